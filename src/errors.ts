@@ -1,0 +1,70 @@
+/**
+ * The one error type every layer throws. The HTTP layer turns it into the JSON error body;
+ * core, storage and providers only say what went wrong, never how it is sent.
+ */
+export type ErrorCode =
+  | 'bad_request'
+  | 'invalid_json'
+  | 'validation_error'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'not_implemented'
+  | 'provider_error'
+  | 'provider_unavailable'
+  | 'not_ready'
+  | 'internal_error';
+
+const STATUS_BY_CODE: Record<ErrorCode, number> = {
+  bad_request: 400,
+  invalid_json: 400,
+  validation_error: 422,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  not_implemented: 501,
+  provider_error: 502,
+  provider_unavailable: 503,
+  not_ready: 503,
+  internal_error: 500,
+};
+
+export interface ErrorDetail {
+  /** JSON pointer-ish path of the offending field, e.g. `/importance` or `/operations/3/content`. */
+  path: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly statusCode: number;
+  readonly details: ErrorDetail[];
+  /** Seconds a client should wait before retrying (429 and some 503s). */
+  readonly retryAfter: number | undefined;
+
+  constructor(code: ErrorCode, message: string, options: { details?: ErrorDetail[]; retryAfter?: number; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.statusCode = STATUS_BY_CODE[code];
+    this.details = options.details ?? [];
+    this.retryAfter = options.retryAfter;
+  }
+}
+
+export const notFound = (what: string, id: string): AppError => new AppError('not_found', `${what} '${id}' was not found`);
+
+export const invalid = (path: string, message: string): AppError =>
+  new AppError('validation_error', `${path.replace(/^\//, '') || 'request'}: ${message}`, { details: [{ path, message }] });
+
+export const conflict = (message: string): AppError => new AppError('conflict', message);
+
+export const forbidden = (message: string): AppError => new AppError('forbidden', message);
