@@ -25,7 +25,7 @@ export interface Config {
 
 export type StorageConfig =
   | { kind: 'sqlite'; path: string }
-  | { kind: 'postgres'; url: string; poolSize: number };
+  | { kind: 'postgres'; url: string; poolSize: number; schema: string | undefined };
 
 export interface EmbeddingConfig {
   provider: 'local' | 'openai' | 'transformers' | 'hash';
@@ -92,7 +92,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (storageKind === 'postgres') {
     const url = text(env, 'MEMD_DATABASE_URL');
     if (!url) throw new ConfigError('MEMD_STORAGE=postgres needs MEMD_DATABASE_URL (postgres://user:pass@host:5432/db)');
-    storage = { kind: 'postgres', url, poolSize: integer(env, 'MEMD_DATABASE_POOL_SIZE', 10, 1, 200) };
+    storage = { kind: 'postgres', url, poolSize: integer(env, 'MEMD_DATABASE_POOL_SIZE', 10, 1, 200), schema: text(env, 'MEMD_DATABASE_SCHEMA') };
   } else {
     storage = { kind: 'sqlite', path: resolve(dataDir, text(env, 'MEMD_SQLITE_FILE') ?? 'memd.sqlite') };
   }

@@ -1,0 +1,120 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/**
+ * Table shapes as both drivers see them. JSON, booleans and timestamps come back in driver-specific
+ * forms (text vs jsonb, 0/1 vs boolean, text vs Date); `rows.ts` turns them into records.
+ */
+export type Json = ColumnType<unknown, string, string>;
+export type Timestamp = ColumnType<string | Date, string, string>;
+export type NullableTimestamp = ColumnType<string | Date | null, string | null, string | null>;
+export type Bool = ColumnType<number | boolean, number, number>;
+
+export interface MetaTable {
+  key: string;
+  value: string;
+}
+
+export interface WorkspacesTable {
+  id: string;
+  tenant_id: string;
+  name: string;
+  settings: Json;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ContextsTable {
+  workspace_id: string;
+  id: string;
+  name: string;
+  description: string | null;
+  settings: Json;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MemoriesTable {
+  seq: Generated<number>;
+  id: string;
+  workspace_id: string;
+  tenant_id: string;
+  context_id: string;
+  user_id: string | null;
+  content: string;
+  content_hash: string;
+  type: string;
+  subtype: string | null;
+  importance: number;
+  tags: Json;
+  metadata: Json;
+  abstract: string | null;
+  overview: string | null;
+  session_id: string | null;
+  access_count: number;
+  last_accessed_at: NullableTimestamp;
+  decay_factor: number;
+  source_scope: string | null;
+  source_memory_id: string | null;
+  pinned: Bool;
+  status: string;
+  deleted_at: NullableTimestamp;
+  archived_at: NullableTimestamp;
+  observer_id: string | null;
+  subject_id: string | null;
+  occurred_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface MemoryVectorsTable {
+  seq: number;
+  workspace_id: string;
+  /** SQLite: little-endian float32 BLOB. Postgres: pgvector `vector`, written as '[x,y,…]'. */
+  embedding: ColumnType<Buffer | string, Buffer | string, Buffer | string>;
+}
+
+export interface AssociationsTable {
+  id: string;
+  workspace_id: string;
+  source_id: string;
+  target_id: string;
+  relationship: string;
+  strength: number;
+  metadata: Json;
+  created_at: Timestamp;
+}
+
+export interface TasksTable {
+  id: Generated<number>;
+  kind: string;
+  workspace_id: string | null;
+  payload: Json;
+  status: string;
+  attempts: number;
+  run_at: Timestamp;
+  lease_until: NullableTimestamp;
+  last_error: string | null;
+  dedupe_key: string | null;
+  created_at: Timestamp;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  name: string;
+  key_hash: string;
+  key_prefix: string;
+  workspaces: Json;
+  created_at: Timestamp;
+  last_used_at: NullableTimestamp;
+}
+
+export interface Database {
+  meta: MetaTable;
+  workspaces: WorkspacesTable;
+  contexts: ContextsTable;
+  memories: MemoriesTable;
+  memory_vectors: MemoryVectorsTable;
+  associations: AssociationsTable;
+  tasks: TasksTable;
+  api_keys: ApiKeysTable;
+}

@@ -1,0 +1,13 @@
+import type { StorageConfig } from '../config.js';
+import { openPostgresStorage } from './postgres/open.js';
+import { openSqliteStorage } from './sqlite/open.js';
+import type { SqlStorage } from './sql/storage.js';
+
+export type { Storage } from './types.js';
+
+/** Opens the configured engine at the latest schema. Search indexes warm up separately (`warmUp`). */
+export function openStorage(config: StorageConfig, dimensions: number): Promise<SqlStorage> {
+  return config.kind === 'postgres'
+    ? openPostgresStorage({ url: config.url, poolSize: config.poolSize, schema: config.schema, dimensions })
+    : openSqliteStorage({ path: config.path, dimensions });
+}

@@ -1,0 +1,27 @@
+import { Migrator, type Kysely, type Migration } from 'kysely';
+import type { SqlDialect } from './column-types.js';
+import * as foundation from './0001_foundation.js';
+
+interface VersionedMigration {
+  up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
+}
+
+/** Every schema version in order. Names sort lexically; never edit one that has shipped, add the next. */
+const MIGRATIONS: Record<string, VersionedMigration> = {
+  '0001_foundation': foundation,
+};
+
+/** Brings the database to the latest schema; throws with the failing migration's name. */
+export async function migrateToLatest(db: Kysely<any>, dialect: SqlDialect, schema?: string): Promise<void> {
+  const migrations: Record<string, Migration> = {};
+  for (const [name, migration] of Object.entries(MIGRATIONS)) {
+    migrations[name] = { up: (kysely) => migration.up(kysely, dialect) };
+  }
+  // Naming the schema matters: without it Kysely finds a same-named bookkeeping table in any schema.
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, ...(schema ? { migrationTableSchema: schema } : {}) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`database migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}

@@ -1,0 +1,82 @@
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import type { Database } from '../database.js';
+import type { FilterBuilder } from '../sql/memory-filter.js';
+import type { SearchEngine } from '../sql/search-engine.js';
+import type { ScoredId } from '../types.js';
+
+/**
+ * Postgres: a generated tsvector column (GIN) for keywords and pgvector with an HNSW index for vectors.
+ * Everything lives in the database, so any number of stateless API nodes can share it.
+ */
+export class PostgresSearchEngine implements SearchEngine {
+  readonly dialect = 'postgres' as const;
+
+  constructor(private readonly dimensions: number) {}
+
+  /** The typed expression the HNSW index is built on; queries must use the same one to reach it. */
+  private get typedEmbedding() {
+    return sql`memory_vectors.embedding::vector(${sql.lit(this.dimensions)})`;
+  }
+
+  encodeVector(vector: Float32Array): string {
+    return `[${Array.from(vector).join(',')}]`;
+  }
+
+  decodeVector(raw: Buffer | string): Float32Array {
+    return Float32Array.from(JSON.parse(typeof raw === 'string' ? raw : raw.toString('utf8')) as number[]);
+  }
+
+  jsonArrayContainsAll(column: Expression<unknown>, values: readonly string[]): Expression<SqlBool> {
+    return sql<SqlBool>`${column} @> ${JSON.stringify([...new Set(values)])}::jsonb`;
+  }
+
+  // The tsvector is a generated column: it follows every insert, update and delete by itself.
+  async addKeywordEntries(): Promise<void> {}
+  async removeKeywordEntries(): Promise<void> {}
+  async removeWorkspaceEntries(): Promise<void> {}
+  onVectorsAdded(): void {}
+  onVectorsRemoved(): void {}
+  onWorkspaceDropped(): void {}
+
+  async vectorSearch(db: Kysely<Database>, workspaceId: string, vector: Float32Array, k: number, filter: FilterBuilder): Promise<ScoredId[]> {
+    const query = sql`${this.encodeVector(vector)}::vector(${sql.lit(this.dimensions)})`;
+    const distance = sql<number>`${this.typedEmbedding} <=> ${query}`;
+    const rows = await db
+      .selectFrom('memory_vectors')
+      .innerJoin('memories', 'memories.seq', 'memory_vectors.seq')
+      .select(['memories.id', distance.as('distance')])
+      .where('memory_vectors.workspace_id', '=', workspaceId)
+      .where(filter)
+      .orderBy(distance)
+      .limit(k)
+      .execute();
+    // Iterative index scans return rows in relaxed order: sort exactly here.
+    return rows.map((r) => ({ id: r.id, score: 1 - Number(r.distance) })).sort((a, b) => b.score - a.score);
+  }
+
+  async keywordSearch(db: Kysely<Database>, _workspaceId: string, terms: readonly string[], k: number, filter: FilterBuilder): Promise<ScoredId[]> {
+    // OR of per-term queries: plainto_tsquery accepts any text, so no user input reaches tsquery syntax.
+    const tsquery = sql.join(
+      terms.map((term) => sql`plainto_tsquery('english', ${term})`),
+      sql` || `,
+    );
+    const rank = sql<number>`ts_rank_cd(memories.search_tsv, (${tsquery}))`;
+    const rows = await db
+      .selectFrom('memories')
+      .select(['memories.id', rank.as('rank')])
+      .where(sql<SqlBool>`memories.search_tsv @@ (${tsquery})`)
+      .where(filter)
+      .orderBy('rank', 'desc')
+      .orderBy('memories.seq', 'desc')
+      .limit(k)
+      .execute();
+    return rows.map((r) => ({ id: r.id, score: Number(r.rank) }));
+  }
+
+  async warmUp(db: Kysely<Database>): Promise<void> {
+    const name = `memory_vectors_hnsw_${this.dimensions}`;
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(name)} ON memory_vectors USING hnsw ((${this.typedEmbedding}) vector_cosine_ops)`.execute(db);
+  }
+
+  close(): void {}
+}

@@ -1,0 +1,113 @@
+import type { Selectable } from 'kysely';
+import type { AssociationsTable } from '../database.js';
+import { json, parseJsonObject, toIso } from '../rows.js';
+import type { Association, AssociationStore, Direction } from '../types.js';
+import type { SqlContext } from './context.js';
+
+const toAssociation = (row: Selectable<AssociationsTable>): Association => ({
+  id: row.id,
+  workspace_id: row.workspace_id,
+  source_id: row.source_id,
+  target_id: row.target_id,
+  relationship: row.relationship,
+  strength: row.strength,
+  metadata: parseJsonObject(row.metadata),
+  created_at: toIso(row.created_at),
+});
+
+interface EdgeQuery {
+  relationships?: string[] | undefined;
+  minStrength?: number | undefined;
+  limit?: number | undefined;
+}
+
+export class SqlAssociationStore implements AssociationStore {
+  constructor(private readonly ctx: SqlContext) {}
+
+  async upsert(a: Association): Promise<Association> {
+    const row = await this.ctx.db
+      .insertInto('associations')
+      .values({ ...a, metadata: json(a.metadata) })
+      .onConflict((oc) =>
+        oc.columns(['source_id', 'target_id', 'relationship']).doUpdateSet({ strength: a.strength, metadata: json(a.metadata) }),
+      )
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toAssociation(row);
+  }
+
+  async get(workspaceId: string, id: string): Promise<Association | null> {
+    const row = await this.ctx.db.selectFrom('associations').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    return row ? toAssociation(row) : null;
+  }
+
+  listForMemory(workspaceId: string, memoryId: string, options: { direction: Direction; relationships?: string[] }): Promise<Association[]> {
+    return this.edges(workspaceId, [memoryId], options.direction, { relationships: options.relationships }, false);
+  }
+
+  neighbours(
+    workspaceId: string,
+    memoryIds: readonly string[],
+    options: { direction: Direction; relationships?: string[]; minStrength?: number; limit?: number },
+  ): Promise<Association[]> {
+    return this.edges(workspaceId, memoryIds, options.direction, options, true);
+  }
+
+  /** Edges leaving (`outgoing`) or entering (`incoming`) the given memories; `activeFarEnd` skips edges to non-active memories. */
+  private async edges(workspaceId: string, memoryIds: readonly string[], direction: Direction, query: EdgeQuery, activeFarEnd: boolean): Promise<Association[]> {
+    if (memoryIds.length === 0) return [];
+    const sides: Array<['source_id' | 'target_id', 'source_id' | 'target_id']> = [];
+    if (direction !== 'incoming') sides.push(['source_id', 'target_id']);
+    if (direction !== 'outgoing') sides.push(['target_id', 'source_id']);
+    const seen = new Map<string, Association>();
+    for (const [near, far] of sides) {
+      let q = this.ctx.db
+        .selectFrom('associations')
+        .selectAll('associations')
+        .where('associations.workspace_id', '=', workspaceId)
+        .where(`associations.${near}`, 'in', [...memoryIds]);
+      if (activeFarEnd) {
+        q = q.innerJoin('memories', 'memories.id', `associations.${far}`).where('memories.status', '=', 'active');
+      }
+      if (query.relationships?.length) q = q.where('associations.relationship', 'in', query.relationships);
+      if (query.minStrength !== undefined && query.minStrength > 0) q = q.where('associations.strength', '>=', query.minStrength);
+      q = q.orderBy('associations.strength', 'desc').orderBy('associations.id');
+      if (query.limit !== undefined) q = q.limit(query.limit);
+      for (const row of await q.execute()) seen.set(row.id, toAssociation(row));
+    }
+    return [...seen.values()];
+  }
+
+  async scan(workspaceId: string, afterId: string | null, limit: number): Promise<Association[]> {
+    let q = this.ctx.db.selectFrom('associations').selectAll().where('workspace_id', '=', workspaceId);
+    if (afterId !== null) q = q.where('id', '>', afterId);
+    const rows = await q.orderBy('id').limit(limit).execute();
+    return rows.map(toAssociation);
+  }
+
+  async incomingCounts(workspaceId: string, memoryIds: readonly string[]): Promise<Map<string, number>> {
+    if (memoryIds.length === 0) return new Map();
+    const rows = await this.ctx.db
+      .selectFrom('associations')
+      .select(['target_id', (eb) => eb.fn.countAll().as('n')])
+      .where('workspace_id', '=', workspaceId)
+      .where('target_id', 'in', [...memoryIds])
+      .groupBy('target_id')
+      .execute();
+    return new Map(rows.map((r) => [r.target_id, Number(r.n)]));
+  }
+
+  async delete(workspaceId: string, id: string): Promise<boolean> {
+    const result = await this.ctx.db.deleteFrom('associations').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  async count(workspaceId: string): Promise<number> {
+    const row = await this.ctx.db
+      .selectFrom('associations')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+}

@@ -1,0 +1,298 @@
+import type { Selectable, Updateable } from 'kysely';
+import type { MemoriesTable } from '../database.js';
+import { bit, json, parseJson, parseJsonObject, toBool, toIso, toIsoOrNull } from '../rows.js';
+import type { Memory, MemoryFilter, MemoryPatch, MemoryStatus, MemoryStore, MemoryType, NewMemory, Page, ScoredId } from '../types.js';
+import type { SqlContext } from './context.js';
+import { isUnfiltered, memoryFilter } from './memory-filter.js';
+
+/** Rows per multi-row INSERT: well under SQLite's 32,766 bound parameters with ~30 columns. */
+const INSERT_CHUNK = 500;
+
+export function toMemory(row: Selectable<MemoriesTable>): Memory {
+  return {
+    id: row.id,
+    workspace_id: row.workspace_id,
+    tenant_id: row.tenant_id,
+    context_id: row.context_id,
+    user_id: row.user_id,
+    content: row.content,
+    content_hash: row.content_hash,
+    type: row.type as MemoryType,
+    subtype: row.subtype,
+    importance: row.importance,
+    tags: parseJson<string[]>(row.tags),
+    metadata: parseJsonObject(row.metadata),
+    abstract: row.abstract,
+    overview: row.overview,
+    session_id: row.session_id,
+    access_count: row.access_count,
+    last_accessed_at: toIsoOrNull(row.last_accessed_at),
+    decay_factor: row.decay_factor,
+    source_scope: row.source_scope,
+    source_memory_id: row.source_memory_id,
+    pinned: toBool(row.pinned),
+    status: row.status as MemoryStatus,
+    deleted_at: toIsoOrNull(row.deleted_at),
+    archived_at: toIsoOrNull(row.archived_at),
+    observer_id: row.observer_id,
+    subject_id: row.subject_id,
+    occurred_at: toIsoOrNull(row.occurred_at),
+    created_at: toIso(row.created_at),
+    updated_at: toIso(row.updated_at),
+  };
+}
+
+function toRow(m: Memory) {
+  return {
+    id: m.id,
+    workspace_id: m.workspace_id,
+    tenant_id: m.tenant_id,
+    context_id: m.context_id,
+    user_id: m.user_id,
+    content: m.content,
+    content_hash: m.content_hash,
+    type: m.type,
+    subtype: m.subtype,
+    importance: m.importance,
+    tags: json(m.tags),
+    metadata: json(m.metadata),
+    abstract: m.abstract,
+    overview: m.overview,
+    session_id: m.session_id,
+    access_count: m.access_count,
+    last_accessed_at: m.last_accessed_at,
+    decay_factor: m.decay_factor,
+    source_scope: m.source_scope,
+    source_memory_id: m.source_memory_id,
+    pinned: bit(m.pinned),
+    status: m.status,
+    deleted_at: m.deleted_at,
+    archived_at: m.archived_at,
+    observer_id: m.observer_id,
+    subject_id: m.subject_id,
+    occurred_at: m.occurred_at,
+    created_at: m.created_at,
+    updated_at: m.updated_at,
+  };
+}
+
+function toPatchRow(patch: MemoryPatch): Updateable<MemoriesTable> {
+  const row: Updateable<MemoriesTable> = {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) continue;
+    if (key === 'tags' || key === 'metadata') (row as Record<string, unknown>)[key] = json(value);
+    else if (key === 'pinned') row.pinned = bit(value as boolean);
+    else (row as Record<string, unknown>)[key] = value;
+  }
+  return row;
+}
+
+const searchable = (status: MemoryStatus): boolean => status !== 'deleted';
+
+interface Cursor {
+  createdAt: string;
+  seq: number;
+}
+
+const encodeCursor = (cursor: Cursor): string => Buffer.from(JSON.stringify(cursor)).toString('base64url');
+
+function decodeCursor(raw: string): Cursor | null {
+  try {
+    const value = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as Cursor;
+    return typeof value.createdAt === 'string' && Number.isInteger(value.seq) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+export class SqlMemoryStore implements MemoryStore {
+  constructor(private readonly ctx: SqlContext) {}
+
+  private get db() {
+    return this.ctx.db;
+  }
+
+  async insert(memories: NewMemory[]): Promise<void> {
+    const { db, engine } = this.ctx;
+    for (let start = 0; start < memories.length; start += INSERT_CHUNK) {
+      const chunk = memories.slice(start, start + INSERT_CHUNK);
+      const inserted = await db.insertInto('memories').values(chunk.map(toRow)).returning(['seq', 'id']).execute();
+      const seqById = new Map(inserted.map((r) => [r.id, Number(r.seq)]));
+      const entries = chunk.map((m) => ({ seq: seqById.get(m.id)!, workspaceId: m.workspace_id, content: m.content, embedding: m.embedding }));
+      await db
+        .insertInto('memory_vectors')
+        .values(entries.map((e) => ({ seq: e.seq, workspace_id: e.workspaceId, embedding: engine.encodeVector(e.embedding) })))
+        .execute();
+      await engine.addKeywordEntries(db, entries);
+      const live = entries.filter((_, i) => searchable(chunk[i]!.status));
+      this.ctx.afterCommit(() => engine.onVectorsAdded(live));
+    }
+  }
+
+  async get(workspaceId: string, id: string): Promise<Memory | null> {
+    const row = await this.db.selectFrom('memories').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    return row ? toMemory(row) : null;
+  }
+
+  async getMany(workspaceId: string, ids: readonly string[]): Promise<Memory[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.selectFrom('memories').selectAll().where('workspace_id', '=', workspaceId).where('id', 'in', [...ids]).execute();
+    return rows.map(toMemory);
+  }
+
+  async getEmbeddings(workspaceId: string, ids: readonly string[]): Promise<Map<string, Float32Array>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('memories')
+      .innerJoin('memory_vectors', 'memory_vectors.seq', 'memories.seq')
+      .select(['memories.id', 'memory_vectors.embedding'])
+      .where('memories.workspace_id', '=', workspaceId)
+      .where('memories.id', 'in', [...ids])
+      .execute();
+    return new Map(rows.map((r) => [r.id, this.ctx.engine.decodeVector(r.embedding)]));
+  }
+
+  async findByContentHash(workspaceId: string, contentHash: string, statuses: MemoryStatus[] = ['active']): Promise<Memory | null> {
+    const row = await this.db
+      .selectFrom('memories')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('content_hash', '=', contentHash)
+      .where('status', 'in', statuses)
+      .orderBy('seq')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? toMemory(row) : null;
+  }
+
+  async existingContentHashes(workspaceId: string, hashes: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let start = 0; start < hashes.length; start += INSERT_CHUNK) {
+      const rows = await this.db
+        .selectFrom('memories')
+        .select('content_hash')
+        .where('workspace_id', '=', workspaceId)
+        .where('content_hash', 'in', hashes.slice(start, start + INSERT_CHUNK))
+        .execute();
+      for (const r of rows) found.add(r.content_hash);
+    }
+    return found;
+  }
+
+  async update(workspaceId: string, id: string, patch: MemoryPatch, embedding?: Float32Array): Promise<Memory | null> {
+    const { db, engine } = this.ctx;
+    const before = await db.selectFrom('memories').select(['seq', 'status']).where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    if (!before) return null;
+    const seq = Number(before.seq);
+    const row = await db.updateTable('memories').set(toPatchRow(patch)).where('seq', '=', seq).returningAll().executeTakeFirstOrThrow();
+    const memory = toMemory(row);
+    if (embedding) {
+      await db.updateTable('memory_vectors').set({ embedding: engine.encodeVector(embedding) }).where('seq', '=', seq).execute();
+    }
+    if (patch.content !== undefined) {
+      await engine.removeKeywordEntries(db, [seq]);
+      await engine.addKeywordEntries(db, [{ seq, workspaceId, content: memory.content, embedding: embedding ?? new Float32Array() }]);
+    }
+    const wasSearchable = searchable(before.status as MemoryStatus);
+    const isSearchable = searchable(memory.status);
+    if (wasSearchable && !isSearchable) this.ctx.afterCommit(() => engine.onVectorsRemoved(workspaceId, [seq]));
+    else if (isSearchable && (embedding || !wasSearchable)) {
+      const vector = embedding ?? (await this.getEmbeddings(workspaceId, [id])).get(id);
+      if (vector) this.ctx.afterCommit(() => engine.onVectorsAdded([{ seq, workspaceId, embedding: vector }]));
+    }
+    return memory;
+  }
+
+  async hardDelete(workspaceId: string, ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const { db, engine } = this.ctx;
+    const rows = await db.selectFrom('memories').select('seq').where('workspace_id', '=', workspaceId).where('id', 'in', [...ids]).execute();
+    const seqs = rows.map((r) => Number(r.seq));
+    if (seqs.length === 0) return 0;
+    await engine.removeKeywordEntries(db, seqs);
+    // Vectors and edges go with the row (ON DELETE CASCADE).
+    await db.deleteFrom('memories').where('seq', 'in', seqs).execute();
+    this.ctx.afterCommit(() => engine.onVectorsRemoved(workspaceId, seqs));
+    return seqs.length;
+  }
+
+  async list(workspaceId: string, filter: MemoryFilter, page: { limit: number; cursor?: string | undefined }): Promise<Page<Memory>> {
+    let query = this.db.selectFrom('memories').selectAll().where(memoryFilter(this.ctx.engine, workspaceId, filter));
+    const cursor = page.cursor ? decodeCursor(page.cursor) : null;
+    if (cursor) {
+      query = query.where((eb) =>
+        eb.or([eb('created_at', '<', cursor.createdAt), eb.and([eb('created_at', '=', cursor.createdAt), eb('seq', '<', cursor.seq)])]),
+      );
+    }
+    const rows = await query.orderBy('created_at', 'desc').orderBy('seq', 'desc').limit(page.limit + 1).execute();
+    const items = rows.slice(0, page.limit);
+    const last = rows.length > page.limit ? items[items.length - 1] : undefined;
+    return {
+      items: items.map(toMemory),
+      nextCursor: last ? encodeCursor({ createdAt: toIso(last.created_at), seq: Number(last.seq) }) : null,
+    };
+  }
+
+  async count(workspaceId: string, filter: MemoryFilter): Promise<number> {
+    const row = await this.db
+      .selectFrom('memories')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where(memoryFilter(this.ctx.engine, workspaceId, filter))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  vectorSearch(workspaceId: string, vector: Float32Array, options: { k: number; filter?: MemoryFilter }): Promise<ScoredId[]> {
+    const filter = memoryFilter(this.ctx.engine, workspaceId, options.filter);
+    return this.ctx.engine.vectorSearch(this.db, workspaceId, vector, options.k, filter, isUnfiltered(options.filter));
+  }
+
+  keywordSearch(workspaceId: string, terms: readonly string[], options: { k: number; filter?: MemoryFilter }): Promise<ScoredId[]> {
+    if (terms.length === 0) return Promise.resolve([]);
+    return this.ctx.engine.keywordSearch(this.db, workspaceId, terms, options.k, memoryFilter(this.ctx.engine, workspaceId, options.filter));
+  }
+
+  async recordAccess(workspaceId: string, ids: readonly string[], at: string): Promise<void> {
+    if (ids.length === 0) return;
+    await this.db
+      .updateTable('memories')
+      .set((eb) => ({
+        access_count: eb('access_count', '+', 1),
+        last_accessed_at: at,
+        importance: eb
+          .case()
+          .when('pinned', '=', bit(true))
+          .then(eb.ref('importance'))
+          .when(eb('importance', '*', 1.1), '>', 1)
+          .then(1)
+          .else(eb('importance', '*', 1.1))
+          .end(),
+      }))
+      .where('workspace_id', '=', workspaceId)
+      .where('id', 'in', [...ids])
+      .execute();
+  }
+
+  async scan(
+    workspaceId: string | null,
+    afterSeq: number,
+    limit: number,
+    filter: MemoryFilter = { statuses: ['active', 'archived', 'deleted'] },
+  ): Promise<Array<{ seq: number; memory: Memory; embedding: Float32Array | null }>> {
+    const rows = await this.db
+      .selectFrom('memories')
+      .leftJoin('memory_vectors', 'memory_vectors.seq', 'memories.seq')
+      .selectAll('memories')
+      .select('memory_vectors.embedding')
+      .where(memoryFilter(this.ctx.engine, workspaceId, filter))
+      .where('memories.seq', '>', afterSeq)
+      .orderBy('memories.seq')
+      .limit(limit)
+      .execute();
+    return rows.map(({ embedding, ...row }) => ({
+      seq: Number(row.seq),
+      memory: toMemory(row),
+      embedding: embedding === null ? null : this.ctx.engine.decodeVector(embedding),
+    }));
+  }
+}

@@ -1,0 +1,77 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../database.js';
+import type { Storage } from '../types.js';
+import { SqlApiKeyStore, SqlMetaStore } from './api-keys.js';
+import { SqlAssociationStore } from './associations.js';
+import type { SqlContext } from './context.js';
+import { SqlMemoryStore } from './memories.js';
+import type { SearchEngine } from './search-engine.js';
+import { SqlTaskStore } from './tasks.js';
+import { SqlContextStore, SqlWorkspaceStore } from './workspaces.js';
+
+/**
+ * The Storage interface over Kysely, shared by both engines. An instance is bound to one executor:
+ * the root connection, or a transaction whose after-commit effects it collects.
+ */
+export class SqlStorage implements Storage {
+  readonly meta;
+  readonly workspaces;
+  readonly contexts;
+  readonly memories;
+  readonly associations;
+  readonly tasks;
+  readonly apiKeys;
+
+  private readonly context: SqlContext;
+
+  constructor(
+    private readonly root: Kysely<Database>,
+    readonly engine: SearchEngine,
+    private readonly onClose: () => Promise<void>,
+    executor: Kysely<Database> = root,
+    private readonly pendingEffects: Array<() => void> | null = null,
+  ) {
+    this.context = {
+      db: executor,
+      engine,
+      afterCommit: (effect) => (pendingEffects ? pendingEffects.push(effect) : effect()),
+    };
+    this.meta = new SqlMetaStore(this.context);
+    this.workspaces = new SqlWorkspaceStore(this.context);
+    this.contexts = new SqlContextStore(this.context);
+    this.memories = new SqlMemoryStore(this.context);
+    this.associations = new SqlAssociationStore(this.context);
+    this.tasks = new SqlTaskStore(this.context);
+    this.apiKeys = new SqlApiKeyStore(this.context);
+  }
+
+  get dialect() {
+    return this.engine.dialect;
+  }
+
+  /** The executor of this instance, for dialect modules that add repositories of their own. */
+  get sqlContext(): SqlContext {
+    return this.context;
+  }
+
+  async transaction<T>(work: (tx: Storage) => Promise<T>): Promise<T> {
+    // Nested calls join the transaction already open.
+    if (this.pendingEffects) return work(this);
+    const effects: Array<() => void> = [];
+    const result = await this.root
+      .transaction()
+      .execute((trx) => work(new SqlStorage(this.root, this.engine, this.onClose, trx, effects)));
+    for (const effect of effects) effect();
+    return result;
+  }
+
+  async ping(): Promise<void> {
+    await sql`SELECT 1`.execute(this.root);
+  }
+
+  async close(): Promise<void> {
+    this.engine.close();
+    await this.root.destroy();
+    await this.onClose();
+  }
+}

@@ -1,0 +1,103 @@
+import type { Selectable } from 'kysely';
+import type { TasksTable } from '../database.js';
+import { json, parseJsonObject, toIso, toIsoOrNull } from '../rows.js';
+import type { NewTask, Task, TaskStatus, TaskStore } from '../types.js';
+import type { SqlContext } from './context.js';
+
+const toTask = (row: Selectable<TasksTable>): Task => ({
+  id: Number(row.id),
+  kind: row.kind,
+  workspaceId: row.workspace_id,
+  payload: parseJsonObject(row.payload),
+  status: row.status as TaskStatus,
+  attempts: row.attempts,
+  runAt: toIso(row.run_at),
+  leaseUntil: toIsoOrNull(row.lease_until),
+  lastError: row.last_error,
+  dedupeKey: row.dedupe_key,
+  createdAt: toIso(row.created_at),
+});
+
+/** The durable queue lives in the same database as the data, so a task commits with the write that caused it. */
+export class SqlTaskStore implements TaskStore {
+  constructor(private readonly ctx: SqlContext) {}
+
+  async enqueue(tasks: NewTask[]): Promise<void> {
+    for (let start = 0; start < tasks.length; start += 500) {
+      const rows = tasks.slice(start, start + 500).map((t) => ({
+        kind: t.kind,
+        workspace_id: t.workspaceId,
+        payload: json(t.payload),
+        status: 'pending',
+        attempts: 0,
+        run_at: t.runAt,
+        lease_until: null,
+        last_error: null,
+        dedupe_key: t.dedupeKey ?? null,
+        created_at: t.runAt,
+      }));
+      await this.ctx.db
+        .insertInto('tasks')
+        .values(rows)
+        .onConflict((oc) => oc.column('dedupe_key').doNothing())
+        .execute();
+    }
+  }
+
+  async claim(options: { now: string; leaseUntil: string; limit: number }): Promise<Task[]> {
+    const { db, engine } = this.ctx;
+    const rows = await db
+      .updateTable('tasks')
+      .set((eb) => ({ status: 'running', lease_until: options.leaseUntil, attempts: eb('attempts', '+', 1) }))
+      .where('id', 'in', (eb) => {
+        let due = eb
+          .selectFrom('tasks')
+          .select('id')
+          .where((w) =>
+            w.or([
+              w.and([w('status', '=', 'pending'), w('run_at', '<=', options.now)]),
+              w.and([w('status', '=', 'running'), w('lease_until', '<', options.now)]),
+            ]),
+          )
+          .orderBy('run_at')
+          .orderBy('id')
+          .limit(options.limit);
+        // Several API nodes may claim at once on Postgres; SQLite has a single writer.
+        if (engine.dialect === 'postgres') due = due.forUpdate().skipLocked();
+        return due;
+      })
+      .returningAll()
+      .execute();
+    return rows.map(toTask).sort((a, b) => a.id - b.id);
+  }
+
+  async complete(id: number): Promise<void> {
+    await this.ctx.db.deleteFrom('tasks').where('id', '=', id).execute();
+  }
+
+  async fail(id: number, error: string, retryAt: string | null): Promise<void> {
+    const set =
+      retryAt === null
+        ? { status: 'failed', last_error: error, lease_until: null, dedupe_key: null }
+        : { status: 'pending', last_error: error, lease_until: null, run_at: retryAt };
+    await this.ctx.db.updateTable('tasks').set(set).where('id', '=', id).execute();
+  }
+
+  async counts(): Promise<Record<TaskStatus, number>> {
+    const rows = await this.ctx.db
+      .selectFrom('tasks')
+      .select(['status', (eb) => eb.fn.countAll().as('n')])
+      .groupBy('status')
+      .execute();
+    const counts: Record<TaskStatus, number> = { pending: 0, running: 0, failed: 0 };
+    for (const r of rows) counts[r.status as TaskStatus] = Number(r.n);
+    return counts;
+  }
+
+  async list(options: { status?: TaskStatus; limit: number }): Promise<Task[]> {
+    let q = this.ctx.db.selectFrom('tasks').selectAll();
+    if (options.status) q = q.where('status', '=', options.status);
+    const rows = await q.orderBy('id').limit(options.limit).execute();
+    return rows.map(toTask);
+  }
+}

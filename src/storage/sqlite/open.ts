@@ -1,0 +1,61 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import * as sqliteVec from 'sqlite-vec';
+import type { Database as Schema } from '../database.js';
+import { migrateToLatest } from '../migrations/index.js';
+import { SqlStorage } from '../sql/storage.js';
+import { SqliteSearchEngine } from './search-engine.js';
+import { DEFAULT_VECTOR_INDEX, WorkspaceVectorIndexes, type VectorIndexOptions } from './vector-index.js';
+
+export interface SqliteOptions {
+  /** A file path, or ':memory:' for tests. */
+  path: string;
+  dimensions: number;
+  /** Workspaces with fewer vectors are searched exactly. */
+  annMinSize?: number;
+  vectorIndex?: Partial<Omit<VectorIndexOptions, 'dimensions'>>;
+}
+
+/** Prepared statements are reused: Kysely prepares every query it runs, better-sqlite3 lets us keep them. */
+function withStatementCache(db: Database.Database, capacity = 512): Database.Database {
+  const cache = new Map<string, Database.Statement>();
+  const prepare = db.prepare.bind(db);
+  const cached = ((source: string) => {
+    let statement = cache.get(source);
+    if (!statement) {
+      statement = prepare(source);
+      if (cache.size >= capacity) cache.delete(cache.keys().next().value!);
+      cache.set(source, statement);
+    }
+    return statement;
+  }) as Database.Database['prepare'];
+  return new Proxy(db, {
+    get(target, key) {
+      if (key === 'prepare') return cached;
+      const value: unknown = Reflect.get(target, key, target);
+      // Native methods check their receiver: call them on the real database, not the proxy.
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+export async function openSqliteStorage(options: SqliteOptions): Promise<SqlStorage> {
+  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+  const database = new Database(options.path);
+  // WAL: readers never block the writer. synchronous=FULL: an acknowledged commit survives power loss, not only a crash.
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = FULL');
+  database.pragma('foreign_keys = ON');
+  database.pragma('busy_timeout = 5000');
+  database.pragma('temp_store = MEMORY');
+  database.pragma('cache_size = -65536');
+  sqliteVec.load(database);
+
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  await migrateToLatest(db, 'sqlite');
+  const vectors = new WorkspaceVectorIndexes({ ...DEFAULT_VECTOR_INDEX, ...options.vectorIndex, dimensions: options.dimensions });
+  const engine = new SqliteSearchEngine(vectors, options.annMinSize ?? 2_000);
+  return new SqlStorage(db, engine, async () => {});
+}

@@ -1,0 +1,145 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import type { Database } from '../database.js';
+import type { FilterBuilder } from '../sql/memory-filter.js';
+import type { IndexEntry, SearchEngine } from '../sql/search-engine.js';
+import type { ScoredId } from '../types.js';
+import type { WorkspaceVectorIndexes } from './vector-index.js';
+
+const FTS_CHUNK = 500;
+const WARM_UP_PAGE = 2_000;
+
+/** FTS5 query syntax: each term a quoted string (quotes doubled), any term may match. */
+export function ftsMatchExpression(terms: readonly string[]): string {
+  return terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ');
+}
+
+/**
+ * SQLite: FTS5 (BM25) for keywords; vectors as float32 BLOBs, searched through an in-memory HNSW per workspace
+ * with exact re-scoring by sqlite-vec, or by an exact sqlite-vec scan when the index cannot answer.
+ */
+export class SqliteSearchEngine implements SearchEngine {
+  readonly dialect = 'sqlite' as const;
+  private warm = false;
+
+  constructor(
+    private readonly vectors: WorkspaceVectorIndexes,
+    /** Below this many vectors an exact scan is cheap and exact; above it the HNSW answers. */
+    private readonly annMinSize: number,
+  ) {}
+
+  encodeVector(vector: Float32Array): Buffer {
+    return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+  }
+
+  decodeVector(raw: Buffer | string): Float32Array {
+    if (typeof raw === 'string') throw new Error('sqlite vectors are BLOBs');
+    // Copy: the driver's buffer may not be 4-byte aligned.
+    const vector = new Float32Array(raw.byteLength / 4);
+    new Uint8Array(vector.buffer).set(raw);
+    return vector;
+  }
+
+  jsonArrayContainsAll(column: Expression<unknown>, values: readonly string[]): Expression<SqlBool> {
+    const distinct = [...new Set(values)];
+    return sql<SqlBool>`(SELECT count(DISTINCT j.value) FROM json_each(${column}) AS j WHERE j.value IN (${sql.join(distinct)})) = ${distinct.length}`;
+  }
+
+  async addKeywordEntries(db: Kysely<Database>, entries: readonly IndexEntry[]): Promise<void> {
+    for (let start = 0; start < entries.length; start += FTS_CHUNK) {
+      const rows = entries.slice(start, start + FTS_CHUNK).map((e) => sql`(${e.seq}, ${e.content})`);
+      await sql`INSERT INTO memory_fts (rowid, content) VALUES ${sql.join(rows)}`.execute(db);
+    }
+  }
+
+  async removeKeywordEntries(db: Kysely<Database>, seqs: readonly number[]): Promise<void> {
+    for (let start = 0; start < seqs.length; start += FTS_CHUNK) {
+      await sql`DELETE FROM memory_fts WHERE rowid IN (${sql.join(seqs.slice(start, start + FTS_CHUNK))})`.execute(db);
+    }
+  }
+
+  async removeWorkspaceEntries(db: Kysely<Database>, workspaceId: string): Promise<void> {
+    await sql`DELETE FROM memory_fts WHERE rowid IN (SELECT seq FROM memories WHERE workspace_id = ${workspaceId})`.execute(db);
+  }
+
+  onVectorsAdded(entries: ReadonlyArray<Pick<IndexEntry, 'seq' | 'workspaceId' | 'embedding'>>): void {
+    const byWorkspace = new Map<string, Array<{ seq: number; embedding: Float32Array }>>();
+    for (const e of entries) {
+      const list = byWorkspace.get(e.workspaceId) ?? [];
+      list.push(e);
+      byWorkspace.set(e.workspaceId, list);
+    }
+    for (const [workspaceId, list] of byWorkspace) this.vectors.upsert(workspaceId, list);
+  }
+
+  onVectorsRemoved(workspaceId: string, seqs: readonly number[]): void {
+    this.vectors.remove(workspaceId, seqs);
+  }
+
+  onWorkspaceDropped(workspaceId: string): void {
+    this.vectors.drop(workspaceId);
+  }
+
+  async vectorSearch(db: Kysely<Database>, workspaceId: string, vector: Float32Array, k: number, filter: FilterBuilder, unfiltered: boolean): Promise<ScoredId[]> {
+    const query = this.encodeVector(vector);
+    if (this.warm && this.vectors.size(workspaceId) >= this.annMinSize) {
+      // Overfetch so that exact re-scoring and the filter still leave k; a selective filter needs more.
+      const wanted = unfiltered ? Math.max(2 * k, k + 10) : Math.max(10 * k, 100);
+      const candidates = this.vectors.search(workspaceId, vector, wanted);
+      const rescored = await this.exactScan(db, query, k, filter, candidates.map((c) => c.seq));
+      // Fewer candidates than asked for means the index had nothing more to give.
+      if (rescored.length >= k || candidates.length < wanted) return rescored;
+    }
+    return this.exactScan(db, query, k, filter, null);
+  }
+
+  private async exactScan(db: Kysely<Database>, query: Buffer, k: number, filter: FilterBuilder, seqs: number[] | null): Promise<ScoredId[]> {
+    if (seqs?.length === 0) return [];
+    let q = db
+      .selectFrom('memories')
+      .innerJoin('memory_vectors', 'memory_vectors.seq', 'memories.seq')
+      .select(['memories.id', sql<number>`vec_distance_cosine(memory_vectors.embedding, ${query})`.as('distance')])
+      .where(filter);
+    if (seqs) q = q.where('memories.seq', 'in', seqs);
+    const rows = await q.orderBy('distance').limit(k).execute();
+    return rows.map((r) => ({ id: r.id, score: 1 - r.distance }));
+  }
+
+  async keywordSearch(db: Kysely<Database>, _workspaceId: string, terms: readonly string[], k: number, filter: FilterBuilder): Promise<ScoredId[]> {
+    const rows = await db
+      .selectFrom('memories')
+      .innerJoin(sql<{ rowid: number }>`memory_fts`.as('memory_fts'), (join) => join.onRef(sql.ref('memory_fts.rowid') as never, '=', 'memories.seq'))
+      .select(['memories.id', sql<number>`bm25(memory_fts)`.as('rank')])
+      .where(sql<SqlBool>`memory_fts MATCH ${ftsMatchExpression(terms)}`)
+      .where(filter)
+      .orderBy('rank')
+      .limit(k)
+      .execute();
+    // BM25 in FTS5 is negative, lower is better; callers get higher-is-better.
+    return rows.map((r) => ({ id: r.id, score: -r.rank }));
+  }
+
+  async warmUp(db: Kysely<Database>): Promise<void> {
+    let afterSeq = 0;
+    for (;;) {
+      const rows = await db
+        .selectFrom('memory_vectors')
+        .innerJoin('memories', 'memories.seq', 'memory_vectors.seq')
+        .select(['memory_vectors.seq', 'memory_vectors.workspace_id', 'memory_vectors.embedding'])
+        .where('memories.status', '!=', 'deleted')
+        .where('memory_vectors.seq', '>', afterSeq)
+        .orderBy('memory_vectors.seq')
+        .limit(WARM_UP_PAGE)
+        .execute();
+      if (rows.length === 0) break;
+      this.onVectorsAdded(rows.map((r) => ({ seq: r.seq, workspaceId: r.workspace_id, embedding: this.decodeVector(r.embedding) })));
+      afterSeq = rows[rows.length - 1]!.seq;
+      await yieldToEventLoop();
+    }
+    this.warm = true;
+  }
+
+  close(): void {
+    this.vectors.clear();
+  }
+}

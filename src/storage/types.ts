@@ -1,0 +1,275 @@
+/**
+ * The storage contract: records as the core sees them and one async interface per aggregate.
+ * `sqlite/` and `postgres/` implement it; the conformance suite in test/conformance runs against both.
+ */
+
+export type JsonObject = Record<string, unknown>;
+
+export type MemoryType = 'episodic' | 'semantic' | 'procedural' | 'working';
+export type MemoryStatus = 'active' | 'archived' | 'deleted';
+
+export interface Memory {
+  id: string;
+  workspace_id: string;
+  tenant_id: string;
+  context_id: string;
+  user_id: string | null;
+  content: string;
+  content_hash: string;
+  type: MemoryType;
+  subtype: string | null;
+  importance: number;
+  tags: string[];
+  metadata: JsonObject;
+  abstract: string | null;
+  overview: string | null;
+  session_id: string | null;
+  access_count: number;
+  last_accessed_at: string | null;
+  decay_factor: number;
+  source_scope: string | null;
+  /** Parent memory of a derived memory (an atomic fact, an entity insight). */
+  source_memory_id: string | null;
+  pinned: boolean;
+  status: MemoryStatus;
+  deleted_at: string | null;
+  archived_at: string | null;
+  observer_id: string | null;
+  subject_id: string | null;
+  /** When the remembered event happened, if known (from metadata); recency is measured from it. */
+  occurred_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NewMemory extends Memory {
+  embedding: Float32Array;
+}
+
+/** Fields a write may change; absent keys stay as they are. */
+export type MemoryPatch = Partial<
+  Pick<
+    Memory,
+    | 'content'
+    | 'content_hash'
+    | 'type'
+    | 'subtype'
+    | 'importance'
+    | 'tags'
+    | 'metadata'
+    | 'abstract'
+    | 'overview'
+    | 'pinned'
+    | 'status'
+    | 'archived_at'
+    | 'deleted_at'
+    | 'decay_factor'
+    | 'occurred_at'
+    | 'updated_at'
+  >
+>;
+
+export interface MemoryFilter {
+  ids?: string[];
+  excludeIds?: string[];
+  /** Defaults to `['active']` everywhere a filter is accepted. */
+  statuses?: MemoryStatus[];
+  types?: string[];
+  subtypes?: string[];
+  /** Every tag must be present (AND), compared exactly. */
+  tags?: string[];
+  contextId?: string;
+  userId?: string;
+  sessionId?: string;
+  observerId?: string;
+  subjectId?: string;
+  sourceMemoryId?: string;
+  /** Only memories derived from another (facts, insights) when true; only originals when false. */
+  derived?: boolean;
+  createdAfter?: string;
+  createdBefore?: string;
+}
+
+export interface ScoredId {
+  id: string;
+  /** Cosine similarity for vector search; engine rank score (higher is better) for keyword search. */
+  score: number;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** Opaque; pass back to get the next page. Null on the last page. */
+  nextCursor: string | null;
+}
+
+export interface MemoryStore {
+  insert(memories: NewMemory[]): Promise<void>;
+  get(workspaceId: string, id: string): Promise<Memory | null>;
+  getMany(workspaceId: string, ids: readonly string[]): Promise<Memory[]>;
+  getEmbeddings(workspaceId: string, ids: readonly string[]): Promise<Map<string, Float32Array>>;
+  findByContentHash(workspaceId: string, contentHash: string, statuses?: MemoryStatus[]): Promise<Memory | null>;
+  existingContentHashes(workspaceId: string, hashes: readonly string[]): Promise<Set<string>>;
+  /** Applies the patch; a new embedding replaces the vector and the keyword entry follows the content. */
+  update(workspaceId: string, id: string, patch: MemoryPatch, embedding?: Float32Array): Promise<Memory | null>;
+  /** Permanently removes the memories, their vectors, keyword entries and edges. Returns how many existed. */
+  hardDelete(workspaceId: string, ids: readonly string[]): Promise<number>;
+  list(workspaceId: string, filter: MemoryFilter, page: { limit: number; cursor?: string | undefined }): Promise<Page<Memory>>;
+  count(workspaceId: string, filter: MemoryFilter): Promise<number>;
+  /** Nearest neighbours by cosine similarity among memories matching the filter. */
+  vectorSearch(workspaceId: string, vector: Float32Array, options: { k: number; filter?: MemoryFilter }): Promise<ScoredId[]>;
+  /** Full-text search: any of the terms (OR), ranked by the engine's relevance (BM25 / ts_rank). */
+  keywordSearch(workspaceId: string, terms: readonly string[], options: { k: number; filter?: MemoryFilter }): Promise<ScoredId[]>;
+  /** Counts a recall hit: access_count + 1, last_accessed_at, importance x1.1 (cap 1) unless pinned. */
+  recordAccess(workspaceId: string, ids: readonly string[], at: string): Promise<void>;
+  /** Memories in storage order after `afterSeq`, with their embeddings (export, re-embed). */
+  scan(workspaceId: string | null, afterSeq: number, limit: number, filter?: MemoryFilter): Promise<Array<{ seq: number; memory: Memory; embedding: Float32Array | null }>>;
+}
+
+export interface Workspace {
+  id: string;
+  tenant_id: string;
+  name: string;
+  settings: JsonObject;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WorkspaceStore {
+  create(workspace: Workspace): Promise<void>;
+  /** Inserts when absent; never changes an existing workspace. */
+  ensure(workspace: Workspace): Promise<void>;
+  get(id: string): Promise<Workspace | null>;
+  list(): Promise<Workspace[]>;
+  update(id: string, patch: Partial<Pick<Workspace, 'name' | 'settings' | 'updated_at'>>): Promise<Workspace | null>;
+  /** Removes the workspace and everything in it. Returns false when it did not exist. */
+  delete(id: string): Promise<boolean>;
+}
+
+export interface Context {
+  id: string;
+  workspace_id: string;
+  name: string;
+  description: string | null;
+  settings: JsonObject;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ContextStore {
+  create(context: Context): Promise<void>;
+  ensure(context: Context): Promise<void>;
+  get(workspaceId: string, id: string): Promise<Context | null>;
+  list(workspaceId: string): Promise<Context[]>;
+}
+
+export interface Association {
+  id: string;
+  workspace_id: string;
+  source_id: string;
+  target_id: string;
+  relationship: string;
+  strength: number;
+  metadata: JsonObject;
+  created_at: string;
+}
+
+export type Direction = 'outgoing' | 'incoming' | 'both';
+
+export interface AssociationStore {
+  /** Inserts, or updates strength and metadata of the existing (source, target, relationship) edge. */
+  upsert(association: Association): Promise<Association>;
+  get(workspaceId: string, id: string): Promise<Association | null>;
+  listForMemory(
+    workspaceId: string,
+    memoryId: string,
+    options: { direction: Direction; relationships?: string[] },
+  ): Promise<Association[]>;
+  /** Edges touching any of the memories, in the given direction, whose far end is an active memory. */
+  neighbours(
+    workspaceId: string,
+    memoryIds: readonly string[],
+    options: { direction: Direction; relationships?: string[]; minStrength?: number; limit?: number },
+  ): Promise<Association[]>;
+  /** Every edge of a workspace in creation order (export, graph analysis). */
+  scan(workspaceId: string, afterId: string | null, limit: number): Promise<Association[]>;
+  /** How many edges touch each memory from other memories (backlinks), for the given ids. */
+  incomingCounts(workspaceId: string, memoryIds: readonly string[]): Promise<Map<string, number>>;
+  delete(workspaceId: string, id: string): Promise<boolean>;
+  count(workspaceId: string): Promise<number>;
+}
+
+export type TaskStatus = 'pending' | 'running' | 'failed';
+
+export interface NewTask {
+  kind: string;
+  workspaceId: string | null;
+  payload: JsonObject;
+  /** A task with the same key already queued or running is not queued again. */
+  dedupeKey?: string;
+  runAt: string;
+}
+
+export interface Task {
+  id: number;
+  kind: string;
+  workspaceId: string | null;
+  payload: JsonObject;
+  status: TaskStatus;
+  attempts: number;
+  runAt: string;
+  leaseUntil: string | null;
+  lastError: string | null;
+  dedupeKey: string | null;
+  createdAt: string;
+}
+
+export interface TaskStore {
+  enqueue(tasks: NewTask[]): Promise<void>;
+  /** Leases up to `limit` due tasks (pending, or running with an expired lease) and counts the attempt. */
+  claim(options: { now: string; leaseUntil: string; limit: number }): Promise<Task[]>;
+  complete(id: number): Promise<void>;
+  /** Back to pending at `retryAt`, or `failed` for good when `retryAt` is null. */
+  fail(id: number, error: string, retryAt: string | null): Promise<void>;
+  counts(): Promise<Record<TaskStatus, number>>;
+  list(options: { status?: TaskStatus; limit: number }): Promise<Task[]>;
+}
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  /** Hex SHA-256 of the secret; the secret itself is never stored. */
+  key_hash: string;
+  /** First characters of the secret, to tell keys apart in listings. */
+  key_prefix: string;
+  workspaces: string[];
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface ApiKeyStore {
+  create(key: ApiKey): Promise<void>;
+  findByHash(keyHash: string): Promise<ApiKey | null>;
+  list(): Promise<ApiKey[]>;
+  delete(id: string): Promise<boolean>;
+  touch(id: string, at: string): Promise<void>;
+}
+
+export interface MetaStore {
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string): Promise<void>;
+}
+
+export interface Storage {
+  readonly dialect: 'sqlite' | 'postgres';
+  readonly meta: MetaStore;
+  readonly workspaces: WorkspaceStore;
+  readonly contexts: ContextStore;
+  readonly memories: MemoryStore;
+  readonly associations: AssociationStore;
+  readonly tasks: TaskStore;
+  readonly apiKeys: ApiKeyStore;
+  /** Runs `work` in one database transaction; everything done through `tx` commits or rolls back together. */
+  transaction<T>(work: (tx: Storage) => Promise<T>): Promise<T>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,326 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { SqlStorage } from '../../src/storage/sql/storage.js';
+import { association, axisVector, memory, workspace } from '../support/records.js';
+import { storageBackends } from '../support/storage-backends.js';
+
+const DIMS = 8;
+
+describe.each(storageBackends())('storage conformance: $name', (backend) => {
+  afterAll(() => backend.teardown());
+
+  async function fresh(options?: { annMinSize?: number }): Promise<SqlStorage> {
+    const storage = await backend.open(DIMS, options);
+    await storage.engine.warmUp(storage.sqlContext.db);
+    await storage.workspaces.create(workspace('ws_a'));
+    await storage.workspaces.create(workspace('ws_b'));
+    return storage;
+  }
+
+  describe('workspaces', () => {
+    it('creates, ensures without overwriting, updates and lists', async () => {
+      const s = await fresh();
+      await s.workspaces.ensure({ ...workspace('ws_a'), name: 'changed?' });
+      expect((await s.workspaces.get('ws_a'))?.name).toBe('ws_a');
+      const updated = await s.workspaces.update('ws_a', { name: 'Alpha', settings: { x: 1 }, updated_at: '2026-02-01T00:00:00.000Z' });
+      expect(updated).toMatchObject({ name: 'Alpha', settings: { x: 1 }, updated_at: '2026-02-01T00:00:00.000Z' });
+      expect((await s.workspaces.list()).map((w) => w.id)).toEqual(['ws_a', 'ws_b']);
+      expect(await s.workspaces.update('nope', { name: 'x' })).toBeNull();
+      await s.close();
+    });
+
+    it('delete removes everything in the workspace and nothing elsewhere', async () => {
+      const s = await fresh();
+      const a1 = memory('ws_a', 'alpha apples', axisVector(DIMS, 0));
+      const a2 = memory('ws_a', 'alpha apricots', axisVector(DIMS, 1));
+      const b1 = memory('ws_b', 'beta apples', axisVector(DIMS, 0));
+      await s.memories.insert([a1, a2, b1]);
+      await s.associations.upsert(association('ws_a', a1.id, a2.id));
+      await s.contexts.create({ id: 'c1', workspace_id: 'ws_a', name: 'c1', description: null, settings: {}, created_at: a1.created_at, updated_at: a1.created_at });
+      await s.tasks.enqueue([{ kind: 'k', workspaceId: 'ws_a', payload: {}, runAt: a1.created_at }]);
+
+      expect(await s.workspaces.delete('ws_a')).toBe(true);
+      expect(await s.workspaces.get('ws_a')).toBeNull();
+      expect(await s.memories.get('ws_a', a1.id)).toBeNull();
+      expect(await s.contexts.list('ws_a')).toEqual([]);
+      expect(await s.associations.count('ws_a')).toBe(0);
+      expect((await s.tasks.counts()).pending).toBe(0);
+      expect(await s.memories.keywordSearch('ws_a', ['apples'], { k: 10 })).toEqual([]);
+      expect(await s.memories.vectorSearch('ws_a', axisVector(DIMS, 0), { k: 10 })).toEqual([]);
+      // The other workspace is untouched, keyword and vector entries included.
+      expect((await s.memories.keywordSearch('ws_b', ['apples'], { k: 10 })).map((r) => r.id)).toEqual([b1.id]);
+      expect((await s.memories.vectorSearch('ws_b', axisVector(DIMS, 0), { k: 10 })).map((r) => r.id)).toEqual([b1.id]);
+      expect(await s.workspaces.delete('ws_a')).toBe(false);
+      await s.close();
+    });
+  });
+
+  describe('memories', () => {
+    it('round-trips every field', async () => {
+      const s = await fresh();
+      const m = memory('ws_a', 'Ada prefers tea', axisVector(DIMS, 2), {
+        tags: ['pref', 'drink'],
+        metadata: { nested: { a: [1, 2] } },
+        pinned: true,
+        subtype: 'preference',
+        occurred_at: '2025-12-24T10:00:00.000Z',
+        subject_id: 'ada',
+      });
+      await s.memories.insert([m]);
+      const { embedding, ...record } = m;
+      expect(await s.memories.get('ws_a', m.id)).toEqual(record);
+      const embeddings = await s.memories.getEmbeddings('ws_a', [m.id]);
+      expect(Array.from(embeddings.get(m.id)!)).toEqual(Array.from(embedding).map((x) => expect.closeTo(x, 6)));
+      expect(await s.memories.get('ws_b', m.id)).toBeNull();
+      await s.close();
+    });
+
+    it('updates only the given fields and re-indexes changed content', async () => {
+      const s = await fresh();
+      const m = memory('ws_a', 'the server runs postgres', axisVector(DIMS, 0));
+      await s.memories.insert([m]);
+      const updated = await s.memories.update('ws_a', m.id, { content: 'the server runs sqlite', importance: 0.9 }, axisVector(DIMS, 3));
+      expect(updated).toMatchObject({ content: 'the server runs sqlite', importance: 0.9, tags: [], type: 'semantic' });
+      expect(await s.memories.keywordSearch('ws_a', ['postgres'], { k: 5 })).toEqual([]);
+      expect((await s.memories.keywordSearch('ws_a', ['sqlite'], { k: 5 })).map((r) => r.id)).toEqual([m.id]);
+      expect((await s.memories.vectorSearch('ws_a', axisVector(DIMS, 3), { k: 1 }))[0]).toMatchObject({ id: m.id, score: expect.closeTo(1, 5) });
+      expect(await s.memories.update('ws_b', m.id, { importance: 0.1 })).toBeNull();
+      await s.close();
+    });
+
+    it('lists newest first with a cursor and filters, tags with AND on exact values', async () => {
+      const s = await fresh();
+      const rows = Array.from({ length: 7 }, (_, i) =>
+        memory('ws_a', `note ${i}`, axisVector(DIMS, i), {
+          created_at: `2026-01-0${i + 1}T00:00:00.000Z`,
+          tags: i % 2 === 0 ? ['even', 'num'] : ['odd', 'num'],
+          type: i < 3 ? 'episodic' : 'semantic',
+        }),
+      );
+      rows.push(memory('ws_a', 'tagged evenness', axisVector(DIMS, 0), { tags: ['evenness'] }));
+      await s.memories.insert(rows);
+      const first = await s.memories.list('ws_a', { tags: ['num'] }, { limit: 3 });
+      expect(first.items.map((m) => m.content)).toEqual(['note 6', 'note 5', 'note 4']);
+      const second = await s.memories.list('ws_a', { tags: ['num'] }, { limit: 3, cursor: first.nextCursor! });
+      expect(second.items.map((m) => m.content)).toEqual(['note 3', 'note 2', 'note 1']);
+      const third = await s.memories.list('ws_a', { tags: ['num'] }, { limit: 3, cursor: second.nextCursor! });
+      expect(third.items.map((m) => m.content)).toEqual(['note 0']);
+      expect(third.nextCursor).toBeNull();
+      expect((await s.memories.list('ws_a', { tags: ['even', 'num'], types: ['episodic'] }, { limit: 10 })).items.map((m) => m.content)).toEqual(['note 2', 'note 0']);
+      // 'even' must not match 'evenness'.
+      expect(await s.memories.count('ws_a', { tags: ['even'] })).toBe(4);
+      expect(await s.memories.count('ws_a', { createdAfter: '2026-01-03T00:00:00.000Z', createdBefore: '2026-01-05T00:00:00.000Z' })).toBe(3);
+      await s.close();
+    });
+
+    it('finds by content hash, counts access and bumps importance except for pinned', async () => {
+      const s = await fresh();
+      const plain = memory('ws_a', 'plain', axisVector(DIMS, 0), { importance: 0.95 });
+      const pinned = memory('ws_a', 'pinned', axisVector(DIMS, 1), { importance: 0.5, pinned: true });
+      await s.memories.insert([plain, pinned]);
+      expect((await s.memories.findByContentHash('ws_a', 'hash:plain'))?.id).toBe(plain.id);
+      expect(await s.memories.findByContentHash('ws_b', 'hash:plain')).toBeNull();
+      expect(await s.memories.existingContentHashes('ws_a', ['hash:plain', 'hash:other'])).toEqual(new Set(['hash:plain']));
+      await s.memories.recordAccess('ws_a', [plain.id, pinned.id], '2026-03-01T00:00:00.000Z');
+      const [a, b] = await Promise.all([s.memories.get('ws_a', plain.id), s.memories.get('ws_a', pinned.id)]);
+      expect(a).toMatchObject({ access_count: 1, importance: 1, last_accessed_at: '2026-03-01T00:00:00.000Z' });
+      expect(b).toMatchObject({ access_count: 1, importance: 0.5 });
+      await s.close();
+    });
+
+    it('hard delete removes the memory, its vector, keyword entry and edges', async () => {
+      const s = await fresh();
+      const a = memory('ws_a', 'zebra crossing', axisVector(DIMS, 0));
+      const b = memory('ws_a', 'zebra stripes', axisVector(DIMS, 0, 0.1));
+      await s.memories.insert([a, b]);
+      await s.associations.upsert(association('ws_a', a.id, b.id));
+      expect(await s.memories.hardDelete('ws_b', [a.id])).toBe(0);
+      expect(await s.memories.hardDelete('ws_a', [a.id])).toBe(1);
+      expect(await s.memories.get('ws_a', a.id)).toBeNull();
+      expect(await s.associations.count('ws_a')).toBe(0);
+      expect((await s.memories.keywordSearch('ws_a', ['zebra'], { k: 5 })).map((r) => r.id)).toEqual([b.id]);
+      expect((await s.memories.vectorSearch('ws_a', axisVector(DIMS, 0), { k: 5 })).map((r) => r.id)).toEqual([b.id]);
+      await s.close();
+    });
+
+    it('scans in storage order with embeddings, across statuses', async () => {
+      const s = await fresh();
+      const rows = [0, 1, 2].map((i) => memory('ws_a', `scan ${i}`, axisVector(DIMS, i), { status: i === 1 ? 'deleted' : 'active' }));
+      await s.memories.insert(rows);
+      const page1 = await s.memories.scan('ws_a', 0, 2);
+      expect(page1.map((r) => r.memory.content)).toEqual(['scan 0', 'scan 1']);
+      const page2 = await s.memories.scan('ws_a', page1[1]!.seq, 2);
+      expect(page2.map((r) => r.memory.content)).toEqual(['scan 2']);
+      expect(page2[0]!.embedding?.length).toBe(DIMS);
+      await s.close();
+    });
+  });
+
+  describe.each([
+    { path: 'index', annMinSize: 0 },
+    { path: 'exact scan', annMinSize: Number.POSITIVE_INFINITY },
+  ])('vector search ($path)', ({ annMinSize }) => {
+    it('ranks by cosine similarity within the workspace, honouring status and filters', async () => {
+      const s = await fresh({ annMinSize });
+      const near = memory('ws_a', 'near', axisVector(DIMS, 0, 0.1), { tags: ['t'] });
+      const nearer = memory('ws_a', 'nearer', axisVector(DIMS, 0, 0.01));
+      const far = memory('ws_a', 'far', axisVector(DIMS, 4), { tags: ['t'] });
+      const deleted = memory('ws_a', 'deleted', axisVector(DIMS, 0), { status: 'deleted' });
+      const archived = memory('ws_a', 'archived', axisVector(DIMS, 0), { status: 'archived' });
+      const otherWorkspace = memory('ws_b', 'other', axisVector(DIMS, 0));
+      await s.memories.insert([near, nearer, far, deleted, archived, otherWorkspace]);
+
+      const results = await s.memories.vectorSearch('ws_a', axisVector(DIMS, 0), { k: 3 });
+      expect(results.map((r) => r.id)).toEqual([nearer.id, near.id, far.id]);
+      expect(results[0]!.score).toBeGreaterThan(results[1]!.score);
+      expect(results[2]!.score).toBeCloseTo(0, 5);
+
+      const withArchived = await s.memories.vectorSearch('ws_a', axisVector(DIMS, 0), { k: 1, filter: { statuses: ['active', 'archived'] } });
+      expect(withArchived.map((r) => r.id)).toEqual([archived.id]);
+      const tagged = await s.memories.vectorSearch('ws_a', axisVector(DIMS, 0), { k: 5, filter: { tags: ['t'] } });
+      expect(tagged.map((r) => r.id)).toEqual([near.id, far.id]);
+      const excluded = await s.memories.vectorSearch('ws_a', axisVector(DIMS, 0), { k: 1, filter: { excludeIds: [nearer.id] } });
+      expect(excluded.map((r) => r.id)).toEqual([near.id]);
+      await s.close();
+    });
+
+    it('follows soft deletes and restores made through update', async () => {
+      const s = await fresh({ annMinSize });
+      const m = memory('ws_a', 'target', axisVector(DIMS, 5));
+      await s.memories.insert([m]);
+      await s.memories.update('ws_a', m.id, { status: 'deleted', deleted_at: '2026-01-02T00:00:00.000Z' });
+      expect(await s.memories.vectorSearch('ws_a', axisVector(DIMS, 5), { k: 5 })).toEqual([]);
+      await s.memories.update('ws_a', m.id, { status: 'active', deleted_at: null });
+      expect((await s.memories.vectorSearch('ws_a', axisVector(DIMS, 5), { k: 5 })).map((r) => r.id)).toEqual([m.id]);
+      await s.close();
+    });
+  });
+
+  describe('keyword search', () => {
+    it('matches any term, ranks a rare term first, stems, and stays in the workspace', async () => {
+      const s = await fresh();
+      const rare = memory('ws_a', 'The xylophone concert was on Friday', axisVector(DIMS, 0));
+      const common1 = memory('ws_a', 'The concert was loud', axisVector(DIMS, 1));
+      const common2 = memory('ws_a', 'Another concert is planned', axisVector(DIMS, 2));
+      const other = memory('ws_b', 'xylophone lessons', axisVector(DIMS, 3));
+      await s.memories.insert([rare, common1, common2, other]);
+      const results = await s.memories.keywordSearch('ws_a', ['xylophone', 'concert'], { k: 10 });
+      expect(results[0]!.id).toBe(rare.id);
+      expect(results.map((r) => r.id).sort()).toEqual([rare.id, common1.id, common2.id].sort());
+      expect((await s.memories.keywordSearch('ws_a', ['concerts'], { k: 10 })).length).toBe(3);
+      expect((await s.memories.keywordSearch('ws_a', ['plan"ned OR x'], { k: 10 })).length).toBe(0);
+      expect(await s.memories.keywordSearch('ws_a', ['nothing'], { k: 10 })).toEqual([]);
+      await s.close();
+    });
+  });
+
+  describe('associations', () => {
+    it('upserts one edge per (source, target, relationship) and lists by direction', async () => {
+      const s = await fresh();
+      const [a, b, c] = ['a', 'b', 'c'].map((x, i) => memory('ws_a', x, axisVector(DIMS, i)));
+      await s.memories.insert([a!, b!, c!]);
+      const first = await s.associations.upsert(association('ws_a', a!.id, b!.id, 'causes', 0.4));
+      const again = await s.associations.upsert({ ...association('ws_a', a!.id, b!.id, 'causes', 0.9), metadata: { v: 2 } });
+      expect(again).toMatchObject({ id: first.id, strength: 0.9, metadata: { v: 2 } });
+      await s.associations.upsert(association('ws_a', c!.id, a!.id, 'follows', 0.7));
+      expect(await s.associations.count('ws_a')).toBe(2);
+
+      const out = await s.associations.listForMemory('ws_a', a!.id, { direction: 'outgoing' });
+      expect(out.map((e) => e.target_id)).toEqual([b!.id]);
+      const incoming = await s.associations.listForMemory('ws_a', a!.id, { direction: 'incoming' });
+      expect(incoming.map((e) => e.source_id)).toEqual([c!.id]);
+      expect((await s.associations.listForMemory('ws_a', a!.id, { direction: 'both' })).length).toBe(2);
+      expect((await s.associations.listForMemory('ws_a', a!.id, { direction: 'both', relationships: ['follows'] })).length).toBe(1);
+      expect(await s.associations.listForMemory('ws_b', a!.id, { direction: 'both' })).toEqual([]);
+      expect(await s.associations.incomingCounts('ws_a', [a!.id, b!.id, c!.id])).toEqual(new Map([[a!.id, 1], [b!.id, 1]]));
+      await s.close();
+    });
+
+    it('neighbours skip edges whose far end is not active and honour min strength', async () => {
+      const s = await fresh();
+      const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((x, i) => memory('ws_a', x, axisVector(DIMS, i)));
+      await s.memories.insert([a!, b!, c!, d!]);
+      await s.associations.upsert(association('ws_a', a!.id, b!.id, 'similar_to', 0.9));
+      await s.associations.upsert(association('ws_a', a!.id, c!.id, 'similar_to', 0.2));
+      await s.associations.upsert(association('ws_a', d!.id, a!.id, 'causes', 0.8));
+      await s.memories.update('ws_a', d!.id, { status: 'deleted' });
+      const found = await s.associations.neighbours('ws_a', [a!.id], { direction: 'both', minStrength: 0.5 });
+      expect(found.map((e) => e.target_id)).toEqual([b!.id]);
+      await s.close();
+    });
+  });
+
+  describe('tasks', () => {
+    it('leases due tasks once, re-leases expired leases, retries and fails for good', async () => {
+      const s = await fresh();
+      await s.tasks.enqueue([
+        { kind: 'a', workspaceId: 'ws_a', payload: { n: 1 }, runAt: '2026-01-01T00:00:00.000Z', dedupeKey: 'only-once' },
+        { kind: 'a', workspaceId: 'ws_a', payload: { n: 2 }, runAt: '2026-01-01T00:00:00.000Z', dedupeKey: 'only-once' },
+        { kind: 'b', workspaceId: null, payload: { n: 3 }, runAt: '2026-01-01T00:00:01.000Z' },
+        { kind: 'c', workspaceId: null, payload: { n: 4 }, runAt: '2030-01-01T00:00:00.000Z' },
+      ]);
+      expect(await s.tasks.counts()).toEqual({ pending: 3, running: 0, failed: 0 });
+      const now = '2026-01-01T00:00:05.000Z';
+      const claimed = await s.tasks.claim({ now, leaseUntil: '2026-01-01T00:01:00.000Z', limit: 10 });
+      expect(claimed.map((t) => t.payload.n)).toEqual([1, 3]);
+      expect(claimed.every((t) => t.attempts === 1 && t.status === 'running')).toBe(true);
+      expect(await s.tasks.claim({ now, leaseUntil: '2026-01-01T00:01:00.000Z', limit: 10 })).toEqual([]);
+
+      // The worker holding task 1 died: after its lease, someone else gets it.
+      const reclaimed = await s.tasks.claim({ now: '2026-01-01T00:02:00.000Z', leaseUntil: '2026-01-01T00:03:00.000Z', limit: 1 });
+      expect(reclaimed.map((t) => [t.payload.n, t.attempts])).toEqual([[1, 2]]);
+      await s.tasks.complete(reclaimed[0]!.id);
+
+      const task3 = claimed[1]!;
+      await s.tasks.fail(task3.id, 'boom', '2026-01-01T00:10:00.000Z');
+      expect(await s.tasks.claim({ now: '2026-01-01T00:05:00.000Z', leaseUntil: '2026-01-01T00:06:00.000Z', limit: 10 })).toEqual([]);
+      const retried = await s.tasks.claim({ now: '2026-01-01T00:10:00.000Z', leaseUntil: '2026-01-01T00:11:00.000Z', limit: 10 });
+      expect(retried.map((t) => [t.payload.n, t.lastError])).toEqual([[3, 'boom']]);
+      await s.tasks.fail(task3.id, 'boom again', null);
+      expect(await s.tasks.counts()).toEqual({ pending: 1, running: 0, failed: 1 });
+      // A finished key can be queued again.
+      await s.tasks.enqueue([{ kind: 'a', workspaceId: 'ws_a', payload: { n: 5 }, runAt: now, dedupeKey: 'only-once' }]);
+      expect((await s.tasks.counts()).pending).toBe(2);
+      await s.close();
+    });
+  });
+
+  describe('transactions', () => {
+    it('roll back every write of a failed unit of work, search entries included', async () => {
+      const s = await fresh();
+      const m = memory('ws_a', 'phantom memory', axisVector(DIMS, 6));
+      await expect(
+        s.transaction(async (tx) => {
+          await tx.memories.insert([m]);
+          await tx.tasks.enqueue([{ kind: 'k', workspaceId: 'ws_a', payload: {}, runAt: m.created_at }]);
+          expect(await tx.memories.get('ws_a', m.id)).not.toBeNull();
+          throw new Error('abort');
+        }),
+      ).rejects.toThrow('abort');
+      expect(await s.memories.get('ws_a', m.id)).toBeNull();
+      expect((await s.tasks.counts()).pending).toBe(0);
+      expect(await s.memories.keywordSearch('ws_a', ['phantom'], { k: 5 })).toEqual([]);
+      expect(await s.memories.vectorSearch('ws_a', axisVector(DIMS, 6), { k: 5 })).toEqual([]);
+
+      await s.transaction(async (tx) => tx.memories.insert([m]));
+      expect((await s.memories.vectorSearch('ws_a', axisVector(DIMS, 6), { k: 1 })).map((r) => r.id)).toEqual([m.id]);
+      await s.close();
+    });
+  });
+
+  describe('api keys and meta', () => {
+    it('stores keys by hash and meta values by key', async () => {
+      const s = await fresh();
+      await s.apiKeys.create({ id: 'key_1', name: 'ci', key_hash: 'h1', key_prefix: 'memd_ab', workspaces: ['ws_a'], created_at: '2026-01-01T00:00:00.000Z', last_used_at: null });
+      expect(await s.apiKeys.findByHash('h1')).toMatchObject({ id: 'key_1', workspaces: ['ws_a'] });
+      await s.apiKeys.touch('key_1', '2026-01-02T00:00:00.000Z');
+      expect((await s.apiKeys.list())[0]!.last_used_at).toBe('2026-01-02T00:00:00.000Z');
+      expect(await s.apiKeys.delete('key_1')).toBe(true);
+      expect(await s.apiKeys.findByHash('h1')).toBeNull();
+      await s.meta.set('embedder', 'a');
+      await s.meta.set('embedder', 'b');
+      expect(await s.meta.get('embedder')).toBe('b');
+      expect(await s.meta.get('missing')).toBeNull();
+      await s.close();
+    });
+  });
+});

@@ -1,0 +1,31 @@
+import { randomBytes } from 'node:crypto';
+import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+export interface PostgresServer {
+  url: string;
+  /** Connections a pool may open; PGlite multiplexes them onto one backend, keeping transactions exclusive. */
+  maxConnections: number;
+  stop(): Promise<void>;
+}
+
+/** A real Postgres engine with pgvector, over the wire protocol, started in-process for the test file. */
+export async function startPglite(): Promise<PostgresServer> {
+  const db = await PGlite.create({ extensions: { vector } });
+  // Headroom over the pool size: a closing socket still counts against the limit for a moment.
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 8 });
+  await server.start();
+  const { port } = (server as unknown as { server: { address(): { port: number } } }).server.address();
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    maxConnections: 4,
+    async stop() {
+      await server.stop();
+      await db.close();
+    },
+  };
+}
+
+/** A fresh schema name, so tests sharing one server never see each other's tables. */
+export const freshSchema = (): string => `t_${randomBytes(6).toString('hex')}`;
