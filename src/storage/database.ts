@@ -108,6 +108,29 @@ export interface ApiKeysTable {
   last_used_at: NullableTimestamp;
 }
 
+export interface SessionsTable {
+  id: string;
+  workspace_id: string;
+  tenant_id: string;
+  context_id: string;
+  user_id: string | null;
+  metadata: Json;
+  ttl_seconds: number;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface WorkingMemoryTable {
+  session_id: string;
+  key: string;
+  value: Json;
+  ttl_seconds: number | null;
+  expires_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   meta: MetaTable;
   workspaces: WorkspacesTable;
@@ -117,4 +140,6 @@ export interface Database {
   associations: AssociationsTable;
   tasks: TasksTable;
   api_keys: ApiKeysTable;
+  sessions: SessionsTable;
+  working_memory: WorkingMemoryTable;
 }

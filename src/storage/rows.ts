@@ -1,6 +1,6 @@
 import type { JsonObject } from './types.js';
 
-/** Driver values → record values. SQLite hands back text and 0/1, Postgres jsonb objects, booleans and Dates. */
+/** Driver values → record values. Both engines return JSON as text; SQLite gives 0/1 and text times, Postgres booleans and Dates. */
 
 export function toIso(value: string | Date): string {
   return value instanceof Date ? value.toISOString() : value;
@@ -11,7 +11,7 @@ export function toIsoOrNull(value: string | Date | null | undefined): string | n
 }
 
 export function parseJson<T>(value: unknown): T {
-  return (typeof value === 'string' ? JSON.parse(value) : value) as T;
+  return JSON.parse(value as string) as T;
 }
 
 export function parseJsonObject(value: unknown): JsonObject {

@@ -107,8 +107,8 @@ export interface MemoryStore {
   get(workspaceId: string, id: string): Promise<Memory | null>;
   getMany(workspaceId: string, ids: readonly string[]): Promise<Memory[]>;
   getEmbeddings(workspaceId: string, ids: readonly string[]): Promise<Map<string, Float32Array>>;
-  findByContentHash(workspaceId: string, contentHash: string, statuses?: MemoryStatus[]): Promise<Memory | null>;
-  existingContentHashes(workspaceId: string, hashes: readonly string[]): Promise<Set<string>>;
+  /** The oldest memory per content hash among the given statuses (default: active). */
+  findByContentHashes(workspaceId: string, hashes: readonly string[], statuses?: MemoryStatus[]): Promise<Map<string, Memory>>;
   /** Applies the patch; a new embedding replaces the vector and the keyword entry follows the content. */
   update(workspaceId: string, id: string, patch: MemoryPatch, embedding?: Float32Array): Promise<Memory | null>;
   /** Permanently removes the memories, their vectors, keyword entries and edges. Returns how many existed. */
@@ -254,6 +254,44 @@ export interface ApiKeyStore {
   touch(id: string, at: string): Promise<void>;
 }
 
+export interface Session {
+  id: string;
+  workspace_id: string;
+  tenant_id: string;
+  context_id: string;
+  user_id: string | null;
+  metadata: JsonObject;
+  ttl_seconds: number;
+  expires_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WorkingMemoryEntry {
+  key: string;
+  value: unknown;
+  ttl_seconds: number | null;
+  /** Null: lives as long as its session. */
+  expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionStore {
+  create(session: Session): Promise<void>;
+  get(id: string): Promise<Session | null>;
+  list(options: { workspaceId?: string; contextId?: string; activeAt?: string }): Promise<Session[]>;
+  /** Sessions whose expiry is at or before `at`, oldest first. */
+  expired(at: string, limit: number): Promise<Session[]>;
+  update(id: string, patch: Partial<Pick<Session, 'expires_at' | 'ttl_seconds' | 'metadata' | 'updated_at'>>): Promise<Session | null>;
+  delete(id: string): Promise<boolean>;
+  /** Inserts or replaces the entry under its key (created_at survives a replace). */
+  putEntry(sessionId: string, entry: WorkingMemoryEntry): Promise<WorkingMemoryEntry>;
+  /** Entries still alive at `at` (no expiry, or expiring later). */
+  entries(sessionId: string, at: string): Promise<WorkingMemoryEntry[]>;
+  deleteEntry(sessionId: string, key: string): Promise<boolean>;
+}
+
 export interface MetaStore {
   get(key: string): Promise<string | null>;
   set(key: string, value: string): Promise<void>;
@@ -268,6 +306,7 @@ export interface Storage {
   readonly associations: AssociationStore;
   readonly tasks: TaskStore;
   readonly apiKeys: ApiKeyStore;
+  readonly sessions: SessionStore;
   /** Runs `work` in one database transaction; everything done through `tx` commits or rolls back together. */
   transaction<T>(work: (tx: Storage) => Promise<T>): Promise<T>;
   ping(): Promise<void>;

@@ -117,9 +117,13 @@ describe.each(storageBackends())('storage conformance: $name', (backend) => {
       const plain = memory('ws_a', 'plain', axisVector(DIMS, 0), { importance: 0.95 });
       const pinned = memory('ws_a', 'pinned', axisVector(DIMS, 1), { importance: 0.5, pinned: true });
       await s.memories.insert([plain, pinned]);
-      expect((await s.memories.findByContentHash('ws_a', 'hash:plain'))?.id).toBe(plain.id);
-      expect(await s.memories.findByContentHash('ws_b', 'hash:plain')).toBeNull();
-      expect(await s.memories.existingContentHashes('ws_a', ['hash:plain', 'hash:other'])).toEqual(new Set(['hash:plain']));
+      const found = await s.memories.findByContentHashes('ws_a', ['hash:plain', 'hash:other', 'hash:plain']);
+      expect([...found.entries()].map(([hash, m]) => [hash, m.id])).toEqual([['hash:plain', plain.id]]);
+      expect((await s.memories.findByContentHashes('ws_b', ['hash:plain'])).size).toBe(0);
+      await s.memories.update('ws_a', plain.id, { status: 'deleted' });
+      expect((await s.memories.findByContentHashes('ws_a', ['hash:plain'])).size).toBe(0);
+      expect((await s.memories.findByContentHashes('ws_a', ['hash:plain'], ['deleted'])).size).toBe(1);
+      await s.memories.update('ws_a', plain.id, { status: 'active' });
       await s.memories.recordAccess('ws_a', [plain.id, pinned.id], '2026-03-01T00:00:00.000Z');
       const [a, b] = await Promise.all([s.memories.get('ws_a', plain.id), s.memories.get('ws_a', pinned.id)]);
       expect(a).toMatchObject({ access_count: 1, importance: 1, last_accessed_at: '2026-03-01T00:00:00.000Z' });
@@ -303,6 +307,35 @@ describe.each(storageBackends())('storage conformance: $name', (backend) => {
 
       await s.transaction(async (tx) => tx.memories.insert([m]));
       expect((await s.memories.vectorSearch('ws_a', axisVector(DIMS, 6), { k: 1 })).map((r) => r.id)).toEqual([m.id]);
+      await s.close();
+    });
+  });
+
+  describe('sessions', () => {
+    it('stores sessions and working memory, hides expired entries and cascades deletes', async () => {
+      const s = await fresh();
+      const at = '2026-01-01T00:00:00.000Z';
+      const session = { id: 'sess_1', workspace_id: 'ws_a', tenant_id: 'default', context_id: '_default', user_id: null, metadata: { m: 1 }, ttl_seconds: 60, expires_at: '2026-01-01T00:01:00.000Z', created_at: at, updated_at: at };
+      await s.sessions.create(session);
+      await s.sessions.create({ ...session, id: 'sess_2', workspace_id: 'ws_b', expires_at: '2026-01-01T02:00:00.000Z' });
+      expect(await s.sessions.get('sess_1')).toEqual(session);
+      expect((await s.sessions.list({ workspaceId: 'ws_a' })).map((x) => x.id)).toEqual(['sess_1']);
+      expect((await s.sessions.list({ activeAt: '2026-01-01T00:30:00.000Z' })).map((x) => x.id)).toEqual(['sess_2']);
+      expect((await s.sessions.expired('2026-01-01T00:30:00.000Z', 10)).map((x) => x.id)).toEqual(['sess_1']);
+      expect(await s.sessions.update('sess_1', { expires_at: '2026-01-01T05:00:00.000Z' })).toMatchObject({ expires_at: '2026-01-01T05:00:00.000Z' });
+
+      await s.sessions.putEntry('sess_1', { key: 'k', value: { a: [1] }, ttl_seconds: null, expires_at: null, created_at: at, updated_at: at });
+      const replaced = await s.sessions.putEntry('sess_1', { key: 'k', value: 'v2', ttl_seconds: 10, expires_at: '2026-01-01T00:00:10.000Z', created_at: '2026-01-01T00:00:05.000Z', updated_at: '2026-01-01T00:00:05.000Z' });
+      expect(replaced).toMatchObject({ value: 'v2', created_at: at, updated_at: '2026-01-01T00:00:05.000Z' });
+      await s.sessions.putEntry('sess_1', { key: 'n', value: null, ttl_seconds: null, expires_at: null, created_at: at, updated_at: at });
+      expect((await s.sessions.entries('sess_1', '2026-01-01T00:00:09.000Z')).map((e) => e.key)).toEqual(['k', 'n']);
+      expect((await s.sessions.entries('sess_1', '2026-01-01T00:00:10.000Z')).map((e) => [e.key, e.value])).toEqual([['n', null]]);
+      expect(await s.sessions.deleteEntry('sess_1', 'n')).toBe(true);
+
+      expect(await s.sessions.delete('sess_1')).toBe(true);
+      expect(await s.sessions.entries('sess_1', at)).toEqual([]);
+      await s.workspaces.delete('ws_b');
+      expect(await s.sessions.get('sess_2')).toBeNull();
       await s.close();
     });
   });

@@ -1,6 +1,7 @@
 import { Migrator, type Kysely, type Migration } from 'kysely';
 import type { SqlDialect } from './column-types.js';
 import * as foundation from './0001_foundation.js';
+import * as sessions from './0002_sessions.js';
 
 interface VersionedMigration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
@@ -9,6 +10,7 @@ interface VersionedMigration {
 /** Every schema version in order. Names sort lexically; never edit one that has shipped, add the next. */
 const MIGRATIONS: Record<string, VersionedMigration> = {
   '0001_foundation': foundation,
+  '0002_sessions': sessions,
 };
 
 /** Brings the database to the latest schema; throws with the failing migration's name. */

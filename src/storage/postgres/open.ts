@@ -14,11 +14,18 @@ export interface PostgresOptions {
 }
 
 const INT8_OID = 20;
+const JSON_OIDS = new Set([114, 3802]);
 
-/** Counts and identity columns are int8; every value we keep there fits a JS number. */
+/**
+ * Counts and identity columns are int8; every value we keep there fits a JS number. JSON stays text, as SQLite
+ * returns it: a jsonb string scalar parsed by the driver could not be told apart from JSON text.
+ */
 const types = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === INT8_OID ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
+    if (oid === INT8_OID) return (value: string) => Number(value);
+    if (JSON_OIDS.has(oid)) return (value: string) => value;
+    return pg.types.getTypeParser(oid, format);
+  }) as typeof pg.types.getTypeParser,
 };
 
 export async function openPostgresStorage(options: PostgresOptions): Promise<SqlStorage> {

@@ -152,29 +152,19 @@ export class SqlMemoryStore implements MemoryStore {
     return new Map(rows.map((r) => [r.id, this.ctx.engine.decodeVector(r.embedding)]));
   }
 
-  async findByContentHash(workspaceId: string, contentHash: string, statuses: MemoryStatus[] = ['active']): Promise<Memory | null> {
-    const row = await this.db
-      .selectFrom('memories')
-      .selectAll()
-      .where('workspace_id', '=', workspaceId)
-      .where('content_hash', '=', contentHash)
-      .where('status', 'in', statuses)
-      .orderBy('seq')
-      .limit(1)
-      .executeTakeFirst();
-    return row ? toMemory(row) : null;
-  }
-
-  async existingContentHashes(workspaceId: string, hashes: readonly string[]): Promise<Set<string>> {
-    const found = new Set<string>();
-    for (let start = 0; start < hashes.length; start += INSERT_CHUNK) {
+  async findByContentHashes(workspaceId: string, hashes: readonly string[], statuses: MemoryStatus[] = ['active']): Promise<Map<string, Memory>> {
+    const found = new Map<string, Memory>();
+    const unique = [...new Set(hashes)];
+    for (let start = 0; start < unique.length; start += INSERT_CHUNK) {
       const rows = await this.db
         .selectFrom('memories')
-        .select('content_hash')
+        .selectAll()
         .where('workspace_id', '=', workspaceId)
-        .where('content_hash', 'in', hashes.slice(start, start + INSERT_CHUNK))
+        .where('content_hash', 'in', unique.slice(start, start + INSERT_CHUNK))
+        .where('status', 'in', statuses)
+        .orderBy('seq')
         .execute();
-      for (const r of rows) found.add(r.content_hash);
+      for (const row of rows) if (!found.has(row.content_hash)) found.set(row.content_hash, toMemory(row));
     }
     return found;
   }

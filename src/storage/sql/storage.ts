@@ -6,6 +6,7 @@ import { SqlAssociationStore } from './associations.js';
 import type { SqlContext } from './context.js';
 import { SqlMemoryStore } from './memories.js';
 import type { SearchEngine } from './search-engine.js';
+import { SqlSessionStore } from './sessions.js';
 import { SqlTaskStore } from './tasks.js';
 import { SqlContextStore, SqlWorkspaceStore } from './workspaces.js';
 
@@ -21,6 +22,7 @@ export class SqlStorage implements Storage {
   readonly associations;
   readonly tasks;
   readonly apiKeys;
+  readonly sessions;
 
   private readonly context: SqlContext;
 
@@ -43,6 +45,7 @@ export class SqlStorage implements Storage {
     this.associations = new SqlAssociationStore(this.context);
     this.tasks = new SqlTaskStore(this.context);
     this.apiKeys = new SqlApiKeyStore(this.context);
+    this.sessions = new SqlSessionStore(this.context);
   }
 
   get dialect() {

@@ -1,0 +1,53 @@
+import type { Memory } from '../../storage/types.js';
+import { conflictSignals } from '../contradictions/signals.js';
+import { words } from '../text/index.js';
+import { contentWords } from '../text/stopwords.js';
+
+/**
+ * How a new memory relates to what the workspace already holds. Thresholds apply to cosine similarity, and
+ * similarity alone never rewrites a memory: "lives in Paris" and "lives in Berlin" are close in any embedding
+ * space, so UPDATE and MERGE also need the words to agree and no sign of conflict.
+ */
+export interface DedupPolicy {
+  enabled: boolean;
+  /** Same content words, another wording/casing/punctuation: the existing memory takes the new text. */
+  updateThreshold: number;
+  /** One text extends the other (its content words are a superset): they become one memory. */
+  mergeThreshold: number;
+}
+
+export const DEFAULT_DEDUP_POLICY: DedupPolicy = { enabled: true, updateThreshold: 0.95, mergeThreshold: 0.85 };
+
+export type DedupDecision =
+  | { action: 'create' }
+  | { action: 'skip'; existing: Memory }
+  | { action: 'update'; existing: Memory; similarity: number }
+  | { action: 'merge'; existing: Memory; similarity: number; mergedContent: string };
+
+const fingerprint = (text: string): Set<string> => new Set(contentWords(words(text)));
+
+const isSubset = (small: Set<string>, large: Set<string>): boolean => [...small].every((w) => large.has(w));
+
+/** `exact`: an active memory with the same content hash, if any; `similar`: nearest neighbours, best first. */
+export function decideDuplicate(
+  content: string,
+  exact: Memory | null,
+  similar: ReadonlyArray<{ memory: Memory; similarity: number }>,
+  policy: DedupPolicy,
+): DedupDecision {
+  if (exact) return { action: 'skip', existing: exact };
+  if (!policy.enabled) return { action: 'create' };
+  const incoming = fingerprint(content);
+  for (const { memory, similarity } of similar) {
+    if (similarity < policy.mergeThreshold) break;
+    if (conflictSignals(content, memory.content).length > 0) continue;
+    const existing = fingerprint(memory.content);
+    const sameWords = incoming.size === existing.size && isSubset(incoming, existing);
+    if (sameWords && similarity >= policy.updateThreshold) return { action: 'update', existing: memory, similarity };
+    if (incoming.size > 0 && existing.size > 0 && (isSubset(existing, incoming) || isSubset(incoming, existing))) {
+      const mergedContent = incoming.size >= existing.size ? content : memory.content;
+      return { action: 'merge', existing: memory, similarity, mergedContent };
+    }
+  }
+  return { action: 'create' };
+}

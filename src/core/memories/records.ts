@@ -1,0 +1,75 @@
+import type { JsonObject, MemoryType, NewMemory } from '../../storage/types.js';
+import { classifyByRules } from './classify.js';
+import { eventTimeFromMetadata } from './event-time.js';
+import { contentHash } from '../text/index.js';
+import { extractiveTiers } from './tiers.js';
+
+/** What a caller asks to remember. Everything but `content` has a default. */
+export interface MemoryDraft {
+  content: string;
+  type?: MemoryType | undefined;
+  subtype?: string | null | undefined;
+  importance?: number | undefined;
+  tags?: string[] | undefined;
+  metadata?: JsonObject | undefined;
+  /** Ids of memories in the same workspace to link to (`related_to`). */
+  associations?: string[] | undefined;
+  context_id?: string | undefined;
+  observer_id?: string | undefined;
+  subject_id?: string | undefined;
+  user_id?: string | undefined;
+  session_id?: string | undefined;
+  pinned?: boolean | undefined;
+  /** Set by the pipeline for derived memories (facts, insights). */
+  source_memory_id?: string | undefined;
+  source_scope?: string | undefined;
+}
+
+export interface WriteScope {
+  workspaceId: string;
+  tenantId: string;
+}
+
+export const DEFAULT_IMPORTANCE = 0.5;
+export const DEFAULT_CONTEXT = '_default';
+
+/** A new memory record with its defaults, classification, tiers and event time filled in. */
+export function buildMemory(scope: WriteScope, id: string, draft: MemoryDraft, embedding: Float32Array, now: string): NewMemory {
+  const classified = draft.type ? { type: draft.type, subtype: draft.subtype ?? null } : classifyByRules(draft.content);
+  const metadata = draft.metadata ?? {};
+  const { abstract, overview } = extractiveTiers(draft.content);
+  return {
+    id,
+    workspace_id: scope.workspaceId,
+    tenant_id: scope.tenantId,
+    context_id: draft.context_id ?? DEFAULT_CONTEXT,
+    user_id: draft.user_id ?? null,
+    content: draft.content,
+    content_hash: contentHash(draft.content),
+    type: classified.type,
+    subtype: draft.subtype !== undefined ? draft.subtype : classified.subtype,
+    importance: draft.importance ?? DEFAULT_IMPORTANCE,
+    tags: dedupeTags(draft.tags ?? []),
+    metadata,
+    abstract,
+    overview,
+    session_id: draft.session_id ?? null,
+    access_count: 0,
+    last_accessed_at: null,
+    decay_factor: 1,
+    source_scope: draft.source_scope ?? null,
+    source_memory_id: draft.source_memory_id ?? null,
+    pinned: draft.pinned ?? false,
+    status: 'active',
+    deleted_at: null,
+    archived_at: null,
+    observer_id: draft.observer_id ?? null,
+    subject_id: draft.subject_id ?? null,
+    occurred_at: eventTimeFromMetadata(metadata, new Date(now)),
+    created_at: now,
+    updated_at: now,
+    embedding,
+  };
+}
+
+export const dedupeTags = (tags: readonly string[]): string[] => [...new Set(tags)];

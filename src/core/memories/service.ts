@@ -1,0 +1,309 @@
+import { AppError, invalid, notFound } from '../../errors.js';
+import type { EmbeddingProvider } from '../../providers/embedding/types.js';
+import type { Association, Memory, MemoryFilter, MemoryPatch, MemoryStatus, NewMemory, Page, Storage } from '../../storage/types.js';
+import { isoNow, type Clock } from '../clock.js';
+import type { CoreEvents } from '../events.js';
+import { newId } from '../ids.js';
+import { contentHash, normaliseContent } from '../text/index.js';
+import { decideDuplicate, type DedupDecision, type DedupPolicy } from './dedup.js';
+import { eventTimeFromMetadata } from './event-time.js';
+import { buildMemory, dedupeTags, type MemoryDraft, type WriteScope } from './records.js';
+import { extractiveTiers } from './tiers.js';
+
+export type WriteAction = 'created' | 'skipped' | 'updated' | 'merged';
+
+export interface WriteResult {
+  memory: Memory;
+  action: WriteAction;
+}
+
+export type WriteOutcome = WriteResult | { error: AppError };
+
+export interface MemoryWriteScope extends WriteScope {
+  dedup: DedupPolicy;
+}
+
+/** Fields PUT /v1/memories/{id} may change. */
+export interface MemoryUpdate {
+  content?: string | undefined;
+  type?: Memory['type'] | undefined;
+  subtype?: string | null | undefined;
+  importance?: number | undefined;
+  tags?: string[] | undefined;
+  metadata?: Memory['metadata'] | undefined;
+  pinned?: boolean | undefined;
+  /** `archived` takes a memory out of default recall; `active` brings it back. */
+  status?: Extract<MemoryStatus, 'active' | 'archived'> | undefined;
+}
+
+export const ENRICH_TASK = 'memory.enrich';
+
+type Rewrite = Extract<DedupDecision, { action: 'update' | 'merge' }>;
+
+/** Payload of the background step that follows every content write. */
+export interface EnrichPayload {
+  memory_id: string;
+  /** The type came from rules, so a configured language model may refine it. */
+  auto_classified: boolean;
+}
+
+/** Neighbours looked at for the duplicate decision. */
+const DEDUP_NEIGHBOURS = 3;
+
+interface MemoryServiceDeps {
+  storage: Storage;
+  embedder: EmbeddingProvider;
+  clock: Clock;
+  events: CoreEvents;
+}
+
+/**
+ * The write pipeline (hash, embed, duplicate decision, one transaction for rows + vectors + keywords + queued
+ * follow-up work) and the other memory operations. Slow derived work (LLM tiers, facts, links, contradiction
+ * checks) runs from the durable queue after the write is acknowledged.
+ */
+export class MemoryService {
+  constructor(private readonly deps: MemoryServiceDeps) {}
+
+  async create(scope: MemoryWriteScope, draft: MemoryDraft): Promise<WriteResult> {
+    const [outcome] = await this.createMany(scope, [draft]);
+    if (!outcome || 'error' in outcome) throw outcome?.error ?? new AppError('internal_error', 'memory was not written');
+    return outcome;
+  }
+
+  /**
+   * Writes many memories with one embedding call and one transaction. Each draft gets its own outcome: one
+   * draft linking to an unknown memory fails alone.
+   */
+  async createMany(scope: MemoryWriteScope, drafts: readonly MemoryDraft[]): Promise<WriteOutcome[]> {
+    const { storage, embedder, clock } = this.deps;
+    const workspaceId = scope.workspaceId;
+    const outcomes: Array<WriteOutcome | undefined> = new Array(drafts.length);
+    const trimmed = drafts.map((d) => ({ ...d, content: d.content.trim() }));
+    const hashes = trimmed.map((d) => contentHash(d.content));
+
+    const linkErrors = await this.unknownAssociations(workspaceId, trimmed);
+    const exact = await storage.memories.findByContentHashes(workspaceId, hashes);
+    const firstOfHash = new Map<string, number>();
+    const fresh: number[] = [];
+    trimmed.forEach((_, i) => {
+      const hash = hashes[i]!;
+      const linkError = linkErrors.get(i);
+      if (linkError) outcomes[i] = { error: linkError };
+      else if (exact.has(hash)) outcomes[i] = { memory: exact.get(hash)!, action: 'skipped' };
+      else if (!firstOfHash.has(hash)) {
+        firstOfHash.set(hash, i);
+        fresh.push(i);
+      }
+    });
+
+    const vectors = await embedder.embed(fresh.map((i) => normaliseContent(trimmed[i]!.content)));
+    const now = isoNow(clock);
+    const inserts: Array<{ index: number; memory: NewMemory }> = [];
+    const rewrites: Array<{ index: number; decision: Rewrite; embedding: Float32Array }> = [];
+    for (const [position, index] of fresh.entries()) {
+      const embedding = vectors[position]!;
+      const decision = await this.decide(scope, trimmed[index]!, embedding);
+      if (decision.action === 'create') inserts.push({ index, memory: buildMemory(scope, newId('mem'), trimmed[index]!, embedding, now) });
+      else if (decision.action === 'skip') outcomes[index] = { memory: decision.existing, action: 'skipped' };
+      else rewrites.push({ index, decision, embedding });
+    }
+
+    await storage.transaction(async (tx) => {
+      if (inserts.length > 0) {
+        await tx.memories.insert(inserts.map((i) => i.memory));
+        await tx.tasks.enqueue(inserts.map(({ index, memory }) => enrichTask(memory.id, workspaceId, now, trimmed[index]!.type === undefined)));
+        for (const { index, memory } of inserts) await this.link(tx, memory, trimmed[index]!.associations ?? [], now);
+      }
+      for (const { index, decision, embedding } of rewrites) {
+        const memory = await this.rewrite(tx, decision, trimmed[index]!, embedding, now);
+        outcomes[index] = { memory, action: decision.action === 'update' ? 'updated' : 'merged' };
+      }
+    });
+
+    for (const { index, memory } of inserts) {
+      const { embedding: _vector, ...record } = memory;
+      outcomes[index] = { memory: record, action: 'created' };
+    }
+    // A text repeated within one call shares the outcome of its first occurrence.
+    trimmed.forEach((_, i) => {
+      if (outcomes[i] !== undefined) return;
+      const first = outcomes[firstOfHash.get(hashes[i]!)!]!;
+      outcomes[i] = 'error' in first ? first : { memory: first.memory, action: 'skipped' };
+    });
+    this.changed(workspaceId, inserts.length + rewrites.length > 0);
+    return outcomes as WriteOutcome[];
+  }
+
+  private async decide(scope: MemoryWriteScope, draft: MemoryDraft, embedding: Float32Array): Promise<DedupDecision> {
+    if (!scope.dedup.enabled || draft.source_memory_id) return { action: 'create' };
+    const neighbours = await this.deps.storage.memories.vectorSearch(scope.workspaceId, embedding, {
+      k: DEDUP_NEIGHBOURS,
+      filter: { derived: false },
+    });
+    const candidates = neighbours.filter((n) => n.score >= scope.dedup.mergeThreshold);
+    if (candidates.length === 0) return { action: 'create' };
+    const byId = new Map((await this.deps.storage.memories.getMany(scope.workspaceId, candidates.map((c) => c.id))).map((m) => [m.id, m]));
+    const similar = candidates.flatMap((c) => (byId.has(c.id) ? [{ memory: byId.get(c.id)!, similarity: c.score }] : []));
+    return decideDuplicate(draft.content, null, similar, scope.dedup);
+  }
+
+  /** UPDATE and MERGE: the existing memory absorbs the new one (text, tags, metadata, importance). */
+  private async rewrite(
+    tx: Storage,
+    decision: Rewrite,
+    draft: MemoryDraft,
+    embedding: Float32Array,
+    now: string,
+  ): Promise<Memory> {
+    const existing = decision.existing;
+    const content = decision.action === 'update' ? draft.content : decision.mergedContent;
+    const metadata = { ...existing.metadata, ...draft.metadata };
+    if (decision.action === 'merge') {
+      const mergedFrom = Array.isArray(existing.metadata.merged_from) ? existing.metadata.merged_from : [];
+      metadata.merged_from = [...mergedFrom, { content_hash: contentHash(draft.content), similarity: round(decision.similarity), merged_at: now }];
+    }
+    const importance = Math.min(Math.max(existing.importance, draft.importance ?? 0) * (decision.action === 'merge' ? 1.1 : 1), 1);
+    const patch: MemoryPatch = {
+      content,
+      content_hash: contentHash(content),
+      tags: dedupeTags([...existing.tags, ...(draft.tags ?? [])]),
+      metadata,
+      importance,
+      occurred_at: eventTimeFromMetadata(metadata, new Date(existing.created_at)) ?? existing.occurred_at,
+      updated_at: now,
+      ...extractiveTiers(content),
+    };
+    const reembed = content === draft.content ? embedding : (await this.deps.embedder.embed([normaliseContent(content)]))[0]!;
+    const updated = await tx.memories.update(existing.workspace_id, existing.id, patch, content === existing.content ? undefined : reembed);
+    if (content !== existing.content) await this.replaceDerived(tx, existing.workspace_id, existing.id, now, false);
+    return updated!;
+  }
+
+  /** Links a new memory to the memories its draft named (`related_to`, moderate strength). */
+  private async link(tx: Storage, memory: NewMemory, targetIds: readonly string[], now: string): Promise<void> {
+    for (const targetId of targetIds) {
+      const edge: Association = {
+        id: newId('assoc'),
+        workspace_id: memory.workspace_id,
+        source_id: memory.id,
+        target_id: targetId,
+        relationship: 'related_to',
+        strength: 0.5,
+        metadata: { created_with_memory: true },
+        created_at: now,
+      };
+      await tx.associations.upsert(edge);
+    }
+  }
+
+  /** Drafts whose `associations` name memories that are not active in the workspace, with the error for each. */
+  private async unknownAssociations(workspaceId: string, drafts: readonly MemoryDraft[]): Promise<Map<number, AppError>> {
+    const wanted = [...new Set(drafts.flatMap((d) => d.associations ?? []))];
+    if (wanted.length === 0) return new Map();
+    const found = new Set((await this.deps.storage.memories.getMany(workspaceId, wanted)).filter((m) => m.status === 'active').map((m) => m.id));
+    const errors = new Map<number, AppError>();
+    drafts.forEach((d, i) => {
+      const missing = (d.associations ?? []).filter((id) => !found.has(id));
+      if (missing.length > 0) errors.set(i, invalid('/associations', `unknown memory id(s) in this workspace: ${missing.join(', ')}`));
+    });
+    return errors;
+  }
+
+  async get(workspaceId: string, id: string): Promise<Memory> {
+    const memory = await this.deps.storage.memories.get(workspaceId, id);
+    if (!memory) throw notFound('memory', id);
+    return memory;
+  }
+
+  async list(workspaceId: string, filter: MemoryFilter, page: { limit: number; cursor?: string | undefined }): Promise<Page<Memory>> {
+    return this.deps.storage.memories.list(workspaceId, filter, page);
+  }
+
+  async update(workspaceId: string, id: string, change: MemoryUpdate): Promise<Memory> {
+    const { storage, embedder, clock } = this.deps;
+    const existing = await this.get(workspaceId, id);
+    if (existing.status === 'deleted') throw new AppError('conflict', `memory '${id}' is deleted; only a hard delete applies to it`);
+    const now = isoNow(clock);
+    const patch: MemoryPatch = { updated_at: now };
+    for (const key of ['type', 'subtype', 'importance', 'metadata', 'pinned'] as const) {
+      if (change[key] !== undefined) (patch as Record<string, unknown>)[key] = change[key];
+    }
+    if (change.tags !== undefined) patch.tags = dedupeTags(change.tags);
+    if (change.status !== undefined && change.status !== existing.status) {
+      patch.status = change.status;
+      patch.archived_at = change.status === 'archived' ? now : null;
+    }
+    const content = change.content?.trim();
+    const contentChanged = content !== undefined && content !== existing.content;
+    let embedding: Float32Array | undefined;
+    if (contentChanged) {
+      patch.content = content;
+      patch.content_hash = contentHash(content);
+      Object.assign(patch, extractiveTiers(content));
+      embedding = (await embedder.embed([normaliseContent(content)]))[0]!;
+    }
+    if (change.metadata !== undefined) patch.occurred_at = eventTimeFromMetadata(change.metadata, new Date(existing.created_at));
+    const updated = await storage.transaction(async (tx) => {
+      const row = await tx.memories.update(workspaceId, id, patch, embedding);
+      if (contentChanged) {
+        await this.replaceDerived(tx, workspaceId, id, now, false);
+        await tx.tasks.enqueue([enrichTask(id, workspaceId, now, false)]);
+      }
+      return row;
+    });
+    this.changed(workspaceId, true);
+    return updated!;
+  }
+
+  /** Soft delete keeps the record with status `deleted`; hard delete removes it. Derived facts follow their parent. */
+  async delete(workspaceId: string, id: string, hard: boolean): Promise<void> {
+    const existing = await this.get(workspaceId, id);
+    const now = isoNow(this.deps.clock);
+    await this.deps.storage.transaction(async (tx) => {
+      if (hard) {
+        await this.replaceDerived(tx, workspaceId, id, now, true);
+        await tx.memories.hardDelete(workspaceId, [id]);
+      } else if (existing.status !== 'deleted') {
+        await tx.memories.update(workspaceId, id, { status: 'deleted', deleted_at: now, updated_at: now });
+        await this.replaceDerived(tx, workspaceId, id, now, false);
+      }
+    });
+    this.changed(workspaceId, true);
+  }
+
+  /** Lowers importance by `rate` (floor 0) and the decay factor by the same proportion; pinned memories are exempt. */
+  async decay(workspaceId: string, id: string, rate: number): Promise<Memory> {
+    const existing = await this.get(workspaceId, id);
+    if (existing.pinned || existing.status === 'deleted') return existing;
+    const updated = await this.deps.storage.memories.update(workspaceId, id, {
+      importance: round(Math.max(0, existing.importance - rate)),
+      decay_factor: round(existing.decay_factor * (1 - rate)),
+      updated_at: isoNow(this.deps.clock),
+    });
+    this.changed(workspaceId, true);
+    return updated!;
+  }
+
+  /** Derived memories (facts) of a parent whose content changed or went away: removed, or soft-deleted. */
+  private async replaceDerived(tx: Storage, workspaceId: string, parentId: string, now: string, hard: boolean): Promise<void> {
+    const derived = await tx.memories.list(workspaceId, { sourceMemoryId: parentId, statuses: ['active', 'archived'] }, { limit: 10_000 });
+    const ids = derived.items.map((m) => m.id);
+    if (ids.length === 0) return;
+    if (hard) await tx.memories.hardDelete(workspaceId, ids);
+    else for (const factId of ids) await tx.memories.update(workspaceId, factId, { status: 'deleted', deleted_at: now, updated_at: now });
+  }
+
+  private changed(workspaceId: string, wroteSomething: boolean): void {
+    if (!wroteSomething) return;
+    this.deps.events.memoriesChanged(workspaceId);
+    this.deps.events.tasksQueued();
+  }
+}
+
+export function enrichTask(memoryId: string, workspaceId: string, now: string, autoClassified: boolean) {
+  const payload: EnrichPayload = { memory_id: memoryId, auto_classified: autoClassified };
+  return { kind: ENRICH_TASK, workspaceId, payload: { ...payload }, runAt: now, dedupeKey: `${ENRICH_TASK}:${memoryId}` };
+}
+
+const round = (x: number): number => Math.round(x * 1e6) / 1e6;

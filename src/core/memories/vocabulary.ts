@@ -1,0 +1,19 @@
+export const MEMORY_TYPES = ['episodic', 'semantic', 'procedural', 'working'] as const;
+
+export const MEMORY_SUBTYPES = [
+  'solution',
+  'problem',
+  'code_pattern',
+  'fix',
+  'error',
+  'workflow',
+  'preference',
+  'decision',
+  'profile',
+  'entity',
+  'event',
+  'directive',
+  'inference',
+] as const;
+
+export type MemorySubtype = (typeof MEMORY_SUBTYPES)[number];

@@ -1,0 +1,126 @@
+import { AppError, conflict, notFound } from '../../errors.js';
+import type { Context, JsonObject, Storage, Workspace } from '../../storage/types.js';
+import { isoNow, type Clock } from '../clock.js';
+import type { CoreEvents } from '../events.js';
+import { RELATIONSHIP_TYPES } from '../graph/taxonomy.js';
+import { newId } from '../ids.js';
+import { DEFAULT_DEDUP_POLICY, type DedupPolicy } from '../memories/dedup.js';
+import { DEFAULT_CONTEXT } from '../memories/records.js';
+import type { MemoryWriteScope } from '../memories/service.js';
+import { MEMORY_SUBTYPES } from '../memories/vocabulary.js';
+
+export const DEFAULT_WORKSPACE = '_default';
+export const DEFAULT_TENANT = 'default';
+
+export interface WorkspaceSchema {
+  relationship_types: string[];
+  memory_subtypes: string[];
+  can_customize: boolean;
+}
+
+const number01 = (value: unknown): number | undefined => (typeof value === 'number' && value >= 0 && value <= 1 ? value : undefined);
+
+/** The duplicate policy of a workspace: `settings.deduplication` may switch it off or move its thresholds. */
+export function dedupPolicyOf(settings: JsonObject): DedupPolicy {
+  const raw = settings.deduplication;
+  if (raw === false) return { ...DEFAULT_DEDUP_POLICY, enabled: false };
+  if (typeof raw !== 'object' || raw === null) return DEFAULT_DEDUP_POLICY;
+  const s = raw as JsonObject;
+  return {
+    enabled: s.enabled !== false,
+    updateThreshold: number01(s.update_threshold) ?? DEFAULT_DEDUP_POLICY.updateThreshold,
+    mergeThreshold: number01(s.merge_threshold) ?? DEFAULT_DEDUP_POLICY.mergeThreshold,
+  };
+}
+
+/** Workspaces are the tenant boundary: every memory, session and edge belongs to exactly one. */
+export class WorkspaceService {
+  constructor(
+    private readonly storage: Storage,
+    private readonly clock: Clock,
+    private readonly events: CoreEvents,
+  ) {}
+
+  async create(input: { id?: string | undefined; name: string; settings?: JsonObject | undefined }): Promise<Workspace> {
+    const now = isoNow(this.clock);
+    const workspace: Workspace = { id: input.id ?? newId('ws'), tenant_id: DEFAULT_TENANT, name: input.name, settings: input.settings ?? {}, created_at: now, updated_at: now };
+    if (await this.storage.workspaces.get(workspace.id)) throw conflict(`workspace '${workspace.id}' already exists`);
+    await this.storage.transaction(async (tx) => {
+      await tx.workspaces.create(workspace);
+      await tx.contexts.ensure(defaultContext(workspace.id, now));
+    });
+    return workspace;
+  }
+
+  async get(id: string): Promise<Workspace> {
+    const workspace = await this.storage.workspaces.get(id);
+    if (workspace) return workspace;
+    // `_default` exists from its first use on.
+    if (id === DEFAULT_WORKSPACE) return this.ensure(id);
+    throw notFound('workspace', id);
+  }
+
+  /** Creates the workspace (and its default context) if absent: `_default` on first use, sessions' workspaces. */
+  async ensure(id: string, name = id): Promise<Workspace> {
+    const now = isoNow(this.clock);
+    await this.storage.transaction(async (tx) => {
+      await tx.workspaces.ensure({ id, tenant_id: DEFAULT_TENANT, name, settings: {}, created_at: now, updated_at: now });
+      await tx.contexts.ensure(defaultContext(id, now));
+    });
+    return (await this.storage.workspaces.get(id))!;
+  }
+
+  list(): Promise<Workspace[]> {
+    return this.storage.workspaces.list();
+  }
+
+  async update(id: string, patch: { name?: string | undefined; settings?: JsonObject | undefined }): Promise<Workspace> {
+    await this.get(id);
+    const updated = await this.storage.workspaces.update(id, { ...patch, updated_at: isoNow(this.clock) });
+    if (!updated) throw notFound('workspace', id);
+    return updated;
+  }
+
+  async delete(id: string): Promise<void> {
+    if (id === DEFAULT_WORKSPACE) throw new AppError('bad_request', `the '${DEFAULT_WORKSPACE}' workspace cannot be deleted`);
+    const deleted = await this.storage.transaction((tx) => tx.workspaces.delete(id));
+    if (!deleted) throw notFound('workspace', id);
+    this.events.memoriesChanged(id);
+  }
+
+  async schema(id: string): Promise<WorkspaceSchema> {
+    await this.get(id);
+    return { relationship_types: [...RELATIONSHIP_TYPES], memory_subtypes: [...MEMORY_SUBTYPES], can_customize: false };
+  }
+
+  async writeScope(id: string): Promise<MemoryWriteScope> {
+    const workspace = await this.get(id);
+    return { workspaceId: workspace.id, tenantId: workspace.tenant_id, dedup: dedupPolicyOf(workspace.settings) };
+  }
+
+  async createContext(workspaceId: string, input: { id?: string | undefined; name: string; description?: string | undefined; settings?: JsonObject | undefined }): Promise<Context> {
+    await this.get(workspaceId);
+    const now = isoNow(this.clock);
+    const context: Context = {
+      id: input.id ?? newId('ctx'),
+      workspace_id: workspaceId,
+      name: input.name,
+      description: input.description ?? null,
+      settings: input.settings ?? {},
+      created_at: now,
+      updated_at: now,
+    };
+    if (await this.storage.contexts.get(workspaceId, context.id)) throw conflict(`context '${context.id}' already exists in workspace '${workspaceId}'`);
+    await this.storage.contexts.create(context);
+    return context;
+  }
+
+  async listContexts(workspaceId: string): Promise<Context[]> {
+    await this.get(workspaceId);
+    return this.storage.contexts.list(workspaceId);
+  }
+}
+
+function defaultContext(workspaceId: string, now: string): Context {
+  return { id: DEFAULT_CONTEXT, workspace_id: workspaceId, name: 'Default', description: null, settings: {}, created_at: now, updated_at: now };
+}
