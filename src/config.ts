@@ -143,7 +143,7 @@ export function loadConfig(env: Env = process.env): Config {
     tasks: {
       concurrency: integer(env, 'MEMD_TASK_CONCURRENCY', 2, 1, 64),
       pollIntervalMs: integer(env, 'MEMD_TASK_POLL_MS', 500, 10, 60_000),
-      leaseMs: integer(env, 'MEMD_TASK_LEASE_MS', 120_000, 1_000, 3_600_000),
+      leaseMs: integer(env, 'MEMD_TASK_LEASE_MS', 60_000, 1_000, 3_600_000),
       maxAttempts: integer(env, 'MEMD_TASK_MAX_ATTEMPTS', 5, 1, 100),
     },
     recall: {

@@ -111,6 +111,8 @@ export interface MemoryStore {
   findByContentHashes(workspaceId: string, hashes: readonly string[], statuses?: MemoryStatus[]): Promise<Map<string, Memory>>;
   /** Applies the patch; a new embedding replaces the vector and the keyword entry follows the content. */
   update(workspaceId: string, id: string, patch: MemoryPatch, embedding?: Float32Array): Promise<Memory | null>;
+  /** Replaces stored vectors (re-embedding with another model); the search index follows after commit. */
+  setEmbeddings(entries: ReadonlyArray<{ workspaceId: string; id: string; embedding: Float32Array }>): Promise<void>;
   /** Permanently removes the memories, their vectors, keyword entries and edges. Returns how many existed. */
   hardDelete(workspaceId: string, ids: readonly string[]): Promise<number>;
   list(workspaceId: string, filter: MemoryFilter, page: { limit: number; cursor?: string | undefined }): Promise<Page<Memory>>;
@@ -179,9 +181,10 @@ export interface AssociationStore {
   /** Inserts, or updates strength and metadata of the existing (source, target, relationship) edge. */
   upsert(association: Association): Promise<Association>;
   get(workspaceId: string, id: string): Promise<Association | null>;
-  listForMemory(
+  /** Every edge touching any of the memories in the direction given, whatever the status of the far end. */
+  listForMemories(
     workspaceId: string,
-    memoryId: string,
+    memoryIds: readonly string[],
     options: { direction: Direction; relationships?: string[] },
   ): Promise<Association[]>;
   /** Edges touching any of the memories, in the given direction, whose far end is an active memory. */
@@ -227,6 +230,10 @@ export interface TaskStore {
   enqueue(tasks: NewTask[]): Promise<void>;
   /** Leases up to `limit` due tasks (pending, or running with an expired lease) and counts the attempt. */
   claim(options: { now: string; leaseUntil: string; limit: number }): Promise<Task[]>;
+  /** Pushes the lease of running tasks forward (their worker is alive and busy). */
+  extendLeases(ids: readonly number[], leaseUntil: string): Promise<void>;
+  /** Every running task back to pending: its worker cannot be alive (the embedded engine has one process). */
+  releaseAllLeases(): Promise<number>;
   complete(id: number): Promise<void>;
   /** Back to pending at `retryAt`, or `failed` for good when `retryAt` is null. */
   fail(id: number, error: string, retryAt: string | null): Promise<void>;

@@ -25,6 +25,8 @@ export class TaskRunner {
   private running = false;
   private loop: Promise<void> | null = null;
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly runningIds = new Set<number>();
+  private heartbeat: NodeJS.Timeout | null = null;
   private wake: (() => void) | null = null;
   private readonly unsubscribe: () => void;
 
@@ -47,11 +49,21 @@ export class TaskRunner {
     if (this.running) return;
     this.running = true;
     this.loop = this.run();
+    // Leases stay short so a crashed worker's tasks return soon; a live worker renews those it is running.
+    this.heartbeat = setInterval(() => void this.renewLeases(), Math.max(250, Math.floor(this.options.leaseMs / 3)));
+    this.heartbeat.unref();
+  }
+
+  private async renewLeases(): Promise<void> {
+    if (this.runningIds.size === 0) return;
+    const until = addMs(isoNow(this.clock), this.options.leaseMs);
+    await this.storage.tasks.extendLeases([...this.runningIds], until).catch((error: unknown) => this.report('renewing task leases failed', error));
   }
 
   /** Stops claiming new tasks and waits for the running ones. Unclaimed tasks stay queued in the database. */
   async stop(): Promise<void> {
     this.running = false;
+    if (this.heartbeat) clearInterval(this.heartbeat);
     this.wake?.();
     await this.loop;
     await Promise.allSettled([...this.inFlight]);
@@ -96,6 +108,7 @@ export class TaskRunner {
 
   private async execute(task: Task): Promise<void> {
     const handler = this.handlers.get(task.kind);
+    this.runningIds.add(task.id);
     try {
       if (!handler) throw new Error(`no handler for task kind '${task.kind}'`);
       await handler(task);
@@ -106,6 +119,8 @@ export class TaskRunner {
       const retryAt = final ? null : addMs(isoNow(this.clock), Math.min(1000 * 2 ** task.attempts, MAX_BACKOFF_MS));
       this.log[final ? 'error' : 'warn']({ task: task.id, kind: task.kind, attempts: task.attempts, err: message }, final ? 'task failed for good' : 'task failed; will retry');
       await this.storage.tasks.fail(task.id, message, retryAt).catch((e: unknown) => this.report('recording a task failure failed', e));
+    } finally {
+      this.runningIds.delete(task.id);
     }
   }
 

@@ -187,6 +187,17 @@ describe.each(storageBackends())('storage conformance: $name', (backend) => {
       await s.close();
     });
 
+    it('follows replaced embeddings', async () => {
+      const s = await fresh({ annMinSize });
+      const m = memory('ws_a', 'moving target', axisVector(DIMS, 1));
+      const other = memory('ws_a', 'bystander', axisVector(DIMS, 1, 0.5));
+      await s.memories.insert([m, other]);
+      await s.transaction((tx) => tx.memories.setEmbeddings([{ workspaceId: 'ws_a', id: m.id, embedding: axisVector(DIMS, 7) }]));
+      expect((await s.memories.vectorSearch('ws_a', axisVector(DIMS, 7), { k: 1 }))[0]).toMatchObject({ id: m.id, score: expect.closeTo(1, 5) });
+      expect((await s.memories.vectorSearch('ws_a', axisVector(DIMS, 1), { k: 1 }))[0]!.id).toBe(other.id);
+      await s.close();
+    });
+
     it('follows soft deletes and restores made through update', async () => {
       const s = await fresh({ annMinSize });
       const m = memory('ws_a', 'target', axisVector(DIMS, 5));
@@ -228,13 +239,13 @@ describe.each(storageBackends())('storage conformance: $name', (backend) => {
       await s.associations.upsert(association('ws_a', c!.id, a!.id, 'follows', 0.7));
       expect(await s.associations.count('ws_a')).toBe(2);
 
-      const out = await s.associations.listForMemory('ws_a', a!.id, { direction: 'outgoing' });
+      const out = await s.associations.listForMemories('ws_a', [a!.id], { direction: 'outgoing' });
       expect(out.map((e) => e.target_id)).toEqual([b!.id]);
-      const incoming = await s.associations.listForMemory('ws_a', a!.id, { direction: 'incoming' });
+      const incoming = await s.associations.listForMemories('ws_a', [a!.id], { direction: 'incoming' });
       expect(incoming.map((e) => e.source_id)).toEqual([c!.id]);
-      expect((await s.associations.listForMemory('ws_a', a!.id, { direction: 'both' })).length).toBe(2);
-      expect((await s.associations.listForMemory('ws_a', a!.id, { direction: 'both', relationships: ['follows'] })).length).toBe(1);
-      expect(await s.associations.listForMemory('ws_b', a!.id, { direction: 'both' })).toEqual([]);
+      expect((await s.associations.listForMemories('ws_a', [a!.id], { direction: 'both' })).length).toBe(2);
+      expect((await s.associations.listForMemories('ws_a', [a!.id], { direction: 'both', relationships: ['follows'] })).length).toBe(1);
+      expect(await s.associations.listForMemories('ws_b', [a!.id], { direction: 'both' })).toEqual([]);
       expect(await s.associations.incomingCounts('ws_a', [a!.id, b!.id, c!.id])).toEqual(new Map([[a!.id, 1], [b!.id, 1]]));
       await s.close();
     });
@@ -281,6 +292,14 @@ describe.each(storageBackends())('storage conformance: $name', (backend) => {
       expect(retried.map((t) => [t.payload.n, t.lastError])).toEqual([[3, 'boom']]);
       await s.tasks.fail(task3.id, 'boom again', null);
       expect(await s.tasks.counts()).toEqual({ pending: 1, running: 0, failed: 1 });
+      // Renewed leases hold; released ones return to the queue at once.
+      await s.tasks.enqueue([{ kind: 'd', workspaceId: null, payload: {}, runAt: '2026-01-01T00:20:00.000Z' }]);
+      const [held] = await s.tasks.claim({ now: '2026-01-01T00:20:00.000Z', leaseUntil: '2026-01-01T00:21:00.000Z', limit: 1 });
+      await s.tasks.extendLeases([held!.id], '2026-01-01T00:30:00.000Z');
+      expect(await s.tasks.claim({ now: '2026-01-01T00:25:00.000Z', leaseUntil: '2026-01-01T00:26:00.000Z', limit: 1 })).toEqual([]);
+      expect(await s.tasks.releaseAllLeases()).toBe(1);
+      expect((await s.tasks.claim({ now: '2026-01-01T00:25:00.000Z', leaseUntil: '2026-01-01T00:26:00.000Z', limit: 1 })).map((t) => t.id)).toEqual([held!.id]);
+      await s.tasks.complete(held!.id);
       // A finished key can be queued again.
       await s.tasks.enqueue([{ kind: 'a', workspaceId: 'ws_a', payload: { n: 5 }, runAt: now, dedupeKey: 'only-once' }]);
       expect((await s.tasks.counts()).pending).toBe(2);

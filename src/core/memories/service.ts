@@ -287,7 +287,8 @@ export class MemoryService {
 
   /** Derived memories (facts) of a parent whose content changed or went away: removed, or soft-deleted. */
   private async replaceDerived(tx: Storage, workspaceId: string, parentId: string, now: string, hard: boolean): Promise<void> {
-    const derived = await tx.memories.list(workspaceId, { sourceMemoryId: parentId, statuses: ['active', 'archived'] }, { limit: 10_000 });
+    const statuses: MemoryStatus[] = hard ? ['active', 'archived', 'deleted'] : ['active', 'archived'];
+    const derived = await tx.memories.list(workspaceId, { sourceMemoryId: parentId, statuses }, { limit: 10_000 });
     const ids = derived.items.map((m) => m.id);
     if (ids.length === 0) return;
     if (hard) await tx.memories.hardDelete(workspaceId, ids);

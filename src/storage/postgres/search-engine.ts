@@ -73,6 +73,11 @@ export class PostgresSearchEngine implements SearchEngine {
     return rows.map((r) => ({ id: r.id, score: Number(r.rank) }));
   }
 
+  async dropVectorIndexes(db: Kysely<Database>): Promise<void> {
+    const { rows } = await sql<{ indexname: string }>`SELECT indexname FROM pg_indexes WHERE tablename = 'memory_vectors' AND indexname LIKE 'memory_vectors_hnsw_%' AND schemaname = current_schema()`.execute(db);
+    for (const { indexname } of rows) await sql`DROP INDEX IF EXISTS ${sql.id(indexname)}`.execute(db);
+  }
+
   async warmUp(db: Kysely<Database>): Promise<void> {
     const name = `memory_vectors_hnsw_${this.dimensions}`;
     await sql`CREATE INDEX IF NOT EXISTS ${sql.id(name)} ON memory_vectors USING hnsw ((${this.typedEmbedding}) vector_cosine_ops)`.execute(db);

@@ -41,8 +41,8 @@ export class SqlAssociationStore implements AssociationStore {
     return row ? toAssociation(row) : null;
   }
 
-  listForMemory(workspaceId: string, memoryId: string, options: { direction: Direction; relationships?: string[] }): Promise<Association[]> {
-    return this.edges(workspaceId, [memoryId], options.direction, { relationships: options.relationships }, false);
+  listForMemories(workspaceId: string, memoryIds: readonly string[], options: { direction: Direction; relationships?: string[] }): Promise<Association[]> {
+    return this.edges(workspaceId, memoryIds, options.direction, { relationships: options.relationships }, false);
   }
 
   neighbours(

@@ -193,6 +193,18 @@ export class SqlMemoryStore implements MemoryStore {
     return memory;
   }
 
+  async setEmbeddings(entries: ReadonlyArray<{ workspaceId: string; id: string; embedding: Float32Array }>): Promise<void> {
+    const { db, engine } = this.ctx;
+    const added: Array<{ seq: number; workspaceId: string; embedding: Float32Array }> = [];
+    for (const { workspaceId, id, embedding } of entries) {
+      const row = await db.selectFrom('memories').select(['seq', 'status']).where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+      if (!row) continue;
+      await db.updateTable('memory_vectors').set({ embedding: engine.encodeVector(embedding) }).where('seq', '=', Number(row.seq)).execute();
+      if (searchable(row.status as MemoryStatus)) added.push({ seq: Number(row.seq), workspaceId, embedding });
+    }
+    this.ctx.afterCommit(() => engine.onVectorsAdded(added));
+  }
+
   async hardDelete(workspaceId: string, ids: readonly string[]): Promise<number> {
     if (ids.length === 0) return 0;
     const { db, engine } = this.ctx;

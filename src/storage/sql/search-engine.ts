@@ -35,6 +35,8 @@ export interface SearchEngine {
   /** `unfiltered`: the filter narrows nothing beyond workspace and active status (an index can answer alone). */
   vectorSearch(db: Kysely<Database>, workspaceId: string, vector: Float32Array, k: number, filter: FilterBuilder, unfiltered: boolean): Promise<ScoredId[]>;
   keywordSearch(db: Kysely<Database>, workspaceId: string, terms: readonly string[], k: number, filter: FilterBuilder): Promise<ScoredId[]>;
+  /** Drops vector indexes built for any dimension (before re-embedding with another model). */
+  dropVectorIndexes(db: Kysely<Database>): Promise<void>;
   /** Prepares in-memory indexes from the database; resolves when search runs at full speed. */
   warmUp(db: Kysely<Database>): Promise<void>;
   close(): void;

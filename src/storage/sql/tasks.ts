@@ -71,6 +71,16 @@ export class SqlTaskStore implements TaskStore {
     return rows.map(toTask).sort((a, b) => a.id - b.id);
   }
 
+  async extendLeases(ids: readonly number[], leaseUntil: string): Promise<void> {
+    if (ids.length === 0) return;
+    await this.ctx.db.updateTable('tasks').set({ lease_until: leaseUntil }).where('id', 'in', [...ids]).where('status', '=', 'running').execute();
+  }
+
+  async releaseAllLeases(): Promise<number> {
+    const result = await this.ctx.db.updateTable('tasks').set({ status: 'pending', lease_until: null }).where('status', '=', 'running').executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
   async complete(id: number): Promise<void> {
     await this.ctx.db.deleteFrom('tasks').where('id', '=', id).execute();
   }

@@ -119,6 +119,12 @@ export class SqliteSearchEngine implements SearchEngine {
     return rows.map((r) => ({ id: r.id, score: -r.rank }));
   }
 
+  async dropVectorIndexes(): Promise<void> {
+    // The HNSW graphs live in memory only and are rebuilt by warmUp.
+    this.vectors.clear();
+    this.warm = false;
+  }
+
   async warmUp(db: Kysely<Database>): Promise<void> {
     let afterSeq = 0;
     for (;;) {

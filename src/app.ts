@@ -1,0 +1,44 @@
+import pino from 'pino';
+import type { Config } from './config.js';
+import { buildHttpServer, type App } from './http/server.js';
+import { createServices, type ServiceOptions, type Services } from './services.js';
+
+export interface MemdApp {
+  services: Services;
+  http: App;
+  /** Listens on the configured host and port (or `port` when given, e.g. 0) and returns the URL. */
+  listen(port?: number): Promise<string>;
+  /** Resolves once search indexes are warm and background work runs (after `listen`). */
+  ready(): Promise<void>;
+  /** Graceful stop: refuse new requests, finish those in flight, stop background work, close the database. */
+  close(): Promise<void>;
+}
+
+export async function createApp(config: Config, options: ServiceOptions & { logLevel?: string } = {}): Promise<MemdApp> {
+  const logger = pino({ level: options.logLevel ?? config.logLevel, base: { service: 'memd' } });
+  const services = await createServices(config, logger, options);
+  let http: App;
+  try {
+    http = await buildHttpServer(services, logger);
+  } catch (error) {
+    await services.close();
+    throw error;
+  }
+  let started: Promise<void> = Promise.resolve();
+  return {
+    services,
+    http,
+    async listen(port = config.port) {
+      const url = await http.listen({ host: config.host, port });
+      // Search indexes warm up behind a listening server: /health/ready says when they are done.
+      started = services.start().catch((error: unknown) => logger.error({ err: error }, 'background start failed'));
+      return url;
+    },
+    ready: () => started,
+    async close() {
+      await http.close();
+      await started;
+      await services.close();
+    },
+  };
+}

@@ -1,0 +1,207 @@
+import type { EmbeddingProvider } from '../../providers/embedding/types.js';
+import type { JsonObject, Memory, MemoryStatus, MemoryType, NewMemory, Storage } from '../../storage/types.js';
+import { isoNow, type Clock } from '../clock.js';
+import type { CoreEvents } from '../events.js';
+import { normaliseRelationship } from '../graph/taxonomy.js';
+import { newId } from '../ids.js';
+import { eventTimeFromMetadata } from '../memories/event-time.js';
+import { DEFAULT_CONTEXT, DEFAULT_IMPORTANCE, dedupeTags } from '../memories/records.js';
+import { extractiveTiers } from '../memories/tiers.js';
+import { contentHash, normaliseContent } from '../text/index.js';
+import type { WriteScope } from '../memories/records.js';
+
+/** A memory line's data, as exported (every field but `content` may be absent). */
+export interface ImportedMemory {
+  content: string;
+  id?: string | undefined;
+  type?: MemoryType | undefined;
+  subtype?: string | null | undefined;
+  importance?: number | undefined;
+  tags?: string[] | undefined;
+  metadata?: JsonObject | undefined;
+  abstract?: string | null | undefined;
+  overview?: string | null | undefined;
+  context_id?: string | undefined;
+  user_id?: string | null | undefined;
+  session_id?: string | null | undefined;
+  observer_id?: string | null | undefined;
+  subject_id?: string | null | undefined;
+  pinned?: boolean | undefined;
+  status?: MemoryStatus | undefined;
+  access_count?: number | undefined;
+  last_accessed_at?: string | null | undefined;
+  decay_factor?: number | undefined;
+  source_scope?: string | null | undefined;
+  source_memory_id?: string | null | undefined;
+  deleted_at?: string | null | undefined;
+  archived_at?: string | null | undefined;
+  created_at?: string | undefined;
+  updated_at?: string | undefined;
+  embedding?: number[] | undefined;
+}
+
+export interface ImportedAssociation {
+  source_id: string;
+  target_id: string;
+  relationship_type?: string | undefined;
+  relationship?: string | undefined;
+  strength?: number | undefined;
+  metadata?: JsonObject | undefined;
+  created_at?: string | undefined;
+}
+
+export type ImportRecord =
+  | { kind: 'memory'; line: number; data: ImportedMemory }
+  | { kind: 'association'; line: number; data: ImportedAssociation }
+  | { kind: 'invalid'; line: number; message: string }
+  | { kind: 'ignored' };
+
+export interface ImportReport {
+  imported: number;
+  skipped_duplicates: number;
+  associations_imported: number;
+  errors: number;
+  details: string[];
+}
+
+const BATCH = 200;
+const MAX_DETAILS = 100;
+
+interface ImportDeps {
+  storage: Storage;
+  embedder: EmbeddingProvider;
+  clock: Clock;
+  events: CoreEvents;
+}
+
+/**
+ * Restores exported memories and associations into a workspace. Memories whose content hash already exists there are
+ * skipped (and their edges attach to the memory that exists). Imported memories get new ids, keep their timestamps
+ * and fields, and keep an exported vector only when it has the embedder's dimensions. Import restores; it does not
+ * re-derive facts or links (those come with the export).
+ */
+export async function importRecords(deps: ImportDeps, scope: WriteScope, records: AsyncIterable<ImportRecord>): Promise<ImportReport> {
+  const report: ImportReport = { imported: 0, skipped_duplicates: 0, associations_imported: 0, errors: 0, details: [] };
+  const fail = (line: number, message: string) => {
+    report.errors++;
+    if (report.details.length < MAX_DETAILS) report.details.push(`line ${line}: ${message}`);
+  };
+  /** Exported id → id in this workspace (a new memory, or the existing duplicate). */
+  const idMap = new Map<string, string>();
+  const seenHashes = new Set<string>();
+  let memories: Array<{ line: number; data: ImportedMemory }> = [];
+  const associations: Array<{ line: number; data: ImportedAssociation }> = [];
+
+  const flush = async () => {
+    if (memories.length > 0) await importMemoryBatch(deps, scope, memories, idMap, seenHashes, report);
+    memories = [];
+  };
+  for await (const record of records) {
+    if (record.kind === 'invalid') fail(record.line, record.message);
+    else if (record.kind === 'memory') {
+      memories.push(record);
+      if (memories.length >= BATCH) await flush();
+    } else if (record.kind === 'association') associations.push(record);
+  }
+  await flush();
+
+  const now = isoNow(deps.clock);
+  for (const { line, data } of associations) {
+    const relationship = normaliseRelationship(data.relationship_type ?? data.relationship ?? '');
+    const source = idMap.get(data.source_id);
+    const target = idMap.get(data.target_id);
+    if (!relationship) fail(line, `unknown relationship '${data.relationship_type ?? data.relationship ?? ''}'`);
+    else if (!source || !target) fail(line, `association refers to a memory that is not in this import (${!source ? data.source_id : data.target_id})`);
+    else if (source === target) fail(line, 'association links a memory to itself');
+    else {
+      await deps.storage.associations.upsert({
+        id: newId('assoc'),
+        workspace_id: scope.workspaceId,
+        source_id: source,
+        target_id: target,
+        relationship,
+        strength: data.strength ?? 0.5,
+        metadata: data.metadata ?? {},
+        created_at: data.created_at ?? now,
+      });
+      report.associations_imported++;
+    }
+  }
+  if (report.imported + report.associations_imported > 0) deps.events.memoriesChanged(scope.workspaceId);
+  return report;
+}
+
+async function importMemoryBatch(
+  deps: ImportDeps,
+  scope: WriteScope,
+  batch: ReadonlyArray<{ line: number; data: ImportedMemory }>,
+  idMap: Map<string, string>,
+  seenHashes: Set<string>,
+  report: ImportReport,
+): Promise<void> {
+  const { storage, embedder, clock } = deps;
+  const hashes = batch.map(({ data }) => contentHash(data.content));
+  // Any status counts: re-importing a backup must not resurrect what was deleted since.
+  const existing = await storage.memories.findByContentHashes(scope.workspaceId, hashes, ['active', 'archived', 'deleted']);
+  const fresh: Array<{ data: ImportedMemory; hash: string }> = [];
+  batch.forEach(({ data }, i) => {
+    const hash = hashes[i]!;
+    const duplicate: Memory | undefined = existing.get(hash);
+    if (duplicate || seenHashes.has(hash)) {
+      report.skipped_duplicates++;
+      if (data.id && duplicate) idMap.set(data.id, duplicate.id);
+      return;
+    }
+    seenHashes.add(hash);
+    fresh.push({ data, hash });
+  });
+  if (fresh.length === 0) return;
+
+  const reusable = (v: number[] | undefined) => v !== undefined && v.length === embedder.dimensions;
+  const toEmbed = fresh.filter(({ data }) => !reusable(data.embedding));
+  const embedded = await embedder.embed(toEmbed.map(({ data }) => normaliseContent(data.content)));
+  const vectors = new Map(toEmbed.map(({ hash }, i) => [hash, embedded[i]!]));
+  const now = isoNow(clock);
+  for (const { data } of fresh) if (data.id) idMap.set(data.id, newId('mem'));
+
+  const rows: NewMemory[] = fresh.map(({ data, hash }) => {
+    const tiers = extractiveTiers(data.content);
+    const createdAt = data.created_at ?? now;
+    const metadata = data.metadata ?? {};
+    return {
+      id: data.id ? idMap.get(data.id)! : newId('mem'),
+      workspace_id: scope.workspaceId,
+      tenant_id: scope.tenantId,
+      context_id: data.context_id ?? DEFAULT_CONTEXT,
+      user_id: data.user_id ?? null,
+      content: data.content,
+      content_hash: hash,
+      type: data.type ?? 'semantic',
+      subtype: data.subtype ?? null,
+      importance: data.importance ?? DEFAULT_IMPORTANCE,
+      tags: dedupeTags(data.tags ?? []),
+      metadata,
+      abstract: data.abstract ?? tiers.abstract,
+      overview: data.overview ?? tiers.overview,
+      session_id: data.session_id ?? null,
+      access_count: data.access_count ?? 0,
+      last_accessed_at: data.last_accessed_at ?? null,
+      decay_factor: data.decay_factor ?? 1,
+      source_scope: data.source_scope ?? null,
+      // A parent exported before its facts has been mapped by now; one outside the import is forgotten.
+      source_memory_id: data.source_memory_id ? (idMap.get(data.source_memory_id) ?? null) : null,
+      pinned: data.pinned ?? false,
+      status: data.status ?? 'active',
+      deleted_at: data.deleted_at ?? null,
+      archived_at: data.archived_at ?? null,
+      observer_id: data.observer_id ?? null,
+      subject_id: data.subject_id ?? null,
+      occurred_at: eventTimeFromMetadata(metadata, new Date(createdAt)),
+      created_at: createdAt,
+      updated_at: data.updated_at ?? createdAt,
+      embedding: reusable(data.embedding) ? Float32Array.from(data.embedding!) : vectors.get(hash)!,
+    };
+  });
+  await storage.transaction((tx) => tx.memories.insert(rows));
+  report.imported += rows.length;
+}

@@ -1,0 +1,49 @@
+import { Type } from 'typebox';
+import type { Services } from '../../services.js';
+import { API_VERSION, type App } from '../server.js';
+
+const Readiness = Type.Object({
+  status: Type.Union([Type.Literal('ready'), Type.Literal('not_ready')]),
+  services: Type.Object({
+    storage: Type.String(),
+    embedder: Type.String(),
+    search_index: Type.String(),
+    llm: Type.String(),
+  }),
+});
+
+/** Liveness and readiness, outside /v1 and without authentication, for load balancers and orchestrators. */
+export function healthRoutes(app: App, services: Services): void {
+  app.get('/', { schema: { hide: true } }, async () => ({
+    name: 'memd',
+    version: API_VERSION,
+    description: 'Long-term memory service for AI agents',
+    docs: '/docs',
+  }));
+
+  app.get('/health', { schema: { tags: ['health'], summary: 'The process is up', response: { 200: Type.Object({ status: Type.Literal('healthy') }) } } }, async () => ({
+    status: 'healthy' as const,
+  }));
+
+  app.get(
+    '/health/ready',
+    { schema: { tags: ['health'], summary: 'Storage, embedder and search indexes are ready (503 until then)', response: { 200: Readiness, 503: Readiness } } },
+    async (_request, reply) => {
+      const storage = await services.storage.ping().then(
+        () => 'ok',
+        () => 'unreachable',
+      );
+      const ready = storage === 'ok' && services.isReady();
+      const body = {
+        status: ready ? ('ready' as const) : ('not_ready' as const),
+        services: {
+          storage,
+          embedder: `${services.embedder.name}/${services.embedder.model}`,
+          search_index: services.isReady() ? 'warm' : 'warming',
+          llm: services.llm ? `${services.llm.name}/${services.llm.model}` : 'none',
+        },
+      };
+      return reply.status(ready ? 200 : 503).send(body);
+    },
+  );
+}

@@ -1,0 +1,55 @@
+import { Type } from 'typebox';
+import { Identifier, JsonObject, NonBlank, Nullable, Timestamp } from './common.js';
+
+export const Workspace = Type.Object({
+  id: Type.String(),
+  tenant_id: Type.String(),
+  name: Type.String(),
+  settings: JsonObject,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const WorkspaceEnvelope = Type.Object({ workspace: Workspace });
+
+export const CreateWorkspaceBody = Type.Object(
+  {
+    name: NonBlank({ maxLength: 200 }),
+    settings: Type.Optional(JsonObject),
+    id: Type.Optional(Identifier('choose the id instead of a generated ws_…')),
+  },
+  { additionalProperties: false },
+);
+
+export const UpdateWorkspaceBody = Type.Object(
+  { name: Type.Optional(NonBlank({ maxLength: 200 })), settings: Type.Optional(JsonObject) },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export const WorkspaceParams = Type.Object({ workspace_id: Type.String({ minLength: 1, maxLength: 128 }) });
+
+export const SchemaResponse = Type.Object({
+  relationship_types: Type.Array(Type.String()),
+  memory_subtypes: Type.Array(Type.String()),
+  can_customize: Type.Boolean(),
+});
+
+export const Context = Type.Object({
+  id: Type.String(),
+  workspace_id: Type.String(),
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  settings: JsonObject,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const CreateContextBody = Type.Object(
+  {
+    name: NonBlank({ maxLength: 200 }),
+    description: Type.Optional(Type.String({ maxLength: 2000 })),
+    settings: Type.Optional(JsonObject),
+    id: Type.Optional(Identifier('choose the id instead of a generated ctx_…')),
+  },
+  { additionalProperties: false },
+);

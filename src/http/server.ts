@@ -1,0 +1,77 @@
+import cors from '@fastify/cors';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type RawReplyDefaultExpression,
+  type RawRequestDefaultExpression,
+  type RawServerDefault,
+} from 'fastify';
+import { AppError } from '../errors.js';
+import type { Services } from '../services.js';
+import { handleError } from './errors.js';
+import { presentedKey } from './request-context.js';
+import { apiKeyRoutes } from './routes/api-keys.js';
+import { healthRoutes } from './routes/health.js';
+import { memoryRoutes } from './routes/memories.js';
+import { portabilityRoutes } from './routes/portability.js';
+import { sessionRoutes } from './routes/sessions.js';
+import { workspaceRoutes } from './routes/workspaces.js';
+import { validatorCompiler } from './validation.js';
+
+export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+export const API_VERSION = '0.1.0';
+
+/** Route plugins under /v1; each declares its schemas, which validate requests and generate the OpenAPI document. */
+const V1_ROUTES = [memoryRoutes, workspaceRoutes, portabilityRoutes, sessionRoutes, apiKeyRoutes];
+
+export async function buildHttpServer(services: Services, logger: FastifyBaseLogger): Promise<App> {
+  const app = Fastify({
+    loggerInstance: logger,
+    bodyLimit: services.config.bodyLimitBytes,
+    // Large exports stream; the server must not cut them off.
+    requestTimeout: 0,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    ajv: { customOptions: { strict: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) =>
+    handleError(new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`), request, reply),
+  );
+
+  await app.register(cors, {
+    origin: true,
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-API-Key', 'X-Session-ID', 'X-Workspace-ID'],
+    exposedHeaders: ['Retry-After'],
+  });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'memd', description: 'Long-term memory service for AI agents', version: API_VERSION },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  app.decorateRequest('principal', null as never);
+  app.addHook('onRequest', async (request) => {
+    if (request.url.startsWith('/v1/')) request.principal = await services.apiKeys.authenticate(presentedKey(request));
+  });
+
+  healthRoutes(app, services);
+  await app.register(
+    async (v1) => {
+      for (const routes of V1_ROUTES) routes(v1, services);
+    },
+    { prefix: '/v1' },
+  );
+  return app;
+}

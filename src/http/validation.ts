@@ -1,0 +1,22 @@
+import { Ajv, type Options } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+const shared: Options = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false };
+
+/**
+ * Bodies are JSON and are checked as sent: "0.7" is not a number. Query strings, path parameters and headers
+ * are text by nature, so they are coerced ("10" → 10, "a" → ["a"]).
+ */
+const bodyAjv = addFormats(new Ajv({ ...shared, coerceTypes: false }));
+const textAjv = addFormats(new Ajv({ ...shared, coerceTypes: 'array' }));
+
+export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
+  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
+  return ajv.compile(schema) as ReturnType<FastifySchemaCompiler<object>>;
+};
+
+/** Compiles a schema for checking values outside a route (batch items, import lines). */
+export const compileBodySchema = <T>(schema: object) => bodyAjv.compile<T>(schema);

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, startServer, type Client, type TestServer } from '../support/server.js';
+
+let server: TestServer;
+let api: Client;
+
+beforeAll(async () => {
+  server = await startServer();
+  api = client(server.url);
+});
+afterAll(() => server.stop());
+
+describe('POST /v1/memories/batch', () => {
+  it('runs creates, updates and deletes in order and reports each one', async () => {
+    const existing = (await api.post('/v1/memories', { content: 'batch target one' })).body.memory;
+    const doomed = (await api.post('/v1/memories', { content: 'batch target two' })).body.memory;
+    const res = await api.post('/v1/memories/batch', {
+      operations: [
+        { op: 'create', content: 'batch created A', tags: ['t'] },
+        { op: 'create', memory: { content: 'batch created B (client shape)', importance: 0.7 } },
+        { op: 'update', memory_id: existing.id, importance: 0.9 },
+        { op: 'update', memory_id: existing.id, updates: { tags: ['nested'] } },
+        { op: 'delete', memory_id: doomed.id },
+        { op: 'update', memory_id: 'mem_missing', importance: 0.1 },
+        { op: 'create', content: '' },
+        { op: 'create', content: 'batch created A' },
+      ],
+    });
+    expect(res.status).toBe(200);
+    const body = res.body;
+    expect(body).toMatchObject({ total_operations: 8, total_processed: 8, successful: 6, failed: 2 });
+    expect(body.results.map((r: { index: number; type: string; status: string }) => [r.index, r.type, r.status])).toEqual([
+      [0, 'create', 'success'],
+      [1, 'create', 'success'],
+      [2, 'update', 'success'],
+      [3, 'update', 'success'],
+      [4, 'delete', 'success'],
+      [5, 'update', 'error'],
+      [6, 'create', 'error'],
+      [7, 'create', 'success'],
+    ]);
+    expect(body.results[5]).toMatchObject({ success: false, memory_id: 'mem_missing', error: expect.stringContaining('not found') });
+    expect(body.results[6].error).toContain('content');
+    expect(body.results[7]).toMatchObject({ action: 'skipped', memory_id: body.results[0].memory_id });
+    expect(body.results[1].memory).toMatchObject({ content: 'batch created B (client shape)', importance: 0.7 });
+    expect((await api.get(`/v1/memories/${existing.id}`)).body.memory).toMatchObject({ importance: 0.9, tags: ['nested'] });
+    expect((await api.get(`/v1/memories/${doomed.id}`)).body.memory.status).toBe('deleted');
+  });
+
+  it('refuses a malformed envelope as a whole', async () => {
+    expect((await api.post('/v1/memories/batch', { operations: [] })).status).toBe(422);
+    expect((await api.post('/v1/memories/batch', {})).status).toBe(422);
+    expect((await api.post('/v1/memories/batch', { operations: [{ op: 'upsert', content: 'x' }] })).status).toBe(422);
+    expect((await api.post('/v1/memories/batch', { operations: 'x' })).status).toBe(422);
+    const tooMany = Array.from({ length: 1001 }, (_, i) => ({ op: 'create', content: `m${i}` }));
+    expect((await api.post('/v1/memories/batch', { operations: tooMany })).status).toBe(422);
+  });
+
+  it('stores a thousand memories in one call', async () => {
+    const ws = (await api.post('/v1/workspaces', { name: 'bulk' })).body.workspace.id;
+    const operations = Array.from({ length: 1000 }, (_, i) => ({ op: 'create', content: `bulk memory ${i}: item ${i * 7919} of the ledger` }));
+    const res = await api.post('/v1/memories/batch', { workspace_id: ws, operations });
+    expect(res.body).toMatchObject({ successful: 1000, failed: 0 });
+    expect((await api.get(`/v1/memories?workspace_id=${ws}`)).body.total_count).toBe(1000);
+  });
+});

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, startServer, type Client, type TestServer } from '../support/server.js';
+
+let server: TestServer;
+let api: Client;
+
+beforeAll(async () => {
+  server = await startServer();
+  api = client(server.url);
+});
+afterAll(() => server.stop());
+
+const children = async (parentId: string) => (await api.get(`/v1/memories?limit=100`)).body.memories.filter((m: { source_memory_id: string | null }) => m.source_memory_id === parentId);
+
+describe('background enrichment (durable task queue)', () => {
+  it('decomposes multi-sentence content into fact memories linked part_of to their parent, once', async () => {
+    const parent = (await api.post('/v1/memories', {
+      content: 'Jordan moved to Lisbon in March. Jordan works as a nurse at the city hospital. The commute takes twenty minutes.',
+      tags: ['jordan'],
+      subject_id: 'jordan',
+    })).body.memory;
+    expect(await children(parent.id)).toEqual([]);
+    expect(await server.drainTasks()).toBeGreaterThan(0);
+    const facts = await children(parent.id);
+    expect(facts.map((f: { content: string }) => f.content).sort()).toEqual([
+      'Jordan moved to Lisbon in March.',
+      'Jordan works as a nurse at the city hospital.',
+      'The commute takes twenty minutes.',
+    ]);
+    expect(facts[0]).toMatchObject({ source_scope: 'fact', subject_id: 'jordan', tags: ['jordan'] });
+    const edges = await server.app.services.storage.associations.listForMemories('_default', [parent.id], { direction: 'incoming', relationships: ['part_of'] });
+    expect(edges).toHaveLength(3);
+    expect(edges.every((e) => e.strength === 1)).toBe(true);
+
+    // Re-running the task (as after a crash) derives nothing twice.
+    await server.app.services.storage.tasks.enqueue([{ kind: 'memory.enrich', workspaceId: '_default', payload: { memory_id: parent.id, auto_classified: true }, runAt: new Date().toISOString() }]);
+    await server.drainTasks();
+    expect(await children(parent.id)).toHaveLength(3);
+  });
+
+  it('does not decompose short or single-sentence memories', async () => {
+    const short = (await api.post('/v1/memories', { content: 'Short one. Two.' })).body.memory;
+    const single = (await api.post('/v1/memories', { content: 'A single long sentence that goes on for quite a while without ever stopping to take a breath at all' })).body.memory;
+    await server.drainTasks();
+    expect(await children(short.id)).toEqual([]);
+    expect(await children(single.id)).toEqual([]);
+  });
+
+  it('links similar memories automatically with their similarity as strength', async () => {
+    const ws = (await api.post('/v1/workspaces', { name: 'links' })).body.workspace.id;
+    const first = (await api.post('/v1/memories', { workspace_id: ws, content: 'The payment service times out under heavy load' })).body.memory;
+    await api.post('/v1/memories', { workspace_id: ws, content: 'Gardening tips for tomatoes' });
+    const second = (await api.post('/v1/memories', { workspace_id: ws, content: 'The payment service times out under load on Fridays' })).body.memory;
+    await server.drainTasks();
+    const edges = await server.app.services.storage.associations.listForMemories(ws, [second.id], { direction: 'outgoing' });
+    const link = edges.find((e) => e.target_id === first.id);
+    expect(link).toBeDefined();
+    expect(['similar_to', 'variant_of']).toContain(link!.relationship);
+    expect(link!.metadata).toMatchObject({ auto_generated: true, similarity_score: link!.strength });
+    expect(link!.strength).toBeGreaterThanOrEqual(0.6);
+    expect(edges.every((e) => e.target_id !== second.id)).toBe(true);
+  });
+
+  it('removes a parent’s facts with it and soft-deletes them with it', async () => {
+    const parent = (await api.post('/v1/memories', { content: 'Ana runs the Berlin marathon every single year. Ana trains six days a week in the months before it.' })).body.memory;
+    await server.drainTasks();
+    const facts = await children(parent.id);
+    expect(facts).toHaveLength(2);
+    await api.delete(`/v1/memories/${parent.id}`);
+    for (const fact of facts) expect((await api.get(`/v1/memories/${fact.id}`)).body.memory.status).toBe('deleted');
+    await api.delete(`/v1/memories/${parent.id}?hard=true`);
+    for (const fact of facts) expect((await api.get(`/v1/memories/${fact.id}`)).status).toBe(404);
+  });
+});

@@ -1,0 +1,39 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, startServer, type Client, type TestServer } from '../support/server.js';
+
+let server: TestServer;
+let api: Client;
+
+beforeAll(async () => {
+  server = await startServer();
+  api = client(server.url);
+});
+afterAll(() => server.stop());
+
+describe('health, OpenAPI and docs', () => {
+  it('reports liveness and readiness', async () => {
+    expect((await api.get('/health')).body).toEqual({ status: 'healthy' });
+    const ready = await api.get('/health/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toMatchObject({ status: 'ready', services: { storage: 'ok', search_index: 'warm', embedder: 'hash/feature-hash-v1', llm: 'none' } });
+    expect((await api.get('/')).body).toMatchObject({ name: 'memd' });
+  });
+
+  it('publishes an OpenAPI document generated from the route schemas, and the docs page', async () => {
+    const doc = (await api.get('/openapi.json')).body;
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/memories', '/v1/memories/{memory_id}', '/v1/memories/batch', '/v1/workspaces/{workspace_id}/export', '/v1/workspaces/{workspace_id}/contexts', '/v1/api-keys']));
+    const create = doc.paths['/v1/memories'].post;
+    expect(create.requestBody.content['application/json'].schema.properties.importance).toMatchObject({ minimum: 0, maximum: 1 });
+    expect(Object.keys(doc.paths).every((p: string) => p.startsWith('/v1/') || p.startsWith('/health'))).toBe(true);
+    const docs = await api.get('/docs/');
+    expect(docs.status).toBe(200);
+    expect(String(docs.body)).toContain('swagger');
+  });
+
+  it('answers unknown routes with the JSON error body', async () => {
+    const res = await api.get('/v1/nowhere');
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ statusCode: 404, error: 'Not Found', code: 'not_found' });
+  });
+});

@@ -1,0 +1,102 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp, type MemdApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import type { Clock } from '../../src/core/clock.js';
+import type { EmbeddingProvider } from '../../src/providers/embedding/types.js';
+import type { LlmProvider } from '../../src/providers/llm/types.js';
+
+export interface TestServer {
+  url: string;
+  app: MemdApp;
+  dataDir: string;
+  /** Runs every queued background task now (enrichment, expiry, …). */
+  drainTasks(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  env?: Record<string, string>;
+  clock?: Clock;
+  embedder?: EmbeddingProvider;
+  llm?: LlmProvider | null;
+  /** Keep the data directory after stop (restart tests). */
+  dataDir?: string;
+  /** Start the background task runner (default false: tests drain tasks explicitly). */
+  backgroundTasks?: boolean;
+}
+
+/** A real memd server on an ephemeral port over a fresh SQLite data directory, with the hash embedder by default. */
+export async function startServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'memd-test-'));
+  const config = loadConfig({
+    MEMD_DATA_DIR: dataDir,
+    MEMD_EMBEDDING_PROVIDER: 'hash',
+    MEMD_HOST: '127.0.0.1',
+    MEMD_PORT: '0',
+    ...options.env,
+  });
+  const app = await createApp(config, {
+    logLevel: process.env.MEMD_TEST_LOG ?? 'silent',
+    ...(options.clock && { clock: options.clock }),
+    ...(options.embedder && { embedder: options.embedder }),
+    ...(options.llm !== undefined && { llm: options.llm }),
+  });
+  const url = await app.listen(0);
+  await app.ready();
+  // Deterministic tests: background work runs when a test drains it, unless asked otherwise.
+  if (!options.backgroundTasks) await app.services.tasks.stop();
+  return {
+    url,
+    app,
+    dataDir,
+    drainTasks: () => app.services.tasks.drain(),
+    async stop() {
+      await app.close();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** A small HTTP client for tests: JSON in, JSON (or text) out, never throws on 4xx/5xx. */
+export function client(baseUrl: string, defaultHeaders: Record<string, string> = {}) {
+  const call = async <T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> => {
+    const init: RequestInit = { method, headers: { ...defaultHeaders, ...headers } };
+    if (body !== undefined) {
+      init.body = typeof body === 'string' ? body : JSON.stringify(body);
+      (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(`${baseUrl}${path}`, init);
+    const text = await response.text();
+    let parsed: unknown = text;
+    if ((response.headers.get('content-type') ?? '').includes('application/json') && text) parsed = JSON.parse(text);
+    return { status: response.status, body: parsed as T, headers: response.headers };
+  };
+  return {
+    get: <T = any>(path: string, headers?: Record<string, string>) => call<T>('GET', path, undefined, headers),
+    post: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) => call<T>('POST', path, body ?? {}, headers),
+    put: <T = any>(path: string, body: unknown, headers?: Record<string, string>) => call<T>('PUT', path, body, headers),
+    delete: <T = any>(path: string, headers?: Record<string, string>) => call<T>('DELETE', path, undefined, headers),
+    raw: call,
+  };
+}
+
+export type Client = ReturnType<typeof client>;
+
+/** A clock tests move by hand. */
+export class ManualClock implements Clock {
+  constructor(private current = new Date('2026-03-01T12:00:00.000Z')) {}
+  now(): Date {
+    return new Date(this.current);
+  }
+  advance(ms: number): void {
+    this.current = new Date(this.current.getTime() + ms);
+  }
+}
