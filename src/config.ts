@@ -18,7 +18,8 @@ export interface Config {
   embedding: EmbeddingConfig;
   llm: LlmConfig;
   tasks: { concurrency: number; pollIntervalMs: number; leaseMs: number; maxAttempts: number };
-  recall: { cacheEntries: number; cacheTtlMs: number };
+  /** `reranker`: `llm` reorders uncertain recalls with the configured language model; `none` by default. */
+  recall: { cacheEntries: number; cacheTtlMs: number; reranker: 'none' | 'llm' };
   sandbox: SandboxConfig;
   rateLimit: { perMinute: number };
 }
@@ -104,6 +105,9 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('MEMD_LLM_PROVIDER=openai needs MEMD_LLM_BASE_URL (e.g. https://api.openai.com/v1)');
   }
 
+  const recallReranker = oneOf(env, 'MEMD_RECALL_RERANKER', ['none', 'llm'] as const, 'none');
+  if (recallReranker === 'llm' && llmProvider === 'none') throw new ConfigError('MEMD_RECALL_RERANKER=llm needs a language model (MEMD_LLM_PROVIDER)');
+
   const embeddingProvider = oneOf(env, 'MEMD_EMBEDDING_PROVIDER', ['local', 'openai', 'transformers', 'hash'] as const, 'local');
   if (embeddingProvider === 'openai' && !text(env, 'MEMD_EMBEDDING_BASE_URL')) {
     throw new ConfigError('MEMD_EMBEDDING_PROVIDER=openai needs MEMD_EMBEDDING_BASE_URL');
@@ -149,6 +153,7 @@ export function loadConfig(env: Env = process.env): Config {
     recall: {
       cacheEntries: integer(env, 'MEMD_RECALL_CACHE_ENTRIES', 4096, 0, 1_000_000),
       cacheTtlMs: integer(env, 'MEMD_RECALL_CACHE_TTL_MS', 300_000, 0, 86_400_000),
+      reranker: recallReranker,
     },
     sandbox: {
       maxLive: integer(env, 'MEMD_SANDBOX_MAX_LIVE', 8, 1, 1024),

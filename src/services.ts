@@ -5,6 +5,9 @@ import { systemClock, type Clock } from './core/clock.js';
 import { CoreEvents } from './core/events.js';
 import { MemoryEnricher } from './core/memories/enrich.js';
 import { ENRICH_TASK, MemoryService } from './core/memories/service.js';
+import { LlmReranker } from './core/recall/rerank.js';
+import { RecallService, type RecallTuning } from './core/recall/service.js';
+import { ReflectService } from './core/reflect/service.js';
 import { SessionService } from './core/sessions/service.js';
 import { WorkspaceService } from './core/workspaces/service.js';
 import { createEmbeddingProvider, withEmbeddingCache, type EmbeddingProvider } from './providers/embedding/index.js';
@@ -31,6 +34,8 @@ export interface Services {
   memories: MemoryService;
   enricher: MemoryEnricher;
   sessions: SessionService;
+  recall: RecallService;
+  reflect: ReflectService;
   apiKeys: ApiKeyService;
   tasks: TaskRunner;
   /** True once search indexes are warm and background work runs. */
@@ -46,6 +51,8 @@ export interface ServiceOptions {
   /** Replaces the configured embedder (tests inject a deterministic one). */
   embedder?: EmbeddingProvider;
   llm?: LlmProvider | null;
+  /** Replaces the recall ranking knobs (benchmarks compare settings with it). */
+  recallTuning?: RecallTuning;
 }
 
 /** Builds every service from the configuration. Fails with a clear message if the data cannot be served. */
@@ -72,6 +79,19 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
   const tasks = new TaskRunner(storage, clock, events, config.tasks, log);
   tasks.register(ENRICH_TASK, enricher.handle);
 
+  const queryEmbedder = withEmbeddingCache(embedder, QUERY_EMBEDDING_CACHE);
+  const recall = new RecallService({
+    storage,
+    queryEmbedder,
+    clock,
+    events,
+    llm,
+    reranker: config.recall.reranker === 'llm' && llm ? new LlmReranker(llm) : null,
+    log,
+    cache: { maxEntries: config.recall.cacheEntries, ttlMs: config.recall.cacheTtlMs },
+    ...(options.recallTuning && { tuning: options.recallTuning }),
+  });
+
   let ready = false;
   const db = storage;
   return {
@@ -80,12 +100,14 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     events,
     storage,
     embedder,
-    queryEmbedder: withEmbeddingCache(embedder, QUERY_EMBEDDING_CACHE),
+    queryEmbedder,
     llm,
     workspaces,
     memories,
     enricher,
     sessions: new SessionService(storage, workspaces, clock),
+    recall,
+    reflect: new ReflectService({ recall, llm, clock }),
     apiKeys: new ApiKeyService(storage, clock, config.auth.adminKey),
     tasks,
     isReady: () => ready,
@@ -99,6 +121,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     async close() {
       ready = false;
       await tasks.stop();
+      await recall.close();
       await db.close();
       await embedder.close();
     },

@@ -17,6 +17,7 @@ import { apiKeyRoutes } from './routes/api-keys.js';
 import { healthRoutes } from './routes/health.js';
 import { memoryRoutes } from './routes/memories.js';
 import { portabilityRoutes } from './routes/portability.js';
+import { recallRoutes } from './routes/recall.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { workspaceRoutes } from './routes/workspaces.js';
 import { validatorCompiler } from './validation.js';
@@ -26,7 +27,7 @@ export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression,
 export const API_VERSION = '0.1.0';
 
 /** Route plugins under /v1; each declares its schemas, which validate requests and generate the OpenAPI document. */
-const V1_ROUTES = [memoryRoutes, workspaceRoutes, portabilityRoutes, sessionRoutes, apiKeyRoutes];
+const V1_ROUTES = [memoryRoutes, recallRoutes, workspaceRoutes, portabilityRoutes, sessionRoutes, apiKeyRoutes];
 
 export async function buildHttpServer(services: Services, logger: FastifyBaseLogger): Promise<App> {
   const app = Fastify({

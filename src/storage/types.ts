@@ -88,12 +88,29 @@ export interface MemoryFilter {
   derived?: boolean;
   createdAfter?: string;
   createdBefore?: string;
+  /** Only memories whose `source_scope` is one of these (e.g. `['fact']`). */
+  sourceScopes?: string[];
+  /** Leaves out memories whose `source_scope` is one of these; memories without a scope stay. */
+  excludeSourceScopes?: string[];
+  /** Event time (`occurred_at`, else `created_at`) at or after this instant. */
+  occurredAfter?: string;
+  /** Event time (`occurred_at`, else `created_at`) at or before this instant. */
+  occurredBefore?: string;
 }
 
 export interface ScoredId {
   id: string;
   /** Cosine similarity for vector search; engine rank score (higher is better) for keyword search. */
   score: number;
+}
+
+/** A memory written next to another one (see `MemoryStore.sequenceNeighbours`). */
+export interface SequenceNeighbour {
+  /** The memory it neighbours. */
+  anchorId: string;
+  /** Position relative to the anchor among the qualifying memories: -1 just before, 1 just after, … */
+  offset: number;
+  id: string;
 }
 
 export interface Page<T> {
@@ -119,8 +136,18 @@ export interface MemoryStore {
   count(workspaceId: string, filter: MemoryFilter): Promise<number>;
   /** Nearest neighbours by cosine similarity among memories matching the filter. */
   vectorSearch(workspaceId: string, vector: Float32Array, options: { k: number; filter?: MemoryFilter }): Promise<ScoredId[]>;
-  /** Full-text search: any of the terms (OR), ranked by the engine's relevance (BM25 / ts_rank). */
-  keywordSearch(workspaceId: string, terms: readonly string[], options: { k: number; filter?: MemoryFilter }): Promise<ScoredId[]>;
+  /**
+   * Full-text search: any of the terms (OR), ranked by the engine's relevance (BM25 / ts_rank). A term of several
+   * words matches as a phrase. With `required`, a memory must also contain every required term (entity anchoring).
+   */
+  keywordSearch(workspaceId: string, terms: readonly string[], options: { k: number; filter?: MemoryFilter; required?: readonly string[] }): Promise<ScoredId[]>;
+  /**
+   * The memories written just before and after each anchor, in write order, that share its context and session
+   * (both without a session counts as the same), whose event time (`occurred_at`, else `created_at`) is within
+   * `withinMs` of the anchor's, and that pass the filter: at most `span` on each side, nearest first. A
+   * conversation stored turn by turn reads back in order this way.
+   */
+  sequenceNeighbours(workspaceId: string, anchorIds: readonly string[], options: { span: number; withinMs: number; filter?: MemoryFilter }): Promise<SequenceNeighbour[]>;
   /** Counts a recall hit: access_count + 1, last_accessed_at, importance x1.1 (cap 1) unless pinned. */
   recordAccess(workspaceId: string, ids: readonly string[], at: string): Promise<void>;
   /** Memories in storage order after `afterSeq`, with their embeddings (export, re-embed). */
@@ -195,8 +222,8 @@ export interface AssociationStore {
   ): Promise<Association[]>;
   /** Every edge of a workspace in creation order (export, graph analysis). */
   scan(workspaceId: string, afterId: string | null, limit: number): Promise<Association[]>;
-  /** How many edges touch each memory from other memories (backlinks), for the given ids. */
-  incomingCounts(workspaceId: string, memoryIds: readonly string[]): Promise<Map<string, number>>;
+  /** How many edges touch each memory from other memories (backlinks), for the given ids; some relationships may be left out. */
+  incomingCounts(workspaceId: string, memoryIds: readonly string[], options?: { excludeRelationships?: readonly string[] }): Promise<Map<string, number>>;
   delete(workspaceId: string, id: string): Promise<boolean>;
   count(workspaceId: string): Promise<number>;
 }

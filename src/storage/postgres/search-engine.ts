@@ -1,7 +1,7 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../database.js';
 import type { FilterBuilder } from '../sql/memory-filter.js';
-import type { SearchEngine } from '../sql/search-engine.js';
+import type { KeywordQuery, SearchEngine } from '../sql/search-engine.js';
 import type { ScoredId } from '../types.js';
 
 /**
@@ -54,12 +54,12 @@ export class PostgresSearchEngine implements SearchEngine {
     return rows.map((r) => ({ id: r.id, score: 1 - Number(r.distance) })).sort((a, b) => b.score - a.score);
   }
 
-  async keywordSearch(db: Kysely<Database>, _workspaceId: string, terms: readonly string[], k: number, filter: FilterBuilder): Promise<ScoredId[]> {
-    // OR of per-term queries: plainto_tsquery accepts any text, so no user input reaches tsquery syntax.
-    const tsquery = sql.join(
-      terms.map((term) => sql`plainto_tsquery('english', ${term})`),
-      sql` || `,
-    );
+  async keywordSearch(db: Kysely<Database>, _workspaceId: string, query: KeywordQuery, k: number, filter: FilterBuilder): Promise<ScoredId[]> {
+    // phraseto_tsquery accepts any text, so no user input reaches tsquery syntax; several words make a phrase.
+    const term = (text: string) => sql`phraseto_tsquery('english', ${text})`;
+    const parts = query.required.map(term);
+    if (query.terms.length > 0) parts.push(sql`(${sql.join(query.terms.map(term), sql` || `)})`);
+    const tsquery = sql.join(parts, sql` && `);
     const rank = sql<number>`ts_rank_cd(memories.search_tsv, (${tsquery}))`;
     const rows = await db
       .selectFrom('memories')

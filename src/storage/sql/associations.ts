@@ -85,15 +85,15 @@ export class SqlAssociationStore implements AssociationStore {
     return rows.map(toAssociation);
   }
 
-  async incomingCounts(workspaceId: string, memoryIds: readonly string[]): Promise<Map<string, number>> {
+  async incomingCounts(workspaceId: string, memoryIds: readonly string[], options: { excludeRelationships?: readonly string[] } = {}): Promise<Map<string, number>> {
     if (memoryIds.length === 0) return new Map();
-    const rows = await this.ctx.db
+    let q = this.ctx.db
       .selectFrom('associations')
       .select(['target_id', (eb) => eb.fn.countAll().as('n')])
       .where('workspace_id', '=', workspaceId)
-      .where('target_id', 'in', [...memoryIds])
-      .groupBy('target_id')
-      .execute();
+      .where('target_id', 'in', [...memoryIds]);
+    if (options.excludeRelationships?.length) q = q.where('relationship', 'not in', [...options.excludeRelationships]);
+    const rows = await q.groupBy('target_id').execute();
     return new Map(rows.map((r) => [r.target_id, Number(r.n)]));
   }
 

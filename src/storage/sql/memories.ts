@@ -1,12 +1,14 @@
 import type { Selectable, Updateable } from 'kysely';
 import type { MemoriesTable } from '../database.js';
 import { bit, json, parseJson, parseJsonObject, toBool, toIso, toIsoOrNull } from '../rows.js';
-import type { Memory, MemoryFilter, MemoryPatch, MemoryStatus, MemoryStore, MemoryType, NewMemory, Page, ScoredId } from '../types.js';
+import type { Memory, MemoryFilter, MemoryPatch, MemoryStatus, MemoryStore, MemoryType, NewMemory, Page, ScoredId, SequenceNeighbour } from '../types.js';
 import type { SqlContext } from './context.js';
 import { isUnfiltered, memoryFilter } from './memory-filter.js';
 
 /** Rows per multi-row INSERT: well under SQLite's 32,766 bound parameters with ~30 columns. */
 const INSERT_CHUNK = 500;
+/** `sequenceNeighbours` reads this many times the span on each side, to step over memories that do not qualify. */
+const SEQUENCE_SLACK = 4;
 
 export function toMemory(row: Selectable<MemoriesTable>): Memory {
   return {
@@ -249,9 +251,45 @@ export class SqlMemoryStore implements MemoryStore {
     return this.ctx.engine.vectorSearch(this.db, workspaceId, vector, options.k, filter, isUnfiltered(options.filter));
   }
 
-  keywordSearch(workspaceId: string, terms: readonly string[], options: { k: number; filter?: MemoryFilter }): Promise<ScoredId[]> {
-    if (terms.length === 0) return Promise.resolve([]);
-    return this.ctx.engine.keywordSearch(this.db, workspaceId, terms, options.k, memoryFilter(this.ctx.engine, workspaceId, options.filter));
+  keywordSearch(workspaceId: string, terms: readonly string[], options: { k: number; filter?: MemoryFilter; required?: readonly string[] }): Promise<ScoredId[]> {
+    const query = { terms: terms.filter((t) => t.trim()), required: (options.required ?? []).filter((t) => t.trim()) };
+    if (query.terms.length === 0 && query.required.length === 0) return Promise.resolve([]);
+    return this.ctx.engine.keywordSearch(this.db, workspaceId, query, options.k, memoryFilter(this.ctx.engine, workspaceId, options.filter));
+  }
+
+  async sequenceNeighbours(workspaceId: string, anchorIds: readonly string[], options: { span: number; withinMs: number; filter?: MemoryFilter }): Promise<SequenceNeighbour[]> {
+    if (anchorIds.length === 0 || options.span <= 0) return [];
+    const anchors = await this.db
+      .selectFrom('memories')
+      .select(['id', 'seq', 'context_id', 'session_id', 'occurred_at', 'created_at'])
+      .where('workspace_id', '=', workspaceId)
+      .where('id', 'in', [...anchorIds])
+      .execute();
+    if (anchors.length === 0) return [];
+    // Memories that do not qualify (another session, a filtered type, facts written later) may sit in between:
+    // read a wider range than the span and pick the nearest qualifying ones.
+    const reach = options.span * SEQUENCE_SLACK;
+    const rows = await this.db
+      .selectFrom('memories')
+      .select(['memories.id', 'memories.seq', 'memories.context_id', 'memories.session_id', 'memories.occurred_at', 'memories.created_at'])
+      .where(memoryFilter(this.ctx.engine, workspaceId, options.filter))
+      .where((eb) => eb.or(anchors.map((a) => eb('memories.seq', '>=', Number(a.seq) - reach).and('memories.seq', '<=', Number(a.seq) + reach))))
+      .orderBy('memories.seq')
+      .execute();
+    const eventTime = (r: { occurred_at: string | Date | null; created_at: string | Date }) => Date.parse(toIso(r.occurred_at ?? r.created_at));
+    const found: SequenceNeighbour[] = [];
+    for (const anchor of anchors) {
+      const seq = Number(anchor.seq);
+      const time = eventTime(anchor);
+      const same = rows.filter(
+        (r) => r.context_id === anchor.context_id && r.session_id === anchor.session_id && Number(r.seq) !== seq && Math.abs(eventTime(r) - time) <= options.withinMs,
+      );
+      const before = same.filter((r) => Number(r.seq) < seq && Number(r.seq) >= seq - reach).reverse().slice(0, options.span);
+      const after = same.filter((r) => Number(r.seq) > seq && Number(r.seq) <= seq + reach).slice(0, options.span);
+      before.forEach((r, i) => found.push({ anchorId: anchor.id, offset: -(i + 1), id: r.id }));
+      after.forEach((r, i) => found.push({ anchorId: anchor.id, offset: i + 1, id: r.id }));
+    }
+    return found;
   }
 
   async recordAccess(workspaceId: string, ids: readonly string[], at: string): Promise<void> {

@@ -28,6 +28,13 @@ export function memoryFilter(engine: SearchEngine, workspaceId: string | null, f
     }
     if (filter.createdAfter !== undefined) conditions.push(eb('memories.created_at', '>=', filter.createdAfter));
     if (filter.createdBefore !== undefined) conditions.push(eb('memories.created_at', '<=', filter.createdBefore));
+    if (filter.sourceScopes) conditions.push(filter.sourceScopes.length ? eb('memories.source_scope', 'in', filter.sourceScopes) : sql<SqlBool>`1 = 0`);
+    if (filter.excludeSourceScopes?.length) {
+      conditions.push(eb.or([eb('memories.source_scope', 'is', null), eb('memories.source_scope', 'not in', filter.excludeSourceScopes)]));
+    }
+    const eventTime = eb.fn.coalesce('memories.occurred_at', 'memories.created_at');
+    if (filter.occurredAfter !== undefined) conditions.push(eb(eventTime, '>=', filter.occurredAfter));
+    if (filter.occurredBefore !== undefined) conditions.push(eb(eventTime, '<=', filter.occurredBefore));
     return eb.and(conditions);
   };
 }
@@ -38,6 +45,6 @@ export function isUnfiltered(filter: MemoryFilter | undefined): boolean {
   return Object.entries(filter).every(([key, value]) => {
     if (value === undefined) return true;
     if (key === 'statuses') return Array.isArray(value) && value.length === 1 && value[0] === 'active';
-    return Array.isArray(value) && value.length === 0 && key !== 'ids';
+    return Array.isArray(value) && value.length === 0 && key !== 'ids' && key !== 'sourceScopes';
   });
 }

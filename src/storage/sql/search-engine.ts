@@ -12,6 +12,12 @@ export interface IndexEntry {
   embedding: Float32Array;
 }
 
+/** A full-text query: any of `terms` (OR) and every one of `required` (AND); a term of several words is a phrase. */
+export interface KeywordQuery {
+  terms: readonly string[];
+  required: readonly string[];
+}
+
 /**
  * The only dialect-specific part of storage: how vectors and keywords are stored and searched, and how a
  * JSON array is tested. Everything else is shared Kysely code in `sql/`.
@@ -34,7 +40,8 @@ export interface SearchEngine {
   onWorkspaceDropped(workspaceId: string): void;
   /** `unfiltered`: the filter narrows nothing beyond workspace and active status (an index can answer alone). */
   vectorSearch(db: Kysely<Database>, workspaceId: string, vector: Float32Array, k: number, filter: FilterBuilder, unfiltered: boolean): Promise<ScoredId[]>;
-  keywordSearch(db: Kysely<Database>, workspaceId: string, terms: readonly string[], k: number, filter: FilterBuilder): Promise<ScoredId[]>;
+  /** Any of `terms`, and every one of `required`; at least one of the two lists is non-empty. */
+  keywordSearch(db: Kysely<Database>, workspaceId: string, query: KeywordQuery, k: number, filter: FilterBuilder): Promise<ScoredId[]>;
   /** Drops vector indexes built for any dimension (before re-embedding with another model). */
   dropVectorIndexes(db: Kysely<Database>): Promise<void>;
   /** Prepares in-memory indexes from the database; resolves when search runs at full speed. */

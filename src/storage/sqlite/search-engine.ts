@@ -2,16 +2,20 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../database.js';
 import type { FilterBuilder } from '../sql/memory-filter.js';
-import type { IndexEntry, SearchEngine } from '../sql/search-engine.js';
+import type { IndexEntry, KeywordQuery, SearchEngine } from '../sql/search-engine.js';
 import type { ScoredId } from '../types.js';
 import type { WorkspaceVectorIndexes } from './vector-index.js';
 
 const FTS_CHUNK = 500;
 const WARM_UP_PAGE = 2_000;
 
-/** FTS5 query syntax: each term a quoted string (quotes doubled), any term may match. */
-export function ftsMatchExpression(terms: readonly string[]): string {
-  return terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ');
+const ftsString = (term: string): string => `"${term.replaceAll('"', '""')}"`;
+
+/** FTS5 query syntax: each term a quoted string (quotes doubled; several words make a phrase); required terms ANDed. */
+export function ftsMatchExpression(query: KeywordQuery): string {
+  const parts = query.required.map(ftsString);
+  if (query.terms.length > 0) parts.push(`(${query.terms.map(ftsString).join(' OR ')})`);
+  return parts.join(' AND ');
 }
 
 /**
@@ -105,12 +109,12 @@ export class SqliteSearchEngine implements SearchEngine {
     return rows.map((r) => ({ id: r.id, score: 1 - r.distance }));
   }
 
-  async keywordSearch(db: Kysely<Database>, _workspaceId: string, terms: readonly string[], k: number, filter: FilterBuilder): Promise<ScoredId[]> {
+  async keywordSearch(db: Kysely<Database>, _workspaceId: string, query: KeywordQuery, k: number, filter: FilterBuilder): Promise<ScoredId[]> {
     const rows = await db
       .selectFrom('memories')
       .innerJoin(sql<{ rowid: number }>`memory_fts`.as('memory_fts'), (join) => join.onRef(sql.ref('memory_fts.rowid') as never, '=', 'memories.seq'))
       .select(['memories.id', sql<number>`bm25(memory_fts)`.as('rank')])
-      .where(sql<SqlBool>`memory_fts MATCH ${ftsMatchExpression(terms)}`)
+      .where(sql<SqlBool>`memory_fts MATCH ${ftsMatchExpression(query)}`)
       .where(filter)
       .orderBy('rank')
       .limit(k)

@@ -1,0 +1,94 @@
+import type { Memory, MemoryFilter, ScoredId, Storage } from '../../storage/types.js';
+import { interleave, type ArmResult } from './fusion.js';
+import type { ProcessedQuery } from './query.js';
+
+/** Atomic facts are an index of their parent: arms search them separately and answer with the parent. */
+export const FACT_SCOPE = 'fact';
+
+export interface ArmInput {
+  storage: Storage;
+  workspaceId: string;
+  query: ProcessedQuery;
+  vector: Float32Array;
+  /** The request's filters (status, types, tags, …); every arm applies them in the database. */
+  filter: MemoryFilter;
+  /** How many candidates each arm returns. */
+  depth: number;
+}
+
+const originals = (filter: MemoryFilter): MemoryFilter => ({ ...filter, excludeSourceScopes: [FACT_SCOPE] });
+const scoreMap = (hits: readonly ScoredId[]): Map<string, number> => new Map(hits.map((h) => [h.id, h.score]));
+
+/**
+ * Dense retrieval, one index search for two arms: the nearest originals (the vector arm) and the nearest atomic
+ * facts answered as their parents (the fact-restricted arm). One search keeps the index on its fast, unfiltered
+ * path; it fetches twice the depth because facts and originals share it.
+ */
+export async function denseArms({ storage, workspaceId, vector, filter, depth }: ArmInput): Promise<{ vector: ArmResult; fact: ArmResult; rows: Map<string, Memory> }> {
+  const hits = await storage.memories.vectorSearch(workspaceId, vector, { k: 2 * depth, filter });
+  const rows = new Map((await storage.memories.getMany(workspaceId, hits.map((h) => h.id))).map((m) => [m.id, m]));
+  const originalHits: ScoredId[] = [];
+  const factHits: Array<ScoredId & { parent: string }> = [];
+  for (const hit of hits) {
+    const memory = rows.get(hit.id);
+    if (!memory) continue;
+    if (memory.source_scope === FACT_SCOPE && memory.source_memory_id) factHits.push({ ...hit, parent: memory.source_memory_id });
+    else if (originalHits.length < depth) originalHits.push(hit);
+  }
+  const parents: string[] = [];
+  const parentSimilarity = new Map<string, number>();
+  for (const hit of factHits) {
+    if (!parentSimilarity.has(hit.parent)) parents.push(hit.parent);
+    parentSimilarity.set(hit.parent, Math.max(parentSimilarity.get(hit.parent) ?? -1, hit.score));
+  }
+  for (const id of rows.keys()) if (rows.get(id)!.source_scope === FACT_SCOPE) rows.delete(id);
+  return {
+    vector: { arm: 'vector', ids: originalHits.map((h) => h.id), scores: scoreMap(originalHits) },
+    fact: { arm: 'fact', ids: parents.slice(0, depth), scores: parentSimilarity },
+    rows,
+  };
+}
+
+/** Lexical retrieval: BM25 (FTS5) / ts_rank over the query's content words, any of which may match; scores are the engine's. */
+export async function keywordArm({ storage, workspaceId, query, filter, depth }: ArmInput): Promise<ArmResult> {
+  // Adjacent word pairs as phrases too: "support group" outranks a memory with "support" and "group" apart.
+  const hits = await storage.memories.keywordSearch(workspaceId, [...query.terms, ...query.phrases], { k: depth, filter: originals(filter) });
+  return { arm: 'keyword', ids: hits.map((h) => h.id), scores: scoreMap(hits) };
+}
+
+/** Words of the query that are not part of the entity (what is asked about it). */
+function otherTerms(query: ProcessedQuery, entity: string): string[] {
+  const own = new Set(entity.toLowerCase().split(/[^\p{L}\p{N}]+/u));
+  return query.terms.filter((t) => !own.has(t));
+}
+
+const MAX_ENTITIES = 3;
+
+/**
+ * Entity-anchored candidates: memories that name the entity and share other query words, ranked by BM25.
+ * One search per named entity (at most three), interleaved.
+ */
+export async function entityArm({ storage, workspaceId, query, filter, depth }: ArmInput): Promise<ArmResult> {
+  const lists = await Promise.all(
+    query.entities.slice(0, MAX_ENTITIES).map(async (entity) => {
+      const hits = await storage.memories.keywordSearch(workspaceId, otherTerms(query, entity), { k: depth, filter: originals(filter), required: [entity] });
+      return hits.map((h) => h.id);
+    }),
+  );
+  return { arm: 'entity', ids: interleave(lists).slice(0, depth) };
+}
+
+/**
+ * Temporal candidates: memories whose event time falls in a window the query names, by meaning and by words.
+ * A soft arm rather than a hard filter: a memory whose event time is unknown can still be found by the others.
+ */
+export async function temporalArm({ storage, workspaceId, query, vector, filter, depth }: ArmInput): Promise<ArmResult> {
+  const window = query.windows[0]!;
+  const inWindow: MemoryFilter = { ...originals(filter), occurredAfter: window.start, occurredBefore: window.end };
+  const [byMeaning, byWords] = await Promise.all([
+    storage.memories.vectorSearch(workspaceId, vector, { k: depth, filter: inWindow }),
+    storage.memories.keywordSearch(workspaceId, query.terms, { k: depth, filter: inWindow }),
+  ]);
+  return { arm: 'temporal', ids: interleave([byMeaning.map((h) => h.id), byWords.map((h) => h.id)]).slice(0, depth) };
+}
+

@@ -1,0 +1,111 @@
+import type { Association, Memory, Storage } from '../../storage/types.js';
+import type { ArmResult } from './fusion.js';
+
+/** Edges between a fact and its parent are decomposition, not knowledge: neither the arm nor expansion follows them. */
+const DECOMPOSITION = 'part_of';
+/**
+ * Links that only restate closeness in embedding space (the write pipeline's automatic links are of these kinds).
+ * The vector arm measures that already, so the graph arm and the backlink boost look at the other, typed links
+ * (references, causes, solves, …); expansion follows every kind, as the spec's formula says.
+ */
+export const SIMILARITY_LINKS: readonly string[] = ['similar_to', 'variant_of'];
+export const NOT_KNOWLEDGE_LINKS: readonly string[] = [DECOMPOSITION, ...SIMILARITY_LINKS];
+/** Per-hop decay of the expansion formula (spec: parent_score x strength x 0.8^depth). */
+export const EXPANSION_DECAY = 0.8;
+
+const farEnd = (edge: Association, near: string): string => (edge.source_id === near ? edge.target_id : edge.source_id);
+
+/** Edges of each node, strongest first (ties by id, so runs repeat exactly). */
+function edgesByNode(edges: readonly Association[], nodes: readonly string[], skip: readonly string[]): Map<string, Association[]> {
+  const wanted = new Set(nodes);
+  const byNode = new Map<string, Association[]>();
+  for (const edge of edges) {
+    if (skip.includes(edge.relationship)) continue;
+    for (const end of [edge.source_id, edge.target_id]) {
+      if (!wanted.has(end)) continue;
+      const list = byNode.get(end) ?? [];
+      list.push(edge);
+      byNode.set(end, list);
+    }
+  }
+  for (const list of byNode.values()) list.sort((a, b) => b.strength - a.strength || a.id.localeCompare(b.id));
+  return byNode;
+}
+
+/**
+ * Bounded graph traversal as a retrieval arm: the direct neighbours of the best candidates so far over typed
+ * links, ranked by the seed's rank and the edge's strength. Runs after the other arms, which supply its seeds.
+ */
+export async function graphArm(storage: Storage, workspaceId: string, seeds: readonly string[], depth: number): Promise<ArmResult> {
+  if (seeds.length === 0) return { arm: 'graph', ids: [] };
+  const edges = await storage.associations.neighbours(workspaceId, seeds, { direction: 'both' });
+  const byNode = edgesByNode(edges, seeds, NOT_KNOWLEDGE_LINKS);
+  const scores = new Map<string, number>();
+  const seedSet = new Set(seeds);
+  seeds.forEach((seed, rank) => {
+    for (const edge of byNode.get(seed) ?? []) {
+      const id = farEnd(edge, seed);
+      if (seedSet.has(id)) continue;
+      scores.set(id, Math.max(scores.get(id) ?? 0, edge.strength / (rank + 1)));
+    }
+  });
+  const ids = [...scores.entries()].sort((a, b) => b[1] - a[1]).slice(0, depth).map(([id]) => id);
+  return { arm: 'graph', ids };
+}
+
+export interface ExpansionSeed {
+  id: string;
+  relevance: number;
+  boosted: number;
+}
+
+export interface Discovery extends ExpansionSeed {
+  memory: Memory;
+  depth: number;
+  parentId: string;
+  strength: number;
+}
+
+/**
+ * Breadth-first expansion over associations, both directions: a memory discovered at hop `depth` from `parent`
+ * over an edge of `strength` scores parent x strength x 0.8^depth (relevance and ranking score alike). Seen ids,
+ * non-active memories and those the request's filters exclude (`accept`) are skipped; at most `maxExpansion`
+ * discoveries. Frontier nodes are visited best first and their edges strongest first, so the first (best)
+ * path to a memory is the one that scores it.
+ */
+export async function expand(
+  storage: Storage,
+  workspaceId: string,
+  seeds: readonly ExpansionSeed[],
+  options: { maxDepth: number; maxExpansion: number },
+  accept: (ids: string[]) => Promise<Map<string, Memory>>,
+): Promise<Discovery[]> {
+  const seen = new Set(seeds.map((s) => s.id));
+  const discovered: Discovery[] = [];
+  let frontier: ExpansionSeed[] = [...seeds].sort((a, b) => b.boosted - a.boosted);
+  for (let depth = 1; depth <= options.maxDepth && frontier.length > 0 && discovered.length < options.maxExpansion; depth++) {
+    const ids = frontier.map((f) => f.id);
+    const byNode = edgesByNode(await storage.associations.neighbours(workspaceId, ids, { direction: 'both' }), ids, [DECOMPOSITION]);
+    const found: Array<{ id: string; parent: ExpansionSeed; strength: number }> = [];
+    for (const parent of frontier) {
+      for (const edge of byNode.get(parent.id) ?? []) {
+        const id = farEnd(edge, parent.id);
+        if (seen.has(id)) continue;
+        seen.add(id);
+        found.push({ id, parent, strength: edge.strength });
+      }
+    }
+    const accepted = await accept(found.map((f) => f.id));
+    const decay = EXPANSION_DECAY ** depth;
+    const next: Discovery[] = [];
+    for (const { id, parent, strength } of found) {
+      const memory = accepted.get(id);
+      if (!memory) continue;
+      if (discovered.length + next.length >= options.maxExpansion) break;
+      next.push({ id, memory, depth, parentId: parent.id, strength, relevance: parent.relevance * strength * decay, boosted: parent.boosted * strength * decay });
+    }
+    discovered.push(...next);
+    frontier = [...next].sort((a, b) => b.boosted - a.boosted);
+  }
+  return discovered;
+}

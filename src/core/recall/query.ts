@@ -1,0 +1,93 @@
+import { STOPWORDS } from '../text/stopwords.js';
+import { words } from '../text/index.js';
+import { findTimeWindows, type TimeWindow } from './temporal.js';
+
+/** What recall reads out of a query before searching. */
+export interface ProcessedQuery {
+  text: string;
+  /** Content words (stopwords and question words dropped), de-duplicated, in query order: the keyword arm's terms. */
+  terms: string[];
+  /** Pairs of content words adjacent in the query ("support group"): phrase terms for the keyword arm. */
+  phrases: string[];
+  /** Names and quoted phrases, as written (e.g. "Dr. Seuss", "Caroline"): the entity arm's anchors. */
+  entities: string[];
+  /** True when the query quoted something or named a multi-word proper noun (the reference's entity rule). */
+  quoted: boolean;
+  multiWordName: boolean;
+  /** Time windows the query names ("in May 2023", "last week", "yesterday"). */
+  windows: TimeWindow[];
+}
+
+/** Words that open questions and requests; capitalised at the start, they are not names. */
+const QUESTION_WORDS = new Set(['what', 'when', 'where', 'who', 'whom', 'whose', 'which', 'why', 'how', 'did', 'does', 'do', 'is', 'are', 'was', 'were', 'can', 'could', 'would', 'should', 'will', 'has', 'have', 'had']);
+/** Verbs that open a request ("Tell me about …", "List the …"); elsewhere in a query they are content. */
+const REQUEST_VERBS = new Set(['tell', 'list', 'show', 'find', 'give', 'describe', 'remind', 'recall', 'summarize', 'summarise']);
+
+/** Words too general to search for on their own in a question (they match nearly everything). */
+const QUERY_FILLER = new Set([...QUESTION_WORDS, 'kind', 'kinds', 'type', 'types', 'sort', 'much', 'many', 'long', 'ago', 'ever', 'likely', 'think', 'know', 'something', 'anything', 'someone', 'anyone', 'get', 'got']);
+
+const QUOTED = /"([^"]{2,100})"|“([^”]{2,100})”/g;
+/** A capitalised word (letters, inner apostrophes/hyphens/dots for "O'Neil", "Jean-Luc", "Dr."), with its position. */
+const CAPITALISED = /\p{Lu}[\p{L}\p{M}\p{N}'’-]*[\p{L}\p{M}\p{N}]|\p{Lu}/gu;
+/** Calendar words are capitalised but name times, not entities; the temporal step reads them. */
+const CALENDAR = new Set(
+  'january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday'.split(' '),
+);
+/** Between two words of one name: a space, or an abbreviation's dot and a space ("Dr. Seuss"). */
+const NAME_GAP = /^\.?\s$/;
+const POSSESSIVE = /['’]s$/u;
+
+/**
+ * Proper nouns of a query: runs of capitalised words that are not the sentence's opening question word or a
+ * stopword. "When did Melanie meet Dr. Seuss" gives ["Melanie", "Dr. Seuss"].
+ */
+function properNouns(text: string): { names: string[]; multiWord: boolean } {
+  const names: string[] = [];
+  let multiWord = false;
+  let run: string[] = [];
+  let runEnd = -1;
+  const flush = () => {
+    if (run.length > 0) {
+      names.push(run.join(' '));
+      if (run.length > 1) multiWord = true;
+    }
+    run = [];
+  };
+  for (const match of text.matchAll(CAPITALISED)) {
+    const start = match.index;
+    const word = match[0].replace(POSSESSIVE, '');
+    const lower = word.toLowerCase().replace(/\.$/, '');
+    const atSentenceStart = /(^\s*|[.!?]\s+)$/.test(text.slice(0, start)) && !(run.length > 0 && NAME_GAP.test(text.slice(runEnd, start)) && run.at(-1)!.length <= 3);
+    const skip = lower.length < 2 || STOPWORDS.has(lower) || CALENDAR.has(lower) || (atSentenceStart && (QUESTION_WORDS.has(lower) || REQUEST_VERBS.has(lower)));
+    const gap = text.slice(runEnd, start);
+    // Consecutive capitalised words form one name; a dot only joins after a short abbreviation ("Dr.", "St.").
+    const joins = run.length > 0 && NAME_GAP.test(gap) && (gap.length === 1 || run.at(-1)!.length <= 3);
+    if (skip || !joins) flush();
+    if (!skip) run.push(gap.startsWith('.') && joins ? `${run.pop()!}. ${word}`.replace(/^\. /, '') : word);
+    runEnd = start + match[0].length;
+  }
+  flush();
+  return { names, multiWord };
+}
+
+export function processQuery(text: string, now: Date): ProcessedQuery {
+  const quotedPhrases = [...text.matchAll(QUOTED)].map((m) => (m[1] ?? m[2] ?? '').trim()).filter(Boolean);
+  const { names, multiWord } = properNouns(text.replace(QUOTED, ' '));
+  const seen = new Set<string>();
+  const entities = [...quotedPhrases, ...names].filter((e) => {
+    const key = e.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  const windows = findTimeWindows(text, now);
+  // Words of relative time expressions ("last", "week", "ago") match any text; their window does the work.
+  const relativeWords = new Set(windows.filter((w) => w.relative).flatMap((w) => words(w.text)));
+  const all = words(text);
+  const opening = REQUEST_VERBS.has(all[0] ?? '') ? 1 : 0;
+  const isTerm = (w: string) => !STOPWORDS.has(w) && !QUERY_FILLER.has(w) && !relativeWords.has(w);
+  const cleaned = all.slice(opening).map((w) => w.replace(POSSESSIVE, ''));
+  const terms = [...new Set(cleaned.filter(isTerm))];
+  const phrases = [...new Set(cleaned.slice(1).flatMap((w, i) => (isTerm(w) && isTerm(cleaned[i]!) ? [`${cleaned[i]} ${w}`] : [])))];
+  return { text, terms, phrases, entities, quoted: quotedPhrases.length > 0, multiWordName: multiWord, windows };
+}

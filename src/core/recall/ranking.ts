@@ -1,0 +1,37 @@
+/**
+ * The ranking score of a direct candidate: a weighted sum of evidence features, each in 0..1. Rank fusion alone
+ * (RRF) throws away how strong each arm's evidence is: a memory that matches every query word ranks like one
+ * that matches a common one. Measured on LoCoMo (bench/locomo.ts), the arms' own scores carried most of the
+ * gain; the RRF sum stays one feature among them.
+ */
+export interface RankingFeatures {
+  /** The keyword arm's BM25 / ts_rank score over the best one for this query. */
+  keyword: number;
+  /** Cosine similarity of the memory and the query (negative as 0). */
+  similarity: number;
+  /** Best cosine similarity of one of its atomic facts. */
+  fact: number;
+  /** Share of the query's words the memory contains. */
+  coverage: number;
+  /** Keyword evidence of the turns around it in its conversation (next to it x1, two away x0.5). */
+  keywordContext: number;
+  /** The weighted RRF sum over the arms that found it, over the largest possible. */
+  fused: number;
+  /** 1 when the memory is about an entity the query names (its subject or opening words). */
+  about: number;
+}
+
+export type RankingWeights = Readonly<RankingFeatures>;
+
+export function rankingScore(features: RankingFeatures, weights: RankingWeights): number {
+  let score = 0;
+  let total = 0;
+  for (const key of Object.keys(weights) as Array<keyof RankingFeatures>) {
+    score += weights[key] * Math.max(0, features[key]);
+    total += weights[key];
+  }
+  return total > 0 ? score / total : 0;
+}
+
+/** Distance decay of `keywordContext`: a turn right next to a strong match counts fully, two away half. */
+export const CONTEXT_DISTANCE_DECAY = [1, 0.5];

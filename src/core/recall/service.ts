@@ -1,0 +1,364 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { EmbeddingProvider } from '../../providers/embedding/types.js';
+import type { LlmProvider } from '../../providers/llm/types.js';
+import type { Memory, MemoryFilter, SequenceNeighbour, Storage } from '../../storage/types.js';
+import type { Clock } from '../clock.js';
+import type { CoreEvents } from '../events.js';
+import { AccessRecorder } from './access.js';
+import { freshness, staleness, trustScore } from './annotate.js';
+import { denseArms, entityArm, FACT_SCOPE, keywordArm, temporalArm, type ArmInput } from './arms.js';
+import { backlinkFactor, recencyFactor, scopeFactor } from './boosts.js';
+import { RecallCache } from './cache.js';
+import { contentAt, tokenSummary } from './detail.js';
+import { cosine, isAbout, relevanceOf, termCoverage } from './evidence.js';
+import { fuse, RRF_K, type ArmName, type ArmResult, type ArmWeights, type FusedCandidate } from './fusion.js';
+import { CONTEXT_DISTANCE_DECAY, rankingScore, type RankingFeatures, type RankingWeights } from './ranking.js';
+import { expand, graphArm, NOT_KNOWLEDGE_LINKS } from './graph.js';
+import { classifyIntent } from './intent.js';
+import { resolveOptions, type ResolvedOptions } from './options.js';
+import { processQuery, type ProcessedQuery } from './query.js';
+import type { Reranker } from './rerank.js';
+import { rewriteQuery } from './rewrite.js';
+import type { MatchSignal, RecalledMemory, RecallRequest, RecallResult } from './types.js';
+import { estimateTokens } from '../text/index.js';
+
+/** The knobs of ranking, measured on LoCoMo (see bench/locomo.ts); tests and benches may pass their own. */
+export interface RecallTuning {
+  /** RRF weight per arm. */
+  weights: ArmWeights;
+  /** Weight per ranking feature (see ranking.ts). */
+  ranking: RankingWeights;
+  /** Candidates per arm: max(overfetch x limit, minDepth). */
+  overfetch: number;
+  minDepth: number;
+  /** The graph arm starts from this many of the best candidates (0: off). */
+  graphSeeds: number;
+  /** Conversation neighbours of this many of the best results inherit their score… */
+  neighbourSeeds: number;
+  /** …times these factors, by distance (1, 2, … turns away). */
+  neighbourDecay: number[];
+  backlinks: boolean;
+}
+
+export const DEFAULT_TUNING: RecallTuning = {
+  weights: { vector: 1, keyword: 1, entity: 1, fact: 1, temporal: 1, graph: 0.5 },
+  ranking: { keyword: 2, similarity: 1.5, fact: 0.25, coverage: 1, keywordContext: 0.5, fused: 0.8, about: 0.2 },
+  overfetch: 3,
+  minDepth: 50,
+  graphSeeds: 5,
+  neighbourSeeds: 8,
+  neighbourDecay: [0.8, 0.8],
+  backlinks: true,
+};
+
+export interface RecallDeps {
+  storage: Storage;
+  queryEmbedder: EmbeddingProvider;
+  clock: Clock;
+  events: CoreEvents;
+  llm: LlmProvider | null;
+  reranker: Reranker | null;
+  log: Pick<FastifyBaseLogger, 'warn'>;
+  cache: { maxEntries: number; ttlMs: number };
+  tuning?: RecallTuning;
+}
+
+interface Scored {
+  id: string;
+  memory: Memory;
+  relevance: number;
+  boosted: number;
+  signals: Set<MatchSignal>;
+  expanded: boolean;
+}
+
+type CachedRecall = Omit<RecallResult, 'search_latency_ms' | 'query_embedding_ms' | 'cached'>;
+
+const round = (x: number, digits = 6): number => Math.round(x * 10 ** digits) / 10 ** digits;
+
+/** Best first: ranking score, then relevance, then id (stable across runs). */
+const byScore = (a: Scored, b: Scored): number => b.boosted - a.boosted || b.relevance - a.relevance || a.id.localeCompare(b.id);
+
+/** Conversation neighbours must have happened within this time of their anchor: one sitting, not the next day. */
+const SAME_SITTING_MS = 3_600_000;
+
+/**
+ * The recall pipeline (spec section 1): cache -> intent -> arms in parallel -> RRF fusion -> graph arm -> boosts
+ * -> relevance floor -> association expansion -> rerank -> detail level -> annotation -> access counting.
+ */
+export class RecallService {
+  private readonly cache: RecallCache<CachedRecall>;
+  private readonly access: AccessRecorder;
+  private readonly tuning: RecallTuning;
+
+  constructor(private readonly deps: RecallDeps) {
+    this.cache = new RecallCache(deps.cache, deps.clock, deps.events);
+    this.access = new AccessRecorder(deps.storage, deps.clock, deps.log);
+    this.tuning = deps.tuning ?? DEFAULT_TUNING;
+  }
+
+  async recall(request: RecallRequest): Promise<RecallResult> {
+    const started = performance.now();
+    const workspaceId = request.workspaceId;
+    const key = JSON.stringify(request);
+    const generation = this.cache.snapshot(workspaceId);
+    const hit = this.cache.get(workspaceId, key);
+    if (hit) {
+      this.access.record(workspaceId, hit.memories.map((m) => m.id));
+      return { ...hit, search_latency_ms: round(performance.now() - started, 3), query_embedding_ms: 0, cached: true };
+    }
+
+    const queryText = await this.standaloneQuery(request);
+    const now = this.deps.clock.now();
+    const query = processQuery(queryText, now);
+    const intents = classifyIntent(query);
+    const options = resolveOptions(request, intents, query.windows.length > 0);
+
+    const embeddingStarted = performance.now();
+    const [vector] = await this.deps.queryEmbedder.embed([queryText]);
+    const embeddingMs = performance.now() - embeddingStarted;
+
+    const { candidates, rows, arms } = await this.retrieve(workspaceId, query, vector!, options, intents.includes('entity'));
+    const { ranked, neighbours } = await this.score(workspaceId, query, vector!, candidates, rows, arms, options, now);
+    const withNeighbours = await this.spreadToNeighbours(workspaceId, ranked, neighbours, options);
+    const withExpansion = await this.expandAssociations(workspaceId, withNeighbours, options);
+    const { ordered, reranked } = await this.rerank(query.text, withExpansion, options);
+    const memories = ordered.slice(0, options.limit).map((s) => this.present(s, options, now));
+
+    const result: CachedRecall = {
+      memories,
+      total_count: memories.length,
+      mode_used: reranked ? 'hybrid' : 'rag',
+      query_tokens: estimateTokens(request.query),
+      query_rewritten: queryText === request.query ? null : queryText,
+      token_summary: tokenSummary(memories.map((m) => m.content), ordered.slice(0, options.limit).map((s) => s.memory.content)),
+      intents,
+    };
+    this.cache.set(workspaceId, key, result, generation);
+    this.access.record(workspaceId, memories.map((m) => m.id));
+    return { ...result, search_latency_ms: round(performance.now() - started, 3), query_embedding_ms: round(embeddingMs, 3), cached: false };
+  }
+
+  /** With recent conversation and a language model, the query made standalone; else the query as given. */
+  private async standaloneQuery(request: RecallRequest): Promise<string> {
+    if (!this.deps.llm || !request.context?.length) return request.query;
+    try {
+      return await rewriteQuery(this.deps.llm, request.query, request.context);
+    } catch (error) {
+      // Rewriting only helps: a failing model leaves recall working on the query as asked.
+      this.deps.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'query rewrite skipped');
+      return request.query;
+    }
+  }
+
+  /** Runs the arms the intent calls for and fuses them; then the graph arm adds neighbours of the best. */
+  private async retrieve(workspaceId: string, query: ProcessedQuery, vector: Float32Array, options: ResolvedOptions, entityIntent: boolean) {
+    const { storage } = this.deps;
+    const { weights } = this.tuning;
+    const depth = Math.max(this.tuning.overfetch * options.limit, this.tuning.minDepth);
+    const input: ArmInput = { storage, workspaceId, query, vector, filter: options.filter, depth };
+    const optional: Array<Promise<ArmResult>> = [];
+    if (query.terms.length > 0) optional.push(keywordArm(input));
+    if (entityIntent && query.entities.length > 0) optional.push(entityArm(input));
+    if (query.windows.length > 0) optional.push(temporalArm(input));
+    const [dense, ...others] = await Promise.all([denseArms(input), ...optional]);
+    const arms: ArmResult[] = [dense!.vector, dense!.fact, ...others];
+    const candidates = fuse(arms, weights);
+    const ran: ArmName[] = arms.map((a) => a.arm);
+    if (options.includeAssociations && this.tuning.graphSeeds > 0 && weights.graph > 0) {
+      const seeds = [...candidates.values()].sort((a, b) => b.fused - a.fused).slice(0, this.tuning.graphSeeds).map((c) => c.id);
+      fuse([await graphArm(storage, workspaceId, seeds, depth)], weights, candidates);
+      ran.push('graph');
+    }
+    return { candidates, rows: dense!.rows, arms: ran };
+  }
+
+  /** Memories among `ids` that pass the request's filters (never facts), fetching only those not yet known. */
+  private async accept(workspaceId: string, ids: readonly string[], filter: MemoryFilter, known: ReadonlyMap<string, Memory>): Promise<Map<string, Memory>> {
+    const accepted = new Map<string, Memory>();
+    const unknown: string[] = [];
+    for (const id of ids) {
+      const memory = known.get(id);
+      if (memory) accepted.set(id, memory);
+      else unknown.push(id);
+    }
+    if (unknown.length > 0) {
+      const page = await this.deps.storage.memories.list(workspaceId, { ...filter, ids: unknown, excludeSourceScopes: [FACT_SCOPE] }, { limit: unknown.length });
+      for (const memory of page.items) accepted.set(memory.id, memory);
+    }
+    return accepted;
+  }
+
+  /** Conversation neighbours (same context, session and sitting) of memories that belong to a session. */
+  private async conversationNeighbours(workspaceId: string, anchors: readonly Memory[], options: ResolvedOptions): Promise<SequenceNeighbour[]> {
+    const inSession = anchors.filter((m) => m.session_id !== null).map((m) => m.id);
+    if (inSession.length === 0 || this.tuning.neighbourDecay.length === 0) return [];
+    return this.deps.storage.memories.sequenceNeighbours(workspaceId, inSession, {
+      span: Math.max(this.tuning.neighbourDecay.length, CONTEXT_DISTANCE_DECAY.length),
+      withinMs: SAME_SITTING_MS,
+      filter: { ...options.filter, excludeSourceScopes: [FACT_SCOPE] },
+    });
+  }
+
+  /** Relevance (evidence) and ranking score of every candidate; those under the floor go. Best first. */
+  private async score(
+    workspaceId: string,
+    query: ProcessedQuery,
+    vector: Float32Array,
+    candidates: Map<string, FusedCandidate>,
+    rows: ReadonlyMap<string, Memory>,
+    arms: readonly ArmName[],
+    options: ResolvedOptions,
+    now: Date,
+  ): Promise<{ ranked: Scored[]; neighbours: SequenceNeighbour[] }> {
+    const { storage } = this.deps;
+    const { weights, ranking } = this.tuning;
+    const memories = await this.accept(workspaceId, [...candidates.keys()], options.filter, rows);
+    const ids = [...memories.keys()];
+    const unmeasured = ids.filter((id) => !candidates.get(id)!.armScores.has('vector'));
+    const [embeddings, backlinks, neighbours] = await Promise.all([
+      storage.memories.getEmbeddings(workspaceId, unmeasured),
+      this.tuning.backlinks ? storage.associations.incomingCounts(workspaceId, ids, { excludeRelationships: NOT_KNOWLEDGE_LINKS }) : Promise.resolve(new Map<string, number>()),
+      this.conversationNeighbours(workspaceId, [...memories.values()], options),
+    ]);
+    let bestKeyword = 0;
+    for (const id of ids) bestKeyword = Math.max(bestKeyword, candidates.get(id)!.armScores.get('keyword') ?? 0);
+    const keywordOf = (id: string): number => (bestKeyword > 0 ? (candidates.get(id)?.armScores.get('keyword') ?? 0) / bestKeyword : 0);
+    const keywordContext = new Map<string, number>();
+    for (const { anchorId, offset, id } of neighbours) {
+      const decay = CONTEXT_DISTANCE_DECAY[Math.abs(offset) - 1] ?? 0;
+      keywordContext.set(anchorId, Math.max(keywordContext.get(anchorId) ?? 0, decay * keywordOf(id)));
+    }
+    const maxFused = arms.reduce((total, arm) => total + weights[arm], 0) / (RRF_K + 1);
+
+    const scored: Scored[] = [];
+    for (const [id, memory] of memories) {
+      const candidate = candidates.get(id)!;
+      const stored = embeddings.get(id);
+      const similarity = candidate.armScores.get('vector') ?? (stored ? cosine(vector, stored) : 0);
+      const coverage = termCoverage(query.terms, memory.content);
+      const fact = candidate.armScores.get('fact') ?? 0;
+      const relevance = relevanceOf(Math.max(similarity, fact), coverage);
+      if (relevance < options.threshold) continue;
+      const features: RankingFeatures = {
+        keyword: keywordOf(id),
+        similarity,
+        fact,
+        coverage,
+        keywordContext: keywordContext.get(id) ?? 0,
+        fused: maxFused > 0 ? candidate.fused / maxFused : 0,
+        about: query.entities.some((e) => isAbout(memory, e)) ? 1 : 0,
+      };
+      const backlink = backlinkFactor(backlinks.get(id) ?? 0);
+      const signals = new Set(candidate.signals);
+      if (backlink > 1) signals.add('backlink');
+      if (features.keywordContext > 0) signals.add('context');
+      const boost = scopeFactor(memory, options.scopeContextId) * recencyFactor(memory, now, options.recencyWeight) * backlink;
+      scored.push({ id, memory, relevance, boosted: rankingScore(features, ranking) * boost, signals, expanded: false });
+    }
+    return { ranked: scored.sort(byScore), neighbours };
+  }
+
+  /**
+   * Conversation context: the turns written just before and after the best results (same context, session and
+   * sitting) inherit their score, decayed by distance. A reply ("5 years already!") answers the turn before it.
+   */
+  private async spreadToNeighbours(workspaceId: string, ranked: Scored[], neighbours: readonly SequenceNeighbour[], options: ResolvedOptions): Promise<Scored[]> {
+    const { neighbourSeeds, neighbourDecay } = this.tuning;
+    if (neighbourSeeds === 0 || ranked.length === 0) return ranked;
+    const seeds = new Map(ranked.slice(0, neighbourSeeds).map((s) => [s.id, s]));
+    const byId = new Map(ranked.map((s) => [s.id, s]));
+    const inherited = new Map<string, { relevance: number; boosted: number }>();
+    for (const { anchorId, offset, id } of neighbours) {
+      const anchor = seeds.get(anchorId);
+      const decay = neighbourDecay[Math.abs(offset) - 1];
+      if (!anchor || decay === undefined || anchor.relevance * decay < options.threshold) continue;
+      const best = inherited.get(id);
+      if (!best || anchor.boosted * decay > best.boosted) inherited.set(id, { relevance: anchor.relevance * decay, boosted: anchor.boosted * decay });
+    }
+    const missing = [...inherited.keys()].filter((id) => !byId.has(id));
+    const fetched = await this.accept(workspaceId, missing, options.filter, new Map());
+    for (const [id, { relevance, boosted }] of inherited) {
+      const existing = byId.get(id);
+      if (existing) {
+        existing.signals.add('context');
+        existing.relevance = Math.max(existing.relevance, relevance);
+        existing.boosted = Math.max(existing.boosted, boosted);
+      } else if (fetched.has(id)) {
+        byId.set(id, { id, memory: fetched.get(id)!, relevance, boosted, signals: new Set(['context']), expanded: false });
+      }
+    }
+    return [...byId.values()].sort(byScore);
+  }
+
+  /** Breadth-first expansion from the results that would be returned; discoveries compete for the same places. */
+  private async expandAssociations(workspaceId: string, ranked: Scored[], options: ResolvedOptions): Promise<Scored[]> {
+    if (!options.includeAssociations || options.traverseDepth === 0 || ranked.length === 0) return ranked;
+    const seeds = ranked.slice(0, options.limit);
+    const discoveries = await expand(
+      this.deps.storage,
+      workspaceId,
+      seeds,
+      { maxDepth: options.traverseDepth, maxExpansion: options.maxExpansion },
+      (ids) => this.accept(workspaceId, ids, options.filter, new Map()),
+    );
+    const byId = new Map(ranked.map((s) => [s.id, s]));
+    for (const found of discoveries) {
+      if (found.relevance < options.threshold) continue;
+      const direct = byId.get(found.id);
+      if (direct) {
+        // Found directly (below the returned places) and through the graph: the better score stands.
+        direct.signals.add('graph');
+        if (found.boosted > direct.boosted) Object.assign(direct, { relevance: Math.max(direct.relevance, found.relevance), boosted: found.boosted });
+        continue;
+      }
+      byId.set(found.id, { id: found.id, memory: found.memory, relevance: found.relevance, boosted: found.boosted, signals: new Set(['graph']), expanded: true });
+    }
+    return [...byId.values()].sort(byScore);
+  }
+
+  /** The rerank step: the configured reranker reorders the leading candidates when retrieval is unsure of itself. */
+  private async rerank(query: string, ranked: Scored[], options: ResolvedOptions): Promise<{ ordered: Scored[]; reranked: boolean }> {
+    const { reranker } = this.deps;
+    const confidence = ranked[0]?.relevance ?? 1;
+    if (!reranker || ranked.length < 2 || confidence >= options.ragThreshold) return { ordered: ranked, reranked: false };
+    const pool = ranked.slice(0, Math.max(options.limit, 20));
+    try {
+      const order = await reranker.rerank(query, pool.map((s) => ({ id: s.id, content: s.memory.content })));
+      const byId = new Map(pool.map((s) => [s.id, s]));
+      const reordered = order.map((id) => byId.get(id)!).filter(Boolean);
+      for (const s of reordered) s.signals.add('rerank');
+      return { ordered: [...reordered, ...ranked.slice(pool.length)], reranked: true };
+    } catch (error) {
+      this.deps.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'rerank skipped');
+      return { ordered: ranked, reranked: false };
+    }
+  }
+
+  private present(scored: Scored, options: ResolvedOptions, now: Date): RecalledMemory {
+    const { memory } = scored;
+    const fresh = freshness(memory, now);
+    return {
+      ...memory,
+      content: contentAt(options.detailLevel, memory),
+      source_scope: scored.expanded ? 'association' : memory.source_scope,
+      relevance: round(scored.relevance),
+      relevance_score: round(scored.relevance),
+      boosted_score: round(scored.boosted),
+      trust_score: round(trustScore(memory, fresh)),
+      freshness: round(fresh),
+      staleness: staleness(memory, now),
+      match_signals: [...scored.signals].sort(),
+    };
+  }
+
+  /** Writes pending access counts (tests, shutdown). */
+  flushAccess(): Promise<void> {
+    return this.access.flush();
+  }
+
+  async close(): Promise<void> {
+    this.cache.close();
+    await this.access.flush();
+  }
+}

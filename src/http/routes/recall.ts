@@ -1,0 +1,89 @@
+import type { FastifyRequest } from 'fastify';
+import type { Services } from '../../services.js';
+import { commonErrors, ErrorResponse } from '../schemas/common.js';
+import { RecallBody, RecallResponse, ReflectBody, ReflectResponse } from '../schemas/recall.js';
+import { resolveScope } from '../request-context.js';
+import type { App } from '../server.js';
+
+const tags = ['memories'];
+
+export function recallRoutes(app: App, services: Services): void {
+  /** The workspace (which must exist) and the caller's session context; X-Session-ID keeps that session alive. */
+  const scopeOf = async (request: FastifyRequest, workspaceId: string | undefined) => {
+    const scope = await resolveScope(services, request, workspaceId);
+    await services.workspaces.get(scope.workspaceId);
+    if (scope.session) await services.sessions.touch(scope.session.id);
+    return { workspaceId: scope.workspaceId, scopeContextId: scope.session?.context_id };
+  };
+
+  app.post(
+    '/memories/recall',
+    {
+      schema: {
+        tags,
+        summary: 'Recall memories by meaning and words (hybrid retrieval, graph expansion, boosts)',
+        body: RecallBody,
+        response: { 200: RecallResponse, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const b = request.body;
+      const scope = await scopeOf(request, b.workspace_id);
+      return services.recall.recall({
+        query: b.query,
+        ...scope,
+        types: b.types,
+        subtypes: b.subtypes,
+        tags: b.tags,
+        contextId: b.context_id,
+        observerId: b.observer_id,
+        subjectId: b.subject_id,
+        userId: b.user_id,
+        mode: b.mode === 'agentic' ? 'rag' : b.mode,
+        tolerance: b.tolerance,
+        limit: b.limit,
+        minRelevance: b.min_relevance,
+        recencyWeight: b.recency_weight,
+        includeAssociations: b.include_associations,
+        traverseDepth: b.traverse_depth,
+        maxExpansion: b.max_expansion,
+        createdAfter: b.created_after,
+        createdBefore: b.created_before,
+        context: b.context,
+        ragThreshold: b.rag_threshold,
+        detailLevel: b.detail_level,
+        includeArchived: b.include_archived,
+        excludeIds: b.exclude_ids,
+      });
+    },
+  );
+
+  app.post(
+    '/memories/reflect',
+    {
+      schema: {
+        tags,
+        summary: 'Answer a question from memories: recall, then synthesis by the language model (extractive without one)',
+        body: ReflectBody,
+        response: { 200: ReflectResponse, 502: ErrorResponse, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const b = request.body;
+      const scope = await scopeOf(request, b.workspace_id);
+      return services.reflect.reflect({
+        query: b.query,
+        ...scope,
+        detailLevel: b.detail_level,
+        includeSources: b.include_sources ?? true,
+        depth: b.depth ?? 2,
+        types: b.types,
+        subtypes: b.subtypes,
+        tags: b.tags,
+        contextId: b.context_id,
+        observerId: b.observer_id,
+        subjectId: b.subject_id,
+      });
+    },
+  );
+}

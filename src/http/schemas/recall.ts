@@ -1,0 +1,99 @@
+import { Type, type Static } from 'typebox';
+import { Memory, MemoryTypeField } from './memory.js';
+import { NonBlank, Nullable, Score01, StringEnum, Timestamp, WorkspaceIdField } from './common.js';
+
+const QUERY_MAX_CHARS = 10_000;
+const Strings = (description: string) => Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 100, description });
+const ScopeId = Type.String({ minLength: 1, maxLength: 256 });
+
+const DetailLevel = StringEnum(['abstract', 'overview', 'full'] as const, {
+  description: 'abstract: the ~100-character tier; overview: the ~500-character tier; full: the content (default)',
+});
+
+/** Filters recall and reflect share. */
+const filterFields = {
+  types: Type.Optional(Type.Array(MemoryTypeField, { maxItems: 4, description: 'only these types' })),
+  subtypes: Type.Optional(Strings('only these subtypes')),
+  tags: Type.Optional(Strings('every tag must be present (AND)')),
+  context_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'only this context (default: any; the session’s context is preferred by the scope boost)' })),
+  observer_id: Type.Optional(ScopeId),
+  subject_id: Type.Optional(ScopeId),
+};
+
+export const RecallBody = Type.Object(
+  {
+    query: NonBlank({ maxLength: QUERY_MAX_CHARS, description: 'what to recall, in words' }),
+    workspace_id: WorkspaceIdField,
+    ...filterFields,
+    user_id: Type.Optional(ScopeId),
+    mode: Type.Optional(StringEnum(['rag', 'llm', 'hybrid', 'agentic'] as const, { description: 'rag (default); llm, hybrid and agentic are deprecated and answered by the rag engine', default: 'rag' })),
+    tolerance: Type.Optional(StringEnum(['loose', 'moderate', 'strict'] as const, { description: 'relevance floor: loose 0.15, moderate 0.3 (default), strict 0.6' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+    min_relevance: Type.Optional(Nullable(Score01('null: the tolerance floor; 0: no floor; else max(min_relevance, floor)'))),
+    recency_weight: Type.Optional(Score01('0 ignores age; default 0.2, 0.5 for time-minded queries')),
+    include_associations: Type.Optional(Type.Boolean({ description: 'expand over associations (default true)' })),
+    traverse_depth: Type.Optional(Type.Integer({ minimum: 0, maximum: 5, description: 'expansion hops (default 2)' })),
+    max_expansion: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, description: 'at most this many memories discovered by expansion (default 50)' })),
+    created_after: Type.Optional(Timestamp),
+    created_before: Type.Optional(Timestamp),
+    context: Type.Optional(
+      Type.Array(Type.Object({ role: Type.String({ minLength: 1, maxLength: 32 }), content: Type.String({ maxLength: 20_000 }) }, { additionalProperties: false }), {
+        maxItems: 100,
+        description: 'recent conversation; with a language model configured, the query is rewritten to stand alone',
+      }),
+    ),
+    rag_threshold: Type.Optional(Score01('with an LLM reranker configured, rerank when the best relevance is below this (default 0.8)')),
+    detail_level: Type.Optional(DetailLevel),
+    include_archived: Type.Optional(Type.Boolean({ default: false })),
+    exclude_ids: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 1_000 })),
+  },
+  { additionalProperties: false },
+);
+export type RecallBody = Static<typeof RecallBody>;
+
+const MatchSignal = StringEnum(['vector', 'keyword', 'entity', 'fact', 'temporal', 'graph', 'backlink', 'context', 'rerank'] as const);
+
+export const RecalledMemory = Type.Object({
+  ...Memory.properties,
+  relevance: Type.Number({ description: 'same as relevance_score' }),
+  relevance_score: Type.Number({ description: 'evidence, 0..1: the larger of cosine similarity and the share of query words present' }),
+  boosted_score: Type.Number({ description: 'the ranking score: fused rank evidence x scope, recency and backlink boosts' }),
+  trust_score: Type.Number(),
+  freshness: Type.Number(),
+  staleness: StringEnum(['none', 'mild', 'moderate', 'severe'] as const),
+  match_signals: Type.Array(MatchSignal, { description: 'what found or boosted the memory, sorted' }),
+});
+
+export const RecallResponse = Type.Object({
+  memories: Type.Array(RecalledMemory),
+  total_count: Type.Integer(),
+  mode_used: StringEnum(['rag', 'hybrid'] as const, { description: 'rag; hybrid when the LLM reranker ran' }),
+  search_latency_ms: Type.Number({ description: 'server-side time of the recall, query embedding included' }),
+  query_embedding_ms: Type.Number({ description: 'of which embedding the query (0 when cached)' }),
+  query_tokens: Type.Integer(),
+  query_rewritten: Nullable(Type.String()),
+  token_summary: Type.Object({ returned: Type.Integer(), full_would_be: Type.Integer(), savings_percent: Type.Number() }),
+  intents: Type.Array(StringEnum(['entity', 'temporal', 'event', 'general'] as const)),
+  cached: Type.Boolean(),
+});
+
+export const ReflectBody = Type.Object(
+  {
+    query: NonBlank({ maxLength: QUERY_MAX_CHARS, description: 'the question to reflect on' }),
+    workspace_id: WorkspaceIdField,
+    detail_level: Type.Optional(DetailLevel),
+    include_sources: Type.Optional(Type.Boolean({ default: true })),
+    depth: Type.Optional(Type.Integer({ minimum: 1, maximum: 5, default: 2, description: 'association hops, and 5 memories per level' })),
+    ...filterFields,
+  },
+  { additionalProperties: false },
+);
+export type ReflectBody = Static<typeof ReflectBody>;
+
+export const ReflectResponse = Type.Object({
+  reflection: Type.String(),
+  source_memories: Type.Array(Type.String()),
+  confidence: Type.Number(),
+  tokens_processed: Type.Integer(),
+  synthesis: StringEnum(['llm', 'extractive'] as const, { description: 'extractive: no language model is configured; the memories are quoted, not synthesised' }),
+});
