@@ -51,8 +51,10 @@ export async function denseArms({ storage, workspaceId, vector, filter, depth }:
 
 /** Lexical retrieval: BM25 (FTS5) / ts_rank over the query's content words, any of which may match; scores are the engine's. */
 export async function keywordArm({ storage, workspaceId, query, filter, depth }: ArmInput): Promise<ArmResult> {
-  // Adjacent word pairs as phrases too: "support group" outranks a memory with "support" and "group" apart.
-  const hits = await storage.memories.keywordSearch(workspaceId, [...query.terms, ...query.phrases], { k: depth, filter: originals(filter) });
+  // Other forms of irregular verbs ("drew" for "drawing"), and adjacent word pairs as phrases: "support group"
+  // outranks a memory with "support" and "group" apart.
+  const terms = [...query.terms, ...[...query.termForms.values()].flat(), ...query.phrases];
+  const hits = await storage.memories.keywordSearch(workspaceId, terms, { k: depth, filter: originals(filter) });
   return { arm: 'keyword', ids: hits.map((h) => h.id), scores: scoreMap(hits) };
 }
 

@@ -21,12 +21,12 @@ export function stem(word: string): string {
 /** Stemmed words of a text, as a set. */
 export const stemSet = (text: string): Set<string> => new Set(words(text).map(stem));
 
-/** Share of the query's terms (already lower-cased content words) that the text contains, 0..1. */
-export function termCoverage(terms: readonly string[], text: string): number {
+/** Share of the query's terms (lower-cased content words) the text contains, in any of their forms, 0..1. */
+export function termCoverage(terms: readonly string[], text: string, forms: ReadonlyMap<string, readonly string[]> = new Map()): number {
   if (terms.length === 0) return 0;
   const present = stemSet(text);
   let hits = 0;
-  for (const term of terms) if (present.has(stem(term))) hits++;
+  for (const term of terms) if (present.has(stem(term)) || (forms.get(term) ?? []).some((f) => present.has(stem(f)))) hits++;
   return hits / terms.length;
 }
 

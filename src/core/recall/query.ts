@@ -1,5 +1,7 @@
 import { STOPWORDS } from '../text/stopwords.js';
 import { words } from '../text/index.js';
+import { otherVerbForms } from '../text/irregular-verbs.js';
+import { stem } from './evidence.js';
 import { findTimeWindows, type TimeWindow } from './temporal.js';
 
 /** What recall reads out of a query before searching. */
@@ -7,6 +9,8 @@ export interface ProcessedQuery {
   text: string;
   /** Content words (stopwords and question words dropped), de-duplicated, in query order: the keyword arm's terms. */
   terms: string[];
+  /** Other forms of irregular verbs among the terms ("drawing" -> draw, drew, drawn), per term. */
+  termForms: Map<string, string[]>;
   /** Pairs of content words adjacent in the query ("support group"): phrase terms for the keyword arm. */
   phrases: string[];
   /** Names and quoted phrases, as written (e.g. "Dr. Seuss", "Caroline"): the entity arm's anchors. */
@@ -70,6 +74,15 @@ function properNouns(text: string): { names: string[]; multiWord: boolean } {
   return { names, multiWord };
 }
 
+/** Other forms of a term that is an irregular verb, also through its inflection ("drawing" -> draw, drew, drawn). */
+function verbForms(term: string): string[] {
+  const direct = otherVerbForms(term);
+  if (direct.length > 0) return direct;
+  const base = stem(term);
+  const fromBase = base === term ? [] : otherVerbForms(base);
+  return fromBase.length > 0 ? [base, ...fromBase] : [];
+}
+
 export function processQuery(text: string, now: Date): ProcessedQuery {
   const quotedPhrases = [...text.matchAll(QUOTED)].map((m) => (m[1] ?? m[2] ?? '').trim()).filter(Boolean);
   const { names, multiWord } = properNouns(text.replace(QUOTED, ' '));
@@ -89,5 +102,10 @@ export function processQuery(text: string, now: Date): ProcessedQuery {
   const cleaned = all.slice(opening).map((w) => w.replace(POSSESSIVE, ''));
   const terms = [...new Set(cleaned.filter(isTerm))];
   const phrases = [...new Set(cleaned.slice(1).flatMap((w, i) => (isTerm(w) && isTerm(cleaned[i]!) ? [`${cleaned[i]} ${w}`] : [])))];
-  return { text, terms, phrases, entities, quoted: quotedPhrases.length > 0, multiWordName: multiWord, windows };
+  const termForms = new Map<string, string[]>();
+  for (const term of terms) {
+    const others = verbForms(term).filter((f) => !terms.includes(f));
+    if (others.length > 0) termForms.set(term, others);
+  }
+  return { text, terms, termForms, phrases, entities, quoted: quotedPhrases.length > 0, multiWordName: multiWord, windows };
 }

@@ -19,6 +19,8 @@ export interface RankingFeatures {
   fused: number;
   /** 1 when the memory is about an entity the query names (its subject or opening words). */
   about: number;
+  /** 1 when the memory's event time falls in a time window the query names ("on 31 July, 2023"). */
+  inWindow: number;
 }
 
 export type RankingWeights = Readonly<RankingFeatures>;

@@ -7,7 +7,7 @@ import type { CoreEvents } from '../events.js';
 import { AccessRecorder } from './access.js';
 import { freshness, staleness, trustScore } from './annotate.js';
 import { denseArms, entityArm, FACT_SCOPE, keywordArm, temporalArm, type ArmInput } from './arms.js';
-import { backlinkFactor, recencyFactor, scopeFactor } from './boosts.js';
+import { backlinkFactor, eventTime, recencyFactor, scopeFactor } from './boosts.js';
 import { RecallCache } from './cache.js';
 import { contentAt, tokenSummary } from './detail.js';
 import { cosine, isAbout, relevanceOf, termCoverage } from './evidence.js';
@@ -42,7 +42,7 @@ export interface RecallTuning {
 
 export const DEFAULT_TUNING: RecallTuning = {
   weights: { vector: 1, keyword: 1, entity: 1, fact: 1, temporal: 1, graph: 0.5 },
-  ranking: { keyword: 2, similarity: 1.5, fact: 0.25, coverage: 1, keywordContext: 0.5, fused: 0.8, about: 0.2 },
+  ranking: { keyword: 2, similarity: 1.5, fact: 0.25, coverage: 1, keywordContext: 0.5, fused: 0.8, about: 0.2, inWindow: 1 },
   overfetch: 3,
   minDepth: 50,
   graphSeeds: 5,
@@ -236,7 +236,7 @@ export class RecallService {
       const candidate = candidates.get(id)!;
       const stored = embeddings.get(id);
       const similarity = candidate.armScores.get('vector') ?? (stored ? cosine(vector, stored) : 0);
-      const coverage = termCoverage(query.terms, memory.content);
+      const coverage = termCoverage(query.terms, memory.content, query.termForms);
       const fact = candidate.armScores.get('fact') ?? 0;
       const relevance = relevanceOf(Math.max(similarity, fact), coverage);
       if (relevance < options.threshold) continue;
@@ -248,6 +248,7 @@ export class RecallService {
         keywordContext: keywordContext.get(id) ?? 0,
         fused: maxFused > 0 ? candidate.fused / maxFused : 0,
         about: query.entities.some((e) => isAbout(memory, e)) ? 1 : 0,
+        inWindow: query.windows.some((w) => eventTime(memory) >= w.start && eventTime(memory) <= w.end) ? 1 : 0,
       };
       const backlink = backlinkFactor(backlinks.get(id) ?? 0);
       const signals = new Set(candidate.signals);
