@@ -2,7 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Storage } from '../../storage/types.js';
 import { isoNow, type Clock } from '../clock.js';
 
-const FLUSH_DELAY_MS = 200;
+/** Each flush is one write (and one disk sync): batch a second's worth of recalls. */
+const FLUSH_DELAY_MS = 1_000;
 const FLUSH_AT_PENDING = 2_000;
 
 /**
@@ -46,11 +47,15 @@ export class AccessRecorder {
   private async write(batch: Map<string, Map<string, number>>): Promise<void> {
     const at = isoNow(this.clock);
     for (const [workspaceId, counts] of batch) {
-      // One statement per multiplicity: almost always a single one (each id recalled once).
-      const byTimes = new Map<number, string[]>();
-      for (const [id, times] of counts) byTimes.set(times, [...(byTimes.get(times) ?? []), id]);
+      // Memories recalled n times are counted n times: statement k counts those recalled at least k times, all in
+      // one transaction (one disk sync per flush).
+      const rounds = Math.max(...counts.values());
       try {
-        for (const [times, ids] of byTimes) for (let i = 0; i < times; i++) await this.storage.memories.recordAccess(workspaceId, ids, at);
+        await this.storage.transaction(async (tx) => {
+          for (let round = 1; round <= rounds; round++) {
+            await tx.memories.recordAccess(workspaceId, [...counts].filter(([, times]) => times >= round).map(([id]) => id), at);
+          }
+        });
       } catch (error) {
         // Access counts are bookkeeping: losing a batch must not fail anything else.
         this.log.warn({ workspace: workspaceId, err: error instanceof Error ? error.message : String(error) }, 'recording recall accesses failed');

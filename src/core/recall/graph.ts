@@ -71,19 +71,25 @@ export interface Discovery extends ExpansionSeed {
  * over an edge of `strength` scores parent x strength x 0.8^depth (relevance and ranking score alike). Seen ids,
  * non-active memories and those the request's filters exclude (`accept`) are skipped; at most `maxExpansion`
  * discoveries. Frontier nodes are visited best first and their edges strongest first, so the first (best)
- * path to a memory is the one that scores it.
+ * path to a memory is the one that scores it. Discoveries that could not be returned (under `minRelevance`, or
+ * not above `minScore`, the score of the last returned place) are not looked for.
  */
 export async function expand(
   storage: Storage,
   workspaceId: string,
   seeds: readonly ExpansionSeed[],
-  options: { maxDepth: number; maxExpansion: number },
+  options: { maxDepth: number; maxExpansion: number; minRelevance: number; minScore: number },
   accept: (ids: string[]) => Promise<Map<string, Memory>>,
 ): Promise<Discovery[]> {
   const seen = new Set(seeds.map((s) => s.id));
   const discovered: Discovery[] = [];
   let frontier: ExpansionSeed[] = [...seeds].sort((a, b) => b.boosted - a.boosted);
-  for (let depth = 1; depth <= options.maxDepth && frontier.length > 0 && discovered.length < options.maxExpansion; depth++) {
+  for (let depth = 1; depth <= options.maxDepth && discovered.length < options.maxExpansion; depth++) {
+    // Strength is at most 1: a node whose best possible discovery would fall under the relevance floor, or under
+    // the score a result needs to be returned, has nothing to offer; the walk stops early when none has.
+    const reach = EXPANSION_DECAY ** depth;
+    frontier = frontier.filter((f) => f.relevance * reach >= options.minRelevance && f.boosted * reach > options.minScore);
+    if (frontier.length === 0) break;
     const ids = frontier.map((f) => f.id);
     const byNode = edgesByNode(await storage.associations.neighbours(workspaceId, ids, { direction: 'both' }), ids, [DECOMPOSITION]);
     const found: Array<{ id: string; parent: ExpansionSeed; strength: number }> = [];

@@ -28,7 +28,7 @@ const QUESTION_WORDS = new Set(['what', 'when', 'where', 'who', 'whom', 'whose',
 const REQUEST_VERBS = new Set(['tell', 'list', 'show', 'find', 'give', 'describe', 'remind', 'recall', 'summarize', 'summarise']);
 
 /** Words too general to search for on their own in a question (they match nearly everything). */
-const QUERY_FILLER = new Set([...QUESTION_WORDS, 'kind', 'kinds', 'type', 'types', 'sort', 'much', 'many', 'long', 'ago', 'ever', 'likely', 'think', 'know', 'something', 'anything', 'someone', 'anyone', 'get', 'got']);
+const QUERY_FILLER = new Set([...QUESTION_WORDS, 'kind', 'kinds', 'type', 'types', 'sort', 'much', 'many', 'long', 'ago', 'ever', 'likely', 'think', 'know', 'something', 'anything', 'someone', 'anyone', 'get', 'got', 'one', 'ones']);
 
 const QUOTED = /"([^"]{2,100})"|“([^”]{2,100})”/g;
 /** A capitalised word (letters, inner apostrophes/hyphens/dots for "O'Neil", "Jean-Luc", "Dr."), with its position. */

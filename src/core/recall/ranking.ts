@@ -5,7 +5,7 @@
  * gain; the RRF sum stays one feature among them.
  */
 export interface RankingFeatures {
-  /** The keyword arm's BM25 / ts_rank score over the best one for this query. */
+  /** The keyword arm's BM25 / ts_rank score over the best one for this query, times the square root of `coverage`. */
   keyword: number;
   /** Cosine similarity of the memory and the query (negative as 0). */
   similarity: number;

@@ -221,13 +221,17 @@ export class RecallService {
       this.tuning.backlinks ? storage.associations.incomingCounts(workspaceId, ids, { excludeRelationships: NOT_KNOWLEDGE_LINKS }) : Promise.resolve(new Map<string, number>()),
       this.conversationNeighbours(workspaceId, [...memories.values()], options),
     ]);
+    // Keyword evidence: the engine's score relative to the best of this query, times the square root of the share
+    // of query words the memory holds, so that the best of weak matches (one common word) does not score as a full
+    // match. (Linear coverage measured 0.700 recall@10 on LoCoMo, the square root 0.713, none 0.710.)
     let bestKeyword = 0;
     for (const id of ids) bestKeyword = Math.max(bestKeyword, candidates.get(id)!.armScores.get('keyword') ?? 0);
-    const keywordOf = (id: string): number => (bestKeyword > 0 ? (candidates.get(id)?.armScores.get('keyword') ?? 0) / bestKeyword : 0);
+    const coverage = new Map(ids.map((id) => [id, termCoverage(query.terms, memories.get(id)!.content, query.termForms)]));
+    const keyword = new Map(ids.map((id) => [id, bestKeyword > 0 ? ((candidates.get(id)!.armScores.get('keyword') ?? 0) / bestKeyword) * Math.sqrt(coverage.get(id)!) : 0]));
     const keywordContext = new Map<string, number>();
     for (const { anchorId, offset, id } of neighbours) {
       const decay = CONTEXT_DISTANCE_DECAY[Math.abs(offset) - 1] ?? 0;
-      keywordContext.set(anchorId, Math.max(keywordContext.get(anchorId) ?? 0, decay * keywordOf(id)));
+      keywordContext.set(anchorId, Math.max(keywordContext.get(anchorId) ?? 0, decay * (keyword.get(id) ?? 0)));
     }
     const maxFused = arms.reduce((total, arm) => total + weights[arm], 0) / (RRF_K + 1);
 
@@ -236,15 +240,14 @@ export class RecallService {
       const candidate = candidates.get(id)!;
       const stored = embeddings.get(id);
       const similarity = candidate.armScores.get('vector') ?? (stored ? cosine(vector, stored) : 0);
-      const coverage = termCoverage(query.terms, memory.content, query.termForms);
       const fact = candidate.armScores.get('fact') ?? 0;
-      const relevance = relevanceOf(Math.max(similarity, fact), coverage);
+      const relevance = relevanceOf(Math.max(similarity, fact), coverage.get(id)!);
       if (relevance < options.threshold) continue;
       const features: RankingFeatures = {
-        keyword: keywordOf(id),
+        keyword: keyword.get(id)!,
         similarity,
         fact,
-        coverage,
+        coverage: coverage.get(id)!,
         keywordContext: keywordContext.get(id) ?? 0,
         fused: maxFused > 0 ? candidate.fused / maxFused : 0,
         about: query.entities.some((e) => isAbout(memory, e)) ? 1 : 0,
@@ -300,7 +303,13 @@ export class RecallService {
       this.deps.storage,
       workspaceId,
       seeds,
-      { maxDepth: options.traverseDepth, maxExpansion: options.maxExpansion },
+      {
+        maxDepth: options.traverseDepth,
+        maxExpansion: options.maxExpansion,
+        minRelevance: options.threshold,
+        // A discovery must beat the last returned place to change the answer.
+        minScore: ranked.length >= options.limit ? ranked[options.limit - 1]!.boosted : 0,
+      },
       (ids) => this.accept(workspaceId, ids, options.filter, new Map()),
     );
     const byId = new Map(ranked.map((s) => [s.id, s]));

@@ -55,7 +55,12 @@ export async function openSqliteStorage(options: SqliteOptions): Promise<SqlStor
 
   const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   await migrateToLatest(db, 'sqlite');
+  // Lookups by id ("id IN (…)" within a workspace) need table statistics, or the planner scans the whole
+  // workspace through its index instead. ANALYZE reads at most this many rows per index, so it stays cheap.
+  database.pragma('analysis_limit = 1000');
+  const refreshStatistics = () => database.pragma('optimize = 0x10002');
+  refreshStatistics();
   const vectors = new WorkspaceVectorIndexes({ ...DEFAULT_VECTOR_INDEX, ...options.vectorIndex, dimensions: options.dimensions });
-  const engine = new SqliteSearchEngine(vectors, options.annMinSize ?? 2_000);
+  const engine = new SqliteSearchEngine(vectors, options.annMinSize ?? 2_000, refreshStatistics);
   return new SqlStorage(db, engine, async () => {});
 }

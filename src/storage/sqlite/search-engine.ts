@@ -7,6 +7,7 @@ import type { ScoredId } from '../types.js';
 import type { WorkspaceVectorIndexes } from './vector-index.js';
 
 const FTS_CHUNK = 500;
+const STATISTICS_FIRST_REFRESH = 1_000;
 const WARM_UP_PAGE = 2_000;
 
 const ftsString = (term: string): string => `"${term.replaceAll('"', '""')}"`;
@@ -25,11 +26,15 @@ export function ftsMatchExpression(query: KeywordQuery): string {
 export class SqliteSearchEngine implements SearchEngine {
   readonly dialect = 'sqlite' as const;
   private warm = false;
+  private added = 0;
+  private statisticsAt = STATISTICS_FIRST_REFRESH;
 
   constructor(
     private readonly vectors: WorkspaceVectorIndexes,
     /** Below this many vectors an exact scan is cheap and exact; above it the HNSW answers. */
     private readonly annMinSize: number,
+    /** Refreshes the query planner's table statistics (PRAGMA optimize). */
+    private readonly refreshStatistics: () => void = () => {},
   ) {}
 
   encodeVector(vector: Float32Array): Buffer {
@@ -67,6 +72,12 @@ export class SqliteSearchEngine implements SearchEngine {
   }
 
   onVectorsAdded(entries: ReadonlyArray<Pick<IndexEntry, 'seq' | 'workspaceId' | 'embedding'>>): void {
+    this.added += entries.length;
+    // Statistics go stale as tables grow: refresh at 1k, 2k, 4k, … rows written by this process (cheap, rare).
+    if (this.warm && this.added >= this.statisticsAt) {
+      this.statisticsAt *= 2;
+      setImmediate(this.refreshStatistics);
+    }
     const byWorkspace = new Map<string, Array<{ seq: number; embedding: Float32Array }>>();
     for (const e of entries) {
       const list = byWorkspace.get(e.workspaceId) ?? [];

@@ -1,0 +1,287 @@
+/**
+ * Recall speed at 100,000 memories: `npm run bench:recall`.
+ *
+ * 1. Ingest (once; reused on reruns): synthetic varied sentences (bench/recall/corpus.ts) go through the batch
+ *    endpoint of an in-process server into one workspace (duplicate checks off, so all N become memories), with
+ *    the default `local` embedder behind a file cache under the bench directory, so a rerun embeds nothing again.
+ *    Background enrichment (facts of multi-sentence memories, automatic links) runs to the end.
+ * 2. Measure: the real server (`src/main.ts`, default configuration, result cache off) starts as a child process
+ *    on that database. Reported: time to listen and to be ready (search index rebuilt from the database), RSS;
+ *    then the questions twice through POST /v1/memories/recall: pass 1 embeds every query with the `local` model
+ *    (end to end, as a client sees it), pass 2 repeats them with the query vectors in the server's LRU, so
+ *    `search_latency_ms` is the engine alone.
+ * 3. ANN quality (SQLite): recall@10 of the usearch HNSW against exact search over the same vectors, for the
+ *    default index parameters and alternatives (RECALL_BENCH_ANN=all), with build and search times.
+ *
+ * Environment: RECALL_BENCH_MEMORIES (100000), RECALL_BENCH_QUERIES (1000), RECALL_BENCH_DIR
+ * (/tmp/memd-bench-recall), RECALL_BENCH_BACKENDS (sqlite,postgres), RECALL_BENCH_ANN (default | all | none).
+ * Postgres is PGlite (WASM Postgres with pgvector, one connection, in this process), not a tuned server.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import usearch from 'usearch';
+import { createApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { LocalEmbeddingProvider } from '../src/providers/embedding/local.js';
+import { openSqliteStorage } from '../src/storage/sqlite/open.js';
+import { DEFAULT_VECTOR_INDEX, type VectorIndexOptions } from '../src/storage/sqlite/vector-index.js';
+import { DiskCachedEmbedder } from './recall/cached-embedder.js';
+import { memories, questions } from './recall/corpus.js';
+
+const N = Number(process.env.RECALL_BENCH_MEMORIES ?? 100_000);
+const QUERIES = Number(process.env.RECALL_BENCH_QUERIES ?? 1_000);
+const ROOT = process.env.RECALL_BENCH_DIR ?? '/tmp/memd-bench-recall';
+const BACKENDS = (process.env.RECALL_BENCH_BACKENDS ?? 'sqlite,postgres').split(',').map((b) => b.trim());
+const ANN = process.env.RECALL_BENCH_ANN ?? 'default';
+const WORKSPACE = 'bench';
+const BATCH = 1_000;
+mkdirSync(ROOT, { recursive: true });
+
+const log = (line: string) => console.log(line);
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** N distinct texts (the generator repeats itself now and then). */
+function corpus(count: number): string[] {
+  const seen = new Set<string>();
+  for (let seed = 42; seen.size < count; seed++) for (const text of memories(count, seed)) if (seen.size < count) seen.add(text);
+  return [...seen];
+}
+
+function percentiles(values: number[]): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+  return `p50 ${at(0.5).toFixed(2)}  p95 ${at(0.95).toFixed(2)}  p99 ${at(0.99).toFixed(2)}  max ${sorted.at(-1)!.toFixed(2)}`;
+}
+
+async function json<T = any>(url: string, body?: unknown): Promise<T> {
+  const response = await fetch(url, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const value = (await response.json()) as T;
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${JSON.stringify(value).slice(0, 500)}`);
+  return value;
+}
+
+function cachedEmbedder(): DiskCachedEmbedder {
+  return new DiskCachedEmbedder(new LocalEmbeddingProvider({ model: undefined, workers: 2 }), join(ROOT, 'vectors-use-lite.bin'));
+}
+
+/** Step 1: everything into one workspace through the batch endpoint, then background enrichment to the end. */
+async function ingest(env: Record<string, string>, texts: string[]): Promise<void> {
+  const embedder = cachedEmbedder();
+  const config = loadConfig({ ...env, MEMD_PORT: '0', MEMD_LOG_LEVEL: 'warn' });
+  const app = await createApp(config, { embedder });
+  const url = await app.listen(0);
+  await app.ready();
+  log(`  ingest: ${embedder.size} vectors cached in ${join(ROOT, 'vectors-use-lite.bin')}`);
+  await json(`${url}/v1/workspaces`, { id: WORKSPACE, name: 'speed bench', settings: { deduplication: false } });
+  const started = performance.now();
+  for (let at = 0; at < texts.length; at += BATCH) {
+    const operations = texts.slice(at, at + BATCH).map((content) => ({ op: 'create', content }));
+    const result = await json<{ failed: number }>(`${url}/v1/memories/batch`, { workspace_id: WORKSPACE, operations });
+    if (result.failed > 0) throw new Error(`batch at ${at}: ${result.failed} failed`);
+    if ((at / BATCH) % 10 === 9) log(`  ingest: ${at + BATCH} memories, ${seconds(performance.now() - started)}, ${embedder.computed} embedded`);
+  }
+  for (;;) {
+    const counts = await app.services.storage.tasks.counts();
+    if (counts.pending + counts.running === 0) break;
+    log(`  enrichment: ${counts.pending} tasks pending, ${seconds(performance.now() - started)}`);
+    await sleep(15_000);
+  }
+  const total = await app.services.storage.memories.count(WORKSPACE, {});
+  const edges = await app.services.storage.associations.count(WORKSPACE);
+  log(`  ingest done in ${seconds(performance.now() - started)}: ${total} memories (facts included), ${edges} associations; ${embedder.computed} texts embedded this run`);
+  await app.close();
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const rssMiB = (pid: number): number => {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))!;
+  return Number(line.replace(/\D+/g, '')) / 1024;
+};
+
+async function waitFor(url: string, child: ChildProcess): Promise<void> {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(20);
+  }
+}
+
+/** Step 2: the real server as a child process; start-up, RSS, and the questions twice. */
+async function measure(env: Record<string, string>, qs: string[]): Promise<void> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const started = performance.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { PATH: process.env.PATH ?? '', ...env, MEMD_PORT: String(port), MEMD_RECALL_CACHE_ENTRIES: '0', MEMD_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  try {
+    await waitFor(`${base}/health`, child);
+    const listening = performance.now();
+    await waitFor(`${base}/health/ready`, child);
+    const ready = performance.now();
+    log(`  start: listening after ${seconds(listening - started)} (process, database, embedding model), ready after ${seconds(ready - started)} (index rebuilt: ${seconds(ready - listening)}); RSS ${rssMiB(child.pid!).toFixed(0)} MiB`);
+    const passes: Array<{ name: string; texts: string[] }> = [
+      { name: 'end to end (query embedded by the local model)', texts: qs },
+      { name: 'engine (query vector from the server LRU)', texts: qs },
+    ];
+    for (const pass of passes) {
+      const client: number[] = [];
+      const server: number[] = [];
+      const engine: number[] = [];
+      const embedding: number[] = [];
+      let results = 0;
+      for (const query of pass.texts) {
+        const t = performance.now();
+        const body = await json<{ memories: unknown[]; search_latency_ms: number; query_embedding_ms: number }>(`${base}/v1/memories/recall`, { workspace_id: WORKSPACE, query });
+        client.push(performance.now() - t);
+        server.push(body.search_latency_ms);
+        embedding.push(body.query_embedding_ms);
+        engine.push(body.search_latency_ms - body.query_embedding_ms);
+        results += body.memories.length;
+      }
+      log(`  ${pass.name}, ${pass.texts.length} queries, ${(results / pass.texts.length).toFixed(1)} results each:`);
+      log(`    engine (search_latency_ms - query_embedding_ms)  ${percentiles(engine)} ms`);
+      log(`    query embedding (query_embedding_ms)             ${percentiles(embedding)} ms`);
+      log(`    server total (search_latency_ms)                 ${percentiles(server)} ms`);
+      log(`    client (HTTP round trip)                         ${percentiles(client)} ms`);
+    }
+    log(`  RSS after the queries: ${rssMiB(child.pid!).toFixed(0)} MiB`);
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  }
+}
+
+/** Step 3: the HNSW index against exact search, on the vectors of the SQLite database. */
+async function annQuality(dataDir: string, qs: string[]): Promise<void> {
+  const storage = await openSqliteStorage({ path: join(dataDir, 'memd.sqlite'), dimensions: 512 });
+  const rows: Array<{ seq: number; embedding: Float32Array }> = [];
+  for (let after = 0; ; ) {
+    const page = await storage.memories.scan(WORKSPACE, after, 5_000, { statuses: ['active'] });
+    if (page.length === 0) break;
+    for (const r of page) if (r.embedding) rows.push({ seq: r.seq, embedding: r.embedding });
+    after = page.at(-1)!.seq;
+  }
+  await storage.close();
+  const dims = 512;
+  const dataset = new Float32Array(rows.length * dims);
+  rows.forEach((r, i) => dataset.set(r.embedding, i * dims));
+  const keys = BigUint64Array.from(rows.map((r) => BigInt(r.seq)));
+  const embedder = cachedEmbedder();
+  await embedder.init();
+  const queryVectors = await embedder.embed(qs);
+  await embedder.close();
+  const queries = new Float32Array(qs.length * dims);
+  queryVectors.forEach((v, i) => queries.set(v, i * dims));
+  // exactSearch answers with row offsets into the dataset.
+  const exact = usearch.exactSearch(dataset, queries, dims, 10, usearch.MetricKind.Cos, 2) as unknown as { keys: BigUint64Array };
+  const truthSeqs = qs.map((_, i) => new Set(Array.from(exact.keys.subarray(i * 10, i * 10 + 10), (k) => Number(keys[Number(k)]))));
+  const configs: Array<Omit<VectorIndexOptions, 'dimensions'>> =
+    ANN === 'all'
+      ? [
+          DEFAULT_VECTOR_INDEX,
+          { ...DEFAULT_VECTOR_INDEX, quantization: 'f32' },
+          { ...DEFAULT_VECTOR_INDEX, quantization: 'i8' },
+          { ...DEFAULT_VECTOR_INDEX, connectivity: 8 },
+          { ...DEFAULT_VECTOR_INDEX, connectivity: 32 },
+          { ...DEFAULT_VECTOR_INDEX, expansionSearch: 48 },
+          { ...DEFAULT_VECTOR_INDEX, expansionSearch: 192 },
+          { ...DEFAULT_VECTOR_INDEX, expansionAdd: 128 },
+        ]
+      : [DEFAULT_VECTOR_INDEX];
+  log(`  ${rows.length} vectors, ${qs.length} queries; recall@10 against exact search (usearch exactSearch)`);
+  for (const config of configs) {
+    const index = new usearch.Index({
+      dimensions: dims,
+      metric: usearch.MetricKind.Cos,
+      quantization: config.quantization as never,
+      connectivity: config.connectivity,
+      expansion_add: config.expansionAdd,
+      expansion_search: config.expansionSearch,
+      multi: false,
+    });
+    const buildStarted = performance.now();
+    index.add(keys, dataset, 2);
+    const buildMs = performance.now() - buildStarted;
+    for (const wanted of [10, 200]) {
+      let found = 0;
+      const times: number[] = [];
+      for (let i = 0; i < qs.length; i++) {
+        const t = performance.now();
+        const result = index.search(queries.subarray(i * dims, (i + 1) * dims), wanted, 1);
+        times.push(performance.now() - t);
+        // The engine re-scores the candidates exactly, so the true top 10 only has to be among them.
+        const got = new Set(Array.from(result.keys, (k) => Number(k)));
+        for (const seq of truthSeqs[i]!) if (got.has(seq)) found++;
+      }
+      log(
+        `  ${config.quantization} M=${config.connectivity} ef_add=${config.expansionAdd} ef_search=${config.expansionSearch}: build ${seconds(buildMs)} (2 threads); ` +
+          `${wanted} candidates: recall@10 ${(found / (qs.length * 10)).toFixed(4)}, search ${percentiles(times)} ms`,
+      );
+    }
+  }
+}
+
+async function startPersistentPglite(dataDir: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const db = await PGlite.create({ dataDir, extensions: { vector } });
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 8 });
+  await server.start();
+  const { port } = (server as unknown as { server: { address(): { port: number } } }).server.address();
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    async stop() {
+      await server.stop();
+      await db.close();
+    },
+  };
+}
+
+log(`machine: ${cpus()[0]?.model ?? 'unknown cpu'}, ${availableParallelism()} cores, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, node ${process.version}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+log(`${N} memories, ${QUERIES} queries, backends ${BACKENDS.join(', ')}, data under ${ROOT}`);
+const texts = corpus(N);
+const qs = questions(QUERIES);
+for (const backend of BACKENDS) {
+  log(`\n== ${backend}${backend === 'postgres' ? ' (PGlite: WASM Postgres + pgvector, single connection, not a tuned server)' : ''}`);
+  const dir = join(ROOT, `${backend}-${N}`);
+  mkdirSync(dir, { recursive: true });
+  const marker = join(dir, 'ingested');
+  let pglite: Awaited<ReturnType<typeof startPersistentPglite>> | null = null;
+  let env: Record<string, string>;
+  if (backend === 'postgres') {
+    pglite = await startPersistentPglite(join(dir, 'pgdata'));
+    env = { MEMD_DATA_DIR: dir, MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: pglite.url, MEMD_DATABASE_POOL_SIZE: '4' };
+  } else {
+    env = { MEMD_DATA_DIR: dir };
+  }
+  try {
+    if (!existsSync(marker)) {
+      await ingest(env, texts);
+      writeFileSync(marker, new Date().toISOString());
+    } else log(`  reusing the ingested database (${readFileSync(marker, 'utf8')})`);
+    await measure(env, qs);
+    if (backend === 'sqlite' && ANN !== 'none') await annQuality(dir, qs);
+  } finally {
+    await pglite?.stop();
+  }
+}
+log(`\nload after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
