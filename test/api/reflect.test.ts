@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeOpenAI, type FakeLlmServer, type RecordedRequest } from '../support/fake-llm-server.js';
+import { client, startServer, type Client, type TestServer } from '../support/server.js';
+import { providerFor } from '../providers/llm/setup.js';
+
+let fake: FakeLlmServer;
+let withLlm: TestServer;
+let withoutLlm: TestServer;
+let api: Client;
+let plain: Client;
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+  withLlm = await startServer({ llm: providerFor({ baseUrl: fake.baseUrl, maxRetries: 1 }) });
+  withoutLlm = await startServer();
+  api = client(withLlm.url);
+  plain = client(withoutLlm.url);
+});
+afterAll(async () => {
+  await withLlm.stop();
+  await withoutLlm.stop();
+  await fake.close();
+});
+beforeEach(() => {
+  fake.requests.length = 0;
+});
+
+const MEMORIES = [
+  { content: 'The Lisbon offsite is planned for the second week of May.', tags: ['offsite'] },
+  { content: 'Budget for the Lisbon offsite was approved at 40,000 euros.', tags: ['offsite', 'budget'] },
+  { content: 'Printer toner ran out again.', tags: ['office'] },
+];
+
+const seed = async (c: Client, workspace_id: string) => {
+  await c.post('/v1/workspaces', { id: workspace_id, name: workspace_id });
+  const ids: string[] = [];
+  for (const m of MEMORIES) ids.push((await c.post('/v1/memories', { workspace_id, ...m })).body.memory.id);
+  return ids;
+};
+
+/** Answers like a model that read the numbered memories: cites those mentioning the offsite. */
+function citingModel(request: RecordedRequest): string {
+  const prompt = request.messages.at(-1)!.content;
+  const cited = [...prompt.matchAll(/^\[(\d+)\] .*offsite/gm)].map((m) => Number(m[1]));
+  return JSON.stringify({ reflection: 'The Lisbon offsite is in the second week of May, with a budget of 40,000 euros.', sources: cited, confidence: 0.85 });
+}
+
+describe('POST /v1/memories/reflect with a language model', () => {
+  it('builds the prompt from the recalled memories and returns the answer with its sources', async () => {
+    const ids = await seed(api, 'reflect-llm');
+    fake.script(citingModel);
+    const res = await api.post('/v1/memories/reflect', { workspace_id: 'reflect-llm', query: 'When is the Lisbon offsite and what is its budget?' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({
+      reflection: 'The Lisbon offsite is in the second week of May, with a budget of 40,000 euros.',
+      confidence: 0.85,
+      synthesis: 'llm',
+    });
+    expect([...res.body.source_memories].sort()).toEqual([ids[0], ids[1]].sort());
+    expect(res.body.tokens_processed).toBeGreaterThan(0);
+    const [request] = fake.requests;
+    const prompt = request!.messages.map((m) => m.content).join('\n');
+    expect(prompt).toContain(MEMORIES[0]!.content);
+    expect(prompt).toContain(MEMORIES[1]!.content);
+    expect(prompt).toContain('When is the Lisbon offsite and what is its budget?');
+    expect(request!.messages[0]!.role).toBe('system');
+  });
+
+  it('applies the filters to what the prompt carries, and leaves sources out when asked', async () => {
+    await seed(api, 'reflect-filters');
+    fake.script(citingModel);
+    const res = await api.post('/v1/memories/reflect', { workspace_id: 'reflect-filters', query: 'Lisbon offsite budget', tags: ['budget'], include_sources: false });
+    expect(res.status).toBe(200);
+    expect(res.body.source_memories).toEqual([]);
+    const prompt = fake.requests[0]!.messages.at(-1)!.content;
+    expect(prompt).toContain(MEMORIES[1]!.content);
+    expect(prompt).not.toContain(MEMORIES[0]!.content);
+  });
+
+  it('does not ask the model when no memory is relevant', async () => {
+    await seed(api, 'reflect-nothing');
+    const res = await api.post('/v1/memories/reflect', { workspace_id: 'reflect-nothing', query: 'quantum chromodynamics lecture notes' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ source_memories: [], confidence: 0 });
+    expect(res.body.reflection).toMatch(/no stored memories/i);
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('turns a failing provider into a 502 JSON error', async () => {
+    await seed(api, 'reflect-failing');
+    fake.script({ status: 500, message: 'model crashed' }, { status: 500, message: 'model crashed again' });
+    const res = await api.post('/v1/memories/reflect', { workspace_id: 'reflect-failing', query: 'When is the Lisbon offsite?' });
+    expect(res.status).toBe(502);
+    expect(res.body).toMatchObject({ statusCode: 502, code: 'provider_error' });
+    expect(res.body.message).toMatch(/500/);
+  });
+
+  it('rejects an out-of-range depth with 422', async () => {
+    for (const depth of [0, 6, 2.5]) expect((await api.post('/v1/memories/reflect', { query: 'x', depth })).status).toBe(422);
+    expect((await api.post('/v1/memories/reflect', { query: 'x', detail_level: 'tiny' })).status).toBe(422);
+  });
+});
+
+describe('POST /v1/memories/reflect without a language model', () => {
+  it('returns an extractive synthesis that says so, with its sources', async () => {
+    const ids = await seed(plain, 'reflect-plain');
+    const res = await plain.post('/v1/memories/reflect', { workspace_id: 'reflect-plain', query: 'What is the budget of the Lisbon offsite?' });
+    expect(res.status).toBe(200);
+    expect(res.body.synthesis).toBe('extractive');
+    expect(res.body.reflection).toMatch(/extractive/i);
+    expect(res.body.reflection).toMatch(/no language model is configured/i);
+    expect(res.body.reflection).toContain('Budget for the Lisbon offsite was approved at 40,000 euros.');
+    expect(res.body.source_memories[0]).toBe(ids[1]);
+    expect(res.body.source_memories).not.toContain(ids[2]);
+    expect(res.body.confidence).toBeGreaterThan(0);
+    expect(res.body.confidence).toBeLessThanOrEqual(1);
+  });
+});

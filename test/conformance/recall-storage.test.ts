@@ -1,0 +1,94 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import type { SqlStorage } from '../../src/storage/sql/storage.js';
+import { association, axisVector, memory, workspace } from '../support/records.js';
+import { storageBackends } from '../support/storage-backends.js';
+
+const DIMS = 8;
+
+/** Storage the recall engine relies on beyond the foundation's: every engine must agree. */
+describe.each(storageBackends())('recall storage: $name', (backend) => {
+  afterAll(() => backend.teardown());
+
+  async function fresh(): Promise<SqlStorage> {
+    const storage = await backend.open(DIMS);
+    await storage.engine.warmUp(storage.sqlContext.db);
+    await storage.workspaces.create(workspace('ws_a'));
+    await storage.workspaces.create(workspace('ws_b'));
+    return storage;
+  }
+
+  it('keyword search: required terms anchor, several words make a phrase', async () => {
+    const s = await fresh();
+    const anchored = memory('ws_a', 'Melanie signed up for a pottery class', axisVector(DIMS, 0));
+    const unanchored = memory('ws_a', 'The pottery class was full', axisVector(DIMS, 1));
+    const apart = memory('ws_a', 'Melanie went to class, then to the pottery shop', axisVector(DIMS, 2));
+    const other = memory('ws_b', 'Melanie loves pottery class', axisVector(DIMS, 3));
+    await s.memories.insert([anchored, unanchored, apart, other]);
+    const ids = async (terms: string[], required?: string[]) => (await s.memories.keywordSearch('ws_a', terms, { k: 10, ...(required && { required }) })).map((r) => r.id).sort();
+    expect(await ids(['pottery'], ['Melanie'])).toEqual([anchored.id, apart.id].sort());
+    expect(await ids([], ['Melanie'])).toEqual([anchored.id, apart.id].sort());
+    expect(await ids(['pottery class'])).toEqual([anchored.id, unanchored.id].sort());
+    expect(await ids(['pottery class'], ['melanie'])).toEqual([anchored.id]);
+    expect(await ids(['class'], ['Melanie', 'shop'])).toEqual([apart.id]);
+    expect(await ids([], [])).toEqual([]);
+    await s.close();
+  });
+
+  it('filters by source scope (null-safe) and by event time, which falls back to the creation time', async () => {
+    const s = await fresh();
+    const plain = memory('ws_a', 'plain', axisVector(DIMS, 0), { created_at: '2024-03-10T10:00:00.000Z' });
+    const fact = memory('ws_a', 'fact', axisVector(DIMS, 0, 0.1), { source_scope: 'fact', occurred_at: '2024-05-02T09:00:00.000Z' });
+    const session = memory('ws_a', 'session', axisVector(DIMS, 0, 0.2), { source_scope: 'session', occurred_at: '2024-05-20T09:00:00.000Z' });
+    await s.memories.insert([plain, fact, session]);
+    const ids = async (filter: object) => (await s.memories.vectorSearch('ws_a', axisVector(DIMS, 0), { k: 10, filter })).map((r) => r.id).sort();
+    expect(await ids({ sourceScopes: ['fact'] })).toEqual([fact.id]);
+    expect(await ids({ sourceScopes: [] })).toEqual([]);
+    expect(await ids({ excludeSourceScopes: ['fact'] })).toEqual([plain.id, session.id].sort());
+    expect(await ids({ occurredAfter: '2024-05-01T00:00:00.000Z', occurredBefore: '2024-05-31T23:59:59.999Z' })).toEqual([fact.id, session.id].sort());
+    expect(await ids({ occurredBefore: '2024-04-01T00:00:00.000Z' })).toEqual([plain.id]);
+    expect((await s.memories.keywordSearch('ws_a', ['plain', 'fact', 'session'], { k: 10, filter: { excludeSourceScopes: ['fact'], occurredAfter: '2024-05-01T00:00:00.000Z' } })).map((r) => r.id)).toEqual([session.id]);
+    await s.close();
+  });
+
+  it('sequence neighbours: nearest qualifying memories in write order, same context, session and sitting', async () => {
+    const s = await fresh();
+    const at = (minute: number) => `2024-05-02T09:${String(minute).padStart(2, '0')}:00.000Z`;
+    const turn = (i: number, overrides = {}) => memory('ws_a', `turn ${i}`, axisVector(DIMS, i), { session_id: 's1', created_at: at(i), ...overrides });
+    const t1 = turn(1);
+    const t2 = turn(2);
+    const elsewhere = turn(3, { session_id: 's2' });
+    const deleted = turn(4, { status: 'deleted' });
+    const t5 = turn(5);
+    const t6 = turn(6);
+    const nextDay = turn(7, { created_at: '2024-05-03T09:07:00.000Z' });
+    const foreign = memory('ws_b', 'foreign turn', axisVector(DIMS, 0), { session_id: 's1', created_at: at(8) });
+    for (const m of [t1, t2, elsewhere, deleted, t5, t6, nextDay, foreign]) await s.memories.insert([m]);
+    const around = await s.memories.sequenceNeighbours('ws_a', [t2.id], { span: 2, withinMs: 3_600_000 });
+    expect(around.map((n) => [n.offset, n.id])).toEqual([
+      [-1, t1.id],
+      [1, t5.id],
+      [2, t6.id],
+    ]);
+    expect(around.every((n) => n.anchorId === t2.id)).toBe(true);
+    const last = await s.memories.sequenceNeighbours('ws_a', [t6.id], { span: 1, withinMs: 3_600_000 });
+    expect(last.map((n) => [n.offset, n.id])).toEqual([[-1, t5.id]]);
+    const wider = await s.memories.sequenceNeighbours('ws_a', [t6.id], { span: 1, withinMs: 2 * 86_400_000 });
+    expect(wider.map((n) => n.id)).toEqual([t5.id, nextDay.id]);
+    const filtered = await s.memories.sequenceNeighbours('ws_a', [t2.id], { span: 1, withinMs: 3_600_000, filter: { excludeIds: [t1.id] } });
+    expect(filtered.map((n) => n.id)).toEqual([t5.id]);
+    expect(await s.memories.sequenceNeighbours('ws_b', [t2.id], { span: 2, withinMs: 3_600_000 })).toEqual([]);
+    await s.close();
+  });
+
+  it('counts backlinks, leaving out the relationships asked', async () => {
+    const s = await fresh();
+    const [a, b, c] = ['a', 'b', 'c'].map((x, i) => memory('ws_a', x, axisVector(DIMS, i)));
+    await s.memories.insert([a!, b!, c!]);
+    await s.associations.upsert(association('ws_a', b!.id, a!.id, 'references', 0.9));
+    await s.associations.upsert(association('ws_a', c!.id, a!.id, 'similar_to', 0.7));
+    await s.associations.upsert(association('ws_a', c!.id, b!.id, 'part_of', 1));
+    expect(await s.associations.incomingCounts('ws_a', [a!.id, b!.id])).toEqual(new Map([[a!.id, 2], [b!.id, 1]]));
+    expect(await s.associations.incomingCounts('ws_a', [a!.id, b!.id], { excludeRelationships: ['similar_to', 'part_of'] })).toEqual(new Map([[a!.id, 1]]));
+    await s.close();
+  });
+});
