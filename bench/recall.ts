@@ -4,7 +4,8 @@
  * 1. Ingest (once; reused on reruns): synthetic varied sentences (bench/recall/corpus.ts) go through the batch
  *    endpoint of an in-process server into one workspace (duplicate checks off, so all N become memories), with
  *    the default `local` embedder behind a file cache under the bench directory, so a rerun embeds nothing again.
- *    Background enrichment (facts of multi-sentence memories, automatic links) runs to the end.
+ *    Background enrichment (facts of multi-sentence memories, automatic links) runs to the end. Postgres gets a
+ *    copy of the SQLite rows (see copyToPostgres), so SQLite runs first.
  * 2. Measure: the real server (`src/main.ts`, default configuration, result cache off) starts as a child process
  *    on that database. Reported: time to listen and to be ready (search index rebuilt from the database), RSS;
  *    then the questions twice through POST /v1/memories/recall: pass 1 embeds every query with the `local` model
@@ -29,6 +30,7 @@ import usearch from 'usearch';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { LocalEmbeddingProvider } from '../src/providers/embedding/local.js';
+import { openPostgresStorage } from '../src/storage/postgres/open.js';
 import { openSqliteStorage } from '../src/storage/sqlite/open.js';
 import { DEFAULT_VECTOR_INDEX, type VectorIndexOptions } from '../src/storage/sqlite/vector-index.js';
 import { DiskCachedEmbedder } from './recall/cached-embedder.js';
@@ -242,6 +244,41 @@ async function annQuality(dataDir: string, qs: string[]): Promise<void> {
   }
 }
 
+/**
+ * Postgres gets the very rows of the SQLite database (memories with their vectors and facts, associations, the
+ * embedder identity), copied through the storage layer: re-running the write pipeline inside WASM Postgres would
+ * take hours and measure PGlite's write path, not recall. The HNSW index is built by the server's start.
+ */
+async function copyToPostgres(sqliteDir: string, url: string): Promise<void> {
+  const started = performance.now();
+  const source = await openSqliteStorage({ path: join(sqliteDir, 'memd.sqlite'), dimensions: 512 });
+  const target = await openPostgresStorage({ url, poolSize: 1, dimensions: 512 });
+  const workspace = (await source.workspaces.get(WORKSPACE))!;
+  await target.workspaces.create(workspace);
+  for (const context of await source.contexts.list(WORKSPACE)) await target.contexts.ensure(context);
+  await target.meta.set('embedder', (await source.meta.get('embedder'))!);
+  let copied = 0;
+  for (let after = 0; ; ) {
+    const page = await source.memories.scan(WORKSPACE, after, 1_000);
+    if (page.length === 0) break;
+    await target.transaction((tx) => tx.memories.insert(page.map((r) => ({ ...r.memory, embedding: r.embedding! }))));
+    copied += page.length;
+    after = page.at(-1)!.seq;
+    if (copied % 20_000 < 1_000) log(`  copy: ${copied} memories, ${seconds(performance.now() - started)}`);
+  }
+  let edges = 0;
+  for (let after: string | null = null; ; ) {
+    const page = await source.associations.scan(WORKSPACE, after, 1_000);
+    if (page.length === 0) break;
+    await target.sqlContext.db.insertInto('associations').values(page.map((a) => ({ ...a, metadata: JSON.stringify(a.metadata) }))).execute();
+    edges += page.length;
+    after = page.at(-1)!.id;
+  }
+  log(`  copied ${copied} memories and ${edges} associations from SQLite in ${seconds(performance.now() - started)}`);
+  await source.close();
+  await target.close();
+}
+
 async function startPersistentPglite(dataDir: string): Promise<{ url: string; stop(): Promise<void> }> {
   const db = await PGlite.create({ dataDir, extensions: { vector } });
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 8 });
@@ -275,7 +312,8 @@ for (const backend of BACKENDS) {
   }
   try {
     if (!existsSync(marker)) {
-      await ingest(env, texts);
+      if (backend === 'postgres') await copyToPostgres(join(ROOT, `sqlite-${N}`), pglite!.url);
+      else await ingest(env, texts);
       writeFileSync(marker, new Date().toISOString());
     } else log(`  reusing the ingested database (${readFileSync(marker, 'utf8')})`);
     await measure(env, qs);

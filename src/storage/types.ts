@@ -148,6 +148,14 @@ export interface MemoryStore {
    * conversation stored turn by turn reads back in order this way.
    */
   sequenceNeighbours(workspaceId: string, anchorIds: readonly string[], options: { span: number; withinMs: number; filter?: MemoryFilter }): Promise<SequenceNeighbour[]>;
+  /**
+   * How many keyword-index entries match each query (a term or phrase, or with `all` every one of the terms at
+   * once), counted up to `cap` (more is reported as `cap + 1`): what a keyword search would have to score. Never
+   * fewer than the workspace's matching active memories; an engine whose index is shared by all workspaces
+   * (SQLite) counts across them, since that is the work a search does. Cheap, so that a search can leave out
+   * terms too common to score quickly.
+   */
+  keywordMatchCounts(workspaceId: string, queries: ReadonlyArray<readonly string[]>, options: { cap: number }): Promise<number[]>;
   /** Counts a recall hit: access_count + 1, last_accessed_at, importance x1.1 (cap 1) unless pinned. */
   recordAccess(workspaceId: string, ids: readonly string[], at: string): Promise<void>;
   /** Memories in storage order after `afterSeq`, with their embeddings (export, re-embed). */

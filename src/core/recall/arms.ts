@@ -49,12 +49,45 @@ export async function denseArms({ storage, workspaceId, vector, filter, depth }:
   };
 }
 
+/**
+ * BM25 scores every keyword-index entry a query matches, so one term matching thousands of memories ("project" in
+ * a project tracker) makes a search slow while adding little: its inverse document frequency is low. A search
+ * scores at most about this many entries per term.
+ */
+export const MAX_SCORED_MATCHES = 1_000;
+
+/**
+ * Keyword search with bounded cost. When the required terms are rare enough, they bound the work and the query
+ * runs as asked. Otherwise terms too common to score are left out when rarer ones exist; when none is rarer, all
+ * the words must appear together (AND); when even that matches too much, the query is too general for keywords
+ * and the other arms answer it.
+ */
+export async function boundedKeywordSearch(
+  { storage, workspaceId, depth }: ArmInput,
+  terms: readonly string[],
+  required: readonly string[],
+  filter: MemoryFilter,
+): Promise<ScoredId[]> {
+  const cap = MAX_SCORED_MATCHES;
+  const counts = await storage.memories.keywordMatchCounts(workspaceId, [...terms.map((t) => [t]), required], { cap });
+  const search = (any: readonly string[], all: readonly string[]) => storage.memories.keywordSearch(workspaceId, any, { k: depth, filter, required: all });
+  if (required.length > 0 && counts.at(-1)! <= cap) return search(terms, required);
+  const present = terms.filter((_, i) => counts[i]! > 0);
+  const rare = present.filter((t) => counts[terms.indexOf(t)]! <= cap);
+  if (rare.length > 0) return search(rare, required);
+  const together = [...required, ...present];
+  if (together.length === 0) return [];
+  const [count] = await storage.memories.keywordMatchCounts(workspaceId, [together], { cap });
+  return count! <= cap ? search([], together) : [];
+}
+
 /** Lexical retrieval: BM25 (FTS5) / ts_rank over the query's content words, any of which may match; scores are the engine's. */
-export async function keywordArm({ storage, workspaceId, query, filter, depth }: ArmInput): Promise<ArmResult> {
+export async function keywordArm(input: ArmInput): Promise<ArmResult> {
+  const { query, filter } = input;
   // Other forms of irregular verbs ("drew" for "drawing"), and adjacent word pairs as phrases: "support group"
   // outranks a memory with "support" and "group" apart.
   const terms = [...query.terms, ...[...query.termForms.values()].flat(), ...query.phrases];
-  const hits = await storage.memories.keywordSearch(workspaceId, terms, { k: depth, filter: originals(filter) });
+  const hits = await boundedKeywordSearch(input, terms, [], originals(filter));
   return { arm: 'keyword', ids: hits.map((h) => h.id), scores: scoreMap(hits) };
 }
 
@@ -70,10 +103,11 @@ const MAX_ENTITIES = 3;
  * Entity-anchored candidates: memories that name the entity and share other query words, ranked by BM25.
  * One search per named entity (at most three), interleaved.
  */
-export async function entityArm({ storage, workspaceId, query, filter, depth }: ArmInput): Promise<ArmResult> {
+export async function entityArm(input: ArmInput): Promise<ArmResult> {
+  const { query, filter, depth } = input;
   const lists = await Promise.all(
     query.entities.slice(0, MAX_ENTITIES).map(async (entity) => {
-      const hits = await storage.memories.keywordSearch(workspaceId, otherTerms(query, entity), { k: depth, filter: originals(filter), required: [entity] });
+      const hits = await boundedKeywordSearch(input, otherTerms(query, entity), [entity], originals(filter));
       return hits.map((h) => h.id);
     }),
   );
@@ -89,7 +123,7 @@ export async function temporalArm({ storage, workspaceId, query, vector, filter,
   const inWindow: MemoryFilter = { ...originals(filter), occurredAfter: window.start, occurredBefore: window.end };
   const [byMeaning, byWords] = await Promise.all([
     storage.memories.vectorSearch(workspaceId, vector, { k: depth, filter: inWindow }),
-    storage.memories.keywordSearch(workspaceId, query.terms, { k: depth, filter: inWindow }),
+    boundedKeywordSearch({ storage, workspaceId, query, vector, filter, depth }, query.terms, [], inWindow),
   ]);
   return { arm: 'temporal', ids: interleave([byMeaning.map((h) => h.id), byWords.map((h) => h.id)]).slice(0, depth) };
 }

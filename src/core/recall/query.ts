@@ -15,9 +15,6 @@ export interface ProcessedQuery {
   phrases: string[];
   /** Names and quoted phrases, as written (e.g. "Dr. Seuss", "Caroline"): the entity arm's anchors. */
   entities: string[];
-  /** True when the query quoted something or named a multi-word proper noun (the reference's entity rule). */
-  quoted: boolean;
-  multiWordName: boolean;
   /** Time windows the query names ("in May 2023", "last week", "yesterday"). */
   windows: TimeWindow[];
 }
@@ -45,16 +42,12 @@ const POSSESSIVE = /['’]s$/u;
  * Proper nouns of a query: runs of capitalised words that are not the sentence's opening question word or a
  * stopword. "When did Melanie meet Dr. Seuss" gives ["Melanie", "Dr. Seuss"].
  */
-function properNouns(text: string): { names: string[]; multiWord: boolean } {
+function properNouns(text: string): string[] {
   const names: string[] = [];
-  let multiWord = false;
   let run: string[] = [];
   let runEnd = -1;
   const flush = () => {
-    if (run.length > 0) {
-      names.push(run.join(' '));
-      if (run.length > 1) multiWord = true;
-    }
+    if (run.length > 0) names.push(run.join(' '));
     run = [];
   };
   for (const match of text.matchAll(CAPITALISED)) {
@@ -71,7 +64,7 @@ function properNouns(text: string): { names: string[]; multiWord: boolean } {
     runEnd = start + match[0].length;
   }
   flush();
-  return { names, multiWord };
+  return names;
 }
 
 /** Other forms of a term that is an irregular verb, also through its inflection ("drawing" -> draw, drew, drawn). */
@@ -85,7 +78,7 @@ function verbForms(term: string): string[] {
 
 export function processQuery(text: string, now: Date): ProcessedQuery {
   const quotedPhrases = [...text.matchAll(QUOTED)].map((m) => (m[1] ?? m[2] ?? '').trim()).filter(Boolean);
-  const { names, multiWord } = properNouns(text.replace(QUOTED, ' '));
+  const names = properNouns(text.replace(QUOTED, ' '));
   const seen = new Set<string>();
   const entities = [...quotedPhrases, ...names].filter((e) => {
     const key = e.toLowerCase();
@@ -107,5 +100,5 @@ export function processQuery(text: string, now: Date): ProcessedQuery {
     const others = verbForms(term).filter((f) => !terms.includes(f));
     if (others.length > 0) termForms.set(term, others);
   }
-  return { text, terms, termForms, phrases, entities, quoted: quotedPhrases.length > 0, multiWordName: multiWord, windows };
+  return { text, terms, termForms, phrases, entities, windows };
 }

@@ -73,6 +73,17 @@ export class PostgresSearchEngine implements SearchEngine {
     return rows.map((r) => ({ id: r.id, score: Number(r.rank) }));
   }
 
+  async keywordMatchCount(db: Kysely<Database>, workspaceId: string, terms: readonly string[], cap: number): Promise<number> {
+    const tsquery = sql.join(
+      terms.map((term) => sql`phraseto_tsquery('english', ${term})`),
+      sql` && `,
+    );
+    const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM (
+      SELECT 1 FROM memories WHERE workspace_id = ${workspaceId} AND status = 'active' AND search_tsv @@ (${tsquery})
+      LIMIT ${cap + 1}) AS matches`.execute(db);
+    return Number(rows[0]?.n ?? 0);
+  }
+
   async dropVectorIndexes(db: Kysely<Database>): Promise<void> {
     const { rows } = await sql<{ indexname: string }>`SELECT indexname FROM pg_indexes WHERE tablename = 'memory_vectors' AND indexname LIKE 'memory_vectors_hnsw_%' AND schemaname = current_schema()`.execute(db);
     for (const { indexname } of rows) await sql`DROP INDEX IF EXISTS ${sql.id(indexname)}`.execute(db);

@@ -257,6 +257,15 @@ export class SqlMemoryStore implements MemoryStore {
     return this.ctx.engine.keywordSearch(this.db, workspaceId, query, options.k, memoryFilter(this.ctx.engine, workspaceId, options.filter));
   }
 
+  async keywordMatchCounts(workspaceId: string, queries: ReadonlyArray<readonly string[]>, options: { cap: number }): Promise<number[]> {
+    const counts: number[] = [];
+    for (const terms of queries) {
+      const all = terms.filter((t) => t.trim());
+      counts.push(all.length === 0 ? 0 : await this.ctx.engine.keywordMatchCount(this.db, workspaceId, all, options.cap));
+    }
+    return counts;
+  }
+
   async sequenceNeighbours(workspaceId: string, anchorIds: readonly string[], options: { span: number; withinMs: number; filter?: MemoryFilter }): Promise<SequenceNeighbour[]> {
     if (anchorIds.length === 0 || options.span <= 0) return [];
     const anchors = await this.db

@@ -42,6 +42,8 @@ export interface SearchEngine {
   vectorSearch(db: Kysely<Database>, workspaceId: string, vector: Float32Array, k: number, filter: FilterBuilder, unfiltered: boolean): Promise<ScoredId[]>;
   /** Any of `terms`, and every one of `required`; at least one of the two lists is non-empty. */
   keywordSearch(db: Kysely<Database>, workspaceId: string, query: KeywordQuery, k: number, filter: FilterBuilder): Promise<ScoredId[]>;
+  /** Index entries matching every one of `terms` (see MemoryStore.keywordMatchCounts), counted up to `cap + 1`. */
+  keywordMatchCount(db: Kysely<Database>, workspaceId: string, terms: readonly string[], cap: number): Promise<number>;
   /** Drops vector indexes built for any dimension (before re-embedding with another model). */
   dropVectorIndexes(db: Kysely<Database>): Promise<void>;
   /** Prepares in-memory indexes from the database; resolves when search runs at full speed. */

@@ -134,6 +134,13 @@ export class SqliteSearchEngine implements SearchEngine {
     return rows.map((r) => ({ id: r.id, score: -r.rank }));
   }
 
+  async keywordMatchCount(db: Kysely<Database>, _workspaceId: string, terms: readonly string[], cap: number): Promise<number> {
+    // The FTS index is shared by all workspaces, and a search scores every entry that matches: count those.
+    const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM (
+      SELECT 1 FROM memory_fts WHERE memory_fts MATCH ${ftsMatchExpression({ terms: [], required: terms })} LIMIT ${cap + 1})`.execute(db);
+    return Number(rows[0]?.n ?? 0);
+  }
+
   async dropVectorIndexes(): Promise<void> {
     // The HNSW graphs live in memory only and are rebuilt by warmUp.
     this.vectors.clear();
