@@ -34,6 +34,16 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
     await s.close();
   });
 
+  it('counts keyword matches up to a cap, for single terms, phrases and terms together', async () => {
+    const s = await fresh();
+    const texts = ['red apples in the basket', 'red cars in the street', 'red apples and green pears', 'a red sky', 'blue apples do not exist'];
+    await s.memories.insert(texts.map((t, i) => memory('ws_a', t, axisVector(DIMS, i))));
+    const counts = await s.memories.keywordMatchCounts('ws_a', [['red'], ['apples'], ['red apples'], ['red', 'apples'], ['purple'], []], { cap: 2 });
+    expect(counts).toEqual([3, 3, 2, 2, 0, 0]); // 4 and 3 matches are over the cap: reported as cap + 1
+    expect(await s.memories.keywordMatchCounts('ws_a', [['red']], { cap: 10 })).toEqual([4]);
+    await s.close();
+  });
+
   it('filters by source scope (null-safe) and by event time, which falls back to the creation time', async () => {
     const s = await fresh();
     const plain = memory('ws_a', 'plain', axisVector(DIMS, 0), { created_at: '2024-03-10T10:00:00.000Z' });
