@@ -4,10 +4,13 @@ import type { Storage } from '../types.js';
 import { SqlApiKeyStore, SqlMetaStore } from './api-keys.js';
 import { SqlAssociationStore } from './associations.js';
 import type { SqlContext } from './context.js';
+import { SqlContradictionStore } from './contradictions.js';
+import { SqlEntityStore } from './entities.js';
 import { SqlMemoryStore } from './memories.js';
 import type { SearchEngine } from './search-engine.js';
 import { SqlSessionStore } from './sessions.js';
 import { SqlTaskStore } from './tasks.js';
+import { SqlThreadStore } from './threads.js';
 import { SqlContextStore, SqlWorkspaceStore } from './workspaces.js';
 
 /**
@@ -23,6 +26,9 @@ export class SqlStorage implements Storage {
   readonly tasks;
   readonly apiKeys;
   readonly sessions;
+  readonly threads;
+  readonly contradictions;
+  readonly entities;
 
   private readonly context: SqlContext;
 
@@ -46,6 +52,9 @@ export class SqlStorage implements Storage {
     this.tasks = new SqlTaskStore(this.context);
     this.apiKeys = new SqlApiKeyStore(this.context);
     this.sessions = new SqlSessionStore(this.context);
+    this.threads = new SqlThreadStore(this.context);
+    this.contradictions = new SqlContradictionStore(this.context);
+    this.entities = new SqlEntityStore(this.context);
   }
 
   get dialect() {
