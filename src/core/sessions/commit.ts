@@ -8,7 +8,7 @@ import { extractWithLlm } from '../extraction/llm.js';
 import { assessStatement, type Assessment } from '../extraction/salience.js';
 import type { MemoryDraft } from '../memories/records.js';
 import type { MemoryService } from '../memories/service.js';
-import { words } from '../text/index.js';
+import { contentHash, words } from '../text/index.js';
 import type { WorkspaceService } from '../workspaces/service.js';
 
 export interface CommitOptions {
@@ -78,8 +78,9 @@ function explicitChoices(value: unknown): { importance?: number; category?: Extr
   return { ...(importance === undefined ? {} : { importance }), ...(category ? { category } : {}) };
 }
 
-/** Marks a memory with the entry version it came from, so a second commit (or a retried one) skips it. */
-const entryMarker = (key: string, updatedAt: string): string => `${key}\u0000${updatedAt}`;
+/** The entry version a memory came from (key and value), so a second commit (or a retried one) skips it. */
+const entryMarker = (key: string, valueHash: string): string => `${key}\u0000${valueHash}`;
+const valueHash = (value: unknown): string => contentHash(JSON.stringify(value));
 
 /**
  * Session commit: working-memory entries are scored and categorised (rules, or the language model when one is
@@ -100,7 +101,7 @@ export class SessionCommitter {
       .slice(0, options.maxMemories);
 
     const committed = await this.committedMarkers(session.workspace_id, session.id);
-    const fresh = extracted.filter((c) => !committed.has(entryMarker(c.entry.key, c.entry.updated_at)));
+    const fresh = extracted.filter((c) => !committed.has(entryMarker(c.entry.key, valueHash(c.entry.value))));
     const scope = await workspaces.writeScope(session.workspace_id);
     const writeScope = options.deduplicate ? scope : { ...scope, dedup: { ...scope.dedup, enabled: false } };
     const outcomes = fresh.length > 0 ? await memories.createMany(writeScope, fresh.map((c) => this.draft(session, c))) : [];
@@ -138,7 +139,7 @@ export class SessionCommitter {
         category: candidate.category,
         extraction_method: candidate.method,
         working_memory_key: entry.key,
-        working_memory_updated_at: entry.updated_at,
+        working_memory_value_hash: valueHash(entry.value),
       },
     };
   }
@@ -175,8 +176,8 @@ export class SessionCommitter {
     const page = await this.deps.storage.memories.list(workspaceId, { sessionId, statuses: ['active', 'archived', 'deleted'] }, { limit: 10_000 });
     const markers = new Set<string>();
     for (const m of page.items) {
-      const { working_memory_key: key, working_memory_updated_at: at } = m.metadata;
-      if (typeof key === 'string' && typeof at === 'string') markers.add(entryMarker(key, at));
+      const { working_memory_key: key, working_memory_value_hash: hash } = m.metadata;
+      if (typeof key === 'string' && typeof hash === 'string') markers.add(entryMarker(key, hash));
     }
     return markers;
   }
