@@ -16,8 +16,11 @@ describe('conflict signals', () => {
   });
 
   it('sees changed dates and numbers, and does not count a date as a number', () => {
-    expect(kinds('the deadline is May 3', 'the deadline is June 10')).toEqual(['date_change', 'exclusive_value']);
-    expect(kinds('The meeting is on Monday', 'The meeting is on Friday')).toEqual(['date_change', 'exclusive_value']);
+    expect(conflictSignals('the deadline is May 3', 'the deadline is June 10')).toEqual([
+      { kind: 'date_change', detail: 'the deadline: may 3 vs june 10', strength: 0.9, minSimilarity: 0.5 },
+    ]);
+    expect(kinds('The meeting is on Monday', 'The meeting is on Friday')).toEqual(['date_change']);
+    expect(kinds('We fly out on May 3', 'We fly out on June 10')).toEqual(['date_change']);
     expect(kinds('The server listens on port 8080', 'The server listens on port 9090')).toEqual(['number_change']);
     expect(kinds('The deadline is May 3', 'The deadline is May 3rd, 2026')).toEqual([]);
   });

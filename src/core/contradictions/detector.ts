@@ -58,13 +58,16 @@ function ruleVerdict(signals: readonly ConflictSignal[], similarity: number): Ve
 export class ContradictionDetector {
   constructor(private readonly deps: DetectorDeps) {}
 
-  /** The enrichment step run after every write. */
+  /**
+   * The enrichment step run after every write. A pair is checked once, by the memory written last: the other's
+   * step ran before it existed (or skips it), so a language model judges each pair once.
+   */
   readonly onWrite = async (memory: Memory, embedding: Float32Array): Promise<void> => {
-    if (checkable(memory)) await this.checkNeighbours(memory, embedding);
+    if (checkable(memory)) await this.checkNeighbours(memory, embedding, 'written-before');
   };
 
-  /** Checks the memory against its nearest neighbours; returns the contradictions newly recorded. */
-  async checkNeighbours(memory: Memory, embedding: Float32Array): Promise<Contradiction[]> {
+  /** Checks the memory against its nearest neighbours (all, or those written before it); returns the contradictions newly recorded. */
+  async checkNeighbours(memory: Memory, embedding: Float32Array, neighbourhood: 'all' | 'written-before'): Promise<Contradiction[]> {
     const { storage } = this.deps;
     const neighbours = (await storage.memories.vectorSearch(memory.workspace_id, embedding, { k: NEIGHBOURS, filter: { derived: false, excludeIds: [memory.id] } }))
       .filter((n) => n.score >= SLOT_SIMILARITY);
@@ -74,8 +77,9 @@ export class ContradictionDetector {
     let llmCalls = 0;
     for (const { id, score } of neighbours) {
       const other = others.get(id);
-      if (!other || !checkable(other)) continue;
-      const signals = conflictSignals(other.content, memory.content).filter((s) => score >= s.minSimilarity);
+      if (!other || !checkable(other) || (neighbourhood === 'written-before' && !writtenBefore(other, memory))) continue;
+      const [earlier, later] = ordered(memory, other);
+      const signals = conflictSignals(earlier.content, later.content).filter((s) => score >= s.minSimilarity);
       const reviewed = this.deps.llm !== null && llmCalls < LLM_CALLS_PER_MEMORY && (signals.length > 0 || score >= LLM_REVIEW_SIMILARITY);
       if (reviewed) llmCalls++;
       const verdict = await this.decide(memory, other, signals, score, reviewed);
@@ -107,7 +111,8 @@ export class ContradictionDetector {
           if (x.memory.id === y.memory.id || !valuesDisagree(x.value, y.value)) continue;
           const [ex, ey] = [embeddings.get(x.memory.id), embeddings.get(y.memory.id)];
           const similarity = ex && ey ? cosine(ex, ey) : 0;
-          const signals = conflictSignals(y.memory.content, x.memory.content).filter((s) => s.kind === 'exclusive_value' || similarity >= s.minSimilarity);
+          const [earlier, later] = ordered(x.memory, y.memory);
+          const signals = conflictSignals(earlier.content, later.content).filter((s) => s.kind === 'exclusive_value' || similarity >= s.minSimilarity);
           const verdict = await this.decide(x.memory, y.memory, signals, similarity, this.deps.llm !== null);
           const found = verdict && (await this.record(x.memory, y.memory, verdict));
           if (found) recorded.push(found);
@@ -166,6 +171,9 @@ export class ContradictionDetector {
     });
   }
 }
+
+/** Whether `x` was last written before `y` (ties by id), so that of two memories exactly one is the later. */
+const writtenBefore = (x: Memory, y: Memory): boolean => x.updated_at < y.updated_at || (x.updated_at === y.updated_at && x.id < y.id);
 
 /** Earlier first: by creation time, then id. */
 const ordered = (x: Memory, y: Memory): [Memory, Memory] => (x.created_at < y.created_at || (x.created_at === y.created_at && x.id < y.id) ? [x, y] : [y, x]);

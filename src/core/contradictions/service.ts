@@ -38,7 +38,7 @@ export class ContradictionService {
     const found: Contradiction[] = [];
     for (const memory of batch) {
       const embedding = embeddings.get(memory.id);
-      if (embedding) found.push(...(await detector.checkNeighbours(memory, embedding)));
+      if (embedding) found.push(...(await detector.checkNeighbours(memory, embedding, 'all')));
     }
     found.push(...(await detector.checkAttributes(batch, embeddings)));
     return found;

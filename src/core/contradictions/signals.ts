@@ -75,9 +75,10 @@ function numbersOutside(text: string, dates: readonly StatedDate[]): string[] {
   return (masked.match(/\d+(?:[.,]\d+)?/g) ?? []).map((n) => n.replace(',', '.'));
 }
 
+/** Exclusive values; one that is a date is reported as the date change it is ("the deadline: may 3 vs june 10"). */
 function slotSignals(a: string, b: string): ConflictSignal[] {
   return slotConflicts(extractSlots(a), extractSlots(b)).map(([x, y]) => ({
-    kind: 'exclusive_value',
+    kind: datesIn(x.value).length > 0 && datesIn(y.value).length > 0 ? 'date_change' : 'exclusive_value',
     detail: `${x.subject === 'self' ? '' : `${x.subject} `}${x.attribute}: ${x.value} vs ${y.value}`,
     strength: x.strength === 'strong' ? 0.9 : 0.7,
     minSimilarity: x.strength === 'strong' ? SLOT_SIMILARITY : TOPIC_SIMILARITY,
@@ -95,9 +96,12 @@ export function conflictSignals(a: string, b: string): ConflictSignal[] {
   const negation = negationSignal(a, b);
   if (negation) signals.push(negation);
 
+  const slots = slotSignals(a, b);
   const datesA = datesIn(a);
   const datesB = datesIn(b);
-  if (datesA.length > 0 && datesB.length > 0 && !datesA.some((x) => datesB.some((y) => datesAgree(x, y)))) {
+  // A date of a single-valued attribute already says it better than the bare dates.
+  const datedSlot = slots.some((s) => s.kind === 'date_change');
+  if (!datedSlot && datesA.length > 0 && datesB.length > 0 && !datesA.some((x) => datesB.some((y) => datesAgree(x, y)))) {
     signals.push({ kind: 'date_change', detail: `${datesA.map((d) => d.text).join(', ')} vs ${datesB.map((d) => d.text).join(', ')}`, strength: 0.8, minSimilarity: TOPIC_SIMILARITY });
   }
   const numbersA = numbersOutside(a, datesA);
@@ -105,6 +109,6 @@ export function conflictSignals(a: string, b: string): ConflictSignal[] {
   if (numbersA.length > 0 && numbersB.length > 0 && numbersA.join(' ') !== numbersB.join(' ')) {
     signals.push({ kind: 'number_change', detail: `${numbersA.join(', ')} vs ${numbersB.join(', ')}`, strength: 0.7, minSimilarity: TOPIC_SIMILARITY });
   }
-  signals.push(...slotSignals(a, b));
+  signals.push(...slots);
   return signals;
 }
