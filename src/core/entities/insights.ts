@@ -28,6 +28,8 @@ const CATEGORY_LABEL: Record<ExtractionCategory, string> = {
   patterns: 'procedure',
 };
 
+/** Most important first; among equals, in the order they were written. */
+const byImportance = (a: Memory, b: Memory): number => b.importance - a.importance || a.created_at.localeCompare(b.created_at);
 const mean = (xs: readonly number[]): number => Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 100) / 100;
 const clause = (m: Memory): string => textAtDetailLevel(m, 'abstract').replace(/[.!?…]+$/, '');
 const memoriesWord = (n: number): string => (n === 1 ? 'memory' : 'memories');
@@ -36,17 +38,19 @@ const memoriesWord = (n: number): string => (n === 1 ? 'memory' : 'memories');
  * Insights without a language model: one aggregation per category of memory about the subject (its most important
  * statements) and an overview (how many, over what time, which terms recur). Each says it is rule-based.
  */
-export function ruleInsights(subjectId: string, sources: readonly Memory[]): ProposedInsight[] {
+export function ruleInsights(subjectId: string, observerId: string | undefined, sources: readonly Memory[]): ProposedInsight[] {
+  // Each perspective says whose it is; the same words would otherwise make two perspectives share one memory.
+  const about = observerId === undefined ? subjectId : `${subjectId} as observed by ${observerId}`;
   const byCategory = new Map<ExtractionCategory, Memory[]>();
   for (const memory of sources) {
     const category = categoryOfMemory(memory);
     byCategory.set(category, [...(byCategory.get(category) ?? []), memory]);
   }
   const insights: ProposedInsight[] = [...byCategory].map(([category, members]) => {
-    const top = [...members].sort((a, b) => b.importance - a.importance).slice(0, ITEMS_PER_INSIGHT);
+    const top = [...members].sort(byImportance).slice(0, ITEMS_PER_INSIGHT);
     return {
       key: category,
-      content: `Rule-based aggregation (no language model) of ${members.length} ${CATEGORY_LABEL[category]} ${memoriesWord(members.length)} about ${subjectId}: ${top.map(clause).join('; ')}.`,
+      content: `Rule-based aggregation (no language model) of ${members.length} ${CATEGORY_LABEL[category]} ${memoriesWord(members.length)} about ${about}: ${top.map(clause).join('; ')}.`,
       importance: mean(members.map((m) => m.importance)),
     };
   });
@@ -60,7 +64,7 @@ export function ruleInsights(subjectId: string, sources: readonly Memory[]): Pro
   insights.push({
     key: 'overview',
     content:
-      `Rule-based overview (no language model): ${sources.length} ${memoriesWord(sources.length)} about ${subjectId} from ${dates[0]} to ${dates[dates.length - 1]}, ` +
+      `Rule-based overview (no language model): ${sources.length} ${memoriesWord(sources.length)} about ${about} from ${dates[0]} to ${dates[dates.length - 1]}, ` +
       `mostly ${CATEGORY_LABEL[mainCategory]} (${mainMembers.length}); frequent terms: ${terms.join(', ') || 'none'}.`,
     importance: mean(sources.map((m) => m.importance)),
   });
@@ -81,7 +85,7 @@ function parseInsights(value: unknown): ProposedInsight[] {
 
 /** Insights from the language model; existing keys are offered so that it updates an aspect rather than adding a twin. */
 export async function llmInsights(llm: LlmProvider, subjectId: string, sources: readonly Memory[], existingKeys: readonly string[]): Promise<ProposedInsight[]> {
-  const shown = [...sources].sort((a, b) => b.importance - a.importance).slice(0, MAX_LLM_SOURCES);
+  const shown = [...sources].sort(byImportance).slice(0, MAX_LLM_SOURCES);
   const system = [
     `You derive insights about "${subjectId}" from an AI agent's memories about them: lasting traits, preferences, patterns and situations that follow from several memories.`,
     `Answer with a JSON object {"insights": [{"key": short snake_case name of the aspect, "content": one or two sentences, "importance": 0.0-1.0}]}, at most ${MAX_LLM_INSIGHTS} items.`,
@@ -99,7 +103,7 @@ export interface Reflection {
 
 /** Rule-based confidence grows with evidence: 0.3 + 0.06 per source memory, at most 0.9. */
 export function ruleReflection(subjectId: string, sources: readonly Memory[]): Reflection {
-  const top = [...sources].sort((a, b) => b.importance - a.importance).slice(0, ITEMS_PER_INSIGHT);
+  const top = [...sources].sort(byImportance).slice(0, ITEMS_PER_INSIGHT);
   return {
     reflection: `Rule-based reflection (no language model) from ${sources.length} ${memoriesWord(sources.length)} about ${subjectId}; the most important: ${top.map(clause).join('; ')}.`,
     confidence: Math.round(Math.min(0.9, 0.3 + 0.06 * sources.length) * 100) / 100,

@@ -61,7 +61,7 @@ export class EntityService {
     // Up to date: no memory about the entity changed since the insights were last written.
     if (!options.force && existing.length > 0 && latest(existing) >= latest(sources)) return { ...result, insights: existing };
 
-    const proposed = await this.propose(entityId, sources, existing);
+    const proposed = await this.propose(entityId, options.observerId, sources, existing);
     const byKey = new Map(existing.map((m) => [String(m.metadata.insight_key), m]));
     const now = isoNow(this.deps.clock);
     // Derived memories hang off a parent (the newest evidence): recall and dedup treat them as derived, and they
@@ -142,14 +142,19 @@ export class EntityService {
     return page.items.filter((m) => m.observer_id === observerId);
   }
 
-  private async propose(entityId: string, sources: readonly Memory[], existing: readonly Memory[]): Promise<{ insights: ProposedInsight[]; by: 'rules' | 'llm' }> {
+  private async propose(
+    entityId: string,
+    observerId: string | undefined,
+    sources: readonly Memory[],
+    existing: readonly Memory[],
+  ): Promise<{ insights: ProposedInsight[]; by: 'rules' | 'llm' }> {
     const { llm, log } = this.deps;
-    if (!llm) return { insights: ruleInsights(entityId, sources), by: 'rules' };
+    if (!llm) return { insights: ruleInsights(entityId, observerId, sources), by: 'rules' };
     try {
       return { insights: await llmInsights(llm, entityId, sources, existing.map((m) => String(m.metadata.insight_key))), by: 'llm' };
     } catch (error) {
       log.warn({ err: error instanceof Error ? error.message : String(error) }, 'LLM insight derivation failed; using rules');
-      return { insights: ruleInsights(entityId, sources), by: 'rules' };
+      return { insights: ruleInsights(entityId, observerId, sources), by: 'rules' };
     }
   }
 
