@@ -64,6 +64,11 @@ export async function buildHttpServer(services: Services, logger: FastifyBaseLog
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
+  // An acknowledged write is a durable write: every mutating request waits for the durability barrier.
+  app.addHook('onSend', async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') await services.storage.syncWrites();
+  });
+
   app.decorateRequest('principal', null as never);
   app.addHook('onRequest', async (request) => {
     if (request.url.startsWith('/v1/')) request.principal = await services.apiKeys.authenticate(presentedKey(request));

@@ -119,6 +119,8 @@ export interface MemoryStore {
   count(workspaceId: string, filter: MemoryFilter): Promise<number>;
   /** Nearest neighbours by cosine similarity among memories matching the filter. */
   vectorSearch(workspaceId: string, vector: Float32Array, options: { k: number; filter?: MemoryFilter }): Promise<ScoredId[]>;
+  /** `vectorSearch` for many query vectors at once (one result list per vector, in order). */
+  vectorSearchMany(workspaceId: string, vectors: readonly Float32Array[], options: { k: number; filter?: MemoryFilter }): Promise<ScoredId[][]>;
   /** Full-text search: any of the terms (OR), ranked by the engine's relevance (BM25 / ts_rank). */
   keywordSearch(workspaceId: string, terms: readonly string[], options: { k: number; filter?: MemoryFilter }): Promise<ScoredId[]>;
   /** Counts a recall hit: access_count + 1, last_accessed_at, importance x1.1 (cap 1) unless pinned. */
@@ -232,9 +234,12 @@ export interface TaskStore {
   claim(options: { now: string; leaseUntil: string; limit: number }): Promise<Task[]>;
   /** Pushes the lease of running tasks forward (their worker is alive and busy). */
   extendLeases(ids: readonly number[], leaseUntil: string): Promise<void>;
+  /** Leased tasks back to pending, to be claimed again at once (a worker stopping gracefully). */
+  release(ids: readonly number[]): Promise<void>;
   /** Every running task back to pending: its worker cannot be alive (the embedded engine has one process). */
   releaseAllLeases(): Promise<number>;
-  complete(id: number): Promise<void>;
+  /** Finished tasks leave the queue. */
+  complete(ids: readonly number[]): Promise<void>;
   /** Back to pending at `retryAt`, or `failed` for good when `retryAt` is null. */
   fail(id: number, error: string, retryAt: string | null): Promise<void>;
   counts(): Promise<Record<TaskStatus, number>>;
@@ -442,6 +447,8 @@ export interface Storage {
   readonly entities: EntityStore;
   /** Runs `work` in one database transaction; everything done through `tx` commits or rolls back together. */
   transaction<T>(work: (tx: Storage) => Promise<T>): Promise<T>;
+  /** Resolves once every write committed so far would survive power loss; awaited before acknowledging a write. */
+  syncWrites(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

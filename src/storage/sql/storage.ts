@@ -36,6 +36,8 @@ export class SqlStorage implements Storage {
     private readonly root: Kysely<Database>,
     readonly engine: SearchEngine,
     private readonly onClose: () => Promise<void>,
+    /** Engine-specific durability barrier (SQLite: fsync the WAL); Postgres is durable at commit. */
+    private readonly durabilityBarrier: () => Promise<void> = async () => {},
     executor: Kysely<Database> = root,
     private readonly pendingEffects: Array<() => void> | null = null,
   ) {
@@ -72,9 +74,13 @@ export class SqlStorage implements Storage {
     const effects: Array<() => void> = [];
     const result = await this.root
       .transaction()
-      .execute((trx) => work(new SqlStorage(this.root, this.engine, this.onClose, trx, effects)));
+      .execute((trx) => work(new SqlStorage(this.root, this.engine, this.onClose, this.durabilityBarrier, trx, effects)));
     for (const effect of effects) effect();
     return result;
+  }
+
+  syncWrites(): Promise<void> {
+    return this.durabilityBarrier();
   }
 
   async ping(): Promise<void> {
@@ -83,7 +89,7 @@ export class SqlStorage implements Storage {
 
   async close(): Promise<void> {
     this.engine.close();
-    await this.root.destroy();
     await this.onClose();
+    await this.root.destroy();
   }
 }
