@@ -180,6 +180,25 @@ describe.each(storageBackends())('conversation storage conformance: $name', (bac
     });
   });
 
+  it('deletes threads, messages, contradictions and cards with their workspace', async () => {
+    const s = await fresh();
+    await s.threads.create(thread('ws_a', 't1'));
+    await s.transaction((tx) => tx.threads.appendMessages('ws_a', 't1', [message('hello')]));
+    const a = memory('ws_a', 'I live in Paris', axisVector(DIMS, 0));
+    const b = memory('ws_a', 'I moved to Berlin', axisVector(DIMS, 0, 0.3));
+    await s.memories.insert([a, b]);
+    await s.contradictions.insert({ id: id('ctr'), workspace_id: 'ws_a', memory_a_id: a.id, memory_b_id: b.id, contradiction_type: 'exclusive_value', confidence: 0.8, detection_method: 'rules', explanation: null, detected_at: T0, resolved_at: null, resolution: null, merged_memory_id: null });
+    await s.entities.putCard({ workspace_id: 'ws_a', entity_id: 'ana', card: {}, fingerprint: 'f', generated_at: T0 });
+    await s.threads.create(thread('ws_b', 't1'));
+    await s.transaction((tx) => tx.workspaces.delete('ws_a'));
+    expect(await s.threads.get('ws_a', 't1')).toBeNull();
+    expect((await s.threads.listMessages('ws_a', 't1', { order: 'asc', limit: 10, offset: 0 })).total).toBe(0);
+    expect(await s.contradictions.countUnresolved('ws_a')).toBe(0);
+    expect(await s.entities.getCard('ws_a', 'ana')).toBeNull();
+    expect(await s.threads.get('ws_b', 't1')).not.toBeNull();
+    await s.close();
+  });
+
   describe('entity cards', () => {
     it('stores one card per entity and fingerprints the memories about it', async () => {
       const s = await fresh();

@@ -52,7 +52,8 @@ export class ThreadService {
     const { storage, workspaces, clock } = this.deps;
     const workspace = await workspaces.get(input.workspace_id);
     const now = isoNow(clock);
-    if (input.expires_at != null && input.expires_at <= now) throw invalid('/expires_at', 'must be in the future (or null for a permanent thread)');
+    const expiresAt = input.expires_at == null ? null : new Date(input.expires_at).toISOString();
+    if (expiresAt !== null && expiresAt <= now) throw invalid('/expires_at', 'must be in the future (or null for a permanent thread)');
     const id = input.thread_id ?? newId('thread');
     if (await storage.threads.get(workspace.id, id)) throw conflict(`thread '${id}' already exists in workspace '${workspace.id}'`);
     const contextId = input.context_id ?? DEFAULT_CONTEXT;
@@ -69,7 +70,7 @@ export class ThreadService {
       message_count: 0,
       last_decomposed_at: null,
       last_decomposed_index: -1,
-      expires_at: input.expires_at == null ? null : new Date(input.expires_at).toISOString(),
+      expires_at: expiresAt,
       created_at: now,
       updated_at: now,
     };
