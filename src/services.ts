@@ -86,7 +86,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
   tasks.register(ENRICH_TASK, enricher.handle);
 
   const committer = new SessionCommitter({ storage, memories, workspaces, llm, clock, log });
-  const briefings = new BriefingService(storage, clock);
+  const briefings = new BriefingService(storage, workspaces, clock);
   const expiry = new SessionExpiry({ storage, committer, clock, events });
   const decomposer = new ThreadDecomposer({ storage, memories, workspaces, llm, clock, log });
   const threads = new ThreadService({ storage, workspaces, decomposer, clock, events });

@@ -1,6 +1,7 @@
 import type { Contradiction, Memory, Storage } from '../../storage/types.js';
 import { addMs, isoNow, type Clock } from '../clock.js';
 import { textAtDetailLevel, type DetailLevel } from '../memories/tiers.js';
+import type { WorkspaceService } from '../workspaces/service.js';
 
 export interface BriefingOptions {
   lookbackMinutes: number;
@@ -9,6 +10,9 @@ export interface BriefingOptions {
   includeMemories: boolean;
   includeContradictions: boolean;
 }
+
+/** A session's opening briefing looks back further than GET /sessions/briefing (60 minutes): work resumes after a gap. */
+export const SESSION_BRIEFING_LOOKBACK_HOURS = 24;
 
 export const DEFAULT_BRIEFING_OPTIONS: BriefingOptions = { lookbackMinutes: 60, detailLevel: 'abstract', limit: 10, includeMemories: true, includeContradictions: true };
 
@@ -52,11 +56,13 @@ const windowText = (minutes: number): string => (minutes >= 120 && minutes % 60 
 export class BriefingService {
   constructor(
     private readonly storage: Storage,
+    private readonly workspaces: WorkspaceService,
     private readonly clock: Clock,
   ) {}
 
   async build(workspaceId: string, options: BriefingOptions): Promise<Briefing> {
     const { storage } = this;
+    await this.workspaces.get(workspaceId);
     const now = isoNow(this.clock);
     const since = addMs(now, -options.lookbackMinutes * 60_000);
     const recentFilter = { createdAfter: since, derived: false };

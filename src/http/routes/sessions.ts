@@ -4,9 +4,9 @@ import { authorizeWorkspace } from '../../core/auth/api-keys.js';
 import { notFound } from '../../errors.js';
 import type { Session } from '../../storage/types.js';
 import type { Services } from '../../services.js';
-import { commonErrors, ErrorResponse, Identifier, Nullable } from '../schemas/common.js';
-import { DEFAULT_BRIEFING_OPTIONS } from '../../core/sessions/briefing.js';
+import { DEFAULT_BRIEFING_OPTIONS, SESSION_BRIEFING_LOOKBACK_HOURS } from '../../core/sessions/briefing.js';
 import { DEFAULT_COMMIT_OPTIONS } from '../../core/sessions/commit.js';
+import { commonErrors, ErrorResponse, Identifier, Nullable } from '../schemas/common.js';
 import {
   Briefing,
   BriefingQuery,
@@ -24,8 +24,6 @@ import { resolveWorkspace } from '../request-context.js';
 import type { App } from '../server.js';
 
 const tags = ['sessions'];
-/** A session's opening briefing looks back further than GET /sessions/briefing (60 minutes): work resumes after a gap. */
-const SESSION_BRIEFING_LOOKBACK_HOURS = 24;
 
 export function sessionRoutes(app: App, services: Services): void {
   /** A session by path id, visible only to callers allowed into its workspace. */
@@ -67,7 +65,6 @@ export function sessionRoutes(app: App, services: Services): void {
     async (request) => {
       const q = request.query;
       const workspaceId = await resolveWorkspace(services, request, q.workspace_id);
-      await services.workspaces.get(workspaceId);
       const briefing = await services.briefings.build(workspaceId, {
         lookbackMinutes: q.lookback_minutes,
         detailLevel: q.detail_level,
