@@ -37,6 +37,7 @@ describe('conflict signals', () => {
     expect(kinds('I lived in Paris for years', 'I live in Berlin')).toEqual([]);
     expect(kinds('I live in Paris', 'Ana lives in Berlin')).toEqual([]);
     expect(kinds('My name is Sam', 'I am called Sam')).toEqual([]);
+    expect(kinds('His favourite colour is blue', 'His favourite colour is red')).toEqual([]);
     expect(kinds('Team uses React for the frontend', 'The frontend is built with React')).toEqual([]);
   });
 

@@ -18,9 +18,12 @@ export interface Slot {
 
 /** Names: capitalised words, allowing "Rio de Janeiro" and "New York City" (but not "Berlin I"). */
 const NAME = String.raw`[A-Z][\w'.-]*(?:\s+(?:(?:de|da|del|of|upon)\s+)?[A-Z][\w'.-]+)*`;
-/** Whoever a statement is about: I/we, a name, or a short definite description ("my sister", "the team"). */
-const SUBJECT = String.raw`I|[Ww]e|(?:[Tt]he|[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir)\s+[a-z][\w-]*|${NAME}`;
-const POSSESSOR = String.raw`[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[Tt]he|(?:${NAME})'s`;
+/**
+ * Whoever a statement is about: I/we, a name, or a short definite description ("my sister", "the team"). Third-person
+ * pronouns are left out: "his" in one memory and "his" in another are rarely the same person.
+ */
+const SUBJECT = String.raw`I|[Ww]e|(?:[Tt]he|[Mm]y|[Oo]ur)\s+[a-z][\w-]*|${NAME}`;
+const POSSESSOR = String.raw`[Mm]y|[Oo]ur|[Tt]he|(?:${NAME})'s`;
 /** A free value runs to the end of its clause; `clauseValue` trims it further. */
 const FREE = String.raw`[^,.;!?]+`;
 const SINGLE_VALUED = [
