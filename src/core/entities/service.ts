@@ -1,12 +1,9 @@
-import type { FastifyBaseLogger } from 'fastify';
 import { notFound } from '../../errors.js';
-import type { LlmProvider } from '../../providers/llm/types.js';
-import type { Memory, MemoryFilter, Storage } from '../../storage/types.js';
-import { isoNow, type Clock } from '../clock.js';
+import type { Memory, MemoryFilter } from '../../storage/types.js';
+import { isoNow } from '../clock.js';
 import type { MemoryDraft } from '../memories/records.js';
-import type { MemoryService } from '../memories/service.js';
-import type { WorkspaceService } from '../workspaces/service.js';
 import { llmInsights, llmReflection, ruleInsights, ruleReflection, type ProposedInsight, type Reflection } from './insights.js';
+import type { DerivationDeps } from '../extraction/deps.js';
 
 export interface DeriveResult {
   subject_id: string;
@@ -28,14 +25,6 @@ export interface EntityCard {
   generated_at: string;
 }
 
-interface EntityDeps {
-  storage: Storage;
-  memories: MemoryService;
-  workspaces: WorkspaceService;
-  llm: LlmProvider | null;
-  clock: Clock;
-  log: Pick<FastifyBaseLogger, 'warn'>;
-}
 
 const INSIGHT_SUBTYPE = 'inference';
 const MAX_SOURCES = 500;
@@ -51,7 +40,7 @@ const latest = (memories: readonly Memory[]): string => memories.reduce((max, m)
  * the memories about the entity change.
  */
 export class EntityService {
-  constructor(private readonly deps: EntityDeps) {}
+  constructor(private readonly deps: DerivationDeps) {}
 
   async derive(workspaceId: string, entityId: string, options: { observerId?: string | undefined; force: boolean }): Promise<DeriveResult> {
     await this.deps.workspaces.get(workspaceId);

@@ -1,15 +1,12 @@
 import { performance } from 'node:perf_hooks';
-import type { FastifyBaseLogger } from 'fastify';
-import type { LlmProvider } from '../../providers/llm/types.js';
-import type { Session, Storage, WorkingMemoryEntry } from '../../storage/types.js';
-import { isoNow, type Clock } from '../clock.js';
+import type { Session, WorkingMemoryEntry } from '../../storage/types.js';
+import { isoNow } from '../clock.js';
 import { EXTRACTION_CATEGORIES, filingOf, type ExtractionCategory } from '../extraction/categories.js';
 import { extractWithLlm } from '../extraction/llm.js';
 import { assessStatement, type Assessment } from '../extraction/salience.js';
 import type { MemoryDraft } from '../memories/records.js';
-import type { MemoryService } from '../memories/service.js';
 import { contentHash, words } from '../text/index.js';
-import type { WorkspaceService } from '../workspaces/service.js';
+import type { DerivationDeps } from '../extraction/deps.js';
 
 export interface CommitOptions {
   minImportance: number;
@@ -39,14 +36,6 @@ interface Candidate extends Assessment {
   method: 'rules' | 'llm';
 }
 
-interface CommitDeps {
-  storage: Storage;
-  memories: MemoryService;
-  workspaces: WorkspaceService;
-  llm: LlmProvider | null;
-  clock: Clock;
-  log: Pick<FastifyBaseLogger, 'warn'>;
-}
 
 const SYSTEM = 'You turn the working memory of an AI agent session into long-term memories. Each input line is "key: value". Propose a memory for every entry, scored honestly; skip nothing but empty entries.';
 
@@ -89,7 +78,7 @@ const valueHash = (value: unknown): string => contentHash(JSON.stringify(value))
  * auto-commit can be retried after a crash without creating anything twice.
  */
 export class SessionCommitter {
-  constructor(private readonly deps: CommitDeps) {}
+  constructor(private readonly deps: DerivationDeps) {}
 
   async commit(session: Session, options: CommitOptions): Promise<CommitResult> {
     const started = performance.now();

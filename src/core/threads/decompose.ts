@@ -1,14 +1,12 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { LlmProvider } from '../../providers/llm/types.js';
-import type { ChatMessage, ChatThread, Storage, Task } from '../../storage/types.js';
-import { isoNow, type Clock } from '../clock.js';
+import type { ChatMessage, ChatThread, Task } from '../../storage/types.js';
+import { isoNow } from '../clock.js';
 import { filingOf } from '../extraction/categories.js';
 import { extractWithLlm } from '../extraction/llm.js';
 import { assessStatement } from '../extraction/salience.js';
 import type { MemoryDraft } from '../memories/records.js';
-import type { MemoryService } from '../memories/service.js';
 import { splitSentences } from '../text/index.js';
-import type { WorkspaceService } from '../workspaces/service.js';
+import type { DerivationDeps } from '../extraction/deps.js';
 
 export const THREAD_DECOMPOSE_TASK = 'thread.decompose';
 
@@ -35,14 +33,6 @@ export interface DecomposeResult {
   to_index: number | null;
 }
 
-interface DecomposeDeps {
-  storage: Storage;
-  memories: MemoryService;
-  workspaces: WorkspaceService;
-  llm: LlmProvider | null;
-  clock: Clock;
-  log: Pick<FastifyBaseLogger, 'warn'>;
-}
 
 const SYSTEM =
   'You extract long-term memories from a chat between a user and an AI assistant. Lines marked NEW are to be ' +
@@ -63,7 +53,7 @@ type Extraction = Pick<MemoryDraft, 'content' | 'type' | 'subtype' | 'importance
  * (after a crash before the index advanced) finds its memories by content hash and creates nothing twice.
  */
 export class ThreadDecomposer {
-  constructor(private readonly deps: DecomposeDeps) {}
+  constructor(private readonly deps: DerivationDeps) {}
 
   async decompose(thread: ChatThread): Promise<DecomposeResult> {
     const { storage, memories, workspaces, clock } = this.deps;
