@@ -128,7 +128,7 @@ export class SandboxManager {
     return this.request(sessionId, { op: 'set_variable', name, json, previewChars }) as Promise<BoundVariable>;
   }
 
-  /** A variable's value as text for a prompt (strings as they are, else JSON or repr); null if it is not defined. */
+  /** A variable's value as text for a prompt (strings as they are, else JSON or repr); null if undefined or None. */
   async getVariableText(sessionId: string, name: string, maxChars: number): Promise<string | null> {
     return this.request(sessionId, { op: 'variable_text', name, maxChars }) as Promise<string | null>;
   }

@@ -23,13 +23,19 @@ export interface EmscriptenFs {
   filesystems: Record<string, unknown>;
 }
 
+type WriteOp = (stream: { node: FsNode }, buffer: Uint8Array, offset: number, length: number, position: number, canOwn?: boolean) => number;
+
 interface MemFs {
+  /** The stream operations every regular file node points at (a copy of `MEMFS.stream_ops`). */
+  ops_table: { file: { stream: { write: WriteOp } } };
   expandFileStorage(node: FsNode, capacity: number): void;
   resizeFileStorage(node: FsNode, size: number): void;
 }
 
 export class MemoryBudget {
-  private fileBytes: () => number = () => 0;
+  /** An upper bound on the bytes held in files: exact when measured, raised by every write since. */
+  private fileBytesAtMost = 0;
+  private measureFiles: () => number = () => 0;
 
   constructor(readonly limitBytes: number) {}
 
@@ -41,32 +47,52 @@ export class MemoryBudget {
     const grow = wasm.Memory.prototype.grow;
     const budget = this;
     wasm.Memory.prototype.grow = function (this: WasmMemory, deltaPages: number): number {
-      const next = this.buffer.byteLength + deltaPages * 65_536;
-      if (next + budget.fileBytes() > budget.limitBytes) throw new RangeError('sandbox memory limit reached');
+      if (!budget.fits(this.buffer.byteLength + deltaPages * 65_536, 0)) throw new RangeError('sandbox memory limit reached');
       return grow.call(this, deltaPages);
     };
   }
 
-  /** Files count against the same budget: growing one past it fails with ENOSPC. */
+  /** Files count against the same budget: writing past it fails with ENOSPC. */
   capFileStorage(fs: EmscriptenFs, heapBytes: () => number): void {
     const memfs = fs.filesystems.MEMFS as MemFs;
-    this.fileBytes = () => storedBytes(fs, fs.root);
-    const fits = (extraBytes: number): boolean => heapBytes() + this.fileBytes() + extraBytes <= this.limitBytes;
+    this.measureFiles = () => storedBytes(fs, fs.root);
+    this.fileBytesAtMost = this.measureFiles();
+    const admit = (node: FsNode, newSize: number): void => {
+      if (!this.fits(heapBytes(), Math.max(newSize - byteLength(node.contents), 0))) throw new fs.ErrnoError(ENOSPC);
+    };
+    // All file nodes share this object, so replacing its write covers every file, fast paths included.
+    const fileStreams = memfs.ops_table.file.stream;
+    const { write } = fileStreams;
+    fileStreams.write = (stream, buffer, offset, length, position, canOwn) => {
+      admit(stream.node, position + length);
+      return write.call(fileStreams, stream, buffer, offset, length, position, canOwn);
+    };
     const { expandFileStorage, resizeFileStorage } = memfs;
     memfs.expandFileStorage = (node, capacity) => {
-      if (!fits(capacity - byteLength(node.contents))) throw new fs.ErrnoError(ENOSPC);
+      admit(node, capacity);
       expandFileStorage.call(memfs, node, capacity);
     };
     memfs.resizeFileStorage = (node, size) => {
-      if (!fits(size - byteLength(node.contents))) throw new fs.ErrnoError(ENOSPC);
+      admit(node, size);
       resizeFileStorage.call(memfs, node, size);
     };
   }
+
+  /** Whether the heap at `heapBytes` and files grown by `extraFileBytes` stay within the limit. */
+  private fits(heapBytes: number, extraFileBytes: number): boolean {
+    const within = (): boolean => heapBytes + this.fileBytesAtMost + extraFileBytes <= this.limitBytes;
+    // The bound only errs high (deleted files are still counted); measure again before refusing.
+    if (!within()) this.fileBytesAtMost = this.measureFiles();
+    if (!within()) return false;
+    this.fileBytesAtMost += extraFileBytes;
+    return true;
+  }
 }
 
+/** File contents are typed arrays of various kinds (Int8Array when copied from the heap), or plain arrays. */
 function byteLength(contents: unknown): number {
-  if (contents instanceof Uint8Array || Array.isArray(contents)) return contents.length;
-  return 0;
+  if (ArrayBuffer.isView(contents)) return contents.byteLength;
+  return Array.isArray(contents) ? contents.length : 0;
 }
 
 function storedBytes(fs: EmscriptenFs, node: FsNode): number {

@@ -23,6 +23,7 @@ const send = (message: FromWorker, transfer: ArrayBuffer[] = []): void => channe
 
 const interrupt = new Int32Array(init.interrupt);
 const hostSignal = new Int32Array(init.hostSignal);
+/** How often a thread waiting on the host, or sleeping, looks at the interrupt buffer. */
 const HOST_POLL_MS = 50;
 
 try {
@@ -58,8 +59,7 @@ function installRunner(pyodide: PyodideInterface): Map<string, PyCallable> {
   const operations = new Map<string, PyCallable>();
   for (const name of table.keys()) operations.set(name, table.get(name));
 
-  const checkInterrupt = pyodide.checkInterrupt.bind(pyodide);
-  operations.get('install_helpers')!(hostCallFrom(checkInterrupt));
+  operations.get('install_host_functions')!(hostCall, sleep);
   pyodide.unregisterJsModule('js');
   pyodide.unregisterJsModule('pyodide_js');
   const fenceNamespace = newDict() as { get(name: string): PyCallable };
@@ -69,26 +69,43 @@ function installRunner(pyodide: PyodideInterface): Map<string, PyCallable> {
 }
 
 /**
- * The function Python's `llm_query` and `recall` call: it asks the main thread and blocks until the
- * answer arrives, so the helpers look synchronous to Python. While it waits it checks the interrupt
- * buffer, so a timed-out execution is not stuck behind a slow host call.
+ * Takes a pending interrupt, if any. JavaScript called from Python must not leave it to Python's
+ * periodic check (which comes late after a long wait) nor raise it through Pyodide's error
+ * conversion (which prints it and names this file in the traceback): the Python side raises
+ * KeyboardInterrupt itself when told.
  */
-function hostCallFrom(checkInterrupt: () => void): (helper: string, argsJson: string) => string {
-  let lastCallId = 0;
-  return (helper, argsJson) => {
-    const callId = ++lastCallId;
-    send({ kind: 'host_call', callId, helper: helper as 'llm_query' | 'recall', argsJson });
-    for (;;) {
-      // Replies to calls abandoned by an earlier interrupt can still arrive; they are skipped.
-      for (let entry = receiveMessageOnPort(init.hostReplies); entry; entry = receiveMessageOnPort(init.hostReplies)) {
-        const reply = entry.message as HostReply;
-        if (reply.callId === callId) return reply.replyJson;
-      }
-      checkInterrupt();
-      Atomics.wait(hostSignal, 0, 0, HOST_POLL_MS);
-      Atomics.store(hostSignal, 0, 0);
+const takeInterrupt = (): boolean => Atomics.exchange(interrupt, 0, 0) !== 0;
+
+/**
+ * What Python's `llm_query` and `recall` call: asks the main thread and blocks until the answer
+ * arrives, so the helpers look synchronous to Python. Returns `{"interrupted": true}` when the
+ * operation's time runs out first.
+ */
+let lastCallId = 0;
+function hostCall(helper: string, argsJson: string): string {
+  const callId = ++lastCallId;
+  send({ kind: 'host_call', callId, helper: helper as 'llm_query' | 'recall', argsJson });
+  for (;;) {
+    // Replies to calls abandoned by an earlier interrupt can still arrive; they are skipped.
+    for (let entry = receiveMessageOnPort(init.hostReplies); entry; entry = receiveMessageOnPort(init.hostReplies)) {
+      const reply = entry.message as HostReply;
+      if (reply.callId === callId) return reply.replyJson;
     }
-  };
+    if (takeInterrupt()) return JSON.stringify({ interrupted: true });
+    Atomics.wait(hostSignal, 0, 0, HOST_POLL_MS);
+    Atomics.store(hostSignal, 0, 0);
+  }
+}
+
+/** Python's time.sleep, in slices so that an interrupt ends it; returns whether one did. */
+const idle = new Int32Array(new SharedArrayBuffer(4));
+function sleep(seconds: number): boolean {
+  const end = performance.now() + seconds * 1000;
+  for (let left = seconds * 1000; left > 0; left = end - performance.now()) {
+    if (takeInterrupt()) return true;
+    Atomics.wait(idle, 0, 0, Math.min(left, HOST_POLL_MS));
+  }
+  return takeInterrupt();
 }
 
 function perform(operations: Map<string, PyCallable>, { id, request }: ToWorker): [FromWorker, ArrayBuffer[]?] {

@@ -13,6 +13,30 @@ cell_count = 0
 SIZE_WALK_LIMIT = 100_000
 
 
+class MemoryReserve:
+    """Headroom held back from user code. It is released when memory runs out, so the error can be
+    reported and the next call can run (and free something); a call that did not run out takes it
+    back, if there is room."""
+
+    def __init__(self, size):
+        self.size, self.block, self.just_released = size, None, False
+
+    def release(self):
+        self.block, self.just_released = None, True
+
+    def settle(self):
+        if self.just_released:
+            self.just_released = False
+        elif self.block is None:
+            try:
+                self.block = bytearray(self.size)
+            except MemoryError:
+                pass
+
+
+memory_reserve = MemoryReserve(4 * 2**20)
+
+
 class SandboxHostError(RuntimeError):
     """The host (memory service) could not answer a helper call."""
 
@@ -23,9 +47,25 @@ class OperationError(Exception):
         self.code = code
 
 
+def install_host_functions(host_call, host_sleep):
+    """Wires in the worker's JavaScript functions. Sleeping happens there too: a sleep in C cannot
+    be interrupted (and Pyodide's own wrapper lives in a module the fence empties)."""
+    def sleep(seconds):
+        seconds = float(seconds)
+        if seconds < 0:
+            raise ValueError('sleep length must be non-negative')
+        if host_sleep(seconds):
+            raise KeyboardInterrupt
+
+    time.sleep = sleep
+    install_helpers(host_call)
+
+
 def install_helpers(host_call):
     def call_host(kind, args):
         reply = json.loads(host_call(kind, json.dumps(args)))
+        if reply.get('interrupted'):
+            raise KeyboardInterrupt
         if 'error' in reply:
             raise SandboxHostError(reply['error'])
         return reply['value']
@@ -74,6 +114,8 @@ def truncate(text, limit, total=None):
     if total <= limit:
         return text
     marker = f'\n... [truncated: {total} characters in all]'
+    if len(marker) * 2 > limit:  # a short preview keeps its room for the text
+        marker = '...'
     return text[:max(limit - len(marker), 0)] + marker
 
 
@@ -175,6 +217,8 @@ def execute(code, result_var, return_result, max_return_chars, max_output_chars)
                 raise NameError(f"result_var '{result_var}' is not defined")
             value = user_ns[result_var]
     except BaseException as exc:  # KeyboardInterrupt, MemoryError and SystemExit are the user's too
+        if isinstance(exc, MemoryError):
+            memory_reserve.release()
         value, error = None, format_exception(exc)
     finally:
         sys.stdout, sys.stderr = saved_streams
@@ -227,9 +271,10 @@ def set_variable(name, json_text, preview_chars):
 
 
 def variable_text(name, max_chars):
-    if name not in user_ns or not is_user_variable(name, user_ns[name]):
+    value = user_ns.get(name)
+    if value is None or not is_user_variable(name, value):
         return json.dumps(None)
-    return json.dumps(render(user_ns[name], max_chars))
+    return json.dumps(render(value, max_chars))
 
 
 def snapshot():
@@ -246,6 +291,7 @@ def snapshot():
         data = pickle.dumps(keep, protocol=pickle.HIGHEST_PROTOCOL)
         return data, json.dumps({'saved': list(keep), 'skipped': skipped})
     except BaseException as exc:
+        memory_reserve.release()
         return None, json.dumps({'__error__': 'failed', 'message': format_exception(exc, '<')})
 
 
@@ -263,18 +309,12 @@ def guarded(operation):
         except OperationError as exc:
             return json.dumps({'__error__': exc.code, 'message': str(exc)})
         except BaseException as exc:
+            memory_reserve.release()
             return json.dumps({'__error__': 'failed', 'message': format_exception(exc, '<')})
+        finally:
+            memory_reserve.settle()
     return run
 
-
-def interruptible_sleep(seconds, _sleep=time.sleep, _monotonic=time.monotonic):
-    """Pyodide's sleep blocks the thread where no interrupt can reach it; short naps let one in."""
-    deadline = _monotonic() + seconds
-    while (left := deadline - _monotonic()) > 0:
-        _sleep(min(left, 0.05))
-
-
-time.sleep = interruptible_sleep
 
 operations = {
     'execute': guarded(execute),
@@ -284,6 +324,7 @@ operations = {
     'variable_text': guarded(variable_text),
     'restore': guarded(restore),
     'snapshot': snapshot,
-    'install_helpers': install_helpers,
+    'install_host_functions': install_host_functions,
 }
+memory_reserve.settle()
 `;
