@@ -116,17 +116,23 @@ function closeModuleLoader(): void {
   };
 }
 
+/** Members of Pyodide's internal API that read host files or open host sockets. */
+const HOST_REACHING_INTERNALS = ['loadBinaryFile', 'loadDynlib', 'initializeNodeSockFS', 'install', 'packageManager', 'package_loader', 'lockFilePromise'];
+
 /**
- * The Pyodide API object and its filesystem are reachable from Python objects Pyodide creates.
- * Keep only the in-memory filesystem (no NODEFS mount of the host) and empty the API object:
- * the worker has already taken the few functions it uses.
+ * Pyodide's API objects are what Python-side Pyodide code held before the fence emptied it.
+ * Keep only the in-memory filesystem (no NODEFS mount of the host), empty the public API object
+ * (the worker has already taken the few functions it uses) and take the host-reaching members
+ * out of the internal one, which Pyodide itself still uses.
  */
 function stripPyodideApi(pyodide: PyodideInterface): void {
   const filesystems = pyodide.FS.filesystems as Record<string, unknown>;
   for (const name of Object.keys(filesystems)) if (name !== 'MEMFS') delete filesystems[name];
   const api = pyodide as unknown as Record<string, unknown>;
+  const internal = api._api as Record<string, unknown>;
+  for (const name of HOST_REACHING_INTERNALS) delete internal[name];
   for (const name of Object.getOwnPropertyNames(api)) delete api[name];
-  if ('mountNodeFS' in api || 'NODEFS' in filesystems) throw new Error('sandbox: the Pyodide API is still exposed');
+  if ('mountNodeFS' in api || 'NODEFS' in filesystems || 'loadBinaryFile' in internal) throw new Error('sandbox: the Pyodide API is still exposed');
 }
 
 /** Output from Python goes through the runner's capture; nothing in the worker may write to the server's log. */

@@ -41,6 +41,7 @@ interface Session {
   pending: number;
   running: boolean;
   evicting: boolean;
+  /** performance.now() of the last operation: monotonic and fine enough to order operations in the same millisecond. */
   lastUsedAt: number;
 }
 
@@ -206,7 +207,7 @@ export class SandboxManager {
           meta.exec_count += 1;
           meta.last_exec_at = new Date().toISOString();
         }
-        session.lastUsedAt = Date.now();
+        session.lastUsedAt = performance.now();
       }
     });
   }
@@ -214,7 +215,7 @@ export class SandboxManager {
   private sessionFor(sessionId: string): Session {
     let session = this.sessions.get(sessionId);
     if (!session) {
-      session = { id: sessionId, worker: undefined, meta: undefined, queue: Promise.resolve(), pending: 0, running: false, evicting: false, lastUsedAt: Date.now() };
+      session = { id: sessionId, worker: undefined, meta: undefined, queue: Promise.resolve(), pending: 0, running: false, evicting: false, lastUsedAt: performance.now() };
       this.sessions.set(sessionId, session);
     }
     return session;
@@ -339,7 +340,7 @@ export class SandboxManager {
   }
 
   private evictIdle(): void {
-    const cutoff = Date.now() - this.config.idleEvictMs;
+    const cutoff = performance.now() - this.config.idleEvictMs;
     for (const session of this.live) {
       if (session.running || session.evicting || session.lastUsedAt > cutoff) continue;
       session.evicting = true;

@@ -174,7 +174,10 @@ export class SandboxWorker {
     try {
       const args = JSON.parse(argsJson) as { prompt?: string; query?: string; limit?: number };
       if (!this.host) throw new Error('this sandbox has no host');
-      const value = helper === 'llm_query' ? await this.host.llmQuery(String(args.prompt)) : await this.host.recall(String(args.query), Number(args.limit));
+      let value: unknown;
+      if (helper === 'llm_query') value = await this.host.llmQuery(String(args.prompt));
+      else if (helper === 'recall') value = await this.host.recall(String(args.query), Number(args.limit));
+      else throw new Error(`unknown host helper '${String(helper)}'`);
       replyJson = JSON.stringify({ value });
     } catch (error) {
       replyJson = JSON.stringify({ error: error instanceof Error ? error.message : String(error) });

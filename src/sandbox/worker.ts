@@ -64,7 +64,7 @@ function installRunner(pyodide: PyodideInterface): Map<string, PyCallable> {
   pyodide.unregisterJsModule('pyodide_js');
   const fenceNamespace = newDict() as { get(name: string): PyCallable };
   pyodide.runPython(FENCE_SOURCE, { globals: fenceNamespace as never });
-  fenceNamespace.get('install_fence')();
+  fenceNamespace.get('install_fence')(hostCall, sleep);
   return operations;
 }
 

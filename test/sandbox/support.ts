@@ -31,18 +31,29 @@ export function createManager(options: Omit<Partial<SandboxManagerOptions>, 'con
   return { manager, store };
 }
 
+/** A scripted reply: a text, or `hang` for a model that answers only by being aborted. */
+export type ScriptedReply = string | 'hang';
+
 /** A language model that replies with scripted texts in order and records what it was asked. */
 export class ScriptedLlm implements LlmProvider {
   readonly name = 'scripted';
   readonly model = 'scripted-1';
   readonly requests: LlmRequest[] = [];
 
-  constructor(private readonly replies: string[]) {}
+  constructor(private readonly replies: ScriptedReply[]) {}
 
   async complete(request: LlmRequest): Promise<LlmResponse> {
     this.requests.push(request);
-    const text = this.replies.shift();
-    if (text === undefined) throw new Error('the scripted model has no reply left');
-    return { text, inputTokens: undefined, outputTokens: undefined };
+    const reply = this.replies.shift();
+    if (reply === undefined) throw new Error('the scripted model has no reply left');
+    if (reply === 'hang') {
+      return new Promise((_resolve, reject) => request.signal?.addEventListener('abort', () => reject(new Error('aborted'))));
+    }
+    return { text: reply, inputTokens: undefined, outputTokens: undefined };
+  }
+
+  /** The user message of the n-th request. */
+  prompt(index: number): string {
+    return this.requests[index]?.messages.at(-1)?.content ?? '';
   }
 }

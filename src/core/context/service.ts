@@ -134,22 +134,20 @@ export class ContextService {
       lastRun = await sandboxes.execute(sessionId, { code: step.code, returnResult: true });
       step.output = describeRun(lastRun);
 
-      let evaluation: string;
-      if ((await sandboxes.getVariableText(sessionId, '_goal_achieved', 10)) === 'true') {
-        evaluation = 'ACHIEVED (the code set _goal_achieved)';
-      } else {
-        const judged = await this.ask(llm, deadline, { system: RLM_EVALUATION_SYSTEM, messages: [{ role: 'user', content: rlmEvaluationPrompt(request.goal, step) }] });
-        if (judged === undefined) break;
-        evaluation = judged.trim();
-      }
-      const action = actionFor(evaluation);
+      const finishedByCode = (await sandboxes.getVariableText(sessionId, '_goal_achieved', 10)) === 'true';
+      const judged = finishedByCode
+        ? 'ACHIEVED (the code set _goal_achieved)'
+        : await this.ask(llm, deadline, { system: RLM_EVALUATION_SYSTEM, messages: [{ role: 'user', content: rlmEvaluationPrompt(request.goal, step) }] });
+      const evaluation = judged?.trim() ?? 'not evaluated: the time budget ran out';
+      const action = judged === undefined ? 'continue' : actionFor(evaluation);
       trace.push({ iteration, generated_code: step.code, exec_output: step.output, variables_changed: lastRun.variables_changed, evaluation, action });
       history.push(step);
-      if (action !== 'continue') break;
+      if (action !== 'continue' || judged === undefined) break;
     }
 
     const goalAchieved = trace.at(-1)?.action === 'achieved';
-    const result = (await sandboxes.getVariableText(sessionId, '_final_result', RLM_RESULT_CHARS)) ?? (lastRun ? lastRun.result ?? lastRun.output : null);
+    const finalResult = await sandboxes.getVariableText(sessionId, '_final_result', RLM_RESULT_CHARS);
+    const result = finalResult ?? lastRun?.result ?? (lastRun?.output || null);
     if (request.resultVar && result !== null) await sandboxes.setVariable(sessionId, request.resultVar, result);
     return { result, iterations: trace.length, goal_achieved: goalAchieved, trace: trace.map((entry) => trimEntry(entry, detail)) };
   }
