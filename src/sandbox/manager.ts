@@ -147,7 +147,10 @@ export class SandboxManager {
     }, checkpoint);
   }
 
-  /** Saves the session's picklable variables; returns what was saved and what was left out. */
+  /**
+   * Saves the session's picklable variables; returns what was saved and what was left out.
+   * A session with no live sandbox has nothing newer than its stored checkpoint: nothing to do.
+   */
   async checkpoint(sessionId: string): Promise<CheckpointReport> {
     const session = this.sessions.get(sessionId);
     if (!session) return { saved: [], skipped: [] };
@@ -242,9 +245,10 @@ export class SandboxManager {
   private async ensureLive(session: Session, preloaded?: StoredCheckpoint): Promise<SandboxWorker> {
     if (session.worker?.alive) return session.worker;
     if (session.worker) this.forget(session);
-    if (this.closed) throw new AppError('not_ready', 'the sandbox manager is closed');
     await this.acquireCapacity();
     try {
+      // Checked after the wait for capacity too: close() may have run meanwhile.
+      if (this.closed) throw new AppError('not_ready', 'the sandbox manager is closed');
       const worker = await this.takeWorker();
       worker.adopt(this.options.hostFor(session.id));
       const checkpoint = preloaded !== undefined ? preloaded : await this.options.store.load(session.id);
