@@ -141,8 +141,7 @@ export class SandboxManager {
       return { exists: false, variable_count: 0, variables: [], total_size_bytes: 0, memory_limit_bytes: this.config.memoryLimitBytes, metadata: null };
     }
     return this.operate(sessionId, 'observe', async (current, worker) => {
-      const outcome = await worker.run({ op: 'summary' }, this.config.executionTimeoutMs);
-      const summary = outcome.value as Pick<SandboxStatus, 'variable_count' | 'variables' | 'total_size_bytes'>;
+      const summary = (await this.runRecovering(current, worker, { op: 'summary' })) as Pick<SandboxStatus, 'variable_count' | 'variables' | 'total_size_bytes'>;
       return { exists: true, ...summary, memory_limit_bytes: this.config.memoryLimitBytes, metadata: { ...current.meta! } };
     }, checkpoint);
   }
@@ -179,15 +178,18 @@ export class SandboxManager {
   }
 
   private request(sessionId: string, operation: OperationRequest): Promise<unknown> {
-    return this.operate(sessionId, 'operation', async (session, worker) => {
-      try {
-        return (await worker.run(operation, this.config.executionTimeoutMs)).value;
-      } catch (error) {
-        if (!(error instanceof SandboxLostError)) throw error;
-        const recovery = await this.recover(session);
-        throw new AppError('bad_request', `the sandbox stopped during '${operation.op}' (${error.message}); ${recovery}`);
-      }
-    });
+    return this.operate(sessionId, 'operation', (session, worker) => this.runRecovering(session, worker, operation));
+  }
+
+  /** An operation other than execute; if it loses the interpreter, the session is restored and the caller told. */
+  private async runRecovering(session: Session, worker: SandboxWorker, operation: OperationRequest): Promise<unknown> {
+    try {
+      return (await worker.run(operation, this.config.executionTimeoutMs)).value;
+    } catch (error) {
+      if (!(error instanceof SandboxLostError)) throw error;
+      const recovery = await this.recover(session);
+      throw new AppError('bad_request', `the sandbox stopped during '${operation.op}' (${error.message}); ${recovery}`);
+    }
   }
 
   /** Runs one operation on a session's live sandbox, in turn with the session's other operations. */
@@ -250,9 +252,14 @@ export class SandboxManager {
       // Checked after the wait for capacity too: close() may have run meanwhile.
       if (this.closed) throw new AppError('not_ready', 'the sandbox manager is closed');
       const worker = await this.takeWorker();
-      worker.adopt(this.options.hostFor(session.id));
-      const checkpoint = preloaded !== undefined ? preloaded : await this.options.store.load(session.id);
-      if (checkpoint) await this.restore(session, worker, checkpoint);
+      try {
+        worker.adopt(this.options.hostFor(session.id));
+        const checkpoint = preloaded !== undefined ? preloaded : await this.options.store.load(session.id);
+        if (checkpoint) await this.restore(session, worker, checkpoint);
+      } catch (error) {
+        await worker.terminate('start of the session failed');
+        throw error;
+      }
       session.meta ??= { created_at: new Date().toISOString(), exec_count: 0, total_operations: 0, last_exec_at: null };
       session.worker = worker;
       this.live.add(session);
@@ -269,6 +276,8 @@ export class SandboxManager {
       await worker.run({ op: 'restore', data: checkpoint.data }, this.config.executionTimeoutMs);
     } catch (error) {
       // The session goes on without the old variables rather than not at all; the checkpoint stays.
+      // If restoring killed the interpreter, though, there is nothing to go on with.
+      if (error instanceof SandboxLostError) throw new AppError('internal_error', `the session's checkpoint could not be restored: ${error.message}`);
       this.logger.warn({ sessionId: session.id, error: String(error) }, 'sandbox checkpoint could not be restored');
     }
   }

@@ -26,7 +26,8 @@ export interface EmscriptenFs {
 type WriteOp = (stream: { node: FsNode }, buffer: Uint8Array, offset: number, length: number, position: number, canOwn?: boolean) => number;
 
 interface MemFs {
-  /** The stream operations every regular file node points at (a copy of `MEMFS.stream_ops`). */
+  stream_ops: { write: WriteOp };
+  /** The stream operations every regular file node points at (a copy of `stream_ops`). */
   ops_table: { file: { stream: { write: WriteOp } } };
   expandFileStorage(node: FsNode, capacity: number): void;
   resizeFileStorage(node: FsNode, size: number): void;
@@ -60,13 +61,15 @@ export class MemoryBudget {
     const admit = (node: FsNode, newSize: number): void => {
       if (!this.fits(heapBytes(), Math.max(newSize - byteLength(node.contents), 0))) throw new fs.ErrnoError(ENOSPC);
     };
-    // All file nodes share this object, so replacing its write covers every file, fast paths included.
-    const fileStreams = memfs.ops_table.file.stream;
-    const { write } = fileStreams;
-    fileStreams.write = (stream, buffer, offset, length, position, canOwn) => {
+    // File nodes share the ops_table copy, so replacing its write covers every file, fast paths
+    // included; the original in stream_ops is replaced too, so it cannot be copied back.
+    const { write } = memfs.stream_ops;
+    const admittedWrite: WriteOp = (stream, buffer, offset, length, position, canOwn) => {
       admit(stream.node, position + length);
-      return write.call(fileStreams, stream, buffer, offset, length, position, canOwn);
+      return write.call(memfs.stream_ops, stream, buffer, offset, length, position, canOwn);
     };
+    memfs.stream_ops.write = admittedWrite;
+    memfs.ops_table.file.stream.write = admittedWrite;
     const { expandFileStorage, resizeFileStorage } = memfs;
     memfs.expandFileStorage = (node, capacity) => {
       admit(node, capacity);

@@ -20,7 +20,10 @@ export type OperationRequest =
 export type OperationName = OperationRequest['op'];
 
 /** Why an operation failed inside the worker: a caller's mistake, or a broken interpreter. */
-export type OperationFailure = { code: 'not_found' | 'invalid' | 'failed'; message: string } | { code: 'fatal'; message: string };
+export interface OperationFailure {
+  code: 'not_found' | 'invalid' | 'failed' | 'fatal';
+  message: string;
+}
 
 export type ToWorker = { kind: 'operation'; id: number; request: OperationRequest };
 
