@@ -76,6 +76,13 @@ describe('execute', () => {
     expect(run.variables_changed).toEqual(['b', 'c']);
   });
 
+  test('concurrent calls on one session run one at a time, in order', async () => {
+    await manager.execute('order', { code: 'seen = []' });
+    const calls = [1, 2, 3, 4].map((n) => manager.execute('order', { code: `import time\ntime.sleep(0.0${5 - n})\nseen.append(${n})` }));
+    await Promise.all(calls);
+    expect((await manager.execute('order', { code: 'seen' })).result).toBe('[1, 2, 3, 4]');
+  });
+
   test('SystemExit is an error, and the sandbox carries on', async () => {
     await manager.execute('exits', { code: 'kept = 1' });
     expect((await manager.execute('exits', { code: 'raise SystemExit(3)' })).error).toContain('SystemExit: 3');
@@ -93,6 +100,12 @@ describe('variables', () => {
     const overview = await manager.inspect('inspect', undefined);
     expect(overview).toMatchObject({ variable_count: 2, variables: { items: 'list, 100 items', name: 'str, 4 chars' } });
     expect((overview as { total_size_bytes: number }).total_size_bytes).toBeGreaterThan(800);
+  });
+
+  test("a variable whose repr() fails can still be inspected", async () => {
+    await manager.execute('inspect', { code: "class Odd:\n    def __repr__(self):\n        raise ValueError('no repr')\nodd = Odd()" });
+    expect(await manager.inspect('inspect', 'odd')).toMatchObject({ variable: 'odd', type: 'Odd', preview: "<Odd whose repr() failed: ValueError: no repr>" });
+    expect(await manager.inspect('inspect', undefined)).toMatchObject({ variables: { odd: 'Odd' } });
   });
 
   test('inspecting an unknown variable is not_found', async () => {
@@ -145,6 +158,10 @@ describe('host helpers', () => {
     expect(asked.result).toBe('host-a answers: what is 2+2?');
     const recalled = await manager.execute('host-b', { code: "found = recall('deadlines', limit=3)\nfound" });
     expect(JSON.parse(recalled.result!)).toEqual([{ session: 'host-b', query: 'deadlines', limit: 3 }]);
+  });
+
+  test('recall checks its limit before asking the host', async () => {
+    expect((await manager.execute('host-a', { code: "recall('x', limit=0)" })).error).toMatch(/ValueError: recall limit must be between 1 and 500$/);
   });
 
   test('a host failure is a Python exception the code can catch', async () => {

@@ -80,6 +80,8 @@ def install_helpers(host_call):
         """Search this session's memories; returns a list of dicts."""
         if not isinstance(query, str):
             raise TypeError('recall(query, limit) needs a string query')
+        if not 1 <= int(limit) <= 500:
+            raise ValueError('recall limit must be between 1 and 500')
         return call_host('recall', {'query': query, 'limit': int(limit)})
 
     helpers.update(llm_query=llm_query, recall=recall)
@@ -141,7 +143,8 @@ def user_variables():
 
 
 def deep_size(value, seen):
-    """Bytes reachable from value (containers and instance dicts), each object counted once."""
+    """Bytes reachable from value (containers and instance dicts), each object counted once.
+    User objects can make sizes or contents unreadable; those count as what could be read."""
     total, stack, walked = 0, [value], 0
     while stack and walked < SIZE_WALK_LIMIT:
         item = stack.pop()
@@ -149,30 +152,44 @@ def deep_size(value, seen):
             continue
         seen.add(id(item))
         walked += 1
-        total += sys.getsizeof(item, 0)
-        if isinstance(item, (str, bytes, bytearray, int, float, complex, bool, type(None))):
+        try:
+            total += sys.getsizeof(item, 0)
+            if isinstance(item, dict):
+                stack.extend(item.keys())
+                stack.extend(item.values())
+            elif isinstance(item, (list, tuple, set, frozenset)):
+                stack.extend(item)
+            elif not isinstance(item, (str, bytes, bytearray, int, float, complex, type, types.ModuleType, types.FunctionType)):
+                stack.append(vars(item))
+        except Exception:
             continue
-        if isinstance(item, dict):
-            stack.extend(item.keys())
-            stack.extend(item.values())
-        elif isinstance(item, (list, tuple, set, frozenset)):
-            stack.extend(item)
-        elif not isinstance(item, (type, types.ModuleType, types.FunctionType)) and hasattr(item, '__dict__'):
-            stack.append(item.__dict__)
     return total
 
 
 def describe(value):
     kind = type(value).__name__
-    if isinstance(value, (str, bytes, bytearray)):
-        return f'{kind}, {len(value)} chars' if isinstance(value, str) else f'{kind}, {len(value)} bytes'
-    if isinstance(value, dict):
-        return f'{kind}, {len(value)} keys'
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return f'{kind}, {len(value)} items'
-    if isinstance(value, (int, float, bool)):
-        return f'{kind}: {truncate(repr(value), 60)}'
+    try:
+        if isinstance(value, str):
+            return f'{kind}, {len(value)} chars'
+        if isinstance(value, (bytes, bytearray)):
+            return f'{kind}, {len(value)} bytes'
+        if isinstance(value, dict):
+            return f'{kind}, {len(value)} keys'
+        if isinstance(value, (list, tuple, set, frozenset)):
+            return f'{kind}, {len(value)} items'
+        if isinstance(value, (int, float, bool)):
+            return f'{kind}: {truncate(repr(value), 60)}'
+    except Exception:
+        pass
     return kind
+
+
+def preview(value, limit):
+    try:
+        text = repr(value)
+    except Exception as exc:
+        text = f'<{type(value).__name__} whose repr() failed: {type(exc).__name__}: {exc}>'
+    return truncate(text, limit)
 
 
 def format_exception(exc, filename_prefix='<cell '):
@@ -251,7 +268,7 @@ def inspect(name, preview_chars):
                            'total_size_bytes': total})
     value = variable(name)
     return json.dumps({'variable': name, 'type': type(value).__name__,
-                       'preview': truncate(repr(value), preview_chars),
+                       'preview': preview(value, preview_chars),
                        'size_bytes': deep_size(value, set())})
 
 
@@ -267,7 +284,7 @@ def set_variable(name, json_text, preview_chars):
     value = json.loads(json_text)
     user_ns[name] = value
     return json.dumps({'variable': name, 'type': type(value).__name__,
-                       'preview': truncate(repr(value), preview_chars)})
+                       'preview': preview(value, preview_chars)})
 
 
 def variable_text(name, max_chars):
