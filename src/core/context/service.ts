@@ -73,6 +73,8 @@ const RLM_VARIABLE_PREVIEW_CHARS = 2_000;
 const RLM_RESULT_CHARS = 100_000;
 /** Trace fields are cut to this size at the standard detail level. */
 const STANDARD_TRACE_CHARS = 2_000;
+/** How much of each earlier step's output the code-writing model sees again. */
+const HISTORY_OUTPUT_CHARS = 4_000;
 
 const DETAIL_LEVELS: Record<string, RlmDetailLevel> = {
   minimal: 'minimal',
@@ -141,7 +143,7 @@ export class ContextService {
       const evaluation = judged?.trim() ?? 'not evaluated: the time budget ran out';
       const action = judged === undefined ? 'continue' : actionFor(evaluation);
       trace.push({ iteration, generated_code: step.code, exec_output: step.output, variables_changed: lastRun.variables_changed, evaluation, action });
-      history.push(step);
+      history.push({ code: step.code, output: cut(step.output, HISTORY_OUTPUT_CHARS) });
       if (action !== 'continue' || judged === undefined) break;
     }
 
@@ -203,6 +205,10 @@ function describeRun(run: ExecuteResult): string {
 function trimEntry(entry: RlmTraceEntry, detail: RlmDetailLevel): RlmResult['trace'][number] {
   if (detail === 'minimal') return { iteration: entry.iteration, action: entry.action };
   if (detail === 'verbose') return entry;
-  const cut = (text: string): string => (text.length > STANDARD_TRACE_CHARS ? `${text.slice(0, STANDARD_TRACE_CHARS)}... [${text.length} characters in all]` : text);
-  return { ...entry, generated_code: cut(entry.generated_code), exec_output: cut(entry.exec_output), evaluation: cut(entry.evaluation) };
+  const { generated_code, exec_output, evaluation } = entry;
+  return { ...entry, generated_code: cut(generated_code, STANDARD_TRACE_CHARS), exec_output: cut(exec_output, STANDARD_TRACE_CHARS), evaluation: cut(evaluation, STANDARD_TRACE_CHARS) };
+}
+
+function cut(text: string, maxChars: number): string {
+  return text.length > maxChars ? `${text.slice(0, maxChars)}... [${text.length} characters in all]` : text;
 }
