@@ -127,6 +127,38 @@ for ref in found.values():
     for (const [route, outcome] of Object.entries(attempts)) expect(outcome, route).toMatch(/^blocked: /);
   });
 
+  test('walking __subclasses__ and function globals finds no JavaScript object but the helpers', async () => {
+    const run = await manager.execute('escape', {
+      code: `
+def js_objects_in(values, found):
+    for value in values:
+        if hasattr(type(value), 'js_id'):
+            found[value.js_id] = str(getattr(value, 'name', type(value).__name__))
+
+found, classes, seen = {}, [object], set()
+while classes:
+    cls = classes.pop()
+    if cls in seen:
+        continue
+    seen.add(cls)
+    try:
+        classes.extend(type.__subclasses__(cls))
+        members = list(vars(cls).values())
+    except Exception:
+        continue
+    js_objects_in(members, found)
+    for member in members:
+        function = getattr(member, '__func__', member)
+        js_objects_in(list(getattr(function, '__globals__', {}).values()), found)
+        js_objects_in([cell.cell_contents for cell in (getattr(function, '__closure__', None) or ()) if cell.cell_contents is not None], found)
+{'classes': len(seen), 'found': sorted(found.values())}`,
+    });
+    expect(run.error).toBeNull();
+    const { classes, found } = JSON.parse(run.result!) as { classes: number; found: string[] };
+    expect(classes).toBeGreaterThan(500);
+    expect(found.every((name) => name === 'hostCall' || name === 'sleep')).toBe(true);
+  });
+
   test('even with the Python fence bypassed, JavaScript objects give no way to the host', async () => {
     // The default argument of the fence's own wrapper revives _pyodide_core: the Python layer is
     // best effort. What it yields must still be harmless.
