@@ -6,7 +6,8 @@ export const MiB = 1024 * 1024;
 
 export const testConfig = (overrides: Partial<SandboxConfig> = {}): SandboxConfig => ({
   maxLive: 4,
-  executionTimeoutMs: 2_000,
+  // Generous: first imports of big stdlib modules are slow when both cores are busy starting workers.
+  executionTimeoutMs: 15_000,
   memoryLimitBytes: 256 * MiB,
   idleEvictMs: 600_000,
   maxOutputChars: 50_000,
