@@ -299,6 +299,82 @@ export interface SessionStore {
   deleteEntry(sessionId: string, key: string): Promise<boolean>;
 }
 
+/** What an article is: the index of a knowledgebase, or the article about one topic (a community of the graph). */
+export type ArticleKind = 'index' | 'topic';
+
+/** A link from one knowledgebase article to another; `weight` counts the associations between their memories. */
+export interface ArticleLink {
+  article_id: string;
+  title: string;
+  weight: number;
+}
+
+export interface KnowledgebaseArticle {
+  workspace_id: string;
+  /** Path-style and stable across regenerations: `index`, `topics/databases`. */
+  id: string;
+  kind: ArticleKind;
+  title: string;
+  summary: string;
+  /** Markdown written from the article's memories (by a language model or extractively). */
+  body: string;
+  /** The memories the article is about, most central first. */
+  memory_ids: string[];
+  links: ArticleLink[];
+  /** The community of the last generation this article stands for (topics). */
+  community_id: number | null;
+  /** Fingerprint of the memories the body was written from; an unchanged fingerprint means no rewrite. */
+  signature: string;
+  /** `llm` or `extractive`. */
+  generator: string;
+  metadata: JsonObject;
+  /** Order in listings: the index first, then topics by size. */
+  position: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface KnowledgebaseMeta {
+  workspace_id: string;
+  generated_at: string;
+  context_id: string | null;
+  since: string | null;
+  generator: string;
+  stats: JsonObject;
+  created_at: string;
+  updated_at: string;
+}
+
+export type KnowledgebaseJobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+
+export interface KnowledgebaseJob {
+  id: string;
+  workspace_id: string;
+  status: KnowledgebaseJobStatus;
+  options: JsonObject;
+  result: JsonObject | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface KnowledgebaseStore {
+  getMeta(workspaceId: string): Promise<KnowledgebaseMeta | null>;
+  putMeta(meta: KnowledgebaseMeta): Promise<void>;
+  /** Articles in listing order (`position`, then id). */
+  listArticles(workspaceId: string, page: { limit: number; offset: number; kind?: ArticleKind | undefined }): Promise<KnowledgebaseArticle[]>;
+  countArticles(workspaceId: string, kind?: ArticleKind): Promise<number>;
+  getArticle(workspaceId: string, id: string): Promise<KnowledgebaseArticle | null>;
+  /** Inserts or replaces the article, and the record of which memories it cites. */
+  putArticle(article: KnowledgebaseArticle): Promise<void>;
+  deleteArticles(workspaceId: string, ids: readonly string[]): Promise<number>;
+  /** Articles that cite the memory, in listing order. */
+  articlesCiting(workspaceId: string, memoryId: string): Promise<Array<Pick<KnowledgebaseArticle, 'id' | 'title' | 'kind'>>>;
+  createJob(job: KnowledgebaseJob): Promise<void>;
+  getJob(workspaceId: string, id: string): Promise<KnowledgebaseJob | null>;
+  updateJob(id: string, patch: Partial<Pick<KnowledgebaseJob, 'status' | 'result' | 'error' | 'updated_at'>>): Promise<KnowledgebaseJob | null>;
+}
+
 export interface MetaStore {
   get(key: string): Promise<string | null>;
   set(key: string, value: string): Promise<void>;
@@ -314,6 +390,7 @@ export interface Storage {
   readonly tasks: TaskStore;
   readonly apiKeys: ApiKeyStore;
   readonly sessions: SessionStore;
+  readonly knowledgebase: KnowledgebaseStore;
   /** Runs `work` in one database transaction; everything done through `tx` commits or rolls back together. */
   transaction<T>(work: (tx: Storage) => Promise<T>): Promise<T>;
   ping(): Promise<void>;

@@ -2,6 +2,7 @@ import { Migrator, type Kysely, type Migration } from 'kysely';
 import type { SqlDialect } from './column-types.js';
 import * as foundation from './0001_foundation.js';
 import * as sessions from './0002_sessions.js';
+import * as knowledgebase from './0003_knowledgebase.js';
 
 interface VersionedMigration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
@@ -11,6 +12,7 @@ interface VersionedMigration {
 const MIGRATIONS: Record<string, VersionedMigration> = {
   '0001_foundation': foundation,
   '0002_sessions': sessions,
+  '0003_knowledgebase': knowledgebase,
 };
 
 /** Brings the database to the latest schema; throws with the failing migration's name. */

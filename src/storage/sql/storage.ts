@@ -4,6 +4,7 @@ import type { Storage } from '../types.js';
 import { SqlApiKeyStore, SqlMetaStore } from './api-keys.js';
 import { SqlAssociationStore } from './associations.js';
 import type { SqlContext } from './context.js';
+import { SqlKnowledgebaseStore } from './knowledgebase.js';
 import { SqlMemoryStore } from './memories.js';
 import type { SearchEngine } from './search-engine.js';
 import { SqlSessionStore } from './sessions.js';
@@ -23,6 +24,7 @@ export class SqlStorage implements Storage {
   readonly tasks;
   readonly apiKeys;
   readonly sessions;
+  readonly knowledgebase;
 
   private readonly context: SqlContext;
 
@@ -46,6 +48,7 @@ export class SqlStorage implements Storage {
     this.tasks = new SqlTaskStore(this.context);
     this.apiKeys = new SqlApiKeyStore(this.context);
     this.sessions = new SqlSessionStore(this.context);
+    this.knowledgebase = new SqlKnowledgebaseStore(this.context);
   }
 
   get dialect() {
