@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import { ApiKeyService } from './core/auth/api-keys.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { CoreEvents } from './core/events.js';
+import { AssociationService } from './core/graph/associations.js';
 import { MemoryEnricher } from './core/memories/enrich.js';
 import { ENRICH_TASK, MemoryService } from './core/memories/service.js';
 import { SessionService } from './core/sessions/service.js';
@@ -30,6 +31,7 @@ export interface Services {
   workspaces: WorkspaceService;
   memories: MemoryService;
   enricher: MemoryEnricher;
+  associations: AssociationService;
   sessions: SessionService;
   apiKeys: ApiKeyService;
   tasks: TaskRunner;
@@ -85,6 +87,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     workspaces,
     memories,
     enricher,
+    associations: new AssociationService(storage, clock, events),
     sessions: new SessionService(storage, workspaces, clock),
     apiKeys: new ApiKeyService(storage, clock, config.auth.adminKey),
     tasks,
