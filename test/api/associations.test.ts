@@ -13,10 +13,20 @@ afterAll(() => server.stop());
 
 const edgesOf = (ws: string, id: string, query = '') => api.get(`/v1/memories/${id}/associations?workspace_id=${ws}${query}`);
 
+describe('the relationship taxonomy', () => {
+  it('is described by the workspace schema: 63 types in 11 categories, each type in one category', async () => {
+    const schema = (await api.get('/v1/workspaces/_default/schema')).body;
+    const categories = schema.relationship_categories as Record<string, string[]>;
+    expect(Object.keys(categories).sort()).toEqual(['causal', 'context', 'hierarchical', 'learning', 'quality', 'reference', 'refinement', 'similarity', 'solution', 'temporal', 'workflow']);
+    expect(Object.values(categories).flat().sort()).toEqual([...schema.relationship_types].sort());
+    expect(categories.solution).toContain('solves');
+  });
+});
+
 describe('POST /v1/memories/{id}/associate', () => {
   it('creates a typed edge, matching the relationship case-insensitively and storing it lower-case', async () => {
     const ws = await graphWorkspace(api, 'assoc-create');
-    const [a, b] = await remember(api, ws, ['The checkout page crashes on Safari', 'Polyfill structuredClone for Safari 14']);
+    const [a, b] = (await remember(api, ws, ['The checkout page crashes on Safari', 'Polyfill structuredClone for Safari 14'])) as [string, string];
     const res = await api.post(`/v1/memories/${b}/associate`, { workspace_id: ws, target_id: a, relationship: 'SOLVES', strength: 0.9, metadata: { verified: true } });
     expect(res.status).toBe(201);
     expect(res.body.association).toEqual({
@@ -36,7 +46,7 @@ describe('POST /v1/memories/{id}/associate', () => {
 
   it('states an existing edge again as an update (200, same id, one edge), never a 500', async () => {
     const ws = await graphWorkspace(api, 'assoc-dup');
-    const [a, b] = await remember(api, ws, ['Deploys run from the main branch', 'Releases are tagged every Tuesday']);
+    const [a, b] = (await remember(api, ws, ['Deploys run from the main branch', 'Releases are tagged every Tuesday'])) as [string, string];
     const first = await link(api, ws, a, b, 'follows', 0.4);
     const again = await api.post(`/v1/memories/${a}/associate`, { workspace_id: ws, target_id: b, relationship: 'FOLLOWS', strength: 0.8, metadata: { note: 'checked' } });
     expect(again.status).toBe(200);
@@ -52,8 +62,8 @@ describe('POST /v1/memories/{id}/associate', () => {
   it('refuses unknown relationships, missing or foreign targets, self-loops and bad strengths, changing nothing', async () => {
     const ws = await graphWorkspace(api, 'assoc-rules');
     const other = await graphWorkspace(api, 'assoc-rules-other');
-    const [a, b] = await remember(api, ws, ['Alpha service owns billing', 'Beta service owns search']);
-    const [foreign] = await remember(api, other, ['Gamma service lives elsewhere']);
+    const [a, b] = (await remember(api, ws, ['Alpha service owns billing', 'Beta service owns search'])) as [string, string];
+    const [foreign] = (await remember(api, other, ['Gamma service lives elsewhere'])) as [string];
     const attempt = (source: string, body: Record<string, unknown>) => api.post(`/v1/memories/${source}/associate`, { workspace_id: ws, ...body });
 
     const unknown = await attempt(a, { target_id: b, relationship: 'loves' });
@@ -80,7 +90,7 @@ describe('POST /v1/memories/{id}/associate', () => {
 
   it('does not link deleted memories', async () => {
     const ws = await graphWorkspace(api, 'assoc-deleted');
-    const [a, b, c] = await remember(api, ws, ['Old office in Leeds', 'New office in York', 'Parking is free at York']);
+    const [a, b, c] = (await remember(api, ws, ['Old office in Leeds', 'New office in York', 'Parking is free at York'])) as [string, string, string];
     await api.delete(`/v1/memories/${a}?workspace_id=${ws}`);
     expect((await api.post(`/v1/memories/${a}/associate`, { workspace_id: ws, target_id: b, relationship: 'supersedes' })).status).toBe(409);
     expect((await api.post(`/v1/memories/${b}/associate`, { workspace_id: ws, target_id: a, relationship: 'supersedes' })).status).toBe(422);
@@ -91,7 +101,7 @@ describe('POST /v1/memories/{id}/associate', () => {
 describe('GET /v1/memories/{id}/associations', () => {
   it('filters by direction and by relationship types (comma-separated, any case)', async () => {
     const ws = await graphWorkspace(api, 'assoc-list');
-    const [hub, x, y, z] = await remember(api, ws, ['Hub memory about caching', 'Redis is the cache', 'Cache keys expire hourly', 'Stale reads happen after deploys']);
+    const [hub, x, y, z] = (await remember(api, ws, ['Hub memory about caching', 'Redis is the cache', 'Cache keys expire hourly', 'Stale reads happen after deploys'])) as [string, string, string, string];
     const out1 = await link(api, ws, hub, x, 'contains');
     const out2 = await link(api, ws, hub, y, 'similar_to');
     const in1 = await link(api, ws, z, hub, 'causes');
@@ -112,7 +122,7 @@ describe('GET /v1/memories/{id}/associations', () => {
 
   it('leaves out edges to soft-deleted memories and loses the edges of hard-deleted ones', async () => {
     const ws = await graphWorkspace(api, 'assoc-delete');
-    const [a, b, c] = await remember(api, ws, ['Service A calls B', 'Service B calls C', 'Service C is a queue']);
+    const [a, b, c] = (await remember(api, ws, ['Service A calls B', 'Service B calls C', 'Service C is a queue'])) as [string, string, string];
     await link(api, ws, a, b, 'depends_on');
     await link(api, ws, b, c, 'depends_on');
     await api.delete(`/v1/memories/${c}?workspace_id=${ws}`);
@@ -129,7 +139,7 @@ describe('GET /v1/memories/{id}/associations', () => {
 describe('DELETE /v1/memories/{id}/associations/{association_id}', () => {
   it('removes one edge from either end, and 404s for unknown ids or another memory', async () => {
     const ws = await graphWorkspace(api, 'assoc-remove');
-    const [a, b, c] = await remember(api, ws, ['Tea is served at four', 'Biscuits come with tea', 'The kettle is in the hall']);
+    const [a, b, c] = (await remember(api, ws, ['Tea is served at four', 'Biscuits come with tea', 'The kettle is in the hall'])) as [string, string, string];
     const ab = await link(api, ws, a, b, 'related_to');
     const bc = await link(api, ws, b, c, 'related_to');
     expect((await api.delete(`/v1/memories/${c}/associations/${ab.id}?workspace_id=${ws}`)).status).toBe(404);
