@@ -3,7 +3,9 @@ import type { Config } from './config.js';
 import { ApiKeyService } from './core/auth/api-keys.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { CoreEvents } from './core/events.js';
+import { GraphAnalyzer } from './core/graph/analysis/analyzer.js';
 import { AssociationService } from './core/graph/associations.js';
+import { GraphService } from './core/graph/service.js';
 import { MemoryEnricher } from './core/memories/enrich.js';
 import { ENRICH_TASK, MemoryService } from './core/memories/service.js';
 import { SessionService } from './core/sessions/service.js';
@@ -32,6 +34,7 @@ export interface Services {
   memories: MemoryService;
   enricher: MemoryEnricher;
   associations: AssociationService;
+  graph: GraphService;
   sessions: SessionService;
   apiKeys: ApiKeyService;
   tasks: TaskRunner;
@@ -74,6 +77,8 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
   const tasks = new TaskRunner(storage, clock, events, config.tasks, log);
   tasks.register(ENRICH_TASK, enricher.handle);
 
+  const analyzer = new GraphAnalyzer(config.graph.workerMinSize);
+
   let ready = false;
   const db = storage;
   return {
@@ -88,6 +93,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     memories,
     enricher,
     associations: new AssociationService(storage, clock, events),
+    graph: new GraphService(storage, analyzer, config.graph),
     sessions: new SessionService(storage, workspaces, clock),
     apiKeys: new ApiKeyService(storage, clock, config.auth.adminKey),
     tasks,
@@ -102,6 +108,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     async close() {
       ready = false;
       await tasks.stop();
+      await analyzer.close();
       await db.close();
       await embedder.close();
     },

@@ -15,6 +15,7 @@ import { handleError } from './errors.js';
 import { presentedKey } from './request-context.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { associationRoutes } from './routes/associations.js';
+import { graphRoutes } from './routes/graph.js';
 import { healthRoutes } from './routes/health.js';
 import { memoryRoutes } from './routes/memories.js';
 import { portabilityRoutes } from './routes/portability.js';
@@ -27,7 +28,7 @@ export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression,
 export const API_VERSION = '0.1.0';
 
 /** Route plugins under /v1; each declares its schemas, which validate requests and generate the OpenAPI document. */
-const V1_ROUTES = [memoryRoutes, workspaceRoutes, portabilityRoutes, sessionRoutes, apiKeyRoutes, associationRoutes];
+const V1_ROUTES = [memoryRoutes, workspaceRoutes, portabilityRoutes, sessionRoutes, apiKeyRoutes, associationRoutes, graphRoutes];
 
 export async function buildHttpServer(services: Services, logger: FastifyBaseLogger): Promise<App> {
   const app = Fastify({

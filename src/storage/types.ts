@@ -102,6 +102,9 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
+/** A memory as a node of the association graph: what analyses and snapshots need, without content or vector. */
+export type MemoryNode = Pick<Memory, 'id' | 'type' | 'subtype' | 'importance' | 'tags' | 'context_id' | 'abstract' | 'content_hash' | 'created_at' | 'updated_at'>;
+
 export interface MemoryStore {
   insert(memories: NewMemory[]): Promise<void>;
   get(workspaceId: string, id: string): Promise<Memory | null>;
@@ -117,6 +120,8 @@ export interface MemoryStore {
   hardDelete(workspaceId: string, ids: readonly string[]): Promise<number>;
   list(workspaceId: string, filter: MemoryFilter, page: { limit: number; cursor?: string | undefined }): Promise<Page<Memory>>;
   count(workspaceId: string, filter: MemoryFilter): Promise<number>;
+  /** The newest `limit` memories matching the filter, as graph nodes (graph analysis, snapshots). */
+  listNodes(workspaceId: string, filter: MemoryFilter, limit: number): Promise<MemoryNode[]>;
   /** Nearest neighbours by cosine similarity among memories matching the filter. */
   vectorSearch(workspaceId: string, vector: Float32Array, options: { k: number; filter?: MemoryFilter }): Promise<ScoredId[]>;
   /** Full-text search: any of the terms (OR), ranked by the engine's relevance (BM25 / ts_rank). */

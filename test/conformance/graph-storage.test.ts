@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SqlStorage } from '../../src/storage/sql/storage.js';
 import type { KnowledgebaseArticle } from '../../src/storage/types.js';
-import { workspace } from '../support/records.js';
+import { axisVector, memory, workspace } from '../support/records.js';
 import { storageBackends } from '../support/storage-backends.js';
 
 const AT = '2026-01-01T00:00:00.000Z';
@@ -27,7 +27,7 @@ function article(workspaceId: string, id: string, overrides: Partial<Knowledgeba
   };
 }
 
-describe.each(storageBackends())('knowledgebase storage conformance: $name', (backend) => {
+describe.each(storageBackends())('graph and knowledgebase storage conformance: $name', (backend) => {
   afterAll(() => backend.teardown());
 
   async function fresh(): Promise<SqlStorage> {
@@ -36,6 +36,21 @@ describe.each(storageBackends())('knowledgebase storage conformance: $name', (ba
     await storage.workspaces.create(workspace('ws_b'));
     return storage;
   }
+
+  it('lists memories as graph nodes, newest first, filtered, without content', async () => {
+    const s = await fresh();
+    const rows = [0, 1, 2, 3].map((i) =>
+      memory('ws_a', `node ${i}`, axisVector(8, i), { created_at: `2026-01-0${i + 1}T00:00:00.000Z`, type: i === 3 ? 'episodic' : 'semantic', tags: ['t'], abstract: `abs ${i}`, context_id: i === 0 ? 'other' : '_default' }),
+    );
+    await s.memories.insert([...rows, memory('ws_b', 'elsewhere', axisVector(8, 0))]);
+    await s.memories.update('ws_a', rows[2]!.id, { status: 'deleted' });
+    const nodes = await s.memories.listNodes('ws_a', {}, 10);
+    expect(nodes.map((n) => n.id)).toEqual([rows[3]!.id, rows[1]!.id, rows[0]!.id]);
+    expect(nodes[0]).toEqual({ id: rows[3]!.id, type: 'episodic', subtype: null, importance: 0.5, tags: ['t'], context_id: '_default', abstract: 'abs 3', content_hash: 'hash:node 3', created_at: '2026-01-04T00:00:00.000Z', updated_at: rows[3]!.updated_at });
+    expect((await s.memories.listNodes('ws_a', {}, 2)).map((n) => n.id)).toEqual([rows[3]!.id, rows[1]!.id]);
+    expect((await s.memories.listNodes('ws_a', { types: ['semantic'], contextId: '_default' }, 10)).map((n) => n.id)).toEqual([rows[1]!.id]);
+    await s.close();
+  });
 
   it('stores, replaces and lists articles in position order, per workspace, with paging', async () => {
     const s = await fresh();
