@@ -6,6 +6,7 @@ import { CoreEvents } from './core/events.js';
 import { GraphAnalyzer } from './core/graph/analysis/analyzer.js';
 import { AssociationService } from './core/graph/associations.js';
 import { GraphService } from './core/graph/service.js';
+import { KNOWLEDGEBASE_TASK, KnowledgebaseService } from './core/knowledgebase/service.js';
 import { MemoryEnricher } from './core/memories/enrich.js';
 import { ENRICH_TASK, MemoryService } from './core/memories/service.js';
 import { SessionService } from './core/sessions/service.js';
@@ -35,6 +36,7 @@ export interface Services {
   enricher: MemoryEnricher;
   associations: AssociationService;
   graph: GraphService;
+  knowledgebase: KnowledgebaseService;
   sessions: SessionService;
   apiKeys: ApiKeyService;
   tasks: TaskRunner;
@@ -78,6 +80,9 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
   tasks.register(ENRICH_TASK, enricher.handle);
 
   const analyzer = new GraphAnalyzer(config.graph.workerMinSize);
+  const graph = new GraphService(storage, analyzer, config.graph);
+  const knowledgebase = new KnowledgebaseService({ storage, graph, llm, clock, events, log });
+  tasks.register(KNOWLEDGEBASE_TASK, knowledgebase.handle);
 
   let ready = false;
   const db = storage;
@@ -93,7 +98,8 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     memories,
     enricher,
     associations: new AssociationService(storage, clock, events),
-    graph: new GraphService(storage, analyzer, config.graph),
+    graph,
+    knowledgebase,
     sessions: new SessionService(storage, workspaces, clock),
     apiKeys: new ApiKeyService(storage, clock, config.auth.adminKey),
     tasks,
