@@ -182,6 +182,9 @@ export interface Association {
 
 export type Direction = 'outgoing' | 'incoming' | 'both';
 
+/** An association as an edge of the graph: what analyses read, without metadata. */
+export type GraphEdge = Pick<Association, 'id' | 'source_id' | 'target_id' | 'relationship' | 'strength'>;
+
 export interface AssociationStore {
   /** Inserts, or updates strength and metadata of the existing (source, target, relationship) edge. */
   upsert(association: Association): Promise<Association>;
@@ -198,8 +201,10 @@ export interface AssociationStore {
     memoryIds: readonly string[],
     options: { direction: Direction; relationships?: string[]; minStrength?: number; limit?: number },
   ): Promise<Association[]>;
-  /** Every edge of a workspace in creation order (export, graph analysis). */
+  /** Every edge of a workspace in id order, from after `afterId` (export). */
   scan(workspaceId: string, afterId: string | null, limit: number): Promise<Association[]>;
+  /** The same order and paging as `scan`, as light graph edges (graph analysis). */
+  scanEdges(workspaceId: string, afterId: string | null, limit: number): Promise<GraphEdge[]>;
   /** How many edges touch each memory from other memories (backlinks), for the given ids. */
   incomingCounts(workspaceId: string, memoryIds: readonly string[]): Promise<Map<string, number>>;
   delete(workspaceId: string, id: string): Promise<boolean>;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seededRandom } from '../../src/core/graph/analysis/compact.js';
 import { newId } from '../../src/core/ids.js';
 import { graphWorkspace, link, remember, texts } from '../support/graph.js';
 import { client, startServer, type Client, type TestServer } from '../support/server.js';
@@ -115,19 +116,19 @@ describe('POST /v1/memories/{id}/traverse', () => {
 
   it('keeps max_nodes and max_paths on a dense random graph, at every depth', async () => {
     const ws = await graphWorkspace(api, 'trav-dense');
-    const ids = await remember(api, ws, texts(400, 'dense'));
-    // 40,000 random edges among 400 memories (about 200 per memory), written straight to storage.
-    let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const ids = await remember(api, ws, texts(1000, 'dense'));
+    // 100,000 random edges among 1,000 memories (about 200 per memory), written straight to storage.
+    const random = seededRandom(42);
     const storage = server.app.services.storage;
     await storage.transaction(async (tx) => {
-      for (let i = 0; i < 40_000; i++) {
+      for (let i = 0; i < 100_000; i++) {
         const source = ids[Math.floor(random() * ids.length)]!;
         const target = ids[Math.floor(random() * ids.length)]!;
         if (source === target) continue;
         await tx.associations.upsert({ id: newId('assoc'), workspace_id: ws, source_id: source, target_id: target, relationship: 'related_to', strength: Math.round(random() * 100) / 100, metadata: {}, created_at: new Date().toISOString() });
       }
     });
+    expect(await storage.associations.count(ws)).toBeGreaterThan(95_000);
     for (const body of [{}, { max_depth: 5 }, { max_depth: 5, max_nodes: 1000, max_paths: 1000 }, { max_depth: 4, max_nodes: 7, max_paths: 500 }, { max_depth: 3, max_paths: 3 }]) {
       const res = await traverse(ws, ids[0]!, body);
       expect(res.status).toBe(200);

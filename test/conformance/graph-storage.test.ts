@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SqlStorage } from '../../src/storage/sql/storage.js';
 import type { KnowledgebaseArticle } from '../../src/storage/types.js';
-import { axisVector, memory, workspace } from '../support/records.js';
+import { association, axisVector, memory, workspace } from '../support/records.js';
 import { storageBackends } from '../support/storage-backends.js';
 
 const AT = '2026-01-01T00:00:00.000Z';
@@ -49,6 +49,21 @@ describe.each(storageBackends())('graph and knowledgebase storage conformance: $
     expect(nodes[0]).toEqual({ id: rows[3]!.id, type: 'episodic', subtype: null, importance: 0.5, tags: ['t'], context_id: '_default', abstract: 'abs 3', content_hash: 'hash:node 3', created_at: '2026-01-04T00:00:00.000Z', updated_at: rows[3]!.updated_at });
     expect((await s.memories.listNodes('ws_a', {}, 2)).map((n) => n.id)).toEqual([rows[3]!.id, rows[1]!.id]);
     expect((await s.memories.listNodes('ws_a', { types: ['semantic'], contextId: '_default' }, 10)).map((n) => n.id)).toEqual([rows[1]!.id]);
+    await s.close();
+  });
+
+  it('pages through a workspace’s edges in id order, as light graph edges', async () => {
+    const s = await fresh();
+    const [a, b, c] = [0, 1, 2].map((i) => memory('ws_a', `edge node ${i}`, axisVector(8, i)));
+    const other = memory('ws_b', 'other', axisVector(8, 3));
+    await s.memories.insert([a!, b!, c!, other]);
+    const edges = [association('ws_a', a!.id, b!.id, 'causes', 0.7), association('ws_a', b!.id, c!.id), association('ws_a', c!.id, a!.id, 'part_of', 1)];
+    for (const edge of [...edges, association('ws_b', other.id, other.id)]) await s.associations.upsert(edge);
+    const byId = [...edges].sort((x, y) => x.id.localeCompare(y.id));
+    const first = await s.associations.scanEdges('ws_a', null, 2);
+    expect(first).toEqual(byId.slice(0, 2).map(({ id, source_id, target_id, relationship, strength }) => ({ id, source_id, target_id, relationship, strength })));
+    expect((await s.associations.scanEdges('ws_a', first[1]!.id, 2)).map((e) => e.id)).toEqual([byId[2]!.id]);
+    expect((await s.associations.scan('ws_a', null, 10)).map((e) => e.id)).toEqual(byId.map((e) => e.id));
     await s.close();
   });
 

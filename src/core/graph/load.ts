@@ -1,6 +1,6 @@
 import { invalid } from '../../errors.js';
 import type { GraphConfig } from '../../config.js';
-import type { Association, MemoryFilter, MemoryNode, Storage } from '../../storage/types.js';
+import type { GraphEdge, MemoryFilter, MemoryNode, Storage } from '../../storage/types.js';
 import { MEMORY_TYPES } from '../memories/vocabulary.js';
 import { compactGraph, type CompactGraph } from './analysis/compact.js';
 import { relationshipFilter } from './relationship-filter.js';
@@ -22,13 +22,14 @@ export interface LoadedGraph {
   nodes: MemoryNode[];
   index: Map<string, number>;
   /** Associations between those memories, of the relationship types in scope. */
-  edges: Association[];
+  edges: GraphEdge[];
   compact: CompactGraph;
   /** True when the node or edge bound left part of the workspace out. */
   truncated: boolean;
 }
 
-const EDGE_PAGE = 5_000;
+/** Small pages: the SQLite driver is synchronous, and each page holds the event loop while it is read. */
+const EDGE_PAGE = 2_000;
 
 /**
  * The active memories of a workspace in scope and the associations among them, bounded: the newest `maxNodes`
@@ -42,9 +43,9 @@ export async function loadGraph(storage: Storage, workspaceId: string, scope: Gr
   const nodes = newest.slice(0, limits.maxNodes).reverse();
   const index = new Map(nodes.map((n, i) => [n.id, i]));
 
-  const edges: Association[] = [];
+  const edges: GraphEdge[] = [];
   for (let after: string | null = null; ; ) {
-    const page = await storage.associations.scan(workspaceId, after, EDGE_PAGE);
+    const page = await storage.associations.scanEdges(workspaceId, after, EDGE_PAGE);
     for (const edge of page) {
       if (index.has(edge.source_id) && index.has(edge.target_id) && (!wanted || wanted.has(edge.relationship))) edges.push(edge);
     }

@@ -9,7 +9,7 @@ import type { Community } from '../graph/analysis/communities.js';
 import type { GraphService } from '../graph/service.js';
 import { newId } from '../ids.js';
 import { indexBody, presentArticle, presentMeta } from './render.js';
-import { corpusOf, describeTopic, slugOf } from './topics.js';
+import { corpusOf, describeTopic, slugOf, type Corpus } from './topics.js';
 import { writeExtractive, writeWithLlm, type ArticleDraft } from './writers.js';
 
 export const KNOWLEDGEBASE_TASK = 'knowledgebase.generate';
@@ -65,7 +65,8 @@ export class KnowledgebaseService {
     const previousTopics = existing.filter((a) => a.kind === 'topic');
     const nodesOf = (c: Community) => c.members.map((v) => graph.nodes[v]!);
     const matched = matchTopics(communities.map((c) => nodesOf(c).map((n) => n.id)), previousTopics);
-    const corpus = corpusOf(graph.nodes.map((n) => n.abstract ?? ''));
+    // Word rarity across the graph, for extractive titles; read once, and only when an article is (re)written.
+    let corpus: Corpus | undefined;
     const now = isoNow(clock);
     const changes: GenerationChanges = { created: [], updated: [], unchanged: [], removed: [] };
     const takenIds = new Set([INDEX_ARTICLE_ID, ...[...matched.values()].map((a) => a.id)]);
@@ -82,6 +83,7 @@ export class KnowledgebaseService {
         continue;
       }
       const members = await this.membersInOrder(workspaceId, placement.memory_ids);
+      corpus ??= corpusOf(graph.nodes.map((n) => n.abstract ?? ''));
       const topic = describeTopic(members, corpus);
       const draft: ArticleDraft = this.deps.llm ? await writeWithLlm(this.deps.llm, topic, members, this.deps.log) : writeExtractive(topic, members);
       const id = previous?.id ?? uniqueId(`topics/${slugOf(draft.title) || 'topic'}`, takenIds);

@@ -1,5 +1,4 @@
 import type { Memory } from '../../storage/types.js';
-import { words } from '../text/index.js';
 import { STOPWORDS } from '../text/stopwords.js';
 
 /** What a community of memories is about, extractively: its dominant terms and entities, and a title from them. */
@@ -20,9 +19,15 @@ const TOP_TERMS = 5;
 const TOP_ENTITIES = 3;
 const TITLE_LABELS = 3;
 
+/**
+ * Lower-cased runs of letters and digits. Not `words()` (Unicode word segmentation): a generation reads every
+ * memory of the graph, and Intl.Segmenter is ten times slower on 10,000 texts (580 ms against 40 ms).
+ */
+const tokens = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
 /** Content words of a text, once each: lower-case, no stopwords, no numbers, at least three characters. */
 export function termsOf(text: string): Set<string> {
-  return new Set(words(text).filter((w) => w.length >= MIN_TERM_CHARS && !STOPWORDS.has(w) && !/^\d+$/.test(w)));
+  return new Set(tokens(text).filter((w) => w.length >= MIN_TERM_CHARS && !STOPWORDS.has(w) && !/^\d+$/.test(w)));
 }
 
 export function corpusOf(texts: Iterable<string>): Corpus {
@@ -46,7 +51,7 @@ export function describeTopic(members: readonly Memory[], corpus: Corpus): Topic
   const entityCounts = countPerMember(members, entitiesOf);
   const idf = (term: string) => Math.log((1 + corpus.size) / (1 + (corpus.documentFrequency.get(term) ?? 0))) + 1;
   const entities = ranked(entityCounts, (_, n) => n, minOccurrences).slice(0, TOP_ENTITIES);
-  const entityWords = new Set(entities.flatMap((e) => words(e)));
+  const entityWords = new Set(entities.flatMap(tokens));
   const terms = ranked(termCounts, (term, n) => n * idf(term), minOccurrences)
     .filter((t) => !entityWords.has(t))
     .slice(0, TOP_TERMS);

@@ -69,7 +69,7 @@ export function graphRoutes(app: App, services: Services): void {
     {
       schema: {
         tags,
-        summary: 'Per-memory degree, betweenness (exact up to 500 memories, sampled above), eigenvector and PageRank, highest first',
+        summary: 'Per-memory degree, betweenness (exact on small graphs, estimated from sampled sources on large ones), eigenvector and PageRank, highest first',
         querystring: CentralityQuery,
         response: { 200: CentralityResponse, ...commonErrors },
       },

@@ -1,9 +1,19 @@
 import type { Kysely } from 'kysely';
 import { columnTypes, type SqlDialect } from './column-types.js';
 
-/** The knowledgebase of a workspace: its metadata, its articles (with the memories each cites) and generation jobs. */
+/**
+ * Graph reads, and the knowledgebase of a workspace: its metadata, its articles (with the memories each cites) and
+ * generation jobs.
+ */
 export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
   const t = columnTypes(dialect);
+  // Edges of given memories within a workspace (traversal, recall's graph arm) and a workspace's edges in id order
+  // (graph analysis, export). Without these, SQLite answers both from (workspace_id, created_at): every edge of the
+  // workspace read and sorted per call.
+  await db.schema.createIndex('associations_ws_source').on('associations').columns(['workspace_id', 'source_id']).execute();
+  await db.schema.createIndex('associations_ws_target').on('associations').columns(['workspace_id', 'target_id']).execute();
+  await db.schema.createIndex('associations_ws_id').on('associations').columns(['workspace_id', 'id']).execute();
+
   await db.schema
     .createTable('knowledgebases')
     .addColumn('workspace_id', 'text', (c) => c.primaryKey().references('workspaces.id').onDelete('cascade'))
