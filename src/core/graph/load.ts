@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { invalid } from '../../errors.js';
 import type { GraphConfig } from '../../config.js';
 import type { GraphEdge, MemoryFilter, MemoryNode, Storage } from '../../storage/types.js';
@@ -28,7 +29,10 @@ export interface LoadedGraph {
   truncated: boolean;
 }
 
-/** Small pages: the SQLite driver is synchronous, and each page holds the event loop while it is read. */
+/**
+ * Small pages, and a turn of the event loop between them: the SQLite driver is synchronous, so without the yield the
+ * whole read of a large graph would hold the loop (other requests) in one block.
+ */
 const EDGE_PAGE = 2_000;
 
 /**
@@ -56,6 +60,7 @@ export async function loadGraph(storage: Storage, workspaceId: string, scope: Gr
     }
     if (page.length < EDGE_PAGE) break;
     after = page[page.length - 1]!.id;
+    await yieldToEventLoop();
   }
   const compact = compactGraph(
     nodes.length,
