@@ -25,8 +25,6 @@ const TRAVERSALS = 200;
 const RELATIONSHIPS = ['related_to', 'similar_to', 'causes', 'solves', 'part_of', 'follows', 'requires', 'supports'];
 const WORDS = 'amber basalt cedar delta ember fjord garnet harbor iris jasper kelp lagoon maple nectar onyx prairie quartz river sierra tundra umber violet willow xenon yarrow zephyr'.split(' ');
 
-const random = seededRandom(7);
-const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 
 const percentile = (values: number[], p: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -57,6 +55,9 @@ async function withLoopMonitor<T>(work: () => Promise<T>): Promise<{ value: T; m
 }
 
 async function bench(engine: string, env: Record<string, string>): Promise<void> {
+  // The same graph on every engine.
+  const random = seededRandom(7);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
   const dataDir = mkdtempSync(join(tmpdir(), 'memd-bench-graph-'));
   const config = loadConfig({ MEMD_DATA_DIR: dataDir, MEMD_EMBEDDING_PROVIDER: 'hash', MEMD_HOST: '127.0.0.1', MEMD_PORT: '0', ...env });
   const app: MemdApp = await createApp(config, { logLevel: 'warn' });

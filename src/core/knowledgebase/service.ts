@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError, notFound } from '../../errors.js';
 import type { LlmProvider } from '../../providers/llm/types.js';
@@ -82,6 +83,8 @@ export class KnowledgebaseService {
         changes.unchanged.push(previous.id);
         continue;
       }
+      // Reading and writing fifty topics is a long run of synchronous SQLite calls: let other requests in between.
+      await yieldToEventLoop();
       const members = await this.membersInOrder(workspaceId, placement.memory_ids);
       corpus ??= corpusOf(graph.nodes.map((n) => n.abstract ?? ''));
       const topic = describeTopic(members, corpus);
