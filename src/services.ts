@@ -9,7 +9,15 @@ import { GraphService } from './core/graph/service.js';
 import { KNOWLEDGEBASE_TASK, KnowledgebaseService } from './core/knowledgebase/service.js';
 import { MemoryEnricher } from './core/memories/enrich.js';
 import { ENRICH_TASK, MemoryService } from './core/memories/service.js';
+import { ContradictionDetector } from './core/contradictions/detector.js';
+import { ContradictionService } from './core/contradictions/service.js';
+import { EntityService } from './core/entities/service.js';
+import { BriefingService } from './core/sessions/briefing.js';
+import { SessionCommitter } from './core/sessions/commit.js';
+import { SESSION_EXPIRE_TASK, SessionExpiry } from './core/sessions/expiry.js';
 import { SessionService } from './core/sessions/service.js';
+import { THREAD_DECOMPOSE_TASK, ThreadDecomposer } from './core/threads/decompose.js';
+import { ThreadService } from './core/threads/service.js';
 import { WorkspaceService } from './core/workspaces/service.js';
 import { createEmbeddingProvider, withEmbeddingCache, type EmbeddingProvider } from './providers/embedding/index.js';
 import { createLlmProvider } from './providers/llm/index.js';
@@ -17,6 +25,7 @@ import type { LlmProvider } from './providers/llm/types.js';
 import { checkEmbedderIdentity } from './core/embedder-identity.js';
 import { openStorage } from './storage/index.js';
 import type { SqlStorage } from './storage/sql/storage.js';
+import { recurringTask } from './tasks/recurring.js';
 import { TaskRunner } from './tasks/runner.js';
 
 /** Query embeddings repeat (the same question asked twice); caching them keeps recall off the model. */
@@ -38,6 +47,10 @@ export interface Services {
   graph: GraphService;
   knowledgebase: KnowledgebaseService;
   sessions: SessionService;
+  briefings: BriefingService;
+  threads: ThreadService;
+  contradictions: ContradictionService;
+  entities: EntityService;
   apiKeys: ApiKeyService;
   tasks: TaskRunner;
   /** True once search indexes are warm and background work runs. */
@@ -79,6 +92,17 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
   const tasks = new TaskRunner(storage, clock, events, config.tasks, log);
   tasks.register(ENRICH_TASK, enricher.handle);
 
+  const committer = new SessionCommitter({ storage, memories, workspaces, llm, clock, log });
+  const briefings = new BriefingService(storage, workspaces, clock);
+  const expiry = new SessionExpiry({ storage, committer, clock, events });
+  const decomposer = new ThreadDecomposer({ storage, memories, workspaces, llm, clock, log });
+  const threads = new ThreadService({ storage, workspaces, decomposer, clock, events });
+  const detector = new ContradictionDetector({ storage, llm, clock, log });
+  enricher.addStep(detector.onWrite);
+  tasks.register(SESSION_EXPIRE_TASK, expiry.expire);
+  tasks.register(THREAD_DECOMPOSE_TASK, decomposer.handle);
+  const recurring = [expiry.sweep, threads.cleanup].map((work) => recurringTask(storage, clock, work));
+  for (const task of recurring) tasks.register(task.kind, task.handler);
   const analyzer = new GraphAnalyzer(config.graph.workerMinSize);
   const graph = new GraphService(storage, analyzer, config.graph);
   const knowledgebase = new KnowledgebaseService({ storage, graph, llm, clock, events, log });
@@ -100,7 +124,11 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     associations: new AssociationService(storage, clock, events),
     graph,
     knowledgebase,
-    sessions: new SessionService(storage, workspaces, clock),
+    sessions: new SessionService(storage, workspaces, clock, committer, briefings),
+    briefings,
+    threads,
+    contradictions: new ContradictionService({ storage, memories, workspaces, detector, clock }),
+    entities: new EntityService({ storage, memories, workspaces, llm, clock, log }),
     apiKeys: new ApiKeyService(storage, clock, config.auth.adminKey),
     tasks,
     isReady: () => ready,
@@ -108,6 +136,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
       // The embedded engine belongs to this one process: whatever was running belonged to a process now dead.
       if (db.dialect === 'sqlite') await db.tasks.releaseAllLeases();
       await db.engine.warmUp(db.sqlContext.db);
+      for (const task of recurring) await task.seed();
       tasks.start();
       ready = true;
     },

@@ -131,6 +131,59 @@ export interface WorkingMemoryTable {
   updated_at: Timestamp;
 }
 
+export interface ChatThreadsTable {
+  workspace_id: string;
+  id: string;
+  tenant_id: string;
+  user_id: string | null;
+  context_id: string;
+  observer_id: string | null;
+  subject_id: string | null;
+  title: string | null;
+  metadata: Json;
+  message_count: number;
+  next_message_index: number;
+  last_decomposed_index: number;
+  last_decomposed_at: NullableTimestamp;
+  expires_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ChatMessagesTable {
+  id: string;
+  workspace_id: string;
+  thread_id: string;
+  message_index: number;
+  role: string;
+  content: Json;
+  metadata: Json;
+  created_at: Timestamp;
+}
+
+export interface ContradictionsTable {
+  id: string;
+  workspace_id: string;
+  memory_a_id: string;
+  memory_b_id: string;
+  contradiction_type: string;
+  confidence: number;
+  detection_method: string;
+  explanation: string | null;
+  detected_at: Timestamp;
+  resolved_at: NullableTimestamp;
+  resolution: string | null;
+  merged_memory_id: string | null;
+}
+
+export interface EntityCardsTable {
+  workspace_id: string;
+  entity_id: string;
+  card: Json;
+  fingerprint: string;
+  generated_at: Timestamp;
+}
+
 export interface KnowledgebasesTable {
   workspace_id: string;
   generated_at: Timestamp;
@@ -188,6 +241,10 @@ export interface Database {
   api_keys: ApiKeysTable;
   sessions: SessionsTable;
   working_memory: WorkingMemoryTable;
+  chat_threads: ChatThreadsTable;
+  chat_messages: ChatMessagesTable;
+  contradictions: ContradictionsTable;
+  entity_cards: EntityCardsTable;
   knowledgebases: KnowledgebasesTable;
   kb_articles: KbArticlesTable;
   kb_article_memories: KbArticleMemoriesTable;

@@ -124,6 +124,8 @@ export interface MemoryStore {
   listNodes(workspaceId: string, filter: MemoryFilter, limit: number): Promise<MemoryNode[]>;
   /** Nearest neighbours by cosine similarity among memories matching the filter. */
   vectorSearch(workspaceId: string, vector: Float32Array, options: { k: number; filter?: MemoryFilter }): Promise<ScoredId[]>;
+  /** `vectorSearch` for many query vectors at once (one result list per vector, in order). */
+  vectorSearchMany(workspaceId: string, vectors: readonly Float32Array[], options: { k: number; filter?: MemoryFilter }): Promise<ScoredId[][]>;
   /** Full-text search: any of the terms (OR), ranked by the engine's relevance (BM25 / ts_rank). */
   keywordSearch(workspaceId: string, terms: readonly string[], options: { k: number; filter?: MemoryFilter }): Promise<ScoredId[]>;
   /** Counts a recall hit: access_count + 1, last_accessed_at, importance x1.1 (cap 1) unless pinned. */
@@ -242,9 +244,12 @@ export interface TaskStore {
   claim(options: { now: string; leaseUntil: string; limit: number }): Promise<Task[]>;
   /** Pushes the lease of running tasks forward (their worker is alive and busy). */
   extendLeases(ids: readonly number[], leaseUntil: string): Promise<void>;
+  /** Leased tasks back to pending, to be claimed again at once (a worker stopping gracefully). */
+  release(ids: readonly number[]): Promise<void>;
   /** Every running task back to pending: its worker cannot be alive (the embedded engine has one process). */
   releaseAllLeases(): Promise<number>;
-  complete(id: number): Promise<void>;
+  /** Finished tasks leave the queue. */
+  complete(ids: readonly number[]): Promise<void>;
   /** Back to pending at `retryAt`, or `failed` for good when `retryAt` is null. */
   fail(id: number, error: string, retryAt: string | null): Promise<void>;
   counts(): Promise<Record<TaskStatus, number>>;
@@ -307,6 +312,129 @@ export interface SessionStore {
   /** Entries still alive at `at` (no expiry, or expiring later). */
   entries(sessionId: string, at: string): Promise<WorkingMemoryEntry[]>;
   deleteEntry(sessionId: string, key: string): Promise<boolean>;
+}
+
+export type ChatRole = 'user' | 'assistant' | 'system' | 'tool';
+
+export interface ContentBlock {
+  type: string;
+  text?: string;
+  data?: JsonObject;
+}
+
+/** A message's content: plain text, or content blocks (text, images, tool calls, …). */
+export type MessageContent = string | ContentBlock[];
+
+export interface ChatThread {
+  id: string;
+  workspace_id: string;
+  tenant_id: string;
+  user_id: string | null;
+  context_id: string;
+  /** Typically the AI agent. */
+  observer_id: string | null;
+  /** Typically the human user. */
+  subject_id: string | null;
+  title: string | null;
+  metadata: JsonObject;
+  message_count: number;
+  last_decomposed_at: string | null;
+  /** Index of the last message decompose has processed; -1 before the first run. */
+  last_decomposed_index: number;
+  /** Null: permanent. */
+  expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ChatMessage {
+  id: string;
+  workspace_id: string;
+  thread_id: string;
+  /** Zero-based, strictly increasing within the thread, never reused. */
+  message_index: number;
+  role: ChatRole;
+  content: MessageContent;
+  metadata: JsonObject;
+  created_at: string;
+}
+
+export type NewChatMessage = Pick<ChatMessage, 'id' | 'role' | 'content' | 'metadata' | 'created_at'>;
+
+export interface ThreadStore {
+  create(thread: ChatThread): Promise<void>;
+  get(workspaceId: string, id: string): Promise<ChatThread | null>;
+  /** Threads not expired at `activeAt`, most recently active first. */
+  list(
+    workspaceId: string,
+    options: { activeAt: string; userId?: string; updatedAfter?: string; limit: number; offset: number },
+  ): Promise<{ threads: ChatThread[]; total: number }>;
+  update(workspaceId: string, id: string, patch: Partial<Pick<ChatThread, 'title' | 'metadata' | 'updated_at'>>): Promise<ChatThread | null>;
+  /** Removes the thread and its messages. */
+  delete(workspaceId: string, id: string): Promise<boolean>;
+  /**
+   * Gives the messages the thread's next indexes, in order, and stores them; null when the thread does not exist.
+   * Run it in a transaction: the thread row's counter update is what keeps concurrent appends apart.
+   */
+  appendMessages(workspaceId: string, threadId: string, messages: readonly NewChatMessage[]): Promise<ChatMessage[] | null>;
+  listMessages(
+    workspaceId: string,
+    threadId: string,
+    options: { afterIndex?: number; order: 'asc' | 'desc'; limit: number; offset: number },
+  ): Promise<{ messages: ChatMessage[]; total: number }>;
+  deleteMessage(workspaceId: string, threadId: string, messageId: string, at: string): Promise<boolean>;
+  /** Moves last_decomposed_index from `expected` to `to`; false when another run moved it first. */
+  markDecomposed(workspaceId: string, threadId: string, expected: number, to: number, at: string): Promise<boolean>;
+  /** Deletes up to `limit` threads that expired at or before `at`, with their messages; returns how many. */
+  deleteExpired(at: string, limit: number): Promise<number>;
+}
+
+export type ContradictionResolution = 'keep_a' | 'keep_b' | 'keep_both' | 'merge';
+
+export interface Contradiction {
+  id: string;
+  workspace_id: string;
+  /** The older memory of the pair. */
+  memory_a_id: string;
+  memory_b_id: string;
+  contradiction_type: string;
+  confidence: number;
+  detection_method: string;
+  /** What disagrees, said for a person ("residence: Paris vs Berlin"). */
+  explanation: string | null;
+  detected_at: string;
+  resolved_at: string | null;
+  resolution: ContradictionResolution | null;
+  /** The memory that replaced both (resolution `merge`). */
+  merged_memory_id: string | null;
+}
+
+export interface ContradictionStore {
+  /** Records the pair unless it is already recorded, in either order; true when inserted. */
+  insert(contradiction: Contradiction): Promise<boolean>;
+  get(workspaceId: string, id: string): Promise<Contradiction | null>;
+  /** Unresolved ones, newest first. */
+  listUnresolved(workspaceId: string, limit: number): Promise<Contradiction[]>;
+  countUnresolved(workspaceId: string): Promise<number>;
+  /** Sets resolution and resolved_at if it is still unresolved; null otherwise (already resolved, or unknown). */
+  claimResolution(workspaceId: string, id: string, resolution: ContradictionResolution, at: string): Promise<Contradiction | null>;
+  update(workspaceId: string, id: string, patch: Partial<Pick<Contradiction, 'resolved_at' | 'resolution' | 'merged_memory_id'>>): Promise<Contradiction | null>;
+}
+
+export interface EntityCardRecord {
+  workspace_id: string;
+  entity_id: string;
+  card: JsonObject;
+  /** subjectFingerprint() when the card was generated: a different value now means it is stale. */
+  fingerprint: string;
+  generated_at: string;
+}
+
+export interface EntityStore {
+  getCard(workspaceId: string, entityId: string): Promise<EntityCardRecord | null>;
+  putCard(record: EntityCardRecord): Promise<void>;
+  /** Changes whenever an active memory about the subject is added, changed or removed. */
+  subjectFingerprint(workspaceId: string, subjectId: string): Promise<string>;
 }
 
 /** What an article is: the index of a knowledgebase, or the article about one topic (a community of the graph). */
@@ -400,9 +528,14 @@ export interface Storage {
   readonly tasks: TaskStore;
   readonly apiKeys: ApiKeyStore;
   readonly sessions: SessionStore;
+  readonly threads: ThreadStore;
+  readonly contradictions: ContradictionStore;
+  readonly entities: EntityStore;
   readonly knowledgebase: KnowledgebaseStore;
   /** Runs `work` in one database transaction; everything done through `tx` commits or rolls back together. */
   transaction<T>(work: (tx: Storage) => Promise<T>): Promise<T>;
+  /** Resolves once every write committed so far would survive power loss; awaited before acknowledging a write. */
+  syncWrites(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -11,14 +11,15 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-/** Writes the older memory, then the newer one, lets enrichment link them, and returns the newer one's outgoing edges. */
+/** Writes the older memory, then the newer one, lets enrichment link them, and returns the newer one's automatic links. */
 async function autoLinks(ws: string, older: Record<string, unknown>, newer: Record<string, unknown>) {
   const first = (await api.post('/v1/memories', { workspace_id: ws, ...older })).body.memory;
   await server.drainTasks();
   const second = (await api.post('/v1/memories', { workspace_id: ws, ...newer })).body.memory;
   await server.drainTasks();
   const edges = (await api.get(`/v1/memories/${second.id}/associations?workspace_id=${ws}&direction=outgoing`)).body.associations;
-  return { first, second, edges: edges.filter((e: { metadata: { auto_generated?: boolean } }) => e.metadata.auto_generated) };
+  // Only the similarity links (contradiction detection adds `contradicts` edges of its own).
+  return { first, second, edges: edges.filter((e: { metadata: { similarity_score?: number } }) => e.metadata.similarity_score !== undefined) };
 }
 
 describe('automatic association picks the relationship from the taxonomy', () => {

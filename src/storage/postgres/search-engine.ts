@@ -1,8 +1,8 @@
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../database.js';
-import type { FilterBuilder } from '../sql/memory-filter.js';
+import { memoryFilter, type FilterBuilder } from '../sql/memory-filter.js';
 import type { SearchEngine } from '../sql/search-engine.js';
-import type { ScoredId } from '../types.js';
+import type { MemoryFilter, ScoredId } from '../types.js';
 
 /**
  * Postgres: a generated tsvector column (GIN) for keywords and pgvector with an HNSW index for vectors.
@@ -38,7 +38,12 @@ export class PostgresSearchEngine implements SearchEngine {
   onVectorsRemoved(): void {}
   onWorkspaceDropped(): void {}
 
-  async vectorSearch(db: Kysely<Database>, workspaceId: string, vector: Float32Array, k: number, filter: FilterBuilder): Promise<ScoredId[]> {
+  vectorSearch(db: Kysely<Database>, workspaceId: string, vectors: readonly Float32Array[], k: number, filter: MemoryFilter): Promise<ScoredId[][]> {
+    const sqlFilter = memoryFilter(this, workspaceId, filter);
+    return Promise.all(vectors.map((vector) => this.nearest(db, workspaceId, vector, k, sqlFilter)));
+  }
+
+  private async nearest(db: Kysely<Database>, workspaceId: string, vector: Float32Array, k: number, filter: FilterBuilder): Promise<ScoredId[]> {
     const query = sql`${this.encodeVector(vector)}::vector(${sql.lit(this.dimensions)})`;
     const distance = sql<number>`${this.typedEmbedding} <=> ${query}`;
     const rows = await db

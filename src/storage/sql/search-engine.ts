@@ -1,14 +1,22 @@
 import type { Expression, Kysely, SqlBool } from 'kysely';
 import type { Database } from '../database.js';
 import type { SqlDialect } from '../migrations/column-types.js';
-import type { ScoredId } from '../types.js';
+import type { MemoryFilter, ScoredId } from '../types.js';
 import type { FilterBuilder } from './memory-filter.js';
 
-/** What a memory contributes to the vector and keyword indexes. */
-export interface IndexEntry {
+/** What a memory contributes to the keyword index. */
+export interface KeywordEntry {
+  seq: number;
+  content: string;
+}
+
+/** What an active memory contributes to an in-memory vector index. */
+export interface VectorEntry {
   seq: number;
   workspaceId: string;
-  content: string;
+  id: string;
+  /** Derived from another memory (a fact, an insight). */
+  derived: boolean;
   embedding: Float32Array;
 }
 
@@ -23,17 +31,17 @@ export interface SearchEngine {
   /** `column` (a JSON array of strings) holds every one of `values`. */
   jsonArrayContainsAll(column: Expression<unknown>, values: readonly string[]): Expression<SqlBool>;
   /** Writes keyword entries inside the caller's transaction (vectors are shared SQL). */
-  addKeywordEntries(db: Kysely<Database>, entries: readonly IndexEntry[]): Promise<void>;
+  addKeywordEntries(db: Kysely<Database>, entries: readonly KeywordEntry[]): Promise<void>;
   removeKeywordEntries(db: Kysely<Database>, seqs: readonly number[]): Promise<void>;
   /** Drops a whole workspace's keyword entries (before its rows are deleted). */
   removeWorkspaceEntries(db: Kysely<Database>, workspaceId: string): Promise<void>;
-  /** Memories that became searchable (created, restored) or changed vector; applied after commit. */
-  onVectorsAdded(entries: ReadonlyArray<Pick<IndexEntry, 'seq' | 'workspaceId' | 'embedding'>>): void;
-  /** Memories that stopped being searchable (deleted); applied after commit. */
+  /** Memories that became active (created, restored) or changed vector; applied after commit. */
+  onVectorsAdded(entries: readonly VectorEntry[]): void;
+  /** Memories that stopped being active (archived, deleted); applied after commit. */
   onVectorsRemoved(workspaceId: string, seqs: readonly number[]): void;
   onWorkspaceDropped(workspaceId: string): void;
-  /** `unfiltered`: the filter narrows nothing beyond workspace and active status (an index can answer alone). */
-  vectorSearch(db: Kysely<Database>, workspaceId: string, vector: Float32Array, k: number, filter: FilterBuilder, unfiltered: boolean): Promise<ScoredId[]>;
+  /** Nearest neighbours of each query vector among the memories matching the filter, best first. */
+  vectorSearch(db: Kysely<Database>, workspaceId: string, vectors: readonly Float32Array[], k: number, filter: MemoryFilter): Promise<ScoredId[][]>;
   keywordSearch(db: Kysely<Database>, workspaceId: string, terms: readonly string[], k: number, filter: FilterBuilder): Promise<ScoredId[]>;
   /** Drops vector indexes built for any dimension (before re-embedding with another model). */
   dropVectorIndexes(db: Kysely<Database>): Promise<void>;

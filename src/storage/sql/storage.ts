@@ -4,11 +4,14 @@ import type { Storage } from '../types.js';
 import { SqlApiKeyStore, SqlMetaStore } from './api-keys.js';
 import { SqlAssociationStore } from './associations.js';
 import type { SqlContext } from './context.js';
+import { SqlContradictionStore } from './contradictions.js';
+import { SqlEntityStore } from './entities.js';
 import { SqlKnowledgebaseStore } from './knowledgebase.js';
 import { SqlMemoryStore } from './memories.js';
 import type { SearchEngine } from './search-engine.js';
 import { SqlSessionStore } from './sessions.js';
 import { SqlTaskStore } from './tasks.js';
+import { SqlThreadStore } from './threads.js';
 import { SqlContextStore, SqlWorkspaceStore } from './workspaces.js';
 
 /**
@@ -24,6 +27,9 @@ export class SqlStorage implements Storage {
   readonly tasks;
   readonly apiKeys;
   readonly sessions;
+  readonly threads;
+  readonly contradictions;
+  readonly entities;
   readonly knowledgebase;
 
   private readonly context: SqlContext;
@@ -32,6 +38,8 @@ export class SqlStorage implements Storage {
     private readonly root: Kysely<Database>,
     readonly engine: SearchEngine,
     private readonly onClose: () => Promise<void>,
+    /** Engine-specific durability barrier (SQLite: fsync the WAL); Postgres is durable at commit. */
+    private readonly durabilityBarrier: () => Promise<void> = async () => {},
     executor: Kysely<Database> = root,
     private readonly pendingEffects: Array<() => void> | null = null,
   ) {
@@ -48,6 +56,9 @@ export class SqlStorage implements Storage {
     this.tasks = new SqlTaskStore(this.context);
     this.apiKeys = new SqlApiKeyStore(this.context);
     this.sessions = new SqlSessionStore(this.context);
+    this.threads = new SqlThreadStore(this.context);
+    this.contradictions = new SqlContradictionStore(this.context);
+    this.entities = new SqlEntityStore(this.context);
     this.knowledgebase = new SqlKnowledgebaseStore(this.context);
   }
 
@@ -66,9 +77,13 @@ export class SqlStorage implements Storage {
     const effects: Array<() => void> = [];
     const result = await this.root
       .transaction()
-      .execute((trx) => work(new SqlStorage(this.root, this.engine, this.onClose, trx, effects)));
+      .execute((trx) => work(new SqlStorage(this.root, this.engine, this.onClose, this.durabilityBarrier, trx, effects)));
     for (const effect of effects) effect();
     return result;
+  }
+
+  syncWrites(): Promise<void> {
+    return this.durabilityBarrier();
   }
 
   async ping(): Promise<void> {
@@ -77,7 +92,7 @@ export class SqlStorage implements Storage {
 
   async close(): Promise<void> {
     this.engine.close();
-    await this.root.destroy();
     await this.onClose();
+    await this.root.destroy();
   }
 }

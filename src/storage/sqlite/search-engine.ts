@@ -1,10 +1,10 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../database.js';
-import type { FilterBuilder } from '../sql/memory-filter.js';
-import type { IndexEntry, SearchEngine } from '../sql/search-engine.js';
-import type { ScoredId } from '../types.js';
-import type { WorkspaceVectorIndexes } from './vector-index.js';
+import { memoryFilter, type FilterBuilder } from '../sql/memory-filter.js';
+import type { KeywordEntry, SearchEngine, VectorEntry } from '../sql/search-engine.js';
+import type { MemoryFilter, ScoredId } from '../types.js';
+import type { IndexedMemory, WorkspaceVectorIndexes } from './vector-index.js';
 
 const FTS_CHUNK = 500;
 const WARM_UP_PAGE = 2_000;
@@ -15,8 +15,22 @@ export function ftsMatchExpression(terms: readonly string[]): string {
 }
 
 /**
- * SQLite: FTS5 (BM25) for keywords; vectors as float32 BLOBs, searched through an in-memory HNSW per workspace
- * with exact re-scoring by sqlite-vec, or by an exact sqlite-vec scan when the index cannot answer.
+ * The filters the in-memory index answers alone: active memories (all it holds), originals vs derived, excluded
+ * ids. Anything else goes through SQL. Null when SQL is needed.
+ */
+function indexPredicate(filter: MemoryFilter): ((m: IndexedMemory) => boolean) | null {
+  const { statuses, derived, excludeIds, ...rest } = filter;
+  if (statuses && !(statuses.length === 1 && statuses[0] === 'active')) return null;
+  const others = Object.values(rest).filter((v) => v !== undefined && !(Array.isArray(v) && v.length === 0));
+  if (others.length > 0) return null;
+  const excluded = new Set(excludeIds ?? []);
+  return (m) => (derived === undefined || m.derived === derived) && !excluded.has(m.id);
+}
+
+/**
+ * SQLite: FTS5 (BM25) for keywords; vectors as float32 BLOBs in the database and, for active memories, in an
+ * in-memory HNSW per workspace. Common filters are answered by the index alone; other filters check the index's
+ * candidates in SQL, and fall back to an exact sqlite-vec scan when the index cannot give k matches.
  */
 export class SqliteSearchEngine implements SearchEngine {
   readonly dialect = 'sqlite' as const;
@@ -45,7 +59,7 @@ export class SqliteSearchEngine implements SearchEngine {
     return sql<SqlBool>`(SELECT count(DISTINCT j.value) FROM json_each(${column}) AS j WHERE j.value IN (${sql.join(distinct)})) = ${distinct.length}`;
   }
 
-  async addKeywordEntries(db: Kysely<Database>, entries: readonly IndexEntry[]): Promise<void> {
+  async addKeywordEntries(db: Kysely<Database>, entries: readonly KeywordEntry[]): Promise<void> {
     for (let start = 0; start < entries.length; start += FTS_CHUNK) {
       const rows = entries.slice(start, start + FTS_CHUNK).map((e) => sql`(${e.seq}, ${e.content})`);
       await sql`INSERT INTO memory_fts (rowid, content) VALUES ${sql.join(rows)}`.execute(db);
@@ -62,8 +76,8 @@ export class SqliteSearchEngine implements SearchEngine {
     await sql`DELETE FROM memory_fts WHERE rowid IN (SELECT seq FROM memories WHERE workspace_id = ${workspaceId})`.execute(db);
   }
 
-  onVectorsAdded(entries: ReadonlyArray<Pick<IndexEntry, 'seq' | 'workspaceId' | 'embedding'>>): void {
-    const byWorkspace = new Map<string, Array<{ seq: number; embedding: Float32Array }>>();
+  onVectorsAdded(entries: readonly VectorEntry[]): void {
+    const byWorkspace = new Map<string, VectorEntry[]>();
     for (const e of entries) {
       const list = byWorkspace.get(e.workspaceId) ?? [];
       list.push(e);
@@ -80,17 +94,28 @@ export class SqliteSearchEngine implements SearchEngine {
     this.vectors.drop(workspaceId);
   }
 
-  async vectorSearch(db: Kysely<Database>, workspaceId: string, vector: Float32Array, k: number, filter: FilterBuilder, unfiltered: boolean): Promise<ScoredId[]> {
-    const query = this.encodeVector(vector);
-    if (this.warm && this.vectors.size(workspaceId) >= this.annMinSize) {
-      // Overfetch so that exact re-scoring and the filter still leave k; a selective filter needs more.
-      const wanted = unfiltered ? Math.max(2 * k, k + 10) : Math.max(10 * k, 100);
-      const candidates = this.vectors.search(workspaceId, vector, wanted);
-      const rescored = await this.exactScan(db, query, k, filter, candidates.map((c) => c.seq));
-      // Fewer candidates than asked for means the index had nothing more to give.
-      if (rescored.length >= k || candidates.length < wanted) return rescored;
+  async vectorSearch(db: Kysely<Database>, workspaceId: string, vectors: readonly Float32Array[], k: number, filter: MemoryFilter): Promise<ScoredId[][]> {
+    const indexed = this.warm && this.vectors.size(workspaceId) >= this.annMinSize;
+    const accept = indexed ? indexPredicate(filter) : null;
+    if (accept) {
+      return this.vectors.search(workspaceId, vectors, k, accept).map((found) => found.map((n) => ({ id: n.id, score: n.similarity })));
     }
-    return this.exactScan(db, query, k, filter, null);
+    const sqlFilter = memoryFilter(this, workspaceId, filter);
+    const onlyActive = filter.statuses === undefined || (filter.statuses.length === 1 && filter.statuses[0] === 'active');
+    return Promise.all(
+      vectors.map(async (vector) => {
+        const query = this.encodeVector(vector);
+        if (indexed && onlyActive) {
+          // Index candidates checked against the filter in SQL; a selective filter needs a wide net.
+          const wanted = Math.max(10 * k, 100);
+          const [candidates] = this.vectors.search(workspaceId, [vector], wanted);
+          const matching = await this.exactScan(db, query, k, sqlFilter, candidates!.map((c) => c.seq));
+          // Fewer candidates than asked for means the index had nothing more to give.
+          if (matching.length >= k || candidates!.length < wanted) return matching;
+        }
+        return this.exactScan(db, query, k, sqlFilter, null);
+      }),
+    );
   }
 
   private async exactScan(db: Kysely<Database>, query: Buffer, k: number, filter: FilterBuilder, seqs: number[] | null): Promise<ScoredId[]> {
@@ -131,14 +156,16 @@ export class SqliteSearchEngine implements SearchEngine {
       const rows = await db
         .selectFrom('memory_vectors')
         .innerJoin('memories', 'memories.seq', 'memory_vectors.seq')
-        .select(['memory_vectors.seq', 'memory_vectors.workspace_id', 'memory_vectors.embedding'])
-        .where('memories.status', '!=', 'deleted')
+        .select(['memory_vectors.seq', 'memory_vectors.workspace_id', 'memory_vectors.embedding', 'memories.id', 'memories.source_memory_id'])
+        .where('memories.status', '=', 'active')
         .where('memory_vectors.seq', '>', afterSeq)
         .orderBy('memory_vectors.seq')
         .limit(WARM_UP_PAGE)
         .execute();
       if (rows.length === 0) break;
-      this.onVectorsAdded(rows.map((r) => ({ seq: r.seq, workspaceId: r.workspace_id, embedding: this.decodeVector(r.embedding) })));
+      this.onVectorsAdded(
+        rows.map((r) => ({ seq: r.seq, workspaceId: r.workspace_id, id: r.id, derived: r.source_memory_id !== null, embedding: this.decodeVector(r.embedding) })),
+      );
       afterSeq = rows[rows.length - 1]!.seq;
       await yieldToEventLoop();
     }
