@@ -47,8 +47,8 @@ const MAX_EDGES_PER_HOP = 20_000;
  * at most `maxDepth` hops, one storage read per hop of at most MAX_EDGES_PER_HOP edges, `maxNodes` distinct
  * memories (the start included) and `maxPaths` paths. Only active memories are reached.
  */
-export async function traverse(storage: Storage, workspaceId: string, startId: string, options: TraverseOptions, now: () => number = performance.now.bind(performance)): Promise<TraverseResult> {
-  const started = now();
+export async function traverse(storage: Storage, workspaceId: string, startId: string, options: TraverseOptions): Promise<TraverseResult> {
+  const started = performance.now();
   const relationships = relationshipFilter({ types: options.relationshipTypes, categories: options.relationshipCategories, typesPath: '/relationship_types' });
   const start = await storage.memories.get(workspaceId, startId);
   if (!start) throw notFound('memory', startId);
@@ -86,7 +86,7 @@ export async function traverse(storage: Storage, workspaceId: string, startId: s
     }
     frontier = next.sort((a, b) => b.total_strength - a.total_strength);
   }
-  return { paths, unique_nodes: [...discovered], total_paths: paths.length, query_latency_ms: Math.round((now() - started) * 100) / 100 };
+  return { paths, unique_nodes: [...discovered], total_paths: paths.length, query_latency_ms: Math.round((performance.now() - started) * 100) / 100 };
 }
 
 interface Step {

@@ -3,7 +3,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError, notFound } from '../../errors.js';
 import type { LlmProvider } from '../../providers/llm/types.js';
-import type { ArticleLink, KnowledgebaseArticle, KnowledgebaseJob, Memory, MemoryNode, Storage, Task } from '../../storage/types.js';
+import type { ArticleLink, KnowledgebaseArticle, KnowledgebaseJob, KnowledgebaseMeta, Memory, MemoryNode, Storage, Task } from '../../storage/types.js';
 import { isoNow, type Clock } from '../clock.js';
 import type { CoreEvents } from '../events.js';
 import type { Community } from '../graph/analysis/communities.js';
@@ -112,25 +112,9 @@ export class KnowledgebaseService {
     const keptIds = new Set(topics.map((t) => t.id));
     changes.removed = previousTopics.filter((a) => !keptIds.has(a.id)).map((a) => a.id);
 
-    const index: KnowledgebaseArticle = {
-      workspace_id: workspaceId,
-      id: INDEX_ARTICLE_ID,
-      kind: 'index',
-      title: 'Knowledgebase',
-      summary: `${topics.length} topics from ${graph.nodes.length} memories`,
-      body: indexBody(topics, graph.nodes.length),
-      memory_ids: [],
-      links: topics.map((t) => ({ article_id: t.id, title: t.title, weight: t.memory_ids.length })),
-      community_id: null,
-      signature: '',
-      generator: 'extractive',
-      metadata: {},
-      position: 0,
-      created_at: existing.find((a) => a.id === INDEX_ARTICLE_ID)?.created_at ?? now,
-      updated_at: now,
-    };
+    const index = indexArticle(workspaceId, topics, graph.nodes.length, existing.find((a) => a.id === INDEX_ARTICLE_ID)?.created_at ?? now, now);
     const previousMeta = await storage.knowledgebase.getMeta(workspaceId);
-    const meta = {
+    const meta: KnowledgebaseMeta = {
       workspace_id: workspaceId,
       generated_at: now,
       context_id: options.contextId ?? null,
@@ -144,10 +128,7 @@ export class KnowledgebaseService {
         unassigned_memories: graph.nodes.length - topics.reduce((sum, t) => sum + t.memory_ids.length, 0),
         modularity: round(found.modularity),
         truncated: graph.truncated,
-        created: changes.created.length,
-        updated: changes.updated.length,
-        unchanged: changes.unchanged.length,
-        removed: changes.removed.length,
+        ...Object.fromEntries(Object.entries(changes).map(([change, ids]) => [change, ids.length])),
       },
       created_at: previousMeta?.created_at ?? now,
       updated_at: now,
@@ -256,6 +237,27 @@ export class KnowledgebaseService {
     const byId = new Map((await this.deps.storage.memories.getMany(workspaceId, ids)).map((m) => [m.id, m]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
+}
+
+/** The index: every topic, largest first, rebuilt on each generation (it is cheap and always extractive). */
+function indexArticle(workspaceId: string, topics: readonly KnowledgebaseArticle[], memoryCount: number, createdAt: string, now: string): KnowledgebaseArticle {
+  return {
+    workspace_id: workspaceId,
+    id: INDEX_ARTICLE_ID,
+    kind: 'index',
+    title: 'Knowledgebase',
+    summary: `${topics.length} topics from ${memoryCount} memories`,
+    body: indexBody(topics, memoryCount),
+    memory_ids: [],
+    links: topics.map((t) => ({ article_id: t.id, title: t.title, weight: t.memory_ids.length })),
+    community_id: null,
+    signature: '',
+    generator: 'extractive',
+    metadata: {},
+    position: 0,
+    created_at: createdAt,
+    updated_at: now,
+  };
 }
 
 /** Same memories with the same contents → same signature. */
