@@ -20,6 +20,7 @@ export interface Config {
   tasks: { concurrency: number; pollIntervalMs: number; leaseMs: number; maxAttempts: number };
   recall: { cacheEntries: number; cacheTtlMs: number };
   sandbox: SandboxConfig;
+  graph: GraphConfig;
   rateLimit: { perMinute: number };
 }
 
@@ -45,6 +46,16 @@ export interface LlmConfig {
   apiKey: string | undefined;
   timeoutMs: number;
   maxRetries: number;
+}
+
+/** Bounds of graph analysis and the knowledgebase over one workspace. */
+export interface GraphConfig {
+  /** Newest active memories taken into an analysis; beyond it the response says `truncated`. */
+  maxNodes: number;
+  /** Associations among them taken into an analysis. */
+  maxEdges: number;
+  /** Nodes + memory pairs from which analysis runs in a worker thread instead of on the event loop. */
+  workerMinSize: number;
 }
 
 export interface SandboxConfig {
@@ -156,6 +167,11 @@ export function loadConfig(env: Env = process.env): Config {
       memoryLimitBytes: integer(env, 'MEMD_SANDBOX_MEMORY_BYTES', 268_435_456, 16 * 1024 * 1024, 16 * 1024 ** 3),
       idleEvictMs: integer(env, 'MEMD_SANDBOX_IDLE_MS', 600_000, 1_000, 86_400_000),
       maxOutputChars: integer(env, 'MEMD_SANDBOX_MAX_OUTPUT_CHARS', 50_000, 100, 10_000_000),
+    },
+    graph: {
+      maxNodes: integer(env, 'MEMD_GRAPH_MAX_NODES', 20_000, 10, 1_000_000),
+      maxEdges: integer(env, 'MEMD_GRAPH_MAX_EDGES', 200_000, 10, 10_000_000),
+      workerMinSize: integer(env, 'MEMD_GRAPH_WORKER_MIN_SIZE', 5_000, 0, 100_000_000),
     },
     rateLimit: { perMinute: integer(env, 'MEMD_RATE_LIMIT_PER_MINUTE', 0, 0, 10_000_000) },
   };

@@ -3,6 +3,10 @@ import type { Config } from './config.js';
 import { ApiKeyService } from './core/auth/api-keys.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { CoreEvents } from './core/events.js';
+import { GraphAnalyzer } from './core/graph/analysis/analyzer.js';
+import { AssociationService } from './core/graph/associations.js';
+import { GraphService } from './core/graph/service.js';
+import { KNOWLEDGEBASE_TASK, KnowledgebaseService } from './core/knowledgebase/service.js';
 import { MemoryEnricher } from './core/memories/enrich.js';
 import { ENRICH_TASK, MemoryService } from './core/memories/service.js';
 import { ContradictionDetector } from './core/contradictions/detector.js';
@@ -39,6 +43,9 @@ export interface Services {
   workspaces: WorkspaceService;
   memories: MemoryService;
   enricher: MemoryEnricher;
+  associations: AssociationService;
+  graph: GraphService;
+  knowledgebase: KnowledgebaseService;
   sessions: SessionService;
   briefings: BriefingService;
   threads: ThreadService;
@@ -96,6 +103,10 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
   tasks.register(THREAD_DECOMPOSE_TASK, decomposer.handle);
   const recurring = [expiry.sweep, threads.cleanup].map((work) => recurringTask(storage, clock, work));
   for (const task of recurring) tasks.register(task.kind, task.handler);
+  const analyzer = new GraphAnalyzer(config.graph.workerMinSize);
+  const graph = new GraphService(storage, analyzer, config.graph);
+  const knowledgebase = new KnowledgebaseService({ storage, graph, llm, clock, events, log });
+  tasks.register(KNOWLEDGEBASE_TASK, knowledgebase.handle);
 
   let ready = false;
   const db = storage;
@@ -110,6 +121,9 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     workspaces,
     memories,
     enricher,
+    associations: new AssociationService(storage, clock, events),
+    graph,
+    knowledgebase,
     sessions: new SessionService(storage, workspaces, clock, committer, briefings),
     briefings,
     threads,
@@ -129,6 +143,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     async close() {
       ready = false;
       await tasks.stop();
+      await analyzer.close();
       await db.close();
       await embedder.close();
     },

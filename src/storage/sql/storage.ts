@@ -6,6 +6,7 @@ import { SqlAssociationStore } from './associations.js';
 import type { SqlContext } from './context.js';
 import { SqlContradictionStore } from './contradictions.js';
 import { SqlEntityStore } from './entities.js';
+import { SqlKnowledgebaseStore } from './knowledgebase.js';
 import { SqlMemoryStore } from './memories.js';
 import type { SearchEngine } from './search-engine.js';
 import { SqlSessionStore } from './sessions.js';
@@ -29,6 +30,7 @@ export class SqlStorage implements Storage {
   readonly threads;
   readonly contradictions;
   readonly entities;
+  readonly knowledgebase;
 
   private readonly context: SqlContext;
 
@@ -57,6 +59,7 @@ export class SqlStorage implements Storage {
     this.threads = new SqlThreadStore(this.context);
     this.contradictions = new SqlContradictionStore(this.context);
     this.entities = new SqlEntityStore(this.context);
+    this.knowledgebase = new SqlKnowledgebaseStore(this.context);
   }
 
   get dialect() {
