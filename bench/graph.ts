@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createApp, type MemdApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { seededRandom } from '../src/core/graph/analysis/compact.js';
+import { seededRandom } from '../src/core/random.js';
 import { newId } from '../src/core/ids.js';
 import type { Association } from '../src/storage/types.js';
 import { freshSchema, startPglite } from '../test/support/postgres.js';

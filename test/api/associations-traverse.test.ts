@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seededRandom } from '../../src/core/graph/analysis/compact.js';
+import { seededRandom } from '../../src/core/random.js';
 import { newId } from '../../src/core/ids.js';
 import { graphWorkspace, link, remember, texts } from '../support/graph.js';
 import { client, startServer, type Client, type TestServer } from '../support/server.js';

@@ -1,4 +1,5 @@
-import { byIndex, degreeOf, seededRandom, type Adjacency, type CompactGraph } from './compact.js';
+import { seededRandom } from '../../random.js';
+import { byIndex, degreeOf, type Adjacency, type CompactGraph } from './compact.js';
 import { createUnweightedIndexedBrandes, eigenvectorCentrality, pagerank, type UndirectedGraph } from './graphology.js';
 
 export interface Centrality {

@@ -1,4 +1,5 @@
-import { seededRandom, type CompactGraph } from './compact.js';
+import { seededRandom } from '../../random.js';
+import type { CompactGraph } from './compact.js';
 import { louvain, type UndirectedGraph } from './graphology.js';
 
 export interface Community {

@@ -84,15 +84,3 @@ export function byIndex(order: number, values: Record<string, number>): Float64A
   for (const [key, value] of Object.entries(values)) out[Number(key)] = value;
   return out;
 }
-
-/** A small, seeded generator (mulberry32): the same graph gives the same communities and samples on every run. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
