@@ -230,6 +230,72 @@ export interface KbJobsTable {
   updated_at: Timestamp;
 }
 
+export interface DocumentsTable {
+  id: string;
+  workspace_id: string;
+  tenant_id: string;
+  filename: string;
+  mime_type: string;
+  document_type: string;
+  size_bytes: number;
+  content_hash: string;
+  context_id: string;
+  importance: number;
+  tags: Json;
+  metadata: Json;
+  extraction_options: Json;
+  retain_original: Bool;
+  current_job_id: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface DocumentOriginalsTable {
+  document_id: string;
+  workspace_id: string;
+  bytes: Buffer;
+}
+
+export interface DocumentPagesTable {
+  id: string;
+  workspace_id: string;
+  document_id: string;
+  page_no: number;
+  transcript: string;
+  transcript_model: string;
+  /** As in memory_vectors: a float32 BLOB (SQLite) or a pgvector `vector` (Postgres). */
+  embedding: ColumnType<Buffer | string, Buffer | string, Buffer | string>;
+  created_at: Timestamp;
+}
+
+export interface IngestionJobsTable {
+  id: string;
+  workspace_id: string;
+  document_id: string;
+  status: string;
+  extraction_options: Json;
+  pages_total: number | null;
+  chunks_total: number | null;
+  chunks_done: number;
+  memories_created: number;
+  chunks_deduplicated: number;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: Timestamp;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+  updated_at: Timestamp;
+}
+
+export interface DocumentMemoriesTable {
+  document_id: string;
+  memory_id: string;
+  workspace_id: string;
+  job_id: string;
+  page_no: number;
+  chunk_index: number;
+}
+
 export interface Database {
   meta: MetaTable;
   workspaces: WorkspacesTable;
@@ -249,4 +315,9 @@ export interface Database {
   kb_articles: KbArticlesTable;
   kb_article_memories: KbArticleMemoriesTable;
   kb_jobs: KbJobsTable;
+  documents: DocumentsTable;
+  document_originals: DocumentOriginalsTable;
+  document_pages: DocumentPagesTable;
+  ingestion_jobs: IngestionJobsTable;
+  document_memories: DocumentMemoriesTable;
 }

@@ -513,6 +513,126 @@ export interface KnowledgebaseStore {
   updateJob(id: string, patch: Partial<Pick<KnowledgebaseJob, 'status' | 'result' | 'error' | 'updated_at'>>): Promise<KnowledgebaseJob | null>;
 }
 
+export type DocumentType = 'text' | 'markdown' | 'html' | 'pdf' | 'docx';
+
+/**
+ * An ingestion job moves queued → processing → completed | failed | cancelled, or queued → cancelled; nothing leaves
+ * completed, failed or cancelled. A document's status is the status of its current (latest) job.
+ */
+export type IngestionStatus = 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
+
+export interface DocumentRecord {
+  id: string;
+  workspace_id: string;
+  tenant_id: string;
+  filename: string;
+  mime_type: string;
+  document_type: DocumentType;
+  size_bytes: number;
+  /** SHA-256 hex of the uploaded bytes. */
+  content_hash: string;
+  /** Context of the memories its chunks become. */
+  context_id: string;
+  importance: number;
+  tags: string[];
+  metadata: JsonObject;
+  /** The options of the latest run (upload or reprocess). */
+  extraction_options: JsonObject;
+  retain_original: boolean;
+  current_job_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A document as read, with what follows from its current job, pages, memories and stored bytes. */
+export interface StoredDocument extends DocumentRecord {
+  status: IngestionStatus;
+  page_count: number;
+  memory_count: number;
+  original_stored: boolean;
+}
+
+export interface DocumentPage {
+  id: string;
+  workspace_id: string;
+  document_id: string;
+  /** 1-based. */
+  page_no: number;
+  transcript: string;
+  /** The extractor that produced the transcript (`unpdf`, `mammoth`, …). */
+  transcript_model: string;
+  created_at: string;
+}
+
+export interface NewDocumentPage extends DocumentPage {
+  embedding: Float32Array;
+}
+
+export interface IngestionJob {
+  id: string;
+  workspace_id: string;
+  document_id: string;
+  status: IngestionStatus;
+  /** The effective options of this run, defaults filled in. */
+  extraction_options: JsonObject;
+  /** Null until the pages are stored. */
+  pages_total: number | null;
+  /** Null until the pages are cut into chunks. */
+  chunks_total: number | null;
+  chunks_done: number;
+  memories_created: number;
+  /** Chunks whose exact text was already a memory not from this document (stored once, not linked). */
+  chunks_deduplicated: number;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  updated_at: string;
+}
+
+export type IngestionJobPatch = Partial<Omit<IngestionJob, 'id' | 'workspace_id' | 'document_id' | 'extraction_options' | 'created_at'>>;
+
+/** A memory made from a chunk of a document; `job_id` is the run that last produced it. */
+export interface DocumentMemoryLink {
+  document_id: string;
+  memory_id: string;
+  workspace_id: string;
+  job_id: string;
+  page_no: number;
+  chunk_index: number;
+}
+
+export interface DocumentStore {
+  insert(document: DocumentRecord): Promise<void>;
+  get(workspaceId: string, id: string): Promise<StoredDocument | null>;
+  /** Newest first; `status` filters by the current job's status. */
+  list(workspaceId: string, options: { status?: IngestionStatus | undefined; documentType?: DocumentType | undefined; limit: number; offset: number }): Promise<{ documents: StoredDocument[]; total: number }>;
+  update(workspaceId: string, id: string, patch: Partial<Pick<DocumentRecord, 'current_job_id' | 'extraction_options' | 'updated_at'>>): Promise<void>;
+  /** Removes the document with its bytes, pages, jobs and memory links (not the memories). */
+  delete(workspaceId: string, id: string): Promise<boolean>;
+  putOriginal(workspaceId: string, documentId: string, bytes: Uint8Array): Promise<void>;
+  getOriginal(workspaceId: string, documentId: string): Promise<Uint8Array | null>;
+  deleteOriginal(workspaceId: string, documentId: string): Promise<void>;
+  /** Replaces every page of the document. */
+  replacePages(workspaceId: string, documentId: string, pages: readonly NewDocumentPage[]): Promise<void>;
+  /** In page order. */
+  listPages(workspaceId: string, documentId: string, page: { limit?: number; offset?: number }): Promise<{ pages: DocumentPage[]; total: number }>;
+  getPage(workspaceId: string, documentId: string, pageId: string): Promise<DocumentPage | null>;
+  /** Pages with text nearest to the vector (cosine similarity, exact), optionally within the given documents. */
+  searchPages(workspaceId: string, vector: Float32Array, options: { k: number; documentIds?: readonly string[] | undefined }): Promise<Array<{ page: DocumentPage; score: number }>>;
+  /** Records links; an existing link is moved to the new job (with its new page and chunk) when another job made it. */
+  linkMemories(links: readonly DocumentMemoryLink[]): Promise<void>;
+  /** In page and chunk order; `exceptJobId` keeps only links made by other jobs. */
+  linkedMemoryIds(workspaceId: string, documentId: string, options: { limit?: number; offset?: number; exceptJobId?: string }): Promise<{ ids: string[]; total: number }>;
+  createJob(job: IngestionJob): Promise<void>;
+  getJob(workspaceId: string, id: string): Promise<IngestionJob | null>;
+  /** Newest first. */
+  listJobs(workspaceId: string, options: { status?: IngestionStatus | undefined; documentId?: string | undefined; limit: number; offset: number }): Promise<{ jobs: IngestionJob[]; total: number }>;
+  /** Applies the patch if the job's status is one of `onlyFrom` (any status when absent); null otherwise or when absent. */
+  updateJob(workspaceId: string, id: string, patch: IngestionJobPatch, onlyFrom?: readonly IngestionStatus[]): Promise<IngestionJob | null>;
+}
+
 export interface MetaStore {
   get(key: string): Promise<string | null>;
   set(key: string, value: string): Promise<void>;
@@ -532,6 +652,7 @@ export interface Storage {
   readonly contradictions: ContradictionStore;
   readonly entities: EntityStore;
   readonly knowledgebase: KnowledgebaseStore;
+  readonly documents: DocumentStore;
   /** Runs `work` in one database transaction; everything done through `tx` commits or rolls back together. */
   transaction<T>(work: (tx: Storage) => Promise<T>): Promise<T>;
   /** Resolves once every write committed so far would survive power loss; awaited before acknowledging a write. */

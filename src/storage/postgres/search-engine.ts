@@ -1,4 +1,4 @@
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../database.js';
 import { memoryFilter, type FilterBuilder } from '../sql/memory-filter.js';
 import type { SearchEngine } from '../sql/search-engine.js';
@@ -24,6 +24,10 @@ export class PostgresSearchEngine implements SearchEngine {
 
   decodeVector(raw: Buffer | string): Float32Array {
     return Float32Array.from(JSON.parse(typeof raw === 'string' ? raw : raw.toString('utf8')) as number[]);
+  }
+
+  cosineDistance(column: Expression<unknown>, vector: Float32Array): RawBuilder<number> {
+    return sql<number>`${column} <=> ${this.encodeVector(vector)}::vector(${sql.lit(this.dimensions)})`;
   }
 
   jsonArrayContainsAll(column: Expression<unknown>, values: readonly string[]): Expression<SqlBool> {

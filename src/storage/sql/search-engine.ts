@@ -1,4 +1,4 @@
-import type { Expression, Kysely, SqlBool } from 'kysely';
+import type { Expression, Kysely, RawBuilder, SqlBool } from 'kysely';
 import type { Database } from '../database.js';
 import type { SqlDialect } from '../migrations/column-types.js';
 import type { MemoryFilter, ScoredId } from '../types.js';
@@ -28,6 +28,8 @@ export interface SearchEngine {
   readonly dialect: SqlDialect;
   encodeVector(vector: Float32Array): Buffer | string;
   decodeVector(raw: Buffer | string): Float32Array;
+  /** Cosine distance (0 = same direction) from a stored vector column to the query, for exact scans in SQL. */
+  cosineDistance(column: Expression<unknown>, vector: Float32Array): RawBuilder<number>;
   /** `column` (a JSON array of strings) holds every one of `values`. */
   jsonArrayContainsAll(column: Expression<unknown>, values: readonly string[]): Expression<SqlBool>;
   /** Writes keyword entries inside the caller's transaction (vectors are shared SQL). */

@@ -5,6 +5,7 @@ import { SqlApiKeyStore, SqlMetaStore } from './api-keys.js';
 import { SqlAssociationStore } from './associations.js';
 import type { SqlContext } from './context.js';
 import { SqlContradictionStore } from './contradictions.js';
+import { SqlDocumentStore } from './documents.js';
 import { SqlEntityStore } from './entities.js';
 import { SqlKnowledgebaseStore } from './knowledgebase.js';
 import { SqlMemoryStore } from './memories.js';
@@ -31,6 +32,7 @@ export class SqlStorage implements Storage {
   readonly contradictions;
   readonly entities;
   readonly knowledgebase;
+  readonly documents;
 
   private readonly context: SqlContext;
 
@@ -60,6 +62,7 @@ export class SqlStorage implements Storage {
     this.contradictions = new SqlContradictionStore(this.context);
     this.entities = new SqlEntityStore(this.context);
     this.knowledgebase = new SqlKnowledgebaseStore(this.context);
+    this.documents = new SqlDocumentStore(this.context);
   }
 
   get dialect() {

@@ -1,5 +1,5 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../database.js';
 import { memoryFilter, type FilterBuilder } from '../sql/memory-filter.js';
 import type { KeywordEntry, SearchEngine, VectorEntry } from '../sql/search-engine.js';
@@ -52,6 +52,10 @@ export class SqliteSearchEngine implements SearchEngine {
     const vector = new Float32Array(raw.byteLength / 4);
     new Uint8Array(vector.buffer).set(raw);
     return vector;
+  }
+
+  cosineDistance(column: Expression<unknown>, vector: Float32Array): RawBuilder<number> {
+    return sql<number>`vec_distance_cosine(${column}, ${this.encodeVector(vector)})`;
   }
 
   jsonArrayContainsAll(column: Expression<unknown>, values: readonly string[]): Expression<SqlBool> {
