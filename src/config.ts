@@ -21,6 +21,7 @@ export interface Config {
   recall: { cacheEntries: number; cacheTtlMs: number };
   sandbox: SandboxConfig;
   graph: GraphConfig;
+  documents: DocumentsConfig;
   rateLimit: { perMinute: number };
 }
 
@@ -56,6 +57,13 @@ export interface GraphConfig {
   maxEdges: number;
   /** Nodes + memory pairs from which analysis runs in a worker thread instead of on the event loop. */
   workerMinSize: number;
+}
+
+export interface DocumentsConfig {
+  /** Largest accepted upload, in bytes (413 above it). */
+  maxBytes: number;
+  /** Deadline of text extraction for one document; the job fails with `extraction_timeout` after it. */
+  extractTimeoutMs: number;
 }
 
 export interface SandboxConfig {
@@ -172,6 +180,10 @@ export function loadConfig(env: Env = process.env): Config {
       maxNodes: integer(env, 'MEMD_GRAPH_MAX_NODES', 20_000, 10, 1_000_000),
       maxEdges: integer(env, 'MEMD_GRAPH_MAX_EDGES', 200_000, 10, 10_000_000),
       workerMinSize: integer(env, 'MEMD_GRAPH_WORKER_MIN_SIZE', 5_000, 0, 100_000_000),
+    },
+    documents: {
+      maxBytes: integer(env, 'MEMD_DOCUMENT_MAX_BYTES', 50 * 1024 * 1024, 1, 1024 ** 3),
+      extractTimeoutMs: integer(env, 'MEMD_DOCUMENT_EXTRACT_TIMEOUT_MS', 300_000, 100, 3_600_000),
     },
     rateLimit: { perMinute: integer(env, 'MEMD_RATE_LIMIT_PER_MINUTE', 0, 0, 10_000_000) },
   };

@@ -9,6 +9,9 @@ import { GraphService } from './core/graph/service.js';
 import { KNOWLEDGEBASE_TASK, KnowledgebaseService } from './core/knowledgebase/service.js';
 import { MemoryEnricher } from './core/memories/enrich.js';
 import { ENRICH_TASK, MemoryService } from './core/memories/service.js';
+import { DocumentExtractor } from './core/documents/extractor.js';
+import { DocumentIngestor, INGEST_TASK } from './core/documents/ingest.js';
+import { DocumentService } from './core/documents/service.js';
 import { ContradictionDetector } from './core/contradictions/detector.js';
 import { ContradictionService } from './core/contradictions/service.js';
 import { EntityService } from './core/entities/service.js';
@@ -51,6 +54,7 @@ export interface Services {
   threads: ThreadService;
   contradictions: ContradictionService;
   entities: EntityService;
+  documents: DocumentService;
   apiKeys: ApiKeyService;
   tasks: TaskRunner;
   /** True once search indexes are warm and background work runs. */
@@ -107,6 +111,10 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
   const graph = new GraphService(storage, analyzer, config.graph);
   const knowledgebase = new KnowledgebaseService({ storage, graph, llm, clock, events, log });
   tasks.register(KNOWLEDGEBASE_TASK, knowledgebase.handle);
+  const extractor = new DocumentExtractor(config.documents.extractTimeoutMs);
+  const ingestor = new DocumentIngestor({ storage, memories, workspaces, embedder, extractor, clock, log });
+  tasks.register(INGEST_TASK, ingestor.handle);
+  const queryEmbedder = withEmbeddingCache(embedder, QUERY_EMBEDDING_CACHE);
 
   let ready = false;
   const db = storage;
@@ -116,7 +124,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     events,
     storage,
     embedder,
-    queryEmbedder: withEmbeddingCache(embedder, QUERY_EMBEDDING_CACHE),
+    queryEmbedder,
     llm,
     workspaces,
     memories,
@@ -129,6 +137,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     threads,
     contradictions: new ContradictionService({ storage, memories, workspaces, detector, clock }),
     entities: new EntityService({ storage, memories, workspaces, llm, clock, log }),
+    documents: new DocumentService({ storage, memories, workspaces, queryEmbedder, clock, events }),
     apiKeys: new ApiKeyService(storage, clock, config.auth.adminKey),
     tasks,
     isReady: () => ready,
@@ -144,6 +153,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
       ready = false;
       await tasks.stop();
       await analyzer.close();
+      await extractor.close();
       await db.close();
       await embedder.close();
     },

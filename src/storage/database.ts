@@ -277,7 +277,7 @@ export interface IngestionJobsTable {
   pages_total: number | null;
   chunks_total: number | null;
   chunks_done: number;
-  memories_created: number;
+  memories_linked: number;
   chunks_deduplicated: number;
   error_code: string | null;
   error_message: string | null;

@@ -580,7 +580,8 @@ export interface IngestionJob {
   /** Null until the pages are cut into chunks. */
   chunks_total: number | null;
   chunks_done: number;
-  memories_created: number;
+  /** Chunks that are memories of the document after this run: new ones, and unchanged ones kept from an earlier run. */
+  memories_linked: number;
   /** Chunks whose exact text was already a memory not from this document (stored once, not linked). */
   chunks_deduplicated: number;
   error_code: string | null;

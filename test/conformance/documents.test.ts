@@ -18,7 +18,7 @@ function job(workspaceId: string, documentId: string, overrides: Partial<Ingesti
     pages_total: null,
     chunks_total: null,
     chunks_done: 0,
-    memories_created: 0,
+    memories_linked: 0,
     chunks_deduplicated: 0,
     error_code: null,
     error_message: null,
@@ -123,8 +123,8 @@ describe.each(storageBackends())('document storage conformance: $name', (backend
     expect(started).toMatchObject({ status: 'processing', started_at: at(1) });
     expect(await s.documents.updateJob('ws_a', first.id, { status: 'processing' }, ['queued'])).toBeNull();
     expect(await s.documents.updateJob('ws_b', first.id, { chunks_done: 3 })).toBeNull();
-    const progressed = await s.documents.updateJob('ws_a', first.id, { pages_total: 2, chunks_total: 5, chunks_done: 3, memories_created: 2, chunks_deduplicated: 1 });
-    expect(progressed).toMatchObject({ pages_total: 2, chunks_total: 5, chunks_done: 3, memories_created: 2, chunks_deduplicated: 1 });
+    const progressed = await s.documents.updateJob('ws_a', first.id, { pages_total: 2, chunks_total: 5, chunks_done: 3, memories_linked: 2, chunks_deduplicated: 1 });
+    expect(progressed).toMatchObject({ pages_total: 2, chunks_total: 5, chunks_done: 3, memories_linked: 2, chunks_deduplicated: 1 });
     await s.documents.updateJob('ws_a', first.id, { status: 'failed', error_code: 'corrupt_document', error_message: 'bad', finished_at: at(2) }, ['processing']);
     expect(await s.documents.getJob('ws_a', first.id)).toEqual({
       ...first,
@@ -133,7 +133,7 @@ describe.each(storageBackends())('document storage conformance: $name', (backend
       pages_total: 2,
       chunks_total: 5,
       chunks_done: 3,
-      memories_created: 2,
+      memories_linked: 2,
       chunks_deduplicated: 1,
       error_code: 'corrupt_document',
       error_message: 'bad',

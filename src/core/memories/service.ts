@@ -263,17 +263,30 @@ export class MemoryService {
   /** Soft delete keeps the record with status `deleted`; hard delete removes it. Derived facts follow their parent. */
   async delete(workspaceId: string, id: string, hard: boolean): Promise<void> {
     const existing = await this.get(workspaceId, id);
+    if (hard) {
+      await this.hardDeleteMany(workspaceId, [id]);
+      return;
+    }
     const now = isoNow(this.deps.clock);
     await this.deps.storage.transaction(async (tx) => {
-      if (hard) {
-        await this.replaceDerived(tx, workspaceId, id, now, true);
-        await tx.memories.hardDelete(workspaceId, [id]);
-      } else if (existing.status !== 'deleted') {
+      if (existing.status !== 'deleted') {
         await tx.memories.update(workspaceId, id, { status: 'deleted', deleted_at: now, updated_at: now });
         await this.replaceDerived(tx, workspaceId, id, now, false);
       }
     });
     this.changed(workspaceId, true);
+  }
+
+  /** Removes for good the memories among `ids` that exist, with their derived facts, in one transaction. */
+  async hardDeleteMany(workspaceId: string, ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const now = isoNow(this.deps.clock);
+    const removed = await this.deps.storage.transaction(async (tx) => {
+      for (const id of ids) await this.replaceDerived(tx, workspaceId, id, now, true);
+      return tx.memories.hardDelete(workspaceId, ids);
+    });
+    this.changed(workspaceId, removed > 0);
+    return removed;
   }
 
   /** Lowers importance by `rate` (floor 0) and the decay factor by the same proportion; pinned memories are exempt. */

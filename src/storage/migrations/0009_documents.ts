@@ -64,7 +64,7 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
     .addColumn('pages_total', 'integer')
     .addColumn('chunks_total', 'integer')
     .addColumn('chunks_done', 'integer', (c) => c.notNull())
-    .addColumn('memories_created', 'integer', (c) => c.notNull())
+    .addColumn('memories_linked', 'integer', (c) => c.notNull())
     .addColumn('chunks_deduplicated', 'integer', (c) => c.notNull())
     .addColumn('error_code', 'text')
     .addColumn('error_message', 'text')

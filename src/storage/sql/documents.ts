@@ -63,7 +63,7 @@ const toJob = (row: Selectable<IngestionJobsTable>): IngestionJob => ({
   pages_total: row.pages_total === null ? null : Number(row.pages_total),
   chunks_total: row.chunks_total === null ? null : Number(row.chunks_total),
   chunks_done: Number(row.chunks_done),
-  memories_created: Number(row.memories_created),
+  memories_linked: Number(row.memories_linked),
   chunks_deduplicated: Number(row.chunks_deduplicated),
   error_code: row.error_code,
   error_message: row.error_message,
