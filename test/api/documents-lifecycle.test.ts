@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HoldableEmbedder, minimalPdf, uploadDocument } from '../support/documents.js';
+import { minimalPdf, uploadDocument } from '../support/documents.js';
+import { HoldableEmbedder } from '../support/holdable-embedder.js';
 import { client, startServer, type Client, type TestServer } from '../support/server.js';
 
 /** `n` paragraphs of about 150 characters, each its own chunk at chunk_size 200, all different. */
