@@ -1,5 +1,4 @@
-import { Piscina } from 'piscina';
-import { siblingModule, workerEntry } from '../../worker-entry.js';
+import { LazyWorker, siblingModule } from '../../worker-entry.js';
 import { IngestionProblem, type ExtractRequest, type Extraction } from './extract.js';
 import type { WorkerAnswer } from './extract-worker.js';
 
@@ -9,7 +8,7 @@ import type { WorkerAnswer } from './extract-worker.js';
  * terminated and the job fails with `extraction_timeout`). The worker starts on first use and stops when idle.
  */
 export class DocumentExtractor {
-  #pool: Piscina | undefined;
+  readonly #worker = new LazyWorker(siblingModule(import.meta.url, 'extract-worker'));
 
   constructor(private readonly timeoutMs: number) {}
 
@@ -17,7 +16,7 @@ export class DocumentExtractor {
     const deadline = AbortSignal.timeout(this.timeoutMs);
     let answer: WorkerAnswer;
     try {
-      answer = (await this.pool().run(request, { signal: deadline })) as WorkerAnswer;
+      answer = (await this.#worker.run(request, { signal: deadline })) as WorkerAnswer;
     } catch (error) {
       if (deadline.aborted) throw new IngestionProblem('extraction_timeout', `text extraction took longer than ${this.timeoutMs} ms (MEMD_DOCUMENT_EXTRACT_TIMEOUT_MS)`);
       throw error;
@@ -26,17 +25,7 @@ export class DocumentExtractor {
     return answer.extraction;
   }
 
-  async close(): Promise<void> {
-    const pool = this.#pool;
-    this.#pool = undefined;
-    await pool?.destroy();
-  }
-
-  private pool(): Piscina {
-    if (!this.#pool) {
-      const { filename, execArgv } = workerEntry(siblingModule(import.meta.url, 'extract-worker'));
-      this.#pool = new Piscina({ filename, execArgv, minThreads: 0, maxThreads: 1, idleTimeout: 60_000 });
-    }
-    return this.#pool;
+  close(): Promise<void> {
+    return this.#worker.close();
   }
 }

@@ -1,5 +1,4 @@
-import { Piscina } from 'piscina';
-import { siblingModule, workerEntry } from '../../../worker-entry.js';
+import { LazyWorker, siblingModule } from '../../../worker-entry.js';
 import { analyzeGraph, type AnalysisRequest, type AnalysisResult } from './analyze.js';
 
 /**
@@ -8,26 +7,16 @@ import { analyzeGraph, type AnalysisRequest, type AnalysisResult } from './analy
  * starts on first use and analyses run one at a time (queued), bounding the CPU a burst of requests can take.
  */
 export class GraphAnalyzer {
-  #pool: Piscina | undefined;
+  readonly #worker = new LazyWorker(siblingModule(import.meta.url, 'worker'));
 
   constructor(private readonly workerMinSize: number) {}
 
   async run(request: AnalysisRequest): Promise<AnalysisResult> {
     if (request.graph.order + request.graph.a.length < this.workerMinSize) return analyzeGraph(request);
-    return (await this.pool().run(request)) as AnalysisResult;
+    return (await this.#worker.run(request)) as AnalysisResult;
   }
 
-  async close(): Promise<void> {
-    const pool = this.#pool;
-    this.#pool = undefined;
-    await pool?.destroy();
-  }
-
-  private pool(): Piscina {
-    if (!this.#pool) {
-      const { filename, execArgv } = workerEntry(siblingModule(import.meta.url, 'worker'));
-      this.#pool = new Piscina({ filename, execArgv, minThreads: 0, maxThreads: 1, idleTimeout: 60_000 });
-    }
-    return this.#pool;
+  close(): Promise<void> {
+    return this.#worker.close();
   }
 }
