@@ -184,6 +184,15 @@ export interface EntityCardsTable {
   generated_at: Timestamp;
 }
 
+export interface SandboxCheckpointsTable {
+  session_id: string;
+  workspace_id: string;
+  /** SQLite: BLOB. Postgres: bytea. Both drivers return a Buffer. */
+  data: ColumnType<Buffer, Buffer, Buffer>;
+  metadata: Json;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   meta: MetaTable;
   workspaces: WorkspacesTable;
@@ -199,4 +208,5 @@ export interface Database {
   chat_messages: ChatMessagesTable;
   contradictions: ContradictionsTable;
   entity_cards: EntityCardsTable;
+  sandbox_checkpoints: SandboxCheckpointsTable;
 }

@@ -3,6 +3,7 @@ import type { SqlDialect } from './column-types.js';
 import * as foundation from './0001_foundation.js';
 import * as sessions from './0002_sessions.js';
 import * as conversation from './0004_conversation.js';
+import * as sandbox from './0007_sandbox.js';
 
 interface VersionedMigration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, VersionedMigration> = {
   '0001_foundation': foundation,
   '0002_sessions': sessions,
   '0004_conversation': conversation,
+  '0007_sandbox': sandbox,
 };
 
 /** Brings the database to the latest schema; throws with the failing migration's name. */

@@ -7,6 +7,7 @@ import type { SqlContext } from './context.js';
 import { SqlContradictionStore } from './contradictions.js';
 import { SqlEntityStore } from './entities.js';
 import { SqlMemoryStore } from './memories.js';
+import { SqlSandboxCheckpointStore } from './sandbox-checkpoints.js';
 import type { SearchEngine } from './search-engine.js';
 import { SqlSessionStore } from './sessions.js';
 import { SqlTaskStore } from './tasks.js';
@@ -29,6 +30,7 @@ export class SqlStorage implements Storage {
   readonly threads;
   readonly contradictions;
   readonly entities;
+  readonly sandboxCheckpoints;
 
   private readonly context: SqlContext;
 
@@ -57,6 +59,7 @@ export class SqlStorage implements Storage {
     this.threads = new SqlThreadStore(this.context);
     this.contradictions = new SqlContradictionStore(this.context);
     this.entities = new SqlEntityStore(this.context);
+    this.sandboxCheckpoints = new SqlSandboxCheckpointStore(this.context);
   }
 
   get dialect() {
