@@ -6,14 +6,14 @@
 import type { SandboxConfig } from '../src/config.js';
 import { InMemoryCheckpointStore, SandboxManager } from '../src/sandbox/index.js';
 
-const config: SandboxConfig = { maxLive: 8, executionTimeoutMs: 30_000, memoryLimitBytes: 268_435_456, idleEvictMs: 600_000, maxOutputChars: 50_000 };
+const config: SandboxConfig = { maxLive: 8, executionTimeoutMs: 30_000, memoryLimitBytes: 268_435_456, idleEvictMs: 600_000, maxOutputChars: 50_000, spare: 'start', checkpointDelayMs: 0 };
 const host = { llmQuery: async (prompt: string) => prompt, recall: async () => [] };
 const MiB = 1024 * 1024;
 let sessionCounter = 0;
 const newSession = (): string => `bench-${++sessionCounter}`;
 
 function manager(prewarm: boolean, store = new InMemoryCheckpointStore()): SandboxManager {
-  return new SandboxManager({ config, store, hostFor: () => host, prewarm });
+  return new SandboxManager({ config: { ...config, spare: prewarm ? 'start' : 'off' }, store, hostFor: () => host });
 }
 
 async function timed(action: () => Promise<unknown>): Promise<number> {

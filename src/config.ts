@@ -47,12 +47,22 @@ export interface LlmConfig {
   maxRetries: number;
 }
 
+/**
+ * When the spare sandbox (an interpreter loaded ahead of need, ~130 MiB) is started: at `start` of the
+ * service, so even the first session starts at once; at `first-use`, so a server whose context
+ * environment is never used pays nothing (its first session waits for a cold start); or never (`off`).
+ */
+export type SandboxSpare = 'start' | 'first-use' | 'off';
+
 export interface SandboxConfig {
   maxLive: number;
   executionTimeoutMs: number;
   memoryLimitBytes: number;
   idleEvictMs: number;
   maxOutputChars: number;
+  spare: SandboxSpare;
+  /** A sandbox whose variables changed is checkpointed this long after the change (0: only on checkpoint, eviction and shutdown). */
+  checkpointDelayMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -156,6 +166,8 @@ export function loadConfig(env: Env = process.env): Config {
       memoryLimitBytes: integer(env, 'MEMD_SANDBOX_MEMORY_BYTES', 268_435_456, 16 * 1024 * 1024, 16 * 1024 ** 3),
       idleEvictMs: integer(env, 'MEMD_SANDBOX_IDLE_MS', 600_000, 1_000, 86_400_000),
       maxOutputChars: integer(env, 'MEMD_SANDBOX_MAX_OUTPUT_CHARS', 50_000, 100, 10_000_000),
+      spare: oneOf(env, 'MEMD_SANDBOX_SPARE', ['start', 'first-use', 'off'] as const, 'start'),
+      checkpointDelayMs: integer(env, 'MEMD_SANDBOX_CHECKPOINT_DELAY_MS', 5_000, 0, 3_600_000),
     },
     rateLimit: { perMinute: integer(env, 'MEMD_RATE_LIMIT_PER_MINUTE', 0, 0, 10_000_000) },
   };
