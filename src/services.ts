@@ -5,6 +5,7 @@ import { systemClock, type Clock } from './core/clock.js';
 import { CoreEvents } from './core/events.js';
 import { MemoryEnricher } from './core/memories/enrich.js';
 import { ENRICH_TASK, MemoryService } from './core/memories/service.js';
+import { ContextService, DatabaseCheckpointStore, interimMemorySearch, sandboxHost, type SandboxHostDeps } from './core/context/index.js';
 import { ContradictionDetector } from './core/contradictions/detector.js';
 import { ContradictionService } from './core/contradictions/service.js';
 import { EntityService } from './core/entities/service.js';
@@ -19,6 +20,7 @@ import { createEmbeddingProvider, withEmbeddingCache, type EmbeddingProvider } f
 import { createLlmProvider } from './providers/llm/index.js';
 import type { LlmProvider } from './providers/llm/types.js';
 import { checkEmbedderIdentity } from './core/embedder-identity.js';
+import { SandboxManager } from './sandbox/index.js';
 import { openStorage } from './storage/index.js';
 import type { SqlStorage } from './storage/sql/storage.js';
 import { recurringTask } from './tasks/recurring.js';
@@ -44,6 +46,10 @@ export interface Services {
   threads: ThreadService;
   contradictions: ContradictionService;
   entities: EntityService;
+  /** One Python sandbox per session (the context environment); checkpoints live in the database. */
+  sandboxes: SandboxManager;
+  /** The context environment's operations that search memories or ask the language model. */
+  context: ContextService;
   apiKeys: ApiKeyService;
   tasks: TaskRunner;
   /** True once search indexes are warm and background work runs. */
@@ -79,6 +85,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     throw error;
   }
 
+  const queryEmbedder = withEmbeddingCache(embedder, QUERY_EMBEDDING_CACHE);
   const workspaces = new WorkspaceService(storage, clock, events);
   const memories = new MemoryService({ storage, embedder, clock, events });
   const enricher = new MemoryEnricher({ storage, embedder, llm, clock, events, log });
@@ -96,6 +103,21 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
   tasks.register(THREAD_DECOMPOSE_TASK, decomposer.handle);
   const recurring = [expiry.sweep, threads.cleanup].map((work) => recurringTask(storage, clock, work));
   for (const task of recurring) tasks.register(task.kind, task.handler);
+  const sessions = new SessionService(storage, workspaces, clock, committer, briefings, events);
+
+  // The interim search stands in for the recall engine (issue 3) until it is merged.
+  const search = interimMemorySearch({ storage, queryEmbedder });
+  const hostDeps: SandboxHostDeps = { llm, search, workspaceOf: async (sessionId) => (await sessions.get(sessionId)).workspace_id };
+  const sandboxes = new SandboxManager({
+    config: config.sandbox,
+    store: new DatabaseCheckpointStore(storage, clock),
+    hostFor: (sessionId) => sandboxHost(sessionId, hostDeps),
+    logger: log,
+  });
+  // A session that ends takes its sandbox with it (its checkpoint row goes by cascade).
+  events.onSessionEnded((sessionId) => {
+    sandboxes.cleanup(sessionId).catch((error: unknown) => log.warn({ sessionId, err: error }, 'stopping the sandbox of an ended session failed'));
+  });
 
   let ready = false;
   const db = storage;
@@ -105,16 +127,18 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     events,
     storage,
     embedder,
-    queryEmbedder: withEmbeddingCache(embedder, QUERY_EMBEDDING_CACHE),
+    queryEmbedder,
     llm,
     workspaces,
     memories,
     enricher,
-    sessions: new SessionService(storage, workspaces, clock, committer, briefings),
+    sessions,
     briefings,
     threads,
     contradictions: new ContradictionService({ storage, memories, workspaces, detector, clock }),
     entities: new EntityService({ storage, memories, workspaces, llm, clock, log }),
+    sandboxes,
+    context: new ContextService({ sandboxes, llm, search }),
     apiKeys: new ApiKeyService(storage, clock, config.auth.adminKey),
     tasks,
     isReady: () => ready,
@@ -129,6 +153,8 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     async close() {
       ready = false;
       await tasks.stop();
+      // Live sandboxes are checkpointed to the database before it closes.
+      await sandboxes.close();
       await db.close();
       await embedder.close();
     },

@@ -14,6 +14,7 @@ import type { Services } from '../services.js';
 import { handleError } from './errors.js';
 import { presentedKey } from './request-context.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
+import { contextRoutes } from './routes/context.js';
 import { contradictionRoutes } from './routes/contradictions.js';
 import { entityRoutes } from './routes/entities.js';
 import { healthRoutes } from './routes/health.js';
@@ -29,7 +30,7 @@ export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression,
 export const API_VERSION = '0.1.0';
 
 /** Route plugins under /v1; each declares its schemas, which validate requests and generate the OpenAPI document. */
-const V1_ROUTES = [memoryRoutes, workspaceRoutes, portabilityRoutes, sessionRoutes, apiKeyRoutes, threadRoutes, entityRoutes, contradictionRoutes];
+const V1_ROUTES = [memoryRoutes, workspaceRoutes, portabilityRoutes, sessionRoutes, apiKeyRoutes, threadRoutes, entityRoutes, contradictionRoutes, contextRoutes];
 
 export async function buildHttpServer(services: Services, logger: FastifyBaseLogger): Promise<App> {
   const app = Fastify({

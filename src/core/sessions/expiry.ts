@@ -46,5 +46,6 @@ export class SessionExpiry {
     if (!session || session.expires_at > isoNow(clock)) return;
     await committer.commit(session, AUTO_COMMIT);
     await storage.sessions.delete(session.id);
+    this.deps.events.sessionEnded(session.id);
   };
 }

@@ -1,6 +1,7 @@
 import { AppError, notFound } from '../../errors.js';
 import type { JsonObject, Session, Storage, WorkingMemoryEntry } from '../../storage/types.js';
 import { addMs, isoNow, type Clock } from '../clock.js';
+import type { CoreEvents } from '../events.js';
 import { newSessionId } from '../ids.js';
 import { DEFAULT_CONTEXT } from '../memories/records.js';
 import { DEFAULT_TENANT, type WorkspaceService } from '../workspaces/service.js';
@@ -33,6 +34,7 @@ export class SessionService {
     private readonly clock: Clock,
     private readonly committer: SessionCommitter,
     private readonly briefings: BriefingService,
+    private readonly events: CoreEvents,
   ) {}
 
   /** Creates the session and, when asked, a briefing of its workspace for the agent starting it. */
@@ -95,6 +97,7 @@ export class SessionService {
 
   async delete(id: string): Promise<void> {
     if (!(await this.storage.sessions.delete(id))) throw notFound('session', id);
+    this.events.sessionEnded(id);
   }
 
   /** Sliding window: the session lives `seconds` (default: its own TTL) from now. */

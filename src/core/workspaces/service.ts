@@ -83,9 +83,13 @@ export class WorkspaceService {
 
   async delete(id: string): Promise<void> {
     if (id === DEFAULT_WORKSPACE) throw new AppError('bad_request', `the '${DEFAULT_WORKSPACE}' workspace cannot be deleted`);
-    const deleted = await this.storage.transaction((tx) => tx.workspaces.delete(id));
+    const { deleted, sessions } = await this.storage.transaction(async (tx) => {
+      const sessions = await tx.sessions.list({ workspaceId: id });
+      return { deleted: await tx.workspaces.delete(id), sessions };
+    });
     if (!deleted) throw notFound('workspace', id);
     this.events.memoriesChanged(id);
+    for (const session of sessions) this.events.sessionEnded(session.id);
   }
 
   async schema(id: string): Promise<WorkspaceSchema> {
