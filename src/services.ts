@@ -12,7 +12,7 @@ import { EntityService } from './core/entities/service.js';
 import { BriefingService } from './core/sessions/briefing.js';
 import { SessionCommitter } from './core/sessions/commit.js';
 import { SESSION_EXPIRE_TASK, SessionExpiry } from './core/sessions/expiry.js';
-import { SessionService } from './core/sessions/service.js';
+import { SessionService, type SandboxCleanup } from './core/sessions/service.js';
 import { THREAD_DECOMPOSE_TASK, ThreadDecomposer } from './core/threads/decompose.js';
 import { ThreadService } from './core/threads/service.js';
 import { WorkspaceService } from './core/workspaces/service.js';
@@ -86,25 +86,6 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
   }
 
   const queryEmbedder = withEmbeddingCache(embedder, QUERY_EMBEDDING_CACHE);
-  const workspaces = new WorkspaceService(storage, clock, events);
-  const memories = new MemoryService({ storage, embedder, clock, events });
-  const enricher = new MemoryEnricher({ storage, embedder, llm, clock, events, log });
-  const tasks = new TaskRunner(storage, clock, events, config.tasks, log);
-  tasks.register(ENRICH_TASK, enricher.handle);
-
-  const committer = new SessionCommitter({ storage, memories, workspaces, llm, clock, log });
-  const briefings = new BriefingService(storage, workspaces, clock);
-  const expiry = new SessionExpiry({ storage, committer, clock, events });
-  const decomposer = new ThreadDecomposer({ storage, memories, workspaces, llm, clock, log });
-  const threads = new ThreadService({ storage, workspaces, decomposer, clock, events });
-  const detector = new ContradictionDetector({ storage, llm, clock, log });
-  enricher.addStep(detector.onWrite);
-  tasks.register(SESSION_EXPIRE_TASK, expiry.expire);
-  tasks.register(THREAD_DECOMPOSE_TASK, decomposer.handle);
-  const recurring = [expiry.sweep, threads.cleanup].map((work) => recurringTask(storage, clock, work));
-  for (const task of recurring) tasks.register(task.kind, task.handler);
-  const sessions = new SessionService(storage, workspaces, clock, committer, briefings, events);
-
   // The interim search stands in for the recall engine (issue 3) until it is merged.
   const search = interimMemorySearch({ storage, queryEmbedder });
   const hostDeps: SandboxHostDeps = { llm, search, workspaceOf: async (sessionId) => (await sessions.get(sessionId)).workspace_id };
@@ -114,10 +95,28 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     hostFor: (sessionId) => sandboxHost(sessionId, hostDeps),
     logger: log,
   });
-  // A session that ends takes its sandbox with it (its checkpoint row goes by cascade).
-  events.onSessionEnded((sessionId) => {
-    sandboxes.cleanup(sessionId).catch((error: unknown) => log.warn({ sessionId, err: error }, 'stopping the sandbox of an ended session failed'));
-  });
+  // A session that ends takes its sandbox with it (its checkpoint row goes by cascade); the session is gone either way.
+  const sandboxCleanup: SandboxCleanup = {
+    cleanup: (sessionId) => sandboxes.discard(sessionId).catch((error: unknown) => log.warn({ sessionId, err: error }, 'stopping the sandbox of an ended session failed')),
+  };
+  const workspaces = new WorkspaceService(storage, clock, events, sandboxCleanup);
+  const memories = new MemoryService({ storage, embedder, clock, events });
+  const enricher = new MemoryEnricher({ storage, embedder, llm, clock, events, log });
+  const tasks = new TaskRunner(storage, clock, events, config.tasks, log);
+  tasks.register(ENRICH_TASK, enricher.handle);
+
+  const committer = new SessionCommitter({ storage, memories, workspaces, llm, clock, log });
+  const briefings = new BriefingService(storage, workspaces, clock);
+  const expiry = new SessionExpiry({ storage, committer, clock, events, sandboxes: sandboxCleanup });
+  const decomposer = new ThreadDecomposer({ storage, memories, workspaces, llm, clock, log });
+  const threads = new ThreadService({ storage, workspaces, decomposer, clock, events });
+  const detector = new ContradictionDetector({ storage, llm, clock, log });
+  enricher.addStep(detector.onWrite);
+  tasks.register(SESSION_EXPIRE_TASK, expiry.expire);
+  tasks.register(THREAD_DECOMPOSE_TASK, decomposer.handle);
+  const recurring = [expiry.sweep, threads.cleanup].map((work) => recurringTask(storage, clock, work));
+  for (const task of recurring) tasks.register(task.kind, task.handler);
+  const sessions = new SessionService(storage, workspaces, clock, committer, briefings, sandboxCleanup);
 
   let ready = false;
   const db = storage;

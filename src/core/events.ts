@@ -20,16 +20,6 @@ export class CoreEvents {
     return () => this.emitter.off('memories-changed', listener);
   }
 
-  /** A session was deleted or expired (or its workspace deleted): whatever lives for it, a sandbox, must end. */
-  sessionEnded(sessionId: string): void {
-    this.emitter.emit('session-ended', sessionId);
-  }
-
-  onSessionEnded(listener: (sessionId: string) => void): () => void {
-    this.emitter.on('session-ended', listener);
-    return () => this.emitter.off('session-ended', listener);
-  }
-
   tasksQueued(): void {
     this.emitter.emit('tasks-queued');
   }

@@ -166,10 +166,18 @@ export class SandboxManager {
   async cleanup(sessionId: string): Promise<void> {
     const session = this.sessionFor(sessionId);
     await this.serialize(session, async () => {
-      await this.retire(session, false);
-      session.meta = undefined;
+      await this.stop(session);
       await this.options.store.delete(sessionId);
     });
+  }
+
+  /**
+   * Stops the session's sandbox, if it has one here, without a checkpoint: for a session that has
+   * ended, whose checkpoint went with it.
+   */
+  async discard(sessionId: string): Promise<void> {
+    const session = this.sessions.get(sessionId);
+    if (session) await this.serialize(session, () => this.stop(session));
   }
 
   /** Checkpoints every live sandbox (so a restart loses nothing) and stops all workers. */
@@ -349,6 +357,12 @@ export class SandboxManager {
     }
     this.forget(session);
     await worker.terminate('stopped by the manager');
+  }
+
+  /** Ends the sandbox and its counters; the next operation starts a new one. */
+  private async stop(session: Session): Promise<void> {
+    await this.retire(session, false);
+    session.meta = undefined;
   }
 
   private forget(session: Session): void {

@@ -1,7 +1,6 @@
 import { AppError, notFound } from '../../errors.js';
 import type { JsonObject, Session, Storage, WorkingMemoryEntry } from '../../storage/types.js';
 import { addMs, isoNow, type Clock } from '../clock.js';
-import type { CoreEvents } from '../events.js';
 import { newSessionId } from '../ids.js';
 import { DEFAULT_CONTEXT } from '../memories/records.js';
 import { DEFAULT_TENANT, type WorkspaceService } from '../workspaces/service.js';
@@ -9,6 +8,14 @@ import type { Briefing, BriefingOptions, BriefingService } from './briefing.js';
 import type { CommitOptions, CommitResult, SessionCommitter } from './commit.js';
 
 export const DEFAULT_SESSION_TTL_SECONDS = 3600;
+
+/**
+ * Ends what lives for a session outside its rows (its Python sandbox, on this node) once the session
+ * is gone; resolves when it has, so that a session re-created under the same id starts afresh.
+ */
+export interface SandboxCleanup {
+  cleanup(sessionId: string): Promise<void>;
+}
 
 export interface SessionInput {
   session_id?: string | undefined;
@@ -34,7 +41,7 @@ export class SessionService {
     private readonly clock: Clock,
     private readonly committer: SessionCommitter,
     private readonly briefings: BriefingService,
-    private readonly events: CoreEvents,
+    private readonly sandboxes: SandboxCleanup,
   ) {}
 
   /** Creates the session and, when asked, a briefing of its workspace for the agent starting it. */
@@ -97,7 +104,7 @@ export class SessionService {
 
   async delete(id: string): Promise<void> {
     if (!(await this.storage.sessions.delete(id))) throw notFound('session', id);
-    this.events.sessionEnded(id);
+    await this.sandboxes.cleanup(id);
   }
 
   /** Sliding window: the session lives `seconds` (default: its own TTL) from now. */

@@ -8,6 +8,7 @@ import { DEFAULT_DEDUP_POLICY, type DedupPolicy } from '../memories/dedup.js';
 import { DEFAULT_CONTEXT } from '../memories/records.js';
 import type { MemoryWriteScope } from '../memories/service.js';
 import { MEMORY_SUBTYPES } from '../memories/vocabulary.js';
+import type { SandboxCleanup } from '../sessions/service.js';
 
 export const DEFAULT_WORKSPACE = '_default';
 export const DEFAULT_TENANT = 'default';
@@ -39,6 +40,7 @@ export class WorkspaceService {
     private readonly storage: Storage,
     private readonly clock: Clock,
     private readonly events: CoreEvents,
+    private readonly sandboxes: SandboxCleanup,
   ) {}
 
   async create(input: { id?: string | undefined; name: string; settings?: JsonObject | undefined }): Promise<Workspace> {
@@ -89,7 +91,7 @@ export class WorkspaceService {
     });
     if (!deleted) throw notFound('workspace', id);
     this.events.memoriesChanged(id);
-    for (const session of sessions) this.events.sessionEnded(session.id);
+    for (const session of sessions) await this.sandboxes.cleanup(session.id);
   }
 
   async schema(id: string): Promise<WorkspaceSchema> {

@@ -32,7 +32,8 @@ export const ExecuteResponse = Type.Object({
 
 const inspectFields = {
   variable: Type.Optional(PythonName('one variable; omit for an overview of all')),
-  preview_chars: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, default: 200 })),
+  // No schema default: it would fill the query string and hide a body's value.
+  preview_chars: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, description: 'default 200' })),
 };
 
 /** The spec passes these in the query string; a JSON body with the same fields is accepted too. */
