@@ -81,6 +81,8 @@ describe('isolation', () => {
     expect(await failing(h, 'import js')).toMatch(/ModuleNotFoundError: module 'js' is not available in the sandbox/);
     expect(await failing(h, 'import pyodide_js')).toMatch(/ModuleNotFoundError/);
     expect(await failing(h, `from pyodide.http import pyfetch\npyfetch('${server.url}/health')`)).toMatch(/ModuleNotFoundError: module 'pyodide' is not available/);
+    expect(await failing(h, "import __main__\n__main__._pyodide_core.to_js({'a': 1})")).toMatch(/AttributeError/);
+    expect(await failing(h, 'import gc\ngc.get_objects()')).toMatch(/AttributeError/);
     expect((await run(h, '1 + 1')).result).toBe('2');
   });
 });
