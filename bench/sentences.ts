@@ -1,3 +1,5 @@
+import { seededRandom } from '../src/core/random.js';
+
 /**
  * Synthetic but varied memories: people, places, actions, objects, times and numbers combined by a seeded
  * generator, so every run (and every backend) ingests the same text.
@@ -10,16 +12,6 @@ const TIMES = ['on Monday', 'on Tuesday', 'last week', 'yesterday', 'in March', 
 const HOBBIES = ['hiking', 'painting', 'chess', 'cycling', 'baking', 'photography', 'climbing', 'gardening', 'piano', 'running'];
 const FOODS = ['green tea', 'espresso', 'ramen', 'tacos', 'sourdough', 'dumplings', 'falafel', 'curry'];
 
-function rng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const TEMPLATES: Array<(pick: <T>(xs: readonly T[]) => T, n: number) => string> = [
   (p, n) => `${p(PEOPLE)} ${p(ACTIONS)} ${p(OBJECTS)} in ${p(PLACES)} ${p(TIMES)}; it took ${n % 9 + 1} hours.`,
@@ -31,7 +23,7 @@ const TEMPLATES: Array<(pick: <T>(xs: readonly T[]) => T, n: number) => string> 
 ];
 
 export function syntheticSentences(count: number, seed = 42): string[] {
-  const random = rng(seed);
+  const random = seededRandom(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
   return Array.from({ length: count }, (_, n) => `${TEMPLATES[n % TEMPLATES.length]!(pick, n)} (#${n})`);
 }

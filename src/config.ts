@@ -20,6 +20,7 @@ export interface Config {
   tasks: { concurrency: number; pollIntervalMs: number; leaseMs: number; maxAttempts: number };
   recall: { cacheEntries: number; cacheTtlMs: number };
   sandbox: SandboxConfig;
+  graph: GraphConfig;
   rateLimit: { perMinute: number };
 }
 
@@ -47,8 +48,18 @@ export interface LlmConfig {
   maxRetries: number;
 }
 
+/** Bounds of graph analysis and the knowledgebase over one workspace. */
+export interface GraphConfig {
+  /** Newest active memories taken into an analysis; beyond it the response says `truncated`. */
+  maxNodes: number;
+  /** Associations among them taken into an analysis. */
+  maxEdges: number;
+  /** Nodes + memory pairs from which analysis runs in a worker thread instead of on the event loop. */
+  workerMinSize: number;
+}
+
 /**
- * When the spare sandbox (an interpreter loaded ahead of need, ~130 MiB) is started: at `start` of the
+ * When the spare sandbox (an interpreter loaded ahead of need, about 100 MiB) is started: at `start` of the
  * service, so even the first session starts at once; at `first-use`, so a server whose context
  * environment is never used pays nothing (its first session waits for a cold start); or never (`off`).
  */
@@ -168,6 +179,11 @@ export function loadConfig(env: Env = process.env): Config {
       maxOutputChars: integer(env, 'MEMD_SANDBOX_MAX_OUTPUT_CHARS', 50_000, 100, 10_000_000),
       spare: oneOf(env, 'MEMD_SANDBOX_SPARE', ['start', 'first-use', 'off'] as const, 'start'),
       checkpointDelayMs: integer(env, 'MEMD_SANDBOX_CHECKPOINT_DELAY_MS', 5_000, 0, 3_600_000),
+    },
+    graph: {
+      maxNodes: integer(env, 'MEMD_GRAPH_MAX_NODES', 20_000, 10, 1_000_000),
+      maxEdges: integer(env, 'MEMD_GRAPH_MAX_EDGES', 200_000, 10, 10_000_000),
+      workerMinSize: integer(env, 'MEMD_GRAPH_WORKER_MIN_SIZE', 5_000, 0, 100_000_000),
     },
     rateLimit: { perMinute: integer(env, 'MEMD_RATE_LIMIT_PER_MINUTE', 0, 0, 10_000_000) },
   };

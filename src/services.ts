@@ -3,6 +3,10 @@ import type { Config } from './config.js';
 import { ApiKeyService } from './core/auth/api-keys.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { CoreEvents } from './core/events.js';
+import { GraphAnalyzer } from './core/graph/analysis/analyzer.js';
+import { AssociationService } from './core/graph/associations.js';
+import { GraphService } from './core/graph/service.js';
+import { KNOWLEDGEBASE_TASK, KnowledgebaseService } from './core/knowledgebase/service.js';
 import { MemoryEnricher } from './core/memories/enrich.js';
 import { ENRICH_TASK, MemoryService } from './core/memories/service.js';
 import { ContextService, DatabaseCheckpointStore, interimMemorySearch, sandboxHost, type SandboxHostDeps } from './core/context/index.js';
@@ -41,6 +45,9 @@ export interface Services {
   workspaces: WorkspaceService;
   memories: MemoryService;
   enricher: MemoryEnricher;
+  associations: AssociationService;
+  graph: GraphService;
+  knowledgebase: KnowledgebaseService;
   sessions: SessionService;
   briefings: BriefingService;
   threads: ThreadService;
@@ -117,6 +124,10 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
   const recurring = [expiry.sweep, threads.cleanup].map((work) => recurringTask(storage, clock, work));
   for (const task of recurring) tasks.register(task.kind, task.handler);
   const sessions = new SessionService(storage, workspaces, clock, committer, briefings, sandboxCleanup);
+  const analyzer = new GraphAnalyzer(config.graph.workerMinSize);
+  const graph = new GraphService(storage, analyzer, config.graph);
+  const knowledgebase = new KnowledgebaseService({ storage, graph, llm, clock, events, log });
+  tasks.register(KNOWLEDGEBASE_TASK, knowledgebase.handle);
 
   let ready = false;
   const db = storage;
@@ -131,6 +142,9 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     workspaces,
     memories,
     enricher,
+    associations: new AssociationService(storage, clock, events),
+    graph,
+    knowledgebase,
     sessions,
     briefings,
     threads,
@@ -152,6 +166,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     async close() {
       ready = false;
       await tasks.stop();
+      await analyzer.close();
       // Live sandboxes are checkpointed to the database before it closes.
       await sandboxes.close();
       await db.close();

@@ -14,10 +14,13 @@ import type { Services } from '../services.js';
 import { handleError } from './errors.js';
 import { presentedKey } from './request-context.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
+import { associationRoutes } from './routes/associations.js';
 import { contextRoutes } from './routes/context.js';
 import { contradictionRoutes } from './routes/contradictions.js';
 import { entityRoutes } from './routes/entities.js';
+import { graphRoutes } from './routes/graph.js';
 import { healthRoutes } from './routes/health.js';
+import { knowledgebaseRoutes } from './routes/knowledgebase.js';
 import { memoryRoutes } from './routes/memories.js';
 import { portabilityRoutes } from './routes/portability.js';
 import { sessionRoutes } from './routes/sessions.js';
@@ -30,7 +33,20 @@ export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression,
 export const API_VERSION = '0.1.0';
 
 /** Route plugins under /v1; each declares its schemas, which validate requests and generate the OpenAPI document. */
-const V1_ROUTES = [memoryRoutes, workspaceRoutes, portabilityRoutes, sessionRoutes, apiKeyRoutes, threadRoutes, entityRoutes, contradictionRoutes, contextRoutes];
+const V1_ROUTES = [
+  memoryRoutes,
+  workspaceRoutes,
+  portabilityRoutes,
+  sessionRoutes,
+  apiKeyRoutes,
+  threadRoutes,
+  entityRoutes,
+  contradictionRoutes,
+  associationRoutes,
+  graphRoutes,
+  knowledgebaseRoutes,
+  contextRoutes,
+];
 
 export async function buildHttpServer(services: Services, logger: FastifyBaseLogger): Promise<App> {
   const app = Fastify({

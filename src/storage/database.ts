@@ -184,6 +184,52 @@ export interface EntityCardsTable {
   generated_at: Timestamp;
 }
 
+export interface KnowledgebasesTable {
+  workspace_id: string;
+  generated_at: Timestamp;
+  context_id: string | null;
+  since: NullableTimestamp;
+  generator: string;
+  stats: Json;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface KbArticlesTable {
+  workspace_id: string;
+  id: string;
+  kind: string;
+  title: string;
+  summary: string;
+  body: string;
+  memory_ids: Json;
+  links: Json;
+  community_id: number | null;
+  signature: string;
+  generator: string;
+  metadata: Json;
+  position: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface KbArticleMemoriesTable {
+  workspace_id: string;
+  article_id: string;
+  memory_id: string;
+}
+
+export interface KbJobsTable {
+  id: string;
+  workspace_id: string;
+  status: string;
+  options: Json;
+  result: ColumnType<unknown, string | null, string | null>;
+  error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface SandboxCheckpointsTable {
   session_id: string;
   workspace_id: string;
@@ -208,5 +254,9 @@ export interface Database {
   chat_messages: ChatMessagesTable;
   contradictions: ContradictionsTable;
   entity_cards: EntityCardsTable;
+  knowledgebases: KnowledgebasesTable;
+  kb_articles: KbArticlesTable;
+  kb_article_memories: KbArticleMemoriesTable;
+  kb_jobs: KbJobsTable;
   sandbox_checkpoints: SandboxCheckpointsTable;
 }

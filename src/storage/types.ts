@@ -102,6 +102,9 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
+/** A memory as a node of the association graph: what analyses and snapshots need, without content or vector. */
+export type MemoryNode = Pick<Memory, 'id' | 'type' | 'subtype' | 'importance' | 'tags' | 'context_id' | 'abstract' | 'content_hash' | 'created_at' | 'updated_at'>;
+
 export interface MemoryStore {
   insert(memories: NewMemory[]): Promise<void>;
   get(workspaceId: string, id: string): Promise<Memory | null>;
@@ -117,6 +120,8 @@ export interface MemoryStore {
   hardDelete(workspaceId: string, ids: readonly string[]): Promise<number>;
   list(workspaceId: string, filter: MemoryFilter, page: { limit: number; cursor?: string | undefined }): Promise<Page<Memory>>;
   count(workspaceId: string, filter: MemoryFilter): Promise<number>;
+  /** The newest `limit` memories matching the filter, as graph nodes (graph analysis, snapshots). */
+  listNodes(workspaceId: string, filter: MemoryFilter, limit: number): Promise<MemoryNode[]>;
   /** Nearest neighbours by cosine similarity among memories matching the filter. */
   vectorSearch(workspaceId: string, vector: Float32Array, options: { k: number; filter?: MemoryFilter }): Promise<ScoredId[]>;
   /** `vectorSearch` for many query vectors at once (one result list per vector, in order). */
@@ -179,6 +184,9 @@ export interface Association {
 
 export type Direction = 'outgoing' | 'incoming' | 'both';
 
+/** An association as an edge of the graph: what analyses read, without metadata. */
+export type GraphEdge = Pick<Association, 'id' | 'source_id' | 'target_id' | 'relationship' | 'strength'>;
+
 export interface AssociationStore {
   /** Inserts, or updates strength and metadata of the existing (source, target, relationship) edge. */
   upsert(association: Association): Promise<Association>;
@@ -195,8 +203,10 @@ export interface AssociationStore {
     memoryIds: readonly string[],
     options: { direction: Direction; relationships?: string[]; minStrength?: number; limit?: number },
   ): Promise<Association[]>;
-  /** Every edge of a workspace in creation order (export, graph analysis). */
+  /** Every edge of a workspace in id order, from after `afterId` (export). */
   scan(workspaceId: string, afterId: string | null, limit: number): Promise<Association[]>;
+  /** The same order and paging as `scan`, as light graph edges (graph analysis). */
+  scanEdges(workspaceId: string, afterId: string | null, limit: number): Promise<GraphEdge[]>;
   /** How many edges touch each memory from other memories (backlinks), for the given ids. */
   incomingCounts(workspaceId: string, memoryIds: readonly string[]): Promise<Map<string, number>>;
   delete(workspaceId: string, id: string): Promise<boolean>;
@@ -427,6 +437,82 @@ export interface EntityStore {
   subjectFingerprint(workspaceId: string, subjectId: string): Promise<string>;
 }
 
+/** What an article is: the index of a knowledgebase, or the article about one topic (a community of the graph). */
+export type ArticleKind = 'index' | 'topic';
+
+/** A link from one knowledgebase article to another; `weight` counts the associations between their memories. */
+export interface ArticleLink {
+  article_id: string;
+  title: string;
+  weight: number;
+}
+
+export interface KnowledgebaseArticle {
+  workspace_id: string;
+  /** Path-style and stable across regenerations: `index`, `topics/databases`. */
+  id: string;
+  kind: ArticleKind;
+  title: string;
+  summary: string;
+  /** Markdown written from the article's memories (by a language model or extractively). */
+  body: string;
+  /** The memories the article is about, most central first. */
+  memory_ids: string[];
+  links: ArticleLink[];
+  /** The community of the last generation this article stands for (topics). */
+  community_id: number | null;
+  /** Fingerprint of the memories the body was written from; an unchanged fingerprint means no rewrite. */
+  signature: string;
+  /** `llm` or `extractive`. */
+  generator: string;
+  metadata: JsonObject;
+  /** Order in listings: the index first, then topics by size. */
+  position: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface KnowledgebaseMeta {
+  workspace_id: string;
+  generated_at: string;
+  context_id: string | null;
+  since: string | null;
+  generator: string;
+  stats: JsonObject;
+  created_at: string;
+  updated_at: string;
+}
+
+export type KnowledgebaseJobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+
+export interface KnowledgebaseJob {
+  id: string;
+  workspace_id: string;
+  status: KnowledgebaseJobStatus;
+  options: JsonObject;
+  result: JsonObject | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface KnowledgebaseStore {
+  getMeta(workspaceId: string): Promise<KnowledgebaseMeta | null>;
+  putMeta(meta: KnowledgebaseMeta): Promise<void>;
+  /** Articles in listing order (`position`, then id). */
+  listArticles(workspaceId: string, page: { limit: number; offset: number; kind?: ArticleKind | undefined }): Promise<KnowledgebaseArticle[]>;
+  countArticles(workspaceId: string, kind?: ArticleKind): Promise<number>;
+  getArticle(workspaceId: string, id: string): Promise<KnowledgebaseArticle | null>;
+  /** Inserts or replaces the article, and the record of which memories it cites. */
+  putArticle(article: KnowledgebaseArticle): Promise<void>;
+  deleteArticles(workspaceId: string, ids: readonly string[]): Promise<number>;
+  /** Articles that cite the memory, in listing order. */
+  articlesCiting(workspaceId: string, memoryId: string): Promise<Array<Pick<KnowledgebaseArticle, 'id' | 'title' | 'kind'>>>;
+  createJob(job: KnowledgebaseJob): Promise<void>;
+  getJob(workspaceId: string, id: string): Promise<KnowledgebaseJob | null>;
+  updateJob(id: string, patch: Partial<Pick<KnowledgebaseJob, 'status' | 'result' | 'error' | 'updated_at'>>): Promise<KnowledgebaseJob | null>;
+}
+
 /** The saved state of one session's Python sandbox (opaque bytes) and what the sandbox says about it. */
 export interface SandboxCheckpoint {
   session_id: string;
@@ -461,6 +547,7 @@ export interface Storage {
   readonly threads: ThreadStore;
   readonly contradictions: ContradictionStore;
   readonly entities: EntityStore;
+  readonly knowledgebase: KnowledgebaseStore;
   readonly sandboxCheckpoints: SandboxCheckpointStore;
   /** Runs `work` in one database transaction; everything done through `tx` commits or rolls back together. */
   transaction<T>(work: (tx: Storage) => Promise<T>): Promise<T>;

@@ -2,7 +2,7 @@ import { AppError, conflict, notFound } from '../../errors.js';
 import type { Context, JsonObject, Storage, Workspace } from '../../storage/types.js';
 import { isoNow, type Clock } from '../clock.js';
 import type { CoreEvents } from '../events.js';
-import { RELATIONSHIP_TYPES } from '../graph/taxonomy.js';
+import { RELATIONSHIP_CATEGORIES, RELATIONSHIP_TYPES } from '../graph/taxonomy.js';
 import { newId } from '../ids.js';
 import { DEFAULT_DEDUP_POLICY, type DedupPolicy } from '../memories/dedup.js';
 import { DEFAULT_CONTEXT } from '../memories/records.js';
@@ -15,6 +15,8 @@ export const DEFAULT_TENANT = 'default';
 
 export interface WorkspaceSchema {
   relationship_types: string[];
+  /** Category → its types: what `relationship_categories` filters select. */
+  relationship_categories: Record<string, string[]>;
   memory_subtypes: string[];
   can_customize: boolean;
 }
@@ -96,7 +98,10 @@ export class WorkspaceService {
 
   async schema(id: string): Promise<WorkspaceSchema> {
     await this.get(id);
-    return { relationship_types: [...RELATIONSHIP_TYPES], memory_subtypes: [...MEMORY_SUBTYPES], can_customize: false };
+    return {
+      relationship_types: [...RELATIONSHIP_TYPES],
+      relationship_categories: Object.fromEntries(Object.entries(RELATIONSHIP_CATEGORIES).map(([category, types]) => [category, [...types]])),
+      memory_subtypes: [...MEMORY_SUBTYPES], can_customize: false };
   }
 
   async writeScope(id: string): Promise<MemoryWriteScope> {

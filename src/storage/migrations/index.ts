@@ -2,6 +2,7 @@ import { Migrator, type Kysely, type Migration } from 'kysely';
 import type { SqlDialect } from './column-types.js';
 import * as foundation from './0001_foundation.js';
 import * as sessions from './0002_sessions.js';
+import * as knowledgebase from './0003_knowledgebase.js';
 import * as conversation from './0004_conversation.js';
 import * as sandbox from './0007_sandbox.js';
 
@@ -13,6 +14,7 @@ interface VersionedMigration {
 const MIGRATIONS: Record<string, VersionedMigration> = {
   '0001_foundation': foundation,
   '0002_sessions': sessions,
+  '0003_knowledgebase': knowledgebase,
   '0004_conversation': conversation,
   '0007_sandbox': sandbox,
 };
@@ -24,7 +26,13 @@ export async function migrateToLatest(db: Kysely<any>, dialect: SqlDialect, sche
     migrations[name] = { up: (kysely) => migration.up(kysely, dialect) };
   }
   // Naming the schema matters: without it Kysely finds a same-named bookkeeping table in any schema.
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, ...(schema ? { migrationTableSchema: schema } : {}) });
+  // Unordered: numbers are handed to parallel branches up front, so a database may have run 0004 before 0003 merged.
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    allowUnorderedMigrations: true,
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';

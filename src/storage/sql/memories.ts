@@ -1,7 +1,7 @@
 import type { Selectable, Updateable } from 'kysely';
 import type { MemoriesTable } from '../database.js';
 import { bit, json, parseJson, parseJsonObject, toBool, toIso, toIsoOrNull } from '../rows.js';
-import type { Memory, MemoryFilter, MemoryPatch, MemoryStatus, MemoryStore, MemoryType, NewMemory, Page, ScoredId } from '../types.js';
+import type { Memory, MemoryFilter, MemoryNode, MemoryPatch, MemoryStatus, MemoryStore, MemoryType, NewMemory, Page, ScoredId } from '../types.js';
 import type { SqlContext } from './context.js';
 import { memoryFilter } from './memory-filter.js';
 import type { VectorEntry } from './search-engine.js';
@@ -240,6 +240,29 @@ export class SqlMemoryStore implements MemoryStore {
       items: items.map(toMemory),
       nextCursor: last ? encodeCursor({ createdAt: toIso(last.created_at), seq: Number(last.seq) }) : null,
     };
+  }
+
+  async listNodes(workspaceId: string, filter: MemoryFilter, limit: number): Promise<MemoryNode[]> {
+    const rows = await this.db
+      .selectFrom('memories')
+      .select(['id', 'type', 'subtype', 'importance', 'tags', 'context_id', 'abstract', 'content_hash', 'created_at', 'updated_at'])
+      .where(memoryFilter(this.ctx.engine, workspaceId, filter))
+      .orderBy('created_at', 'desc')
+      .orderBy('seq', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      type: row.type as MemoryType,
+      subtype: row.subtype,
+      importance: row.importance,
+      tags: parseJson<string[]>(row.tags),
+      context_id: row.context_id,
+      abstract: row.abstract,
+      content_hash: row.content_hash,
+      created_at: toIso(row.created_at),
+      updated_at: toIso(row.updated_at),
+    }));
   }
 
   async count(workspaceId: string, filter: MemoryFilter): Promise<number> {

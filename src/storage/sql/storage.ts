@@ -6,6 +6,7 @@ import { SqlAssociationStore } from './associations.js';
 import type { SqlContext } from './context.js';
 import { SqlContradictionStore } from './contradictions.js';
 import { SqlEntityStore } from './entities.js';
+import { SqlKnowledgebaseStore } from './knowledgebase.js';
 import { SqlMemoryStore } from './memories.js';
 import { SqlSandboxCheckpointStore } from './sandbox-checkpoints.js';
 import type { SearchEngine } from './search-engine.js';
@@ -30,6 +31,7 @@ export class SqlStorage implements Storage {
   readonly threads;
   readonly contradictions;
   readonly entities;
+  readonly knowledgebase;
   readonly sandboxCheckpoints;
 
   private readonly context: SqlContext;
@@ -59,6 +61,7 @@ export class SqlStorage implements Storage {
     this.threads = new SqlThreadStore(this.context);
     this.contradictions = new SqlContradictionStore(this.context);
     this.entities = new SqlEntityStore(this.context);
+    this.knowledgebase = new SqlKnowledgebaseStore(this.context);
     this.sandboxCheckpoints = new SqlSandboxCheckpointStore(this.context);
   }
 
