@@ -73,7 +73,7 @@ describe('checkpoint after a change', () => {
     await manager.setVariable('later', 'injected', [1, 2]);
     await vi.waitFor(async () => expect((await store.load('later'))?.meta.saved.sort()).toEqual(['injected', 'note']), { timeout: 10_000, interval: 50 });
     // A crash of the server now (no close, no eviction) would lose nothing: another manager restores it.
-    const other = managerOn(store);
+    const other = managerOn(store, { config: { spare: 'off' } });
     expect((await other.execute('later', { code: 'note, injected' })).result).toBe('["saved without asking", [1, 2]]');
 
     // Cleanup cancels a checkpoint that was due.
