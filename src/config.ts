@@ -66,6 +66,12 @@ export interface DocumentsConfig {
   /** Deadline of text extraction for one document; the job fails with `extraction_timeout` after it. */
   extractTimeoutMs: number;
 }
+/**
+ * When the spare sandbox (an interpreter loaded ahead of need, about 100 MiB) is started: at `start` of the
+ * service, so even the first session starts at once; at `first-use`, so a server whose context
+ * environment is never used pays nothing (its first session waits for a cold start); or never (`off`).
+ */
+export type SandboxSpare = 'start' | 'first-use' | 'off';
 
 export interface SandboxConfig {
   maxLive: number;
@@ -73,6 +79,9 @@ export interface SandboxConfig {
   memoryLimitBytes: number;
   idleEvictMs: number;
   maxOutputChars: number;
+  spare: SandboxSpare;
+  /** A sandbox whose variables changed is checkpointed this long after the change (0: only on checkpoint, eviction and shutdown). */
+  checkpointDelayMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -192,6 +201,8 @@ export function loadConfig(env: Env = process.env): Config {
       memoryLimitBytes: integer(env, 'MEMD_SANDBOX_MEMORY_BYTES', 268_435_456, 16 * 1024 * 1024, 16 * 1024 ** 3),
       idleEvictMs: integer(env, 'MEMD_SANDBOX_IDLE_MS', 600_000, 1_000, 86_400_000),
       maxOutputChars: integer(env, 'MEMD_SANDBOX_MAX_OUTPUT_CHARS', 50_000, 100, 10_000_000),
+      spare: oneOf(env, 'MEMD_SANDBOX_SPARE', ['start', 'first-use', 'off'] as const, 'start'),
+      checkpointDelayMs: integer(env, 'MEMD_SANDBOX_CHECKPOINT_DELAY_MS', 5_000, 0, 3_600_000),
     },
     graph: {
       maxNodes: integer(env, 'MEMD_GRAPH_MAX_NODES', 20_000, 10, 1_000_000),

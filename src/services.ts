@@ -12,13 +12,14 @@ import { ENRICH_TASK, MemoryService } from './core/memories/service.js';
 import { DocumentExtractor } from './core/documents/extractor.js';
 import { DocumentIngestor, INGEST_TASK } from './core/documents/ingest.js';
 import { DocumentService } from './core/documents/service.js';
+import { ContextService, DatabaseCheckpointStore, interimMemorySearch, sandboxHost, type SandboxHostDeps } from './core/context/index.js';
 import { ContradictionDetector } from './core/contradictions/detector.js';
 import { ContradictionService } from './core/contradictions/service.js';
 import { EntityService } from './core/entities/service.js';
 import { BriefingService } from './core/sessions/briefing.js';
 import { SessionCommitter } from './core/sessions/commit.js';
 import { SESSION_EXPIRE_TASK, SessionExpiry } from './core/sessions/expiry.js';
-import { SessionService } from './core/sessions/service.js';
+import { SessionService, type SandboxCleanup } from './core/sessions/service.js';
 import { THREAD_DECOMPOSE_TASK, ThreadDecomposer } from './core/threads/decompose.js';
 import { ThreadService } from './core/threads/service.js';
 import { WorkspaceService } from './core/workspaces/service.js';
@@ -26,6 +27,7 @@ import { createEmbeddingProvider, withEmbeddingCache, type EmbeddingProvider } f
 import { createLlmProvider } from './providers/llm/index.js';
 import type { LlmProvider } from './providers/llm/types.js';
 import { checkEmbedderIdentity } from './core/embedder-identity.js';
+import { SandboxManager } from './sandbox/index.js';
 import { openStorage } from './storage/index.js';
 import type { SqlStorage } from './storage/sql/storage.js';
 import { recurringTask } from './tasks/recurring.js';
@@ -55,6 +57,10 @@ export interface Services {
   contradictions: ContradictionService;
   entities: EntityService;
   documents: DocumentService;
+  /** One Python sandbox per session (the context environment); checkpoints live in the database. */
+  sandboxes: SandboxManager;
+  /** The context environment's operations that search memories or ask the language model. */
+  context: ContextService;
   apiKeys: ApiKeyService;
   tasks: TaskRunner;
   /** True once search indexes are warm and background work runs. */
@@ -90,7 +96,21 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     throw error;
   }
 
-  const workspaces = new WorkspaceService(storage, clock, events);
+  const queryEmbedder = withEmbeddingCache(embedder, QUERY_EMBEDDING_CACHE);
+  // The interim search stands in for the recall engine (issue 3) until it is merged.
+  const search = interimMemorySearch({ storage, queryEmbedder });
+  const hostDeps: SandboxHostDeps = { llm, search, workspaceOf: async (sessionId) => (await sessions.get(sessionId)).workspace_id };
+  const sandboxes = new SandboxManager({
+    config: config.sandbox,
+    store: new DatabaseCheckpointStore(storage, clock),
+    hostFor: (sessionId) => sandboxHost(sessionId, hostDeps),
+    logger: log,
+  });
+  // A session that ends takes its sandbox with it (its checkpoint row goes by cascade); the session is gone either way.
+  const sandboxCleanup: SandboxCleanup = {
+    cleanup: (sessionId) => sandboxes.discard(sessionId).catch((error: unknown) => log.warn({ sessionId, err: error }, 'stopping the sandbox of an ended session failed')),
+  };
+  const workspaces = new WorkspaceService(storage, clock, events, sandboxCleanup);
   const memories = new MemoryService({ storage, embedder, clock, events });
   const enricher = new MemoryEnricher({ storage, embedder, llm, clock, events, log });
   const tasks = new TaskRunner(storage, clock, events, config.tasks, log);
@@ -98,7 +118,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
 
   const committer = new SessionCommitter({ storage, memories, workspaces, llm, clock, log });
   const briefings = new BriefingService(storage, workspaces, clock);
-  const expiry = new SessionExpiry({ storage, committer, clock, events });
+  const expiry = new SessionExpiry({ storage, committer, clock, events, sandboxes: sandboxCleanup });
   const decomposer = new ThreadDecomposer({ storage, memories, workspaces, llm, clock, log });
   const threads = new ThreadService({ storage, workspaces, decomposer, clock, events });
   const detector = new ContradictionDetector({ storage, llm, clock, log });
@@ -107,6 +127,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
   tasks.register(THREAD_DECOMPOSE_TASK, decomposer.handle);
   const recurring = [expiry.sweep, threads.cleanup].map((work) => recurringTask(storage, clock, work));
   for (const task of recurring) tasks.register(task.kind, task.handler);
+  const sessions = new SessionService(storage, workspaces, clock, committer, briefings, sandboxCleanup);
   const analyzer = new GraphAnalyzer(config.graph.workerMinSize);
   const graph = new GraphService(storage, analyzer, config.graph);
   const knowledgebase = new KnowledgebaseService({ storage, graph, llm, clock, events, log });
@@ -114,7 +135,6 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
   const extractor = new DocumentExtractor(config.documents.extractTimeoutMs);
   const ingestor = new DocumentIngestor({ storage, memories, workspaces, embedder, extractor, clock, log });
   tasks.register(INGEST_TASK, ingestor.handle);
-  const queryEmbedder = withEmbeddingCache(embedder, QUERY_EMBEDDING_CACHE);
 
   let ready = false;
   const db = storage;
@@ -132,12 +152,14 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     associations: new AssociationService(storage, clock, events),
     graph,
     knowledgebase,
-    sessions: new SessionService(storage, workspaces, clock, committer, briefings),
+    sessions,
     briefings,
     threads,
     contradictions: new ContradictionService({ storage, memories, workspaces, detector, clock }),
     entities: new EntityService({ storage, memories, workspaces, llm, clock, log }),
     documents: new DocumentService({ storage, memories, workspaces, queryEmbedder, clock, events }),
+    sandboxes,
+    context: new ContextService({ sandboxes, llm, search }),
     apiKeys: new ApiKeyService(storage, clock, config.auth.adminKey),
     tasks,
     isReady: () => ready,
@@ -154,6 +176,8 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
       await tasks.stop();
       await analyzer.close();
       await extractor.close();
+      // Live sandboxes are checkpointed to the database before it closes.
+      await sandboxes.close();
       await db.close();
       await embedder.close();
     },

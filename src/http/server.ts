@@ -15,6 +15,7 @@ import { handleError } from './errors.js';
 import { presentedKey } from './request-context.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { associationRoutes } from './routes/associations.js';
+import { contextRoutes } from './routes/context.js';
 import { contradictionRoutes } from './routes/contradictions.js';
 import { documentRoutes } from './routes/documents.js';
 import { entityRoutes } from './routes/entities.js';
@@ -33,7 +34,21 @@ export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression,
 export const API_VERSION = '0.1.0';
 
 /** Route plugins under /v1; each declares its schemas, which validate requests and generate the OpenAPI document. */
-const V1_ROUTES = [memoryRoutes, workspaceRoutes, portabilityRoutes, sessionRoutes, apiKeyRoutes, threadRoutes, entityRoutes, contradictionRoutes, associationRoutes, graphRoutes, knowledgebaseRoutes, documentRoutes];
+const V1_ROUTES = [
+  memoryRoutes,
+  workspaceRoutes,
+  portabilityRoutes,
+  sessionRoutes,
+  apiKeyRoutes,
+  threadRoutes,
+  entityRoutes,
+  contradictionRoutes,
+  associationRoutes,
+  graphRoutes,
+  knowledgebaseRoutes,
+  contextRoutes,
+  documentRoutes,
+];
 
 export async function buildHttpServer(services: Services, logger: FastifyBaseLogger): Promise<App> {
   const app = Fastify({

@@ -26,8 +26,6 @@ export interface SandboxManagerOptions {
   interruptGraceMs?: number;
   /** Default 60 s. */
   startupTimeoutMs?: number;
-  /** Keep one interpreter loaded ahead of need so a new session starts at once. Default true. */
-  prewarm?: boolean;
   logger?: SandboxLogger;
 }
 
@@ -43,6 +41,8 @@ interface Session {
   evicting: boolean;
   /** performance.now() of the last operation: monotonic and fine enough to order operations in the same millisecond. */
   lastUsedAt: number;
+  /** A checkpoint of changed variables is due (see `checkpointSoon`). */
+  checkpointTimer: NodeJS.Timeout | undefined;
 }
 
 type StoredCheckpoint = Awaited<ReturnType<CheckpointStore['load']>>;
@@ -77,13 +77,14 @@ export class SandboxManager {
       interruptGraceMs: options.interruptGraceMs ?? 2_000,
       startupTimeoutMs: options.startupTimeoutMs ?? 60_000,
     };
-    if (options.prewarm ?? true) this.refillSpare();
+    if (this.config.spare === 'start') this.refillSpare();
     this.sweepTimer = setInterval(() => this.evictIdle(), Math.min(this.config.idleEvictMs / 2, MAX_SWEEP_INTERVAL_MS));
     this.sweepTimer.unref();
   }
 
-  /** Resolves once the spare interpreter is loaded (start-up, benchmarks). */
+  /** Loads the spare interpreter now unless spares are off; resolves once it is loaded (benchmarks, tests). */
   async warmUp(): Promise<void> {
+    if (!this.spare && this.config.spare !== 'off' && !this.closed) this.refillSpare();
     await this.spare;
   }
 
@@ -105,6 +106,7 @@ export class SandboxManager {
       try {
         const outcome = await worker.run(operation, timeoutMs);
         const result = outcome.value as ExecuteResult;
+        if (result.variables_changed.length > 0) this.checkpointSoon(session);
         return { ...result, error: this.explainLimits(result.error, outcome.interrupted) };
       } catch (error) {
         if (!(error instanceof SandboxLostError)) throw error;
@@ -126,7 +128,11 @@ export class SandboxManager {
   async setVariable(sessionId: string, name: string, value: unknown, previewChars = DEFAULT_PREVIEW_CHARS): Promise<BoundVariable> {
     const json = value === undefined ? undefined : JSON.stringify(value);
     if (json === undefined) throw new AppError('validation_error', 'the value must be JSON data');
-    return this.request(sessionId, { op: 'set_variable', name, json, previewChars }) as Promise<BoundVariable>;
+    return this.operate(sessionId, 'operation', async (session, worker) => {
+      const bound = (await this.runRecovering(session, worker, { op: 'set_variable', name, json, previewChars })) as BoundVariable;
+      this.checkpointSoon(session);
+      return bound;
+    });
   }
 
   /** A variable's value as text for a prompt (strings as they are, else JSON or repr); null if undefined or None. */
@@ -160,10 +166,18 @@ export class SandboxManager {
   async cleanup(sessionId: string): Promise<void> {
     const session = this.sessionFor(sessionId);
     await this.serialize(session, async () => {
-      await this.retire(session, false);
-      session.meta = undefined;
+      await this.stop(session);
       await this.options.store.delete(sessionId);
     });
+  }
+
+  /**
+   * Stops the session's sandbox, if it has one here, without a checkpoint: for a session that has
+   * ended, whose checkpoint went with it.
+   */
+  async discard(sessionId: string): Promise<void> {
+    const session = this.sessions.get(sessionId);
+    if (session) await this.serialize(session, () => this.stop(session));
   }
 
   /** Checkpoints every live sandbox (so a restart loses nothing) and stops all workers. */
@@ -220,7 +234,17 @@ export class SandboxManager {
   private sessionFor(sessionId: string): Session {
     let session = this.sessions.get(sessionId);
     if (!session) {
-      session = { id: sessionId, worker: undefined, meta: undefined, queue: Promise.resolve(), pending: 0, running: false, evicting: false, lastUsedAt: performance.now() };
+      session = {
+        id: sessionId,
+        worker: undefined,
+        meta: undefined,
+        queue: Promise.resolve(),
+        pending: 0,
+        running: false,
+        evicting: false,
+        lastUsedAt: performance.now(),
+        checkpointTimer: undefined,
+      };
       this.sessions.set(sessionId, session);
     }
     return session;
@@ -301,8 +325,27 @@ export class SandboxManager {
     return report;
   }
 
+  /**
+   * Variables changed: a checkpoint follows `checkpointDelayMs` later, so that a crash of the server loses
+   * at most that much. It waits in the session's queue like any operation, after the response has gone,
+   * and covers every change made meanwhile. (Mutating a variable in place does not count as a change.)
+   */
+  private checkpointSoon(session: Session): void {
+    const delay = this.config.checkpointDelayMs;
+    if (delay === 0 || session.checkpointTimer) return;
+    session.checkpointTimer = setTimeout(() => {
+      session.checkpointTimer = undefined;
+      void this.serialize(session, async () => {
+        if (session.worker?.alive) await this.saveCheckpoint(session, session.worker);
+      }).catch((error: unknown) => this.logger.warn({ sessionId: session.id, error: String(error) }, 'sandbox checkpoint after a change failed'));
+    }, delay);
+    session.checkpointTimer.unref();
+  }
+
   /** Stops a session's worker, checkpointing it first when asked. Runs inside the session's queue. */
   private async retire(session: Session, checkpoint: boolean): Promise<void> {
+    clearTimeout(session.checkpointTimer);
+    session.checkpointTimer = undefined;
     const worker = session.worker;
     if (!worker) return;
     if (checkpoint && worker.alive) {
@@ -314,6 +357,12 @@ export class SandboxManager {
     }
     this.forget(session);
     await worker.terminate('stopped by the manager');
+  }
+
+  /** Ends the sandbox and its counters; the next operation starts a new one. */
+  private async stop(session: Session): Promise<void> {
+    await this.retire(session, false);
+    session.meta = undefined;
   }
 
   private forget(session: Session): void {
@@ -363,12 +412,16 @@ export class SandboxManager {
     }
   }
 
+  /** The spare if it is usable, else a cold start; then the next spare starts loading. */
   private async takeWorker(): Promise<SandboxWorker> {
     const spare = this.spare;
     this.spare = undefined;
-    if (!this.closed && (this.options.prewarm ?? true)) this.refillSpare();
-    const worker = await spare?.catch(() => undefined);
-    return worker?.alive ? worker : SandboxWorker.start(this.limits);
+    try {
+      const worker = await spare?.catch(() => undefined);
+      return worker?.alive ? worker : await SandboxWorker.start(this.limits);
+    } finally {
+      if (!this.closed && !this.spare && this.config.spare !== 'off') this.refillSpare();
+    }
   }
 
   private refillSpare(): void {

@@ -81,7 +81,8 @@ export interface CheckpointStore {
 /** What Python's `llm_query` and `recall` reach, already scoped to one session (and its workspace). */
 export interface SandboxHost {
   llmQuery(prompt: string): Promise<string>;
-  recall(query: string, limit: number): Promise<Record<string, unknown>[]>;
+  /** Memories as JSON objects (they reach Python as dicts). */
+  recall(query: string, limit: number): Promise<object[]>;
 }
 
 export interface SandboxLogger {

@@ -62,9 +62,12 @@ function installRunner(pyodide: PyodideInterface): Map<string, PyCallable> {
   operations.get('install_host_functions')!(hostCall, sleep);
   pyodide.unregisterJsModule('js');
   pyodide.unregisterJsModule('pyodide_js');
-  const fenceNamespace = newDict() as { get(name: string): PyCallable };
+  const fenceNamespace = newDict() as { get(name: string): PyCallable; destroy(): void };
   pyodide.runPython(FENCE_SOURCE, { globals: fenceNamespace as never });
-  fenceNamespace.get('install_fence')(hostCall, sleep);
+  const installFence = fenceNamespace.get('install_fence');
+  installFence(hostCall, sleep);
+  installFence.destroy();
+  fenceNamespace.destroy();
   return operations;
 }
 

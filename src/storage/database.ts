@@ -296,6 +296,15 @@ export interface DocumentMemoriesTable {
   chunk_index: number;
 }
 
+export interface SandboxCheckpointsTable {
+  session_id: string;
+  workspace_id: string;
+  /** SQLite: BLOB. Postgres: bytea. Both drivers return a Buffer. */
+  data: ColumnType<Buffer, Buffer, Buffer>;
+  metadata: Json;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   meta: MetaTable;
   workspaces: WorkspacesTable;
@@ -320,4 +329,5 @@ export interface Database {
   document_pages: DocumentPagesTable;
   ingestion_jobs: IngestionJobsTable;
   document_memories: DocumentMemoriesTable;
+  sandbox_checkpoints: SandboxCheckpointsTable;
 }

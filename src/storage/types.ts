@@ -634,6 +634,22 @@ export interface DocumentStore {
   updateJob(workspaceId: string, id: string, patch: IngestionJobPatch, onlyFrom?: readonly IngestionStatus[]): Promise<IngestionJob | null>;
 }
 
+/** The saved state of one session's Python sandbox (opaque bytes) and what the sandbox says about it. */
+export interface SandboxCheckpoint {
+  session_id: string;
+  workspace_id: string;
+  data: Uint8Array;
+  metadata: JsonObject;
+  updated_at: string;
+}
+
+export interface SandboxCheckpointStore {
+  /** Stores or replaces the session's checkpoint in the session's workspace; false (nothing stored) when the session is gone. */
+  put(sessionId: string, data: Uint8Array, metadata: JsonObject, at: string): Promise<boolean>;
+  get(sessionId: string): Promise<SandboxCheckpoint | null>;
+  delete(sessionId: string): Promise<boolean>;
+}
+
 export interface MetaStore {
   get(key: string): Promise<string | null>;
   set(key: string, value: string): Promise<void>;
@@ -654,6 +670,7 @@ export interface Storage {
   readonly entities: EntityStore;
   readonly knowledgebase: KnowledgebaseStore;
   readonly documents: DocumentStore;
+  readonly sandboxCheckpoints: SandboxCheckpointStore;
   /** Runs `work` in one database transaction; everything done through `tx` commits or rolls back together. */
   transaction<T>(work: (tx: Storage) => Promise<T>): Promise<T>;
   /** Resolves once every write committed so far would survive power loss; awaited before acknowledging a write. */

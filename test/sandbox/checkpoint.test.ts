@@ -57,6 +57,33 @@ describe('checkpoint', () => {
   });
 });
 
+describe('checkpoint after a change', () => {
+  test('changed variables are checkpointed shortly after the call, unchanged ones are not saved again', async () => {
+    const store = new InMemoryCheckpointStore();
+    const manager = managerOn(store, { config: { checkpointDelayMs: 200 } });
+    const run = await manager.execute('later', { code: "note = 'saved without asking'" });
+    expect(run.variables_changed).toEqual(['note']);
+    await vi.waitFor(async () => expect((await store.load('later'))?.meta.saved).toEqual(['note']), { timeout: 10_000, interval: 50 });
+    const first = (await store.load('later'))!.meta;
+
+    await manager.execute('later', { code: 'print(note)' }); // reads only
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect((await store.load('later'))!.meta.saved_at).toBe(first.saved_at);
+
+    await manager.setVariable('later', 'injected', [1, 2]);
+    await vi.waitFor(async () => expect((await store.load('later'))?.meta.saved.sort()).toEqual(['injected', 'note']), { timeout: 10_000, interval: 50 });
+    // A crash of the server now (no close, no eviction) would lose nothing: another manager restores it.
+    const other = managerOn(store, { config: { spare: 'off' } });
+    expect((await other.execute('later', { code: 'note, injected' })).result).toBe('["saved without asking", [1, 2]]');
+
+    // Cleanup cancels a checkpoint that was due.
+    await manager.execute('dropped', { code: 'x = 1' });
+    await manager.cleanup('dropped');
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(store.has('dropped')).toBe(false);
+  });
+});
+
 describe('eviction', () => {
   test('beyond maxLive the least recently used sandbox is checkpointed, then restored on its next call', async () => {
     const store = new InMemoryCheckpointStore();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ContextService, extractCode } from '../../src/core/context/index.js';
+import { ContextService, extractCode, type FoundMemory, type MemorySearch, type SandboxScope } from '../../src/core/context/index.js';
 import type { SandboxManager } from '../../src/sandbox/index.js';
 import { ScriptedLlm, createManager, echoHost, type ScriptedReply } from './support.js';
 
@@ -17,9 +17,12 @@ beforeAll(async () => {
 });
 afterAll(() => manager.close());
 
+const search: MemorySearch = async (_workspaceId, { limit }) => ({ memories: memories.slice(0, limit) as unknown as FoundMemory[], total_available: memories.length });
+const scope = (sessionId: string): SandboxScope => ({ sessionId, workspaceId: 'ws' });
+
 function service(replies: ScriptedReply[], rlmTimeBudgetMs?: number) {
   const llm = new ScriptedLlm(replies);
-  const context = new ContextService({ sandboxes: manager, llm, hostFor: (id) => ({ ...echoHost(id), recall: async (_q, limit) => memories.slice(0, limit) }), rlmTimeBudgetMs });
+  const context = new ContextService({ sandboxes: manager, llm, search, rlmTimeBudgetMs });
   return { llm, context };
 }
 
@@ -27,15 +30,15 @@ const python = (code: string) => `Here is the code:\n\`\`\`python\n${code}\n\`\`
 
 describe('query', () => {
   test('without a language model it is provider_unavailable', async () => {
-    const context = new ContextService({ sandboxes: manager, llm: undefined, hostFor: echoHost });
-    await expect(context.query('q', { prompt: 'hi' })).rejects.toMatchObject({ code: 'provider_unavailable' });
-    await expect(context.rlm('q', { goal: 'anything' })).rejects.toMatchObject({ code: 'provider_unavailable' });
+    const context = new ContextService({ sandboxes: manager, llm: null, search });
+    await expect(context.query(scope('q'), { prompt: 'hi' })).rejects.toMatchObject({ code: 'provider_unavailable' });
+    await expect(context.rlm(scope('q'), { goal: 'anything' })).rejects.toMatchObject({ code: 'provider_unavailable' });
   });
 
   test("sends the prompt with the variables' contents, cut to max_context_chars, and stores the answer", async () => {
     await manager.execute('query', { code: "notes = 'alpha ' * 1000\ncounts = {'a': 1}" });
     const { llm, context } = service(['There are 1000 alphas.']);
-    const result = await context.query('query', { prompt: 'How many alphas?', variables: ['notes', 'counts'], maxContextChars: 400, resultVar: 'answer' });
+    const result = await context.query(scope('query'), { prompt: 'How many alphas?', variables: ['notes', 'counts'], maxContextChars: 400, resultVar: 'answer' });
     expect(result).toEqual({ response: 'There are 1000 alphas.', variables_used: ['notes', 'counts'], result_var: 'answer' });
     const prompt = llm.prompt(0);
     expect(prompt.startsWith('How many alphas?\n\n### notes\nalpha alpha')).toBe(true);
@@ -47,7 +50,7 @@ describe('query', () => {
 
   test('an unknown variable is not_found', async () => {
     const { context } = service(['unused']);
-    await expect(context.query('query', { prompt: 'x', variables: ['nowhere'] })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(context.query(scope('query'), { prompt: 'x', variables: ['nowhere'] })).rejects.toMatchObject({ code: 'not_found' });
   });
 });
 
@@ -59,7 +62,7 @@ describe('rlm', () => {
       python("print('total:', sum(numbers))"),
       'ACHIEVED\nThe total is 6.',
     ]);
-    const result = await context.rlm('rlm-eval', { goal: 'Sum the numbers', resultVar: 'rlm_answer' });
+    const result = await context.rlm(scope('rlm-eval'), { goal: 'Sum the numbers', resultVar: 'rlm_answer' });
     expect(result).toEqual({
       result: 'total: 6\n',
       iterations: 2,
@@ -90,21 +93,21 @@ describe('rlm', () => {
 
   test('code that sets _goal_achieved and _final_result finishes without asking the evaluator', async () => {
     const { llm, context } = service([python("_final_result = {'answer': 42}\n_goal_achieved = True")]);
-    const result = await context.rlm('rlm-flag', { goal: 'Find the answer', detailLevel: 'minimal' });
+    const result = await context.rlm(scope('rlm-flag'), { goal: 'Find the answer', detailLevel: 'minimal' });
     expect(result).toEqual({ result: '{"answer": 42}', iterations: 1, goal_achieved: true, trace: [{ iteration: 1, action: 'achieved' }] });
     expect(llm.requests).toHaveLength(1);
   });
 
   test('flags from an earlier run do not end the next one', async () => {
     const { llm, context } = service([python('x = 1'), 'FAILED\nNo way to do it.']);
-    const result = await context.rlm('rlm-flag', { goal: 'Another goal', detailLevel: 'brief' });
+    const result = await context.rlm(scope('rlm-flag'), { goal: 'Another goal', detailLevel: 'brief' });
     expect(result).toEqual({ result: null, iterations: 1, goal_achieved: false, trace: [{ iteration: 1, action: 'failed' }] });
     expect(llm.requests).toHaveLength(2);
   });
 
   test('stops at max_iterations when the evaluator keeps saying CONTINUE', async () => {
     const { context } = service([python("print('a')"), 'CONTINUE', python("print('b')"), 'CONTINUE']);
-    const result = await context.rlm('rlm-max', { goal: 'Never quite done', maxIterations: 2 });
+    const result = await context.rlm(scope('rlm-max'), { goal: 'Never quite done', maxIterations: 2 });
     expect(result.iterations).toBe(2);
     expect(result.goal_achieved).toBe(false);
     expect(result.result).toBe('b\n');
@@ -113,7 +116,7 @@ describe('rlm', () => {
 
   test('memory_query loads recalled memories into `memories` and shows them to the model', async () => {
     const { llm, context } = service([python("_final_result = memories[0]['content']\n_goal_achieved = True")]);
-    const result = await context.rlm('rlm-memories', { goal: 'When is the launch?', memoryQuery: 'launch', memoryLimit: 1, detailLevel: 'detailed' });
+    const result = await context.rlm(scope('rlm-memories'), { goal: 'When is the launch?', memoryQuery: 'launch', memoryLimit: 1, detailLevel: 'detailed' });
     expect(result).toMatchObject({ result: 'The launch moved to March 3.', goal_achieved: true, iterations: 1 });
     expect(llm.prompt(0)).toContain('### memories\n[{"id": "mem_1", "content": "The launch moved to March 3.", "type": "episodic"}]');
     expect(result.trace[0]).toHaveProperty('generated_code');
@@ -121,7 +124,7 @@ describe('rlm', () => {
 
   test('an error in the generated code is shown to the evaluator and in the trace', async () => {
     const { llm, context } = service([python('1 / 0'), 'FAILED\nDivision by zero.']);
-    const result = await context.rlm('rlm-error', { goal: 'Divide' });
+    const result = await context.rlm(scope('rlm-error'), { goal: 'Divide' });
     expect(result.trace[0]).toMatchObject({ action: 'failed' });
     expect((result.trace[0] as { exec_output: string }).exec_output).toMatch(/^Error:\nTraceback[\s\S]*ZeroDivisionError: division by zero$/);
     expect(llm.prompt(1)).toContain('ZeroDivisionError');
@@ -130,14 +133,14 @@ describe('rlm', () => {
   test('the run ends when its time budget is spent, keeping the step that ran', async () => {
     await manager.execute('rlm-budget', { code: 'pass' }); // the budget should go to the loop, not to starting a sandbox
     const { context } = service([python('started = True'), 'hang'], 1_500);
-    const result = await context.rlm('rlm-budget', { goal: 'Slow evaluation' });
+    const result = await context.rlm(scope('rlm-budget'), { goal: 'Slow evaluation' });
     expect(result).toMatchObject({ iterations: 1, goal_achieved: false });
     expect(result.trace[0]).toMatchObject({ evaluation: 'not evaluated: the time budget ran out', action: 'continue', variables_changed: ['started'] });
   });
 
   test('an unknown detail level is a validation error', async () => {
     const { context } = service([]);
-    await expect(context.rlm('rlm-x', { goal: 'x', detailLevel: 'everything' })).rejects.toMatchObject({ code: 'validation_error' });
+    await expect(context.rlm(scope('rlm-x'), { goal: 'x', detailLevel: 'everything' })).rejects.toMatchObject({ code: 'validation_error' });
   });
 });
 

@@ -166,7 +166,7 @@ describe('host helpers', () => {
 
   test('a host failure is a Python exception the code can catch', async () => {
     const { manager: failing } = createManager({
-      prewarm: false,
+      config: { spare: 'off' },
       hostFor: () => ({
         llmQuery: async () => {
           throw new Error('model offline');

@@ -11,6 +11,9 @@ export const testConfig = (overrides: Partial<SandboxConfig> = {}): SandboxConfi
   memoryLimitBytes: 256 * MiB,
   idleEvictMs: 600_000,
   maxOutputChars: 50_000,
+  spare: 'start',
+  // Off: tests that count checkpoints must not race a timer; the test of the delay sets it.
+  checkpointDelayMs: 0,
   ...overrides,
 });
 

@@ -1,7 +1,9 @@
 import { AppError } from '../../errors.js';
+import { requireLlm } from '../../providers/llm/index.js';
 import type { LlmProvider, LlmRequest } from '../../providers/llm/types.js';
 import type { SandboxManager } from '../../sandbox/manager.js';
-import type { ExecuteResult, SandboxHost } from '../../sandbox/types.js';
+import type { ExecuteResult } from '../../sandbox/types.js';
+import type { MemorySearch, MemorySearchRequest } from './memory-search.js';
 import {
   QUERY_SYSTEM,
   RLM_CODE_SYSTEM,
@@ -15,11 +17,30 @@ import {
 
 export interface ContextServiceOptions {
   sandboxes: SandboxManager;
-  /** Undefined when no model is configured: query and rlm then answer provider_unavailable. */
-  llm: LlmProvider | undefined;
-  hostFor(sessionId: string): SandboxHost;
+  /** Null when no model is configured: query and rlm then answer provider_unavailable. */
+  llm: LlmProvider | null;
+  search: MemorySearch;
   /** Wall-clock budget of one rlm run. Default 120 s. */
-  rlmTimeBudgetMs?: number;
+  rlmTimeBudgetMs?: number | undefined;
+}
+
+/** A session's sandbox and the workspace its memories come from (the session's). */
+export interface SandboxScope {
+  sessionId: string;
+  workspaceId: string;
+}
+
+export interface LoadRequest extends Omit<MemorySearchRequest, 'limit'> {
+  variable: string;
+  /** Default 50. */
+  limit?: number | undefined;
+}
+
+export interface LoadResult {
+  count: number;
+  variable: string;
+  query: string;
+  total_available: number;
 }
 
 export interface QueryRequest {
@@ -68,6 +89,8 @@ export interface RlmResult {
 /** Name of the variable that holds memories loaded by `memory_query`. */
 export const RLM_MEMORIES_VARIABLE = 'memories';
 const DEFAULT_MAX_CONTEXT_CHARS = 100_000;
+const DEFAULT_LOAD_LIMIT = 50;
+const DEFAULT_RLM_MEMORY_LIMIT = 100;
 /** How much of each variable the code-writing model sees up front. */
 const RLM_VARIABLE_PREVIEW_CHARS = 2_000;
 const RLM_RESULT_CHARS = 100_000;
@@ -94,9 +117,17 @@ export function parseDetailLevel(level: string | undefined): RlmDetailLevel {
 export class ContextService {
   constructor(private readonly options: ContextServiceOptions) {}
 
+  /** Searches the session's workspace and binds the memories found to a variable, as a list of dicts. */
+  async load({ sessionId, workspaceId }: SandboxScope, request: LoadRequest): Promise<LoadResult> {
+    const { variable, ...search } = request;
+    const found = await this.options.search(workspaceId, { ...search, limit: request.limit ?? DEFAULT_LOAD_LIMIT });
+    await this.options.sandboxes.setVariable(sessionId, variable, found.memories);
+    return { count: found.memories.length, variable, query: request.query, total_available: found.total_available };
+  }
+
   /** Sends the prompt with the named variables' contents; stores the answer in `resultVar` if given. */
-  async query(sessionId: string, request: QueryRequest): Promise<QueryResult> {
-    const llm = this.requireLlm();
+  async query({ sessionId }: SandboxScope, request: QueryRequest): Promise<QueryResult> {
+    const llm = requireLlm(this.options.llm, 'the context query');
     const names = request.variables ?? [];
     const perVariable = Math.floor((request.maxContextChars ?? DEFAULT_MAX_CONTEXT_CHARS) / Math.max(names.length, 1));
     const variables = await this.readVariables(sessionId, names, perVariable);
@@ -110,15 +141,15 @@ export class ContextService {
    * (ACHIEVED, CONTINUE or FAILED). Code that sets `_goal_achieved = True` finishes the run too,
    * with `_final_result` as its result. The run also ends at max_iterations or when its time is up.
    */
-  async rlm(sessionId: string, request: RlmRequest): Promise<RlmResult> {
-    const llm = this.requireLlm();
+  async rlm({ sessionId, workspaceId }: SandboxScope, request: RlmRequest): Promise<RlmResult> {
+    const llm = requireLlm(this.options.llm, 'the recursive reasoning loop (rlm)');
     const detail = parseDetailLevel(request.detailLevel);
     const { sandboxes } = this.options;
     const deadline = Date.now() + (this.options.rlmTimeBudgetMs ?? 120_000);
     const names = [...(request.variables ?? [])];
     if (request.memoryQuery) {
-      const memories = await this.options.hostFor(sessionId).recall(request.memoryQuery, request.memoryLimit ?? 100);
-      await sandboxes.setVariable(sessionId, RLM_MEMORIES_VARIABLE, memories);
+      const found = await this.options.search(workspaceId, { query: request.memoryQuery, limit: request.memoryLimit ?? DEFAULT_RLM_MEMORY_LIMIT });
+      await sandboxes.setVariable(sessionId, RLM_MEMORIES_VARIABLE, found.memories);
       if (!names.includes(RLM_MEMORIES_VARIABLE)) names.push(RLM_MEMORIES_VARIABLE);
     }
     const variables = await this.readVariables(sessionId, names, RLM_VARIABLE_PREVIEW_CHARS);
@@ -152,11 +183,6 @@ export class ContextService {
     const result = finalResult ?? lastRun?.result ?? (lastRun?.output || null);
     if (request.resultVar && result !== null) await sandboxes.setVariable(sessionId, request.resultVar, result);
     return { result, iterations: trace.length, goal_achieved: goalAchieved, trace: trace.map((entry) => trimEntry(entry, detail)) };
-  }
-
-  private requireLlm(): LlmProvider {
-    if (!this.options.llm) throw new AppError('provider_unavailable', 'no language model is configured (set MEMD_LLM_PROVIDER)');
-    return this.options.llm;
   }
 
   private async readVariables(sessionId: string, names: string[], maxChars: number): Promise<ContextVariable[]> {

@@ -3,6 +3,7 @@ import type { RecurringWork } from '../../tasks/recurring.js';
 import { isoNow, type Clock } from '../clock.js';
 import type { CoreEvents } from '../events.js';
 import { DEFAULT_COMMIT_OPTIONS, type CommitOptions, type SessionCommitter } from './commit.js';
+import type { SandboxCleanup } from './service.js';
 
 export const SESSION_SWEEP_TASK = 'sessions.sweep';
 export const SESSION_EXPIRE_TASK = 'session.expire';
@@ -17,6 +18,7 @@ interface ExpiryDeps {
   committer: SessionCommitter;
   clock: Clock;
   events: CoreEvents;
+  sandboxes: SandboxCleanup;
 }
 
 /**
@@ -46,5 +48,6 @@ export class SessionExpiry {
     if (!session || session.expires_at > isoNow(clock)) return;
     await committer.commit(session, AUTO_COMMIT);
     await storage.sessions.delete(session.id);
+    await this.deps.sandboxes.cleanup(session.id);
   };
 }

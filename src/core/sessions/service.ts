@@ -9,6 +9,14 @@ import type { CommitOptions, CommitResult, SessionCommitter } from './commit.js'
 
 export const DEFAULT_SESSION_TTL_SECONDS = 3600;
 
+/**
+ * Ends what lives for a session outside its rows (its Python sandbox, on this node) once the session
+ * is gone; resolves when it has, so that a session re-created under the same id starts afresh.
+ */
+export interface SandboxCleanup {
+  cleanup(sessionId: string): Promise<void>;
+}
+
 export interface SessionInput {
   session_id?: string | undefined;
   workspace_id: string;
@@ -33,6 +41,7 @@ export class SessionService {
     private readonly clock: Clock,
     private readonly committer: SessionCommitter,
     private readonly briefings: BriefingService,
+    private readonly sandboxes: SandboxCleanup,
   ) {}
 
   /** Creates the session and, when asked, a briefing of its workspace for the agent starting it. */
@@ -95,6 +104,7 @@ export class SessionService {
 
   async delete(id: string): Promise<void> {
     if (!(await this.storage.sessions.delete(id))) throw notFound('session', id);
+    await this.sandboxes.cleanup(id);
   }
 
   /** Sliding window: the session lives `seconds` (default: its own TTL) from now. */

@@ -8,6 +8,7 @@ import { DEFAULT_DEDUP_POLICY, type DedupPolicy } from '../memories/dedup.js';
 import { DEFAULT_CONTEXT } from '../memories/records.js';
 import type { MemoryWriteScope } from '../memories/service.js';
 import { MEMORY_SUBTYPES } from '../memories/vocabulary.js';
+import type { SandboxCleanup } from '../sessions/service.js';
 
 export const DEFAULT_WORKSPACE = '_default';
 export const DEFAULT_TENANT = 'default';
@@ -41,6 +42,7 @@ export class WorkspaceService {
     private readonly storage: Storage,
     private readonly clock: Clock,
     private readonly events: CoreEvents,
+    private readonly sandboxes: SandboxCleanup,
   ) {}
 
   async create(input: { id?: string | undefined; name: string; settings?: JsonObject | undefined }): Promise<Workspace> {
@@ -85,9 +87,13 @@ export class WorkspaceService {
 
   async delete(id: string): Promise<void> {
     if (id === DEFAULT_WORKSPACE) throw new AppError('bad_request', `the '${DEFAULT_WORKSPACE}' workspace cannot be deleted`);
-    const deleted = await this.storage.transaction((tx) => tx.workspaces.delete(id));
+    const { deleted, sessions } = await this.storage.transaction(async (tx) => {
+      const sessions = await tx.sessions.list({ workspaceId: id });
+      return { deleted: await tx.workspaces.delete(id), sessions };
+    });
     if (!deleted) throw notFound('workspace', id);
     this.events.memoriesChanged(id);
+    for (const session of sessions) await this.sandboxes.cleanup(session.id);
   }
 
   async schema(id: string): Promise<WorkspaceSchema> {

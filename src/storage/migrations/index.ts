@@ -4,6 +4,7 @@ import * as foundation from './0001_foundation.js';
 import * as sessions from './0002_sessions.js';
 import * as knowledgebase from './0003_knowledgebase.js';
 import * as conversation from './0004_conversation.js';
+import * as sandbox from './0007_sandbox.js';
 import * as documents from './0009_documents.js';
 
 interface VersionedMigration {
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, VersionedMigration> = {
   '0002_sessions': sessions,
   '0003_knowledgebase': knowledgebase,
   '0004_conversation': conversation,
+  '0007_sandbox': sandbox,
   '0009_documents': documents,
 };
 

@@ -9,6 +9,7 @@ import { SqlDocumentStore } from './documents.js';
 import { SqlEntityStore } from './entities.js';
 import { SqlKnowledgebaseStore } from './knowledgebase.js';
 import { SqlMemoryStore } from './memories.js';
+import { SqlSandboxCheckpointStore } from './sandbox-checkpoints.js';
 import type { SearchEngine } from './search-engine.js';
 import { SqlSessionStore } from './sessions.js';
 import { SqlTaskStore } from './tasks.js';
@@ -33,6 +34,7 @@ export class SqlStorage implements Storage {
   readonly entities;
   readonly knowledgebase;
   readonly documents;
+  readonly sandboxCheckpoints;
 
   private readonly context: SqlContext;
 
@@ -63,6 +65,7 @@ export class SqlStorage implements Storage {
     this.entities = new SqlEntityStore(this.context);
     this.knowledgebase = new SqlKnowledgebaseStore(this.context);
     this.documents = new SqlDocumentStore(this.context);
+    this.sandboxCheckpoints = new SqlSandboxCheckpointStore(this.context);
   }
 
   get dialect() {
