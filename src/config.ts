@@ -22,6 +22,7 @@ export interface Config {
   sandbox: SandboxConfig;
   graph: GraphConfig;
   rateLimit: { perMinute: number };
+  secrets: SecretsConfig;
 }
 
 export type StorageConfig =
@@ -56,6 +57,14 @@ export interface GraphConfig {
   maxEdges: number;
   /** Nodes + memory pairs from which analysis runs in a worker thread instead of on the event loop. */
   workerMinSize: number;
+}
+
+/** Where the key that seals MCP env values and data-provider `encrypted_args` comes from. */
+export interface SecretsConfig {
+  /** MEMD_SECRET_KEY decoded: 32 bytes. */
+  key: Buffer | undefined;
+  /** Created once (0600) when no key is given and the engine is SQLite; never in the database. */
+  keyFile: string;
 }
 
 export interface SandboxConfig {
@@ -94,6 +103,15 @@ function oneOf<T extends string>(env: Env, key: string, allowed: readonly T[], f
     throw new ConfigError(`${key} must be one of ${allowed.join(', ')}, got '${raw}'`);
   }
   return raw as T;
+}
+
+/** A 32-byte key written as 64 hex digits or base64 (standard or URL-safe). */
+function secretKey(env: Env, key: string): Buffer | undefined {
+  const raw = text(env, key);
+  if (raw === undefined) return undefined;
+  const decoded = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, 'hex') : /^[A-Za-z0-9+/_-]+={0,2}$/.test(raw) ? Buffer.from(raw, 'base64') : undefined;
+  if (decoded?.length !== 32) throw new ConfigError(`${key} must be 32 bytes written as 64 hex digits or base64 (e.g. \`openssl rand -base64 32\`)`);
+  return decoded;
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -174,5 +192,6 @@ export function loadConfig(env: Env = process.env): Config {
       workerMinSize: integer(env, 'MEMD_GRAPH_WORKER_MIN_SIZE', 5_000, 0, 100_000_000),
     },
     rateLimit: { perMinute: integer(env, 'MEMD_RATE_LIMIT_PER_MINUTE', 0, 0, 10_000_000) },
+    secrets: { key: secretKey(env, 'MEMD_SECRET_KEY'), keyFile: resolve(dataDir, 'secret.key') },
   };
 }

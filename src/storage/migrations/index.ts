@@ -4,6 +4,7 @@ import * as foundation from './0001_foundation.js';
 import * as sessions from './0002_sessions.js';
 import * as knowledgebase from './0003_knowledgebase.js';
 import * as conversation from './0004_conversation.js';
+import * as registries from './0008_registries.js';
 
 interface VersionedMigration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, VersionedMigration> = {
   '0002_sessions': sessions,
   '0003_knowledgebase': knowledgebase,
   '0004_conversation': conversation,
+  '0008_registries': registries,
 };
 
 /** Brings the database to the latest schema; throws with the failing migration's name. */

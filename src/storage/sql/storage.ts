@@ -2,14 +2,18 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../database.js';
 import type { Storage } from '../types.js';
 import { SqlApiKeyStore, SqlMetaStore } from './api-keys.js';
+import { SqlApplicationStore } from './applications.js';
 import { SqlAssociationStore } from './associations.js';
 import type { SqlContext } from './context.js';
 import { SqlContradictionStore } from './contradictions.js';
+import { SqlDataProviderStore } from './data-providers.js';
 import { SqlEntityStore } from './entities.js';
 import { SqlKnowledgebaseStore } from './knowledgebase.js';
+import { SqlMcpServerStore } from './mcp-servers.js';
 import { SqlMemoryStore } from './memories.js';
 import type { SearchEngine } from './search-engine.js';
 import { SqlSessionStore } from './sessions.js';
+import { SqlSkillStore } from './skills.js';
 import { SqlTaskStore } from './tasks.js';
 import { SqlThreadStore } from './threads.js';
 import { SqlContextStore, SqlWorkspaceStore } from './workspaces.js';
@@ -31,6 +35,10 @@ export class SqlStorage implements Storage {
   readonly contradictions;
   readonly entities;
   readonly knowledgebase;
+  readonly applications;
+  readonly skills;
+  readonly mcpServers;
+  readonly dataProviders;
 
   private readonly context: SqlContext;
 
@@ -60,6 +68,10 @@ export class SqlStorage implements Storage {
     this.contradictions = new SqlContradictionStore(this.context);
     this.entities = new SqlEntityStore(this.context);
     this.knowledgebase = new SqlKnowledgebaseStore(this.context);
+    this.applications = new SqlApplicationStore(this.context);
+    this.skills = new SqlSkillStore(this.context);
+    this.mcpServers = new SqlMcpServerStore(this.context);
+    this.dataProviders = new SqlDataProviderStore(this.context);
   }
 
   get dialect() {
