@@ -14,6 +14,7 @@ import type { Services } from '../services.js';
 import { handleError } from './errors.js';
 import { presentedKey } from './request-context.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
+import { applicationRoutes } from './routes/applications.js';
 import { associationRoutes } from './routes/associations.js';
 import { contradictionRoutes } from './routes/contradictions.js';
 import { entityRoutes } from './routes/entities.js';
@@ -32,7 +33,7 @@ export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression,
 export const API_VERSION = '0.1.0';
 
 /** Route plugins under /v1; each declares its schemas, which validate requests and generate the OpenAPI document. */
-const V1_ROUTES = [memoryRoutes, workspaceRoutes, portabilityRoutes, sessionRoutes, apiKeyRoutes, threadRoutes, entityRoutes, contradictionRoutes, associationRoutes, graphRoutes, knowledgebaseRoutes];
+const V1_ROUTES = [memoryRoutes, workspaceRoutes, portabilityRoutes, sessionRoutes, apiKeyRoutes, threadRoutes, entityRoutes, contradictionRoutes, associationRoutes, graphRoutes, knowledgebaseRoutes, applicationRoutes];
 
 export async function buildHttpServer(services: Services, logger: FastifyBaseLogger): Promise<App> {
   const app = Fastify({
