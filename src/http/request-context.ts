@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { authorizeWorkspace, defaultWorkspaceOf, type Principal } from '../core/auth/api-keys.js';
+import type { RegistryCaller } from '../core/registries/scopes.js';
 import { DEFAULT_WORKSPACE } from '../core/workspaces/service.js';
 import type { Session } from '../storage/types.js';
 import type { Services } from '../services.js';
@@ -38,6 +39,15 @@ export async function resolveScope(services: Services, request: FastifyRequest, 
 
 export async function resolveWorkspace(services: Services, request: FastifyRequest, explicit?: string | undefined): Promise<string> {
   return (await resolveScope(services, request, explicit)).workspaceId;
+}
+
+/**
+ * The caller of a scoped registry (skills, MCP servers): the resolved workspace, the user the request names (to
+ * select user-owned entries), and whether it may write entries above a workspace (the admin, or local mode).
+ */
+export async function resolveRegistryCaller(services: Services, request: FastifyRequest, explicit: { workspace_id?: string | undefined; user_id?: string | undefined }): Promise<RegistryCaller> {
+  const workspaceId = await resolveWorkspace(services, request, explicit.workspace_id);
+  return { workspaceId, userId: explicit.user_id ?? null, tenantAdmin: request.principal.kind !== 'key' };
 }
 
 /** Bearer token from `Authorization: Bearer …`, or the `X-API-Key` header some clients send. */

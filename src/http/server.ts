@@ -24,6 +24,7 @@ import { knowledgebaseRoutes } from './routes/knowledgebase.js';
 import { memoryRoutes } from './routes/memories.js';
 import { portabilityRoutes } from './routes/portability.js';
 import { sessionRoutes } from './routes/sessions.js';
+import { skillRoutes } from './routes/skills.js';
 import { threadRoutes } from './routes/threads.js';
 import { workspaceRoutes } from './routes/workspaces.js';
 import { validatorCompiler } from './validation.js';
@@ -33,7 +34,7 @@ export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression,
 export const API_VERSION = '0.1.0';
 
 /** Route plugins under /v1; each declares its schemas, which validate requests and generate the OpenAPI document. */
-const V1_ROUTES = [memoryRoutes, workspaceRoutes, portabilityRoutes, sessionRoutes, apiKeyRoutes, threadRoutes, entityRoutes, contradictionRoutes, associationRoutes, graphRoutes, knowledgebaseRoutes, applicationRoutes];
+const V1_ROUTES = [memoryRoutes, workspaceRoutes, portabilityRoutes, sessionRoutes, apiKeyRoutes, threadRoutes, entityRoutes, contradictionRoutes, associationRoutes, graphRoutes, knowledgebaseRoutes, applicationRoutes, skillRoutes];
 
 export async function buildHttpServer(services: Services, logger: FastifyBaseLogger): Promise<App> {
   const app = Fastify({

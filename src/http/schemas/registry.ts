@@ -46,7 +46,7 @@ export const Listed = <P extends TProperties>(entry: TObject<P>) =>
     shadowed_by: Nullable(Type.String({ description: 'id of that entry' })),
   });
 
-export const ResolveBody = (nameField: TSchema) =>
+export const ResolveBody = <T extends TSchema>(nameField: T) =>
   Type.Object(
     {
       name: Type.Optional(nameField),
