@@ -3,9 +3,9 @@ import { invalid } from '../errors.js';
 
 /** Response shapes shared by the scoped registries (skills, MCP servers). */
 
-/** A listed entry (as `shown`, by default as stored) with whether precedence hides it. */
-export const listedView = <T extends { id: string }, V extends object = T>({ entry, shadowedBy }: Ranked<T>, shown?: V) => ({
-  ...(shown ?? entry),
+/** A listed entry, as `shown`, with whether precedence hides it. */
+export const listedView = <T extends { id: string }, V extends object>({ shadowedBy }: Ranked<T>, shown: V) => ({
+  ...shown,
   shadowed: shadowedBy !== null,
   shadowed_by: shadowedBy?.id ?? null,
 });

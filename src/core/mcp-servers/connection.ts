@@ -26,12 +26,12 @@ export interface ConnectionInput {
 }
 
 /**
- * The connection an input makes over `current` (absent fields keep theirs). The transport, when neither side
- * names it, follows from what is there: a command is stdio, a URL is `http`. Stdio needs a command; the other
- * transports need a URL. A secret sent back as the mask keeps the stored value (a read-modify-write of a masked
- * entry must not overwrite its secrets with asterisks).
+ * The connection an input makes over `current` (absent fields keep theirs; without `current` they take their
+ * defaults). The transport, when neither names it, follows from what is there: a command is stdio, a URL is
+ * `http`. Stdio needs a command; the other transports need a URL. A secret sent back as the mask keeps the value
+ * stored in `secretsOf` (a read-modify-write of a masked entry must not overwrite its secrets with asterisks).
  */
-export function connectionOf(input: ConnectionInput, current: Connection | null, pointer = ''): Connection {
+export function connectionOf(input: ConnectionInput, current: Connection | null, pointer = '', secretsOf: Connection | null = current): Connection {
   const command = input.command !== undefined ? input.command : (current?.command ?? null);
   const url = input.url !== undefined ? input.url : (current?.url ?? null);
   const transport = input.transport ?? current?.transport ?? (command !== null ? 'stdio' : url !== null ? 'http' : null);
@@ -43,13 +43,12 @@ export function connectionOf(input: ConnectionInput, current: Connection | null,
     command,
     args: input.args ?? current?.args ?? [],
     url,
-    env: unmask(input.env, current?.env ?? {}, `${pointer}/env`),
-    headers: unmask(input.headers, current?.headers ?? {}, `${pointer}/headers`),
+    env: unmask(input.env ?? current?.env ?? {}, secretsOf?.env ?? {}, `${pointer}/env`),
+    headers: unmask(input.headers ?? current?.headers ?? {}, secretsOf?.headers ?? {}, `${pointer}/headers`),
   };
 }
 
-function unmask(given: StringMap | undefined, stored: StringMap, pointer: string): StringMap {
-  if (given === undefined) return stored;
+function unmask(given: StringMap, stored: StringMap, pointer: string): StringMap {
   return Object.fromEntries(
     Object.entries(given).map(([key, value]) => {
       if (value !== MASK) return [key, value];

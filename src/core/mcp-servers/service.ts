@@ -166,7 +166,8 @@ export class McpServerService {
     const entry = await this.writable(caller, id);
     const now = isoNow(this.deps.clock);
     const stored = this.connection(entry);
-    const offered = connectionOf(request.config, stored, '/config');
+    // The client's copy is whole: what it leaves out, it does not have (only masked secrets refer to the server's).
+    const offered = connectionOf(request.config, null, '/config', stored);
     const decision = decideSync(
       { sha256: connectionHash(offered), modifiedAt: request.modified_at },
       { sha256: connectionHash(stored), modifiedAt: entry.updated_at },

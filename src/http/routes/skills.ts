@@ -50,7 +50,7 @@ export function skillRoutes(app: App, services: Services): void {
       const q = request.query;
       const caller = await resolveRegistryCaller(services, request, q);
       const ranked = await skills.list(caller, { scope: q.scope, includeShadowed: q.include_shadowed });
-      return { skills: ranked.slice(q.offset, q.offset + q.limit).map((r) => listedView(r)), total_count: ranked.length };
+      return { skills: ranked.slice(q.offset, q.offset + q.limit).map((r) => listedView(r, r.entry)), total_count: ranked.length };
     },
   );
 

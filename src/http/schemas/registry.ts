@@ -1,5 +1,5 @@
 import { Type, type TObject, type TProperties, type TSchema } from 'typebox';
-import { Identifier, Nullable, StringEnum, WorkspaceIdField } from './common.js';
+import { Nullable, StringEnum, WorkspaceIdField } from './common.js';
 
 /** Shared by the registries (applications, skills, MCP servers, data providers). */
 
@@ -61,4 +61,5 @@ export const SyncTimes = {
   since: Type.Optional(Nullable(Type.String({ format: 'date-time', description: '`synced_at` of your last sync whose actions you completed; absent or null: first sync' }))),
 };
 
-export const EntryName = Identifier('the entry name');
+export const ENTRY_NAME_PATTERN = '^[A-Za-z0-9_.:@-]{1,128}$';
+export const EntryName = Type.String({ pattern: ENTRY_NAME_PATTERN, description: 'the entry name' });
