@@ -17,6 +17,7 @@ import { apiKeyRoutes } from './routes/api-keys.js';
 import { applicationRoutes } from './routes/applications.js';
 import { associationRoutes } from './routes/associations.js';
 import { contradictionRoutes } from './routes/contradictions.js';
+import { dataProviderRoutes } from './routes/data-providers.js';
 import { entityRoutes } from './routes/entities.js';
 import { graphRoutes } from './routes/graph.js';
 import { healthRoutes } from './routes/health.js';
@@ -35,7 +36,7 @@ export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression,
 export const API_VERSION = '0.1.0';
 
 /** Route plugins under /v1; each declares its schemas, which validate requests and generate the OpenAPI document. */
-const V1_ROUTES = [memoryRoutes, workspaceRoutes, portabilityRoutes, sessionRoutes, apiKeyRoutes, threadRoutes, entityRoutes, contradictionRoutes, associationRoutes, graphRoutes, knowledgebaseRoutes, applicationRoutes, skillRoutes, mcpServerRoutes];
+const V1_ROUTES = [memoryRoutes, workspaceRoutes, portabilityRoutes, sessionRoutes, apiKeyRoutes, threadRoutes, entityRoutes, contradictionRoutes, associationRoutes, graphRoutes, knowledgebaseRoutes, applicationRoutes, skillRoutes, mcpServerRoutes, dataProviderRoutes];
 
 export async function buildHttpServer(services: Services, logger: FastifyBaseLogger): Promise<App> {
   const app = Fastify({
