@@ -125,6 +125,41 @@ describe('applications', () => {
   });
 });
 
+describe('the registries in the OpenAPI document', () => {
+  it('lists every registry route, generated from the route schemas', async () => {
+    const doc = (await api.get('/openapi.json')).body;
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/v1/applications',
+        '/v1/applications/{app_id}',
+        '/v1/applications/{app_id}/workspaces/{workspace_id}',
+        '/v1/workspaces/{workspace_id}/applications',
+        '/v1/skills',
+        '/v1/skills/resolve',
+        '/v1/skills/{skill_id}',
+        '/v1/skills/{skill_id}/manifest',
+        '/v1/skills/{skill_id}/files',
+        '/v1/skills/{skill_id}/files/{*}',
+        '/v1/skills/{skill_id}/bundle',
+        '/v1/skills/{skill_id}/sync',
+        '/v1/mcp-servers',
+        '/v1/mcp-servers/resolve',
+        '/v1/mcp-servers/import',
+        '/v1/mcp-servers/export',
+        '/v1/mcp-servers/{server_id}',
+        '/v1/mcp-servers/{server_id}/sync',
+        '/v1/data-providers',
+        '/v1/data-providers/{provider_id}',
+        '/v1/data-providers/{provider_id}/sync',
+      ]),
+    );
+    expect(doc.paths['/v1/applications'].post.requestBody.content['application/json'].schema.properties.app_type.enum).toEqual(['generic', 'chat', 'agent', 'tool']);
+    const provider = doc.paths['/v1/data-providers/{provider_id}'].get.responses['200'].content['application/json'].schema.properties.data_provider;
+    expect(Object.keys(provider.properties)).toContain('has_encrypted_args');
+    expect(Object.keys(provider.properties)).not.toContain('encrypted_args');
+  });
+});
+
 describe('applications with auth on', () => {
   const ADMIN = 'admin-secret-for-tests';
   let secured: TestServer;

@@ -81,15 +81,13 @@ export class McpServerService {
   /** Visible entries by name, each with the entry that shadows it (only winners unless `includeShadowed`). */
   async list(caller: RegistryCaller, options: { scope?: McpScope | undefined; includeShadowed: boolean }): Promise<Array<Ranked<McpServerEntry>>> {
     await this.deps.workspaces.get(caller.workspaceId);
-    const ranked = MCP_SCOPES.rank(await this.deps.storage.mcpServers.listVisible(caller));
-    return ranked.filter((r) => (options.includeShadowed || r.shadowedBy === null) && (options.scope === undefined || r.entry.scope === options.scope));
+    return MCP_SCOPES.listing(await this.deps.storage.mcpServers.listVisible(caller), options);
   }
 
   /** The precedence winner of each name the caller can see (a disabled winner still wins: it says "not here"). */
   async resolve(caller: RegistryCaller, names: readonly string[]): Promise<Map<string, McpServerEntry>> {
     await this.deps.workspaces.get(caller.workspaceId);
-    const winners = MCP_SCOPES.winners(await this.deps.storage.mcpServers.listVisible(caller, { names }));
-    return new Map(winners.map((entry) => [entry.name, entry]));
+    return MCP_SCOPES.winners(await this.deps.storage.mcpServers.listVisible(caller, { names }));
   }
 
   async get(caller: RegistryCaller, id: string): Promise<McpServerEntry> {

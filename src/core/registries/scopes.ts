@@ -24,7 +24,7 @@ export interface Ranked<T> {
 export class ScopeRules<S extends string> {
   constructor(
     /** Highest precedence first. */
-    readonly order: readonly S[],
+    private readonly order: readonly S[],
     private readonly owners: Record<S, { workspace: boolean; user: boolean }>,
   ) {}
 
@@ -38,7 +38,7 @@ export class ScopeRules<S extends string> {
   }
 
   /** Groups by name (names in order); in each group the entry of the highest scope wins, the rest are shadowed. */
-  rank<T extends Scoped<S>>(entries: readonly T[]): Array<Ranked<T>> {
+  private rank<T extends Scoped<S>>(entries: readonly T[]): Array<Ranked<T>> {
     const precedence = (entry: T) => this.order.indexOf(entry.scope);
     const sorted = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : precedence(a) - precedence(b)));
     const ranked: Array<Ranked<T>> = [];
@@ -50,11 +50,17 @@ export class ScopeRules<S extends string> {
     return ranked;
   }
 
-  /** The winner per name. */
-  winners<T extends Scoped<S>>(entries: readonly T[]): T[] {
-    return this.rank(entries)
-      .filter((r) => r.shadowedBy === null)
-      .map((r) => r.entry);
+  /**
+   * A listing: the winners, or every entry with what shadows it, optionally of one scope. The scope filter applies
+   * after precedence: a workspace entry shadowed by a user entry stays shadowed when listing the workspace scope.
+   */
+  listing<T extends Scoped<S>>(entries: readonly T[], options: { scope?: S | undefined; includeShadowed: boolean }): Array<Ranked<T>> {
+    return this.rank(entries).filter((r) => (options.includeShadowed || r.shadowedBy === null) && (options.scope === undefined || r.entry.scope === options.scope));
+  }
+
+  /** The winner of each name. */
+  winners<T extends Scoped<S>>(entries: readonly T[]): Map<string, T> {
+    return new Map(this.listing(entries, { includeShadowed: false }).map((r) => [r.entry.name, r.entry]));
   }
 }
 

@@ -73,16 +73,13 @@ export class SkillService {
   /** Visible skills by name, each with the entry that shadows it (only winners unless `includeShadowed`). */
   async list(caller: RegistryCaller, options: { scope?: SkillScope | undefined; includeShadowed: boolean }): Promise<Array<Ranked<Skill>>> {
     await this.deps.workspaces.get(caller.workspaceId);
-    const ranked = SKILL_SCOPES.rank(await this.deps.storage.skills.listVisible(caller));
-    // The scope filter applies after precedence: a workspace skill shadowed by a user skill stays shadowed.
-    return ranked.filter((r) => (options.includeShadowed || r.shadowedBy === null) && (options.scope === undefined || r.entry.scope === options.scope));
+    return SKILL_SCOPES.listing(await this.deps.storage.skills.listVisible(caller), options);
   }
 
   /** The precedence winner of each name the caller can see. */
   async resolve(caller: RegistryCaller, names: readonly string[]): Promise<Map<string, Skill>> {
     await this.deps.workspaces.get(caller.workspaceId);
-    const winners = SKILL_SCOPES.winners(await this.deps.storage.skills.listVisible(caller, { names }));
-    return new Map(winners.map((skill) => [skill.name, skill]));
+    return SKILL_SCOPES.winners(await this.deps.storage.skills.listVisible(caller, { names }));
   }
 
   async get(caller: RegistryCaller, id: string): Promise<Skill> {
