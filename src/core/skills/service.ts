@@ -5,7 +5,7 @@ import { newId } from '../ids.js';
 import { assertWritable, ScopeRules, visibleOrNotFound, type Ranked, type RegistryCaller } from '../registries/scopes.js';
 import { DEFAULT_TENANT, type WorkspaceService } from '../workspaces/service.js';
 import { checkFilePath, decodeContent, skillFile, utf8Text, type FileEncoding } from './files.js';
-import { composeManifest, manifestFields, type ManifestFields } from './manifest.js';
+import { composeManifest, manifestFields } from './manifest.js';
 import { syncSkillFiles, type SkillSyncReport, type SkillSyncRequest } from './sync.js';
 
 /** Skill scopes, highest precedence first: a user's own skills, the workspace's, the tenant's, then global ones. */
@@ -45,6 +45,8 @@ export interface UpdateSkillInput {
   source_mode?: SourceMode | undefined;
   metadata?: JsonObject | undefined;
 }
+
+type SkillPatch = Partial<Pick<Skill, 'version' | 'description' | 'source_mode' | 'metadata'>>;
 
 interface SkillDeps {
   storage: Storage;
@@ -90,15 +92,10 @@ export class SkillService {
   async update(caller: RegistryCaller, id: string, patch: UpdateSkillInput): Promise<Skill> {
     const skill = await this.writable(caller, id);
     const manifest = patch.manifest ?? skill.manifest;
-    const fields = manifestFields(manifest, { description: patch.description, version: patch.version }, skill);
-    const now = isoNow(this.deps.clock);
-    return this.deps.storage.transaction(async (tx) => {
-      if (manifest !== skill.manifest) await tx.skills.putFiles(id, [skillFile(SKILL_MANIFEST_PATH, Buffer.from(manifest, 'utf8'), now)]);
-      const { name: _name, ...changed } = fields;
-      const updated = await tx.skills.update(id, { ...changed, source_mode: patch.source_mode, metadata: patch.metadata, updated_at: now });
-      if (!updated) throw notFound('skill', id);
-      return updated;
-    });
+    const { name: _name, ...fields } = manifestFields(manifest, { description: patch.description, version: patch.version }, skill);
+    const writes = manifest === skill.manifest ? [] : [skillFile(SKILL_MANIFEST_PATH, Buffer.from(manifest, 'utf8'), isoNow(this.deps.clock))];
+    await this.save(skill, { writes, patch: { ...fields, source_mode: patch.source_mode, metadata: patch.metadata } });
+    return this.get(caller, id);
   }
 
   async delete(caller: RegistryCaller, id: string): Promise<void> {
@@ -125,7 +122,7 @@ export class SkillService {
     const existing = await this.deps.storage.skills.getFile(id, path);
     const file = skillFile(path, content, isoNow(this.deps.clock));
     if (existing?.sha256 === file.sha256) return { file: fileInfo(existing), created: false };
-    await this.writeFiles(skill, [file], []);
+    await this.save(skill, { writes: [file] });
     return { file: fileInfo({ ...file, created_at: existing?.created_at ?? file.created_at }), created: !existing };
   }
 
@@ -133,7 +130,7 @@ export class SkillService {
     const skill = await this.writable(caller, id);
     if (checkFilePath(path) === SKILL_MANIFEST_PATH) throw invalid('/path', `${SKILL_MANIFEST_PATH} is the manifest: replace it, or delete the skill`);
     if (!(await this.deps.storage.skills.getFile(id, path))) throw notFound(`file of skill '${id}'`, path);
-    await this.writeFiles(skill, [], [path]);
+    await this.save(skill, { deletes: [path] });
   }
 
   /** The skill and its files, read one at a time as they are consumed. */
@@ -155,7 +152,7 @@ export class SkillService {
     const skill = await this.writable(caller, id);
     const now = isoNow(this.deps.clock);
     const plan = syncSkillFiles(skill, await this.deps.storage.skills.listFiles(id), request, now);
-    await this.writeFiles(skill, plan.writes, plan.deletes);
+    await this.save(skill, { writes: plan.writes, deletes: plan.deletes });
     return { ...plan.report, skill: plan.writes.length + plan.deletes.length > 0 ? await this.get(caller, id) : skill, synced_at: now };
   }
 
@@ -165,17 +162,19 @@ export class SkillService {
     return skill;
   }
 
-  /** Stores and deletes files in one transaction; a new SKILL.md updates the fields its front matter states. */
-  private async writeFiles(skill: Skill, writes: readonly SkillFile[], deletes: readonly string[]): Promise<void> {
-    if (writes.length === 0 && deletes.length === 0) return;
+  /**
+   * Writes files, deletes files and changes the record in one transaction; a new SKILL.md updates the fields its
+   * front matter states (checked before anything is written).
+   */
+  private async save(skill: Skill, change: { writes?: readonly SkillFile[]; deletes?: readonly string[]; patch?: SkillPatch }): Promise<void> {
+    const { writes = [], deletes = [], patch = {} } = change;
+    if (writes.length === 0 && deletes.length === 0 && Object.keys(patch).length === 0) return;
     const manifest = writes.find((f) => f.path === SKILL_MANIFEST_PATH);
-    const fields: Partial<ManifestFields> = manifest ? manifestFields(manifestText(manifest.content), {}, skill) : {};
-    const { name: _name, ...changed } = fields;
-    const now = isoNow(this.deps.clock);
+    const { name: _name, ...stated } = manifest ? manifestFields(manifestText(manifest.content), {}, skill) : {};
     await this.deps.storage.transaction(async (tx) => {
       await tx.skills.putFiles(skill.id, writes);
       await tx.skills.deleteFiles(skill.id, deletes);
-      await tx.skills.update(skill.id, { ...changed, updated_at: now });
+      await tx.skills.update(skill.id, { ...stated, ...patch, updated_at: isoNow(this.deps.clock) });
     });
   }
 }
