@@ -240,6 +240,9 @@ describe('MCP servers: import', () => {
     const skipped = await api.post('/v1/mcp-servers/import', { mcpServers: { filesystem: { command: 'other' }, fresh: { command: 'fresh' } }, workspace_id: 'imports', on_conflict: 'skip' });
     expect(skipped.body).toMatchObject({ created: ['fresh'], updated: [], skipped: ['filesystem'] });
     expect((await api.post('/v1/mcp-servers/resolve', { name: 'filesystem', workspace_id: 'imports' })).body.mcp_server.command).toBe('npx');
+    // A server of the file is whole: without env, it has none.
+    await api.post('/v1/mcp-servers/import', { mcpServers: { old: { command: 'old-server' } }, workspace_id: 'imports' });
+    expect((await api.post('/v1/mcp-servers/resolve', { name: 'old', workspace_id: 'imports' })).body.mcp_server).toMatchObject({ env: {}, enabled: true });
 
     const names = async () => (await api.get('/v1/mcp-servers?workspace_id=imports')).body.mcp_servers.map((e: { name: string }) => e.name);
     const before = await names();
@@ -327,7 +330,8 @@ describe('MCP servers: two-way sync', () => {
       await c.put(`/v1/mcp-servers/${entry.id}`, { command: 'server-edit' });
       clock.advance(60_000);
       const later = await sync({ config: { command: 'client-edit' }, modified_at: at(), since: pulled.synced_at });
-      expect(later).toMatchObject({ action: 'pushed', conflict: true, mcp_server: { command: 'client-edit' } });
+      expect(later).toMatchObject({ action: 'pushed', conflict: true, mcp_server: { command: 'client-edit', args: [], env: {} } });
+      expect((await c.post('/v1/mcp-servers/resolve', { name: 'synced' })).body.mcp_server.env).toEqual({});
       clock.advance(60_000);
       await c.put(`/v1/mcp-servers/${entry.id}`, { source_mode: 'server', command: 'server-again' });
       clock.advance(60_000);

@@ -4,7 +4,7 @@ import { isoNow, type Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import { assertWritable, ScopeRules, visibleOrNotFound, type Ranked, type RegistryCaller } from '../registries/scopes.js';
 import { decideSync } from '../registries/sync.js';
-import { masked, type SecretBox } from '../secrets/secret-box.js';
+import { MASK, masked, type SecretBox } from '../secrets/secret-box.js';
 import { DEFAULT_TENANT, type WorkspaceService } from '../workspaces/service.js';
 import { configFileServer, readConfigFile, type ConfigFile, type ConfigFileServer } from './config-file.js';
 import { connectionHash, connectionOf, type Connection, type ConnectionInput, type StringMap } from './connection.js';
@@ -97,8 +97,10 @@ export class McpServerService {
 
   async update(caller: RegistryCaller, id: string, patch: UpdateMcpServerInput): Promise<McpServerEntry> {
     const entry = await this.writable(caller, id);
-    const connection = connectionOf(patch, this.connection(entry, this.hasSecretInput(patch)));
-    return save(this.deps.storage, entry, { ...this.connectionPatch(entry.id, connection, patch), ...details(patch), updated_at: isoNow(this.deps.clock) });
+    // env and headers are sealed together: changing either needs the other's stored values.
+    const reseal = patch.env !== undefined || patch.headers !== undefined;
+    const connection = connectionOf(patch, this.connection(entry, reseal));
+    return save(this.deps.storage, entry, { ...this.stored(entry.id, connection, reseal), ...details(patch), updated_at: isoNow(this.deps.clock) });
   }
 
   async delete(caller: RegistryCaller, id: string): Promise<void> {
@@ -108,7 +110,8 @@ export class McpServerService {
 
   /**
    * Creates or updates (`onConflict: 'update'`) or leaves (`'skip'`) the entry of each server of a configuration
-   * file at one scope. Every server is checked before anything is written; the writes share one transaction.
+   * file at one scope; a server of the file is whole (what it leaves out, it does not have; masked secrets keep the
+   * stored ones). Every server is checked before anything is written; the writes share one transaction.
    */
   async import(caller: RegistryCaller, file: ConfigFile, options: { scope: McpScope; onConflict: 'update' | 'skip' }): Promise<ImportReport> {
     await this.deps.workspaces.get(caller.workspaceId);
@@ -134,8 +137,8 @@ export class McpServerService {
       } else if (options.onConflict === 'skip') {
         report.skipped.push(server.name);
       } else {
-        const connection = connectionOf(server.connection, this.connection(current, this.hasSecretInput(server.connection)), pointer);
-        const patch: McpServerPatch = { ...this.connectionPatch(current.id, connection, server.connection), ...details(wanted), updated_at: now };
+        const connection = connectionOf(server.connection, null, pointer, hasMask(server.connection) ? this.connection(current) : null);
+        const patch: McpServerPatch = { ...this.stored(current.id, connection, true), ...details(wanted), updated_at: now };
         report.updated.push(server.name);
         writes.push((tx) => save(tx, current, patch));
       }
@@ -152,7 +155,7 @@ export class McpServerService {
   async export(caller: RegistryCaller, options: { scope?: McpScope | undefined; reveal: boolean }): Promise<ConfigFile> {
     const ranked = await this.list(caller, { scope: options.scope, includeShadowed: false });
     const mcpServers: Record<string, ConfigFileServer> = {};
-    for (const { entry } of ranked) mcpServers[entry.name] = configFileServer({ ...this.view(entry, options.reveal), enabled: entry.enabled });
+    for (const { entry } of ranked) mcpServers[entry.name] = configFileServer(this.view(entry, options.reveal));
     return { mcpServers };
   }
 
@@ -173,7 +176,7 @@ export class McpServerService {
       entry.source_mode,
     );
     const pushed = decision.action === 'upload';
-    const patch: McpServerPatch = pushed ? { ...this.connectionPatch(id, offered, request.config), updated_at: now, last_synced_at: now } : { last_synced_at: now };
+    const patch: McpServerPatch = pushed ? { ...this.stored(id, offered, true), updated_at: now, last_synced_at: now } : { last_synced_at: now };
     const saved = await save(this.deps.storage, entry, patch);
     const action = pushed ? 'pushed' : decision.action === 'download' ? 'pulled' : 'in_sync';
     return { action, conflict: decision.conflict, entry: saved, config: action === 'pulled' ? stored : null, synced_at: now };
@@ -207,9 +210,9 @@ export class McpServerService {
     };
   }
 
-  /** The stored form of a connection; the secrets are sealed again only when the input touched them. */
-  private connectionPatch(id: string, connection: Connection, input: ConnectionInput): McpServerPatch {
-    return { ...reachOf(connection), ...(this.hasSecretInput(input) ? { sealed_secrets: this.seal(id, connection) } : {}) };
+  /** The stored form of a connection; its secrets are sealed again when they changed (else they stay as sealed). */
+  private stored(id: string, connection: Connection, reseal: boolean): McpServerPatch {
+    return { ...reachOf(connection), ...(reseal ? { sealed_secrets: this.seal(id, connection) } : {}) };
   }
 
   private seal(id: string, { env, headers }: Connection): string | null {
@@ -227,9 +230,6 @@ export class McpServerService {
     return entry.sealed_secrets === null ? { env: {}, headers: {} } : this.deps.secrets.open<Secrets>(entry.sealed_secrets, secretContext(entry.id));
   }
 
-  private hasSecretInput(input: ConnectionInput): boolean {
-    return input.env !== undefined || input.headers !== undefined;
-  }
 
   private async writable(caller: RegistryCaller, id: string): Promise<McpServerEntry> {
     const entry = await this.get(caller, id);
@@ -237,6 +237,8 @@ export class McpServerService {
     return entry;
   }
 }
+
+const hasMask = (input: ConnectionInput): boolean => [input.env, input.headers].some((map) => map !== undefined && Object.values(map).includes(MASK));
 
 /** Everything of a connection stored in clear: the secret values are sealed apart, their names are not. */
 const reachOf = ({ env, headers, ...reach }: Connection) => ({ ...reach, env_keys: Object.keys(env), header_keys: Object.keys(headers) });
