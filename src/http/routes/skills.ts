@@ -4,8 +4,7 @@ import { decodeContent, encodeContent } from '../../core/skills/files.js';
 import type { Services } from '../../services.js';
 import { listedView, requestedNames, resolvedView } from '../registry-views.js';
 import { resolveRegistryCaller } from '../request-context.js';
-import { commonErrors, ErrorResponse } from '../schemas/common.js';
-import { ScopedQuery } from '../schemas/registry.js';
+import { commonErrors, ErrorResponse, WorkspaceQuery } from '../schemas/common.js';
 import {
   CreateSkillBody,
   ListSkillsQuery,
@@ -67,14 +66,14 @@ export function skillRoutes(app: App, services: Services): void {
 
   app.get(
     '/skills/:skill_id',
-    { schema: { tags, summary: 'A skill (metadata and manifest)', params: SkillParams, querystring: ScopedQuery, response: { 200: SkillEnvelope, ...commonErrors } } },
+    { schema: { tags, summary: 'A skill (metadata and manifest)', params: SkillParams, querystring: WorkspaceQuery, response: { 200: SkillEnvelope, ...commonErrors } } },
     async (request) => ({ skill: await skills.get(await resolveRegistryCaller(services, request, request.query), request.params.skill_id) }),
   );
 
   app.put(
     '/skills/:skill_id',
     {
-      schema: { tags, summary: 'Change a skill: its manifest, description, version, source mode or metadata (not its name)', params: SkillParams, querystring: ScopedQuery, body: UpdateSkillBody, response: { 200: SkillEnvelope, ...commonErrors } },
+      schema: { tags, summary: 'Change a skill: its manifest, description, version, source mode or metadata (not its name)', params: SkillParams, querystring: WorkspaceQuery, body: UpdateSkillBody, response: { 200: SkillEnvelope, ...commonErrors } },
     },
     async (request) => {
       const caller = await resolveRegistryCaller(services, request, request.query);
@@ -84,7 +83,7 @@ export function skillRoutes(app: App, services: Services): void {
 
   app.delete(
     '/skills/:skill_id',
-    { schema: { tags, summary: 'Delete a skill and its files', params: SkillParams, querystring: ScopedQuery, response: { 204: Type.Null(), ...commonErrors } } },
+    { schema: { tags, summary: 'Delete a skill and its files', params: SkillParams, querystring: WorkspaceQuery, response: { 204: Type.Null(), ...commonErrors } } },
     async (request, reply) => {
       await skills.delete(await resolveRegistryCaller(services, request, request.query), request.params.skill_id);
       return reply.status(204).send(null);
@@ -98,7 +97,7 @@ export function skillRoutes(app: App, services: Services): void {
         tags,
         summary: 'The SKILL.md content, as text',
         params: SkillParams,
-        querystring: ScopedQuery,
+        querystring: WorkspaceQuery,
         response: { 200: { description: 'SKILL.md', content: { 'text/markdown': { schema: Type.String() } } }, ...commonErrors },
       },
     },
@@ -110,7 +109,7 @@ export function skillRoutes(app: App, services: Services): void {
 
   app.get(
     '/skills/:skill_id/files',
-    { schema: { tags, summary: 'The files of a skill (SKILL.md included) with size and SHA-256', params: SkillParams, querystring: ScopedQuery, response: { 200: Type.Object({ files: Type.Array(SkillFileInfo) }), ...commonErrors } } },
+    { schema: { tags, summary: 'The files of a skill (SKILL.md included) with size and SHA-256', params: SkillParams, querystring: WorkspaceQuery, response: { 200: Type.Object({ files: Type.Array(SkillFileInfo) }), ...commonErrors } } },
     async (request) => ({ files: await skills.listFiles(await resolveRegistryCaller(services, request, request.query), request.params.skill_id) }),
   );
 
@@ -121,7 +120,7 @@ export function skillRoutes(app: App, services: Services): void {
         tags,
         summary: 'The whole skill as a gzipped tar: every file under `<name>/` (`curl … | tar xz` makes the skill folder)',
         params: SkillParams,
-        querystring: ScopedQuery,
+        querystring: WorkspaceQuery,
         response: { 200: { description: 'tar.gz', content: { [GZIP]: { schema: Type.String({ format: 'binary' }) } } }, ...commonErrors },
       },
     },
@@ -133,7 +132,7 @@ export function skillRoutes(app: App, services: Services): void {
 
   app.get(
     '/skills/:skill_id/files/*',
-    { schema: { tags, summary: 'One file: text as is, other bytes base64', params: SkillFileParams, querystring: ScopedQuery, response: { 200: Type.Object({ file: SkillFileContent }), ...commonErrors } } },
+    { schema: { tags, summary: 'One file: text as is, other bytes base64', params: SkillFileParams, querystring: WorkspaceQuery, response: { 200: Type.Object({ file: SkillFileContent }), ...commonErrors } } },
     async (request) => {
       const { content, ...info } = await skills.getFile(await resolveRegistryCaller(services, request, request.query), request.params.skill_id, request.params['*']);
       return { file: { ...info, ...encodeContent(content) } };
@@ -147,7 +146,7 @@ export function skillRoutes(app: App, services: Services): void {
         tags,
         summary: 'Create or replace one file (idempotent: the same content changes nothing); SKILL.md replaces the manifest',
         params: SkillFileParams,
-        querystring: ScopedQuery,
+        querystring: WorkspaceQuery,
         body: PutFileBody,
         response: { 200: Type.Object({ file: SkillFileInfo }), 201: Type.Object({ file: SkillFileInfo }), ...commonErrors },
       },
@@ -162,7 +161,7 @@ export function skillRoutes(app: App, services: Services): void {
 
   app.delete(
     '/skills/:skill_id/files/*',
-    { schema: { tags, summary: 'Delete one file (not SKILL.md)', params: SkillFileParams, querystring: ScopedQuery, response: { 204: Type.Null(), ...commonErrors } } },
+    { schema: { tags, summary: 'Delete one file (not SKILL.md)', params: SkillFileParams, querystring: WorkspaceQuery, response: { 204: Type.Null(), ...commonErrors } } },
     async (request, reply) => {
       await skills.deleteFile(await resolveRegistryCaller(services, request, request.query), request.params.skill_id, request.params['*']);
       return reply.status(204).send(null);
@@ -181,7 +180,7 @@ export function skillRoutes(app: App, services: Services): void {
           'and the deletion is applied; both changed: the source mode decides. Content sent with a file the server needs is stored in the same call. ' +
           'SKILL.md is never deleted. The request is applied whole or not at all.',
         params: SkillParams,
-        querystring: ScopedQuery,
+        querystring: WorkspaceQuery,
         body: SyncSkillBody,
         response: { 200: SkillSyncResponse, ...commonErrors },
       },

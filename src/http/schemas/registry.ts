@@ -16,9 +16,6 @@ export const SourceMode = StringEnum(['server', 'mirrored', 'filesystem'] as con
   description: 'where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins',
 });
 
-/** The workspace (and user) a scoped registry request is about. */
-export const ScopedQuery = Type.Object({ workspace_id: WorkspaceIdField, user_id: UserIdField }, { additionalProperties: false });
-
 export const ScopedListQuery = <S extends readonly string[]>(scopes: S) =>
   Type.Object(
     {
