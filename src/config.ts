@@ -24,6 +24,7 @@ export interface Config {
   graph: GraphConfig;
   documents: DocumentsConfig;
   rateLimit: { perMinute: number };
+  secrets: SecretsConfig;
 }
 
 export type StorageConfig =
@@ -72,6 +73,13 @@ export interface DocumentsConfig {
  * environment is never used pays nothing (its first session waits for a cold start); or never (`off`).
  */
 export type SandboxSpare = 'start' | 'first-use' | 'off';
+/** Where the key that seals MCP env values and data-provider `encrypted_args` comes from. */
+export interface SecretsConfig {
+  /** MEMD_SECRET_KEY decoded: 32 bytes. */
+  key: Buffer | undefined;
+  /** Created once (0600) when no key is given and the engine is SQLite; never in the database. */
+  keyFile: string;
+}
 
 export interface SandboxConfig {
   maxLive: number;
@@ -145,6 +153,15 @@ function embeddingConfig(env: Env, provider: EmbeddingConfig['provider'], model:
   };
 }
 
+/** A 32-byte key written as 64 hex digits or base64 (standard or URL-safe). */
+function secretKey(env: Env, key: string): Buffer | undefined {
+  const raw = text(env, key);
+  if (raw === undefined) return undefined;
+  const decoded = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, 'hex') : /^[A-Za-z0-9+/_-]+={0,2}$/.test(raw) ? Buffer.from(raw, 'base64') : undefined;
+  if (decoded?.length !== 32) throw new ConfigError(`${key} must be 32 bytes written as 64 hex digits or base64 (e.g. \`openssl rand -base64 32\`)`);
+  return decoded;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = resolve(text(env, 'MEMD_DATA_DIR') ?? './data');
   const storageKind = oneOf(env, 'MEMD_STORAGE', ['sqlite', 'postgres'] as const, 'sqlite');
@@ -214,6 +231,7 @@ export function loadConfig(env: Env = process.env): Config {
       extractTimeoutMs: integer(env, 'MEMD_DOCUMENT_EXTRACT_TIMEOUT_MS', 300_000, 100, 3_600_000),
     },
     rateLimit: { perMinute: integer(env, 'MEMD_RATE_LIMIT_PER_MINUTE', 0, 0, 10_000_000) },
+    secrets: { key: secretKey(env, 'MEMD_SECRET_KEY'), keyFile: resolve(dataDir, 'secret.key') },
   };
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
+import { ApplicationService } from './core/applications/service.js';
 import { ApiKeyService } from './core/auth/api-keys.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { CoreEvents } from './core/events.js';
@@ -14,6 +15,12 @@ import { DocumentIngestor, INGEST_TASK } from './core/documents/ingest.js';
 import { DocumentService } from './core/documents/service.js';
 import { ContextService, DatabaseCheckpointStore, interimMemorySearch, sandboxHost, type SandboxHostDeps } from './core/context/index.js';
 import { ContradictionDetector } from './core/contradictions/detector.js';
+import { DataProviderService } from './core/data-providers/service.js';
+import { emptyLocalSync } from './core/data-providers/sync.js';
+import { McpServerService } from './core/mcp-servers/service.js';
+import { openSecretBox } from './core/secrets/key.js';
+import type { SecretBox } from './core/secrets/secret-box.js';
+import { SkillService } from './core/skills/service.js';
 import { ContradictionService } from './core/contradictions/service.js';
 import { EntityService } from './core/entities/service.js';
 import { BriefingService } from './core/sessions/briefing.js';
@@ -62,6 +69,12 @@ export interface Services {
   /** The context environment's operations that search memories or ask the language model. */
   context: ContextService;
   apiKeys: ApiKeyService;
+  /** Seals MCP env/header values and data-provider `encrypted_args` at rest. */
+  secrets: SecretBox;
+  applications: ApplicationService;
+  skills: SkillService;
+  mcpServers: McpServerService;
+  dataProviders: DataProviderService;
   tasks: TaskRunner;
   /** True once search indexes are warm and background work runs. */
   isReady(): boolean;
@@ -87,9 +100,11 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
   const llm = options.llm !== undefined ? options.llm : createLlmProvider(config.llm);
 
   let storage: SqlStorage | undefined;
+  let secrets: SecretBox;
   try {
     storage = await openStorage(config.storage, embedder.dimensions);
     await checkEmbedderIdentity(storage, embedder);
+    secrets = openSecretBox(config.secrets, storage.dialect);
   } catch (error) {
     await storage?.close();
     await embedder.close();
@@ -161,6 +176,12 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     sandboxes,
     context: new ContextService({ sandboxes, llm, search }),
     apiKeys: new ApiKeyService(storage, clock, config.auth.adminKey),
+    secrets,
+    applications: new ApplicationService(storage, workspaces, clock),
+    skills: new SkillService({ storage, workspaces, clock }),
+    mcpServers: new McpServerService({ storage, workspaces, secrets, clock }),
+    // Documents replace the `local` placeholder with their own sync.
+    dataProviders: new DataProviderService({ storage, workspaces, secrets, clock, syncers: { local: emptyLocalSync } }),
     tasks,
     isReady: () => ready,
     async start() {

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { authorizeWorkspace, defaultWorkspaceOf, type Principal } from '../core/auth/api-keys.js';
+import type { RegistryCaller } from '../core/registries/scopes.js';
 import { DEFAULT_WORKSPACE } from '../core/workspaces/service.js';
 import { AppError } from '../errors.js';
 import type { Session } from '../storage/types.js';
@@ -52,6 +53,15 @@ export async function requireSession(services: Services, request: FastifyRequest
   const session = await services.sessions.get(sessionId);
   authorizeWorkspace(request.principal, session.workspace_id);
   return session;
+}
+
+/**
+ * The caller of a scoped registry (skills, MCP servers): the resolved workspace, the user the request names (to
+ * select user-owned entries), and whether it may write entries above a workspace (the admin, or local mode).
+ */
+export async function resolveRegistryCaller(services: Services, request: FastifyRequest, explicit: { workspace_id?: string | undefined; user_id?: string | undefined }): Promise<RegistryCaller> {
+  const workspaceId = await resolveWorkspace(services, request, explicit.workspace_id);
+  return { workspaceId, userId: explicit.user_id ?? null, tenantAdmin: request.principal.kind !== 'key' };
 }
 
 /** Bearer token from `Authorization: Bearer …`, or the `X-API-Key` header some clients send. */

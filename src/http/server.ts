@@ -14,17 +14,21 @@ import type { Services } from '../services.js';
 import { handleError } from './errors.js';
 import { presentedKey } from './request-context.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
+import { applicationRoutes } from './routes/applications.js';
 import { associationRoutes } from './routes/associations.js';
 import { contextRoutes } from './routes/context.js';
 import { contradictionRoutes } from './routes/contradictions.js';
 import { documentRoutes } from './routes/documents.js';
+import { dataProviderRoutes } from './routes/data-providers.js';
 import { entityRoutes } from './routes/entities.js';
 import { graphRoutes } from './routes/graph.js';
 import { healthRoutes } from './routes/health.js';
 import { knowledgebaseRoutes } from './routes/knowledgebase.js';
+import { mcpServerRoutes } from './routes/mcp-servers.js';
 import { memoryRoutes } from './routes/memories.js';
 import { portabilityRoutes } from './routes/portability.js';
 import { sessionRoutes } from './routes/sessions.js';
+import { skillRoutes } from './routes/skills.js';
 import { threadRoutes } from './routes/threads.js';
 import { workspaceRoutes } from './routes/workspaces.js';
 import { validatorCompiler } from './validation.js';
@@ -48,6 +52,10 @@ const V1_ROUTES = [
   knowledgebaseRoutes,
   contextRoutes,
   documentRoutes,
+  applicationRoutes,
+  skillRoutes,
+  mcpServerRoutes,
+  dataProviderRoutes,
 ];
 
 export async function buildHttpServer(services: Services, logger: FastifyBaseLogger): Promise<App> {

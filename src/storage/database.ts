@@ -305,6 +305,90 @@ export interface SandboxCheckpointsTable {
   updated_at: Timestamp;
 }
 
+export interface ApplicationsTable {
+  id: string;
+  tenant_id: string;
+  name: string;
+  description: string | null;
+  app_type: string;
+  enabled: Bool;
+  config: Json;
+  metadata: Json;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ApplicationWorkspacesTable {
+  application_id: string;
+  workspace_id: string;
+  enabled: Bool;
+  config_overrides: Json;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Columns every scoped registry entry has (skills, MCP servers). */
+interface ScopedColumns {
+  id: string;
+  tenant_id: string;
+  scope: string;
+  scope_key: string;
+  workspace_id: string | null;
+  user_id: string | null;
+  name: string;
+}
+
+export interface SkillsTable extends ScopedColumns {
+  version: string | null;
+  description: string | null;
+  source_mode: string;
+  metadata: Json;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface SkillFilesTable {
+  skill_id: string;
+  path: string;
+  /** SQLite: BLOB. Postgres: bytea. Both drivers return a Buffer. */
+  content: ColumnType<Buffer, Buffer, Buffer>;
+  size: number;
+  sha256: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface McpServersTable extends ScopedColumns {
+  description: string | null;
+  transport: string;
+  command: string | null;
+  args: Json;
+  url: string | null;
+  env_keys: Json;
+  header_keys: Json;
+  sealed_secrets: string | null;
+  source_mode: string;
+  enabled: Bool;
+  metadata: Json;
+  last_synced_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface DataProvidersTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  provider_type: string;
+  connection_args: Json;
+  sealed_args: string | null;
+  schedule: string | null;
+  metadata: Json;
+  last_synced_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface Database {
   meta: MetaTable;
   workspaces: WorkspacesTable;
@@ -324,6 +408,12 @@ export interface Database {
   kb_articles: KbArticlesTable;
   kb_article_memories: KbArticleMemoriesTable;
   kb_jobs: KbJobsTable;
+  applications: ApplicationsTable;
+  application_workspaces: ApplicationWorkspacesTable;
+  skills: SkillsTable;
+  skill_files: SkillFilesTable;
+  mcp_servers: McpServersTable;
+  data_providers: DataProvidersTable;
   documents: DocumentsTable;
   document_originals: DocumentOriginalsTable;
   document_pages: DocumentPagesTable;

@@ -650,6 +650,185 @@ export interface SandboxCheckpointStore {
   delete(sessionId: string): Promise<boolean>;
 }
 
+export type ApplicationType = 'generic' | 'chat' | 'agent' | 'tool';
+
+/** A tenant-level application; links enable it in workspaces. */
+export interface Application {
+  id: string;
+  tenant_id: string;
+  name: string;
+  description: string | null;
+  app_type: ApplicationType;
+  enabled: boolean;
+  config: JsonObject;
+  metadata: JsonObject;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An application in one workspace: disabled there when `enabled` is false, its config overridden by `config_overrides`. */
+export interface ApplicationLink {
+  application_id: string;
+  workspace_id: string;
+  enabled: boolean;
+  config_overrides: JsonObject;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApplicationStore {
+  create(application: Application): Promise<void>;
+  get(id: string): Promise<Application | null>;
+  /** Oldest first; `linkedTo` keeps those linked to any of these workspaces. */
+  list(options: { limit: number; offset: number; linkedTo?: readonly string[] }): Promise<{ applications: Application[]; total: number }>;
+  update(id: string, patch: Partial<Omit<Application, 'id' | 'tenant_id' | 'created_at'>>): Promise<Application | null>;
+  /** Removes the application and its links. */
+  delete(id: string): Promise<boolean>;
+  getLink(applicationId: string, workspaceId: string): Promise<ApplicationLink | null>;
+  /** Inserts the link or replaces its enabled flag, overrides and updated_at (created_at stays). */
+  putLink(link: ApplicationLink): Promise<ApplicationLink>;
+  deleteLink(applicationId: string, workspaceId: string): Promise<boolean>;
+  /** The workspace's links with their applications, oldest application first. */
+  listLinked(workspaceId: string): Promise<Array<{ application: Application; link: ApplicationLink }>>;
+}
+
+/** Who looks at scoped registry entries: those of the workspace, of the user, and those above both. */
+export interface RegistryViewer {
+  workspaceId: string;
+  userId: string | null;
+}
+
+/** Where a scoped entry (skill, MCP server) lives: its scope and that scope's owners (null above it). */
+export interface ScopedOwner<S extends string = string> {
+  scope: S;
+  workspace_id: string | null;
+  user_id: string | null;
+}
+
+/** Narrows a listing of visible entries. */
+export interface ScopedFilter {
+  names?: readonly string[];
+  scope?: string;
+}
+
+/** Where the canonical copy lives: the server, both sides (two-way), or the client's filesystem. */
+export type SourceMode = 'server' | 'mirrored' | 'filesystem';
+
+export type SkillScope = 'user' | 'workspace' | 'tenant' | 'global';
+
+/** The manifest of a skill is its file at this path. */
+export const SKILL_MANIFEST_PATH = 'SKILL.md';
+
+export interface Skill extends ScopedOwner<SkillScope> {
+  id: string;
+  tenant_id: string;
+  name: string;
+  version: string | null;
+  description: string | null;
+  source_mode: SourceMode;
+  metadata: JsonObject;
+  /** The SKILL.md content (the file at SKILL_MANIFEST_PATH). */
+  manifest: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SkillFileInfo {
+  /** Relative, `/`-separated. */
+  path: string;
+  size: number;
+  /** Hex SHA-256 of the content. */
+  sha256: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SkillFile extends SkillFileInfo {
+  content: Buffer;
+}
+
+export interface SkillStore {
+  /** Stores the skill with its files (SKILL.md among them) unless its name is taken in its scope: false then. */
+  create(skill: Omit<Skill, 'manifest'>, files: readonly SkillFile[]): Promise<boolean>;
+  get(id: string): Promise<Skill | null>;
+  /** Entries the viewer can see, by name then scope. */
+  listVisible(viewer: RegistryViewer, filter?: ScopedFilter): Promise<Skill[]>;
+  update(id: string, patch: Partial<Pick<Skill, 'version' | 'description' | 'source_mode' | 'metadata' | 'updated_at'>>): Promise<Skill | null>;
+  /** Removes the skill and its files. */
+  delete(id: string): Promise<boolean>;
+  /** By path. */
+  listFiles(skillId: string): Promise<SkillFileInfo[]>;
+  getFile(skillId: string, path: string): Promise<SkillFile | null>;
+  /** Inserts or replaces each file (created_at of a replaced file stays). */
+  putFiles(skillId: string, files: readonly SkillFile[]): Promise<void>;
+  deleteFiles(skillId: string, paths: readonly string[]): Promise<number>;
+}
+
+export type McpScope = 'local' | 'project' | 'user' | 'global';
+export type McpTransport = 'stdio' | 'http' | 'sse' | 'streamable-http';
+
+export interface McpServerEntry extends ScopedOwner<McpScope> {
+  id: string;
+  tenant_id: string;
+  name: string;
+  description: string | null;
+  transport: McpTransport;
+  command: string | null;
+  args: string[];
+  url: string | null;
+  /** Names of the env variables and headers; their values are sealed in `sealed_secrets`. */
+  env_keys: string[];
+  header_keys: string[];
+  /** `{env, headers}` sealed with the node's secret key; null when both are empty. */
+  sealed_secrets: string | null;
+  source_mode: SourceMode;
+  enabled: boolean;
+  metadata: JsonObject;
+  last_synced_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type McpServerPatch = Partial<
+  Pick<McpServerEntry, 'description' | 'transport' | 'command' | 'args' | 'url' | 'env_keys' | 'header_keys' | 'sealed_secrets' | 'source_mode' | 'enabled' | 'metadata' | 'last_synced_at' | 'updated_at'>
+>;
+
+export interface McpServerStore {
+  /** Stores the entry unless its name is taken in its scope: false then. */
+  create(entry: McpServerEntry): Promise<boolean>;
+  get(id: string): Promise<McpServerEntry | null>;
+  /** Entries the viewer can see, by name then scope. */
+  listVisible(viewer: RegistryViewer, filter?: ScopedFilter): Promise<McpServerEntry[]>;
+  update(id: string, patch: McpServerPatch): Promise<McpServerEntry | null>;
+  delete(id: string): Promise<boolean>;
+}
+
+export type DataProviderType = 'local';
+
+export interface DataProvider {
+  id: string;
+  workspace_id: string;
+  name: string;
+  provider_type: DataProviderType;
+  connection_args: JsonObject;
+  /** `encrypted_args` sealed with the node's secret key; null when not set. Never returned by the API. */
+  sealed_args: string | null;
+  schedule: string | null;
+  metadata: JsonObject;
+  last_synced_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DataProviderStore {
+  create(provider: DataProvider): Promise<void>;
+  get(workspaceId: string, id: string): Promise<DataProvider | null>;
+  /** Oldest first. */
+  list(workspaceId: string, page: { limit: number; offset: number }): Promise<{ providers: DataProvider[]; total: number }>;
+  update(workspaceId: string, id: string, patch: Partial<Omit<DataProvider, 'id' | 'workspace_id' | 'created_at'>>): Promise<DataProvider | null>;
+  delete(workspaceId: string, id: string): Promise<boolean>;
+}
+
 export interface MetaStore {
   get(key: string): Promise<string | null>;
   set(key: string, value: string): Promise<void>;
@@ -669,6 +848,10 @@ export interface Storage {
   readonly contradictions: ContradictionStore;
   readonly entities: EntityStore;
   readonly knowledgebase: KnowledgebaseStore;
+  readonly applications: ApplicationStore;
+  readonly skills: SkillStore;
+  readonly mcpServers: McpServerStore;
+  readonly dataProviders: DataProviderStore;
   readonly documents: DocumentStore;
   readonly sandboxCheckpoints: SandboxCheckpointStore;
   /** Runs `work` in one database transaction; everything done through `tx` commits or rolls back together. */

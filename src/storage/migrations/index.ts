@@ -5,6 +5,7 @@ import * as sessions from './0002_sessions.js';
 import * as knowledgebase from './0003_knowledgebase.js';
 import * as conversation from './0004_conversation.js';
 import * as sandbox from './0007_sandbox.js';
+import * as registries from './0008_registries.js';
 import * as documents from './0009_documents.js';
 
 interface VersionedMigration {
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, VersionedMigration> = {
   '0003_knowledgebase': knowledgebase,
   '0004_conversation': conversation,
   '0007_sandbox': sandbox,
+  '0008_registries': registries,
   '0009_documents': documents,
 };
 

@@ -2,16 +2,20 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../database.js';
 import type { Storage } from '../types.js';
 import { SqlApiKeyStore, SqlMetaStore } from './api-keys.js';
+import { SqlApplicationStore } from './applications.js';
 import { SqlAssociationStore } from './associations.js';
 import type { SqlContext } from './context.js';
 import { SqlContradictionStore } from './contradictions.js';
 import { SqlDocumentStore } from './documents.js';
+import { SqlDataProviderStore } from './data-providers.js';
 import { SqlEntityStore } from './entities.js';
 import { SqlKnowledgebaseStore } from './knowledgebase.js';
+import { SqlMcpServerStore } from './mcp-servers.js';
 import { SqlMemoryStore } from './memories.js';
 import { SqlSandboxCheckpointStore } from './sandbox-checkpoints.js';
 import type { SearchEngine } from './search-engine.js';
 import { SqlSessionStore } from './sessions.js';
+import { SqlSkillStore } from './skills.js';
 import { SqlTaskStore } from './tasks.js';
 import { SqlThreadStore } from './threads.js';
 import { SqlContextStore, SqlWorkspaceStore } from './workspaces.js';
@@ -35,6 +39,10 @@ export class SqlStorage implements Storage {
   readonly knowledgebase;
   readonly documents;
   readonly sandboxCheckpoints;
+  readonly applications;
+  readonly skills;
+  readonly mcpServers;
+  readonly dataProviders;
 
   private readonly context: SqlContext;
 
@@ -66,6 +74,10 @@ export class SqlStorage implements Storage {
     this.knowledgebase = new SqlKnowledgebaseStore(this.context);
     this.documents = new SqlDocumentStore(this.context);
     this.sandboxCheckpoints = new SqlSandboxCheckpointStore(this.context);
+    this.applications = new SqlApplicationStore(this.context);
+    this.skills = new SqlSkillStore(this.context);
+    this.mcpServers = new SqlMcpServerStore(this.context);
+    this.dataProviders = new SqlDataProviderStore(this.context);
   }
 
   get dialect() {
