@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 
 /** Every MEMD_* variable, parsed and typed in one place. */
 export interface Config {
@@ -21,7 +22,10 @@ export interface Config {
   /** `reranker`: `llm` reorders uncertain recalls with the configured language model; `none` by default. */
   recall: { cacheEntries: number; cacheTtlMs: number; reranker: 'none' | 'llm' };
   sandbox: SandboxConfig;
+  graph: GraphConfig;
+  documents: DocumentsConfig;
   rateLimit: { perMinute: number };
+  secrets: SecretsConfig;
 }
 
 export type StorageConfig =
@@ -48,12 +52,45 @@ export interface LlmConfig {
   maxRetries: number;
 }
 
+/** Bounds of graph analysis and the knowledgebase over one workspace. */
+export interface GraphConfig {
+  /** Newest active memories taken into an analysis; beyond it the response says `truncated`. */
+  maxNodes: number;
+  /** Associations among them taken into an analysis. */
+  maxEdges: number;
+  /** Nodes + memory pairs from which analysis runs in a worker thread instead of on the event loop. */
+  workerMinSize: number;
+}
+
+export interface DocumentsConfig {
+  /** Largest accepted upload, in bytes (413 above it). */
+  maxBytes: number;
+  /** Deadline of text extraction for one document; the job fails with `extraction_timeout` after it. */
+  extractTimeoutMs: number;
+}
+/**
+ * When the spare sandbox (an interpreter loaded ahead of need, about 100 MiB) is started: at `start` of the
+ * service, so even the first session starts at once; at `first-use`, so a server whose context
+ * environment is never used pays nothing (its first session waits for a cold start); or never (`off`).
+ */
+export type SandboxSpare = 'start' | 'first-use' | 'off';
+/** Where the key that seals MCP env values and data-provider `encrypted_args` comes from. */
+export interface SecretsConfig {
+  /** MEMD_SECRET_KEY decoded: 32 bytes. */
+  key: Buffer | undefined;
+  /** Created once (0600) when no key is given and the engine is SQLite; never in the database. */
+  keyFile: string;
+}
+
 export interface SandboxConfig {
   maxLive: number;
   executionTimeoutMs: number;
   memoryLimitBytes: number;
   idleEvictMs: number;
   maxOutputChars: number;
+  spare: SandboxSpare;
+  /** A sandbox whose variables changed is checkpointed this long after the change (0: only on checkpoint, eviction and shutdown). */
+  checkpointDelayMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -86,6 +123,46 @@ function oneOf<T extends string>(env: Env, key: string, allowed: readonly T[], f
   return raw as T;
 }
 
+function flag(env: Env, key: string, fallback: boolean): boolean {
+  const raw = text(env, key)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (['true', '1', 'yes', 'on'].includes(raw)) return true;
+  if (['false', '0', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(`${key} must be true or false, got '${raw}'`);
+}
+
+const list = (value: string | undefined): string[] => (value ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '');
+
+const EMBEDDING_PROVIDERS = ['local', 'openai', 'transformers', 'hash'] as const;
+
+/** One embedding provider's settings: the provider and model given, everything else from MEMD_EMBEDDING_*. */
+function embeddingConfig(env: Env, provider: EmbeddingConfig['provider'], model: string | undefined): EmbeddingConfig {
+  if (provider === 'openai' && !text(env, 'MEMD_EMBEDDING_BASE_URL')) {
+    throw new ConfigError('MEMD_EMBEDDING_PROVIDER=openai needs MEMD_EMBEDDING_BASE_URL');
+  }
+  if (provider === 'transformers' && !model) {
+    throw new ConfigError('MEMD_EMBEDDING_PROVIDER=transformers needs MEMD_EMBEDDING_MODEL (a Hugging Face id or a local path)');
+  }
+  return {
+    provider,
+    model,
+    baseUrl: text(env, 'MEMD_EMBEDDING_BASE_URL'),
+    apiKey: text(env, 'MEMD_EMBEDDING_API_KEY'),
+    dimensions: text(env, 'MEMD_EMBEDDING_DIMENSIONS') === undefined ? undefined : integer(env, 'MEMD_EMBEDDING_DIMENSIONS', 0, 8, 8192),
+    workers: integer(env, 'MEMD_EMBEDDING_WORKERS', Math.max(1, Math.min(2, availableParallelism())), 1, 64),
+    timeoutMs: integer(env, 'MEMD_EMBEDDING_TIMEOUT_MS', 30_000, 100, 600_000),
+  };
+}
+
+/** A 32-byte key written as 64 hex digits or base64 (standard or URL-safe). */
+function secretKey(env: Env, key: string): Buffer | undefined {
+  const raw = text(env, key);
+  if (raw === undefined) return undefined;
+  const decoded = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, 'hex') : /^[A-Za-z0-9+/_-]+={0,2}$/.test(raw) ? Buffer.from(raw, 'base64') : undefined;
+  if (decoded?.length !== 32) throw new ConfigError(`${key} must be 32 bytes written as 64 hex digits or base64 (e.g. \`openssl rand -base64 32\`)`);
+  return decoded;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = resolve(text(env, 'MEMD_DATA_DIR') ?? './data');
   const storageKind = oneOf(env, 'MEMD_STORAGE', ['sqlite', 'postgres'] as const, 'sqlite');
@@ -108,15 +185,8 @@ export function loadConfig(env: Env = process.env): Config {
   const recallReranker = oneOf(env, 'MEMD_RECALL_RERANKER', ['none', 'llm'] as const, 'none');
   if (recallReranker === 'llm' && llmProvider === 'none') throw new ConfigError('MEMD_RECALL_RERANKER=llm needs a language model (MEMD_LLM_PROVIDER)');
 
-  const embeddingProvider = oneOf(env, 'MEMD_EMBEDDING_PROVIDER', ['local', 'openai', 'transformers', 'hash'] as const, 'local');
-  if (embeddingProvider === 'openai' && !text(env, 'MEMD_EMBEDDING_BASE_URL')) {
-    throw new ConfigError('MEMD_EMBEDDING_PROVIDER=openai needs MEMD_EMBEDDING_BASE_URL');
-  }
-  if (embeddingProvider === 'transformers' && !text(env, 'MEMD_EMBEDDING_MODEL')) {
-    throw new ConfigError('MEMD_EMBEDDING_PROVIDER=transformers needs MEMD_EMBEDDING_MODEL (a Hugging Face id or a local path)');
-  }
+  const embeddingProvider = oneOf(env, 'MEMD_EMBEDDING_PROVIDER', EMBEDDING_PROVIDERS, 'local');
 
-  const cores = availableParallelism();
   return {
     host: text(env, 'MEMD_HOST') ?? '127.0.0.1',
     port: integer(env, 'MEMD_PORT', 61001, 0, 65535),
@@ -127,15 +197,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: integer(env, 'MEMD_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     storage,
     auth: { adminKey: text(env, 'MEMD_ADMIN_KEY') },
-    embedding: {
-      provider: embeddingProvider,
-      model: text(env, 'MEMD_EMBEDDING_MODEL'),
-      baseUrl: text(env, 'MEMD_EMBEDDING_BASE_URL'),
-      apiKey: text(env, 'MEMD_EMBEDDING_API_KEY'),
-      dimensions: text(env, 'MEMD_EMBEDDING_DIMENSIONS') === undefined ? undefined : integer(env, 'MEMD_EMBEDDING_DIMENSIONS', 0, 8, 8192),
-      workers: integer(env, 'MEMD_EMBEDDING_WORKERS', Math.max(1, Math.min(2, cores)), 1, 64),
-      timeoutMs: integer(env, 'MEMD_EMBEDDING_TIMEOUT_MS', 30_000, 100, 600_000),
-    },
+    embedding: embeddingConfig(env, embeddingProvider, text(env, 'MEMD_EMBEDDING_MODEL')),
     llm: {
       provider: llmProvider,
       model: llmModel,
@@ -161,7 +223,96 @@ export function loadConfig(env: Env = process.env): Config {
       memoryLimitBytes: integer(env, 'MEMD_SANDBOX_MEMORY_BYTES', 268_435_456, 16 * 1024 * 1024, 16 * 1024 ** 3),
       idleEvictMs: integer(env, 'MEMD_SANDBOX_IDLE_MS', 600_000, 1_000, 86_400_000),
       maxOutputChars: integer(env, 'MEMD_SANDBOX_MAX_OUTPUT_CHARS', 50_000, 100, 10_000_000),
+      spare: oneOf(env, 'MEMD_SANDBOX_SPARE', ['start', 'first-use', 'off'] as const, 'start'),
+      checkpointDelayMs: integer(env, 'MEMD_SANDBOX_CHECKPOINT_DELAY_MS', 5_000, 0, 3_600_000),
+    },
+    graph: {
+      maxNodes: integer(env, 'MEMD_GRAPH_MAX_NODES', 20_000, 10, 1_000_000),
+      maxEdges: integer(env, 'MEMD_GRAPH_MAX_EDGES', 200_000, 10, 10_000_000),
+      workerMinSize: integer(env, 'MEMD_GRAPH_WORKER_MIN_SIZE', 5_000, 0, 100_000_000),
+    },
+    documents: {
+      maxBytes: integer(env, 'MEMD_DOCUMENT_MAX_BYTES', 50 * 1024 * 1024, 1, 1024 ** 3),
+      extractTimeoutMs: integer(env, 'MEMD_DOCUMENT_EXTRACT_TIMEOUT_MS', 300_000, 100, 3_600_000),
     },
     rateLimit: { perMinute: integer(env, 'MEMD_RATE_LIMIT_PER_MINUTE', 0, 0, 10_000_000) },
+    secrets: { key: secretKey(env, 'MEMD_SECRET_KEY'), keyFile: resolve(dataDir, 'secret.key') },
+  };
+}
+
+/** A language-model profile of the peer: a request naming it, one of its aliases or its model goes to its upstream. */
+export interface LlmProfile {
+  name: string;
+  /** OpenAI-compatible base URL, ending before /chat/completions (e.g. http://127.0.0.1:8000/v1). */
+  baseUrl: string;
+  /** The model id the upstream knows. */
+  model: string;
+  apiKey: string | undefined;
+  aliases: string[];
+}
+
+/** The embedding peer (`npm run peer`): a separate, stateless process. */
+export interface PeerConfig {
+  host: string;
+  port: number;
+  logLevel: string;
+  bodyLimitBytes: number;
+  /** Bearer key every /v1 request must carry; unset, the peer is open (it binds to localhost by default). */
+  apiKey: string | undefined;
+  /** Requests one provider serves at once; more wait their turn (and count as queued in /health/load). */
+  concurrency: number;
+  /** The embedding providers served; the first answers requests that name no model. */
+  embedding: EmbeddingConfig[];
+  llm: { enabled: boolean; profiles: LlmProfile[]; defaultProfile: string | undefined; timeoutMs: number };
+}
+
+/** One provider per entry of MEMD_PEER_EMBEDDING_PROVIDERS: `local`, `hash`, `transformers:<model>`, `openai:<model>`. */
+function peerEmbedding(env: Env): EmbeddingConfig[] {
+  const entries = list(text(env, 'MEMD_PEER_EMBEDDING_PROVIDERS') ?? 'local');
+  if (entries.length === 0) throw new ConfigError('MEMD_PEER_EMBEDDING_PROVIDERS names no provider');
+  return entries.map((entry) => {
+    const [name = '', ...model] = entry.split(':');
+    const provider = EMBEDDING_PROVIDERS.find((p) => p === name.toLowerCase());
+    if (!provider) throw new ConfigError(`MEMD_PEER_EMBEDDING_PROVIDERS: '${name}' is not one of ${EMBEDDING_PROVIDERS.join(', ')}`);
+    const takesModel = provider === 'transformers' || provider === 'openai';
+    return embeddingConfig(env, provider, model.join(':') || (takesModel ? text(env, 'MEMD_EMBEDDING_MODEL') : undefined));
+  });
+}
+
+/** Profiles from MEMD_PEER_LLM_PROFILES, each configured by MEMD_PEER_LLM_<NAME>_{BASE_URL,MODEL,API_KEY,ALIASES}. */
+function peerLlmProfiles(env: Env): LlmProfile[] {
+  const profiles = list(text(env, 'MEMD_PEER_LLM_PROFILES')).map((name) => {
+    const key = `MEMD_PEER_LLM_${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+    const baseUrl = text(env, `${key}_BASE_URL`);
+    const model = text(env, `${key}_MODEL`);
+    if (!baseUrl || !model) throw new ConfigError(`language-model profile '${name}' needs ${key}_BASE_URL and ${key}_MODEL`);
+    return { name, baseUrl: baseUrl.replace(/\/+$/, ''), model, apiKey: text(env, `${key}_API_KEY`), aliases: list(text(env, `${key}_ALIASES`)) };
+  });
+  if (profiles.length === 0) throw new ConfigError('MEMD_PEER_LLM_ENABLED=true needs MEMD_PEER_LLM_PROFILES (comma-separated profile names)');
+  return profiles;
+}
+
+/** The peer's settings: `--host` and `--port` options over MEMD_PEER_HOST and MEMD_PEER_PORT, the rest from the environment. */
+export function loadPeerConfig(env: Env = process.env, args: readonly string[] = []): PeerConfig {
+  let options: { host?: string | undefined; port?: string | undefined };
+  try {
+    options = parseArgs({ args: [...args], options: { host: { type: 'string' }, port: { type: 'string' } } }).values;
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message} (the peer takes --host <address> and --port <number>)`);
+  }
+  const merged: Env = { ...env, ...(options.host && { MEMD_PEER_HOST: options.host }), ...(options.port && { MEMD_PEER_PORT: options.port }) };
+  const enabled = flag(merged, 'MEMD_PEER_LLM_ENABLED', false);
+  const profiles = enabled ? peerLlmProfiles(merged) : [];
+  const defaultProfile = text(merged, 'MEMD_PEER_LLM_DEFAULT_PROFILE') ?? profiles[0]?.name;
+  if (enabled && !profiles.some((p) => p.name === defaultProfile)) throw new ConfigError(`MEMD_PEER_LLM_DEFAULT_PROFILE '${defaultProfile}' is not in MEMD_PEER_LLM_PROFILES`);
+  return {
+    host: text(merged, 'MEMD_PEER_HOST') ?? '127.0.0.1',
+    port: integer(merged, 'MEMD_PEER_PORT', 61051, 0, 65535),
+    logLevel: text(merged, 'MEMD_LOG_LEVEL') ?? 'info',
+    bodyLimitBytes: integer(merged, 'MEMD_PEER_BODY_LIMIT_BYTES', 32 * 1024 * 1024, 1024, 1024 ** 3),
+    apiKey: text(merged, 'MEMD_PEER_API_KEY'),
+    concurrency: integer(merged, 'MEMD_PEER_CONCURRENCY', 4, 1, 1024),
+    embedding: peerEmbedding(merged),
+    llm: { enabled, profiles, defaultProfile: enabled ? defaultProfile : undefined, timeoutMs: integer(merged, 'MEMD_PEER_LLM_TIMEOUT_MS', 120_000, 100, 3_600_000) },
   };
 }

@@ -18,6 +18,7 @@ export type ErrorCode =
   | 'provider_error'
   | 'provider_unavailable'
   | 'not_ready'
+  | 'secrets_unavailable'
   | 'internal_error';
 
 const STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -36,6 +37,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   provider_error: 502,
   provider_unavailable: 503,
   not_ready: 503,
+  secrets_unavailable: 503,
   internal_error: 500,
 };
 

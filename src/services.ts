@@ -1,21 +1,46 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
+import { ApplicationService } from './core/applications/service.js';
 import { ApiKeyService } from './core/auth/api-keys.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { CoreEvents } from './core/events.js';
+import { GraphAnalyzer } from './core/graph/analysis/analyzer.js';
+import { AssociationService } from './core/graph/associations.js';
+import { GraphService } from './core/graph/service.js';
+import { KNOWLEDGEBASE_TASK, KnowledgebaseService } from './core/knowledgebase/service.js';
 import { MemoryEnricher } from './core/memories/enrich.js';
 import { ENRICH_TASK, MemoryService } from './core/memories/service.js';
+import { ContextService, DatabaseCheckpointStore, recallMemorySearch, sandboxHost, type SandboxHostDeps } from './core/context/index.js';
+import { ContradictionDetector } from './core/contradictions/detector.js';
+import { ContradictionService } from './core/contradictions/service.js';
+import { DataProviderService } from './core/data-providers/service.js';
+import { emptyLocalSync } from './core/data-providers/sync.js';
+import { DocumentExtractor } from './core/documents/extractor.js';
+import { DocumentIngestor, INGEST_TASK } from './core/documents/ingest.js';
+import { DocumentService } from './core/documents/service.js';
+import { EntityService } from './core/entities/service.js';
+import { McpServerService } from './core/mcp-servers/service.js';
 import { LlmReranker } from './core/recall/rerank.js';
 import { RecallService, type RecallTuning } from './core/recall/service.js';
 import { ReflectService } from './core/reflect/service.js';
-import { SessionService } from './core/sessions/service.js';
+import { openSecretBox } from './core/secrets/key.js';
+import type { SecretBox } from './core/secrets/secret-box.js';
+import { BriefingService } from './core/sessions/briefing.js';
+import { SessionCommitter } from './core/sessions/commit.js';
+import { SESSION_EXPIRE_TASK, SessionExpiry } from './core/sessions/expiry.js';
+import { SessionService, type SandboxCleanup } from './core/sessions/service.js';
+import { SkillService } from './core/skills/service.js';
+import { THREAD_DECOMPOSE_TASK, ThreadDecomposer } from './core/threads/decompose.js';
+import { ThreadService } from './core/threads/service.js';
 import { WorkspaceService } from './core/workspaces/service.js';
 import { createEmbeddingProvider, withEmbeddingCache, type EmbeddingProvider } from './providers/embedding/index.js';
 import { createLlmProvider } from './providers/llm/index.js';
 import type { LlmProvider } from './providers/llm/types.js';
 import { checkEmbedderIdentity } from './core/embedder-identity.js';
+import { SandboxManager } from './sandbox/index.js';
 import { openStorage } from './storage/index.js';
 import type { SqlStorage } from './storage/sql/storage.js';
+import { recurringTask } from './tasks/recurring.js';
 import { TaskRunner } from './tasks/runner.js';
 
 /** Query embeddings repeat (the same question asked twice); caching them keeps recall off the model. */
@@ -33,10 +58,28 @@ export interface Services {
   workspaces: WorkspaceService;
   memories: MemoryService;
   enricher: MemoryEnricher;
+  associations: AssociationService;
+  graph: GraphService;
+  knowledgebase: KnowledgebaseService;
   sessions: SessionService;
   recall: RecallService;
   reflect: ReflectService;
+  briefings: BriefingService;
+  threads: ThreadService;
+  contradictions: ContradictionService;
+  entities: EntityService;
+  documents: DocumentService;
+  /** One Python sandbox per session (the context environment); checkpoints live in the database. */
+  sandboxes: SandboxManager;
+  /** The context environment's operations that search memories or ask the language model. */
+  context: ContextService;
   apiKeys: ApiKeyService;
+  /** Seals MCP env/header values and data-provider `encrypted_args` at rest. */
+  secrets: SecretBox;
+  applications: ApplicationService;
+  skills: SkillService;
+  mcpServers: McpServerService;
+  dataProviders: DataProviderService;
   tasks: TaskRunner;
   /** True once search indexes are warm and background work runs. */
   isReady(): boolean;
@@ -64,20 +107,16 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
   const llm = options.llm !== undefined ? options.llm : createLlmProvider(config.llm);
 
   let storage: SqlStorage | undefined;
+  let secrets: SecretBox;
   try {
     storage = await openStorage(config.storage, embedder.dimensions);
     await checkEmbedderIdentity(storage, embedder);
+    secrets = openSecretBox(config.secrets, storage.dialect);
   } catch (error) {
     await storage?.close();
     await embedder.close();
     throw error;
   }
-
-  const workspaces = new WorkspaceService(storage, clock, events);
-  const memories = new MemoryService({ storage, embedder, clock, events });
-  const enricher = new MemoryEnricher({ storage, embedder, llm, clock, events, log });
-  const tasks = new TaskRunner(storage, clock, events, config.tasks, log);
-  tasks.register(ENRICH_TASK, enricher.handle);
 
   const queryEmbedder = withEmbeddingCache(embedder, QUERY_EMBEDDING_CACHE);
   const recall = new RecallService({
@@ -91,6 +130,44 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     cache: { maxEntries: config.recall.cacheEntries, ttlMs: config.recall.cacheTtlMs },
     ...(options.recallTuning && { tuning: options.recallTuning }),
   });
+  // The context environment searches memories with the recall engine.
+  const search = recallMemorySearch(recall, storage);
+  const hostDeps: SandboxHostDeps = { llm, search, workspaceOf: async (sessionId) => (await sessions.get(sessionId)).workspace_id };
+  const sandboxes = new SandboxManager({
+    config: config.sandbox,
+    store: new DatabaseCheckpointStore(storage, clock),
+    hostFor: (sessionId) => sandboxHost(sessionId, hostDeps),
+    logger: log,
+  });
+  // A session that ends takes its sandbox with it (its checkpoint row goes by cascade); the session is gone either way.
+  const sandboxCleanup: SandboxCleanup = {
+    cleanup: (sessionId) => sandboxes.discard(sessionId).catch((error: unknown) => log.warn({ sessionId, err: error }, 'stopping the sandbox of an ended session failed')),
+  };
+  const workspaces = new WorkspaceService(storage, clock, events, sandboxCleanup);
+  const memories = new MemoryService({ storage, embedder, clock, events });
+  const enricher = new MemoryEnricher({ storage, embedder, llm, clock, events, log });
+  const tasks = new TaskRunner(storage, clock, events, config.tasks, log);
+  tasks.register(ENRICH_TASK, enricher.handle);
+
+  const committer = new SessionCommitter({ storage, memories, workspaces, llm, clock, log });
+  const briefings = new BriefingService(storage, workspaces, clock);
+  const expiry = new SessionExpiry({ storage, committer, clock, events, sandboxes: sandboxCleanup });
+  const decomposer = new ThreadDecomposer({ storage, memories, workspaces, llm, clock, log });
+  const threads = new ThreadService({ storage, workspaces, decomposer, clock, events });
+  const detector = new ContradictionDetector({ storage, llm, clock, log });
+  enricher.addStep(detector.onWrite);
+  tasks.register(SESSION_EXPIRE_TASK, expiry.expire);
+  tasks.register(THREAD_DECOMPOSE_TASK, decomposer.handle);
+  const recurring = [expiry.sweep, threads.cleanup].map((work) => recurringTask(storage, clock, work));
+  for (const task of recurring) tasks.register(task.kind, task.handler);
+  const sessions = new SessionService(storage, workspaces, clock, committer, briefings, sandboxCleanup);
+  const analyzer = new GraphAnalyzer(config.graph.workerMinSize);
+  const graph = new GraphService(storage, analyzer, config.graph);
+  const knowledgebase = new KnowledgebaseService({ storage, graph, llm, clock, events, log });
+  tasks.register(KNOWLEDGEBASE_TASK, knowledgebase.handle);
+  const extractor = new DocumentExtractor(config.documents.extractTimeoutMs);
+  const ingestor = new DocumentIngestor({ storage, memories, workspaces, embedder, extractor, clock, log });
+  tasks.register(INGEST_TASK, ingestor.handle);
 
   let ready = false;
   const db = storage;
@@ -105,22 +182,43 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     workspaces,
     memories,
     enricher,
-    sessions: new SessionService(storage, workspaces, clock),
     recall,
     reflect: new ReflectService({ recall, llm, clock }),
+    associations: new AssociationService(storage, clock, events),
+    graph,
+    knowledgebase,
+    sessions,
+    briefings,
+    threads,
+    contradictions: new ContradictionService({ storage, memories, workspaces, detector, clock }),
+    entities: new EntityService({ storage, memories, workspaces, llm, clock, log }),
+    documents: new DocumentService({ storage, memories, workspaces, queryEmbedder, clock, events }),
+    sandboxes,
+    context: new ContextService({ sandboxes, llm, search }),
     apiKeys: new ApiKeyService(storage, clock, config.auth.adminKey),
+    secrets,
+    applications: new ApplicationService(storage, workspaces, clock),
+    skills: new SkillService({ storage, workspaces, clock }),
+    mcpServers: new McpServerService({ storage, workspaces, secrets, clock }),
+    // Documents replace the `local` placeholder with their own sync.
+    dataProviders: new DataProviderService({ storage, workspaces, secrets, clock, syncers: { local: emptyLocalSync } }),
     tasks,
     isReady: () => ready,
     async start() {
       // The embedded engine belongs to this one process: whatever was running belonged to a process now dead.
       if (db.dialect === 'sqlite') await db.tasks.releaseAllLeases();
       await db.engine.warmUp(db.sqlContext.db);
+      for (const task of recurring) await task.seed();
       tasks.start();
       ready = true;
     },
     async close() {
       ready = false;
       await tasks.stop();
+      await analyzer.close();
+      await extractor.close();
+      // Live sandboxes are checkpointed to the database before it closes.
+      await sandboxes.close();
       await recall.close();
       await db.close();
       await embedder.close();

@@ -57,6 +57,8 @@ export function toAppError(error: unknown): AppError {
       return new AppError('unsupported_media_type', `unsupported Content-Type: ${e.message}`);
   }
   if (e instanceof SyntaxError) return new AppError('invalid_json', `the request body is not valid JSON: ${e.message}`);
+  if (e.statusCode === 413) return new AppError('payload_too_large', e.message);
+  if (e.statusCode === 415) return new AppError('unsupported_media_type', e.message);
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     return new AppError(e.statusCode === 404 ? 'not_found' : e.statusCode === 429 ? 'rate_limited' : 'bad_request', e.message);
   }

@@ -1,6 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { authorizeWorkspace, defaultWorkspaceOf, type Principal } from '../core/auth/api-keys.js';
+import type { RegistryCaller } from '../core/registries/scopes.js';
 import { DEFAULT_WORKSPACE } from '../core/workspaces/service.js';
+import { AppError } from '../errors.js';
 import type { Session } from '../storage/types.js';
 import type { Services } from '../services.js';
 
@@ -38,6 +40,28 @@ export async function resolveScope(services: Services, request: FastifyRequest, 
 
 export async function resolveWorkspace(services: Services, request: FastifyRequest, explicit?: string | undefined): Promise<string> {
   return (await resolveScope(services, request, explicit)).workspaceId;
+}
+
+/**
+ * The live session named by X-Session-ID, for routes that act on a session's own state (the context
+ * environment): 400 without the header, 404 for an unknown session, 410 for an expired one, 403 when
+ * the caller may not enter the session's workspace. Other workspace hints do not apply.
+ */
+export async function requireSession(services: Services, request: FastifyRequest): Promise<Session> {
+  const sessionId = header(request, 'x-session-id');
+  if (!sessionId) throw new AppError('bad_request', 'this route needs an X-Session-ID header naming a live session (POST /v1/sessions creates one)');
+  const session = await services.sessions.get(sessionId);
+  authorizeWorkspace(request.principal, session.workspace_id);
+  return session;
+}
+
+/**
+ * The caller of a scoped registry (skills, MCP servers): the resolved workspace, the user the request names (to
+ * select user-owned entries), and whether it may write entries above a workspace (the admin, or local mode).
+ */
+export async function resolveRegistryCaller(services: Services, request: FastifyRequest, explicit: { workspace_id?: string | undefined; user_id?: string | undefined }): Promise<RegistryCaller> {
+  const workspaceId = await resolveWorkspace(services, request, explicit.workspace_id);
+  return { workspaceId, userId: explicit.user_id ?? null, tenantAdmin: request.principal.kind !== 'key' };
 }
 
 /** Bearer token from `Authorization: Bearer …`, or the `X-API-Key` header some clients send. */

@@ -14,11 +14,23 @@ import type { Services } from '../services.js';
 import { handleError } from './errors.js';
 import { presentedKey } from './request-context.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
+import { applicationRoutes } from './routes/applications.js';
+import { associationRoutes } from './routes/associations.js';
+import { contextRoutes } from './routes/context.js';
+import { contradictionRoutes } from './routes/contradictions.js';
+import { documentRoutes } from './routes/documents.js';
+import { dataProviderRoutes } from './routes/data-providers.js';
+import { entityRoutes } from './routes/entities.js';
+import { graphRoutes } from './routes/graph.js';
 import { healthRoutes } from './routes/health.js';
+import { knowledgebaseRoutes } from './routes/knowledgebase.js';
+import { mcpServerRoutes } from './routes/mcp-servers.js';
 import { memoryRoutes } from './routes/memories.js';
 import { portabilityRoutes } from './routes/portability.js';
 import { recallRoutes } from './routes/recall.js';
 import { sessionRoutes } from './routes/sessions.js';
+import { skillRoutes } from './routes/skills.js';
+import { threadRoutes } from './routes/threads.js';
 import { workspaceRoutes } from './routes/workspaces.js';
 import { validatorCompiler } from './validation.js';
 
@@ -27,7 +39,26 @@ export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression,
 export const API_VERSION = '0.1.0';
 
 /** Route plugins under /v1; each declares its schemas, which validate requests and generate the OpenAPI document. */
-const V1_ROUTES = [memoryRoutes, recallRoutes, workspaceRoutes, portabilityRoutes, sessionRoutes, apiKeyRoutes];
+const V1_ROUTES = [
+  memoryRoutes,
+  recallRoutes,
+  workspaceRoutes,
+  portabilityRoutes,
+  sessionRoutes,
+  apiKeyRoutes,
+  threadRoutes,
+  entityRoutes,
+  contradictionRoutes,
+  associationRoutes,
+  graphRoutes,
+  knowledgebaseRoutes,
+  contextRoutes,
+  documentRoutes,
+  applicationRoutes,
+  skillRoutes,
+  mcpServerRoutes,
+  dataProviderRoutes,
+];
 
 export async function buildHttpServer(services: Services, logger: FastifyBaseLogger): Promise<App> {
   const app = Fastify({
@@ -61,6 +92,11 @@ export async function buildHttpServer(services: Services, logger: FastifyBaseLog
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  // An acknowledged write is a durable write: every mutating request waits for the durability barrier.
+  app.addHook('onSend', async (request) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') await services.storage.syncWrites();
+  });
 
   app.decorateRequest('principal', null as never);
   app.addHook('onRequest', async (request) => {

@@ -119,6 +119,9 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
+/** A memory as a node of the association graph: what analyses and snapshots need, without content or vector. */
+export type MemoryNode = Pick<Memory, 'id' | 'type' | 'subtype' | 'importance' | 'tags' | 'context_id' | 'abstract' | 'content_hash' | 'created_at' | 'updated_at'>;
+
 export interface MemoryStore {
   insert(memories: NewMemory[]): Promise<void>;
   get(workspaceId: string, id: string): Promise<Memory | null>;
@@ -134,8 +137,12 @@ export interface MemoryStore {
   hardDelete(workspaceId: string, ids: readonly string[]): Promise<number>;
   list(workspaceId: string, filter: MemoryFilter, page: { limit: number; cursor?: string | undefined }): Promise<Page<Memory>>;
   count(workspaceId: string, filter: MemoryFilter): Promise<number>;
+  /** The newest `limit` memories matching the filter, as graph nodes (graph analysis, snapshots). */
+  listNodes(workspaceId: string, filter: MemoryFilter, limit: number): Promise<MemoryNode[]>;
   /** Nearest neighbours by cosine similarity among memories matching the filter. */
   vectorSearch(workspaceId: string, vector: Float32Array, options: { k: number; filter?: MemoryFilter }): Promise<ScoredId[]>;
+  /** `vectorSearch` for many query vectors at once (one result list per vector, in order). */
+  vectorSearchMany(workspaceId: string, vectors: readonly Float32Array[], options: { k: number; filter?: MemoryFilter }): Promise<ScoredId[][]>;
   /**
    * Full-text search: any of the terms (OR), ranked by the engine's relevance (BM25 / ts_rank). A term of several
    * words matches as a phrase. With `required`, a memory must also contain every required term (entity anchoring).
@@ -212,6 +219,9 @@ export interface Association {
 
 export type Direction = 'outgoing' | 'incoming' | 'both';
 
+/** An association as an edge of the graph: what analyses read, without metadata. */
+export type GraphEdge = Pick<Association, 'id' | 'source_id' | 'target_id' | 'relationship' | 'strength'>;
+
 export interface AssociationStore {
   /** Inserts, or updates strength and metadata of the existing (source, target, relationship) edge. */
   upsert(association: Association): Promise<Association>;
@@ -228,8 +238,10 @@ export interface AssociationStore {
     memoryIds: readonly string[],
     options: { direction: Direction; relationships?: string[]; minStrength?: number; limit?: number },
   ): Promise<Association[]>;
-  /** Every edge of a workspace in creation order (export, graph analysis). */
+  /** Every edge of a workspace in id order, from after `afterId` (export). */
   scan(workspaceId: string, afterId: string | null, limit: number): Promise<Association[]>;
+  /** The same order and paging as `scan`, as light graph edges (graph analysis). */
+  scanEdges(workspaceId: string, afterId: string | null, limit: number): Promise<GraphEdge[]>;
   /** How many edges touch each memory from other memories (backlinks), for the given ids; some relationships may be left out. */
   incomingCounts(workspaceId: string, memoryIds: readonly string[], options?: { excludeRelationships?: readonly string[] }): Promise<Map<string, number>>;
   delete(workspaceId: string, id: string): Promise<boolean>;
@@ -267,9 +279,12 @@ export interface TaskStore {
   claim(options: { now: string; leaseUntil: string; limit: number }): Promise<Task[]>;
   /** Pushes the lease of running tasks forward (their worker is alive and busy). */
   extendLeases(ids: readonly number[], leaseUntil: string): Promise<void>;
+  /** Leased tasks back to pending, to be claimed again at once (a worker stopping gracefully). */
+  release(ids: readonly number[]): Promise<void>;
   /** Every running task back to pending: its worker cannot be alive (the embedded engine has one process). */
   releaseAllLeases(): Promise<number>;
-  complete(id: number): Promise<void>;
+  /** Finished tasks leave the queue. */
+  complete(ids: readonly number[]): Promise<void>;
   /** Back to pending at `retryAt`, or `failed` for good when `retryAt` is null. */
   fail(id: number, error: string, retryAt: string | null): Promise<void>;
   counts(): Promise<Record<TaskStatus, number>>;
@@ -334,6 +349,521 @@ export interface SessionStore {
   deleteEntry(sessionId: string, key: string): Promise<boolean>;
 }
 
+export type ChatRole = 'user' | 'assistant' | 'system' | 'tool';
+
+export interface ContentBlock {
+  type: string;
+  text?: string;
+  data?: JsonObject;
+}
+
+/** A message's content: plain text, or content blocks (text, images, tool calls, …). */
+export type MessageContent = string | ContentBlock[];
+
+export interface ChatThread {
+  id: string;
+  workspace_id: string;
+  tenant_id: string;
+  user_id: string | null;
+  context_id: string;
+  /** Typically the AI agent. */
+  observer_id: string | null;
+  /** Typically the human user. */
+  subject_id: string | null;
+  title: string | null;
+  metadata: JsonObject;
+  message_count: number;
+  last_decomposed_at: string | null;
+  /** Index of the last message decompose has processed; -1 before the first run. */
+  last_decomposed_index: number;
+  /** Null: permanent. */
+  expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ChatMessage {
+  id: string;
+  workspace_id: string;
+  thread_id: string;
+  /** Zero-based, strictly increasing within the thread, never reused. */
+  message_index: number;
+  role: ChatRole;
+  content: MessageContent;
+  metadata: JsonObject;
+  created_at: string;
+}
+
+export type NewChatMessage = Pick<ChatMessage, 'id' | 'role' | 'content' | 'metadata' | 'created_at'>;
+
+export interface ThreadStore {
+  create(thread: ChatThread): Promise<void>;
+  get(workspaceId: string, id: string): Promise<ChatThread | null>;
+  /** Threads not expired at `activeAt`, most recently active first. */
+  list(
+    workspaceId: string,
+    options: { activeAt: string; userId?: string; updatedAfter?: string; limit: number; offset: number },
+  ): Promise<{ threads: ChatThread[]; total: number }>;
+  update(workspaceId: string, id: string, patch: Partial<Pick<ChatThread, 'title' | 'metadata' | 'updated_at'>>): Promise<ChatThread | null>;
+  /** Removes the thread and its messages. */
+  delete(workspaceId: string, id: string): Promise<boolean>;
+  /**
+   * Gives the messages the thread's next indexes, in order, and stores them; null when the thread does not exist.
+   * Run it in a transaction: the thread row's counter update is what keeps concurrent appends apart.
+   */
+  appendMessages(workspaceId: string, threadId: string, messages: readonly NewChatMessage[]): Promise<ChatMessage[] | null>;
+  listMessages(
+    workspaceId: string,
+    threadId: string,
+    options: { afterIndex?: number; order: 'asc' | 'desc'; limit: number; offset: number },
+  ): Promise<{ messages: ChatMessage[]; total: number }>;
+  deleteMessage(workspaceId: string, threadId: string, messageId: string, at: string): Promise<boolean>;
+  /** Moves last_decomposed_index from `expected` to `to`; false when another run moved it first. */
+  markDecomposed(workspaceId: string, threadId: string, expected: number, to: number, at: string): Promise<boolean>;
+  /** Deletes up to `limit` threads that expired at or before `at`, with their messages; returns how many. */
+  deleteExpired(at: string, limit: number): Promise<number>;
+}
+
+export type ContradictionResolution = 'keep_a' | 'keep_b' | 'keep_both' | 'merge';
+
+export interface Contradiction {
+  id: string;
+  workspace_id: string;
+  /** The older memory of the pair. */
+  memory_a_id: string;
+  memory_b_id: string;
+  contradiction_type: string;
+  confidence: number;
+  detection_method: string;
+  /** What disagrees, said for a person ("residence: Paris vs Berlin"). */
+  explanation: string | null;
+  detected_at: string;
+  resolved_at: string | null;
+  resolution: ContradictionResolution | null;
+  /** The memory that replaced both (resolution `merge`). */
+  merged_memory_id: string | null;
+}
+
+export interface ContradictionStore {
+  /** Records the pair unless it is already recorded, in either order; true when inserted. */
+  insert(contradiction: Contradiction): Promise<boolean>;
+  get(workspaceId: string, id: string): Promise<Contradiction | null>;
+  /** Unresolved ones, newest first. */
+  listUnresolved(workspaceId: string, limit: number): Promise<Contradiction[]>;
+  countUnresolved(workspaceId: string): Promise<number>;
+  /** Sets resolution and resolved_at if it is still unresolved; null otherwise (already resolved, or unknown). */
+  claimResolution(workspaceId: string, id: string, resolution: ContradictionResolution, at: string): Promise<Contradiction | null>;
+  update(workspaceId: string, id: string, patch: Partial<Pick<Contradiction, 'resolved_at' | 'resolution' | 'merged_memory_id'>>): Promise<Contradiction | null>;
+}
+
+export interface EntityCardRecord {
+  workspace_id: string;
+  entity_id: string;
+  card: JsonObject;
+  /** subjectFingerprint() when the card was generated: a different value now means it is stale. */
+  fingerprint: string;
+  generated_at: string;
+}
+
+export interface EntityStore {
+  getCard(workspaceId: string, entityId: string): Promise<EntityCardRecord | null>;
+  putCard(record: EntityCardRecord): Promise<void>;
+  /** Changes whenever an active memory about the subject is added, changed or removed. */
+  subjectFingerprint(workspaceId: string, subjectId: string): Promise<string>;
+}
+
+/** What an article is: the index of a knowledgebase, or the article about one topic (a community of the graph). */
+export type ArticleKind = 'index' | 'topic';
+
+/** A link from one knowledgebase article to another; `weight` counts the associations between their memories. */
+export interface ArticleLink {
+  article_id: string;
+  title: string;
+  weight: number;
+}
+
+export interface KnowledgebaseArticle {
+  workspace_id: string;
+  /** Path-style and stable across regenerations: `index`, `topics/databases`. */
+  id: string;
+  kind: ArticleKind;
+  title: string;
+  summary: string;
+  /** Markdown written from the article's memories (by a language model or extractively). */
+  body: string;
+  /** The memories the article is about, most central first. */
+  memory_ids: string[];
+  links: ArticleLink[];
+  /** The community of the last generation this article stands for (topics). */
+  community_id: number | null;
+  /** Fingerprint of the memories the body was written from; an unchanged fingerprint means no rewrite. */
+  signature: string;
+  /** `llm` or `extractive`. */
+  generator: string;
+  metadata: JsonObject;
+  /** Order in listings: the index first, then topics by size. */
+  position: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface KnowledgebaseMeta {
+  workspace_id: string;
+  generated_at: string;
+  context_id: string | null;
+  since: string | null;
+  generator: string;
+  stats: JsonObject;
+  created_at: string;
+  updated_at: string;
+}
+
+export type KnowledgebaseJobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+
+export interface KnowledgebaseJob {
+  id: string;
+  workspace_id: string;
+  status: KnowledgebaseJobStatus;
+  options: JsonObject;
+  result: JsonObject | null;
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface KnowledgebaseStore {
+  getMeta(workspaceId: string): Promise<KnowledgebaseMeta | null>;
+  putMeta(meta: KnowledgebaseMeta): Promise<void>;
+  /** Articles in listing order (`position`, then id). */
+  listArticles(workspaceId: string, page: { limit: number; offset: number; kind?: ArticleKind | undefined }): Promise<KnowledgebaseArticle[]>;
+  countArticles(workspaceId: string, kind?: ArticleKind): Promise<number>;
+  getArticle(workspaceId: string, id: string): Promise<KnowledgebaseArticle | null>;
+  /** Inserts or replaces the article, and the record of which memories it cites. */
+  putArticle(article: KnowledgebaseArticle): Promise<void>;
+  deleteArticles(workspaceId: string, ids: readonly string[]): Promise<number>;
+  /** Articles that cite the memory, in listing order. */
+  articlesCiting(workspaceId: string, memoryId: string): Promise<Array<Pick<KnowledgebaseArticle, 'id' | 'title' | 'kind'>>>;
+  createJob(job: KnowledgebaseJob): Promise<void>;
+  getJob(workspaceId: string, id: string): Promise<KnowledgebaseJob | null>;
+  updateJob(id: string, patch: Partial<Pick<KnowledgebaseJob, 'status' | 'result' | 'error' | 'updated_at'>>): Promise<KnowledgebaseJob | null>;
+}
+
+export type DocumentType = 'text' | 'markdown' | 'html' | 'pdf' | 'docx';
+
+/**
+ * An ingestion job moves queued → processing → completed | failed | cancelled, or queued → cancelled; nothing leaves
+ * completed, failed or cancelled. A document's status is the status of its current (latest) job.
+ */
+export type IngestionStatus = 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
+
+export interface DocumentRecord {
+  id: string;
+  workspace_id: string;
+  tenant_id: string;
+  filename: string;
+  mime_type: string;
+  document_type: DocumentType;
+  size_bytes: number;
+  /** SHA-256 hex of the uploaded bytes. */
+  content_hash: string;
+  /** Context of the memories its chunks become. */
+  context_id: string;
+  importance: number;
+  tags: string[];
+  metadata: JsonObject;
+  /** The options of the latest run (upload or reprocess). */
+  extraction_options: JsonObject;
+  retain_original: boolean;
+  current_job_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A document as read, with what follows from its current job, pages, memories and stored bytes. */
+export interface StoredDocument extends DocumentRecord {
+  status: IngestionStatus;
+  page_count: number;
+  memory_count: number;
+  original_stored: boolean;
+}
+
+export interface DocumentPage {
+  id: string;
+  workspace_id: string;
+  document_id: string;
+  /** 1-based. */
+  page_no: number;
+  transcript: string;
+  /** The extractor that produced the transcript (`unpdf`, `mammoth`, …). */
+  transcript_model: string;
+  created_at: string;
+}
+
+export interface NewDocumentPage extends DocumentPage {
+  embedding: Float32Array;
+}
+
+export interface IngestionJob {
+  id: string;
+  workspace_id: string;
+  document_id: string;
+  status: IngestionStatus;
+  /** The effective options of this run, defaults filled in. */
+  extraction_options: JsonObject;
+  /** Null until the pages are stored. */
+  pages_total: number | null;
+  /** Null until the pages are cut into chunks. */
+  chunks_total: number | null;
+  chunks_done: number;
+  /** Chunks that are memories of the document after this run: new ones, and unchanged ones kept from an earlier run. */
+  memories_linked: number;
+  /** Chunks whose exact text was already a memory not from this document (stored once, not linked). */
+  chunks_deduplicated: number;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  updated_at: string;
+}
+
+export type IngestionJobPatch = Partial<Omit<IngestionJob, 'id' | 'workspace_id' | 'document_id' | 'extraction_options' | 'created_at'>>;
+
+/** A memory made from a chunk of a document; `job_id` is the run that last produced it. */
+export interface DocumentMemoryLink {
+  document_id: string;
+  memory_id: string;
+  workspace_id: string;
+  job_id: string;
+  page_no: number;
+  chunk_index: number;
+}
+
+export interface DocumentStore {
+  insert(document: DocumentRecord): Promise<void>;
+  get(workspaceId: string, id: string): Promise<StoredDocument | null>;
+  /** Newest first; `status` filters by the current job's status. */
+  list(workspaceId: string, options: { status?: IngestionStatus | undefined; documentType?: DocumentType | undefined; limit: number; offset: number }): Promise<{ documents: StoredDocument[]; total: number }>;
+  update(workspaceId: string, id: string, patch: Partial<Pick<DocumentRecord, 'current_job_id' | 'extraction_options' | 'updated_at'>>): Promise<void>;
+  /** Removes the document with its bytes, pages, jobs and memory links (not the memories). */
+  delete(workspaceId: string, id: string): Promise<boolean>;
+  putOriginal(workspaceId: string, documentId: string, bytes: Uint8Array): Promise<void>;
+  getOriginal(workspaceId: string, documentId: string): Promise<Uint8Array | null>;
+  deleteOriginal(workspaceId: string, documentId: string): Promise<void>;
+  /** Replaces every page of the document. */
+  replacePages(workspaceId: string, documentId: string, pages: readonly NewDocumentPage[]): Promise<void>;
+  /** In page order. */
+  listPages(workspaceId: string, documentId: string, page: { limit?: number; offset?: number }): Promise<{ pages: DocumentPage[]; total: number }>;
+  getPage(workspaceId: string, documentId: string, pageId: string): Promise<DocumentPage | null>;
+  /** Pages with text nearest to the vector (cosine similarity, exact), optionally within the given documents. */
+  searchPages(workspaceId: string, vector: Float32Array, options: { k: number; documentIds?: readonly string[] | undefined }): Promise<Array<{ page: DocumentPage; score: number }>>;
+  /** Records links; an existing link is moved to the new job (with its new page and chunk) when another job made it. */
+  linkMemories(links: readonly DocumentMemoryLink[]): Promise<void>;
+  /** In page and chunk order; `exceptJobId` keeps only links made by other jobs. */
+  linkedMemoryIds(workspaceId: string, documentId: string, options: { limit?: number; offset?: number; exceptJobId?: string }): Promise<{ ids: string[]; total: number }>;
+  createJob(job: IngestionJob): Promise<void>;
+  getJob(workspaceId: string, id: string): Promise<IngestionJob | null>;
+  /** Newest first. */
+  listJobs(workspaceId: string, options: { status?: IngestionStatus | undefined; documentId?: string | undefined; limit: number; offset: number }): Promise<{ jobs: IngestionJob[]; total: number }>;
+  /** Applies the patch if the job's status is one of `onlyFrom` (any status when absent); null otherwise or when absent. */
+  updateJob(workspaceId: string, id: string, patch: IngestionJobPatch, onlyFrom?: readonly IngestionStatus[]): Promise<IngestionJob | null>;
+}
+
+/** The saved state of one session's Python sandbox (opaque bytes) and what the sandbox says about it. */
+export interface SandboxCheckpoint {
+  session_id: string;
+  workspace_id: string;
+  data: Uint8Array;
+  metadata: JsonObject;
+  updated_at: string;
+}
+
+export interface SandboxCheckpointStore {
+  /** Stores or replaces the session's checkpoint in the session's workspace; false (nothing stored) when the session is gone. */
+  put(sessionId: string, data: Uint8Array, metadata: JsonObject, at: string): Promise<boolean>;
+  get(sessionId: string): Promise<SandboxCheckpoint | null>;
+  delete(sessionId: string): Promise<boolean>;
+}
+
+export type ApplicationType = 'generic' | 'chat' | 'agent' | 'tool';
+
+/** A tenant-level application; links enable it in workspaces. */
+export interface Application {
+  id: string;
+  tenant_id: string;
+  name: string;
+  description: string | null;
+  app_type: ApplicationType;
+  enabled: boolean;
+  config: JsonObject;
+  metadata: JsonObject;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An application in one workspace: disabled there when `enabled` is false, its config overridden by `config_overrides`. */
+export interface ApplicationLink {
+  application_id: string;
+  workspace_id: string;
+  enabled: boolean;
+  config_overrides: JsonObject;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApplicationStore {
+  create(application: Application): Promise<void>;
+  get(id: string): Promise<Application | null>;
+  /** Oldest first; `linkedTo` keeps those linked to any of these workspaces. */
+  list(options: { limit: number; offset: number; linkedTo?: readonly string[] }): Promise<{ applications: Application[]; total: number }>;
+  update(id: string, patch: Partial<Omit<Application, 'id' | 'tenant_id' | 'created_at'>>): Promise<Application | null>;
+  /** Removes the application and its links. */
+  delete(id: string): Promise<boolean>;
+  getLink(applicationId: string, workspaceId: string): Promise<ApplicationLink | null>;
+  /** Inserts the link or replaces its enabled flag, overrides and updated_at (created_at stays). */
+  putLink(link: ApplicationLink): Promise<ApplicationLink>;
+  deleteLink(applicationId: string, workspaceId: string): Promise<boolean>;
+  /** The workspace's links with their applications, oldest application first. */
+  listLinked(workspaceId: string): Promise<Array<{ application: Application; link: ApplicationLink }>>;
+}
+
+/** Who looks at scoped registry entries: those of the workspace, of the user, and those above both. */
+export interface RegistryViewer {
+  workspaceId: string;
+  userId: string | null;
+}
+
+/** Where a scoped entry (skill, MCP server) lives: its scope and that scope's owners (null above it). */
+export interface ScopedOwner<S extends string = string> {
+  scope: S;
+  workspace_id: string | null;
+  user_id: string | null;
+}
+
+/** Narrows a listing of visible entries. */
+export interface ScopedFilter {
+  names?: readonly string[];
+  scope?: string;
+}
+
+/** Where the canonical copy lives: the server, both sides (two-way), or the client's filesystem. */
+export type SourceMode = 'server' | 'mirrored' | 'filesystem';
+
+export type SkillScope = 'user' | 'workspace' | 'tenant' | 'global';
+
+/** The manifest of a skill is its file at this path. */
+export const SKILL_MANIFEST_PATH = 'SKILL.md';
+
+export interface Skill extends ScopedOwner<SkillScope> {
+  id: string;
+  tenant_id: string;
+  name: string;
+  version: string | null;
+  description: string | null;
+  source_mode: SourceMode;
+  metadata: JsonObject;
+  /** The SKILL.md content (the file at SKILL_MANIFEST_PATH). */
+  manifest: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SkillFileInfo {
+  /** Relative, `/`-separated. */
+  path: string;
+  size: number;
+  /** Hex SHA-256 of the content. */
+  sha256: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SkillFile extends SkillFileInfo {
+  content: Buffer;
+}
+
+export interface SkillStore {
+  /** Stores the skill with its files (SKILL.md among them) unless its name is taken in its scope: false then. */
+  create(skill: Omit<Skill, 'manifest'>, files: readonly SkillFile[]): Promise<boolean>;
+  get(id: string): Promise<Skill | null>;
+  /** Entries the viewer can see, by name then scope. */
+  listVisible(viewer: RegistryViewer, filter?: ScopedFilter): Promise<Skill[]>;
+  update(id: string, patch: Partial<Pick<Skill, 'version' | 'description' | 'source_mode' | 'metadata' | 'updated_at'>>): Promise<Skill | null>;
+  /** Removes the skill and its files. */
+  delete(id: string): Promise<boolean>;
+  /** By path. */
+  listFiles(skillId: string): Promise<SkillFileInfo[]>;
+  getFile(skillId: string, path: string): Promise<SkillFile | null>;
+  /** Inserts or replaces each file (created_at of a replaced file stays). */
+  putFiles(skillId: string, files: readonly SkillFile[]): Promise<void>;
+  deleteFiles(skillId: string, paths: readonly string[]): Promise<number>;
+}
+
+export type McpScope = 'local' | 'project' | 'user' | 'global';
+export type McpTransport = 'stdio' | 'http' | 'sse' | 'streamable-http';
+
+export interface McpServerEntry extends ScopedOwner<McpScope> {
+  id: string;
+  tenant_id: string;
+  name: string;
+  description: string | null;
+  transport: McpTransport;
+  command: string | null;
+  args: string[];
+  url: string | null;
+  /** Names of the env variables and headers; their values are sealed in `sealed_secrets`. */
+  env_keys: string[];
+  header_keys: string[];
+  /** `{env, headers}` sealed with the node's secret key; null when both are empty. */
+  sealed_secrets: string | null;
+  source_mode: SourceMode;
+  enabled: boolean;
+  metadata: JsonObject;
+  last_synced_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export type McpServerPatch = Partial<
+  Pick<McpServerEntry, 'description' | 'transport' | 'command' | 'args' | 'url' | 'env_keys' | 'header_keys' | 'sealed_secrets' | 'source_mode' | 'enabled' | 'metadata' | 'last_synced_at' | 'updated_at'>
+>;
+
+export interface McpServerStore {
+  /** Stores the entry unless its name is taken in its scope: false then. */
+  create(entry: McpServerEntry): Promise<boolean>;
+  get(id: string): Promise<McpServerEntry | null>;
+  /** Entries the viewer can see, by name then scope. */
+  listVisible(viewer: RegistryViewer, filter?: ScopedFilter): Promise<McpServerEntry[]>;
+  update(id: string, patch: McpServerPatch): Promise<McpServerEntry | null>;
+  delete(id: string): Promise<boolean>;
+}
+
+export type DataProviderType = 'local';
+
+export interface DataProvider {
+  id: string;
+  workspace_id: string;
+  name: string;
+  provider_type: DataProviderType;
+  connection_args: JsonObject;
+  /** `encrypted_args` sealed with the node's secret key; null when not set. Never returned by the API. */
+  sealed_args: string | null;
+  schedule: string | null;
+  metadata: JsonObject;
+  last_synced_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DataProviderStore {
+  create(provider: DataProvider): Promise<void>;
+  get(workspaceId: string, id: string): Promise<DataProvider | null>;
+  /** Oldest first. */
+  list(workspaceId: string, page: { limit: number; offset: number }): Promise<{ providers: DataProvider[]; total: number }>;
+  update(workspaceId: string, id: string, patch: Partial<Omit<DataProvider, 'id' | 'workspace_id' | 'created_at'>>): Promise<DataProvider | null>;
+  delete(workspaceId: string, id: string): Promise<boolean>;
+}
+
 export interface MetaStore {
   get(key: string): Promise<string | null>;
   set(key: string, value: string): Promise<void>;
@@ -349,8 +879,20 @@ export interface Storage {
   readonly tasks: TaskStore;
   readonly apiKeys: ApiKeyStore;
   readonly sessions: SessionStore;
+  readonly threads: ThreadStore;
+  readonly contradictions: ContradictionStore;
+  readonly entities: EntityStore;
+  readonly knowledgebase: KnowledgebaseStore;
+  readonly applications: ApplicationStore;
+  readonly skills: SkillStore;
+  readonly mcpServers: McpServerStore;
+  readonly dataProviders: DataProviderStore;
+  readonly documents: DocumentStore;
+  readonly sandboxCheckpoints: SandboxCheckpointStore;
   /** Runs `work` in one database transaction; everything done through `tx` commits or rolls back together. */
   transaction<T>(work: (tx: Storage) => Promise<T>): Promise<T>;
+  /** Resolves once every write committed so far would survive power loss; awaited before acknowledging a write. */
+  syncWrites(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { addMs, isoNow, type Clock } from '../core/clock.js';
 import type { CoreEvents } from '../core/events.js';
@@ -15,17 +14,25 @@ export interface TaskRunnerOptions {
 }
 
 const MAX_BACKOFF_MS = 5 * 60_000;
+/** Tasks leased per claim, per unit of concurrency: every claim and every completion is a commit. */
+const CLAIM_BATCH_FACTOR = 8;
 
 /**
- * Runs queued tasks from the database: leases a few at a time, retries failures with exponential backoff, and on
- * stop lets running tasks finish. Several processes over one Postgres database share the queue safely.
+ * Runs queued tasks from the database: leases a batch at a time, runs up to `concurrency` at once, records
+ * completions in batches, retries failures with exponential backoff, renews the leases it holds, and on stop lets
+ * running tasks finish and hands back the ones it had not started. Several processes over one Postgres database
+ * share the queue safely.
  */
 export class TaskRunner {
   private readonly handlers = new Map<string, TaskHandler>();
   private running = false;
   private loop: Promise<void> | null = null;
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly runningIds = new Set<number>();
+  /** Leased and waiting for a free slot. */
+  private leased: Task[] = [];
+  /** Leased ids, waiting or running: their leases are renewed. */
+  private readonly held = new Set<number>();
+  private completed: number[] = [];
   private heartbeat: NodeJS.Timeout | null = null;
   private wake: (() => void) | null = null;
   private readonly unsubscribe: () => void;
@@ -49,24 +56,23 @@ export class TaskRunner {
     if (this.running) return;
     this.running = true;
     this.loop = this.run();
-    // Leases stay short so a crashed worker's tasks return soon; a live worker renews those it is running.
+    // Leases stay short so a crashed worker's tasks return soon; a live worker renews those it holds.
     this.heartbeat = setInterval(() => void this.renewLeases(), Math.max(250, Math.floor(this.options.leaseMs / 3)));
     this.heartbeat.unref();
   }
 
-  private async renewLeases(): Promise<void> {
-    if (this.runningIds.size === 0) return;
-    const until = addMs(isoNow(this.clock), this.options.leaseMs);
-    await this.storage.tasks.extendLeases([...this.runningIds], until).catch((error: unknown) => this.report('renewing task leases failed', error));
-  }
-
-  /** Stops claiming new tasks and waits for the running ones. Unclaimed tasks stay queued in the database. */
+  /** Stops claiming, waits for the running tasks, hands back the leased ones. Nothing queued is lost. */
   async stop(): Promise<void> {
     this.running = false;
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.wake?.();
     await this.loop;
     await Promise.allSettled([...this.inFlight]);
+    await this.flushCompleted();
+    const unstarted = this.leased.map((t) => t.id);
+    this.leased = [];
+    for (const id of unstarted) this.held.delete(id);
+    await this.storage.tasks.release(unstarted).catch((error: unknown) => this.report('handing back leased tasks failed', error));
     this.unsubscribe();
   }
 
@@ -74,58 +80,91 @@ export class TaskRunner {
   async drain(): Promise<number> {
     let ran = 0;
     for (;;) {
-      const tasks = await this.claim(this.options.concurrency);
+      const tasks = await this.claim(this.options.concurrency * CLAIM_BATCH_FACTOR);
       if (tasks.length === 0) return ran;
-      await Promise.all(tasks.map((task) => this.execute(task)));
+      for (let i = 0; i < tasks.length; i += this.options.concurrency) {
+        await Promise.all(tasks.slice(i, i + this.options.concurrency).map((task) => this.execute(task)));
+      }
+      await this.flushCompleted();
       ran += tasks.length;
     }
   }
 
   private async run(): Promise<void> {
     while (this.running) {
-      const free = this.options.concurrency - this.inFlight.size;
-      const tasks = free > 0 ? await this.claim(free).catch((error: unknown) => this.report('claiming tasks failed', error)) : [];
-      for (const task of tasks ?? []) {
-        const execution = this.execute(task).finally(() => {
-          this.inFlight.delete(execution);
-          this.wake?.();
-        });
-        this.inFlight.add(execution);
+      try {
+        await this.flushCompleted();
+        if (this.leased.length === 0 && this.inFlight.size < this.options.concurrency) {
+          this.leased = await this.claim(this.options.concurrency * CLAIM_BATCH_FACTOR);
+        }
+      } catch (error) {
+        this.report('claiming tasks failed', error);
       }
-      if (!tasks?.length) await this.idle();
+      while (this.running && this.inFlight.size < this.options.concurrency && this.leased.length > 0) this.begin(this.leased.shift()!);
+      // Woken early by a finished task or by new work queued in this process.
+      await this.idle(this.options.pollIntervalMs);
     }
   }
 
-  private idle(): Promise<void> {
-    const woken = new Promise<void>((resolve) => (this.wake = resolve));
-    return Promise.race([woken, sleep(this.options.pollIntervalMs)]).finally(() => (this.wake = null));
+  private begin(task: Task): void {
+    const execution = this.execute(task).finally(() => {
+      this.inFlight.delete(execution);
+      this.wake?.();
+    });
+    this.inFlight.add(execution);
   }
 
-  private claim(limit: number): Promise<Task[]> {
+  private idle(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wake = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake = done;
+    });
+  }
+
+  private async claim(limit: number): Promise<Task[]> {
     const now = isoNow(this.clock);
-    return this.storage.tasks.claim({ now, leaseUntil: addMs(now, this.options.leaseMs), limit });
+    const tasks = await this.storage.tasks.claim({ now, leaseUntil: addMs(now, this.options.leaseMs), limit });
+    for (const task of tasks) this.held.add(task.id);
+    return tasks;
+  }
+
+  private async renewLeases(): Promise<void> {
+    if (this.held.size === 0) return;
+    const until = addMs(isoNow(this.clock), this.options.leaseMs);
+    await this.storage.tasks.extendLeases([...this.held], until).catch((error: unknown) => this.report('renewing task leases failed', error));
+  }
+
+  private async flushCompleted(): Promise<void> {
+    if (this.completed.length === 0) return;
+    const ids = this.completed;
+    this.completed = [];
+    await this.storage.tasks.complete(ids);
+    for (const id of ids) this.held.delete(id);
   }
 
   private async execute(task: Task): Promise<void> {
     const handler = this.handlers.get(task.kind);
-    this.runningIds.add(task.id);
     try {
       if (!handler) throw new Error(`no handler for task kind '${task.kind}'`);
       await handler(task);
-      await this.storage.tasks.complete(task.id);
+      // Recorded in the next batch; a crash before that only repeats idempotent work.
+      this.completed.push(task.id);
     } catch (error) {
+      this.held.delete(task.id);
       const message = error instanceof Error ? error.message : String(error);
       const final = !handler || task.attempts >= this.options.maxAttempts;
       const retryAt = final ? null : addMs(isoNow(this.clock), Math.min(1000 * 2 ** task.attempts, MAX_BACKOFF_MS));
       this.log[final ? 'error' : 'warn']({ task: task.id, kind: task.kind, attempts: task.attempts, err: message }, final ? 'task failed for good' : 'task failed; will retry');
       await this.storage.tasks.fail(task.id, message, retryAt).catch((e: unknown) => this.report('recording a task failure failed', e));
-    } finally {
-      this.runningIds.delete(task.id);
     }
   }
 
-  private report(what: string, error: unknown): undefined {
+  private report(what: string, error: unknown): void {
     this.log.error({ err: error instanceof Error ? error.message : String(error) }, what);
-    return undefined;
   }
 }

@@ -46,6 +46,16 @@ describe('sessions and working memory', () => {
     expect(await listed(true)).toContain(session.id);
   });
 
+  it('slides its expiry when a memory is written through it', async () => {
+    const session = (await api.post('/v1/sessions', { workspace_id: 'sess-ws', ttl_seconds: 60 })).body.session;
+    clock.advance(45_000);
+    await api.post('/v1/memories', { content: 'Activity keeps the session alive.' }, { 'x-session-id': session.id });
+    clock.advance(45_000);
+    expect((await api.get(`/v1/sessions/${session.id}`)).status).toBe(200);
+    clock.advance(16_000);
+    expect((await api.get(`/v1/sessions/${session.id}`)).status).toBe(410);
+  });
+
   it('deletes a session but keeps the memories written in it', async () => {
     const session = (await api.post('/v1/sessions', { workspace_id: 'sess-ws' })).body.session;
     const memory = (await api.post('/v1/memories', { content: 'Written during the session.' }, { 'x-session-id': session.id })).body.memory;

@@ -283,7 +283,7 @@ describe.each(storageBackends())('storage conformance: $name', (backend) => {
       // The worker holding task 1 died: after its lease, someone else gets it.
       const reclaimed = await s.tasks.claim({ now: '2026-01-01T00:02:00.000Z', leaseUntil: '2026-01-01T00:03:00.000Z', limit: 1 });
       expect(reclaimed.map((t) => [t.payload.n, t.attempts])).toEqual([[1, 2]]);
-      await s.tasks.complete(reclaimed[0]!.id);
+      await s.tasks.complete([reclaimed[0]!.id]);
 
       const task3 = claimed[1]!;
       await s.tasks.fail(task3.id, 'boom', '2026-01-01T00:10:00.000Z');
@@ -299,7 +299,9 @@ describe.each(storageBackends())('storage conformance: $name', (backend) => {
       expect(await s.tasks.claim({ now: '2026-01-01T00:25:00.000Z', leaseUntil: '2026-01-01T00:26:00.000Z', limit: 1 })).toEqual([]);
       expect(await s.tasks.releaseAllLeases()).toBe(1);
       expect((await s.tasks.claim({ now: '2026-01-01T00:25:00.000Z', leaseUntil: '2026-01-01T00:26:00.000Z', limit: 1 })).map((t) => t.id)).toEqual([held!.id]);
-      await s.tasks.complete(held!.id);
+      await s.tasks.release([held!.id]);
+      expect((await s.tasks.claim({ now: '2026-01-01T00:25:01.000Z', leaseUntil: '2026-01-01T00:26:00.000Z', limit: 1 })).map((t) => t.id)).toEqual([held!.id]);
+      await s.tasks.complete([held!.id]);
       // A finished key can be queued again.
       await s.tasks.enqueue([{ kind: 'a', workspaceId: 'ws_a', payload: { n: 5 }, runAt: now, dedupeKey: 'only-once' }]);
       expect((await s.tasks.counts()).pending).toBe(2);

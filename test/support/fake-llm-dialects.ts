@@ -18,6 +18,8 @@ export interface Dialect {
   route(path: string, body: Record<string, unknown>): { model: string } | undefined;
   conversation(body: Record<string, unknown>): FakeMessage[];
   answer(text: string, usage: { input: number; output: number }, model: string): unknown;
+  /** The server-sent events of a streamed answer (`stream: true`), for dialects that stream. */
+  stream?(text: string, model: string): unknown[];
   error(status: number, message: string): unknown;
 }
 
@@ -35,6 +37,18 @@ export const openAIDialect: Dialect = {
     choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
     usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output },
   }),
+  // One chunk per word, then one that says the answer is complete.
+  stream: (text, model) => {
+    const chunk = (delta: Record<string, string>, finish: string | null) => ({
+      id: 'chatcmpl-fake',
+      object: 'chat.completion.chunk',
+      created: Math.floor(Date.now() / 1000),
+      model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
+    const words = text.split(/(?<= )/);
+    return [chunk({ role: 'assistant', content: '' }, null), ...words.map((word) => chunk({ content: word }, null)), chunk({}, 'stop')];
+  },
   error: (status, message) => ({ error: { message, type: status === 429 ? 'rate_limit_exceeded' : 'server_error', code: status } }),
 };
 

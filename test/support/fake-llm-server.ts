@@ -10,7 +10,8 @@
  *   expect(fake.requests[0].messages).toEqual([{ role: 'system', content: '…' }, { role: 'user', content: '…' }]);
  *   await fake.close();
  *
- * Only non-streaming calls are served: `generateText` does not stream.
+ * A string reply to an OpenAI request with `stream: true` is sent as server-sent events (one chunk per word, then
+ * `data: [DONE]`); every other answer is a single JSON body.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -96,6 +97,7 @@ async function startFake(dialect: Dialect, options: FakeLlmServerOptions = {}): 
 
     const next = queue.shift() ?? options.respond ?? nothingScripted;
     const reply = typeof next === 'function' ? await next(recorded) : next;
+    if (typeof reply === 'string' && body.stream === true && dialect.stream) return sendEvents(res, dialect.stream(reply, route.model));
     if (typeof reply === 'string') return sendJson(res, 200, dialect.answer(reply, estimateUsage(recorded, reply), route.model));
     if ('hang' in reply) return; // closeAllConnections() in close() ends it
     if ('disconnect' in reply) return void req.socket.destroy();
@@ -146,6 +148,12 @@ function parseBody(raw: string): Record<string, unknown> {
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
+}
+
+function sendEvents(res: ServerResponse, events: unknown[]): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  for (const event of events) res.write(`data: ${JSON.stringify(event)}\n\n`);
+  res.end('data: [DONE]\n\n');
 }
 
 /** Rough but deterministic counts (about four characters a token), so usage is never zero by accident. */

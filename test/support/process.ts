@@ -10,9 +10,18 @@ export interface ServerProcess {
   exited: Promise<number | string | null>;
 }
 
-/** memd as a separate process (`node --import tsx src/main.ts`), for crash and restart tests. */
-export function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+export interface SpawnOptions {
+  /** The entry to run (default: memd itself). */
+  script?: string;
+  args?: string[];
+  /** The log message that carries the URL once the process listens. */
+  listening?: string;
+}
+
+/** memd (or another entry, such as the peer) as a separate process (`node --import tsx <script>`), for crash and restart tests. */
+export function spawnServer(env: Record<string, string>, options: SpawnOptions = {}): Promise<ServerProcess> {
+  const { script = 'src/main.ts', args = [], listening = 'memd listening' } = options;
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd: ROOT,
     env: { ...process.env, MEMD_HOST: '127.0.0.1', MEMD_PORT: '0', MEMD_EMBEDDING_PROVIDER: 'hash', MEMD_LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -22,7 +31,7 @@ export function spawnServer(env: Record<string, string>): Promise<ServerProcess>
     let output = '';
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const match = output.match(/"url":"(http:\/\/[^"]+)"[^\n]*"msg":"memd listening"/);
+      const match = output.match(new RegExp(`"url":"(http://[^"]+)"[^\\n]*"msg":"${listening}"`));
       if (match) {
         child.stdout!.off('data', onData);
         child.stdout!.resume();
@@ -31,6 +40,6 @@ export function spawnServer(env: Record<string, string>): Promise<ServerProcess>
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    void exited.then((code) => reject(new Error(`memd exited (${code}) before listening:\n${output}`)));
+    void exited.then((code) => reject(new Error(`${script} exited (${code}) before listening:\n${output}`)));
   });
 }

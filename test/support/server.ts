@@ -35,6 +35,8 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
     MEMD_EMBEDDING_PROVIDER: 'hash',
     MEMD_HOST: '127.0.0.1',
     MEMD_PORT: '0',
+    // A server that never runs Python never loads an interpreter; context tests ask for `start`.
+    MEMD_SANDBOX_SPARE: 'first-use',
     ...options.env,
   });
   const app = await createApp(config, {

@@ -1,28 +1,114 @@
+import * as chrono from 'chrono-node';
 import { words } from '../text/index.js';
+import { contentWords } from '../text/stopwords.js';
+import { extractSlots, slotConflicts } from './slots.js';
+
+export type ConflictKind = 'negation' | 'number_change' | 'date_change' | 'exclusive_value';
+
+export interface ConflictSignal {
+  kind: ConflictKind;
+  detail: string;
+  /**
+   * How much the signal alone says the statements disagree; an exclusive value of a strong slot (same subject,
+   * same single-valued attribute, different values) says more than a lone negation or a changed number.
+   */
+  strength: number;
+  /** The statements must be at least this similar for the signal to count (cosine, for a semantic embedder). */
+  minSimilarity: number;
+}
+
+/** Cosine similarity of statements about the same topic; below it, a changed number is about another thing. */
+export const TOPIC_SIMILARITY = 0.7;
+/** A strong slot already names the topic (same subject and attribute): related statements suffice. */
+export const SLOT_SIMILARITY = 0.5;
 
 const NEGATIONS = new Set(['not', 'no', 'never', 'none', 'nobody', 'nothing', 'neither', 'nor', 'without', 'cannot']);
 
-const hasNegation = (tokens: readonly string[]): boolean => tokens.some((t) => NEGATIONS.has(t) || t.endsWith("n't"));
+const isNegation = (token: string): boolean => NEGATIONS.has(token) || token.endsWith("n't");
 
-/** Numbers, including decimals and ordinals ("3rd" → "3"), as they appear in the text. */
-const numbersIn = (text: string): string[] => (text.match(/\d+(?:[.,]\d+)?/g) ?? []).map((n) => n.replace(',', '.'));
+/** A crude stem, enough to see that "uses" and "use" are one word. */
+const stem = (word: string): string => word.replace(/(?<=\w{3})(?:ing|ed)$/, '').replace(/(?<=\w{2}[^s])s$/, '');
 
-export interface ConflictSignal {
-  kind: 'negation' | 'number_change';
-  detail: string;
+/** Negation counts when the rest of the two statements is mostly the same ("uses X" vs "does not use X"). */
+const NEGATION_MIN_OVERLAP = 0.5;
+
+function negationSignal(a: string, b: string): ConflictSignal | null {
+  const tokensA = words(a);
+  const tokensB = words(b);
+  if (tokensA.some(isNegation) === tokensB.some(isNegation)) return null;
+  const rest = (tokens: string[]) => new Set(contentWords(tokens.filter((t) => !isNegation(t))).map(stem));
+  const restA = rest(tokensA);
+  const restB = rest(tokensB);
+  const shared = [...restA].filter((w) => restB.has(w)).length;
+  const union = new Set([...restA, ...restB]).size;
+  if (union === 0 || shared / union < NEGATION_MIN_OVERLAP) return null;
+  return { kind: 'negation', detail: 'one statement negates the other', strength: 0.75, minSimilarity: TOPIC_SIMILARITY };
+}
+
+const DATE_PARTS = ['year', 'month', 'day', 'weekday', 'hour', 'minute'] as const;
+
+interface StatedDate {
+  text: string;
+  start: number;
+  end: number;
+  /** Only the parts the text states: "May 3" has a month and a day, not a year. */
+  parts: Partial<Record<(typeof DATE_PARTS)[number], number>>;
+}
+
+/** Absolute and weekday dates; a fixed reference keeps relative ones ("tomorrow") comparable between texts. */
+const REFERENCE_DATE = new Date('2000-01-01T00:00:00Z');
+
+function datesIn(text: string): StatedDate[] {
+  return chrono.parse(text, REFERENCE_DATE).map((result) => {
+    const parts: StatedDate['parts'] = {};
+    for (const part of DATE_PARTS) if (result.start.isCertain(part)) parts[part] = result.start.get(part) ?? undefined;
+    return { text: result.text, start: result.index, end: result.index + result.text.length, parts };
+  });
+}
+
+/** Two dates agree when every part both state is the same: "May 3" agrees with "May 3rd, 2026". */
+const datesAgree = (x: StatedDate, y: StatedDate): boolean => DATE_PARTS.every((p) => x.parts[p] === undefined || y.parts[p] === undefined || x.parts[p] === y.parts[p]);
+
+/** Numbers outside the date expressions, decimals and ordinals included ("3rd" → "3"). */
+function numbersOutside(text: string, dates: readonly StatedDate[]): string[] {
+  const masked = dates.reduceRight((t, d) => `${t.slice(0, d.start)}${' '.repeat(d.end - d.start)}${t.slice(d.end)}`, text);
+  return (masked.match(/\d+(?:[.,]\d+)?/g) ?? []).map((n) => n.replace(',', '.'));
+}
+
+/** Exclusive values; one that is a date is reported as the date change it is ("the deadline: may 3 vs june 10"). */
+function slotSignals(a: string, b: string): ConflictSignal[] {
+  return slotConflicts(extractSlots(a), extractSlots(b)).map(([x, y]) => ({
+    kind: datesIn(x.value).length > 0 && datesIn(y.value).length > 0 ? 'date_change' : 'exclusive_value',
+    detail: `${x.subject === 'self' ? '' : `${x.subject} `}${x.attribute}: ${x.value} vs ${y.value}`,
+    strength: x.strength === 'strong' ? 0.9 : 0.7,
+    minSimilarity: x.strength === 'strong' ? SLOT_SIMILARITY : TOPIC_SIMILARITY,
+  }));
 }
 
 /**
- * Cheap evidence that two similar statements disagree: one negates what the other asserts, or they state
- * different numbers (dates, amounts). Whole tokens only: "this" does not contain the negation "is".
+ * Cheap evidence that two statements disagree: one negates what the other asserts; they state different dates or
+ * numbers; or they give one attribute of one subject different values ("lives in Paris" / "moved to Berlin").
+ * Whole tokens only: "this" does not contain the negation "is". Each signal says how similar the statements must
+ * be for it to count; callers that know the similarity apply `minSimilarity`, others take any signal as a warning.
  */
 export function conflictSignals(a: string, b: string): ConflictSignal[] {
   const signals: ConflictSignal[] = [];
-  if (hasNegation(words(a)) !== hasNegation(words(b))) signals.push({ kind: 'negation', detail: 'one statement negates the other' });
-  const numbersA = numbersIn(a);
-  const numbersB = numbersIn(b);
-  if (numbersA.length > 0 && numbersB.length > 0 && numbersA.join(' ') !== numbersB.join(' ')) {
-    signals.push({ kind: 'number_change', detail: `${numbersA.join(', ')} vs ${numbersB.join(', ')}` });
+  const negation = negationSignal(a, b);
+  if (negation) signals.push(negation);
+
+  const slots = slotSignals(a, b);
+  const datesA = datesIn(a);
+  const datesB = datesIn(b);
+  // A date of a single-valued attribute already says it better than the bare dates.
+  const datedSlot = slots.some((s) => s.kind === 'date_change');
+  if (!datedSlot && datesA.length > 0 && datesB.length > 0 && !datesA.some((x) => datesB.some((y) => datesAgree(x, y)))) {
+    signals.push({ kind: 'date_change', detail: `${datesA.map((d) => d.text).join(', ')} vs ${datesB.map((d) => d.text).join(', ')}`, strength: 0.8, minSimilarity: TOPIC_SIMILARITY });
   }
+  const numbersA = numbersOutside(a, datesA);
+  const numbersB = numbersOutside(b, datesB);
+  if (numbersA.length > 0 && numbersB.length > 0 && numbersA.join(' ') !== numbersB.join(' ')) {
+    signals.push({ kind: 'number_change', detail: `${numbersA.join(', ')} vs ${numbersB.join(', ')}`, strength: 0.7, minSimilarity: TOPIC_SIMILARITY });
+  }
+  signals.push(...slots);
   return signals;
 }

@@ -77,20 +77,23 @@ export class MemoryEnricher {
     if (similar.length === 0) return;
     const others = new Map((await storage.memories.getMany(memory.workspace_id, similar.map((n) => n.id))).map((m) => [m.id, m]));
     const now = isoNow(clock);
-    for (const { id, score } of similar) {
-      const other = others.get(id);
-      if (!other) continue;
-      const similarity = Math.round(score * 1e4) / 1e4;
-      await storage.associations.upsert({
-        id: newId('assoc'),
-        workspace_id: memory.workspace_id,
-        source_id: memory.id,
-        target_id: id,
-        relationship: chooseRelationship(memory, other, score),
-        strength: similarity,
-        metadata: { auto_generated: true, similarity_score: similarity },
-        created_at: now,
-      });
-    }
+    // One transaction for all links: one commit instead of one per edge.
+    await storage.transaction(async (tx) => {
+      for (const { id, score } of similar) {
+        const other = others.get(id);
+        if (!other) continue;
+        const similarity = Math.round(score * 1e4) / 1e4;
+        await tx.associations.upsert({
+          id: newId('assoc'),
+          workspace_id: memory.workspace_id,
+          source_id: memory.id,
+          target_id: id,
+          relationship: chooseRelationship(memory, other, score),
+          strength: similarity,
+          metadata: { auto_generated: true, similarity_score: similarity },
+          created_at: now,
+        });
+      }
+    });
   }
 }

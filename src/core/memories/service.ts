@@ -98,12 +98,13 @@ export class MemoryService {
     });
 
     const vectors = await embedder.embed(fresh.map((i) => normaliseContent(trimmed[i]!.content)));
+    const decisions = await this.decide(scope, fresh.map((i) => trimmed[i]!), vectors);
     const now = isoNow(clock);
     const inserts: Array<{ index: number; memory: NewMemory }> = [];
     const rewrites: Array<{ index: number; decision: Rewrite; embedding: Float32Array }> = [];
     for (const [position, index] of fresh.entries()) {
       const embedding = vectors[position]!;
-      const decision = await this.decide(scope, trimmed[index]!, embedding);
+      const decision = decisions[position]!;
       if (decision.action === 'create') inserts.push({ index, memory: buildMemory(scope, newId('mem'), trimmed[index]!, embedding, now) });
       else if (decision.action === 'skip') outcomes[index] = { memory: decision.existing, action: 'skipped' };
       else rewrites.push({ index, decision, embedding });
@@ -135,17 +136,20 @@ export class MemoryService {
     return outcomes as WriteOutcome[];
   }
 
-  private async decide(scope: MemoryWriteScope, draft: MemoryDraft, embedding: Float32Array): Promise<DedupDecision> {
-    if (!scope.dedup.enabled || draft.source_memory_id) return { action: 'create' };
-    const neighbours = await this.deps.storage.memories.vectorSearch(scope.workspaceId, embedding, {
-      k: DEDUP_NEIGHBOURS,
-      filter: { derived: false },
+  /** The duplicate decision for each draft, from one batched neighbour search and one lookup of the candidates. */
+  private async decide(scope: MemoryWriteScope, drafts: readonly MemoryDraft[], vectors: readonly Float32Array[]): Promise<DedupDecision[]> {
+    const create: DedupDecision = { action: 'create' };
+    if (!scope.dedup.enabled || drafts.length === 0) return drafts.map(() => create);
+    const { memories } = this.deps.storage;
+    const neighbours = await memories.vectorSearchMany(scope.workspaceId, vectors, { k: DEDUP_NEIGHBOURS, filter: { derived: false } });
+    const close = neighbours.map((found, i) => (drafts[i]!.source_memory_id ? [] : found.filter((n) => n.score >= scope.dedup.mergeThreshold)));
+    const candidateIds = [...new Set(close.flat().map((n) => n.id))];
+    if (candidateIds.length === 0) return drafts.map(() => create);
+    const byId = new Map((await memories.getMany(scope.workspaceId, candidateIds)).map((m) => [m.id, m]));
+    return drafts.map((draft, i) => {
+      const similar = close[i]!.flatMap((n) => (byId.has(n.id) ? [{ memory: byId.get(n.id)!, similarity: n.score }] : []));
+      return similar.length === 0 ? create : decideDuplicate(draft.content, null, similar, scope.dedup);
     });
-    const candidates = neighbours.filter((n) => n.score >= scope.dedup.mergeThreshold);
-    if (candidates.length === 0) return { action: 'create' };
-    const byId = new Map((await this.deps.storage.memories.getMany(scope.workspaceId, candidates.map((c) => c.id))).map((m) => [m.id, m]));
-    const similar = candidates.flatMap((c) => (byId.has(c.id) ? [{ memory: byId.get(c.id)!, similarity: c.score }] : []));
-    return decideDuplicate(draft.content, null, similar, scope.dedup);
   }
 
   /** UPDATE and MERGE: the existing memory absorbs the new one (text, tags, metadata, importance). */
@@ -259,17 +263,30 @@ export class MemoryService {
   /** Soft delete keeps the record with status `deleted`; hard delete removes it. Derived facts follow their parent. */
   async delete(workspaceId: string, id: string, hard: boolean): Promise<void> {
     const existing = await this.get(workspaceId, id);
+    if (hard) {
+      await this.hardDeleteMany(workspaceId, [id]);
+      return;
+    }
     const now = isoNow(this.deps.clock);
     await this.deps.storage.transaction(async (tx) => {
-      if (hard) {
-        await this.replaceDerived(tx, workspaceId, id, now, true);
-        await tx.memories.hardDelete(workspaceId, [id]);
-      } else if (existing.status !== 'deleted') {
+      if (existing.status !== 'deleted') {
         await tx.memories.update(workspaceId, id, { status: 'deleted', deleted_at: now, updated_at: now });
         await this.replaceDerived(tx, workspaceId, id, now, false);
       }
     });
     this.changed(workspaceId, true);
+  }
+
+  /** Removes for good the memories among `ids` that exist, with their derived facts, in one transaction. */
+  async hardDeleteMany(workspaceId: string, ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const now = isoNow(this.deps.clock);
+    const removed = await this.deps.storage.transaction(async (tx) => {
+      for (const id of ids) await this.replaceDerived(tx, workspaceId, id, now, true);
+      return tx.memories.hardDelete(workspaceId, ids);
+    });
+    this.changed(workspaceId, removed > 0);
+    return removed;
   }
 
   /** Lowers importance by `rate` (floor 0) and the decay factor by the same proportion; pinned memories are exempt. */

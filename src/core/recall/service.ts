@@ -128,6 +128,7 @@ export class RecallService {
     const result: CachedRecall = {
       memories,
       total_count: memories.length,
+      matched_count: ordered.length,
       mode_used: reranked ? 'hybrid' : 'rag',
       query_tokens: estimateTokens(request.query),
       query_rewritten: queryText === request.query ? null : queryText,

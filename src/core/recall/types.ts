@@ -68,6 +68,8 @@ export interface TokenSummary {
 export interface RecallResult {
   memories: RecalledMemory[];
   total_count: number;
+  /** Memories that passed the relevance floor among the candidates, before the limit (at most the arms' depth). */
+  matched_count: number;
   mode_used: 'rag' | 'hybrid';
   /** Server-side time of the whole recall, query embedding included. */
   search_latency_ms: number;

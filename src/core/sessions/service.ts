@@ -4,8 +4,18 @@ import { addMs, isoNow, type Clock } from '../clock.js';
 import { newSessionId } from '../ids.js';
 import { DEFAULT_CONTEXT } from '../memories/records.js';
 import { DEFAULT_TENANT, type WorkspaceService } from '../workspaces/service.js';
+import type { Briefing, BriefingOptions, BriefingService } from './briefing.js';
+import type { CommitOptions, CommitResult, SessionCommitter } from './commit.js';
 
 export const DEFAULT_SESSION_TTL_SECONDS = 3600;
+
+/**
+ * Ends what lives for a session outside its rows (its Python sandbox, on this node) once the session
+ * is gone; resolves when it has, so that a session re-created under the same id starts afresh.
+ */
+export interface SandboxCleanup {
+  cleanup(sessionId: string): Promise<void>;
+}
 
 export interface SessionInput {
   session_id?: string | undefined;
@@ -29,9 +39,18 @@ export class SessionService {
     private readonly storage: Storage,
     private readonly workspaces: WorkspaceService,
     private readonly clock: Clock,
+    private readonly committer: SessionCommitter,
+    private readonly briefings: BriefingService,
+    private readonly sandboxes: SandboxCleanup,
   ) {}
 
-  async create(input: SessionInput): Promise<SessionView> {
+  /** Creates the session and, when asked, a briefing of its workspace for the agent starting it. */
+  async start(input: SessionInput, briefing: BriefingOptions | null): Promise<{ session: SessionView; briefing: Briefing | null }> {
+    const session = await this.create(input);
+    return { session, briefing: briefing ? await this.briefings.build(session.workspace_id, briefing) : null };
+  }
+
+  private async create(input: SessionInput): Promise<SessionView> {
     const id = input.session_id ?? newSessionId();
     if (await this.storage.sessions.get(id)) throw new AppError('conflict', `session '${id}' already exists`);
     await this.workspaces.ensure(input.workspace_id);
@@ -85,6 +104,7 @@ export class SessionService {
 
   async delete(id: string): Promise<void> {
     if (!(await this.storage.sessions.delete(id))) throw notFound('session', id);
+    await this.sandboxes.cleanup(id);
   }
 
   /** Sliding window: the session lives `seconds` (default: its own TTL) from now. */
@@ -93,6 +113,11 @@ export class SessionService {
     const now = isoNow(this.clock);
     const updated = await this.storage.sessions.update(id, { expires_at: addMs(now, (seconds ?? session.ttl_seconds) * 1000), updated_at: now });
     return updated!;
+  }
+
+  /** Stores the live session's working memory as long-term memories (see SessionCommitter). */
+  async commit(id: string, options: CommitOptions): Promise<CommitResult> {
+    return this.committer.commit(await this.get(id), options);
   }
 
   async putEntry(id: string, key: string, value: unknown, ttlSeconds: number | null): Promise<WorkingMemoryEntry> {

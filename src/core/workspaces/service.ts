@@ -2,18 +2,21 @@ import { AppError, conflict, notFound } from '../../errors.js';
 import type { Context, JsonObject, Storage, Workspace } from '../../storage/types.js';
 import { isoNow, type Clock } from '../clock.js';
 import type { CoreEvents } from '../events.js';
-import { RELATIONSHIP_TYPES } from '../graph/taxonomy.js';
+import { RELATIONSHIP_CATEGORIES, RELATIONSHIP_TYPES } from '../graph/taxonomy.js';
 import { newId } from '../ids.js';
 import { DEFAULT_DEDUP_POLICY, type DedupPolicy } from '../memories/dedup.js';
 import { DEFAULT_CONTEXT } from '../memories/records.js';
 import type { MemoryWriteScope } from '../memories/service.js';
 import { MEMORY_SUBTYPES } from '../memories/vocabulary.js';
+import type { SandboxCleanup } from '../sessions/service.js';
 
 export const DEFAULT_WORKSPACE = '_default';
 export const DEFAULT_TENANT = 'default';
 
 export interface WorkspaceSchema {
   relationship_types: string[];
+  /** Category → its types: what `relationship_categories` filters select. */
+  relationship_categories: Record<string, string[]>;
   memory_subtypes: string[];
   can_customize: boolean;
 }
@@ -39,6 +42,7 @@ export class WorkspaceService {
     private readonly storage: Storage,
     private readonly clock: Clock,
     private readonly events: CoreEvents,
+    private readonly sandboxes: SandboxCleanup,
   ) {}
 
   async create(input: { id?: string | undefined; name: string; settings?: JsonObject | undefined }): Promise<Workspace> {
@@ -83,14 +87,21 @@ export class WorkspaceService {
 
   async delete(id: string): Promise<void> {
     if (id === DEFAULT_WORKSPACE) throw new AppError('bad_request', `the '${DEFAULT_WORKSPACE}' workspace cannot be deleted`);
-    const deleted = await this.storage.transaction((tx) => tx.workspaces.delete(id));
+    const { deleted, sessions } = await this.storage.transaction(async (tx) => {
+      const sessions = await tx.sessions.list({ workspaceId: id });
+      return { deleted: await tx.workspaces.delete(id), sessions };
+    });
     if (!deleted) throw notFound('workspace', id);
     this.events.memoriesChanged(id);
+    for (const session of sessions) await this.sandboxes.cleanup(session.id);
   }
 
   async schema(id: string): Promise<WorkspaceSchema> {
     await this.get(id);
-    return { relationship_types: [...RELATIONSHIP_TYPES], memory_subtypes: [...MEMORY_SUBTYPES], can_customize: false };
+    return {
+      relationship_types: [...RELATIONSHIP_TYPES],
+      relationship_categories: Object.fromEntries(Object.entries(RELATIONSHIP_CATEGORIES).map(([category, types]) => [category, [...types]])),
+      memory_subtypes: [...MEMORY_SUBTYPES], can_customize: false };
   }
 
   async writeScope(id: string): Promise<MemoryWriteScope> {

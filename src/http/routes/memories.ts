@@ -40,6 +40,8 @@ const STATUSES: Record<string, MemoryStatus[]> = { active: ['active'], archived:
 export function memoryRoutes(app: App, services: Services): void {
   const writeScope = async (request: FastifyRequest, workspaceId: string | undefined) => {
     const scope = await resolveScope(services, request, workspaceId);
+    // Writing through a session is activity in it: its sliding expiry moves (reference behaviour).
+    if (scope.session) await services.sessions.touch(scope.session.id);
     return { scope, write: await services.workspaces.writeScope(scope.workspaceId) };
   };
 

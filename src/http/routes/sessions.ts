@@ -4,8 +4,22 @@ import { authorizeWorkspace } from '../../core/auth/api-keys.js';
 import { notFound } from '../../errors.js';
 import type { Session } from '../../storage/types.js';
 import type { Services } from '../../services.js';
-import { commonErrors, ErrorResponse, Identifier } from '../schemas/common.js';
-import { CreateSessionBody, Session as SessionSchema, SessionParams, SessionSummary, TtlSeconds, WorkingMemoryBody, WorkingMemoryEntry } from '../schemas/session.js';
+import { DEFAULT_BRIEFING_OPTIONS, SESSION_BRIEFING_LOOKBACK_HOURS } from '../../core/sessions/briefing.js';
+import { DEFAULT_COMMIT_OPTIONS } from '../../core/sessions/commit.js';
+import { commonErrors, ErrorResponse, Identifier, Nullable } from '../schemas/common.js';
+import {
+  Briefing,
+  BriefingQuery,
+  CommitBody,
+  CommitResponse,
+  CreateSessionBody,
+  Session as SessionSchema,
+  SessionParams,
+  SessionSummary,
+  TtlSeconds,
+  WorkingMemoryBody,
+  WorkingMemoryEntry,
+} from '../schemas/session.js';
 import { resolveWorkspace } from '../request-context.js';
 import type { App } from '../server.js';
 
@@ -21,11 +35,67 @@ export function sessionRoutes(app: App, services: Services): void {
 
   app.post(
     '/sessions',
-    { schema: { tags, summary: 'Start a session (creates its workspace and context when absent)', body: CreateSessionBody, response: { 201: Type.Object({ session: SessionSchema, briefing: Type.Null() }), 409: ErrorResponse, ...commonErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Start a session (creates its workspace and context when absent), with a briefing of the workspace on request',
+        body: CreateSessionBody,
+        response: { 201: Type.Object({ session: SessionSchema, briefing: Nullable(Briefing) }), 409: ErrorResponse, ...commonErrors },
+      },
+    },
     async (request, reply) => {
-      const workspaceId = await resolveWorkspace(services, request, request.body.workspace_id);
-      const session = await services.sessions.create({ ...request.body, workspace_id: workspaceId });
-      return reply.status(201).send({ session, briefing: null });
+      const { briefing, briefing_options: options, ...input } = request.body;
+      const workspaceId = await resolveWorkspace(services, request, input.workspace_id);
+      const briefingOptions = briefing
+        ? {
+            ...DEFAULT_BRIEFING_OPTIONS,
+            lookbackMinutes: Math.round((options?.lookback_hours ?? SESSION_BRIEFING_LOOKBACK_HOURS) * 60),
+            ...(options?.detail_level && { detailLevel: options.detail_level }),
+            ...(options?.limit && { limit: options.limit }),
+          }
+        : null;
+      return reply.status(201).send(await services.sessions.start({ ...input, workspace_id: workspaceId }, briefingOptions));
+    },
+  );
+
+  // Registered before /sessions/:session_id; the router prefers the static path anyway.
+  app.get(
+    '/sessions/briefing',
+    { schema: { tags, summary: 'What happened in the workspace lately: memories, sessions, chat threads, contradictions', querystring: BriefingQuery, response: { 200: Type.Object({ briefing: Briefing }), ...commonErrors } } },
+    async (request) => {
+      const q = request.query;
+      const workspaceId = await resolveWorkspace(services, request, q.workspace_id);
+      const briefing = await services.briefings.build(workspaceId, {
+        lookbackMinutes: q.lookback_minutes,
+        detailLevel: q.detail_level,
+        limit: q.limit,
+        includeMemories: q.include_memories,
+        includeContradictions: q.include_contradictions,
+      });
+      return { briefing };
+    },
+  );
+
+  app.post(
+    '/sessions/:session_id/commit',
+    {
+      schema: {
+        tags,
+        summary: 'Store the working-memory entries above the thresholds as long-term memories (scored, categorised, deduplicated)',
+        params: SessionParams,
+        body: Type.Optional(CommitBody),
+        response: { 200: CommitResponse, 410: ErrorResponse, ...commonErrors },
+      },
+    },
+    async (request) => {
+      await ownedSession(request, request.params.session_id);
+      const body = request.body ?? {};
+      return services.sessions.commit(request.params.session_id, {
+        minImportance: body.min_importance ?? DEFAULT_COMMIT_OPTIONS.minImportance,
+        deduplicate: body.deduplicate ?? DEFAULT_COMMIT_OPTIONS.deduplicate,
+        categories: body.categories ?? DEFAULT_COMMIT_OPTIONS.categories,
+        maxMemories: body.max_memories ?? DEFAULT_COMMIT_OPTIONS.maxMemories,
+      });
     },
   );
 

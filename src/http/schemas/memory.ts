@@ -4,7 +4,7 @@ import { Identifier, JsonObject, NonBlank, Nullable, Score01, StringEnum, Timest
 
 export const MemoryTypeField = StringEnum(MEMORY_TYPES, { description: 'episodic, semantic, procedural or working' });
 const Subtype = Type.String({ minLength: 1, maxLength: 64, description: `one of ${MEMORY_SUBTYPES.join(', ')}, or your own` });
-const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 100 });
+export const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 100 });
 export const CONTENT_MAX_CHARS = 200_000;
 
 export const Memory = Type.Object({

@@ -1,5 +1,9 @@
 import { Type } from 'typebox';
-import { Identifier, JsonObject, Nullable, Timestamp, WorkspaceIdField } from './common.js';
+import { EXTRACTION_CATEGORIES } from '../../core/extraction/categories.js';
+import { DETAIL_LEVELS } from '../../core/memories/tiers.js';
+import { Identifier, JsonObject, Nullable, Score01, StringEnum, Timestamp, WorkspaceIdField } from './common.js';
+import { Contradiction } from './contradiction.js';
+import { MemoryTypeField } from './memory.js';
 
 export const TtlSeconds = (description: string) => Type.Integer({ minimum: 60, maximum: 86_400, description });
 
@@ -28,6 +32,17 @@ export const CreateSessionBody = Type.Object(
     context_id: Type.Optional(Identifier('created if absent; default `_default`')),
     user_id: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
     working_memory: Type.Optional(JsonObject),
+    briefing: Type.Optional(Type.Boolean({ default: false, description: 'also return a briefing of the workspace' })),
+    briefing_options: Type.Optional(
+      Type.Object(
+        {
+          lookback_hours: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 8_760, description: 'default 24' })),
+          detail_level: Type.Optional(StringEnum(DETAIL_LEVELS, { description: 'default abstract' })),
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'default 10' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -50,4 +65,55 @@ export const WorkingMemoryEntry = Type.Object({
   expires_at: Nullable(Timestamp),
   created_at: Timestamp,
   updated_at: Timestamp,
+});
+
+export const BriefingQuery = Type.Object(
+  {
+    workspace_id: WorkspaceIdField,
+    lookback_minutes: Type.Integer({ minimum: 1, maximum: 525_600, default: 60 }),
+    detail_level: StringEnum(DETAIL_LEVELS, { default: 'abstract' }),
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
+    include_memories: Type.Boolean({ default: true }),
+    include_contradictions: Type.Boolean({ default: true }),
+  },
+  { additionalProperties: false },
+);
+
+const BriefingMemory = Type.Object({
+  id: Type.String(),
+  content: Type.String({ description: 'the text at the requested detail level' }),
+  type: MemoryTypeField,
+  subtype: Nullable(Type.String()),
+  importance: Type.Number(),
+  tags: Type.Array(Type.String()),
+  session_id: Nullable(Type.String()),
+  created_at: Timestamp,
+});
+
+export const Briefing = Type.Object({
+  workspace_id: Type.String(),
+  summary: Type.String({ description: 'new memories, active sessions, open chat threads and unresolved contradictions, in words' }),
+  recent_memories: Type.Array(BriefingMemory),
+  contradictions: Type.Array(Type.Object({ ...Contradiction.properties, memory_a_content: Nullable(Type.String()), memory_b_content: Nullable(Type.String()) })),
+  lookback_minutes: Type.Integer(),
+  generated_at: Timestamp,
+});
+
+export const CommitBody = Type.Object(
+  {
+    min_importance: Type.Optional(Score01('entries scored below are not committed', { default: 0.5 })),
+    deduplicate: Type.Optional(Type.Boolean({ default: true, description: 'check long-term memory for near-duplicates' })),
+    categories: Type.Optional(Nullable(Type.Array(StringEnum(EXTRACTION_CATEGORIES), { minItems: 1, description: 'null: all' }))),
+    max_memories: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
+  },
+  { additionalProperties: false },
+);
+
+export const CommitResponse = Type.Object({
+  session_id: Type.String(),
+  memories_extracted: Type.Integer({ description: 'entries above the thresholds, deduplicated ones included' }),
+  memories_deduplicated: Type.Integer(),
+  memories_created: Type.Integer(),
+  breakdown: Type.Record(Type.String(), Type.Integer(), { description: 'category to memories created' }),
+  extraction_time_ms: Type.Integer(),
 });

@@ -59,3 +59,16 @@ export function rowsToUnitVectors(rows: Float32Array, dimensions: number, descri
   }
   return vectors;
 }
+
+/** Cosine similarity of two vectors of the same width (0 when either is all zeros). */
+export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    normA += a[i]! * a[i]!;
+    normB += b[i]! * b[i]!;
+  }
+  return normA === 0 || normB === 0 ? 0 : dot / Math.sqrt(normA * normB);
+}

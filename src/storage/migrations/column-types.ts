@@ -10,12 +10,14 @@ export interface ColumnTypes {
   json: DataType;
   bool: DataType;
   float: DataType;
+  /** Binary data: bytea in Postgres, BLOB in SQLite. */
+  bytes: DataType;
 }
 
 export function columnTypes(dialect: SqlDialect): ColumnTypes {
   return dialect === 'postgres'
-    ? { timestamp: 'timestamptz', json: 'jsonb', bool: 'boolean', float: 'double precision' }
-    : { timestamp: 'text', json: 'text', bool: 'integer', float: 'real' };
+    ? { timestamp: 'timestamptz', json: 'jsonb', bool: 'boolean', float: 'double precision', bytes: 'bytea' }
+    : { timestamp: 'text', json: 'text', bool: 'integer', float: 'real', bytes: 'blob' };
 }
 
 /** A JSON literal default that both engines accept: `'[]'` in SQLite, `'[]'::jsonb` in Postgres. */

@@ -2,6 +2,11 @@ import { Migrator, type Kysely, type Migration } from 'kysely';
 import type { SqlDialect } from './column-types.js';
 import * as foundation from './0001_foundation.js';
 import * as sessions from './0002_sessions.js';
+import * as knowledgebase from './0003_knowledgebase.js';
+import * as conversation from './0004_conversation.js';
+import * as sandbox from './0007_sandbox.js';
+import * as registries from './0008_registries.js';
+import * as documents from './0009_documents.js';
 
 interface VersionedMigration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
@@ -11,6 +16,11 @@ interface VersionedMigration {
 const MIGRATIONS: Record<string, VersionedMigration> = {
   '0001_foundation': foundation,
   '0002_sessions': sessions,
+  '0003_knowledgebase': knowledgebase,
+  '0004_conversation': conversation,
+  '0007_sandbox': sandbox,
+  '0008_registries': registries,
+  '0009_documents': documents,
 };
 
 /** Brings the database to the latest schema; throws with the failing migration's name. */
@@ -20,7 +30,13 @@ export async function migrateToLatest(db: Kysely<any>, dialect: SqlDialect, sche
     migrations[name] = { up: (kysely) => migration.up(kysely, dialect) };
   }
   // Naming the schema matters: without it Kysely finds a same-named bookkeeping table in any schema.
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations }, ...(schema ? { migrationTableSchema: schema } : {}) });
+  // Unordered: numbers are handed to parallel branches up front, so a database may have run 0004 before 0003 merged.
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    allowUnorderedMigrations: true,
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';

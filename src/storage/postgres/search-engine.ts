@@ -1,8 +1,19 @@
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../database.js';
-import type { FilterBuilder } from '../sql/memory-filter.js';
+import { memoryFilter, type FilterBuilder } from '../sql/memory-filter.js';
 import type { KeywordQuery, SearchEngine } from '../sql/search-engine.js';
-import type { ScoredId } from '../types.js';
+import type { MemoryFilter, ScoredId } from '../types.js';
+
+/**
+ * A tsquery for any of `terms` and every one of `required`. phraseto_tsquery accepts any text, so no user input
+ * reaches tsquery syntax; several words make a phrase.
+ */
+function tsQuery(query: KeywordQuery): RawBuilder<unknown> {
+  const term = (text: string) => sql`phraseto_tsquery('english', ${text})`;
+  const parts = query.required.map(term);
+  if (query.terms.length > 0) parts.push(sql`(${sql.join(query.terms.map(term), sql` || `)})`);
+  return sql.join(parts, sql` && `);
+}
 
 /**
  * Postgres: a generated tsvector column (GIN) for keywords and pgvector with an HNSW index for vectors.
@@ -26,6 +37,10 @@ export class PostgresSearchEngine implements SearchEngine {
     return Float32Array.from(JSON.parse(typeof raw === 'string' ? raw : raw.toString('utf8')) as number[]);
   }
 
+  cosineDistance(column: Expression<unknown>, vector: Float32Array): RawBuilder<number> {
+    return sql<number>`${column} <=> ${this.encodeVector(vector)}::vector(${sql.lit(this.dimensions)})`;
+  }
+
   jsonArrayContainsAll(column: Expression<unknown>, values: readonly string[]): Expression<SqlBool> {
     return sql<SqlBool>`${column} @> ${JSON.stringify([...new Set(values)])}::jsonb`;
   }
@@ -38,7 +53,12 @@ export class PostgresSearchEngine implements SearchEngine {
   onVectorsRemoved(): void {}
   onWorkspaceDropped(): void {}
 
-  async vectorSearch(db: Kysely<Database>, workspaceId: string, vector: Float32Array, k: number, filter: FilterBuilder): Promise<ScoredId[]> {
+  vectorSearch(db: Kysely<Database>, workspaceId: string, vectors: readonly Float32Array[], k: number, filter: MemoryFilter): Promise<ScoredId[][]> {
+    const sqlFilter = memoryFilter(this, workspaceId, filter);
+    return Promise.all(vectors.map((vector) => this.nearest(db, workspaceId, vector, k, sqlFilter)));
+  }
+
+  private async nearest(db: Kysely<Database>, workspaceId: string, vector: Float32Array, k: number, filter: FilterBuilder): Promise<ScoredId[]> {
     const query = sql`${this.encodeVector(vector)}::vector(${sql.lit(this.dimensions)})`;
     const distance = sql<number>`${this.typedEmbedding} <=> ${query}`;
     const rows = await db
@@ -55,11 +75,7 @@ export class PostgresSearchEngine implements SearchEngine {
   }
 
   async keywordSearch(db: Kysely<Database>, _workspaceId: string, query: KeywordQuery, k: number, filter: FilterBuilder): Promise<ScoredId[]> {
-    // phraseto_tsquery accepts any text, so no user input reaches tsquery syntax; several words make a phrase.
-    const term = (text: string) => sql`phraseto_tsquery('english', ${text})`;
-    const parts = query.required.map(term);
-    if (query.terms.length > 0) parts.push(sql`(${sql.join(query.terms.map(term), sql` || `)})`);
-    const tsquery = sql.join(parts, sql` && `);
+    const tsquery = tsQuery(query);
     const rank = sql<number>`ts_rank_cd(memories.search_tsv, (${tsquery}))`;
     const rows = await db
       .selectFrom('memories')
@@ -74,12 +90,8 @@ export class PostgresSearchEngine implements SearchEngine {
   }
 
   async keywordMatchCount(db: Kysely<Database>, workspaceId: string, terms: readonly string[], cap: number): Promise<number> {
-    const tsquery = sql.join(
-      terms.map((term) => sql`phraseto_tsquery('english', ${term})`),
-      sql` && `,
-    );
     const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM (
-      SELECT 1 FROM memories WHERE workspace_id = ${workspaceId} AND status = 'active' AND search_tsv @@ (${tsquery})
+      SELECT 1 FROM memories WHERE workspace_id = ${workspaceId} AND status = 'active' AND search_tsv @@ (${tsQuery({ terms: [], required: terms })})
       LIMIT ${cap + 1}) AS matches`.execute(db);
     return Number(rows[0]?.n ?? 0);
   }

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { AssociationsTable } from '../database.js';
 import { json, parseJsonObject, toIso } from '../rows.js';
-import type { Association, AssociationStore, Direction } from '../types.js';
+import type { Association, AssociationStore, Direction, GraphEdge } from '../types.js';
 import type { SqlContext } from './context.js';
 
 const toAssociation = (row: Selectable<AssociationsTable>): Association => ({
@@ -83,6 +83,12 @@ export class SqlAssociationStore implements AssociationStore {
     if (afterId !== null) q = q.where('id', '>', afterId);
     const rows = await q.orderBy('id').limit(limit).execute();
     return rows.map(toAssociation);
+  }
+
+  async scanEdges(workspaceId: string, afterId: string | null, limit: number): Promise<GraphEdge[]> {
+    let q = this.ctx.db.selectFrom('associations').select(['id', 'source_id', 'target_id', 'relationship', 'strength']).where('workspace_id', '=', workspaceId);
+    if (afterId !== null) q = q.where('id', '>', afterId);
+    return q.orderBy('id').limit(limit).execute();
   }
 
   async incomingCounts(workspaceId: string, memoryIds: readonly string[], options: { excludeRelationships?: readonly string[] } = {}): Promise<Map<string, number>> {

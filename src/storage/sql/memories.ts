@@ -1,9 +1,10 @@
 import type { Selectable, Updateable } from 'kysely';
 import type { MemoriesTable } from '../database.js';
 import { bit, json, parseJson, parseJsonObject, toBool, toIso, toIsoOrNull } from '../rows.js';
-import type { Memory, MemoryFilter, MemoryPatch, MemoryStatus, MemoryStore, MemoryType, NewMemory, Page, ScoredId, SequenceNeighbour } from '../types.js';
+import type { Memory, MemoryFilter, MemoryNode, MemoryPatch, MemoryStatus, MemoryStore, MemoryType, NewMemory, Page, ScoredId, SequenceNeighbour } from '../types.js';
 import type { SqlContext } from './context.js';
-import { isUnfiltered, memoryFilter } from './memory-filter.js';
+import { memoryFilter } from './memory-filter.js';
+import type { VectorEntry } from './search-engine.js';
 
 /** Rows per multi-row INSERT: well under SQLite's 32,766 bound parameters with ~30 columns. */
 const INSERT_CHUNK = 500;
@@ -89,7 +90,13 @@ function toPatchRow(patch: MemoryPatch): Updateable<MemoriesTable> {
   return row;
 }
 
-const searchable = (status: MemoryStatus): boolean => status !== 'deleted';
+const vectorEntry = (m: Pick<Memory, 'id' | 'workspace_id' | 'source_memory_id'>, seq: number, embedding: Float32Array): VectorEntry => ({
+  seq,
+  workspaceId: m.workspace_id,
+  id: m.id,
+  derived: m.source_memory_id !== null,
+  embedding,
+});
 
 interface Cursor {
   createdAt: string;
@@ -120,14 +127,14 @@ export class SqlMemoryStore implements MemoryStore {
       const chunk = memories.slice(start, start + INSERT_CHUNK);
       const inserted = await db.insertInto('memories').values(chunk.map(toRow)).returning(['seq', 'id']).execute();
       const seqById = new Map(inserted.map((r) => [r.id, Number(r.seq)]));
-      const entries = chunk.map((m) => ({ seq: seqById.get(m.id)!, workspaceId: m.workspace_id, content: m.content, embedding: m.embedding }));
+      const entries = chunk.map((m) => ({ ...vectorEntry(m, seqById.get(m.id)!, m.embedding), content: m.content }));
       await db
         .insertInto('memory_vectors')
         .values(entries.map((e) => ({ seq: e.seq, workspace_id: e.workspaceId, embedding: engine.encodeVector(e.embedding) })))
         .execute();
       await engine.addKeywordEntries(db, entries);
-      const live = entries.filter((_, i) => searchable(chunk[i]!.status));
-      this.ctx.afterCommit(() => engine.onVectorsAdded(live));
+      const active = entries.filter((_, i) => chunk[i]!.status === 'active');
+      this.ctx.afterCommit(() => engine.onVectorsAdded(active));
     }
   }
 
@@ -183,26 +190,26 @@ export class SqlMemoryStore implements MemoryStore {
     }
     if (patch.content !== undefined) {
       await engine.removeKeywordEntries(db, [seq]);
-      await engine.addKeywordEntries(db, [{ seq, workspaceId, content: memory.content, embedding: embedding ?? new Float32Array() }]);
+      await engine.addKeywordEntries(db, [{ seq, content: memory.content }]);
     }
-    const wasSearchable = searchable(before.status as MemoryStatus);
-    const isSearchable = searchable(memory.status);
-    if (wasSearchable && !isSearchable) this.ctx.afterCommit(() => engine.onVectorsRemoved(workspaceId, [seq]));
-    else if (isSearchable && (embedding || !wasSearchable)) {
+    const wasActive = before.status === 'active';
+    const isActive = memory.status === 'active';
+    if (wasActive && !isActive) this.ctx.afterCommit(() => engine.onVectorsRemoved(workspaceId, [seq]));
+    else if (isActive && (embedding || !wasActive)) {
       const vector = embedding ?? (await this.getEmbeddings(workspaceId, [id])).get(id);
-      if (vector) this.ctx.afterCommit(() => engine.onVectorsAdded([{ seq, workspaceId, embedding: vector }]));
+      if (vector) this.ctx.afterCommit(() => engine.onVectorsAdded([vectorEntry(memory, seq, vector)]));
     }
     return memory;
   }
 
   async setEmbeddings(entries: ReadonlyArray<{ workspaceId: string; id: string; embedding: Float32Array }>): Promise<void> {
     const { db, engine } = this.ctx;
-    const added: Array<{ seq: number; workspaceId: string; embedding: Float32Array }> = [];
+    const added: VectorEntry[] = [];
     for (const { workspaceId, id, embedding } of entries) {
-      const row = await db.selectFrom('memories').select(['seq', 'status']).where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+      const row = await db.selectFrom('memories').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
       if (!row) continue;
       await db.updateTable('memory_vectors').set({ embedding: engine.encodeVector(embedding) }).where('seq', '=', Number(row.seq)).execute();
-      if (searchable(row.status as MemoryStatus)) added.push({ seq: Number(row.seq), workspaceId, embedding });
+      if (row.status === 'active') added.push(vectorEntry(toMemory(row), Number(row.seq), embedding));
     }
     this.ctx.afterCommit(() => engine.onVectorsAdded(added));
   }
@@ -237,6 +244,29 @@ export class SqlMemoryStore implements MemoryStore {
     };
   }
 
+  async listNodes(workspaceId: string, filter: MemoryFilter, limit: number): Promise<MemoryNode[]> {
+    const rows = await this.db
+      .selectFrom('memories')
+      .select(['id', 'type', 'subtype', 'importance', 'tags', 'context_id', 'abstract', 'content_hash', 'created_at', 'updated_at'])
+      .where(memoryFilter(this.ctx.engine, workspaceId, filter))
+      .orderBy('created_at', 'desc')
+      .orderBy('seq', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      type: row.type as MemoryType,
+      subtype: row.subtype,
+      importance: row.importance,
+      tags: parseJson<string[]>(row.tags),
+      context_id: row.context_id,
+      abstract: row.abstract,
+      content_hash: row.content_hash,
+      created_at: toIso(row.created_at),
+      updated_at: toIso(row.updated_at),
+    }));
+  }
+
   async count(workspaceId: string, filter: MemoryFilter): Promise<number> {
     const row = await this.db
       .selectFrom('memories')
@@ -246,9 +276,13 @@ export class SqlMemoryStore implements MemoryStore {
     return Number(row.n);
   }
 
-  vectorSearch(workspaceId: string, vector: Float32Array, options: { k: number; filter?: MemoryFilter }): Promise<ScoredId[]> {
-    const filter = memoryFilter(this.ctx.engine, workspaceId, options.filter);
-    return this.ctx.engine.vectorSearch(this.db, workspaceId, vector, options.k, filter, isUnfiltered(options.filter));
+  async vectorSearch(workspaceId: string, vector: Float32Array, options: { k: number; filter?: MemoryFilter }): Promise<ScoredId[]> {
+    return (await this.vectorSearchMany(workspaceId, [vector], options))[0]!;
+  }
+
+  vectorSearchMany(workspaceId: string, vectors: readonly Float32Array[], options: { k: number; filter?: MemoryFilter }): Promise<ScoredId[][]> {
+    if (vectors.length === 0) return Promise.resolve([]);
+    return this.ctx.engine.vectorSearch(this.db, workspaceId, vectors, options.k, options.filter ?? {});
   }
 
   keywordSearch(workspaceId: string, terms: readonly string[], options: { k: number; filter?: MemoryFilter; required?: readonly string[] }): Promise<ScoredId[]> {

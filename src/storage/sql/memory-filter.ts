@@ -38,13 +38,3 @@ export function memoryFilter(engine: SearchEngine, workspaceId: string | null, f
     return eb.and(conditions);
   };
 }
-
-/** True when the filter narrows nothing beyond workspace and the default active status. */
-export function isUnfiltered(filter: MemoryFilter | undefined): boolean {
-  if (!filter) return true;
-  return Object.entries(filter).every(([key, value]) => {
-    if (value === undefined) return true;
-    if (key === 'statuses') return Array.isArray(value) && value.length === 1 && value[0] === 'active';
-    return Array.isArray(value) && value.length === 0 && key !== 'ids' && key !== 'sourceScopes';
-  });
-}

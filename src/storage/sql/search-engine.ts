@@ -1,14 +1,22 @@
-import type { Expression, Kysely, SqlBool } from 'kysely';
+import type { Expression, Kysely, RawBuilder, SqlBool } from 'kysely';
 import type { Database } from '../database.js';
 import type { SqlDialect } from '../migrations/column-types.js';
-import type { ScoredId } from '../types.js';
+import type { MemoryFilter, ScoredId } from '../types.js';
 import type { FilterBuilder } from './memory-filter.js';
 
-/** What a memory contributes to the vector and keyword indexes. */
-export interface IndexEntry {
+/** What a memory contributes to the keyword index. */
+export interface KeywordEntry {
+  seq: number;
+  content: string;
+}
+
+/** What an active memory contributes to an in-memory vector index. */
+export interface VectorEntry {
   seq: number;
   workspaceId: string;
-  content: string;
+  id: string;
+  /** Derived from another memory (a fact, an insight). */
+  derived: boolean;
   embedding: Float32Array;
 }
 
@@ -26,20 +34,22 @@ export interface SearchEngine {
   readonly dialect: SqlDialect;
   encodeVector(vector: Float32Array): Buffer | string;
   decodeVector(raw: Buffer | string): Float32Array;
+  /** Cosine distance (0 = same direction) from a stored vector column to the query, for exact scans in SQL. */
+  cosineDistance(column: Expression<unknown>, vector: Float32Array): RawBuilder<number>;
   /** `column` (a JSON array of strings) holds every one of `values`. */
   jsonArrayContainsAll(column: Expression<unknown>, values: readonly string[]): Expression<SqlBool>;
   /** Writes keyword entries inside the caller's transaction (vectors are shared SQL). */
-  addKeywordEntries(db: Kysely<Database>, entries: readonly IndexEntry[]): Promise<void>;
+  addKeywordEntries(db: Kysely<Database>, entries: readonly KeywordEntry[]): Promise<void>;
   removeKeywordEntries(db: Kysely<Database>, seqs: readonly number[]): Promise<void>;
   /** Drops a whole workspace's keyword entries (before its rows are deleted). */
   removeWorkspaceEntries(db: Kysely<Database>, workspaceId: string): Promise<void>;
-  /** Memories that became searchable (created, restored) or changed vector; applied after commit. */
-  onVectorsAdded(entries: ReadonlyArray<Pick<IndexEntry, 'seq' | 'workspaceId' | 'embedding'>>): void;
-  /** Memories that stopped being searchable (deleted); applied after commit. */
+  /** Memories that became active (created, restored) or changed vector; applied after commit. */
+  onVectorsAdded(entries: readonly VectorEntry[]): void;
+  /** Memories that stopped being active (archived, deleted); applied after commit. */
   onVectorsRemoved(workspaceId: string, seqs: readonly number[]): void;
   onWorkspaceDropped(workspaceId: string): void;
-  /** `unfiltered`: the filter narrows nothing beyond workspace and active status (an index can answer alone). */
-  vectorSearch(db: Kysely<Database>, workspaceId: string, vector: Float32Array, k: number, filter: FilterBuilder, unfiltered: boolean): Promise<ScoredId[]>;
+  /** Nearest neighbours of each query vector among the memories matching the filter, best first. */
+  vectorSearch(db: Kysely<Database>, workspaceId: string, vectors: readonly Float32Array[], k: number, filter: MemoryFilter): Promise<ScoredId[][]>;
   /** Any of `terms`, and every one of `required`; at least one of the two lists is non-empty. */
   keywordSearch(db: Kysely<Database>, workspaceId: string, query: KeywordQuery, k: number, filter: FilterBuilder): Promise<ScoredId[]>;
   /** Index entries matching every one of `terms` (see MemoryStore.keywordMatchCounts), counted up to `cap + 1`. */

@@ -2,12 +2,22 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../database.js';
 import type { Storage } from '../types.js';
 import { SqlApiKeyStore, SqlMetaStore } from './api-keys.js';
+import { SqlApplicationStore } from './applications.js';
 import { SqlAssociationStore } from './associations.js';
 import type { SqlContext } from './context.js';
+import { SqlContradictionStore } from './contradictions.js';
+import { SqlDocumentStore } from './documents.js';
+import { SqlDataProviderStore } from './data-providers.js';
+import { SqlEntityStore } from './entities.js';
+import { SqlKnowledgebaseStore } from './knowledgebase.js';
+import { SqlMcpServerStore } from './mcp-servers.js';
 import { SqlMemoryStore } from './memories.js';
+import { SqlSandboxCheckpointStore } from './sandbox-checkpoints.js';
 import type { SearchEngine } from './search-engine.js';
 import { SqlSessionStore } from './sessions.js';
+import { SqlSkillStore } from './skills.js';
 import { SqlTaskStore } from './tasks.js';
+import { SqlThreadStore } from './threads.js';
 import { SqlContextStore, SqlWorkspaceStore } from './workspaces.js';
 
 /**
@@ -23,6 +33,16 @@ export class SqlStorage implements Storage {
   readonly tasks;
   readonly apiKeys;
   readonly sessions;
+  readonly threads;
+  readonly contradictions;
+  readonly entities;
+  readonly knowledgebase;
+  readonly documents;
+  readonly sandboxCheckpoints;
+  readonly applications;
+  readonly skills;
+  readonly mcpServers;
+  readonly dataProviders;
 
   private readonly context: SqlContext;
 
@@ -30,6 +50,8 @@ export class SqlStorage implements Storage {
     private readonly root: Kysely<Database>,
     readonly engine: SearchEngine,
     private readonly onClose: () => Promise<void>,
+    /** Engine-specific durability barrier (SQLite: fsync the WAL); Postgres is durable at commit. */
+    private readonly durabilityBarrier: () => Promise<void> = async () => {},
     executor: Kysely<Database> = root,
     private readonly pendingEffects: Array<() => void> | null = null,
   ) {
@@ -46,6 +68,16 @@ export class SqlStorage implements Storage {
     this.tasks = new SqlTaskStore(this.context);
     this.apiKeys = new SqlApiKeyStore(this.context);
     this.sessions = new SqlSessionStore(this.context);
+    this.threads = new SqlThreadStore(this.context);
+    this.contradictions = new SqlContradictionStore(this.context);
+    this.entities = new SqlEntityStore(this.context);
+    this.knowledgebase = new SqlKnowledgebaseStore(this.context);
+    this.documents = new SqlDocumentStore(this.context);
+    this.sandboxCheckpoints = new SqlSandboxCheckpointStore(this.context);
+    this.applications = new SqlApplicationStore(this.context);
+    this.skills = new SqlSkillStore(this.context);
+    this.mcpServers = new SqlMcpServerStore(this.context);
+    this.dataProviders = new SqlDataProviderStore(this.context);
   }
 
   get dialect() {
@@ -63,9 +95,13 @@ export class SqlStorage implements Storage {
     const effects: Array<() => void> = [];
     const result = await this.root
       .transaction()
-      .execute((trx) => work(new SqlStorage(this.root, this.engine, this.onClose, trx, effects)));
+      .execute((trx) => work(new SqlStorage(this.root, this.engine, this.onClose, this.durabilityBarrier, trx, effects)));
     for (const effect of effects) effect();
     return result;
+  }
+
+  syncWrites(): Promise<void> {
+    return this.durabilityBarrier();
   }
 
   async ping(): Promise<void> {
@@ -74,7 +110,7 @@ export class SqlStorage implements Storage {
 
   async close(): Promise<void> {
     this.engine.close();
-    await this.root.destroy();
     await this.onClose();
+    await this.root.destroy();
   }
 }

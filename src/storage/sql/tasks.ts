@@ -81,8 +81,14 @@ export class SqlTaskStore implements TaskStore {
     return Number(result.numUpdatedRows);
   }
 
-  async complete(id: number): Promise<void> {
-    await this.ctx.db.deleteFrom('tasks').where('id', '=', id).execute();
+  async release(ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.ctx.db.updateTable('tasks').set({ status: 'pending', lease_until: null }).where('id', 'in', [...ids]).where('status', '=', 'running').execute();
+  }
+
+  async complete(ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.ctx.db.deleteFrom('tasks').where('id', 'in', [...ids]).execute();
   }
 
   async fail(id: number, error: string, retryAt: string | null): Promise<void> {

@@ -1,13 +1,12 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../database.js';
-import type { FilterBuilder } from '../sql/memory-filter.js';
-import type { IndexEntry, KeywordQuery, SearchEngine } from '../sql/search-engine.js';
-import type { ScoredId } from '../types.js';
-import type { WorkspaceVectorIndexes } from './vector-index.js';
+import { memoryFilter, type FilterBuilder } from '../sql/memory-filter.js';
+import type { KeywordEntry, KeywordQuery, SearchEngine, VectorEntry } from '../sql/search-engine.js';
+import type { MemoryFilter, ScoredId } from '../types.js';
+import type { IndexedMemory, WorkspaceVectorIndexes } from './vector-index.js';
 
 const FTS_CHUNK = 500;
-const STATISTICS_FIRST_REFRESH = 1_000;
 const WARM_UP_PAGE = 2_000;
 
 const ftsString = (term: string): string => `"${term.replaceAll('"', '""')}"`;
@@ -20,21 +19,33 @@ export function ftsMatchExpression(query: KeywordQuery): string {
 }
 
 /**
- * SQLite: FTS5 (BM25) for keywords; vectors as float32 BLOBs, searched through an in-memory HNSW per workspace
- * with exact re-scoring by sqlite-vec, or by an exact sqlite-vec scan when the index cannot answer.
+ * The filters the in-memory index answers alone: active memories (all it holds), originals vs derived, excluded
+ * ids. Anything else goes through SQL. Null when SQL is needed.
+ */
+function indexPredicate(filter: MemoryFilter): ((m: IndexedMemory) => boolean) | null {
+  const { statuses, derived, excludeIds, ...rest } = filter;
+  if (statuses && !(statuses.length === 1 && statuses[0] === 'active')) return null;
+  // An explicit list narrows even when empty (nothing matches).
+  if (rest.ids !== undefined || rest.sourceScopes !== undefined) return null;
+  const others = Object.values(rest).filter((v) => v !== undefined && !(Array.isArray(v) && v.length === 0));
+  if (others.length > 0) return null;
+  const excluded = new Set(excludeIds ?? []);
+  return (m) => (derived === undefined || m.derived === derived) && !excluded.has(m.id);
+}
+
+/**
+ * SQLite: FTS5 (BM25) for keywords; vectors as float32 BLOBs in the database and, for active memories, in an
+ * in-memory HNSW per workspace. Common filters are answered by the index alone; other filters check the index's
+ * candidates in SQL, and fall back to an exact sqlite-vec scan when the index cannot give k matches.
  */
 export class SqliteSearchEngine implements SearchEngine {
   readonly dialect = 'sqlite' as const;
   private warm = false;
-  private added = 0;
-  private statisticsAt = STATISTICS_FIRST_REFRESH;
 
   constructor(
     private readonly vectors: WorkspaceVectorIndexes,
     /** Below this many vectors an exact scan is cheap and exact; above it the HNSW answers. */
     private readonly annMinSize: number,
-    /** Refreshes the query planner's table statistics (PRAGMA optimize). */
-    private readonly refreshStatistics: () => void = () => {},
   ) {}
 
   encodeVector(vector: Float32Array): Buffer {
@@ -49,12 +60,16 @@ export class SqliteSearchEngine implements SearchEngine {
     return vector;
   }
 
+  cosineDistance(column: Expression<unknown>, vector: Float32Array): RawBuilder<number> {
+    return sql<number>`vec_distance_cosine(${column}, ${this.encodeVector(vector)})`;
+  }
+
   jsonArrayContainsAll(column: Expression<unknown>, values: readonly string[]): Expression<SqlBool> {
     const distinct = [...new Set(values)];
     return sql<SqlBool>`(SELECT count(DISTINCT j.value) FROM json_each(${column}) AS j WHERE j.value IN (${sql.join(distinct)})) = ${distinct.length}`;
   }
 
-  async addKeywordEntries(db: Kysely<Database>, entries: readonly IndexEntry[]): Promise<void> {
+  async addKeywordEntries(db: Kysely<Database>, entries: readonly KeywordEntry[]): Promise<void> {
     for (let start = 0; start < entries.length; start += FTS_CHUNK) {
       const rows = entries.slice(start, start + FTS_CHUNK).map((e) => sql`(${e.seq}, ${e.content})`);
       await sql`INSERT INTO memory_fts (rowid, content) VALUES ${sql.join(rows)}`.execute(db);
@@ -71,14 +86,8 @@ export class SqliteSearchEngine implements SearchEngine {
     await sql`DELETE FROM memory_fts WHERE rowid IN (SELECT seq FROM memories WHERE workspace_id = ${workspaceId})`.execute(db);
   }
 
-  onVectorsAdded(entries: ReadonlyArray<Pick<IndexEntry, 'seq' | 'workspaceId' | 'embedding'>>): void {
-    this.added += entries.length;
-    // Statistics go stale as tables grow: refresh at 1k, 2k, 4k, … rows written by this process (cheap, rare).
-    if (this.warm && this.added >= this.statisticsAt) {
-      this.statisticsAt *= 2;
-      setImmediate(this.refreshStatistics);
-    }
-    const byWorkspace = new Map<string, Array<{ seq: number; embedding: Float32Array }>>();
+  onVectorsAdded(entries: readonly VectorEntry[]): void {
+    const byWorkspace = new Map<string, VectorEntry[]>();
     for (const e of entries) {
       const list = byWorkspace.get(e.workspaceId) ?? [];
       list.push(e);
@@ -95,17 +104,28 @@ export class SqliteSearchEngine implements SearchEngine {
     this.vectors.drop(workspaceId);
   }
 
-  async vectorSearch(db: Kysely<Database>, workspaceId: string, vector: Float32Array, k: number, filter: FilterBuilder, unfiltered: boolean): Promise<ScoredId[]> {
-    const query = this.encodeVector(vector);
-    if (this.warm && this.vectors.size(workspaceId) >= this.annMinSize) {
-      // Overfetch so that exact re-scoring and the filter still leave k; a selective filter needs more.
-      const wanted = unfiltered ? Math.max(2 * k, k + 10) : Math.max(10 * k, 100);
-      const candidates = this.vectors.search(workspaceId, vector, wanted);
-      const rescored = await this.exactScan(db, query, k, filter, candidates.map((c) => c.seq));
-      // Fewer candidates than asked for means the index had nothing more to give.
-      if (rescored.length >= k || candidates.length < wanted) return rescored;
+  async vectorSearch(db: Kysely<Database>, workspaceId: string, vectors: readonly Float32Array[], k: number, filter: MemoryFilter): Promise<ScoredId[][]> {
+    const indexed = this.warm && this.vectors.size(workspaceId) >= this.annMinSize;
+    const accept = indexed ? indexPredicate(filter) : null;
+    if (accept) {
+      return this.vectors.search(workspaceId, vectors, k, accept).map((found) => found.map((n) => ({ id: n.id, score: n.similarity })));
     }
-    return this.exactScan(db, query, k, filter, null);
+    const sqlFilter = memoryFilter(this, workspaceId, filter);
+    const onlyActive = filter.statuses === undefined || (filter.statuses.length === 1 && filter.statuses[0] === 'active');
+    return Promise.all(
+      vectors.map(async (vector) => {
+        const query = this.encodeVector(vector);
+        if (indexed && onlyActive) {
+          // Index candidates checked against the filter in SQL; a selective filter needs a wide net.
+          const wanted = Math.max(10 * k, 100);
+          const [candidates] = this.vectors.search(workspaceId, [vector], wanted);
+          const matching = await this.exactScan(db, query, k, sqlFilter, candidates!.map((c) => c.seq));
+          // Fewer candidates than asked for means the index had nothing more to give.
+          if (matching.length >= k || candidates!.length < wanted) return matching;
+        }
+        return this.exactScan(db, query, k, sqlFilter, null);
+      }),
+    );
   }
 
   private async exactScan(db: Kysely<Database>, query: Buffer, k: number, filter: FilterBuilder, seqs: number[] | null): Promise<ScoredId[]> {
@@ -153,14 +173,16 @@ export class SqliteSearchEngine implements SearchEngine {
       const rows = await db
         .selectFrom('memory_vectors')
         .innerJoin('memories', 'memories.seq', 'memory_vectors.seq')
-        .select(['memory_vectors.seq', 'memory_vectors.workspace_id', 'memory_vectors.embedding'])
-        .where('memories.status', '!=', 'deleted')
+        .select(['memory_vectors.seq', 'memory_vectors.workspace_id', 'memory_vectors.embedding', 'memories.id', 'memories.source_memory_id'])
+        .where('memories.status', '=', 'active')
         .where('memory_vectors.seq', '>', afterSeq)
         .orderBy('memory_vectors.seq')
         .limit(WARM_UP_PAGE)
         .execute();
       if (rows.length === 0) break;
-      this.onVectorsAdded(rows.map((r) => ({ seq: r.seq, workspaceId: r.workspace_id, embedding: this.decodeVector(r.embedding) })));
+      this.onVectorsAdded(
+        rows.map((r) => ({ seq: r.seq, workspaceId: r.workspace_id, id: r.id, derived: r.source_memory_id !== null, embedding: this.decodeVector(r.embedding) })),
+      );
       afterSeq = rows[rows.length - 1]!.seq;
       await yieldToEventLoop();
     }

@@ -2,7 +2,7 @@ import usearch, { type Index, type ScalarKind } from 'usearch';
 
 export interface VectorIndexOptions {
   dimensions: number;
-  /** Storage precision inside the index; candidates are re-scored exactly from the database. */
+  /** Storage precision inside the index. f32 keeps distances exact, so results need no re-scoring. */
   quantization: 'f32' | 'f16' | 'i8';
   connectivity: number;
   expansionAdd: number;
@@ -10,84 +10,119 @@ export interface VectorIndexOptions {
 }
 
 export const DEFAULT_VECTOR_INDEX: Omit<VectorIndexOptions, 'dimensions'> = {
-  quantization: 'f16',
+  quantization: 'f32',
   connectivity: 16,
   expansionAdd: 64,
   expansionSearch: 96,
 };
 
-export interface Neighbour {
+/** What the index knows of a memory besides its vector: enough to answer the common filters without SQL. */
+export interface IndexedMemory {
+  id: string;
+  /** Derived from another memory (a fact, an insight). */
+  derived: boolean;
+}
+
+export interface IndexEntry extends IndexedMemory {
   seq: number;
-  /** Approximate cosine similarity (1 - index distance). */
+  embedding: Float32Array;
+}
+
+export interface Neighbour extends IndexedMemory {
+  seq: number;
+  /** Cosine similarity (1 - index distance). */
   similarity: number;
 }
 
+class WorkspaceIndex {
+  readonly memories = new Map<number, IndexedMemory>();
+
+  constructor(readonly graph: Index) {}
+}
+
 /**
- * One in-memory HNSW graph per workspace (usearch), keyed by `memories.seq`. It holds searchable memories only
- * and is always rebuilt from the database, so a crash can never leave it ahead of or behind committed data.
+ * One in-memory HNSW graph per workspace (usearch), keyed by `memories.seq`, holding the active memories only. It is
+ * always rebuilt from the database, so a crash can never leave it ahead of or behind committed data.
  */
 export class WorkspaceVectorIndexes {
-  private readonly indexes = new Map<string, Index>();
+  private readonly workspaces = new Map<string, WorkspaceIndex>();
 
   constructor(private readonly options: VectorIndexOptions) {}
 
-  private indexFor(workspaceId: string): Index {
-    let index = this.indexes.get(workspaceId);
-    if (!index) {
-      index = new usearch.Index({
-        dimensions: this.options.dimensions,
-        metric: usearch.MetricKind.Cos,
-        quantization: this.options.quantization as ScalarKind,
-        connectivity: this.options.connectivity,
-        expansion_add: this.options.expansionAdd,
-        expansion_search: this.options.expansionSearch,
-        multi: false,
-      });
-      this.indexes.set(workspaceId, index);
+  private indexFor(workspaceId: string): WorkspaceIndex {
+    let entry = this.workspaces.get(workspaceId);
+    if (!entry) {
+      entry = new WorkspaceIndex(
+        new usearch.Index({
+          dimensions: this.options.dimensions,
+          metric: usearch.MetricKind.Cos,
+          quantization: this.options.quantization as ScalarKind,
+          connectivity: this.options.connectivity,
+          expansion_add: this.options.expansionAdd,
+          expansion_search: this.options.expansionSearch,
+          multi: false,
+        }),
+      );
+      this.workspaces.set(workspaceId, entry);
     }
-    return index;
+    return entry;
   }
 
-  /** Adds or replaces vectors. */
-  upsert(workspaceId: string, entries: ReadonlyArray<{ seq: number; embedding: Float32Array }>): void {
+  /** Adds or replaces vectors; a batch is inserted by usearch on all cores. */
+  upsert(workspaceId: string, entries: readonly IndexEntry[]): void {
     if (entries.length === 0) return;
-    const index = this.indexFor(workspaceId);
-    for (const { seq, embedding } of entries) {
-      const key = BigInt(seq);
-      if (index.contains(key)) index.remove(key);
-      index.add(key, embedding);
-    }
+    const { graph, memories } = this.indexFor(workspaceId);
+    const dims = this.options.dimensions;
+    const keys = new BigUint64Array(entries.length);
+    const matrix = new Float32Array(entries.length * dims);
+    entries.forEach((entry, i) => {
+      keys[i] = BigInt(entry.seq);
+      matrix.set(entry.embedding, i * dims);
+      if (memories.has(entry.seq)) graph.remove(keys[i]!);
+      memories.set(entry.seq, { id: entry.id, derived: entry.derived });
+    });
+    graph.add(keys, matrix, 0);
   }
 
   remove(workspaceId: string, seqs: readonly number[]): void {
-    const index = this.indexes.get(workspaceId);
-    if (!index) return;
+    const entry = this.workspaces.get(workspaceId);
+    if (!entry) return;
     for (const seq of seqs) {
-      const key = BigInt(seq);
-      if (index.contains(key)) index.remove(key);
+      if (entry.memories.delete(seq)) entry.graph.remove(BigInt(seq));
     }
   }
 
   drop(workspaceId: string): void {
-    this.indexes.delete(workspaceId);
+    this.workspaces.delete(workspaceId);
   }
 
   size(workspaceId: string): number {
-    return this.indexes.get(workspaceId)?.size() ?? 0;
+    return this.workspaces.get(workspaceId)?.memories.size ?? 0;
   }
 
-  search(workspaceId: string, vector: Float32Array, k: number): Neighbour[] {
-    const index = this.indexes.get(workspaceId);
-    if (!index || index.size() === 0 || k <= 0) return [];
-    const matches = index.search(vector, Math.min(k, index.size()), 1);
-    const found: Neighbour[] = [];
-    for (let i = 0; i < matches.keys.length; i++) {
-      found.push({ seq: Number(matches.keys[i]), similarity: 1 - matches.distances[i]! });
-    }
-    return found;
+  /**
+   * The k nearest memories that `accept` lets through. Asks the graph for more when the filter rejects too many,
+   * up to the whole workspace, so the answer has k hits whenever k exist.
+   */
+  search(workspaceId: string, vectors: readonly Float32Array[], k: number, accept: (m: IndexedMemory) => boolean = () => true): Neighbour[][] {
+    const entry = this.workspaces.get(workspaceId);
+    const size = entry?.memories.size ?? 0;
+    if (!entry || size === 0 || k <= 0) return vectors.map(() => []);
+    return vectors.map((vector) => {
+      for (let wanted = Math.min(size, k + 8); ; wanted = Math.min(size, wanted * 4)) {
+        const matches = entry.graph.search(vector, wanted, 1);
+        const found: Neighbour[] = [];
+        for (let i = 0; i < matches.keys.length && found.length < k; i++) {
+          const seq = Number(matches.keys[i]);
+          const memory = entry.memories.get(seq);
+          if (memory && accept(memory)) found.push({ seq, ...memory, similarity: 1 - matches.distances[i]! });
+        }
+        if (found.length >= k || wanted >= size) return found;
+      }
+    });
   }
 
   clear(): void {
-    this.indexes.clear();
+    this.workspaces.clear();
   }
 }

@@ -1,0 +1,179 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { LlmProvider } from '../../providers/llm/types.js';
+import type { Contradiction, Memory, Storage } from '../../storage/types.js';
+import { isoNow, type Clock } from '../clock.js';
+import { newId } from '../ids.js';
+import { cosine } from '../../providers/embedding/vector.js';
+import { judgeWithLlm } from './judge.js';
+import { conflictSignals, SLOT_SIMILARITY, type ConflictKind, type ConflictSignal } from './signals.js';
+import { extractSlots, valuesDisagree } from './slots.js';
+
+/** Neighbours of a new memory checked for a conflict. */
+const NEIGHBOURS = 8;
+/** Without a rule signal, a pair this similar still goes to the language model judge (when one is configured). */
+const LLM_REVIEW_SIMILARITY = 0.8;
+/** Language-model calls per memory checked, most similar pairs first. */
+const LLM_CALLS_PER_MEMORY = 3;
+/** Memories per attribute group compared pairwise by a scan. */
+const SLOT_GROUP_LIMIT = 50;
+/** The most specific kind names the contradiction when several signals agree. */
+const TYPE_PRIORITY: ConflictKind[] = ['date_change', 'number_change', 'exclusive_value', 'negation'];
+
+export interface Verdict {
+  type: string;
+  confidence: number;
+  method: 'rules' | 'llm';
+  explanation: string;
+}
+
+interface DetectorDeps {
+  storage: Storage;
+  llm: LlmProvider | null;
+  clock: Clock;
+  log: Pick<FastifyBaseLogger, 'warn'>;
+}
+
+/** Stated memories only: derived ones (facts repeat their parent, insights aggregate others) are not checked. */
+const checkable = (m: Memory): boolean => m.status === 'active' && m.source_memory_id === null;
+
+const round2 = (x: number): number => Math.round(x * 100) / 100;
+
+/**
+ * Rule verdict: confidence = strongest signal x (0.6 + 0.4 x similarity), so a strong signal between barely
+ * related statements still scores lower than the same signal between near-identical ones.
+ */
+function ruleVerdict(signals: readonly ConflictSignal[], similarity: number): Verdict | null {
+  if (signals.length === 0) return null;
+  const type = TYPE_PRIORITY.find((kind) => signals.some((s) => s.kind === kind))!;
+  const strength = Math.max(...signals.map((s) => s.strength));
+  const clamped = Math.min(1, Math.max(0, similarity));
+  return { type, confidence: round2(Math.min(0.99, strength * (0.6 + 0.4 * clamped))), method: 'rules', explanation: signals.map((s) => s.detail).join('; ') };
+}
+
+/**
+ * Contradiction detection: similar memories (cosine) that carry a signal of conflict (negation, changed number or
+ * date, an exclusive value), confirmed or overruled by the language model when one is configured. Each pair is
+ * recorded once, with a `contradicts` edge from the later memory to the earlier one.
+ */
+export class ContradictionDetector {
+  constructor(private readonly deps: DetectorDeps) {}
+
+  /**
+   * The enrichment step run after every write. A pair is checked once, by the memory written last: the other's
+   * step ran before it existed (or skips it), so a language model judges each pair once.
+   */
+  readonly onWrite = async (memory: Memory, embedding: Float32Array): Promise<void> => {
+    if (checkable(memory)) await this.checkNeighbours(memory, embedding, 'written-before');
+  };
+
+  /** Checks the memory against its nearest neighbours (all, or those written before it); returns the contradictions newly recorded. */
+  async checkNeighbours(memory: Memory, embedding: Float32Array, neighbourhood: 'all' | 'written-before'): Promise<Contradiction[]> {
+    const { storage } = this.deps;
+    const neighbours = (await storage.memories.vectorSearch(memory.workspace_id, embedding, { k: NEIGHBOURS, filter: { derived: false, excludeIds: [memory.id] } }))
+      .filter((n) => n.score >= SLOT_SIMILARITY);
+    if (neighbours.length === 0) return [];
+    const others = new Map((await storage.memories.getMany(memory.workspace_id, neighbours.map((n) => n.id))).map((m) => [m.id, m]));
+    const recorded: Contradiction[] = [];
+    let llmCalls = 0;
+    for (const { id, score } of neighbours) {
+      const other = others.get(id);
+      if (!other || !checkable(other) || (neighbourhood === 'written-before' && !writtenBefore(other, memory))) continue;
+      const [earlier, later] = ordered(memory, other);
+      const signals = conflictSignals(earlier.content, later.content).filter((s) => score >= s.minSimilarity);
+      const reviewed = this.deps.llm !== null && llmCalls < LLM_CALLS_PER_MEMORY && (signals.length > 0 || score >= LLM_REVIEW_SIMILARITY);
+      if (reviewed) llmCalls++;
+      const verdict = await this.decide(memory, other, signals, score, reviewed);
+      const found = verdict && (await this.record(memory, other, verdict));
+      if (found) recorded.push(found);
+    }
+    return recorded;
+  }
+
+  /**
+   * A scan's extra pass: memories that give the same attribute of the same subject different values ("X lives in
+   * Y"), compared across the batch whatever their similarity, since the attribute already ties them together.
+   */
+  async checkAttributes(memories: readonly Memory[], embeddings: ReadonlyMap<string, Float32Array>): Promise<Contradiction[]> {
+    const groups = new Map<string, Array<{ memory: Memory; value: string }>>();
+    for (const memory of memories.filter(checkable)) {
+      for (const slot of extractSlots(memory.content)) {
+        if (slot.strength !== 'strong') continue;
+        const key = `${slot.subject}\u0000${slot.attribute}`;
+        const group = groups.get(key) ?? [];
+        if (group.length < SLOT_GROUP_LIMIT) groups.set(key, [...group, { memory, value: slot.value }]);
+      }
+    }
+    const recorded: Contradiction[] = [];
+    for (const group of groups.values()) {
+      for (let i = 0; i < group.length; i++) {
+        for (let j = i + 1; j < group.length; j++) {
+          const [x, y] = [group[i]!, group[j]!];
+          if (x.memory.id === y.memory.id || !valuesDisagree(x.value, y.value)) continue;
+          const [ex, ey] = [embeddings.get(x.memory.id), embeddings.get(y.memory.id)];
+          const similarity = ex && ey ? cosine(ex, ey) : 0;
+          const [earlier, later] = ordered(x.memory, y.memory);
+          const signals = conflictSignals(earlier.content, later.content).filter((s) => s.kind === 'exclusive_value' || similarity >= s.minSimilarity);
+          const verdict = await this.decide(x.memory, y.memory, signals, similarity, this.deps.llm !== null);
+          const found = verdict && (await this.record(x.memory, y.memory, verdict));
+          if (found) recorded.push(found);
+        }
+      }
+    }
+    return recorded;
+  }
+
+  /** The rules' verdict, unless the language model reviewed the pair: then its answer stands (rules if it fails). */
+  private async decide(memory: Memory, other: Memory, signals: readonly ConflictSignal[], similarity: number, reviewed: boolean): Promise<Verdict | null> {
+    const rules = ruleVerdict(signals, similarity);
+    const llm = this.deps.llm;
+    if (!reviewed || !llm) return rules;
+    const [earlier, later] = ordered(memory, other);
+    try {
+      const answer = await judgeWithLlm(llm, earlier.content, later.content);
+      return answer.contradicts ? { type: answer.type, confidence: round2(answer.confidence), method: 'llm', explanation: answer.explanation } : null;
+    } catch (error) {
+      this.deps.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'LLM contradiction judge failed; using rules');
+      return rules;
+    }
+  }
+
+  /** Records the pair (earlier memory as `a`) and its graph edge in one transaction; null when already known. */
+  private async record(memory: Memory, other: Memory, verdict: Verdict): Promise<Contradiction | null> {
+    const [a, b] = ordered(memory, other);
+    const now = isoNow(this.deps.clock);
+    const contradiction: Contradiction = {
+      id: newId('ctr'),
+      workspace_id: memory.workspace_id,
+      memory_a_id: a.id,
+      memory_b_id: b.id,
+      contradiction_type: verdict.type,
+      confidence: verdict.confidence,
+      detection_method: verdict.method,
+      explanation: verdict.explanation || null,
+      detected_at: now,
+      resolved_at: null,
+      resolution: null,
+      merged_memory_id: null,
+    };
+    return this.deps.storage.transaction(async (tx) => {
+      if (!(await tx.contradictions.insert(contradiction))) return null;
+      await tx.associations.upsert({
+        id: newId('assoc'),
+        workspace_id: memory.workspace_id,
+        source_id: b.id,
+        target_id: a.id,
+        relationship: 'contradicts',
+        strength: verdict.confidence,
+        metadata: { auto_generated: true, contradiction_id: contradiction.id, detection_method: verdict.method },
+        created_at: now,
+      });
+      return contradiction;
+    });
+  }
+}
+
+/** Whether `x` was last written before `y` (ties by id), so that of two memories exactly one is the later. */
+const writtenBefore = (x: Memory, y: Memory): boolean => x.updated_at < y.updated_at || (x.updated_at === y.updated_at && x.id < y.id);
+
+/** Earlier first: by creation time, then id. */
+const ordered = (x: Memory, y: Memory): [Memory, Memory] => (x.created_at < y.created_at || (x.created_at === y.created_at && x.id < y.id) ? [x, y] : [y, x]);

@@ -1,0 +1,13 @@
+import { extractPages, IngestionProblem, type ExtractRequest, type Extraction, type ProblemCode } from './extract.js';
+
+export type WorkerAnswer = { ok: true; extraction: Extraction } | { ok: false; code: ProblemCode; message: string };
+
+/** Worker-thread side of the extractor. A problem comes back as a value: an error's class does not cross threads. */
+export default async function extractInWorker(request: ExtractRequest): Promise<WorkerAnswer> {
+  try {
+    return { ok: true, extraction: await extractPages(request) };
+  } catch (error) {
+    if (error instanceof IngestionProblem) return { ok: false, code: error.code, message: error.message };
+    throw error;
+  }
+}

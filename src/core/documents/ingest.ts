@@ -1,0 +1,180 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { EmbeddingProvider } from '../../providers/embedding/types.js';
+import type { DocumentMemoryLink, IngestionJob, IngestionJobPatch, NewDocumentPage, NewTask, StoredDocument, Storage, Task } from '../../storage/types.js';
+import { isoNow, type Clock } from '../clock.js';
+import { newId } from '../ids.js';
+import type { MemoryDraft } from '../memories/records.js';
+import type { MemoryService, MemoryWriteScope } from '../memories/service.js';
+import { normaliseContent } from '../text/index.js';
+import type { WorkspaceService } from '../workspaces/service.js';
+import { IngestionProblem } from './extract.js';
+import type { DocumentExtractor } from './extractor.js';
+import { chunksOf, resolveOptions, type Chunk } from './options.js';
+
+export const INGEST_TASK = 'document.ingest';
+
+/** Chunks written per step: one embedding call and one transaction each; a cancel is seen between steps. */
+const CHUNKS_PER_STEP = 16;
+/** A page is searched by the embedding of its text, up to this many characters (a few model windows). */
+const PAGE_EMBED_CHARS = 8_000;
+
+export function ingestTask(job: Pick<IngestionJob, 'id' | 'workspace_id'>, now: string): NewTask {
+  return { kind: INGEST_TASK, workspaceId: job.workspace_id, payload: { job_id: job.id }, runAt: now, dedupeKey: `${INGEST_TASK}:${job.id}` };
+}
+
+export interface IngestorDeps {
+  storage: Storage;
+  memories: MemoryService;
+  workspaces: WorkspaceService;
+  embedder: EmbeddingProvider;
+  extractor: DocumentExtractor;
+  clock: Clock;
+  log: Pick<FastifyBaseLogger, 'warn'>;
+}
+
+/**
+ * Runs an ingestion job as a durable task: extract the pages (with their embeddings), cut them into chunks, write
+ * the chunks as memories through the write pipeline a step at a time, then drop memories an earlier run made that
+ * this one did not. Every stage records its progress on the job, so a task that runs again after a crash skips what
+ * is stored; a step that ran but was not recorded is repeated, and the exact-text check of the write pipeline hands
+ * back the memories it made instead of writing them twice.
+ */
+export class DocumentIngestor {
+  constructor(private readonly deps: IngestorDeps) {}
+
+  readonly handle = async (task: Task): Promise<void> => {
+    const { storage, clock } = this.deps;
+    const workspaceId = task.workspaceId!;
+    const found = await storage.documents.getJob(workspaceId, String(task.payload.job_id));
+    const job = found?.status === 'queued' ? await this.update(found, { status: 'processing', started_at: isoNow(clock) }, ['queued']) : found;
+    if (job?.status !== 'processing') return;
+    const document = await storage.documents.get(workspaceId, job.document_id);
+    if (!document) return;
+    try {
+      if (await this.run(document, job)) await this.settle(document, job, { status: 'completed' });
+    } catch (error) {
+      const problem = error instanceof IngestionProblem ? error : new IngestionProblem('ingestion_failed', error instanceof Error ? error.message : String(error));
+      if (problem !== error) this.deps.log.warn({ err: problem.message, job: job.id }, 'document ingestion failed');
+      await this.settle(document, job, { status: 'failed', error_code: problem.code, error_message: problem.message });
+    }
+  };
+
+  /** True when the job ran to its end; false when it was cancelled (or its document deleted) on the way. */
+  private async run(document: StoredDocument, started: IngestionJob): Promise<boolean> {
+    const { storage } = this.deps;
+    const options = resolveOptions(started.extraction_options);
+    let job = started.pages_total === null ? await this.storePages(document, started, options.page_size) : started;
+    const { pages } = await storage.documents.listPages(document.workspace_id, document.id, {});
+    const chunks = chunksOf(pages, options.chunk_size);
+    if (job && job.chunks_total === null) job = await this.update(job, { chunks_total: chunks.length });
+    if (!job) return false;
+    const scope = await this.writeScope(document.workspace_id);
+    for (let start = job.chunks_done; start < chunks.length; start += CHUNKS_PER_STEP) {
+      const current = await storage.documents.getJob(document.workspace_id, job.id);
+      if (current?.status !== 'processing') return false;
+      await this.writeChunks(document, current, scope, chunks.slice(start, start + CHUNKS_PER_STEP));
+    }
+    await this.dropStaleMemories(document, job.id);
+    return true;
+  }
+
+  /** Pages from the stored original, with their embeddings; a reprocess without the original keeps the pages it has. */
+  private async storePages(document: StoredDocument, job: IngestionJob, pageSize: number): Promise<IngestionJob | null> {
+    const { storage, extractor, embedder, clock } = this.deps;
+    const bytes = await storage.documents.getOriginal(document.workspace_id, document.id);
+    if (!bytes) {
+      if (document.page_count === 0) throw new IngestionProblem('original_missing', 'the original file was not retained and no pages were stored; upload it again');
+      return this.update(job, { pages_total: document.page_count });
+    }
+    const extraction = await extractor.extract({ bytes, type: document.document_type, pageSize });
+    const vectors = await embedder.embed(extraction.pages.map((text) => normaliseContent(text).slice(0, PAGE_EMBED_CHARS)));
+    const now = isoNow(clock);
+    const pages: NewDocumentPage[] = extraction.pages.map((transcript, i) => ({
+      id: newId('page'),
+      workspace_id: document.workspace_id,
+      document_id: document.id,
+      page_no: i + 1,
+      transcript,
+      transcript_model: extraction.extractor,
+      created_at: now,
+      embedding: vectors[i]!,
+    }));
+    return storage.transaction(async (tx) => {
+      await tx.documents.replacePages(document.workspace_id, document.id, pages);
+      return tx.documents.updateJob(document.workspace_id, job.id, { pages_total: pages.length, updated_at: now });
+    });
+  }
+
+  /**
+   * One step: the chunks become memories, each linked to the document with its page. A memory the pipeline hands
+   * back as an exact duplicate belongs to this document when it cites it (an earlier run, or this step repeated
+   * after a crash); otherwise it is someone else's text and the chunk only counts as deduplicated.
+   */
+  private async writeChunks(document: StoredDocument, job: IngestionJob, scope: MemoryWriteScope, chunks: readonly Chunk[]): Promise<void> {
+    const { storage, memories, clock } = this.deps;
+    const outcomes = await memories.createMany(scope, chunks.map((chunk) => draftOf(document, chunk)));
+    const links: DocumentMemoryLink[] = [];
+    outcomes.forEach((outcome, i) => {
+      if ('error' in outcome) throw outcome.error;
+      const chunk = chunks[i]!;
+      if (outcome.action === 'created' || outcome.memory.metadata.document_id === document.id) {
+        links.push({ document_id: document.id, memory_id: outcome.memory.id, workspace_id: document.workspace_id, job_id: job.id, page_no: chunk.page_no, chunk_index: chunk.index });
+      }
+    });
+    // Progress is recorded whatever the status: a job cancelled meanwhile still says how far it got.
+    await storage.transaction(async (tx) => {
+      await tx.documents.linkMemories(links);
+      await tx.documents.updateJob(document.workspace_id, job.id, {
+        chunks_done: job.chunks_done + chunks.length,
+        memories_linked: job.memories_linked + links.length,
+        chunks_deduplicated: job.chunks_deduplicated + chunks.length - links.length,
+        updated_at: isoNow(clock),
+      });
+    });
+  }
+
+  /** Memories of the document that an earlier run made and this one did not (their text changed): removed. */
+  private async dropStaleMemories(document: StoredDocument, jobId: string): Promise<void> {
+    const { ids } = await this.deps.storage.documents.linkedMemoryIds(document.workspace_id, document.id, { exceptJobId: jobId });
+    await this.deps.memories.hardDeleteMany(document.workspace_id, ids);
+  }
+
+  /** A chunk is a quotation of its page: stored as is (exact duplicates are still skipped), never merged into similar text. */
+  private async writeScope(workspaceId: string): Promise<MemoryWriteScope> {
+    const scope = await this.deps.workspaces.writeScope(workspaceId);
+    return { ...scope, dedup: { ...scope.dedup, enabled: false } };
+  }
+
+  /** Ends a processing job; the original goes unless the upload asked to retain it. */
+  private async settle(document: StoredDocument, job: IngestionJob, patch: IngestionJobPatch): Promise<void> {
+    const { storage, clock } = this.deps;
+    await storage.transaction(async (tx) => {
+      await tx.documents.updateJob(document.workspace_id, job.id, { ...patch, finished_at: isoNow(clock), updated_at: isoNow(clock) }, ['processing']);
+      if (!document.retain_original) await tx.documents.deleteOriginal(document.workspace_id, document.id);
+    });
+  }
+
+  private update(job: IngestionJob, patch: IngestionJobPatch, onlyFrom?: IngestionJob['status'][]): Promise<IngestionJob | null> {
+    return this.deps.storage.documents.updateJob(job.workspace_id, job.id, { ...patch, updated_at: isoNow(this.deps.clock) }, onlyFrom);
+  }
+}
+
+/** The memory a chunk becomes: the upload's context, importance, tags and metadata, citing document and page. */
+function draftOf(document: StoredDocument, chunk: Chunk): MemoryDraft {
+  return {
+    content: chunk.text,
+    importance: document.importance,
+    tags: document.tags,
+    context_id: document.context_id,
+    source_scope: 'document',
+    metadata: {
+      ...document.metadata,
+      source: 'document',
+      document_id: document.id,
+      filename: document.filename,
+      document_type: document.document_type,
+      page_no: chunk.page_no,
+      chunk_index: chunk.index,
+    },
+  };
+}

@@ -1,0 +1,260 @@
+import { conflict, notFound } from '../../errors.js';
+import type { JsonObject, McpScope, McpServerEntry, McpServerPatch, SourceMode, Storage } from '../../storage/types.js';
+import { isoNow, type Clock } from '../clock.js';
+import { newId } from '../ids.js';
+import { assertWritable, ScopeRules, visibleOrNotFound, type Ranked, type RegistryCaller } from '../registries/scopes.js';
+import { decideSync } from '../registries/sync.js';
+import { MASK, masked, type SecretBox } from '../secrets/secret-box.js';
+import { DEFAULT_TENANT, type WorkspaceService } from '../workspaces/service.js';
+import { configFileServer, readConfigFile, type ConfigFile, type ConfigFileServer } from './config-file.js';
+import { connectionHash, connectionOf, type Connection, type ConnectionInput, type StringMap } from './connection.js';
+
+/** MCP scopes, highest precedence first: a user's entry in a workspace, the workspace's, the user's, global. */
+export const MCP_SCOPES = new ScopeRules<McpScope>(['local', 'project', 'user', 'global'], {
+  local: { workspace: true, user: true },
+  project: { workspace: true, user: false },
+  user: { workspace: false, user: true },
+  global: { workspace: false, user: false },
+});
+
+interface Details {
+  description?: string | null | undefined;
+  source_mode?: SourceMode | undefined;
+  enabled?: boolean | undefined;
+  metadata?: JsonObject | undefined;
+}
+
+export interface CreateMcpServerInput extends ConnectionInput, Details {
+  name: string;
+  scope?: McpScope | undefined;
+}
+
+export type UpdateMcpServerInput = ConnectionInput & Details;
+
+/** An entry as the API shows it: env and headers masked, or revealed. */
+export type McpServerView = Omit<McpServerEntry, 'env_keys' | 'header_keys' | 'sealed_secrets'> & { env: StringMap; headers: StringMap };
+
+export interface ImportReport {
+  created: string[];
+  updated: string[];
+  skipped: string[];
+  entries: McpServerEntry[];
+}
+
+export interface McpSyncRequest {
+  config: ConnectionInput;
+  /** When the client's copy last changed. */
+  modified_at: string;
+  /** `synced_at` of the client's last completed sync of this entry; null: never. */
+  since: string | null;
+}
+
+export interface McpSyncReport {
+  action: 'in_sync' | 'pushed' | 'pulled';
+  conflict: boolean;
+  entry: McpServerEntry;
+  /** The server's connection, revealed, when the client must take it (`pulled`). */
+  config: Connection | null;
+  synced_at: string;
+}
+
+interface McpDeps {
+  storage: Storage;
+  workspaces: WorkspaceService;
+  secrets: SecretBox;
+  clock: Clock;
+}
+
+type Secrets = { env: StringMap; headers: StringMap };
+
+/** The MCP server registry: scoped entries resolved by precedence; env and header values sealed at rest. */
+export class McpServerService {
+  constructor(private readonly deps: McpDeps) {}
+
+  async create(caller: RegistryCaller, input: CreateMcpServerInput): Promise<McpServerEntry> {
+    await this.deps.workspaces.get(caller.workspaceId);
+    const entry = this.newEntry(caller, input.scope ?? 'project', input.name, connectionOf(input, null), input);
+    if (!(await this.deps.storage.mcpServers.create(entry))) throw conflict(`an MCP server named '${entry.name}' already exists in scope '${entry.scope}'`);
+    return entry;
+  }
+
+  /** Visible entries by name, each with the entry that shadows it (only winners unless `includeShadowed`). */
+  async list(caller: RegistryCaller, options: { scope?: McpScope | undefined; includeShadowed: boolean }): Promise<Array<Ranked<McpServerEntry>>> {
+    await this.deps.workspaces.get(caller.workspaceId);
+    return MCP_SCOPES.listing(await this.deps.storage.mcpServers.listVisible(caller), options);
+  }
+
+  /** The precedence winner of each name the caller can see (a disabled winner still wins: it says "not here"). */
+  async resolve(caller: RegistryCaller, names: readonly string[]): Promise<Map<string, McpServerEntry>> {
+    await this.deps.workspaces.get(caller.workspaceId);
+    return MCP_SCOPES.winners(await this.deps.storage.mcpServers.listVisible(caller, { names }));
+  }
+
+  async get(caller: RegistryCaller, id: string): Promise<McpServerEntry> {
+    await this.deps.workspaces.get(caller.workspaceId);
+    return visibleOrNotFound(await this.deps.storage.mcpServers.get(id), caller, 'MCP server', id);
+  }
+
+  async update(caller: RegistryCaller, id: string, patch: UpdateMcpServerInput): Promise<McpServerEntry> {
+    const entry = await this.writable(caller, id);
+    // env and headers are sealed together: changing either needs the other's stored values.
+    const reseal = patch.env !== undefined || patch.headers !== undefined;
+    const connection = connectionOf(patch, this.connection(entry, reseal));
+    return save(this.deps.storage, entry, { ...this.stored(entry.id, connection, reseal), ...details(patch), updated_at: isoNow(this.deps.clock) });
+  }
+
+  async delete(caller: RegistryCaller, id: string): Promise<void> {
+    await this.writable(caller, id);
+    if (!(await this.deps.storage.mcpServers.delete(id))) throw notFound('MCP server', id);
+  }
+
+  /**
+   * Creates or updates (`onConflict: 'update'`) or leaves (`'skip'`) the entry of each server of a configuration
+   * file at one scope; a server of the file is whole (what it leaves out, it does not have; masked secrets keep the
+   * stored ones). Every server is checked before anything is written; the writes share one transaction.
+   */
+  async import(caller: RegistryCaller, file: ConfigFile, options: { scope: McpScope; onConflict: 'update' | 'skip' }): Promise<ImportReport> {
+    await this.deps.workspaces.get(caller.workspaceId);
+    const owner = MCP_SCOPES.ownerFor(options.scope, caller);
+    const servers = readConfigFile(file);
+    const existing = new Map(
+      (await this.deps.storage.mcpServers.listVisible(caller, { names: servers.map((s) => s.name), scope: owner.scope })).map((e) => [e.name, e]),
+    );
+    const report: ImportReport = { created: [], updated: [], skipped: [], entries: [] };
+    const writes: Array<(tx: Storage) => Promise<McpServerEntry>> = [];
+    const now = isoNow(this.deps.clock);
+    for (const server of servers) {
+      const current = existing.get(server.name);
+      const pointer = `/mcpServers/${server.name}`;
+      const wanted = { description: server.description, enabled: server.enabled };
+      if (!current) {
+        const entry = this.newEntry(caller, owner.scope, server.name, connectionOf(server.connection, null, pointer), wanted);
+        report.created.push(server.name);
+        writes.push(async (tx) => {
+          if (!(await tx.mcpServers.create(entry))) throw conflict(`an MCP server named '${entry.name}' was created meanwhile`);
+          return entry;
+        });
+      } else if (options.onConflict === 'skip') {
+        report.skipped.push(server.name);
+      } else {
+        const connection = connectionOf(server.connection, null, pointer, hasMask(server.connection) ? this.connection(current) : null);
+        const patch: McpServerPatch = { ...this.stored(current.id, connection, true), ...details(wanted), updated_at: now };
+        report.updated.push(server.name);
+        writes.push((tx) => save(tx, current, patch));
+      }
+    }
+    report.entries = await this.deps.storage.transaction(async (tx) => {
+      const entries: McpServerEntry[] = [];
+      for (const write of writes) entries.push(await write(tx));
+      return entries;
+    });
+    return report;
+  }
+
+  /** The winners visible to the caller as a configuration file; secrets masked unless `reveal`. */
+  async export(caller: RegistryCaller, options: { scope?: McpScope | undefined; reveal: boolean }): Promise<ConfigFile> {
+    const ranked = await this.list(caller, { scope: options.scope, includeShadowed: false });
+    const mcpServers: Record<string, ConfigFileServer> = {};
+    for (const { entry } of ranked) mcpServers[entry.name] = configFileServer(this.view(entry, options.reveal));
+    return { mcpServers };
+  }
+
+  /**
+   * Two-way sync of one entry's connection with the client's copy (see `decideSync`): the client's config is
+   * stored (`pushed`), or the server's is handed back revealed (`pulled`), or they are equal (`in_sync`).
+   */
+  async sync(caller: RegistryCaller, id: string, request: McpSyncRequest): Promise<McpSyncReport> {
+    const entry = await this.writable(caller, id);
+    const now = isoNow(this.deps.clock);
+    const stored = this.connection(entry);
+    // The client's copy is whole: what it leaves out, it does not have (only masked secrets refer to the server's).
+    const offered = connectionOf(request.config, null, '/config', stored);
+    const decision = decideSync(
+      { sha256: connectionHash(offered), modifiedAt: request.modified_at },
+      { sha256: connectionHash(stored), modifiedAt: entry.updated_at },
+      request.since,
+      entry.source_mode,
+    );
+    const pushed = decision.action === 'upload';
+    const patch: McpServerPatch = pushed ? { ...this.stored(id, offered, true), updated_at: now, last_synced_at: now } : { last_synced_at: now };
+    const saved = await save(this.deps.storage, entry, patch);
+    const action = pushed ? 'pushed' : decision.action === 'download' ? 'pulled' : 'in_sync';
+    return { action, conflict: decision.conflict, entry: saved, config: action === 'pulled' ? stored : null, synced_at: now };
+  }
+
+  /** The API view of an entry: secrets revealed (decrypted) only when asked. */
+  view(entry: McpServerEntry, reveal: boolean): McpServerView {
+    const { env_keys, header_keys, sealed_secrets: _sealed, ...rest } = entry;
+    const secrets = reveal ? this.secrets(entry) : { env: masked(env_keys), headers: masked(header_keys) };
+    return { ...rest, ...secrets };
+  }
+
+  private newEntry(caller: RegistryCaller, scope: McpScope, name: string, connection: Connection, input: Details): McpServerEntry {
+    const owner = MCP_SCOPES.ownerFor(scope, caller);
+    const id = newId('mcp');
+    const now = isoNow(this.deps.clock);
+    return {
+      id,
+      tenant_id: DEFAULT_TENANT,
+      ...owner,
+      name,
+      description: input.description ?? null,
+      ...reachOf(connection),
+      sealed_secrets: this.seal(id, connection),
+      source_mode: input.source_mode ?? 'server',
+      enabled: input.enabled ?? true,
+      metadata: input.metadata ?? {},
+      last_synced_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+  }
+
+  /** The stored form of a connection; its secrets are sealed again when they changed (else they stay as sealed). */
+  private stored(id: string, connection: Connection, reseal: boolean): McpServerPatch {
+    return { ...reachOf(connection), ...(reseal ? { sealed_secrets: this.seal(id, connection) } : {}) };
+  }
+
+  private seal(id: string, { env, headers }: Connection): string | null {
+    if (Object.keys(env).length === 0 && Object.keys(headers).length === 0) return null;
+    return this.deps.secrets.seal({ env, headers } satisfies Secrets, secretContext(id));
+  }
+
+  /** The stored connection; its secrets are decrypted only when `withSecrets` (they need the key). */
+  private connection(entry: McpServerEntry, withSecrets = true): Connection {
+    const secrets = withSecrets ? this.secrets(entry) : { env: masked(entry.env_keys), headers: masked(entry.header_keys) };
+    return { transport: entry.transport, command: entry.command, args: entry.args, url: entry.url, ...secrets };
+  }
+
+  private secrets(entry: McpServerEntry): Secrets {
+    return entry.sealed_secrets === null ? { env: {}, headers: {} } : this.deps.secrets.open<Secrets>(entry.sealed_secrets, secretContext(entry.id));
+  }
+
+
+  private async writable(caller: RegistryCaller, id: string): Promise<McpServerEntry> {
+    const entry = await this.get(caller, id);
+    assertWritable(entry, caller);
+    return entry;
+  }
+}
+
+const hasMask = (input: ConnectionInput): boolean => [input.env, input.headers].some((map) => map !== undefined && Object.values(map).includes(MASK));
+
+/** Everything of a connection stored in clear: the secret values are sealed apart, their names are not. */
+const reachOf = ({ env, headers, ...reach }: Connection) => ({ ...reach, env_keys: Object.keys(env), header_keys: Object.keys(headers) });
+
+async function save(storage: Storage, entry: McpServerEntry, patch: McpServerPatch): Promise<McpServerEntry> {
+  const updated = await storage.mcpServers.update(entry.id, patch);
+  if (!updated) throw notFound('MCP server', entry.id);
+  return updated;
+}
+
+/** Sealed secrets are bound to their entry. */
+const secretContext = (id: string): string => `mcp_servers/${id}`;
+
+const details = (input: Details): Partial<McpServerEntry> => ({
+  description: input.description,
+  source_mode: input.source_mode,
+  enabled: input.enabled,
+  metadata: input.metadata,
+});

@@ -1,0 +1,79 @@
+import { forbidden, invalid, notFound } from '../../errors.js';
+import type { RegistryViewer, ScopedOwner } from '../../storage/types.js';
+
+/** Who calls a scoped registry: the resolved (and authorized) workspace, the user named, and what they may write. */
+export interface RegistryCaller extends RegistryViewer {
+  /** The admin key, or anyone in local development mode: may write entries above a workspace. */
+  tenantAdmin: boolean;
+}
+
+/** An entry of a scoped registry as precedence sees it. */
+export type Scoped<S extends string> = ScopedOwner<S> & { id: string; name: string };
+
+export interface Ranked<T> {
+  entry: T;
+  /** The entry of the same name that wins over this one; null for the winner. */
+  shadowedBy: T | null;
+}
+
+/**
+ * The scopes of a registry, highest precedence first, and the owners each has: a workspace, a user, both or
+ * neither. Skills and MCP servers differ only in these rules; placement, visibility, access and precedence are
+ * the same code.
+ */
+export class ScopeRules<S extends string> {
+  constructor(
+    /** Highest precedence first. */
+    private readonly order: readonly S[],
+    private readonly owners: Record<S, { workspace: boolean; user: boolean }>,
+  ) {}
+
+  /** Where an entry of `scope` created by the caller lives; entries above a workspace need the admin. */
+  ownerFor(scope: S, caller: RegistryCaller): ScopedOwner<S> {
+    const needs = this.owners[scope];
+    if (needs.user && caller.userId === null) throw invalid('/user_id', `is required for scope '${scope}'`);
+    const owner = { scope, workspace_id: needs.workspace ? caller.workspaceId : null, user_id: needs.user ? caller.userId : null };
+    assertWritable(owner, caller);
+    return owner;
+  }
+
+  /** Groups by name (names in order); in each group the entry of the highest scope wins, the rest are shadowed. */
+  private rank<T extends Scoped<S>>(entries: readonly T[]): Array<Ranked<T>> {
+    const precedence = (entry: T) => this.order.indexOf(entry.scope);
+    const sorted = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : precedence(a) - precedence(b)));
+    const ranked: Array<Ranked<T>> = [];
+    let winner: T | null = null;
+    for (const entry of sorted) {
+      if (winner?.name !== entry.name) winner = entry;
+      ranked.push({ entry, shadowedBy: winner === entry ? null : winner });
+    }
+    return ranked;
+  }
+
+  /**
+   * A listing: the winners, or every entry with what shadows it, optionally of one scope. The scope filter applies
+   * after precedence: a workspace entry shadowed by a user entry stays shadowed when listing the workspace scope.
+   */
+  listing<T extends Scoped<S>>(entries: readonly T[], options: { scope?: S | undefined; includeShadowed: boolean }): Array<Ranked<T>> {
+    return this.rank(entries).filter((r) => (options.includeShadowed || r.shadowedBy === null) && (options.scope === undefined || r.entry.scope === options.scope));
+  }
+
+  /** The winner of each name. */
+  winners<T extends Scoped<S>>(entries: readonly T[]): Map<string, T> {
+    return new Map(this.listing(entries, { includeShadowed: false }).map((r) => [r.entry.name, r.entry]));
+  }
+}
+
+/**
+ * An entry reached by id must be in the caller's workspace or above all workspaces; any other is reported
+ * missing, as if it did not exist. User ids are claims, not credentials: they choose entries, they do not guard them.
+ */
+export function visibleOrNotFound<T extends ScopedOwner>(entry: T | null, caller: RegistryCaller, what: string, id: string): T {
+  if (!entry || (entry.workspace_id !== null && entry.workspace_id !== caller.workspaceId)) throw notFound(what, id);
+  return entry;
+}
+
+/** Entries above a workspace (user, tenant, global scopes) are written with the admin key only. */
+export function assertWritable(owner: ScopedOwner, caller: RegistryCaller): void {
+  if (owner.workspace_id === null && !caller.tenantAdmin) throw forbidden(`entries of scope '${owner.scope}' are tenant-level: changing them needs the admin key`);
+}

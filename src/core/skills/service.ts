@@ -1,0 +1,213 @@
+import { conflict, invalid, notFound } from '../../errors.js';
+import { SKILL_MANIFEST_PATH, type JsonObject, type Skill, type SkillFile, type SkillFileInfo, type SkillScope, type SourceMode, type Storage } from '../../storage/types.js';
+import { isoNow, type Clock } from '../clock.js';
+import { newId } from '../ids.js';
+import { assertWritable, ScopeRules, visibleOrNotFound, type Ranked, type RegistryCaller } from '../registries/scopes.js';
+import { DEFAULT_TENANT, type WorkspaceService } from '../workspaces/service.js';
+import { checkFilePath, decodeContent, skillFile, utf8Text, type FileEncoding } from './files.js';
+import { composeManifest, manifestFields } from './manifest.js';
+import { syncSkillFiles, type SkillSyncReport, type SkillSyncRequest } from './sync.js';
+
+/** Skill scopes, highest precedence first: a user's own skills, the workspace's, the tenant's, then global ones. */
+export const SKILL_SCOPES = new ScopeRules<SkillScope>(['user', 'workspace', 'tenant', 'global'], {
+  user: { workspace: false, user: true },
+  workspace: { workspace: true, user: false },
+  tenant: { workspace: false, user: false },
+  global: { workspace: false, user: false },
+});
+
+export interface FileInput {
+  path: string;
+  content: string;
+  encoding?: FileEncoding | undefined;
+}
+
+export interface CreateSkillInput {
+  scope?: SkillScope | undefined;
+  /** The whole SKILL.md; or `body` and the fields its front matter is written from. */
+  manifest?: string | undefined;
+  body?: string | undefined;
+  name?: string | undefined;
+  description?: string | undefined;
+  version?: string | undefined;
+  license?: string | undefined;
+  compatibility?: string | undefined;
+  allowed_tools?: string | undefined;
+  source_mode?: SourceMode | undefined;
+  metadata?: JsonObject | undefined;
+  files?: FileInput[] | undefined;
+}
+
+export interface UpdateSkillInput {
+  manifest?: string | undefined;
+  description?: string | undefined;
+  version?: string | undefined;
+  source_mode?: SourceMode | undefined;
+  metadata?: JsonObject | undefined;
+}
+
+type SkillPatch = Partial<Pick<Skill, 'version' | 'description' | 'source_mode' | 'metadata'>>;
+
+interface SkillDeps {
+  storage: Storage;
+  workspaces: WorkspaceService;
+  clock: Clock;
+}
+
+/** Skills: a SKILL.md manifest plus any files, scoped, resolved by precedence, bundled and synced with clients. */
+export class SkillService {
+  constructor(private readonly deps: SkillDeps) {}
+
+  async create(caller: RegistryCaller, input: CreateSkillInput): Promise<Skill> {
+    const { storage, workspaces, clock } = this.deps;
+    await workspaces.get(caller.workspaceId);
+    const owner = SKILL_SCOPES.ownerFor(input.scope ?? 'workspace', caller);
+    const manifest = manifestOf(input);
+    const fields = manifestFields(manifest, input);
+    const now = isoNow(clock);
+    const files = [skillFile(SKILL_MANIFEST_PATH, Buffer.from(manifest, 'utf8'), now), ...initialFiles(input.files ?? [], now)];
+    const skill = { id: newId('skill'), tenant_id: DEFAULT_TENANT, ...owner, ...fields, source_mode: input.source_mode ?? 'server', metadata: input.metadata ?? {}, created_at: now, updated_at: now };
+    const created = await storage.transaction((tx) => tx.skills.create(skill, files));
+    if (!created) throw conflict(`a skill named '${fields.name}' already exists in scope '${owner.scope}'`);
+    return { ...skill, manifest };
+  }
+
+  /** Visible skills by name, each with the entry that shadows it (only winners unless `includeShadowed`). */
+  async list(caller: RegistryCaller, options: { scope?: SkillScope | undefined; includeShadowed: boolean }): Promise<Array<Ranked<Skill>>> {
+    await this.deps.workspaces.get(caller.workspaceId);
+    return SKILL_SCOPES.listing(await this.deps.storage.skills.listVisible(caller), options);
+  }
+
+  /** The precedence winner of each name the caller can see. */
+  async resolve(caller: RegistryCaller, names: readonly string[]): Promise<Map<string, Skill>> {
+    await this.deps.workspaces.get(caller.workspaceId);
+    return SKILL_SCOPES.winners(await this.deps.storage.skills.listVisible(caller, { names }));
+  }
+
+  async get(caller: RegistryCaller, id: string): Promise<Skill> {
+    await this.deps.workspaces.get(caller.workspaceId);
+    return visibleOrNotFound(await this.deps.storage.skills.get(id), caller, 'skill', id);
+  }
+
+  async update(caller: RegistryCaller, id: string, patch: UpdateSkillInput): Promise<Skill> {
+    const skill = await this.writable(caller, id);
+    const manifest = patch.manifest ?? skill.manifest;
+    const { name: _name, ...fields } = manifestFields(manifest, { description: patch.description, version: patch.version }, skill);
+    const writes = manifest === skill.manifest ? [] : [skillFile(SKILL_MANIFEST_PATH, Buffer.from(manifest, 'utf8'), isoNow(this.deps.clock))];
+    await this.save(skill, { writes, patch: { ...fields, source_mode: patch.source_mode, metadata: patch.metadata } });
+    return this.get(caller, id);
+  }
+
+  async delete(caller: RegistryCaller, id: string): Promise<void> {
+    await this.writable(caller, id);
+    if (!(await this.deps.storage.skills.delete(id))) throw notFound('skill', id);
+  }
+
+  async listFiles(caller: RegistryCaller, id: string): Promise<SkillFileInfo[]> {
+    await this.get(caller, id);
+    return this.deps.storage.skills.listFiles(id);
+  }
+
+  async getFile(caller: RegistryCaller, id: string, path: string): Promise<SkillFile> {
+    await this.get(caller, id);
+    const file = await this.deps.storage.skills.getFile(id, checkFilePath(path));
+    if (!file) throw notFound(`file of skill '${id}'`, path);
+    return file;
+  }
+
+  /** Creates or replaces one file; the same content again changes nothing (not even its time). */
+  async putFile(caller: RegistryCaller, id: string, path: string, content: Buffer): Promise<{ file: SkillFileInfo; created: boolean }> {
+    const skill = await this.writable(caller, id);
+    checkFilePath(path);
+    const existing = await this.deps.storage.skills.getFile(id, path);
+    const file = skillFile(path, content, isoNow(this.deps.clock));
+    if (existing?.sha256 === file.sha256) return { file: fileInfo(existing), created: false };
+    await this.save(skill, { writes: [file] });
+    return { file: fileInfo({ ...file, created_at: existing?.created_at ?? file.created_at }), created: !existing };
+  }
+
+  async deleteFile(caller: RegistryCaller, id: string, path: string): Promise<void> {
+    const skill = await this.writable(caller, id);
+    if (checkFilePath(path) === SKILL_MANIFEST_PATH) throw invalid('/path', `${SKILL_MANIFEST_PATH} is the manifest: replace it, or delete the skill`);
+    if (!(await this.deps.storage.skills.getFile(id, path))) throw notFound(`file of skill '${id}'`, path);
+    await this.save(skill, { deletes: [path] });
+  }
+
+  /** The skill and its files, read one at a time as they are consumed. */
+  async bundle(caller: RegistryCaller, id: string): Promise<{ skill: Skill; files: AsyncIterable<SkillFile> }> {
+    const skill = await this.get(caller, id);
+    const storage = this.deps.storage;
+    const infos = await storage.skills.listFiles(id);
+    async function* files(): AsyncGenerator<SkillFile> {
+      for (const info of infos) {
+        const file = await storage.skills.getFile(id, info.path);
+        // Deleted since the listing: the bundle is of the files still there.
+        if (file) yield file;
+      }
+    }
+    return { skill, files: files() };
+  }
+
+  async sync(caller: RegistryCaller, id: string, request: SkillSyncRequest): Promise<SkillSyncReport> {
+    const skill = await this.writable(caller, id);
+    const now = isoNow(this.deps.clock);
+    const plan = syncSkillFiles(skill, await this.deps.storage.skills.listFiles(id), request, now);
+    await this.save(skill, { writes: plan.writes, deletes: plan.deletes });
+    return { ...plan.report, skill: plan.writes.length + plan.deletes.length > 0 ? await this.get(caller, id) : skill, synced_at: now };
+  }
+
+  private async writable(caller: RegistryCaller, id: string): Promise<Skill> {
+    const skill = await this.get(caller, id);
+    assertWritable(skill, caller);
+    return skill;
+  }
+
+  /**
+   * Writes files, deletes files and changes the record in one transaction; a new SKILL.md updates the fields its
+   * front matter states (checked before anything is written).
+   */
+  private async save(skill: Skill, change: { writes?: readonly SkillFile[]; deletes?: readonly string[]; patch?: SkillPatch }): Promise<void> {
+    const { writes = [], deletes = [], patch = {} } = change;
+    if (writes.length === 0 && deletes.length === 0 && Object.keys(patch).length === 0) return;
+    const manifest = writes.find((f) => f.path === SKILL_MANIFEST_PATH);
+    const { name: _name, ...stated } = manifest ? manifestFields(manifestText(manifest.content), {}, skill) : {};
+    await this.deps.storage.transaction(async (tx) => {
+      await tx.skills.putFiles(skill.id, writes);
+      await tx.skills.deleteFiles(skill.id, deletes);
+      await tx.skills.update(skill.id, { ...stated, ...patch, updated_at: isoNow(this.deps.clock) });
+    });
+  }
+}
+
+function manifestOf(input: CreateSkillInput): string {
+  if (input.manifest !== undefined) {
+    if (input.body !== undefined) throw invalid('/body', 'send either `manifest` (the whole SKILL.md) or `body`, not both');
+    for (const part of ['license', 'compatibility', 'allowed_tools'] as const) {
+      if (input[part] !== undefined) throw invalid(`/${part}`, 'goes with `body`; with `manifest`, write it in the front matter');
+    }
+    return input.manifest;
+  }
+  if (input.body === undefined) throw invalid('/manifest', 'is required (or `body` with the fields of its front matter)');
+  const { name, description, version, license, compatibility, allowed_tools } = input;
+  return composeManifest({ name, description, version, license, compatibility, 'allowed-tools': allowed_tools }, input.body);
+}
+
+function initialFiles(inputs: readonly FileInput[], at: string): SkillFile[] {
+  const seen = new Set<string>();
+  return inputs.map((input, i) => {
+    const path = checkFilePath(input.path, `/files/${i}/path`);
+    if (path === SKILL_MANIFEST_PATH) throw invalid(`/files/${i}/path`, `${SKILL_MANIFEST_PATH} is the manifest: send it as \`manifest\``);
+    if (seen.has(path)) throw invalid(`/files/${i}/path`, `'${path}' is listed twice`);
+    seen.add(path);
+    return skillFile(path, decodeContent(input.content, input.encoding ?? 'utf8', `/files/${i}/content`), at);
+  });
+}
+
+const fileInfo = ({ content: _content, ...info }: SkillFile): SkillFileInfo => info;
+
+/** SKILL.md as text; it must be UTF-8. */
+function manifestText(content: Buffer): string {
+  const text = utf8Text(content);
+  if (text === null) throw invalid(`/${SKILL_MANIFEST_PATH}`, 'must be UTF-8 text');
+  return text;
+}

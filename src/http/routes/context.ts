@@ -1,0 +1,195 @@
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { SandboxScope } from '../../core/context/index.js';
+import { invalid } from '../../errors.js';
+import type { Services } from '../../services.js';
+import { commonErrors, ErrorResponse } from '../schemas/common.js';
+import {
+  BoundVariable,
+  ExecuteBody,
+  ExecuteResponse,
+  InjectBody,
+  InspectBody,
+  InspectQuery,
+  LoadBody,
+  LoadResponse,
+  QueryBody,
+  QueryResponse,
+  RlmBody,
+  RlmResponse,
+  SessionHeader,
+  StatusResponse,
+  VariableDetail,
+  VariablesOverview,
+} from '../schemas/context.js';
+import { requireSession } from '../request-context.js';
+import type { App } from '../server.js';
+
+const tags = ['context'];
+const sessionErrors = { 410: ErrorResponse, ...commonErrors };
+/** query and rlm call the language model: 502 when it fails, 503 when none is configured. */
+const modelErrors = { ...sessionErrors, 502: ErrorResponse };
+
+/** The context environment: one Python sandbox per session (X-Session-ID), in the session's workspace. */
+export function contextRoutes(app: App, services: Services): void {
+  const { sandboxes, context } = services;
+  const scopeOf = async (request: FastifyRequest): Promise<SandboxScope> => {
+    const session = await requireSession(services, request);
+    return { sessionId: session.id, workspaceId: session.workspace_id };
+  };
+
+  app.post(
+    '/context/execute',
+    {
+      schema: {
+        tags,
+        summary: 'Run Python in the session’s sandbox; variables persist between calls. A Python exception is a 200 with `error`',
+        headers: SessionHeader,
+        body: ExecuteBody,
+        response: { 200: ExecuteResponse, ...sessionErrors },
+      },
+    },
+    async (request) => {
+      const { sessionId } = await scopeOf(request);
+      const { code, result_var, return_result, max_return_chars } = request.body;
+      return sandboxes.execute(sessionId, { code, resultVar: result_var, returnResult: return_result, maxReturnChars: max_return_chars });
+    },
+  );
+
+  app.post(
+    '/context/inspect',
+    {
+      schema: {
+        tags,
+        summary: 'One variable (type, preview, size) or, without `variable`, an overview of all',
+        headers: SessionHeader,
+        querystring: InspectQuery,
+        body: Type.Optional(InspectBody),
+        response: { 200: Type.Union([VariableDetail, VariablesOverview]), ...sessionErrors },
+      },
+    },
+    async (request) => {
+      const { sessionId } = await scopeOf(request);
+      const variable = request.query.variable ?? request.body?.variable;
+      return sandboxes.inspect(sessionId, variable, request.query.preview_chars ?? request.body?.preview_chars);
+    },
+  );
+
+  app.post(
+    '/context/load',
+    {
+      schema: {
+        tags,
+        summary: 'Search the session’s workspace and bind the memories found to a variable (a list of dicts)',
+        headers: SessionHeader,
+        body: LoadBody,
+        response: { 200: LoadResponse, ...sessionErrors },
+      },
+    },
+    async (request) => {
+      const { var: variable, query, limit, types, tags: memoryTags, min_relevance, include_embeddings } = request.body;
+      return context.load(await scopeOf(request), { variable, query, limit, types, tags: memoryTags, minRelevance: min_relevance, includeEmbeddings: include_embeddings });
+    },
+  );
+
+  app.post(
+    '/context/inject',
+    {
+      schema: {
+        tags,
+        summary: 'Set a variable to a JSON value (objects become dicts, arrays lists)',
+        headers: SessionHeader,
+        body: InjectBody,
+        response: { 200: BoundVariable, ...sessionErrors },
+      },
+    },
+    async (request) => {
+      const { sessionId } = await scopeOf(request);
+      const { key, value, parse_json } = request.body;
+      return sandboxes.setVariable(sessionId, key, parse_json ? parseJsonValue(value) : value);
+    },
+  );
+
+  app.post(
+    '/context/query',
+    {
+      schema: {
+        tags,
+        summary: 'Ask the language model about the contents of sandbox variables; optionally store the answer',
+        headers: SessionHeader,
+        body: QueryBody,
+        response: { 200: QueryResponse, ...modelErrors },
+      },
+    },
+    async (request) => {
+      const { prompt, variables, max_context_chars, result_var } = request.body;
+      return context.query(await scopeOf(request), { prompt, variables, maxContextChars: max_context_chars, resultVar: result_var });
+    },
+  );
+
+  app.post(
+    '/context/rlm',
+    {
+      schema: {
+        tags,
+        summary: 'Recursive reasoning: the model writes code, the sandbox runs it, the model judges the output, until the goal is reached',
+        headers: SessionHeader,
+        body: RlmBody,
+        response: { 200: RlmResponse, ...modelErrors },
+      },
+    },
+    async (request) => {
+      const b = request.body;
+      return context.rlm(await scopeOf(request), {
+        goal: b.goal,
+        memoryQuery: b.memory_query,
+        memoryLimit: b.memory_limit,
+        maxIterations: b.max_iterations,
+        variables: b.variables,
+        resultVar: b.result_var,
+        detailLevel: b.detail_level,
+      });
+    },
+  );
+
+  app.get(
+    '/context/status',
+    { schema: { tags, summary: 'Whether the session has a sandbox, its variables, sizes, limit and counters', headers: SessionHeader, response: { 200: StatusResponse, ...sessionErrors } } },
+    async (request) => sandboxes.status((await scopeOf(request)).sessionId),
+  );
+
+  app.post(
+    '/context/checkpoint',
+    {
+      schema: {
+        tags,
+        summary: 'Save the sandbox’s picklable variables to the database (restored after a restart or on another node)',
+        headers: SessionHeader,
+        response: { 204: Type.Null(), ...sessionErrors },
+      },
+    },
+    async (request, reply) => {
+      await sandboxes.checkpoint((await scopeOf(request)).sessionId);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/context/cleanup',
+    { schema: { tags, summary: 'Remove the sandbox and its checkpoint', headers: SessionHeader, response: { 204: Type.Null(), ...sessionErrors } } },
+    async (request, reply) => {
+      await sandboxes.cleanup((await scopeOf(request)).sessionId);
+      return reply.status(204).send(null);
+    },
+  );
+}
+
+/** inject with parse_json: the value is JSON text. */
+function parseJsonValue(value: unknown): unknown {
+  if (typeof value !== 'string') throw invalid('/body/value', 'must be a string of JSON when parse_json is true');
+  try {
+    return JSON.parse(value);
+  } catch (error) {
+    throw invalid('/body/value', `is not valid JSON: ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,71 @@
+import { Type } from 'typebox';
+import { JsonObject, NonBlank, Nullable, StringEnum, Timestamp } from './common.js';
+import { Paging } from './registry.js';
+
+const APP_TYPES = ['generic', 'chat', 'agent', 'tool'] as const;
+const AppType = StringEnum(APP_TYPES);
+
+export const Application = Type.Object({
+  id: Type.String({ description: 'app_…' }),
+  tenant_id: Type.String(),
+  name: Type.String(),
+  description: Nullable(Type.String()),
+  app_type: AppType,
+  enabled: Type.Boolean(),
+  config: JsonObject,
+  metadata: JsonObject,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const ApplicationAssociation = Type.Object({
+  application_id: Type.String(),
+  workspace_id: Type.String(),
+  enabled: Type.Boolean({ description: 'false keeps the link but disables the application in this workspace' }),
+  config_overrides: JsonObject,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const WorkspaceApplication = Type.Object({
+  ...Application.properties,
+  association: ApplicationAssociation,
+  effective_config: Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true, description: 'config with config_overrides merged over it (JSON Merge Patch, RFC 7386: objects merge deeply, null removes a key, arrays and scalars replace)' }),
+  effective_enabled: Type.Boolean({ description: 'enabled as an application and in this workspace' }),
+});
+
+const Description = Type.String({ maxLength: 2000 });
+const Settings = { config: Type.Optional(JsonObject), metadata: Type.Optional(JsonObject) };
+
+export const CreateApplicationBody = Type.Object(
+  {
+    name: NonBlank({ maxLength: 200 }),
+    description: Type.Optional(Description),
+    app_type: Type.Optional(StringEnum(APP_TYPES, { default: 'generic' })),
+    enabled: Type.Optional(Type.Boolean({ default: true })),
+    ...Settings,
+  },
+  { additionalProperties: false },
+);
+
+// No defaults here: a default would overwrite the stored value of a field the client did not send.
+export const UpdateApplicationBody = Type.Object(
+  {
+    name: Type.Optional(NonBlank({ maxLength: 200 })),
+    description: Type.Optional(Nullable(Description)),
+    app_type: Type.Optional(AppType),
+    enabled: Type.Optional(Type.Boolean()),
+    ...Settings,
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export const LinkApplicationBody = Type.Object(
+  { enabled: Type.Optional(Type.Boolean()), config_overrides: Type.Optional(JsonObject) },
+  { additionalProperties: false, description: 'fields not given keep their value (a new link: enabled, no overrides)' },
+);
+
+export const ListApplicationsQuery = Type.Object(Paging, { additionalProperties: false });
+
+export const ApplicationParams = Type.Object({ app_id: Type.String({ minLength: 1, maxLength: 256 }) });
+export const ApplicationWorkspaceParams = Type.Object({ app_id: Type.String({ minLength: 1, maxLength: 256 }), workspace_id: Type.String({ minLength: 1, maxLength: 128 }) });

@@ -1,0 +1,62 @@
+import { Type, type TObject, type TProperties, type TSchema } from 'typebox';
+import { Nullable, StringEnum, WorkspaceIdField } from './common.js';
+
+/** Shared by the registries (applications, skills, MCP servers, data providers). */
+
+export const Paging = {
+  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+  offset: Type.Integer({ minimum: 0, default: 0 }),
+};
+
+export const UserIdField = Type.Optional(
+  Type.String({ minLength: 1, maxLength: 256, description: 'the user whose user- and local-scoped entries apply (a claim that selects entries, not a credential)' }),
+);
+
+export const SourceMode = StringEnum(['server', 'mirrored', 'filesystem'] as const, {
+  description: 'where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins',
+});
+
+export const ScopedListQuery = <S extends readonly string[]>(scopes: S) =>
+  Type.Object(
+    {
+      workspace_id: WorkspaceIdField,
+      user_id: UserIdField,
+      scope: Type.Optional(StringEnum(scopes, { description: 'only entries of this scope (precedence is decided first)' })),
+      include_shadowed: Type.Boolean({ default: false, description: 'also list entries a higher scope overrides' }),
+      ...Paging,
+    },
+    { additionalProperties: false },
+  );
+
+/** Scope, owners and precedence fields of a scoped entry. */
+export const ScopedFields = <S extends readonly string[]>(scopes: S) => ({
+  scope: StringEnum(scopes),
+  workspace_id: Nullable(Type.String({ description: 'null above workspace scope' })),
+  user_id: Nullable(Type.String({ description: 'set for user-owned scopes' })),
+});
+
+/** An entry in a listing, with whether precedence hides it. */
+export const Listed = <P extends TProperties>(entry: TObject<P>) =>
+  Type.Object({
+    ...entry.properties,
+    shadowed: Type.Boolean({ description: 'a higher scope has an entry of the same name' }),
+    shadowed_by: Nullable(Type.String({ description: 'id of that entry' })),
+  });
+
+export const ResolveBody = <T extends TSchema>(nameField: T) =>
+  Type.Object(
+    {
+      name: Type.Optional(nameField),
+      names: Type.Optional(Type.Array(nameField, { minItems: 1, maxItems: 200 })),
+      workspace_id: WorkspaceIdField,
+      user_id: UserIdField,
+    },
+    { additionalProperties: false, description: 'give `name`, `names`, or both' },
+  );
+
+export const SyncTimes = {
+  since: Type.Optional(Nullable(Type.String({ format: 'date-time', description: '`synced_at` of your last sync whose actions you completed; absent or null: first sync' }))),
+};
+
+export const ENTRY_NAME_PATTERN = '^[A-Za-z0-9_.:@-]{1,128}$';
+export const EntryName = Type.String({ pattern: ENTRY_NAME_PATTERN, description: 'the entry name' });

@@ -1,0 +1,112 @@
+import { Type } from 'typebox';
+import { Identifier, JsonObject, Nullable, StringEnum, Timestamp, WorkspaceIdField } from './common.js';
+
+export const CHAT_ROLES = ['user', 'assistant', 'system', 'tool'] as const;
+const Order = StringEnum(['asc', 'desc'] as const, { default: 'asc' });
+const Attribution = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 256, description }));
+
+export const Thread = Type.Object({
+  thread_id: Type.String(),
+  workspace_id: Type.String(),
+  tenant_id: Type.String(),
+  user_id: Nullable(Type.String()),
+  context_id: Type.String(),
+  observer_id: Nullable(Type.String()),
+  subject_id: Nullable(Type.String()),
+  title: Nullable(Type.String()),
+  metadata: JsonObject,
+  message_count: Type.Integer(),
+  last_decomposed_at: Nullable(Timestamp),
+  last_decomposed_index: Type.Integer({ description: 'index of the last message decomposed; -1 before the first run' }),
+  expires_at: Nullable(Timestamp),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+const ContentBlock = Type.Object(
+  { type: Type.String({ minLength: 1, maxLength: 64 }), text: Type.Optional(Type.String({ maxLength: 200_000 })), data: Type.Optional(JsonObject) },
+  { additionalProperties: false },
+);
+const MessageContent = Type.Union([Type.String({ minLength: 1, maxLength: 200_000 }), Type.Array(ContentBlock, { minItems: 1, maxItems: 100 })]);
+
+export const Message = Type.Object({
+  message_id: Type.String(),
+  thread_id: Type.String(),
+  index: Type.Integer({ description: 'zero-based, strictly increasing within the thread' }),
+  role: StringEnum(CHAT_ROLES),
+  content: MessageContent,
+  metadata: JsonObject,
+  created_at: Timestamp,
+});
+
+export const ThreadParams = Type.Object({ thread_id: Type.String({ minLength: 1, maxLength: 256 }) });
+export const MessageParams = Type.Object({ thread_id: Type.String({ minLength: 1, maxLength: 256 }), message_id: Type.String({ minLength: 1, maxLength: 256 }) });
+export const ThreadWorkspaceQuery = Type.Object({ workspace_id: WorkspaceIdField }, { additionalProperties: false });
+
+export const CreateThreadBody = Type.Object(
+  {
+    thread_id: Type.Optional(Identifier('choose the id instead of a generated thread_…')),
+    workspace_id: WorkspaceIdField,
+    user_id: Attribution('the user the conversation belongs to'),
+    context_id: Type.Optional(Identifier('created if absent; default `_default`')),
+    observer_id: Attribution('who observes (typically the AI agent); memories decomposed from the thread carry it'),
+    subject_id: Attribution('who the thread is about (typically the human user); memories decomposed from it carry it'),
+    title: Type.Optional(Type.String({ maxLength: 512 })),
+    metadata: Type.Optional(JsonObject),
+    expires_at: Type.Optional(Nullable(Type.String({ format: 'date-time', description: 'null: permanent' }))),
+  },
+  { additionalProperties: false },
+);
+
+export const UpdateThreadBody = Type.Object(
+  { title: Type.Optional(Nullable(Type.String({ maxLength: 512 }))), metadata: Type.Optional(JsonObject) },
+  { additionalProperties: false },
+);
+
+export const ListThreadsQuery = Type.Object(
+  {
+    workspace_id: WorkspaceIdField,
+    user_id: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+    limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+    offset: Type.Integer({ minimum: 0, default: 0 }),
+  },
+  { additionalProperties: false },
+);
+
+const messagePaging = {
+  workspace_id: WorkspaceIdField,
+  limit: Type.Integer({ minimum: 1, maximum: 1_000, default: 100 }),
+  offset: Type.Integer({ minimum: 0, default: 0 }),
+  order: Order,
+};
+
+export const FullThreadQuery = Type.Object(messagePaging, { additionalProperties: false });
+export const ListMessagesQuery = Type.Object(
+  { ...messagePaging, after_index: Type.Optional(Type.Integer({ minimum: -1, description: 'only messages with a greater index' })) },
+  { additionalProperties: false },
+);
+
+export const AppendMessagesBody = Type.Object(
+  {
+    messages: Type.Array(
+      Type.Object({ role: StringEnum(CHAT_ROLES), content: MessageContent, metadata: Type.Optional(JsonObject) }, { additionalProperties: false }),
+      { minItems: 1, maxItems: 1_000 },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const AppendMessagesResponse = Type.Object({
+  messages: Type.Array(Message),
+  thread_id: Type.String(),
+  new_message_count: Type.Integer({ description: 'messages in the thread now' }),
+});
+
+export const DecomposeResponse = Type.Object({
+  thread_id: Type.String(),
+  workspace_id: Type.String(),
+  messages_processed: Type.Integer(),
+  memories_created: Type.Integer(),
+  from_index: Nullable(Type.Integer()),
+  to_index: Nullable(Type.Integer()),
+});

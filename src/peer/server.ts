@@ -1,0 +1,88 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
+import pino from 'pino';
+import type { PeerConfig } from '../config.js';
+import { AppError } from '../errors.js';
+import { validatorCompiler } from '../http/validation.js';
+import { createEmbeddingProvider } from '../providers/embedding/index.js';
+import type { EmbeddingProvider } from '../providers/embedding/types.js';
+import { embeddingRoutes, HostedEmbedder } from './embeddings.js';
+import { peerErrorHandler } from './errors.js';
+import { llmRoutes } from './llm-proxy.js';
+import { ProviderLoad } from './load.js';
+
+export type PeerApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+
+export interface PeerOptions {
+  /** Replaces the configured embedding providers (tests). */
+  embedders?: EmbeddingProvider[];
+  logLevel?: string;
+}
+
+export interface Peer {
+  http: PeerApp;
+  /** Listens on the configured host and port (or `port`), then loads the models in the background. */
+  listen(port?: number): Promise<string>;
+  /** Resolves once every model has loaded or failed to (see /health/ready). */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const digest = (secret: string) => createHash('sha256').update(secret).digest();
+
+/**
+ * The embedding peer: a stateless HTTP process that serves model work for memd nodes — OpenAI-compatible
+ * embeddings from the configured providers and, when enabled, language-model profiles forwarded to their upstreams —
+ * with health, readiness and a per-provider load snapshot.
+ */
+export async function createPeer(config: PeerConfig, options: PeerOptions = {}): Promise<Peer> {
+  const logger: FastifyBaseLogger = pino({ level: options.logLevel ?? config.logLevel, base: { service: 'memd-peer' } });
+  const embedders = (options.embedders ?? config.embedding.map(createEmbeddingProvider)).map(
+    (provider) => new HostedEmbedder(provider, new ProviderLoad('embedding', provider.name, provider.model, config.concurrency)),
+  );
+  const llmLoads = new Map(config.llm.profiles.map((p) => [p.name, new ProviderLoad('llm', p.name, p.model, config.concurrency)]));
+
+  const http: PeerApp = Fastify({ loggerInstance: logger, bodyLimit: config.bodyLimitBytes, requestTimeout: 0, return503OnClosing: true, forceCloseConnections: 'idle' }).withTypeProvider<TypeBoxTypeProvider>();
+  http.setValidatorCompiler(validatorCompiler);
+  http.setErrorHandler(peerErrorHandler);
+  http.setNotFoundHandler((request, reply) => peerErrorHandler(new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`), request, reply));
+
+  if (config.apiKey) {
+    const expected = digest(config.apiKey);
+    http.addHook('onRequest', async (request) => {
+      if (!request.url.startsWith('/v1/')) return;
+      const presented = /^Bearer\s+(.+)$/i.exec(request.headers.authorization ?? '')?.[1]?.trim();
+      if (!presented || !timingSafeEqual(digest(presented), expected)) throw new AppError('unauthorized', 'a valid API key is required (Authorization: Bearer <MEMD_PEER_API_KEY>)');
+    });
+  }
+
+  http.get('/health', async () => ({ status: 'healthy' as const }));
+  http.get('/health/ready', async (_request, reply) => {
+    const ready = embedders.every((e) => e.state === 'ready');
+    return reply.status(ready ? 200 : 503).send({
+      status: ready ? 'ready' : 'not_ready',
+      embedding: embedders.map((e) => ({ name: e.provider.name, model: e.provider.model, dimensions: e.provider.dimensions, state: e.state, error: e.error })),
+      llm: { enabled: config.llm.enabled, profiles: config.llm.profiles.map((p) => p.name) },
+    });
+  });
+  http.get('/health/load', async () => ({ providers: [...embedders.map((e) => e.load), ...llmLoads.values()].map((load) => load.snapshot()) }));
+  embeddingRoutes(http, embedders);
+  llmRoutes(http, config.llm, llmLoads);
+
+  let loading: Promise<void> = Promise.resolve();
+  return {
+    http,
+    async listen(port = config.port) {
+      const url = await http.listen({ host: config.host, port });
+      loading = Promise.all(embedders.map((e) => e.init())).then(() => undefined);
+      return url;
+    },
+    ready: () => loading,
+    async close() {
+      await http.close();
+      await loading;
+      await Promise.all(embedders.map((e) => e.provider.close()));
+    },
+  };
+}

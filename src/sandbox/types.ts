@@ -1,0 +1,90 @@
+/** The sandbox engine's public shapes. Field names follow the HTTP API, so routes can pass them through. */
+
+export interface ExecuteRequest {
+  code: string;
+  /** Return this variable's value instead of the value of the last expression. */
+  resultVar?: string | undefined;
+  /** Default true. */
+  returnResult?: boolean | undefined;
+  /** Default 10,000. */
+  maxReturnChars?: number | undefined;
+}
+
+export interface ExecuteResult {
+  /** stdout and stderr, interleaved as written, capped at the configured size. */
+  output: string;
+  /** Strings as they are, other values as JSON when possible, else repr(); null when there is none. */
+  result: string | null;
+  /** The Python exception with its traceback, or a time/memory limit report; null on success. */
+  error: string | null;
+  /** User variables added or rebound by this call. */
+  variables_changed: string[];
+}
+
+export interface VariableDetail {
+  variable: string;
+  type: string;
+  preview: string;
+  size_bytes: number;
+}
+
+export interface VariablesOverview {
+  variable_count: number;
+  /** Name to a short description such as `list, 3 items`. */
+  variables: Record<string, string>;
+  total_size_bytes: number;
+}
+
+export interface BoundVariable {
+  variable: string;
+  type: string;
+  preview: string;
+}
+
+export interface SandboxMetadata {
+  created_at: string;
+  exec_count: number;
+  total_operations: number;
+  last_exec_at: string | null;
+}
+
+export interface SandboxStatus {
+  exists: boolean;
+  variable_count: number;
+  variables: string[];
+  total_size_bytes: number;
+  memory_limit_bytes: number;
+  metadata: SandboxMetadata | null;
+}
+
+export interface SkippedVariable {
+  name: string;
+  reason: string;
+}
+
+export interface CheckpointReport {
+  saved: string[];
+  skipped: SkippedVariable[];
+}
+
+export interface CheckpointMeta extends SandboxMetadata, CheckpointReport {
+  saved_at: string;
+}
+
+/** Where checkpoints live (the database, in the service); one per session, replaced on each save. */
+export interface CheckpointStore {
+  save(sessionId: string, data: Uint8Array, meta: CheckpointMeta): Promise<void>;
+  load(sessionId: string): Promise<{ data: Uint8Array; meta: CheckpointMeta } | null>;
+  delete(sessionId: string): Promise<void>;
+}
+
+/** What Python's `llm_query` and `recall` reach, already scoped to one session (and its workspace). */
+export interface SandboxHost {
+  llmQuery(prompt: string): Promise<string>;
+  /** Memories as JSON objects (they reach Python as dicts). */
+  recall(query: string, limit: number): Promise<object[]>;
+}
+
+export interface SandboxLogger {
+  warn(details: Record<string, unknown>, message: string): void;
+}

@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seededRandom } from '../../src/core/random.js';
+import { newId } from '../../src/core/ids.js';
+import { graphWorkspace, link, remember, texts } from '../support/graph.js';
+import { client, startServer, type Client, type TestServer } from '../support/server.js';
+
+let server: TestServer;
+let api: Client;
+
+beforeAll(async () => {
+  server = await startServer();
+  api = client(server.url);
+});
+afterAll(() => server.stop());
+
+interface Path {
+  nodes: string[];
+  edges: Array<{ source: string; target: string; relationship: string; strength: number }>;
+  total_strength: number;
+  depth: number;
+}
+
+const traverse = (ws: string, id: string, body: Record<string, unknown> = {}) => api.post(`/v1/memories/${id}/traverse`, { workspace_id: ws, ...body });
+const nodeLists = (paths: Path[]) => paths.map((p) => p.nodes.join('>')).sort();
+
+/** Every path starts at the start, never repeats a memory, and its edges join consecutive memories. */
+function expectWellFormed(paths: Path[], start: string, maxDepth: number) {
+  for (const path of paths) {
+    expect(path.nodes[0]).toBe(start);
+    expect(new Set(path.nodes).size).toBe(path.nodes.length);
+    expect(path.depth).toBe(path.edges.length);
+    expect(path.depth).toBeLessThanOrEqual(maxDepth);
+    path.edges.forEach((edge, i) => expect([edge.source, edge.target].sort()).toEqual([path.nodes[i], path.nodes[i + 1]].sort()));
+  }
+}
+
+describe('POST /v1/memories/{id}/traverse', () => {
+  it('follows a chain to the requested depth (default 2), with path strength and latency', async () => {
+    const ws = await graphWorkspace(api, 'trav-chain');
+    const [a, b, c, d] = await remember(api, ws, texts(4, 'chain'));
+    await link(api, ws, a!, b!, 'leads_to', 0.8);
+    await link(api, ws, b!, c!, 'leads_to', 0.5);
+    await link(api, ws, c!, d!, 'leads_to', 0.9);
+    const shallow = (await traverse(ws, a!)).body;
+    expect(nodeLists(shallow.paths)).toEqual([`${a}>${b}`, `${a}>${b}>${c}`]);
+    expect(shallow.total_paths).toBe(2);
+    expect(shallow.unique_nodes.sort()).toEqual([a, b, c].sort());
+    expect(shallow.query_latency_ms).toEqual(expect.any(Number));
+    const two = shallow.paths.find((p: Path) => p.depth === 2);
+    expect(two.total_strength).toBeCloseTo(0.4, 6);
+    expect(two.edges).toEqual([
+      expect.objectContaining({ source: a, target: b, relationship: 'leads_to' }),
+      expect.objectContaining({ source: b, target: c, relationship: 'leads_to' }),
+    ]);
+    const deep = (await traverse(ws, a!, { max_depth: 3 })).body;
+    expect(deep.unique_nodes).toHaveLength(4);
+    expect((await traverse(ws, a!, { max_depth: 6 })).status).toBe(422);
+    expect((await traverse(ws, a!, { max_depth: 0 })).status).toBe(422);
+  });
+
+  it('honours direction, relationship types and categories (any case) and min_strength', async () => {
+    const ws = await graphWorkspace(api, 'trav-filter');
+    const [hub, cause, fix, twin, weak] = await remember(api, ws, texts(5, 'filter'));
+    await link(api, ws, cause!, hub!, 'causes', 0.9);
+    await link(api, ws, fix!, hub!, 'solves', 0.8);
+    await link(api, ws, hub!, twin!, 'similar_to', 0.7);
+    await link(api, ws, hub!, weak!, 'related_to', 0.2);
+    const reached = async (body: Record<string, unknown>) => ((await traverse(ws, hub!, { max_depth: 1, ...body })).body.unique_nodes as string[]).filter((n) => n !== hub).sort();
+
+    expect(await reached({})).toEqual([cause, fix, twin, weak].sort());
+    expect(await reached({ direction: 'outgoing' })).toEqual([twin, weak].sort());
+    expect(await reached({ direction: 'incoming' })).toEqual([cause, fix].sort());
+    expect(await reached({ relationship_types: ['SOLVES', 'Similar_To'] })).toEqual([fix, twin].sort());
+    expect(await reached({ relationship_categories: ['causal'] })).toEqual([cause]);
+    expect(await reached({ relationship_categories: ['Similarity'], relationship_types: ['solves'] })).toEqual([fix, twin, weak].sort());
+    expect(await reached({ min_strength: 0.75 })).toEqual([cause, fix].sort());
+    expect(await reached({ relationship_types: null, relationship_categories: null })).toHaveLength(4);
+    expect((await traverse(ws, hub!, { relationship_types: ['hugs'] })).status).toBe(422);
+    expect((await traverse(ws, hub!, { relationship_categories: ['feelings'] })).status).toBe(422);
+  });
+
+  it('accepts the client library’s body (depth 3, categories, max_paths, max_nodes)', async () => {
+    const ws = await graphWorkspace(api, 'trav-client');
+    const [a, b] = await remember(api, ws, texts(2, 'client'));
+    await link(api, ws, a!, b!, 'causes', 0.6);
+    const res = await traverse(ws, a!, { max_depth: 3, direction: 'both', min_strength: 0, max_paths: 100, max_nodes: 50, relationship_categories: ['causal'] });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ total_paths: 1, unique_nodes: [a, b] });
+  });
+
+  it('never follows a cycle twice', async () => {
+    const ws = await graphWorkspace(api, 'trav-cycle');
+    const [a, b, c] = await remember(api, ws, texts(3, 'cycle'));
+    await link(api, ws, a!, b!, 'leads_to');
+    await link(api, ws, b!, c!, 'leads_to');
+    await link(api, ws, c!, a!, 'leads_to');
+    const outgoing = (await traverse(ws, a!, { max_depth: 5, direction: 'outgoing' })).body;
+    expect(nodeLists(outgoing.paths)).toEqual([`${a}>${b}`, `${a}>${b}>${c}`]);
+    const both = (await traverse(ws, a!, { max_depth: 5 })).body;
+    expectWellFormed(both.paths, a!, 5);
+    expect(nodeLists(both.paths)).toEqual([`${a}>${b}`, `${a}>${b}>${c}`, `${a}>${c}`, `${a}>${c}>${b}`].sort());
+    expect(both.unique_nodes).toHaveLength(3);
+  });
+
+  it('does not follow soft-deleted memories, refuses a deleted start and 404s an unknown one', async () => {
+    const ws = await graphWorkspace(api, 'trav-deleted');
+    const [a, b, c] = await remember(api, ws, texts(3, 'gone'));
+    await link(api, ws, a!, b!, 'leads_to');
+    await link(api, ws, b!, c!, 'leads_to');
+    await api.delete(`/v1/memories/${b}?workspace_id=${ws}`);
+    expect((await traverse(ws, a!, { max_depth: 3 })).body).toMatchObject({ paths: [], total_paths: 0, unique_nodes: [a] });
+    expect((await traverse(ws, b!)).status).toBe(409);
+    expect((await traverse(ws, 'mem_0000000000000000')).status).toBe(404);
+    expect((await traverse('someone-else', a!)).status).toBe(404);
+  });
+
+  it('keeps max_nodes and max_paths on a dense random graph, at every depth', async () => {
+    const ws = await graphWorkspace(api, 'trav-dense');
+    const ids = await remember(api, ws, texts(1000, 'dense'));
+    // 100,000 random edges among 1,000 memories (about 200 per memory), written straight to storage.
+    const random = seededRandom(42);
+    const storage = server.app.services.storage;
+    await storage.transaction(async (tx) => {
+      for (let i = 0; i < 100_000; i++) {
+        const source = ids[Math.floor(random() * ids.length)]!;
+        const target = ids[Math.floor(random() * ids.length)]!;
+        if (source === target) continue;
+        await tx.associations.upsert({ id: newId('assoc'), workspace_id: ws, source_id: source, target_id: target, relationship: 'related_to', strength: Math.round(random() * 100) / 100, metadata: {}, created_at: new Date().toISOString() });
+      }
+    });
+    expect(await storage.associations.count(ws)).toBeGreaterThan(95_000);
+    for (const body of [{}, { max_depth: 5 }, { max_depth: 5, max_nodes: 1000, max_paths: 1000 }, { max_depth: 4, max_nodes: 7, max_paths: 500 }, { max_depth: 3, max_paths: 3 }]) {
+      const res = await traverse(ws, ids[0]!, body);
+      expect(res.status).toBe(200);
+      const maxNodes = (body as { max_nodes?: number }).max_nodes ?? 50;
+      const maxPaths = (body as { max_paths?: number }).max_paths ?? 100;
+      expect(res.body.unique_nodes.length).toBeLessThanOrEqual(maxNodes);
+      expect(res.body.total_paths).toBeLessThanOrEqual(maxPaths);
+      expect(res.body.paths).toHaveLength(res.body.total_paths);
+      expectWellFormed(res.body.paths, ids[0]!, (body as { max_depth?: number }).max_depth ?? 2);
+      for (const path of res.body.paths as Path[]) for (const node of path.nodes) expect(res.body.unique_nodes).toContain(node);
+    }
+    const wide = (await traverse(ws, ids[0]!, { max_depth: 5, max_nodes: 1000, max_paths: 1000 })).body;
+    expect(wide.total_paths).toBe(1000);
+  });
+});
+
+describe('GET /v1/memories/{id}/trace', () => {
+  it('shows a fact’s source chain, its parent’s derived facts, relationship categories and associations', async () => {
+    const ws = await graphWorkspace(api, 'trace');
+    const [parentId, otherId] = await remember(api, ws, [
+      'Jordan moved to Lisbon in March. Jordan works as a nurse at the city hospital. The commute takes twenty minutes.',
+      'Lisbon has steep hills and yellow trams',
+    ]);
+    await server.drainTasks();
+    await link(api, ws, otherId!, parentId!, 'occurs_in', 0.7);
+    const parent = (await api.get(`/v1/memories/${parentId}/trace?workspace_id=${ws}`)).body;
+    expect(parent.memory.id).toBe(parentId);
+    expect(parent.source).toMatchObject({ kind: 'direct', source_memory_id: null });
+    expect(parent.source_chain).toEqual([]);
+    expect(parent.derived_memory_ids).toHaveLength(3);
+    expect(parent.categories).toEqual([
+      { category: 'hierarchical', count: 3, relationships: { part_of: 3 } },
+      { category: 'context', count: 1, relationships: { occurs_in: 1 } },
+    ]);
+    expect(parent.association_chain[0]).toMatchObject({ direction: 'incoming', category: 'hierarchical', association: { relationship: 'part_of', strength: 1 } });
+    expect(parent.association_chain.find((a: { category: string }) => a.category === 'context').memory).toMatchObject({ id: otherId, status: 'active' });
+    expect(parent.articles).toEqual([]);
+
+    const fact = (await api.get(`/v1/memories/${parent.derived_memory_ids[0]}/trace?workspace_id=${ws}`)).body;
+    expect(fact.source).toMatchObject({ kind: 'derived', source_memory_id: parentId, source_scope: 'fact' });
+    expect(fact.source_chain).toEqual([expect.objectContaining({ id: parentId, via: 'source_memory_id' })]);
+    expect((await api.get(`/v1/memories/mem_0000000000000000/trace?workspace_id=${ws}`)).status).toBe(404);
+  });
+
+  it('walks part_of edges when there is no source_memory_id, and stops at a cycle', async () => {
+    const ws = await graphWorkspace(api, 'trace-part-of');
+    const [chapter, book, shelf] = await remember(api, ws, texts(3, 'library'));
+    await link(api, ws, chapter!, book!, 'part_of', 1);
+    await link(api, ws, book!, shelf!, 'part_of', 1);
+    await link(api, ws, shelf!, chapter!, 'part_of', 1);
+    const trace = (await api.get(`/v1/memories/${chapter}/trace?workspace_id=${ws}`)).body;
+    expect(trace.source_chain.map((m: { id: string; via: string }) => [m.id, m.via])).toEqual([
+      [book, 'part_of'],
+      [shelf, 'part_of'],
+    ]);
+  });
+});

@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeOpenAI, type FakeLlmServer, type RecordedRequest } from '../support/fake-llm-server.js';
+import { ManualClock, client, startServer, type Client, type TestServer } from '../support/server.js';
+import { providerFor } from '../providers/llm/setup.js';
+
+let server: TestServer;
+let api: Client;
+const clock = new ManualClock();
+
+beforeAll(async () => {
+  server = await startServer({ clock });
+  api = client(server.url);
+});
+afterAll(() => server.stop());
+
+/** Entries the rules score clearly apart: 0.85, 0.8, 0.65 above the default threshold; 0.3 and 0.2 below. */
+const WORKING_MEMORY = {
+  editor_preference: 'I always prefer dark mode in the editor',
+  user_name: 'Ana',
+  deadline: 'The launch deadline is June 10',
+  current_step: 'currently refactoring the auth module',
+  scratch: 'ok',
+};
+
+async function session(workspace: string, workingMemory: Record<string, unknown> = WORKING_MEMORY) {
+  const created = await api.post('/v1/sessions', { workspace_id: workspace, working_memory: workingMemory, user_id: 'u-1' });
+  expect(created.status).toBe(201);
+  return created.body.session.id as string;
+}
+
+const memoriesOf = async (workspace: string, query = '') => (await api.get(`/v1/memories?workspace_id=${workspace}&limit=100${query}`)).body.memories as Array<Record<string, any>>;
+
+describe('session commit', () => {
+  it('stores the entries above min_importance, categorised, with the session id, through the write pipeline', async () => {
+    const id = await session('commit-ws');
+    const strict = await api.post(`/v1/sessions/${id}/commit`, { min_importance: 0.75 });
+    expect(strict.status).toBe(200);
+    expect(strict.body).toMatchObject({ session_id: id, memories_extracted: 2, memories_deduplicated: 0, memories_created: 2, breakdown: { preferences: 1, profile: 1 } });
+    expect(strict.body.extraction_time_ms).toBeGreaterThanOrEqual(0);
+
+    const stored = await memoriesOf('commit-ws', `&session_id=${id}`);
+    expect(stored.map((m) => m.content).sort()).toEqual(['I always prefer dark mode in the editor', 'user name: Ana']);
+    const preference = stored.find((m) => m.content.startsWith('I always'))!;
+    expect(preference).toMatchObject({ session_id: id, user_id: 'u-1', subtype: 'preference', importance: 0.85, metadata: { source: 'session_commit', category: 'preferences', working_memory_key: 'editor_preference' } });
+
+    // The default threshold adds the deadline; what this session already committed is not written again.
+    const relaxed = await api.post(`/v1/sessions/${id}/commit`);
+    expect(relaxed.body).toMatchObject({ memories_extracted: 3, memories_deduplicated: 2, memories_created: 1, breakdown: { events: 1 } });
+    const again = await api.post(`/v1/sessions/${id}/commit`, {});
+    expect(again.body).toMatchObject({ memories_extracted: 3, memories_deduplicated: 3, memories_created: 0, breakdown: {} });
+    expect(await memoriesOf('commit-ws', `&session_id=${id}`)).toHaveLength(3);
+
+    // A changed entry is a new version: committed again.
+    await api.post(`/v1/sessions/${id}/memory`, { key: 'user_name', value: 'Beatriz' });
+    expect((await api.post(`/v1/sessions/${id}/commit`)).body).toMatchObject({ memories_created: 1, breakdown: { profile: 1 } });
+  });
+
+  it('filters by category and caps the number, most important first', async () => {
+    const filtered = await api.post(`/v1/sessions/${await session('commit-cat')}/commit`, { categories: ['profile', 'events'] });
+    expect(filtered.body).toMatchObject({ memories_extracted: 2, memories_created: 2, breakdown: { profile: 1, events: 1 } });
+    const capped = await api.post(`/v1/sessions/${await session('commit-cap')}/commit`, { max_memories: 1, min_importance: 0 });
+    expect(capped.body).toMatchObject({ memories_extracted: 1, memories_created: 1, breakdown: { preferences: 1 } });
+    const everything = await api.post(`/v1/sessions/${await session('commit-all')}/commit`, { min_importance: 0, categories: null });
+    expect(everything.body.memories_created).toBe(5);
+  });
+
+  it('honours an entry’s own importance and category', async () => {
+    const id = await session('commit-explicit', { allergy: { content: 'Ana is allergic to peanuts', importance: 0.95, category: 'profile' }, note: { text: 'minor', importance: 0.1 } });
+    const result = await api.post(`/v1/sessions/${id}/commit`);
+    expect(result.body).toMatchObject({ memories_extracted: 1, memories_created: 1, breakdown: { profile: 1 } });
+    expect((await memoriesOf('commit-explicit'))[0]).toMatchObject({ content: 'Ana is allergic to peanuts', importance: 0.95, subtype: 'profile' });
+  });
+
+  it('deduplicates against long-term memory unless told not to', async () => {
+    const seed = async (workspace: string) => {
+      await api.post('/v1/workspaces', { id: workspace, name: workspace });
+      await api.post('/v1/memories', { workspace_id: workspace, content: 'I always prefer dark mode in the editor' });
+      await api.post('/v1/memories', { workspace_id: workspace, content: 'The launch deadline is June 10.' });
+    };
+    await seed('commit-dedup');
+    const deduped = await api.post(`/v1/sessions/${await session('commit-dedup')}/commit`);
+    // Exact text: skipped; the same words with other punctuation: the existing memory is updated, not duplicated.
+    expect(deduped.body).toMatchObject({ memories_extracted: 3, memories_deduplicated: 2, memories_created: 1, breakdown: { profile: 1 } });
+    expect((await memoriesOf('commit-dedup')).map((m) => m.content).sort()).toEqual(['I always prefer dark mode in the editor', 'The launch deadline is June 10', 'user name: Ana']);
+
+    await seed('commit-nodedup');
+    const undeduped = await api.post(`/v1/sessions/${await session('commit-nodedup')}/commit`, { deduplicate: false });
+    // Without the similarity check only identical text is recognised.
+    expect(undeduped.body).toMatchObject({ memories_extracted: 3, memories_deduplicated: 1, memories_created: 2, breakdown: { events: 1, profile: 1 } });
+    expect(await memoriesOf('commit-nodedup')).toHaveLength(4);
+  });
+
+  it('answers bad input with a 4xx and changes nothing', async () => {
+    const id = await session('commit-bad');
+    for (const body of [{ min_importance: 1.5 }, { min_importance: '0.5' }, { max_memories: 0 }, { max_memories: 501 }, { categories: ['bogus'] }, { categories: [] }, { deduplicate: 'yes' }, { extra: 1 }]) {
+      expect((await api.post(`/v1/sessions/${id}/commit`, body)).status, JSON.stringify(body)).toBe(422);
+    }
+    expect((await api.post('/v1/sessions/sess_unknown/commit')).status).toBe(404);
+    const short = (await api.post('/v1/sessions', { workspace_id: 'commit-bad', ttl_seconds: 60, working_memory: WORKING_MEMORY })).body.session.id;
+    clock.advance(61_000);
+    expect((await api.post(`/v1/sessions/${short}/commit`)).status).toBe(410);
+    expect(await memoriesOf('commit-bad')).toEqual([]);
+  });
+});
+
+describe('session commit with a language model', () => {
+  let fake: FakeLlmServer;
+  let llmServer: TestServer;
+  let llmApi: Client;
+  const isCommitPrompt = (req: RecordedRequest) => req.messages[0]?.content.includes('working memory of an AI agent session') ?? false;
+
+  beforeAll(async () => {
+    fake = await startFakeOpenAI();
+    llmServer = await startServer({ llm: providerFor({ baseUrl: fake.baseUrl, maxRetries: 0 }) });
+    llmApi = client(llmServer.url);
+  });
+  afterAll(async () => {
+    await llmServer.stop();
+    await fake.close();
+  });
+
+  it('uses the model’s scores, categories and wording, and falls back to rules when it fails', async () => {
+    const id = (await llmApi.post('/v1/sessions', { workspace_id: 'llm-commit', working_memory: { lang: 'py', mood: 'tired' } })).body.session.id;
+    fake.script((req) => {
+      expect(isCommitPrompt(req)).toBe(true);
+      expect(req.messages.at(-1)!.content).toContain('lang: lang: py');
+      return JSON.stringify({
+        memories: [
+          { ref: 'lang', content: 'The user writes Python for most projects.', category: 'preferences', importance: 0.8 },
+          { ref: 'mood', content: 'The user felt tired.', category: 'events', importance: 0.2 },
+          { ref: 'unknown-key', content: 'Invented.', category: 'profile', importance: 0.9 },
+        ],
+      });
+    });
+    const result = await llmApi.post(`/v1/sessions/${id}/commit`);
+    expect(result.body).toMatchObject({ memories_extracted: 1, memories_created: 1, breakdown: { preferences: 1 } });
+    const [memory] = (await llmApi.get('/v1/memories?workspace_id=llm-commit')).body.memories;
+    expect(memory).toMatchObject({ content: 'The user writes Python for most projects.', importance: 0.8, subtype: 'preference', metadata: { extraction_method: 'llm', working_memory_key: 'lang' } });
+
+    const other = (await llmApi.post('/v1/sessions', { workspace_id: 'llm-commit', working_memory: { editor_preference: 'I always prefer dark mode in the editor' } })).body.session.id;
+    fake.script({ status: 500 }, { status: 500 });
+    const fallback = await llmApi.post(`/v1/sessions/${other}/commit`);
+    expect(fallback.status).toBe(200);
+    expect(fallback.body).toMatchObject({ memories_created: 1, breakdown: { preferences: 1 } });
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { conflictSignals } from '../../src/core/contradictions/signals.js';
+import { extractSlots } from '../../src/core/contradictions/slots.js';
+
+const kinds = (a: string, b: string) => conflictSignals(a, b).map((s) => s.kind).sort();
+
+describe('conflict signals', () => {
+  it('sees a changed residence, employer, origin, favourite and opinion as exclusive values', () => {
+    expect(kinds('I live in Paris', 'I moved to Berlin')).toEqual(['exclusive_value']);
+    expect(conflictSignals('I live in Paris', 'I moved to Berlin')[0]).toMatchObject({ detail: 'residence: paris vs berlin', strength: 0.9 });
+    expect(kinds('Ana works at Google', 'Ana joined Microsoft last year')).toEqual(['exclusive_value']);
+    expect(kinds("I'm from Spain", 'I am originally from Italy')).toEqual(['exclusive_value']);
+    expect(kinds('My favourite colour is blue', 'My favorite colour is green')).toEqual(['exclusive_value']);
+    expect(kinds('I love tea', 'I hate tea')).toEqual(['exclusive_value']);
+    expect(kinds('The user prefers tabs', 'I prefer spaces')).toEqual(['exclusive_value']);
+  });
+
+  it('sees changed dates and numbers, and does not count a date as a number', () => {
+    expect(conflictSignals('the deadline is May 3', 'the deadline is June 10')).toEqual([
+      { kind: 'date_change', detail: 'the deadline: may 3 vs june 10', strength: 0.9, minSimilarity: 0.5 },
+    ]);
+    expect(kinds('The meeting is on Monday', 'The meeting is on Friday')).toEqual(['date_change']);
+    expect(kinds('We fly out on May 3', 'We fly out on June 10')).toEqual(['date_change']);
+    expect(kinds('The server listens on port 8080', 'The server listens on port 9090')).toEqual(['number_change']);
+    expect(kinds('The deadline is May 3', 'The deadline is May 3rd, 2026')).toEqual([]);
+  });
+
+  it('sees a negation only when the rest of the statements agrees, with whole tokens', () => {
+    expect(kinds('The API uses Postgres', 'The API does not use Postgres')).toEqual(['negation']);
+    expect(kinds('I like tea', "I don't like coffee")).toEqual([]);
+    expect(kinds('Is this the main branch', 'This is the main branch')).toEqual([]);
+  });
+
+  it('raises nothing for paraphrases, agreeing values and history', () => {
+    expect(kinds('I live in Paris', 'Paris is where I live')).toEqual([]);
+    expect(kinds('I live in Paris', 'I live in Paris, France')).toEqual([]);
+    expect(kinds('I lived in Paris for years', 'I live in Berlin')).toEqual([]);
+    expect(kinds('I live in Paris', 'Ana lives in Berlin')).toEqual([]);
+    expect(kinds('My name is Sam', 'I am called Sam')).toEqual([]);
+    expect(kinds('His favourite colour is blue', 'His favourite colour is red')).toEqual([]);
+    expect(kinds('Team uses React for the frontend', 'The frontend is built with React')).toEqual([]);
+  });
+
+  it('reads subjects and names carefully', () => {
+    expect(extractSlots('Yesterday I moved to Rio de Janeiro with Ana.')).toEqual([{ subject: 'self', attribute: 'residence', value: 'rio de janeiro', strength: 'strong' }]);
+    expect(extractSlots("Then Ana's favourite food is sushi and ramen")[0]).toMatchObject({ subject: 'ana', attribute: 'favourite food', value: 'sushi' });
+  });
+});

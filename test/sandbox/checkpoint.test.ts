@@ -1,0 +1,115 @@
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { InMemoryCheckpointStore, type SandboxManager } from '../../src/sandbox/index.js';
+import { createManager } from './support.js';
+
+const managers: SandboxManager[] = [];
+function managerOn(store: InMemoryCheckpointStore, config: Parameters<typeof createManager>[0] = {}): SandboxManager {
+  const { manager } = createManager({ ...config, store });
+  managers.push(manager);
+  return manager;
+}
+afterEach(async () => {
+  await Promise.all(managers.splice(0).map((manager) => manager.close()));
+});
+
+describe('checkpoint', () => {
+  test('a new manager on the same store restores the variables and the metadata', async () => {
+    const store = new InMemoryCheckpointStore();
+    const first = managerOn(store);
+    await first.execute('s', { code: "import json\nrecords = [{'id': 1}, {'id': 2}]\nlabel = 'kept'\nsquare = lambda x: x * x\ndef helper():\n    return 1\ngen = (i for i in range(3))" });
+    await first.execute('s', { code: 'total = sum(r["id"] for r in records)' });
+    const report = await first.checkpoint('s');
+    expect(report.saved.sort()).toEqual(['label', 'records', 'total']);
+    expect(report.skipped.map((entry) => entry.name).sort()).toEqual(['gen', 'helper', 'square']);
+    expect(report.skipped.find((entry) => entry.name === 'gen')!.reason).toMatch(/TypeError: cannot pickle 'generator' object/);
+    const before = (await first.status('s')).metadata!;
+    await first.close();
+
+    const second = managerOn(store); // a restarted server, or another node on the same database
+    expect((await second.execute('s', { code: 'label, total, records[1]["id"]' })).result).toBe('["kept", 3, 2]');
+    expect((await second.execute('s', { code: 'helper' })).error).toMatch(/NameError/);
+    const after = (await second.status('s')).metadata!;
+    expect(after.created_at).toBe(before.created_at);
+    expect(after.exec_count).toBe(before.exec_count + 2);
+  });
+
+  test('close() checkpoints live sandboxes, so a restart loses nothing', async () => {
+    const store = new InMemoryCheckpointStore();
+    const first = managerOn(store);
+    await first.execute('closing', { code: "note = 'written before shutdown'" });
+    await first.close();
+    expect(store.has('closing')).toBe(true);
+    const second = managerOn(store);
+    expect((await second.execute('closing', { code: 'note' })).result).toBe('written before shutdown');
+  });
+
+  test('cleanup removes the sandbox and its checkpoint', async () => {
+    const store = new InMemoryCheckpointStore();
+    const manager = managerOn(store);
+    await manager.execute('gone', { code: 'x = 1' });
+    await manager.checkpoint('gone');
+    expect(store.has('gone')).toBe(true);
+    await manager.cleanup('gone');
+    expect(store.has('gone')).toBe(false);
+    expect(await manager.status('gone')).toMatchObject({ exists: false, metadata: null });
+    expect((await manager.execute('gone', { code: 'x' })).error).toMatch(/NameError/);
+    expect((await manager.status('gone')).metadata).toMatchObject({ exec_count: 1 });
+  });
+});
+
+describe('checkpoint after a change', () => {
+  test('changed variables are checkpointed shortly after the call, unchanged ones are not saved again', async () => {
+    const store = new InMemoryCheckpointStore();
+    const manager = managerOn(store, { config: { checkpointDelayMs: 200 } });
+    const run = await manager.execute('later', { code: "note = 'saved without asking'" });
+    expect(run.variables_changed).toEqual(['note']);
+    await vi.waitFor(async () => expect((await store.load('later'))?.meta.saved).toEqual(['note']), { timeout: 10_000, interval: 50 });
+    const first = (await store.load('later'))!.meta;
+
+    await manager.execute('later', { code: 'print(note)' }); // reads only
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect((await store.load('later'))!.meta.saved_at).toBe(first.saved_at);
+
+    await manager.setVariable('later', 'injected', [1, 2]);
+    await vi.waitFor(async () => expect((await store.load('later'))?.meta.saved.sort()).toEqual(['injected', 'note']), { timeout: 10_000, interval: 50 });
+    // A crash of the server now (no close, no eviction) would lose nothing: another manager restores it.
+    const other = managerOn(store, { config: { spare: 'off' } });
+    expect((await other.execute('later', { code: 'note, injected' })).result).toBe('["saved without asking", [1, 2]]');
+
+    // Cleanup cancels a checkpoint that was due.
+    await manager.execute('dropped', { code: 'x = 1' });
+    await manager.cleanup('dropped');
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(store.has('dropped')).toBe(false);
+  });
+});
+
+describe('eviction', () => {
+  test('beyond maxLive the least recently used sandbox is checkpointed, then restored on its next call', async () => {
+    const store = new InMemoryCheckpointStore();
+    const manager = managerOn(store, { config: { maxLive: 2 } });
+    await manager.execute('a', { code: "value = 'a'" });
+    await manager.execute('b', { code: "value = 'b'" });
+    await manager.execute('a', { code: 'value' }); // b is now the least recently used
+    await manager.execute('c', { code: "value = 'c'" });
+    expect(manager.liveCount).toBe(2);
+    expect(store.has('b')).toBe(true);
+    expect(store.has('a')).toBe(false);
+
+    expect((await manager.execute('b', { code: 'value' })).result).toBe('b'); // evicts a
+    expect(store.has('a')).toBe(true);
+    expect((await manager.execute('a', { code: 'value' })).result).toBe('a');
+    expect(manager.liveCount).toBe(2);
+    expect((await manager.status('c')).variables).toEqual(['value']);
+  });
+
+  test('an idle sandbox is checkpointed and stopped, and comes back transparently', async () => {
+    const store = new InMemoryCheckpointStore();
+    const manager = managerOn(store, { config: { idleEvictMs: 1_000 } });
+    await manager.execute('idle', { code: "value = 'survives idling'" });
+    expect(manager.liveCount).toBe(1);
+    await vi.waitFor(() => expect(manager.liveCount).toBe(0), { timeout: 10_000, interval: 100 });
+    expect(store.has('idle')).toBe(true);
+    expect((await manager.execute('idle', { code: 'value' })).result).toBe('survives idling');
+  });
+});
