@@ -6,7 +6,7 @@
  *    the default `local` embedder behind a file cache under the bench directory, so a rerun embeds nothing again.
  *    Background enrichment (facts of multi-sentence memories, automatic links) runs to the end. Postgres gets a
  *    copy of the SQLite rows (see copyToPostgres), so SQLite runs first.
- * 2. Measure: the real server (`src/main.ts`, default configuration, result cache off) starts as a child process
+ * 2. Measure: the real server (`dist/src/main.js`, as `npm start` runs it; result cache off) starts as a child process
  *    on that database. Reported: time to listen and to be ready (search index rebuilt from the database), RSS;
  *    then the questions twice through POST /v1/memories/recall: pass 1 embeds every query with the `local` model
  *    (end to end, as a client sees it), pass 2 repeats them with the query vectors in the server's LRU, so
@@ -18,10 +18,8 @@
  * (/tmp/memd-bench-recall), RECALL_BENCH_BACKENDS (sqlite,postgres), RECALL_BENCH_ANN (default | all | none).
  * Postgres is PGlite (WASM Postgres with pgvector, one connection, in this process), not a tuned server.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
@@ -33,7 +31,9 @@ import { LocalEmbeddingProvider } from '../src/providers/embedding/local.js';
 import { openPostgresStorage } from '../src/storage/postgres/open.js';
 import { openSqliteStorage } from '../src/storage/sqlite/open.js';
 import { DEFAULT_VECTOR_INDEX, type VectorIndexOptions } from '../src/storage/sqlite/vector-index.js';
+import { machineLine, peakRssMiB, percentile } from './machine.js';
 import { DiskCachedEmbedder } from './recall/cached-embedder.js';
+import { startBenchServer, waitReady } from './server-process.js';
 import { memories, questions } from './recall/corpus.js';
 
 const N = Number(process.env.RECALL_BENCH_MEMORIES ?? 100_000);
@@ -58,8 +58,8 @@ function corpus(count: number): string[] {
 
 function percentiles(values: number[]): string {
   const sorted = [...values].sort((a, b) => a - b);
-  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
-  return `p50 ${at(0.5).toFixed(2)}  p95 ${at(0.95).toFixed(2)}  p99 ${at(0.99).toFixed(2)}  max ${sorted.at(-1)!.toFixed(2)}`;
+  const at = (p: number) => percentile(sorted, p).toFixed(2);
+  return `p50 ${at(50)}  p95 ${at(95)}  p99 ${at(99)}  max ${sorted.at(-1)!.toFixed(2)}`;
 }
 
 async function json<T = any>(url: string, body?: unknown): Promise<T> {
@@ -101,47 +101,16 @@ async function ingest(env: Record<string, string>, texts: string[]): Promise<voi
   await app.close();
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-const rssMiB = (pid: number): number => {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))!;
-  return Number(line.replace(/\D+/g, '')) / 1024;
-};
-
-async function waitFor(url: string, child: ChildProcess): Promise<void> {
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(20);
-  }
-}
-
 /** Step 2: the real server as a child process; start-up, RSS, and the questions twice. */
 async function measure(env: Record<string, string>, qs: string[]): Promise<void> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { PATH: process.env.PATH ?? '', ...env, MEMD_PORT: String(port), MEMD_RECALL_CACHE_ENTRIES: '0', MEMD_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
+  const server = await startBenchServer({ ...env, MEMD_RECALL_CACHE_ENTRIES: '0' });
+  const base = server.url;
   try {
-    await waitFor(`${base}/health`, child);
     const listening = performance.now();
-    await waitFor(`${base}/health/ready`, child);
+    await waitReady(base);
     const ready = performance.now();
-    log(`  start: listening after ${seconds(listening - started)} (process, database, embedding model), ready after ${seconds(ready - started)} (index rebuilt: ${seconds(ready - listening)}); RSS ${rssMiB(child.pid!).toFixed(0)} MiB`);
+    log(`  start: listening after ${seconds(listening - started)} (process, database, embedding model), ready after ${seconds(ready - started)} (index rebuilt: ${seconds(ready - listening)}); peak RSS ${await peakRssMiB(server.pid)} MiB`);
     const passes: Array<{ name: string; texts: string[] }> = [
       { name: 'end to end (query embedded by the local model)', texts: qs },
       { name: 'engine (query vector from the server LRU)', texts: qs },
@@ -167,10 +136,9 @@ async function measure(env: Record<string, string>, qs: string[]): Promise<void>
       log(`    server total (search_latency_ms)                 ${percentiles(server)} ms`);
       log(`    client (HTTP round trip)                         ${percentiles(client)} ms`);
     }
-    log(`  RSS after the queries: ${rssMiB(child.pid!).toFixed(0)} MiB`);
+    log(`  peak RSS after the queries: ${await peakRssMiB(server.pid)} MiB`);
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    await server.stop();
   }
 }
 
@@ -293,7 +261,7 @@ async function startPersistentPglite(dataDir: string): Promise<{ url: string; st
   };
 }
 
-log(`machine: ${cpus()[0]?.model ?? 'unknown cpu'}, ${availableParallelism()} cores, ${(totalmem() / 1024 ** 3).toFixed(0)} GiB, node ${process.version}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+log(`machine: ${machineLine()}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 log(`${N} memories, ${QUERIES} queries, backends ${BACKENDS.join(', ')}, data under ${ROOT}`);
 const texts = corpus(N);
 const qs = questions(QUERIES);
