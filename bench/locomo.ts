@@ -106,7 +106,7 @@ async function ingest(conversation: Conversation, actions: Map<string, number>):
 /** Background enrichment (facts, links) is part of ingestion: wait until the queue is empty. */
 async function enrichmentDone(): Promise<void> {
   for (;;) {
-    const counts = await app.services.storage.tasks.counts();
+    const counts = await app.services.storage.tasks.counts(new Date().toISOString());
     if (counts.pending + counts.running === 0) return;
     await new Promise((r) => setTimeout(r, 250));
   }

@@ -90,7 +90,7 @@ async function ingest(env: Record<string, string>, texts: string[]): Promise<voi
     if ((at / BATCH) % 10 === 9) log(`  ingest: ${at + BATCH} memories, ${seconds(performance.now() - started)}, ${embedder.computed} embedded`);
   }
   for (;;) {
-    const counts = await app.services.storage.tasks.counts();
+    const counts = await app.services.storage.tasks.counts(new Date().toISOString());
     if (counts.pending + counts.running === 0) break;
     log(`  enrichment: ${counts.pending} tasks pending, ${seconds(performance.now() - started)}`);
     await sleep(15_000);

@@ -249,6 +249,7 @@ export interface AssociationStore {
 }
 
 export type TaskStatus = 'pending' | 'running' | 'failed';
+export type TaskCounts = Record<TaskStatus | 'scheduled', number>;
 
 export interface NewTask {
   kind: string;
@@ -287,7 +288,8 @@ export interface TaskStore {
   complete(ids: readonly number[]): Promise<void>;
   /** Back to pending at `retryAt`, or `failed` for good when `retryAt` is null. */
   fail(id: number, error: string, retryAt: string | null): Promise<void>;
-  counts(): Promise<Record<TaskStatus, number>>;
+  /** Tasks by state at `now`: `pending` ones are due, `scheduled` ones wait for their time (recurring work, retries). */
+  counts(now: string): Promise<TaskCounts>;
   list(options: { status?: TaskStatus; limit: number }): Promise<Task[]>;
 }
 

@@ -43,7 +43,7 @@ describe.each(storageBackends())('storage conformance: $name', (backend) => {
       expect(await s.memories.get('ws_a', a1.id)).toBeNull();
       expect(await s.contexts.list('ws_a')).toEqual([]);
       expect(await s.associations.count('ws_a')).toBe(0);
-      expect((await s.tasks.counts()).pending).toBe(0);
+      expect((await s.tasks.counts('9999-12-31T00:00:00.000Z')).pending).toBe(0);
       expect(await s.memories.keywordSearch('ws_a', ['apples'], { k: 10 })).toEqual([]);
       expect(await s.memories.vectorSearch('ws_a', axisVector(DIMS, 0), { k: 10 })).toEqual([]);
       // The other workspace is untouched, keyword and vector entries included.
@@ -273,8 +273,9 @@ describe.each(storageBackends())('storage conformance: $name', (backend) => {
         { kind: 'b', workspaceId: null, payload: { n: 3 }, runAt: '2026-01-01T00:00:01.000Z' },
         { kind: 'c', workspaceId: null, payload: { n: 4 }, runAt: '2030-01-01T00:00:00.000Z' },
       ]);
-      expect(await s.tasks.counts()).toEqual({ pending: 3, running: 0, failed: 0 });
       const now = '2026-01-01T00:00:05.000Z';
+      // The 2030 task is not due yet: scheduled, not pending.
+      expect(await s.tasks.counts(now)).toEqual({ pending: 2, scheduled: 1, running: 0, failed: 0 });
       const claimed = await s.tasks.claim({ now, leaseUntil: '2026-01-01T00:01:00.000Z', limit: 10 });
       expect(claimed.map((t) => t.payload.n)).toEqual([1, 3]);
       expect(claimed.every((t) => t.attempts === 1 && t.status === 'running')).toBe(true);
@@ -291,7 +292,7 @@ describe.each(storageBackends())('storage conformance: $name', (backend) => {
       const retried = await s.tasks.claim({ now: '2026-01-01T00:10:00.000Z', leaseUntil: '2026-01-01T00:11:00.000Z', limit: 10 });
       expect(retried.map((t) => [t.payload.n, t.lastError])).toEqual([[3, 'boom']]);
       await s.tasks.fail(task3.id, 'boom again', null);
-      expect(await s.tasks.counts()).toEqual({ pending: 1, running: 0, failed: 1 });
+      expect(await s.tasks.counts('2026-01-01T00:10:00.000Z')).toEqual({ pending: 0, scheduled: 1, running: 0, failed: 1 });
       // Renewed leases hold; released ones return to the queue at once.
       await s.tasks.enqueue([{ kind: 'd', workspaceId: null, payload: {}, runAt: '2026-01-01T00:20:00.000Z' }]);
       const [held] = await s.tasks.claim({ now: '2026-01-01T00:20:00.000Z', leaseUntil: '2026-01-01T00:21:00.000Z', limit: 1 });
@@ -304,7 +305,7 @@ describe.each(storageBackends())('storage conformance: $name', (backend) => {
       await s.tasks.complete([held!.id]);
       // A finished key can be queued again.
       await s.tasks.enqueue([{ kind: 'a', workspaceId: 'ws_a', payload: { n: 5 }, runAt: now, dedupeKey: 'only-once' }]);
-      expect((await s.tasks.counts()).pending).toBe(2);
+      expect((await s.tasks.counts('2031-01-01T00:00:00.000Z')).pending).toBe(2);
       await s.close();
     });
   });
@@ -322,7 +323,7 @@ describe.each(storageBackends())('storage conformance: $name', (backend) => {
         }),
       ).rejects.toThrow('abort');
       expect(await s.memories.get('ws_a', m.id)).toBeNull();
-      expect((await s.tasks.counts()).pending).toBe(0);
+      expect((await s.tasks.counts('9999-12-31T00:00:00.000Z')).pending).toBe(0);
       expect(await s.memories.keywordSearch('ws_a', ['phantom'], { k: 5 })).toEqual([]);
       expect(await s.memories.vectorSearch('ws_a', axisVector(DIMS, 6), { k: 5 })).toEqual([]);
 

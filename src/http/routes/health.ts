@@ -9,7 +9,10 @@ const Readiness = Type.Object({
     embedder: Type.String(),
     search_index: Type.String(),
     llm: Type.String(),
-    tasks: Type.Object({ pending: Type.Integer(), running: Type.Integer(), failed: Type.Integer() }, { description: 'the background queue' }),
+    tasks: Type.Object(
+      { pending: Type.Integer({ description: 'due now' }), scheduled: Type.Integer({ description: 'waiting for their time: recurring work, retries' }), running: Type.Integer(), failed: Type.Integer() },
+      { description: 'the background queue' },
+    ),
   }),
 });
 
@@ -30,7 +33,7 @@ export function healthRoutes(app: App, services: Services): void {
     '/health/ready',
     { schema: { tags: ['health'], summary: 'Storage, embedder and search indexes are ready (503 until then)', response: { 200: Readiness, 503: Readiness } } },
     async (_request, reply) => {
-      const tasks = await services.storage.tasks.counts().catch(() => null);
+      const tasks = await services.storage.tasks.counts(services.clock.now().toISOString()).catch(() => null);
       const storage = tasks ? 'ok' : 'unreachable';
       const ready = storage === 'ok' && services.isReady();
       const body = {
@@ -40,7 +43,7 @@ export function healthRoutes(app: App, services: Services): void {
           embedder: `${services.embedder.name}/${services.embedder.model}`,
           search_index: services.isReady() ? 'warm' : 'warming',
           llm: services.llm ? `${services.llm.name}/${services.llm.model}` : 'none',
-          tasks: tasks ?? { pending: 0, running: 0, failed: 0 },
+          tasks: tasks ?? { pending: 0, scheduled: 0, running: 0, failed: 0 },
         },
       };
       return reply.status(ready ? 200 : 503).send(body);

@@ -1,7 +1,7 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { TasksTable } from '../database.js';
 import { json, parseJsonObject, toIso, toIsoOrNull } from '../rows.js';
-import type { NewTask, Task, TaskStatus, TaskStore } from '../types.js';
+import type { NewTask, Task, TaskCounts, TaskStatus, TaskStore } from '../types.js';
 import type { SqlContext } from './context.js';
 
 const toTask = (row: Selectable<TasksTable>): Task => ({
@@ -99,14 +99,16 @@ export class SqlTaskStore implements TaskStore {
     await this.ctx.db.updateTable('tasks').set(set).where('id', '=', id).execute();
   }
 
-  async counts(): Promise<Record<TaskStatus, number>> {
+  async counts(now: string): Promise<TaskCounts> {
+    const state = sql<string>`CASE WHEN status = 'pending' AND run_at > ${now} THEN 'scheduled' ELSE status END`;
     const rows = await this.ctx.db
       .selectFrom('tasks')
-      .select(['status', (eb) => eb.fn.countAll().as('n')])
-      .groupBy('status')
+      .select([state.as('state'), (eb) => eb.fn.countAll().as('n')])
+      // By position: Postgres does not see two parameterised CASEs as one expression.
+      .groupBy(sql`1`)
       .execute();
-    const counts: Record<TaskStatus, number> = { pending: 0, running: 0, failed: 0 };
-    for (const r of rows) counts[r.status as TaskStatus] = Number(r.n);
+    const counts: TaskCounts = { pending: 0, scheduled: 0, running: 0, failed: 0 };
+    for (const r of rows) counts[r.state as keyof TaskCounts] = Number(r.n);
     return counts;
   }
 
