@@ -41,6 +41,7 @@ import { SandboxManager } from './sandbox/index.js';
 import { openStorage } from './storage/index.js';
 import type { SqlStorage } from './storage/sql/storage.js';
 import { recurringTask } from './tasks/recurring.js';
+import { ForegroundActivity } from './tasks/foreground.js';
 import { TaskRunner } from './tasks/runner.js';
 
 /** Query embeddings repeat (the same question asked twice); caching them keeps recall off the model. */
@@ -81,6 +82,8 @@ export interface Services {
   mcpServers: McpServerService;
   dataProviders: DataProviderService;
   tasks: TaskRunner;
+  /** Client requests in flight; background tasks give way to them. */
+  foreground: ForegroundActivity;
   /** True once search indexes are warm and background work runs. */
   isReady(): boolean;
   /** Warms search indexes and starts the task runner; resolves when ready. */
@@ -146,7 +149,8 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
   const workspaces = new WorkspaceService(storage, clock, events, sandboxCleanup);
   const memories = new MemoryService({ storage, embedder, clock, events });
   const enricher = new MemoryEnricher({ storage, embedder, llm, clock, events, log });
-  const tasks = new TaskRunner(storage, clock, events, config.tasks, log);
+  const foreground = new ForegroundActivity();
+  const tasks = new TaskRunner(storage, clock, events, config.tasks, log, foreground);
   tasks.register(ENRICH_TASK, enricher.handle);
 
   const committer = new SessionCommitter({ storage, memories, workspaces, llm, clock, log });
@@ -203,6 +207,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     // Documents replace the `local` placeholder with their own sync.
     dataProviders: new DataProviderService({ storage, workspaces, secrets, clock, syncers: { local: emptyLocalSync } }),
     tasks,
+    foreground,
     isReady: () => ready,
     async start() {
       // The embedded engine belongs to this one process: whatever was running belonged to a process now dead.

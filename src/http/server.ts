@@ -98,6 +98,13 @@ export async function buildHttpServer(services: Services, logger: FastifyBaseLog
     if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') await services.storage.syncWrites();
   });
 
+  // Background tasks start in the gaps between client requests (health probes do not count).
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith('/v1/')) return;
+    services.foreground.begin();
+    reply.raw.once('close', () => services.foreground.end());
+  });
+
   app.decorateRequest('principal', null as never);
   app.addHook('onRequest', async (request) => {
     if (request.url.startsWith('/v1/')) request.principal = await services.apiKeys.authenticate(presentedKey(request));

@@ -1,7 +1,9 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { addMs, isoNow, type Clock } from '../core/clock.js';
 import type { CoreEvents } from '../core/events.js';
 import type { Storage, Task } from '../storage/types.js';
+import { ForegroundActivity } from './foreground.js';
 
 /** Does one task's work. Must be idempotent: a task whose worker died mid-way runs again after its lease. */
 export type TaskHandler = (task: Task) => Promise<void>;
@@ -16,6 +18,8 @@ export interface TaskRunnerOptions {
 const MAX_BACKOFF_MS = 5 * 60_000;
 /** Tasks leased per claim, per unit of concurrency: every claim and every completion is a commit. */
 const CLAIM_BATCH_FACTOR = 8;
+/** The longest a task waits for a gap between client requests before it starts anyway. */
+const MAX_FOREGROUND_DEFER_MS = 1_000;
 
 /**
  * Runs queued tasks from the database: leases a batch at a time, runs up to `concurrency` at once, records
@@ -43,6 +47,8 @@ export class TaskRunner {
     events: CoreEvents,
     private readonly options: TaskRunnerOptions,
     private readonly log: Pick<FastifyBaseLogger, 'warn' | 'error'>,
+    /** Client requests in flight: tasks start in the gaps between them. */
+    private readonly foreground: ForegroundActivity = new ForegroundActivity(),
   ) {
     this.unsubscribe = events.onTasksQueued(() => this.wake?.());
   }
@@ -100,7 +106,13 @@ export class TaskRunner {
       } catch (error) {
         this.report('claiming tasks failed', error);
       }
-      while (this.running && this.inFlight.size < this.options.concurrency && this.leased.length > 0) this.begin(this.leased.shift()!);
+      while (this.running && this.inFlight.size < this.options.concurrency && this.leased.length > 0) {
+        // Let the event loop read waiting requests first (a task can run start to end without yielding to I/O),
+        // then start only in a gap between them.
+        await yieldToEventLoop();
+        await this.foreground.quiet(MAX_FOREGROUND_DEFER_MS);
+        if (this.running) this.begin(this.leased.shift()!);
+      }
       // Woken early by a finished task or by new work queued in this process.
       await this.idle(this.options.pollIntervalMs);
     }

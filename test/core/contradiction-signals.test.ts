@@ -25,6 +25,11 @@ describe('conflict signals', () => {
     expect(kinds('The deadline is May 3', 'The deadline is May 3rd, 2026')).toEqual([]);
   });
 
+  it('does not take numbers or dates in otherwise different statements for a change', () => {
+    expect(kinds('Mateo told Lukas that chess helps with stress (#220)', 'Grace told Mateo that gardening helps with focus (#292)')).toEqual([]);
+    expect(kinds('The Lyon office opened in March with 12 people', 'The Oslo team hired 3 designers in June')).toEqual([]);
+  });
+
   it('sees a negation only when the rest of the statements agrees, with whole tokens', () => {
     expect(kinds('The API uses Postgres', 'The API does not use Postgres')).toEqual(['negation']);
     expect(kinds('I like tea', "I don't like coffee")).toEqual([]);

@@ -33,6 +33,13 @@ interface DetectorDeps {
   log: Pick<FastifyBaseLogger, 'warn'>;
 }
 
+/** A pair judged contradictory, waiting to be recorded. */
+interface Finding {
+  memory: Memory;
+  other: Memory;
+  verdict: Verdict;
+}
+
 /** Stated memories only: derived ones (facts repeat their parent, insights aggregate others) are not checked. */
 const checkable = (m: Memory): boolean => m.status === 'active' && m.source_memory_id === null;
 
@@ -73,7 +80,7 @@ export class ContradictionDetector {
       .filter((n) => n.score >= SLOT_SIMILARITY);
     if (neighbours.length === 0) return [];
     const others = new Map((await storage.memories.getMany(memory.workspace_id, neighbours.map((n) => n.id))).map((m) => [m.id, m]));
-    const recorded: Contradiction[] = [];
+    const found: Finding[] = [];
     let llmCalls = 0;
     for (const { id, score } of neighbours) {
       const other = others.get(id);
@@ -83,10 +90,9 @@ export class ContradictionDetector {
       const reviewed = this.deps.llm !== null && llmCalls < LLM_CALLS_PER_MEMORY && (signals.length > 0 || score >= LLM_REVIEW_SIMILARITY);
       if (reviewed) llmCalls++;
       const verdict = await this.decide(memory, other, signals, score, reviewed);
-      const found = verdict && (await this.record(memory, other, verdict));
-      if (found) recorded.push(found);
+      if (verdict) found.push({ memory, other, verdict });
     }
-    return recorded;
+    return this.record(found);
   }
 
   /**
@@ -103,7 +109,7 @@ export class ContradictionDetector {
         if (group.length < SLOT_GROUP_LIMIT) groups.set(key, [...group, { memory, value: slot.value }]);
       }
     }
-    const recorded: Contradiction[] = [];
+    const found: Finding[] = [];
     for (const group of groups.values()) {
       for (let i = 0; i < group.length; i++) {
         for (let j = i + 1; j < group.length; j++) {
@@ -114,12 +120,11 @@ export class ContradictionDetector {
           const [earlier, later] = ordered(x.memory, y.memory);
           const signals = conflictSignals(earlier.content, later.content).filter((s) => s.kind === 'exclusive_value' || similarity >= s.minSimilarity);
           const verdict = await this.decide(x.memory, y.memory, signals, similarity, this.deps.llm !== null);
-          const found = verdict && (await this.record(x.memory, y.memory, verdict));
-          if (found) recorded.push(found);
+          if (verdict) found.push({ memory: x.memory, other: y.memory, verdict });
         }
       }
     }
-    return recorded;
+    return this.record(found);
   }
 
   /** The rules' verdict, unless the language model reviewed the pair: then its answer stands (rules if it fails). */
@@ -137,37 +142,45 @@ export class ContradictionDetector {
     }
   }
 
-  /** Records the pair (earlier memory as `a`) and its graph edge in one transaction; null when already known. */
-  private async record(memory: Memory, other: Memory, verdict: Verdict): Promise<Contradiction | null> {
-    const [a, b] = ordered(memory, other);
+  /**
+   * Records the pairs (earlier memory as `a`) and their graph edges in one transaction (one commit, however many
+   * pairs); returns those not already known.
+   */
+  private async record(findings: readonly Finding[]): Promise<Contradiction[]> {
+    if (findings.length === 0) return [];
     const now = isoNow(this.deps.clock);
-    const contradiction: Contradiction = {
-      id: newId('ctr'),
-      workspace_id: memory.workspace_id,
-      memory_a_id: a.id,
-      memory_b_id: b.id,
-      contradiction_type: verdict.type,
-      confidence: verdict.confidence,
-      detection_method: verdict.method,
-      explanation: verdict.explanation || null,
-      detected_at: now,
-      resolved_at: null,
-      resolution: null,
-      merged_memory_id: null,
-    };
     return this.deps.storage.transaction(async (tx) => {
-      if (!(await tx.contradictions.insert(contradiction))) return null;
-      await tx.associations.upsert({
-        id: newId('assoc'),
-        workspace_id: memory.workspace_id,
-        source_id: b.id,
-        target_id: a.id,
-        relationship: 'contradicts',
-        strength: verdict.confidence,
-        metadata: { auto_generated: true, contradiction_id: contradiction.id, detection_method: verdict.method },
-        created_at: now,
-      });
-      return contradiction;
+      const recorded: Contradiction[] = [];
+      for (const { memory, other, verdict } of findings) {
+        const [a, b] = ordered(memory, other);
+        const contradiction: Contradiction = {
+          id: newId('ctr'),
+          workspace_id: memory.workspace_id,
+          memory_a_id: a.id,
+          memory_b_id: b.id,
+          contradiction_type: verdict.type,
+          confidence: verdict.confidence,
+          detection_method: verdict.method,
+          explanation: verdict.explanation || null,
+          detected_at: now,
+          resolved_at: null,
+          resolution: null,
+          merged_memory_id: null,
+        };
+        if (!(await tx.contradictions.insert(contradiction))) continue;
+        await tx.associations.upsert({
+          id: newId('assoc'),
+          workspace_id: memory.workspace_id,
+          source_id: b.id,
+          target_id: a.id,
+          relationship: 'contradicts',
+          strength: verdict.confidence,
+          metadata: { auto_generated: true, contradiction_id: contradiction.id, detection_method: verdict.method },
+          created_at: now,
+        });
+        recorded.push(contradiction);
+      }
+      return recorded;
     });
   }
 }

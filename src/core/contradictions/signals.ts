@@ -29,19 +29,30 @@ const isNegation = (token: string): boolean => NEGATIONS.has(token) || token.end
 /** A crude stem, enough to see that "uses" and "use" are one word. */
 const stem = (word: string): string => word.replace(/(?<=\w{3})(?:ing|ed)$/, '').replace(/(?<=\w{2}[^s])s$/, '');
 
-/** Negation counts when the rest of the two statements is mostly the same ("uses X" vs "does not use X"). */
-const NEGATION_MIN_OVERLAP = 0.5;
+/**
+ * A negation, or a bare changed number or date, counts only when the rest of the two statements is mostly the same
+ * ("uses X" vs "does not use X"; "port 8080" vs "port 9090"): two different statements that both hold a number
+ * (a ticket number, another team's figure) are not in conflict.
+ */
+const REST_MIN_OVERLAP = 0.5;
+
+/** Shared share (Jaccard) of the statements' content-word stems, leaving out the tokens `ignored` says. */
+function restOverlap(tokensA: readonly string[], tokensB: readonly string[], ignored: (token: string) => boolean): number {
+  const rest = (tokens: readonly string[]) => new Set(contentWords(tokens.filter((t) => !ignored(t))).map(stem));
+  const restA = rest(tokensA);
+  const restB = rest(tokensB);
+  const shared = [...restA].filter((w) => restB.has(w)).length;
+  const union = new Set([...restA, ...restB]).size;
+  return union === 0 ? 0 : shared / union;
+}
+
+const hasDigit = (token: string): boolean => /\d/.test(token);
 
 function negationSignal(a: string, b: string): ConflictSignal | null {
   const tokensA = words(a);
   const tokensB = words(b);
   if (tokensA.some(isNegation) === tokensB.some(isNegation)) return null;
-  const rest = (tokens: string[]) => new Set(contentWords(tokens.filter((t) => !isNegation(t))).map(stem));
-  const restA = rest(tokensA);
-  const restB = rest(tokensB);
-  const shared = [...restA].filter((w) => restB.has(w)).length;
-  const union = new Set([...restA, ...restB]).size;
-  if (union === 0 || shared / union < NEGATION_MIN_OVERLAP) return null;
+  if (restOverlap(tokensA, tokensB, isNegation) < REST_MIN_OVERLAP) return null;
   return { kind: 'negation', detail: 'one statement negates the other', strength: 0.75, minSimilarity: TOPIC_SIMILARITY };
 }
 
@@ -69,11 +80,12 @@ function datesIn(text: string): StatedDate[] {
 /** Two dates agree when every part both state is the same: "May 3" agrees with "May 3rd, 2026". */
 const datesAgree = (x: StatedDate, y: StatedDate): boolean => DATE_PARTS.every((p) => x.parts[p] === undefined || y.parts[p] === undefined || x.parts[p] === y.parts[p]);
 
-/** Numbers outside the date expressions, decimals and ordinals included ("3rd" → "3"). */
-function numbersOutside(text: string, dates: readonly StatedDate[]): string[] {
-  const masked = dates.reduceRight((t, d) => `${t.slice(0, d.start)}${' '.repeat(d.end - d.start)}${t.slice(d.end)}`, text);
-  return (masked.match(/\d+(?:[.,]\d+)?/g) ?? []).map((n) => n.replace(',', '.'));
-}
+/** The text with its date expressions blanked out (same length, so offsets hold). */
+const withoutDates = (text: string, dates: readonly StatedDate[]): string =>
+  dates.reduceRight((t, d) => `${t.slice(0, d.start)}${' '.repeat(d.end - d.start)}${t.slice(d.end)}`, text);
+
+/** Numbers of a text whose dates are blanked out, decimals and ordinals included ("3rd" → "3"). */
+const numbersIn = (undated: string): string[] => (undated.match(/\d+(?:[.,]\d+)?/g) ?? []).map((n) => n.replace(',', '.'));
 
 /** Exclusive values; one that is a date is reported as the date change it is ("the deadline: may 3 vs june 10"). */
 function slotSignals(a: string, b: string): ConflictSignal[] {
@@ -99,14 +111,18 @@ export function conflictSignals(a: string, b: string): ConflictSignal[] {
   const slots = slotSignals(a, b);
   const datesA = datesIn(a);
   const datesB = datesIn(b);
+  const undatedA = withoutDates(a, datesA);
+  const undatedB = withoutDates(b, datesB);
+  // Dates and numbers aside, do the statements say the same thing?
+  const sameStatement = restOverlap(words(undatedA), words(undatedB), hasDigit) >= REST_MIN_OVERLAP;
   // A date of a single-valued attribute already says it better than the bare dates.
   const datedSlot = slots.some((s) => s.kind === 'date_change');
-  if (!datedSlot && datesA.length > 0 && datesB.length > 0 && !datesA.some((x) => datesB.some((y) => datesAgree(x, y)))) {
+  if (sameStatement && !datedSlot && datesA.length > 0 && datesB.length > 0 && !datesA.some((x) => datesB.some((y) => datesAgree(x, y)))) {
     signals.push({ kind: 'date_change', detail: `${datesA.map((d) => d.text).join(', ')} vs ${datesB.map((d) => d.text).join(', ')}`, strength: 0.8, minSimilarity: TOPIC_SIMILARITY });
   }
-  const numbersA = numbersOutside(a, datesA);
-  const numbersB = numbersOutside(b, datesB);
-  if (numbersA.length > 0 && numbersB.length > 0 && numbersA.join(' ') !== numbersB.join(' ')) {
+  const numbersA = numbersIn(undatedA);
+  const numbersB = numbersIn(undatedB);
+  if (sameStatement && numbersA.length > 0 && numbersB.length > 0 && numbersA.join(' ') !== numbersB.join(' ')) {
     signals.push({ kind: 'number_change', detail: `${numbersA.join(', ')} vs ${numbersB.join(', ')}`, strength: 0.7, minSimilarity: TOPIC_SIMILARITY });
   }
   signals.push(...slots);

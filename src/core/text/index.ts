@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 
 /** Whitespace runs collapse to one space and the ends are trimmed: "a  b\n" and "a b" are the same memory. */
 export const normaliseContent = (content: string): string => content.replace(/\s+/g, ' ').trim();
@@ -15,11 +16,22 @@ export function splitSentences(text: string): string[] {
 
 const wordSegmenter = new Intl.Segmenter('en', { granularity: 'word' });
 
+/**
+ * ICU segmentation is slow next to everything around it, and the same texts are segmented again and again (a new
+ * memory against each of its neighbours, a recall's candidates): recent results are kept. Callers get a copy.
+ */
+const recentWords = new LRUCache<string, readonly string[]>({ max: 4_096 });
+
 /** Lower-cased words (letters/digits), punctuation dropped. */
 export function words(text: string): string[] {
-  return Array.from(wordSegmenter.segment(text.toLowerCase()))
-    .filter((s) => s.isWordLike)
-    .map((s) => s.segment);
+  let found = recentWords.get(text);
+  if (!found) {
+    found = Array.from(wordSegmenter.segment(text.toLowerCase()))
+      .filter((s) => s.isWordLike)
+      .map((s) => s.segment);
+    recentWords.set(text, found);
+  }
+  return [...found];
 }
 
 /** Cuts at a word boundary and marks the cut with an ellipsis. */

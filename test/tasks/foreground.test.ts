@@ -1,0 +1,37 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ForegroundActivity } from '../../src/tasks/foreground.js';
+
+describe('background work gives way to client requests', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('waits for the last request in flight to end, then resumes every waiter', async () => {
+    const foreground = new ForegroundActivity();
+    foreground.begin();
+    foreground.begin();
+    const resumed: string[] = [];
+    void foreground.quiet(60_000).then(() => resumed.push('a'));
+    void foreground.quiet(60_000).then(() => resumed.push('b'));
+    foreground.end();
+    await Promise.resolve();
+    expect(resumed).toEqual([]);
+    foreground.end();
+    await Promise.resolve();
+    expect(resumed).toEqual(['a', 'b']);
+  });
+
+  it('is delayed under sustained load, never starved', async () => {
+    vi.useFakeTimers();
+    const foreground = new ForegroundActivity();
+    foreground.begin();
+    let resumed = false;
+    void foreground.quiet(1_000).then(() => (resumed = true));
+    await vi.advanceTimersByTimeAsync(999);
+    expect(resumed).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(resumed).toBe(true);
+    // A later end resumes nobody twice and never goes below zero.
+    foreground.end();
+    foreground.end();
+    await expect(foreground.quiet(1_000)).resolves.toBeUndefined();
+  });
+});
