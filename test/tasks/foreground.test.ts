@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ForegroundActivity } from '../../src/tasks/foreground.js';
 
+const settled = () => new Promise((resolve) => setImmediate(resolve));
+
 describe('background work gives way to client requests', () => {
   afterEach(() => vi.useRealTimers());
 
@@ -12,10 +14,10 @@ describe('background work gives way to client requests', () => {
     void foreground.quiet(60_000).then(() => resumed.push('a'));
     void foreground.quiet(60_000).then(() => resumed.push('b'));
     foreground.end();
-    await Promise.resolve();
+    await settled();
     expect(resumed).toEqual([]);
     foreground.end();
-    await Promise.resolve();
+    await settled();
     expect(resumed).toEqual(['a', 'b']);
   });
 
