@@ -14,9 +14,9 @@ export class ForegroundActivity {
   end(): void {
     this.inFlight = Math.max(0, this.inFlight - 1);
     if (this.inFlight > 0) return;
-    const waiters = this.waiters;
+    // A copy: each waiter takes itself off the list it was on.
+    for (const resume of [...this.waiters]) resume();
     this.waiters = [];
-    for (const resume of waiters) resume();
   }
 
   /** Resolves when no request is in flight, or after `maxWaitMs` at the latest. */
