@@ -266,7 +266,7 @@ log(`${N} memories, ${QUERIES} queries, backends ${BACKENDS.join(', ')}, data un
 const texts = corpus(N);
 const qs = questions(QUERIES);
 for (const backend of BACKENDS) {
-  log(`\n== ${backend}${backend === 'postgres' ? ' (PGlite: WASM Postgres + pgvector, single connection, not a tuned server)' : ''}`);
+  log(`\n== ${backend}${backend === 'postgres' ? ' (PGlite: WASM Postgres + pgvector, one connection (see test/support/postgres.ts), not a tuned server)' : ''}`);
   const dir = join(ROOT, `${backend}-${N}`);
   mkdirSync(dir, { recursive: true });
   const marker = join(dir, 'ingested');
@@ -274,7 +274,7 @@ for (const backend of BACKENDS) {
   let env: Record<string, string>;
   if (backend === 'postgres') {
     pglite = await startPersistentPglite(join(dir, 'pgdata'));
-    env = { MEMD_DATA_DIR: dir, MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: pglite.url, MEMD_DATABASE_POOL_SIZE: '4' };
+    env = { MEMD_DATA_DIR: dir, MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: pglite.url, MEMD_DATABASE_POOL_SIZE: '1' };
   } else {
     env = { MEMD_DATA_DIR: dir };
   }

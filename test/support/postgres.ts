@@ -5,7 +5,11 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 export interface PostgresServer {
   url: string;
-  /** Connections a pool may open; PGlite multiplexes them onto one backend, keeping transactions exclusive. */
+  /**
+   * Connections a pool may open: one. PGlite has a single backend, and pglite-socket interleaves the extended-protocol
+   * messages of concurrent connections outside transactions (electric-sql/pglite#1046): one client's Bind can hit
+   * another's Parse, failing or, worse, returning the other query's rows.
+   */
   maxConnections: number;
   stop(): Promise<void>;
 }
@@ -19,7 +23,7 @@ export async function startPglite(): Promise<PostgresServer> {
   const { port } = (server as unknown as { server: { address(): { port: number } } }).server.address();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    maxConnections: 4,
+    maxConnections: 1,
     async stop() {
       await server.stop();
       await db.close();
