@@ -43,7 +43,7 @@ async function queueDrained(url: string): Promise<void> {
 async function run(storage: string, embedder: string) {
   const dataDir = mkdtempSync(join(tmpdir(), 'memd-bench-ingest-'));
   const pg = storage === 'postgres' ? await startPglite() : null;
-  const env: Record<string, string> = { MEMD_DATA_DIR: dataDir, MEMD_EMBEDDING_PROVIDER: embedder, MEMD_LOG_LEVEL: 'info' };
+  const env: Record<string, string> = { MEMD_DATA_DIR: dataDir, MEMD_EMBEDDING_PROVIDER: embedder };
   if (pg) Object.assign(env, { MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: pg.url, MEMD_DATABASE_POOL_SIZE: String(pg.maxConnections) });
   const server = await startBenchServer(env);
   try {

@@ -72,7 +72,7 @@ async function quiet(pid: number): Promise<void> {
 async function withServer<T>(env: Record<string, string>, body: (server: BenchServer) => Promise<T>, dataDir?: string): Promise<T> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'memd-bench-sandbox-'));
   // The server announces its URL in an info line.
-  const server = await startBenchServer({ MEMD_DATA_DIR: dir, MEMD_EMBEDDING_PROVIDER: 'hash', MEMD_LOG_LEVEL: 'info', ...env });
+  const server = await startBenchServer({ MEMD_DATA_DIR: dir, MEMD_EMBEDDING_PROVIDER: 'hash', ...env });
   try {
     await waitReady(server.url);
     return await body(server);

@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -9,33 +10,46 @@ export interface BenchServer {
   stop(): Promise<void>;
 }
 
-/** The built server (`node dist/src/main.js`, as `npm start` runs it) in its own process, so its RSS is its own. */
-export function startBenchServer(env: Record<string, string>): Promise<BenchServer> {
-  const child: ChildProcess = spawn(process.execPath, ['dist/src/main.js'], {
+/** A port nobody listens on now (the server gets it next; a race is possible in principle, not on a bench machine). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+    probe.once('error', reject);
+  });
+}
+
+/**
+ * The built server (`node dist/src/main.js`, as `npm start` runs it) in its own process, so its RSS is its own.
+ * Resolves once it listens (`/health`); it logs warnings only, so logging costs nothing measured.
+ */
+export async function startBenchServer(env: Record<string, string>): Promise<BenchServer> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['dist/src/main.js'], {
     cwd: ROOT,
-    env: { ...process.env, MEMD_HOST: '127.0.0.1', MEMD_PORT: '0', MEMD_LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, MEMD_LOG_LEVEL: 'warn', ...env, MEMD_HOST: '127.0.0.1', MEMD_PORT: String(port) },
+    stdio: ['ignore', 'inherit', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = output.match(/"url":"(http:\/\/[^"]+)"/)?.[1];
-      if (url) {
-        output = '';
-        resolve({
-          url,
-          pid: child.pid!,
-          async stop() {
-            child.kill('SIGTERM');
-            await exited;
-          },
-        });
-      }
-    });
-    void exited.then(() => reject(new Error(`server exited before listening: ${output}`)));
-  });
+  let gone = false;
+  void exited.then(() => (gone = true));
+  for (;;) {
+    if (gone) throw new Error(`the server exited before listening (code ${child.exitCode})`);
+    const res = await fetch(`${url}/health`).catch(() => null);
+    if (res?.ok) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url,
+    pid: child.pid!,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
 
 export async function waitReady(url: string): Promise<void> {

@@ -204,7 +204,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     applications: new ApplicationService(storage, workspaces, clock),
     skills: new SkillService({ storage, workspaces, clock }),
     mcpServers: new McpServerService({ storage, workspaces, secrets, clock }),
-    // Documents replace the `local` placeholder with their own sync.
+    // `local` is the only provider type of the open edition; its sync fetches nothing (spec).
     dataProviders: new DataProviderService({ storage, workspaces, secrets, clock, syncers: { local: emptyLocalSync } }),
     tasks,
     foreground,

@@ -4,18 +4,7 @@
  * free-form tails through two dozen templates, so keyword and vector searches see a realistic spread of
  * frequent and rare words.
  */
-
-/** mulberry32: small, fast, good enough for test data. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../src/core/random.js';
 
 const PEOPLE = 'Alice Bob Carol Dave Erin Frank Grace Heidi Ivan Judy Mallory Niaj Olivia Peggy Rupert Sybil Trent Victor Walter Yasmin Zoe Aarav Beatriz Chen Dmitri Elif Fatima Goran Hana Ines Jonas Kenji Lucia Mateo Nadia Omar Priya Quentin Rosa Sanjay Tomasz Ulla Vikram Wen Ximena Yusuf Zanele Amara Bruno Chloe'.split(' ');
 const TEAMS = ['the platform team', 'the data team', 'the mobile team', 'the billing squad', 'the security group', 'the design guild', 'the support desk', 'the SRE rotation', 'the growth team', 'the infra crew', 'legal', 'finance', 'the search team', 'the onboarding team', 'the ML group'];
@@ -71,11 +60,11 @@ const QUERY_TEMPLATES: Template[] = [
 const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
 export function memories(count: number, seed = 42): string[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   return Array.from({ length: count }, () => `${pick(next, MEMORY_TEMPLATES)(next)}${pick(next, TAILS)}`);
 }
 
 export function questions(count: number, seed = 7): string[] {
-  const next = random(seed);
+  const next = seededRandom(seed);
   return Array.from({ length: count }, () => pick(next, QUERY_TEMPLATES)(next));
 }

@@ -1,13 +1,14 @@
 import type { DataProvider, DataProviderType, JsonObject } from '../../storage/types.js';
 
-/** What one sync of a provider brought in. The documents feature gives the entries their shape. */
+/** What one sync of a provider brought in. */
 export interface DataProviderSyncResult {
   documents: JsonObject[];
 }
 
 /**
- * SEAM for the documents feature: how a provider type fetches documents into its workspace. The sync route calls
- * the one registered for the provider's type; `encryptedArgs` decrypts the provider's secrets if the sync needs them.
+ * How a provider type fetches documents into its workspace. The sync route calls the one registered for the
+ * provider's type; `encryptedArgs` decrypts the provider's secrets if the sync needs them. A new provider type
+ * (a folder, a bucket, a wiki) is one implementation of this, registered in services.ts.
  */
 export interface DataProviderSync {
   sync(provider: DataProvider, encryptedArgs: () => JsonObject | null): Promise<DataProviderSyncResult>;
@@ -16,8 +17,8 @@ export interface DataProviderSync {
 export type DataProviderSyncers = Record<DataProviderType, DataProviderSync>;
 
 /**
- * The `local` provider until documents land: it fetches nothing and reports an empty list, which is what the spec
- * says the open edition does. Replace it in services.ts with the documents feature's implementation.
+ * The `local` provider type, as the spec defines it for the open edition: a one-off sync does nothing and returns
+ * an empty list. (Documents are ingested through /v1/documents.)
  */
 export const emptyLocalSync: DataProviderSync = {
   sync: async () => ({ documents: [] }),

@@ -2,26 +2,18 @@ import { completeJson } from '../../providers/llm/json.js';
 import type { LlmProvider } from '../../providers/llm/types.js';
 import { processQuery } from '../recall/query.js';
 import type { RecallService } from '../recall/service.js';
-import type { DetailLevel, RecalledMemory } from '../recall/types.js';
+import type { RecalledMemory, RecallRequest } from '../recall/types.js';
 import type { Clock } from '../clock.js';
 import { estimateTokens } from '../text/index.js';
 import { extractiveReflection } from './extractive.js';
 import { REFLECT_SYSTEM, reflectPrompt } from './prompt.js';
 
-export interface ReflectRequest {
-  query: string;
-  workspaceId: string;
-  detailLevel?: DetailLevel | undefined;
+/** Reflect narrows recall with the same filters; its own knobs are `depth` and `includeSources`. */
+export interface ReflectRequest
+  extends Pick<RecallRequest, 'query' | 'workspaceId' | 'detailLevel' | 'types' | 'subtypes' | 'tags' | 'contextId' | 'observerId' | 'subjectId' | 'scopeContextId'> {
   includeSources: boolean;
   /** 1-5: how far recall expands over associations, and how many memories it gathers (5 per level). */
   depth: number;
-  types?: string[] | undefined;
-  subtypes?: string[] | undefined;
-  tags?: string[] | undefined;
-  contextId?: string | undefined;
-  observerId?: string | undefined;
-  subjectId?: string | undefined;
-  scopeContextId?: string | undefined;
 }
 
 export interface ReflectResult {
