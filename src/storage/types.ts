@@ -140,9 +140,9 @@ export interface MemoryStore {
   /** The newest `limit` memories matching the filter, as graph nodes (graph analysis, snapshots). */
   listNodes(workspaceId: string, filter: MemoryFilter, limit: number): Promise<MemoryNode[]>;
   /** Nearest neighbours by cosine similarity among memories matching the filter. */
-  vectorSearch(workspaceId: string, vector: Float32Array, options: { k: number; filter?: MemoryFilter }): Promise<ScoredId[]>;
+  vectorSearch(workspaceId: string, vector: Float32Array, options: VectorSearchOptions): Promise<ScoredId[]>;
   /** `vectorSearch` for many query vectors at once (one result list per vector, in order). */
-  vectorSearchMany(workspaceId: string, vectors: readonly Float32Array[], options: { k: number; filter?: MemoryFilter }): Promise<ScoredId[][]>;
+  vectorSearchMany(workspaceId: string, vectors: readonly Float32Array[], options: VectorSearchOptions): Promise<ScoredId[][]>;
   /**
    * Full-text search: any of the terms (OR), ranked by the engine's relevance (BM25 / ts_rank). A term of several
    * words matches as a phrase. With `required`, a memory must also contain every required term (entity anchoring).
@@ -249,6 +249,17 @@ export interface AssociationStore {
 }
 
 export type TaskStatus = 'pending' | 'running' | 'failed';
+export interface VectorSearchOptions {
+  k: number;
+  filter?: MemoryFilter;
+  /**
+   * Best effort: when an approximate index cannot apply the filter itself, the filter's matches among the index's
+   * nearest candidates, possibly fewer than k, instead of an exact scan of everything the filter allows. For
+   * searches that only add candidates (a soft arm), where an exact scan would cost more than it gives.
+   */
+  bestEffort?: boolean;
+}
+
 export type TaskCounts = Record<TaskStatus | 'scheduled', number>;
 
 export interface NewTask {

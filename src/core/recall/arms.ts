@@ -1,6 +1,7 @@
 import type { Memory, MemoryFilter, ScoredId, Storage } from '../../storage/types.js';
 import { interleave, type ArmResult } from './fusion.js';
 import type { ProcessedQuery } from './query.js';
+import type { MatchCountCache } from './match-counts.js';
 
 /** Atomic facts are an index of their parent: arms search them separately and answer with the parent. */
 export const FACT_SCOPE = 'fact';
@@ -14,6 +15,7 @@ export interface ArmInput {
   filter: MemoryFilter;
   /** How many candidates each arm returns. */
   depth: number;
+  matchCounts: MatchCountCache;
 }
 
 const originals = (filter: MemoryFilter): MemoryFilter => ({ ...filter, excludeSourceScopes: [FACT_SCOPE] });
@@ -63,13 +65,13 @@ export const MAX_SCORED_MATCHES = 1_000;
  * and the other arms answer it.
  */
 export async function boundedKeywordSearch(
-  { storage, workspaceId, depth }: ArmInput,
+  { storage, workspaceId, depth, matchCounts }: ArmInput,
   terms: readonly string[],
   required: readonly string[],
   filter: MemoryFilter,
 ): Promise<ScoredId[]> {
   const cap = MAX_SCORED_MATCHES;
-  const counts = await storage.memories.keywordMatchCounts(workspaceId, [...terms.map((t) => [t]), required], { cap });
+  const counts = await matchCounts.matchCounts(workspaceId, [...terms.map((t) => [t]), required], cap);
   const search = (any: readonly string[], all: readonly string[]) => storage.memories.keywordSearch(workspaceId, any, { k: depth, filter, required: all });
   if (required.length > 0 && counts.at(-1)! <= cap) return search(terms, required);
   const present = terms.filter((_, i) => counts[i]! > 0);
@@ -77,7 +79,7 @@ export async function boundedKeywordSearch(
   if (rare.length > 0) return search(rare, required);
   const together = [...required, ...present];
   if (together.length === 0) return [];
-  const [count] = await storage.memories.keywordMatchCounts(workspaceId, [together], { cap });
+  const [count] = await matchCounts.matchCounts(workspaceId, [together], cap);
   return count! <= cap ? search([], together) : [];
 }
 
@@ -118,12 +120,14 @@ export async function entityArm(input: ArmInput): Promise<ArmResult> {
  * Temporal candidates: memories whose event time falls in a window the query names, by meaning and by words.
  * A soft arm rather than a hard filter: a memory whose event time is unknown can still be found by the others.
  */
-export async function temporalArm({ storage, workspaceId, query, vector, filter, depth }: ArmInput): Promise<ArmResult> {
+export async function temporalArm(input: ArmInput): Promise<ArmResult> {
+  const { storage, workspaceId, query, vector, filter, depth } = input;
   const window = query.windows[0]!;
   const inWindow: MemoryFilter = { ...originals(filter), occurredAfter: window.start, occurredBefore: window.end };
   const [byMeaning, byWords] = await Promise.all([
-    storage.memories.vectorSearch(workspaceId, vector, { k: depth, filter: inWindow }),
-    boundedKeywordSearch({ storage, workspaceId, query, vector, filter, depth }, query.terms, [], inWindow),
+    // Soft arm: the window's memories among the nearest, not an exact scan of the whole window.
+    storage.memories.vectorSearch(workspaceId, vector, { k: depth, filter: inWindow, bestEffort: true }),
+    boundedKeywordSearch(input, query.terms, [], inWindow),
   ]);
   return { arm: 'temporal', ids: interleave([byMeaning.map((h) => h.id), byWords.map((h) => h.id)]).slice(0, depth) };
 }

@@ -15,6 +15,7 @@ import { fuse, RRF_K, type ArmName, type ArmResult, type ArmWeights, type FusedC
 import { CONTEXT_DISTANCE_DECAY, rankingScore, type RankingFeatures, type RankingWeights } from './ranking.js';
 import { expand, graphArm, NOT_KNOWLEDGE_LINKS } from './graph.js';
 import { classifyIntent } from './intent.js';
+import { MatchCountCache } from './match-counts.js';
 import { resolveOptions, type ResolvedOptions } from './options.js';
 import { processQuery, type ProcessedQuery } from './query.js';
 import type { Reranker } from './rerank.js';
@@ -90,11 +91,13 @@ export class RecallService {
   private readonly cache: RecallCache<CachedRecall>;
   private readonly access: AccessRecorder;
   private readonly tuning: RecallTuning;
+  private readonly matchCounts: MatchCountCache;
 
   constructor(private readonly deps: RecallDeps) {
     this.cache = new RecallCache(deps.cache, deps.clock, deps.events);
     this.access = new AccessRecorder(deps.storage, deps.clock, deps.log);
     this.tuning = deps.tuning ?? DEFAULT_TUNING;
+    this.matchCounts = new MatchCountCache(deps.storage);
   }
 
   async recall(request: RecallRequest): Promise<RecallResult> {
@@ -157,7 +160,7 @@ export class RecallService {
     const { storage } = this.deps;
     const { weights } = this.tuning;
     const depth = Math.max(this.tuning.overfetch * options.limit, this.tuning.minDepth);
-    const input: ArmInput = { storage, workspaceId, query, vector, filter: options.filter, depth };
+    const input: ArmInput = { storage, workspaceId, query, vector, filter: options.filter, depth, matchCounts: this.matchCounts };
     const optional: Array<Promise<ArmResult>> = [];
     if (query.terms.length > 0) optional.push(keywordArm(input));
     if (entityIntent && query.entities.length > 0) optional.push(entityArm(input));

@@ -7,6 +7,7 @@ import * as conversation from './0004_conversation.js';
 import * as sandbox from './0007_sandbox.js';
 import * as registries from './0008_registries.js';
 import * as documents from './0009_documents.js';
+import * as backlinks from './0010_backlinks.js';
 
 interface VersionedMigration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, VersionedMigration> = {
   '0007_sandbox': sandbox,
   '0008_registries': registries,
   '0009_documents': documents,
+  '0010_backlinks': backlinks,
 };
 
 /** Brings the database to the latest schema; throws with the failing migration's name. */

@@ -1,7 +1,7 @@
 import type { Selectable, Updateable } from 'kysely';
 import type { MemoriesTable } from '../database.js';
 import { bit, json, parseJson, parseJsonObject, toBool, toIso, toIsoOrNull } from '../rows.js';
-import type { Memory, MemoryFilter, MemoryNode, MemoryPatch, MemoryStatus, MemoryStore, MemoryType, NewMemory, Page, ScoredId, SequenceNeighbour } from '../types.js';
+import type { Memory, MemoryFilter, MemoryNode, MemoryPatch, MemoryStatus, MemoryStore, MemoryType, NewMemory, Page, ScoredId, SequenceNeighbour, VectorSearchOptions } from '../types.js';
 import type { SqlContext } from './context.js';
 import { memoryFilter } from './memory-filter.js';
 import type { VectorEntry } from './search-engine.js';
@@ -276,13 +276,13 @@ export class SqlMemoryStore implements MemoryStore {
     return Number(row.n);
   }
 
-  async vectorSearch(workspaceId: string, vector: Float32Array, options: { k: number; filter?: MemoryFilter }): Promise<ScoredId[]> {
+  async vectorSearch(workspaceId: string, vector: Float32Array, options: VectorSearchOptions): Promise<ScoredId[]> {
     return (await this.vectorSearchMany(workspaceId, [vector], options))[0]!;
   }
 
-  vectorSearchMany(workspaceId: string, vectors: readonly Float32Array[], options: { k: number; filter?: MemoryFilter }): Promise<ScoredId[][]> {
+  vectorSearchMany(workspaceId: string, vectors: readonly Float32Array[], options: VectorSearchOptions): Promise<ScoredId[][]> {
     if (vectors.length === 0) return Promise.resolve([]);
-    return this.ctx.engine.vectorSearch(this.db, workspaceId, vectors, options.k, options.filter ?? {});
+    return this.ctx.engine.vectorSearch(this.db, workspaceId, vectors, options.k, options.filter ?? {}, options.bestEffort ?? false);
   }
 
   keywordSearch(workspaceId: string, terms: readonly string[], options: { k: number; filter?: MemoryFilter; required?: readonly string[] }): Promise<ScoredId[]> {

@@ -49,7 +49,8 @@ export interface SearchEngine {
   onVectorsRemoved(workspaceId: string, seqs: readonly number[]): void;
   onWorkspaceDropped(workspaceId: string): void;
   /** Nearest neighbours of each query vector among the memories matching the filter, best first. */
-  vectorSearch(db: Kysely<Database>, workspaceId: string, vectors: readonly Float32Array[], k: number, filter: MemoryFilter): Promise<ScoredId[][]>;
+  /** `bestEffort`: see VectorSearchOptions. */
+  vectorSearch(db: Kysely<Database>, workspaceId: string, vectors: readonly Float32Array[], k: number, filter: MemoryFilter, bestEffort: boolean): Promise<ScoredId[][]>;
   /** Any of `terms`, and every one of `required`; at least one of the two lists is non-empty. */
   keywordSearch(db: Kysely<Database>, workspaceId: string, query: KeywordQuery, k: number, filter: FilterBuilder): Promise<ScoredId[]>;
   /** Index entries matching every one of `terms` (see MemoryStore.keywordMatchCounts), counted up to `cap + 1`. */

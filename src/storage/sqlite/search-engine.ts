@@ -104,7 +104,7 @@ export class SqliteSearchEngine implements SearchEngine {
     this.vectors.drop(workspaceId);
   }
 
-  async vectorSearch(db: Kysely<Database>, workspaceId: string, vectors: readonly Float32Array[], k: number, filter: MemoryFilter): Promise<ScoredId[][]> {
+  async vectorSearch(db: Kysely<Database>, workspaceId: string, vectors: readonly Float32Array[], k: number, filter: MemoryFilter, bestEffort: boolean): Promise<ScoredId[][]> {
     const indexed = this.warm && this.vectors.size(workspaceId) >= this.annMinSize;
     const accept = indexed ? indexPredicate(filter) : null;
     if (accept) {
@@ -121,7 +121,7 @@ export class SqliteSearchEngine implements SearchEngine {
           const [candidates] = this.vectors.search(workspaceId, [vector], wanted);
           const matching = await this.exactScan(db, query, k, sqlFilter, candidates!.map((c) => c.seq));
           // Fewer candidates than asked for means the index had nothing more to give.
-          if (matching.length >= k || candidates!.length < wanted) return matching;
+          if (bestEffort || matching.length >= k || candidates!.length < wanted) return matching;
         }
         return this.exactScan(db, query, k, sqlFilter, null);
       }),
