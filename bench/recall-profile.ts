@@ -1,0 +1,70 @@
+/**
+ * Where a recall's time goes in SQL: `npm run bench:recall-profile`, after `npm run bench:recall` has built its
+ * SQLite database (RECALL_BENCH_DIR, RECALL_BENCH_MEMORIES as there). Serves that database in this process,
+ * answers 300 questions once to warm up and once timed, and prints the server-side latency and, per SQL
+ * statement shape, the total time, the count and the mean. better-sqlite3 runs statements synchronously, so each
+ * statement's wall time is its cost.
+ */
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { createApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { machineLine, percentile } from './machine.js';
+import { questions } from './recall/corpus.js';
+
+const ROOT = process.env.RECALL_BENCH_DIR ?? '/tmp/memd-bench-recall';
+const N = Number(process.env.RECALL_BENCH_MEMORIES ?? 100_000);
+const QUESTIONS = 300;
+
+const times = new Map<string, { ms: number; n: number }>();
+let timing = false;
+const prototype = (Database as unknown as { prototype: { prepare(sql: string): Record<string, unknown> } }).prototype;
+const prepare = prototype.prepare;
+prototype.prepare = function (this: unknown, sql: string) {
+  const statement = prepare.call(this, sql);
+  // Lists of placeholders differ in length only: one shape.
+  const shape = sql.replace(/\?(, \?)+/g, '?…').replace(/\s+/g, ' ');
+  for (const method of ['run', 'all', 'get', 'iterate']) {
+    const original = statement[method] as ((...args: unknown[]) => unknown) | undefined;
+    if (typeof original !== 'function') continue;
+    statement[method] = function (this: unknown, ...args: unknown[]) {
+      const started = performance.now();
+      try {
+        return original.apply(this, args);
+      } finally {
+        if (timing) {
+          const entry = times.get(shape) ?? { ms: 0, n: 0 };
+          entry.ms += performance.now() - started;
+          entry.n++;
+          times.set(shape, entry);
+        }
+      }
+    };
+  }
+  return statement;
+};
+
+const app = await createApp(
+  loadConfig({ MEMD_DATA_DIR: join(ROOT, `sqlite-${N}`), MEMD_RECALL_CACHE_ENTRIES: '0', MEMD_LOG_LEVEL: 'warn', MEMD_SANDBOX_SPARE: 'off' }),
+);
+const url = await app.listen(0);
+await app.ready();
+const recall = async (query: string) => {
+  const response = await fetch(`${url}/v1/memories/recall`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workspace_id: 'bench', query }) });
+  return ((await response.json()) as { search_latency_ms: number }).search_latency_ms;
+};
+const qs = questions(QUESTIONS);
+for (const q of qs) await recall(q);
+timing = true;
+const latencies: number[] = [];
+for (const q of qs) latencies.push(await recall(q));
+timing = false;
+await app.close();
+
+latencies.sort((a, b) => a - b);
+console.log(`bench:recall-profile — ${machineLine()}`);
+console.log(`${QUESTIONS} recalls (second pass, query vectors cached): search_latency_ms p50 ${percentile(latencies, 50).toFixed(2)}, p99 ${percentile(latencies, 99).toFixed(2)}`);
+console.log('   total ms    count  ms each  statement');
+for (const [sql, e] of [...times].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15)) {
+  console.log(`${e.ms.toFixed(0).padStart(11)} ${String(e.n).padStart(8)} ${(e.ms / e.n).toFixed(2).padStart(8)}  ${sql.slice(0, 200)}`);
+}
