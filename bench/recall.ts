@@ -193,7 +193,7 @@ async function annQuality(dataDir: string, qs: string[]): Promise<void> {
     const buildStarted = performance.now();
     index.add(keys, dataset, 2);
     const buildMs = performance.now() - buildStarted;
-    // 100: what recall's dense arm asks for at the default limit (2 × max(3 × limit, 50)).
+    // 200: what recall's dense arm asks the index for at the default limit (4 × max(3 × limit, 50)).
     for (const wanted of [10, 100, 200]) {
       let found = 0;
       const times: number[] = [];

@@ -27,7 +27,9 @@ const scoreMap = (hits: readonly ScoredId[]): Map<string, number> => new Map(hit
  * path; it fetches twice the depth because facts and originals share it.
  */
 export async function denseArms({ storage, workspaceId, vector, filter, depth }: ArmInput): Promise<{ vector: ArmResult; fact: ArmResult; rows: Map<string, Memory> }> {
-  const hits = await storage.memories.vectorSearch(workspaceId, vector, { k: 2 * depth, filter });
+  // An HNSW search for k candidates explores about k nodes: asking for twice what is kept finds 0.97 of the exact
+  // top 10 at 164k vectors instead of 0.92 (bench:recall), for ~0.6 ms; the rows read stay 2 × depth.
+  const hits = (await storage.memories.vectorSearch(workspaceId, vector, { k: 4 * depth, filter })).slice(0, 2 * depth);
   const rows = new Map((await storage.memories.getMany(workspaceId, hits.map((h) => h.id))).map((m) => [m.id, m]));
   const originalHits: ScoredId[] = [];
   const factHits: Array<ScoredId & { parent: string }> = [];
