@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { CompiledQuery, Kysely, PostgresDialect, type DatabaseConnection } from 'kysely';
 import pg from 'pg';
 import type { Database } from '../database.js';
 import { migrateToLatest } from '../migrations/index.js';
@@ -30,16 +30,18 @@ const types = {
 
 export async function openPostgresStorage(options: PostgresOptions): Promise<SqlStorage> {
   const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize, types });
-  const searchPath = options.schema ? `SET search_path TO ${pg.escapeIdentifier(options.schema)}, public; ` : '';
-  pool.on('connect', (client) => {
-    // Filtered vector queries keep scanning the HNSW graph until LIMIT rows pass the filter (pgvector >= 0.8).
-    // Queries on a client run in order, so this lands before anything else the pool sends.
-    client.query(`${searchPath}SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 100`).catch(() => undefined);
-  });
+  const searchPath = options.schema ? `SET search_path TO ${pg.escapeIdentifier(options.schema)}, public` : null;
+  // Every new connection is set up before Kysely sends anything on it (awaited: pg no longer queues behind it).
+  const onCreateConnection = async (connection: DatabaseConnection): Promise<void> => {
+    if (searchPath) await connection.executeQuery(CompiledQuery.raw(searchPath));
+    // Filtered vector queries keep scanning the HNSW graph until LIMIT rows pass the filter (pgvector >= 0.8);
+    // an older pgvector refuses the setting and searches as before.
+    await connection.executeQuery(CompiledQuery.raw('SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 100')).catch(() => undefined);
+  };
   if (options.schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${pg.escapeIdentifier(options.schema)}`);
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, onCreateConnection }) });
   await migrateToLatest(db, 'postgres', options.schema);
   return new SqlStorage(db, new PostgresSearchEngine(options.dimensions), async () => {});
 }
