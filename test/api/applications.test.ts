@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, startServer, type Client, type TestServer } from '../support/server.js';
+import { client, startServer, startTwoTeams, type Client, type TestServer } from '../support/server.js';
 
 let server: TestServer;
 let api: Client;
@@ -161,18 +161,12 @@ describe('the registries in the OpenAPI document', () => {
 });
 
 describe('applications with auth on', () => {
-  const ADMIN = 'admin-secret-for-tests';
   let secured: TestServer;
   let admin: Client;
   let keyA: Client;
 
   beforeAll(async () => {
-    secured = await startServer({ env: { MEMD_ADMIN_KEY: ADMIN } });
-    admin = client(secured.url, { authorization: `Bearer ${ADMIN}` });
-    await admin.post('/v1/workspaces', { id: 'team-a', name: 'A' });
-    await admin.post('/v1/workspaces', { id: 'team-b', name: 'B' });
-    const issued = await admin.post('/v1/api-keys', { name: 'a', workspaces: ['team-a'] });
-    keyA = client(secured.url, { authorization: `Bearer ${issued.body.api_key.key}` });
+    ({ server: secured, admin, keyA } = await startTwoTeams());
   });
   afterAll(() => secured.stop());
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { freshSchema, startPglite } from '../support/postgres.js';
-import { client, ManualClock, startServer, type Client, type TestServer } from '../support/server.js';
+import { client, ManualClock, startServer, startTwoTeams, type Client, type TestServer } from '../support/server.js';
 
 const MASK = '********';
 const TOKEN = 'ghp_supersecret_token_value_123';
@@ -262,17 +262,12 @@ describe('MCP servers: import', () => {
 });
 
 describe('MCP servers with auth on', () => {
-  const ADMIN = 'admin-secret-for-tests';
   let secured: TestServer;
   let admin: Client;
   let keyA: Client;
 
   beforeAll(async () => {
-    secured = await startServer({ env: { MEMD_ADMIN_KEY: ADMIN } });
-    admin = client(secured.url, { authorization: `Bearer ${ADMIN}` });
-    await admin.post('/v1/workspaces', { id: 'team-a', name: 'A' });
-    await admin.post('/v1/workspaces', { id: 'team-b', name: 'B' });
-    keyA = client(secured.url, { authorization: `Bearer ${(await admin.post('/v1/api-keys', { name: 'a', workspaces: ['team-a'] })).body.api_key.key}` });
+    ({ server: secured, admin, keyA } = await startTwoTeams());
   });
   afterAll(() => secured.stop());
 

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { extract } from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, ManualClock, startServer, type Client, type TestServer } from '../support/server.js';
+import { client, ManualClock, startServer, startTwoTeams, type Client, type TestServer } from '../support/server.js';
 
 const sha = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
 const MANIFEST = '---\nname: review\ndescription: Reviews pull requests\nversion: 1.0\n---\n\n# Review\nRead the diff first.\n';
@@ -281,17 +281,12 @@ describe('skills: scopes and precedence', () => {
 });
 
 describe('skills with auth on', () => {
-  const ADMIN = 'admin-secret-for-tests';
   let secured: TestServer;
   let admin: Client;
   let keyA: Client;
 
   beforeAll(async () => {
-    secured = await startServer({ env: { MEMD_ADMIN_KEY: ADMIN } });
-    admin = client(secured.url, { authorization: `Bearer ${ADMIN}` });
-    await admin.post('/v1/workspaces', { id: 'team-a', name: 'A' });
-    await admin.post('/v1/workspaces', { id: 'team-b', name: 'B' });
-    keyA = client(secured.url, { authorization: `Bearer ${(await admin.post('/v1/api-keys', { name: 'a', workspaces: ['team-a'] })).body.api_key.key}` });
+    ({ server: secured, admin, keyA } = await startTwoTeams());
   });
   afterAll(() => secured.stop());
 

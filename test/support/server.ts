@@ -102,3 +102,22 @@ export class ManualClock implements Clock {
     this.current = new Date(this.current.getTime() + ms);
   }
 }
+
+export interface TwoTeams {
+  server: TestServer;
+  /** Authenticated with the admin key. */
+  admin: Client;
+  /** A key whose only workspace is `team-a` (`team-b` exists too). */
+  keyA: Client;
+}
+
+/** A server with auth on, workspaces `team-a` and `team-b`, and clients for the admin and for a `team-a` key. */
+export async function startTwoTeams(): Promise<TwoTeams> {
+  const adminKey = 'admin-secret-for-tests';
+  const server = await startServer({ env: { MEMD_ADMIN_KEY: adminKey } });
+  const admin = client(server.url, { authorization: `Bearer ${adminKey}` });
+  await admin.post('/v1/workspaces', { id: 'team-a', name: 'A' });
+  await admin.post('/v1/workspaces', { id: 'team-b', name: 'B' });
+  const issued = await admin.post('/v1/api-keys', { name: 'a', workspaces: ['team-a'] });
+  return { server, admin, keyA: client(server.url, { authorization: `Bearer ${issued.body.api_key.key}` }) };
+}

@@ -17,11 +17,15 @@ export class MatchCountCache {
   /** As `MemoryStore.keywordMatchCounts`, served from recent counts where possible. */
   async matchCounts(workspaceId: string, queries: ReadonlyArray<readonly string[]>, cap: number): Promise<number[]> {
     const keys = queries.map((terms) => [workspaceId, cap, ...terms].join('\u0000'));
-    const missing = queries.filter((_, i) => !this.counts.has(keys[i]!));
+    const counts = keys.map((key) => this.counts.get(key));
+    const missing = counts.flatMap((count, i) => (count === undefined ? [i] : []));
     if (missing.length > 0) {
-      const fresh = await this.storage.memories.keywordMatchCounts(workspaceId, missing, { cap });
-      missing.forEach((terms, i) => this.counts.set([workspaceId, cap, ...terms].join('\u0000'), fresh[i]!));
+      const fresh = await this.storage.memories.keywordMatchCounts(workspaceId, missing.map((i) => queries[i]!), { cap });
+      missing.forEach((i, n) => {
+        counts[i] = fresh[n]!;
+        this.counts.set(keys[i]!, fresh[n]!);
+      });
     }
-    return keys.map((key) => this.counts.get(key) ?? 0);
+    return counts as number[];
   }
 }
