@@ -120,6 +120,12 @@ export interface Page<T> {
 }
 
 /** A memory as a node of the association graph: what analyses and snapshots need, without content or vector. */
+/** What recall ranks a memory by; the other columns (hash, tiers, tags, metadata, …) are read for its results only. */
+export type MemoryCandidate = Pick<
+  Memory,
+  'id' | 'content' | 'context_id' | 'session_id' | 'subject_id' | 'source_scope' | 'source_memory_id' | 'occurred_at' | 'created_at'
+>;
+
 export type MemoryNode = Pick<Memory, 'id' | 'type' | 'subtype' | 'importance' | 'tags' | 'context_id' | 'abstract' | 'content_hash' | 'created_at' | 'updated_at'>;
 
 export interface MemoryStore {
@@ -127,6 +133,8 @@ export interface MemoryStore {
   get(workspaceId: string, id: string): Promise<Memory | null>;
   getMany(workspaceId: string, ids: readonly string[]): Promise<Memory[]>;
   getEmbeddings(workspaceId: string, ids: readonly string[]): Promise<Map<string, Float32Array>>;
+  /** The memories among `ids` that pass the filter (without one: all of them), with the columns recall ranks by. */
+  candidates(workspaceId: string, ids: readonly string[], filter?: MemoryFilter): Promise<MemoryCandidate[]>;
   /** The oldest memory per content hash among the given statuses (default: active). */
   findByContentHashes(workspaceId: string, hashes: readonly string[], statuses?: MemoryStatus[]): Promise<Map<string, Memory>>;
   /** Applies the patch; a new embedding replaces the vector and the keyword entry follows the content. */

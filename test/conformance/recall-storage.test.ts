@@ -34,6 +34,22 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
     await s.close();
   });
 
+  it('reads ranking candidates by id, within the workspace, through the filter, with event time as ISO text', async () => {
+    const s = await fresh();
+    const plain = memory('ws_a', 'plain', axisVector(DIMS, 0), { created_at: '2024-03-10T10:00:00.000Z' });
+    const fact = memory('ws_a', 'fact', axisVector(DIMS, 1), { source_scope: 'fact', occurred_at: '2024-05-02T09:00:00.000Z' });
+    const elsewhere = memory('ws_b', 'elsewhere', axisVector(DIMS, 2));
+    await s.memories.insert([plain, fact, elsewhere]);
+    const all = await s.memories.candidates('ws_a', [plain.id, fact.id, elsewhere.id, 'mem_missing']);
+    expect(all.sort((a, b) => a.content.localeCompare(b.content))).toEqual([
+      { id: fact.id, content: 'fact', context_id: fact.context_id, session_id: null, subject_id: null, source_scope: 'fact', source_memory_id: null, occurred_at: '2024-05-02T09:00:00.000Z', created_at: fact.created_at },
+      { id: plain.id, content: 'plain', context_id: plain.context_id, session_id: null, subject_id: null, source_scope: null, source_memory_id: null, occurred_at: null, created_at: '2024-03-10T10:00:00.000Z' },
+    ]);
+    expect((await s.memories.candidates('ws_a', [plain.id, fact.id], { excludeSourceScopes: ['fact'] })).map((m) => m.id)).toEqual([plain.id]);
+    expect(await s.memories.candidates('ws_a', [])).toEqual([]);
+    await s.close();
+  });
+
   it('counts keyword matches up to a cap, for single terms, phrases and terms together', async () => {
     const s = await fresh();
     const texts = ['red apples in the basket', 'red cars in the street', 'red apples and green pears', 'a red sky', 'blue apples do not exist'];

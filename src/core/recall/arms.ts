@@ -1,4 +1,4 @@
-import type { Memory, MemoryFilter, ScoredId, Storage } from '../../storage/types.js';
+import type { MemoryCandidate, MemoryFilter, ScoredId, Storage } from '../../storage/types.js';
 import { interleave, type ArmResult } from './fusion.js';
 import type { ProcessedQuery } from './query.js';
 import type { MatchCountCache } from './match-counts.js';
@@ -16,6 +16,11 @@ export interface ArmInput {
   /** How many candidates each arm returns. */
   depth: number;
   matchCounts: MatchCountCache;
+  /**
+   * Keyword searches of this recall by what they ask: the entity arm often asks what the keyword arm asks ("Dave"
+   * AND "lunch"), and the keyword index is the costliest part of a recall.
+   */
+  keywordSearches: Map<string, Promise<ScoredId[]>>;
 }
 
 const originals = (filter: MemoryFilter): MemoryFilter => ({ ...filter, excludeSourceScopes: [FACT_SCOPE] });
@@ -26,11 +31,11 @@ const scoreMap = (hits: readonly ScoredId[]): Map<string, number> => new Map(hit
  * facts answered as their parents (the fact-restricted arm). One search keeps the index on its fast, unfiltered
  * path; it fetches twice the depth because facts and originals share it.
  */
-export async function denseArms({ storage, workspaceId, vector, filter, depth }: ArmInput): Promise<{ vector: ArmResult; fact: ArmResult; rows: Map<string, Memory> }> {
+export async function denseArms({ storage, workspaceId, vector, filter, depth }: ArmInput): Promise<{ vector: ArmResult; fact: ArmResult; rows: Map<string, MemoryCandidate> }> {
   // An HNSW search for k candidates explores about k nodes: asking for twice what is kept finds 0.97 of the exact
   // top 10 at 164k vectors instead of 0.92 (bench:recall), for ~0.6 ms; the rows read stay 2 × depth.
   const hits = (await storage.memories.vectorSearch(workspaceId, vector, { k: 4 * depth, filter })).slice(0, 2 * depth);
-  const rows = new Map((await storage.memories.getMany(workspaceId, hits.map((h) => h.id))).map((m) => [m.id, m]));
+  const rows = new Map((await storage.memories.candidates(workspaceId, hits.map((h) => h.id))).map((m) => [m.id, m]));
   const originalHits: ScoredId[] = [];
   const factHits: Array<ScoredId & { parent: string }> = [];
   for (const hit of hits) {
@@ -67,19 +72,27 @@ export const MAX_SCORED_MATCHES = 1_000;
  * and the other arms answer it.
  */
 export async function boundedKeywordSearch(
-  { storage, workspaceId, depth, matchCounts }: ArmInput,
+  { storage, workspaceId, depth, matchCounts, keywordSearches }: ArmInput,
   terms: readonly string[],
   required: readonly string[],
   filter: MemoryFilter,
 ): Promise<ScoredId[]> {
   const cap = MAX_SCORED_MATCHES;
   const counts = await matchCounts.matchCounts(workspaceId, [...terms.map((t) => [t]), required], cap);
-  const search = (any: readonly string[], all: readonly string[]) => storage.memories.keywordSearch(workspaceId, any, { k: depth, filter, required: all });
+  const search = (any: readonly string[], all: readonly string[]): Promise<ScoredId[]> => {
+    // The keyword index folds case: "Dave" and "dave" ask the same.
+    const key = JSON.stringify([[...any].map((t) => t.toLowerCase()).sort(), [...all].map((t) => t.toLowerCase()).sort(), filter]);
+    let found = keywordSearches.get(key);
+    if (!found) keywordSearches.set(key, (found = storage.memories.keywordSearch(workspaceId, any, { k: depth, filter, required: all })));
+    return found;
+  };
   if (required.length > 0 && counts.at(-1)! <= cap) return search(terms, required);
   const present = terms.filter((_, i) => counts[i]! > 0);
   const rare = present.filter((t) => counts[terms.indexOf(t)]! <= cap);
   if (rare.length > 0) return search(rare, required);
-  const together = [...required, ...present];
+  // All words together, without the query's phrases: a phrase's words are among them, and adjacency as a
+  // condition would drop "the Titan project, which Ana owns" for "owns project Titan" (and doubles the cost).
+  const together = [...required, ...present.filter((t) => !t.includes(' '))];
   if (together.length === 0) return [];
   const [count] = await matchCounts.matchCounts(workspaceId, [together], cap);
   return count! <= cap ? search([], together) : [];

@@ -1,4 +1,4 @@
-import type { Association, Memory, Storage } from '../../storage/types.js';
+import type { Association, MemoryCandidate, Storage } from '../../storage/types.js';
 import type { ArmResult } from './fusion.js';
 
 /** Edges between a fact and its parent are decomposition, not knowledge: neither the arm nor expansion follows them. */
@@ -60,7 +60,7 @@ export interface ExpansionSeed {
 }
 
 export interface Discovery extends ExpansionSeed {
-  memory: Memory;
+  memory: MemoryCandidate;
   depth: number;
   parentId: string;
   strength: number;
@@ -79,7 +79,7 @@ export async function expand(
   workspaceId: string,
   seeds: readonly ExpansionSeed[],
   options: { maxDepth: number; maxExpansion: number; minRelevance: number; minScore: number },
-  accept: (ids: string[]) => Promise<Map<string, Memory>>,
+  accept: (ids: string[]) => Promise<Map<string, MemoryCandidate>>,
 ): Promise<Discovery[]> {
   const seen = new Set(seeds.map((s) => s.id));
   const discovered: Discovery[] = [];

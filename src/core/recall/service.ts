@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { EmbeddingProvider } from '../../providers/embedding/types.js';
 import type { LlmProvider } from '../../providers/llm/types.js';
-import type { Memory, MemoryFilter, SequenceNeighbour, Storage } from '../../storage/types.js';
+import type { Memory, MemoryCandidate, MemoryFilter, SequenceNeighbour, Storage } from '../../storage/types.js';
 import type { Clock } from '../clock.js';
 import type { CoreEvents } from '../events.js';
 import { AccessRecorder } from './access.js';
@@ -66,7 +66,7 @@ export interface RecallDeps {
 
 interface Scored {
   id: string;
-  memory: Memory;
+  memory: MemoryCandidate;
   relevance: number;
   boosted: number;
   signals: Set<MatchSignal>;
@@ -126,7 +126,7 @@ export class RecallService {
     const withNeighbours = await this.spreadToNeighbours(workspaceId, ranked, neighbours, options);
     const withExpansion = await this.expandAssociations(workspaceId, withNeighbours, options);
     const { ordered, reranked } = await this.rerank(query.text, withExpansion, options);
-    const memories = ordered.slice(0, options.limit).map((s) => this.present(s, options, now));
+    const memories = await this.present(workspaceId, ordered.slice(0, options.limit), options, now);
 
     const result: CachedRecall = {
       memories,
@@ -160,7 +160,7 @@ export class RecallService {
     const { storage } = this.deps;
     const { weights } = this.tuning;
     const depth = Math.max(this.tuning.overfetch * options.limit, this.tuning.minDepth);
-    const input: ArmInput = { storage, workspaceId, query, vector, filter: options.filter, depth, matchCounts: this.matchCounts };
+    const input: ArmInput = { storage, workspaceId, query, vector, filter: options.filter, depth, matchCounts: this.matchCounts, keywordSearches: new Map() };
     const optional: Array<Promise<ArmResult>> = [];
     if (query.terms.length > 0) optional.push(keywordArm(input));
     if (entityIntent && query.entities.length > 0) optional.push(entityArm(input));
@@ -178,8 +178,13 @@ export class RecallService {
   }
 
   /** Memories among `ids` that pass the request's filters (never facts), fetching only those not yet known. */
-  private async accept(workspaceId: string, ids: readonly string[], filter: MemoryFilter, known: ReadonlyMap<string, Memory>): Promise<Map<string, Memory>> {
-    const accepted = new Map<string, Memory>();
+  private async accept(
+    workspaceId: string,
+    ids: readonly string[],
+    filter: MemoryFilter,
+    known: ReadonlyMap<string, MemoryCandidate>,
+  ): Promise<Map<string, MemoryCandidate>> {
+    const accepted = new Map<string, MemoryCandidate>();
     const unknown: string[] = [];
     for (const id of ids) {
       const memory = known.get(id);
@@ -187,14 +192,14 @@ export class RecallService {
       else unknown.push(id);
     }
     if (unknown.length > 0) {
-      const page = await this.deps.storage.memories.list(workspaceId, { ...filter, ids: unknown, excludeSourceScopes: [FACT_SCOPE] }, { limit: unknown.length });
-      for (const memory of page.items) accepted.set(memory.id, memory);
+      const found = await this.deps.storage.memories.candidates(workspaceId, unknown, { ...filter, excludeSourceScopes: [FACT_SCOPE] });
+      for (const memory of found) accepted.set(memory.id, memory);
     }
     return accepted;
   }
 
   /** Conversation neighbours (same context, session and sitting) of memories that belong to a session. */
-  private async conversationNeighbours(workspaceId: string, anchors: readonly Memory[], options: ResolvedOptions): Promise<SequenceNeighbour[]> {
+  private async conversationNeighbours(workspaceId: string, anchors: readonly MemoryCandidate[], options: ResolvedOptions): Promise<SequenceNeighbour[]> {
     const inSession = anchors.filter((m) => m.session_id !== null).map((m) => m.id);
     if (inSession.length === 0 || this.tuning.neighbourDecay.length === 0) return [];
     return this.deps.storage.memories.sequenceNeighbours(workspaceId, inSession, {
@@ -210,7 +215,7 @@ export class RecallService {
     query: ProcessedQuery,
     vector: Float32Array,
     candidates: Map<string, FusedCandidate>,
-    rows: ReadonlyMap<string, Memory>,
+    rows: ReadonlyMap<string, MemoryCandidate>,
     arms: readonly ArmName[],
     options: ResolvedOptions,
     now: Date,
@@ -349,8 +354,17 @@ export class RecallService {
     }
   }
 
-  private present(scored: Scored, options: ResolvedOptions, now: Date): RecalledMemory {
-    const { memory } = scored;
+  /** The results as returned: their full rows (ranking read only what it needed), annotated. */
+  private async present(workspaceId: string, results: readonly Scored[], options: ResolvedOptions, now: Date): Promise<RecalledMemory[]> {
+    const rows = new Map((await this.deps.storage.memories.getMany(workspaceId, results.map((s) => s.id))).map((m) => [m.id, m]));
+    // A memory hard-deleted since it was ranked is gone from the answer.
+    return results.flatMap((scored) => {
+      const memory = rows.get(scored.id);
+      return memory ? [this.annotate(scored, memory, options, now)] : [];
+    });
+  }
+
+  private annotate(scored: Scored, memory: Memory, options: ResolvedOptions, now: Date): RecalledMemory {
     const fresh = freshness(memory, now);
     return {
       ...memory,

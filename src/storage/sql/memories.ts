@@ -1,7 +1,7 @@
 import type { Selectable, Updateable } from 'kysely';
 import type { MemoriesTable } from '../database.js';
 import { bit, json, parseJson, parseJsonObject, toBool, toIso, toIsoOrNull } from '../rows.js';
-import type { Memory, MemoryFilter, MemoryNode, MemoryPatch, MemoryStatus, MemoryStore, MemoryType, NewMemory, Page, ScoredId, SequenceNeighbour, VectorSearchOptions } from '../types.js';
+import type { Memory, MemoryCandidate, MemoryFilter, MemoryNode, MemoryPatch, MemoryStatus, MemoryStore, MemoryType, NewMemory, Page, ScoredId, SequenceNeighbour, VectorSearchOptions } from '../types.js';
 import type { SqlContext } from './context.js';
 import { memoryFilter } from './memory-filter.js';
 import type { VectorEntry } from './search-engine.js';
@@ -147,6 +147,16 @@ export class SqlMemoryStore implements MemoryStore {
     if (ids.length === 0) return [];
     const rows = await this.db.selectFrom('memories').selectAll().where('workspace_id', '=', workspaceId).where('id', 'in', [...ids]).execute();
     return rows.map(toMemory);
+  }
+
+  async candidates(workspaceId: string, ids: readonly string[], filter?: MemoryFilter): Promise<MemoryCandidate[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('memories')
+      .select(['id', 'content', 'context_id', 'session_id', 'subject_id', 'source_scope', 'source_memory_id', 'occurred_at', 'created_at'])
+      .where(filter ? memoryFilter(this.ctx.engine, workspaceId, { ...filter, ids: [...ids] }) : (eb) => eb.and([eb('workspace_id', '=', workspaceId), eb('id', 'in', [...ids])]))
+      .execute();
+    return rows.map((row) => ({ ...row, occurred_at: toIsoOrNull(row.occurred_at), created_at: toIso(row.created_at) }));
   }
 
   async getEmbeddings(workspaceId: string, ids: readonly string[]): Promise<Map<string, Float32Array>> {
