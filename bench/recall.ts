@@ -173,7 +173,7 @@ async function annQuality(dataDir: string, qs: string[]): Promise<void> {
       ? [
           DEFAULT_VECTOR_INDEX,
           { ...DEFAULT_VECTOR_INDEX, quantization: 'f32' },
-          { ...DEFAULT_VECTOR_INDEX, quantization: 'f16' },
+          { ...DEFAULT_VECTOR_INDEX, quantization: 'i8' },
           { ...DEFAULT_VECTOR_INDEX, connectivity: 8 },
           { ...DEFAULT_VECTOR_INDEX, connectivity: 32 },
           { ...DEFAULT_VECTOR_INDEX, expansionSearch: 48 },

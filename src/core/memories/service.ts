@@ -1,6 +1,5 @@
 import { AppError, invalid, notFound } from '../../errors.js';
 import type { EmbeddingProvider } from '../../providers/embedding/types.js';
-import { cosine } from '../../providers/embedding/vector.js';
 import type { Association, Memory, MemoryFilter, MemoryPatch, MemoryStatus, NewMemory, Page, Storage } from '../../storage/types.js';
 import { isoNow, type Clock } from '../clock.js';
 import type { CoreEvents } from '../events.js';
@@ -50,8 +49,6 @@ export interface EnrichPayload {
 
 /** Neighbours looked at for the duplicate decision. */
 const DEDUP_NEIGHBOURS = 3;
-/** How far under the merge threshold an index similarity may be and still be re-scored (i8 errors are ~0.01). */
-const INDEX_SIMILARITY_MARGIN = 0.03;
 
 interface MemoryServiceDeps {
   storage: Storage;
@@ -145,21 +142,12 @@ export class MemoryService {
     if (!scope.dedup.enabled || drafts.length === 0) return drafts.map(() => create);
     const { memories } = this.deps.storage;
     const neighbours = await memories.vectorSearchMany(scope.workspaceId, vectors, { k: DEDUP_NEIGHBOURS, filter: { derived: false } });
-    // The index's similarities may be approximate (a quantised HNSW): near-threshold candidates are re-scored
-    // exactly from their stored vectors, so the decision does not depend on the index.
-    const nearby = scope.dedup.mergeThreshold - INDEX_SIMILARITY_MARGIN;
-    const close = neighbours.map((found, i) => (drafts[i]!.source_memory_id ? [] : found.filter((n) => n.score >= nearby)));
+    const close = neighbours.map((found, i) => (drafts[i]!.source_memory_id ? [] : found.filter((n) => n.score >= scope.dedup.mergeThreshold)));
     const candidateIds = [...new Set(close.flat().map((n) => n.id))];
     if (candidateIds.length === 0) return drafts.map(() => create);
-    const [rows, embeddings] = await Promise.all([memories.getMany(scope.workspaceId, candidateIds), memories.getEmbeddings(scope.workspaceId, candidateIds)]);
-    const byId = new Map(rows.map((m) => [m.id, m]));
+    const byId = new Map((await memories.getMany(scope.workspaceId, candidateIds)).map((m) => [m.id, m]));
     return drafts.map((draft, i) => {
-      const similar = close[i]!.flatMap((n) => {
-        const memory = byId.get(n.id);
-        const stored = embeddings.get(n.id);
-        return memory && stored ? [{ memory, similarity: cosine(vectors[i]!, stored) }] : [];
-      });
-      similar.sort((a, b) => b.similarity - a.similarity);
+      const similar = close[i]!.flatMap((n) => (byId.has(n.id) ? [{ memory: byId.get(n.id)!, similarity: n.score }] : []));
       return similar.length === 0 ? create : decideDuplicate(draft.content, null, similar, scope.dedup);
     });
   }
