@@ -40,14 +40,14 @@ export function decideDuplicate(
   const incoming = fingerprint(content);
   for (const { memory, similarity } of similar) {
     if (similarity < policy.mergeThreshold) break;
-    if (conflictSignals(content, memory.content).length > 0) continue;
     const existing = fingerprint(memory.content);
-    const sameWords = incoming.size === existing.size && isSubset(incoming, existing);
-    if (sameWords && similarity >= policy.updateThreshold) return { action: 'update', existing: memory, similarity };
-    if (incoming.size > 0 && existing.size > 0 && (isSubset(existing, incoming) || isSubset(incoming, existing))) {
-      const mergedContent = incoming.size >= existing.size ? content : memory.content;
-      return { action: 'merge', existing: memory, similarity, mergedContent };
-    }
+    const update = similarity >= policy.updateThreshold && incoming.size === existing.size && isSubset(incoming, existing);
+    const merge = incoming.size > 0 && existing.size > 0 && (isSubset(existing, incoming) || isSubset(incoming, existing));
+    // Conflict detection (dates, numbers, slots) is the costly check: only for a pair the words would rewrite.
+    if ((!update && !merge) || conflictSignals(content, memory.content).length > 0) continue;
+    if (update) return { action: 'update', existing: memory, similarity };
+    const mergedContent = incoming.size >= existing.size ? content : memory.content;
+    return { action: 'merge', existing: memory, similarity, mergedContent };
   }
   return { action: 'create' };
 }
