@@ -65,11 +65,14 @@ export async function denseArms({ storage, workspaceId, vector, filter, depth }:
  */
 export const MAX_SCORED_MATCHES = 1_000;
 
+/** Common words are counted up to here to order them by how common they are (counts are cached for a minute). */
+const COMMON_COUNT_CAP = 20 * MAX_SCORED_MATCHES;
+
 /**
  * Keyword search with bounded cost. When the required terms are rare enough, they bound the work and the query
- * runs as asked. Otherwise terms too common to score are left out when rarer ones exist; when none is rarer, all
- * the words must appear together (AND); when even that matches too much, the query is too general for keywords
- * and the other arms answer it.
+ * runs as asked. Otherwise terms too common to score are left out when rarer ones exist; when none is rarer, the
+ * rarest words that together match few enough must all appear (AND); when even all of them match too much, the
+ * query is too general for keywords and the other arms answer it.
  */
 export async function boundedKeywordSearch(
   { storage, workspaceId, depth, matchCounts, keywordSearches }: ArmInput,
@@ -90,12 +93,21 @@ export async function boundedKeywordSearch(
   const present = terms.filter((_, i) => counts[i]! > 0);
   const rare = present.filter((t) => counts[terms.indexOf(t)]! <= cap);
   if (rare.length > 0) return search(rare, required);
-  // All words together, without the query's phrases: a phrase's words are among them, and adjacency as a
-  // condition would drop "the Titan project, which Ana owns" for "owns project Titan" (and doubles the cost).
-  const together = [...required, ...present.filter((t) => !t.includes(' '))];
-  if (together.length === 0) return [];
-  const [count] = await matchCounts.matchCounts(workspaceId, [together], cap);
-  return count! <= cap ? search([], together) : [];
+  // Words together, without the query's phrases: a phrase's words are among them, and adjacency as a condition
+  // would drop "the Titan project, which Ana owns" for "owns project Titan" (and doubles the cost).
+  const words = present.filter((t) => !t.includes(' '));
+  if (required.length + words.length === 0) return [];
+  // The rarest words that together match few enough. BM25 reads every entry of each term it scores, so a word
+  // in a third of the workspace ("project" in a project tracker) made the search 4× slower while adding next to
+  // nothing to the ranking (its inverse document frequency is near 0).
+  const wordCounts = await matchCounts.matchCounts(workspaceId, words.map((w) => [w]), COMMON_COUNT_CAP);
+  const byRarity = words.map((word, i) => ({ word, count: wordCounts[i]! })).sort((a, b) => a.count - b.count);
+  for (let n = required.length > 0 ? 0 : 1; n <= byRarity.length; n++) {
+    const together = [...required, ...byRarity.slice(0, n).map((w) => w.word)];
+    const [count] = await matchCounts.matchCounts(workspaceId, [together], cap);
+    if (count! <= cap) return search([], together);
+  }
+  return [];
 }
 
 /** Lexical retrieval: BM25 (FTS5) / ts_rank over the query's content words, any of which may match; scores are the engine's. */
