@@ -64,6 +64,14 @@ export interface RecallDeps {
   tuning?: RecallTuning;
 }
 
+/** What the arms found: fused candidates, the rows the dense search read, every similarity it measured. */
+interface Retrieved {
+  candidates: Map<string, FusedCandidate>;
+  rows: ReadonlyMap<string, MemoryCandidate>;
+  similarity: ReadonlyMap<string, number>;
+  arms: readonly ArmName[];
+}
+
 interface Scored {
   id: string;
   memory: MemoryCandidate;
@@ -121,8 +129,8 @@ export class RecallService {
     const [vector] = await this.deps.queryEmbedder.embed([queryText]);
     const embeddingMs = performance.now() - embeddingStarted;
 
-    const { candidates, rows, arms } = await this.retrieve(workspaceId, query, vector!, options, intents.includes('entity'));
-    const { ranked, neighbours } = await this.score(workspaceId, query, vector!, candidates, rows, arms, options, now);
+    const retrieved = await this.retrieve(workspaceId, query, vector!, options, intents.includes('entity'));
+    const { ranked, neighbours } = await this.score(workspaceId, query, vector!, retrieved, options, now);
     const withNeighbours = await this.spreadToNeighbours(workspaceId, ranked, neighbours, options);
     const withExpansion = await this.expandAssociations(workspaceId, withNeighbours, options);
     const { ordered, reranked } = await this.rerank(query.text, withExpansion, options);
@@ -156,7 +164,7 @@ export class RecallService {
   }
 
   /** Runs the arms the intent calls for and fuses them; then the graph arm adds neighbours of the best. */
-  private async retrieve(workspaceId: string, query: ProcessedQuery, vector: Float32Array, options: ResolvedOptions, entityIntent: boolean) {
+  private async retrieve(workspaceId: string, query: ProcessedQuery, vector: Float32Array, options: ResolvedOptions, entityIntent: boolean): Promise<Retrieved> {
     const { storage } = this.deps;
     const { weights } = this.tuning;
     const depth = Math.max(this.tuning.overfetch * options.limit, this.tuning.minDepth);
@@ -174,7 +182,7 @@ export class RecallService {
       fuse([await graphArm(storage, workspaceId, seeds, depth)], weights, candidates);
       ran.push('graph');
     }
-    return { candidates, rows: dense!.rows, arms: ran };
+    return { candidates, rows: dense!.rows, similarity: dense!.similarity, arms: ran };
   }
 
   /** Memories among `ids` that pass the request's filters (never facts), fetching only those not yet known. */
@@ -214,9 +222,7 @@ export class RecallService {
     workspaceId: string,
     query: ProcessedQuery,
     vector: Float32Array,
-    candidates: Map<string, FusedCandidate>,
-    rows: ReadonlyMap<string, MemoryCandidate>,
-    arms: readonly ArmName[],
+    { candidates, rows, similarity: searched, arms }: Retrieved,
     options: ResolvedOptions,
     now: Date,
   ): Promise<{ ranked: Scored[]; neighbours: SequenceNeighbour[] }> {
@@ -224,7 +230,8 @@ export class RecallService {
     const { weights, ranking } = this.tuning;
     const memories = await this.accept(workspaceId, [...candidates.keys()], options.filter, rows);
     const ids = [...memories.keys()];
-    const unmeasured = ids.filter((id) => !candidates.get(id)!.armScores.has('vector'));
+    const known = (id: string): number | undefined => candidates.get(id)!.armScores.get('vector') ?? searched.get(id);
+    const unmeasured = ids.filter((id) => known(id) === undefined);
     const [embeddings, backlinks, neighbours] = await Promise.all([
       storage.memories.getEmbeddings(workspaceId, unmeasured),
       this.tuning.backlinks ? storage.associations.incomingCounts(workspaceId, ids, { excludeRelationships: NOT_KNOWLEDGE_LINKS }) : Promise.resolve(new Map<string, number>()),
@@ -248,7 +255,7 @@ export class RecallService {
     for (const [id, memory] of memories) {
       const candidate = candidates.get(id)!;
       const stored = embeddings.get(id);
-      const similarity = candidate.armScores.get('vector') ?? (stored ? cosine(vector, stored) : 0);
+      const similarity = known(id) ?? (stored ? cosine(vector, stored) : 0);
       const fact = candidate.armScores.get('fact') ?? 0;
       const relevance = relevanceOf(Math.max(similarity, fact), coverage.get(id)!);
       if (relevance < options.threshold) continue;
