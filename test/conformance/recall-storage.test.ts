@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SqlStorage } from '../../src/storage/sql/storage.js';
 import { association, axisVector, memory, workspace } from '../support/records.js';
+import { bestEffortCandidates } from '../../src/storage/sql/search-engine.js';
 import { storageBackends } from '../support/storage-backends.js';
 
 const DIMS = 8;
@@ -47,6 +48,23 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
     ]);
     expect((await s.memories.candidates('ws_a', [plain.id, fact.id], { excludeSourceScopes: ['fact'] })).map((m) => m.id)).toEqual([plain.id]);
     expect(await s.memories.candidates('ws_a', [])).toEqual([]);
+    await s.close();
+  });
+
+  it('best effort: a filtered search answers from the nearest vectors, an exact one from everything the filter allows', async () => {
+    const s = await fresh();
+    const near = Array.from({ length: bestEffortCandidates(3) + 10 }, (_, i) =>
+      memory('ws_a', `january ${i}`, axisVector(DIMS, 0, i / 1000), { occurred_at: '2024-01-15T09:00:00.000Z' }),
+    );
+    const far = [1, 2, 3].map((i) => memory('ws_a', `june ${i}`, axisVector(DIMS, 4, i / 10), { occurred_at: '2024-06-15T09:00:00.000Z' }));
+    await s.memories.insert([...near, ...far]);
+    const june = { occurredAfter: '2024-06-01T00:00:00.000Z', occurredBefore: '2024-06-30T23:59:59.999Z' };
+    const search = async (bestEffort: boolean) => (await s.memories.vectorSearch('ws_a', axisVector(DIMS, 0), { k: 3, filter: june, bestEffort })).map((r) => r.id).sort();
+    expect(await search(false)).toEqual(far.map((m) => m.id).sort());
+    // June's memories are nowhere near the query: the nearest are all January's.
+    expect(await search(true)).toEqual([]);
+    const january = { occurredBefore: '2024-01-31T23:59:59.999Z' };
+    expect(await s.memories.vectorSearch('ws_a', axisVector(DIMS, 0), { k: 3, filter: january, bestEffort: true })).toHaveLength(3);
     await s.close();
   });
 

@@ -48,8 +48,10 @@ export interface SearchEngine {
   /** Memories that stopped being active (archived, deleted); applied after commit. */
   onVectorsRemoved(workspaceId: string, seqs: readonly number[]): void;
   onWorkspaceDropped(workspaceId: string): void;
-  /** Nearest neighbours of each query vector among the memories matching the filter, best first. */
-  /** `bestEffort`: see VectorSearchOptions. */
+  /**
+   * Nearest neighbours of each query vector among the memories matching the filter, best first. `bestEffort` (see
+   * VectorSearchOptions): the filter's matches among the `bestEffortCandidates(k)` nearest.
+   */
   vectorSearch(db: Kysely<Database>, workspaceId: string, vectors: readonly Float32Array[], k: number, filter: MemoryFilter, bestEffort: boolean): Promise<ScoredId[][]>;
   /** Any of `terms`, and every one of `required`; at least one of the two lists is non-empty. */
   keywordSearch(db: Kysely<Database>, workspaceId: string, query: KeywordQuery, k: number, filter: FilterBuilder): Promise<ScoredId[]>;
@@ -61,3 +63,6 @@ export interface SearchEngine {
   warmUp(db: Kysely<Database>): Promise<void>;
   close(): void;
 }
+
+/** How many of the nearest a best-effort filtered search looks through: a selective filter needs a wide net. */
+export const bestEffortCandidates = (k: number): number => Math.max(10 * k, 100);

@@ -2,7 +2,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../database.js';
 import { memoryFilter, type FilterBuilder } from '../sql/memory-filter.js';
-import type { KeywordEntry, KeywordQuery, SearchEngine, VectorEntry } from '../sql/search-engine.js';
+import { bestEffortCandidates, type KeywordEntry, type KeywordQuery, type SearchEngine, type VectorEntry } from '../sql/search-engine.js';
 import type { MemoryFilter, ScoredId } from '../types.js';
 import type { IndexedMemory, WorkspaceVectorIndexes } from './vector-index.js';
 
@@ -116,8 +116,8 @@ export class SqliteSearchEngine implements SearchEngine {
       vectors.map(async (vector) => {
         const query = this.encodeVector(vector);
         if (indexed && onlyActive) {
-          // Index candidates checked against the filter in SQL; a selective filter needs a wide net.
-          const wanted = Math.max(10 * k, 100);
+          // Index candidates checked against the filter in SQL.
+          const wanted = bestEffortCandidates(k);
           const [candidates] = this.vectors.search(workspaceId, [vector], wanted);
           const matching = await this.exactScan(db, query, k, sqlFilter, candidates!.map((c) => c.seq));
           // Fewer candidates than asked for means the index had nothing more to give.
