@@ -183,6 +183,25 @@ describe('POST /v1/memories/recall', () => {
     expect(ids(await recall(ws, 'Heliotrope valve calibration procedure', { max_expansion: 1 }))).toEqual([seed.id, hop1.id]);
   });
 
+  it('boosts a memory other memories point at (backlinks), among many candidates', async () => {
+    const ws = await workspace();
+    const cited = await remember(ws, 'The blue ledger is kept in room 4.');
+    const uncited = await remember(ws, 'The blue ledger is kept in room 5.');
+    // More candidates than the places later steps use, so only contenders get their backlinks counted.
+    for (let i = 0; i < 30; i++) await remember(ws, `The ledger archive shelf ${i} holds folder ${i}.`);
+    for (let i = 0; i < 3; i++) {
+      const note = await remember(ws, `Audit note ${i} about office supplies.`);
+      await link(ws, note.id, cited.id, 0.9);
+    }
+    const result = await recall(ws, 'Where is the blue ledger kept?', { include_associations: false });
+    const [first, second] = result.memories;
+    expect([first!.id, second!.id]).toEqual([cited.id, uncited.id]);
+    expect(first!.match_signals).toContain('backlink');
+    expect(second!.match_signals).not.toContain('backlink');
+    // Three references: x(1 + 0.05 log2(1 + 3)) = x1.1 over an otherwise equal match.
+    expect(first!.boosted_score / second!.boosted_score).toBeCloseTo(1.1, 1);
+  });
+
   it('serves a repeated recall from the cache until a write in the workspace', async () => {
     const ws = await workspace();
     await remember(ws, 'The cafeteria serves lasagne on Wednesdays.');

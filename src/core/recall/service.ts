@@ -7,7 +7,7 @@ import type { CoreEvents } from '../events.js';
 import { AccessRecorder } from './access.js';
 import { freshness, staleness, trustScore } from './annotate.js';
 import { denseArms, entityArm, FACT_SCOPE, keywordArm, temporalArm, type ArmInput } from './arms.js';
-import { backlinkFactor, eventTime, recencyFactor, scopeFactor } from './boosts.js';
+import { BACKLINK_CAP, backlinkFactor, eventTime, recencyFactor, scopeFactor } from './boosts.js';
 import { RecallCache } from './cache.js';
 import { contentAt, tokenSummary } from './detail.js';
 import { cosine, isAbout, relevanceOf, termCoverage } from './evidence.js';
@@ -87,6 +87,9 @@ const round = (x: number, digits = 6): number => Math.round(x * 10 ** digits) / 
 
 /** Best first: ranking score, then relevance, then id (stable across runs). */
 const byScore = (a: Scored, b: Scored): number => b.boosted - a.boosted || b.relevance - a.relevance || a.id.localeCompare(b.id);
+
+/** The reranker reorders at most this many of the best (or `limit`, when larger). */
+const RERANK_POOL = 20;
 
 /** Conversation neighbours must have happened within this time of their anchor: one sitting, not the next day. */
 const SAME_SITTING_MS = 3_600_000;
@@ -232,9 +235,8 @@ export class RecallService {
     const ids = [...memories.keys()];
     const known = (id: string): number | undefined => candidates.get(id)!.armScores.get('vector') ?? searched.get(id);
     const unmeasured = ids.filter((id) => known(id) === undefined);
-    const [embeddings, backlinks, neighbours] = await Promise.all([
+    const [embeddings, neighbours] = await Promise.all([
       storage.memories.getEmbeddings(workspaceId, unmeasured),
-      this.tuning.backlinks ? storage.associations.incomingCounts(workspaceId, ids, { excludeRelationships: NOT_KNOWLEDGE_LINKS }) : Promise.resolve(new Map<string, number>()),
       this.conversationNeighbours(workspaceId, [...memories.values()], options),
     ]);
     // Keyword evidence: the engine's score relative to the best of this query, times the square root of the share
@@ -269,14 +271,33 @@ export class RecallService {
         about: query.entities.some((e) => isAbout(memory, e)) ? 1 : 0,
         inWindow: query.windows.some((w) => eventTime(memory) >= w.start && eventTime(memory) <= w.end) ? 1 : 0,
       };
-      const backlink = backlinkFactor(backlinks.get(id) ?? 0);
       const signals = new Set(candidate.signals);
-      if (backlink > 1) signals.add('backlink');
       if (features.keywordContext > 0) signals.add('context');
-      const boost = scopeFactor(memory, options.scopeContextId) * recencyFactor(memory, now, options.recencyWeight) * backlink;
+      const boost = scopeFactor(memory, options.scopeContextId) * recencyFactor(memory, now, options.recencyWeight);
       scored.push({ id, memory, relevance, boosted: rankingScore(features, ranking) * boost, signals, expanded: false });
     }
+    await this.boostBacklinks(workspaceId, scored, options);
     return { ranked: scored.sort(byScore), neighbours };
+  }
+
+  /**
+   * The backlink boost, counted only for candidates it could lift into the places later steps use (results,
+   * rerank pool, neighbour seeds): one that stays under those places even at the largest boost keeps its score.
+   * The places and their order are the same as with every candidate counted.
+   */
+  private async boostBacklinks(workspaceId: string, scored: Scored[], options: ResolvedOptions): Promise<void> {
+    if (!this.tuning.backlinks || scored.length === 0) return;
+    const places = Math.max(options.limit, RERANK_POOL, this.tuning.neighbourSeeds);
+    const scores = scored.map((s) => s.boosted).sort((a, b) => b - a);
+    const bar = scores.length > places ? scores[places - 1]! : 0;
+    const contenders = scored.filter((s) => s.boosted * BACKLINK_CAP >= bar);
+    const counts = await this.deps.storage.associations.incomingCounts(workspaceId, contenders.map((s) => s.id), { excludeRelationships: NOT_KNOWLEDGE_LINKS });
+    for (const s of contenders) {
+      const factor = backlinkFactor(counts.get(s.id) ?? 0);
+      if (factor === 1) continue;
+      s.boosted *= factor;
+      s.signals.add('backlink');
+    }
   }
 
   /**
@@ -348,7 +369,7 @@ export class RecallService {
     const { reranker } = this.deps;
     const confidence = ranked[0]?.relevance ?? 1;
     if (!reranker || ranked.length < 2 || confidence >= options.ragThreshold) return { ordered: ranked, reranked: false };
-    const pool = ranked.slice(0, Math.max(options.limit, 20));
+    const pool = ranked.slice(0, Math.max(options.limit, RERANK_POOL));
     try {
       const order = await reranker.rerank(query, pool.map((s) => ({ id: s.id, content: s.memory.content })));
       const byId = new Map(pool.map((s) => [s.id, s]));
