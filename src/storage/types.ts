@@ -119,13 +119,13 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
-/** A memory as a node of the association graph: what analyses and snapshots need, without content or vector. */
 /** What recall ranks a memory by; the other columns (hash, tiers, tags, metadata, …) are read for its results only. */
 export type MemoryCandidate = Pick<
   Memory,
   'id' | 'content' | 'context_id' | 'session_id' | 'subject_id' | 'source_scope' | 'source_memory_id' | 'occurred_at' | 'created_at'
 >;
 
+/** A memory as a node of the association graph: what analyses and snapshots need, without content or vector. */
 export type MemoryNode = Pick<Memory, 'id' | 'type' | 'subtype' | 'importance' | 'tags' | 'context_id' | 'abstract' | 'content_hash' | 'created_at' | 'updated_at'>;
 
 export interface MemoryStore {

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/core/ids.js';
+import { MAX_SCORED_MATCHES } from '../../src/core/recall/arms.js';
+import { BATCH_MAX_OPERATIONS } from '../../src/http/schemas/batch.js';
 import { client, ManualClock, startServer, type Client, type TestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -200,6 +202,26 @@ describe('POST /v1/memories/recall', () => {
     expect(second!.match_signals).not.toContain('backlink');
     // Three references: x(1 + 0.05 log2(1 + 3)) = x1.1 over an otherwise equal match.
     expect(first!.boosted_score / second!.boosted_score).toBeCloseTo(1.1, 1);
+  });
+
+  it('requires the words together, in any order, when every word and phrase is too common to score', async () => {
+    const ws = await workspace({ deduplication: false });
+    const common = MAX_SCORED_MATCHES + 10;
+    const contents = [
+      ...Array.from({ length: common }, (_, i) => `Alpha beta item ${i}.`),
+      ...Array.from({ length: common }, (_, i) => `Gamma reading ${i}.`),
+      'Alpha beta and gamma notes were filed.',
+      'Gamma rays hit the beta, then the alpha sensor.',
+    ];
+    for (let i = 0; i < contents.length; i += BATCH_MAX_OPERATIONS) {
+      const operations = contents.slice(i, i + BATCH_MAX_OPERATIONS).map((content) => ({ op: 'create', content }));
+      expect((await api.post('/v1/memories/batch', { workspace_id: ws, operations })).body.failed).toBe(0);
+    }
+    const result = await recall(ws, 'alpha beta gamma');
+    const byKeyword = result.memories.filter((m) => m.match_signals.includes('keyword')).map((m) => m.content).sort();
+    // "alpha", "beta", "gamma" and the phrase "alpha beta" each match too many memories; all three words together
+    // match two, whether or not "alpha beta" is written as a phrase.
+    expect(byKeyword).toEqual(['Alpha beta and gamma notes were filed.', 'Gamma rays hit the beta, then the alpha sensor.']);
   });
 
   it('serves a repeated recall from the cache until a write in the workspace', async () => {

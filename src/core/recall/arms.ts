@@ -106,7 +106,7 @@ export async function boundedKeywordSearch(
   const words = present.filter((t) => !t.includes(' '));
   if (required.length + words.length === 0) return [];
   // The rarest words that together match few enough. BM25 reads every entry of each term it scores, so a word
-  // in a third of the workspace ("project" in a project tracker) made the search 4× slower while adding next to
+  // in a third of the workspace ("project" in a project tracker) made the search 3× slower while adding next to
   // nothing to the ranking (its inverse document frequency is near 0).
   const wordCounts = await matchCounts.matchCounts(workspaceId, words.map((w) => [w]), COMMON_COUNT_CAP);
   const byRarity = words.map((word, i) => ({ word, count: wordCounts[i]! })).sort((a, b) => a.count - b.count);

@@ -233,8 +233,8 @@ export class RecallService {
     const { weights, ranking } = this.tuning;
     const memories = await this.accept(workspaceId, [...candidates.keys()], options.filter, rows);
     const ids = [...memories.keys()];
-    const known = (id: string): number | undefined => candidates.get(id)!.armScores.get('vector') ?? searched.get(id);
-    const unmeasured = ids.filter((id) => known(id) === undefined);
+    // The dense search measured every vector-arm candidate and more: only the others need their vector read.
+    const unmeasured = ids.filter((id) => !searched.has(id));
     const [embeddings, neighbours] = await Promise.all([
       storage.memories.getEmbeddings(workspaceId, unmeasured),
       this.conversationNeighbours(workspaceId, [...memories.values()], options),
@@ -257,7 +257,7 @@ export class RecallService {
     for (const [id, memory] of memories) {
       const candidate = candidates.get(id)!;
       const stored = embeddings.get(id);
-      const similarity = known(id) ?? (stored ? cosine(vector, stored) : 0);
+      const similarity = searched.get(id) ?? (stored ? cosine(vector, stored) : 0);
       const fact = candidate.armScores.get('fact') ?? 0;
       const relevance = relevanceOf(Math.max(similarity, fact), coverage.get(id)!);
       if (relevance < options.threshold) continue;
