@@ -244,7 +244,7 @@ export interface AssociationStore {
   neighbours(
     workspaceId: string,
     memoryIds: readonly string[],
-    options: { direction: Direction; relationships?: string[]; minStrength?: number; limit?: number },
+    options: { direction: Direction; relationships?: string[]; excludeRelationships?: readonly string[]; minStrength?: number; limit?: number },
   ): Promise<Association[]>;
   /** Every edge of a workspace in id order, from after `afterId` (export). */
   scan(workspaceId: string, afterId: string | null, limit: number): Promise<Association[]>;

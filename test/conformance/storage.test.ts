@@ -226,6 +226,21 @@ describe.each(storageBackends())('storage conformance: $name', (backend) => {
       expect(await s.memories.keywordSearch('ws_a', ['nothing'], { k: 10 })).toEqual([]);
       await s.close();
     });
+
+    it('sees committed writes at once, and a transaction its own uncommitted ones; counts matches', async () => {
+      const s = await fresh();
+      const a = memory('ws_a', 'The quokka smiled at the camera', axisVector(DIMS, 0));
+      await s.memories.insert([a]);
+      expect((await s.memories.keywordSearch('ws_a', ['quokka'], { k: 5 })).map((r) => r.id)).toEqual([a.id]);
+      const b = memory('ws_a', 'A second quokka photo', axisVector(DIMS, 1));
+      const inside = await s.transaction(async (tx) => {
+        await tx.memories.insert([b]);
+        return tx.memories.keywordSearch('ws_a', ['quokka'], { k: 5 });
+      });
+      expect(inside.map((r) => r.id).sort()).toEqual([a.id, b.id].sort());
+      expect(await s.memories.keywordMatchCounts('ws_a', [['quokka'], ['quokka', 'camera'], [], ['walrus']], { cap: 10 })).toEqual([2, 1, 0, 0]);
+      await s.close();
+    });
   });
 
   describe('associations', () => {
@@ -250,7 +265,7 @@ describe.each(storageBackends())('storage conformance: $name', (backend) => {
       await s.close();
     });
 
-    it('neighbours skip edges whose far end is not active and honour min strength', async () => {
+    it('neighbours skip edges whose far end is not active and honour min strength and left-out relationships', async () => {
       const s = await fresh();
       const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((x, i) => memory('ws_a', x, axisVector(DIMS, i)));
       await s.memories.insert([a!, b!, c!, d!]);
@@ -260,6 +275,9 @@ describe.each(storageBackends())('storage conformance: $name', (backend) => {
       await s.memories.update('ws_a', d!.id, { status: 'deleted' });
       const found = await s.associations.neighbours('ws_a', [a!.id], { direction: 'both', minStrength: 0.5 });
       expect(found.map((e) => e.target_id)).toEqual([b!.id]);
+      await s.associations.upsert(association('ws_a', c!.id, a!.id, 'references', 0.6));
+      const typed = await s.associations.neighbours('ws_a', [a!.id], { direction: 'both', excludeRelationships: ['similar_to', 'variant_of'] });
+      expect(typed.map((e) => [e.source_id, e.relationship])).toEqual([[c!.id, 'references']]);
       await s.close();
     });
   });

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { openPostgresStorage } from '../../src/storage/postgres/open.js';
 import type { SqlStorage } from '../../src/storage/sql/storage.js';
 import { openSqliteStorage } from '../../src/storage/sqlite/open.js';
@@ -10,11 +13,19 @@ export interface StorageBackend {
   teardown(): Promise<void>;
 }
 
+/** A database file per open, as the service runs (its keyword searches go through the reader thread). */
 function sqliteBackend(): StorageBackend {
+  let dir: string | undefined;
+  let opened = 0;
   return {
     name: 'sqlite',
-    open: (dimensions, options) => openSqliteStorage({ path: ':memory:', dimensions, annMinSize: options?.annMinSize ?? 0 }),
-    teardown: async () => {},
+    open: (dimensions, options) => {
+      dir ??= mkdtempSync(join(tmpdir(), 'memd-conformance-'));
+      return openSqliteStorage({ path: join(dir, `${opened++}.sqlite`), dimensions, annMinSize: options?.annMinSize ?? 0 });
+    },
+    teardown: async () => {
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    },
   };
 }
 

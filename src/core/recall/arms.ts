@@ -110,12 +110,12 @@ export async function boundedKeywordSearch(
   // nothing to the ranking (its inverse document frequency is near 0).
   const wordCounts = await matchCounts.matchCounts(workspaceId, words.map((w) => [w]), COMMON_COUNT_CAP);
   const byRarity = words.map((word, i) => ({ word, count: wordCounts[i]! })).sort((a, b) => a.count - b.count);
-  for (let n = required.length > 0 ? 0 : 1; n <= byRarity.length; n++) {
-    const together = [...required, ...byRarity.slice(0, n).map((w) => w.word)];
-    const [count] = await matchCounts.matchCounts(workspaceId, [together], cap);
-    if (count! <= cap) return search([], together);
-  }
-  return [];
+  // Every candidate set is counted in one go (each count stops at the cap): one trip to the database, not one each.
+  const sets: string[][] = [];
+  for (let n = required.length > 0 ? 0 : 1; n <= byRarity.length; n++) sets.push([...required, ...byRarity.slice(0, n).map((w) => w.word)]);
+  const setCounts = await matchCounts.matchCounts(workspaceId, sets, cap);
+  const together = sets.find((_, i) => setCounts[i]! <= cap);
+  return together ? search([], together) : [];
 }
 
 /** Lexical retrieval: BM25 (FTS5) / ts_rank over the query's content words, any of which may match; scores are the engine's. */

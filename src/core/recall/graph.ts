@@ -16,11 +16,10 @@ export const EXPANSION_DECAY = 0.8;
 const farEnd = (edge: Association, near: string): string => (edge.source_id === near ? edge.target_id : edge.source_id);
 
 /** Edges of each node, strongest first (ties by id, so runs repeat exactly). */
-function edgesByNode(edges: readonly Association[], nodes: readonly string[], skip: readonly string[]): Map<string, Association[]> {
+function edgesByNode(edges: readonly Association[], nodes: readonly string[]): Map<string, Association[]> {
   const wanted = new Set(nodes);
   const byNode = new Map<string, Association[]>();
   for (const edge of edges) {
-    if (skip.includes(edge.relationship)) continue;
     for (const end of [edge.source_id, edge.target_id]) {
       if (!wanted.has(end)) continue;
       const list = byNode.get(end) ?? [];
@@ -38,8 +37,8 @@ function edgesByNode(edges: readonly Association[], nodes: readonly string[], sk
  */
 export async function graphArm(storage: Storage, workspaceId: string, seeds: readonly string[], depth: number): Promise<ArmResult> {
   if (seeds.length === 0) return { arm: 'graph', ids: [] };
-  const edges = await storage.associations.neighbours(workspaceId, seeds, { direction: 'both' });
-  const byNode = edgesByNode(edges, seeds, NOT_KNOWLEDGE_LINKS);
+  const edges = await storage.associations.neighbours(workspaceId, seeds, { direction: 'both', excludeRelationships: NOT_KNOWLEDGE_LINKS });
+  const byNode = edgesByNode(edges, seeds);
   const scores = new Map<string, number>();
   const seedSet = new Set(seeds);
   seeds.forEach((seed, rank) => {
@@ -91,7 +90,7 @@ export async function expand(
     frontier = frontier.filter((f) => f.relevance * reach >= options.minRelevance && f.boosted * reach > options.minScore);
     if (frontier.length === 0) break;
     const ids = frontier.map((f) => f.id);
-    const byNode = edgesByNode(await storage.associations.neighbours(workspaceId, ids, { direction: 'both' }), ids, [DECOMPOSITION]);
+    const byNode = edgesByNode(await storage.associations.neighbours(workspaceId, ids, { direction: 'both', excludeRelationships: [DECOMPOSITION] }), ids);
     const found: Array<{ id: string; parent: ExpansionSeed; strength: number }> = [];
     for (const parent of frontier) {
       for (const edge of byNode.get(parent.id) ?? []) {

@@ -114,11 +114,15 @@ export class PostgresSearchEngine implements SearchEngine {
     return rows.map((r) => ({ id: r.id, score: Number(r.rank) }));
   }
 
-  async keywordMatchCount(db: Kysely<Database>, workspaceId: string, terms: readonly string[], cap: number): Promise<number> {
-    const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM (
-      SELECT 1 FROM memories WHERE workspace_id = ${workspaceId} AND status = 'active' AND search_tsv @@ (${tsQuery({ terms: [], required: terms })})
-      LIMIT ${cap + 1}) AS matches`.execute(db);
-    return Number(rows[0]?.n ?? 0);
+  async keywordMatchCounts(db: Kysely<Database>, workspaceId: string, queries: ReadonlyArray<readonly string[]>, cap: number): Promise<number[]> {
+    const counts: number[] = [];
+    for (const terms of queries) {
+      const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM (
+        SELECT 1 FROM memories WHERE workspace_id = ${workspaceId} AND status = 'active' AND search_tsv @@ (${tsQuery({ terms: [], required: terms })})
+        LIMIT ${cap + 1}) AS matches`.execute(db);
+      counts.push(Number(rows[0]?.n ?? 0));
+    }
+    return counts;
   }
 
   async dropVectorIndexes(db: Kysely<Database>): Promise<void> {

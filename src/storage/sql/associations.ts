@@ -17,6 +17,7 @@ const toAssociation = (row: Selectable<AssociationsTable>): Association => ({
 
 interface EdgeQuery {
   relationships?: string[] | undefined;
+  excludeRelationships?: readonly string[] | undefined;
   minStrength?: number | undefined;
   limit?: number | undefined;
 }
@@ -48,7 +49,7 @@ export class SqlAssociationStore implements AssociationStore {
   neighbours(
     workspaceId: string,
     memoryIds: readonly string[],
-    options: { direction: Direction; relationships?: string[]; minStrength?: number; limit?: number },
+    options: { direction: Direction; relationships?: string[]; excludeRelationships?: readonly string[]; minStrength?: number; limit?: number },
   ): Promise<Association[]> {
     return this.edges(workspaceId, memoryIds, options.direction, options, true);
   }
@@ -70,6 +71,7 @@ export class SqlAssociationStore implements AssociationStore {
         q = q.innerJoin('memories', 'memories.id', `associations.${far}`).where('memories.status', '=', 'active');
       }
       if (query.relationships?.length) q = q.where('associations.relationship', 'in', query.relationships);
+      if (query.excludeRelationships?.length) q = q.where('associations.relationship', 'not in', [...query.excludeRelationships]);
       if (query.minStrength !== undefined && query.minStrength > 0) q = q.where('associations.strength', '>=', query.minStrength);
       q = q.orderBy('associations.strength', 'desc').orderBy('associations.id');
       if (query.limit !== undefined) q = q.limit(query.limit);

@@ -302,12 +302,9 @@ export class SqlMemoryStore implements MemoryStore {
   }
 
   async keywordMatchCounts(workspaceId: string, queries: ReadonlyArray<readonly string[]>, options: { cap: number }): Promise<number[]> {
-    const counts: number[] = [];
-    for (const terms of queries) {
-      const all = terms.filter((t) => t.trim());
-      counts.push(all.length === 0 ? 0 : await this.ctx.engine.keywordMatchCount(this.db, workspaceId, all, options.cap));
-    }
-    return counts;
+    const asked = queries.map((terms) => terms.filter((t) => t.trim()));
+    const counted = await this.ctx.engine.keywordMatchCounts(this.db, workspaceId, asked.filter((terms) => terms.length > 0), options.cap);
+    return asked.map((terms) => (terms.length === 0 ? 0 : counted.shift()!));
   }
 
   async sequenceNeighbours(workspaceId: string, anchorIds: readonly string[], options: { span: number; withinMs: number; filter?: MemoryFilter }): Promise<SequenceNeighbour[]> {

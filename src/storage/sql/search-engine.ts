@@ -55,8 +55,8 @@ export interface SearchEngine {
   vectorSearch(db: Kysely<Database>, workspaceId: string, vectors: readonly Float32Array[], k: number, filter: MemoryFilter, bestEffort: boolean): Promise<ScoredId[][]>;
   /** Any of `terms`, and every one of `required`; at least one of the two lists is non-empty. */
   keywordSearch(db: Kysely<Database>, workspaceId: string, query: KeywordQuery, k: number, filter: FilterBuilder): Promise<ScoredId[]>;
-  /** Index entries matching every one of `terms` (see MemoryStore.keywordMatchCounts), counted up to `cap + 1`. */
-  keywordMatchCount(db: Kysely<Database>, workspaceId: string, terms: readonly string[], cap: number): Promise<number>;
+  /** For each non-empty list of terms, the index entries matching every one (see MemoryStore.keywordMatchCounts), counted up to `cap + 1`. */
+  keywordMatchCounts(db: Kysely<Database>, workspaceId: string, queries: ReadonlyArray<readonly string[]>, cap: number): Promise<number[]>;
   /** Drops vector indexes built for any dimension (before re-embedding with another model). */
   dropVectorIndexes(db: Kysely<Database>): Promise<void>;
   /** Prepares in-memory indexes from the database; resolves when search runs at full speed. */

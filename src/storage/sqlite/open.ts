@@ -6,6 +6,7 @@ import * as sqliteVec from 'sqlite-vec';
 import type { Database as Schema } from '../database.js';
 import { migrateToLatest } from '../migrations/index.js';
 import { SqlStorage } from '../sql/storage.js';
+import { SqliteReader } from './reader.js';
 import { SqliteSearchEngine } from './search-engine.js';
 import { DEFAULT_VECTOR_INDEX, WorkspaceVectorIndexes, type VectorIndexOptions } from './vector-index.js';
 import { seedPlannerStatistics } from './planner-stats.js';
@@ -60,7 +61,9 @@ export async function openSqliteStorage(options: SqliteOptions): Promise<SqlStor
   await migrateToLatest(db, 'sqlite');
   seedPlannerStatistics(database);
   const vectors = new WorkspaceVectorIndexes({ ...DEFAULT_VECTOR_INDEX, ...options.vectorIndex, dimensions: options.dimensions });
-  const engine = new SqliteSearchEngine(vectors, options.annMinSize ?? 0);
+  // A second connection needs a file: an in-memory database exists for its own connection only.
+  const reader = options.path === ':memory:' ? null : new SqliteReader(options.path);
+  const engine = new SqliteSearchEngine(vectors, options.annMinSize ?? 0, reader);
   const wal = new WalSync(options.path === ':memory:' ? null : `${options.path}-wal`);
   const optimize = setInterval(() => database.pragma('optimize'), 60 * 60_000);
   optimize.unref();
@@ -68,6 +71,7 @@ export async function openSqliteStorage(options: SqliteOptions): Promise<SqlStor
     clearInterval(optimize);
     // Measured statistics for the next start (cheap: only tables that changed enough are analysed).
     database.pragma('optimize');
+    await reader?.close();
     await wal.close();
   };
   return new SqlStorage(db, engine, close, () => wal.sync());

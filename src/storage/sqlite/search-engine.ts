@@ -1,9 +1,10 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Compilable, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../database.js';
 import { memoryFilter, type FilterBuilder } from '../sql/memory-filter.js';
 import { bestEffortCandidates, type KeywordEntry, type KeywordQuery, type SearchEngine, type VectorEntry } from '../sql/search-engine.js';
 import type { MemoryFilter, ScoredId } from '../types.js';
+import type { SqliteReader } from './reader.js';
 import type { IndexedMemory, WorkspaceVectorIndexes } from './vector-index.js';
 
 const FTS_CHUNK = 500;
@@ -46,7 +47,21 @@ export class SqliteSearchEngine implements SearchEngine {
     private readonly vectors: WorkspaceVectorIndexes,
     /** Below this many vectors an exact scan is cheap and exact; above it the HNSW answers. */
     private readonly annMinSize: number,
+    /** Keyword searches run on this reader thread when there is one (a database file, not `:memory:`). */
+    private readonly reader: SqliteReader | null = null,
   ) {}
+
+  /**
+   * Runs a read on the reader thread, or here inside a transaction (whose uncommitted writes only this
+   * connection sees) and when there is no reader.
+   */
+  private async read<R>(db: Kysely<Database>, queries: ReadonlyArray<Compilable<R>>): Promise<R[][]> {
+    const compiled = queries.map((q) => q.compile());
+    if (this.reader && !db.isTransaction) return (await this.reader.allOf(compiled)) as R[][];
+    const rows: R[][] = [];
+    for (const query of compiled) rows.push((await db.executeQuery(query)).rows);
+    return rows;
+  }
 
   encodeVector(vector: Float32Array): Buffer {
     return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
@@ -107,6 +122,9 @@ export class SqliteSearchEngine implements SearchEngine {
   async vectorSearch(db: Kysely<Database>, workspaceId: string, vectors: readonly Float32Array[], k: number, filter: MemoryFilter, bestEffort: boolean): Promise<ScoredId[][]> {
     const indexed = this.warm && this.vectors.size(workspaceId) >= this.annMinSize;
     const accept = indexed ? indexPredicate(filter) : null;
+    // The HNSW search holds this thread for a millisecond or more: statements already bound for the reader thread
+    // (this recall's keyword searches) are sent first, so both run at once.
+    if (indexed && this.reader) await yieldToEventLoop();
     if (accept) {
       return this.vectors.search(workspaceId, vectors, k, accept).map((found) => found.map((n) => ({ id: n.id, score: n.similarity })));
     }
@@ -141,24 +159,27 @@ export class SqliteSearchEngine implements SearchEngine {
   }
 
   async keywordSearch(db: Kysely<Database>, _workspaceId: string, query: KeywordQuery, k: number, filter: FilterBuilder): Promise<ScoredId[]> {
-    const rows = await db
+    const search = db
       .selectFrom('memories')
       .innerJoin(sql<{ rowid: number }>`memory_fts`.as('memory_fts'), (join) => join.onRef(sql.ref('memory_fts.rowid') as never, '=', 'memories.seq'))
       .select(['memories.id', sql<number>`bm25(memory_fts)`.as('rank')])
       .where(sql<SqlBool>`memory_fts MATCH ${ftsMatchExpression(query)}`)
       .where(filter)
       .orderBy('rank')
-      .limit(k)
-      .execute();
+      .limit(k);
+    const rows = (await this.read(db, [search]))[0]!;
     // BM25 in FTS5 is negative, lower is better; callers get higher-is-better.
     return rows.map((r) => ({ id: r.id, score: -r.rank }));
   }
 
-  async keywordMatchCount(db: Kysely<Database>, _workspaceId: string, terms: readonly string[], cap: number): Promise<number> {
+  async keywordMatchCounts(db: Kysely<Database>, _workspaceId: string, queries: ReadonlyArray<readonly string[]>, cap: number): Promise<number[]> {
     // The FTS index is shared by all workspaces, and a search scores every entry that matches: count those.
-    const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM (
-      SELECT 1 FROM memory_fts WHERE memory_fts MATCH ${ftsMatchExpression({ terms: [], required: terms })} LIMIT ${cap + 1})`.execute(db);
-    return Number(rows[0]?.n ?? 0);
+    const counts = queries.map((terms) => {
+      const count = sql<{ n: number }>`SELECT count(*) AS n FROM (
+        SELECT 1 FROM memory_fts WHERE memory_fts MATCH ${ftsMatchExpression({ terms: [], required: terms })} LIMIT ${cap + 1})`;
+      return { compile: () => count.compile(db) };
+    });
+    return (await this.read(db, counts)).map((rows) => Number(rows[0]?.n ?? 0));
   }
 
   async dropVectorIndexes(): Promise<void> {
@@ -168,6 +189,7 @@ export class SqliteSearchEngine implements SearchEngine {
   }
 
   async warmUp(db: Kysely<Database>): Promise<void> {
+    await this.reader?.start();
     let afterSeq = 0;
     for (;;) {
       const rows = await db
