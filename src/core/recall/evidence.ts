@@ -3,7 +3,7 @@
  * A light English stemmer for comparing query words with memory words ("camping" ~ "camp", "researched" ~
  * "research"). It only strips common inflections; the keyword index itself uses the full Porter stemmer.
  */
-export function stem(word: string): string {
+function stemWord(word: string): string {
   let w = word.replace(/['’]s$/u, '');
   if (w.length > 4 && w.endsWith('ies')) return `${w.slice(0, -3)}y`;
   for (const suffix of ['ing', 'ed', 'es', 's', 'ly']) {
@@ -17,6 +17,19 @@ export function stem(word: string): string {
   return w;
 }
 
+/** Stems of words seen lately: candidates of one recall and of the next share most of their words. */
+const STEMS = new Map<string, string>();
+const STEM_CACHE = 50_000;
+
+export function stem(word: string): string {
+  let stemmed = STEMS.get(word);
+  if (stemmed === undefined) {
+    if (STEMS.size >= STEM_CACHE) STEMS.clear();
+    STEMS.set(word, (stemmed = stemWord(word)));
+  }
+  return stemmed;
+}
+
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu;
 
 /**
@@ -28,13 +41,22 @@ export const tokens = (text: string): string[] => text.toLowerCase().match(WORD)
 /** Stemmed words of a text, as a set. */
 export const stemSet = (text: string): Set<string> => new Set(tokens(text).map(stem));
 
-/** Share of the query's terms (lower-cased content words) the text contains, in any of their forms, 0..1. */
-export function termCoverage(terms: readonly string[], text: string, forms: ReadonlyMap<string, readonly string[]> = new Map()): number {
-  if (terms.length === 0) return 0;
-  const present = stemSet(text);
-  let hits = 0;
-  for (const term of terms) if (present.has(stem(term)) || (forms.get(term) ?? []).some((f) => present.has(stem(f)))) hits++;
-  return hits / terms.length;
+/**
+ * Share of the query's terms (lower-cased content words) a text contains, in any of their forms, 0..1. The terms
+ * are stemmed once; the returned function is applied to every candidate of a recall.
+ */
+export function termCoverage(terms: readonly string[], forms: ReadonlyMap<string, readonly string[]> = new Map()): (text: string) => number {
+  // Each stem says which terms it stands for: a text is read once, with no set of its own words built.
+  const termsOfStem = new Map<string, number[]>();
+  terms.forEach((term, i) => {
+    for (const s of new Set([term, ...(forms.get(term) ?? [])].map(stem))) termsOfStem.set(s, [...(termsOfStem.get(s) ?? []), i]);
+  });
+  return (text) => {
+    if (terms.length === 0) return 0;
+    const found = new Set<number>();
+    for (const token of tokens(text)) for (const i of termsOfStem.get(stem(token)) ?? []) found.add(i);
+    return found.size / terms.length;
+  };
 }
 
 /** Cosine similarity of two unit vectors. */
@@ -55,13 +77,21 @@ export const relevanceOf = (similarity: number, coverage: number): number => Mat
 const SUBJECT_WORDS = 4;
 
 /**
- * Whether a memory is about an entity rather than merely naming it: the entity is its `subject_id`, or opens its
- * text. "Gina: the store is doing great" is about Gina; "Jon: Hey Gina! …" mentions her.
+ * Whether a memory is about one of the entities rather than merely naming it: the entity is its `subject_id`, or
+ * opens its text. "Gina: the store is doing great" is about Gina; "Jon: Hey Gina! …" mentions her. The names are
+ * stemmed once; the returned function is applied to every candidate of a recall.
  */
-export function isAbout(memory: { content: string; subject_id: string | null }, entity: string): boolean {
-  const name = tokens(entity).map(stem);
-  if (name.length === 0) return false;
-  if (memory.subject_id !== null && tokens(memory.subject_id).map(stem).join(' ') === name.join(' ')) return true;
-  const opening = tokens(memory.content.slice(0, 200)).slice(0, SUBJECT_WORDS + name.length - 1).map(stem);
-  return opening.some((_, i) => name.every((w, j) => opening[i + j] === w));
+export function aboutAny(entities: readonly string[]): (memory: { content: string; subject_id: string | null }) => boolean {
+  const names = entities.map((entity) => tokens(entity).map(stem)).filter((name) => name.length > 0);
+  const longest = Math.max(0, ...names.map((name) => name.length));
+  return (memory) => {
+    if (names.length === 0) return false;
+    const subject = memory.subject_id === null ? null : tokens(memory.subject_id).map(stem).join(' ');
+    const opening = tokens(memory.content.slice(0, 200)).slice(0, SUBJECT_WORDS + longest - 1).map(stem);
+    return names.some((name) => {
+      if (subject === name.join(' ')) return true;
+      const window = opening.slice(0, SUBJECT_WORDS + name.length - 1);
+      return window.some((_, i) => name.every((w, j) => window[i + j] === w));
+    });
+  };
 }

@@ -10,7 +10,7 @@ import { denseArms, entityArm, FACT_SCOPE, keywordArm, temporalArm, type ArmInpu
 import { BACKLINK_CAP, backlinkFactor, eventTime, recencyFactor, scopeFactor } from './boosts.js';
 import { RecallCache } from './cache.js';
 import { contentAt, tokenSummary } from './detail.js';
-import { cosine, isAbout, relevanceOf, termCoverage } from './evidence.js';
+import { aboutAny, cosine, relevanceOf, termCoverage } from './evidence.js';
 import { fuse, RRF_K, type ArmName, type ArmResult, type ArmWeights, type FusedCandidate } from './fusion.js';
 import { CONTEXT_DISTANCE_DECAY, rankingScore, type RankingFeatures, type RankingWeights } from './ranking.js';
 import { expand, graphArm, NOT_KNOWLEDGE_LINKS } from './graph.js';
@@ -244,13 +244,15 @@ export class RecallService {
     // match. (Linear coverage measured 0.700 recall@10 on LoCoMo, the square root 0.713, none 0.710.)
     let bestKeyword = 0;
     for (const id of ids) bestKeyword = Math.max(bestKeyword, candidates.get(id)!.armScores.get('keyword') ?? 0);
-    const coverage = new Map(ids.map((id) => [id, termCoverage(query.terms, memories.get(id)!.content, query.termForms)]));
+    const coverageOf = termCoverage(query.terms, query.termForms);
+    const coverage = new Map(ids.map((id) => [id, coverageOf(memories.get(id)!.content)]));
     const keyword = new Map(ids.map((id) => [id, bestKeyword > 0 ? ((candidates.get(id)!.armScores.get('keyword') ?? 0) / bestKeyword) * Math.sqrt(coverage.get(id)!) : 0]));
     const keywordContext = new Map<string, number>();
     for (const { anchorId, offset, id } of neighbours) {
       const decay = CONTEXT_DISTANCE_DECAY[Math.abs(offset) - 1] ?? 0;
       keywordContext.set(anchorId, Math.max(keywordContext.get(anchorId) ?? 0, decay * (keyword.get(id) ?? 0)));
     }
+    const isAbout = aboutAny(query.entities);
     const maxFused = arms.reduce((total, arm) => total + weights[arm], 0) / (RRF_K + 1);
 
     const scored: Scored[] = [];
@@ -268,7 +270,7 @@ export class RecallService {
         coverage: coverage.get(id)!,
         keywordContext: keywordContext.get(id) ?? 0,
         fused: maxFused > 0 ? candidate.fused / maxFused : 0,
-        about: query.entities.some((e) => isAbout(memory, e)) ? 1 : 0,
+        about: isAbout(memory) ? 1 : 0,
         inWindow: query.windows.some((w) => eventTime(memory) >= w.start && eventTime(memory) <= w.end) ? 1 : 0,
       };
       const signals = new Set(candidate.signals);

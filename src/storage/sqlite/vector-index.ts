@@ -117,10 +117,11 @@ export class WorkspaceVectorIndexes {
       for (let wanted = Math.min(size, k + 8); ; wanted = Math.min(size, wanted * 4)) {
         const matches = entry.graph.search(vector, wanted, 1);
         const found: Neighbour[] = [];
-        for (let i = 0; i < matches.keys.length && found.length < k; i++) {
-          const seq = Number(matches.keys[i]);
+        const { keys, distances } = matches;
+        for (let i = 0; i < keys.length && found.length < k; i++) {
+          const seq = Number(keys[i]);
           const memory = entry.memories.get(seq);
-          if (memory && accept(memory)) found.push({ seq, ...memory, similarity: 1 - matches.distances[i]! });
+          if (memory && accept(memory)) found.push({ seq, id: memory.id, derived: memory.derived, similarity: 1 - distances[i]! });
         }
         if (found.length >= k || wanted >= size) return found;
       }
