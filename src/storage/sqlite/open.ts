@@ -6,6 +6,7 @@ import * as sqliteVec from 'sqlite-vec';
 import type { Database as Schema } from '../database.js';
 import { migrateToLatest } from '../migrations/index.js';
 import { SqlStorage } from '../sql/storage.js';
+import { mergeKeywordIndex } from './fts-merge.js';
 import { SqliteReader } from './reader.js';
 import { SqliteSearchEngine } from './search-engine.js';
 import { DEFAULT_VECTOR_INDEX, WorkspaceVectorIndexes, type VectorIndexOptions } from './vector-index.js';
@@ -67,8 +68,16 @@ export async function openSqliteStorage(options: SqliteOptions): Promise<SqlStor
   const wal = new WalSync(options.path === ':memory:' ? null : `${options.path}-wal`);
   const optimize = setInterval(() => database.pragma('optimize'), 60 * 60_000);
   optimize.unref();
+  // The keyword index is merged now and every ten minutes; a failed run (a busy database) is retried at the next.
+  let merging: Promise<unknown> = Promise.resolve();
+  const merge = () => (merging = merging.then(() => mergeKeywordIndex(db)).catch(() => undefined));
+  merge();
+  const merges = setInterval(merge, 10 * 60_000);
+  merges.unref();
   const close = async () => {
     clearInterval(optimize);
+    clearInterval(merges);
+    await merging;
     // Measured statistics for the next start (cheap: only tables that changed enough are analysed).
     database.pragma('optimize');
     await reader?.close();

@@ -1,0 +1,31 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { mergeKeywordIndex } from '../../src/storage/sqlite/fts-merge.js';
+import { openSqliteStorage } from '../../src/storage/sqlite/open.js';
+import { axisVector, memory, workspace } from '../support/records.js';
+
+const DIMS = 8;
+const dir = mkdtempSync(join(tmpdir(), 'memd-fts-merge-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('SQLite keyword index maintenance', () => {
+  it('merges the segments many small writes leave into one, and searches find the same memories', async () => {
+    const storage = await openSqliteStorage({ path: join(dir, 'merge.sqlite'), dimensions: DIMS });
+    await storage.workspaces.create(workspace('ws_a'));
+    // Each insert is its own write: FTS5 adds a segment per write and merges only in groups.
+    for (let i = 0; i < 60; i++) {
+      await storage.memories.insert([
+        memory('ws_a', `note ${i} about ${i % 2 === 0 ? 'gardening' : 'sailing'} and the harbour`, axisVector(DIMS, i % DIMS)),
+      ]);
+    }
+    const search = async () => (await storage.memories.keywordSearch('ws_a', ['sailing'], { k: 100 })).map((r) => r.id).sort();
+    const before = await search();
+    expect(before).toHaveLength(30);
+    expect(await mergeKeywordIndex(storage.sqlContext.db)).toBe(1);
+    expect(await search()).toEqual(before);
+    expect(await storage.memories.keywordMatchCounts('ws_a', [['harbour']], { cap: 100 })).toEqual([60]);
+    await storage.close();
+  });
+});
