@@ -98,6 +98,13 @@ export interface MemoryFilter {
   occurredBefore?: string;
 }
 
+/**
+ * `source_scope` of atomic facts, the sentences a memory is decomposed into. They are an index of their parent for
+ * vector search and stay out of keyword search: they repeat their parent's words, and recall answers keyword
+ * questions with originals.
+ */
+export const FACT_SCOPE = 'fact';
+
 export interface ScoredId {
   id: string;
   /** Cosine similarity for vector search; engine rank score (higher is better) for keyword search. */
@@ -154,6 +161,7 @@ export interface MemoryStore {
   /**
    * Full-text search: any of the terms (OR), ranked by the engine's relevance (BM25 / ts_rank). A term of several
    * words matches as a phrase. With `required`, a memory must also contain every required term (entity anchoring).
+   * Atomic facts (`FACT_SCOPE`) are never found.
    */
   keywordSearch(workspaceId: string, terms: readonly string[], options: { k: number; filter?: MemoryFilter; required?: readonly string[] }): Promise<ScoredId[]>;
   /**

@@ -227,6 +227,18 @@ describe.each(storageBackends())('storage conformance: $name', (backend) => {
       await s.close();
     });
 
+    it('never finds atomic facts, nor counts them, even after their content changes', async () => {
+      const s = await fresh();
+      const parent = memory('ws_a', 'Ana adopted a greyhound. She walks it at dawn.', axisVector(DIMS, 0));
+      const fact = memory('ws_a', 'Ana adopted a greyhound.', axisVector(DIMS, 1), { source_scope: 'fact', source_memory_id: parent.id });
+      await s.memories.insert([parent, fact]);
+      expect((await s.memories.keywordSearch('ws_a', ['greyhound'], { k: 5 })).map((r) => r.id)).toEqual([parent.id]);
+      expect(await s.memories.keywordMatchCounts('ws_a', [['greyhound']], { cap: 10 })).toEqual([1]);
+      await s.memories.update('ws_a', fact.id, { content: 'Ana adopted a whippet.' });
+      expect(await s.memories.keywordSearch('ws_a', ['whippet'], { k: 5 })).toEqual([]);
+      await s.close();
+    });
+
     it('sees committed writes at once, and a transaction its own uncommitted ones; counts matches', async () => {
       const s = await fresh();
       const a = memory('ws_a', 'The quokka smiled at the camera', axisVector(DIMS, 0));

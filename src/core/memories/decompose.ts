@@ -1,4 +1,4 @@
-import type { Association, Memory, NewMemory } from '../../storage/types.js';
+import { FACT_SCOPE, type Association, type Memory, type NewMemory } from '../../storage/types.js';
 import { newId } from '../ids.js';
 import { splitSentences, words } from '../text/index.js';
 import { buildMemory } from './records.js';
@@ -32,7 +32,7 @@ export function buildFacts(parent: Memory, sentences: readonly string[], embeddi
       user_id: parent.user_id ?? undefined,
       session_id: parent.session_id ?? undefined,
       source_memory_id: parent.id,
-      source_scope: 'fact',
+      source_scope: FACT_SCOPE,
     }, embeddings[i]!, now),
   );
   const edges = facts.map((fact) => ({

@@ -1,10 +1,8 @@
-import type { MemoryCandidate, MemoryFilter, ScoredId, Storage } from '../../storage/types.js';
+import { FACT_SCOPE, type MemoryCandidate, type MemoryFilter, type ScoredId, type Storage } from '../../storage/types.js';
 import { interleave, type ArmResult } from './fusion.js';
 import type { ProcessedQuery } from './query.js';
 import type { MatchCountCache } from './match-counts.js';
 
-/** Atomic facts are an index of their parent: arms search them separately and answer with the parent. */
-export const FACT_SCOPE = 'fact';
 
 export interface ArmInput {
   storage: Storage;

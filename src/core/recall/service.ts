@@ -1,12 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { EmbeddingProvider } from '../../providers/embedding/types.js';
 import type { LlmProvider } from '../../providers/llm/types.js';
-import type { Memory, MemoryCandidate, MemoryFilter, SequenceNeighbour, Storage } from '../../storage/types.js';
+import { FACT_SCOPE, type Memory, type MemoryCandidate, type MemoryFilter, type SequenceNeighbour, type Storage } from '../../storage/types.js';
 import type { Clock } from '../clock.js';
 import type { CoreEvents } from '../events.js';
 import { AccessRecorder } from './access.js';
 import { freshness, staleness, trustScore } from './annotate.js';
-import { denseArms, entityArm, FACT_SCOPE, keywordArm, temporalArm, type ArmInput } from './arms.js';
+import { denseArms, entityArm, keywordArm, temporalArm, type ArmInput } from './arms.js';
 import { BACKLINK_CAP, backlinkFactor, eventTime, recencyFactor, scopeFactor } from './boosts.js';
 import { RecallCache } from './cache.js';
 import { contentAt, tokenSummary } from './detail.js';

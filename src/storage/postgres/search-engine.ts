@@ -2,7 +2,7 @@ import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from
 import type { Database } from '../database.js';
 import { memoryFilter, type FilterBuilder } from '../sql/memory-filter.js';
 import { bestEffortCandidates, type KeywordQuery, type SearchEngine } from '../sql/search-engine.js';
-import type { MemoryFilter, ScoredId } from '../types.js';
+import { FACT_SCOPE, type MemoryFilter, type ScoredId } from '../types.js';
 
 /**
  * A tsquery for any of `terms` and every one of `required`. phraseto_tsquery accepts any text, so no user input
@@ -106,6 +106,8 @@ export class PostgresSearchEngine implements SearchEngine {
       .selectFrom('memories')
       .select(['memories.id', rank.as('rank')])
       .where(sql<SqlBool>`memories.search_tsv @@ (${tsquery})`)
+      // Facts stay out of keyword search (FACT_SCOPE); the generated column still indexes them.
+      .where(sql<SqlBool>`memories.source_scope IS DISTINCT FROM ${FACT_SCOPE}`)
       .where(filter)
       .orderBy('rank', 'desc')
       .orderBy('memories.seq', 'desc')
@@ -118,7 +120,7 @@ export class PostgresSearchEngine implements SearchEngine {
     const counts: number[] = [];
     for (const terms of queries) {
       const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM (
-        SELECT 1 FROM memories WHERE workspace_id = ${workspaceId} AND status = 'active' AND search_tsv @@ (${tsQuery({ terms: [], required: terms })})
+        SELECT 1 FROM memories WHERE workspace_id = ${workspaceId} AND status = 'active' AND source_scope IS DISTINCT FROM ${FACT_SCOPE} AND search_tsv @@ (${tsQuery({ terms: [], required: terms })})
         LIMIT ${cap + 1}) AS matches`.execute(db);
       counts.push(Number(rows[0]?.n ?? 0));
     }

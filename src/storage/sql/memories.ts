@@ -1,7 +1,7 @@
 import type { Selectable, Updateable } from 'kysely';
 import type { MemoriesTable } from '../database.js';
 import { bit, json, parseJson, parseJsonObject, toBool, toIso, toIsoOrNull } from '../rows.js';
-import type { Memory, MemoryCandidate, MemoryFilter, MemoryNode, MemoryPatch, MemoryStatus, MemoryStore, MemoryType, NewMemory, Page, ScoredId, SequenceNeighbour, VectorSearchOptions } from '../types.js';
+import { FACT_SCOPE, type Memory, type MemoryCandidate, type MemoryFilter, type MemoryNode, type MemoryPatch, type MemoryStatus, type MemoryStore, type MemoryType, type NewMemory, type Page, type ScoredId, type SequenceNeighbour, type VectorSearchOptions } from '../types.js';
 import type { SqlContext } from './context.js';
 import { memoryFilter } from './memory-filter.js';
 import type { VectorEntry } from './search-engine.js';
@@ -132,7 +132,7 @@ export class SqlMemoryStore implements MemoryStore {
         .insertInto('memory_vectors')
         .values(entries.map((e) => ({ seq: e.seq, workspace_id: e.workspaceId, embedding: engine.encodeVector(e.embedding) })))
         .execute();
-      await engine.addKeywordEntries(db, entries);
+      await engine.addKeywordEntries(db, entries.filter((_, i) => chunk[i]!.source_scope !== FACT_SCOPE));
       const active = entries.filter((_, i) => chunk[i]!.status === 'active');
       this.ctx.afterCommit(() => engine.onVectorsAdded(active));
     }
@@ -200,7 +200,7 @@ export class SqlMemoryStore implements MemoryStore {
     }
     if (patch.content !== undefined) {
       await engine.removeKeywordEntries(db, [seq]);
-      await engine.addKeywordEntries(db, [{ seq, content: memory.content }]);
+      if (memory.source_scope !== FACT_SCOPE) await engine.addKeywordEntries(db, [{ seq, content: memory.content }]);
     }
     const wasActive = before.status === 'active';
     const isActive = memory.status === 'active';
