@@ -122,7 +122,8 @@ export async function keywordArm(input: ArmInput): Promise<ArmResult> {
   // Other forms of irregular verbs ("drew" for "drawing"), and adjacent word pairs as phrases: "support group"
   // outranks a memory with "support" and "group" apart.
   const terms = [...query.terms, ...[...query.termForms.values()].flat(), ...query.phrases];
-  const hits = await boundedKeywordSearch(input, terms, [], originals(filter));
+  // Keyword search never finds facts (storage): the request's filter is all it needs.
+  const hits = await boundedKeywordSearch(input, terms, [], filter);
   return { arm: 'keyword', ids: hits.map((h) => h.id), scores: scoreMap(hits) };
 }
 
@@ -142,7 +143,7 @@ export async function entityArm(input: ArmInput): Promise<ArmResult> {
   const { query, filter, depth } = input;
   const lists = await Promise.all(
     query.entities.slice(0, MAX_ENTITIES).map(async (entity) => {
-      const hits = await boundedKeywordSearch(input, otherTerms(query, entity), [entity], originals(filter));
+      const hits = await boundedKeywordSearch(input, otherTerms(query, entity), [entity], filter);
       return hits.map((h) => h.id);
     }),
   );

@@ -47,12 +47,12 @@ export const stemSet = (text: string): Set<string> => new Set(tokens(text).map(s
  */
 export function termCoverage(terms: readonly string[], forms: ReadonlyMap<string, readonly string[]> = new Map()): (text: string) => number {
   // Each stem says which terms it stands for: a text is read once, with no set of its own words built.
+  if (terms.length === 0) return () => 0;
   const termsOfStem = new Map<string, number[]>();
   terms.forEach((term, i) => {
     for (const s of new Set([term, ...(forms.get(term) ?? [])].map(stem))) termsOfStem.set(s, [...(termsOfStem.get(s) ?? []), i]);
   });
   return (text) => {
-    if (terms.length === 0) return 0;
     const found = new Set<number>();
     for (const token of tokens(text)) for (const i of termsOfStem.get(stem(token)) ?? []) found.add(i);
     return found.size / terms.length;
@@ -83,9 +83,9 @@ const SUBJECT_WORDS = 4;
  */
 export function aboutAny(entities: readonly string[]): (memory: { content: string; subject_id: string | null }) => boolean {
   const names = entities.map((entity) => tokens(entity).map(stem)).filter((name) => name.length > 0);
-  const longest = Math.max(0, ...names.map((name) => name.length));
+  if (names.length === 0) return () => false;
+  const longest = Math.max(...names.map((name) => name.length));
   return (memory) => {
-    if (names.length === 0) return false;
     const subject = memory.subject_id === null ? null : tokens(memory.subject_id).map(stem).join(' ');
     const opening = tokens(memory.content.slice(0, 200)).slice(0, SUBJECT_WORDS + longest - 1).map(stem);
     return names.some((name) => {

@@ -13,7 +13,7 @@ const segments = async (db: Kysely<Database>): Promise<number> =>
 /**
  * Merges the keyword index into one segment, in small steps. FTS5 adds a segment per write and merges them only
  * in groups, so an index built by many small writes holds dozens (25 at 164k memories): each term of a search is
- * then looked up in every one. Merged, the same searches took 18 % less time (bench database). Resolves with the
+ * then looked up in every one. Merged, the same searches took 18 % less time (bench database, BENCHMARKS.md). Resolves with the
  * segments left.
  */
 export async function mergeKeywordIndex(db: Kysely<Database>): Promise<number> {

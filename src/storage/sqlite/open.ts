@@ -9,6 +9,7 @@ import { SqlStorage } from '../sql/storage.js';
 import { mergeKeywordIndex } from './fts-merge.js';
 import { SqliteReader } from './reader.js';
 import { SqliteSearchEngine } from './search-engine.js';
+import { withStatementCache } from './statement-cache.js';
 import { DEFAULT_VECTOR_INDEX, WorkspaceVectorIndexes, type VectorIndexOptions } from './vector-index.js';
 import { seedPlannerStatistics } from './planner-stats.js';
 import { WalSync } from './wal-sync.js';
@@ -20,29 +21,6 @@ export interface SqliteOptions {
   /** Workspaces with fewer vectors are searched exactly. */
   annMinSize?: number;
   vectorIndex?: Partial<Omit<VectorIndexOptions, 'dimensions'>>;
-}
-
-/** Prepared statements are reused: Kysely prepares every query it runs, better-sqlite3 lets us keep them. */
-function withStatementCache(db: Database.Database, capacity = 512): Database.Database {
-  const cache = new Map<string, Database.Statement>();
-  const prepare = db.prepare.bind(db);
-  const cached = ((source: string) => {
-    let statement = cache.get(source);
-    if (!statement) {
-      statement = prepare(source);
-      if (cache.size >= capacity) cache.delete(cache.keys().next().value!);
-      cache.set(source, statement);
-    }
-    return statement;
-  }) as Database.Database['prepare'];
-  return new Proxy(db, {
-    get(target, key) {
-      if (key === 'prepare') return cached;
-      const value: unknown = Reflect.get(target, key, target);
-      // Native methods check their receiver: call them on the real database, not the proxy.
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
 }
 
 export async function openSqliteStorage(options: SqliteOptions): Promise<SqlStorage> {

@@ -25,6 +25,7 @@ export class SqliteReader {
       const { filename, execArgv } = workerEntry(siblingModule(import.meta.url, 'reader-worker'));
       this.#pool = new Piscina({ filename, execArgv, minThreads: 1, maxThreads: 1, idleTimeout: Infinity });
     }
+    // Only the text and parameters cross to the thread: a compiled Kysely query also carries its syntax tree.
     const task: ReadTask = { path: this.path, statements: statements.map(({ sql, parameters }) => ({ sql, parameters })) };
     return (await this.#pool.run(task)) as unknown[][];
   }
