@@ -132,6 +132,15 @@ export type MemoryCandidate = Pick<
   'id' | 'content' | 'context_id' | 'session_id' | 'subject_id' | 'source_scope' | 'source_memory_id' | 'occurred_at' | 'created_at'
 >;
 
+/**
+ * A keyword match with what recall ranks it by, read in the same statement: its row's ranking columns and, when a
+ * vector was given, its stored vector's cosine similarity to that vector (null without one).
+ */
+export interface KeywordHit extends ScoredId {
+  memory: MemoryCandidate;
+  similarity: number | null;
+}
+
 /** A memory as a node of the association graph: what analyses and snapshots need, without content or vector. */
 export type MemoryNode = Pick<Memory, 'id' | 'type' | 'subtype' | 'importance' | 'tags' | 'context_id' | 'abstract' | 'content_hash' | 'created_at' | 'updated_at'>;
 
@@ -161,9 +170,14 @@ export interface MemoryStore {
   /**
    * Full-text search: any of the terms (OR), ranked by the engine's relevance (BM25 / ts_rank). A term of several
    * words matches as a phrase. With `required`, a memory must also contain every required term (entity anchoring).
-   * Atomic facts (`FACT_SCOPE`) are never found.
+   * Atomic facts (`FACT_SCOPE`) are never found. Each hit comes with its ranking columns and, with `similarTo`,
+   * its vector's similarity to it: recall reads nothing more for a keyword candidate.
    */
-  keywordSearch(workspaceId: string, terms: readonly string[], options: { k: number; filter?: MemoryFilter; required?: readonly string[] }): Promise<ScoredId[]>;
+  keywordSearch(
+    workspaceId: string,
+    terms: readonly string[],
+    options: { k: number; filter?: MemoryFilter; required?: readonly string[]; similarTo?: Float32Array },
+  ): Promise<KeywordHit[]>;
   /**
    * The memories written just before and after each anchor, in write order, that share its context and session
    * (both without a session counts as the same), whose event time (`occurred_at`, else `created_at`) is within

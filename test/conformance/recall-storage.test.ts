@@ -35,6 +35,36 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
     await s.close();
   });
 
+  it('keyword hits come with their ranking columns and their vector’s similarity to a given vector, best first', async () => {
+    const s = await fresh();
+    const close = memory('ws_a', 'Heron at the lake, heron at dusk', axisVector(DIMS, 0, 0.5), {
+      session_id: 'ses_1',
+      occurred_at: '2024-04-01T07:00:00.000Z',
+    });
+    const far = memory('ws_a', 'A heron nest was found near the old mill by the river bank today', axisVector(DIMS, 3));
+    await s.memories.insert([close, far]);
+    const query = axisVector(DIMS, 0);
+    const hits = await s.memories.keywordSearch('ws_a', ['heron'], { k: 10, similarTo: query });
+    expect(hits.map((h) => h.id)).toEqual([close.id, far.id]);
+    expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
+    expect(hits[0]!.memory).toEqual({
+      id: close.id,
+      content: close.content,
+      context_id: close.context_id,
+      session_id: 'ses_1',
+      subject_id: null,
+      source_scope: null,
+      source_memory_id: null,
+      occurred_at: '2024-04-01T07:00:00.000Z',
+      created_at: close.created_at,
+    });
+    // cos(query, close) = 1 / |(1, 0.5)|; far is orthogonal to the query.
+    expect(hits[0]!.similarity).toBeCloseTo(1 / Math.hypot(1, 0.5), 5);
+    expect(hits[1]!.similarity).toBeCloseTo(0, 5);
+    expect((await s.memories.keywordSearch('ws_a', ['heron'], { k: 1 })).map((h) => [h.id, h.similarity])).toEqual([[close.id, null]]);
+    await s.close();
+  });
+
   it('reads ranking candidates by id, within the workspace, through the filter, with event time as ISO text', async () => {
     const s = await fresh();
     const plain = memory('ws_a', 'plain', axisVector(DIMS, 0), { created_at: '2024-03-10T10:00:00.000Z' });

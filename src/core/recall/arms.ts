@@ -1,4 +1,4 @@
-import { FACT_SCOPE, type MemoryCandidate, type MemoryFilter, type ScoredId, type Storage } from '../../storage/types.js';
+import { FACT_SCOPE, type KeywordHit, type MemoryCandidate, type MemoryFilter, type ScoredId, type Storage } from '../../storage/types.js';
 import { interleave, type ArmResult } from './fusion.js';
 import type { ProcessedQuery } from './query.js';
 import type { MatchCountCache } from './match-counts.js';
@@ -18,8 +18,22 @@ export interface ArmInput {
    * Keyword searches of this recall by what they ask: the entity arm often asks what the keyword arm asks ("Dave"
    * AND "lunch"), and the keyword index is the costliest part of a recall.
    */
-  keywordSearches: Map<string, Promise<ScoredId[]>>;
+  keywordSearches: Map<string, Promise<KeywordHit[]>>;
+  /** What the arms read on the way: candidates' ranking columns and their similarity to the query. */
+  seen: SeenMemories;
 }
+
+/**
+ * Rows and similarities the searches returned, so that ranking reads them only for candidates no search read.
+ * The dense search's similarity stands where both measured one (the same value within the index's precision),
+ * so the result does not depend on which arm finished first.
+ */
+export interface SeenMemories {
+  rows: Map<string, MemoryCandidate>;
+  similarity: Map<string, number>;
+}
+
+export const seenMemories = (): SeenMemories => ({ rows: new Map(), similarity: new Map() });
 
 const originals = (filter: MemoryFilter): MemoryFilter => ({ ...filter, excludeSourceScopes: [FACT_SCOPE] });
 const scoreMap = (hits: readonly ScoredId[]): Map<string, number> => new Map(hits.map((h) => [h.id, h.score]));
@@ -29,16 +43,12 @@ const scoreMap = (hits: readonly ScoredId[]): Map<string, number> => new Map(hit
  * facts answered as their parents (the fact-restricted arm). One search keeps the index on its fast, unfiltered
  * path; it fetches twice the depth because facts and originals share it.
  */
-export async function denseArms({ storage, workspaceId, vector, filter, depth }: ArmInput): Promise<{
-  vector: ArmResult;
-  fact: ArmResult;
-  rows: Map<string, MemoryCandidate>;
-  /** Similarity to the query of every memory the search met, kept or not: other arms' candidates among them need no vector read. */
-  similarity: Map<string, number>;
-}> {
+export async function denseArms({ storage, workspaceId, vector, filter, depth, seen }: ArmInput): Promise<{ vector: ArmResult; fact: ArmResult }> {
   // An HNSW search for k candidates explores about k nodes: asking for twice what is kept finds 0.97 of the exact
   // top 10 at 164k vectors instead of 0.92 (bench:recall), for ~0.6 ms; the rows read stay 2 × depth.
   const met = await storage.memories.vectorSearch(workspaceId, vector, { k: 4 * depth, filter });
+  // Every memory the search met, kept or not: other arms' candidates among them need no vector read.
+  for (const hit of met) seen.similarity.set(hit.id, hit.score);
   const hits = met.slice(0, 2 * depth);
   const rows = new Map((await storage.memories.candidates(workspaceId, hits.map((h) => h.id))).map((m) => [m.id, m]));
   const originalHits: ScoredId[] = [];
@@ -47,7 +57,10 @@ export async function denseArms({ storage, workspaceId, vector, filter, depth }:
     const memory = rows.get(hit.id);
     if (!memory) continue;
     if (memory.source_scope === FACT_SCOPE && memory.source_memory_id) factHits.push({ ...hit, parent: memory.source_memory_id });
-    else if (originalHits.length < depth) originalHits.push(hit);
+    else {
+      seen.rows.set(hit.id, memory);
+      if (originalHits.length < depth) originalHits.push(hit);
+    }
   }
   const parents: string[] = [];
   const parentSimilarity = new Map<string, number>();
@@ -55,12 +68,9 @@ export async function denseArms({ storage, workspaceId, vector, filter, depth }:
     if (!parentSimilarity.has(hit.parent)) parents.push(hit.parent);
     parentSimilarity.set(hit.parent, Math.max(parentSimilarity.get(hit.parent) ?? -1, hit.score));
   }
-  for (const id of rows.keys()) if (rows.get(id)!.source_scope === FACT_SCOPE) rows.delete(id);
   return {
     vector: { arm: 'vector', ids: originalHits.map((h) => h.id), scores: scoreMap(originalHits) },
     fact: { arm: 'fact', ids: parents.slice(0, depth), scores: parentSimilarity },
-    rows,
-    similarity: scoreMap(met),
   };
 }
 
@@ -81,18 +91,28 @@ const COMMON_COUNT_CAP = 20 * MAX_SCORED_MATCHES;
  * query is too general for keywords and the other arms answer it.
  */
 export async function boundedKeywordSearch(
-  { storage, workspaceId, depth, matchCounts, keywordSearches }: ArmInput,
+  { storage, workspaceId, vector, depth, matchCounts, keywordSearches, seen }: ArmInput,
   terms: readonly string[],
   required: readonly string[],
   filter: MemoryFilter,
-): Promise<ScoredId[]> {
+): Promise<KeywordHit[]> {
   const cap = MAX_SCORED_MATCHES;
   const counts = await matchCounts.matchCounts(workspaceId, [...terms.map((t) => [t]), required], cap);
-  const search = (any: readonly string[], all: readonly string[]): Promise<ScoredId[]> => {
+  const search = (any: readonly string[], all: readonly string[]): Promise<KeywordHit[]> => {
     // The keyword index folds case: "Dave" and "dave" ask the same.
     const key = JSON.stringify([[...any].map((t) => t.toLowerCase()).sort(), [...all].map((t) => t.toLowerCase()).sort(), filter]);
     let found = keywordSearches.get(key);
-    if (!found) keywordSearches.set(key, (found = storage.memories.keywordSearch(workspaceId, any, { k: depth, filter, required: all })));
+    if (!found) {
+      found = storage.memories.keywordSearch(workspaceId, any, { k: depth, filter, required: all, similarTo: vector }).then((hits) => {
+        for (const hit of hits) {
+          // Keyword search never finds facts (storage), and its filter includes the request's.
+          seen.rows.set(hit.id, hit.memory);
+          if (hit.similarity !== null && !seen.similarity.has(hit.id)) seen.similarity.set(hit.id, hit.similarity);
+        }
+        return hits;
+      });
+      keywordSearches.set(key, found);
+    }
     return found;
   };
   if (required.length > 0 && counts.at(-1)! <= cap) return search(terms, required);
@@ -155,7 +175,7 @@ export async function entityArm(input: ArmInput): Promise<ArmResult> {
  * A soft arm rather than a hard filter: a memory whose event time is unknown can still be found by the others.
  */
 export async function temporalArm(input: ArmInput): Promise<ArmResult> {
-  const { storage, workspaceId, query, vector, filter, depth } = input;
+  const { storage, workspaceId, query, vector, filter, depth, seen } = input;
   const window = query.windows[0]!;
   const inWindow: MemoryFilter = { ...originals(filter), occurredAfter: window.start, occurredBefore: window.end };
   const [byMeaning, byWords] = await Promise.all([
@@ -163,6 +183,7 @@ export async function temporalArm(input: ArmInput): Promise<ArmResult> {
     storage.memories.vectorSearch(workspaceId, vector, { k: depth, filter: inWindow, bestEffort: true }),
     boundedKeywordSearch(input, query.terms, [], inWindow),
   ]);
+  for (const hit of byMeaning) if (!seen.similarity.has(hit.id)) seen.similarity.set(hit.id, hit.score);
   return { arm: 'temporal', ids: interleave([byMeaning.map((h) => h.id), byWords.map((h) => h.id)]).slice(0, depth) };
 }
 

@@ -6,7 +6,7 @@ import type { Clock } from '../clock.js';
 import type { CoreEvents } from '../events.js';
 import { AccessRecorder } from './access.js';
 import { freshness, staleness, trustScore } from './annotate.js';
-import { denseArms, entityArm, keywordArm, temporalArm, type ArmInput } from './arms.js';
+import { denseArms, entityArm, keywordArm, seenMemories, temporalArm, type ArmInput } from './arms.js';
 import { BACKLINK_CAP, backlinkFactor, eventTime, recencyFactor, scopeFactor } from './boosts.js';
 import { RecallCache } from './cache.js';
 import { contentAt, tokenSummary } from './detail.js';
@@ -64,7 +64,7 @@ export interface RecallDeps {
   tuning?: RecallTuning;
 }
 
-/** What the arms found: fused candidates, the rows the dense search read, every similarity it measured. */
+/** What the arms found: fused candidates, and the rows and similarities their searches read on the way. */
 interface Retrieved {
   candidates: Map<string, FusedCandidate>;
   rows: ReadonlyMap<string, MemoryCandidate>;
@@ -171,7 +171,8 @@ export class RecallService {
     const { storage } = this.deps;
     const { weights } = this.tuning;
     const depth = Math.max(this.tuning.overfetch * options.limit, this.tuning.minDepth);
-    const input: ArmInput = { storage, workspaceId, query, vector, filter: options.filter, depth, matchCounts: this.matchCounts, keywordSearches: new Map() };
+    const seen = seenMemories();
+    const input: ArmInput = { storage, workspaceId, query, vector, filter: options.filter, depth, matchCounts: this.matchCounts, keywordSearches: new Map(), seen };
     const optional: Array<Promise<ArmResult>> = [];
     if (query.terms.length > 0) optional.push(keywordArm(input));
     if (entityIntent && query.entities.length > 0) optional.push(entityArm(input));
@@ -185,7 +186,7 @@ export class RecallService {
       fuse([await graphArm(storage, workspaceId, seeds, depth)], weights, candidates);
       ran.push('graph');
     }
-    return { candidates, rows: dense!.rows, similarity: dense!.similarity, arms: ran };
+    return { candidates, rows: seen.rows, similarity: seen.similarity, arms: ran };
   }
 
   /** Memories among `ids` that pass the request's filters (never facts), fetching only those not yet known. */
@@ -233,7 +234,7 @@ export class RecallService {
     const { weights, ranking } = this.tuning;
     const memories = await this.accept(workspaceId, [...candidates.keys()], options.filter, rows);
     const ids = [...memories.keys()];
-    // The dense search measured every vector-arm candidate and more: only the others need their vector read.
+    // The searches measured the similarity of most candidates: only the others (graph arm) need their vector read.
     const unmeasured = ids.filter((id) => !searched.has(id));
     const [embeddings, neighbours] = await Promise.all([
       storage.memories.getEmbeddings(workspaceId, unmeasured),

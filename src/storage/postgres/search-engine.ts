@@ -1,4 +1,4 @@
-import { sql, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { sql, type Compilable, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../database.js';
 import { memoryFilter, type FilterBuilder } from '../sql/memory-filter.js';
 import { bestEffortCandidates, type KeywordQuery, type SearchEngine } from '../sql/search-engine.js';
@@ -99,21 +99,24 @@ export class PostgresSearchEngine implements SearchEngine {
     return rows.map((r) => ({ id: r.id, score: 1 - Number(r.distance) })).sort((a, b) => b.score - a.score);
   }
 
-  async keywordSearch(db: Kysely<Database>, _workspaceId: string, query: KeywordQuery, k: number, filter: FilterBuilder): Promise<ScoredId[]> {
+  keywordRanking(db: Kysely<Database>, query: KeywordQuery, k: number, filter: FilterBuilder) {
     const tsquery = tsQuery(query);
-    const rank = sql<number>`ts_rank_cd(memories.search_tsv, (${tsquery}))`;
-    const rows = await db
+    const score = sql<number>`ts_rank_cd(memories.search_tsv, (${tsquery}))`;
+    return db
       .selectFrom('memories')
-      .select(['memories.id', rank.as('rank')])
+      .select(['memories.seq', score.as('score')])
       .where(sql<SqlBool>`memories.search_tsv @@ (${tsquery})`)
       // Facts stay out of keyword search (FACT_SCOPE); the generated column still indexes them.
       .where(sql<SqlBool>`memories.source_scope IS DISTINCT FROM ${FACT_SCOPE}`)
       .where(filter)
-      .orderBy('rank', 'desc')
+      .orderBy(score, 'desc')
       .orderBy('memories.seq', 'desc')
-      .limit(k)
-      .execute();
-    return rows.map((r) => ({ id: r.id, score: Number(r.rank) }));
+      .limit(k);
+  }
+
+  async read<R>(db: Kysely<Database>, queries: ReadonlyArray<Compilable<R>>): Promise<R[][]> {
+    // Every statement goes to the pool; nothing here holds the event loop.
+    return Promise.all(queries.map(async (query) => (await db.executeQuery(query.compile())).rows));
   }
 
   async keywordMatchCounts(db: Kysely<Database>, workspaceId: string, queries: ReadonlyArray<readonly string[]>, cap: number): Promise<number[]> {

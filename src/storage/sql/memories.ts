@@ -1,7 +1,7 @@
-import type { Selectable, Updateable } from 'kysely';
+import { sql, type Selectable, type Updateable } from 'kysely';
 import type { MemoriesTable } from '../database.js';
 import { bit, json, parseJson, parseJsonObject, toBool, toIso, toIsoOrNull } from '../rows.js';
-import { FACT_SCOPE, type Memory, type MemoryCandidate, type MemoryFilter, type MemoryNode, type MemoryPatch, type MemoryStatus, type MemoryStore, type MemoryType, type NewMemory, type Page, type ScoredId, type SequenceNeighbour, type VectorSearchOptions } from '../types.js';
+import { FACT_SCOPE, type Memory, type KeywordHit, type MemoryCandidate, type MemoryFilter, type MemoryNode, type MemoryPatch, type MemoryStatus, type MemoryStore, type MemoryType, type NewMemory, type Page, type ScoredId, type SequenceNeighbour, type VectorSearchOptions } from '../types.js';
 import type { SqlContext } from './context.js';
 import { memoryFilter } from './memory-filter.js';
 import type { VectorEntry } from './search-engine.js';
@@ -43,6 +43,13 @@ export function toMemory(row: Selectable<MemoriesTable>): Memory {
     created_at: toIso(row.created_at),
     updated_at: toIso(row.updated_at),
   };
+}
+
+/** The columns recall ranks by (MemoryCandidate). */
+const CANDIDATE_COLUMNS = ['id', 'content', 'context_id', 'session_id', 'subject_id', 'source_scope', 'source_memory_id', 'occurred_at', 'created_at'] as const;
+
+function toCandidate(row: Pick<Selectable<MemoriesTable>, (typeof CANDIDATE_COLUMNS)[number]>): MemoryCandidate {
+  return { ...row, occurred_at: toIsoOrNull(row.occurred_at), created_at: toIso(row.created_at) };
 }
 
 function toRow(m: Memory) {
@@ -153,10 +160,10 @@ export class SqlMemoryStore implements MemoryStore {
     if (ids.length === 0) return [];
     const rows = await this.db
       .selectFrom('memories')
-      .select(['id', 'content', 'context_id', 'session_id', 'subject_id', 'source_scope', 'source_memory_id', 'occurred_at', 'created_at'])
+      .select(CANDIDATE_COLUMNS)
       .where(filter ? memoryFilter(this.ctx.engine, workspaceId, { ...filter, ids: [...ids] }) : (eb) => eb.and([eb('workspace_id', '=', workspaceId), eb('id', 'in', [...ids])]))
       .execute();
-    return rows.map((row) => ({ ...row, occurred_at: toIsoOrNull(row.occurred_at), created_at: toIso(row.created_at) }));
+    return rows.map(toCandidate);
   }
 
   async getEmbeddings(workspaceId: string, ids: readonly string[]): Promise<Map<string, Float32Array>> {
@@ -295,10 +302,34 @@ export class SqlMemoryStore implements MemoryStore {
     return this.ctx.engine.vectorSearch(this.db, workspaceId, vectors, options.k, options.filter ?? {}, options.bestEffort ?? false);
   }
 
-  keywordSearch(workspaceId: string, terms: readonly string[], options: { k: number; filter?: MemoryFilter; required?: readonly string[] }): Promise<ScoredId[]> {
+  async keywordSearch(
+    workspaceId: string,
+    terms: readonly string[],
+    options: { k: number; filter?: MemoryFilter; required?: readonly string[]; similarTo?: Float32Array },
+  ): Promise<KeywordHit[]> {
     const query = { terms: terms.filter((t) => t.trim()), required: (options.required ?? []).filter((t) => t.trim()) };
-    if (query.terms.length === 0 && query.required.length === 0) return Promise.resolve([]);
-    return this.ctx.engine.keywordSearch(this.db, workspaceId, query, options.k, memoryFilter(this.ctx.engine, workspaceId, options.filter));
+    if (query.terms.length === 0 && query.required.length === 0) return [];
+    const { db, engine } = this.ctx;
+    const ranked = engine.keywordRanking(db, query, options.k, memoryFilter(engine, workspaceId, options.filter)).as('hits');
+    // The ranking picks k rows first; only those are joined to their columns and vectors.
+    const { similarTo } = options;
+    const similarity = similarTo
+      ? sql<number | null>`(SELECT 1 - (${engine.cosineDistance(sql.ref('memory_vectors.embedding'), similarTo)}) FROM memory_vectors WHERE memory_vectors.seq = hits.seq)`
+      : sql<number | null>`NULL`;
+    const hits = db
+      .selectFrom(ranked)
+      .innerJoin('memories', 'memories.seq', 'hits.seq')
+      .select(CANDIDATE_COLUMNS.map((column) => `memories.${column}` as const))
+      .select(['hits.score', similarity.as('similarity')])
+      .orderBy('hits.score', 'desc')
+      .orderBy('hits.seq', 'desc');
+    const [rows] = await engine.read(db, [hits]);
+    return rows!.map(({ score, similarity, ...row }) => ({
+      id: row.id,
+      score: Number(score),
+      memory: toCandidate(row),
+      similarity: similarity === null ? null : Number(similarity),
+    }));
   }
 
   async keywordMatchCounts(workspaceId: string, queries: ReadonlyArray<readonly string[]>, options: { cap: number }): Promise<number[]> {

@@ -1,4 +1,4 @@
-import type { Expression, Kysely, RawBuilder, SqlBool } from 'kysely';
+import type { Compilable, Expression, Kysely, RawBuilder, SelectQueryBuilder, SqlBool } from 'kysely';
 import type { Database } from '../database.js';
 import type { SqlDialect } from '../migrations/column-types.js';
 import type { MemoryFilter, ScoredId } from '../types.js';
@@ -24,6 +24,12 @@ export interface VectorEntry {
 export interface KeywordQuery {
   terms: readonly string[];
   required: readonly string[];
+}
+
+/** One keyword match: the memory's `seq` and the engine's relevance score, higher is better. */
+export interface KeywordRank {
+  seq: number;
+  score: number;
 }
 
 /**
@@ -53,8 +59,14 @@ export interface SearchEngine {
    * VectorSearchOptions): the filter's matches among the `bestEffortCandidates(k)` nearest.
    */
   vectorSearch(db: Kysely<Database>, workspaceId: string, vectors: readonly Float32Array[], k: number, filter: MemoryFilter, bestEffort: boolean): Promise<ScoredId[][]>;
-  /** Any of `terms`, and every one of `required`; at least one of the two lists is non-empty. */
-  keywordSearch(db: Kysely<Database>, workspaceId: string, query: KeywordQuery, k: number, filter: FilterBuilder): Promise<ScoredId[]>;
+  /**
+   * The k best matches of any of `terms` and every one of `required` (at least one list is non-empty) among the
+   * memories passing the filter, as their `seq` and the engine's score (higher is better), best first. A
+   * statement to run with `read`; storage joins what callers need to it.
+   */
+  keywordRanking(db: Kysely<Database>, query: KeywordQuery, k: number, filter: FilterBuilder): SelectQueryBuilder<Database, 'memories', KeywordRank>;
+  /** Runs read-only statements where they cost the main thread least; the rows of each, in order. */
+  read<R>(db: Kysely<Database>, queries: ReadonlyArray<Compilable<R>>): Promise<R[][]>;
   /** For each non-empty list of terms, the index entries matching every one (see MemoryStore.keywordMatchCounts), counted up to `cap + 1`. */
   keywordMatchCounts(db: Kysely<Database>, workspaceId: string, queries: ReadonlyArray<readonly string[]>, cap: number): Promise<number[]>;
   /** Drops vector indexes built for any dimension (before re-embedding with another model). */

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
 import { withStatementCache } from './statement-cache.js';
 
 /** A read statement compiled on the main thread (Kysely), run here on this thread's own connection. */
@@ -24,6 +25,8 @@ function connection(path: string): Database.Database {
     db.pragma('query_only = ON');
     db.pragma('busy_timeout = 5000');
     db.pragma('cache_size = -16384');
+    // Keyword hits come with their vectors' similarity to the query (vec_distance_cosine).
+    sqliteVec.load(db);
     connections.set(path, db);
   }
   return db;

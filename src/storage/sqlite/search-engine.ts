@@ -52,10 +52,10 @@ export class SqliteSearchEngine implements SearchEngine {
   ) {}
 
   /**
-   * Runs a read on the reader thread, or here inside a transaction (whose uncommitted writes only this
+   * Runs reads on the reader thread, or here inside a transaction (whose uncommitted writes only this
    * connection sees) and when there is no reader.
    */
-  private async read<R>(db: Kysely<Database>, queries: ReadonlyArray<Compilable<R>>): Promise<R[][]> {
+  async read<R>(db: Kysely<Database>, queries: ReadonlyArray<Compilable<R>>): Promise<R[][]> {
     const compiled = queries.map((q) => q.compile());
     if (this.reader && !db.isTransaction) return (await this.reader.allOf(compiled)) as R[][];
     const rows: R[][] = [];
@@ -158,18 +158,17 @@ export class SqliteSearchEngine implements SearchEngine {
     return rows.map((r) => ({ id: r.id, score: 1 - r.distance }));
   }
 
-  async keywordSearch(db: Kysely<Database>, _workspaceId: string, query: KeywordQuery, k: number, filter: FilterBuilder): Promise<ScoredId[]> {
-    const search = db
+  keywordRanking(db: Kysely<Database>, query: KeywordQuery, k: number, filter: FilterBuilder) {
+    // BM25 in FTS5 is negative, lower is better: its negation is the score.
+    const bm25 = sql<number>`bm25(memory_fts)`;
+    return db
       .selectFrom('memories')
       .innerJoin(sql<{ rowid: number }>`memory_fts`.as('memory_fts'), (join) => join.onRef(sql.ref('memory_fts.rowid') as never, '=', 'memories.seq'))
-      .select(['memories.id', sql<number>`bm25(memory_fts)`.as('rank')])
+      .select(['memories.seq', sql<number>`-${bm25}`.as('score')])
       .where(sql<SqlBool>`memory_fts MATCH ${ftsMatchExpression(query)}`)
       .where(filter)
-      .orderBy('rank')
+      .orderBy(bm25)
       .limit(k);
-    const rows = (await this.read(db, [search]))[0]!;
-    // BM25 in FTS5 is negative, lower is better; callers get higher-is-better.
-    return rows.map((r) => ({ id: r.id, score: -r.rank }));
   }
 
   async keywordMatchCounts(db: Kysely<Database>, _workspaceId: string, queries: ReadonlyArray<readonly string[]>, cap: number): Promise<number[]> {
