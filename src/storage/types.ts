@@ -105,10 +105,20 @@ export interface MemoryFilter {
  */
 export const FACT_SCOPE = 'fact';
 
+/** A memory's `VectorHit.factOf`, from its columns. */
+export const factOf = (m: { source_scope: string | null; source_memory_id: string | null }): string | null =>
+  m.source_scope === FACT_SCOPE ? m.source_memory_id : null;
+
 export interface ScoredId {
   id: string;
   /** Cosine similarity for vector search; engine rank score (higher is better) for keyword search. */
   score: number;
+}
+
+/** A vector match; an atomic fact says whose fact it is, so that a search can stand for its parent unread. */
+export interface VectorHit extends ScoredId {
+  /** The memory an atomic fact (`FACT_SCOPE`) was decomposed from; null for any other memory. */
+  factOf: string | null;
 }
 
 /** A memory written next to another one (see `MemoryStore.sequenceNeighbours`). */
@@ -164,9 +174,9 @@ export interface MemoryStore {
   /** The newest `limit` memories matching the filter, as graph nodes (graph analysis, snapshots). */
   listNodes(workspaceId: string, filter: MemoryFilter, limit: number): Promise<MemoryNode[]>;
   /** Nearest neighbours by cosine similarity among memories matching the filter. */
-  vectorSearch(workspaceId: string, vector: Float32Array, options: VectorSearchOptions): Promise<ScoredId[]>;
+  vectorSearch(workspaceId: string, vector: Float32Array, options: VectorSearchOptions): Promise<VectorHit[]>;
   /** `vectorSearch` for many query vectors at once (one result list per vector, in order). */
-  vectorSearchMany(workspaceId: string, vectors: readonly Float32Array[], options: VectorSearchOptions): Promise<ScoredId[][]>;
+  vectorSearchMany(workspaceId: string, vectors: readonly Float32Array[], options: VectorSearchOptions): Promise<VectorHit[][]>;
   /**
    * Full-text search: any of the terms (OR), ranked by the engine's relevance (BM25 / ts_rank). A term of several
    * words matches as a phrase. With `required`, a memory must also contain every required term (entity anchoring).

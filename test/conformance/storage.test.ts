@@ -187,6 +187,25 @@ describe.each(storageBackends())('storage conformance: $name', (backend) => {
       await s.close();
     });
 
+    it('names the parent of an atomic fact, also after the index is rebuilt from the database', async () => {
+      const s = await fresh({ annMinSize });
+      const parent = memory('ws_a', 'Ana moved to Oslo. She loves fjords.', axisVector(DIMS, 2, 0.3));
+      const fact = memory('ws_a', 'Ana moved to Oslo.', axisVector(DIMS, 2), { source_scope: 'fact', source_memory_id: parent.id });
+      const insight = memory('ws_a', 'Ana likes the north', axisVector(DIMS, 2, 0.6), { source_scope: 'insight', source_memory_id: parent.id });
+      await s.memories.insert([parent, fact, insight]);
+      const expected = [
+        { id: fact.id, factOf: parent.id },
+        { id: parent.id, factOf: null },
+        { id: insight.id, factOf: null },
+      ];
+      const search = async () => (await s.memories.vectorSearch('ws_a', axisVector(DIMS, 2), { k: 3 })).map(({ id, factOf }) => ({ id, factOf }));
+      expect(await search()).toEqual(expected);
+      await s.engine.dropVectorIndexes(s.sqlContext.db);
+      await s.engine.warmUp(s.sqlContext.db);
+      expect(await search()).toEqual(expected);
+      await s.close();
+    });
+
     it('follows replaced embeddings', async () => {
       const s = await fresh({ annMinSize });
       const m = memory('ws_a', 'moving target', axisVector(DIMS, 1));

@@ -2,7 +2,7 @@ import { sql, type Compilable, type Expression, type Kysely, type RawBuilder, ty
 import type { Database } from '../database.js';
 import { memoryFilter, type FilterBuilder } from '../sql/memory-filter.js';
 import { bestEffortCandidates, type KeywordQuery, type SearchEngine } from '../sql/search-engine.js';
-import { FACT_SCOPE, type MemoryFilter, type ScoredId } from '../types.js';
+import { FACT_SCOPE, factOf, type MemoryFilter, type VectorHit } from '../types.js';
 
 /**
  * A tsquery for any of `terms` and every one of `required`. phraseto_tsquery accepts any text, so no user input
@@ -53,7 +53,7 @@ export class PostgresSearchEngine implements SearchEngine {
   onVectorsRemoved(): void {}
   onWorkspaceDropped(): void {}
 
-  vectorSearch(db: Kysely<Database>, workspaceId: string, vectors: readonly Float32Array[], k: number, filter: MemoryFilter, bestEffort: boolean): Promise<ScoredId[][]> {
+  vectorSearch(db: Kysely<Database>, workspaceId: string, vectors: readonly Float32Array[], k: number, filter: MemoryFilter, bestEffort: boolean): Promise<VectorHit[][]> {
     const sqlFilter = memoryFilter(this, workspaceId, filter);
     const search = bestEffort ? this.nearestAmongNearest.bind(this) : this.nearest.bind(this);
     return Promise.all(vectors.map((vector) => search(db, workspaceId, vector, k, sqlFilter)));
@@ -63,7 +63,7 @@ export class PostgresSearchEngine implements SearchEngine {
    * Best effort: the filter's matches among the workspace's nearest vectors. A selective filter (a time window)
    * made the iterative index scan walk up to its tuple limit, 1.2-1.4 s a search at 164k vectors (bench:recall).
    */
-  private async nearestAmongNearest(db: Kysely<Database>, workspaceId: string, vector: Float32Array, k: number, filter: FilterBuilder): Promise<ScoredId[]> {
+  private async nearestAmongNearest(db: Kysely<Database>, workspaceId: string, vector: Float32Array, k: number, filter: FilterBuilder): Promise<VectorHit[]> {
     const distance = sql<number>`${this.typedEmbedding} <=> ${sql`${this.encodeVector(vector)}::vector(${sql.lit(this.dimensions)})`}`;
     const near = db
       .selectFrom('memory_vectors')
@@ -75,28 +75,28 @@ export class PostgresSearchEngine implements SearchEngine {
     const rows = await db
       .selectFrom(near)
       .innerJoin('memories', 'memories.seq', 'near.seq')
-      .select(['memories.id', 'near.distance'])
+      .select(['memories.id', 'memories.source_scope', 'memories.source_memory_id', 'near.distance'])
       .where(filter)
       .orderBy('near.distance')
       .limit(k)
       .execute();
-    return rows.map((r) => ({ id: r.id, score: 1 - Number(r.distance) }));
+    return rows.map((r) => ({ id: r.id, score: 1 - Number(r.distance), factOf: factOf(r) }));
   }
 
-  private async nearest(db: Kysely<Database>, workspaceId: string, vector: Float32Array, k: number, filter: FilterBuilder): Promise<ScoredId[]> {
+  private async nearest(db: Kysely<Database>, workspaceId: string, vector: Float32Array, k: number, filter: FilterBuilder): Promise<VectorHit[]> {
     const query = sql`${this.encodeVector(vector)}::vector(${sql.lit(this.dimensions)})`;
     const distance = sql<number>`${this.typedEmbedding} <=> ${query}`;
     const rows = await db
       .selectFrom('memory_vectors')
       .innerJoin('memories', 'memories.seq', 'memory_vectors.seq')
-      .select(['memories.id', distance.as('distance')])
+      .select(['memories.id', 'memories.source_scope', 'memories.source_memory_id', distance.as('distance')])
       .where('memory_vectors.workspace_id', '=', workspaceId)
       .where(filter)
       .orderBy(distance)
       .limit(k)
       .execute();
     // Iterative index scans return rows in relaxed order: sort exactly here.
-    return rows.map((r) => ({ id: r.id, score: 1 - Number(r.distance) })).sort((a, b) => b.score - a.score);
+    return rows.map((r) => ({ id: r.id, score: 1 - Number(r.distance), factOf: factOf(r) })).sort((a, b) => b.score - a.score);
   }
 
   keywordRanking(db: Kysely<Database>, query: KeywordQuery, k: number, filter: FilterBuilder) {

@@ -1,7 +1,7 @@
 import { sql, type Selectable, type Updateable } from 'kysely';
 import type { MemoriesTable } from '../database.js';
 import { bit, json, parseJson, parseJsonObject, toBool, toIso, toIsoOrNull } from '../rows.js';
-import { FACT_SCOPE, type Memory, type KeywordHit, type MemoryCandidate, type MemoryFilter, type MemoryNode, type MemoryPatch, type MemoryStatus, type MemoryStore, type MemoryType, type NewMemory, type Page, type ScoredId, type SequenceNeighbour, type VectorSearchOptions } from '../types.js';
+import { FACT_SCOPE, factOf, type Memory, type KeywordHit, type MemoryCandidate, type MemoryFilter, type MemoryNode, type MemoryPatch, type MemoryStatus, type MemoryStore, type MemoryType, type NewMemory, type Page, type SequenceNeighbour, type VectorHit, type VectorSearchOptions } from '../types.js';
 import type { SqlContext } from './context.js';
 import { memoryFilter } from './memory-filter.js';
 import type { VectorEntry } from './search-engine.js';
@@ -97,11 +97,12 @@ function toPatchRow(patch: MemoryPatch): Updateable<MemoriesTable> {
   return row;
 }
 
-const vectorEntry = (m: Pick<Memory, 'id' | 'workspace_id' | 'source_memory_id'>, seq: number, embedding: Float32Array): VectorEntry => ({
+const vectorEntry = (m: Pick<Memory, 'id' | 'workspace_id' | 'source_memory_id' | 'source_scope'>, seq: number, embedding: Float32Array): VectorEntry => ({
   seq,
   workspaceId: m.workspace_id,
   id: m.id,
   derived: m.source_memory_id !== null,
+  factOf: factOf(m),
   embedding,
 });
 
@@ -293,11 +294,11 @@ export class SqlMemoryStore implements MemoryStore {
     return Number(row.n);
   }
 
-  async vectorSearch(workspaceId: string, vector: Float32Array, options: VectorSearchOptions): Promise<ScoredId[]> {
+  async vectorSearch(workspaceId: string, vector: Float32Array, options: VectorSearchOptions): Promise<VectorHit[]> {
     return (await this.vectorSearchMany(workspaceId, [vector], options))[0]!;
   }
 
-  vectorSearchMany(workspaceId: string, vectors: readonly Float32Array[], options: VectorSearchOptions): Promise<ScoredId[][]> {
+  vectorSearchMany(workspaceId: string, vectors: readonly Float32Array[], options: VectorSearchOptions): Promise<VectorHit[][]> {
     if (vectors.length === 0) return Promise.resolve([]);
     return this.ctx.engine.vectorSearch(this.db, workspaceId, vectors, options.k, options.filter ?? {}, options.bestEffort ?? false);
   }

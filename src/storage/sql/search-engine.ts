@@ -1,7 +1,7 @@
 import type { Compilable, Expression, Kysely, RawBuilder, SelectQueryBuilder, SqlBool } from 'kysely';
 import type { Database } from '../database.js';
 import type { SqlDialect } from '../migrations/column-types.js';
-import type { MemoryFilter, ScoredId } from '../types.js';
+import type { MemoryFilter, VectorHit } from '../types.js';
 import type { FilterBuilder } from './memory-filter.js';
 
 /** What a memory contributes to the keyword index. */
@@ -17,6 +17,8 @@ export interface VectorEntry {
   id: string;
   /** Derived from another memory (a fact, an insight). */
   derived: boolean;
+  /** An atomic fact's parent (VectorHit.factOf). */
+  factOf: string | null;
   embedding: Float32Array;
 }
 
@@ -58,7 +60,7 @@ export interface SearchEngine {
    * Nearest neighbours of each query vector among the memories matching the filter, best first. `bestEffort` (see
    * VectorSearchOptions): the filter's matches among the `bestEffortCandidates(k)` nearest.
    */
-  vectorSearch(db: Kysely<Database>, workspaceId: string, vectors: readonly Float32Array[], k: number, filter: MemoryFilter, bestEffort: boolean): Promise<ScoredId[][]>;
+  vectorSearch(db: Kysely<Database>, workspaceId: string, vectors: readonly Float32Array[], k: number, filter: MemoryFilter, bestEffort: boolean): Promise<VectorHit[][]>;
   /**
    * The k best matches of any of `terms` and every one of `required` (at least one list is non-empty) among the
    * memories passing the filter, as their `seq` and the engine's score (higher is better), best first. A

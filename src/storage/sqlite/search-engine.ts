@@ -3,7 +3,7 @@ import { sql, type Compilable, type Expression, type Kysely, type RawBuilder, ty
 import type { Database } from '../database.js';
 import { memoryFilter, type FilterBuilder } from '../sql/memory-filter.js';
 import { bestEffortCandidates, type KeywordEntry, type KeywordQuery, type SearchEngine, type VectorEntry } from '../sql/search-engine.js';
-import type { MemoryFilter, ScoredId } from '../types.js';
+import { factOf, type MemoryFilter, type VectorHit } from '../types.js';
 import type { SqliteReader } from './reader.js';
 import type { IndexedMemory, WorkspaceVectorIndexes } from './vector-index.js';
 
@@ -119,14 +119,14 @@ export class SqliteSearchEngine implements SearchEngine {
     this.vectors.drop(workspaceId);
   }
 
-  async vectorSearch(db: Kysely<Database>, workspaceId: string, vectors: readonly Float32Array[], k: number, filter: MemoryFilter, bestEffort: boolean): Promise<ScoredId[][]> {
+  async vectorSearch(db: Kysely<Database>, workspaceId: string, vectors: readonly Float32Array[], k: number, filter: MemoryFilter, bestEffort: boolean): Promise<VectorHit[][]> {
     const indexed = this.warm && this.vectors.size(workspaceId) >= this.annMinSize;
     const accept = indexed ? indexPredicate(filter) : null;
     // The HNSW search holds this thread for a millisecond or more: statements already bound for the reader thread
     // (this recall's keyword searches) are sent first, so both run at once.
     if (indexed && this.reader) await yieldToEventLoop();
     if (accept) {
-      return this.vectors.search(workspaceId, vectors, k, accept).map((found) => found.map((n) => ({ id: n.id, score: n.similarity })));
+      return this.vectors.search(workspaceId, vectors, k, accept).map((found) => found.map((n) => ({ id: n.id, score: n.similarity, factOf: n.factOf })));
     }
     const sqlFilter = memoryFilter(this, workspaceId, filter);
     const onlyActive = filter.statuses === undefined || (filter.statuses.length === 1 && filter.statuses[0] === 'active');
@@ -146,16 +146,16 @@ export class SqliteSearchEngine implements SearchEngine {
     );
   }
 
-  private async exactScan(db: Kysely<Database>, query: Buffer, k: number, filter: FilterBuilder, seqs: number[] | null): Promise<ScoredId[]> {
+  private async exactScan(db: Kysely<Database>, query: Buffer, k: number, filter: FilterBuilder, seqs: number[] | null): Promise<VectorHit[]> {
     if (seqs?.length === 0) return [];
     let q = db
       .selectFrom('memories')
       .innerJoin('memory_vectors', 'memory_vectors.seq', 'memories.seq')
-      .select(['memories.id', sql<number>`vec_distance_cosine(memory_vectors.embedding, ${query})`.as('distance')])
+      .select(['memories.id', 'memories.source_scope', 'memories.source_memory_id', sql<number>`vec_distance_cosine(memory_vectors.embedding, ${query})`.as('distance')])
       .where(filter);
     if (seqs) q = q.where('memories.seq', 'in', seqs);
     const rows = await q.orderBy('distance').limit(k).execute();
-    return rows.map((r) => ({ id: r.id, score: 1 - r.distance }));
+    return rows.map((r) => ({ id: r.id, score: 1 - r.distance, factOf: factOf(r) }));
   }
 
   keywordRanking(db: Kysely<Database>, query: KeywordQuery, k: number, filter: FilterBuilder) {
@@ -194,7 +194,7 @@ export class SqliteSearchEngine implements SearchEngine {
       const rows = await db
         .selectFrom('memory_vectors')
         .innerJoin('memories', 'memories.seq', 'memory_vectors.seq')
-        .select(['memory_vectors.seq', 'memory_vectors.workspace_id', 'memory_vectors.embedding', 'memories.id', 'memories.source_memory_id'])
+        .select(['memory_vectors.seq', 'memory_vectors.workspace_id', 'memory_vectors.embedding', 'memories.id', 'memories.source_scope', 'memories.source_memory_id'])
         .where('memories.status', '=', 'active')
         .where('memory_vectors.seq', '>', afterSeq)
         .orderBy('memory_vectors.seq')
@@ -202,7 +202,7 @@ export class SqliteSearchEngine implements SearchEngine {
         .execute();
       if (rows.length === 0) break;
       this.onVectorsAdded(
-        rows.map((r) => ({ seq: r.seq, workspaceId: r.workspace_id, id: r.id, derived: r.source_memory_id !== null, embedding: this.decodeVector(r.embedding) })),
+        rows.map((r) => ({ seq: r.seq, workspaceId: r.workspace_id, id: r.id, derived: r.source_memory_id !== null, factOf: factOf(r), embedding: this.decodeVector(r.embedding) })),
       );
       afterSeq = rows[rows.length - 1]!.seq;
       await yieldToEventLoop();

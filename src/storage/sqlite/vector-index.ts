@@ -26,6 +26,8 @@ export interface IndexedMemory {
   id: string;
   /** Derived from another memory (a fact, an insight). */
   derived: boolean;
+  /** An atomic fact's parent. */
+  factOf: string | null;
 }
 
 export interface IndexEntry extends IndexedMemory {
@@ -84,7 +86,7 @@ export class WorkspaceVectorIndexes {
       keys[i] = BigInt(entry.seq);
       matrix.set(entry.embedding, i * dims);
       if (memories.has(entry.seq)) graph.remove(keys[i]!);
-      memories.set(entry.seq, { id: entry.id, derived: entry.derived });
+      memories.set(entry.seq, { id: entry.id, derived: entry.derived, factOf: entry.factOf });
     });
     graph.add(keys, matrix, 0);
   }
@@ -121,7 +123,7 @@ export class WorkspaceVectorIndexes {
         for (let i = 0; i < keys.length && found.length < k; i++) {
           const seq = Number(keys[i]);
           const memory = entry.memories.get(seq);
-          if (memory && accept(memory)) found.push({ seq, id: memory.id, derived: memory.derived, similarity: 1 - distances[i]! });
+          if (memory && accept(memory)) found.push({ seq, ...memory, similarity: 1 - distances[i]! });
         }
         if (found.length >= k || wanted >= size) return found;
       }
