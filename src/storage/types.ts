@@ -143,13 +143,16 @@ export type MemoryCandidate = Pick<
 >;
 
 /**
- * A keyword match with what recall ranks it by, read in the same statement: its row's ranking columns and, when a
- * vector was given, its stored vector's cosine similarity to that vector (null without one).
+ * What recall ranks a memory by, read in one statement: its ranking columns and, when a vector was given, its
+ * stored vector's cosine similarity to that vector (null without one).
  */
-export interface KeywordHit extends ScoredId {
+export interface CandidateRow {
   memory: MemoryCandidate;
   similarity: number | null;
 }
+
+/** A keyword match with what recall ranks it by. */
+export interface KeywordHit extends ScoredId, CandidateRow {}
 
 /** A memory as a node of the association graph: what analyses and snapshots need, without content or vector. */
 export type MemoryNode = Pick<Memory, 'id' | 'type' | 'subtype' | 'importance' | 'tags' | 'context_id' | 'abstract' | 'content_hash' | 'created_at' | 'updated_at'>;
@@ -159,8 +162,11 @@ export interface MemoryStore {
   get(workspaceId: string, id: string): Promise<Memory | null>;
   getMany(workspaceId: string, ids: readonly string[]): Promise<Memory[]>;
   getEmbeddings(workspaceId: string, ids: readonly string[]): Promise<Map<string, Float32Array>>;
-  /** The memories among `ids` that pass the filter (without one: all of them), with the columns recall ranks by. */
-  candidates(workspaceId: string, ids: readonly string[], filter?: MemoryFilter): Promise<MemoryCandidate[]>;
+  /**
+   * The memories among `ids` that pass the filter (without one: all of them), with the columns recall ranks by
+   * and, with `similarTo`, their vectors' similarity to it.
+   */
+  candidates(workspaceId: string, ids: readonly string[], options?: { filter?: MemoryFilter; similarTo?: Float32Array }): Promise<CandidateRow[]>;
   /** The oldest memory per content hash among the given statuses (default: active). */
   findByContentHashes(workspaceId: string, hashes: readonly string[], statuses?: MemoryStatus[]): Promise<Map<string, Memory>>;
   /** Applies the patch; a new embedding replaces the vector and the keyword entry follows the content. */

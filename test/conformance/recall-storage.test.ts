@@ -65,18 +65,27 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
     await s.close();
   });
 
-  it('reads ranking candidates by id, within the workspace, through the filter, with event time as ISO text', async () => {
+  it('reads ranking candidates by id, within the workspace, through the filter, with event time as ISO text and similarity when asked', async () => {
     const s = await fresh();
-    const plain = memory('ws_a', 'plain', axisVector(DIMS, 0), { created_at: '2024-03-10T10:00:00.000Z' });
+    const plain = memory('ws_a', 'plain', axisVector(DIMS, 0, 0.5), { created_at: '2024-03-10T10:00:00.000Z' });
     const fact = memory('ws_a', 'fact', axisVector(DIMS, 1), { source_scope: 'fact', occurred_at: '2024-05-02T09:00:00.000Z' });
     const elsewhere = memory('ws_b', 'elsewhere', axisVector(DIMS, 2));
     await s.memories.insert([plain, fact, elsewhere]);
     const all = await s.memories.candidates('ws_a', [plain.id, fact.id, elsewhere.id, 'mem_missing']);
-    expect(all.sort((a, b) => a.content.localeCompare(b.content))).toEqual([
-      { id: fact.id, content: 'fact', context_id: fact.context_id, session_id: null, subject_id: null, source_scope: 'fact', source_memory_id: null, occurred_at: '2024-05-02T09:00:00.000Z', created_at: fact.created_at },
-      { id: plain.id, content: 'plain', context_id: plain.context_id, session_id: null, subject_id: null, source_scope: null, source_memory_id: null, occurred_at: null, created_at: '2024-03-10T10:00:00.000Z' },
+    expect(all.sort((a, b) => a.memory.content.localeCompare(b.memory.content))).toEqual([
+      {
+        memory: { id: fact.id, content: 'fact', context_id: fact.context_id, session_id: null, subject_id: null, source_scope: 'fact', source_memory_id: null, occurred_at: '2024-05-02T09:00:00.000Z', created_at: fact.created_at },
+        similarity: null,
+      },
+      {
+        memory: { id: plain.id, content: 'plain', context_id: plain.context_id, session_id: null, subject_id: null, source_scope: null, source_memory_id: null, occurred_at: null, created_at: '2024-03-10T10:00:00.000Z' },
+        similarity: null,
+      },
     ]);
-    expect((await s.memories.candidates('ws_a', [plain.id, fact.id], { excludeSourceScopes: ['fact'] })).map((m) => m.id)).toEqual([plain.id]);
+    const originals = await s.memories.candidates('ws_a', [plain.id, fact.id], { filter: { excludeSourceScopes: ['fact'] }, similarTo: axisVector(DIMS, 0) });
+    expect(originals.map((c) => c.memory.id)).toEqual([plain.id]);
+    // cos(axis 0, plain) = 1 / |(1, 0.5)|
+    expect(originals[0]!.similarity).toBeCloseTo(1 / Math.hypot(1, 0.5), 5);
     expect(await s.memories.candidates('ws_a', [])).toEqual([]);
     await s.close();
   });

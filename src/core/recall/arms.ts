@@ -65,7 +65,7 @@ export async function denseArms({ storage, workspaceId, vector, filter, depth, s
   const factParents = parents.slice(0, depth);
   // The filter again: the search applied it to the facts, not to their parents.
   const proposed = [...new Set([...originalHits.map((h) => h.id), ...factParents])];
-  for (const memory of await storage.memories.candidates(workspaceId, proposed, originals(filter))) seen.rows.set(memory.id, memory);
+  for (const { memory } of await storage.memories.candidates(workspaceId, proposed, { filter: originals(filter) })) seen.rows.set(memory.id, memory);
   return {
     vector: { arm: 'vector', ids: originalHits.map((h) => h.id), scores: scoreMap(originalHits) },
     fact: { arm: 'fact', ids: factParents, scores: parentSimilarity },

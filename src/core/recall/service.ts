@@ -68,7 +68,7 @@ export interface RecallDeps {
 interface Retrieved {
   candidates: Map<string, FusedCandidate>;
   rows: ReadonlyMap<string, MemoryCandidate>;
-  similarity: ReadonlyMap<string, number>;
+  similarity: Map<string, number>;
   arms: readonly ArmName[];
 }
 
@@ -189,12 +189,16 @@ export class RecallService {
     return { candidates, rows: seen.rows, similarity: seen.similarity, arms: ran };
   }
 
-  /** Memories among `ids` that pass the request's filters (never facts), fetching only those not yet known. */
+  /**
+   * Memories among `ids` that pass the request's filters (never facts), fetching only those not yet known; with
+   * `measure`, the similarity to its vector of those fetched is added to its map in the same read.
+   */
   private async accept(
     workspaceId: string,
     ids: readonly string[],
     filter: MemoryFilter,
     known: ReadonlyMap<string, MemoryCandidate>,
+    measure?: { vector: Float32Array; similarity: Map<string, number> },
   ): Promise<Map<string, MemoryCandidate>> {
     const accepted = new Map<string, MemoryCandidate>();
     const unknown: string[] = [];
@@ -204,8 +208,14 @@ export class RecallService {
       else unknown.push(id);
     }
     if (unknown.length > 0) {
-      const found = await this.deps.storage.memories.candidates(workspaceId, unknown, { ...filter, excludeSourceScopes: [FACT_SCOPE] });
-      for (const memory of found) accepted.set(memory.id, memory);
+      const found = await this.deps.storage.memories.candidates(workspaceId, unknown, {
+        filter: { ...filter, excludeSourceScopes: [FACT_SCOPE] },
+        ...(measure && { similarTo: measure.vector }),
+      });
+      for (const { memory, similarity } of found) {
+        accepted.set(memory.id, memory);
+        if (measure && similarity !== null) measure.similarity.set(memory.id, similarity);
+      }
     }
     return accepted;
   }
@@ -232,9 +242,10 @@ export class RecallService {
   ): Promise<{ ranked: Scored[]; neighbours: SequenceNeighbour[] }> {
     const { storage } = this.deps;
     const { weights, ranking } = this.tuning;
-    const memories = await this.accept(workspaceId, [...candidates.keys()], options.filter, rows);
+    const memories = await this.accept(workspaceId, [...candidates.keys()], options.filter, rows, { vector, similarity: searched });
     const ids = [...memories.keys()];
-    // The searches measured the similarity of most candidates: only the others (graph arm) need their vector read.
+    // The searches and the read of the other candidates measured their similarity; left are fact-arm parents the
+    // dense search did not meet.
     const unmeasured = ids.filter((id) => !searched.has(id));
     const [embeddings, neighbours] = await Promise.all([
       storage.memories.getEmbeddings(workspaceId, unmeasured),

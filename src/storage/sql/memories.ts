@@ -1,7 +1,7 @@
 import { sql, type Selectable, type Updateable } from 'kysely';
 import type { MemoriesTable } from '../database.js';
 import { bit, json, parseJson, parseJsonObject, toBool, toIso, toIsoOrNull } from '../rows.js';
-import { FACT_SCOPE, factOf, type Memory, type KeywordHit, type MemoryCandidate, type MemoryFilter, type MemoryNode, type MemoryPatch, type MemoryStatus, type MemoryStore, type MemoryType, type NewMemory, type Page, type SequenceNeighbour, type VectorHit, type VectorSearchOptions } from '../types.js';
+import { FACT_SCOPE, factOf, type Memory, type CandidateRow, type KeywordHit, type MemoryFilter, type MemoryNode, type MemoryPatch, type MemoryStatus, type MemoryStore, type MemoryType, type NewMemory, type Page, type SequenceNeighbour, type VectorHit, type VectorSearchOptions } from '../types.js';
 import type { SqlContext } from './context.js';
 import { memoryFilter } from './memory-filter.js';
 import type { VectorEntry } from './search-engine.js';
@@ -48,8 +48,11 @@ export function toMemory(row: Selectable<MemoriesTable>): Memory {
 /** The columns recall ranks by (MemoryCandidate). */
 const CANDIDATE_COLUMNS = ['id', 'content', 'context_id', 'session_id', 'subject_id', 'source_scope', 'source_memory_id', 'occurred_at', 'created_at'] as const;
 
-function toCandidate(row: Pick<Selectable<MemoriesTable>, (typeof CANDIDATE_COLUMNS)[number]>): MemoryCandidate {
-  return { ...row, occurred_at: toIsoOrNull(row.occurred_at), created_at: toIso(row.created_at) };
+function toCandidateRow({ similarity, ...row }: Pick<Selectable<MemoriesTable>, (typeof CANDIDATE_COLUMNS)[number]> & { similarity: number | null }): CandidateRow {
+  return {
+    memory: { ...row, occurred_at: toIsoOrNull(row.occurred_at), created_at: toIso(row.created_at) },
+    similarity: similarity === null ? null : Number(similarity),
+  };
 }
 
 function toRow(m: Memory) {
@@ -157,14 +160,24 @@ export class SqlMemoryStore implements MemoryStore {
     return rows.map(toMemory);
   }
 
-  async candidates(workspaceId: string, ids: readonly string[], filter?: MemoryFilter): Promise<MemoryCandidate[]> {
+  async candidates(workspaceId: string, ids: readonly string[], options: { filter?: MemoryFilter; similarTo?: Float32Array } = {}): Promise<CandidateRow[]> {
     if (ids.length === 0) return [];
+    const { filter, similarTo } = options;
     const rows = await this.db
       .selectFrom('memories')
-      .select(CANDIDATE_COLUMNS)
+      .select(CANDIDATE_COLUMNS.map((column) => `memories.${column}` as const))
+      .select(this.similarityTo('memories.seq', similarTo).as('similarity'))
       .where(filter ? memoryFilter(this.ctx.engine, workspaceId, { ...filter, ids: [...ids] }) : (eb) => eb.and([eb('workspace_id', '=', workspaceId), eb('id', 'in', [...ids])]))
       .execute();
-    return rows.map(toCandidate);
+    return rows.map(toCandidateRow);
+  }
+
+  /** The cosine similarity of the stored vector of the row `seq` names to `vector`, as a column; NULL without one. */
+  private similarityTo(seq: 'memories.seq' | 'hits.seq', vector: Float32Array | undefined) {
+    if (!vector) return sql<number | null>`NULL`;
+    const distance = this.ctx.engine.cosineDistance(sql.ref('memory_vectors.embedding'), vector);
+    // A subquery rather than a join: only the rows selected in the end have their vector read.
+    return sql<number | null>`(SELECT 1 - (${distance}) FROM memory_vectors WHERE memory_vectors.seq = ${sql.ref(seq)})`;
   }
 
   async getEmbeddings(workspaceId: string, ids: readonly string[]): Promise<Map<string, Float32Array>> {
@@ -313,24 +326,15 @@ export class SqlMemoryStore implements MemoryStore {
     const { db, engine } = this.ctx;
     const ranked = engine.keywordRanking(db, query, options.k, memoryFilter(engine, workspaceId, options.filter)).as('hits');
     // The ranking picks k rows first; only those are joined to their columns and vectors.
-    const { similarTo } = options;
-    const similarity = similarTo
-      ? sql<number | null>`(SELECT 1 - (${engine.cosineDistance(sql.ref('memory_vectors.embedding'), similarTo)}) FROM memory_vectors WHERE memory_vectors.seq = hits.seq)`
-      : sql<number | null>`NULL`;
     const hits = db
       .selectFrom(ranked)
       .innerJoin('memories', 'memories.seq', 'hits.seq')
       .select(CANDIDATE_COLUMNS.map((column) => `memories.${column}` as const))
-      .select(['hits.score', similarity.as('similarity')])
+      .select(['hits.score', this.similarityTo('hits.seq', options.similarTo).as('similarity')])
       .orderBy('hits.score', 'desc')
       .orderBy('hits.seq', 'desc');
     const [rows] = await engine.read(db, [hits]);
-    return rows!.map(({ score, similarity, ...row }) => ({
-      id: row.id,
-      score: Number(score),
-      memory: toCandidate(row),
-      similarity: similarity === null ? null : Number(similarity),
-    }));
+    return rows!.map(({ score, ...row }) => ({ id: row.id, score: Number(score), ...toCandidateRow(row) }));
   }
 
   async keywordMatchCounts(workspaceId: string, queries: ReadonlyArray<readonly string[]>, options: { cap: number }): Promise<number[]> {

@@ -126,7 +126,7 @@ export class SqliteSearchEngine implements SearchEngine {
     // (this recall's keyword searches) are sent first, so both run at once.
     if (indexed && this.reader) await yieldToEventLoop();
     if (accept) {
-      return this.vectors.search(workspaceId, vectors, k, accept).map((found) => found.map((n) => ({ id: n.id, score: n.similarity, factOf: n.factOf })));
+      return this.vectors.search(workspaceId, vectors, k, accept).map((found) => found.map(({ memory, similarity }) => ({ id: memory.id, score: similarity, factOf: memory.factOf })));
     }
     const sqlFilter = memoryFilter(this, workspaceId, filter);
     const onlyActive = filter.statuses === undefined || (filter.statuses.length === 1 && filter.statuses[0] === 'active');

@@ -35,10 +35,23 @@ export interface IndexEntry extends IndexedMemory {
   embedding: Float32Array;
 }
 
-export interface Neighbour extends IndexedMemory {
+export interface Neighbour {
   seq: number;
+  memory: IndexedMemory;
   /** Cosine similarity (1 - index distance). */
   similarity: number;
+}
+
+/**
+ * The keys of a search result as numbers. Read as 32-bit halves: converting each 64-bit key through a BigInt
+ * cost a recall about 0.2 ms at 200 keys (CPU profile of bench:recall-profile).
+ */
+function keysAsNumbers(keys: BigUint64Array): Float64Array {
+  const halves = new Uint32Array(keys.buffer, keys.byteOffset, keys.length * 2);
+  const numbers = new Float64Array(keys.length);
+  // Little-endian on every platform Node runs on.
+  for (let i = 0; i < keys.length; i++) numbers[i] = halves[2 * i]! + halves[2 * i + 1]! * 2 ** 32;
+  return numbers;
 }
 
 class WorkspaceIndex {
@@ -119,11 +132,12 @@ export class WorkspaceVectorIndexes {
       for (let wanted = Math.min(size, k + 8); ; wanted = Math.min(size, wanted * 4)) {
         const matches = entry.graph.search(vector, wanted, 1);
         const found: Neighbour[] = [];
-        const { keys, distances } = matches;
+        const { distances } = matches;
+        const keys = keysAsNumbers(matches.keys);
         for (let i = 0; i < keys.length && found.length < k; i++) {
-          const seq = Number(keys[i]);
+          const seq = keys[i]!;
           const memory = entry.memories.get(seq);
-          if (memory && accept(memory)) found.push({ seq, ...memory, similarity: 1 - distances[i]! });
+          if (memory && accept(memory)) found.push({ seq, memory, similarity: 1 - distances[i]! });
         }
         if (found.length >= k || wanted >= size) return found;
       }
