@@ -41,8 +41,8 @@ const scoreMap = (hits: readonly ScoredId[]): Map<string, number> => new Map(hit
 /**
  * Dense retrieval, one index search for two arms: the nearest originals (the vector arm) and the nearest atomic
  * facts answered as their parents (the fact-restricted arm). One search keeps the index on its fast, unfiltered
- * path; it fetches twice the depth because facts and originals share it. Facts name their parent, so only the
- * rows of the memories the two arms propose are read, in one statement.
+ * path; it fetches twice the depth because facts and originals share it. Facts name their parent, so no row is
+ * read here: `readProposed` reads those of what the two arms propose.
  */
 export async function denseArms({ storage, workspaceId, vector, filter, depth, seen }: ArmInput): Promise<{ vector: ArmResult; fact: ArmResult }> {
   // An HNSW search for k candidates explores about k nodes: asking for twice what is kept finds 0.97 of the exact
@@ -62,14 +62,17 @@ export async function denseArms({ storage, workspaceId, vector, filter, depth, s
       parentSimilarity.set(hit.factOf, hit.score);
     }
   }
-  const factParents = parents.slice(0, depth);
-  // The filter again: the search applied it to the facts, not to their parents.
-  const proposed = [...new Set([...originalHits.map((h) => h.id), ...factParents])];
-  for (const { memory } of await storage.memories.candidates(workspaceId, proposed, { filter: originals(filter) })) seen.rows.set(memory.id, memory);
   return {
     vector: { arm: 'vector', ids: originalHits.map((h) => h.id), scores: scoreMap(originalHits) },
-    fact: { arm: 'fact', ids: factParents, scores: parentSimilarity },
+    fact: { arm: 'fact', ids: parents.slice(0, depth), scores: parentSimilarity },
   };
+}
+
+/** Reads the rows of the memories the dense arms propose, in one statement, into `seen`. */
+export async function readProposed({ storage, workspaceId, filter, seen }: ArmInput, dense: readonly ArmResult[]): Promise<void> {
+  const proposed = [...new Set(dense.flatMap((arm) => arm.ids))];
+  // The filter again: the search applied it to the facts, not to their parents.
+  for (const { memory } of await storage.memories.candidates(workspaceId, proposed, { filter: originals(filter) })) seen.rows.set(memory.id, memory);
 }
 
 /**

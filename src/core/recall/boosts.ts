@@ -11,7 +11,7 @@ export const SAME_WORKSPACE_BOOST = 1.2;
  * ours grows with the logarithm of the count and stays small (3 links x1.10, 7 links x1.15, capped at x1.2).
  */
 const BACKLINK_STEP = 0.05;
-export const BACKLINK_CAP = 1.2;
+const BACKLINK_CAP = 1.2;
 
 /** When the memory's event happened if known, else when it was written. */
 export const eventTime = (memory: Pick<Memory, 'occurred_at' | 'created_at'>): string => memory.occurred_at ?? memory.created_at;

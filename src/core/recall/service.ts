@@ -6,8 +6,8 @@ import type { Clock } from '../clock.js';
 import type { CoreEvents } from '../events.js';
 import { AccessRecorder } from './access.js';
 import { freshness, staleness, trustScore } from './annotate.js';
-import { denseArms, entityArm, keywordArm, seenMemories, temporalArm, type ArmInput } from './arms.js';
-import { BACKLINK_CAP, backlinkFactor, eventTime, recencyFactor, scopeFactor } from './boosts.js';
+import { denseArms, entityArm, keywordArm, readProposed, seenMemories, temporalArm, type ArmInput } from './arms.js';
+import { backlinkFactor, eventTime, recencyFactor, scopeFactor } from './boosts.js';
 import { RecallCache } from './cache.js';
 import { contentAt, tokenSummary } from './detail.js';
 import { aboutAny, cosine, relevanceOf, termCoverage } from './evidence.js';
@@ -181,9 +181,16 @@ export class RecallService {
     const arms: ArmResult[] = [dense!.vector, dense!.fact, ...others];
     const candidates = fuse(arms, weights);
     const ran: ArmName[] = arms.map((a) => a.arm);
+    // The graph arm's links are read (on SQLite's reader thread) while this thread reads the dense candidates' rows.
+    let graph: Promise<ArmResult> | null = null;
     if (options.includeAssociations && this.tuning.graphSeeds > 0 && weights.graph > 0) {
       const seeds = [...candidates.values()].sort((a, b) => b.fused - a.fused).slice(0, this.tuning.graphSeeds).map((c) => c.id);
-      fuse([await graphArm(storage, workspaceId, seeds, depth)], weights, candidates);
+      graph = graphArm(storage, workspaceId, seeds, depth);
+      graph.catch(() => undefined); // awaited below, after the rows
+    }
+    await readProposed(input, [dense!.vector, dense!.fact]);
+    if (graph) {
+      fuse([await graph], weights, candidates);
       ran.push('graph');
     }
     return { candidates, rows: seen.rows, similarity: seen.similarity, arms: ran };
@@ -242,6 +249,12 @@ export class RecallService {
   ): Promise<{ ranked: Scored[]; neighbours: SequenceNeighbour[] }> {
     const { storage } = this.deps;
     const { weights, ranking } = this.tuning;
+    // Counted while this thread ranks (on SQLite's reader thread): counting every candidate costs less than waiting.
+    const backlinks = this.tuning.backlinks
+      ? storage.associations.incomingCounts(workspaceId, [...candidates.keys()], { excludeRelationships: NOT_KNOWLEDGE_LINKS })
+      : Promise.resolve(new Map<string, number>());
+    // Awaited below; should ranking fail first, its failure is the one reported.
+    backlinks.catch(() => undefined);
     const memories = await this.accept(workspaceId, [...candidates.keys()], options.filter, rows, { vector, similarity: searched });
     const ids = [...memories.keys()];
     // The searches and the read of the other candidates measured their similarity; left are fact-arm parents the
@@ -290,28 +303,15 @@ export class RecallService {
       const boost = scopeFactor(memory, options.scopeContextId) * recencyFactor(memory, now, options.recencyWeight);
       scored.push({ id, memory, relevance, boosted: rankingScore(features, ranking) * boost, signals, expanded: false });
     }
-    await this.boostBacklinks(workspaceId, scored, options);
-    return { ranked: scored.sort(byScore), neighbours };
-  }
-
-  /**
-   * The backlink boost, counted only for candidates it could lift into the places later steps use (results,
-   * rerank pool, neighbour seeds): one that stays under those places even at the largest boost keeps its score.
-   * The places and their order are the same as with every candidate counted.
-   */
-  private async boostBacklinks(workspaceId: string, scored: Scored[], options: ResolvedOptions): Promise<void> {
-    if (!this.tuning.backlinks || scored.length === 0) return;
-    const places = Math.max(options.limit, RERANK_POOL, this.tuning.neighbourSeeds);
-    const scores = scored.map((s) => s.boosted).sort((a, b) => b - a);
-    const bar = scores.length > places ? scores[places - 1]! : 0;
-    const contenders = scored.filter((s) => s.boosted * BACKLINK_CAP >= bar);
-    const counts = await this.deps.storage.associations.incomingCounts(workspaceId, contenders.map((s) => s.id), { excludeRelationships: NOT_KNOWLEDGE_LINKS });
-    for (const s of contenders) {
+    // The backlink boost: memories other memories point at are more central.
+    const counts = await backlinks;
+    for (const s of scored) {
       const factor = backlinkFactor(counts.get(s.id) ?? 0);
       if (factor === 1) continue;
       s.boosted *= factor;
       s.signals.add('backlink');
     }
+    return { ranked: scored.sort(byScore), neighbours };
   }
 
   /**

@@ -60,8 +60,7 @@ export class SqlAssociationStore implements AssociationStore {
     const sides: Array<['source_id' | 'target_id', 'source_id' | 'target_id']> = [];
     if (direction !== 'incoming') sides.push(['source_id', 'target_id']);
     if (direction !== 'outgoing') sides.push(['target_id', 'source_id']);
-    const seen = new Map<string, Association>();
-    for (const [near, far] of sides) {
+    const queries = sides.map(([near, far]) => {
       let q = this.ctx.db
         .selectFrom('associations')
         .selectAll('associations')
@@ -75,8 +74,11 @@ export class SqlAssociationStore implements AssociationStore {
       if (query.minStrength !== undefined && query.minStrength > 0) q = q.where('associations.strength', '>=', query.minStrength);
       q = q.orderBy('associations.strength', 'desc').orderBy('associations.id');
       if (query.limit !== undefined) q = q.limit(query.limit);
-      for (const row of await q.execute()) seen.set(row.id, toAssociation(row));
-    }
+      return q;
+    });
+    // Off the main thread where the engine can (SQLite's reader thread): recall reads its dense candidates meanwhile.
+    const seen = new Map<string, Association>();
+    for (const rows of await this.ctx.engine.read(this.ctx.db, queries)) for (const row of rows) seen.set(row.id, toAssociation(row));
     return [...seen.values()];
   }
 
@@ -101,8 +103,9 @@ export class SqlAssociationStore implements AssociationStore {
       .where('workspace_id', '=', workspaceId)
       .where('target_id', 'in', [...memoryIds]);
     if (options.excludeRelationships?.length) q = q.where('relationship', 'not in', [...options.excludeRelationships]);
-    const rows = await q.groupBy('target_id').execute();
-    return new Map(rows.map((r) => [r.target_id, Number(r.n)]));
+    // Off the main thread where the engine can (SQLite's reader thread): recall counts while it ranks.
+    const [rows] = await this.ctx.engine.read(this.ctx.db, [q.groupBy('target_id')]);
+    return new Map(rows!.map((r) => [r.target_id, Number(r.n)]));
   }
 
   async delete(workspaceId: string, id: string): Promise<boolean> {
