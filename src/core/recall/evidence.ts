@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 
 /**
  * A light English stemmer for comparing query words with memory words ("camping" ~ "camp", "researched" ~
@@ -42,6 +43,20 @@ export const tokens = (text: string): string[] => text.toLowerCase().match(WORD)
 export const stemSet = (text: string): Set<string> => new Set(tokens(text).map(stem));
 
 /**
+ * Stemmed words of recently ranked texts, in order: a recall reads every candidate's words (coverage, "about"), and
+ * the next recalls meet many of the same candidates. Bounded by characters held, not entries: a memory may be long.
+ */
+const TEXT_STEMS = new LRUCache<string, readonly string[]>({ maxSize: 4_000_000, sizeCalculation: (_, text) => text.length + 1 });
+
+function textStems(text: string): readonly string[] {
+  let stems = TEXT_STEMS.get(text);
+  if (stems === undefined) TEXT_STEMS.set(text, (stems = tokens(text).map(stem)));
+  return stems;
+}
+
+const NONE: readonly number[] = [];
+
+/**
  * Share of the query's terms (lower-cased content words) a text contains, in any of their forms, 0..1. The terms
  * are stemmed once; the returned function is applied to every candidate of a recall.
  */
@@ -54,7 +69,7 @@ export function termCoverage(terms: readonly string[], forms: ReadonlyMap<string
   });
   return (text) => {
     const found = new Set<number>();
-    for (const token of tokens(text)) for (const i of termsOfStem.get(stem(token)) ?? []) found.add(i);
+    for (const s of textStems(text)) for (const i of termsOfStem.get(s) ?? NONE) found.add(i);
     return found.size / terms.length;
   };
 }
@@ -87,7 +102,7 @@ export function aboutAny(entities: readonly string[]): (memory: { content: strin
   const longest = Math.max(...names.map((name) => name.length));
   return (memory) => {
     const subject = memory.subject_id === null ? null : tokens(memory.subject_id).map(stem).join(' ');
-    const opening = tokens(memory.content.slice(0, 200)).slice(0, SUBJECT_WORDS + longest - 1).map(stem);
+    const opening = textStems(memory.content).slice(0, SUBJECT_WORDS + longest - 1);
     return names.some((name) => {
       if (subject === name.join(' ')) return true;
       const window = opening.slice(0, SUBJECT_WORDS + name.length - 1);

@@ -25,14 +25,16 @@ export interface RankingFeatures {
 
 export type RankingWeights = Readonly<RankingFeatures>;
 
-export function rankingScore(features: RankingFeatures, weights: RankingWeights): number {
-  let score = 0;
-  let total = 0;
-  for (const key of Object.keys(weights) as Array<keyof RankingFeatures>) {
-    score += weights[key] * Math.max(0, features[key]);
-    total += weights[key];
-  }
-  return total > 0 ? score / total : 0;
+/** The ranking score function for these weights (a recall scores every candidate with the same weights). */
+export function rankingScorer(weights: RankingWeights): (features: RankingFeatures) => number {
+  const terms = (Object.keys(weights) as Array<keyof RankingFeatures>).map((key) => [key, weights[key]] as const);
+  const total = terms.reduce((sum, [, weight]) => sum + weight, 0);
+  return (features) => {
+    if (total <= 0) return 0;
+    let score = 0;
+    for (const [key, weight] of terms) score += weight * Math.max(0, features[key]);
+    return score / total;
+  };
 }
 
 /** Distance decay of `keywordContext`: a turn right next to a strong match counts fully, two away half. */

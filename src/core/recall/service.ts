@@ -12,7 +12,7 @@ import { RecallCache } from './cache.js';
 import { contentAt, tokenSummary } from './detail.js';
 import { aboutAny, cosine, relevanceOf, termCoverage } from './evidence.js';
 import { fuse, RRF_K, type ArmName, type ArmResult, type ArmWeights, type FusedCandidate } from './fusion.js';
-import { CONTEXT_DISTANCE_DECAY, rankingScore, type RankingFeatures, type RankingWeights } from './ranking.js';
+import { CONTEXT_DISTANCE_DECAY, rankingScorer, type RankingFeatures, type RankingWeights } from './ranking.js';
 import { expand, graphArm, NOT_KNOWLEDGE_LINKS } from './graph.js';
 import { classifyIntent } from './intent.js';
 import { MatchCountCache } from './match-counts.js';
@@ -278,6 +278,7 @@ export class RecallService {
       keywordContext.set(anchorId, Math.max(keywordContext.get(anchorId) ?? 0, decay * (keyword.get(id) ?? 0)));
     }
     const isAbout = aboutAny(query.entities);
+    const rankingScore = rankingScorer(ranking);
     const maxFused = arms.reduce((total, arm) => total + weights[arm], 0) / (RRF_K + 1);
 
     const scored: Scored[] = [];
@@ -298,10 +299,11 @@ export class RecallService {
         about: isAbout(memory) ? 1 : 0,
         inWindow: query.windows.some((w) => eventTime(memory) >= w.start && eventTime(memory) <= w.end) ? 1 : 0,
       };
-      const signals = new Set(candidate.signals);
+      // The fused candidate is this recall's own: its signals are taken over, not copied.
+      const { signals } = candidate;
       if (features.keywordContext > 0) signals.add('context');
       const boost = scopeFactor(memory, options.scopeContextId) * recencyFactor(memory, now, options.recencyWeight);
-      scored.push({ id, memory, relevance, boosted: rankingScore(features, ranking) * boost, signals, expanded: false });
+      scored.push({ id, memory, relevance, boosted: rankingScore(features) * boost, signals, expanded: false });
     }
     // The backlink boost: memories other memories point at are more central.
     const counts = await backlinks;
