@@ -46,7 +46,7 @@ export const stemSet = (text: string): Set<string> => new Set(tokens(text).map(s
  * Stemmed words of recently ranked texts, in order: a recall reads every candidate's words (coverage, "about"), and
  * the next recalls meet many of the same candidates. Bounded by characters held, not entries: a memory may be long.
  */
-const TEXT_STEMS = new LRUCache<string, readonly string[]>({ maxSize: 4_000_000, sizeCalculation: (_, text) => text.length + 1 });
+const TEXT_STEMS = new LRUCache<string, readonly string[]>({ maxSize: 1_000_000, sizeCalculation: (_, text) => text.length + 1 });
 
 function textStems(text: string): readonly string[] {
   let stems = TEXT_STEMS.get(text);
