@@ -3,8 +3,9 @@
  * SQLite database (RECALL_BENCH_DIR, RECALL_BENCH_MEMORIES as there). Serves that database in this process,
  * answers 300 questions once to warm up and once timed, and prints the server-side latency and, per SQL
  * statement shape, the total time, the count and the mean. better-sqlite3 runs statements synchronously, so each
- * statement's wall time is its cost. Statements of the main connection only: keyword searches and match counts
- * run on the reader thread's connection (src/storage/sqlite/reader.ts) and are not in the table.
+ * statement's wall time is its cost. Statements of the main connection only: keyword searches and match counts,
+ * links and backlink counts run on the reader thread's connection (src/storage/sqlite/reader.ts, through
+ * `SearchEngine.read`) and are not in the table.
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';

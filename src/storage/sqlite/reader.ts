@@ -3,8 +3,8 @@ import { siblingModule, workerEntry } from '../../worker-entry.js';
 import type { ReadStatement, ReadTask } from './reader-worker.js';
 
 /**
- * A second connection to the database file, on its own thread, for the reads that cost the most and need nothing
- * of the main thread: keyword searches. better-sqlite3 runs statements synchronously, so on the main thread a BM25
+ * A second connection to the database file, on its own thread, for reads that can run while the main thread works
+ * (`SearchEngine.read`: keyword searches and counts, links, backlink counts). better-sqlite3 runs statements synchronously, so on the main thread a BM25
  * search and the HNSW search of the same recall run one after the other; here they run at the same time on the
  * machine's other core. WAL gives this connection every committed write, so a memory acknowledged with 201 is
  * found by its next read; writes never come here.
