@@ -3,7 +3,6 @@ import { interleave, type ArmResult } from './fusion.js';
 import type { ProcessedQuery } from './query.js';
 import type { MatchCountCache } from './match-counts.js';
 
-
 export interface ArmInput {
   storage: Storage;
   workspaceId: string;
@@ -45,8 +44,8 @@ const scoreMap = (hits: readonly ScoredId[]): Map<string, number> => new Map(hit
  * read here: `readProposed` reads those of what the two arms propose.
  */
 export async function denseArms({ storage, workspaceId, vector, filter, depth, seen }: ArmInput): Promise<{ vector: ArmResult; fact: ArmResult }> {
-  // An HNSW search for k candidates explores about k nodes: asking for twice what is kept finds 0.97 of the exact
-  // top 10 at 164k vectors instead of 0.92 (bench:recall), for ~0.6 ms.
+  // An HNSW search for k candidates explores about k nodes: asking for twice what is kept finds 0.95-0.98 of the
+  // exact top 10 at 164k vectors (six builds) instead of 0.93 (bench:recall, BENCHMARKS.md), for ~0.4 ms.
   const met = await storage.memories.vectorSearch(workspaceId, vector, { k: 4 * depth, filter });
   // Every memory the search met, kept or not: other arms' candidates among them need no vector read.
   for (const hit of met) seen.similarity.set(hit.id, hit.score);

@@ -249,13 +249,14 @@ export class RecallService {
   ): Promise<{ ranked: Scored[]; neighbours: SequenceNeighbour[] }> {
     const { storage } = this.deps;
     const { weights, ranking } = this.tuning;
+    const candidateIds = [...candidates.keys()];
     // Counted while this thread ranks (on SQLite's reader thread): counting every candidate costs less than waiting.
     const backlinks = this.tuning.backlinks
-      ? storage.associations.incomingCounts(workspaceId, [...candidates.keys()], { excludeRelationships: NOT_KNOWLEDGE_LINKS })
+      ? storage.associations.incomingCounts(workspaceId, candidateIds, { excludeRelationships: NOT_KNOWLEDGE_LINKS })
       : Promise.resolve(new Map<string, number>());
     // Awaited below; should ranking fail first, its failure is the one reported.
     backlinks.catch(() => undefined);
-    const memories = await this.accept(workspaceId, [...candidates.keys()], options.filter, rows, { vector, similarity: searched });
+    const memories = await this.accept(workspaceId, candidateIds, options.filter, rows, { vector, similarity: searched });
     const ids = [...memories.keys()];
     // The searches and the read of the other candidates measured their similarity; left are fact-arm parents the
     // dense search did not meet.

@@ -109,7 +109,7 @@ export class PostgresSearchEngine implements SearchEngine {
       // Facts stay out of keyword search (FACT_SCOPE); the generated column still indexes them.
       .where(sql<SqlBool>`memories.source_scope IS DISTINCT FROM ${FACT_SCOPE}`)
       .where(filter)
-      .orderBy(score, 'desc')
+      .orderBy('score', 'desc')
       .orderBy('memories.seq', 'desc')
       .limit(k);
   }

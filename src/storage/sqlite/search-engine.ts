@@ -159,15 +159,15 @@ export class SqliteSearchEngine implements SearchEngine {
   }
 
   keywordRanking(db: Kysely<Database>, query: KeywordQuery, k: number, filter: FilterBuilder) {
-    // BM25 in FTS5 is negative, lower is better: its negation is the score.
-    const bm25 = sql<number>`bm25(memory_fts)`;
+    // BM25 in FTS5 is negative, lower is better: its negation is the score. Ordered by the selected column, so
+    // that SQLite computes BM25 once per match, not a second time for the sort.
     return db
       .selectFrom('memories')
       .innerJoin(sql<{ rowid: number }>`memory_fts`.as('memory_fts'), (join) => join.onRef(sql.ref('memory_fts.rowid') as never, '=', 'memories.seq'))
-      .select(['memories.seq', sql<number>`-${bm25}`.as('score')])
+      .select(['memories.seq', sql<number>`-bm25(memory_fts)`.as('score')])
       .where(sql<SqlBool>`memory_fts MATCH ${ftsMatchExpression(query)}`)
       .where(filter)
-      .orderBy(bm25)
+      .orderBy('score', 'desc')
       .limit(k);
   }
 
