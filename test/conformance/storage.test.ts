@@ -206,6 +206,42 @@ describe.each(storageBackends())('storage conformance: $name', (backend) => {
       await s.close();
     });
 
+    it('finds every memory of a group of identical vectors, and follows deletes and replacements within it', async () => {
+      const s = await fresh({ annMinSize });
+      const copies = [0, 1, 2, 3, 4].map((i) => memory('ws_a', `copy ${i}`, axisVector(DIMS, 3)));
+      const near = memory('ws_a', 'near', axisVector(DIMS, 3, 0.2));
+      const far = memory('ws_a', 'far', axisVector(DIMS, 9));
+      await s.memories.insert([...copies, near, far]);
+      const search = async (axis: number, k: number, filter = {}) => s.memories.vectorSearch('ws_a', axisVector(DIMS, axis), { k, filter });
+      const ids = (hits: Array<{ id: string }>) => hits.map((h) => h.id);
+
+      const all = await search(3, 10);
+      expect(new Set(ids(all.slice(0, 5)))).toEqual(new Set(ids(copies)));
+      expect(ids(all.slice(5))).toEqual([near.id, far.id]);
+      for (const hit of all.slice(0, 5)) expect(hit.score).toBeCloseTo(1, 4);
+      expect((await search(3, 2)).length).toBe(2);
+      expect(ids(await search(3, 10, { excludeIds: [copies[0]!.id] }))).not.toContain(copies[0]!.id);
+
+      await s.memories.update('ws_a', copies[0]!.id, { status: 'deleted', deleted_at: '2026-01-02T00:00:00.000Z' });
+      await s.transaction((tx) => tx.memories.setEmbeddings([{ workspaceId: 'ws_a', id: copies[1]!.id, embedding: axisVector(DIMS, 6) }]));
+      const remaining = ids(copies.slice(2));
+      const expectAfterChanges = async () => {
+        // Four: the replaced copy and `far` tie at similarity 0 after `near`.
+        const found = await search(3, 4);
+        expect(new Set(ids(found.slice(0, 3)))).toEqual(new Set(remaining));
+        expect(found[3]!.id).toBe(near.id);
+        expect(ids(await search(6, 1))).toEqual([copies[1]!.id]);
+      };
+      await expectAfterChanges();
+      await s.engine.dropVectorIndexes(s.sqlContext.db);
+      await s.engine.warmUp(s.sqlContext.db);
+      await expectAfterChanges();
+
+      for (const id of remaining) await s.memories.update('ws_a', id, { status: 'deleted', deleted_at: '2026-01-02T00:00:00.000Z' });
+      expect(ids(await search(3, 1))).toEqual([near.id]);
+      await s.close();
+    });
+
     it('follows replaced embeddings', async () => {
       const s = await fresh({ annMinSize });
       const m = memory('ws_a', 'moving target', axisVector(DIMS, 1));
