@@ -239,6 +239,11 @@ describe.each(storageBackends())('storage conformance: $name', (backend) => {
 
       for (const id of remaining) await s.memories.update('ws_a', id, { status: 'deleted', deleted_at: '2026-01-02T00:00:00.000Z' });
       expect(ids(await search(3, 1))).toEqual([near.id]);
+      // A new vector after a group emptied (the index gives it the emptied group's node key).
+      const newcomer = memory('ws_a', 'newcomer', axisVector(DIMS, 5));
+      await s.memories.insert([newcomer]);
+      expect(ids(await search(5, 1))).toEqual([newcomer.id]);
+      expect(ids(await search(3, 1))).toEqual([near.id]);
       await s.close();
     });
 

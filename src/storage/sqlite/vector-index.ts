@@ -60,12 +60,13 @@ function keysAsNumbers(keys: BigUint64Array): Float64Array {
 interface VectorGroup {
   key: number;
   digest: string;
-  /** Seqs, in insertion order. */
-  members: number[];
+  /** In insertion order. */
+  members: Member[];
 }
 
 /** A memory of the index, with the group of its vector. */
 interface Member extends IndexedMemory {
+  seq: number;
   group: VectorGroup;
 }
 
@@ -79,9 +80,14 @@ function digestOf(embedding: Float32Array): string {
 
 class WorkspaceIndex {
   readonly memories = new Map<number, Member>();
-  readonly groups = new Map<number, VectorGroup>();
+  /**
+   * Groups by key, in an array: a search looks up about 200 keys, and an array is read faster than a Map. Keys of
+   * emptied groups are given to new ones, so the array stays as long as the most groups held at once.
+   */
+  readonly groups: Array<VectorGroup | undefined> = [];
+  private readonly freeKeys: number[] = [];
   private readonly groupOfDigest = new Map<string, VectorGroup>();
-  private nextKey = 1;
+  nodes = 0;
 
   constructor(readonly graph: Index) {}
 
@@ -93,30 +99,39 @@ class WorkspaceIndex {
     this.delete(seq);
     const digest = digestOf(embedding);
     const existing = this.groupOfDigest.get(digest);
-    const group = existing ?? this.open(digest, seq);
-    if (existing) existing.members.push(seq);
-    // A literal, not a spread: a spread object keeps the added property out of line, 40 bytes more a memory.
-    this.memories.set(seq, { id: memory.id, derived: memory.derived, factOf: memory.factOf, group });
-    return existing ? null : group.key;
+    // A literal, not a spread: a spread object keeps the added property out of line, 40 bytes more a memory. Its
+    // group is set below when this memory opens one.
+    const member: Member = { seq, id: memory.id, derived: memory.derived, factOf: memory.factOf, group: existing! };
+    this.memories.set(seq, member);
+    if (existing) {
+      existing.members.push(member);
+      return null;
+    }
+    member.group = this.open(digest, member);
+    return member.group.key;
   }
 
-  private open(digest: string, seq: number): VectorGroup {
+  private open(digest: string, first: Member): VectorGroup {
     // A literal array: most groups keep their single member, and `[]` with a push reserves 17 slots.
-    const group = { key: this.nextKey++, digest, members: [seq] };
-    this.groups.set(group.key, group);
+    const group: VectorGroup = { key: this.freeKeys.pop() ?? this.groups.length, digest, members: [first] };
+    this.groups[group.key] = group;
     this.groupOfDigest.set(digest, group);
+    this.nodes++;
     return group;
   }
 
   /** Removes the memory; the last member out of a group takes its node out of the graph. */
   delete(seq: number): void {
-    const group = this.memories.get(seq)?.group;
-    if (!group) return;
+    const member = this.memories.get(seq);
+    if (!member) return;
+    const { group } = member;
     this.memories.delete(seq);
-    group.members.splice(group.members.indexOf(seq), 1);
+    group.members.splice(group.members.indexOf(member), 1);
     if (group.members.length > 0) return;
-    this.groups.delete(group.key);
+    this.groups[group.key] = undefined;
+    this.freeKeys.push(group.key);
     this.groupOfDigest.delete(group.digest);
+    this.nodes--;
     this.graph.remove(BigInt(group.key));
   }
 }
@@ -191,7 +206,7 @@ export class WorkspaceVectorIndexes {
    */
   search(workspaceId: string, vectors: readonly Float32Array[], k: number, accept: (m: IndexedMemory) => boolean = () => true): Neighbour[][] {
     const index = this.workspaces.get(workspaceId);
-    const nodes = index?.groups.size ?? 0;
+    const nodes = index?.nodes ?? 0;
     if (!index || nodes === 0 || k <= 0) return vectors.map(() => []);
     return vectors.map((vector) => {
       for (let wanted = Math.min(nodes, k + 8); ; wanted = Math.min(nodes, wanted * 4)) {
@@ -200,12 +215,11 @@ export class WorkspaceVectorIndexes {
         const { distances } = matches;
         const keys = keysAsNumbers(matches.keys);
         for (let i = 0; i < keys.length && found.length < k; i++) {
-          const group = index.groups.get(keys[i]!);
+          const group = index.groups[keys[i]!];
           if (!group) continue;
           const similarity = 1 - distances[i]!;
-          for (const seq of group.members) {
-            const memory = index.memories.get(seq)!;
-            if (accept(memory)) found.push({ seq, memory, similarity });
+          for (const member of group.members) {
+            if (accept(member)) found.push({ seq: member.seq, memory: member, similarity });
             if (found.length === k) break;
           }
         }
