@@ -258,6 +258,22 @@ describe.each(storageBackends())('storage conformance: $name', (backend) => {
       await s.close();
     });
 
+    it('keeps the last of two embeddings given to one memory in one write', async () => {
+      const s = await fresh({ annMinSize });
+      const m = memory('ws_a', 'twice moved', axisVector(DIMS, 1));
+      const other = memory('ws_a', 'bystander', axisVector(DIMS, 6, 0.5));
+      await s.memories.insert([m, other]);
+      await s.transaction((tx) =>
+        tx.memories.setEmbeddings([
+          { workspaceId: 'ws_a', id: m.id, embedding: axisVector(DIMS, 6) },
+          { workspaceId: 'ws_a', id: m.id, embedding: axisVector(DIMS, 7) },
+        ]),
+      );
+      expect(await s.memories.vectorSearch('ws_a', axisVector(DIMS, 7), { k: 1 })).toEqual([expect.objectContaining({ id: m.id, score: expect.closeTo(1, 5) })]);
+      expect((await s.memories.vectorSearch('ws_a', axisVector(DIMS, 6), { k: 2 })).map((r) => r.id)).toEqual([other.id, m.id]);
+      await s.close();
+    });
+
     it('follows soft deletes and restores made through update', async () => {
       const s = await fresh({ annMinSize });
       const m = memory('ws_a', 'target', axisVector(DIMS, 5));

@@ -175,7 +175,9 @@ export class WorkspaceVectorIndexes {
     const index = this.indexFor(workspaceId);
     const dims = this.options.dimensions;
     const added: Array<{ key: number; embedding: Float32Array }> = [];
-    for (const { seq, id, derived, factOf, embedding } of entries) {
+    // The last entry of a memory wins: a memory set twice here could free a key this batch has yet to add.
+    const latest = new Map(entries.map((entry) => [entry.seq, entry]));
+    for (const { seq, id, derived, factOf, embedding } of latest.values()) {
       const opened = index.set(seq, { id, derived, factOf }, embedding);
       if (opened !== null) added.push({ key: opened, embedding });
     }
