@@ -70,6 +70,8 @@ interface Retrieved {
   rows: ReadonlyMap<string, MemoryCandidate>;
   similarity: Map<string, number>;
   arms: readonly ArmName[];
+  /** Knowledge backlinks of the candidates the searches found (`ids`), counted while their rows are read. */
+  backlinks: { ids: ReadonlySet<string>; counts: Promise<Map<string, number>> };
 }
 
 interface Scored {
@@ -188,12 +190,26 @@ export class RecallService {
       graph = graphArm(storage, workspaceId, seeds, depth);
       graph.catch(() => undefined); // awaited below, after the rows
     }
+    // After the graph arm's links, which this thread needs first: counted on SQLite's reader thread while this
+    // thread reads rows and ranks. The graph arm's new candidates are counted in score().
+    const found = new Set(candidates.keys());
+    const backlinks = { ids: found, counts: this.countBacklinks(workspaceId, [...found]) };
     await readProposed(input, [dense!.vector, dense!.fact]);
     if (graph) {
       fuse([await graph], weights, candidates);
       ran.push('graph');
     }
-    return { candidates, rows: seen.rows, similarity: seen.similarity, arms: ran };
+    return { candidates, rows: seen.rows, similarity: seen.similarity, arms: ran, backlinks };
+  }
+
+  /** Knowledge backlinks of `ids` (none when the boost is off). Awaited later; a failure is reported there. */
+  private countBacklinks(workspaceId: string, ids: readonly string[]): Promise<Map<string, number>> {
+    const counts =
+      this.tuning.backlinks && ids.length > 0
+        ? this.deps.storage.associations.incomingCounts(workspaceId, ids, { excludeRelationships: NOT_KNOWLEDGE_LINKS })
+        : Promise.resolve(new Map<string, number>());
+    counts.catch(() => undefined);
+    return counts;
   }
 
   /**
@@ -243,19 +259,15 @@ export class RecallService {
     workspaceId: string,
     query: ProcessedQuery,
     vector: Float32Array,
-    { candidates, rows, similarity: searched, arms }: Retrieved,
+    { candidates, rows, similarity: searched, arms, backlinks: counted }: Retrieved,
     options: ResolvedOptions,
     now: Date,
   ): Promise<{ ranked: Scored[]; neighbours: SequenceNeighbour[] }> {
     const { storage } = this.deps;
     const { weights, ranking } = this.tuning;
     const candidateIds = [...candidates.keys()];
-    // Counted while this thread ranks (on SQLite's reader thread): counting every candidate costs less than waiting.
-    const backlinks = this.tuning.backlinks
-      ? storage.associations.incomingCounts(workspaceId, candidateIds, { excludeRelationships: NOT_KNOWLEDGE_LINKS })
-      : Promise.resolve(new Map<string, number>());
-    // Awaited below; should ranking fail first, its failure is the one reported.
-    backlinks.catch(() => undefined);
+    // The graph arm's candidates, counted while this thread ranks: counting every candidate costs less than waiting.
+    const graphOnly = this.countBacklinks(workspaceId, candidateIds.filter((id) => !counted.ids.has(id)));
     const memories = await this.accept(workspaceId, candidateIds, options.filter, rows, { vector, similarity: searched });
     const ids = [...memories.keys()];
     // The searches and the read of the other candidates measured their similarity; left are fact-arm parents the
@@ -307,7 +319,8 @@ export class RecallService {
       scored.push({ id, memory, relevance, boosted: rankingScore(features) * boost, signals, expanded: false });
     }
     // The backlink boost: memories other memories point at are more central.
-    const counts = await backlinks;
+    const [searchCounts, graphCounts] = await Promise.all([counted.counts, graphOnly]);
+    const counts = new Map([...searchCounts, ...graphCounts]);
     for (const s of scored) {
       const factor = backlinkFactor(counts.get(s.id) ?? 0);
       if (factor === 1) continue;
