@@ -20,7 +20,6 @@
  * RECALL_BENCH_ANN_BUILDS (3: builds of the default index measured).
  * Postgres is PGlite (WASM Postgres with pgvector, one connection, in this process), not a tuned server.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -35,7 +34,7 @@ import { LocalEmbeddingProvider } from '../src/providers/embedding/local.js';
 import { cosine } from '../src/providers/embedding/vector.js';
 import { openPostgresStorage } from '../src/storage/postgres/open.js';
 import { openSqliteStorage } from '../src/storage/sqlite/open.js';
-import { DEFAULT_VECTOR_INDEX, WorkspaceVectorIndexes, type VectorIndexOptions } from '../src/storage/sqlite/vector-index.js';
+import { DEFAULT_VECTOR_INDEX, vectorDigest, WorkspaceVectorIndexes, type VectorIndexOptions } from '../src/storage/sqlite/vector-index.js';
 import { machineLine, peakRssMiB, percentile } from './machine.js';
 import { DiskCachedEmbedder } from './recall/cached-embedder.js';
 import { startBenchServer, waitReady } from './server-process.js';
@@ -151,7 +150,7 @@ async function measure(env: Record<string, string>, qs: string[]): Promise<void>
 
 /** Distinct vectors among `rows`: the nodes of the index's graph, which holds identical vectors once. */
 function distinctVectors(rows: ReadonlyArray<{ embedding: Float32Array }>): number {
-  return new Set(rows.map((r) => createHash('sha256').update(new Uint8Array(r.embedding.buffer, r.embedding.byteOffset, r.embedding.byteLength)).digest('base64'))).size;
+  return new Set(rows.map((r) => vectorDigest(r.embedding))).size;
 }
 
 /**

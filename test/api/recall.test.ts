@@ -189,7 +189,7 @@ describe('POST /v1/memories/recall', () => {
     const ws = await workspace();
     const cited = await remember(ws, 'The blue ledger is kept in room 4.');
     const uncited = await remember(ws, 'The blue ledger is kept in room 5.');
-    // More candidates than the places later steps use, so only contenders get their backlinks counted.
+    // More candidates than the places later steps use: the boost has to reach the right one among them.
     for (let i = 0; i < 30; i++) await remember(ws, `The ledger archive shelf ${i} holds folder ${i}.`);
     for (let i = 0; i < 3; i++) {
       const note = await remember(ws, `Audit note ${i} about office supplies.`);

@@ -70,8 +70,8 @@ interface Retrieved {
   rows: ReadonlyMap<string, MemoryCandidate>;
   similarity: Map<string, number>;
   arms: readonly ArmName[];
-  /** Knowledge backlinks of the candidates the searches found (`ids`), counted while their rows are read. */
-  backlinks: { ids: ReadonlySet<string>; counts: Promise<Map<string, number>> };
+  /** Knowledge backlinks of every candidate: the searches' counted while their rows are read, the graph arm's after. */
+  backlinks: Promise<Map<string, number>>;
 }
 
 interface Scored {
@@ -191,14 +191,18 @@ export class RecallService {
       graph.catch(() => undefined); // awaited below, after the rows
     }
     // After the graph arm's links, which this thread needs first: counted on SQLite's reader thread while this
-    // thread reads rows and ranks. The graph arm's new candidates are counted in score().
-    const found = new Set(candidates.keys());
-    const backlinks = { ids: found, counts: this.countBacklinks(workspaceId, [...found]) };
+    // thread reads rows and ranks.
+    const searched = new Set(candidates.keys());
+    const searchedCounts = this.countBacklinks(workspaceId, [...searched]);
     await readProposed(input, [dense!.vector, dense!.fact]);
+    let graphCounts = Promise.resolve(new Map<string, number>());
     if (graph) {
       fuse([await graph], weights, candidates);
       ran.push('graph');
+      graphCounts = this.countBacklinks(workspaceId, [...candidates.keys()].filter((id) => !searched.has(id)));
     }
+    const backlinks = Promise.all([searchedCounts, graphCounts]).then(([a, b]) => new Map([...a, ...b]));
+    backlinks.catch(() => undefined); // awaited in score()
     return { candidates, rows: seen.rows, similarity: seen.similarity, arms: ran, backlinks };
   }
 
@@ -259,15 +263,13 @@ export class RecallService {
     workspaceId: string,
     query: ProcessedQuery,
     vector: Float32Array,
-    { candidates, rows, similarity: searched, arms, backlinks: counted }: Retrieved,
+    { candidates, rows, similarity: searched, arms, backlinks }: Retrieved,
     options: ResolvedOptions,
     now: Date,
   ): Promise<{ ranked: Scored[]; neighbours: SequenceNeighbour[] }> {
     const { storage } = this.deps;
     const { weights, ranking } = this.tuning;
     const candidateIds = [...candidates.keys()];
-    // The graph arm's candidates, counted while this thread ranks: counting every candidate costs less than waiting.
-    const graphOnly = this.countBacklinks(workspaceId, candidateIds.filter((id) => !counted.ids.has(id)));
     const memories = await this.accept(workspaceId, candidateIds, options.filter, rows, { vector, similarity: searched });
     const ids = [...memories.keys()];
     // The searches and the read of the other candidates measured their similarity; left are fact-arm parents the
@@ -319,8 +321,7 @@ export class RecallService {
       scored.push({ id, memory, relevance, boosted: rankingScore(features) * boost, signals, expanded: false });
     }
     // The backlink boost: memories other memories point at are more central.
-    const [searchCounts, graphCounts] = await Promise.all([counted.counts, graphOnly]);
-    const counts = new Map([...searchCounts, ...graphCounts]);
+    const counts = await backlinks;
     for (const s of scored) {
       const factor = backlinkFactor(counts.get(s.id) ?? 0);
       if (factor === 1) continue;

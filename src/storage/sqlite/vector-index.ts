@@ -74,7 +74,7 @@ interface Member extends IndexedMemory {
  * The first 128 bits of the SHA-256 of the vector's bytes, as a 16-character string: identical vectors, and only
  * they, share it. Short, because a workspace holds one per distinct vector.
  */
-function digestOf(embedding: Float32Array): string {
+export function vectorDigest(embedding: Float32Array): string {
   return createHash('sha256').update(new Uint8Array(embedding.buffer, embedding.byteOffset, embedding.byteLength)).digest().toString('latin1', 0, 16);
 }
 
@@ -87,9 +87,13 @@ class WorkspaceIndex {
   readonly groups: Array<VectorGroup | undefined> = [];
   private readonly freeKeys: number[] = [];
   private readonly groupOfDigest = new Map<string, VectorGroup>();
-  nodes = 0;
 
   constructor(readonly graph: Index) {}
+
+  /** Nodes of the graph: one per group. */
+  get nodes(): number {
+    return this.groups.length - this.freeKeys.length;
+  }
 
   /**
    * Adds the memory, or moves it to its new vector's group. Answers the key of a group it opened, which the graph
@@ -97,7 +101,7 @@ class WorkspaceIndex {
    */
   set(seq: number, memory: IndexedMemory, embedding: Float32Array): number | null {
     this.delete(seq);
-    const digest = digestOf(embedding);
+    const digest = vectorDigest(embedding);
     const existing = this.groupOfDigest.get(digest);
     // A literal, not a spread: a spread object keeps the added property out of line, 40 bytes more a memory. Its
     // group is set below when this memory opens one.
@@ -116,7 +120,6 @@ class WorkspaceIndex {
     const group: VectorGroup = { key: this.freeKeys.pop() ?? this.groups.length, digest, members: [first] };
     this.groups[group.key] = group;
     this.groupOfDigest.set(digest, group);
-    this.nodes++;
     return group;
   }
 
@@ -131,7 +134,6 @@ class WorkspaceIndex {
     this.groups[group.key] = undefined;
     this.freeKeys.push(group.key);
     this.groupOfDigest.delete(group.digest);
-    this.nodes--;
     this.graph.remove(BigInt(group.key));
   }
 }
@@ -142,7 +144,7 @@ class WorkspaceIndex {
  *
  * Identical vectors are one node of the graph. Atomic facts repeat (every memory that ends "Keep this in mind when
  * scheduling." has that fact), and thousands of nodes at distance zero from each other trap the greedy search:
- * with 5 groups of about 6,500 copies among 164k vectors, 4-5% of the exact top 10 went unfound, at every rank
+ * with 5 groups of about 6,500 copies among 164k vectors, 2-5% of the exact top 10 went unfound, at every rank
  * (bench:recall, BENCHMARKS.md). A node's key names its group; a search answers with every member.
  */
 export class WorkspaceVectorIndexes {
