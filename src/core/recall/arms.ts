@@ -44,8 +44,8 @@ const scoreMap = (hits: readonly ScoredId[]): Map<string, number> => new Map(hit
  * read here: `readProposed` reads those of what the two arms propose.
  */
 export async function denseArms({ storage, workspaceId, vector, filter, depth, seen }: ArmInput): Promise<{ vector: ArmResult; fact: ArmResult }> {
-  // An HNSW search for k candidates explores about k nodes: asking for twice what is kept finds 0.990-0.995 of the
-  // exact top 10 at 164k vectors (four builds) instead of 0.971-0.987 (bench:recall, BENCHMARKS.md). Asking for
+  // An HNSW search for k candidates explores about k nodes: asking for twice what is kept finds 0.989-0.995 of the
+  // exact top 10 at 164k vectors (seven builds) instead of 0.961-0.988 (bench:recall, BENCHMARKS.md). Asking for
   // what is kept made no difference to recall's latency (bench:recall-profile, two pairs).
   const met = await storage.memories.vectorSearch(workspaceId, vector, { k: 4 * depth, filter });
   // Every memory the search met, kept or not: other arms' candidates among them need no vector read.
