@@ -39,7 +39,10 @@ export interface EmbeddingConfig {
   apiKey: string | undefined;
   /** Required by nothing; lets `openai` skip its probe call and `hash` pick its width. */
   dimensions: number | undefined;
+  /** Most worker threads of the `local` model; one is always kept, the others start under load. */
   workers: number;
+  /** A `local` worker beyond the first stops after this long without work (unset: the provider's default). */
+  workerIdleMs: number | undefined;
   timeoutMs: number;
 }
 
@@ -150,6 +153,7 @@ function embeddingConfig(env: Env, provider: EmbeddingConfig['provider'], model:
     apiKey: text(env, 'MEMD_EMBEDDING_API_KEY'),
     dimensions: text(env, 'MEMD_EMBEDDING_DIMENSIONS') === undefined ? undefined : integer(env, 'MEMD_EMBEDDING_DIMENSIONS', 0, 8, 8192),
     workers: integer(env, 'MEMD_EMBEDDING_WORKERS', Math.max(1, Math.min(2, availableParallelism())), 1, 64),
+    workerIdleMs: text(env, 'MEMD_EMBEDDING_WORKER_IDLE_MS') === undefined ? undefined : integer(env, 'MEMD_EMBEDDING_WORKER_IDLE_MS', 0, 0, 3_600_000),
     timeoutMs: integer(env, 'MEMD_EMBEDDING_TIMEOUT_MS', 30_000, 100, 600_000),
   };
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EmbeddingConfig } from '../../../src/config.js';
 import { createEmbeddingProvider } from '../../../src/providers/embedding/index.js';
 
-const base: EmbeddingConfig = { provider: 'hash', model: undefined, baseUrl: undefined, apiKey: undefined, dimensions: undefined, workers: 1, timeoutMs: 1_000 };
+const base: EmbeddingConfig = { provider: 'hash', model: undefined, baseUrl: undefined, apiKey: undefined, dimensions: undefined, workers: 1, workerIdleMs: undefined, timeoutMs: 1_000 };
 
 describe('createEmbeddingProvider', () => {
   it('builds the configured provider without loading anything', () => {

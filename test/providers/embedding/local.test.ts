@@ -66,6 +66,27 @@ describe('local embedding provider lifecycle', () => {
     expect(() => new LocalEmbeddingProvider({ model: 'all-MiniLM-L6-v2', workers: 1 })).toThrow(AppError);
   });
 
+  it('keeps one model loaded, starts another thread under load, and stops it when idle', async () => {
+    const elastic = new LocalEmbeddingProvider({ model: undefined, workers: 2, workerIdleMs: 300 });
+    try {
+      await elastic.init();
+      expect(elastic.liveWorkers).toBe(1);
+      // Enough batches that some wait for a thread: the second one starts and takes its share.
+      const texts = mixedLengthTexts(256);
+      let most = 0;
+      const sampler = setInterval(() => (most = Math.max(most, elastic.liveWorkers)), 10);
+      const vectors = await elastic.embed(texts).finally(() => clearInterval(sampler));
+      expectUnitVectors(vectors, 512);
+      expect(most).toBe(2);
+      await expect.poll(() => elastic.liveWorkers, { timeout: 10_000, interval: 50 }).toBe(1);
+      // The thread that stayed still answers, with the same vectors.
+      const [again] = await elastic.embed([texts[0]!]);
+      expect(dot(again!, vectors[0]!)).toBeGreaterThan(0.9999);
+    } finally {
+      await elastic.close();
+    }
+  });
+
   it('embeds with a single worker, and refuses (rather than hangs) once closed', async () => {
     const single = new LocalEmbeddingProvider({ model: 'use-lite', workers: 1 });
     expectUnitVectors(await single.embed(['lazy init on first use']), 512);
