@@ -212,7 +212,9 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     async start() {
       // The embedded engine belongs to this one process: whatever was running belonged to a process now dead.
       if (db.dialect === 'sqlite') await db.tasks.releaseAllLeases();
-      await db.engine.warmUp(db.sqlContext.db);
+      const warming = performance.now();
+      const index = await db.engine.warmUp(db.sqlContext.db);
+      if (index) log.info({ ...index, ms: Math.round(performance.now() - warming) }, 'search index warm');
       for (const task of recurring) await task.seed();
       tasks.start();
       ready = true;

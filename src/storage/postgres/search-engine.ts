@@ -135,9 +135,10 @@ export class PostgresSearchEngine implements SearchEngine {
     for (const { indexname } of rows) await sql`DROP INDEX IF EXISTS ${sql.id(indexname)}`.execute(db);
   }
 
-  async warmUp(db: Kysely<Database>): Promise<void> {
+  async warmUp(db: Kysely<Database>): Promise<null> {
     const name = `memory_vectors_hnsw_${this.dimensions}`;
     await sql`CREATE INDEX IF NOT EXISTS ${sql.id(name)} ON memory_vectors USING hnsw ((${this.typedEmbedding}) vector_cosine_ops)`.execute(db);
+    return null;
   }
 
   close(): void {}

@@ -73,9 +73,18 @@ export interface SearchEngine {
   keywordMatchCounts(db: Kysely<Database>, workspaceId: string, queries: ReadonlyArray<readonly string[]>, cap: number): Promise<number[]>;
   /** Drops vector indexes built for any dimension (before re-embedding with another model). */
   dropVectorIndexes(db: Kysely<Database>): Promise<void>;
-  /** Prepares in-memory indexes from the database; resolves when search runs at full speed. */
-  warmUp(db: Kysely<Database>): Promise<void>;
+  /**
+   * Prepares in-memory indexes from the database; resolves when search runs at full speed, with what was indexed
+   * (null: the index lives in the database).
+   */
+  warmUp(db: Kysely<Database>): Promise<WarmUpReport | null>;
   close(): void;
+}
+
+/** What an in-memory vector index holds after warm-up, and how much of it came from the last stop's snapshot. */
+export interface WarmUpReport {
+  vectors: number;
+  fromSnapshot: number;
 }
 
 /** How many of the nearest a best-effort filtered search looks through: a selective filter needs a wide net. */

@@ -42,7 +42,9 @@ export async function openSqliteStorage(options: SqliteOptions): Promise<SqlStor
   const vectors = new WorkspaceVectorIndexes({ ...DEFAULT_VECTOR_INDEX, ...options.vectorIndex, dimensions: options.dimensions });
   // A second connection needs a file: an in-memory database exists for its own connection only.
   const reader = options.path === ':memory:' ? null : new SqliteReader(options.path);
-  const engine = new SqliteSearchEngine(vectors, options.annMinSize ?? 0, reader);
+  // The HNSW graphs are saved beside the database file at close and loaded at start (vector-snapshot.ts).
+  const snapshotDir = options.path === ':memory:' ? null : `${options.path}.hnsw`;
+  const engine = new SqliteSearchEngine(vectors, options.annMinSize ?? 0, reader, snapshotDir);
   const wal = new WalSync(options.path === ':memory:' ? null : `${options.path}-wal`);
   const optimize = setInterval(() => database.pragma('optimize'), 60 * 60_000);
   optimize.unref();

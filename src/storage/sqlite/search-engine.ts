@@ -2,10 +2,11 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { sql, type Compilable, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../database.js';
 import { memoryFilter, type FilterBuilder } from '../sql/memory-filter.js';
-import { bestEffortCandidates, type KeywordEntry, type KeywordQuery, type SearchEngine, type VectorEntry } from '../sql/search-engine.js';
+import { bestEffortCandidates, type KeywordEntry, type KeywordQuery, type SearchEngine, type VectorEntry, type WarmUpReport } from '../sql/search-engine.js';
 import { factOf, type MemoryFilter, type VectorHit } from '../types.js';
 import type { SqliteReader } from './reader.js';
 import type { IndexedMemory, WorkspaceVectorIndexes } from './vector-index.js';
+import { removeSnapshot } from './vector-snapshot.js';
 
 const FTS_CHUNK = 500;
 const WARM_UP_PAGE = 2_000;
@@ -34,6 +35,16 @@ function indexPredicate(filter: MemoryFilter): ((m: IndexedMemory) => boolean) |
   return (m) => (derived === undefined || m.derived === derived) && !excluded.has(m.id);
 }
 
+function byWorkspace(entries: readonly VectorEntry[]): Map<string, VectorEntry[]> {
+  const lists = new Map<string, VectorEntry[]>();
+  for (const entry of entries) {
+    const list = lists.get(entry.workspaceId) ?? [];
+    list.push(entry);
+    lists.set(entry.workspaceId, list);
+  }
+  return lists;
+}
+
 /**
  * SQLite: FTS5 (BM25) for keywords; vectors as float32 BLOBs in the database and, for active memories, in an
  * in-memory HNSW per workspace. Common filters are answered by the index alone; other filters check the index's
@@ -49,6 +60,8 @@ export class SqliteSearchEngine implements SearchEngine {
     private readonly annMinSize: number,
     /** Keyword searches run on this reader thread when there is one (a database file, not `:memory:`). */
     private readonly reader: SqliteReader | null = null,
+    /** Where the HNSW graphs are saved at close and loaded from at start (vector-snapshot.ts); null: never saved. */
+    private readonly snapshotDir: string | null = null,
   ) {}
 
   /**
@@ -102,13 +115,7 @@ export class SqliteSearchEngine implements SearchEngine {
   }
 
   onVectorsAdded(entries: readonly VectorEntry[]): void {
-    const byWorkspace = new Map<string, VectorEntry[]>();
-    for (const e of entries) {
-      const list = byWorkspace.get(e.workspaceId) ?? [];
-      list.push(e);
-      byWorkspace.set(e.workspaceId, list);
-    }
-    for (const [workspaceId, list] of byWorkspace) this.vectors.upsert(workspaceId, list);
+    for (const [workspaceId, list] of byWorkspace(entries)) this.vectors.upsert(workspaceId, list);
   }
 
   onVectorsRemoved(workspaceId: string, seqs: readonly number[]): void {
@@ -182,13 +189,22 @@ export class SqliteSearchEngine implements SearchEngine {
   }
 
   async dropVectorIndexes(): Promise<void> {
-    // The HNSW graphs live in memory only and are rebuilt by warmUp.
+    // The HNSW graphs are rebuilt by warmUp; a snapshot of the old vectors would only be checked and thrown away.
     this.vectors.clear();
+    if (this.snapshotDir) removeSnapshot(this.snapshotDir);
     this.warm = false;
   }
 
-  async warmUp(db: Kysely<Database>): Promise<void> {
+  /**
+   * Builds the HNSW graphs from the active memories' vectors, or loads the snapshot of the last clean stop and checks
+   * it against them (a memory it holds with another vector, or does not hold, is upserted; one the database no longer
+   * holds as active is removed). Until then searches scan exactly.
+   */
+  async warmUp(db: Kysely<Database>): Promise<WarmUpReport> {
     await this.reader?.start();
+    const restored = this.snapshotDir !== null && this.vectors.load(this.snapshotDir);
+    let fromSnapshot = 0;
+    let vectors = 0;
     let afterSeq = 0;
     for (;;) {
       const rows = await db
@@ -201,16 +217,31 @@ export class SqliteSearchEngine implements SearchEngine {
         .limit(WARM_UP_PAGE)
         .execute();
       if (rows.length === 0) break;
-      this.onVectorsAdded(
-        rows.map((r) => ({ seq: r.seq, workspaceId: r.workspace_id, id: r.id, derived: r.source_memory_id !== null, factOf: factOf(r), embedding: this.decodeVector(r.embedding) })),
-      );
+      const entries = rows.map((r) => ({ seq: r.seq, workspaceId: r.workspace_id, id: r.id, derived: r.source_memory_id !== null, factOf: factOf(r), embedding: this.decodeVector(r.embedding) }));
+      for (const [workspaceId, list] of byWorkspace(entries)) {
+        if (restored) fromSnapshot += this.vectors.confirm(workspaceId, list);
+        else this.vectors.upsert(workspaceId, list);
+      }
+      vectors += rows.length;
       afterSeq = rows[rows.length - 1]!.seq;
       await yieldToEventLoop();
     }
+    if (restored) this.vectors.dropUnverified();
     this.warm = true;
+    return { vectors, fromSnapshot };
   }
 
+  /** Saves the graphs for the next start when they are complete (a snapshot is a shortcut, never required). */
   close(): void {
+    if (this.warm && this.snapshotDir) {
+      try {
+        this.vectors.save(this.snapshotDir);
+      } catch {
+        // The next start builds from the database, as it would without a snapshot.
+        removeSnapshot(this.snapshotDir);
+      }
+    }
+    this.warm = false;
     this.vectors.clear();
   }
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import usearch, { type Index, type ScalarKind } from 'usearch';
+import { readSnapshot, writeSnapshot } from './vector-snapshot.js';
 
 export interface VectorIndexOptions {
   dimensions: number;
@@ -64,6 +65,9 @@ interface VectorGroup {
   members: Member[];
 }
 
+/** A group as a snapshot stores it: key, digest (base64), members as [seq, id, derived (0 | 1), factOf]. */
+export type SnapshotGroup = [key: number, digest: string, members: ReadonlyArray<readonly [seq: number, id: string, derived: 0 | 1, factOf: string | null]>];
+
 /** A memory of the index, with the group of its vector. */
 interface Member extends IndexedMemory {
   seq: number;
@@ -99,9 +103,8 @@ class WorkspaceIndex {
    * Adds the memory, or moves it to its new vector's group. Answers the key of a group it opened, which the graph
    * must then be given.
    */
-  set(seq: number, memory: IndexedMemory, embedding: Float32Array): number | null {
+  set(seq: number, memory: IndexedMemory, embedding: Float32Array, digest = vectorDigest(embedding)): number | null {
     this.delete(seq);
-    const digest = vectorDigest(embedding);
     const existing = this.groupOfDigest.get(digest);
     // A literal, not a spread: a spread object keeps the added property out of line, 40 bytes more a memory. Its
     // group is set below when this memory opens one.
@@ -123,6 +126,34 @@ class WorkspaceIndex {
     return group;
   }
 
+  /** Whether the memory is held with exactly this vector and description (a restored snapshot is checked so). */
+  holds(seq: number, memory: IndexedMemory, digest: string): boolean {
+    const member = this.memories.get(seq);
+    return member !== undefined && member.group.digest === digest && member.id === memory.id && member.derived === memory.derived && member.factOf === memory.factOf;
+  }
+
+  /** The groups as a snapshot stores them, beside the graph's own file. */
+  toSnapshot(): SnapshotGroup[] {
+    return this.groups.flatMap((group) =>
+      group ? [[group.key, Buffer.from(group.digest, 'latin1').toString('base64'), group.members.map((m) => [m.seq, m.id, m.derived ? 1 : 0, m.factOf] as const)] as SnapshotGroup] : [],
+    );
+  }
+
+  /** Takes back the groups of a snapshot whose graph was loaded into `graph`. */
+  restore(groups: readonly SnapshotGroup[]): void {
+    for (const [key, digest64, members] of groups) {
+      const group: VectorGroup = { key, digest: Buffer.from(digest64, 'base64').toString('latin1'), members: [] };
+      for (const [seq, id, derived, factOf] of members) {
+        const member: Member = { seq, id, derived: derived === 1, factOf, group };
+        group.members.push(member);
+        this.memories.set(seq, member);
+      }
+      this.groups[key] = group;
+      this.groupOfDigest.set(group.digest, group);
+    }
+    for (let key = 0; key < this.groups.length; key++) if (!this.groups[key]) this.freeKeys.push(key);
+  }
+
   /** Removes the memory; the last member out of a group takes its node out of the graph. */
   delete(seq: number): void {
     const member = this.memories.get(seq);
@@ -139,8 +170,9 @@ class WorkspaceIndex {
 }
 
 /**
- * One in-memory HNSW graph per workspace (usearch), holding the active memories only. It is always rebuilt from the
- * database, so a crash can never leave it ahead of or behind committed data.
+ * One in-memory HNSW graph per workspace (usearch), holding the active memories only. It is built from the database
+ * at start, or loaded from the snapshot the last clean stop wrote and then checked against the database memory by
+ * memory (`confirm`, `dropUnverified`), so a crash can never leave it ahead of or behind committed data.
  *
  * Identical vectors are one node of the graph. Atomic facts repeat (every memory that ends "Keep this in mind when
  * scheduling." has that fact), and thousands of nodes at distance zero from each other trap the greedy search:
@@ -149,6 +181,8 @@ class WorkspaceIndex {
  */
 export class WorkspaceVectorIndexes {
   private readonly workspaces = new Map<string, WorkspaceIndex>();
+  /** Memories of a loaded snapshot that the database has not yet been seen to hold as they are. */
+  private readonly unverified = new Map<string, Set<number>>();
 
   constructor(private readonly options: VectorIndexOptions) {}
 
@@ -179,7 +213,9 @@ export class WorkspaceVectorIndexes {
     const added: Array<{ key: number; embedding: Float32Array }> = [];
     // The last entry of a memory wins: a memory set twice here could free a key this batch has yet to add.
     const latest = new Map(entries.map((entry) => [entry.seq, entry]));
+    const unverified = this.unverified.get(workspaceId);
     for (const { seq, id, derived, factOf, embedding } of latest.values()) {
+      unverified?.delete(seq);
       const opened = index.set(seq, { id, derived, factOf }, embedding);
       if (opened !== null) added.push({ key: opened, embedding });
     }
@@ -193,11 +229,68 @@ export class WorkspaceVectorIndexes {
   remove(workspaceId: string, seqs: readonly number[]): void {
     const index = this.workspaces.get(workspaceId);
     if (!index) return;
-    for (const seq of seqs) index.delete(seq);
+    const unverified = this.unverified.get(workspaceId);
+    for (const seq of seqs) {
+      unverified?.delete(seq);
+      index.delete(seq);
+    }
   }
 
   drop(workspaceId: string): void {
     this.workspaces.delete(workspaceId);
+    this.unverified.delete(workspaceId);
+  }
+
+  /** Writes every graph and its groups under `dir` (vector-snapshot.ts). */
+  save(dir: string): void {
+    writeSnapshot(dir, this.options, [...this.workspaces].map(([workspaceId, index]) => ({ workspaceId, graph: index.graph, groups: index.toSnapshot() })));
+  }
+
+  /**
+   * Replaces what is held with the snapshot under `dir` when there is a usable one made with these options. Its
+   * memories stay unverified until `confirm` finds them in the database as they are; `dropUnverified` removes the
+   * rest. False (and nothing held) when there is none or it does not load: the caller builds from the database.
+   */
+  load(dir: string): boolean {
+    this.clear();
+    const snapshot = readSnapshot(dir, this.options);
+    if (!snapshot) return false;
+    try {
+      for (const { workspaceId, graph, groups } of snapshot) {
+        const index = this.indexFor(workspaceId);
+        index.graph.load(graph);
+        index.restore(groups);
+        if (index.graph.size() !== index.nodes) throw new Error(`the graph of ${workspaceId} has ${index.graph.size()} nodes, its groups ${index.nodes}`);
+        this.unverified.set(workspaceId, new Set(index.memories.keys()));
+      }
+      return true;
+    } catch {
+      // A damaged snapshot is only lost time: build from the database instead.
+      this.clear();
+      return false;
+    }
+  }
+
+  /**
+   * Memories as the database holds them, during warm-up after `load`: those the snapshot holds with the same vector
+   * and description are confirmed, the others are upserted. Answers how many were confirmed.
+   */
+  confirm(workspaceId: string, entries: readonly IndexEntry[]): number {
+    const index = this.workspaces.get(workspaceId);
+    const unverified = this.unverified.get(workspaceId);
+    const changed = entries.filter((entry) => {
+      if (!index?.holds(entry.seq, entry, vectorDigest(entry.embedding))) return true;
+      unverified?.delete(entry.seq);
+      return false;
+    });
+    this.upsert(workspaceId, changed);
+    return entries.length - changed.length;
+  }
+
+  /** After warm-up has confirmed what the database holds: the snapshot's memories it did not hold are removed. */
+  dropUnverified(): void {
+    for (const [workspaceId, seqs] of this.unverified) this.remove(workspaceId, [...seqs]);
+    this.unverified.clear();
   }
 
   size(workspaceId: string): number {
@@ -234,5 +327,6 @@ export class WorkspaceVectorIndexes {
 
   clear(): void {
     this.workspaces.clear();
+    this.unverified.clear();
   }
 }
