@@ -7,7 +7,8 @@
  *    Background enrichment (facts of multi-sentence memories, automatic links) runs to the end. Postgres gets a
  *    copy of the SQLite rows (see copyToPostgres), so SQLite runs first.
  * 2. Measure: the real server (`dist/src/main.js`, as `npm start` runs it; result cache off) starts as a child process
- *    on that database. Reported: time to listen and to be ready (search index rebuilt from the database), RSS;
+ *    on that database. Reported: time to listen and to be ready (search index built, or loaded from the snapshot of
+ *    the last clean stop and checked against the database), RSS;
  *    then the questions twice through POST /v1/memories/recall: pass 1 embeds every query with the `local` model
  *    (end to end, as a client sees it), pass 2 repeats them with the query vectors in the server's LRU, so
  *    `search_latency_ms` is the engine alone.
@@ -17,10 +18,11 @@
  *
  * Environment: RECALL_BENCH_MEMORIES (100000), RECALL_BENCH_QUERIES (1000), RECALL_BENCH_DIR
  * (/tmp/memd-bench-recall), RECALL_BENCH_BACKENDS (sqlite,postgres), RECALL_BENCH_ANN (default | all | none),
- * RECALL_BENCH_ANN_BUILDS (3: builds of the default index measured).
+ * RECALL_BENCH_ANN_BUILDS (3: builds of the default index measured), RECALL_BENCH_COLD=1 (SQLite: delete the HNSW
+ * snapshot of the last stop first, so that the server builds the index).
  * Postgres is PGlite (WASM Postgres with pgvector, one connection, in this process), not a tuned server.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -47,6 +49,7 @@ const BACKENDS = (process.env.RECALL_BENCH_BACKENDS ?? 'sqlite,postgres').split(
 const ANN = process.env.RECALL_BENCH_ANN ?? 'default';
 // Builds on two threads differ from one another: one build is not evidence of the index's recall.
 const ANN_BUILDS = Number(process.env.RECALL_BENCH_ANN_BUILDS ?? 3);
+const COLD = process.env.RECALL_BENCH_COLD === '1';
 const WORKSPACE = 'bench';
 const BATCH = 1_000;
 mkdirSync(ROOT, { recursive: true });
@@ -109,6 +112,10 @@ async function ingest(env: Record<string, string>, texts: string[]): Promise<voi
 
 /** Step 2: the real server as a child process; start-up, RSS, and the questions twice. */
 async function measure(env: Record<string, string>, qs: string[]): Promise<void> {
+  // SQLite loads the HNSW snapshot its last clean stop wrote (the ingest's, or the previous run's) and checks it.
+  const snapshot = env.MEMD_STORAGE ? null : join(env.MEMD_DATA_DIR!, 'memd.sqlite.hnsw');
+  if (snapshot && COLD) rmSync(snapshot, { recursive: true, force: true });
+  const warmUp = snapshot === null ? 'pgvector index' : existsSync(snapshot) ? 'HNSW snapshot loaded and checked' : 'HNSW built';
   const started = performance.now();
   const server = await startBenchServer({ ...env, MEMD_RECALL_CACHE_ENTRIES: '0' });
   const base = server.url;
@@ -116,7 +123,7 @@ async function measure(env: Record<string, string>, qs: string[]): Promise<void>
     const listening = performance.now();
     await waitReady(base);
     const ready = performance.now();
-    log(`  start: listening after ${seconds(listening - started)} (process, database, embedding model), ready after ${seconds(ready - started)} (index rebuilt: ${seconds(ready - listening)}); peak RSS ${await peakRssMiB(server.pid)} MiB`);
+    log(`  start: listening after ${seconds(listening - started)} (process, database, embedding model), ready after ${seconds(ready - started)} (${warmUp}: ${seconds(ready - listening)}); peak RSS ${await peakRssMiB(server.pid)} MiB`);
     const passes: Array<{ name: string; texts: string[] }> = [
       { name: 'end to end (query embedded by the local model)', texts: qs },
       { name: 'engine (query vector from the server LRU)', texts: qs },

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Index } from 'usearch';
-import type { SnapshotGroup, VectorIndexOptions } from './vector-index.js';
+import type { SnapshotGroups, VectorIndexOptions } from './vector-index.js';
 
 /**
  * The in-memory HNSW graphs on disk, so that a restart loads them instead of building them again (about a minute
@@ -12,7 +12,7 @@ import type { SnapshotGroup, VectorIndexOptions } from './vector-index.js';
  * with each graph's groups of memories.
  */
 const MANIFEST = 'manifest.json';
-const FORMAT = 1;
+const FORMAT = 2;
 
 export interface SnapshotWorkspace {
   workspaceId: string;
@@ -20,7 +20,7 @@ export interface SnapshotWorkspace {
   graph: string;
   /** SHA-256 of that file: usearch takes a damaged file down with the process instead of failing, so it is checked first. */
   sha256: string;
-  groups: SnapshotGroup[];
+  groups: SnapshotGroups;
 }
 
 interface Manifest {
@@ -54,7 +54,7 @@ function flush(path: string): void {
 }
 
 /** Writes the graphs and then the manifest naming them, and removes the files of earlier snapshots. */
-export function writeSnapshot(dir: string, options: VectorIndexOptions, workspaces: ReadonlyArray<{ workspaceId: string; graph: Index; groups: SnapshotGroup[] }>): void {
+export function writeSnapshot(dir: string, options: VectorIndexOptions, workspaces: ReadonlyArray<{ workspaceId: string; graph: Index; groups: SnapshotGroups }>): void {
   mkdirSync(dir, { recursive: true });
   const generation = `${Date.now().toString(36)}-${process.pid}`;
   const entries = workspaces.map(({ workspaceId, graph, groups }, i): SnapshotWorkspace => {
