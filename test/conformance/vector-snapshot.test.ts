@@ -127,7 +127,9 @@ describe('HNSW snapshot (SQLite)', () => {
     expect(loaded.load(snapshot)).toBe(true);
     loaded.upsert('ws', [entry(4)]); // written after the warm-up's scan passed it
     loaded.upsert('ws', [entry(3)]); // rewritten: the write, not the snapshot, is authoritative
-    expect(loaded.confirm('ws', [entry(1)])).toBe(1); // the database no longer holds 2
+    const { embedding, ...stored } = entry(1);
+    const decode = (bytes: Uint8Array) => new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+    expect(loaded.confirm('ws', [{ ...stored, vector: new Uint8Array(embedding.buffer) }], decode)).toBe(1); // the database no longer holds 2
     loaded.dropUnverified();
     const found = (seq: number) => loaded.search('ws', [seeded(seq)], 1)[0]!.map((n) => n.memory.id);
     expect([1, 3, 4].map(found)).toEqual([['m1'], ['m3'], ['m4']]);

@@ -35,8 +35,8 @@ function indexPredicate(filter: MemoryFilter): ((m: IndexedMemory) => boolean) |
   return (m) => (derived === undefined || m.derived === derived) && !excluded.has(m.id);
 }
 
-function byWorkspace(entries: readonly VectorEntry[]): Map<string, VectorEntry[]> {
-  const lists = new Map<string, VectorEntry[]>();
+function byWorkspace<T extends { workspaceId: string }>(entries: readonly T[]): Map<string, T[]> {
+  const lists = new Map<string, T[]>();
   for (const entry of entries) {
     const list = lists.get(entry.workspaceId) ?? [];
     list.push(entry);
@@ -217,10 +217,10 @@ export class SqliteSearchEngine implements SearchEngine {
         .limit(WARM_UP_PAGE)
         .execute();
       if (rows.length === 0) break;
-      const entries = rows.map((r) => ({ seq: r.seq, workspaceId: r.workspace_id, id: r.id, derived: r.source_memory_id !== null, factOf: factOf(r), embedding: this.decodeVector(r.embedding) }));
-      for (const [workspaceId, list] of byWorkspace(entries)) {
-        if (restored) fromSnapshot += this.vectors.confirm(workspaceId, list);
-        else this.vectors.upsert(workspaceId, list);
+      const stored = rows.map((r) => ({ seq: r.seq, workspaceId: r.workspace_id, id: r.id, derived: r.source_memory_id !== null, factOf: factOf(r), vector: r.embedding as Buffer }));
+      for (const [workspaceId, list] of byWorkspace(stored)) {
+        if (restored) fromSnapshot += this.vectors.confirm(workspaceId, list, (vector) => this.decodeVector(vector as Buffer));
+        else this.vectors.upsert(workspaceId, list.map(({ vector, ...memory }) => ({ ...memory, embedding: this.decodeVector(vector) })));
       }
       vectors += rows.length;
       afterSeq = rows[rows.length - 1]!.seq;

@@ -38,6 +38,12 @@ export interface IndexEntry extends IndexedMemory {
   embedding: Float32Array;
 }
 
+/** A memory as the database holds it, its vector as the stored float32 bytes (decoded only if the index needs it). */
+export interface StoredEntry extends IndexedMemory {
+  seq: number;
+  vector: Uint8Array;
+}
+
 export interface Neighbour {
   seq: number;
   memory: IndexedMemory;
@@ -92,7 +98,7 @@ interface Member extends IndexedMemory {
  * The first 128 bits of the SHA-256 of the vector's bytes, as a 16-character string: identical vectors, and only
  * they, share it. Short, because a workspace holds one per distinct vector.
  */
-export function vectorDigest(embedding: Float32Array): string {
+export function vectorDigest(embedding: Float32Array | Uint8Array): string {
   return createHash('sha256').update(new Uint8Array(embedding.buffer, embedding.byteOffset, embedding.byteLength)).digest().toString('latin1', 0, 16);
 }
 
@@ -306,16 +312,17 @@ export class WorkspaceVectorIndexes {
 
   /**
    * Memories as the database holds them, during warm-up after `load`: those the snapshot holds with the same vector
-   * and description are confirmed, the others are upserted. Answers how many were confirmed.
+   * and description are confirmed, the others are decoded and upserted. Answers how many were confirmed. The stored
+   * bytes are hashed as they are (the digest is of the same bytes), so unchanged vectors are never decoded.
    */
-  confirm(workspaceId: string, entries: readonly IndexEntry[]): number {
+  confirm(workspaceId: string, entries: readonly StoredEntry[], decode: (vector: Uint8Array) => Float32Array): number {
     const index = this.workspaces.get(workspaceId);
     const unverified = this.unverified.get(workspaceId);
-    const changed = entries.filter((entry) => {
-      if (!index?.holds(entry.seq, entry, vectorDigest(entry.embedding))) return true;
-      unverified?.delete(entry.seq);
-      return false;
-    });
+    const changed: IndexEntry[] = [];
+    for (const { vector, ...memory } of entries) {
+      if (index?.holds(memory.seq, memory, vectorDigest(vector))) unverified?.delete(memory.seq);
+      else changed.push({ ...memory, embedding: decode(vector) });
+    }
     this.upsert(workspaceId, changed);
     return entries.length - changed.length;
   }
