@@ -73,8 +73,8 @@ export interface DocumentsConfig {
 }
 /**
  * When the spare sandbox (an interpreter loaded ahead of need, about 100 MiB) is started: at `start` of the
- * service, so even the first session starts at once; at `first-use`, so a server whose context
- * environment is never used pays nothing (its first session waits for a cold start); or never (`off`).
+ * service, so even the first session starts at once; at `first-use` (the default), so a server whose context
+ * environment is never used pays nothing (its first session waits for a cold start, ~3 s); or never (`off`).
  */
 export type SandboxSpare = 'start' | 'first-use' | 'off';
 /** Where the key that seals MCP env values and data-provider `encrypted_args` comes from. */
@@ -227,7 +227,7 @@ export function loadConfig(env: Env = process.env): Config {
       memoryLimitBytes: integer(env, 'MEMD_SANDBOX_MEMORY_BYTES', 268_435_456, 16 * 1024 * 1024, 16 * 1024 ** 3),
       idleEvictMs: integer(env, 'MEMD_SANDBOX_IDLE_MS', 600_000, 1_000, 86_400_000),
       maxOutputChars: integer(env, 'MEMD_SANDBOX_MAX_OUTPUT_CHARS', 50_000, 100, 10_000_000),
-      spare: oneOf(env, 'MEMD_SANDBOX_SPARE', ['start', 'first-use', 'off'] as const, 'start'),
+      spare: oneOf(env, 'MEMD_SANDBOX_SPARE', ['start', 'first-use', 'off'] as const, 'first-use'),
       checkpointDelayMs: integer(env, 'MEMD_SANDBOX_CHECKPOINT_DELAY_MS', 5_000, 0, 3_600_000),
     },
     graph: {
