@@ -123,8 +123,9 @@ class WorkspaceIndex {
    * Adds the memory, or moves it to its new vector's group. Answers the key of a group it opened, which the graph
    * must then be given.
    */
-  set(seq: number, memory: IndexedMemory, embedding: Float32Array, digest = vectorDigest(embedding)): number | null {
+  set(seq: number, memory: IndexedMemory, embedding: Float32Array): number | null {
     this.delete(seq);
+    const digest = vectorDigest(embedding);
     const existing = this.groupOfDigest.get(digest);
     // A literal, not a spread: a spread object keeps the added property out of line, 40 bytes more a memory. Its
     // group is set below when this memory opens one.
