@@ -41,6 +41,10 @@ export class PostgresSearchEngine implements SearchEngine {
     return sql<number>`${column} <=> ${this.encodeVector(vector)}::vector(${sql.lit(this.dimensions)})`;
   }
 
+  anyOf(column: Expression<unknown>, ids: readonly string[]): Expression<SqlBool> {
+    return sql<SqlBool>`${column} = ANY(${[...ids]}::text[])`;
+  }
+
   jsonArrayContainsAll(column: Expression<unknown>, values: readonly string[]): Expression<SqlBool> {
     return sql<SqlBool>`${column} @> ${JSON.stringify([...new Set(values)])}::jsonb`;
   }

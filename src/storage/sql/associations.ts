@@ -65,7 +65,7 @@ export class SqlAssociationStore implements AssociationStore {
         .selectFrom('associations')
         .selectAll('associations')
         .where('associations.workspace_id', '=', workspaceId)
-        .where(`associations.${near}`, 'in', [...memoryIds]);
+        .where((eb) => this.ctx.engine.anyOf(eb.ref(`associations.${near}`), memoryIds));
       if (activeFarEnd) {
         q = q.innerJoin('memories', 'memories.id', `associations.${far}`).where('memories.status', '=', 'active');
       }
@@ -101,7 +101,7 @@ export class SqlAssociationStore implements AssociationStore {
       .selectFrom('associations')
       .select(['target_id', (eb) => eb.fn.countAll().as('n')])
       .where('workspace_id', '=', workspaceId)
-      .where('target_id', 'in', [...memoryIds]);
+      .where((eb) => this.ctx.engine.anyOf(eb.ref('target_id'), memoryIds));
     if (options.excludeRelationships?.length) q = q.where('relationship', 'not in', [...options.excludeRelationships]);
     // Off the main thread where the engine can (SQLite's reader thread): recall counts while it ranks.
     const [rows] = await this.ctx.engine.read(this.ctx.db, [q.groupBy('target_id')]);

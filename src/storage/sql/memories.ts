@@ -156,7 +156,7 @@ export class SqlMemoryStore implements MemoryStore {
 
   async getMany(workspaceId: string, ids: readonly string[]): Promise<Memory[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom('memories').selectAll().where('workspace_id', '=', workspaceId).where('id', 'in', [...ids]).execute();
+    const rows = await this.db.selectFrom('memories').selectAll().where('workspace_id', '=', workspaceId).where((eb) => this.ctx.engine.anyOf(eb.ref('id'), ids)).execute();
     return rows.map(toMemory);
   }
 
@@ -167,7 +167,7 @@ export class SqlMemoryStore implements MemoryStore {
       .selectFrom('memories')
       .select(CANDIDATE_COLUMNS.map((column) => `memories.${column}` as const))
       .select(this.similarityTo('memories.seq', similarTo).as('similarity'))
-      .where(filter ? memoryFilter(this.ctx.engine, workspaceId, { ...filter, ids: [...ids] }) : (eb) => eb.and([eb('workspace_id', '=', workspaceId), eb('id', 'in', [...ids])]))
+      .where(filter ? memoryFilter(this.ctx.engine, workspaceId, { ...filter, ids: [...ids] }) : (eb) => eb.and([eb('workspace_id', '=', workspaceId), this.ctx.engine.anyOf(eb.ref('id'), ids)]))
       .execute();
     return rows.map(toCandidateRow);
   }
@@ -187,7 +187,7 @@ export class SqlMemoryStore implements MemoryStore {
       .innerJoin('memory_vectors', 'memory_vectors.seq', 'memories.seq')
       .select(['memories.id', 'memory_vectors.embedding'])
       .where('memories.workspace_id', '=', workspaceId)
-      .where('memories.id', 'in', [...ids])
+      .where((eb) => this.ctx.engine.anyOf(eb.ref('memories.id'), ids))
       .execute();
     return new Map(rows.map((r) => [r.id, this.ctx.engine.decodeVector(r.embedding)]));
   }

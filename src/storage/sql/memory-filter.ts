@@ -12,7 +12,7 @@ export function memoryFilter(engine: SearchEngine, workspaceId: string | null, f
     if (workspaceId !== null) conditions.push(eb('memories.workspace_id', '=', workspaceId));
     const statuses = filter.statuses ?? ['active'];
     conditions.push(statuses.length === 1 ? eb('memories.status', '=', statuses[0]!) : eb('memories.status', 'in', statuses));
-    if (filter.ids) conditions.push(filter.ids.length ? eb('memories.id', 'in', filter.ids) : sql<SqlBool>`1 = 0`);
+    if (filter.ids) conditions.push(filter.ids.length ? engine.anyOf(eb.ref('memories.id'), filter.ids) : sql<SqlBool>`1 = 0`);
     if (filter.excludeIds?.length) conditions.push(eb('memories.id', 'not in', filter.excludeIds));
     if (filter.types?.length) conditions.push(eb('memories.type', 'in', filter.types));
     if (filter.subtypes?.length) conditions.push(eb('memories.subtype', 'in', filter.subtypes));

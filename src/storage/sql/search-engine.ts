@@ -44,6 +44,11 @@ export interface SearchEngine {
   decodeVector(raw: Buffer | string): Float32Array;
   /** Cosine distance (0 = same direction) from a stored vector column to the query, for exact scans in SQL. */
   cosineDistance(column: Expression<unknown>, vector: Float32Array): RawBuilder<number>;
+  /**
+   * `column` is one of `ids`, written with one parameter whatever their number: the statement's text stays the same,
+   * so it is prepared once and planned once (a list of placeholders is a new statement for every length).
+   */
+  anyOf(column: Expression<unknown>, ids: readonly string[]): Expression<SqlBool>;
   /** `column` (a JSON array of strings) holds every one of `values`. */
   jsonArrayContainsAll(column: Expression<unknown>, values: readonly string[]): Expression<SqlBool>;
   /** Writes keyword entries inside the caller's transaction (vectors are shared SQL). */

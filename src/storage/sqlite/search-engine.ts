@@ -92,6 +92,10 @@ export class SqliteSearchEngine implements SearchEngine {
     return sql<number>`vec_distance_cosine(${column}, ${this.encodeVector(vector)})`;
   }
 
+  anyOf(column: Expression<unknown>, ids: readonly string[]): Expression<SqlBool> {
+    return sql<SqlBool>`${column} IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`;
+  }
+
   jsonArrayContainsAll(column: Expression<unknown>, values: readonly string[]): Expression<SqlBool> {
     const distinct = [...new Set(values)];
     return sql<SqlBool>`(SELECT count(DISTINCT j.value) FROM json_each(${column}) AS j WHERE j.value IN (${sql.join(distinct)})) = ${distinct.length}`;
