@@ -395,7 +395,7 @@ export class SqlMemoryStore implements MemoryStore {
           .end(),
       }))
       .where('workspace_id', '=', workspaceId)
-      .where('id', 'in', [...ids])
+      .where((eb) => this.ctx.engine.anyOf(eb.ref('id'), ids))
       .execute();
   }
 
