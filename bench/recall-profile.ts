@@ -6,17 +6,24 @@
  * statement's wall time is its cost. Statements of the main connection only: keyword searches and match counts,
  * links and backlink counts run on the reader thread's connection (src/storage/sqlite/reader.ts, through
  * `SearchEngine.read`) and are not in the table.
+ *
+ * RECALL_PROFILE_TUNING='{"minDepth":30}' (JSON merged over the default tuning) compares instead: two recall
+ * engines on the same storage, the default and the given tuning, answer every question alternately (the order
+ * swapped from one question to the next, so both meet the same machine), called in process; printed are each
+ * one's p50/p99 and the median and mean of the per-question differences (tuned − default).
  */
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { DEFAULT_TUNING, RecallService, type RecallTuning } from '../src/core/recall/service.js';
 import { machineLine, percentile } from './machine.js';
 import { questions } from './recall/corpus.js';
 
 const ROOT = process.env.RECALL_BENCH_DIR ?? '/tmp/memd-bench-recall';
 const N = Number(process.env.RECALL_BENCH_MEMORIES ?? 100_000);
 const QUESTIONS = 300;
+const compared = process.env.RECALL_PROFILE_TUNING ? (JSON.parse(process.env.RECALL_PROFILE_TUNING) as Partial<RecallTuning>) : null;
 
 const times = new Map<string, { ms: number; n: number }>();
 let timing = false;
@@ -49,6 +56,10 @@ prototype.prepare = function (this: unknown, sql: string) {
 const app = await createApp(
   loadConfig({ MEMD_DATA_DIR: join(ROOT, `sqlite-${N}`), MEMD_RECALL_CACHE_ENTRIES: '0', MEMD_LOG_LEVEL: 'warn', MEMD_SANDBOX_SPARE: 'off' }),
 );
+if (compared) {
+  await compareTunings(compared);
+  process.exit(0);
+}
 const url = await app.listen(0);
 await app.ready();
 const recall = async (query: string) => {
@@ -69,4 +80,35 @@ console.log(`${QUESTIONS} recalls (second pass, query vectors cached): search_la
 console.log('   total ms    count  ms each  statement');
 for (const [sql, e] of [...times].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15)) {
   console.log(`${e.ms.toFixed(0).padStart(11)} ${String(e.n).padStart(8)} ${(e.ms / e.n).toFixed(2).padStart(8)}  ${sql.slice(0, 200)}`);
+}
+
+/** Default and tuned engines on the same storage, question by question in alternating order (see the header). */
+async function compareTunings(override: Partial<RecallTuning>): Promise<void> {
+  await app.services.start();
+  const tuning: RecallTuning = { ...DEFAULT_TUNING, ...override, weights: { ...DEFAULT_TUNING.weights, ...override.weights }, ranking: { ...DEFAULT_TUNING.ranking, ...override.ranking } };
+  const { storage, queryEmbedder, clock, events } = app.services;
+  const engine = (t: RecallTuning) => new RecallService({ storage, queryEmbedder, clock, events, llm: null, reranker: null, log: console, cache: { maxEntries: 0, ttlMs: 0 }, tuning: t });
+  const engines = [engine(DEFAULT_TUNING), engine(tuning)] as const;
+  const latency = async (which: 0 | 1, query: string) => (await engines[which].recall({ workspaceId: 'bench', query })).search_latency_ms;
+  const qs = questions(QUESTIONS);
+  for (const q of qs) for (const which of [0, 1] as const) await latency(which, q);
+  const runs: [number[], number[]] = [[], []];
+  const differences: number[] = [];
+  for (const [i, q] of qs.entries()) {
+    const order = i % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const);
+    const pair = [0, 0];
+    for (const which of order) pair[which] = await latency(which, q);
+    runs[0].push(pair[0]!);
+    runs[1].push(pair[1]!);
+    differences.push(pair[1]! - pair[0]!);
+  }
+  for (const engine of engines) await engine.close();
+  await app.close();
+  const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+  const line = (xs: number[]) => `p50 ${percentile(sorted(xs), 50).toFixed(2)}, p99 ${percentile(sorted(xs), 99).toFixed(2)}`;
+  console.log(`bench:recall-profile — ${machineLine()}`);
+  console.log(`${QUESTIONS} questions, each asked of both engines (query vectors cached), search_latency_ms:`);
+  console.log(`  default: ${line(runs[0])}`);
+  console.log(`  tuned ${JSON.stringify(override)}: ${line(runs[1])}`);
+  console.log(`  tuned − default: median ${percentile(sorted(differences), 50).toFixed(3)}, mean ${(differences.reduce((a, b) => a + b, 0) / differences.length).toFixed(3)}`);
 }

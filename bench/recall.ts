@@ -32,6 +32,8 @@ import { sql } from 'kysely';
 import usearch from 'usearch';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { DENSE_ASKED_PER_DEPTH, DENSE_KEPT_PER_DEPTH } from '../src/core/recall/arms.js';
+import { armDepth, DEFAULT_TUNING } from '../src/core/recall/service.js';
 import { LocalEmbeddingProvider } from '../src/providers/embedding/local.js';
 import { cosine } from '../src/providers/embedding/vector.js';
 import { openPostgresStorage } from '../src/storage/postgres/open.js';
@@ -215,10 +217,13 @@ async function annQuality(dataDir: string, qs: string[]): Promise<void> {
       index.upsert(WORKSPACE, rows.slice(at, at + 2_000).map((r) => ({ ...r, id: String(r.seq), derived: false, factOf: null })));
     }
     const buildMs = performance.now() - buildStarted;
-    // 200: what recall's dense arm asks the index for at the default limit (4 × max(3 × limit, 50)); it keeps the
-    // best 100 by the index's similarity and ranks them with the other evidence, so the true top 10 has to be
-    // among those 100.
-    for (const [wanted, kept] of [[10, 10], [100, 100], [200, 100]] as const) {
+    // What recall's dense arm asks the index for at the default limit of 10, and the best of them it keeps to
+    // rank with the other evidence: the true top 10 has to be among those kept.
+    // (200 asked, 100 kept: what it asked before 2026-11-25, for comparison.)
+    const depth = armDepth(DEFAULT_TUNING, 10);
+    const recallAsks = [DENSE_ASKED_PER_DEPTH * depth, DENSE_KEPT_PER_DEPTH * depth] as const;
+    const settings = [[10, 10], [100, 100], [200, 100], recallAsks].filter((s, i, all) => all.findIndex((t) => t[0] === s[0] && t[1] === s[1]) === i);
+    for (const [wanted, kept] of settings) {
       let found = 0;
       let foundBySeq = 0;
       const times: number[] = [];

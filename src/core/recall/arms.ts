@@ -38,22 +38,26 @@ const originals = (filter: MemoryFilter): MemoryFilter => ({ ...filter, excludeS
 const scoreMap = (hits: readonly ScoredId[]): Map<string, number> => new Map(hits.map((h) => [h.id, h.score]));
 
 /**
+ * What the dense search asks the index for and keeps, per unit of depth. An HNSW search for k candidates explores
+ * about max(k, ef) nodes: asking for twice what is kept finds more of the exact nearest (BENCHMARKS.md).
+ */
+export const DENSE_ASKED_PER_DEPTH = 4;
+export const DENSE_KEPT_PER_DEPTH = 2;
+
+/**
  * Dense retrieval, one index search for two arms: the nearest originals (the vector arm) and the nearest atomic
  * facts answered as their parents (the fact-restricted arm). One search keeps the index on its fast, unfiltered
  * path; it fetches twice the depth because facts and originals share it. Facts name their parent, so no row is
  * read here: `readProposed` reads those of what the two arms propose.
  */
 export async function denseArms({ storage, workspaceId, vector, filter, depth, seen }: ArmInput): Promise<{ vector: ArmResult; fact: ArmResult }> {
-  // An HNSW search for k candidates explores about k nodes: asking for twice what is kept finds 0.989-0.995 of the
-  // exact top 10 at 164k vectors (seven builds) instead of 0.961-0.988 (bench:recall, BENCHMARKS.md). Asking for
-  // what is kept made no difference to recall's latency (bench:recall-profile, two pairs).
-  const met = await storage.memories.vectorSearch(workspaceId, vector, { k: 4 * depth, filter });
+  const met = await storage.memories.vectorSearch(workspaceId, vector, { k: DENSE_ASKED_PER_DEPTH * depth, filter });
   // Every memory the search met, kept or not: other arms' candidates among them need no vector read.
   for (const hit of met) seen.similarity.set(hit.id, hit.score);
   const originalHits: ScoredId[] = [];
   const parents: string[] = [];
   const parentSimilarity = new Map<string, number>();
-  for (const hit of met.slice(0, 2 * depth)) {
+  for (const hit of met.slice(0, DENSE_KEPT_PER_DEPTH * depth)) {
     if (hit.factOf === null) {
       if (originalHits.length < depth) originalHits.push(hit);
     } else if (!parentSimilarity.has(hit.factOf)) {

@@ -52,6 +52,9 @@ export const DEFAULT_TUNING: RecallTuning = {
   backlinks: true,
 };
 
+/** How many candidates each arm returns for a request of `limit` results. */
+export const armDepth = (tuning: RecallTuning, limit: number): number => Math.max(tuning.overfetch * limit, tuning.minDepth);
+
 export interface RecallDeps {
   storage: Storage;
   queryEmbedder: EmbeddingProvider;
@@ -172,7 +175,7 @@ export class RecallService {
   private async retrieve(workspaceId: string, query: ProcessedQuery, vector: Float32Array, options: ResolvedOptions, entityIntent: boolean): Promise<Retrieved> {
     const { storage } = this.deps;
     const { weights } = this.tuning;
-    const depth = Math.max(this.tuning.overfetch * options.limit, this.tuning.minDepth);
+    const depth = armDepth(this.tuning, options.limit);
     const seen = seenMemories();
     const input: ArmInput = { storage, workspaceId, query, vector, filter: options.filter, depth, matchCounts: this.matchCounts, keywordSearches: new Map(), seen };
     const optional: Array<Promise<ArmResult>> = [];
