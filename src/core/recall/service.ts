@@ -44,8 +44,8 @@ export interface RecallTuning {
 export const DEFAULT_TUNING: RecallTuning = {
   weights: { vector: 1, keyword: 1, entity: 1, fact: 1, temporal: 1, graph: 0.5 },
   ranking: { keyword: 2, similarity: 1.5, fact: 0.25, coverage: 1, keywordContext: 0.5, fused: 0.8, about: 0.2, inWindow: 1 },
-  overfetch: 3,
-  minDepth: 50,
+  overfetch: 2,
+  minDepth: 20,
   graphSeeds: 5,
   neighbourSeeds: 8,
   neighbourDecay: [0.8, 0.8],
