@@ -103,7 +103,7 @@ export class PostgresSearchEngine implements SearchEngine {
     return rows.map((r) => ({ id: r.id, score: 1 - Number(r.distance), factOf: factOf(r) })).sort((a, b) => b.score - a.score);
   }
 
-  keywordRanking(db: Kysely<Database>, query: KeywordQuery, k: number, filter: FilterBuilder) {
+  keywordRanking(db: Kysely<Database>, query: KeywordQuery, k: number, workspaceId: string, filter: MemoryFilter) {
     const tsquery = tsQuery(query);
     const score = sql<number>`ts_rank_cd(memories.search_tsv, (${tsquery}))`;
     return db
@@ -112,7 +112,7 @@ export class PostgresSearchEngine implements SearchEngine {
       .where(sql<SqlBool>`memories.search_tsv @@ (${tsquery})`)
       // Facts stay out of keyword search (FACT_SCOPE); the generated column still indexes them.
       .where(sql<SqlBool>`memories.source_scope IS DISTINCT FROM ${FACT_SCOPE}`)
-      .where(filter)
+      .where(memoryFilter(this, workspaceId, filter))
       .orderBy('score', 'desc')
       .orderBy('memories.seq', 'desc')
       .limit(k);

@@ -324,7 +324,7 @@ export class SqlMemoryStore implements MemoryStore {
     const query = { terms: terms.filter((t) => t.trim()), required: (options.required ?? []).filter((t) => t.trim()) };
     if (query.terms.length === 0 && query.required.length === 0) return [];
     const { db, engine } = this.ctx;
-    const ranked = engine.keywordRanking(db, query, options.k, memoryFilter(engine, workspaceId, options.filter)).as('hits');
+    const ranked = engine.keywordRanking(db, query, options.k, workspaceId, options.filter ?? {}).as('hits');
     // The ranking picks k rows first; only those are joined to their columns and vectors.
     const hits = db
       .selectFrom(ranked)

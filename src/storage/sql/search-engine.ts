@@ -1,8 +1,7 @@
-import type { Compilable, Expression, Kysely, RawBuilder, SelectQueryBuilder, SqlBool } from 'kysely';
+import type { AliasableExpression, Compilable, Expression, Kysely, RawBuilder, SqlBool } from 'kysely';
 import type { Database } from '../database.js';
 import type { SqlDialect } from '../migrations/column-types.js';
 import type { MemoryFilter, VectorHit } from '../types.js';
-import type { FilterBuilder } from './memory-filter.js';
 
 /** What a memory contributes to the keyword index. */
 export interface KeywordEntry {
@@ -71,7 +70,7 @@ export interface SearchEngine {
    * memories passing the filter, as their `seq` and the engine's score (higher is better), best first. A
    * statement to run with `read`; storage joins what callers need to it.
    */
-  keywordRanking(db: Kysely<Database>, query: KeywordQuery, k: number, filter: FilterBuilder): SelectQueryBuilder<Database, 'memories', KeywordRank>;
+  keywordRanking(db: Kysely<Database>, query: KeywordQuery, k: number, workspaceId: string, filter: MemoryFilter): AliasableExpression<KeywordRank>;
   /** Runs read-only statements where they cost the main thread least; the rows of each, in order. */
   read<R>(db: Kysely<Database>, queries: ReadonlyArray<Compilable<R>>): Promise<R[][]>;
   /** For each non-empty list of terms, the index entries matching every one (see MemoryStore.keywordMatchCounts), counted up to `cap + 1`. */

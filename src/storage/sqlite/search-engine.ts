@@ -1,8 +1,8 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { sql, type Compilable, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { expressionBuilder, sql, type Compilable, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../database.js';
 import { memoryFilter, type FilterBuilder } from '../sql/memory-filter.js';
-import { bestEffortCandidates, type KeywordEntry, type KeywordQuery, type SearchEngine, type VectorEntry, type WarmUpReport } from '../sql/search-engine.js';
+import { bestEffortCandidates, type KeywordEntry, type KeywordQuery, type KeywordRank, type SearchEngine, type VectorEntry, type WarmUpReport } from '../sql/search-engine.js';
 import { factOf, type MemoryFilter, type VectorHit } from '../types.js';
 import type { SqliteReader } from './reader.js';
 import type { IndexedMemory, WorkspaceVectorIndexes } from './vector-index.js';
@@ -25,14 +25,19 @@ export function ftsMatchExpression(query: KeywordQuery): string {
  * ids. Anything else goes through SQL. Null when SQL is needed.
  */
 function indexPredicate(filter: MemoryFilter): ((m: IndexedMemory) => boolean) | null {
-  const { statuses, derived, excludeIds, ...rest } = filter;
+  const { statuses, derived, excludeIds } = filter;
   if (statuses && !(statuses.length === 1 && statuses[0] === 'active')) return null;
-  // An explicit list narrows even when empty (nothing matches).
-  if (rest.ids !== undefined || rest.sourceScopes !== undefined) return null;
-  const others = Object.values(rest).filter((v) => v !== undefined && !(Array.isArray(v) && v.length === 0));
-  if (others.length > 0) return null;
+  if (narrowsBeyond(filter, ['statuses', 'derived', 'excludeIds'])) return null;
   const excluded = new Set(excludeIds ?? []);
   return (m) => (derived === undefined || m.derived === derived) && !excluded.has(m.id);
+}
+
+/** Whether the filter narrows by any field but `fields`. An empty list narrows nothing, except an explicit `ids` or `sourceScopes` (nothing matches). */
+function narrowsBeyond(filter: MemoryFilter, fields: ReadonlyArray<keyof MemoryFilter>): boolean {
+  return Object.entries(filter).some(([field, value]) => {
+    if (value === undefined || fields.includes(field as keyof MemoryFilter)) return false;
+    return !Array.isArray(value) || value.length > 0 || field === 'ids' || field === 'sourceScopes';
+  });
 }
 
 function byWorkspace<T extends { workspaceId: string }>(entries: readonly T[]): Map<string, T[]> {
@@ -169,17 +174,18 @@ export class SqliteSearchEngine implements SearchEngine {
     return rows.map((r) => ({ id: r.id, score: 1 - r.distance, factOf: factOf(r) }));
   }
 
-  keywordRanking(db: Kysely<Database>, query: KeywordQuery, k: number, filter: FilterBuilder) {
-    // BM25 in FTS5 is negative, lower is better: its negation is the score. Ordered by the selected column, so
-    // that SQLite computes BM25 once per match, not a second time for the sort.
-    return db
-      .selectFrom('memories')
-      .innerJoin(sql<{ rowid: number }>`memory_fts`.as('memory_fts'), (join) => join.onRef(sql.ref('memory_fts.rowid') as never, '=', 'memories.seq'))
-      .select(['memories.seq', sql<number>`-bm25(memory_fts)`.as('score')])
-      .where(sql<SqlBool>`memory_fts MATCH ${ftsMatchExpression(query)}`)
-      .where(filter)
-      .orderBy('score', 'desc')
-      .limit(k);
+  keywordRanking(_db: Kysely<Database>, query: KeywordQuery, k: number, workspaceId: string, filter: MemoryFilter) {
+    const where = memoryFilter(this, workspaceId, filter)(expressionBuilder<Database, 'memories'>());
+    // BM25 in FTS5 is negative, lower is better: its negation is the score, ordered by the selected column so that
+    // SQLite computes it once per match. The filter is checked for every match, before the k best are taken: when
+    // it asks for workspace and status only, the narrow index (seq, workspace_id, status) answers it from fewer
+    // pages than the rows (SQLite's planner takes the row's primary key otherwise): 1.47 → 1.04 ms a search at
+    // 100k memories (429 recorded searches replayed). Raw SQL because INDEXED BY has no place in Kysely's builder.
+    const memories = narrowsBeyond(filter, ['statuses']) ? sql`memories` : sql`memories INDEXED BY memories_seq_scope`;
+    return sql<KeywordRank>`(SELECT memories.seq AS seq, -bm25(memory_fts) AS score
+      FROM memory_fts JOIN ${memories} ON memories.seq = memory_fts.rowid
+      WHERE memory_fts MATCH ${ftsMatchExpression(query)} AND ${where}
+      ORDER BY score DESC LIMIT ${k})`;
   }
 
   async keywordMatchCounts(db: Kysely<Database>, _workspaceId: string, queries: ReadonlyArray<readonly string[]>, cap: number): Promise<number[]> {
