@@ -21,7 +21,7 @@ import { availableParallelism, cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { DEFAULT_TUNING, type RecallTuning } from '../src/core/recall/service.js';
+import { tunedBy, type TuningOverride } from '../src/core/recall/service.js';
 
 interface Turn {
   dia_id: string;
@@ -49,10 +49,8 @@ const FILES = ['conv-26.json', 'conv-30.json', 'conv-41.json'];
 const locomoDir = resolve(process.env.LOCOMO_DIR ?? ['../shared/bench/locomo-dev', '../../shared/bench/locomo-dev'].find((d) => existsSync(d)) ?? '../shared/bench/locomo-dev');
 const keepDir = process.env.LOCOMO_DATA_DIR;
 const dataDir = keepDir ? resolve(keepDir) : mkdtempSync(join(tmpdir(), 'memd-locomo-'));
-const tuningOverride = process.env.LOCOMO_TUNING ? (JSON.parse(process.env.LOCOMO_TUNING) as Partial<RecallTuning>) : null;
-const tuning: RecallTuning | undefined = tuningOverride
-  ? { ...DEFAULT_TUNING, ...tuningOverride, weights: { ...DEFAULT_TUNING.weights, ...tuningOverride.weights } }
-  : undefined;
+const tuningOverride = process.env.LOCOMO_TUNING ? (JSON.parse(process.env.LOCOMO_TUNING) as TuningOverride) : null;
+const tuning = tuningOverride ? tunedBy(tuningOverride) : undefined;
 
 const config = loadConfig({ ...process.env, MEMD_DATA_DIR: dataDir, MEMD_PORT: '0', MEMD_LOG_LEVEL: process.env.MEMD_LOG_LEVEL ?? 'warn' });
 const app = await createApp(config, tuning ? { recallTuning: tuning } : {});

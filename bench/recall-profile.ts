@@ -16,14 +16,14 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { DEFAULT_TUNING, RecallService, type RecallTuning } from '../src/core/recall/service.js';
+import { DEFAULT_TUNING, RecallService, tunedBy, type RecallTuning, type TuningOverride } from '../src/core/recall/service.js';
 import { machineLine, percentile } from './machine.js';
 import { questions } from './recall/corpus.js';
 
 const ROOT = process.env.RECALL_BENCH_DIR ?? '/tmp/memd-bench-recall';
 const N = Number(process.env.RECALL_BENCH_MEMORIES ?? 100_000);
 const QUESTIONS = 300;
-const compared = process.env.RECALL_PROFILE_TUNING ? (JSON.parse(process.env.RECALL_PROFILE_TUNING) as Partial<RecallTuning>) : null;
+const compared = process.env.RECALL_PROFILE_TUNING ? (JSON.parse(process.env.RECALL_PROFILE_TUNING) as TuningOverride) : null;
 
 const times = new Map<string, { ms: number; n: number }>();
 let timing = false;
@@ -83,12 +83,11 @@ for (const [sql, e] of [...times].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15)
 }
 
 /** Default and tuned engines on the same storage, question by question in alternating order (see the header). */
-async function compareTunings(override: Partial<RecallTuning>): Promise<void> {
+async function compareTunings(override: TuningOverride): Promise<void> {
   await app.services.start();
-  const tuning: RecallTuning = { ...DEFAULT_TUNING, ...override, weights: { ...DEFAULT_TUNING.weights, ...override.weights }, ranking: { ...DEFAULT_TUNING.ranking, ...override.ranking } };
   const { storage, queryEmbedder, clock, events } = app.services;
   const engine = (t: RecallTuning) => new RecallService({ storage, queryEmbedder, clock, events, llm: null, reranker: null, log: console, cache: { maxEntries: 0, ttlMs: 0 }, tuning: t });
-  const engines = [engine(DEFAULT_TUNING), engine(tuning)] as const;
+  const engines = [engine(DEFAULT_TUNING), engine(tunedBy(override))] as const;
   const latency = async (which: 0 | 1, query: string) => (await engines[which].recall({ workspaceId: 'bench', query })).search_latency_ms;
   const qs = questions(QUESTIONS);
   for (const q of qs) for (const which of [0, 1] as const) await latency(which, q);

@@ -52,6 +52,17 @@ export const DEFAULT_TUNING: RecallTuning = {
   backlinks: true,
 };
 
+/** Changes to the default tuning; arm and ranking weights not named keep their default. */
+export type TuningOverride = Partial<Omit<RecallTuning, 'weights' | 'ranking'>> & { weights?: Partial<ArmWeights>; ranking?: Partial<RankingWeights> };
+
+/** The default tuning with `override` applied (benches compare settings this way). */
+export const tunedBy = (override: TuningOverride): RecallTuning => ({
+  ...DEFAULT_TUNING,
+  ...override,
+  weights: { ...DEFAULT_TUNING.weights, ...override.weights },
+  ranking: { ...DEFAULT_TUNING.ranking, ...override.ranking },
+});
+
 /** How many candidates each arm returns for a request of `limit` results. */
 export const armDepth = (tuning: RecallTuning, limit: number): number => Math.max(tuning.overfetch * limit, tuning.minDepth);
 
