@@ -7,6 +7,16 @@ import type { App } from '../server.js';
 
 const tags = ['memories'];
 
+/** The memory filters recall and reflect share, from the body's names to the engine's. */
+const filtersOf = (b: { types?: string[]; subtypes?: string[]; tags?: string[]; context_id?: string; observer_id?: string; subject_id?: string }) => ({
+  types: b.types,
+  subtypes: b.subtypes,
+  tags: b.tags,
+  contextId: b.context_id,
+  observerId: b.observer_id,
+  subjectId: b.subject_id,
+});
+
 export function recallRoutes(app: App, services: Services): void {
   /** The workspace (which must exist) and the caller's session context; X-Session-ID keeps that session alive. */
   const scopeOf = async (request: FastifyRequest, workspaceId: string | undefined) => {
@@ -32,12 +42,7 @@ export function recallRoutes(app: App, services: Services): void {
       return services.recall.recall({
         query: b.query,
         ...scope,
-        types: b.types,
-        subtypes: b.subtypes,
-        tags: b.tags,
-        contextId: b.context_id,
-        observerId: b.observer_id,
-        subjectId: b.subject_id,
+        ...filtersOf(b),
         userId: b.user_id,
         mode: b.mode === 'agentic' ? 'rag' : b.mode,
         tolerance: b.tolerance,
@@ -77,12 +82,7 @@ export function recallRoutes(app: App, services: Services): void {
         detailLevel: b.detail_level,
         includeSources: b.include_sources ?? true,
         depth: b.depth ?? 2,
-        types: b.types,
-        subtypes: b.subtypes,
-        tags: b.tags,
-        contextId: b.context_id,
-        observerId: b.observer_id,
-        subjectId: b.subject_id,
+        ...filtersOf(b),
       });
     },
   );
