@@ -85,8 +85,8 @@ for (const [sql, e] of [...times].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15)
 /** Default and tuned engines on the same storage, question by question in alternating order (see the header). */
 async function compareTunings(override: TuningOverride): Promise<void> {
   await app.services.start();
-  const { storage, queryEmbedder, clock, events } = app.services;
-  const engine = (t: RecallTuning) => new RecallService({ storage, queryEmbedder, clock, events, llm: null, reranker: null, log: console, cache: { maxEntries: 0, ttlMs: 0 }, tuning: t });
+  const { storage, queryEmbedder, clock } = app.services;
+  const engine = (t: RecallTuning) => new RecallService({ storage, queryEmbedder, clock, llm: null, reranker: null, log: console, cache: { maxEntries: 0, ttlMs: 0 }, tuning: t });
   const engines = [engine(DEFAULT_TUNING), engine(tunedBy(override))] as const;
   const latency = async (which: 0 | 1, query: string) => (await engines[which].recall({ workspaceId: 'bench', query })).search_latency_ms;
   const qs = questions(QUESTIONS);

@@ -104,7 +104,6 @@ export interface ServiceOptions {
 /** Builds every service from the configuration. Fails with a clear message if the data cannot be served. */
 export async function createServices(config: Config, log: FastifyBaseLogger, options: ServiceOptions = {}): Promise<Services> {
   const clock = options.clock ?? systemClock;
-  const events = new CoreEvents();
   const embedder = options.embedder ?? createEmbeddingProvider(config.embedding);
   await embedder.init();
   const llm = options.llm !== undefined ? options.llm : createLlmProvider(config.llm);
@@ -121,12 +120,12 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     throw error;
   }
 
+  const events = new CoreEvents(storage.workspaces);
   const queryEmbedder = withEmbeddingCache(embedder, QUERY_EMBEDDING_CACHE);
   const recall = new RecallService({
     storage,
     queryEmbedder,
     clock,
-    events,
     llm,
     reranker: config.recall.reranker === 'llm' && llm ? new LlmReranker(llm) : null,
     log,

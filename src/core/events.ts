@@ -1,23 +1,24 @@
 import { EventEmitter } from 'node:events';
+import type { WorkspaceStore } from '../storage/types.js';
 
 /**
- * In-process notifications between core services: a write tells readers (the recall cache) that a workspace
- * changed. Across API nodes the same signal travels through the database (see storage notifications).
+ * Notifications between core services. A change to a workspace's memories is counted in the database
+ * (`memory_versions`), so that every API node's recall cache stops answering from what it read before; background
+ * work queued is announced in process (other nodes' task runners poll).
  */
 export class CoreEvents {
   private readonly emitter = new EventEmitter({ captureRejections: false });
 
-  constructor() {
+  constructor(private readonly versions: Pick<WorkspaceStore, 'bumpMemoryVersion'>) {
     this.emitter.setMaxListeners(100);
   }
 
-  memoriesChanged(workspaceId: string): void {
-    this.emitter.emit('memories-changed', workspaceId);
-  }
-
-  onMemoriesChanged(listener: (workspaceId: string) => void): () => void {
-    this.emitter.on('memories-changed', listener);
-    return () => this.emitter.off('memories-changed', listener);
+  /**
+   * Memories or links of the workspace changed (committed). Writers await it before they answer: a client that
+   * has its 201 finds the change through any node, never a cached result from before it.
+   */
+  memoriesChanged(workspaceId: string): Promise<void> {
+    return this.versions.bumpMemoryVersion(workspaceId);
   }
 
   tasksQueued(): void {

@@ -23,6 +23,12 @@ export interface WorkspacesTable {
   updated_at: Timestamp;
 }
 
+export interface MemoryVersionsTable {
+  workspace_id: string;
+  /** Postgres bigint: the driver returns it as a string. */
+  version: ColumnType<number | string, number, number>;
+}
+
 export interface ContextsTable {
   workspace_id: string;
   id: string;
@@ -392,6 +398,7 @@ export interface DataProvidersTable {
 export interface Database {
   meta: MetaTable;
   workspaces: WorkspacesTable;
+  memory_versions: MemoryVersionsTable;
   contexts: ContextsTable;
   memories: MemoriesTable;
   memory_vectors: MemoryVectorsTable;

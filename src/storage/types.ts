@@ -233,6 +233,13 @@ export interface WorkspaceStore {
   update(id: string, patch: Partial<Pick<Workspace, 'name' | 'settings' | 'updated_at'>>): Promise<Workspace | null>;
   /** Removes the workspace and everything in it. Returns false when it did not exist. */
   delete(id: string): Promise<boolean>;
+  /**
+   * How many acknowledged changes the workspace's memories and links have had (0 before the first), as every node
+   * sees it; it never goes back, not even when the workspace is deleted and created again.
+   */
+  memoryVersion(id: string): Promise<number>;
+  /** Counts one more change (after it committed). */
+  bumpMemoryVersion(id: string): Promise<void>;
 }
 
 export interface Context {

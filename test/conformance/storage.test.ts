@@ -52,6 +52,22 @@ describe.each(storageBackends())('storage conformance: $name', (backend) => {
       expect(await s.workspaces.delete('ws_a')).toBe(false);
       await s.close();
     });
+
+    it('counts memory versions per workspace, concurrent bumps included, and never restarts a re-created workspace', async () => {
+      const s = await fresh();
+      expect(await s.workspaces.memoryVersion('ws_a')).toBe(0);
+      await s.workspaces.bumpMemoryVersion('ws_a');
+      await Promise.all(Array.from({ length: 20 }, () => s.workspaces.bumpMemoryVersion('ws_a')));
+      expect(await s.workspaces.memoryVersion('ws_a')).toBe(21);
+      expect(await s.workspaces.memoryVersion('ws_b')).toBe(0);
+      // Caches keyed by version must not mistake a new workspace of the same id for the old one.
+      await s.workspaces.delete('ws_a');
+      await s.workspaces.create(workspace('ws_a'));
+      expect(await s.workspaces.memoryVersion('ws_a')).toBe(21);
+      await s.workspaces.bumpMemoryVersion('ws_a');
+      expect(await s.workspaces.memoryVersion('ws_a')).toBe(22);
+      await s.close();
+    });
   });
 
   describe('memories', () => {

@@ -53,7 +53,7 @@ export class AssociationService {
       created_at: isoNow(this.clock),
     };
     const association = await this.storage.associations.upsert(proposed);
-    this.events.memoriesChanged(workspaceId);
+    await this.events.memoriesChanged(workspaceId);
     return { association, created: association.id === proposed.id };
   }
 
@@ -75,7 +75,7 @@ export class AssociationService {
     const edge = await this.storage.associations.get(workspaceId, associationId);
     if (!edge || (edge.source_id !== memoryId && edge.target_id !== memoryId)) throw notFound('association', associationId);
     await this.storage.associations.delete(workspaceId, associationId);
-    this.events.memoriesChanged(workspaceId);
+    await this.events.memoriesChanged(workspaceId);
   }
 
   private async requireMemory(workspaceId: string, id: string): Promise<Memory> {

@@ -49,7 +49,7 @@ export class MemoryEnricher {
     await this.decompose(memory);
     await this.associate(memory, embedding);
     for (const step of this.extraSteps) await step(memory, embedding);
-    this.deps.events.memoriesChanged(workspaceId);
+    await this.deps.events.memoriesChanged(workspaceId);
   };
 
   private async decompose(memory: Memory): Promise<void> {

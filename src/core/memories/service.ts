@@ -132,7 +132,7 @@ export class MemoryService {
       const first = outcomes[firstOfHash.get(hashes[i]!)!]!;
       outcomes[i] = 'error' in first ? first : { memory: first.memory, action: 'skipped' };
     });
-    this.changed(workspaceId, inserts.length + rewrites.length > 0);
+    await this.changed(workspaceId, inserts.length + rewrites.length > 0);
     return outcomes as WriteOutcome[];
   }
 
@@ -256,7 +256,7 @@ export class MemoryService {
       }
       return row;
     });
-    this.changed(workspaceId, true);
+    await this.changed(workspaceId, true);
     return updated!;
   }
 
@@ -274,7 +274,7 @@ export class MemoryService {
         await this.replaceDerived(tx, workspaceId, id, now, false);
       }
     });
-    this.changed(workspaceId, true);
+    await this.changed(workspaceId, true);
   }
 
   /** Removes for good the memories among `ids` that exist, with their derived facts, in one transaction. */
@@ -285,7 +285,7 @@ export class MemoryService {
       for (const id of ids) await this.replaceDerived(tx, workspaceId, id, now, true);
       return tx.memories.hardDelete(workspaceId, ids);
     });
-    this.changed(workspaceId, removed > 0);
+    await this.changed(workspaceId, removed > 0);
     return removed;
   }
 
@@ -298,7 +298,7 @@ export class MemoryService {
       decay_factor: round(existing.decay_factor * (1 - rate)),
       updated_at: isoNow(this.deps.clock),
     });
-    this.changed(workspaceId, true);
+    await this.changed(workspaceId, true);
     return updated!;
   }
 
@@ -312,10 +312,11 @@ export class MemoryService {
     else for (const factId of ids) await tx.memories.update(workspaceId, factId, { status: 'deleted', deleted_at: now, updated_at: now });
   }
 
-  private changed(workspaceId: string, wroteSomething: boolean): void {
+  /** After a commit, before the write is acknowledged (see CoreEvents.memoriesChanged). */
+  private async changed(workspaceId: string, wroteSomething: boolean): Promise<void> {
     if (!wroteSomething) return;
-    this.deps.events.memoriesChanged(workspaceId);
     this.deps.events.tasksQueued();
+    await this.deps.events.memoriesChanged(workspaceId);
   }
 }
 

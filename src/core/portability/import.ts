@@ -127,7 +127,7 @@ export async function importRecords(deps: ImportDeps, scope: WriteScope, records
       report.associations_imported++;
     }
   }
-  if (report.imported + report.associations_imported > 0) deps.events.memoriesChanged(scope.workspaceId);
+  if (report.imported + report.associations_imported > 0) await deps.events.memoriesChanged(scope.workspaceId);
   return report;
 }
 

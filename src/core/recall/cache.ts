@@ -1,70 +1,61 @@
 import { LRUCache } from 'lru-cache';
+import type { WorkspaceStore } from '../../storage/types.js';
 import type { Clock } from '../clock.js';
-import type { CoreEvents } from '../events.js';
 
 interface Entry<T> {
   value: T;
   storedAt: number;
-  generation: number;
+  version: number;
 }
 
 /**
- * Recall results per (workspace, request): an LRU with a time-to-live read from the injected clock. A write in a
- * workspace bumps its generation, which makes every entry of that workspace stale at once (O(1), no key scan).
+ * Recall results per (workspace, request): an LRU with a time-to-live read from the injected clock. Each result is
+ * kept under the workspace's memory version (storage: counted in the database at every acknowledged change, on
+ * any node), read before the recall read anything, and answers only while that version holds. So a write through
+ * another API node retires this node's results as surely as one through this node.
  */
 export class RecallCache<T> {
   private readonly entries: LRUCache<string, Entry<T>> | null;
-  private readonly generations = new Map<string, number>();
-  private readonly unsubscribe: () => void;
+  private readonly ttlMs: number;
 
   constructor(
     options: { maxEntries: number; ttlMs: number },
     private readonly clock: Clock,
-    events: CoreEvents,
+    private readonly versions: Pick<WorkspaceStore, 'memoryVersion'>,
   ) {
     this.ttlMs = options.ttlMs;
     this.entries = options.maxEntries > 0 && options.ttlMs > 0 ? new LRUCache({ max: options.maxEntries }) : null;
-    this.unsubscribe = events.onMemoriesChanged((workspaceId) => this.invalidate(workspaceId));
-  }
-
-  private readonly ttlMs: number;
-
-  private generation(workspaceId: string): number {
-    return this.generations.get(workspaceId) ?? 0;
   }
 
   private key(workspaceId: string, request: string): string {
     return `${workspaceId}\u0000${request}`;
   }
 
-  get(workspaceId: string, request: string): T | undefined {
+  /** The workspace's memory version for a recall starting now (no read when the cache is off). */
+  version(workspaceId: string): Promise<number> {
+    return this.entries ? this.versions.memoryVersion(workspaceId) : Promise.resolve(0);
+  }
+
+  get(workspaceId: string, request: string, version: number): T | undefined {
     const key = this.key(workspaceId, request);
     const entry = this.entries?.get(key);
     if (!entry) return undefined;
-    if (entry.generation !== this.generation(workspaceId) || this.clock.now().getTime() - entry.storedAt >= this.ttlMs) {
+    if (entry.version !== version || this.clock.now().getTime() - entry.storedAt >= this.ttlMs) {
       this.entries!.delete(key);
       return undefined;
     }
     return entry.value;
   }
 
-  set(workspaceId: string, request: string, value: T, generation: number): void {
-    // A write that landed while this recall ran makes its result stale before it is stored.
-    if (generation !== this.generation(workspaceId)) return;
-    this.entries?.set(this.key(workspaceId, request), { value, storedAt: this.clock.now().getTime(), generation });
-  }
-
-  /** The generation to pass to `set` for a recall starting now. */
-  snapshot(workspaceId: string): number {
-    return this.generation(workspaceId);
-  }
-
-  invalidate(workspaceId: string): void {
-    this.generations.set(workspaceId, this.generation(workspaceId) + 1);
+  /**
+   * Keeps a result read at `version`. A change that landed while the recall ran has raised the version already or
+   * will: the next recall reads the higher one and does not take this result.
+   */
+  set(workspaceId: string, request: string, value: T, version: number): void {
+    this.entries?.set(this.key(workspaceId, request), { value, storedAt: this.clock.now().getTime(), version });
   }
 
   close(): void {
-    this.unsubscribe();
     this.entries?.clear();
   }
 }

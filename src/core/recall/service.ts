@@ -3,7 +3,6 @@ import type { EmbeddingProvider } from '../../providers/embedding/types.js';
 import type { LlmProvider } from '../../providers/llm/types.js';
 import { FACT_SCOPE, type Memory, type MemoryCandidate, type MemoryFilter, type SequenceNeighbour, type Storage } from '../../storage/types.js';
 import type { Clock } from '../clock.js';
-import type { CoreEvents } from '../events.js';
 import { AccessRecorder } from './access.js';
 import { freshness, staleness, trustScore } from './annotate.js';
 import { denseArms, entityArm, keywordArm, readProposed, seenMemories, temporalArm, type ArmInput } from './arms.js';
@@ -70,7 +69,6 @@ export interface RecallDeps {
   storage: Storage;
   queryEmbedder: EmbeddingProvider;
   clock: Clock;
-  events: CoreEvents;
   llm: LlmProvider | null;
   reranker: Reranker | null;
   log: Pick<FastifyBaseLogger, 'warn'>;
@@ -121,7 +119,7 @@ export class RecallService {
   private readonly matchCounts: MatchCountCache;
 
   constructor(private readonly deps: RecallDeps) {
-    this.cache = new RecallCache(deps.cache, deps.clock, deps.events);
+    this.cache = new RecallCache(deps.cache, deps.clock, deps.storage.workspaces);
     this.access = new AccessRecorder(deps.storage, deps.clock, deps.log);
     this.tuning = deps.tuning ?? DEFAULT_TUNING;
     this.matchCounts = new MatchCountCache(deps.storage);
@@ -131,8 +129,8 @@ export class RecallService {
     const started = performance.now();
     const workspaceId = request.workspaceId;
     const key = JSON.stringify(request);
-    const generation = this.cache.snapshot(workspaceId);
-    const hit = this.cache.get(workspaceId, key);
+    const version = await this.cache.version(workspaceId);
+    const hit = this.cache.get(workspaceId, key, version);
     if (hit) {
       this.access.record(workspaceId, hit.memories.map((m) => m.id));
       return { ...hit, search_latency_ms: round(performance.now() - started, 3), query_embedding_ms: 0, cached: true };
@@ -165,7 +163,7 @@ export class RecallService {
       token_summary: tokenSummary(memories.map((m) => m.content), ordered.slice(0, options.limit).map((s) => s.memory.content)),
       intents,
     };
-    this.cache.set(workspaceId, key, result, generation);
+    this.cache.set(workspaceId, key, result, version);
     this.access.record(workspaceId, memories.map((m) => m.id));
     return { ...result, search_latency_ms: round(performance.now() - started, 3), query_embedding_ms: round(embeddingMs, 3), cached: false };
   }

@@ -92,7 +92,7 @@ export class WorkspaceService {
       return { deleted: await tx.workspaces.delete(id), sessions };
     });
     if (!deleted) throw notFound('workspace', id);
-    this.events.memoriesChanged(id);
+    await this.events.memoriesChanged(id);
     for (const session of sessions) await this.sandboxes.cleanup(session.id);
   }
 

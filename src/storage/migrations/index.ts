@@ -10,6 +10,7 @@ import * as documents from './0009_documents.js';
 import * as backlinks from './0010_backlinks.js';
 import * as factsOutOfKeywordIndex from './0011_facts_out_of_keyword_index.js';
 import * as keywordScopeIndex from './0012_keyword_scope_index.js';
+import * as memoryVersions from './0013_memory_versions.js';
 
 interface VersionedMigration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, VersionedMigration> = {
   '0010_backlinks': backlinks,
   '0011_facts_out_of_keyword_index': factsOutOfKeywordIndex,
   '0012_keyword_scope_index': keywordScopeIndex,
+  '0013_memory_versions': memoryVersions,
 };
 
 /** Brings the database to the latest schema; throws with the failing migration's name. */

@@ -58,6 +58,19 @@ export class SqlWorkspaceStore implements WorkspaceStore {
     if (deleted) this.ctx.afterCommit(() => engine.onWorkspaceDropped(id));
     return deleted;
   }
+
+  async memoryVersion(id: string): Promise<number> {
+    const row = await this.ctx.db.selectFrom('memory_versions').select('version').where('workspace_id', '=', id).executeTakeFirst();
+    return row ? Number(row.version) : 0;
+  }
+
+  async bumpMemoryVersion(id: string): Promise<void> {
+    await this.ctx.db
+      .insertInto('memory_versions')
+      .values({ workspace_id: id, version: 1 })
+      .onConflict((oc) => oc.column('workspace_id').doUpdateSet((eb) => ({ version: eb('memory_versions.version', '+', 1) })))
+      .execute();
+  }
 }
 
 const toContext = (row: Selectable<ContextsTable>): Context => ({

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshSchema, startPglite, type PostgresServer } from '../support/postgres.js';
+import { client, startServer, type Client, type TestServer } from '../support/server.js';
+
+/**
+ * Scale-out: stateless API nodes over one PostgreSQL database. Each node keeps a recall cache of its own; a write
+ * acknowledged by one node must never leave another answering from what it cached before.
+ *
+ * PGlite has one backend shared by every connection (test/support/postgres.ts), so the two nodes take turns: every
+ * step waits for the previous one, and a node's recall access counts are written before the other node is used.
+ */
+describe('two API nodes over one PostgreSQL database', () => {
+  let pg: PostgresServer;
+  let nodeA: TestServer;
+  let nodeB: TestServer;
+  let a: Client;
+  let b: Client;
+
+  beforeAll(async () => {
+    pg = await startPglite();
+    const env = { MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: pg.url, MEMD_DATABASE_SCHEMA: freshSchema(), MEMD_DATABASE_POOL_SIZE: String(pg.maxConnections) };
+    nodeA = await startServer({ env });
+    nodeB = await startServer({ env });
+    a = client(nodeA.url);
+    b = client(nodeB.url);
+  });
+  afterAll(async () => {
+    await nodeB?.stop();
+    await nodeA?.stop();
+    await pg?.stop();
+  });
+
+  const recallOnB = async (query: string) => {
+    const res = await b.post('/v1/memories/recall', { workspace_id: 'ops', query });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    await nodeB.app.services.recall.flushAccess();
+    return res.body as { cached: boolean; memories: Array<{ id: string; content: string }> };
+  };
+
+  it('recalls through one node what another acknowledged, never a result cached before the write', async () => {
+    expect((await a.post('/v1/workspaces', { id: 'ops', name: 'ops' })).status).toBe(201);
+    const created = await a.post('/v1/memories', { workspace_id: 'ops', content: 'The staging database password rotates every Monday.' });
+    expect(created.status).toBe(201);
+    const id = created.body.memory.id as string;
+
+    const query = 'When does the staging password rotate?';
+    expect((await recallOnB(query)).memories.map((m) => m.content)).toContain('The staging database password rotates every Monday.');
+    const repeated = await recallOnB(query);
+    expect(repeated.cached).toBe(true);
+
+    // Changed through A: B's cached answer is stale and must not be served.
+    expect((await a.put(`/v1/memories/${id}`, { workspace_id: 'ops', content: 'The staging database password rotates every Friday.' })).status).toBe(200);
+    const afterUpdate = await recallOnB(query);
+    expect(afterUpdate.cached).toBe(false);
+    expect(afterUpdate.memories.find((m) => m.id === id)?.content).toBe('The staging database password rotates every Friday.');
+
+    const added = await a.post('/v1/memories', { workspace_id: 'ops', content: 'The production database password rotates on the first of each month.' });
+    expect(added.status).toBe(201);
+    expect((await recallOnB(query)).memories.map((m) => m.id)).toContain(added.body.memory.id);
+
+    expect((await a.delete(`/v1/memories/${id}?workspace_id=ops`)).status).toBe(204);
+    expect((await recallOnB(query)).memories.map((m) => m.id)).not.toContain(id);
+  });
+
+  it('forgets a deleted workspace on every node, also when it is created again under the same id', async () => {
+    expect((await a.post('/v1/workspaces', { id: 'scratch', name: 'scratch' })).status).toBe(201);
+    expect((await a.post('/v1/memories', { workspace_id: 'scratch', content: 'The scratch bucket is emptied nightly.' })).status).toBe(201);
+    const ask = async () => {
+      const res = await b.post('/v1/memories/recall', { workspace_id: 'scratch', query: 'scratch bucket' });
+      await nodeB.app.services.recall.flushAccess();
+      return res;
+    };
+    expect((await ask()).body.memories).toHaveLength(1);
+    expect((await ask()).body.cached).toBe(true);
+
+    expect((await a.delete('/v1/workspaces/scratch')).status).toBe(204);
+    expect((await ask()).status).toBe(404);
+    expect((await a.post('/v1/workspaces', { id: 'scratch', name: 'scratch again' })).status).toBe(201);
+    const fresh = await ask();
+    expect(fresh.status).toBe(200);
+    expect(fresh.body).toMatchObject({ cached: false, memories: [] });
+  });
+});
