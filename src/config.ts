@@ -92,7 +92,13 @@ export interface SandboxConfig {
   idleEvictMs: number;
   maxOutputChars: number;
   spare: SandboxSpare;
-  /** A sandbox whose variables changed is checkpointed this long after the change (0: only on checkpoint, eviction and shutdown). */
+  /**
+   * When a call that changed variables is checkpointed: `sync`, before it answers, so that any node continues from
+   * it (the default on Postgres, where several nodes share the database); `delayed`, `checkpointDelayMs` after it, off
+   * the response path (the default on SQLite, whose file one process serves).
+   */
+  checkpoint: 'sync' | 'delayed';
+  /** With `delayed`: this long after the change (0: only on checkpoint, eviction and shutdown). */
   checkpointDelayMs: number;
 }
 
@@ -228,6 +234,7 @@ export function loadConfig(env: Env = process.env): Config {
       idleEvictMs: integer(env, 'MEMD_SANDBOX_IDLE_MS', 600_000, 1_000, 86_400_000),
       maxOutputChars: integer(env, 'MEMD_SANDBOX_MAX_OUTPUT_CHARS', 50_000, 100, 10_000_000),
       spare: oneOf(env, 'MEMD_SANDBOX_SPARE', ['start', 'first-use', 'off'] as const, 'first-use'),
+      checkpoint: oneOf(env, 'MEMD_SANDBOX_CHECKPOINT', ['sync', 'delayed'] as const, storageKind === 'postgres' ? 'sync' : 'delayed'),
       checkpointDelayMs: integer(env, 'MEMD_SANDBOX_CHECKPOINT_DELAY_MS', 5_000, 0, 3_600_000),
     },
     graph: {

@@ -1,3 +1,4 @@
+import { createHash, randomUUID } from 'node:crypto';
 import type { SandboxConfig } from '../config.js';
 import { AppError } from '../errors.js';
 import type { OperationRequest } from './protocol.js';
@@ -13,6 +14,7 @@ import type {
   SandboxLogger,
   SandboxMetadata,
   SandboxStatus,
+  StoredCheckpoint,
   VariableDetail,
   VariablesOverview,
 } from './types.js';
@@ -33,6 +35,13 @@ interface Session {
   readonly id: string;
   worker: SandboxWorker | undefined;
   meta: SandboxMetadata | undefined;
+  /**
+   * The revision of the stored checkpoint the live state descends from (restored from, or saved as); null when none
+   * was stored. Another revision in the store means another node has moved the session on since.
+   */
+  revision: string | null;
+  /** SHA-256 of that checkpoint's data: a snapshot that has not changed since is not written again. */
+  savedDigest: string | null;
   /** Tail of this session's operations: they run one at a time, in arrival order. */
   queue: Promise<unknown>;
   /** Operations queued or running. */
@@ -45,9 +54,9 @@ interface Session {
   checkpointTimer: NodeJS.Timeout | undefined;
 }
 
-type StoredCheckpoint = Awaited<ReturnType<CheckpointStore['load']>>;
 
 const DEFAULT_MAX_RETURN_CHARS = 10_000;
+const digest = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
 const DEFAULT_PREVIEW_CHARS = 200;
 const MAX_SWEEP_INTERVAL_MS = 30_000;
 
@@ -56,6 +65,11 @@ const MAX_SWEEP_INTERVAL_MS = 30_000;
  * sessions idle for `idleEvictMs`, are checkpointed and their workers stopped; the next operation
  * restores them from the checkpoint, which is also what another manager (a restarted server, or
  * another node on the same database) uses. At most `maxLive` sandboxes plus one spare exist.
+ *
+ * Several nodes may serve one session in turn: before each operation a live sandbox checks the stored
+ * checkpoint's revision, and when another node has saved (or removed) the session's state since this one last
+ * restored or saved it, the live state is dropped and the stored one taken. With `checkpoint: 'sync'` a call that
+ * changed variables saves them before it answers, so the next call continues from them on whichever node.
  */
 export class SandboxManager {
   private readonly sessions = new Map<string, Session>();
@@ -106,7 +120,7 @@ export class SandboxManager {
       try {
         const outcome = await worker.run(operation, timeoutMs);
         const result = outcome.value as ExecuteResult;
-        if (result.variables_changed.length > 0) this.checkpointSoon(session);
+        if (result.variables_changed.length > 0) await this.changed(session, worker);
         return { ...result, error: this.explainLimits(result.error, outcome.interrupted) };
       } catch (error) {
         if (!(error instanceof SandboxLostError)) throw error;
@@ -130,7 +144,7 @@ export class SandboxManager {
     if (json === undefined) throw new AppError('validation_error', 'the value must be JSON data');
     return this.operate(sessionId, 'operation', async (session, worker) => {
       const bound = (await this.runRecovering(session, worker, { op: 'set_variable', name, json, previewChars })) as BoundVariable;
-      this.checkpointSoon(session);
+      await this.changed(session, worker);
       return bound;
     });
   }
@@ -211,7 +225,7 @@ export class SandboxManager {
     sessionId: string,
     kind: 'execute' | 'operation' | 'observe',
     body: (session: Session, worker: SandboxWorker) => Promise<T>,
-    checkpoint?: StoredCheckpoint,
+    checkpoint?: StoredCheckpoint | null,
   ): Promise<T> {
     if (this.closed) return Promise.reject(new AppError('not_ready', 'the sandbox manager is closed'));
     const session = this.sessionFor(sessionId);
@@ -244,6 +258,8 @@ export class SandboxManager {
         evicting: false,
         lastUsedAt: performance.now(),
         checkpointTimer: undefined,
+        revision: null,
+        savedDigest: null,
       };
       this.sessions.set(sessionId, session);
     }
@@ -268,8 +284,13 @@ export class SandboxManager {
     return run;
   }
 
-  private async ensureLive(session: Session, preloaded?: StoredCheckpoint): Promise<SandboxWorker> {
-    if (session.worker?.alive) return session.worker;
+  private async ensureLive(session: Session, preloaded?: StoredCheckpoint | null): Promise<SandboxWorker> {
+    if (session.worker?.alive) {
+      if ((await this.options.store.revision(session.id)) === session.revision) return session.worker;
+      // Another node saved or removed the session's state after this one's: continue from the store.
+      await this.retire(session, false);
+      session.meta = undefined;
+    }
     if (session.worker) this.forget(session);
     await this.acquireCapacity();
     try {
@@ -280,6 +301,8 @@ export class SandboxManager {
         worker.adopt(this.options.hostFor(session.id));
         const checkpoint = preloaded !== undefined ? preloaded : await this.options.store.load(session.id);
         if (checkpoint) await this.restore(session, worker, checkpoint);
+        session.revision = checkpoint?.revision ?? null;
+        session.savedDigest = checkpoint ? digest(checkpoint.data) : null;
       } catch (error) {
         await worker.terminate('start of the session failed');
         throw error;
@@ -293,7 +316,7 @@ export class SandboxManager {
     }
   }
 
-  private async restore(session: Session, worker: SandboxWorker, checkpoint: NonNullable<StoredCheckpoint>): Promise<void> {
+  private async restore(session: Session, worker: SandboxWorker, checkpoint: StoredCheckpoint): Promise<void> {
     const { created_at, exec_count, total_operations, last_exec_at } = checkpoint.meta;
     session.meta ??= { created_at, exec_count, total_operations, last_exec_at };
     try {
@@ -320,9 +343,27 @@ export class SandboxManager {
     const outcome: OperationOutcome = await worker.run({ op: 'snapshot' }, this.config.executionTimeoutMs);
     const report = outcome.value as CheckpointReport;
     if (!outcome.snapshot) throw new AppError('internal_error', 'the sandbox returned no checkpoint data');
+    // Nothing new since the checkpoint this state descends from: writing it again would only make it look newer
+    // than changes another node holds.
+    const snapshotDigest = digest(outcome.snapshot);
+    if (snapshotDigest === session.savedDigest) return report;
     const meta: CheckpointMeta = { ...session.meta!, ...report, saved_at: new Date().toISOString() };
-    await this.options.store.save(session.id, outcome.snapshot, meta);
-    return report;
+    const revision = randomUUID();
+    if (await this.options.store.save(session.id, outcome.snapshot, meta, revision, session.revision)) {
+      session.revision = revision;
+      session.savedDigest = snapshotDigest;
+      return report;
+    }
+    // Another node saved or removed the session's state since this one's: that stands, and the next operation here
+    // continues from it (ensureLive).
+    this.logger.warn({ sessionId: session.id }, 'sandbox checkpoint not saved: another node has moved the session on');
+    return { saved: [], skipped: [] };
+  }
+
+  /** A call changed variables: saved now (`sync`: before the call answers, in its turn) or soon after. */
+  private async changed(session: Session, worker: SandboxWorker): Promise<void> {
+    if (this.config.checkpoint === 'sync') await this.saveCheckpoint(session, worker);
+    else this.checkpointSoon(session);
   }
 
   /**

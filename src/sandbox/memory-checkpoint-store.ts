@@ -1,16 +1,22 @@
-import type { CheckpointMeta, CheckpointStore } from './types.js';
+import type { CheckpointMeta, CheckpointStore, StoredCheckpoint } from './types.js';
 
 /** Checkpoints in this process only: for tests, and for running without a database. */
 export class InMemoryCheckpointStore implements CheckpointStore {
-  private readonly checkpoints = new Map<string, { data: Uint8Array; meta: CheckpointMeta }>();
+  private readonly checkpoints = new Map<string, StoredCheckpoint>();
 
-  async save(sessionId: string, data: Uint8Array, meta: CheckpointMeta): Promise<void> {
-    this.checkpoints.set(sessionId, { data: data.slice(), meta: structuredClone(meta) });
+  async save(sessionId: string, data: Uint8Array, meta: CheckpointMeta, revision: string, replaces: string | null): Promise<boolean> {
+    if ((this.checkpoints.get(sessionId)?.revision ?? null) !== replaces) return false;
+    this.checkpoints.set(sessionId, { data: data.slice(), meta: structuredClone(meta), revision });
+    return true;
   }
 
-  async load(sessionId: string): Promise<{ data: Uint8Array; meta: CheckpointMeta } | null> {
+  async load(sessionId: string): Promise<StoredCheckpoint | null> {
     const found = this.checkpoints.get(sessionId);
-    return found ? { data: found.data.slice(), meta: structuredClone(found.meta) } : null;
+    return found ? { data: found.data.slice(), meta: structuredClone(found.meta), revision: found.revision } : null;
+  }
+
+  async revision(sessionId: string): Promise<string | null> {
+    return this.checkpoints.get(sessionId)?.revision ?? null;
   }
 
   async delete(sessionId: string): Promise<void> {

@@ -71,10 +71,26 @@ export interface CheckpointMeta extends SandboxMetadata, CheckpointReport {
   saved_at: string;
 }
 
-/** Where checkpoints live (the database, in the service); one per session, replaced on each save. */
+/** A session's saved state; `revision` is a token written with it, new at every save. */
+export interface StoredCheckpoint {
+  data: Uint8Array;
+  meta: CheckpointMeta;
+  revision: string;
+}
+
+/**
+ * Where checkpoints live (the database, in the service); one per session, replaced on each save. Every node of a
+ * deployment reads and writes the same store.
+ */
 export interface CheckpointStore {
-  save(sessionId: string, data: Uint8Array, meta: CheckpointMeta): Promise<void>;
-  load(sessionId: string): Promise<{ data: Uint8Array; meta: CheckpointMeta } | null>;
+  /**
+   * Stores the state as `revision` if the stored checkpoint is still `replaces` (null: none stored); false, and
+   * nothing stored, when another node has moved the session on (or the session is gone).
+   */
+  save(sessionId: string, data: Uint8Array, meta: CheckpointMeta, revision: string, replaces: string | null): Promise<boolean>;
+  load(sessionId: string): Promise<StoredCheckpoint | null>;
+  /** The revision of the stored checkpoint without its data (a cheap read); null when there is none. */
+  revision(sessionId: string): Promise<string | null>;
   delete(sessionId: string): Promise<void>;
 }
 

@@ -742,12 +742,20 @@ export interface SandboxCheckpoint {
   data: Uint8Array;
   metadata: JsonObject;
   updated_at: string;
+  /** A token written with the checkpoint ('' for those written before revisions existed). */
+  revision: string;
 }
 
 export interface SandboxCheckpointStore {
-  /** Stores or replaces the session's checkpoint in the session's workspace; false (nothing stored) when the session is gone. */
-  put(sessionId: string, data: Uint8Array, metadata: JsonObject, at: string): Promise<boolean>;
+  /**
+   * Stores the session's checkpoint in the session's workspace as `revision`, replacing the one stored only if that
+   * is `replaces` (null: only if none is stored). False, and nothing stored, when the session is gone or the stored
+   * checkpoint is another (a node moved the session on meanwhile).
+   */
+  put(sessionId: string, data: Uint8Array, metadata: JsonObject, at: string, revision: string, replaces: string | null): Promise<boolean>;
   get(sessionId: string): Promise<SandboxCheckpoint | null>;
+  /** The revision of the session's checkpoint, without its data; null when it has none. */
+  revision(sessionId: string): Promise<string | null>;
   delete(sessionId: string): Promise<boolean>;
 }
 

@@ -3,8 +3,9 @@ import { freshSchema, startPglite, type PostgresServer } from '../support/postgr
 import { client, startServer, type Client, type TestServer } from '../support/server.js';
 
 /**
- * Scale-out: stateless API nodes over one PostgreSQL database. Each node keeps a recall cache of its own; a write
- * acknowledged by one node must never leave another answering from what it cached before.
+ * Scale-out: API nodes over one PostgreSQL database, a client's calls reaching any of them. Each node keeps a recall
+ * cache and live Python sandboxes of its own; neither may leave a node answering from what it held before another
+ * node's acknowledged change.
  *
  * PGlite has one backend shared by every connection (test/support/postgres.ts), so the two nodes take turns: every
  * step waits for the previous one, and a node's recall access counts are written before the other node is used.
@@ -60,6 +61,21 @@ describe('two API nodes over one PostgreSQL database', () => {
 
     expect((await a.delete(`/v1/memories/${id}?workspace_id=ops`)).status).toBe(204);
     expect((await recallOnB(query)).memories.map((m) => m.id)).not.toContain(id);
+  });
+
+  it("continues a session's Python sandbox on whichever node the next call reaches", async () => {
+    const h = { 'x-session-id': (await a.post('/v1/sessions', { workspace_id: 'ops' })).body.session.id as string };
+    const run = async (api: Client, code: string) => {
+      const res = await api.post('/v1/context/execute', { code }, h);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body as { result: string | null; error: string | null };
+    };
+    await run(a, "notes = ['a']");
+    expect((await run(b, "notes = notes + ['b']\nnotes")).result).toBe('["a", "b"]');
+    // A's sandbox is still live with ['a']: it must continue from what B did, not from what it holds.
+    expect((await run(a, "notes = notes + ['a again']\nnotes")).result).toBe('["a", "b", "a again"]');
+    expect((await b.delete('/v1/context/cleanup', h)).status).toBe(204);
+    expect((await run(a, 'notes')).error).toMatch(/NameError/);
   });
 
   it('forgets a deleted workspace on every node, also when it is created again under the same id', async () => {

@@ -84,6 +84,43 @@ describe('checkpoint after a change', () => {
   });
 });
 
+describe('one session served by several nodes in turn', () => {
+  test('with sync checkpoints each call continues from the last, whichever node made it, cleanup included', async () => {
+    const store = new InMemoryCheckpointStore();
+    const a = managerOn(store, { config: { checkpoint: 'sync' } });
+    const b = managerOn(store, { config: { checkpoint: 'sync', spare: 'off' } });
+    await a.execute('s', { code: "trail = ['a1']" });
+    expect((await b.execute('s', { code: "trail = trail + ['b1']" })).error).toBeNull();
+    // A's sandbox is still live with ['a1']; B has moved the session on since.
+    expect((await a.execute('s', { code: "trail = trail + ['a2']\ntrail" })).result).toBe('["a1", "b1", "a2"]');
+    expect((await b.execute('s', { code: 'trail' })).result).toBe('["a1", "b1", "a2"]');
+    await b.setVariable('s', 'injected', { from: 'b' });
+    expect((await a.execute('s', { code: 'injected' })).result).toBe('{"from": "b"}');
+
+    await b.cleanup('s');
+    expect((await a.execute('s', { code: 'trail' })).error).toMatch(/NameError/);
+  });
+
+  test('a node that fell behind never overwrites the newer state: not by a checkpoint call, not at shutdown', async () => {
+    const store = new InMemoryCheckpointStore();
+    const a = managerOn(store);
+    const b = managerOn(store, { config: { checkpoint: 'sync', spare: 'off' } });
+    await a.execute('s', { code: "owner = 'a'" });
+    await a.checkpoint('s');
+    await a.execute('s', { code: "late = 'only on a'" }); // not saved
+    await b.execute('s', { code: "owner = 'b'" });
+    const moved = await store.revision('s');
+
+    expect((await a.checkpoint('s')).saved).toEqual([]);
+    expect(await store.revision('s')).toBe(moved);
+    await a.close();
+    expect(await store.revision('s')).toBe(moved);
+    const c = managerOn(store, { config: { spare: 'off' } });
+    expect((await c.execute('s', { code: 'owner' })).result).toBe('b');
+    expect((await c.execute('s', { code: 'late' })).error).toMatch(/NameError/);
+  });
+});
+
 describe('eviction', () => {
   test('beyond maxLive the least recently used sandbox is checkpointed, then restored on its next call', async () => {
     const store = new InMemoryCheckpointStore();

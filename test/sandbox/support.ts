@@ -13,6 +13,7 @@ export const testConfig = (overrides: Partial<SandboxConfig> = {}): SandboxConfi
   maxOutputChars: 50_000,
   spare: 'start',
   // Off: tests that count checkpoints must not race a timer; the test of the delay sets it.
+  checkpoint: 'delayed',
   checkpointDelayMs: 0,
   ...overrides,
 });

@@ -1,4 +1,4 @@
-import type { CheckpointMeta, CheckpointStore } from '../../sandbox/types.js';
+import type { CheckpointMeta, CheckpointStore, StoredCheckpoint } from '../../sandbox/types.js';
 import type { Storage } from '../../storage/types.js';
 import { isoNow, type Clock } from '../clock.js';
 
@@ -9,14 +9,18 @@ export class DatabaseCheckpointStore implements CheckpointStore {
     private readonly clock: Clock,
   ) {}
 
-  async save(sessionId: string, data: Uint8Array, meta: CheckpointMeta): Promise<void> {
+  save(sessionId: string, data: Uint8Array, meta: CheckpointMeta, revision: string, replaces: string | null): Promise<boolean> {
     // A session that has ended meanwhile keeps nothing (its row, and its checkpoint, are gone).
-    await this.storage.sandboxCheckpoints.put(sessionId, data, { ...meta }, isoNow(this.clock));
+    return this.storage.sandboxCheckpoints.put(sessionId, data, { ...meta }, isoNow(this.clock), revision, replaces);
   }
 
-  async load(sessionId: string): Promise<{ data: Uint8Array; meta: CheckpointMeta } | null> {
+  async load(sessionId: string): Promise<StoredCheckpoint | null> {
     const checkpoint = await this.storage.sandboxCheckpoints.get(sessionId);
-    return checkpoint ? { data: checkpoint.data, meta: checkpoint.metadata as unknown as CheckpointMeta } : null;
+    return checkpoint ? { data: checkpoint.data, meta: checkpoint.metadata as unknown as CheckpointMeta, revision: checkpoint.revision } : null;
+  }
+
+  revision(sessionId: string): Promise<string | null> {
+    return this.storage.sandboxCheckpoints.revision(sessionId);
   }
 
   async delete(sessionId: string): Promise<void> {

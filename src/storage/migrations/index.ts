@@ -11,6 +11,7 @@ import * as backlinks from './0010_backlinks.js';
 import * as factsOutOfKeywordIndex from './0011_facts_out_of_keyword_index.js';
 import * as keywordScopeIndex from './0012_keyword_scope_index.js';
 import * as memoryVersions from './0013_memory_versions.js';
+import * as checkpointRevision from './0014_checkpoint_revision.js';
 
 interface VersionedMigration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, VersionedMigration> = {
   '0011_facts_out_of_keyword_index': factsOutOfKeywordIndex,
   '0012_keyword_scope_index': keywordScopeIndex,
   '0013_memory_versions': memoryVersions,
+  '0014_checkpoint_revision': checkpointRevision,
 };
 
 /** Brings the database to the latest schema; throws with the failing migration's name. */
