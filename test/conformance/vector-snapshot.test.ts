@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -74,8 +74,10 @@ describe('HNSW snapshot (SQLite)', () => {
   it('a snapshot older than the database is corrected at start: new, changed, deleted and archived memories', async () => {
     const { path, storage: first, memories: kept } = await seededDatabase('stale', 100);
     await first.close(); // the snapshot holds these 100
+    cpSync(`${path}.hnsw`, `${path}.hnsw-before`, { recursive: true });
 
-    // A run that writes and then dies without a clean stop: its snapshot is never written.
+    // A run that writes and then dies without a clean stop, so that its snapshot is never written: its stop below
+    // stands for the crash (one process owns the file at a time), and the snapshot of the run before is put back.
     const crashed = await start(path);
     const added = Array.from({ length: 20 }, (_, i) => memory('ws_a', `added ${i}`, seeded(1_000 + i)));
     await crashed.memories.insert(added);
@@ -83,6 +85,9 @@ describe('HNSW snapshot (SQLite)', () => {
     await crashed.memories.update('ws_a', kept[1]!.id, { status: 'deleted' });
     await crashed.memories.update('ws_a', kept[2]!.id, { status: 'archived' });
     await crashed.memories.hardDelete('ws_a', [kept[3]!.id]);
+    await crashed.close();
+    rmSync(`${path}.hnsw`, { recursive: true });
+    renameSync(`${path}.hnsw-before`, `${path}.hnsw`);
 
     const restarted = await start(path);
     // 100 in the snapshot, 4 of them changed or gone; 20 new and 1 new vector.
@@ -102,7 +107,6 @@ describe('HNSW snapshot (SQLite)', () => {
       expect(index).toEqual(exact);
     }
     await restarted.close();
-    await crashed.close();
   });
 
   it('a damaged snapshot is ignored and the graphs are built from the database', async () => {

@@ -7,6 +7,7 @@ import type { Database as Schema } from '../database.js';
 import { migrateToLatest } from '../migrations/index.js';
 import { SqlStorage } from '../sql/storage.js';
 import { mergeKeywordIndex } from './fts-merge.js';
+import { claimDatabase, type OwnerLock } from './owner-lock.js';
 import { SqliteReader } from './reader.js';
 import { SqliteSearchEngine } from './search-engine.js';
 import { withStatementCache } from './statement-cache.js';
@@ -24,7 +25,19 @@ export interface SqliteOptions {
 }
 
 export async function openSqliteStorage(options: SqliteOptions): Promise<SqlStorage> {
-  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+  if (options.path === ':memory:') return openDatabase(options, null);
+  mkdirSync(dirname(options.path), { recursive: true });
+  const owner = claimDatabase(options.path);
+  try {
+    return await openDatabase(options, owner);
+  } catch (error) {
+    owner.release();
+    throw error;
+  }
+}
+
+/** Opens the database this process owns (`owner`: see claimDatabase; null for an in-memory one). */
+async function openDatabase(options: SqliteOptions, owner: OwnerLock | null): Promise<SqlStorage> {
   const database = new Database(options.path);
   // WAL: readers never block the writer. synchronous=NORMAL: a commit survives a process crash; WalSync makes
   // acknowledged writes survive power loss too, with one fsync off the event loop per group of writes.
@@ -62,6 +75,8 @@ export async function openSqliteStorage(options: SqliteOptions): Promise<SqlStor
     database.pragma('optimize');
     await reader?.close();
     await wal.close();
+    // The HNSW snapshot is saved (engine.close ran before this): the next owner may start.
+    owner?.release();
   };
   return new SqlStorage(db, engine, close, () => wal.sync());
 }
