@@ -54,11 +54,11 @@ interface Session {
   checkpointTimer: NodeJS.Timeout | undefined;
 }
 
-
 const DEFAULT_MAX_RETURN_CHARS = 10_000;
-const digest = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
 const DEFAULT_PREVIEW_CHARS = 200;
 const MAX_SWEEP_INTERVAL_MS = 30_000;
+
+const digest = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
 
 /**
  * One Python sandbox per live session, each in its own worker. Sessions beyond `maxLive`, and
@@ -287,9 +287,11 @@ export class SandboxManager {
   private async ensureLive(session: Session, preloaded?: StoredCheckpoint | null): Promise<SandboxWorker> {
     if (session.worker?.alive) {
       if ((await this.options.store.revision(session.id)) === session.revision) return session.worker;
-      // Another node saved or removed the session's state after this one's: continue from the store.
+      // Another node saved or removed the session's state after this one's: continue from the store. (A caller
+      // that found this session live read no checkpoint: `preloaded` is not the store's.)
       await this.retire(session, false);
       session.meta = undefined;
+      preloaded = undefined;
     }
     if (session.worker) this.forget(session);
     await this.acquireCapacity();

@@ -95,6 +95,7 @@ describe('one session served by several nodes in turn', () => {
     expect((await a.execute('s', { code: "trail = trail + ['a2']\ntrail" })).result).toBe('["a1", "b1", "a2"]');
     expect((await b.execute('s', { code: 'trail' })).result).toBe('["a1", "b1", "a2"]');
     await b.setVariable('s', 'injected', { from: 'b' });
+    expect((await a.status('s')).variables.sort()).toEqual(['injected', 'trail']);
     expect((await a.execute('s', { code: 'injected' })).result).toBe('{"from": "b"}');
 
     await b.cleanup('s');
