@@ -193,7 +193,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     sessions,
     briefings,
     threads,
-    contradictions: new ContradictionService({ storage, memories, workspaces, detector, clock }),
+    contradictions: new ContradictionService({ storage, memories, workspaces, detector, clock, events }),
     entities: new EntityService({ storage, memories, workspaces, llm, clock, log }),
     documents: new DocumentService({ storage, memories, workspaces, queryEmbedder, clock, events }),
     sandboxes,

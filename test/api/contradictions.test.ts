@@ -104,9 +104,16 @@ describe('contradiction resolution and scan', () => {
     // The hash test embedder puts these two far apart: detection on write misses them, the scan does not.
     const [a, b] = await remember(server, clock, 'scan-ws', 'Ana works at Google', 'Ana joined Microsoft last spring');
     expect(await open(api, 'scan-ws')).toEqual([]);
+    const ask = async () => (await api.post('/v1/memories/recall', { workspace_id: 'scan-ws', query: 'Where does Ana work?' })).body;
+    await ask();
+    expect((await ask()).cached).toBe(true);
     const scan = await api.post('/v1/workspaces/scan-ws/contradictions/scan', { batch_size: 10 });
     expect(scan.body).toMatchObject({ workspace_id: 'scan-ws', contradictions_found: 1 });
     expect(scan.body.contradictions[0]).toMatchObject({ memory_a_id: a!.id, memory_b_id: b!.id, contradiction_type: 'exclusive_value', explanation: 'ana employer: google vs microsoft' });
+    // The pair's `contradicts` link is a backlink of the earlier memory: recall answers afresh, and counts it.
+    const after = await ask();
+    expect(after.cached).toBe(false);
+    expect(after.memories.find((m: { id: string }) => m.id === a!.id).match_signals).toContain('backlink');
     const again = await api.post('/v1/workspaces/scan-ws/contradictions/scan');
     expect(again.body).toEqual({ workspace_id: 'scan-ws', contradictions_found: 0, contradictions: [] });
     expect(await open(api, 'scan-ws')).toHaveLength(1);

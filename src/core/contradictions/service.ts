@@ -1,6 +1,7 @@
 import { conflict, invalid, notFound } from '../../errors.js';
 import type { Contradiction, ContradictionResolution, Memory, Storage } from '../../storage/types.js';
 import { isoNow, type Clock } from '../clock.js';
+import type { CoreEvents } from '../events.js';
 import { newId } from '../ids.js';
 import { dedupeTags } from '../memories/records.js';
 import type { MemoryService } from '../memories/service.js';
@@ -13,6 +14,7 @@ interface ContradictionDeps {
   workspaces: WorkspaceService;
   detector: ContradictionDetector;
   clock: Clock;
+  events: CoreEvents;
 }
 
 export const DEFAULT_SCAN_BATCH = 100;
@@ -41,6 +43,8 @@ export class ContradictionService {
       if (embedding) found.push(...(await detector.checkNeighbours(memory, embedding, 'all')));
     }
     found.push(...(await detector.checkAttributes(batch, embeddings)));
+    // Each new pair is a `contradicts` link: a typed link, which recall counts as a backlink.
+    if (found.length > 0) await this.deps.events.memoriesChanged(workspaceId);
     return found;
   }
 
@@ -111,6 +115,7 @@ export class ContradictionService {
         created_at: now,
       });
     }
+    await this.deps.events.memoriesChanged(workspaceId);
     return (await storage.contradictions.update(workspaceId, contradiction.id, { merged_memory_id: memory.id }))!;
   }
 }
