@@ -24,6 +24,7 @@ export interface Config {
   sandbox: SandboxConfig;
   graph: GraphConfig;
   documents: DocumentsConfig;
+  /** Requests per client (API key, or address without auth) and minute on /v1, counted by each node; 0: no limit. */
   rateLimit: { perMinute: number };
   secrets: SecretsConfig;
 }

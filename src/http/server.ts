@@ -12,6 +12,7 @@ import Fastify, {
 import { AppError } from '../errors.js';
 import type { Services } from '../services.js';
 import { handleError } from './errors.js';
+import { limitRequestRate } from './rate-limit.js';
 import { presentedKey } from './request-context.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { applicationRoutes } from './routes/applications.js';
@@ -113,6 +114,8 @@ export async function buildHttpServer(services: Services, logger: FastifyBaseLog
   healthRoutes(app, services);
   await app.register(
     async (v1) => {
+      // After authentication (a parent hook), so that a key is one client wherever it calls from.
+      await limitRequestRate(v1, services.config.rateLimit.perMinute);
       for (const routes of V1_ROUTES) routes(v1, services);
     },
     { prefix: '/v1' },
