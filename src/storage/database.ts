@@ -309,8 +309,8 @@ export interface SandboxCheckpointsTable {
   data: ColumnType<Buffer, Buffer, Buffer>;
   metadata: Json;
   updated_at: Timestamp;
-  /** Null for checkpoints written before revisions existed. */
-  revision: string | null;
+  /** '' for checkpoints written before revisions existed. */
+  revision: string;
 }
 
 export interface ApplicationsTable {

@@ -23,7 +23,7 @@ export class SqlSandboxCheckpointStore implements SandboxCheckpointStore {
       .updateTable('sandbox_checkpoints')
       .set(values)
       .where('session_id', '=', sessionId)
-      .where((eb) => eb(eb.fn.coalesce('revision', eb.val('')), '=', replaces))
+      .where('revision', '=', replaces)
       .executeTakeFirst();
     return Number(updated.numUpdatedRows) > 0;
   }
@@ -32,12 +32,12 @@ export class SqlSandboxCheckpointStore implements SandboxCheckpointStore {
     const row = await this.ctx.db.selectFrom('sandbox_checkpoints').selectAll().where('session_id', '=', sessionId).executeTakeFirst();
     if (!row) return null;
     const data = new Uint8Array(row.data.buffer, row.data.byteOffset, row.data.byteLength);
-    return { ...row, data, metadata: parseJsonObject(row.metadata), updated_at: toIso(row.updated_at), revision: row.revision ?? '' };
+    return { ...row, data, metadata: parseJsonObject(row.metadata), updated_at: toIso(row.updated_at) };
   }
 
   async revision(sessionId: string): Promise<string | null> {
     const row = await this.ctx.db.selectFrom('sandbox_checkpoints').select('revision').where('session_id', '=', sessionId).executeTakeFirst();
-    return row ? (row.revision ?? '') : null;
+    return row?.revision ?? null;
   }
 
   async delete(sessionId: string): Promise<boolean> {
