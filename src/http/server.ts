@@ -10,7 +10,7 @@ import Fastify, {
   type RawServerDefault,
 } from 'fastify';
 import { AppError } from '../errors.js';
-import type { Services } from '../services.js';
+import type { CoreServices } from '../services.js';
 import { handleError } from './errors.js';
 import { limitRequestRate } from './rate-limit.js';
 import { presentedKey } from './request-context.js';
@@ -61,7 +61,7 @@ const V1_ROUTES = [
   dataProviderRoutes,
 ];
 
-export async function buildHttpServer(services: Services, logger: FastifyBaseLogger): Promise<App> {
+export async function buildHttpServer(services: CoreServices, logger: FastifyBaseLogger): Promise<App> {
   const app = Fastify({
     loggerInstance: logger,
     bodyLimit: services.config.bodyLimitBytes,
@@ -96,7 +96,7 @@ export async function buildHttpServer(services: Services, logger: FastifyBaseLog
 
   // An acknowledged write is a durable write: every mutating request waits for the durability barrier.
   app.addHook('onSend', async (request) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') await services.storage.syncWrites();
+    if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') await services.syncWrites();
   });
 
   // Background tasks start in the gaps between client requests (health probes do not count).

@@ -229,7 +229,8 @@ export interface WorkspaceStore {
   /** Inserts when absent; never changes an existing workspace. */
   ensure(workspace: Workspace): Promise<void>;
   get(id: string): Promise<Workspace | null>;
-  list(): Promise<Workspace[]>;
+  /** Oldest first; only those of `ids` when given. */
+  list(ids?: readonly string[]): Promise<Workspace[]>;
   update(id: string, patch: Partial<Pick<Workspace, 'name' | 'settings' | 'updated_at'>>): Promise<Workspace | null>;
   /** Removes the workspace and everything in it. Returns false when it did not exist. */
   delete(id: string): Promise<boolean>;
@@ -746,6 +747,29 @@ export interface SandboxCheckpoint {
   revision: string;
 }
 
+/** The kinds of record a request may address by id alone, each kept in one table with a `workspace_id`. */
+export type LocatableKind =
+  | 'memory'
+  | 'association'
+  | 'session'
+  | 'thread'
+  | 'document'
+  | 'ingestion_job'
+  | 'knowledgebase_job'
+  | 'skill'
+  | 'mcp_server'
+  | 'data_provider'
+  | 'contradiction';
+
+/** Where a record lives when only its id is known. */
+export interface ObjectLocator {
+  /**
+   * The workspaces holding a record of that kind and id: none when it does not exist, one as a rule, several only
+   * for records whose ids are unique per workspace (threads). `null` stands for an entry above every workspace.
+   */
+  workspacesOf(kind: LocatableKind, id: string): Promise<Array<string | null>>;
+}
+
 export interface SandboxCheckpointStore {
   /**
    * Stores the session's checkpoint in the session's workspace as `revision`, replacing the one stored only if that
@@ -963,6 +987,7 @@ export interface Storage {
   readonly dataProviders: DataProviderStore;
   readonly documents: DocumentStore;
   readonly sandboxCheckpoints: SandboxCheckpointStore;
+  readonly locator: ObjectLocator;
   /** Runs `work` in one database transaction; everything done through `tx` commits or rolls back together. */
   transaction<T>(work: (tx: Storage) => Promise<T>): Promise<T>;
   /** Resolves once every write committed so far would survive power loss; awaited before acknowledging a write. */

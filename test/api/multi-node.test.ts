@@ -19,7 +19,8 @@ describe('two API nodes over one PostgreSQL database', () => {
 
   beforeAll(async () => {
     pg = await startPglite();
-    const env = { MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: pg.url, MEMD_DATABASE_SCHEMA: freshSchema(), MEMD_DATABASE_POOL_SIZE: String(pg.maxConnections) };
+    // Workspaces exist only when created, so that a deleted one answers 404 on every node.
+    const env = { MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: pg.url, MEMD_DATABASE_SCHEMA: freshSchema(), MEMD_DATABASE_POOL_SIZE: String(pg.maxConnections), MEMD_WORKSPACE_AUTO_CREATE: 'false' };
     nodeA = await startServer({ env });
     nodeB = await startServer({ env });
     a = client(nodeA.url);

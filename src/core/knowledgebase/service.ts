@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../logger.js';
 import { AppError, notFound } from '../../errors.js';
 import type { LlmProvider } from '../../providers/llm/types.js';
 import type { ArticleLink, KnowledgebaseArticle, KnowledgebaseJob, KnowledgebaseMeta, Memory, MemoryNode, Storage, Task } from '../../storage/types.js';
@@ -45,7 +45,7 @@ interface KnowledgebaseDeps {
   llm: LlmProvider | null;
   clock: Clock;
   events: CoreEvents;
-  log: Pick<FastifyBaseLogger, 'warn'>;
+  log: Logger;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../logger.js';
 import type { Storage } from '../../storage/types.js';
 import { isoNow, type Clock } from '../clock.js';
 
@@ -20,7 +20,7 @@ export class AccessRecorder {
   constructor(
     private readonly storage: Storage,
     private readonly clock: Clock,
-    private readonly log: Pick<FastifyBaseLogger, 'warn'>,
+    private readonly log: Logger,
   ) {}
 
   record(workspaceId: string, ids: readonly string[]): void {

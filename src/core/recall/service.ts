@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../logger.js';
 import type { EmbeddingProvider } from '../../providers/embedding/types.js';
 import type { LlmProvider } from '../../providers/llm/types.js';
 import { FACT_SCOPE, type Memory, type MemoryCandidate, type MemoryFilter, type SequenceNeighbour, type Storage } from '../../storage/types.js';
@@ -71,7 +71,7 @@ export interface RecallDeps {
   clock: Clock;
   llm: LlmProvider | null;
   reranker: Reranker | null;
-  log: Pick<FastifyBaseLogger, 'warn'>;
+  log: Logger;
   cache: { maxEntries: number; ttlMs: number };
   tuning?: RecallTuning;
 }

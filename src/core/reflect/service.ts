@@ -11,10 +11,13 @@ import { REFLECT_SYSTEM, reflectPrompt } from './prompt.js';
 /** Reflect narrows recall with the same filters; its own knobs are `depth` and `includeSources`. */
 export interface ReflectRequest
   extends Pick<RecallRequest, 'query' | 'workspaceId' | 'detailLevel' | 'types' | 'subtypes' | 'tags' | 'contextId' | 'observerId' | 'subjectId' | 'scopeContextId'> {
-  includeSources: boolean;
-  /** 1-5: how far recall expands over associations, and how many memories it gathers (5 per level). */
-  depth: number;
+  /** Default true. */
+  includeSources?: boolean | undefined;
+  /** 1-5: how far recall expands over associations, and how many memories it gathers (5 per level). Default 2. */
+  depth?: number | undefined;
 }
+
+export const DEFAULT_REFLECT_DEPTH = 2;
 
 export interface ReflectResult {
   reflection: string;
@@ -50,6 +53,7 @@ export class ReflectService {
 
   async reflect(request: ReflectRequest): Promise<ReflectResult> {
     const { llm } = this.deps;
+    const depth = request.depth ?? DEFAULT_REFLECT_DEPTH;
     const recalled = await this.deps.recall.recall({
       query: request.query,
       workspaceId: request.workspaceId,
@@ -61,8 +65,8 @@ export class ReflectService {
       subjectId: request.subjectId,
       scopeContextId: request.scopeContextId,
       detailLevel: request.detailLevel,
-      limit: MEMORIES_PER_DEPTH * request.depth,
-      traverseDepth: request.depth,
+      limit: MEMORIES_PER_DEPTH * depth,
+      traverseDepth: depth,
     });
     const memories = recalled.memories;
     const synthesis = llm ? 'llm' : 'extractive';
@@ -71,7 +75,7 @@ export class ReflectService {
       return { reflection: NOTHING_FOUND, source_memories: [], confidence: 0, tokens_processed: estimateTokens(request.query), synthesis };
     }
     const result = llm ? await this.synthesise(llm, request.query, memories) : this.extract(request.query, memories);
-    return { ...result, source_memories: request.includeSources ? result.source_memories : [], synthesis };
+    return { ...result, source_memories: request.includeSources === false ? [] : result.source_memories, synthesis };
   }
 
   private async synthesise(llm: LlmProvider, query: string, memories: readonly RecalledMemory[]): Promise<Omit<ReflectResult, 'synthesis'>> {

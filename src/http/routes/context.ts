@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { SandboxScope } from '../../core/context/index.js';
 import { invalid } from '../../errors.js';
-import type { Services } from '../../services.js';
+import type { CoreServices } from '../../services.js';
 import { commonErrors, ErrorResponse } from '../schemas/common.js';
 import {
   BoundVariable,
@@ -22,7 +22,7 @@ import {
   VariableDetail,
   VariablesOverview,
 } from '../schemas/context.js';
-import { requireSession } from '../request-context.js';
+import { sessionAccess } from '../request-context.js';
 import type { App } from '../server.js';
 
 const tags = ['context'];
@@ -31,11 +31,11 @@ const sessionErrors = { 410: ErrorResponse, ...commonErrors };
 const modelErrors = { ...sessionErrors, 502: ErrorResponse };
 
 /** The context environment: one Python sandbox per session (X-Session-ID), in the session's workspace. */
-export function contextRoutes(app: App, services: Services): void {
+export function contextRoutes(app: App, services: CoreServices): void {
   const { sandboxes, context } = services;
   const scopeOf = async (request: FastifyRequest): Promise<SandboxScope> => {
-    const session = await requireSession(services, request);
-    return { sessionId: session.id, workspaceId: session.workspace_id };
+    const access = await sessionAccess(services, request);
+    return { sessionId: access.session.id, workspaceId: access.workspaceId };
   };
 
   app.post(

@@ -1,12 +1,10 @@
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { Type } from 'typebox';
-import { authorizeWorkspace } from '../../core/auth/api-keys.js';
-import { isoNow } from '../../core/clock.js';
-import { exportWorkspace } from '../../core/portability/export.js';
-import { importRecords, type ImportRecord } from '../../core/portability/import.js';
+import { authorizeWorkspace } from '../../core/access/principal.js';
+import type { ImportRecord } from '../../core/portability/import.js';
 import { AppError } from '../../errors.js';
-import type { Services } from '../../services.js';
+import type { CoreServices } from '../../services.js';
 import { commonErrors, ErrorResponse } from '../schemas/common.js';
 import { ExportLine, ExportQuery, ImportedAssociation, ImportedMemory, ImportJsonBody, ImportReport } from '../schemas/portability.js';
 import { WorkspaceParams } from '../schemas/workspace.js';
@@ -70,7 +68,7 @@ async function* jsonRecords(data: { memories: unknown[]; associations: unknown[]
 }
 
 /** Workspace export (streamed NDJSON) and import (NDJSON or the JSON `{data: …}` form). */
-export function portabilityRoutes(app: App, services: Services): void {
+export function portabilityRoutes(app: App, services: CoreServices): void {
   app.addContentTypeParser(NDJSON, (request, payload, done) => {
     const declared = Number(request.headers['content-length'] ?? 0);
     if (declared > services.config.importBodyLimitBytes) done(tooLarge(services.config.importBodyLimitBytes), undefined);
@@ -91,9 +89,8 @@ export function portabilityRoutes(app: App, services: Services): void {
     async (request, reply) => {
       const workspaceId = request.params.workspace_id;
       authorizeWorkspace(request.principal, workspaceId);
-      await services.workspaces.get(workspaceId);
       const q = request.query;
-      const lines = exportWorkspace(services.storage, workspaceId, { offset: q.offset, limit: q.limit, includeAssociations: q.include_associations, includeEmbeddings: q.include_embeddings }, isoNow(services.clock));
+      const lines = await services.portability.export(workspaceId, { offset: q.offset, limit: q.limit, includeAssociations: q.include_associations, includeEmbeddings: q.include_embeddings });
       const stream = Readable.from((async function* () {
         for await (const line of lines) yield `${JSON.stringify(line)}\n`;
       })());
@@ -116,10 +113,9 @@ export function portabilityRoutes(app: App, services: Services): void {
     async (request) => {
       const workspaceId = request.params.workspace_id;
       authorizeWorkspace(request.principal, workspaceId);
-      const scope = await services.workspaces.writeScope(workspaceId);
       const body = request.body as unknown;
       const records = body instanceof Readable ? ndjsonRecords(body, services.config.importBodyLimitBytes) : jsonRecords((body as { data: { memories: unknown[]; associations: unknown[] } }).data);
-      return importRecords(services, scope, records);
+      return services.portability.import(workspaceId, records);
     },
   );
 }

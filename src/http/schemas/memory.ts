@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { MEMORY_SUBTYPES, MEMORY_TYPES } from '../../core/memories/vocabulary.js';
+import { DEFAULT_DECAY_RATE } from '../../core/memories/service.js';
 import { Identifier, JsonObject, NonBlank, Nullable, Score01, StringEnum, Timestamp, WorkspaceIdField } from './common.js';
 
 export const MemoryTypeField = StringEnum(MEMORY_TYPES, { description: 'episodic, semantic, procedural or working' });
@@ -82,7 +83,7 @@ export const WriteMemoryResponse = Type.Object({
 });
 
 export const DecayBody = Type.Object(
-  { decay_rate: Type.Optional(Score01('subtracted from importance', { default: 0.1 })), workspace_id: WorkspaceIdField },
+  { decay_rate: Type.Optional(Score01('subtracted from importance', { default: DEFAULT_DECAY_RATE })), workspace_id: WorkspaceIdField },
   { additionalProperties: false },
 );
 

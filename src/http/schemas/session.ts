@@ -1,3 +1,5 @@
+import { DEFAULT_BRIEFING_OPTIONS, SESSION_BRIEFING_LOOKBACK_HOURS } from '../../core/sessions/briefing.js';
+import { DEFAULT_COMMIT_OPTIONS } from '../../core/sessions/commit.js';
 import { Type } from 'typebox';
 import { EXTRACTION_CATEGORIES } from '../../core/extraction/categories.js';
 import { DETAIL_LEVELS } from '../../core/memories/tiers.js';
@@ -36,7 +38,7 @@ export const CreateSessionBody = Type.Object(
     briefing_options: Type.Optional(
       Type.Object(
         {
-          lookback_hours: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 8_760, description: 'default 24' })),
+          lookback_hours: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 8_760, description: `default ${SESSION_BRIEFING_LOOKBACK_HOURS}` })),
           detail_level: Type.Optional(StringEnum(DETAIL_LEVELS, { description: 'default abstract' })),
           limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'default 10' })),
         },
@@ -70,11 +72,11 @@ export const WorkingMemoryEntry = Type.Object({
 export const BriefingQuery = Type.Object(
   {
     workspace_id: WorkspaceIdField,
-    lookback_minutes: Type.Integer({ minimum: 1, maximum: 525_600, default: 60 }),
-    detail_level: StringEnum(DETAIL_LEVELS, { default: 'abstract' }),
-    limit: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
-    include_memories: Type.Boolean({ default: true }),
-    include_contradictions: Type.Boolean({ default: true }),
+    lookback_minutes: Type.Integer({ minimum: 1, maximum: 525_600, default: DEFAULT_BRIEFING_OPTIONS.lookbackMinutes }),
+    detail_level: StringEnum(DETAIL_LEVELS, { default: DEFAULT_BRIEFING_OPTIONS.detailLevel }),
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: DEFAULT_BRIEFING_OPTIONS.limit }),
+    include_memories: Type.Boolean({ default: DEFAULT_BRIEFING_OPTIONS.includeMemories }),
+    include_contradictions: Type.Boolean({ default: DEFAULT_BRIEFING_OPTIONS.includeContradictions }),
   },
   { additionalProperties: false },
 );
@@ -101,10 +103,10 @@ export const Briefing = Type.Object({
 
 export const CommitBody = Type.Object(
   {
-    min_importance: Type.Optional(Score01('entries scored below are not committed', { default: 0.5 })),
-    deduplicate: Type.Optional(Type.Boolean({ default: true, description: 'check long-term memory for near-duplicates' })),
+    min_importance: Type.Optional(Score01('entries scored below are not committed', { default: DEFAULT_COMMIT_OPTIONS.minImportance })),
+    deduplicate: Type.Optional(Type.Boolean({ default: DEFAULT_COMMIT_OPTIONS.deduplicate, description: 'check long-term memory for near-duplicates' })),
     categories: Type.Optional(Nullable(Type.Array(StringEnum(EXTRACTION_CATEGORIES), { minItems: 1, description: 'null: all' }))),
-    max_memories: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
+    max_memories: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: DEFAULT_COMMIT_OPTIONS.maxMemories })),
   },
   { additionalProperties: false },
 );

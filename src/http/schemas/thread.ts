@@ -7,6 +7,7 @@ const Attribution = (description: string) => Type.Optional(Type.String({ minLeng
 
 export const Thread = Type.Object({
   thread_id: Type.String(),
+  id: Type.String({ description: 'the same as thread_id (the name client libraries read)' }),
   workspace_id: Type.String(),
   tenant_id: Type.String(),
   user_id: Nullable(Type.String()),
@@ -31,8 +32,10 @@ const MessageContent = Type.Union([Type.String({ minLength: 1, maxLength: 200_00
 
 export const Message = Type.Object({
   message_id: Type.String(),
+  id: Type.String({ description: 'the same as message_id' }),
   thread_id: Type.String(),
   index: Type.Integer({ description: 'zero-based, strictly increasing within the thread' }),
+  message_index: Type.Integer({ description: 'the same as index' }),
   role: StringEnum(CHAT_ROLES),
   content: MessageContent,
   metadata: JsonObject,
