@@ -34,6 +34,7 @@ import { skillRoutes } from './routes/skills.js';
 import { threadRoutes } from './routes/threads.js';
 import { workspaceRoutes } from './routes/workspaces.js';
 import { validatorCompiler } from './validation.js';
+import { acceptWorkspaceQuery } from './workspace-query.js';
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -116,6 +117,7 @@ export async function buildHttpServer(services: CoreServices, logger: FastifyBas
     async (v1) => {
       // After authentication (a parent hook), so that a key is one client wherever it calls from.
       await limitRequestRate(v1, services.config.rateLimit.perMinute);
+      v1.addHook('onRoute', acceptWorkspaceQuery);
       for (const routes of V1_ROUTES) routes(v1, services);
     },
     { prefix: '/v1' },
