@@ -168,6 +168,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
     events,
     writeScope: (workspaceId) => workspaces.writeScope(workspaceId),
     touchSession: (sessionId): Promise<unknown> => sessions.touch(sessionId),
+    settleAccess: (workspaceId, memoryId) => recall.settleAccess(workspaceId, memoryId),
   });
   const enricher = new MemoryEnricher({ storage, embedder, llm, clock, events, log });
   const foreground = new ForegroundActivity();

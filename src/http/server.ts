@@ -26,6 +26,7 @@ import { graphRoutes } from './routes/graph.js';
 import { healthRoutes } from './routes/health.js';
 import { knowledgebaseRoutes } from './routes/knowledgebase.js';
 import { mcpServerRoutes } from './routes/mcp-servers.js';
+import { notOfferedRoutes } from './routes/not-offered.js';
 import { memoryRoutes } from './routes/memories.js';
 import { portabilityRoutes } from './routes/portability.js';
 import { recallRoutes } from './routes/recall.js';
@@ -60,6 +61,7 @@ const V1_ROUTES = [
   skillRoutes,
   mcpServerRoutes,
   dataProviderRoutes,
+  notOfferedRoutes,
 ];
 
 export async function buildHttpServer(services: CoreServices, logger: FastifyBaseLogger): Promise<App> {

@@ -69,6 +69,12 @@ export type MemoryPatch = Partial<
   >
 >;
 
+export interface KindCount {
+  type: MemoryType;
+  subtype: string | null;
+  count: number;
+}
+
 export interface MemoryFilter {
   ids?: string[];
   excludeIds?: string[];
@@ -177,6 +183,8 @@ export interface MemoryStore {
   hardDelete(workspaceId: string, ids: readonly string[]): Promise<number>;
   list(workspaceId: string, filter: MemoryFilter, page: { limit: number; cursor?: string | undefined }): Promise<Page<Memory>>;
   count(workspaceId: string, filter: MemoryFilter): Promise<number>;
+  /** How many memories matching the filter there are of each type and subtype. */
+  countByKind(workspaceId: string, filter: MemoryFilter): Promise<KindCount[]>;
   /** The newest `limit` memories matching the filter, as graph nodes (graph analysis, snapshots). */
   listNodes(workspaceId: string, filter: MemoryFilter, limit: number): Promise<MemoryNode[]>;
   /** Nearest neighbours by cosine similarity among memories matching the filter. */
@@ -711,7 +719,7 @@ export interface DocumentStore {
   get(workspaceId: string, id: string): Promise<StoredDocument | null>;
   /** Newest first; `status` filters by the current job's status. */
   list(workspaceId: string, options: { status?: IngestionStatus | undefined; documentType?: DocumentType | undefined; limit: number; offset: number }): Promise<{ documents: StoredDocument[]; total: number }>;
-  update(workspaceId: string, id: string, patch: Partial<Pick<DocumentRecord, 'current_job_id' | 'extraction_options' | 'updated_at'>>): Promise<void>;
+  update(workspaceId: string, id: string, patch: Partial<Pick<DocumentRecord, 'current_job_id' | 'extraction_options' | 'context_id' | 'importance' | 'updated_at'>>): Promise<void>;
   /** Removes the document with its bytes, pages, jobs and memory links (not the memories). */
   delete(workspaceId: string, id: string): Promise<boolean>;
   putOriginal(workspaceId: string, documentId: string, bytes: Uint8Array): Promise<void>;

@@ -90,6 +90,10 @@ describe('knowledgebase generation (extractive, no language model)', () => {
     expect(community).toMatchObject({ id: db.community_id, article_id: db.id, label: db.title, size: 5, cohesion: 1 });
     expect([...community.memory_ids].sort()).toEqual([...seed.db].sort());
     expect((await api.get(`/v1/knowledgebase/graph/communities/99?workspace_id=${seed.ws}`)).status).toBe(404);
+    for (const unknown of ['community-1', 'abc', '-1', '1.5']) {
+      const res = await api.get(`/v1/knowledgebase/graph/communities/${unknown}?workspace_id=${seed.ws}`);
+      expect([res.status, res.body.code], unknown).toEqual([404, 'not_found']);
+    }
 
     const first = (await api.get(`/v1/knowledgebase/articles?workspace_id=${seed.ws}&limit=2`)).body;
     expect(first).toMatchObject({ total: 4, limit: 2, offset: 0 });

@@ -76,6 +76,8 @@ interface MemoryServiceDeps {
   writeScope(workspaceId: string): Promise<MemoryWriteScope>;
   /** Moves a session's sliding expiry: writing through a session is activity in it. */
   touchSession(sessionId: string): Promise<unknown>;
+  /** Resolves once the recall accesses of a memory counted so far are written. */
+  settleAccess(workspaceId: string, memoryId: string): Promise<void>;
 }
 
 /**
@@ -254,6 +256,8 @@ export class MemoryService {
   }
 
   async get(workspaceId: string, id: string): Promise<Memory> {
+    // Recall counts accesses a moment later, in batches; a read right after a recall must see them.
+    await this.deps.settleAccess(workspaceId, id);
     const memory = await this.deps.storage.memories.get(workspaceId, id);
     if (!memory) throw notFound('memory', id);
     return memory;

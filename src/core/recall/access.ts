@@ -33,6 +33,14 @@ export class AccessRecorder {
     else this.timer ??= setTimeout(() => void this.flush(), FLUSH_DELAY_MS).unref();
   }
 
+  /**
+   * Resolves once the recalls of this memory counted so far are written, so that a read right after a recall sees
+   * them: a flush when the memory has some pending, else the flush in flight (if any). Costs nothing otherwise.
+   */
+  settle(workspaceId: string, memoryId: string): Promise<void> {
+    return this.pending.get(workspaceId)?.has(memoryId) ? this.flush() : this.flushing;
+  }
+
   /** Writes everything pending; resolves when written (tests and shutdown call it). */
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);

@@ -8,6 +8,7 @@ import { commonErrors, ErrorResponse, IdParams, WorkspaceQuery } from '../schema
 import {
   DeleteDocumentQuery,
   DocumentAndJob,
+  type ExtractionOptions,
   DocumentDetail,
   DocumentList,
   DocumentMemories,
@@ -53,6 +54,8 @@ function fieldValue(name: string, values: string[]): unknown {
   };
   switch (name) {
     case 'importance':
+    case 'chunk_size':
+    case 'chunk_overlap':
       return text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
     case 'retain_original':
       return text === 'true' || text === '1' ? true : text === 'false' || text === '0' ? false : text;
@@ -96,6 +99,10 @@ async function readUpload(request: FastifyRequest, maxBytes: number): Promise<{ 
   return { file, fields };
 }
 
+/** `chunk_size` sent flat (as client libraries do) under the nested options, which win when both name it. */
+const withFlatChunkSize = (chunkSize: number | undefined, options: ExtractionOptions | undefined): ExtractionOptions | undefined =>
+  chunkSize === undefined ? options : { chunk_size: chunkSize, ...options };
+
 /** Documents of the resolved workspace: upload and ingestion jobs, pages and page search, memories, reprocess, delete. */
 export function documentRoutes(app: App, services: CoreServices): void {
   const documents = services.documents;
@@ -132,7 +139,7 @@ export function documentRoutes(app: App, services: CoreServices): void {
           importance: fields.importance,
           tags: fields.tags,
           metadata: fields.metadata,
-          extractionOptions: fields.extraction_options,
+          extractionOptions: withFlatChunkSize(fields.chunk_size, fields.extraction_options),
           retainOriginal: fields.retain_original,
         });
         return reply.status(202).send(result);
@@ -224,6 +231,15 @@ export function documentRoutes(app: App, services: CoreServices): void {
     async (request) => documents.page(await documentWorkspace(request, request.params.document_id), request.params.document_id, request.params.page_id),
   );
 
+  app.get(
+    '/documents/:document_id/pages/:page_id/image',
+    { schema: { tags, summary: 'A page image: not offered (501); pages are text, see the page’s transcript', params: PageParams, response: { ...commonErrors, 501: ErrorResponse } } },
+    async (request) => {
+      await documents.page(await documentWorkspace(request, request.params.document_id), request.params.document_id, request.params.page_id);
+      throw new AppError('not_implemented', 'memd stores the text of a page, not an image of it: GET /v1/documents/{document_id}/pages/{page_id} has its transcript');
+    },
+  );
+
   app.post(
     '/documents/:document_id/reprocess',
     {
@@ -236,9 +252,10 @@ export function documentRoutes(app: App, services: CoreServices): void {
       },
     },
     async (request, reply) => {
-      const b = request.body;
+      const b = request.body ?? {};
       const workspaceId = await documentWorkspace(request, request.params.document_id);
-      return reply.status(202).send(await documents.reprocess(workspaceId, request.params.document_id, b?.extraction_options));
+      const change = { extractionOptions: withFlatChunkSize(b.chunk_size, b.extraction_options), contextId: b.target_context_id, importance: b.importance };
+      return reply.status(202).send(await documents.reprocess(workspaceId, request.params.document_id, change));
     },
   );
 

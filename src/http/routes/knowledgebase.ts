@@ -19,7 +19,7 @@ import type { App } from '../server.js';
 
 const tags = ['knowledgebase'];
 const ArticleParams = Type.Object({ '*': Type.String({ minLength: 1, maxLength: 300, description: 'the article id, slashes included (e.g. topics/databases)' }) });
-const CommunityParams = Type.Object({ community_id: Type.Integer({ minimum: 0 }) });
+const CommunityParams = Type.Object({ community_id: Type.String({ minLength: 1, maxLength: 64, description: 'the community number of the last generation' }) });
 
 /** The knowledgebase of the resolved workspace: generated from its graph's communities, read as articles. */
 export function knowledgebaseRoutes(app: App, services: CoreServices): void {

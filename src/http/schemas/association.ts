@@ -68,6 +68,7 @@ const PathEdge = Type.Object({
   target_id: Type.String(),
   relationship: Type.String(),
   strength: Type.Number(),
+  auto_generated: Type.Boolean({ description: 'a link memd made itself (similarity, fact decomposition, contradiction), not one a client stated' }),
 });
 
 export const TraverseResponse = Type.Object({
@@ -76,7 +77,7 @@ export const TraverseResponse = Type.Object({
       nodes: Type.Array(Type.String(), { description: 'memory ids from the start memory on' }),
       edges: Type.Array(PathEdge),
       total_strength: Type.Number({ description: 'product of the edge strengths' }),
-      depth: Type.Integer(),
+      depth: Type.Integer({ description: 'links in this path; automatic links often make a path shorter than a chain of stated ones' }),
     }),
   ),
   unique_nodes: Type.Array(Type.String()),

@@ -97,4 +97,9 @@ export const ReflectResponse = Type.Object({
   confidence: Type.Number(),
   tokens_processed: Type.Integer(),
   synthesis: StringEnum(['llm', 'extractive'] as const, { description: 'extractive: no language model is configured; the memories are quoted, not synthesised' }),
+  metadata: Type.Object({
+    sources: StringEnum(['cited', 'all_given', 'none'] as const, {
+      description: 'cited: the memories the answer cites; all_given: the model cited none, so every memory in its prompt; none: nothing was found',
+    }),
+  }),
 });

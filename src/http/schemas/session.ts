@@ -92,13 +92,42 @@ const BriefingMemory = Type.Object({
   created_at: Timestamp,
 });
 
+const BriefingContradiction = Type.Object({ ...Contradiction.properties, memory_a_content: Nullable(Type.String()), memory_b_content: Nullable(Type.String()) });
+
 export const Briefing = Type.Object({
   workspace_id: Type.String(),
   summary: Type.String({ description: 'new memories, active sessions, open chat threads and unresolved contradictions, in words' }),
   recent_memories: Type.Array(BriefingMemory),
-  contradictions: Type.Array(Type.Object({ ...Contradiction.properties, memory_a_content: Nullable(Type.String()), memory_b_content: Nullable(Type.String()) })),
+  contradictions: Type.Array(BriefingContradiction),
   lookback_minutes: Type.Integer(),
   generated_at: Timestamp,
+  workspace_summary: Type.Object(
+    {
+      total_memories: Type.Integer({ description: 'active memories in the workspace' }),
+      recent_memories: Type.Integer({ description: 'memories written in the lookback window' }),
+      active_topics: Type.Array(Type.String(), { description: 'the most frequent tags among the recent memories' }),
+      total_categories: Type.Integer({ description: 'distinct subtypes (or types, for memories without one) among active memories' }),
+      total_associations: Type.Integer(),
+      memory_types: Type.Record(Type.String(), Type.Integer(), { description: 'active memories by type' }),
+    },
+    { description: 'the workspace in figures (the shape client libraries read)' },
+  ),
+  recent_activity: Type.Array(
+    Type.Object({
+      timestamp: Timestamp,
+      session_id: Nullable(Type.String()),
+      summary: Type.String(),
+      memories_created: Type.Integer(),
+      key_decisions: Type.Array(Type.String()),
+    }),
+    { description: 'the recent memories grouped by session, newest first' },
+  ),
+  open_threads: Type.Array(
+    Type.Object({ id: Type.String(), thread_id: Type.String(), title: Nullable(Type.String()), message_count: Type.Integer(), pending_messages: Type.Integer(), updated_at: Timestamp }),
+    { description: 'chat threads active in the lookback window' },
+  ),
+  contradictions_detected: Type.Array(BriefingContradiction, { description: 'the same list as contradictions' }),
+  memories: Type.Array(BriefingMemory, { description: 'the same list as recent_memories' }),
 });
 
 export const CommitBody = Type.Object(
