@@ -106,7 +106,8 @@ export function contextRoutes(app: App, services: CoreServices): void {
     async (request) => {
       const { sessionId } = await scopeOf(request);
       const { key, value, parse_json } = request.body;
-      return sandboxes.setVariable(sessionId, key, parse_json ? parseJsonValue(value) : value);
+      const bound = await sandboxes.setVariable(sessionId, key, parse_json ? parseJsonValue(value) : value);
+      return { ...bound, key: bound.variable };
     },
   );
 
@@ -155,7 +156,11 @@ export function contextRoutes(app: App, services: CoreServices): void {
   app.get(
     '/context/status',
     { schema: { tags, summary: 'Whether the session has a sandbox, its variables, sizes, limit and counters', headers: SessionHeader, response: { 200: StatusResponse, ...sessionErrors } } },
-    async (request) => sandboxes.status((await scopeOf(request)).sessionId),
+    async (request) => {
+      const status = await sandboxes.status((await scopeOf(request)).sessionId);
+      // `active` and `execution_count`: the names client libraries read.
+      return { ...status, active: status.exists, execution_count: status.metadata?.exec_count ?? 0 };
+    },
   );
 
   app.post(

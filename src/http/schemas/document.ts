@@ -49,6 +49,7 @@ export const Document = Type.Object({
   content_hash: Type.String({ description: 'SHA-256 hex of the uploaded bytes' }),
   status: Status,
   context_id: Type.String({ description: 'context of the memories made from it' }),
+  target_context_id: Type.String({ description: 'the same as context_id (the name client libraries read)' }),
   importance: Type.Number(),
   tags: Type.Array(Type.String()),
   metadata: JsonObject,
@@ -86,6 +87,12 @@ export const Job = Type.Object({
   started_at: Nullable(Timestamp),
   finished_at: Nullable(Timestamp),
   updated_at: Timestamp,
+  progress_percent: Type.Integer({ minimum: 0, maximum: 100, description: 'the same as progress.percent' }),
+  document_ids: Type.Array(Type.String(), { description: 'the job’s document, as a list' }),
+  documents_processed: Type.Integer({ description: '1 once the job completed, else 0' }),
+  total_memories_created: Type.Integer({ description: 'the same as progress.memories' }),
+  errors: Type.Array(Type.Object({ code: Type.String(), message: Type.String() }), { description: 'error as a list: empty, or the one error' }),
+  completed_at: Nullable(Timestamp),
 });
 
 export const Page = Type.Object({
