@@ -1,6 +1,7 @@
 import pino from 'pino';
 import type { Config } from './config.js';
 import { buildHttpServer, type App } from './http/server.js';
+import { mountStreamableHttp } from './mcp/streamable-http.js';
 import { createServices, type ServiceOptions, type Services } from './services.js';
 
 export interface MemdApp {
@@ -20,6 +21,7 @@ export async function createApp(config: Config, options: ServiceOptions & { logL
   let http: App;
   try {
     http = await buildHttpServer(services, logger);
+    if (config.mcp.enabled) await mountStreamableHttp(http, services);
   } catch (error) {
     await services.close();
     throw error;

@@ -29,6 +29,8 @@ export interface Config {
   /** Requests per client (API key, or address without auth) and minute on /v1, counted by each node; 0: no limit. */
   rateLimit: { perMinute: number };
   secrets: SecretsConfig;
+  /** `enabled`: MCP over streamable HTTP at /mcp, beside /v1 (same keys, same workspaces). */
+  mcp: { enabled: boolean };
 }
 
 export type StorageConfig =
@@ -252,6 +254,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     rateLimit: { perMinute: integer(env, 'MEMD_RATE_LIMIT_PER_MINUTE', 0, 0, 10_000_000) },
     secrets: { key: secretKey(env, 'MEMD_SECRET_KEY'), keyFile: resolve(dataDir, 'secret.key') },
+    mcp: { enabled: flag(env, 'MEMD_MCP_ENABLED', true) },
   };
 }
 

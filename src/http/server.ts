@@ -11,6 +11,7 @@ import Fastify, {
 } from 'fastify';
 import { AppError } from '../errors.js';
 import type { CoreServices } from '../services.js';
+import { API_VERSION } from '../version.js';
 import { handleError } from './errors.js';
 import { limitRequestRate } from './rate-limit.js';
 import { presentedKey } from './request-context.js';
@@ -39,7 +40,7 @@ import { acceptWorkspaceQuery } from './workspace-query.js';
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
-export const API_VERSION = '0.1.0';
+export { API_VERSION };
 
 /** Route plugins under /v1; each declares its schemas, which validate requests and generate the OpenAPI document. */
 const V1_ROUTES = [
@@ -64,6 +65,9 @@ const V1_ROUTES = [
   notOfferedRoutes,
 ];
 
+/** A client's call, authenticated and counted as foreground work: the API under /v1, and MCP at /mcp (src/mcp). */
+const isClientCall = (url: string): boolean => url.startsWith('/v1/') || /^\/mcp(\?|$)/.test(url);
+
 export async function buildHttpServer(services: CoreServices, logger: FastifyBaseLogger): Promise<App> {
   const app = Fastify({
     loggerInstance: logger,
@@ -83,8 +87,8 @@ export async function buildHttpServer(services: CoreServices, logger: FastifyBas
 
   await app.register(cors, {
     origin: true,
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-API-Key', 'X-Session-ID', 'X-Workspace-ID'],
-    exposedHeaders: ['Retry-After'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-API-Key', 'X-Session-ID', 'X-Workspace-ID', 'Mcp-Protocol-Version', 'Mcp-Session-Id', 'Last-Event-ID'],
+    exposedHeaders: ['Retry-After', 'Mcp-Session-Id'],
   });
   await app.register(swagger, {
     openapi: {
@@ -104,14 +108,14 @@ export async function buildHttpServer(services: CoreServices, logger: FastifyBas
 
   // Background tasks start in the gaps between client requests (health probes do not count).
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/v1/')) return;
+    if (!isClientCall(request.url)) return;
     services.foreground.begin();
     reply.raw.once('close', () => services.foreground.end());
   });
 
   app.decorateRequest('principal', null as never);
   app.addHook('onRequest', async (request) => {
-    if (request.url.startsWith('/v1/')) request.principal = await services.apiKeys.authenticate(presentedKey(request));
+    if (isClientCall(request.url)) request.principal = await services.apiKeys.authenticate(presentedKey(request));
   });
 
   healthRoutes(app, services);
