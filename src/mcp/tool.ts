@@ -1,7 +1,9 @@
-import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool as ListedTool } from '@modelcontextprotocol/sdk/types.js';
 import type { Static, TObject } from 'typebox';
 import type { Logger } from '../core/logger.js';
 import { AppError } from '../errors.js';
+import { toAppError } from '../http/errors.js';
+import { compileBodySchema } from '../http/validation.js';
 import type { ToolContext } from './caller.js';
 
 /** What a tool does to memd's data, for clients that ask before a tool changes or deletes something. */
@@ -13,21 +15,33 @@ export interface Tool {
   title: string;
   /** Read by the model choosing a tool: what it is for and when to use it. */
   description: string;
-  /** The arguments, declared with the API's own TypeBox fields (converted for the SDK by inputSchemaOf). */
+  /** The arguments, declared with the API's own TypeBox fields: listed as the tool's JSON Schema, checked as a body is. */
   input: TObject;
   effect: ToolEffect;
-  /** The result, as JSON (or text, sent as it is). Typed by `defineTool`; called with validated arguments. */
+  /** Checks the arguments (and fills their defaults) exactly as an HTTP body is checked; null when they pass. */
+  check(args: unknown): AppError | null;
+  /** The result, as JSON (or text, sent as it is). Called with checked arguments. */
   run(args: never, context: ToolContext): Promise<unknown>;
 }
 
-/** A tool whose `run` is typed by its input schema. */
-export const defineTool = <S extends TObject>(tool: Omit<Tool, 'input' | 'run'> & { input: S; run(args: Static<S>, context: ToolContext): Promise<unknown> }): Tool => tool;
+type ToolSpec<S extends TObject> = Omit<Tool, 'input' | 'run' | 'check'> & { input: S; run(args: Static<S>, context: ToolContext): Promise<unknown> };
 
-export const annotationsOf = (tool: Tool): ToolAnnotations => ({
+/** A tool whose `run` is typed by its input schema, and whose arguments are checked by the API's body validator. */
+export function defineTool<S extends TObject>(spec: ToolSpec<S>): Tool {
+  const validate = compileBodySchema<Static<S>>(spec.input);
+  return {
+    ...spec,
+    check: (args) => (validate(args) ? null : toAppError({ validation: validate.errors, validationContext: 'arguments' })),
+  };
+}
+
+/** The tool as `tools/list` shows it. */
+export const listingOf = (tool: Tool): ListedTool => ({
+  name: tool.name,
   title: tool.title,
-  readOnlyHint: tool.effect === 'reads',
-  destructiveHint: tool.effect === 'deletes',
-  openWorldHint: false,
+  description: tool.description,
+  inputSchema: tool.input as unknown as ListedTool['inputSchema'],
+  annotations: { title: tool.title, readOnlyHint: tool.effect === 'reads', destructiveHint: tool.effect === 'deletes', openWorldHint: false },
 });
 
 /** A result as the model reads it: compact JSON, or text as it is. */
