@@ -110,3 +110,24 @@ describe('MEMD_MCP_ENABLED=false', () => {
     }
   });
 });
+
+describe('MEMD_RATE_LIMIT_PER_MINUTE on /mcp', () => {
+  it('counts MCP requests per client, and answers beyond the limit with the API’s 429', async () => {
+    const server = await startServer({ env: { MEMD_RATE_LIMIT_PER_MINUTE: '3' } });
+    try {
+      const list = () =>
+        fetch(`${server.url}/mcp`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+        });
+      for (let i = 0; i < 3; i++) expect((await list()).status).toBe(200);
+      const refused = await list();
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(await refused.json()).toMatchObject({ code: 'rate_limited' });
+    } finally {
+      await server.stop();
+    }
+  });
+});
