@@ -1,6 +1,8 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import pino from 'pino';
 import { loadConfig } from '../config.js';
+import type { Logger } from '../core/logger.js';
 import { createServices } from '../services.js';
 import { connectRelay } from './relay.js';
 import { createMcpServer } from './server.js';
@@ -33,27 +35,7 @@ export interface StdioServer {
 export async function runStdioServer(options: StdioOptions = {}): Promise<StdioServer> {
   const env = options.env ?? process.env;
   const log = pino({ level: env.MEMD_LOG_LEVEL ?? 'info', base: { service: 'memd-mcp' } }, pino.destination(2));
-  let stopServing: () => Promise<void>;
-  let server: Awaited<ReturnType<typeof connectRelay>>['server'] | ReturnType<typeof createMcpServer>;
-
-  if (options.url) {
-    const relay = await connectRelay({ url: options.url, apiKey: options.apiKey, workspace: options.workspace });
-    server = relay.server;
-    stopServing = () => relay.upstream.close();
-    log.info({ url: options.url }, 'memd MCP relay on stdio');
-  } else {
-    const config = loadConfig({ ...env, ...(options.dataDir && { MEMD_DATA_DIR: options.dataDir }) });
-    const services = await createServices(config, log);
-    try {
-      await services.start();
-    } catch (error) {
-      await services.close();
-      throw error;
-    }
-    server = createMcpServer(services, { principal: { kind: 'local' }, workspace: options.workspace }, log);
-    stopServing = () => services.close();
-    log.info({ dataDir: config.dataDir, storage: config.storage.kind }, 'memd MCP server on stdio');
-  }
+  const { server, stopServing } = options.url ? await relayed(options, log) : await inProcess(options, env, log);
 
   let settle!: { resolve: () => void; reject: (error: unknown) => void };
   const closed = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
@@ -76,3 +58,29 @@ export async function runStdioServer(options: StdioOptions = {}): Promise<StdioS
 }
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+
+/** What serves on stdio, and what to stop after it. */
+interface Served {
+  server: Pick<Server, 'connect' | 'close'>;
+  stopServing(): Promise<void>;
+}
+
+async function relayed(options: StdioOptions, log: Logger): Promise<Served> {
+  const relay = await connectRelay({ url: options.url!, apiKey: options.apiKey, workspace: options.workspace });
+  log.info({ url: options.url }, 'memd MCP relay on stdio');
+  return { server: relay.server, stopServing: () => relay.upstream.close() };
+}
+
+async function inProcess(options: StdioOptions, env: NodeJS.ProcessEnv, log: Logger): Promise<Served> {
+  const config = loadConfig({ ...env, ...(options.dataDir && { MEMD_DATA_DIR: options.dataDir }) });
+  const services = await createServices(config, log);
+  try {
+    await services.start();
+  } catch (error) {
+    await services.close();
+    throw error;
+  }
+  log.info({ dataDir: config.dataDir, storage: config.storage.kind }, 'memd MCP server on stdio');
+  const server = createMcpServer(services, { principal: { kind: 'local' }, workspace: options.workspace }, log);
+  return { server: server.server, stopServing: () => services.close() };
+}
