@@ -3,44 +3,17 @@
  * `sqlite/` and `postgres/` implement it; the conformance suite in test/conformance runs against both.
  */
 
+// The records declared once as TypeBox schemas in src/schemas (they are also the API's shapes).
+import type { ApiKey } from '../schemas/api-key.js';
+import type { Association } from '../schemas/association.js';
+import type { Memory, MemoryStatus, MemoryType } from '../schemas/memory.js';
+import type { Session, WorkingMemoryEntry } from '../schemas/session.js';
+import type { ChatMessage, ChatThread } from '../schemas/thread.js';
+import type { Context, Workspace } from '../schemas/workspace.js';
+export type { ApiKey, Association, ChatMessage, ChatThread, Context, Memory, MemoryStatus, MemoryType, Session, WorkingMemoryEntry, Workspace };
+export type { ChatRole, ContentBlock, MessageContent } from '../schemas/thread.js';
+
 export type JsonObject = Record<string, unknown>;
-
-export type MemoryType = 'episodic' | 'semantic' | 'procedural' | 'working';
-export type MemoryStatus = 'active' | 'archived' | 'deleted';
-
-export interface Memory {
-  id: string;
-  workspace_id: string;
-  tenant_id: string;
-  context_id: string;
-  user_id: string | null;
-  content: string;
-  content_hash: string;
-  type: MemoryType;
-  subtype: string | null;
-  importance: number;
-  tags: string[];
-  metadata: JsonObject;
-  abstract: string | null;
-  overview: string | null;
-  session_id: string | null;
-  access_count: number;
-  last_accessed_at: string | null;
-  decay_factor: number;
-  source_scope: string | null;
-  /** Parent memory of a derived memory (an atomic fact, an entity insight). */
-  source_memory_id: string | null;
-  pinned: boolean;
-  status: MemoryStatus;
-  deleted_at: string | null;
-  archived_at: string | null;
-  observer_id: string | null;
-  subject_id: string | null;
-  /** When the remembered event happened, if known (from metadata); recency is measured from it. */
-  occurred_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
 
 export interface NewMemory extends Memory {
   embedding: Float32Array;
@@ -223,15 +196,6 @@ export interface MemoryStore {
   scan(workspaceId: string | null, afterSeq: number, limit: number, filter?: MemoryFilter): Promise<Array<{ seq: number; memory: Memory; embedding: Float32Array | null }>>;
 }
 
-export interface Workspace {
-  id: string;
-  tenant_id: string;
-  name: string;
-  settings: JsonObject;
-  created_at: string;
-  updated_at: string;
-}
-
 export interface WorkspaceStore {
   create(workspace: Workspace): Promise<void>;
   /** Inserts when absent; never changes an existing workspace. */
@@ -251,32 +215,11 @@ export interface WorkspaceStore {
   bumpMemoryVersion(id: string): Promise<void>;
 }
 
-export interface Context {
-  id: string;
-  workspace_id: string;
-  name: string;
-  description: string | null;
-  settings: JsonObject;
-  created_at: string;
-  updated_at: string;
-}
-
 export interface ContextStore {
   create(context: Context): Promise<void>;
   ensure(context: Context): Promise<void>;
   get(workspaceId: string, id: string): Promise<Context | null>;
   list(workspaceId: string): Promise<Context[]>;
-}
-
-export interface Association {
-  id: string;
-  workspace_id: string;
-  source_id: string;
-  target_id: string;
-  relationship: string;
-  strength: number;
-  metadata: JsonObject;
-  created_at: string;
 }
 
 export type Direction = 'outgoing' | 'incoming' | 'both';
@@ -366,47 +309,12 @@ export interface TaskStore {
   list(options: { status?: TaskStatus; limit: number }): Promise<Task[]>;
 }
 
-export interface ApiKey {
-  id: string;
-  name: string;
-  /** Hex SHA-256 of the secret; the secret itself is never stored. */
-  key_hash: string;
-  /** First characters of the secret, to tell keys apart in listings. */
-  key_prefix: string;
-  workspaces: string[];
-  created_at: string;
-  last_used_at: string | null;
-}
-
 export interface ApiKeyStore {
   create(key: ApiKey): Promise<void>;
   findByHash(keyHash: string): Promise<ApiKey | null>;
   list(): Promise<ApiKey[]>;
   delete(id: string): Promise<boolean>;
   touch(id: string, at: string): Promise<void>;
-}
-
-export interface Session {
-  id: string;
-  workspace_id: string;
-  tenant_id: string;
-  context_id: string;
-  user_id: string | null;
-  metadata: JsonObject;
-  ttl_seconds: number;
-  expires_at: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface WorkingMemoryEntry {
-  key: string;
-  value: unknown;
-  ttl_seconds: number | null;
-  /** Null: lives as long as its session. */
-  expires_at: string | null;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface SessionStore {
@@ -422,51 +330,6 @@ export interface SessionStore {
   /** Entries still alive at `at` (no expiry, or expiring later). */
   entries(sessionId: string, at: string): Promise<WorkingMemoryEntry[]>;
   deleteEntry(sessionId: string, key: string): Promise<boolean>;
-}
-
-export type ChatRole = 'user' | 'assistant' | 'system' | 'tool';
-
-export interface ContentBlock {
-  type: string;
-  text?: string;
-  data?: JsonObject;
-}
-
-/** A message's content: plain text, or content blocks (text, images, tool calls, …). */
-export type MessageContent = string | ContentBlock[];
-
-export interface ChatThread {
-  id: string;
-  workspace_id: string;
-  tenant_id: string;
-  user_id: string | null;
-  context_id: string;
-  /** Typically the AI agent. */
-  observer_id: string | null;
-  /** Typically the human user. */
-  subject_id: string | null;
-  title: string | null;
-  metadata: JsonObject;
-  message_count: number;
-  last_decomposed_at: string | null;
-  /** Index of the last message decompose has processed; -1 before the first run. */
-  last_decomposed_index: number;
-  /** Null: permanent. */
-  expires_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface ChatMessage {
-  id: string;
-  workspace_id: string;
-  thread_id: string;
-  /** Zero-based, strictly increasing within the thread, never reused. */
-  message_index: number;
-  role: ChatRole;
-  content: MessageContent;
-  metadata: JsonObject;
-  created_at: string;
 }
 
 export type NewChatMessage = Pick<ChatMessage, 'id' | 'role' | 'content' | 'metadata' | 'created_at'>;
