@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemdClient } from '../../packages/client/src/index.js';
 import {
@@ -40,8 +41,8 @@ describe('the generated files', () => {
   });
 
   it("the client's types and operation table are generated from openapi.json", async () => {
-    expect((await renderClientTypes(committed)) === readFileSync(CLIENT_TYPES_FILE, 'utf8'), `${CLIENT_TYPES_FILE} is out of date: ${REGENERATE}`).toBe(true);
-    expect(renderOperationTable(committed) === readFileSync(CLIENT_OPERATIONS_FILE, 'utf8'), `${CLIENT_OPERATIONS_FILE} is out of date: ${REGENERATE}`).toBe(true);
+    expect((await renderClientTypes(committed)) === readFileSync(CLIENT_TYPES_FILE, 'utf8'), `${relative(process.cwd(), CLIENT_TYPES_FILE)} is out of date: ${REGENERATE}`).toBe(true);
+    expect(renderOperationTable(committed) === readFileSync(CLIENT_OPERATIONS_FILE, 'utf8'), `${relative(process.cwd(), CLIENT_OPERATIONS_FILE)} is out of date: ${REGENERATE}`).toBe(true);
   });
 });
 
