@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BadRequestError, MemdClient, NotFoundError, type ExportLine } from '../../packages/client/src/index.js';
 import { startServer, type TestServer } from '../support/server.js';
@@ -53,7 +54,7 @@ describe('streaming export and import', () => {
     expect((await memd.workspaces.get('source')).workspace.id).toBe('source');
   });
 
-  it('imports lines given as objects and text, a byte stream, or the JSON form', async () => {
+  it('imports lines given as objects and text, a byte stream, a Node stream (a file read), or the JSON form', async () => {
     await memd.workspaces.create({ id: 'sink', name: 'Sink' });
     const lines = [{ type: 'header', version: '1' }, { type: 'memory', data: { content: 'From an object line' } }, JSON.stringify({ type: 'memory', data: { content: 'From a text line' } })];
     expect(await memd.workspaces.import('sink', lines)).toMatchObject({ imported: 2, errors: 0 });
@@ -70,9 +71,12 @@ describe('streaming export and import', () => {
     expect(report).toMatchObject({ imported: 1, errors: 1 });
     expect(report.details[0]).toContain('not valid JSON');
 
+    const file = Readable.from([Buffer.from('{"type":"memory","data":{"content":"From a No'), Buffer.from('de stream"}}\n')]);
+    expect(await memd.workspaces.import('sink', file)).toMatchObject({ imported: 1, errors: 0 });
+
     expect(await memd.workspaces.import('sink', { data: { memories: [{ content: 'From the JSON form' }], associations: [] } })).toMatchObject({ imported: 1 });
     const contents = memoriesOf(await collect(memd.workspaces.export('sink'))).map((m) => m.content);
-    expect(contents.sort()).toEqual(['From a byte stream', 'From a text line', 'From an object line', 'From the JSON form']);
+    expect(contents.sort()).toEqual(['From a Node stream', 'From a byte stream', 'From a text line', 'From an object line', 'From the JSON form']);
   });
 });
 
