@@ -1,3 +1,5 @@
+import type { components } from './generated/openapi.js';
+
 export { MemdClient } from './client.js';
 export type { ClientOptions, CallOptions, Answer } from './transport.js';
 export type { RetryOptions } from './retry.js';
@@ -27,4 +29,6 @@ export type { ExportLine, ExportQuery, ImportReport, ImportSource } from './reso
 export type { UploadFields, UploadOptions, UploadResult, UploadSource } from './resources/documents.js';
 export type { Readiness } from './resources/service.js';
 export type { components, paths } from './generated/openapi.js';
-export type { Memory } from './shapes.js';
+
+/** A stored memory, as every route returns it. */
+export type Memory = components['schemas']['Memory'];

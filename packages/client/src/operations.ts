@@ -1,6 +1,6 @@
 /**
- * Types over the generated `paths` (from openapi.json), and the two factories every plain method of the client is
- * made with. A method's arguments and result are read from the operation it calls, so a changed field in the API is
+ * Types over the generated `paths` (from openapi.json), and the factory every plain method of the client is made
+ * with. A method's arguments and result are read from the operation it calls, so a changed field in the API is
  * a regeneration (`npm run openapi`), not an edit here.
  */
 import type { paths } from './generated/openapi.js';
@@ -33,7 +33,7 @@ export type Result<O, Media extends string = 'application/json'> = {
 /** One string argument per `{parameter}` of the path template, in order. */
 export type PathArgs<P extends string> = P extends `${string}{${string}}${infer Rest}` ? [string, ...PathArgs<Rest>] : [];
 
-/** `[value?]` when every field of T is optional (or T is absent), `[value]` otherwise. */
+/** No argument when there is no T, an optional one when every field of T is optional, else a required one. */
 type Input<T> = [T] extends [never] ? [] : {} extends T ? [input?: T] : [input: T];
 
 /** Per-call options of an operation that takes a JSON body: its query parameters, if it has any, go here. */
@@ -84,8 +84,6 @@ export function endpoint<A extends unknown[], Data>(method: string, template: st
   const data = async (...args: A) => (await call(...args)).data;
   return calls(method, template, Object.assign(data, { withResponse: call }));
 }
-
-export type OperationKey = keyof typeof operations;
 
 /**
  * The method of one operation over `transport`: `(…path parameters, body, options)` when it takes a JSON body (an

@@ -56,6 +56,10 @@ export interface TransportRequest extends CallOptions {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
+/** Header names in lower case, so that a caller's `Content-Type` replaces ours rather than joining it. */
+const lowerCased = (headers: Record<string, string> | undefined): Record<string, string> =>
+  Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+
 /** Query values as memd reads them: arrays as repeated keys, absent values left out. */
 export function queryString(query: Record<string, unknown> | undefined): string {
   const params = new URLSearchParams();
@@ -113,7 +117,7 @@ export class Transport {
   constructor(options: ClientOptions) {
     this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.#headers = {
-      ...options.headers,
+      ...lowerCased(options.headers),
       ...(options.apiKey && { authorization: `Bearer ${options.apiKey}` }),
       ...(options.workspaceId && { 'x-workspace-id': options.workspaceId }),
       ...(options.sessionId && { 'x-session-id': options.sessionId }),
@@ -155,7 +159,7 @@ export class Transport {
     try {
       const response = await this.#fetch(`${this.#baseUrl}${request.path}${queryString(request.query)}`, {
         method,
-        headers: { ...this.#headers, ...this.#contentType(request.body), ...request.headers },
+        headers: { ...this.#headers, ...this.#contentType(request.body), ...lowerCased(request.headers) },
         signal: controller.signal,
         ...this.#body(request.body),
       });
