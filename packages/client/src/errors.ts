@@ -15,14 +15,20 @@ export class MemdError extends Error {
   readonly details: ErrorDetail[];
   /** The response body as received (an error body from memd, or whatever a proxy sent). */
   readonly body: unknown;
+  /** Seconds the server asked to wait before trying again (429, and a 503 that says so). */
+  readonly retryAfter: number | undefined;
 
-  constructor(message: string, options: { status: number; code: MemdError['code']; details?: ErrorDetail[]; body?: unknown; cause?: unknown }) {
+  constructor(
+    message: string,
+    options: { status: number; code: MemdError['code']; details?: ErrorDetail[]; body?: unknown; retryAfter?: number | undefined; cause?: unknown },
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.status = options.status;
     this.code = options.code;
     this.details = options.details ?? [];
     this.body = options.body;
+    this.retryAfter = options.retryAfter;
   }
 }
 
@@ -40,25 +46,13 @@ export class PayloadTooLargeError extends MemdError {}
 export class UnsupportedMediaTypeError extends MemdError {}
 
 /** 429: too many requests; `retryAfter` says in how many seconds to try again. */
-export class RateLimitedError extends MemdError {
-  readonly retryAfter: number | undefined;
-  constructor(message: string, options: ConstructorParameters<typeof MemdError>[1] & { retryAfter?: number | undefined }) {
-    super(message, options);
-    this.retryAfter = options.retryAfter;
-  }
-}
+export class RateLimitedError extends MemdError {}
 
 /** 5xx. */
 export class ServerError extends MemdError {}
 export class NotImplementedError extends ServerError {}
 /** 503: not ready, shutting down, or a provider (language model, embedder, secrets) is not available. */
-export class ServiceUnavailableError extends ServerError {
-  readonly retryAfter: number | undefined;
-  constructor(message: string, options: ConstructorParameters<typeof MemdError>[1] & { retryAfter?: number | undefined }) {
-    super(message, options);
-    this.retryAfter = options.retryAfter;
-  }
-}
+export class ServiceUnavailableError extends ServerError {}
 
 /** No answer: the connection failed or was cut. */
 export class ConnectionError extends MemdError {}
@@ -75,7 +69,9 @@ const CLASS_BY_STATUS: Record<number, typeof MemdError> = {
   413: PayloadTooLargeError,
   415: UnsupportedMediaTypeError,
   422: ValidationError,
+  429: RateLimitedError,
   501: NotImplementedError,
+  503: ServiceUnavailableError,
 };
 
 const isErrorBody = (body: unknown): body is Partial<ErrorBody> & { message: string } =>
@@ -86,8 +82,6 @@ export function errorFromResponse(status: number, body: unknown, retryAfter: num
   const parsed = isErrorBody(body) ? body : undefined;
   const message = parsed?.message ?? (typeof body === 'string' && body.trim() !== '' ? body.trim().slice(0, 500) : `HTTP ${status}`);
   const options = { status, code: parsed?.code ?? `http_${status}`, details: Array.isArray(parsed?.details) ? parsed.details : [], body, retryAfter: retryAfter ?? parsed?.retry_after };
-  if (status === 429) return new RateLimitedError(message, options);
-  if (status === 503) return new ServiceUnavailableError(message, options);
   const ErrorClass = CLASS_BY_STATUS[status] ?? (status >= 500 ? ServerError : MemdError);
   return new ErrorClass(message, options);
 }
