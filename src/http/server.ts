@@ -12,6 +12,7 @@ import Fastify, {
 import { AppError } from '../errors.js';
 import type { Services } from '../services.js';
 import { handleError } from './errors.js';
+import { observeRequests, requestId } from './observability.js';
 import { limitRequestRate } from './rate-limit.js';
 import { presentedKey } from './request-context.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
@@ -27,6 +28,7 @@ import { healthRoutes } from './routes/health.js';
 import { knowledgebaseRoutes } from './routes/knowledgebase.js';
 import { mcpServerRoutes } from './routes/mcp-servers.js';
 import { memoryRoutes } from './routes/memories.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { portabilityRoutes } from './routes/portability.js';
 import { recallRoutes } from './routes/recall.js';
 import { sessionRoutes } from './routes/sessions.js';
@@ -70,7 +72,10 @@ export async function buildHttpServer(services: Services, logger: FastifyBaseLog
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     ajv: { customOptions: { strict: false } },
+    genReqId: requestId,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // First, so that everything after runs in the request's context (its id in every log line, its span).
+  observeRequests(app, services.observability);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(handleError);
@@ -80,8 +85,8 @@ export async function buildHttpServer(services: Services, logger: FastifyBaseLog
 
   await app.register(cors, {
     origin: true,
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-API-Key', 'X-Session-ID', 'X-Workspace-ID'],
-    exposedHeaders: ['Retry-After'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-API-Key', 'X-Request-ID', 'X-Session-ID', 'X-Workspace-ID', 'traceparent'],
+    exposedHeaders: ['Retry-After', 'X-Request-ID'],
   });
   await app.register(swagger, {
     openapi: {
@@ -112,6 +117,7 @@ export async function buildHttpServer(services: Services, logger: FastifyBaseLog
   });
 
   healthRoutes(app, services);
+  metricsRoutes(app, services);
   await app.register(
     async (v1) => {
       // After authentication (a parent hook), so that a key is one client wherever it calls from.
