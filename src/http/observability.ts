@@ -7,8 +7,6 @@ import type { App } from './server.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Runs work in the request's context: its logger (with its id) and its span. */
-    enterScope: <T>(work: () => T) => T;
     requestSpan: RequestSpan;
   }
 }
@@ -25,13 +23,14 @@ export function requestId(request: IncomingMessage): string {
 /** Where a request went, as a label: the route pattern, never the raw URL (ids would make every request a series). */
 const routeOf = (pattern: string | undefined): string => pattern ?? 'unmatched';
 
+const CLIENT_CLOSED_REQUEST = 499;
+
 /**
  * Request ids, request metrics and request spans. Every response names its request in `X-Request-ID`; the
  * request's handlers run in its context, so that what the core logs carries the id and the spans it starts are
  * children of the request's span.
  */
 export function observeRequests(app: App, { metrics, tracing }: Observability): void {
-  app.decorateRequest('enterScope', null as never);
   app.decorateRequest('requestSpan', null as never);
 
   app.addHook('onRequest', (request, reply, done) => {
@@ -42,15 +41,15 @@ export function observeRequests(app: App, { metrics, tracing }: Observability): 
       'url.path': request.url.split('?')[0],
       'memd.request_id': request.id,
     });
-    request.enterScope = (work) => withLogger(request.log, () => request.requestSpan.enter(work));
-    request.enterScope(done);
-  });
-  // The request body is read in the socket's context, not the request's: the handlers are entered into it again.
-  app.addHook('preValidation', (request, _reply, done) => request.enterScope(done));
-
-  app.addHook('onResponse', (request, reply, done) => {
-    metrics.httpRequest(request.method, routeOf(request.routeOptions.url), reply.statusCode, reply.elapsedTime / 1000);
-    request.requestSpan.end(reply.statusCode, request.routeOptions.url);
-    done();
+    // 'close' comes once the response is sent, and also when the client hung up before it (which no Fastify hook
+    // reports for a request already read): then the status is 499, nginx's "client closed request".
+    reply.raw.once('close', () => {
+      const statusCode = reply.raw.writableFinished ? reply.statusCode : CLIENT_CLOSED_REQUEST;
+      metrics.httpRequest(request.method, routeOf(request.routeOptions.url), statusCode, reply.elapsedTime / 1000);
+      request.requestSpan.end(statusCode, request.routeOptions.url);
+    });
+    // The rest of the request runs inside: its body is read and its handler called from here (test/api/request-id.test.ts
+    // shows that a body of many packets keeps the context).
+    withLogger(request.log, () => request.requestSpan.enter(done));
   });
 }
