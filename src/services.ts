@@ -19,6 +19,7 @@ import { DocumentExtractor } from './core/documents/extractor.js';
 import { DocumentIngestor, INGEST_TASK } from './core/documents/ingest.js';
 import { DocumentService } from './core/documents/service.js';
 import { EntityService } from './core/entities/service.js';
+import { ErasureService } from './core/erasure/service.js';
 import { McpServerService } from './core/mcp-servers/service.js';
 import { LlmReranker } from './core/recall/rerank.js';
 import { RecallService, type RecallTuning } from './core/recall/service.js';
@@ -83,6 +84,8 @@ export interface Services {
   skills: SkillService;
   mcpServers: McpServerService;
   dataProviders: DataProviderService;
+  /** Removes everything of a user or a subject, with an audit record. */
+  erasure: ErasureService;
   tasks: TaskRunner;
   /** Client requests in flight; background tasks give way to them. */
   foreground: ForegroundActivity;
@@ -218,6 +221,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     mcpServers: new McpServerService({ storage, workspaces, secrets, clock }),
     // `local` is the only provider type of the open edition; its sync fetches nothing (spec).
     dataProviders: new DataProviderService({ storage, workspaces, secrets, clock, syncers: { local: emptyLocalSync } }),
+    erasure: new ErasureService({ storage, clock, events, sandboxes: sandboxCleanup }),
     tasks,
     foreground,
     observability,

@@ -23,6 +23,7 @@ import { contradictionRoutes } from './routes/contradictions.js';
 import { documentRoutes } from './routes/documents.js';
 import { dataProviderRoutes } from './routes/data-providers.js';
 import { entityRoutes } from './routes/entities.js';
+import { erasureRoutes } from './routes/erasure.js';
 import { graphRoutes } from './routes/graph.js';
 import { healthRoutes } from './routes/health.js';
 import { knowledgebaseRoutes } from './routes/knowledgebase.js';
@@ -61,6 +62,7 @@ const V1_ROUTES = [
   skillRoutes,
   mcpServerRoutes,
   dataProviderRoutes,
+  erasureRoutes,
 ];
 
 export async function buildHttpServer(services: Services, logger: FastifyBaseLogger): Promise<App> {
