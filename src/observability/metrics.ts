@@ -50,7 +50,7 @@ const TASK_STATES = ['pending', 'scheduled', 'running', 'failed'] as const;
 export class Metrics {
   private readonly registry = new Registry();
   private readonly httpDuration: Histogram<'method' | 'route' | 'status_code'>;
-  private readonly recallPhases = new Map<RecallPhase, { observe(seconds: number): void }>();
+  private readonly recallPhases: Histogram<'phase'>;
   private readonly recallCacheLookups: Counter<'result'>;
   private readonly embeddingDuration: Histogram<'provider' | 'model' | 'outcome'>;
   private readonly embeddingTexts: Counter<'provider' | 'model'>;
@@ -68,18 +68,15 @@ export class Metrics {
       buckets: BUCKETS.http,
       registers,
     });
-    const recallPhase = new Histogram({
+    this.recallPhases = new Histogram({
       name: 'memd_recall_phase_duration_seconds',
       help: 'Time spent in each phase of recall (arms, fusion, expansion, rerank, …)',
       labelNames: ['phase'],
       buckets: BUCKETS.recallPhase,
       registers,
     });
-    // Bound once: the recall path observes a dozen phases per request and should not hash labels each time.
-    for (const phase of RECALL_PHASES) {
-      recallPhase.zero({ phase });
-      this.recallPhases.set(phase, recallPhase.labels({ phase }));
-    }
+    // Every phase is listed from the start, so that a rate over it is defined before its first observation.
+    for (const phase of RECALL_PHASES) this.recallPhases.zero({ phase });
     this.recallCacheLookups = new Counter({
       name: 'memd_recall_cache_lookups_total',
       help: 'Recalls answered from the recall cache (result="hit") or computed (result="miss")',
@@ -156,7 +153,7 @@ export class Metrics {
   }
 
   recallPhase(phase: RecallPhase, seconds: number): void {
-    this.recallPhases.get(phase)!.observe(seconds);
+    this.recallPhases.observe({ phase }, seconds);
   }
 
   recallCache(hit: boolean): void {
