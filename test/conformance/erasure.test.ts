@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/core/auth/api-keys.js';
-import { ErasureService, selectorHash, type ErasureScope, type PersonSelector } from '../../src/core/erasure/service.js';
+import { ErasureService, noneRemoved, selectorHash, type ErasureScope, type PersonSelector } from '../../src/core/erasure/service.js';
 import { CoreEvents } from '../../src/core/events.js';
 import type { SqlStorage } from '../../src/storage/sql/storage.js';
-import type { ErasureCounts, KnowledgebaseArticle, Memory } from '../../src/storage/types.js';
-import { association, axisVector, id, memory, workspace } from '../support/records.js';
+import type { KnowledgebaseArticle, Memory } from '../../src/storage/types.js';
+import { association, axisVector, id, mcpServer, memory, thread, workspace } from '../support/records.js';
 import { storageBackends } from '../support/storage-backends.js';
 
 const T0 = '2026-01-01T00:00:00.000Z';
@@ -36,21 +36,6 @@ const ID_COLUMNS = [
 ];
 
 const admin: Principal = { kind: 'admin' };
-const noneRemoved: ErasureCounts = {
-  memories: 0,
-  associations: 0,
-  contradictions: 0,
-  document_links: 0,
-  knowledgebase_articles: 0,
-  entity_cards: 0,
-  sessions: 0,
-  working_memory_entries: 0,
-  sandbox_checkpoints: 0,
-  threads: 0,
-  messages: 0,
-  skills: 0,
-  mcp_servers: 0,
-};
 
 /** Every table and column of the database, as the engine lists them (the FTS and vector tables included). */
 async function columns(storage: SqlStorage): Promise<Array<{ table: string; column: string; dataType: string }>> {
@@ -169,23 +154,7 @@ async function seedWorkspace(storage: SqlStorage, workspaceId: string): Promise<
     await storage.sessions.putEntry(sessionId, { key: 'topic', value: { said }, ttl_seconds: null, expires_at: null, created_at: T0, updated_at: T0 });
     await storage.sandboxCheckpoints.put(sessionId, Buffer.from(`x = "${said}"`, 'utf8'), {}, T0, 'r1', null);
     const threadId = id('thread');
-    await storage.threads.create({
-      id: threadId,
-      workspace_id: workspaceId,
-      tenant_id: 'default',
-      user_id: userId,
-      context_id: '_default',
-      observer_id: null,
-      subject_id: null,
-      title: null,
-      metadata: {},
-      message_count: 0,
-      last_decomposed_at: null,
-      last_decomposed_index: 0,
-      expires_at: null,
-      created_at: T0,
-      updated_at: T0,
-    });
+    await storage.threads.create(thread(workspaceId, threadId, { user_id: userId }));
     await storage.threads.appendMessages(workspaceId, threadId, [
       { id: id('msg'), role: 'user', content: `I like ${said}`, metadata: {}, created_at: T0 },
       { id: id('msg'), role: 'assistant', content: 'Noted.', metadata: {}, created_at: T0 },
@@ -195,28 +164,6 @@ async function seedWorkspace(storage: SqlStorage, workspaceId: string): Promise<
   return { alice: [alice, fact, insight], bob };
 }
 
-function mcpServer(name: string, owner: { scope: string; workspace_id: string | null; user_id: string | null }) {
-  return {
-    id: id('mcp'),
-    tenant_id: 'default',
-    name,
-    description: null,
-    transport: 'stdio',
-    command: 'npx',
-    args: [],
-    url: null,
-    env_keys: [],
-    header_keys: [],
-    sealed_secrets: null,
-    source_mode: 'server',
-    enabled: true,
-    metadata: {},
-    last_synced_at: null,
-    created_at: T0,
-    updated_at: T0,
-    ...owner,
-  } as Parameters<SqlStorage['mcpServers']['create']>[0];
-}
 
 /** The user's entries above any workspace: a user-scoped skill (with a file that quotes them) and MCP server. */
 async function seedTenantLevel(storage: SqlStorage): Promise<void> {
@@ -264,7 +211,7 @@ for (const backend of storageBackends()) {
       const first = await erase({ kind: 'user_id', id: USER }, { workspaceId: 'erase-one' });
       expect(first.workspaces).toEqual(['erase-one']);
       expect(first.removed).toEqual({
-        ...noneRemoved,
+        ...noneRemoved(),
         memories: 3,
         associations: 1,
         contradictions: 1,
@@ -315,27 +262,11 @@ for (const backend of storageBackends()) {
       const unrelated = memory('erase-subject', 'Bob fixes bikes', axisVector(DIMENSIONS, 4), { user_id: 'bob' });
       await storage.memories.insert([about, unrelated]);
       await storage.entities.putCard({ workspace_id: 'erase-subject', entity_id: SUBJECT, card: { reflection: SUBJECT_WORD }, fingerprint: 'f', generated_at: T0 });
-      await storage.threads.create({
-        id: id('thread'),
-        workspace_id: 'erase-subject',
-        tenant_id: 'default',
-        user_id: 'bob',
-        context_id: '_default',
-        observer_id: null,
-        subject_id: SUBJECT,
-        title: SUBJECT_WORD,
-        metadata: {},
-        message_count: 0,
-        last_decomposed_at: null,
-        last_decomposed_index: 0,
-        expires_at: null,
-        created_at: T0,
-        updated_at: T0,
-      });
+      await storage.threads.create(thread('erase-subject', id('thread'), { user_id: 'bob', subject_id: SUBJECT, title: SUBJECT_WORD }));
       expect(await columnsHolding(storage, SUBJECT)).toEqual(['chat_threads.subject_id', 'entity_cards.entity_id', 'memories.subject_id']);
 
       const erased = await erase({ kind: 'subject_id', id: SUBJECT }, { workspaceId: 'erase-subject' });
-      expect(erased.removed).toEqual({ ...noneRemoved, memories: 1, entity_cards: 1, threads: 1 });
+      expect(erased.removed).toEqual({ ...noneRemoved(), memories: 1, entity_cards: 1, threads: 1 });
       expect(await columnsHolding(storage, SUBJECT)).toEqual([]);
       expect(await columnsHolding(storage, SUBJECT_WORD)).toEqual([]);
       expect(await storage.memories.get('erase-subject', unrelated.id)).not.toBeNull();
@@ -344,7 +275,7 @@ for (const backend of storageBackends()) {
     it('refuses a workspace that does not exist, and removes nothing twice', async () => {
       await expect(erase({ kind: 'user_id', id: USER }, { workspaceId: 'no-such-workspace' })).rejects.toMatchObject({ code: 'not_found' });
       const again = await erase({ kind: 'user_id', id: USER }, { allWorkspaces: true });
-      expect(again.removed).toEqual(noneRemoved);
+      expect(again.removed).toEqual(noneRemoved());
     });
   });
 }

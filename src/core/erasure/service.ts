@@ -30,7 +30,8 @@ export interface Erasure {
 /** Hard deletes per statement. */
 const MEMORY_BATCH = 500;
 
-const noneRemoved = (): ErasureCounts => ({
+/** Counts of an erasure that found nothing. */
+export const noneRemoved = (): ErasureCounts => ({
   memories: 0,
   associations: 0,
   contradictions: 0,
