@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { ActiveSpan, RecallPhase, SpanAttributes, TaskIdentity, Telemetry } from '../core/telemetry.js';
@@ -11,6 +12,9 @@ export type { Metrics } from './metrics.js';
 export type { Tracing } from './tracing.js';
 
 const seconds = (since: number): number => (performance.now() - since) / 1000;
+
+/** How long a stop waits for the last spans to reach the collector. */
+const LAST_SPANS_WAIT_MS = 3_000;
 
 /** Prometheus metrics and OpenTelemetry traces of one server: the `Telemetry` the core reports to. */
 export class Observability implements Telemetry {
@@ -74,9 +78,13 @@ export class Observability implements Telemetry {
     this.metrics.taskFailed(kind, final);
   }
 
-  /** Exports the spans still buffered (at shutdown). */
-  shutdown(): Promise<void> {
-    return this.tracing.shutdown();
+  /**
+   * Exports the spans still buffered (at shutdown), for a few seconds at most. Spans that cannot be delivered (a
+   * collector down) are lost with a warning: they are no reason to fail or hold up a stop.
+   */
+  async shutdown(): Promise<void> {
+    const exported = this.tracing.shutdown().catch((error: unknown) => this.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'exporting the last spans failed'));
+    await Promise.race([exported, sleep(LAST_SPANS_WAIT_MS, undefined, { ref: false })]);
   }
 }
 

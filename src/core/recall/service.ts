@@ -184,9 +184,11 @@ export class RecallService {
 
   /** With recent conversation and a language model, the query made standalone; else the query as given. */
   private async standaloneQuery(request: RecallRequest): Promise<string> {
-    if (!this.deps.llm || !request.context?.length) return request.query;
+    const { llm } = this.deps;
+    const { context } = request;
+    if (!llm || !context?.length) return request.query;
     try {
-      return await this.telemetry.recallPhase('rewrite', () => rewriteQuery(this.deps.llm!, request.query, request.context!));
+      return await this.telemetry.recallPhase('rewrite', () => rewriteQuery(llm, request.query, context));
     } catch (error) {
       // Rewriting only helps: a failing model leaves recall working on the query as asked.
       this.deps.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'query rewrite skipped');
