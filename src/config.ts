@@ -27,6 +27,22 @@ export interface Config {
   /** Requests per client (API key, or address without auth) and minute on /v1, counted by each node; 0: no limit. */
   rateLimit: { perMinute: number };
   secrets: SecretsConfig;
+  /** `/metrics` (Prometheus): served unless disabled; with MEMD_ADMIN_KEY set it takes the admin key or `key`. */
+  metrics: { enabled: boolean; key: string | undefined };
+  /** OpenTelemetry trace export, switched on by the standard OTEL_* variables; null when off (the default). */
+  tracing: TracingConfig | null;
+}
+
+/** Where and how spans are exported: OTLP over HTTP, from the standard OTEL_* variables. */
+export interface TracingConfig {
+  /** The full URL spans are POSTed to (…/v1/traces). */
+  endpoint: string;
+  protocol: 'http/protobuf' | 'http/json';
+  headers: Record<string, string>;
+  /** Resource attributes: `service.name` (OTEL_SERVICE_NAME, default memd) and OTEL_RESOURCE_ATTRIBUTES. */
+  resource: Record<string, string>;
+  /** OTEL_TRACES_SAMPLER: which root traces are kept (`ratio` for traceidratio), and whether a caller's choice wins. */
+  sampler: { root: 'always_on' | 'always_off' | 'traceidratio'; ratio: number; parentBased: boolean };
 }
 
 export type StorageConfig =
@@ -174,6 +190,50 @@ function secretKey(env: Env, key: string): Buffer | undefined {
   return decoded;
 }
 
+/** `k1=v1,k2=v2` with URL-encoded values (OTEL_EXPORTER_OTLP_HEADERS, OTEL_RESOURCE_ATTRIBUTES). */
+function keyValues(env: Env, key: string): Record<string, string> {
+  const pairs: Record<string, string> = {};
+  for (const item of list(text(env, key))) {
+    const at = item.indexOf('=');
+    if (at <= 0) throw new ConfigError(`${key} must be key=value pairs separated by commas, got '${item}'`);
+    pairs[decodeURIComponent(item.slice(0, at).trim())] = decodeURIComponent(item.slice(at + 1).trim());
+  }
+  return pairs;
+}
+
+const SAMPLERS = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'] as const;
+
+/**
+ * Tracing is off unless the standard variables ask for it: OTEL_TRACES_EXPORTER=otlp, or an OTLP endpoint given
+ * (OTEL_EXPORTER_OTLP_ENDPOINT / OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) with no exporter named. OTEL_SDK_DISABLED=true
+ * and OTEL_TRACES_EXPORTER=none keep it off. Only OTLP over HTTP is built in (protobuf, the OTLP default, or JSON).
+ */
+function tracingConfig(env: Env): TracingConfig | null {
+  if (flag(env, 'OTEL_SDK_DISABLED', false)) return null;
+  const exporters = list(text(env, 'OTEL_TRACES_EXPORTER')?.toLowerCase());
+  const unsupported = exporters.filter((name) => name !== 'otlp' && name !== 'none');
+  if (unsupported.length > 0) throw new ConfigError(`OTEL_TRACES_EXPORTER: only otlp (or none) is supported, got '${unsupported.join(',')}'`);
+  const tracesEndpoint = text(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
+  const baseEndpoint = text(env, 'OTEL_EXPORTER_OTLP_ENDPOINT');
+  const on = exporters.includes('otlp') || (exporters.length === 0 && (tracesEndpoint ?? baseEndpoint) !== undefined);
+  if (!on) return null;
+  const protocol = text(env, 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') ?? text(env, 'OTEL_EXPORTER_OTLP_PROTOCOL') ?? 'http/protobuf';
+  if (protocol !== 'http/protobuf' && protocol !== 'http/json') {
+    throw new ConfigError(`OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json (OTLP over HTTP, port 4318), got '${protocol}'`);
+  }
+  const sampler = oneOf(env, 'OTEL_TRACES_SAMPLER', SAMPLERS, 'parentbased_always_on');
+  const ratio = text(env, 'OTEL_TRACES_SAMPLER_ARG') === undefined ? 1 : Number(text(env, 'OTEL_TRACES_SAMPLER_ARG'));
+  if (!(ratio >= 0 && ratio <= 1)) throw new ConfigError(`OTEL_TRACES_SAMPLER_ARG must be a ratio between 0 and 1, got '${text(env, 'OTEL_TRACES_SAMPLER_ARG')}'`);
+  return {
+    // The per-signal variable is the URL itself; the general one is a base to which the signal's path is added.
+    endpoint: tracesEndpoint ?? `${(baseEndpoint ?? 'http://localhost:4318').replace(/\/+$/, '')}/v1/traces`,
+    protocol,
+    headers: { ...keyValues(env, 'OTEL_EXPORTER_OTLP_HEADERS'), ...keyValues(env, 'OTEL_EXPORTER_OTLP_TRACES_HEADERS') },
+    resource: { 'service.name': 'memd', ...keyValues(env, 'OTEL_RESOURCE_ATTRIBUTES'), ...(text(env, 'OTEL_SERVICE_NAME') && { 'service.name': text(env, 'OTEL_SERVICE_NAME')! }) },
+    sampler: { root: sampler.replace('parentbased_', '') as TracingConfig['sampler']['root'], ratio, parentBased: sampler.startsWith('parentbased_') },
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = resolve(text(env, 'MEMD_DATA_DIR') ?? './data');
   const storageKind = oneOf(env, 'MEMD_STORAGE', ['sqlite', 'postgres'] as const, 'sqlite');
@@ -249,6 +309,8 @@ export function loadConfig(env: Env = process.env): Config {
     },
     rateLimit: { perMinute: integer(env, 'MEMD_RATE_LIMIT_PER_MINUTE', 0, 0, 10_000_000) },
     secrets: { key: secretKey(env, 'MEMD_SECRET_KEY'), keyFile: resolve(dataDir, 'secret.key') },
+    metrics: { enabled: flag(env, 'MEMD_METRICS_ENABLED', true), key: text(env, 'MEMD_METRICS_KEY') },
+    tracing: tracingConfig(env),
   };
 }
 

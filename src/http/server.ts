@@ -13,6 +13,7 @@ import { AppError } from '../errors.js';
 import type { Services } from '../services.js';
 import { handleError } from './errors.js';
 import { finishOpenApiDocument } from './openapi.js';
+import { observeRequests, requestId } from './observability.js';
 import { limitRequestRate } from './rate-limit.js';
 import { presentedKey } from './request-context.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
@@ -23,11 +24,13 @@ import { contradictionRoutes } from './routes/contradictions.js';
 import { documentRoutes } from './routes/documents.js';
 import { dataProviderRoutes } from './routes/data-providers.js';
 import { entityRoutes } from './routes/entities.js';
+import { erasureRoutes } from './routes/erasure.js';
 import { graphRoutes } from './routes/graph.js';
 import { healthRoutes } from './routes/health.js';
 import { knowledgebaseRoutes } from './routes/knowledgebase.js';
 import { mcpServerRoutes } from './routes/mcp-servers.js';
 import { memoryRoutes } from './routes/memories.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { portabilityRoutes } from './routes/portability.js';
 import { recallRoutes } from './routes/recall.js';
 import { sessionRoutes } from './routes/sessions.js';
@@ -60,6 +63,7 @@ const V1_ROUTES = [
   skillRoutes,
   mcpServerRoutes,
   dataProviderRoutes,
+  erasureRoutes,
 ];
 
 export async function buildHttpServer(services: Services, logger: FastifyBaseLogger): Promise<App> {
@@ -71,7 +75,10 @@ export async function buildHttpServer(services: Services, logger: FastifyBaseLog
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     ajv: { customOptions: { strict: false } },
+    genReqId: requestId,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // First, so that everything after runs in the request's context (its id in every log line, its span).
+  observeRequests(app, services.observability);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setErrorHandler(handleError);
@@ -81,8 +88,8 @@ export async function buildHttpServer(services: Services, logger: FastifyBaseLog
 
   await app.register(cors, {
     origin: true,
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-API-Key', 'X-Session-ID', 'X-Workspace-ID'],
-    exposedHeaders: ['Retry-After'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-API-Key', 'X-Request-ID', 'X-Session-ID', 'X-Workspace-ID', 'traceparent'],
+    exposedHeaders: ['Retry-After', 'X-Request-ID'],
   });
   await app.register(swagger, {
     openapi: {
@@ -114,6 +121,7 @@ export async function buildHttpServer(services: Services, logger: FastifyBaseLog
   });
 
   healthRoutes(app, services);
+  metricsRoutes(app, services);
   await app.register(
     async (v1) => {
       // After authentication (a parent hook), so that a key is one client wherever it calls from.

@@ -397,6 +397,16 @@ export interface DataProvidersTable {
   updated_at: Timestamp;
 }
 
+export interface ErasuresTable {
+  id: string;
+  erased_at: Timestamp;
+  requested_by: string;
+  selector_kind: string;
+  selector_hash: string;
+  workspaces: Json;
+  removed: Json;
+}
+
 export interface Database {
   meta: MetaTable;
   workspaces: WorkspacesTable;
@@ -429,4 +439,5 @@ export interface Database {
   ingestion_jobs: IngestionJobsTable;
   document_memories: DocumentMemoriesTable;
   sandbox_checkpoints: SandboxCheckpointsTable;
+  erasures: ErasuresTable;
 }

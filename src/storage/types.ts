@@ -943,6 +943,76 @@ export interface MetaStore {
   set(key: string, value: string): Promise<void>;
 }
 
+/** Whose records an erasure removes: everything that carries this user id, or this subject id. */
+export interface PersonSelector {
+  kind: 'user_id' | 'subject_id';
+  id: string;
+}
+
+/** What one workspace holds of a person, by id (see `ErasureStore.find`). */
+export interface PersonalRecords {
+  /** Memories that carry the id, and every memory derived from them (facts, insights), transitively. */
+  memoryIds: string[];
+  /** Subjects of those memories: their entity cards quote them. */
+  subjectIds: string[];
+  /** Sessions of the user (sessions have no subject). */
+  sessionIds: string[];
+  threadIds: string[];
+}
+
+/** How many rows of each kind an erasure removed. */
+export interface ErasureCounts {
+  memories: number;
+  associations: number;
+  contradictions: number;
+  document_links: number;
+  knowledgebase_articles: number;
+  entity_cards: number;
+  sessions: number;
+  working_memory_entries: number;
+  sandbox_checkpoints: number;
+  threads: number;
+  messages: number;
+  skills: number;
+  mcp_servers: number;
+}
+
+/** The audit record of an erasure: who asked, when, for whom (hashed), where, and how much went. No content. */
+export interface ErasureAudit {
+  id: string;
+  erased_at: string;
+  /** `admin`, `local` (no auth configured) or `key:<api key id>`. */
+  requested_by: string;
+  selector_kind: PersonSelector['kind'];
+  /** Hex SHA-256 of the selector (see core/erasure): the id itself is never stored. */
+  selector_hash: string;
+  workspaces: string[];
+  removed: ErasureCounts;
+}
+
+/**
+ * The one place that knows every table where a person's id or data can be: erasure finds a person's records and
+ * removes them with everything that quotes them. Memories themselves go through `MemoryStore.hardDelete` (their
+ * search entries follow it); the rows that cascade from them are counted here first.
+ */
+export interface ErasureStore {
+  find(workspaceId: string, selector: PersonSelector): Promise<PersonalRecords>;
+  /**
+   * Removes, in `workspaceId`, what quotes or belongs to `records` apart from the memories themselves: knowledgebase
+   * articles citing the memories (and the index that lists them), entity cards of their subjects (and of the
+   * selector's subject), the sessions with their working memory and sandbox checkpoints, the threads with their
+   * messages, and the user's registry entries of this workspace. Counts too the links that go with the memories.
+   */
+  removeAround(workspaceId: string, selector: PersonSelector, records: PersonalRecords): Promise<Omit<ErasureCounts, 'memories'>>;
+  /** Leaves no bytes of removed memories in the engine's search structures (after `MemoryStore.hardDelete`). */
+  purgeSearchEntries(): Promise<void>;
+  /** The user's registry entries above any workspace (user-scoped skills and MCP servers). */
+  removeTenantLevel(selector: PersonSelector): Promise<Pick<ErasureCounts, 'skills' | 'mcp_servers'>>;
+  recordAudit(audit: ErasureAudit): Promise<void>;
+  /** Newest first. */
+  listAudits(limit: number): Promise<ErasureAudit[]>;
+}
+
 export interface Storage {
   readonly dialect: 'sqlite' | 'postgres';
   readonly meta: MetaStore;
@@ -963,6 +1033,7 @@ export interface Storage {
   readonly dataProviders: DataProviderStore;
   readonly documents: DocumentStore;
   readonly sandboxCheckpoints: SandboxCheckpointStore;
+  readonly erasure: ErasureStore;
   /** Runs `work` in one database transaction; everything done through `tx` commits or rolls back together. */
   transaction<T>(work: (tx: Storage) => Promise<T>): Promise<T>;
   /** Resolves once every write committed so far would survive power loss; awaited before acknowledging a write. */

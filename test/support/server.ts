@@ -25,6 +25,20 @@ export interface TestServerOptions {
   dataDir?: string;
   /** Start the background task runner (default false: tests drain tasks explicitly). */
   backgroundTasks?: boolean;
+  /** Collects the server's log lines (at info level) instead of discarding them. */
+  logs?: LogCapture;
+}
+
+/** Log lines of a test server, parsed. */
+export class LogCapture {
+  readonly lines: Array<Record<string, unknown>> = [];
+  write(line: string): void {
+    this.lines.push(JSON.parse(line) as Record<string, unknown>);
+  }
+  /** The lines whose message is `msg`. */
+  withMessage(msg: string): Array<Record<string, unknown>> {
+    return this.lines.filter((line) => line.msg === msg);
+  }
 }
 
 /** A real memd server on an ephemeral port over a fresh SQLite data directory, with the hash embedder by default. */
@@ -40,7 +54,8 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
     ...options.env,
   });
   const app = await createApp(config, {
-    logLevel: process.env.MEMD_TEST_LOG ?? 'silent',
+    logLevel: options.logs ? 'info' : (process.env.MEMD_TEST_LOG ?? 'silent'),
+    ...(options.logs && { logDestination: options.logs }),
     ...(options.clock && { clock: options.clock }),
     ...(options.embedder && { embedder: options.embedder }),
     ...(options.llm !== undefined && { llm: options.llm }),

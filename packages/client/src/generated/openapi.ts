@@ -3195,6 +3195,176 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/erasures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit trail of erasures, newest first (admin only); it keeps no content and no raw id */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            erasures: {
+                                id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                erased_at: string;
+                                /** @description `admin`, `local` (no auth configured) or `key:<api key id>` */
+                                requested_by: string;
+                                selector_kind: "user_id" | "subject_id";
+                                /** @description hex SHA-256 of `memd-erasure:<selector_kind>:<id>`; the id itself is not kept */
+                                selector_hash: string;
+                                workspaces: string[];
+                                /** @description rows removed, by kind */
+                                removed: {
+                                    /** @description memories hard-deleted with their vectors and keyword entries, derived facts and insights included */
+                                    memories: number;
+                                    /** @description links to or from them */
+                                    associations: number;
+                                    /** @description contradiction records naming them */
+                                    contradictions: number;
+                                    /** @description links from documents to them (the documents stay) */
+                                    document_links: number;
+                                    /** @description knowledgebase articles citing them, and the index that lists those */
+                                    knowledgebase_articles: number;
+                                    /** @description cached entity cards quoting them */
+                                    entity_cards: number;
+                                    /** @description sessions of the user */
+                                    sessions: number;
+                                    /** @description working-memory entries of those sessions */
+                                    working_memory_entries: number;
+                                    /** @description sandbox checkpoints of those sessions */
+                                    sandbox_checkpoints: number;
+                                    /** @description chat threads */
+                                    threads: number;
+                                    /** @description messages of those threads */
+                                    messages: number;
+                                    /** @description the user’s skills */
+                                    skills: number;
+                                    /** @description the user’s MCP server entries */
+                                    mcp_servers: number;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                422: components["responses"]["Error"];
+                503: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        /** Remove for good everything of a user_id or a subject_id, in one workspace or in all the caller may use; answers what went */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description erase everything of this user (give this or subject_id) */
+                        user_id?: string;
+                        /** @description erase everything about this subject (give this or user_id) */
+                        subject_id?: string;
+                        /** @description the workspace to erase in; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                        workspace_id?: string;
+                        /** @description erase in every workspace the caller may use (the admin: all of them, and the user’s entries above workspaces) */
+                        all_workspaces?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the audit record (GET /v1/erasures) */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            erased_at: string;
+                            selector: {
+                                user_id?: string;
+                                subject_id?: string;
+                            };
+                            /** @description where the erasure ran */
+                            workspaces: string[];
+                            /** @description rows removed, by kind */
+                            removed: {
+                                /** @description memories hard-deleted with their vectors and keyword entries, derived facts and insights included */
+                                memories: number;
+                                /** @description links to or from them */
+                                associations: number;
+                                /** @description contradiction records naming them */
+                                contradictions: number;
+                                /** @description links from documents to them (the documents stay) */
+                                document_links: number;
+                                /** @description knowledgebase articles citing them, and the index that lists those */
+                                knowledgebase_articles: number;
+                                /** @description cached entity cards quoting them */
+                                entity_cards: number;
+                                /** @description sessions of the user */
+                                sessions: number;
+                                /** @description working-memory entries of those sessions */
+                                working_memory_entries: number;
+                                /** @description sandbox checkpoints of those sessions */
+                                sandbox_checkpoints: number;
+                                /** @description chat threads */
+                                threads: number;
+                                /** @description messages of those threads */
+                                messages: number;
+                                /** @description the user’s skills */
+                                skills: number;
+                                /** @description the user’s MCP server entries */
+                                mcp_servers: number;
+                            };
+                        };
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                422: components["responses"]["Error"];
+                503: components["responses"]["Error"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/graph/analyze": {
         parameters: {
             query?: never;
