@@ -12,6 +12,7 @@ import * as factsOutOfKeywordIndex from './0011_facts_out_of_keyword_index.js';
 import * as keywordScopeIndex from './0012_keyword_scope_index.js';
 import * as memoryVersions from './0013_memory_versions.js';
 import * as checkpointRevision from './0014_checkpoint_revision.js';
+import * as documentPassages from './0018_document_passages.js';
 
 interface VersionedMigration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, VersionedMigration> = {
   '0012_keyword_scope_index': keywordScopeIndex,
   '0013_memory_versions': memoryVersions,
   '0014_checkpoint_revision': checkpointRevision,
+  '0018_document_passages': documentPassages,
 };
 
 /** Brings the database to the latest schema; throws with the failing migration's name. */
