@@ -20,7 +20,8 @@ const IDLE_MS = 60_000;
 type Confident = { confidence: number };
 const unit = (confidence: number): number => Math.round(Math.max(0, Math.min(100, confidence))) / 100;
 const box = ({ x0, y0, x1, y1 }: Bbox): OcrBox => ({ x0, y0, x1, y1 });
-const mean = (items: readonly Confident[]): number => (items.length === 0 ? 0 : unit(items.reduce((sum, item) => sum + item.confidence, 0) / items.length));
+/** Of confidences already on 0..1. */
+const mean = (items: readonly Confident[]): number => (items.length === 0 ? 0 : Math.round((100 * items.reduce((sum, item) => sum + item.confidence, 0)) / items.length) / 100);
 
 function linesOf(page: Page): OcrLine[] {
   const lines: Line[] = (page.blocks ?? []).flatMap((block) => block.paragraphs.flatMap((paragraph) => paragraph.lines));
