@@ -14,12 +14,12 @@ import * as memoryVersions from './0013_memory_versions.js';
 import * as checkpointRevision from './0014_checkpoint_revision.js';
 import * as documentPassages from './0018_document_passages.js';
 
-interface VersionedMigration {
+export interface VersionedMigration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
 }
 
 /** Every schema version in order. Names sort lexically; never edit one that has shipped, add the next. */
-const MIGRATIONS: Record<string, VersionedMigration> = {
+export const MIGRATIONS: Record<string, VersionedMigration> = {
   '0001_foundation': foundation,
   '0002_sessions': sessions,
   '0003_knowledgebase': knowledgebase,
