@@ -678,6 +678,12 @@ export interface NewDocumentPage extends DocumentPage {
   passages: PagePassage[];
 }
 
+/** Where a passage is: its page and its place in it. */
+export interface PassageKey {
+  page_id: string;
+  passage_no: number;
+}
+
 /** A page found by page search: scored by its best passage, which is returned with it. */
 export interface PageMatch {
   page: DocumentPage;
@@ -751,6 +757,9 @@ export interface DocumentStore {
    * similarity; exact scan), best first, each with that passage; optionally within the given documents.
    */
   searchPages(workspaceId: string, vector: Float32Array, options: { k: number; documentIds?: readonly string[] | undefined }): Promise<PageMatch[]>;
+  /** Every workspace's passages after the given one, in (page_id, passage_no) order (re-embedding walks them). */
+  scanPassages(after: PassageKey | null, limit: number): Promise<Array<PassageKey & { text: string }>>;
+  setPassageEmbeddings(entries: ReadonlyArray<PassageKey & { embedding: Float32Array }>): Promise<void>;
   /** Records links; an existing link is moved to the new job (with its new page and chunk) when another job made it. */
   linkMemories(links: readonly DocumentMemoryLink[]): Promise<void>;
   /** In page and chunk order; `exceptJobId` keeps only links made by other jobs. */

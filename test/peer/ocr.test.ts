@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => peer.stop());
 
-const post = (body: BodyInit, contentType: string) => fetch(`${peer.url}/v1/ocr`, { method: 'POST', headers: { 'content-type': contentType }, body });
+const post = (body: Uint8Array, contentType: string) => fetch(`${peer.url}/v1/ocr`, { method: 'POST', headers: { 'content-type': contentType }, body });
 
 describe('OCR on the peer', () => {
   it('reads an image sent as bytes or as base64 JSON: text, lines with words and confidences, the model', async () => {

@@ -13,6 +13,7 @@ import type {
   NewDocumentPage,
   PageError,
   PageMatch,
+  PassageKey,
   StoredDocument,
 } from '../types.js';
 import type { SqlContext } from './context.js';
@@ -237,6 +238,19 @@ export class SqlDocumentStore implements DocumentStore {
       score: 1 - Number(distance),
       passage: { index: Number(passage_no), text },
     }));
+  }
+
+  async scanPassages(after: PassageKey | null, limit: number): Promise<Array<PassageKey & { text: string }>> {
+    let query = this.db.selectFrom('document_passages').select(['page_id', 'passage_no', 'text']);
+    if (after) query = query.where((eb) => eb.or([eb('page_id', '>', after.page_id), eb.and([eb('page_id', '=', after.page_id), eb('passage_no', '>', after.passage_no)])]));
+    const rows = await query.orderBy('page_id').orderBy('passage_no').limit(limit).execute();
+    return rows.map((row) => ({ ...row, passage_no: Number(row.passage_no) }));
+  }
+
+  async setPassageEmbeddings(entries: ReadonlyArray<PassageKey & { embedding: Float32Array }>): Promise<void> {
+    for (const { page_id, passage_no, embedding } of entries) {
+      await this.db.updateTable('document_passages').set({ embedding: this.ctx.engine.encodeVector(embedding) }).where('page_id', '=', page_id).where('passage_no', '=', passage_no).execute();
+    }
   }
 
   async linkMemories(links: readonly DocumentMemoryLink[]): Promise<void> {
