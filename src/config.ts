@@ -24,6 +24,8 @@ export interface Config {
   sandbox: SandboxConfig;
   graph: GraphConfig;
   documents: DocumentsConfig;
+  ocr: OcrConfig;
+  transcription: TranscriptionConfig;
   /** Requests per client (API key, or address without auth) and minute on /v1, counted by each node; 0: no limit. */
   rateLimit: { perMinute: number };
   secrets: SecretsConfig;
@@ -88,6 +90,31 @@ export interface DocumentsConfig {
   /** Deadline of text extraction for one document; the job fails with `extraction_timeout` after it. */
   extractTimeoutMs: number;
 }
+/**
+ * Reading text from images (image uploads, PDF pages without a text layer): `local` runs tesseract.js in this
+ * process's worker threads, `peer` sends each image to an embedding peer's `POST /v1/ocr`, `off` reads no images.
+ */
+export interface OcrConfig {
+  provider: 'local' | 'peer' | 'off';
+  /** The peer's base URL, ending before /ocr (e.g. http://127.0.0.1:61051/v1). */
+  baseUrl: string | undefined;
+  apiKey: string | undefined;
+  /** Deadline of one page: rendering (a PDF page) and recognition. */
+  timeoutMs: number;
+  /** Largest image read, in pixels (width × height): what bounds the memory one page takes. */
+  maxPixels: number;
+  /** `local`: recognition threads (each holds the model, about 100 MiB, while it works). */
+  workers: number;
+}
+
+/** Audio uploads go to any OpenAI-compatible `POST /audio/transcriptions`; without a base URL audio is refused. */
+export interface TranscriptionConfig {
+  baseUrl: string | undefined;
+  model: string;
+  apiKey: string | undefined;
+  timeoutMs: number;
+}
+
 /**
  * When the spare sandbox (an interpreter loaded ahead of need, about 100 MiB) is started: at `start` of the
  * service, so even the first session starts at once; at `first-use` (the default), so a server whose context
@@ -160,6 +187,20 @@ function flag(env: Env, key: string, fallback: boolean): boolean {
 const list = (value: string | undefined): string[] => (value ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '');
 
 const EMBEDDING_PROVIDERS = ['local', 'openai', 'transformers', 'hash'] as const;
+
+/** OCR settings; `provider` is MEMD_OCR_PROVIDER for memd and MEMD_PEER_OCR for the peer (which serves `local` or nothing). */
+function ocrConfig(env: Env, provider: OcrConfig['provider']): OcrConfig {
+  const baseUrl = text(env, 'MEMD_OCR_BASE_URL');
+  if (provider === 'peer' && !baseUrl) throw new ConfigError('MEMD_OCR_PROVIDER=peer needs MEMD_OCR_BASE_URL (the peer, e.g. http://127.0.0.1:61051/v1)');
+  return {
+    provider,
+    baseUrl: baseUrl?.replace(/\/+$/, ''),
+    apiKey: text(env, 'MEMD_OCR_API_KEY'),
+    timeoutMs: integer(env, 'MEMD_OCR_TIMEOUT_MS', 120_000, 1_000, 3_600_000),
+    maxPixels: integer(env, 'MEMD_OCR_MAX_PIXELS', 25_000_000, 10_000, 400_000_000),
+    workers: integer(env, 'MEMD_OCR_WORKERS', 1, 1, 16),
+  };
+}
 
 /** One embedding provider's settings: the provider and model given, everything else from MEMD_EMBEDDING_*. */
 function embeddingConfig(env: Env, provider: EmbeddingConfig['provider'], model: string | undefined): EmbeddingConfig {
@@ -307,6 +348,13 @@ export function loadConfig(env: Env = process.env): Config {
       maxBytes: integer(env, 'MEMD_DOCUMENT_MAX_BYTES', 50 * 1024 * 1024, 1, 1024 ** 3),
       extractTimeoutMs: integer(env, 'MEMD_DOCUMENT_EXTRACT_TIMEOUT_MS', 300_000, 100, 3_600_000),
     },
+    ocr: ocrConfig(env, oneOf(env, 'MEMD_OCR_PROVIDER', ['local', 'peer', 'off'] as const, 'local')),
+    transcription: {
+      baseUrl: text(env, 'MEMD_TRANSCRIPTION_BASE_URL')?.replace(/\/+$/, ''),
+      model: text(env, 'MEMD_TRANSCRIPTION_MODEL') ?? 'whisper-1',
+      apiKey: text(env, 'MEMD_TRANSCRIPTION_API_KEY'),
+      timeoutMs: integer(env, 'MEMD_TRANSCRIPTION_TIMEOUT_MS', 600_000, 1_000, 3_600_000),
+    },
     rateLimit: { perMinute: integer(env, 'MEMD_RATE_LIMIT_PER_MINUTE', 0, 0, 10_000_000) },
     secrets: { key: secretKey(env, 'MEMD_SECRET_KEY'), keyFile: resolve(dataDir, 'secret.key') },
     metrics: { enabled: flag(env, 'MEMD_METRICS_ENABLED', true), key: text(env, 'MEMD_METRICS_KEY') },
@@ -337,6 +385,8 @@ export interface PeerConfig {
   concurrency: number;
   /** The embedding providers served; the first answers requests that name no model. */
   embedding: EmbeddingConfig[];
+  /** `POST /v1/ocr`: `local` (tesseract.js in worker threads) or `off` (501). */
+  ocr: OcrConfig;
   llm: { enabled: boolean; profiles: LlmProfile[]; defaultProfile: string | undefined; timeoutMs: number };
 }
 
@@ -387,6 +437,7 @@ export function loadPeerConfig(env: Env = process.env, args: readonly string[] =
     apiKey: text(merged, 'MEMD_PEER_API_KEY'),
     concurrency: integer(merged, 'MEMD_PEER_CONCURRENCY', 4, 1, 1024),
     embedding: peerEmbedding(merged),
+    ocr: ocrConfig(merged, oneOf(merged, 'MEMD_PEER_OCR', ['local', 'off'] as const, 'local')),
     llm: { enabled, profiles, defaultProfile: enabled ? defaultProfile : undefined, timeoutMs: integer(merged, 'MEMD_PEER_LLM_TIMEOUT_MS', 120_000, 100, 3_600_000) },
   };
 }

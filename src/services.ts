@@ -17,6 +17,8 @@ import { DataProviderService } from './core/data-providers/service.js';
 import { emptyLocalSync } from './core/data-providers/sync.js';
 import { DocumentExtractor } from './core/documents/extractor.js';
 import { DocumentIngestor, INGEST_TASK } from './core/documents/ingest.js';
+import { DocumentReader } from './core/documents/reader.js';
+import { PageRenderer } from './core/documents/renderer.js';
 import { DocumentService } from './core/documents/service.js';
 import { EntityService } from './core/entities/service.js';
 import { ErasureService } from './core/erasure/service.js';
@@ -36,6 +38,8 @@ import { ThreadService } from './core/threads/service.js';
 import { WorkspaceService } from './core/workspaces/service.js';
 import { createEmbeddingProvider, withEmbeddingCache, type EmbeddingProvider } from './providers/embedding/index.js';
 import { createLlmProvider } from './providers/llm/index.js';
+import { createOcrProvider } from './providers/ocr/index.js';
+import { createTranscriber } from './providers/transcription/openai.js';
 import type { LlmProvider } from './providers/llm/types.js';
 import { checkEmbedderIdentity } from './core/embedder-identity.js';
 import { isoNow } from './core/clock.js';
@@ -186,7 +190,10 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
   const knowledgebase = new KnowledgebaseService({ storage, graph, llm, clock, events, log });
   tasks.register(KNOWLEDGEBASE_TASK, knowledgebase.handle);
   const extractor = new DocumentExtractor(config.documents.extractTimeoutMs);
-  const ingestor = new DocumentIngestor({ storage, memories, workspaces, embedder, extractor, clock, log });
+  const renderer = new PageRenderer();
+  const ocr = createOcrProvider(config.ocr);
+  const reader = new DocumentReader({ extractor, renderer, ocr, transcriber: createTranscriber(config.transcription), ocrLimits: config.ocr });
+  const ingestor = new DocumentIngestor({ storage, memories, workspaces, embedder, reader, clock, log });
   tasks.register(INGEST_TASK, ingestor.handle);
 
   let ready = false;
@@ -211,7 +218,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     threads,
     contradictions: new ContradictionService({ storage, memories, workspaces, detector, clock, events }),
     entities: new EntityService({ storage, memories, workspaces, llm, clock, log }),
-    documents: new DocumentService({ storage, memories, workspaces, queryEmbedder, clock, events }),
+    documents: new DocumentService({ storage, memories, workspaces, queryEmbedder, reader, clock, events }),
     sandboxes,
     context: new ContextService({ sandboxes, llm, search }),
     apiKeys: new ApiKeyService(storage, clock, config.auth.adminKey),
@@ -241,6 +248,8 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
       await tasks.stop();
       await analyzer.close();
       await extractor.close();
+      await renderer.close();
+      await ocr?.close();
       // Live sandboxes are checkpointed to the database before it closes.
       await sandboxes.close();
       await recall.close();

@@ -614,7 +614,7 @@ export interface KnowledgebaseStore {
   updateJob(id: string, patch: Partial<Pick<KnowledgebaseJob, 'status' | 'result' | 'error' | 'updated_at'>>): Promise<KnowledgebaseJob | null>;
 }
 
-export type DocumentType = 'text' | 'markdown' | 'html' | 'pdf' | 'docx';
+export type DocumentType = 'text' | 'markdown' | 'html' | 'pdf' | 'docx' | 'image' | 'audio';
 
 /**
  * An ingestion job moves queued → processing → completed | failed | cancelled, or queued → cancelled; nothing leaves
@@ -660,13 +660,42 @@ export interface DocumentPage {
   /** 1-based. */
   page_no: number;
   transcript: string;
-  /** The extractor that produced the transcript (`unpdf`, `mammoth`, …). */
+  /** The extractor or model that produced the transcript (`unpdf`, `mammoth`, an OCR or transcription model, …). */
   transcript_model: string;
+  /** How sure OCR was of the transcript (mean word confidence, 0..1); null for text that was not recognised. */
+  transcript_confidence: number | null;
   created_at: string;
 }
 
-export interface NewDocumentPage extends DocumentPage {
+/** A stretch of a page's transcript that the page is searched by, with its vector. */
+export interface PagePassage {
+  text: string;
   embedding: Float32Array;
+}
+
+export interface NewDocumentPage extends DocumentPage {
+  /** In page order; none for a page without text. */
+  passages: PagePassage[];
+}
+
+/** Where a passage is: its page and its place in it. */
+export interface PassageKey {
+  page_id: string;
+  passage_no: number;
+}
+
+/** A page found by page search: scored by its best passage, which is returned with it. */
+export interface PageMatch {
+  page: DocumentPage;
+  score: number;
+  passage: { index: number; text: string };
+}
+
+/** A page of a document that could not be read (OCR), and why; the job goes on with the others. */
+export interface PageError {
+  page_no: number;
+  code: string;
+  message: string;
 }
 
 export interface IngestionJob {
@@ -687,6 +716,8 @@ export interface IngestionJob {
   chunks_deduplicated: number;
   error_code: string | null;
   error_message: string | null;
+  /** Pages that could not be read (their text is missing), in page order. */
+  page_errors: PageError[];
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
@@ -721,8 +752,14 @@ export interface DocumentStore {
   /** In page order. */
   listPages(workspaceId: string, documentId: string, page: { limit?: number; offset?: number }): Promise<{ pages: DocumentPage[]; total: number }>;
   getPage(workspaceId: string, documentId: string, pageId: string): Promise<DocumentPage | null>;
-  /** Pages with text nearest to the vector (cosine similarity, exact), optionally within the given documents. */
-  searchPages(workspaceId: string, vector: Float32Array, options: { k: number; documentIds?: readonly string[] | undefined }): Promise<Array<{ page: DocumentPage; score: number }>>;
+  /**
+   * The `k` pages whose best passage is nearest to the vector (max-sim: a page scores its best passage's cosine
+   * similarity; exact scan), best first, each with that passage; optionally within the given documents.
+   */
+  searchPages(workspaceId: string, vector: Float32Array, options: { k: number; documentIds?: readonly string[] | undefined }): Promise<PageMatch[]>;
+  /** Every workspace's passages after the given one, in (page_id, passage_no) order (re-embedding walks them). */
+  scanPassages(after: PassageKey | null, limit: number): Promise<Array<PassageKey & { text: string }>>;
+  setPassageEmbeddings(entries: ReadonlyArray<PassageKey & { embedding: Float32Array }>): Promise<void>;
   /** Records links; an existing link is moved to the new job (with its new page and chunk) when another job made it. */
   linkMemories(links: readonly DocumentMemoryLink[]): Promise<void>;
   /** In page and chunk order; `exceptJobId` keeps only links made by other jobs. */

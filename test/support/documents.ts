@@ -76,3 +76,77 @@ export async function uploadDocument(
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : text, headers: response.headers };
 }
+
+/** Black text on white, one line per string, as a PNG, JPEG or WebP: what a scan or a screenshot of text looks like. */
+export async function textImage(lines: readonly string[], format: 'png' | 'jpeg' | 'webp' = 'png'): Promise<Buffer> {
+  const { createCanvas } = await import('@napi-rs/canvas');
+  const canvas = createCanvas(40 + 17 * Math.max(...lines.map((l) => l.length)), 30 + 44 * lines.length);
+  const context = canvas.getContext('2d');
+  context.fillStyle = 'white';
+  context.fillRect(0, 0, canvas.width, canvas.height);
+  context.fillStyle = 'black';
+  context.font = '30px sans-serif';
+  lines.forEach((line, i) => context.fillText(line, 20, 50 + 44 * i));
+  return format === 'png' ? canvas.encode('png') : format === 'jpeg' ? canvas.encode('jpeg', 90) : canvas.encode('webp', 90);
+}
+
+/** The same picture as an uncompressed baseline TIFF (RGB, one strip), written by hand: header, pixels, one IFD. */
+export async function textTiff(lines: readonly string[]): Promise<Buffer> {
+  const { loadImage, createCanvas } = await import('@napi-rs/canvas');
+  const image = await loadImage(await textImage(lines));
+  const canvas = createCanvas(image.width, image.height);
+  const context = canvas.getContext('2d');
+  context.drawImage(image, 0, 0);
+  const rgba = context.getImageData(0, 0, image.width, image.height).data;
+  const pixels = Buffer.alloc(image.width * image.height * 3);
+  for (let i = 0, j = 0; i < rgba.length; i += 4, j += 3) pixels.set([rgba[i]!, rgba[i + 1]!, rgba[i + 2]!], j);
+  const ifdOffset = 8 + pixels.length;
+  const bitsOffset = ifdOffset + 2 + 10 * 12 + 4;
+  const entries: Array<[tag: number, type: number, value: number]> = [
+    [256, 4, image.width], // ImageWidth
+    [257, 4, image.height], // ImageLength
+    [258, 3, bitsOffset], // BitsPerSample: three values, stored after the IFD
+    [259, 3, 1], // Compression: none
+    [262, 3, 2], // PhotometricInterpretation: RGB
+    [273, 4, 8], // StripOffsets
+    [277, 3, 3], // SamplesPerPixel
+    [278, 4, image.height], // RowsPerStrip
+    [279, 4, pixels.length], // StripByteCounts
+    [284, 3, 1], // PlanarConfiguration: chunky
+  ];
+  const ifd = Buffer.alloc(2 + entries.length * 12 + 4 + 6);
+  ifd.writeUInt16LE(entries.length, 0);
+  entries.forEach(([tag, type, value], i) => {
+    const at = 2 + i * 12;
+    ifd.writeUInt16LE(tag, at);
+    ifd.writeUInt16LE(type, at + 2);
+    ifd.writeUInt32LE(tag === 258 ? 3 : 1, at + 4);
+    if (type === 3 && tag !== 258) ifd.writeUInt16LE(value, at + 8);
+    else ifd.writeUInt32LE(value, at + 8);
+  });
+  [8, 8, 8].forEach((bits, i) => ifd.writeUInt16LE(bits, 2 + entries.length * 12 + 4 + 2 * i));
+  const header = Buffer.from([0x49, 0x49, 42, 0, 0, 0, 0, 0]);
+  header.writeUInt32LE(ifdOffset, 4);
+  return Buffer.concat([header, pixels, ifd]);
+}
+
+/** A page of a generated PDF: text drawn as text (a text layer), or an image of text only (a scan: no text layer). */
+export type PdfPage = { text: string } | { scan: readonly string[] };
+
+/** A PDF written by pdf-lib, small pages (400 × 200 pt), one per entry. */
+export async function pdfWithScans(pages: readonly PdfPage[]): Promise<Buffer> {
+  const { PDFDocument, StandardFonts } = await import('pdf-lib');
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  for (const content of pages) {
+    const page = pdf.addPage([400, 200]);
+    if ('text' in content) {
+      page.drawText(content.text, { x: 20, y: 170, size: 11, font, maxWidth: 360, lineHeight: 14 });
+    } else {
+      const image = await pdf.embedPng(await textImage(content.scan));
+      const scale = Math.min(360 / image.width, 160 / image.height);
+      page.drawImage(image, { x: 20, y: 180 - image.height * scale, width: image.width * scale, height: image.height * scale });
+    }
+  }
+  return Buffer.from(await pdf.save());
+}

@@ -3,7 +3,20 @@ import { packText } from './chunking.js';
 import { htmlToText } from './html.js';
 
 /** Why a document could not be ingested; the job reports the code and the message. */
-export type ProblemCode = 'empty_document' | 'corrupt_document' | 'encrypted_document' | 'no_text' | 'extraction_timeout' | 'original_missing' | 'ingestion_failed';
+export type ProblemCode =
+  | 'empty_document'
+  | 'corrupt_document'
+  | 'encrypted_document'
+  | 'no_text'
+  | 'extraction_timeout'
+  | 'original_missing'
+  | 'ingestion_failed'
+  | 'image_too_large'
+  | 'ocr_timeout'
+  | 'ocr_failed'
+  | 'ocr_unavailable'
+  | 'transcription_failed'
+  | 'transcription_unavailable';
 
 export class IngestionProblem extends Error {
   constructor(
@@ -40,14 +53,14 @@ function decodeText(bytes: Uint8Array): string {
 }
 
 /** Text without pages of its own: a form feed starts a page, and pages hold at most `pageSize` characters. */
-const paginate = (text: string, pageSize: number): string[] => text.replace(/\r\n?/g, '\n').split('\f').flatMap((part) => packText(part, pageSize));
+export const paginate = (text: string, pageSize: number): string[] => text.replace(/\r\n?/g, '\n').split('\f').flatMap((part) => packText(part, pageSize));
 
 async function pdfPages(bytes: Uint8Array): Promise<string[]> {
   // Loaded on first use: only the extraction worker pays for pdf.js.
   const { extractText, getDocumentProxy } = await import('unpdf');
   try {
-    // No eval, no console noise; pdf.js may take the buffer over, so it gets a copy.
-    const pdf = await getDocumentProxy(new Uint8Array(bytes), { isEvalSupported: false, verbosity: 0 });
+    // No console noise (pdf.js no longer evaluates code from fonts); pdf.js may take the buffer over, so it gets a copy.
+    const pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
     return (await extractText(pdf, { mergePages: false })).text.map((page) => page.trim());
   } catch (error) {
     const name = (error as { name?: unknown } | null)?.name;
@@ -77,20 +90,19 @@ async function pagesOf({ bytes, type, pageSize }: ExtractRequest): Promise<Extra
       return { extractor: 'markdown', pages: paginate(decodeText(bytes), pageSize) };
     case 'text':
       return { extractor: 'plain-text', pages: paginate(decodeText(bytes), pageSize) };
+    case 'image':
+    case 'audio':
+      throw new Error(`${type} files are read by OCR or transcription (DocumentReader), not by text extraction`);
   }
 }
 
 /**
  * The page transcripts of a document. PDF pages are the PDF's pages (unpdf); the other formats are cut into pages of
  * `pageSize` characters at paragraph boundaries (Word through mammoth's raw text, HTML through `htmlToText`).
- * Throws an IngestionProblem for an empty, unreadable or text-less file.
+ * Throws an IngestionProblem for an empty or unreadable file; a page may be blank (whether the document has any text
+ * at all is the DocumentReader's question, after OCR).
  */
 export async function extractPages(request: ExtractRequest): Promise<Extraction> {
   if (request.bytes.length === 0) throw new IngestionProblem('empty_document', 'the file is empty');
-  const extraction = await pagesOf(request);
-  if (extraction.pages.every((page) => page.trim() === '')) {
-    const scanned = request.type === 'pdf' ? 'the PDF has no text layer (scanned pages need OCR, which this server does not do)' : 'the file contains no text';
-    throw new IngestionProblem('no_text', scanned);
-  }
-  return extraction;
+  return pagesOf(request);
 }

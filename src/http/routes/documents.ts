@@ -111,7 +111,8 @@ export function documentRoutes(app: App, services: Services): void {
       {
         schema: {
           tags,
-          summary: 'Upload a document (multipart/form-data): text, Markdown, HTML, PDF or Word. Answers 202 with the document and its queued ingestion job',
+          summary:
+            'Upload a document (multipart/form-data): text, Markdown, HTML, PDF, Word, an image (OCR) or audio (transcription, when configured; 501 otherwise). Answers 202 with the document and its queued ingestion job',
           description:
             'Form fields: file (required), target_context_id, importance, tags, metadata (JSON), extraction_options (JSON: chunk_size, page_size), retain_original, workspace_id. ' +
             'An unsupported type is a 415, a file over MEMD_DOCUMENT_MAX_BYTES a 413; an empty or unreadable file is accepted and its job fails with the reason.',
@@ -182,7 +183,7 @@ export function documentRoutes(app: App, services: Services): void {
     {
       schema: {
         tags,
-        summary: 'Page search: pages ranked by the cosine similarity of their embedding (one per page) to the query’s',
+        summary: 'Page search: pages ranked by their best-matching passage (max-sim over one vector per passage), each with that passage',
         body: SearchBody,
         response: { 200: SearchResponse, ...commonErrors },
       },

@@ -1860,7 +1860,7 @@ export interface paths {
                     workspace_id?: string;
                     /** @description queued → processing → completed | failed | cancelled; a document has its current job’s status */
                     status?: "queued" | "processing" | "completed" | "failed" | "cancelled";
-                    document_type?: "text" | "markdown" | "html" | "pdf" | "docx";
+                    document_type?: "text" | "markdown" | "html" | "pdf" | "docx" | "image" | "audio";
                     limit?: number;
                     offset?: number;
                 };
@@ -1884,7 +1884,7 @@ export interface paths {
                                 filename: string;
                                 mime_type: string;
                                 /** @enum {string} */
-                                document_type: "text" | "markdown" | "html" | "pdf" | "docx";
+                                document_type: "text" | "markdown" | "html" | "pdf" | "docx" | "image" | "audio";
                                 size_bytes: number;
                                 /** @description SHA-256 hex of the uploaded bytes */
                                 content_hash: string;
@@ -1939,7 +1939,7 @@ export interface paths {
         };
         put?: never;
         /**
-         * Upload a document (multipart/form-data): text, Markdown, HTML, PDF or Word. Answers 202 with the document and its queued ingestion job
+         * Upload a document (multipart/form-data): text, Markdown, HTML, PDF, Word, an image (OCR) or audio (transcription, when configured; 501 otherwise). Answers 202 with the document and its queued ingestion job
          * @description Form fields: file (required), target_context_id, importance, tags, metadata (JSON), extraction_options (JSON: chunk_size, page_size), retain_original, workspace_id. An unsupported type is a 415, a file over MEMD_DOCUMENT_MAX_BYTES a 413; an empty or unreadable file is accepted and its job fails with the reason.
          */
         post: {
@@ -2000,7 +2000,7 @@ export interface paths {
                                 filename: string;
                                 mime_type: string;
                                 /** @enum {string} */
-                                document_type: "text" | "markdown" | "html" | "pdf" | "docx";
+                                document_type: "text" | "markdown" | "html" | "pdf" | "docx" | "image" | "audio";
                                 size_bytes: number;
                                 /** @description SHA-256 hex of the uploaded bytes */
                                 content_hash: string;
@@ -2065,10 +2065,17 @@ export interface paths {
                                     percent: number;
                                 };
                                 error: {
-                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing or ingestion_failed */
+                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed */
                                     code: string;
                                     message: string;
                                 } | null;
+                                /** @description scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages */
+                                page_errors: {
+                                    page_no: number;
+                                    /** @description render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
+                                    code: string;
+                                    message: string;
+                                }[];
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
@@ -2167,10 +2174,17 @@ export interface paths {
                                     percent: number;
                                 };
                                 error: {
-                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing or ingestion_failed */
+                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed */
                                     code: string;
                                     message: string;
                                 } | null;
+                                /** @description scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages */
+                                page_errors: {
+                                    page_no: number;
+                                    /** @description render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
+                                    code: string;
+                                    message: string;
+                                }[];
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
@@ -2270,10 +2284,17 @@ export interface paths {
                                     percent: number;
                                 };
                                 error: {
-                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing or ingestion_failed */
+                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed */
                                     code: string;
                                     message: string;
                                 } | null;
+                                /** @description scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages */
+                                page_errors: {
+                                    page_no: number;
+                                    /** @description render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
+                                    code: string;
+                                    message: string;
+                                }[];
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
@@ -2372,10 +2393,17 @@ export interface paths {
                                     percent: number;
                                 };
                                 error: {
-                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing or ingestion_failed */
+                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed */
                                     code: string;
                                     message: string;
                                 } | null;
+                                /** @description scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages */
+                                page_errors: {
+                                    page_no: number;
+                                    /** @description render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
+                                    code: string;
+                                    message: string;
+                                }[];
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
@@ -2424,7 +2452,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Page search: pages ranked by the cosine similarity of their embedding (one per page) to the query’s */
+        /** Page search: pages ranked by their best-matching passage (max-sim over one vector per passage), each with that passage */
         post: {
             parameters: {
                 query?: never;
@@ -2459,15 +2487,23 @@ export interface paths {
                                 document_id: string;
                                 page_no: number;
                                 transcript: string;
-                                /** @description the extractor: unpdf, mammoth, html-text, markdown or plain-text */
+                                /** @description the extractor (unpdf, mammoth, html-text, markdown, plain-text), the OCR model (tesseract.js-eng-best-int) or the transcription model */
                                 transcript_model: string;
+                                /** @description OCR pages: mean word confidence; null otherwise */
+                                transcript_confidence: number | null;
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
                                  */
                                 created_at: string;
-                                /** @description cosine similarity of the page’s embedding to the query’s */
+                                /** @description cosine similarity of the query to the page’s best-matching passage (max-sim) */
                                 relevance_score: number;
+                                /** @description the passage of the page that matched best */
+                                passage: {
+                                    /** @description position among the page’s passages */
+                                    index: number;
+                                    text: string;
+                                };
                             }[];
                             total_count: number;
                             query: string;
@@ -2525,7 +2561,7 @@ export interface paths {
                                 filename: string;
                                 mime_type: string;
                                 /** @enum {string} */
-                                document_type: "text" | "markdown" | "html" | "pdf" | "docx";
+                                document_type: "text" | "markdown" | "html" | "pdf" | "docx" | "image" | "audio";
                                 size_bytes: number;
                                 /** @description SHA-256 hex of the uploaded bytes */
                                 content_hash: string;
@@ -2592,10 +2628,17 @@ export interface paths {
                                     percent: number;
                                 };
                                 error: {
-                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing or ingestion_failed */
+                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed */
                                     code: string;
                                     message: string;
                                 } | null;
+                                /** @description scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages */
+                                page_errors: {
+                                    page_no: number;
+                                    /** @description render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
+                                    code: string;
+                                    message: string;
+                                }[];
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
@@ -2761,8 +2804,10 @@ export interface paths {
                                 document_id: string;
                                 page_no: number;
                                 transcript: string;
-                                /** @description the extractor: unpdf, mammoth, html-text, markdown or plain-text */
+                                /** @description the extractor (unpdf, mammoth, html-text, markdown, plain-text), the OCR model (tesseract.js-eng-best-int) or the transcription model */
                                 transcript_model: string;
+                                /** @description OCR pages: mean word confidence; null otherwise */
+                                transcript_confidence: number | null;
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
@@ -2827,8 +2872,10 @@ export interface paths {
                                 document_id: string;
                                 page_no: number;
                                 transcript: string;
-                                /** @description the extractor: unpdf, mammoth, html-text, markdown or plain-text */
+                                /** @description the extractor (unpdf, mammoth, html-text, markdown, plain-text), the OCR model (tesseract.js-eng-best-int) or the transcription model */
                                 transcript_model: string;
+                                /** @description OCR pages: mean word confidence; null otherwise */
+                                transcript_confidence: number | null;
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
@@ -2903,7 +2950,7 @@ export interface paths {
                                 filename: string;
                                 mime_type: string;
                                 /** @enum {string} */
-                                document_type: "text" | "markdown" | "html" | "pdf" | "docx";
+                                document_type: "text" | "markdown" | "html" | "pdf" | "docx" | "image" | "audio";
                                 size_bytes: number;
                                 /** @description SHA-256 hex of the uploaded bytes */
                                 content_hash: string;
@@ -2968,10 +3015,17 @@ export interface paths {
                                     percent: number;
                                 };
                                 error: {
-                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing or ingestion_failed */
+                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed */
                                     code: string;
                                     message: string;
                                 } | null;
+                                /** @description scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages */
+                                page_errors: {
+                                    page_no: number;
+                                    /** @description render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
+                                    code: string;
+                                    message: string;
+                                }[];
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
