@@ -12,6 +12,8 @@ export interface Config {
   bodyLimitBytes: number;
   /** Largest accepted body of a workspace import, in bytes. */
   importBodyLimitBytes: number;
+  /** Deepest nesting of objects and arrays in JSON a client sends (a body, an import line, a form field). */
+  jsonMaxDepth: number;
   /** Grace period for in-flight requests on SIGTERM/SIGINT. */
   shutdownTimeoutMs: number;
   storage: StorageConfig;
@@ -205,6 +207,8 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: text(env, 'MEMD_LOG_LEVEL') ?? 'info',
     bodyLimitBytes: integer(env, 'MEMD_BODY_LIMIT_BYTES', 10 * 1024 * 1024, 1024, 1024 ** 3),
     importBodyLimitBytes: integer(env, 'MEMD_IMPORT_BODY_LIMIT_BYTES', 512 * 1024 * 1024, 1024, 16 * 1024 ** 3),
+    // Far below where recursive walks of a value (validation, JSON.stringify, drivers) run out of stack.
+    jsonMaxDepth: integer(env, 'MEMD_JSON_MAX_DEPTH', 64, 2, 1000),
     shutdownTimeoutMs: integer(env, 'MEMD_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     storage,
     auth: { adminKey: text(env, 'MEMD_ADMIN_KEY') },

@@ -85,8 +85,12 @@ export function errorBody(error: AppError): ErrorBody {
   return body;
 }
 
+/** The media type a route could not read, named in its 415 (fastify's own message names none). */
+const refusedMediaType = (request: FastifyRequest): AppError =>
+  new AppError('unsupported_media_type', `this endpoint does not read Content-Type '${request.headers['content-type'] ?? ''}'`);
+
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const appError = toAppError(error);
+  const appError = (error as FastifyError).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? refusedMediaType(request) : toAppError(error);
   if (appError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
   if (appError.retryAfter !== undefined) reply.header('retry-after', String(appError.retryAfter));
   // The rest of an oversized body may still be on its way: this connection cannot carry another request.

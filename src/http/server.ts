@@ -12,6 +12,7 @@ import Fastify, {
 import { AppError } from '../errors.js';
 import type { Services } from '../services.js';
 import { handleError } from './errors.js';
+import { acceptJsonBodies } from './json-body.js';
 import { limitRequestRate } from './rate-limit.js';
 import { presentedKey } from './request-context.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
@@ -73,6 +74,7 @@ export async function buildHttpServer(services: Services, logger: FastifyBaseLog
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
+  acceptJsonBodies(app, services.config.jsonMaxDepth);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) =>
     handleError(new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`), request, reply),
