@@ -55,6 +55,10 @@ export function toAppError(error: unknown): AppError {
       return new AppError('payload_too_large', 'the request body is larger than this endpoint accepts');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError('unsupported_media_type', `unsupported Content-Type: ${e.message}`);
+    case 'FST_ERR_BAD_URL':
+      return new AppError('bad_request', 'the URL does not decode: a percent-encoded part of its path is not UTF-8');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new AppError('uri_too_long', 'a path parameter is longer than any id (256 characters)');
   }
   if (e instanceof SyntaxError) return new AppError('invalid_json', `the request body is not valid JSON: ${e.message}`);
   if (e.statusCode === 413) return new AppError('payload_too_large', e.message);

@@ -71,6 +71,10 @@ export async function buildHttpServer(services: Services, logger: FastifyBaseLog
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     ajv: { customOptions: { strict: false } },
+    // The longest id a route takes (IdParams): fastify's default of 100 made a 128-character workspace unreachable.
+    routerOptions: { maxParamLength: 256 },
+    // Malformed URLs and over-long path parameters get the one error body too.
+    frameworkErrors: handleError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -106,6 +110,11 @@ export async function buildHttpServer(services: Services, logger: FastifyBaseLog
     if (!request.url.startsWith('/v1/')) return;
     services.foreground.begin();
     reply.raw.once('close', () => services.foreground.end());
+  });
+
+  // No id, name or filter holds NUL, and PostgreSQL text cannot: refused before a route reads the URL.
+  app.addHook('onRequest', async (request) => {
+    if (/%00/.test(request.url)) throw new AppError('bad_request', 'the URL holds a NUL character (%00)');
   });
 
   app.decorateRequest('principal', null as never);
