@@ -73,6 +73,10 @@ export interface DocumentsConfig {
   maxBytes: number;
   /** Deadline of text extraction for one document; the job fails with `extraction_timeout` after it. */
   extractTimeoutMs: number;
+  /** Heap of the extraction thread, in MiB; a document that needs more fails with `extraction_out_of_memory`. */
+  extractMemoryMb: number;
+  /** Most bytes a Word document may decompress to; beyond it (declared or actual) the job fails with `document_too_large`. */
+  maxExpandedBytes: number;
 }
 /**
  * When the spare sandbox (an interpreter loaded ahead of need, about 100 MiB) is started: at `start` of the
@@ -250,6 +254,8 @@ export function loadConfig(env: Env = process.env): Config {
     documents: {
       maxBytes: integer(env, 'MEMD_DOCUMENT_MAX_BYTES', 50 * 1024 * 1024, 1, 1024 ** 3),
       extractTimeoutMs: integer(env, 'MEMD_DOCUMENT_EXTRACT_TIMEOUT_MS', 300_000, 100, 3_600_000),
+      extractMemoryMb: integer(env, 'MEMD_DOCUMENT_EXTRACT_MEMORY_MB', 1024, 32, 16_384),
+      maxExpandedBytes: integer(env, 'MEMD_DOCUMENT_MAX_EXPANDED_BYTES', 256 * 1024 * 1024, 1024, 16 * 1024 ** 3),
     },
     rateLimit: { perMinute: integer(env, 'MEMD_RATE_LIMIT_PER_MINUTE', 0, 0, 10_000_000) },
     secrets: { key: secretKey(env, 'MEMD_SECRET_KEY'), keyFile: resolve(dataDir, 'secret.key') },

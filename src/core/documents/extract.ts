@@ -1,9 +1,19 @@
 import type { DocumentType } from '../../storage/types.js';
+import { assertExpandsWithin } from './archive.js';
 import { packText } from './chunking.js';
 import { htmlToText } from './html.js';
 
 /** Why a document could not be ingested; the job reports the code and the message. */
-export type ProblemCode = 'empty_document' | 'corrupt_document' | 'encrypted_document' | 'no_text' | 'extraction_timeout' | 'original_missing' | 'ingestion_failed';
+export type ProblemCode =
+  | 'empty_document'
+  | 'corrupt_document'
+  | 'encrypted_document'
+  | 'no_text'
+  | 'document_too_large'
+  | 'extraction_timeout'
+  | 'extraction_out_of_memory'
+  | 'original_missing'
+  | 'ingestion_failed';
 
 export class IngestionProblem extends Error {
   constructor(
@@ -20,6 +30,12 @@ export interface ExtractRequest {
   type: DocumentType;
   /** Largest page, in characters, for formats without pages of their own. */
   pageSize: number;
+}
+
+/** What one document's extraction may take. */
+export interface ExtractLimits {
+  /** Most bytes an archive (a Word document) may decompress to. */
+  maxExpandedBytes: number;
 }
 
 export interface Extraction {
@@ -56,7 +72,8 @@ async function pdfPages(bytes: Uint8Array): Promise<string[]> {
   }
 }
 
-async function docxText(bytes: Uint8Array): Promise<string> {
+async function docxText(bytes: Uint8Array, maxExpandedBytes: number): Promise<string> {
+  await assertExpandsWithin(bytes, maxExpandedBytes);
   const { default: mammoth } = await import('mammoth');
   try {
     return (await mammoth.extractRawText({ buffer: Buffer.from(bytes) })).value;
@@ -65,12 +82,12 @@ async function docxText(bytes: Uint8Array): Promise<string> {
   }
 }
 
-async function pagesOf({ bytes, type, pageSize }: ExtractRequest): Promise<Extraction> {
+async function pagesOf({ bytes, type, pageSize }: ExtractRequest, { maxExpandedBytes }: ExtractLimits): Promise<Extraction> {
   switch (type) {
     case 'pdf':
       return { extractor: 'unpdf', pages: await pdfPages(bytes) };
     case 'docx':
-      return { extractor: 'mammoth', pages: paginate(await docxText(bytes), pageSize) };
+      return { extractor: 'mammoth', pages: paginate(await docxText(bytes, maxExpandedBytes), pageSize) };
     case 'html':
       return { extractor: 'html-text', pages: paginate(htmlToText(decodeText(bytes)), pageSize) };
     case 'markdown':
@@ -83,11 +100,11 @@ async function pagesOf({ bytes, type, pageSize }: ExtractRequest): Promise<Extra
 /**
  * The page transcripts of a document. PDF pages are the PDF's pages (unpdf); the other formats are cut into pages of
  * `pageSize` characters at paragraph boundaries (Word through mammoth's raw text, HTML through `htmlToText`).
- * Throws an IngestionProblem for an empty, unreadable or text-less file.
+ * Throws an IngestionProblem for an empty, unreadable, text-less or too large (decompressed) file.
  */
-export async function extractPages(request: ExtractRequest): Promise<Extraction> {
+export async function extractPages(request: ExtractRequest, limits: ExtractLimits): Promise<Extraction> {
   if (request.bytes.length === 0) throw new IngestionProblem('empty_document', 'the file is empty');
-  const extraction = await pagesOf(request);
+  const extraction = await pagesOf(request, limits);
   if (extraction.pages.every((page) => page.trim() === '')) {
     const scanned = request.type === 'pdf' ? 'the PDF has no text layer (scanned pages need OCR, which this server does not do)' : 'the file contains no text';
     throw new IngestionProblem('no_text', scanned);
