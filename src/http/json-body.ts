@@ -26,7 +26,7 @@ export function nestsDeeperThan(text: string, maxDepth: number): boolean {
 }
 
 const refused = (path: string, message: string): AppError =>
-  new AppError('invalid_json', `${path.replace(/^\//, '')} ${message}`, { details: [{ path, message }] });
+  new AppError('invalid_json', path ? `${path.replace(/^\//, '')} ${message}` : message, { details: [{ path, message }] });
 
 /**
  * The first string (value or key) that no database here can store as text: one holding NUL (PostgreSQL text

@@ -55,7 +55,7 @@ async function* ndjsonRecords(body: Readable, limitBytes: number, maxDepth: numb
     if (!text.trim()) continue;
     let parsed: { type?: unknown; data?: unknown };
     try {
-      parsed = parseClientJson(text, maxDepth, `/line/${line}`) as typeof parsed;
+      parsed = parseClientJson(text, maxDepth, '') as typeof parsed;
     } catch (error) {
       yield { kind: 'invalid', line, message: error instanceof AppError ? error.message : 'not valid JSON' };
       continue;
