@@ -12,6 +12,8 @@ export interface Config {
   bodyLimitBytes: number;
   /** Largest accepted body of a workspace import, in bytes. */
   importBodyLimitBytes: number;
+  /** Deepest nesting of objects and arrays in JSON a client sends (a body, an import line, a form field). */
+  jsonMaxDepth: number;
   /** Grace period for in-flight requests on SIGTERM/SIGINT. */
   shutdownTimeoutMs: number;
   storage: StorageConfig;
@@ -89,6 +91,10 @@ export interface DocumentsConfig {
   maxBytes: number;
   /** Deadline of text extraction for one document; the job fails with `extraction_timeout` after it. */
   extractTimeoutMs: number;
+  /** Heap of the extraction thread, in MiB; a document that needs more fails with `extraction_out_of_memory`. */
+  extractMemoryMb: number;
+  /** Most bytes a Word document may decompress to; beyond it (declared or actual) the job fails with `document_too_large`. */
+  maxExpandedBytes: number;
 }
 /**
  * Reading text from images (image uploads, PDF pages without a text layer): `local` runs tesseract.js in this
@@ -306,6 +312,8 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: text(env, 'MEMD_LOG_LEVEL') ?? 'info',
     bodyLimitBytes: integer(env, 'MEMD_BODY_LIMIT_BYTES', 10 * 1024 * 1024, 1024, 1024 ** 3),
     importBodyLimitBytes: integer(env, 'MEMD_IMPORT_BODY_LIMIT_BYTES', 512 * 1024 * 1024, 1024, 16 * 1024 ** 3),
+    // Far below where recursive walks of a value (validation, JSON.stringify, drivers) run out of stack.
+    jsonMaxDepth: integer(env, 'MEMD_JSON_MAX_DEPTH', 64, 2, 1000),
     shutdownTimeoutMs: integer(env, 'MEMD_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     storage,
     auth: { adminKey: text(env, 'MEMD_ADMIN_KEY') },
@@ -347,6 +355,8 @@ export function loadConfig(env: Env = process.env): Config {
     documents: {
       maxBytes: integer(env, 'MEMD_DOCUMENT_MAX_BYTES', 50 * 1024 * 1024, 1, 1024 ** 3),
       extractTimeoutMs: integer(env, 'MEMD_DOCUMENT_EXTRACT_TIMEOUT_MS', 300_000, 100, 3_600_000),
+      extractMemoryMb: integer(env, 'MEMD_DOCUMENT_EXTRACT_MEMORY_MB', 1024, 32, 16_384),
+      maxExpandedBytes: integer(env, 'MEMD_DOCUMENT_MAX_EXPANDED_BYTES', 256 * 1024 * 1024, 1024, 16 * 1024 ** 3),
     },
     ocr: ocrConfig(env, oneOf(env, 'MEMD_OCR_PROVIDER', ['local', 'peer', 'off'] as const, 'local')),
     transcription: {

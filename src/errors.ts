@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'conflict'
   | 'gone'
   | 'payload_too_large'
+  | 'uri_too_long'
   | 'unsupported_media_type'
   | 'rate_limited'
   | 'not_implemented'
@@ -31,6 +32,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   conflict: 409,
   gone: 410,
   payload_too_large: 413,
+  uri_too_long: 414,
   unsupported_media_type: 415,
   rate_limited: 429,
   not_implemented: 501,

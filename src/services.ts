@@ -189,7 +189,8 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
   const graph = new GraphService(storage, analyzer, config.graph);
   const knowledgebase = new KnowledgebaseService({ storage, graph, llm, clock, events, log });
   tasks.register(KNOWLEDGEBASE_TASK, knowledgebase.handle);
-  const extractor = new DocumentExtractor(config.documents.extractTimeoutMs);
+  const { extractTimeoutMs: timeoutMs, extractMemoryMb: memoryMb, maxExpandedBytes } = config.documents;
+  const extractor = new DocumentExtractor({ timeoutMs, memoryMb, maxExpandedBytes });
   const renderer = new PageRenderer();
   const ocr = createOcrProvider(config.ocr);
   const reader = new DocumentReader({ extractor, renderer, ocr, transcriber: createTranscriber(config.transcription), ocrLimits: config.ocr });

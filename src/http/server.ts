@@ -14,6 +14,7 @@ import type { Services } from '../services.js';
 import { handleError } from './errors.js';
 import { finishOpenApiDocument } from './openapi.js';
 import { observeRequests, requestId } from './observability.js';
+import { acceptJsonBodies } from './json-body.js';
 import { limitRequestRate } from './rate-limit.js';
 import { presentedKey } from './request-context.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
@@ -76,11 +77,16 @@ export async function buildHttpServer(services: Services, logger: FastifyBaseLog
     forceCloseConnections: 'idle',
     ajv: { customOptions: { strict: false } },
     genReqId: requestId,
+    // The longest id a route takes (IdParams): fastify's default of 100 made a 128-character workspace unreachable.
+    routerOptions: { maxParamLength: 256 },
+    // Malformed URLs and over-long path parameters get the one error body too.
+    frameworkErrors: handleError,
   }).withTypeProvider<TypeBoxTypeProvider>();
   // First, so that everything after runs in the request's context (its id in every log line, its span).
   observeRequests(app, services.observability);
 
   app.setValidatorCompiler(validatorCompiler);
+  acceptJsonBodies(app, services.config.jsonMaxDepth);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) =>
     handleError(new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`), request, reply),
@@ -113,6 +119,11 @@ export async function buildHttpServer(services: Services, logger: FastifyBaseLog
     if (!request.url.startsWith('/v1/')) return;
     services.foreground.begin();
     reply.raw.once('close', () => services.foreground.end());
+  });
+
+  // No id, name or filter holds NUL, and PostgreSQL text cannot: refused before a route reads the URL.
+  app.addHook('onRequest', async (request) => {
+    if (/%00/.test(request.url)) throw new AppError('bad_request', 'the URL holds a NUL character (%00)');
   });
 
   app.decorateRequest('principal', null as never);

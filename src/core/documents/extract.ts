@@ -1,4 +1,5 @@
 import type { DocumentType } from '../../storage/types.js';
+import { assertExpandsWithin } from './archive.js';
 import { packText } from './chunking.js';
 import { htmlToText } from './html.js';
 
@@ -8,7 +9,9 @@ export type ProblemCode =
   | 'corrupt_document'
   | 'encrypted_document'
   | 'no_text'
+  | 'document_too_large'
   | 'extraction_timeout'
+  | 'extraction_out_of_memory'
   | 'original_missing'
   | 'ingestion_failed'
   | 'image_too_large'
@@ -33,6 +36,12 @@ export interface ExtractRequest {
   type: DocumentType;
   /** Largest page, in characters, for formats without pages of their own. */
   pageSize: number;
+}
+
+/** What one document's extraction may take. */
+export interface ExtractLimits {
+  /** Most bytes an archive (a Word document) may decompress to. */
+  maxExpandedBytes: number;
 }
 
 export interface Extraction {
@@ -69,7 +78,8 @@ async function pdfPages(bytes: Uint8Array): Promise<string[]> {
   }
 }
 
-async function docxText(bytes: Uint8Array): Promise<string> {
+async function docxText(bytes: Uint8Array, maxExpandedBytes: number): Promise<string> {
+  await assertExpandsWithin(bytes, maxExpandedBytes);
   const { default: mammoth } = await import('mammoth');
   try {
     return (await mammoth.extractRawText({ buffer: Buffer.from(bytes) })).value;
@@ -78,12 +88,12 @@ async function docxText(bytes: Uint8Array): Promise<string> {
   }
 }
 
-async function pagesOf({ bytes, type, pageSize }: ExtractRequest): Promise<Extraction> {
+async function pagesOf({ bytes, type, pageSize }: ExtractRequest, { maxExpandedBytes }: ExtractLimits): Promise<Extraction> {
   switch (type) {
     case 'pdf':
       return { extractor: 'unpdf', pages: await pdfPages(bytes) };
     case 'docx':
-      return { extractor: 'mammoth', pages: paginate(await docxText(bytes), pageSize) };
+      return { extractor: 'mammoth', pages: paginate(await docxText(bytes, maxExpandedBytes), pageSize) };
     case 'html':
       return { extractor: 'html-text', pages: paginate(htmlToText(decodeText(bytes)), pageSize) };
     case 'markdown':
@@ -99,10 +109,10 @@ async function pagesOf({ bytes, type, pageSize }: ExtractRequest): Promise<Extra
 /**
  * The page transcripts of a document. PDF pages are the PDF's pages (unpdf); the other formats are cut into pages of
  * `pageSize` characters at paragraph boundaries (Word through mammoth's raw text, HTML through `htmlToText`).
- * Throws an IngestionProblem for an empty or unreadable file; a page may be blank (whether the document has any text
- * at all is the DocumentReader's question, after OCR).
+ * Throws an IngestionProblem for an empty, unreadable or too large (decompressed) file; a page may be blank (whether
+ * the document has any text at all is the DocumentReader's question, after OCR).
  */
-export async function extractPages(request: ExtractRequest): Promise<Extraction> {
+export async function extractPages(request: ExtractRequest, limits: ExtractLimits): Promise<Extraction> {
   if (request.bytes.length === 0) throw new IngestionProblem('empty_document', 'the file is empty');
-  return pagesOf(request);
+  return pagesOf(request, limits);
 }

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Identifier, JsonObject, NonBlank, Nullable, Score01, StringEnum, Timestamp, WorkspaceIdField } from './common.js';
+import { Identifier, JsonObject, NonBlank, Nullable, paging, Score01, StringEnum, Timestamp, WorkspaceIdField } from './common.js';
 import { Memory } from './memory.js';
 
 const DOCUMENT_TYPES = ['text', 'markdown', 'html', 'pdf', 'docx', 'image', 'audio'] as const;
@@ -117,11 +117,6 @@ export const JobList = Type.Object({ jobs: Type.Array(Job), total_count: Type.In
 export const PageEnvelope = Type.Object({ page: Page });
 export const PageList = Type.Object({ document_id: Type.String(), pages: Type.Array(Page), total_count: Type.Integer() });
 export const DocumentMemories = Type.Object({ document_id: Type.String(), memories: Type.Array(Memory), total_count: Type.Integer() });
-
-const paging = (max: number, fallback: number) => ({
-  limit: Type.Integer({ minimum: 1, maximum: max, default: fallback }),
-  offset: Type.Integer({ minimum: 0, default: 0 }),
-});
 
 export const ListDocumentsQuery = Type.Object(
   { workspace_id: WorkspaceIdField, status: Type.Optional(Status), document_type: Type.Optional(StringEnum(DOCUMENT_TYPES)), ...paging(200, 50) },

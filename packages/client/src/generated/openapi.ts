@@ -282,6 +282,7 @@ export interface paths {
             parameters: {
                 query?: {
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                 };
                 header?: never;
@@ -1383,6 +1384,7 @@ export interface paths {
                     /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
                     workspace_id?: string;
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                 };
                 header?: never;
@@ -1862,6 +1864,7 @@ export interface paths {
                     status?: "queued" | "processing" | "completed" | "failed" | "cancelled";
                     document_type?: "text" | "markdown" | "html" | "pdf" | "docx" | "image" | "audio";
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                 };
                 header?: never;
@@ -2133,6 +2136,7 @@ export interface paths {
                     status?: "queued" | "processing" | "completed" | "failed" | "cancelled";
                     document_id?: string;
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                 };
                 header?: never;
@@ -2725,6 +2729,7 @@ export interface paths {
                     /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
                     workspace_id?: string;
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                 };
                 header?: never;
@@ -2779,6 +2784,7 @@ export interface paths {
                     /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
                     workspace_id?: string;
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                 };
                 header?: never;
@@ -4129,6 +4135,7 @@ export interface paths {
                     /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
                     workspace_id?: string;
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                     /** @description `community` is another name for topic */
                     article_type?: "index" | "topic" | "community";
@@ -4799,6 +4806,7 @@ export interface paths {
                     /** @description also list entries a higher scope overrides */
                     include_shadowed?: boolean;
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                 };
                 header?: never;
@@ -7757,6 +7765,7 @@ export interface paths {
                     /** @description also list entries a higher scope overrides */
                     include_shadowed?: boolean;
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                 };
                 header?: never;
@@ -8770,6 +8779,7 @@ export interface paths {
                     workspace_id?: string;
                     user_id?: string;
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                 };
                 header?: never;
@@ -9191,6 +9201,7 @@ export interface paths {
                     /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
                     workspace_id?: string;
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                     order?: "asc" | "desc";
                 };
@@ -9303,6 +9314,7 @@ export interface paths {
                     /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
                     workspace_id?: string;
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                     order?: "asc" | "desc";
                     /** @description only messages with a greater index */
@@ -10151,6 +10163,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description items to skip */
                     offset?: number;
                     /** @description 0 = all */
                     limit?: number;
@@ -10372,7 +10385,7 @@ export interface components {
              * @description stable machine-readable code, e.g. validation_error, not_found
              * @enum {string}
              */
-            code: "bad_request" | "invalid_json" | "validation_error" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "not_implemented" | "provider_error" | "provider_unavailable" | "not_ready" | "secrets_unavailable" | "internal_error";
+            code: "bad_request" | "invalid_json" | "validation_error" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "gone" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "not_implemented" | "provider_error" | "provider_unavailable" | "not_ready" | "secrets_unavailable" | "internal_error";
             details: {
                 path: string;
                 message: string;
