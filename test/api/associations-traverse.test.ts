@@ -136,6 +136,7 @@ describe('POST /v1/memories/{id}/traverse', () => {
       const maxPaths = (body as { max_paths?: number }).max_paths ?? 100;
       expect(res.body.unique_nodes.length).toBeLessThanOrEqual(maxNodes);
       expect(res.body.total_paths).toBeLessThanOrEqual(maxPaths);
+      expect(res.body.total_paths).toBeGreaterThan(0);
       expect(res.body.paths).toHaveLength(res.body.total_paths);
       expectWellFormed(res.body.paths, ids[0]!, (body as { max_depth?: number }).max_depth ?? 2);
       for (const path of res.body.paths as Path[]) for (const node of path.nodes) expect(res.body.unique_nodes).toContain(node);
