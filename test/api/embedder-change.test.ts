@@ -22,7 +22,7 @@ describe('changing the embedder of a data directory', () => {
     const run = promisify(execFile);
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'reembed'], {
       cwd: ROOT,
-      env: { ...process.env, MEMD_DATA_DIR: dataDir, MEMD_EMBEDDING_PROVIDER: 'hash', MEMD_EMBEDDING_DIMENSIONS: '64' },
+      env: { ...process.env, ...first.storageEnv, MEMD_EMBEDDING_PROVIDER: 'hash', MEMD_EMBEDDING_DIMENSIONS: '64' },
     });
     expect(stdout).toContain('done: 1 memories now use hash/feature-hash-v1 (64 dimensions)');
 

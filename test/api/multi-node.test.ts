@@ -1,25 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshSchema, startPglite, type PostgresServer } from '../support/postgres.js';
+import { freshSchema } from '../support/postgres.js';
 import { client, startServer, type Client, type TestServer } from '../support/server.js';
+import { testDatabaseUrl } from '../support/test-database.js';
 
 /**
  * Scale-out: API nodes over one PostgreSQL database, a client's calls reaching any of them. Each node keeps a recall
  * cache and live Python sandboxes of its own; neither may leave a node answering from what it held before another
- * node's acknowledged change.
- *
- * PGlite has one backend shared by every connection (test/support/postgres.ts), so the two nodes take turns: every
- * step waits for the previous one, and a node's recall access counts are written before the other node is used.
+ * node's acknowledged change. Both nodes run in this process on the run's PostgreSQL server; the tests in
+ * multi-node-*.test.ts drive separate node processes at once.
  */
 describe('two API nodes over one PostgreSQL database', () => {
-  let pg: PostgresServer;
   let nodeA: TestServer;
   let nodeB: TestServer;
   let a: Client;
   let b: Client;
 
   beforeAll(async () => {
-    pg = await startPglite();
-    const env = { MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: pg.url, MEMD_DATABASE_SCHEMA: freshSchema(), MEMD_DATABASE_POOL_SIZE: String(pg.maxConnections) };
+    const env = { MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: testDatabaseUrl(), MEMD_DATABASE_SCHEMA: freshSchema(), MEMD_DATABASE_POOL_SIZE: '4' };
     nodeA = await startServer({ env });
     nodeB = await startServer({ env });
     a = client(nodeA.url);
@@ -28,7 +25,6 @@ describe('two API nodes over one PostgreSQL database', () => {
   afterAll(async () => {
     await nodeB?.stop();
     await nodeA?.stop();
-    await pg?.stop();
   });
 
   const recallOnB = async (query: string) => {

@@ -1,16 +1,21 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { createApp, type MemdApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Clock } from '../../src/core/clock.js';
 import type { EmbeddingProvider } from '../../src/providers/embedding/types.js';
 import type { LlmProvider } from '../../src/providers/llm/types.js';
+import { testBackend, testDatabaseUrl } from './test-database.js';
 
 export interface TestServer {
   url: string;
   app: MemdApp;
   dataDir: string;
+  /** Where this server keeps its data, as settings: a process given them (a CLI, a second node) opens the same store. */
+  storageEnv: Record<string, string>;
   /** Runs every queued background task now (enrichment, expiry, …). */
   drainTasks(): Promise<number>;
   stop(): Promise<void>;
@@ -27,11 +32,51 @@ export interface TestServerOptions {
   backgroundTasks?: boolean;
 }
 
-/** A real memd server on an ephemeral port over a fresh SQLite data directory, with the hash embedder by default. */
+/** A secret key for servers on Postgres, which keeps no key file (any 32 bytes: test data only). */
+const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('hex');
+
+/** The settings that put memd on the run's PostgreSQL server, in `schema`: for a test server or a node process. */
+export function postgresStorageEnv(schema: string): Record<string, string> {
+  return {
+    MEMD_STORAGE: 'postgres',
+    MEMD_DATABASE_URL: testDatabaseUrl(),
+    MEMD_DATABASE_SCHEMA: schema,
+    MEMD_DATABASE_POOL_SIZE: '4',
+    MEMD_SECRET_KEY: TEST_SECRET_KEY,
+  };
+}
+
+/**
+ * The storage a test server runs on. SQLite: a file in the data directory. Postgres (`MEMD_TEST_BACKEND=postgres`):
+ * the run's real server, in a schema named after the data directory, so a restart on the same directory finds its
+ * data again and every other server gets a schema of its own.
+ */
+function storageEnv(dataDir: string): Record<string, string> {
+  if (testBackend() === 'sqlite') return { MEMD_DATA_DIR: dataDir };
+  return { MEMD_DATA_DIR: dataDir, ...postgresStorageEnv(`t_${createHash('sha256').update(dataDir).digest('hex').slice(0, 16)}`) };
+}
+
+async function dropSchema(env: Record<string, string>): Promise<void> {
+  if (!env.MEMD_DATABASE_SCHEMA || !env.MEMD_DATABASE_URL) return;
+  const db = new pg.Client({ connectionString: env.MEMD_DATABASE_URL });
+  await db.connect();
+  try {
+    await db.query(`DROP SCHEMA IF EXISTS ${pg.escapeIdentifier(env.MEMD_DATABASE_SCHEMA)} CASCADE`);
+  } finally {
+    await db.end();
+  }
+}
+
+/**
+ * A real memd server on an ephemeral port over a fresh data directory, with the hash embedder by default: on SQLite,
+ * or on the run's PostgreSQL server when `MEMD_TEST_BACKEND=postgres` (the `postgres` project in vitest.config.ts).
+ * Settings in `options.env` win, so a test may still pin its own storage.
+ */
 export async function startServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'memd-test-'));
+  const storage = { ...storageEnv(dataDir), ...pickStorage(options.env) };
   const config = loadConfig({
-    MEMD_DATA_DIR: dataDir,
+    ...storageEnv(dataDir),
     MEMD_EMBEDDING_PROVIDER: 'hash',
     MEMD_HOST: '127.0.0.1',
     MEMD_PORT: '0',
@@ -53,13 +98,21 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
     url,
     app,
     dataDir,
+    storageEnv: storage,
     drainTasks: () => app.services.tasks.drain(),
     async stop() {
       await app.close();
-      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      if (options.dataDir) return;
+      rmSync(dataDir, { recursive: true, force: true });
+      // Only the schema this helper named: one a test chose is the test's to keep or drop.
+      if (!options.env?.MEMD_DATABASE_SCHEMA) await dropSchema(storage);
     },
   };
 }
+
+const STORAGE_SETTINGS = ['MEMD_DATA_DIR', 'MEMD_STORAGE', 'MEMD_DATABASE_URL', 'MEMD_DATABASE_SCHEMA', 'MEMD_DATABASE_POOL_SIZE', 'MEMD_SECRET_KEY'];
+const pickStorage = (env: Record<string, string> = {}): Record<string, string> =>
+  Object.fromEntries(Object.entries(env).filter(([key]) => STORAGE_SETTINGS.includes(key)));
 
 export interface ApiResponse<T = any> {
   status: number;
