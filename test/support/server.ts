@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { createApp, type MemdApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Clock } from '../../src/core/clock.js';
@@ -41,7 +40,6 @@ export function postgresStorageEnv(schema: string): Record<string, string> {
     MEMD_STORAGE: 'postgres',
     MEMD_DATABASE_URL: testDatabaseUrl(),
     MEMD_DATABASE_SCHEMA: schema,
-    MEMD_DATABASE_POOL_SIZE: '4',
     MEMD_SECRET_KEY: TEST_SECRET_KEY,
   };
 }
@@ -54,17 +52,6 @@ export function postgresStorageEnv(schema: string): Record<string, string> {
 function storageEnv(dataDir: string): Record<string, string> {
   if (testBackend() === 'sqlite') return { MEMD_DATA_DIR: dataDir };
   return { MEMD_DATA_DIR: dataDir, ...postgresStorageEnv(`t_${createHash('sha256').update(dataDir).digest('hex').slice(0, 16)}`) };
-}
-
-async function dropSchema(env: Record<string, string>): Promise<void> {
-  if (!env.MEMD_DATABASE_SCHEMA || !env.MEMD_DATABASE_URL) return;
-  const db = new pg.Client({ connectionString: env.MEMD_DATABASE_URL });
-  await db.connect();
-  try {
-    await db.query(`DROP SCHEMA IF EXISTS ${pg.escapeIdentifier(env.MEMD_DATABASE_SCHEMA)} CASCADE`);
-  } finally {
-    await db.end();
-  }
 }
 
 /**
@@ -102,10 +89,9 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
     drainTasks: () => app.services.tasks.drain(),
     async stop() {
       await app.close();
-      if (options.dataDir) return;
-      rmSync(dataDir, { recursive: true, force: true });
-      // Only the schema this helper named: one a test chose is the test's to keep or drop.
-      if (!options.env?.MEMD_DATABASE_SCHEMA) await dropSchema(storage);
+      // A Postgres schema stays: dropping it while other files start servers fails their migrations (Kysely's
+      // table lookup reads every schema of the database), and the run's server is removed at the end anyway.
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

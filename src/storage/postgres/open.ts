@@ -4,7 +4,7 @@ import { AppError } from '../../errors.js';
 import type { Database } from '../database.js';
 import { migrateToLatest } from '../migrations/index.js';
 import { SqlStorage } from '../sql/storage.js';
-import { createPool } from './pool.js';
+import { CONNECT_TIMEOUT_MS, createPool } from './pool.js';
 import { PostgresSearchEngine } from './search-engine.js';
 
 export interface PostgresOptions {
@@ -62,7 +62,7 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sql
  * own migration lock covers only the second, and two concurrent `CREATE SCHEMA IF NOT EXISTS` can still collide.
  */
 async function migrateExclusively(url: string, schema: string | undefined, migrate: () => Promise<void>): Promise<void> {
-  const lock = new pg.Client({ connectionString: url });
+  const lock = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   lock.on('error', () => undefined);
   await lock.connect();
   try {

@@ -4,8 +4,11 @@ import { AppError } from '../../errors.js';
 
 /** What a client is told to wait before retrying while the database cannot be reached. */
 const RETRY_AFTER_SECONDS = 2;
-/** A connection attempt that has not succeeded by then fails (an unreachable host would otherwise hang a request). */
-const CONNECT_TIMEOUT_MS = 10_000;
+/**
+ * A connection not obtained by then fails: opening one (an unreachable host would otherwise hang the request) or
+ * waiting for a free one in a full pool.
+ */
+export const CONNECT_TIMEOUT_MS = 30_000;
 
 /**
  * SQLSTATE classes and codes that mean the server or the connection is gone, not that the statement was wrong:
@@ -25,7 +28,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 const unavailable = (cause: unknown): AppError =>
-  new AppError('storage_unavailable', 'the database cannot be reached; try again shortly', { retryAfter: RETRY_AFTER_SECONDS, cause });
+  new AppError('storage_unavailable', 'the database is not available; try again shortly', { retryAfter: RETRY_AFTER_SECONDS, cause });
 
 /** Rethrows a lost database as `storage_unavailable` (503), anything else as it came. */
 function translate(error: unknown): never {
