@@ -63,7 +63,7 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'memd-test-'));
   const storage = { ...storageEnv(dataDir), ...pickStorage(options.env) };
   const config = loadConfig({
-    ...storageEnv(dataDir),
+    ...storage,
     MEMD_EMBEDDING_PROVIDER: 'hash',
     MEMD_HOST: '127.0.0.1',
     MEMD_PORT: '0',
