@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'provider_unavailable'
   | 'not_ready'
   | 'secrets_unavailable'
+  | 'storage_unavailable'
   | 'internal_error';
 
 const STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -40,6 +41,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   provider_unavailable: 503,
   not_ready: 503,
   secrets_unavailable: 503,
+  storage_unavailable: 503,
   internal_error: 500,
 };
 

@@ -204,15 +204,16 @@ export class SandboxManager {
     const session = this.sessionFor(sessionId);
     return session.queue.run(async () => {
       const worker = await this.ensureLive(session, checkpoint);
+      // Counted before the work: a checkpoint the call itself saves (`sync`) must include the call.
+      const meta = session.meta!;
+      if (kind !== 'observe') meta.total_operations += 1;
+      if (kind === 'execute') {
+        meta.exec_count += 1;
+        meta.last_exec_at = new Date().toISOString();
+      }
       try {
         return await body(session, worker);
       } finally {
-        const meta = session.meta!;
-        if (kind !== 'observe') meta.total_operations += 1;
-        if (kind === 'execute') {
-          meta.exec_count += 1;
-          meta.last_exec_at = new Date().toISOString();
-        }
         session.lastUsedAt = performance.now();
       }
     });

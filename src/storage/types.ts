@@ -160,6 +160,7 @@ export type MemoryNode = Pick<Memory, 'id' | 'type' | 'subtype' | 'importance' |
 export interface MemoryStore {
   insert(memories: NewMemory[]): Promise<void>;
   get(workspaceId: string, id: string): Promise<Memory | null>;
+  /** The memories of `ids` that exist, in the order of `ids`. */
   getMany(workspaceId: string, ids: readonly string[]): Promise<Memory[]>;
   getEmbeddings(workspaceId: string, ids: readonly string[]): Promise<Map<string, Float32Array>>;
   /**

@@ -25,7 +25,7 @@ describe('changing the embedder of a data directory', () => {
     const run = promisify(execFile);
     const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'reembed'], {
       cwd: ROOT,
-      env: { ...process.env, MEMD_DATA_DIR: dataDir, MEMD_EMBEDDING_PROVIDER: 'hash', MEMD_EMBEDDING_DIMENSIONS: '64' },
+      env: { ...process.env, ...first.storageEnv, MEMD_EMBEDDING_PROVIDER: 'hash', MEMD_EMBEDDING_DIMENSIONS: '64' },
     });
     // The memory, the document's chunk and the facts enrichment drew from them; and the page's one passage.
     expect(stdout).toMatch(/done: \d+ memories and 1 page passages now use hash\/feature-hash-v1 \(64 dimensions\)/);
