@@ -1,10 +1,10 @@
 import { Type, type Static } from 'typebox';
 import { MEMORY_SUBTYPES } from '../../core/memories/vocabulary.js';
+import { DEFAULT_DECAY_RATE } from '../../core/memories/service.js';
 import { MemoryRecord, MemoryTypeField } from '../../schemas/memory.js';
+import { Identifier, JsonObject, NonBlank, Nullable, Score01, StringEnum, Timestamp, WorkspaceIdField } from './common.js';
 
 export { MemoryTypeField };
-import { DEFAULT_DECAY_RATE } from '../../core/memories/service.js';
-import { Identifier, JsonObject, NonBlank, Nullable, Score01, StringEnum, Timestamp, WorkspaceIdField } from './common.js';
 
 const Subtype = Type.String({ minLength: 1, maxLength: 64, description: `one of ${MEMORY_SUBTYPES.join(', ')}, or your own` });
 export const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 100 });
