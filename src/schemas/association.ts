@@ -11,5 +11,5 @@ export const AssociationRecord = Type.Object({
   strength: Type.Number(),
   metadata: JsonObject,
   created_at: Timestamp,
-});
+}, { title: 'Association' });
 export type Association = Static<typeof AssociationRecord>;

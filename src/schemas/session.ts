@@ -24,5 +24,5 @@ export const WorkingMemoryEntryRecord = Type.Object({
   expires_at: Nullable(Type.String({ format: 'date-time', description: 'null: lives as long as its session' })),
   created_at: Timestamp,
   updated_at: Timestamp,
-});
+}, { title: 'WorkingMemoryEntry' });
 export type WorkingMemoryEntry = Static<typeof WorkingMemoryEntryRecord>;

@@ -9,7 +9,7 @@ export const WorkspaceRecord = Type.Object({
   settings: JsonObject,
   created_at: Timestamp,
   updated_at: Timestamp,
-});
+}, { title: 'Workspace' });
 export type Workspace = Static<typeof WorkspaceRecord>;
 
 /** A context inside a workspace, declared once. */
@@ -21,5 +21,5 @@ export const ContextRecord = Type.Object({
   settings: JsonObject,
   created_at: Timestamp,
   updated_at: Timestamp,
-});
+}, { title: 'Context' });
 export type Context = Static<typeof ContextRecord>;

@@ -19,4 +19,4 @@ export const IssuedApiKey = Type.Object({
 });
 
 /** An API key as stored (src/schemas/api-key.ts), without the hash of its secret. */
-export const ApiKeyInfo = Type.Omit(ApiKeyRecord, ['key_hash']);
+export const ApiKeyInfo = Type.Omit(ApiKeyRecord, ['key_hash'], { title: 'ApiKey' });

@@ -13,7 +13,7 @@ export const TtlSeconds = (description: string) => Type.Integer({ minimum: 60, m
 /** A session as stored (src/schemas/session.ts), without its working memory: what lists show. */
 export const SessionSummary = SessionRecord;
 
-export const Session = Type.Object({ ...SessionRecord.properties, working_memory: JsonObject });
+export const Session = Type.Object({ ...SessionRecord.properties, working_memory: JsonObject }, { title: 'Session' });
 
 export const CreateSessionBody = Type.Object(
   {

@@ -10,7 +10,7 @@ export const Thread = Type.Object({
   thread_id: Type.String(),
   ...ThreadRecord.properties,
   id: Type.String({ description: 'the same as thread_id (the name client libraries read)' }),
-});
+}, { title: 'Thread' });
 
 
 const { workspace_id: _workspace, ...messageFields } = MessageRecord.properties;
@@ -22,7 +22,7 @@ export const Message = Type.Object({
   id: Type.String({ description: 'the same as message_id' }),
   index: Type.Integer({ description: 'zero-based, strictly increasing within the thread' }),
   message_index: Type.Integer({ description: 'the same as index' }),
-});
+}, { title: 'Message' });
 
 export const ThreadParams = Type.Object({ thread_id: Type.String({ minLength: 1, maxLength: 256 }) });
 export const MessageParams = Type.Object({ thread_id: Type.String({ minLength: 1, maxLength: 256 }), message_id: Type.String({ minLength: 1, maxLength: 256 }) });

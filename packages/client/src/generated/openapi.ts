@@ -146,23 +146,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            api_keys: {
-                                id: string;
-                                name: string;
-                                /** @description first characters of the secret, to tell keys apart in listings */
-                                key_prefix: string;
-                                workspaces: string[];
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_used_at: string | null;
-                            }[];
+                            api_keys: components["schemas"]["ApiKey"][];
                         };
                     };
                 };
@@ -6691,23 +6675,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            association: {
-                                id: string;
-                                workspace_id: string;
-                                source_id: string;
-                                target_id: string;
-                                /** @description a type of the taxonomy, lower-case */
-                                relationship: string;
-                                strength: number;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                            };
+                            association: components["schemas"]["Association"];
                         };
                     };
                 };
@@ -6718,23 +6686,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            association: {
-                                id: string;
-                                workspace_id: string;
-                                source_id: string;
-                                target_id: string;
-                                /** @description a type of the taxonomy, lower-case */
-                                relationship: string;
-                                strength: number;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                            };
+                            association: components["schemas"]["Association"];
                         };
                     };
                 };
@@ -6787,23 +6739,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            associations: {
-                                id: string;
-                                workspace_id: string;
-                                source_id: string;
-                                target_id: string;
-                                /** @description a type of the taxonomy, lower-case */
-                                relationship: string;
-                                strength: number;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                            }[];
+                            associations: components["schemas"]["Association"][];
                             total_count: number;
                         };
                     };
@@ -6858,23 +6794,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            association: {
-                                id: string;
-                                workspace_id: string;
-                                source_id: string;
-                                target_id: string;
-                                /** @description a type of the taxonomy, lower-case */
-                                relationship: string;
-                                strength: number;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                            };
+                            association: components["schemas"]["Association"];
                         };
                     };
                 };
@@ -6885,23 +6805,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            association: {
-                                id: string;
-                                workspace_id: string;
-                                source_id: string;
-                                target_id: string;
-                                /** @description a type of the taxonomy, lower-case */
-                                relationship: string;
-                                strength: number;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                            };
+                            association: components["schemas"]["Association"];
                         };
                     };
                 };
@@ -7096,23 +7000,7 @@ export interface paths {
                                 };
                             }[];
                             association_chain: {
-                                association: {
-                                    id: string;
-                                    workspace_id: string;
-                                    source_id: string;
-                                    target_id: string;
-                                    /** @description a type of the taxonomy, lower-case */
-                                    relationship: string;
-                                    strength: number;
-                                    metadata: {
-                                        [key: string]: unknown;
-                                    };
-                                    /**
-                                     * Format: date-time
-                                     * @description ISO 8601, UTC
-                                     */
-                                    created_at: string;
-                                };
+                                association: components["schemas"]["Association"];
                                 /** @enum {string} */
                                 direction: "outgoing" | "incoming";
                                 category: string | null;
@@ -7383,35 +7271,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            session: {
-                                id: string;
-                                workspace_id: string;
-                                tenant_id: string;
-                                context_id: string;
-                                user_id: string | null;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                ttl_seconds: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                expires_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                                working_memory: {
-                                    [key: string]: unknown;
-                                };
-                            };
+                            session: components["schemas"]["Session"];
                             briefing: {
                                 workspace_id: string;
                                 /** @description new memories, active sessions, open chat threads and unresolved contradictions, in words */
@@ -7814,35 +7674,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            session: {
-                                id: string;
-                                workspace_id: string;
-                                tenant_id: string;
-                                context_id: string;
-                                user_id: string | null;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                ttl_seconds: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                expires_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                                working_memory: {
-                                    [key: string]: unknown;
-                                };
-                            };
+                            session: components["schemas"]["Session"];
                         };
                     };
                 };
@@ -8044,27 +7876,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            key: string;
-                            /** @description any JSON value */
-                            value: unknown;
-                            ttl_seconds: number | null;
-                            /**
-                             * Format: date-time
-                             * @description null: lives as long as its session
-                             */
-                            expires_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            updated_at: string;
-                        };
+                        "application/json": components["schemas"]["WorkingMemoryEntry"];
                     };
                 };
                 400: components["responses"]["Error"];
@@ -8123,35 +7935,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             expires_at: string;
-                            session: {
-                                id: string;
-                                workspace_id: string;
-                                tenant_id: string;
-                                context_id: string;
-                                user_id: string | null;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                ttl_seconds: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                expires_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                                working_memory: {
-                                    [key: string]: unknown;
-                                };
-                            };
+                            session: components["schemas"]["Session"];
                         };
                     };
                 };
@@ -9226,46 +9010,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            threads: {
-                                thread_id: string;
-                                /** @description the same as thread_id (the name client libraries read) */
-                                id: string;
-                                workspace_id: string;
-                                tenant_id: string;
-                                user_id: string | null;
-                                context_id: string;
-                                /** @description who observes (typically the AI agent) */
-                                observer_id: string | null;
-                                /** @description who the thread is about (typically the human user) */
-                                subject_id: string | null;
-                                title: string | null;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                message_count: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_decomposed_at: string | null;
-                                /** @description index of the last message decomposed; -1 before the first run */
-                                last_decomposed_index: number;
-                                /**
-                                 * Format: date-time
-                                 * @description null: permanent
-                                 */
-                                expires_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            }[];
+                            threads: components["schemas"]["Thread"][];
                             total_count: number;
                         };
                     };
@@ -9325,46 +9070,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            thread: {
-                                thread_id: string;
-                                /** @description the same as thread_id (the name client libraries read) */
-                                id: string;
-                                workspace_id: string;
-                                tenant_id: string;
-                                user_id: string | null;
-                                context_id: string;
-                                /** @description who observes (typically the AI agent) */
-                                observer_id: string | null;
-                                /** @description who the thread is about (typically the human user) */
-                                subject_id: string | null;
-                                title: string | null;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                message_count: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_decomposed_at: string | null;
-                                /** @description index of the last message decomposed; -1 before the first run */
-                                last_decomposed_index: number;
-                                /**
-                                 * Format: date-time
-                                 * @description null: permanent
-                                 */
-                                expires_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            thread: components["schemas"]["Thread"];
                         };
                     };
                 };
@@ -9411,86 +9117,8 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            thread_id: string;
-                            /** @description the same as thread_id (the name client libraries read) */
-                            id: string;
-                            workspace_id: string;
-                            tenant_id: string;
-                            user_id: string | null;
-                            context_id: string;
-                            /** @description who observes (typically the AI agent) */
-                            observer_id: string | null;
-                            /** @description who the thread is about (typically the human user) */
-                            subject_id: string | null;
-                            title: string | null;
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            message_count: number;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            last_decomposed_at: string | null;
-                            /** @description index of the last message decomposed; -1 before the first run */
-                            last_decomposed_index: number;
-                            /**
-                             * Format: date-time
-                             * @description null: permanent
-                             */
-                            expires_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            updated_at: string;
-                        } & {
-                            thread: {
-                                thread_id: string;
-                                /** @description the same as thread_id (the name client libraries read) */
-                                id: string;
-                                workspace_id: string;
-                                tenant_id: string;
-                                user_id: string | null;
-                                context_id: string;
-                                /** @description who observes (typically the AI agent) */
-                                observer_id: string | null;
-                                /** @description who the thread is about (typically the human user) */
-                                subject_id: string | null;
-                                title: string | null;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                message_count: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_decomposed_at: string | null;
-                                /** @description index of the last message decomposed; -1 before the first run */
-                                last_decomposed_index: number;
-                                /**
-                                 * Format: date-time
-                                 * @description null: permanent
-                                 */
-                                expires_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                        "application/json": components["schemas"]["Thread"] & {
+                            thread: components["schemas"]["Thread"];
                         };
                     };
                 };
@@ -9533,46 +9161,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            thread_id: string;
-                            /** @description the same as thread_id (the name client libraries read) */
-                            id: string;
-                            workspace_id: string;
-                            tenant_id: string;
-                            user_id: string | null;
-                            context_id: string;
-                            /** @description who observes (typically the AI agent) */
-                            observer_id: string | null;
-                            /** @description who the thread is about (typically the human user) */
-                            subject_id: string | null;
-                            title: string | null;
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            message_count: number;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            last_decomposed_at: string | null;
-                            /** @description index of the last message decomposed; -1 before the first run */
-                            last_decomposed_index: number;
-                            /**
-                             * Format: date-time
-                             * @description null: permanent
-                             */
-                            expires_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            updated_at: string;
-                        };
+                        "application/json": components["schemas"]["Thread"];
                     };
                 };
                 400: components["responses"]["Error"];
@@ -9708,73 +9297,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            thread: {
-                                thread_id: string;
-                                /** @description the same as thread_id (the name client libraries read) */
-                                id: string;
-                                workspace_id: string;
-                                tenant_id: string;
-                                user_id: string | null;
-                                context_id: string;
-                                /** @description who observes (typically the AI agent) */
-                                observer_id: string | null;
-                                /** @description who the thread is about (typically the human user) */
-                                subject_id: string | null;
-                                title: string | null;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                message_count: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_decomposed_at: string | null;
-                                /** @description index of the last message decomposed; -1 before the first run */
-                                last_decomposed_index: number;
-                                /**
-                                 * Format: date-time
-                                 * @description null: permanent
-                                 */
-                                expires_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
-                            messages: {
-                                message_id: string;
-                                /** @description the same as message_id */
-                                id: string;
-                                thread_id: string;
-                                /** @description the same as index */
-                                message_index: number;
-                                /** @enum {string} */
-                                role: "user" | "assistant" | "system" | "tool";
-                                content: string | {
-                                    type: string;
-                                    text?: string;
-                                    data?: {
-                                        [key: string]: unknown;
-                                    };
-                                }[];
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /** @description zero-based, strictly increasing within the thread */
-                                index: number;
-                            }[];
+                            thread: components["schemas"]["Thread"];
+                            messages: components["schemas"]["Message"][];
                             total_messages: number;
                         };
                     };
@@ -9831,33 +9355,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            messages: {
-                                message_id: string;
-                                /** @description the same as message_id */
-                                id: string;
-                                thread_id: string;
-                                /** @description the same as index */
-                                message_index: number;
-                                /** @enum {string} */
-                                role: "user" | "assistant" | "system" | "tool";
-                                content: string | {
-                                    type: string;
-                                    text?: string;
-                                    data?: {
-                                        [key: string]: unknown;
-                                    };
-                                }[];
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /** @description zero-based, strictly increasing within the thread */
-                                index: number;
-                            }[];
+                            messages: components["schemas"]["Message"][];
                             thread_id: string;
                             total_count: number;
                         };
@@ -9914,33 +9412,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            messages: {
-                                message_id: string;
-                                /** @description the same as message_id */
-                                id: string;
-                                thread_id: string;
-                                /** @description the same as index */
-                                message_index: number;
-                                /** @enum {string} */
-                                role: "user" | "assistant" | "system" | "tool";
-                                content: string | {
-                                    type: string;
-                                    text?: string;
-                                    data?: {
-                                        [key: string]: unknown;
-                                    };
-                                }[];
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /** @description zero-based, strictly increasing within the thread */
-                                index: number;
-                            }[];
+                            messages: components["schemas"]["Message"][];
                             thread_id: string;
                             /** @description messages in the thread now */
                             new_message_count: number;
@@ -10033,24 +9505,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            workspaces: {
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                settings: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            }[];
+                            workspaces: components["schemas"]["Workspace"][];
                         };
                     };
                 };
@@ -10091,24 +9546,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            workspace: {
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                settings: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            workspace: components["schemas"]["Workspace"];
                         };
                     };
                 };
@@ -10153,24 +9591,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            workspace: {
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                settings: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            workspace: components["schemas"]["Workspace"];
                         };
                     };
                 };
@@ -10210,24 +9631,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            workspace: {
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                settings: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            workspace: components["schemas"]["Workspace"];
                         };
                     };
                 };
@@ -10396,25 +9800,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            contexts: {
-                                id: string;
-                                workspace_id: string;
-                                name: string;
-                                description: string | null;
-                                settings: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            }[];
+                            contexts: components["schemas"]["Context"][];
                         };
                     };
                 };
@@ -10458,25 +9844,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            context: {
-                                id: string;
-                                workspace_id: string;
-                                name: string;
-                                description: string | null;
-                                settings: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            context: components["schemas"]["Context"];
                         };
                     };
                 };
@@ -10877,6 +10245,62 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** ApiKey */
+        ApiKey: {
+            id: string;
+            name: string;
+            /** @description first characters of the secret, to tell keys apart in listings */
+            key_prefix: string;
+            workspaces: string[];
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            last_used_at: string | null;
+        };
+        /** Association */
+        Association: {
+            id: string;
+            workspace_id: string;
+            source_id: string;
+            target_id: string;
+            /** @description a type of the taxonomy, lower-case */
+            relationship: string;
+            strength: number;
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+        };
+        /** Context */
+        Context: {
+            id: string;
+            workspace_id: string;
+            name: string;
+            description: string | null;
+            settings: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
+        };
         /**
          * Error
          * @description Every failure uses this body
@@ -10950,6 +10374,146 @@ export interface components {
              * @description when the remembered event happened, if known (from metadata); recency is measured from it
              */
             occurred_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
+        };
+        /** Message */
+        Message: {
+            message_id: string;
+            /** @description the same as message_id */
+            id: string;
+            thread_id: string;
+            /** @description the same as index */
+            message_index: number;
+            /** @enum {string} */
+            role: "user" | "assistant" | "system" | "tool";
+            content: string | {
+                type: string;
+                text?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+            }[];
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /** @description zero-based, strictly increasing within the thread */
+            index: number;
+        };
+        /** Session */
+        Session: {
+            id: string;
+            workspace_id: string;
+            tenant_id: string;
+            context_id: string;
+            user_id: string | null;
+            metadata: {
+                [key: string]: unknown;
+            };
+            ttl_seconds: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            expires_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
+            working_memory: {
+                [key: string]: unknown;
+            };
+        };
+        /** Thread */
+        Thread: {
+            thread_id: string;
+            /** @description the same as thread_id (the name client libraries read) */
+            id: string;
+            workspace_id: string;
+            tenant_id: string;
+            user_id: string | null;
+            context_id: string;
+            /** @description who observes (typically the AI agent) */
+            observer_id: string | null;
+            /** @description who the thread is about (typically the human user) */
+            subject_id: string | null;
+            title: string | null;
+            metadata: {
+                [key: string]: unknown;
+            };
+            message_count: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            last_decomposed_at: string | null;
+            /** @description index of the last message decomposed; -1 before the first run */
+            last_decomposed_index: number;
+            /**
+             * Format: date-time
+             * @description null: permanent
+             */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
+        };
+        /** WorkingMemoryEntry */
+        WorkingMemoryEntry: {
+            key: string;
+            /** @description any JSON value */
+            value: unknown;
+            ttl_seconds: number | null;
+            /**
+             * Format: date-time
+             * @description null: lives as long as its session
+             */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
+        };
+        /** Workspace */
+        Workspace: {
+            id: string;
+            tenant_id: string;
+            name: string;
+            settings: {
+                [key: string]: unknown;
+            };
             /**
              * Format: date-time
              * @description ISO 8601, UTC
