@@ -3,6 +3,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import pino from 'pino';
 import { loadConfig } from '../config.js';
 import type { Logger } from '../core/logger.js';
+import { contextualLogger, type ContextLogger } from '../observability/index.js';
 import { createServices } from '../services.js';
 import { connectRelay } from './relay.js';
 import { createMcpServer } from './server.js';
@@ -71,9 +72,9 @@ async function relayed(options: StdioOptions, log: Logger): Promise<Served> {
   return { server: relay.server, stopServing: () => relay.upstream.close() };
 }
 
-async function inProcess(options: StdioOptions, env: NodeJS.ProcessEnv, log: Logger): Promise<Served> {
+async function inProcess(options: StdioOptions, env: NodeJS.ProcessEnv, log: ContextLogger): Promise<Served> {
   const config = loadConfig({ ...env, ...(options.dataDir && { MEMD_DATA_DIR: options.dataDir }) });
-  const services = await createServices(config, log);
+  const services = await createServices(config, contextualLogger(log));
   try {
     await services.start();
   } catch (error) {
