@@ -190,14 +190,16 @@ export interface MemoryStore {
    * Full-text search: any of the terms (OR), ranked by the engine's relevance (BM25 / ts_rank). A term of several
    * words matches as a phrase. With `required`, a memory must also contain every required term (entity anchoring,
    * every word of a query); a required term may be alternatives, any of which will do. `order: 'newest'` takes the
-   * newest matches and scores none (score 0): for a caller that ranks the matches itself.
+   * newest matches and scores none (score 0): for a caller that ranks the matches itself. `weights`, one per term:
+   * how much each weighs (its rarity), for an engine whose score does not measure it (Postgres). Equal scores come
+   * newest first on every engine.
    * Atomic facts (`FACT_SCOPE`) are never found. Each hit comes with its ranking columns and, with `similarTo`,
    * its vector's similarity to it: recall reads nothing more for a keyword candidate.
    */
   keywordSearch(
     workspaceId: string,
     terms: readonly string[],
-    options: { k: number; filter?: MemoryFilter; required?: readonly KeywordTerm[]; order?: 'relevance' | 'newest'; similarTo?: Float32Array },
+    options: { k: number; filter?: MemoryFilter; required?: readonly KeywordTerm[]; order?: 'relevance' | 'newest'; weights?: readonly number[]; similarTo?: Float32Array },
   ): Promise<KeywordHit[]>;
   /**
    * The memories written just before and after each anchor, in write order, that share its context and session

@@ -128,17 +128,17 @@ export async function boundedKeywordSearch(
   return [...holdingAll, ...best.filter((hit) => !ids.has(hit.id))];
 }
 
-type KeywordSearcher = (any: readonly string[], all: readonly KeywordTerm[], order: 'relevance' | 'newest') => Promise<KeywordHit[]>;
+type KeywordSearcher = (any: readonly string[], all: readonly KeywordTerm[], order: 'relevance' | 'newest', weights?: readonly number[]) => Promise<KeywordHit[]>;
 
 /** Keyword searches of one recall, each asked once; their hits' rows and similarities go into `seen`. */
 function keywordSearcher({ storage, workspaceId, vector, depth, keywordSearches, seen }: ArmInput, filter: MemoryFilter): KeywordSearcher {
   const lower = (term: KeywordTerm): KeywordTerm => (typeof term === 'string' ? term.toLowerCase() : term.map((t) => t.toLowerCase()).sort());
-  return (any, all, order) => {
-    // The keyword index folds case: "Dave" and "dave" ask the same.
+  return (any, all, order, weights) => {
+    // The keyword index folds case: "Dave" and "dave" ask the same (and weighs them the same).
     const key = JSON.stringify([[...any].map((t) => t.toLowerCase()).sort(), all.map(lower).sort(), order, filter]);
     let found = keywordSearches.get(key);
     if (!found) {
-      found = storage.memories.keywordSearch(workspaceId, any, { k: depth, filter, required: all, order, similarTo: vector }).then((hits) => {
+      found = storage.memories.keywordSearch(workspaceId, any, { k: depth, filter, required: all, order, weights, similarTo: vector }).then((hits) => {
         for (const hit of hits) {
           // Keyword search never finds facts (storage), and its filter includes the request's.
           seen.rows.set(hit.id, hit.memory);
@@ -166,11 +166,13 @@ async function rarestTermsSearch(
 ): Promise<KeywordHit[]> {
   if (terms.length + required.length === 0) return [];
   const cap = MAX_SCORED_MATCHES;
-  const counts = await matchCounts.matchCounts(workspaceId, [...terms.map((t) => [t]), required], cap);
-  if (required.length > 0 && counts.at(-1)! <= cap) return search(terms, required, 'relevance');
+  const [counts, documents] = await Promise.all([matchCounts.matchCounts(workspaceId, [...terms.map((t) => [t]), required], cap), matchCounts.documentCount(workspaceId)]);
+  // How rare each term is, for an engine whose score does not measure it (Postgres's ts_rank).
+  const weights = (asked: readonly string[]) => asked.map((t) => inverseDocumentFrequency(counts[terms.indexOf(t)]!, documents));
+  if (required.length > 0 && counts.at(-1)! <= cap) return search(terms, required, 'relevance', weights(terms));
   const present = terms.filter((_, i) => counts[i]! > 0);
   const rare = present.filter((t) => counts[terms.indexOf(t)]! <= cap);
-  if (rare.length > 0) return search(rare, required, 'relevance');
+  if (rare.length > 0) return search(rare, required, 'relevance', weights(rare));
   // Words together, without the query's phrases: a phrase's words are among them, and adjacency as a condition
   // would drop "the Titan project, which Ana owns" for "owns project Titan" (and doubles the cost).
   const words = present.filter((t) => !t.includes(' '));

@@ -17,6 +17,18 @@ function tsQuery(query: Pick<KeywordQuery, 'terms' | 'required'>): RawBuilder<un
 }
 
 /**
+ * The relevance of a match: with weights, each term's own ts_rank (length-normalised, 1 + log of the length) times
+ * its weight, summed, which like BM25 prefers the rarer words; ts_rank alone knows nothing of how rare a word is,
+ * and a memory holding a common word of the query outranked one holding its rarest (BENCHMARKS.md, parity).
+ */
+function relevance(query: KeywordQuery, tsquery: RawBuilder<unknown>): RawBuilder<number> {
+  const { weights } = query;
+  if (!weights || query.terms.length === 0) return sql<number>`ts_rank_cd(memories.search_tsv, (${tsquery}))`;
+  const parts = query.terms.map((term, i) => sql`${weights[i] ?? 1}::float8 * ts_rank(memories.search_tsv, phraseto_tsquery('english', ${term}), 1)`);
+  return sql<number>`(${sql.join(parts, sql` + `)})`;
+}
+
+/**
  * Postgres: a generated tsvector column (GIN) for keywords and pgvector with an HNSW index for vectors.
  * Everything lives in the database, so any number of stateless API nodes can share it.
  */
@@ -107,7 +119,7 @@ export class PostgresSearchEngine implements SearchEngine {
   keywordRanking(db: Kysely<Database>, query: KeywordQuery, k: number, workspaceId: string, filter: MemoryFilter) {
     const tsquery = tsQuery(query);
     // Newest first scores none (as SQLite): the caller ranks the matches itself.
-    const score = query.order === 'newest' ? sql<number>`0` : sql<number>`ts_rank_cd(memories.search_tsv, (${tsquery}))`;
+    const score = query.order === 'newest' ? sql<number>`0` : relevance(query, tsquery);
     return db
       .selectFrom('memories')
       .select(['memories.seq', score.as('score')])

@@ -328,9 +328,15 @@ export class SqlMemoryStore implements MemoryStore {
   async keywordSearch(
     workspaceId: string,
     terms: readonly string[],
-    options: { k: number; filter?: MemoryFilter; required?: readonly KeywordTerm[]; order?: 'relevance' | 'newest'; similarTo?: Float32Array },
+    options: { k: number; filter?: MemoryFilter; required?: readonly KeywordTerm[]; order?: 'relevance' | 'newest'; weights?: readonly number[]; similarTo?: Float32Array },
   ): Promise<KeywordHit[]> {
-    const query = { terms: terms.filter((t) => t.trim()), required: nonBlank(options.required ?? []), order: options.order ?? 'relevance' };
+    const kept = terms.flatMap((t, i) => (t.trim() ? [i] : []));
+    const query = {
+      terms: kept.map((i) => terms[i]!),
+      required: nonBlank(options.required ?? []),
+      order: options.order ?? 'relevance',
+      weights: options.weights && kept.map((i) => options.weights![i] ?? 1),
+    };
     if (query.terms.length === 0 && query.required.length === 0) return [];
     const { db, engine } = this.ctx;
     const ranked = engine.keywordRanking(db, query, options.k, workspaceId, options.filter ?? {}).as('hits');

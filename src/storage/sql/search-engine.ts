@@ -24,12 +24,14 @@ export interface VectorEntry {
 /**
  * A full-text query: any of `terms` (OR) and every one of `required` (AND); a term of several words is a phrase.
  * `order`: by the engine's relevance score (BM25 / ts_rank), or newest first with no score computed (score 0), for a
- * caller that ranks the matches itself and wants the statement cheap.
+ * caller that ranks the matches itself and wants the statement cheap. `weights` (one per term): how rare each term
+ * is, for an engine whose own score does not know (Postgres's ts_rank); FTS5's BM25 measures it itself.
  */
 export interface KeywordQuery {
   terms: readonly string[];
   required: readonly KeywordTerm[];
   order: 'relevance' | 'newest';
+  weights?: readonly number[] | undefined;
 }
 
 /** One keyword match: the memory's `seq` and the engine's relevance score, higher is better. */

@@ -207,10 +207,12 @@ export class SqliteSearchEngine implements SearchEngine {
         WHERE memory_fts MATCH ${ftsMatchExpression(query)} AND ${where}
         ORDER BY memory_fts.rowid DESC LIMIT ${k})`;
     }
+    // Equal scores newest first, as on Postgres: a synthetic or templated corpus has many memories of one length
+    // holding one matching word, and which of them make the k best must not depend on the backend.
     return sql<KeywordRank>`(SELECT memories.seq AS seq, -bm25(memory_fts) AS score
       FROM memory_fts JOIN ${memories} ON memories.seq = memory_fts.rowid
       WHERE memory_fts MATCH ${ftsMatchExpression(query)} AND ${where}
-      ORDER BY score DESC LIMIT ${k})`;
+      ORDER BY score DESC, memories.seq DESC LIMIT ${k})`;
   }
 
   async keywordMatchCounts(db: Kysely<Database>, _workspaceId: string, queries: ReadonlyArray<readonly KeywordTerm[]>, cap: number): Promise<number[]> {
