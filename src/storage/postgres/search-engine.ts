@@ -138,14 +138,15 @@ export class PostgresSearchEngine implements SearchEngine {
   }
 
   async keywordMatchCounts(db: Kysely<Database>, workspaceId: string, queries: ReadonlyArray<readonly KeywordTerm[]>, cap: number): Promise<number[]> {
-    const counts: number[] = [];
-    for (const terms of queries) {
-      const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM (
+    if (queries.length === 0) return [];
+    // Every count in one statement: one round trip, where a recall's four to eight counts had been as many.
+    const counts = queries.map(
+      (terms, i) => sql`(SELECT count(*) FROM (
         SELECT 1 FROM memories WHERE workspace_id = ${workspaceId} AND status = 'active' AND source_scope IS DISTINCT FROM ${FACT_SCOPE} AND search_tsv @@ (${tsQuery({ terms: [], required: terms })})
-        LIMIT ${cap + 1}) AS matches`.execute(db);
-      counts.push(Number(rows[0]?.n ?? 0));
-    }
-    return counts;
+        LIMIT ${cap + 1}) AS matches) AS ${sql.id(`n${i}`)}`,
+    );
+    const { rows } = await sql<Record<string, number>>`SELECT ${sql.join(counts)}`.execute(db);
+    return queries.map((_, i) => Number(rows[0]?.[`n${i}`] ?? 0));
   }
 
   async keywordDocumentCount(db: Kysely<Database>, workspaceId: string): Promise<number> {
