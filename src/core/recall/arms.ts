@@ -128,6 +128,8 @@ export async function boundedKeywordSearch(
   return [...holdingAll, ...best.filter((hit) => !ids.has(hit.id))];
 }
 
+const RELEVANCE_OVERFETCH = 2;
+
 type KeywordSearcher = (any: readonly string[], all: readonly KeywordTerm[], order: 'relevance' | 'newest', weights?: readonly number[]) => Promise<KeywordHit[]>;
 
 /** Keyword searches of one recall, each asked once; their hits' rows and similarities go into `seen`. */
@@ -138,7 +140,10 @@ function keywordSearcher({ storage, workspaceId, vector, depth, keywordSearches,
     const key = JSON.stringify([[...any].map((t) => t.toLowerCase()).sort(), all.map(lower).sort(), order, filter]);
     let found = keywordSearches.get(key);
     if (!found) {
-      found = storage.memories.keywordSearch(workspaceId, any, { k: depth, filter, required: all, order, weights, similarTo: vector }).then((hits) => {
+      // Scored searches take twice the depth: their hits are ranked again by our own BM25 and cut to the depth, so
+      // which memories make it depends less on the engine's score (FTS5's BM25, Postgres's ts_rank).
+      const k = order === 'relevance' ? RELEVANCE_OVERFETCH * depth : depth;
+      found = storage.memories.keywordSearch(workspaceId, any, { k, filter, required: all, order, weights, similarTo: vector }).then((hits) => {
         for (const hit of hits) {
           // Keyword search never finds facts (storage), and its filter includes the request's.
           seen.rows.set(hit.id, hit.memory);
