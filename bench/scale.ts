@@ -14,7 +14,8 @@
  * Environment: SCALE_SIZES (100000; e.g. 100000,1000000), SCALE_BACKENDS (sqlite,postgres), SCALE_PG_URL (a real
  * PostgreSQL server with pgvector, needed for postgres; each size gets its own schema, dropped first),
  * SCALE_DIR (/tmp/memd-bench-scale), SCALE_QUESTIONS (250 a kind), SCALE_DRAIN (0), SCALE_PG_POOL (10),
- * SCALE_KEEP=1 (reuse what an earlier run ingested at that size and skip the ingest), SCALE_SHOW_DIFF (print the
+ * SCALE_KEEP=1 (reuse what an earlier run ingested at that size, with the same SCALE_QUESTIONS: the questions pick
+ * their right memories), SCALE_SHOW_DIFF (print the
  * results of this many questions whose top 10 differ between the two backends).
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
