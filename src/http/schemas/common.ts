@@ -1,4 +1,5 @@
 import { Type, type TSchema, type TString } from 'typebox';
+import { ERROR_CODES } from '../../errors.js';
 
 /** A string from a fixed set: one `enum` keyword, so errors list the allowed values and OpenAPI shows them. */
 export const StringEnum = <const T extends readonly string[]>(values: T, options: { description?: string; default?: T[number] } = {}) =>
@@ -17,6 +18,20 @@ export const NonBlank = (options: { maxLength?: number; description?: string } =
 
 export const Identifier = (description: string) => Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.:@-]+$', description });
 
+/**
+ * The largest position or count a query takes (offsets, message indexes): the largest 32-bit integer, which every
+ * engine's integer columns hold. Beyond it a request is a 422, never a database error.
+ */
+export const MAX_POSITION = 2_147_483_647;
+
+export const Offset = Type.Integer({ minimum: 0, maximum: MAX_POSITION, default: 0, description: 'items to skip' });
+
+/** `limit` and `offset` of a paged list. */
+export const paging = (maxLimit: number, defaultLimit: number) => ({
+  limit: Type.Integer({ minimum: 1, maximum: maxLimit, default: defaultLimit }),
+  offset: Offset,
+});
+
 export const Score01 = (description: string, options: { default?: number } = {}) => Type.Number({ minimum: 0, maximum: 1, description, ...options });
 
 export const WorkspaceIdField = Type.Optional(Identifier('Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default`'));
@@ -26,11 +41,11 @@ export const ErrorResponse = Type.Object(
     statusCode: Type.Integer(),
     error: Type.String(),
     message: Type.String(),
-    code: Type.String({ description: 'stable machine-readable code, e.g. validation_error, not_found' }),
+    code: StringEnum(ERROR_CODES, { description: 'stable machine-readable code, e.g. validation_error, not_found' }),
     details: Type.Array(Type.Object({ path: Type.String(), message: Type.String() })),
     retry_after: Type.Optional(Type.Number()),
   },
-  { description: 'Every failure uses this body' },
+  { title: 'Error', description: 'Every failure uses this body' },
 );
 
 /** Error responses every /v1 route can give, for the OpenAPI document. */
