@@ -6,12 +6,13 @@ import type { Clock } from '../clock.js';
 import { noTelemetry, type Telemetry } from '../telemetry.js';
 import { AccessRecorder } from './access.js';
 import { freshness, staleness, trustScore } from './annotate.js';
-import { denseArms, entityArm, keywordArm, readProposed, seenMemories, temporalArm, type ArmInput } from './arms.js';
+import { denseArms, entityArm, keywordArm, keywordEvidence, readProposed, seenMemories, temporalArm, type ArmInput } from './arms.js';
 import { backlinkFactor, eventTime, recencyFactor, scopeFactor } from './boosts.js';
 import { RecallCache } from './cache.js';
 import { contentAt, tokenSummary } from './detail.js';
 import { aboutAny, cosine, relevanceOf, termCoverage } from './evidence.js';
 import { fuse, RRF_K, type ArmName, type ArmResult, type ArmWeights, type FusedCandidate } from './fusion.js';
+import { keywordScoresOf, type KeywordEvidence } from './keyword-score.js';
 import { CONTEXT_DISTANCE_DECAY, rankingScorer, type RankingFeatures, type RankingWeights } from './ranking.js';
 import { expand, graphArm, NOT_KNOWLEDGE_LINKS } from './graph.js';
 import { classifyIntent } from './intent.js';
@@ -43,7 +44,7 @@ export interface RecallTuning {
 
 export const DEFAULT_TUNING: RecallTuning = {
   weights: { vector: 1, keyword: 1, entity: 1, fact: 1, temporal: 1, graph: 0.5 },
-  ranking: { keyword: 2, similarity: 1.5, fact: 0.25, coverage: 1, keywordContext: 0.5, fused: 0.8, about: 0.2, inWindow: 1 },
+  ranking: { keyword: 2, similarity: 1.5, fact: 0.25, coverage: 1, complete: 1, keywordContext: 0.5, fused: 0.8, about: 0.2, inWindow: 1 },
   overfetch: 2,
   minDepth: 20,
   graphSeeds: 5,
@@ -87,6 +88,7 @@ interface Retrieved {
   arms: readonly ArmName[];
   /** Knowledge backlinks of every candidate: the searches' counted while their rows are read, the graph arm's after. */
   backlinks: Promise<Map<string, number>>;
+  keywordEvidence: Promise<KeywordEvidence>;
 }
 
 interface Scored {
@@ -202,7 +204,9 @@ export class RecallService {
     const { weights } = this.tuning;
     const depth = armDepth(this.tuning, options.limit);
     const seen = seenMemories();
-    const input: ArmInput = { storage, workspaceId, query, vector, filter: options.filter, depth, matchCounts: this.matchCounts, keywordSearches: new Map(), seen };
+    const evidence = keywordEvidence(this.matchCounts, workspaceId, query);
+    evidence.catch(() => undefined); // awaited by the keyword arms and in score()
+    const input: ArmInput = { storage, workspaceId, query, vector, filter: options.filter, depth, matchCounts: this.matchCounts, keywordSearches: new Map(), keywordEvidence: evidence, seen };
     const optional: Array<Promise<ArmResult>> = [];
     const { telemetry } = this;
     if (query.terms.length > 0) optional.push(telemetry.recallPhase('keyword', () => keywordArm(input)));
@@ -232,7 +236,7 @@ export class RecallService {
     }
     const backlinks = Promise.all([searchedCounts, graphCounts]).then(([a, b]) => new Map([...a, ...b]));
     backlinks.catch(() => undefined); // awaited in score()
-    return { candidates, rows: seen.rows, similarity: seen.similarity, arms: ran, backlinks };
+    return { candidates, rows: seen.rows, similarity: seen.similarity, arms: ran, backlinks, keywordEvidence: evidence };
   }
 
   /** Knowledge backlinks of `ids` (none when the boost is off). Awaited later; a failure is reported there. */
@@ -292,7 +296,7 @@ export class RecallService {
     workspaceId: string,
     query: ProcessedQuery,
     vector: Float32Array,
-    { candidates, rows, similarity: searched, arms, backlinks }: Retrieved,
+    { candidates, rows, similarity: searched, arms, backlinks, keywordEvidence: evidence }: Retrieved,
     options: ResolvedOptions,
     now: Date,
   ): Promise<{ ranked: Scored[]; neighbours: SequenceNeighbour[] }> {
@@ -308,14 +312,15 @@ export class RecallService {
       storage.memories.getEmbeddings(workspaceId, unmeasured),
       this.conversationNeighbours(workspaceId, [...memories.values()], options),
     ]);
-    // Keyword evidence: the engine's score relative to the best of this query, times the square root of the share
-    // of query words the memory holds, so that the best of weak matches (one common word) does not score as a full
-    // match. (Linear coverage measured 0.700 recall@10 on LoCoMo, the square root 0.713, none 0.710.)
-    let bestKeyword = 0;
-    for (const id of ids) bestKeyword = Math.max(bestKeyword, candidates.get(id)!.armScores.get('keyword') ?? 0);
+    // Keyword evidence: BM25 over each candidate's own words (keyword-score.ts), whichever arm found it, relative to
+    // the best of this query, times the square root of the share of query words the memory holds, so that the best
+    // of weak matches (one common word) does not score as a full match. (Linear coverage measured 0.700 recall@10 on
+    // LoCoMo, the square root 0.713, none 0.710, with the engine's scores of the keyword arm's own candidates.)
+    const bm25 = keywordScoresOf(await evidence, ids.map((id) => memories.get(id)!.content));
+    const bestKeyword = Math.max(0, ...bm25);
     const coverageOf = termCoverage(query.terms, query.termForms);
     const coverage = new Map(ids.map((id) => [id, coverageOf(memories.get(id)!.content)]));
-    const keyword = new Map(ids.map((id) => [id, bestKeyword > 0 ? ((candidates.get(id)!.armScores.get('keyword') ?? 0) / bestKeyword) * Math.sqrt(coverage.get(id)!) : 0]));
+    const keyword = new Map(ids.map((id, i) => [id, bestKeyword > 0 ? (bm25[i]! / bestKeyword) * Math.sqrt(coverage.get(id)!) : 0]));
     const keywordContext = new Map<string, number>();
     for (const { anchorId, offset, id } of neighbours) {
       const decay = CONTEXT_DISTANCE_DECAY[Math.abs(offset) - 1] ?? 0;
@@ -338,6 +343,7 @@ export class RecallService {
         similarity,
         fact,
         coverage: coverage.get(id)!,
+        complete: query.terms.length >= 2 && coverage.get(id)! === 1 ? 1 : 0,
         keywordContext: keywordContext.get(id) ?? 0,
         fused: maxFused > 0 ? candidate.fused / maxFused : 0,
         about: isAbout(memory) ? 1 : 0,

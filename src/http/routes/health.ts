@@ -10,7 +10,13 @@ const Readiness = Type.Object({
     search_index: Type.String(),
     llm: Type.String(),
     tasks: Type.Object(
-      { pending: Type.Integer({ description: 'due now' }), scheduled: Type.Integer({ description: 'waiting for their time: recurring work, retries' }), running: Type.Integer(), failed: Type.Integer() },
+      {
+        pending: Type.Integer({ description: 'due now: the backlog of background enrichment (facts, links, contradiction checks) and other work' }),
+        scheduled: Type.Integer({ description: 'waiting for their time: recurring work, retries' }),
+        running: Type.Integer(),
+        failed: Type.Integer(),
+        finished_last_minute: Type.Integer({ description: "tasks this server finished in the last minute: the backlog's drain rate here (other API nodes drain it too)" }),
+      },
       { description: 'the background queue' },
     ),
   }),
@@ -43,7 +49,7 @@ export function healthRoutes(app: App, services: Services): void {
           embedder: `${services.embedder.name}/${services.embedder.model}`,
           search_index: services.isReady() ? 'warm' : 'warming',
           llm: services.llm ? `${services.llm.name}/${services.llm.model}` : 'none',
-          tasks: tasks ?? { pending: 0, scheduled: 0, running: 0, failed: 0 },
+          tasks: { ...(tasks ?? { pending: 0, scheduled: 0, running: 0, failed: 0 }), finished_last_minute: services.tasks.finishedLastMinute() },
         },
       };
       return reply.status(ready ? 200 : 503).send(body);

@@ -75,12 +75,14 @@ export interface paths {
                                 llm: string;
                                 /** @description the background queue */
                                 tasks: {
-                                    /** @description due now */
+                                    /** @description due now: the backlog of background enrichment (facts, links, contradiction checks) and other work */
                                     pending: number;
                                     /** @description waiting for their time: recurring work, retries */
                                     scheduled: number;
                                     running: number;
                                     failed: number;
+                                    /** @description tasks this server finished in the last minute: the backlog's drain rate here (other API nodes drain it too) */
+                                    finished_last_minute: number;
                                 };
                             };
                         };
@@ -101,12 +103,14 @@ export interface paths {
                                 llm: string;
                                 /** @description the background queue */
                                 tasks: {
-                                    /** @description due now */
+                                    /** @description due now: the backlog of background enrichment (facts, links, contradiction checks) and other work */
                                     pending: number;
                                     /** @description waiting for their time: recurring work, retries */
                                     scheduled: number;
                                     running: number;
                                     failed: number;
+                                    /** @description tasks this server finished in the last minute: the backlog's drain rate here (other API nodes drain it too) */
+                                    finished_last_minute: number;
                                 };
                             };
                         };
