@@ -78,11 +78,12 @@ describe('explorer: workspaces', () => {
     await page.getByRole('button', { name: 'Doomed', exact: true }).click();
     await page.getByRole('button', { name: 'Delete workspace…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete Doomed?' });
-    await screenshot(page, 'workspaces-delete-dark');
-    await dialog.getByRole('button', { name: 'Delete for good' }).click();
-    // Not typed: nothing happens.
-    expect((await explorer.memd.workspaces.get('doomed')).workspace.id).toBe('doomed');
+    // Until the id is typed, the button waits.
+    expect(await dialog.getByRole('button', { name: 'Delete for good' }).isDisabled()).toBe(true);
+    await dialog.getByLabel(/to confirm/).fill('doome');
+    expect(await dialog.getByRole('button', { name: 'Delete for good' }).isDisabled()).toBe(true);
     await dialog.getByLabel(/to confirm/).fill('doomed');
+    await screenshot(page, 'workspaces-delete-dark');
     await dialog.getByRole('button', { name: 'Delete for good' }).click();
     await expect(explorer.memd.workspaces.get('doomed')).rejects.toMatchObject({ status: 404 });
     await expect.poll(() => page.getByRole('button', { name: 'Doomed', exact: true }).count()).toBe(0);

@@ -40,12 +40,14 @@ interface ConfirmProps {
   /** What will happen, in words. */
   children: ComponentChildren;
   confirmLabel: string;
+  /** The confirming button waits for this (a typed name, say). */
+  ready?: boolean;
   onConfirm(): void;
   onCancel(): void;
 }
 
 /** Are you sure? For what cannot be undone. */
-export function Confirm({ title, open, children, confirmLabel, onConfirm, onCancel }: ConfirmProps) {
+export function Confirm({ title, open, children, confirmLabel, ready = true, onConfirm, onCancel }: ConfirmProps) {
   return (
     <Dialog title={title} open={open} onClose={onCancel}>
       <div class="stack">{children}</div>
@@ -53,7 +55,7 @@ export function Confirm({ title, open, children, confirmLabel, onConfirm, onCanc
         <button type="button" onClick={onCancel} autofocus>
           Cancel
         </button>
-        <button type="button" class="danger" onClick={onConfirm}>
+        <button type="button" class="danger" onClick={onConfirm} disabled={!ready}>
           {confirmLabel}
         </button>
       </div>

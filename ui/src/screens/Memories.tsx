@@ -136,6 +136,11 @@ function MemoryRow({ memory: m }: { memory: Memory }) {
       </span>
       <span class="tags">
         {m.status !== 'active' && <Badge kind={m.status}>{m.status}</Badge>}
+        {m.source_memory_id && (
+          <Badge kind="derived" title="derived from another memory (an atomic fact, an insight)">
+            derived
+          </Badge>
+        )}
         {m.tags.slice(0, 3).map((t) => (
           <Badge key={t}>{t}</Badge>
         ))}

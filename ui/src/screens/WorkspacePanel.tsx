@@ -199,9 +199,9 @@ function Delete({ workspace, onDeleted }: { workspace: Workspace; onDeleted(): v
         title={`Delete ${workspace.name}?`}
         open={asking}
         confirmLabel="Delete for good"
+        ready={typed === workspace.id}
         onCancel={() => (setAsking(false), setTyped(''))}
         onConfirm={async () => {
-          if (typed !== workspace.id) return;
           setAsking(false);
           const done = await action.run(() => memd.workspaces.delete(workspace.id));
           if (done) {
@@ -212,7 +212,9 @@ function Delete({ workspace, onDeleted }: { workspace: Workspace; onDeleted(): v
       >
         <p>Every memory, association, session, thread and contradiction of this workspace goes, for good.</p>
         <label>
-          Type <code>{workspace.id}</code> to confirm
+          <span>
+            Type <code>{workspace.id}</code> to confirm
+          </span>
           <input value={typed} onInput={(e) => setTyped(e.currentTarget.value)} autocomplete="off" />
         </label>
       </Confirm>

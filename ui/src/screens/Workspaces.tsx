@@ -105,7 +105,9 @@ function CreateWorkspace({ onCreated }: { onCreated(id: string): void }) {
         <input value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={200} />
       </label>
       <label>
-        Id <span class="muted">(optional)</span>
+        <span>
+          Id <span class="muted">(optional)</span>
+        </span>
         <input value={id} onInput={(e) => setId(e.currentTarget.value)} maxLength={128} placeholder="ws_… generated" />
       </label>
       <button type="submit" class="primary" disabled={action.busy}>
