@@ -17,8 +17,11 @@ import { DataProviderService } from './core/data-providers/service.js';
 import { emptyLocalSync } from './core/data-providers/sync.js';
 import { DocumentExtractor } from './core/documents/extractor.js';
 import { DocumentIngestor, INGEST_TASK } from './core/documents/ingest.js';
+import { DocumentReader } from './core/documents/reader.js';
+import { PageRenderer } from './core/documents/renderer.js';
 import { DocumentService } from './core/documents/service.js';
 import { EntityService } from './core/entities/service.js';
+import { ErasureService } from './core/erasure/service.js';
 import { McpServerService } from './core/mcp-servers/service.js';
 import { LlmReranker } from './core/recall/rerank.js';
 import { RecallService, type RecallTuning } from './core/recall/service.js';
@@ -35,8 +38,12 @@ import { ThreadService } from './core/threads/service.js';
 import { WorkspaceService } from './core/workspaces/service.js';
 import { createEmbeddingProvider, withEmbeddingCache, type EmbeddingProvider } from './providers/embedding/index.js';
 import { createLlmProvider } from './providers/llm/index.js';
+import { createOcrProvider } from './providers/ocr/index.js';
+import { createTranscriber } from './providers/transcription/openai.js';
 import type { LlmProvider } from './providers/llm/types.js';
 import { checkEmbedderIdentity } from './core/embedder-identity.js';
+import { isoNow } from './core/clock.js';
+import { createObservability, instrumentedEmbedder, instrumentedLlm, type Observability } from './observability/index.js';
 import { SandboxManager } from './sandbox/index.js';
 import { openStorage } from './storage/index.js';
 import type { SqlStorage } from './storage/sql/storage.js';
@@ -81,9 +88,13 @@ export interface Services {
   skills: SkillService;
   mcpServers: McpServerService;
   dataProviders: DataProviderService;
+  /** Removes everything of a user or a subject, with an audit record. */
+  erasure: ErasureService;
   tasks: TaskRunner;
   /** Client requests in flight; background tasks give way to them. */
   foreground: ForegroundActivity;
+  /** Metrics (served at /metrics) and traces (exported when OTEL_* asks). */
+  observability: Observability;
   /** True once search indexes are warm and background work runs. */
   isReady(): boolean;
   /** Warms search indexes and starts the task runner; resolves when ready. */
@@ -104,9 +115,16 @@ export interface ServiceOptions {
 /** Builds every service from the configuration. Fails with a clear message if the data cannot be served. */
 export async function createServices(config: Config, log: FastifyBaseLogger, options: ServiceOptions = {}): Promise<Services> {
   const clock = options.clock ?? systemClock;
-  const embedder = options.embedder ?? createEmbeddingProvider(config.embedding);
+  // The gauges read the queue and the sandboxes when scraped, by then built.
+  const observability = await createObservability(config, log, {
+    taskCounts: () => db.tasks.counts(isoNow(clock)),
+    liveSandboxes: () => sandboxes.liveCount,
+  });
+  const { metrics, tracing } = observability;
+  const embedder = instrumentedEmbedder(options.embedder ?? createEmbeddingProvider(config.embedding), metrics, tracing);
   await embedder.init();
-  const llm = options.llm !== undefined ? options.llm : createLlmProvider(config.llm);
+  const model = options.llm !== undefined ? options.llm : createLlmProvider(config.llm);
+  const llm = model && instrumentedLlm(model, metrics, tracing);
 
   let storage: SqlStorage | undefined;
   let secrets: SecretBox;
@@ -117,8 +135,10 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
   } catch (error) {
     await storage?.close();
     await embedder.close();
+    await observability.shutdown();
     throw error;
   }
+  const db = storage;
 
   const events = new CoreEvents(storage.workspaces);
   const queryEmbedder = withEmbeddingCache(embedder, QUERY_EMBEDDING_CACHE);
@@ -130,6 +150,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     reranker: config.recall.reranker === 'llm' && llm ? new LlmReranker(llm) : null,
     log,
     cache: { maxEntries: config.recall.cacheEntries, ttlMs: config.recall.cacheTtlMs },
+    telemetry: observability,
     ...(options.recallTuning && { tuning: options.recallTuning }),
   });
   // The context environment searches memories with the recall engine.
@@ -146,10 +167,10 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     cleanup: (sessionId) => sandboxes.discard(sessionId).catch((error: unknown) => log.warn({ sessionId, err: error }, 'stopping the sandbox of an ended session failed')),
   };
   const workspaces = new WorkspaceService(storage, clock, events, sandboxCleanup);
-  const memories = new MemoryService({ storage, embedder, clock, events });
-  const enricher = new MemoryEnricher({ storage, embedder, llm, clock, events, log });
+  const memories = new MemoryService({ storage, embedder, clock, events, telemetry: observability });
+  const enricher = new MemoryEnricher({ storage, embedder, llm, clock, events, log, telemetry: observability });
   const foreground = new ForegroundActivity();
-  const tasks = new TaskRunner(storage, clock, events, config.tasks, log, foreground);
+  const tasks = new TaskRunner(storage, clock, events, config.tasks, log, foreground, observability);
   tasks.register(ENRICH_TASK, enricher.handle);
 
   const committer = new SessionCommitter({ storage, memories, workspaces, llm, clock, log });
@@ -158,7 +179,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
   const decomposer = new ThreadDecomposer({ storage, memories, workspaces, llm, clock, log });
   const threads = new ThreadService({ storage, workspaces, decomposer, clock, events });
   const detector = new ContradictionDetector({ storage, llm, clock, log });
-  enricher.addStep(detector.onWrite);
+  enricher.addStep('contradictions', detector.onWrite);
   tasks.register(SESSION_EXPIRE_TASK, expiry.expire);
   tasks.register(THREAD_DECOMPOSE_TASK, decomposer.handle);
   const recurring = [expiry.sweep, threads.cleanup].map((work) => recurringTask(storage, clock, work));
@@ -168,12 +189,15 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
   const graph = new GraphService(storage, analyzer, config.graph);
   const knowledgebase = new KnowledgebaseService({ storage, graph, llm, clock, events, log });
   tasks.register(KNOWLEDGEBASE_TASK, knowledgebase.handle);
-  const extractor = new DocumentExtractor(config.documents.extractTimeoutMs);
-  const ingestor = new DocumentIngestor({ storage, memories, workspaces, embedder, extractor, clock, log });
+  const { extractTimeoutMs: timeoutMs, extractMemoryMb: memoryMb, maxExpandedBytes } = config.documents;
+  const extractor = new DocumentExtractor({ timeoutMs, memoryMb, maxExpandedBytes });
+  const renderer = new PageRenderer();
+  const ocr = createOcrProvider(config.ocr);
+  const reader = new DocumentReader({ extractor, renderer, ocr, transcriber: createTranscriber(config.transcription), ocrLimits: config.ocr });
+  const ingestor = new DocumentIngestor({ storage, memories, workspaces, embedder, reader, clock, log });
   tasks.register(INGEST_TASK, ingestor.handle);
 
   let ready = false;
-  const db = storage;
   return {
     config,
     clock,
@@ -195,7 +219,7 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     threads,
     contradictions: new ContradictionService({ storage, memories, workspaces, detector, clock, events }),
     entities: new EntityService({ storage, memories, workspaces, llm, clock, log }),
-    documents: new DocumentService({ storage, memories, workspaces, queryEmbedder, clock, events }),
+    documents: new DocumentService({ storage, memories, workspaces, queryEmbedder, reader, clock, events }),
     sandboxes,
     context: new ContextService({ sandboxes, llm, search }),
     apiKeys: new ApiKeyService(storage, clock, config.auth.adminKey),
@@ -205,8 +229,10 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     mcpServers: new McpServerService({ storage, workspaces, secrets, clock }),
     // `local` is the only provider type of the open edition; its sync fetches nothing (spec).
     dataProviders: new DataProviderService({ storage, workspaces, secrets, clock, syncers: { local: emptyLocalSync } }),
+    erasure: new ErasureService({ storage, clock, events, sandboxes: sandboxCleanup }),
     tasks,
     foreground,
+    observability,
     isReady: () => ready,
     async start() {
       // The embedded engine belongs to this one process: whatever was running belonged to a process now dead.
@@ -223,11 +249,14 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
       await tasks.stop();
       await analyzer.close();
       await extractor.close();
+      await renderer.close();
+      await ocr?.close();
       // Live sandboxes are checkpointed to the database before it closes.
       await sandboxes.close();
       await recall.close();
       await db.close();
       await embedder.close();
+      await observability.shutdown();
     },
   };
 }

@@ -269,9 +269,19 @@ export interface DocumentPagesTable {
   page_no: number;
   transcript: string;
   transcript_model: string;
+  transcript_confidence: number | null;
+  created_at: Timestamp;
+}
+
+/** The passages a page is searched by, one vector each. */
+export interface DocumentPassagesTable {
+  page_id: string;
+  passage_no: number;
+  workspace_id: string;
+  document_id: string;
+  text: string;
   /** As in memory_vectors: a float32 BLOB (SQLite) or a pgvector `vector` (Postgres). */
   embedding: ColumnType<Buffer | string, Buffer | string, Buffer | string>;
-  created_at: Timestamp;
 }
 
 export interface IngestionJobsTable {
@@ -287,6 +297,7 @@ export interface IngestionJobsTable {
   chunks_deduplicated: number;
   error_code: string | null;
   error_message: string | null;
+  page_errors: Json;
   created_at: Timestamp;
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;
@@ -397,6 +408,16 @@ export interface DataProvidersTable {
   updated_at: Timestamp;
 }
 
+export interface ErasuresTable {
+  id: string;
+  erased_at: Timestamp;
+  requested_by: string;
+  selector_kind: string;
+  selector_hash: string;
+  workspaces: Json;
+  removed: Json;
+}
+
 export interface Database {
   meta: MetaTable;
   workspaces: WorkspacesTable;
@@ -426,7 +447,9 @@ export interface Database {
   documents: DocumentsTable;
   document_originals: DocumentOriginalsTable;
   document_pages: DocumentPagesTable;
+  document_passages: DocumentPassagesTable;
   ingestion_jobs: IngestionJobsTable;
   document_memories: DocumentMemoriesTable;
   sandbox_checkpoints: SandboxCheckpointsTable;
+  erasures: ErasuresTable;
 }

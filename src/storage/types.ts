@@ -160,6 +160,7 @@ export type MemoryNode = Pick<Memory, 'id' | 'type' | 'subtype' | 'importance' |
 export interface MemoryStore {
   insert(memories: NewMemory[]): Promise<void>;
   get(workspaceId: string, id: string): Promise<Memory | null>;
+  /** The memories of `ids` that exist, in the order of `ids`. */
   getMany(workspaceId: string, ids: readonly string[]): Promise<Memory[]>;
   getEmbeddings(workspaceId: string, ids: readonly string[]): Promise<Map<string, Float32Array>>;
   /**
@@ -614,7 +615,7 @@ export interface KnowledgebaseStore {
   updateJob(id: string, patch: Partial<Pick<KnowledgebaseJob, 'status' | 'result' | 'error' | 'updated_at'>>): Promise<KnowledgebaseJob | null>;
 }
 
-export type DocumentType = 'text' | 'markdown' | 'html' | 'pdf' | 'docx';
+export type DocumentType = 'text' | 'markdown' | 'html' | 'pdf' | 'docx' | 'image' | 'audio';
 
 /**
  * An ingestion job moves queued → processing → completed | failed | cancelled, or queued → cancelled; nothing leaves
@@ -660,13 +661,42 @@ export interface DocumentPage {
   /** 1-based. */
   page_no: number;
   transcript: string;
-  /** The extractor that produced the transcript (`unpdf`, `mammoth`, …). */
+  /** The extractor or model that produced the transcript (`unpdf`, `mammoth`, an OCR or transcription model, …). */
   transcript_model: string;
+  /** How sure OCR was of the transcript (mean word confidence, 0..1); null for text that was not recognised. */
+  transcript_confidence: number | null;
   created_at: string;
 }
 
-export interface NewDocumentPage extends DocumentPage {
+/** A stretch of a page's transcript that the page is searched by, with its vector. */
+export interface PagePassage {
+  text: string;
   embedding: Float32Array;
+}
+
+export interface NewDocumentPage extends DocumentPage {
+  /** In page order; none for a page without text. */
+  passages: PagePassage[];
+}
+
+/** Where a passage is: its page and its place in it. */
+export interface PassageKey {
+  page_id: string;
+  passage_no: number;
+}
+
+/** A page found by page search: scored by its best passage, which is returned with it. */
+export interface PageMatch {
+  page: DocumentPage;
+  score: number;
+  passage: { index: number; text: string };
+}
+
+/** A page of a document that could not be read (OCR), and why; the job goes on with the others. */
+export interface PageError {
+  page_no: number;
+  code: string;
+  message: string;
 }
 
 export interface IngestionJob {
@@ -687,6 +717,8 @@ export interface IngestionJob {
   chunks_deduplicated: number;
   error_code: string | null;
   error_message: string | null;
+  /** Pages that could not be read (their text is missing), in page order. */
+  page_errors: PageError[];
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
@@ -721,8 +753,14 @@ export interface DocumentStore {
   /** In page order. */
   listPages(workspaceId: string, documentId: string, page: { limit?: number; offset?: number }): Promise<{ pages: DocumentPage[]; total: number }>;
   getPage(workspaceId: string, documentId: string, pageId: string): Promise<DocumentPage | null>;
-  /** Pages with text nearest to the vector (cosine similarity, exact), optionally within the given documents. */
-  searchPages(workspaceId: string, vector: Float32Array, options: { k: number; documentIds?: readonly string[] | undefined }): Promise<Array<{ page: DocumentPage; score: number }>>;
+  /**
+   * The `k` pages whose best passage is nearest to the vector (max-sim: a page scores its best passage's cosine
+   * similarity; exact scan), best first, each with that passage; optionally within the given documents.
+   */
+  searchPages(workspaceId: string, vector: Float32Array, options: { k: number; documentIds?: readonly string[] | undefined }): Promise<PageMatch[]>;
+  /** Every workspace's passages after the given one, in (page_id, passage_no) order (re-embedding walks them). */
+  scanPassages(after: PassageKey | null, limit: number): Promise<Array<PassageKey & { text: string }>>;
+  setPassageEmbeddings(entries: ReadonlyArray<PassageKey & { embedding: Float32Array }>): Promise<void>;
   /** Records links; an existing link is moved to the new job (with its new page and chunk) when another job made it. */
   linkMemories(links: readonly DocumentMemoryLink[]): Promise<void>;
   /** In page and chunk order; `exceptJobId` keeps only links made by other jobs. */
@@ -943,6 +981,76 @@ export interface MetaStore {
   set(key: string, value: string): Promise<void>;
 }
 
+/** Whose records an erasure removes: everything that carries this user id, or this subject id. */
+export interface PersonSelector {
+  kind: 'user_id' | 'subject_id';
+  id: string;
+}
+
+/** What one workspace holds of a person, by id (see `ErasureStore.find`). */
+export interface PersonalRecords {
+  /** Memories that carry the id, and every memory derived from them (facts, insights), transitively. */
+  memoryIds: string[];
+  /** Subjects of those memories: their entity cards quote them. */
+  subjectIds: string[];
+  /** Sessions of the user (sessions have no subject). */
+  sessionIds: string[];
+  threadIds: string[];
+}
+
+/** How many rows of each kind an erasure removed. */
+export interface ErasureCounts {
+  memories: number;
+  associations: number;
+  contradictions: number;
+  document_links: number;
+  knowledgebase_articles: number;
+  entity_cards: number;
+  sessions: number;
+  working_memory_entries: number;
+  sandbox_checkpoints: number;
+  threads: number;
+  messages: number;
+  skills: number;
+  mcp_servers: number;
+}
+
+/** The audit record of an erasure: who asked, when, for whom (hashed), where, and how much went. No content. */
+export interface ErasureAudit {
+  id: string;
+  erased_at: string;
+  /** `admin`, `local` (no auth configured) or `key:<api key id>`. */
+  requested_by: string;
+  selector_kind: PersonSelector['kind'];
+  /** Hex SHA-256 of the selector (see core/erasure): the id itself is never stored. */
+  selector_hash: string;
+  workspaces: string[];
+  removed: ErasureCounts;
+}
+
+/**
+ * The one place that knows every table where a person's id or data can be: erasure finds a person's records and
+ * removes them with everything that quotes them. Memories themselves go through `MemoryStore.hardDelete` (their
+ * search entries follow it); the rows that cascade from them are counted here first.
+ */
+export interface ErasureStore {
+  find(workspaceId: string, selector: PersonSelector): Promise<PersonalRecords>;
+  /**
+   * Removes, in `workspaceId`, what quotes or belongs to `records` apart from the memories themselves: knowledgebase
+   * articles citing the memories (and the index that lists them), entity cards of their subjects (and of the
+   * selector's subject), the sessions with their working memory and sandbox checkpoints, the threads with their
+   * messages, and the user's registry entries of this workspace. Counts too the links that go with the memories.
+   */
+  removeAround(workspaceId: string, selector: PersonSelector, records: PersonalRecords): Promise<Omit<ErasureCounts, 'memories'>>;
+  /** Leaves no bytes of removed memories in the engine's search structures (after `MemoryStore.hardDelete`). */
+  purgeSearchEntries(): Promise<void>;
+  /** The user's registry entries above any workspace (user-scoped skills and MCP servers). */
+  removeTenantLevel(selector: PersonSelector): Promise<Pick<ErasureCounts, 'skills' | 'mcp_servers'>>;
+  recordAudit(audit: ErasureAudit): Promise<void>;
+  /** Newest first. */
+  listAudits(limit: number): Promise<ErasureAudit[]>;
+}
+
 export interface Storage {
   readonly dialect: 'sqlite' | 'postgres';
   readonly meta: MetaStore;
@@ -963,6 +1071,7 @@ export interface Storage {
   readonly dataProviders: DataProviderStore;
   readonly documents: DocumentStore;
   readonly sandboxCheckpoints: SandboxCheckpointStore;
+  readonly erasure: ErasureStore;
   /** Runs `work` in one database transaction; everything done through `tx` commits or rolls back together. */
   transaction<T>(work: (tx: Storage) => Promise<T>): Promise<T>;
   /** Resolves once every write committed so far would survive power loss; awaited before acknowledging a write. */

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Services } from '../../services.js';
-import { commonErrors, IdParams, WorkspaceQuery } from '../schemas/common.js';
+import { commonErrors, IdParams, MAX_POSITION, WorkspaceQuery } from '../schemas/common.js';
 import {
   Article,
   ArticleList,
@@ -19,7 +19,7 @@ import type { App } from '../server.js';
 
 const tags = ['knowledgebase'];
 const ArticleParams = Type.Object({ '*': Type.String({ minLength: 1, maxLength: 300, description: 'the article id, slashes included (e.g. topics/databases)' }) });
-const CommunityParams = Type.Object({ community_id: Type.Integer({ minimum: 0 }) });
+const CommunityParams = Type.Object({ community_id: Type.Integer({ minimum: 0, maximum: MAX_POSITION }) });
 
 /** The knowledgebase of the resolved workspace: generated from its graph's communities, read as articles. */
 export function knowledgebaseRoutes(app: App, services: Services): void {

@@ -18,6 +18,20 @@ export const NonBlank = (options: { maxLength?: number; description?: string } =
 
 export const Identifier = (description: string) => Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.:@-]+$', description });
 
+/**
+ * The largest position or count a query takes (offsets, message indexes): the largest 32-bit integer, which every
+ * engine's integer columns hold. Beyond it a request is a 422, never a database error.
+ */
+export const MAX_POSITION = 2_147_483_647;
+
+export const Offset = Type.Integer({ minimum: 0, maximum: MAX_POSITION, default: 0, description: 'items to skip' });
+
+/** `limit` and `offset` of a paged list. */
+export const paging = (maxLimit: number, defaultLimit: number) => ({
+  limit: Type.Integer({ minimum: 1, maximum: maxLimit, default: defaultLimit }),
+  offset: Offset,
+});
+
 export const Score01 = (description: string, options: { default?: number } = {}) => Type.Number({ minimum: 0, maximum: 1, description, ...options });
 
 export const WorkspaceIdField = Type.Optional(Identifier('Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default`'));

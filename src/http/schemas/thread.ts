@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Identifier, JsonObject, Nullable, StringEnum, Timestamp, WorkspaceIdField } from './common.js';
+import { Identifier, JsonObject, MAX_POSITION, Nullable, paging, StringEnum, Timestamp, WorkspaceIdField } from './common.js';
 
 export const CHAT_ROLES = ['user', 'assistant', 'system', 'tool'] as const;
 const Order = StringEnum(['asc', 'desc'] as const, { default: 'asc' });
@@ -67,22 +67,20 @@ export const ListThreadsQuery = Type.Object(
   {
     workspace_id: WorkspaceIdField,
     user_id: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
-    limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
-    offset: Type.Integer({ minimum: 0, default: 0 }),
+    ...paging(200, 50),
   },
   { additionalProperties: false },
 );
 
 const messagePaging = {
   workspace_id: WorkspaceIdField,
-  limit: Type.Integer({ minimum: 1, maximum: 1_000, default: 100 }),
-  offset: Type.Integer({ minimum: 0, default: 0 }),
+  ...paging(1_000, 100),
   order: Order,
 };
 
 export const FullThreadQuery = Type.Object(messagePaging, { additionalProperties: false });
 export const ListMessagesQuery = Type.Object(
-  { ...messagePaging, after_index: Type.Optional(Type.Integer({ minimum: -1, description: 'only messages with a greater index' })) },
+  { ...messagePaging, after_index: Type.Optional(Type.Integer({ minimum: -1, maximum: MAX_POSITION, description: 'only messages with a greater index' })) },
   { additionalProperties: false },
 );
 

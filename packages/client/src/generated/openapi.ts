@@ -282,6 +282,7 @@ export interface paths {
             parameters: {
                 query?: {
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                 };
                 header?: never;
@@ -1383,6 +1384,7 @@ export interface paths {
                     /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
                     workspace_id?: string;
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                 };
                 header?: never;
@@ -1860,8 +1862,9 @@ export interface paths {
                     workspace_id?: string;
                     /** @description queued → processing → completed | failed | cancelled; a document has its current job’s status */
                     status?: "queued" | "processing" | "completed" | "failed" | "cancelled";
-                    document_type?: "text" | "markdown" | "html" | "pdf" | "docx";
+                    document_type?: "text" | "markdown" | "html" | "pdf" | "docx" | "image" | "audio";
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                 };
                 header?: never;
@@ -1884,7 +1887,7 @@ export interface paths {
                                 filename: string;
                                 mime_type: string;
                                 /** @enum {string} */
-                                document_type: "text" | "markdown" | "html" | "pdf" | "docx";
+                                document_type: "text" | "markdown" | "html" | "pdf" | "docx" | "image" | "audio";
                                 size_bytes: number;
                                 /** @description SHA-256 hex of the uploaded bytes */
                                 content_hash: string;
@@ -1939,7 +1942,7 @@ export interface paths {
         };
         put?: never;
         /**
-         * Upload a document (multipart/form-data): text, Markdown, HTML, PDF or Word. Answers 202 with the document and its queued ingestion job
+         * Upload a document (multipart/form-data): text, Markdown, HTML, PDF, Word, an image (OCR) or audio (transcription, when configured; 501 otherwise). Answers 202 with the document and its queued ingestion job
          * @description Form fields: file (required), target_context_id, importance, tags, metadata (JSON), extraction_options (JSON: chunk_size, page_size), retain_original, workspace_id. An unsupported type is a 415, a file over MEMD_DOCUMENT_MAX_BYTES a 413; an empty or unreadable file is accepted and its job fails with the reason.
          */
         post: {
@@ -2000,7 +2003,7 @@ export interface paths {
                                 filename: string;
                                 mime_type: string;
                                 /** @enum {string} */
-                                document_type: "text" | "markdown" | "html" | "pdf" | "docx";
+                                document_type: "text" | "markdown" | "html" | "pdf" | "docx" | "image" | "audio";
                                 size_bytes: number;
                                 /** @description SHA-256 hex of the uploaded bytes */
                                 content_hash: string;
@@ -2065,10 +2068,17 @@ export interface paths {
                                     percent: number;
                                 };
                                 error: {
-                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing or ingestion_failed */
+                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed */
                                     code: string;
                                     message: string;
                                 } | null;
+                                /** @description scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages */
+                                page_errors: {
+                                    page_no: number;
+                                    /** @description render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
+                                    code: string;
+                                    message: string;
+                                }[];
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
@@ -2126,6 +2136,7 @@ export interface paths {
                     status?: "queued" | "processing" | "completed" | "failed" | "cancelled";
                     document_id?: string;
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                 };
                 header?: never;
@@ -2167,10 +2178,17 @@ export interface paths {
                                     percent: number;
                                 };
                                 error: {
-                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing or ingestion_failed */
+                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed */
                                     code: string;
                                     message: string;
                                 } | null;
+                                /** @description scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages */
+                                page_errors: {
+                                    page_no: number;
+                                    /** @description render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
+                                    code: string;
+                                    message: string;
+                                }[];
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
@@ -2270,10 +2288,17 @@ export interface paths {
                                     percent: number;
                                 };
                                 error: {
-                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing or ingestion_failed */
+                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed */
                                     code: string;
                                     message: string;
                                 } | null;
+                                /** @description scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages */
+                                page_errors: {
+                                    page_no: number;
+                                    /** @description render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
+                                    code: string;
+                                    message: string;
+                                }[];
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
@@ -2372,10 +2397,17 @@ export interface paths {
                                     percent: number;
                                 };
                                 error: {
-                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing or ingestion_failed */
+                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed */
                                     code: string;
                                     message: string;
                                 } | null;
+                                /** @description scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages */
+                                page_errors: {
+                                    page_no: number;
+                                    /** @description render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
+                                    code: string;
+                                    message: string;
+                                }[];
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
@@ -2424,7 +2456,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Page search: pages ranked by the cosine similarity of their embedding (one per page) to the query’s */
+        /** Page search: pages ranked by their best-matching passage (max-sim over one vector per passage), each with that passage */
         post: {
             parameters: {
                 query?: never;
@@ -2459,15 +2491,23 @@ export interface paths {
                                 document_id: string;
                                 page_no: number;
                                 transcript: string;
-                                /** @description the extractor: unpdf, mammoth, html-text, markdown or plain-text */
+                                /** @description the extractor (unpdf, mammoth, html-text, markdown, plain-text), the OCR model (tesseract.js-eng-best-int) or the transcription model */
                                 transcript_model: string;
+                                /** @description OCR pages: mean word confidence; null otherwise */
+                                transcript_confidence: number | null;
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
                                  */
                                 created_at: string;
-                                /** @description cosine similarity of the page’s embedding to the query’s */
+                                /** @description cosine similarity of the query to the page’s best-matching passage (max-sim) */
                                 relevance_score: number;
+                                /** @description the passage of the page that matched best */
+                                passage: {
+                                    /** @description position among the page’s passages */
+                                    index: number;
+                                    text: string;
+                                };
                             }[];
                             total_count: number;
                             query: string;
@@ -2525,7 +2565,7 @@ export interface paths {
                                 filename: string;
                                 mime_type: string;
                                 /** @enum {string} */
-                                document_type: "text" | "markdown" | "html" | "pdf" | "docx";
+                                document_type: "text" | "markdown" | "html" | "pdf" | "docx" | "image" | "audio";
                                 size_bytes: number;
                                 /** @description SHA-256 hex of the uploaded bytes */
                                 content_hash: string;
@@ -2592,10 +2632,17 @@ export interface paths {
                                     percent: number;
                                 };
                                 error: {
-                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing or ingestion_failed */
+                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed */
                                     code: string;
                                     message: string;
                                 } | null;
+                                /** @description scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages */
+                                page_errors: {
+                                    page_no: number;
+                                    /** @description render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
+                                    code: string;
+                                    message: string;
+                                }[];
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
@@ -2682,6 +2729,7 @@ export interface paths {
                     /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
                     workspace_id?: string;
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                 };
                 header?: never;
@@ -2736,6 +2784,7 @@ export interface paths {
                     /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
                     workspace_id?: string;
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                 };
                 header?: never;
@@ -2761,8 +2810,10 @@ export interface paths {
                                 document_id: string;
                                 page_no: number;
                                 transcript: string;
-                                /** @description the extractor: unpdf, mammoth, html-text, markdown or plain-text */
+                                /** @description the extractor (unpdf, mammoth, html-text, markdown, plain-text), the OCR model (tesseract.js-eng-best-int) or the transcription model */
                                 transcript_model: string;
+                                /** @description OCR pages: mean word confidence; null otherwise */
+                                transcript_confidence: number | null;
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
@@ -2827,8 +2878,10 @@ export interface paths {
                                 document_id: string;
                                 page_no: number;
                                 transcript: string;
-                                /** @description the extractor: unpdf, mammoth, html-text, markdown or plain-text */
+                                /** @description the extractor (unpdf, mammoth, html-text, markdown, plain-text), the OCR model (tesseract.js-eng-best-int) or the transcription model */
                                 transcript_model: string;
+                                /** @description OCR pages: mean word confidence; null otherwise */
+                                transcript_confidence: number | null;
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
@@ -2903,7 +2956,7 @@ export interface paths {
                                 filename: string;
                                 mime_type: string;
                                 /** @enum {string} */
-                                document_type: "text" | "markdown" | "html" | "pdf" | "docx";
+                                document_type: "text" | "markdown" | "html" | "pdf" | "docx" | "image" | "audio";
                                 size_bytes: number;
                                 /** @description SHA-256 hex of the uploaded bytes */
                                 content_hash: string;
@@ -2968,10 +3021,17 @@ export interface paths {
                                     percent: number;
                                 };
                                 error: {
-                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing or ingestion_failed */
+                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed */
                                     code: string;
                                     message: string;
                                 } | null;
+                                /** @description scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages */
+                                page_errors: {
+                                    page_no: number;
+                                    /** @description render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
+                                    code: string;
+                                    message: string;
+                                }[];
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
@@ -3189,6 +3249,176 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/erasures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit trail of erasures, newest first (admin only); it keeps no content and no raw id */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            erasures: {
+                                id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                erased_at: string;
+                                /** @description `admin`, `local` (no auth configured) or `key:<api key id>` */
+                                requested_by: string;
+                                selector_kind: "user_id" | "subject_id";
+                                /** @description hex SHA-256 of `memd-erasure:<selector_kind>:<id>`; the id itself is not kept */
+                                selector_hash: string;
+                                workspaces: string[];
+                                /** @description rows removed, by kind */
+                                removed: {
+                                    /** @description memories hard-deleted with their vectors and keyword entries, derived facts and insights included */
+                                    memories: number;
+                                    /** @description links to or from them */
+                                    associations: number;
+                                    /** @description contradiction records naming them */
+                                    contradictions: number;
+                                    /** @description links from documents to them (the documents stay) */
+                                    document_links: number;
+                                    /** @description knowledgebase articles citing them, and the index that lists those */
+                                    knowledgebase_articles: number;
+                                    /** @description cached entity cards quoting them */
+                                    entity_cards: number;
+                                    /** @description sessions of the user */
+                                    sessions: number;
+                                    /** @description working-memory entries of those sessions */
+                                    working_memory_entries: number;
+                                    /** @description sandbox checkpoints of those sessions */
+                                    sandbox_checkpoints: number;
+                                    /** @description chat threads */
+                                    threads: number;
+                                    /** @description messages of those threads */
+                                    messages: number;
+                                    /** @description the user’s skills */
+                                    skills: number;
+                                    /** @description the user’s MCP server entries */
+                                    mcp_servers: number;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                422: components["responses"]["Error"];
+                503: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        /** Remove for good everything of a user_id or a subject_id, in one workspace or in all the caller may use; answers what went */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description erase everything of this user (give this or subject_id) */
+                        user_id?: string;
+                        /** @description erase everything about this subject (give this or user_id) */
+                        subject_id?: string;
+                        /** @description the workspace to erase in; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                        workspace_id?: string;
+                        /** @description erase in every workspace the caller may use (the admin: all of them, and the user’s entries above workspaces) */
+                        all_workspaces?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the audit record (GET /v1/erasures) */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            erased_at: string;
+                            selector: {
+                                user_id?: string;
+                                subject_id?: string;
+                            };
+                            /** @description where the erasure ran */
+                            workspaces: string[];
+                            /** @description rows removed, by kind */
+                            removed: {
+                                /** @description memories hard-deleted with their vectors and keyword entries, derived facts and insights included */
+                                memories: number;
+                                /** @description links to or from them */
+                                associations: number;
+                                /** @description contradiction records naming them */
+                                contradictions: number;
+                                /** @description links from documents to them (the documents stay) */
+                                document_links: number;
+                                /** @description knowledgebase articles citing them, and the index that lists those */
+                                knowledgebase_articles: number;
+                                /** @description cached entity cards quoting them */
+                                entity_cards: number;
+                                /** @description sessions of the user */
+                                sessions: number;
+                                /** @description working-memory entries of those sessions */
+                                working_memory_entries: number;
+                                /** @description sandbox checkpoints of those sessions */
+                                sandbox_checkpoints: number;
+                                /** @description chat threads */
+                                threads: number;
+                                /** @description messages of those threads */
+                                messages: number;
+                                /** @description the user’s skills */
+                                skills: number;
+                                /** @description the user’s MCP server entries */
+                                mcp_servers: number;
+                            };
+                        };
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                422: components["responses"]["Error"];
+                503: components["responses"]["Error"];
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -3905,6 +4135,7 @@ export interface paths {
                     /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
                     workspace_id?: string;
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                     /** @description `community` is another name for topic */
                     article_type?: "index" | "topic" | "community";
@@ -4575,6 +4806,7 @@ export interface paths {
                     /** @description also list entries a higher scope overrides */
                     include_shadowed?: boolean;
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                 };
                 header?: never;
@@ -7540,6 +7772,7 @@ export interface paths {
                     /** @description also list entries a higher scope overrides */
                     include_shadowed?: boolean;
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                 };
                 header?: never;
@@ -8553,6 +8786,7 @@ export interface paths {
                     workspace_id?: string;
                     user_id?: string;
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                 };
                 header?: never;
@@ -8974,6 +9208,7 @@ export interface paths {
                     /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
                     workspace_id?: string;
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                     order?: "asc" | "desc";
                 };
@@ -9086,6 +9321,7 @@ export interface paths {
                     /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
                     workspace_id?: string;
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                     order?: "asc" | "desc";
                     /** @description only messages with a greater index */
@@ -9934,6 +10170,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description items to skip */
                     offset?: number;
                     /** @description 0 = all */
                     limit?: number;
@@ -10155,7 +10392,7 @@ export interface components {
              * @description stable machine-readable code, e.g. validation_error, not_found
              * @enum {string}
              */
-            code: "bad_request" | "invalid_json" | "validation_error" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "not_implemented" | "provider_error" | "provider_unavailable" | "not_ready" | "secrets_unavailable" | "internal_error";
+            code: "bad_request" | "invalid_json" | "validation_error" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "gone" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "not_implemented" | "provider_error" | "provider_unavailable" | "not_ready" | "secrets_unavailable" | "storage_unavailable" | "internal_error";
             details: {
                 path: string;
                 message: string;

@@ -1,0 +1,25 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { FastifyBaseLogger } from 'fastify';
+
+/** The logger of the work in progress: a request's (it names the request id) or a task's (it names the task). */
+const current = new AsyncLocalStorage<FastifyBaseLogger>();
+
+/** Runs `work` so that everything it logs through a contextual logger goes through `log`. */
+export function withLogger<T>(log: FastifyBaseLogger, work: () => T): T {
+  return current.run(log, work);
+}
+
+/**
+ * A logger that writes through the logger of the work in progress, and through `root` outside any. The services
+ * get this one, so that a line the core logs while serving a request carries the request's id (Fastify's request
+ * logger binds it) without the core knowing of requests, and a line logged by a background task names the task.
+ */
+export function contextualLogger(root: FastifyBaseLogger): FastifyBaseLogger {
+  return new Proxy(root, {
+    get(target, property) {
+      const log = current.getStore() ?? target;
+      const value: unknown = Reflect.get(log, property);
+      return typeof value === 'function' ? value.bind(log) : value;
+    },
+  });
+}
