@@ -38,6 +38,7 @@ import { sessionRoutes } from './routes/sessions.js';
 import { skillRoutes } from './routes/skills.js';
 import { threadRoutes } from './routes/threads.js';
 import { workspaceRoutes } from './routes/workspaces.js';
+import { uiRoutes } from './ui.js';
 import { validatorCompiler } from './validation.js';
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
@@ -133,6 +134,7 @@ export async function buildHttpServer(services: Services, logger: FastifyBaseLog
 
   healthRoutes(app, services);
   metricsRoutes(app, services);
+  await uiRoutes(app);
   await app.register(
     async (v1) => {
       // After authentication (a parent hook), so that a key is one client wherever it calls from.

@@ -59,6 +59,7 @@ export function recallRoutes(app: App, services: Services): void {
         detailLevel: b.detail_level,
         includeArchived: b.include_archived,
         excludeIds: b.exclude_ids,
+        explain: b.explain,
       });
     },
   );
