@@ -18,6 +18,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   storage: StorageConfig;
   auth: { adminKey: string | undefined };
+  /** `autoCreate`: a workspace a request names for the first time is created (for callers who may create workspaces). */
+  workspaces: { autoCreate: boolean };
   embedding: EmbeddingConfig;
   llm: LlmConfig;
   tasks: { concurrency: number; pollIntervalMs: number; leaseMs: number; maxAttempts: number };
@@ -317,6 +319,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutMs: integer(env, 'MEMD_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     storage,
     auth: { adminKey: text(env, 'MEMD_ADMIN_KEY') },
+    workspaces: { autoCreate: flag(env, 'MEMD_WORKSPACE_AUTO_CREATE', true) },
     embedding: embeddingConfig(env, embeddingProvider, text(env, 'MEMD_EMBEDDING_MODEL')),
     llm: {
       provider: llmProvider,

@@ -1,9 +1,12 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.js';
+import { AccessResolver } from './core/access/access.js';
 import { ApplicationService } from './core/applications/service.js';
 import { ApiKeyService } from './core/auth/api-keys.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { CoreEvents } from './core/events.js';
+import { HealthCheck } from './core/health.js';
+import { PortabilityService } from './core/portability/service.js';
+import { CallerSearch } from './core/recall/caller.js';
 import { GraphAnalyzer } from './core/graph/analysis/analyzer.js';
 import { AssociationService } from './core/graph/associations.js';
 import { GraphService } from './core/graph/service.js';
@@ -43,7 +46,7 @@ import { createTranscriber } from './providers/transcription/openai.js';
 import type { LlmProvider } from './providers/llm/types.js';
 import { checkEmbedderIdentity } from './core/embedder-identity.js';
 import { isoNow } from './core/clock.js';
-import { createObservability, instrumentedEmbedder, instrumentedLlm, type Observability } from './observability/index.js';
+import { createObservability, instrumentedEmbedder, instrumentedLlm, type ContextLogger, type Observability } from './observability/index.js';
 import { SandboxManager } from './sandbox/index.js';
 import { openStorage } from './storage/index.js';
 import type { SqlStorage } from './storage/sql/storage.js';
@@ -63,6 +66,8 @@ export interface Services {
   /** The embedder behind an LRU cache, for short repeated texts (queries). */
   queryEmbedder: EmbeddingProvider;
   llm: LlmProvider | null;
+  /** Turns what a request names (workspace, session, record id) into the caller's Access. */
+  access: AccessResolver;
   workspaces: WorkspaceService;
   memories: MemoryService;
   enricher: MemoryEnricher;
@@ -72,6 +77,8 @@ export interface Services {
   sessions: SessionService;
   recall: RecallService;
   reflect: ReflectService;
+  /** Recall and reflect in the caller's workspace, through its session. */
+  search: CallerSearch;
   briefings: BriefingService;
   threads: ThreadService;
   contradictions: ContradictionService;
@@ -88,6 +95,8 @@ export interface Services {
   skills: SkillService;
   mcpServers: McpServerService;
   dataProviders: DataProviderService;
+  portability: PortabilityService;
+  health: HealthCheck;
   /** Removes everything of a user or a subject, with an audit record. */
   erasure: ErasureService;
   tasks: TaskRunner;
@@ -97,11 +106,16 @@ export interface Services {
   observability: Observability;
   /** True once search indexes are warm and background work runs. */
   isReady(): boolean;
+  /** Resolves once every write committed so far is durable; awaited before a write is acknowledged. */
+  syncWrites(): Promise<void>;
   /** Warms search indexes and starts the task runner; resolves when ready. */
   start(): Promise<void>;
   /** Stops background work and releases the database and the model workers. */
   close(): Promise<void>;
 }
+
+/** What transports (HTTP, MCP) reach: every core operation, never the storage beneath them. */
+export type CoreServices = Omit<Services, 'storage'>;
 
 export interface ServiceOptions {
   clock?: Clock;
@@ -113,7 +127,7 @@ export interface ServiceOptions {
 }
 
 /** Builds every service from the configuration. Fails with a clear message if the data cannot be served. */
-export async function createServices(config: Config, log: FastifyBaseLogger, options: ServiceOptions = {}): Promise<Services> {
+export async function createServices(config: Config, log: ContextLogger, options: ServiceOptions = {}): Promise<Services> {
   const clock = options.clock ?? systemClock;
   // The gauges read the queue and the sandboxes when scraped, by then built.
   const observability = await createObservability(config, log, {
@@ -167,7 +181,16 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     cleanup: (sessionId) => sandboxes.discard(sessionId).catch((error: unknown) => log.warn({ sessionId, err: error }, 'stopping the sandbox of an ended session failed')),
   };
   const workspaces = new WorkspaceService(storage, clock, events, sandboxCleanup);
-  const memories = new MemoryService({ storage, embedder, clock, events, telemetry: observability });
+  const memories = new MemoryService({
+    storage,
+    embedder,
+    clock,
+    events,
+    writeScope: (workspaceId) => workspaces.writeScope(workspaceId),
+    touchSession: (sessionId): Promise<unknown> => sessions.touch(sessionId),
+    settleAccess: (workspaceId, memoryId) => recall.settleAccess(workspaceId, memoryId),
+    telemetry: observability,
+  });
   const enricher = new MemoryEnricher({ storage, embedder, llm, clock, events, log, telemetry: observability });
   const foreground = new ForegroundActivity();
   const tasks = new TaskRunner(storage, clock, events, config.tasks, log, foreground, observability);
@@ -197,7 +220,18 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
   const ingestor = new DocumentIngestor({ storage, memories, workspaces, embedder, reader, clock, log });
   tasks.register(INGEST_TASK, ingestor.handle);
 
+  const access = new AccessResolver({
+    locator: storage.locator,
+    session: (id) => sessions.get(id),
+    exists: (id) => workspaces.exists(id),
+    ensure: (id) => workspaces.ensure(id),
+    autoCreate: config.workspaces.autoCreate,
+  });
+  const reflect = new ReflectService({ recall, llm, clock });
+  const callerSearch = new CallerSearch({ recall, reflect, requireWorkspace: (id) => workspaces.get(id), touchSession: (id) => sessions.touch(id) });
+
   let ready = false;
+  const isReady = () => ready;
   return {
     config,
     clock,
@@ -206,11 +240,13 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     embedder,
     queryEmbedder,
     llm,
+    access,
     workspaces,
     memories,
     enricher,
     recall,
-    reflect: new ReflectService({ recall, llm, clock }),
+    reflect,
+    search: callerSearch,
     associations: new AssociationService(storage, clock, events),
     graph,
     knowledgebase,
@@ -229,11 +265,14 @@ export async function createServices(config: Config, log: FastifyBaseLogger, opt
     mcpServers: new McpServerService({ storage, workspaces, secrets, clock }),
     // `local` is the only provider type of the open edition; its sync fetches nothing (spec).
     dataProviders: new DataProviderService({ storage, workspaces, secrets, clock, syncers: { local: emptyLocalSync } }),
+    portability: new PortabilityService({ storage, embedder, clock, events, workspaces }),
+    health: new HealthCheck({ storage, clock, embedder, llm, isReady, finishedLastMinute: () => tasks.finishedLastMinute() }),
     erasure: new ErasureService({ storage, clock, events, sandboxes: sandboxCleanup }),
     tasks,
     foreground,
     observability,
-    isReady: () => ready,
+    isReady,
+    syncWrites: () => db.syncWrites(),
     async start() {
       // The embedded engine belongs to this one process: whatever was running belonged to a process now dead.
       if (db.dialect === 'sqlite') await db.tasks.releaseAllLeases();

@@ -1,10 +1,8 @@
 import type { FastifyRequest } from 'fastify';
-import { authorizeWorkspace, defaultWorkspaceOf, type Principal } from '../core/auth/api-keys.js';
-import type { RegistryCaller } from '../core/registries/scopes.js';
-import { DEFAULT_WORKSPACE } from '../core/workspaces/service.js';
+import type { Access, LocatableKind, SessionAccess, WorkspaceHints } from '../core/access/access.js';
+import type { Principal } from '../core/access/principal.js';
 import { AppError } from '../errors.js';
-import type { Session } from '../storage/types.js';
-import type { Services } from '../services.js';
+import type { CoreServices } from '../services.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -18,50 +16,44 @@ const header = (request: FastifyRequest, name: string): string | undefined => {
   return first?.trim() || undefined;
 };
 
-export interface ResolvedScope {
-  workspaceId: string;
-  /** The live session named by X-Session-ID, if any. */
-  session: Session | null;
+const field = (value: unknown): string | undefined => {
+  const id = (value as { workspace_id?: unknown } | null | undefined)?.workspace_id;
+  return typeof id === 'string' ? id : undefined;
+};
+
+/**
+ * Where the request names its workspace: `workspace_id` of the body and of the query (each only where the route's
+ * schema declares and has validated it), X-Workspace-ID and X-Session-ID. `body` overrides the body's field for
+ * routes that read it elsewhere (a multipart form).
+ */
+function hintsOf(request: FastifyRequest, body?: string): WorkspaceHints {
+  return { body: body ?? field(request.body), query: field(request.query), header: header(request, 'x-workspace-id'), sessionId: header(request, 'x-session-id') };
+}
+
+/** The caller's Access for a call the workspace scopes (see AccessResolver.scope). */
+export function scopedAccess(services: CoreServices, request: FastifyRequest, body?: string): Promise<Access> {
+  return services.access.scope(request.principal, hintsOf(request, body));
+}
+
+/** The caller's Access for a call that removes what a workspace holds, which it never creates (see AccessResolver.existing). */
+export function existingAccess(services: CoreServices, request: FastifyRequest, body?: string): Promise<Access> {
+  return services.access.existing(request.principal, hintsOf(request, body));
+}
+
+/** The caller's Access for a call addressing one record by its id (see AccessResolver.forObject). */
+export function objectAccess(services: CoreServices, request: FastifyRequest, kind: LocatableKind, id: string): Promise<Access> {
+  return services.access.forObject(request.principal, hintsOf(request), { kind, id });
 }
 
 /**
- * Workspace resolution, for every route that takes a workspace: an explicit `workspace_id` (body, query or path),
- * then the X-Workspace-ID header, then the X-Session-ID session's workspace, then the caller's only workspace (a key
- * limited to one), then `_default`. An unknown or expired session is an error, never a silent fallback. The caller
- * must be allowed into the workspace found.
+ * The caller's Access through the live session named by X-Session-ID, for routes that act on the session's own
+ * state (the context environment): 400 without the header, 404 for an unknown session, 410 for an expired one, 403
+ * when the caller may not enter its workspace. Other workspace hints do not apply.
  */
-export async function resolveScope(services: Services, request: FastifyRequest, explicit?: string | undefined): Promise<ResolvedScope> {
-  const sessionId = header(request, 'x-session-id');
-  const session = sessionId ? await services.sessions.get(sessionId) : null;
-  const workspaceId = explicit ?? header(request, 'x-workspace-id') ?? session?.workspace_id ?? defaultWorkspaceOf(request.principal) ?? DEFAULT_WORKSPACE;
-  authorizeWorkspace(request.principal, workspaceId);
-  return { workspaceId, session: session && session.workspace_id === workspaceId ? session : null };
-}
-
-export async function resolveWorkspace(services: Services, request: FastifyRequest, explicit?: string | undefined): Promise<string> {
-  return (await resolveScope(services, request, explicit)).workspaceId;
-}
-
-/**
- * The live session named by X-Session-ID, for routes that act on a session's own state (the context
- * environment): 400 without the header, 404 for an unknown session, 410 for an expired one, 403 when
- * the caller may not enter the session's workspace. Other workspace hints do not apply.
- */
-export async function requireSession(services: Services, request: FastifyRequest): Promise<Session> {
+export function sessionAccess(services: CoreServices, request: FastifyRequest): Promise<SessionAccess> {
   const sessionId = header(request, 'x-session-id');
   if (!sessionId) throw new AppError('bad_request', 'this route needs an X-Session-ID header naming a live session (POST /v1/sessions creates one)');
-  const session = await services.sessions.get(sessionId);
-  authorizeWorkspace(request.principal, session.workspace_id);
-  return session;
-}
-
-/**
- * The caller of a scoped registry (skills, MCP servers): the resolved workspace, the user the request names (to
- * select user-owned entries), and whether it may write entries above a workspace (the admin, or local mode).
- */
-export async function resolveRegistryCaller(services: Services, request: FastifyRequest, explicit: { workspace_id?: string | undefined; user_id?: string | undefined }): Promise<RegistryCaller> {
-  const workspaceId = await resolveWorkspace(services, request, explicit.workspace_id);
-  return { workspaceId, userId: explicit.user_id ?? null, tenantAdmin: request.principal.kind !== 'key' };
+  return services.access.ofSession(request.principal, sessionId);
 }
 
 /** Bearer token from `Authorization: Bearer …`, or the `X-API-Key` header some clients send. */

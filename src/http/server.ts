@@ -10,7 +10,7 @@ import Fastify, {
   type RawServerDefault,
 } from 'fastify';
 import { AppError } from '../errors.js';
-import type { Services } from '../services.js';
+import type { CoreServices } from '../services.js';
 import { handleError } from './errors.js';
 import { finishOpenApiDocument } from './openapi.js';
 import { observeRequests, requestId } from './observability.js';
@@ -30,6 +30,7 @@ import { graphRoutes } from './routes/graph.js';
 import { healthRoutes } from './routes/health.js';
 import { knowledgebaseRoutes } from './routes/knowledgebase.js';
 import { mcpServerRoutes } from './routes/mcp-servers.js';
+import { notOfferedRoutes } from './routes/not-offered.js';
 import { memoryRoutes } from './routes/memories.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { portabilityRoutes } from './routes/portability.js';
@@ -40,6 +41,7 @@ import { threadRoutes } from './routes/threads.js';
 import { workspaceRoutes } from './routes/workspaces.js';
 import { uiRoutes } from './ui.js';
 import { validatorCompiler } from './validation.js';
+import { acceptWorkspaceQuery } from './workspace-query.js';
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -66,9 +68,10 @@ const V1_ROUTES = [
   mcpServerRoutes,
   dataProviderRoutes,
   erasureRoutes,
+  notOfferedRoutes,
 ];
 
-export async function buildHttpServer(services: Services, logger: FastifyBaseLogger): Promise<App> {
+export async function buildHttpServer(services: CoreServices, logger: FastifyBaseLogger): Promise<App> {
   const app = Fastify({
     loggerInstance: logger,
     bodyLimit: services.config.bodyLimitBytes,
@@ -112,7 +115,7 @@ export async function buildHttpServer(services: Services, logger: FastifyBaseLog
 
   // An acknowledged write is a durable write: every mutating request waits for the durability barrier.
   app.addHook('onSend', async (request) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') await services.storage.syncWrites();
+    if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') await services.syncWrites();
   });
 
   // Background tasks start in the gaps between client requests (health probes do not count).
@@ -139,6 +142,7 @@ export async function buildHttpServer(services: Services, logger: FastifyBaseLog
     async (v1) => {
       // After authentication (a parent hook), so that a key is one client wherever it calls from.
       await limitRequestRate(v1, services.config.rateLimit.perMinute);
+      v1.addHook('onRoute', acceptWorkspaceQuery);
       for (const routes of V1_ROUTES) routes(v1, services);
     },
     { prefix: '/v1' },

@@ -1,12 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.js';
 import type { ActiveSpan, RecallPhase, SpanAttributes, TaskIdentity, Telemetry } from '../core/telemetry.js';
-import { withLogger } from './log-context.js';
+import { withLogger, type ContextLogger } from './log-context.js';
 import { Metrics, type GaugeSources, type Outcome } from './metrics.js';
 import { startTracing, type Tracing } from './tracing.js';
 
-export { contextualLogger } from './log-context.js';
+export { contextualLogger, type ContextLogger } from './log-context.js';
 export { instrumentedEmbedder, instrumentedLlm } from './providers.js';
 export type { Metrics } from './metrics.js';
 export type { Tracing } from './tracing.js';
@@ -22,7 +21,7 @@ export class Observability implements Telemetry {
     readonly metrics: Metrics,
     readonly tracing: Tracing,
     /** Background tasks log through a child of it that names the task. */
-    private readonly log: FastifyBaseLogger,
+    private readonly log: ContextLogger,
   ) {}
 
   span<T>(name: string, work: (span: ActiveSpan) => Promise<T>, attributes?: SpanAttributes): Promise<T> {
@@ -89,6 +88,6 @@ export class Observability implements Telemetry {
 }
 
 /** Metrics always (they cost next to nothing); tracing when the OTEL_* variables switch it on. */
-export async function createObservability(config: Config, log: FastifyBaseLogger, gauges: GaugeSources): Promise<Observability> {
+export async function createObservability(config: Config, log: ContextLogger, gauges: GaugeSources): Promise<Observability> {
   return new Observability(new Metrics(gauges), await startTracing(config.tracing), log);
 }

@@ -1,11 +1,16 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../core/logger.js';
+
+/** A logger that can name the work it logs for (pino's, and so Fastify's, is one). */
+export interface ContextLogger extends Logger {
+  child(bindings: Record<string, unknown>): ContextLogger;
+}
 
 /** The logger of the work in progress: a request's (it names the request id) or a task's (it names the task). */
-const current = new AsyncLocalStorage<FastifyBaseLogger>();
+const current = new AsyncLocalStorage<ContextLogger>();
 
 /** Runs `work` so that everything it logs through a contextual logger goes through `log`. */
-export function withLogger<T>(log: FastifyBaseLogger, work: () => T): T {
+export function withLogger<T>(log: ContextLogger, work: () => T): T {
   return current.run(log, work);
 }
 
@@ -14,7 +19,7 @@ export function withLogger<T>(log: FastifyBaseLogger, work: () => T): T {
  * get this one, so that a line the core logs while serving a request carries the request's id (Fastify's request
  * logger binds it) without the core knowing of requests, and a line logged by a background task names the task.
  */
-export function contextualLogger(root: FastifyBaseLogger): FastifyBaseLogger {
+export function contextualLogger<L extends ContextLogger>(root: L): L {
   return new Proxy(root, {
     get(target, property) {
       const log = current.getStore() ?? target;

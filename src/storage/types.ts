@@ -3,44 +3,17 @@
  * `sqlite/` and `postgres/` implement it; the conformance suite in test/conformance runs against both.
  */
 
+// The records declared once as TypeBox schemas in src/schemas (they are also the API's shapes).
+import type { ApiKey } from '../schemas/api-key.js';
+import type { Association } from '../schemas/association.js';
+import type { Memory, MemoryStatus, MemoryType } from '../schemas/memory.js';
+import type { Session, WorkingMemoryEntry } from '../schemas/session.js';
+import type { ChatMessage, ChatThread } from '../schemas/thread.js';
+import type { Context, Workspace } from '../schemas/workspace.js';
+export type { ApiKey, Association, ChatMessage, ChatThread, Context, Memory, MemoryStatus, MemoryType, Session, WorkingMemoryEntry, Workspace };
+export type { ChatRole, ContentBlock, MessageContent } from '../schemas/thread.js';
+
 export type JsonObject = Record<string, unknown>;
-
-export type MemoryType = 'episodic' | 'semantic' | 'procedural' | 'working';
-export type MemoryStatus = 'active' | 'archived' | 'deleted';
-
-export interface Memory {
-  id: string;
-  workspace_id: string;
-  tenant_id: string;
-  context_id: string;
-  user_id: string | null;
-  content: string;
-  content_hash: string;
-  type: MemoryType;
-  subtype: string | null;
-  importance: number;
-  tags: string[];
-  metadata: JsonObject;
-  abstract: string | null;
-  overview: string | null;
-  session_id: string | null;
-  access_count: number;
-  last_accessed_at: string | null;
-  decay_factor: number;
-  source_scope: string | null;
-  /** Parent memory of a derived memory (an atomic fact, an entity insight). */
-  source_memory_id: string | null;
-  pinned: boolean;
-  status: MemoryStatus;
-  deleted_at: string | null;
-  archived_at: string | null;
-  observer_id: string | null;
-  subject_id: string | null;
-  /** When the remembered event happened, if known (from metadata); recency is measured from it. */
-  occurred_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
 
 export interface NewMemory extends Memory {
   embedding: Float32Array;
@@ -68,6 +41,12 @@ export type MemoryPatch = Partial<
     | 'updated_at'
   >
 >;
+
+export interface KindCount {
+  type: MemoryType;
+  subtype: string | null;
+  count: number;
+}
 
 export interface MemoryFilter {
   ids?: string[];
@@ -181,6 +160,8 @@ export interface MemoryStore {
   hardDelete(workspaceId: string, ids: readonly string[]): Promise<number>;
   list(workspaceId: string, filter: MemoryFilter, page: { limit: number; cursor?: string | undefined }): Promise<Page<Memory>>;
   count(workspaceId: string, filter: MemoryFilter): Promise<number>;
+  /** How many memories matching the filter there are of each type and subtype. */
+  countByKind(workspaceId: string, filter: MemoryFilter): Promise<KindCount[]>;
   /** The newest `limit` memories matching the filter, as graph nodes (graph analysis, snapshots). */
   listNodes(workspaceId: string, filter: MemoryFilter, limit: number): Promise<MemoryNode[]>;
   /** Nearest neighbours by cosine similarity among memories matching the filter. */
@@ -229,21 +210,13 @@ export interface MemoryStore {
   scan(workspaceId: string | null, afterSeq: number, limit: number, filter?: MemoryFilter): Promise<Array<{ seq: number; memory: Memory; embedding: Float32Array | null }>>;
 }
 
-export interface Workspace {
-  id: string;
-  tenant_id: string;
-  name: string;
-  settings: JsonObject;
-  created_at: string;
-  updated_at: string;
-}
-
 export interface WorkspaceStore {
   create(workspace: Workspace): Promise<void>;
   /** Inserts when absent; never changes an existing workspace. */
   ensure(workspace: Workspace): Promise<void>;
   get(id: string): Promise<Workspace | null>;
-  list(): Promise<Workspace[]>;
+  /** Oldest first; only those of `ids` when given. */
+  list(ids?: readonly string[]): Promise<Workspace[]>;
   update(id: string, patch: Partial<Pick<Workspace, 'name' | 'settings' | 'updated_at'>>): Promise<Workspace | null>;
   /** Removes the workspace and everything in it. Returns false when it did not exist. */
   delete(id: string): Promise<boolean>;
@@ -256,32 +229,11 @@ export interface WorkspaceStore {
   bumpMemoryVersion(id: string): Promise<void>;
 }
 
-export interface Context {
-  id: string;
-  workspace_id: string;
-  name: string;
-  description: string | null;
-  settings: JsonObject;
-  created_at: string;
-  updated_at: string;
-}
-
 export interface ContextStore {
   create(context: Context): Promise<void>;
   ensure(context: Context): Promise<void>;
   get(workspaceId: string, id: string): Promise<Context | null>;
   list(workspaceId: string): Promise<Context[]>;
-}
-
-export interface Association {
-  id: string;
-  workspace_id: string;
-  source_id: string;
-  target_id: string;
-  relationship: string;
-  strength: number;
-  metadata: JsonObject;
-  created_at: string;
 }
 
 export type Direction = 'outgoing' | 'incoming' | 'both';
@@ -371,47 +323,12 @@ export interface TaskStore {
   list(options: { status?: TaskStatus; limit: number }): Promise<Task[]>;
 }
 
-export interface ApiKey {
-  id: string;
-  name: string;
-  /** Hex SHA-256 of the secret; the secret itself is never stored. */
-  key_hash: string;
-  /** First characters of the secret, to tell keys apart in listings. */
-  key_prefix: string;
-  workspaces: string[];
-  created_at: string;
-  last_used_at: string | null;
-}
-
 export interface ApiKeyStore {
   create(key: ApiKey): Promise<void>;
   findByHash(keyHash: string): Promise<ApiKey | null>;
   list(): Promise<ApiKey[]>;
   delete(id: string): Promise<boolean>;
   touch(id: string, at: string): Promise<void>;
-}
-
-export interface Session {
-  id: string;
-  workspace_id: string;
-  tenant_id: string;
-  context_id: string;
-  user_id: string | null;
-  metadata: JsonObject;
-  ttl_seconds: number;
-  expires_at: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface WorkingMemoryEntry {
-  key: string;
-  value: unknown;
-  ttl_seconds: number | null;
-  /** Null: lives as long as its session. */
-  expires_at: string | null;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface SessionStore {
@@ -427,51 +344,6 @@ export interface SessionStore {
   /** Entries still alive at `at` (no expiry, or expiring later). */
   entries(sessionId: string, at: string): Promise<WorkingMemoryEntry[]>;
   deleteEntry(sessionId: string, key: string): Promise<boolean>;
-}
-
-export type ChatRole = 'user' | 'assistant' | 'system' | 'tool';
-
-export interface ContentBlock {
-  type: string;
-  text?: string;
-  data?: JsonObject;
-}
-
-/** A message's content: plain text, or content blocks (text, images, tool calls, …). */
-export type MessageContent = string | ContentBlock[];
-
-export interface ChatThread {
-  id: string;
-  workspace_id: string;
-  tenant_id: string;
-  user_id: string | null;
-  context_id: string;
-  /** Typically the AI agent. */
-  observer_id: string | null;
-  /** Typically the human user. */
-  subject_id: string | null;
-  title: string | null;
-  metadata: JsonObject;
-  message_count: number;
-  last_decomposed_at: string | null;
-  /** Index of the last message decompose has processed; -1 before the first run. */
-  last_decomposed_index: number;
-  /** Null: permanent. */
-  expires_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface ChatMessage {
-  id: string;
-  workspace_id: string;
-  thread_id: string;
-  /** Zero-based, strictly increasing within the thread, never reused. */
-  message_index: number;
-  role: ChatRole;
-  content: MessageContent;
-  metadata: JsonObject;
-  created_at: string;
 }
 
 export type NewChatMessage = Pick<ChatMessage, 'id' | 'role' | 'content' | 'metadata' | 'created_at'>;
@@ -755,7 +627,7 @@ export interface DocumentStore {
   get(workspaceId: string, id: string): Promise<StoredDocument | null>;
   /** Newest first; `status` filters by the current job's status. */
   list(workspaceId: string, options: { status?: IngestionStatus | undefined; documentType?: DocumentType | undefined; limit: number; offset: number }): Promise<{ documents: StoredDocument[]; total: number }>;
-  update(workspaceId: string, id: string, patch: Partial<Pick<DocumentRecord, 'current_job_id' | 'extraction_options' | 'updated_at'>>): Promise<void>;
+  update(workspaceId: string, id: string, patch: Partial<Pick<DocumentRecord, 'current_job_id' | 'extraction_options' | 'context_id' | 'importance' | 'updated_at'>>): Promise<void>;
   /** Removes the document with its bytes, pages, jobs and memory links (not the memories). */
   delete(workspaceId: string, id: string): Promise<boolean>;
   putOriginal(workspaceId: string, documentId: string, bytes: Uint8Array): Promise<void>;
@@ -795,6 +667,29 @@ export interface SandboxCheckpoint {
   updated_at: string;
   /** A token written with the checkpoint ('' for those written before revisions existed). */
   revision: string;
+}
+
+/** The kinds of record a request may address by id alone, each kept in one table with a `workspace_id`. */
+export type LocatableKind =
+  | 'memory'
+  | 'association'
+  | 'session'
+  | 'thread'
+  | 'document'
+  | 'ingestion_job'
+  | 'knowledgebase_job'
+  | 'skill'
+  | 'mcp_server'
+  | 'data_provider'
+  | 'contradiction';
+
+/** Where a record lives when only its id is known. */
+export interface ObjectLocator {
+  /**
+   * The workspaces holding a record of that kind and id: none when it does not exist, one as a rule, several only
+   * for records whose ids are unique per workspace (threads). `null` stands for an entry above every workspace.
+   */
+  workspacesOf(kind: LocatableKind, id: string): Promise<Array<string | null>>;
 }
 
 export interface SandboxCheckpointStore {
@@ -1084,6 +979,7 @@ export interface Storage {
   readonly dataProviders: DataProviderStore;
   readonly documents: DocumentStore;
   readonly sandboxCheckpoints: SandboxCheckpointStore;
+  readonly locator: ObjectLocator;
   readonly erasure: ErasureStore;
   /** Runs `work` in one database transaction; everything done through `tx` commits or rolls back together. */
   transaction<T>(work: (tx: Storage) => Promise<T>): Promise<T>;

@@ -1,5 +1,5 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../core/logger.js';
 import { addMs, isoNow, type Clock } from '../core/clock.js';
 import type { CoreEvents } from '../core/events.js';
 import { noTelemetry, type Telemetry } from '../core/telemetry.js';
@@ -50,7 +50,7 @@ export class TaskRunner {
     private readonly clock: Clock,
     events: CoreEvents,
     private readonly options: TaskRunnerOptions,
-    private readonly log: Pick<FastifyBaseLogger, 'warn' | 'error'>,
+    private readonly log: Logger,
     /** Client requests in flight: tasks start in the gaps between them. */
     private readonly foreground: ForegroundActivity = new ForegroundActivity(),
     /** Times and traces each task, and counts failures. */

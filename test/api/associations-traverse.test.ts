@@ -88,6 +88,26 @@ describe('POST /v1/memories/{id}/traverse', () => {
     expect(res.body).toMatchObject({ total_paths: 1, unique_nodes: [a, b] });
   });
 
+  it('reaches the end of a longer stated chain within max_depth only through a shorter path, which it shows (automatic links)', async () => {
+    const ws = 'trav-shortcut';
+    // Similar contents: the write pipeline links them to each other (similar_to / variant_of, both ways).
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await api.post('/v1/memories', { workspace_id: ws, content: `Chain node ${i}: the deployment pipeline step number ${i} runs tests.` })).body.memory.id);
+    await server.drainTasks();
+    for (let i = 0; i < 4; i++) await link(api, ws, ids[i]!, ids[i + 1]!, 'leads_to', 0.9);
+    const all = (await traverse(ws, ids[0]!, { max_depth: 3, direction: 'outgoing', max_paths: 100 })).body;
+    expectWellFormed(all.paths, ids[0]!, 3);
+    const toLast = all.paths.filter((p: Path & { edges: Array<{ auto_generated: boolean }> }) => p.nodes.at(-1) === ids[4]);
+    expect(toLast.length).toBeGreaterThan(0);
+    // Every path that reaches m4 within 3 links takes at least one automatic link: the stated chain alone is 4 long.
+    for (const path of toLast) expect(path.edges.some((e: { auto_generated: boolean }) => e.auto_generated)).toBe(true);
+    // Following the stated links only, m4 is out of reach at depth 3 and reached at depth 4.
+    const stated = (await traverse(ws, ids[0]!, { max_depth: 3, direction: 'outgoing', relationship_types: ['leads_to'] })).body;
+    expect(stated.unique_nodes).not.toContain(ids[4]);
+    expect(stated.paths.every((p: { edges: Array<{ auto_generated: boolean }> }) => p.edges.every((e) => !e.auto_generated))).toBe(true);
+    expect((await traverse(ws, ids[0]!, { max_depth: 4, direction: 'outgoing', relationship_types: ['leads_to'] })).body.unique_nodes).toContain(ids[4]);
+  });
+
   it('never follows a cycle twice', async () => {
     const ws = await graphWorkspace(api, 'trav-cycle');
     const [a, b, c] = await remember(api, ws, texts(3, 'cycle'));

@@ -101,10 +101,10 @@ describe('execute', () => {
 describe('inject, inspect and status', () => {
   it('injects JSON values, inspects one variable or all, and reports status with counters', async () => {
     const s = await newSession();
-    expect(await status(s)).toEqual({ exists: false, variable_count: 0, variables: [], total_size_bytes: 0, memory_limit_bytes: 268_435_456, metadata: null });
+    expect(await status(s)).toEqual({ exists: false, active: false, execution_count: 0, variable_count: 0, variables: [], total_size_bytes: 0, memory_limit_bytes: 268_435_456, metadata: null });
 
     const injected = await api.post('/v1/context/inject', { key: 'config', value: { threshold: 0.5, names: ['a', 'b'] } }, s.h);
-    expect(injected.body).toEqual({ variable: 'config', type: 'dict', preview: "{'threshold': 0.5, 'names': ['a', 'b']}" });
+    expect(injected.body).toEqual({ variable: 'config', key: 'config', type: 'dict', preview: "{'threshold': 0.5, 'names': ['a', 'b']}" });
     expect((await api.post('/v1/context/inject', { key: 'rows', value: '[1, 2, 3]', parse_json: true }, s.h)).body).toMatchObject({ type: 'list', preview: '[1, 2, 3]' });
     expect((await api.post('/v1/context/inject', { key: 'raw', value: '[1, 2, 3]' }, s.h)).body).toMatchObject({ type: 'str' });
     expect(await resultOf(s, "sum(rows) + config['threshold']")).toBe('6.5');
@@ -126,7 +126,7 @@ describe('inject, inspect and status', () => {
     expect(overview.total_size_bytes).toBeGreaterThan(1000);
 
     const after = await status(s);
-    expect(after).toMatchObject({ exists: true, variable_count: 4, variables: ['config', 'rows', 'raw', 'text'], total_size_bytes: overview.total_size_bytes });
+    expect(after).toMatchObject({ exists: true, active: true, execution_count: 2, variable_count: 4, variables: ['config', 'rows', 'raw', 'text'], total_size_bytes: overview.total_size_bytes });
     expect(after.metadata).toEqual({ created_at: expect.any(String), exec_count: 2, total_operations: 9, last_exec_at: expect.any(String) });
     expect(Date.parse(after.metadata.last_exec_at)).toBeGreaterThanOrEqual(Date.parse(after.metadata.created_at));
   });
@@ -137,7 +137,7 @@ describe('load and recall()', () => {
     const s = await shared('ctx-load-a');
     const loaded = await api.post('/v1/context/load', { var: 'mems', query: 'launch moved' }, s.h);
     expect(loaded.status).toBe(200);
-    expect(loaded.body).toEqual({ count: 3, variable: 'mems', query: 'launch moved', total_available: 3 });
+    expect(loaded.body).toEqual({ count: 3, variable: 'mems', var: 'mems', query: 'launch moved', total_available: 3 });
     expect(JSON.parse((await resultOf(s, "sorted({m['workspace_id'] for m in mems})"))!)).toEqual(['ctx-load-a']);
     expect(JSON.parse((await resultOf(s, "sorted(m['content'] for m in mems)"))!)).toEqual([
       'Launch checklist: steps to release the app.',
@@ -174,7 +174,7 @@ describe('query', () => {
     fake.script('The launch is on March 3.');
     const before = fake.requests.length;
     const answered = await api.post('/v1/context/query', { prompt: 'When is the launch?', variables: ['notes'], result_var: 'answer' }, s.h);
-    expect(answered.body).toEqual({ response: 'The launch is on March 3.', variables_used: ['notes'], result_var: 'answer' });
+    expect(answered.body).toEqual({ response: 'The launch is on March 3.', variables_used: ['notes'], variables_included: ['notes'], tokens_used: expect.any(Number), result_var: 'answer' });
     expect(fake.requests).toHaveLength(before + 1);
     const sent = fake.requests.at(-1)!.messages;
     expect(sent[0]).toMatchObject({ role: 'system', content: expect.stringContaining('Python analysis session') });
@@ -375,7 +375,7 @@ describe('lifecycle', () => {
   async function expectFreshUnder(id: string, workspaceId: string): Promise<void> {
     const again = await newSession(workspaceId, { session_id: id });
     // A sandbox left alive here, or a checkpoint, would make it exist (with `x`).
-    expect(await status(again)).toEqual({ exists: false, variable_count: 0, variables: [], total_size_bytes: 0, memory_limit_bytes: 268_435_456, metadata: null });
+    expect(await status(again)).toEqual({ exists: false, active: false, execution_count: 0, variable_count: 0, variables: [], total_size_bytes: 0, memory_limit_bytes: 268_435_456, metadata: null });
   }
 
   it('a deleted session takes its live sandbox and its checkpoint with it', async () => {

@@ -90,6 +90,10 @@ describe('knowledgebase generation (extractive, no language model)', () => {
     expect(community).toMatchObject({ id: db.community_id, article_id: db.id, label: db.title, size: 5, cohesion: 1 });
     expect([...community.memory_ids].sort()).toEqual([...seed.db].sort());
     expect((await api.get(`/v1/knowledgebase/graph/communities/99?workspace_id=${seed.ws}`)).status).toBe(404);
+    for (const unknown of ['community-1', 'abc', '-1', '1.5']) {
+      const res = await api.get(`/v1/knowledgebase/graph/communities/${unknown}?workspace_id=${seed.ws}`);
+      expect([res.status, res.body.code], unknown).toEqual([404, 'not_found']);
+    }
 
     const first = (await api.get(`/v1/knowledgebase/articles?workspace_id=${seed.ws}&limit=2`)).body;
     expect(first).toMatchObject({ total: 4, limit: 2, offset: 0 });
@@ -159,7 +163,8 @@ describe('knowledgebase generation (extractive, no language model)', () => {
     expect((await api.post('/v1/knowledgebase/generate', { workspace_id: seed.ws, force: 'yes' })).status).toBe(422);
     expect((await api.post('/v1/knowledgebase/generate', { workspace_id: seed.ws, since: 'last week' })).status).toBe(422);
     expect((await api.post('/v1/knowledgebase/generate', { workspace_id: seed.ws, colour: 'red' })).status).toBe(422);
-    expect((await api.post('/v1/knowledgebase/generate', { workspace_id: 'no-such-workspace' })).status).toBe(404);
+    // A workspace named for the first time is created: an empty knowledgebase.
+    expect((await api.post('/v1/knowledgebase/generate', { workspace_id: 'no-such-workspace' })).body.community_count).toBe(0);
 
     await api.post('/v1/workspaces', { id: 'kb-scope-other', name: 'other' });
     expect((await api.get('/v1/knowledgebase?workspace_id=kb-scope-other')).status).toBe(404);

@@ -19,7 +19,8 @@ describe('three API nodes over one PostgreSQL database', () => {
   let c: Client;
 
   beforeAll(async () => {
-    const env = postgresStorageEnv(freshSchema());
+    // Workspaces exist only when created, so that a deleted one answers 404 on every node.
+    const env = { ...postgresStorageEnv(freshSchema()), MEMD_WORKSPACE_AUTO_CREATE: 'false' };
     servers = await Promise.all([0, 1, 2].map(() => startServer({ env, clock })));
     [nodeA, nodeB] = servers as [TestServer, TestServer];
     [a, b, c] = servers.map((s) => client(s.url)) as [Client, Client, Client];

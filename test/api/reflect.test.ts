@@ -77,11 +77,27 @@ describe('POST /v1/memories/reflect with a language model', () => {
     expect(prompt).not.toContain(MEMORIES[0]!.content);
   });
 
+  it('names every memory of the prompt as a source when the model cites none, and says so', async () => {
+    const ids = await seed(api, 'reflect-uncited');
+    fake.script(() => JSON.stringify({ reflection: 'The offsite is in May.', sources: [], confidence: 0.6 }));
+    const res = await api.post('/v1/memories/reflect', { workspace_id: 'reflect-uncited', query: 'When is the Lisbon offsite?' });
+    expect(res.status).toBe(200);
+    const prompt = fake.requests[0]!.messages.at(-1)!.content;
+    const given = ids.filter((_, i) => prompt.includes(MEMORIES[i]!.content));
+    expect(given.length).toBeGreaterThan(0);
+    expect([...res.body.source_memories].sort()).toEqual([...given].sort());
+    expect(res.body.metadata).toEqual({ sources: 'all_given' });
+
+    fake.script(citingModel);
+    const cited = await api.post('/v1/memories/reflect', { workspace_id: 'reflect-uncited', query: 'When is the Lisbon offsite?' });
+    expect(cited.body.metadata).toEqual({ sources: 'cited' });
+  });
+
   it('does not ask the model when no memory is relevant', async () => {
     await seed(api, 'reflect-nothing');
     const res = await api.post('/v1/memories/reflect', { workspace_id: 'reflect-nothing', query: 'quantum chromodynamics lecture notes' });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ source_memories: [], confidence: 0 });
+    expect(res.body).toMatchObject({ source_memories: [], confidence: 0, metadata: { sources: 'none' } });
     expect(res.body.reflection).toMatch(/no stored memories/i);
     expect(fake.requests).toHaveLength(0);
   });

@@ -183,7 +183,13 @@ describe('skills: records, manifest and files', () => {
     expect(version.status).toBe(200);
     expect(version.body.skill).toMatchObject({ version: '3.1', description: 'Stated', metadata: { a: 1 }, source_mode: 'mirrored', manifest: skill.manifest });
 
-    expect((await api.put(`/v1/skills/${skill.id}`, { description: 'Other' })).status).toBe(422);
+    // A description that differs from the front matter's wins (also at creation), and the front matter says so too.
+    const created = await api.post('/v1/skills', { manifest: manifestOf('meta-created', 'description: From the file\n'), description: 'From the request' });
+    expect([created.status, created.body.skill.description]).toEqual([201, 'From the request']);
+    expect(created.body.skill.manifest).toBe(manifestOf('meta-created', 'description: From the request\n'));
+    const described = await api.put(`/v1/skills/${skill.id}`, { description: 'Other' });
+    expect(described.body.skill).toMatchObject({ description: 'Other', version: '3.1' });
+    expect(described.body.skill.manifest).toBe(manifestOf('meta', 'description: Other\n'));
     expect((await api.put(`/v1/skills/${skill.id}`, { manifest: manifestOf('renamed') })).status).toBe(422);
     expect((await api.put(`/v1/skills/${skill.id}`, {})).status).toBe(422);
     expect((await api.put(`/v1/skills/${skill.id}`, { name: 'x' })).status).toBe(422);
@@ -276,7 +282,10 @@ describe('skills: scopes and precedence', () => {
     expect((await api.get('/v1/skills?workspace_id=team-b')).body.skills.map((s: { id: string }) => s.id)).not.toContain(inA.id);
     expect((await api.post('/v1/skills/resolve', { name: 'private', workspace_id: 'team-b' })).body.skill).toBeNull();
     expect((await api.get(`/v1/skills/${inA.id}`, { 'x-workspace-id': 'team-a' })).status).toBe(200);
-    expect((await api.get('/v1/skills?workspace_id=nowhere')).status).toBe(404);
+    // A workspace named for the first time is created: it sees only the entries above every workspace.
+    const fresh = (await api.get('/v1/skills?workspace_id=nowhere')).body.skills as Array<{ workspace_id: string | null }>;
+    expect(fresh.length).toBeGreaterThan(0);
+    expect(fresh.every((skill) => skill.workspace_id === null)).toBe(true);
   });
 });
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Principal } from '../../src/core/auth/api-keys.js';
+import type { Principal } from '../../src/core/access/principal.js';
 import { ErasureService, noneRemoved, selectorHash, type ErasureScope, type PersonSelector } from '../../src/core/erasure/service.js';
 import { CoreEvents } from '../../src/core/events.js';
 import type { SqlStorage } from '../../src/storage/sql/storage.js';

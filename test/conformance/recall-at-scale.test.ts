@@ -28,7 +28,7 @@ async function build(storage: SqlStorage): Promise<void> {
 }
 
 function recallOver(storage: SqlStorage): RecallService {
-  return new RecallService({ storage, queryEmbedder: embedder, clock: systemClock, llm: null, reranker: null, log: { warn: () => undefined }, cache: { maxEntries: 0, ttlMs: 0 } });
+  return new RecallService({ storage, queryEmbedder: embedder, clock: systemClock, llm: null, reranker: null, log: { info: () => undefined, warn: () => undefined, error: () => undefined }, cache: { maxEntries: 0, ttlMs: 0 } });
 }
 
 describe.each(storageBackends())('recall when every query word is common: $name', (backend) => {

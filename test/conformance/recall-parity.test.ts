@@ -33,7 +33,7 @@ it('SQLite and Postgres rank the same memories first for the same questions', { 
   for (const backend of backends) {
     const storage = await backend.open(DIMS, { annMinSize: Number.POSITIVE_INFINITY });
     await build(storage);
-    const recall = new RecallService({ storage, queryEmbedder: embedder, clock: systemClock, llm: null, reranker: null, log: { warn: () => undefined }, cache: { maxEntries: 0, ttlMs: 0 } });
+    const recall = new RecallService({ storage, queryEmbedder: embedder, clock: systemClock, llm: null, reranker: null, log: { info: () => undefined, warn: () => undefined, error: () => undefined }, cache: { maxEntries: 0, ttlMs: 0 } });
     const tops: string[][] = [];
     for (const question of corpus.questions) tops.push((await recall.recall({ workspaceId: 'ws', query: question.text, limit: 10 })).memories.map((m) => m.id));
     answers.set(backend.name, tops);

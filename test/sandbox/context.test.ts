@@ -39,7 +39,7 @@ describe('query', () => {
     await manager.execute('query', { code: "notes = 'alpha ' * 1000\ncounts = {'a': 1}" });
     const { llm, context } = service(['There are 1000 alphas.']);
     const result = await context.query(scope('query'), { prompt: 'How many alphas?', variables: ['notes', 'counts'], maxContextChars: 400, resultVar: 'answer' });
-    expect(result).toEqual({ response: 'There are 1000 alphas.', variables_used: ['notes', 'counts'], result_var: 'answer' });
+    expect(result).toEqual({ response: 'There are 1000 alphas.', variables_used: ['notes', 'counts'], variables_included: ['notes', 'counts'], tokens_used: expect.any(Number), result_var: 'answer' });
     const prompt = llm.prompt(0);
     expect(prompt.startsWith('How many alphas?\n\n### notes\nalpha alpha')).toBe(true);
     expect(prompt).toContain('[truncated: 6000 characters in all]');

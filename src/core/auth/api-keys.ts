@@ -3,9 +3,8 @@ import { AppError, notFound } from '../../errors.js';
 import type { ApiKey, Storage } from '../../storage/types.js';
 import { isoNow, type Clock } from '../clock.js';
 import { newId } from '../ids.js';
+import type { Principal } from '../access/principal.js';
 
-/** Who is calling: the admin (or anyone, in local development mode) or a key limited to some workspaces. */
-export type Principal = { kind: 'admin' } | { kind: 'local' } | { kind: 'key'; key: ApiKey };
 
 export interface IssuedKey {
   id: string;
@@ -70,19 +69,3 @@ export class ApiKeyService {
     if (!(await this.storage.apiKeys.delete(id))) throw notFound('API key', id);
   }
 }
-
-/** The workspace check made for every route that resolves a workspace. */
-export function authorizeWorkspace(principal: Principal, workspaceId: string): void {
-  if (principal.kind !== 'key') return;
-  if (!principal.key.workspaces.includes(workspaceId)) {
-    throw new AppError('forbidden', `this API key has no access to workspace '${workspaceId}'`);
-  }
-}
-
-export function requireAdmin(principal: Principal): void {
-  if (principal.kind === 'key') throw new AppError('forbidden', 'this operation needs the admin key');
-}
-
-/** The workspace a key-holder means when naming none: its only workspace, if it has exactly one. */
-export const defaultWorkspaceOf = (principal: Principal): string | undefined =>
-  principal.kind === 'key' && principal.key.workspaces.length === 1 ? principal.key.workspaces[0] : undefined;

@@ -39,6 +39,8 @@ export interface LoadRequest extends Omit<MemorySearchRequest, 'limit'> {
 export interface LoadResult {
   count: number;
   variable: string;
+  /** The same as `variable` (the name client libraries read). */
+  var: string;
   query: string;
   total_available: number;
 }
@@ -53,6 +55,10 @@ export interface QueryRequest {
 export interface QueryResult {
   response: string;
   variables_used: string[];
+  /** The same as `variables_used` (the name client libraries read). */
+  variables_included: string[];
+  /** Tokens the model read and wrote, as it reported them (0 when it did not). */
+  tokens_used: number;
   result_var: string | null;
 }
 
@@ -122,7 +128,7 @@ export class ContextService {
     const { variable, ...search } = request;
     const found = await this.options.search(workspaceId, { ...search, limit: request.limit ?? DEFAULT_LOAD_LIMIT });
     await this.options.sandboxes.setVariable(sessionId, variable, found.memories);
-    return { count: found.memories.length, variable, query: request.query, total_available: found.total_available };
+    return { count: found.memories.length, variable, var: variable, query: request.query, total_available: found.total_available };
   }
 
   /** Sends the prompt with the named variables' contents; stores the answer in `resultVar` if given. */
@@ -133,7 +139,8 @@ export class ContextService {
     const variables = await this.readVariables(sessionId, names, perVariable);
     const answer = await llm.complete({ system: QUERY_SYSTEM, messages: [{ role: 'user', content: queryPrompt(request.prompt, variables) }] });
     if (request.resultVar) await this.options.sandboxes.setVariable(sessionId, request.resultVar, answer.text);
-    return { response: answer.text, variables_used: names, result_var: request.resultVar ?? null };
+    const tokens = (answer.inputTokens ?? 0) + (answer.outputTokens ?? 0);
+    return { response: answer.text, variables_used: names, variables_included: names, tokens_used: tokens, result_var: request.resultVar ?? null };
   }
 
   /**

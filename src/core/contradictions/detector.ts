@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../logger.js';
 import type { LlmProvider } from '../../providers/llm/types.js';
 import type { Contradiction, Memory, Storage } from '../../storage/types.js';
 import { isoNow, type Clock } from '../clock.js';
@@ -30,7 +30,7 @@ interface DetectorDeps {
   storage: Storage;
   llm: LlmProvider | null;
   clock: Clock;
-  log: Pick<FastifyBaseLogger, 'warn'>;
+  log: Logger;
 }
 
 /** A pair judged contradictory, waiting to be recorded. */

@@ -32,7 +32,7 @@ export class ContradictionService {
    * Checks the `batchSize` most recent stated memories against their neighbours, and against each other by
    * attribute; returns the contradictions newly found (pairs already recorded, resolved or not, are not again).
    */
-  async scan(workspaceId: string, batchSize: number): Promise<Contradiction[]> {
+  async scan(workspaceId: string, batchSize = DEFAULT_SCAN_BATCH): Promise<Contradiction[]> {
     const { storage, workspaces, detector } = this.deps;
     await workspaces.get(workspaceId);
     const batch = (await storage.memories.list(workspaceId, { derived: false }, { limit: batchSize })).items;

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../logger.js';
 import type { EmbeddingProvider } from '../../providers/embedding/types.js';
 import type { DocumentMemoryLink, IngestionJob, IngestionJobPatch, NewDocumentPage, NewTask, StoredDocument, Storage, Task } from '../../storage/types.js';
 import { isoNow, type Clock } from '../clock.js';
@@ -28,7 +28,7 @@ export interface IngestorDeps {
   embedder: EmbeddingProvider;
   reader: DocumentReader;
   clock: Clock;
-  log: Pick<FastifyBaseLogger, 'warn'>;
+  log: Logger;
 }
 
 /**

@@ -47,6 +47,12 @@ interface DocumentServiceDeps {
  * document, its pages, memories and jobs, page search, cancel, reprocess and delete. The work itself is the
  * DocumentIngestor's, run from the durable queue.
  */
+export interface ReprocessChange {
+  extractionOptions?: Partial<ExtractionOptions> | undefined;
+  contextId?: string | undefined;
+  importance?: number | undefined;
+}
+
 export class DocumentService {
   constructor(private readonly deps: DocumentServiceDeps) {}
 
@@ -168,19 +174,26 @@ export class DocumentService {
   /**
    * A new job for the document, with the given options over its last ones. With the original stored the pages are
    * extracted again; without it the stored pages are cut again. Chunks whose text did not change keep their memory;
-   * memories of chunks that are gone are removed when the job completes.
+   * memories of chunks that are gone are removed when the job completes. A new context or importance applies to
+   * the memories the new job writes.
    */
-  async reprocess(workspaceId: string, id: string, extractionOptions: Partial<ExtractionOptions> | undefined) {
+  async reprocess(workspaceId: string, id: string, change: ReprocessChange = {}) {
     const { storage, clock, events } = this.deps;
     const document = await this.document(workspaceId, id);
     if (ACTIVE.includes(document.status)) throw conflict(`document '${id}' is being ingested (job '${document.current_job_id}' is ${document.status}); cancel it or wait`);
     if (!document.original_stored && document.page_count === 0) throw conflict(`document '${id}' has neither its original nor pages to reprocess; upload the file again`);
     const now = isoNow(clock);
-    const options = resolveOptions(document.extraction_options, extractionOptions);
+    const options = resolveOptions(document.extraction_options, change.extractionOptions);
     const job = newJob(workspaceId, id, options, now);
     await storage.transaction(async (tx) => {
       await tx.documents.createJob(job);
-      await tx.documents.update(workspaceId, id, { current_job_id: job.id, extraction_options: { ...options }, updated_at: now });
+      await tx.documents.update(workspaceId, id, {
+        current_job_id: job.id,
+        extraction_options: { ...options },
+        ...(change.contextId !== undefined && { context_id: change.contextId }),
+        ...(change.importance !== undefined && { importance: change.importance }),
+        updated_at: now,
+      });
       await tx.tasks.enqueue([ingestTask(job, now)]);
     });
     events.tasksQueued();

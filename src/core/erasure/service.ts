@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { notFound } from '../../errors.js';
 import type { ErasureAudit, ErasureCounts, PersonSelector, Storage } from '../../storage/types.js';
-import type { Principal } from '../auth/api-keys.js';
+import type { Principal } from '../access/principal.js';
 import { isoNow, type Clock } from '../clock.js';
 import type { CoreEvents } from '../events.js';
 import { newId } from '../ids.js';

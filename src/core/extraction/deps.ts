@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../logger.js';
 import type { LlmProvider } from '../../providers/llm/types.js';
 import type { Storage } from '../../storage/types.js';
 import type { Clock } from '../clock.js';
@@ -12,5 +12,5 @@ export interface DerivationDeps {
   workspaces: WorkspaceService;
   llm: LlmProvider | null;
   clock: Clock;
-  log: Pick<FastifyBaseLogger, 'warn'>;
+  log: Logger;
 }

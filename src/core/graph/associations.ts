@@ -5,6 +5,8 @@ import type { CoreEvents } from '../events.js';
 import { newId } from '../ids.js';
 import { relationshipFilter } from './relationship-filter.js';
 import { normaliseRelationship } from './taxonomy.js';
+import { traceMemory, type TraceResult } from './trace.js';
+import { traverse, type TraverseOptions, type TraverseResult } from './traverse.js';
 
 export const DEFAULT_STRENGTH = 0.5;
 
@@ -82,5 +84,15 @@ export class AssociationService {
     const memory = await this.storage.memories.get(workspaceId, id);
     if (!memory) throw notFound('memory', id);
     return memory;
+  }
+
+  /** Paths from a memory through its associations (see traverse.ts for the bounds and the order). */
+  traverse(workspaceId: string, startId: string, options: TraverseOptions): Promise<TraverseResult> {
+    return traverse(this.storage, workspaceId, startId, options);
+  }
+
+  /** A memory's provenance: where it came from, its categories, its edges and the articles citing it. */
+  trace(workspaceId: string, memoryId: string): Promise<TraceResult> {
+    return traceMemory(this.storage, workspaceId, memoryId);
   }
 }

@@ -20,6 +20,8 @@ export interface PathEdge {
   target_id: string;
   relationship: string;
   strength: number;
+  /** Made by memd (similarity links, fact decomposition, contradictions), not stated by a client. */
+  auto_generated: boolean;
 }
 
 export interface GraphPath {
@@ -42,7 +44,9 @@ const EDGES_PER_BUDGET_UNIT = 8;
 const MAX_EDGES_PER_HOP = 20_000;
 
 /**
- * Paths from a memory, breadth-first, strongest first. A path never visits a memory twice (cycles end it), every
+ * Paths from a memory, breadth-first, strongest first. `depth` is the number of links of a path, never more than
+ * `maxDepth`: a memory at the end of a longer chain of stated links appears when a shorter path reaches it, often
+ * through an automatic link (marked `auto_generated`). A path never visits a memory twice (cycles end it), every
  * memory is expanded at most once (through its first, shortest and strongest path), and the work is bounded:
  * at most `maxDepth` hops, one storage read per hop of at most MAX_EDGES_PER_HOP edges, `maxNodes` distinct
  * memories (the start included) and `maxPaths` paths. Only active memories are reached.
@@ -119,6 +123,7 @@ function extend(path: GraphPath, { edge, far }: Step): GraphPath {
     target_id: edge.target_id,
     relationship: edge.relationship,
     strength: edge.strength,
+    auto_generated: edge.metadata.auto_generated === true,
   };
   return {
     nodes: [...path.nodes, far],

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../logger.js';
 import { AppError, notFound } from '../../errors.js';
 import type { LlmProvider } from '../../providers/llm/types.js';
 import type { ArticleLink, KnowledgebaseArticle, KnowledgebaseJob, KnowledgebaseMeta, Memory, MemoryNode, Storage, Task } from '../../storage/types.js';
@@ -45,7 +45,7 @@ interface KnowledgebaseDeps {
   llm: LlmProvider | null;
   clock: Clock;
   events: CoreEvents;
-  log: Pick<FastifyBaseLogger, 'warn'>;
+  log: Logger;
 }
 
 /**
@@ -214,11 +214,13 @@ export class KnowledgebaseService {
   }
 
   /** A community of the last generation, with the article written about it. */
-  async community(workspaceId: string, communityId: number) {
+  /** A community of the last generation by its number; any other id (not a number, or none such) is not found. */
+  async community(workspaceId: string, id: string) {
     await this.info(workspaceId);
+    const communityId = /^\d{1,9}$/.test(id) ? Number(id) : null;
     const topics = await this.deps.storage.knowledgebase.listArticles(workspaceId, { limit: ALL_ARTICLES, offset: 0, kind: 'topic' });
-    const article = topics.find((a) => a.community_id === communityId);
-    if (!article) throw notFound('community', String(communityId));
+    const article = communityId === null ? undefined : topics.find((a) => a.community_id === communityId);
+    if (!article || communityId === null) throw notFound('community', id);
     return {
       id: communityId,
       article_id: article.id,

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../logger.js';
 import { completeJson } from '../../providers/llm/json.js';
 import type { LlmProvider } from '../../providers/llm/types.js';
 import type { Memory, MemoryType } from '../../storage/types.js';
@@ -84,7 +84,7 @@ function parseArticle(value: unknown): LlmArticle {
  * answer (after completeJson's corrective retry) falls back to the extractive article: generation never fails
  * because of the model.
  */
-export async function writeWithLlm(llm: LlmProvider, topic: Topic, members: readonly Memory[], log: Pick<FastifyBaseLogger, 'warn'>): Promise<ArticleDraft> {
+export async function writeWithLlm(llm: LlmProvider, topic: Topic, members: readonly Memory[], log: Logger): Promise<ArticleDraft> {
   const listed = members
     .slice(0, PROMPT_MEMORIES)
     .map((m) => `[${m.id}] (${m.type}${m.subtype ? `/${m.subtype}` : ''}) ${truncateAtWord(m.content.replace(/\s+/g, ' ').trim(), PROMPT_MEMORY_CHARS)}`)

@@ -258,3 +258,5 @@ const details = (input: Details): Partial<McpServerEntry> => ({
   enabled: input.enabled,
   metadata: input.metadata,
 });
+
+export type { McpServerEntry } from '../../storage/types.js';

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../logger.js';
 import type { EmbeddingProvider } from '../../providers/embedding/types.js';
 import type { LlmProvider } from '../../providers/llm/types.js';
 import type { Memory, Storage, Task } from '../../storage/types.js';
@@ -21,7 +21,7 @@ interface EnrichDeps {
   llm: LlmProvider | null;
   clock: Clock;
   events: CoreEvents;
-  log: Pick<FastifyBaseLogger, 'warn'>;
+  log: Logger;
   /** Traces each step; nothing by default. */
   telemetry?: Telemetry;
 }

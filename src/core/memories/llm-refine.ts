@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../logger.js';
 import { completeJson } from '../../providers/llm/json.js';
 import type { LlmProvider } from '../../providers/llm/types.js';
 import type { Memory, MemoryType, Storage } from '../../storage/types.js';
@@ -36,7 +36,7 @@ function parseRefinement(value: unknown): Refinement {
  * Asks the configured model for better tiers, and for the type when rules chose it. A model failure leaves the
  * rule-based values in place: enrichment must not fail a memory that is already stored and searchable.
  */
-export async function refineWithLlm(llm: LlmProvider, storage: Storage, memory: Memory, autoClassified: boolean, log: Pick<FastifyBaseLogger, 'warn'>): Promise<Memory> {
+export async function refineWithLlm(llm: LlmProvider, storage: Storage, memory: Memory, autoClassified: boolean, log: Logger): Promise<Memory> {
   try {
     const { value } = await completeJson(llm, { system: SYSTEM, messages: [{ role: 'user', content: memory.content }], json: true, temperature: 0 }, parseRefinement);
     const patch = autoClassified ? value : { abstract: value.abstract, overview: value.overview };

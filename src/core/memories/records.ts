@@ -1,4 +1,4 @@
-import type { JsonObject, MemoryType, NewMemory } from '../../storage/types.js';
+import type { JsonObject, MemoryType, NewMemory, Session } from '../../storage/types.js';
 import { classifyByRules } from './classify.js';
 import { eventTimeFromMetadata } from './event-time.js';
 import { contentHash } from '../text/index.js';
@@ -23,6 +23,17 @@ export interface MemoryDraft {
   /** Set by the pipeline for derived memories (facts, insights). */
   source_memory_id?: string | undefined;
   source_scope?: string | undefined;
+}
+
+/** A write made through a session belongs to that session and inherits its context and user. */
+export function withSessionDefaults(draft: MemoryDraft, session: Pick<Session, 'id' | 'context_id' | 'user_id'> | null): MemoryDraft {
+  if (!session) return draft;
+  return {
+    ...draft,
+    session_id: draft.session_id ?? session.id,
+    context_id: draft.context_id ?? session.context_id,
+    user_id: draft.user_id ?? session.user_id ?? undefined,
+  };
 }
 
 export interface WriteScope {

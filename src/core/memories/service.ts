@@ -1,6 +1,7 @@
 import { AppError, invalid, notFound } from '../../errors.js';
 import type { EmbeddingProvider } from '../../providers/embedding/types.js';
-import type { Association, Memory, MemoryFilter, MemoryPatch, MemoryStatus, NewMemory, Page, Storage } from '../../storage/types.js';
+import type { Association, Memory, MemoryFilter, MemoryPatch, MemoryStatus, NewMemory, Storage } from '../../storage/types.js';
+import type { Access } from '../access/access.js';
 import { isoNow, type Clock } from '../clock.js';
 import type { CoreEvents } from '../events.js';
 import { newId } from '../ids.js';
@@ -8,7 +9,8 @@ import { noTelemetry, type Telemetry } from '../telemetry.js';
 import { contentHash, normaliseContent } from '../text/index.js';
 import { decideDuplicate, type DedupDecision, type DedupPolicy } from './dedup.js';
 import { eventTimeFromMetadata } from './event-time.js';
-import { buildMemory, dedupeTags, type MemoryDraft, type WriteScope } from './records.js';
+import { runBatch, type BatchOperation, type BatchOutcome } from './batch.js';
+import { buildMemory, dedupeTags, withSessionDefaults, type MemoryDraft, type WriteScope } from './records.js';
 import { extractiveTiers } from './tiers.js';
 
 export type WriteAction = 'created' | 'skipped' | 'updated' | 'merged';
@@ -39,6 +41,9 @@ export interface MemoryUpdate {
 
 export const ENRICH_TASK = 'memory.enrich';
 
+/** What POST /decay subtracts from importance when the caller names no rate. */
+export const DEFAULT_DECAY_RATE = 0.1;
+
 type Rewrite = Extract<DedupDecision, { action: 'update' | 'merge' }>;
 
 /** Payload of the background step that follows every content write. */
@@ -51,11 +56,29 @@ export interface EnrichPayload {
 /** Neighbours looked at for the duplicate decision. */
 const DEDUP_NEIGHBOURS = 3;
 
+/** Which memories a listing shows by status; `all` is every status. */
+export type StatusFilter = 'active' | 'archived' | 'deleted' | 'all';
+
+const STATUSES: Record<StatusFilter, MemoryStatus[]> = { active: ['active'], archived: ['archived'], deleted: ['deleted'], all: ['active', 'archived', 'deleted'] };
+
+export interface MemoryListing {
+  memories: Memory[];
+  nextCursor: string | null;
+  /** Every memory matching the filter, beyond this page. */
+  total: number;
+}
+
 interface MemoryServiceDeps {
   storage: Storage;
   embedder: EmbeddingProvider;
   clock: Clock;
   events: CoreEvents;
+  /** The write scope (tenant, duplicate policy) of a workspace that must exist. */
+  writeScope(workspaceId: string): Promise<MemoryWriteScope>;
+  /** Moves a session's sliding expiry: writing through a session is activity in it. */
+  touchSession(sessionId: string): Promise<unknown>;
+  /** Resolves once the recall accesses of a memory counted so far are written. */
+  settleAccess(workspaceId: string, memoryId: string): Promise<void>;
   /** Traces the pipeline's steps; nothing by default. */
   telemetry?: Telemetry;
 }
@@ -70,6 +93,24 @@ export class MemoryService {
 
   constructor(private readonly deps: MemoryServiceDeps) {
     this.telemetry = deps.telemetry ?? noTelemetry;
+  }
+
+  /** Remember, as a caller asks it: a write through a session belongs to the session, which it keeps alive. */
+  async remember(access: Access, draft: MemoryDraft): Promise<WriteResult> {
+    const scope = await this.throughSession(access);
+    return this.create(scope, withSessionDefaults(draft, access.session));
+  }
+
+  /** Many creates, updates and deletes in the caller's workspace; creates inherit the session's context and user. */
+  async batch(access: Access, operations: readonly BatchOperation[]): Promise<BatchOutcome> {
+    const scope = await this.throughSession(access);
+    const withDefaults = operations.map((o) => ('draft' in o ? { ...o, draft: withSessionDefaults(o.draft, access.session) } : o));
+    return runBatch(this, scope, withDefaults);
+  }
+
+  private async throughSession(access: Access): Promise<MemoryWriteScope> {
+    if (access.session) await this.deps.touchSession(access.session.id);
+    return this.deps.writeScope(access.workspaceId);
   }
 
   async create(scope: MemoryWriteScope, draft: MemoryDraft): Promise<WriteResult> {
@@ -230,13 +271,19 @@ export class MemoryService {
   }
 
   async get(workspaceId: string, id: string): Promise<Memory> {
+    // Recall counts accesses a moment later, in batches; a read right after a recall must see them.
+    await this.deps.settleAccess(workspaceId, id);
     const memory = await this.deps.storage.memories.get(workspaceId, id);
     if (!memory) throw notFound('memory', id);
     return memory;
   }
 
-  async list(workspaceId: string, filter: MemoryFilter, page: { limit: number; cursor?: string | undefined }): Promise<Page<Memory>> {
-    return this.deps.storage.memories.list(workspaceId, filter, page);
+  /** A page of a workspace's memories, newest first, with the count of all that match. */
+  async list(workspaceId: string, status: StatusFilter, filter: Omit<MemoryFilter, 'statuses'>, page: { limit: number; cursor?: string | undefined }): Promise<MemoryListing> {
+    await this.deps.writeScope(workspaceId);
+    const statusFilter: MemoryFilter = { ...filter, statuses: STATUSES[status] };
+    const [found, total] = await Promise.all([this.deps.storage.memories.list(workspaceId, statusFilter, page), this.deps.storage.memories.count(workspaceId, statusFilter)]);
+    return { memories: found.items, nextCursor: found.nextCursor, total };
   }
 
   async update(workspaceId: string, id: string, change: MemoryUpdate): Promise<Memory> {
@@ -305,7 +352,7 @@ export class MemoryService {
   }
 
   /** Lowers importance by `rate` (floor 0) and the decay factor by the same proportion; pinned memories are exempt. */
-  async decay(workspaceId: string, id: string, rate: number): Promise<Memory> {
+  async decay(workspaceId: string, id: string, rate = DEFAULT_DECAY_RATE): Promise<Memory> {
     const existing = await this.get(workspaceId, id);
     if (existing.pinned || existing.status === 'deleted') return existing;
     const updated = await this.deps.storage.memories.update(workspaceId, id, {

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../logger.js';
 import type { Storage } from '../../storage/types.js';
 import { isoNow, type Clock } from '../clock.js';
 
@@ -20,7 +20,7 @@ export class AccessRecorder {
   constructor(
     private readonly storage: Storage,
     private readonly clock: Clock,
-    private readonly log: Pick<FastifyBaseLogger, 'warn'>,
+    private readonly log: Logger,
   ) {}
 
   record(workspaceId: string, ids: readonly string[]): void {
@@ -31,6 +31,14 @@ export class AccessRecorder {
     this.size += ids.length;
     if (this.size >= FLUSH_AT_PENDING) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), FLUSH_DELAY_MS).unref();
+  }
+
+  /**
+   * Resolves once the recalls of this memory counted so far are written, so that a read right after a recall sees
+   * them: a flush when the memory has some pending, else the flush in flight (if any). Costs nothing otherwise.
+   */
+  settle(workspaceId: string, memoryId: string): Promise<void> {
+    return this.pending.get(workspaceId)?.has(memoryId) ? this.flush() : this.flushing;
   }
 
   /** Writes everything pending; resolves when written (tests and shutdown call it). */

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { Logger } from '../logger.js';
 import type { EmbeddingProvider } from '../../providers/embedding/types.js';
 import type { LlmProvider } from '../../providers/llm/types.js';
 import { FACT_SCOPE, type Memory, type MemoryCandidate, type MemoryFilter, type SequenceNeighbour, type Storage } from '../../storage/types.js';
@@ -74,7 +74,7 @@ export interface RecallDeps {
   clock: Clock;
   llm: LlmProvider | null;
   reranker: Reranker | null;
-  log: Pick<FastifyBaseLogger, 'warn'>;
+  log: Logger;
   cache: { maxEntries: number; ttlMs: number };
   tuning?: RecallTuning;
   /** Times each phase (metrics) and traces it (spans); nothing by default. */
@@ -530,6 +530,11 @@ export class RecallService {
   }
 
   /** Writes pending access counts (tests, shutdown). */
+  /** Resolves once the recalls of this memory counted so far are written (see AccessRecorder.settle). */
+  settleAccess(workspaceId: string, memoryId: string): Promise<void> {
+    return this.access.settle(workspaceId, memoryId);
+  }
+
   flushAccess(): Promise<void> {
     return this.access.flush();
   }

@@ -11,10 +11,13 @@ import { REFLECT_SYSTEM, reflectPrompt } from './prompt.js';
 /** Reflect narrows recall with the same filters; its own knobs are `depth` and `includeSources`. */
 export interface ReflectRequest
   extends Pick<RecallRequest, 'query' | 'workspaceId' | 'detailLevel' | 'types' | 'subtypes' | 'tags' | 'contextId' | 'observerId' | 'subjectId' | 'scopeContextId'> {
-  includeSources: boolean;
-  /** 1-5: how far recall expands over associations, and how many memories it gathers (5 per level). */
-  depth: number;
+  /** Default true. */
+  includeSources?: boolean | undefined;
+  /** 1-5: how far recall expands over associations, and how many memories it gathers (5 per level). Default 2. */
+  depth?: number | undefined;
 }
+
+export const DEFAULT_REFLECT_DEPTH = 2;
 
 export interface ReflectResult {
   reflection: string;
@@ -23,6 +26,13 @@ export interface ReflectResult {
   tokens_processed: number;
   /** `llm`: synthesised by the configured model; `extractive`: quoted memories, no model configured. */
   synthesis: 'llm' | 'extractive';
+  metadata: {
+    /**
+     * `cited`: the memories the answer rests on, as the model cited them (or the extract quoted them);
+     * `all_given`: the model cited none, so every memory that went into the prompt; `none`: no memory was found.
+     */
+    sources: 'cited' | 'all_given' | 'none';
+  };
 }
 
 export const MEMORIES_PER_DEPTH = 5;
@@ -50,6 +60,7 @@ export class ReflectService {
 
   async reflect(request: ReflectRequest): Promise<ReflectResult> {
     const { llm } = this.deps;
+    const depth = request.depth ?? DEFAULT_REFLECT_DEPTH;
     const recalled = await this.deps.recall.recall({
       query: request.query,
       workspaceId: request.workspaceId,
@@ -61,20 +72,23 @@ export class ReflectService {
       subjectId: request.subjectId,
       scopeContextId: request.scopeContextId,
       detailLevel: request.detailLevel,
-      limit: MEMORIES_PER_DEPTH * request.depth,
-      traverseDepth: request.depth,
+      limit: MEMORIES_PER_DEPTH * depth,
+      traverseDepth: depth,
     });
     const memories = recalled.memories;
     const synthesis = llm ? 'llm' : 'extractive';
     if (memories.length === 0) {
       // Nothing to ground an answer in: asking a model would only invite an invented one.
-      return { reflection: NOTHING_FOUND, source_memories: [], confidence: 0, tokens_processed: estimateTokens(request.query), synthesis };
+      return { reflection: NOTHING_FOUND, source_memories: [], confidence: 0, tokens_processed: estimateTokens(request.query), synthesis, metadata: { sources: 'none' } };
     }
     const result = llm ? await this.synthesise(llm, request.query, memories) : this.extract(request.query, memories);
-    return { ...result, source_memories: request.includeSources ? result.source_memories : [], synthesis };
+    // An answer always rests on something: a model that cited nothing answered from all it was given.
+    const cited = result.source_memories.length > 0;
+    const sources = cited ? result.source_memories : memories.map((m) => m.id);
+    return { ...result, source_memories: request.includeSources === false ? [] : sources, synthesis, metadata: { sources: cited ? 'cited' : 'all_given' } };
   }
 
-  private async synthesise(llm: LlmProvider, query: string, memories: readonly RecalledMemory[]): Promise<Omit<ReflectResult, 'synthesis'>> {
+  private async synthesise(llm: LlmProvider, query: string, memories: readonly RecalledMemory[]): Promise<Omit<ReflectResult, 'synthesis' | 'metadata'>> {
     const prompt = reflectPrompt(query, memories);
     const { value, inputTokens, outputTokens } = await completeJson(llm, { system: REFLECT_SYSTEM, messages: [{ role: 'user', content: prompt }], temperature: 0.2 }, parseAnswer);
     const sources = [...new Set(value.sources.map((n) => memories[n - 1]?.id).filter((id): id is string => id !== undefined))];
@@ -82,7 +96,7 @@ export class ReflectService {
     return { reflection: value.reflection, source_memories: sources, confidence: round(value.confidence), tokens_processed: tokens };
   }
 
-  private extract(query: string, memories: readonly RecalledMemory[]): Omit<ReflectResult, 'synthesis'> {
+  private extract(query: string, memories: readonly RecalledMemory[]): Omit<ReflectResult, 'synthesis' | 'metadata'> {
     const { terms } = processQuery(query, this.deps.clock.now());
     const { reflection, used } = extractiveReflection(terms, memories);
     return {

@@ -1,11 +1,19 @@
 import { forbidden, invalid, notFound } from '../../errors.js';
 import type { RegistryViewer, ScopedOwner } from '../../storage/types.js';
+import type { Access } from '../access/access.js';
 
 /** Who calls a scoped registry: the resolved (and authorized) workspace, the user named, and what they may write. */
 export interface RegistryCaller extends RegistryViewer {
   /** The admin key, or anyone in local development mode: may write entries above a workspace. */
   tenantAdmin: boolean;
 }
+
+/** The caller of a registry: its workspace, the user it names (to select user-owned entries), and whether it may write above a workspace. */
+export const registryCaller = (access: Access, userId: string | undefined): RegistryCaller => ({
+  workspaceId: access.workspaceId,
+  userId: userId ?? null,
+  tenantAdmin: access.principal.kind !== 'key',
+});
 
 /** An entry of a scoped registry as precedence sees it. */
 export type Scoped<S extends string> = ScopedOwner<S> & { id: string; name: string };

@@ -2,6 +2,7 @@ import type { Contradiction, Memory, Storage } from '../../storage/types.js';
 import { addMs, isoNow, type Clock } from '../clock.js';
 import { textAtDetailLevel, type DetailLevel } from '../memories/tiers.js';
 import type { WorkspaceService } from '../workspaces/service.js';
+import { openThread, recentActivity, workspaceSummary, type ActivityEntry, type OpenThread, type WorkspaceSummary } from './briefing-digest.js';
 
 export interface BriefingOptions {
   lookbackMinutes: number;
@@ -41,6 +42,14 @@ export interface Briefing {
   contradictions: BriefingContradiction[];
   lookback_minutes: number;
   generated_at: string;
+  /** The same briefing in the shape agent clients read (see NOTES.md). */
+  workspace_summary: WorkspaceSummary;
+  recent_activity: ActivityEntry[];
+  open_threads: OpenThread[];
+  /** The same list as `contradictions`. */
+  contradictions_detected: BriefingContradiction[];
+  /** The same list as `recent_memories`. */
+  memories: BriefingMemory[];
 }
 
 const HIGHLIGHTS = 2;
@@ -69,8 +78,10 @@ export class BriefingService {
     const recent = await storage.memories.list(workspaceId, recentFilter, { limit: options.limit });
     const memoryCount = await storage.memories.count(workspaceId, recentFilter);
     const sessions = await storage.sessions.list({ workspaceId, activeAt: now });
-    const threads = await storage.threads.list(workspaceId, { activeAt: now, updatedAfter: since, limit: THREADS_NAMED, offset: 0 });
+    const threads = await storage.threads.list(workspaceId, { activeAt: now, updatedAfter: since, limit: options.limit, offset: 0 });
     const contradictionCount = await storage.contradictions.countUnresolved(workspaceId);
+    const kinds = await storage.memories.countByKind(workspaceId, { statuses: ['active'] });
+    const totalAssociations = await storage.associations.count(workspaceId);
     const contradictions = options.includeContradictions ? await this.openContradictions(workspaceId, options) : [];
 
     const window = windowText(options.lookbackMinutes);
@@ -88,7 +99,7 @@ export class BriefingService {
     parts.push(sessions.length === 0 ? 'No active sessions.' : `${plural(sessions.length, 'active session')}, ${startedRecently} started in the last ${window}.`);
     if (threads.total === 0) parts.push(`No chat threads active in the last ${window}.`);
     else {
-      const named = threads.threads.map((t) => {
+      const named = threads.threads.slice(0, THREADS_NAMED).map((t) => {
         const pending = t.message_count === 0 ? 0 : Math.max(0, t.message_count - (t.last_decomposed_index + 1));
         return `“${t.title ?? t.id}” (${plural(t.message_count, 'message')}${pending > 0 ? `, ${pending} not yet decomposed` : ''})`;
       });
@@ -96,13 +107,19 @@ export class BriefingService {
     }
     parts.push(contradictionCount === 0 ? 'No unresolved contradictions.' : `${plural(contradictionCount, 'unresolved contradiction')} to review.`);
 
+    const memories = options.includeMemories ? recent.items.map((m) => briefingMemory(m, options.detailLevel)) : [];
     return {
       workspace_id: workspaceId,
       summary: parts.join(' '),
-      recent_memories: options.includeMemories ? recent.items.map((m) => briefingMemory(m, options.detailLevel)) : [],
+      recent_memories: memories,
       contradictions,
       lookback_minutes: options.lookbackMinutes,
       generated_at: now,
+      workspace_summary: workspaceSummary(kinds, memoryCount, recent.items, totalAssociations),
+      recent_activity: recentActivity(recent.items),
+      open_threads: threads.threads.map(openThread),
+      contradictions_detected: contradictions,
+      memories,
     };
   }
 

@@ -4,8 +4,10 @@ import { addMs, isoNow, type Clock } from '../clock.js';
 import { newSessionId } from '../ids.js';
 import { DEFAULT_CONTEXT } from '../memories/records.js';
 import { DEFAULT_TENANT, type WorkspaceService } from '../workspaces/service.js';
-import type { Briefing, BriefingOptions, BriefingService } from './briefing.js';
-import type { CommitOptions, CommitResult, SessionCommitter } from './commit.js';
+import type { Access } from '../access/access.js';
+import type { DetailLevel } from '../recall/types.js';
+import { DEFAULT_BRIEFING_OPTIONS, SESSION_BRIEFING_LOOKBACK_HOURS, type Briefing, type BriefingOptions, type BriefingService } from './briefing.js';
+import { DEFAULT_COMMIT_OPTIONS, type CommitOptions, type CommitResult, type SessionCommitter } from './commit.js';
 
 export const DEFAULT_SESSION_TTL_SECONDS = 3600;
 
@@ -19,7 +21,6 @@ export interface SandboxCleanup {
 
 export interface SessionInput {
   session_id?: string | undefined;
-  workspace_id: string;
   ttl_seconds?: number | undefined;
   metadata?: JsonObject | undefined;
   context_id?: string | undefined;
@@ -27,6 +28,15 @@ export interface SessionInput {
   /** Initial working-memory entries, key to value. */
   working_memory?: JsonObject | undefined;
 }
+
+/** The briefing a caller asks for when starting a session; unset fields take the defaults. */
+export interface StartBriefingRequest {
+  lookbackHours?: number | undefined;
+  detailLevel?: DetailLevel | undefined;
+  limit?: number | undefined;
+}
+
+type Optional<T> = { [K in keyof T]?: T[K] | undefined };
 
 export interface SessionView extends Session {
   /** Live working-memory entries, key to value. */
@@ -44,25 +54,86 @@ export class SessionService {
     private readonly sandboxes: SandboxCleanup,
   ) {}
 
-  /** Creates the session and, when asked, a briefing of its workspace for the agent starting it. */
-  async start(input: SessionInput, briefing: BriefingOptions | null): Promise<{ session: SessionView; briefing: Briefing | null }> {
-    const session = await this.create(input);
-    return { session, briefing: briefing ? await this.briefings.build(session.workspace_id, briefing) : null };
+  /**
+   * Starts a session in the caller's workspace (created with its context when absent) and, when asked, a briefing
+   * of the workspace for the agent starting it, looking back further than the briefing route: work resumes after a gap.
+   */
+  async start(access: Access, input: SessionInput, briefing: StartBriefingRequest | null): Promise<{ session: SessionView; briefing: Briefing | null }> {
+    const session = await this.create(access.workspaceId, input);
+    if (!briefing) return { session, briefing: null };
+    const options: BriefingOptions = {
+      ...DEFAULT_BRIEFING_OPTIONS,
+      lookbackMinutes: Math.round((briefing.lookbackHours ?? SESSION_BRIEFING_LOOKBACK_HOURS) * 60),
+      ...(briefing.detailLevel && { detailLevel: briefing.detailLevel }),
+      ...(briefing.limit && { limit: briefing.limit }),
+    };
+    return { session, briefing: await this.briefings.build(session.workspace_id, options) };
   }
 
-  private async create(input: SessionInput): Promise<SessionView> {
+  /** What happened in the caller's workspace lately; unset options take the defaults. */
+  briefing(access: Access, options: Optional<BriefingOptions>): Promise<Briefing> {
+    const defined = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+    return this.briefings.build(access.workspaceId, { ...DEFAULT_BRIEFING_OPTIONS, ...defined });
+  }
+
+  /** A live session addressed by id, in the caller's workspace (any other is reported missing). */
+  async owned(access: Access, id: string): Promise<Session> {
+    const session = await this.get(id);
+    if (session.workspace_id !== access.workspaceId) throw notFound('session', id);
+    return session;
+  }
+
+  async viewOwned(access: Access, id: string): Promise<SessionView> {
+    return this.view(await this.owned(access, id));
+  }
+
+  /** Ends a session of the caller's workspace, expired or not: its working memory goes, committed memories stay. */
+  async end(access: Access, id: string): Promise<void> {
+    const session = await this.storage.sessions.get(id);
+    if (!session || session.workspace_id !== access.workspaceId) throw notFound('session', id);
+    await this.delete(id);
+  }
+
+  /** Commits the working memory; unset options take the defaults. */
+  async commitOwned(access: Access, id: string, options: Optional<CommitOptions>): Promise<CommitResult> {
+    const session = await this.owned(access, id);
+    const defined = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+    return this.committer.commit(session, { ...DEFAULT_COMMIT_OPTIONS, ...defined });
+  }
+
+  async putOwnedEntry(access: Access, id: string, key: string, value: unknown, ttlSeconds: number | null): Promise<WorkingMemoryEntry> {
+    await this.owned(access, id);
+    return this.putEntry(id, key, value, ttlSeconds);
+  }
+
+  /** Working memory as key → value: every live entry, or only `key` (404 when that entry is absent or expired). */
+  async workingMemory(access: Access, id: string, key?: string): Promise<Record<string, unknown>> {
+    await this.owned(access, id);
+    const entries = await this.entries(id);
+    const wanted = key === undefined ? entries : entries.filter((e) => e.key === key);
+    if (key !== undefined && wanted.length === 0) throw notFound('working-memory entry', key);
+    return Object.fromEntries(wanted.map((e) => [e.key, e.value]));
+  }
+
+  /** Extends a session of the caller's workspace: it now expires `seconds` (default: its TTL) from now. */
+  async touchOwned(access: Access, id: string, seconds?: number): Promise<SessionView> {
+    await this.owned(access, id);
+    return this.view(await this.touch(id, seconds));
+  }
+
+  private async create(workspaceId: string, input: SessionInput): Promise<SessionView> {
     const id = input.session_id ?? newSessionId();
     if (await this.storage.sessions.get(id)) throw new AppError('conflict', `session '${id}' already exists`);
-    await this.workspaces.ensure(input.workspace_id);
+    await this.workspaces.ensure(workspaceId);
     const contextId = input.context_id ?? DEFAULT_CONTEXT;
     const now = isoNow(this.clock);
     if (contextId !== DEFAULT_CONTEXT) {
-      await this.storage.contexts.ensure({ id: contextId, workspace_id: input.workspace_id, name: contextId, description: null, settings: {}, created_at: now, updated_at: now });
+      await this.storage.contexts.ensure({ id: contextId, workspace_id: workspaceId, name: contextId, description: null, settings: {}, created_at: now, updated_at: now });
     }
     const ttl = input.ttl_seconds ?? DEFAULT_SESSION_TTL_SECONDS;
     const session: Session = {
       id,
-      workspace_id: input.workspace_id,
+      workspace_id: workspaceId,
       tenant_id: DEFAULT_TENANT,
       context_id: contextId,
       user_id: input.user_id ?? null,
@@ -89,7 +160,7 @@ export class SessionService {
     return session;
   }
 
-  async view(session: Session): Promise<SessionView> {
+  private async view(session: Session): Promise<SessionView> {
     const entries = await this.storage.sessions.entries(session.id, isoNow(this.clock));
     return { ...session, working_memory: Object.fromEntries(entries.map((e) => [e.key, e.value])) };
   }
@@ -102,7 +173,7 @@ export class SessionService {
     });
   }
 
-  async delete(id: string): Promise<void> {
+  private async delete(id: string): Promise<void> {
     if (!(await this.storage.sessions.delete(id))) throw notFound('session', id);
     await this.sandboxes.cleanup(id);
   }
@@ -115,12 +186,7 @@ export class SessionService {
     return updated!;
   }
 
-  /** Stores the live session's working memory as long-term memories (see SessionCommitter). */
-  async commit(id: string, options: CommitOptions): Promise<CommitResult> {
-    return this.committer.commit(await this.get(id), options);
-  }
-
-  async putEntry(id: string, key: string, value: unknown, ttlSeconds: number | null): Promise<WorkingMemoryEntry> {
+  private async putEntry(id: string, key: string, value: unknown, ttlSeconds: number | null): Promise<WorkingMemoryEntry> {
     await this.get(id);
     const now = isoNow(this.clock);
     return this.storage.sessions.putEntry(id, {
@@ -133,7 +199,7 @@ export class SessionService {
     });
   }
 
-  async entries(id: string): Promise<WorkingMemoryEntry[]> {
+  private async entries(id: string): Promise<WorkingMemoryEntry[]> {
     await this.get(id);
     return this.storage.sessions.entries(id, isoNow(this.clock));
   }

@@ -34,9 +34,26 @@ export function frontMatter(manifest: string): Record<string, unknown> {
 }
 
 /**
+ * The manifest with the description and version a request gives written over what its front matter states. The
+ * request wins (a client updating a skill's description means it), and the manifest keeps saying what the record
+ * says: agents read SKILL.md, not the record. The rest of the file stays as written; a field the front matter does
+ * not state stays the record's alone.
+ */
+export function withGivenFields(manifest: string, given: Pick<GivenFields, 'description' | 'version'>): string {
+  const stated = frontMatter(manifest);
+  const changes = (['description', 'version'] as const).filter((field) => given[field] !== undefined && stated[field] !== undefined && stated[field] !== given[field]);
+  const match = FRONT_MATTER.exec(manifest);
+  if (changes.length === 0 || !match) return manifest;
+  const document = parseDocument(match[1] ?? '');
+  for (const field of changes) document.set(field, given[field]);
+  return `---\n${document.toString()}---\n${manifest.slice(match[0].length)}`;
+}
+
+/**
  * The record's name, description and version for a manifest. The front matter states them; a field it leaves out
- * comes from `given` (the request), then from `current` (the stored skill). A given value that contradicts the
- * front matter is refused rather than silently dropped, and a stored skill keeps its name.
+ * comes from `given` (the request), then from `current` (the stored skill). A given name that contradicts the front
+ * matter is refused rather than silently dropped (see `withGivenFields` for the others), and a stored skill keeps
+ * its name.
  */
 export function manifestFields(manifest: string, given: GivenFields, current?: ManifestFields): ManifestFields {
   const stated = frontMatter(manifest);

@@ -5,7 +5,7 @@ import { newId } from '../ids.js';
 import { assertWritable, ScopeRules, visibleOrNotFound, type Ranked, type RegistryCaller } from '../registries/scopes.js';
 import { DEFAULT_TENANT, type WorkspaceService } from '../workspaces/service.js';
 import { checkFilePath, decodeContent, skillFile, utf8Text, type FileEncoding } from './files.js';
-import { composeManifest, manifestFields } from './manifest.js';
+import { composeManifest, manifestFields, withGivenFields } from './manifest.js';
 import { syncSkillFiles, type SkillSyncReport, type SkillSyncRequest } from './sync.js';
 
 /** Skill scopes, highest precedence first: a user's own skills, the workspace's, the tenant's, then global ones. */
@@ -62,7 +62,7 @@ export class SkillService {
     const { storage, workspaces, clock } = this.deps;
     await workspaces.get(caller.workspaceId);
     const owner = SKILL_SCOPES.ownerFor(input.scope ?? 'workspace', caller);
-    const manifest = manifestOf(input);
+    const manifest = withGivenFields(manifestOf(input), input);
     const fields = manifestFields(manifest, input);
     const now = isoNow(clock);
     const files = [skillFile(SKILL_MANIFEST_PATH, Buffer.from(manifest, 'utf8'), now), ...initialFiles(input.files ?? [], now)];
@@ -91,7 +91,7 @@ export class SkillService {
 
   async update(caller: RegistryCaller, id: string, patch: UpdateSkillInput): Promise<Skill> {
     const skill = await this.writable(caller, id);
-    const manifest = patch.manifest ?? skill.manifest;
+    const manifest = withGivenFields(patch.manifest ?? skill.manifest, patch);
     const { name: _name, ...fields } = manifestFields(manifest, { description: patch.description, version: patch.version }, skill);
     const writes = manifest === skill.manifest ? [] : [skillFile(SKILL_MANIFEST_PATH, Buffer.from(manifest, 'utf8'), isoNow(this.deps.clock))];
     await this.save(skill, { writes, patch: { ...fields, source_mode: patch.source_mode, metadata: patch.metadata } });

@@ -176,3 +176,5 @@ export class ThreadService {
     },
   };
 }
+
+export type { ChatMessage, ChatThread } from '../../storage/types.js';

@@ -1,5 +1,6 @@
 import { AppError, conflict, notFound } from '../../errors.js';
 import type { Context, JsonObject, Storage, Workspace } from '../../storage/types.js';
+import { authorizeWorkspace, requireAdmin, visibleWorkspaces, type Principal } from '../access/principal.js';
 import { isoNow, type Clock } from '../clock.js';
 import type { CoreEvents } from '../events.js';
 import { RELATIONSHIP_CATEGORIES, RELATIONSHIP_TYPES } from '../graph/taxonomy.js';
@@ -45,7 +46,10 @@ export class WorkspaceService {
     private readonly sandboxes: SandboxCleanup,
   ) {}
 
-  async create(input: { id?: string | undefined; name: string; settings?: JsonObject | undefined }): Promise<Workspace> {
+  /** A key may create a workspace it already names (its own id); a workspace with a generated id needs the admin. */
+  async create(principal: Principal, input: { id?: string | undefined; name: string; settings?: JsonObject | undefined }): Promise<Workspace> {
+    if (input.id) authorizeWorkspace(principal, input.id);
+    else requireAdmin(principal);
     const now = isoNow(this.clock);
     const workspace: Workspace = { id: input.id ?? newId('ws'), tenant_id: DEFAULT_TENANT, name: input.name, settings: input.settings ?? {}, created_at: now, updated_at: now };
     if (await this.storage.workspaces.get(workspace.id)) throw conflict(`workspace '${workspace.id}' already exists`);
@@ -74,8 +78,14 @@ export class WorkspaceService {
     return (await this.storage.workspaces.get(id))!;
   }
 
-  list(): Promise<Workspace[]> {
-    return this.storage.workspaces.list();
+  /** The workspaces the caller may use, oldest first. */
+  list(principal: Principal): Promise<Workspace[]> {
+    return this.storage.workspaces.list(visibleWorkspaces(principal));
+  }
+
+  /** Whether the workspace exists (without creating `_default`). */
+  async exists(id: string): Promise<boolean> {
+    return (await this.storage.workspaces.get(id)) !== null;
   }
 
   async update(id: string, patch: { name?: string | undefined; settings?: JsonObject | undefined }): Promise<Workspace> {

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { requireAdmin } from '../../core/auth/api-keys.js';
-import type { Services } from '../../services.js';
+import { requireAdmin } from '../../core/access/principal.js';
+import type { CoreServices } from '../../services.js';
 import { ApiKeyInfo, CreateApiKeyBody, IssuedApiKey } from '../schemas/api-key.js';
 import { commonErrors, IdParams } from '../schemas/common.js';
 import type { App } from '../server.js';
@@ -8,7 +8,7 @@ import type { App } from '../server.js';
 const tags = ['api-keys'];
 
 /** Admin-only: issue keys limited to workspaces, list them (never the secret), revoke them. */
-export function apiKeyRoutes(app: App, services: Services): void {
+export function apiKeyRoutes(app: App, services: CoreServices): void {
   app.post(
     '/api-keys',
     { schema: { tags, summary: 'Issue an API key for some workspaces (the secret is shown once)', body: CreateApiKeyBody, response: { 201: Type.Object({ api_key: IssuedApiKey }), ...commonErrors } } },

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
-import { authorizeWorkspace, requireAdmin, type Principal } from '../../core/auth/api-keys.js';
+import { authorizeWorkspace, requireAdmin, visibleWorkspaces } from '../../core/access/principal.js';
 import type { WorkspaceApplication as InWorkspace } from '../../core/applications/service.js';
-import type { Services } from '../../services.js';
+import type { CoreServices } from '../../services.js';
 import {
   Application,
   ApplicationAssociation,
@@ -19,16 +19,13 @@ import type { App } from '../server.js';
 
 const tags = ['applications'];
 
-/** A key limited to workspaces reads the applications linked to them; the admin (or local mode) reads all. */
-const visibleIn = (principal: Principal): readonly string[] | undefined => (principal.kind === 'key' ? principal.key.workspaces : undefined);
-
 const inWorkspaceView = ({ application, link, effective_config, effective_enabled }: InWorkspace) => ({ ...application, association: link, effective_config, effective_enabled });
 
 /**
  * Applications are tenant-level: creating, changing, deleting them and linking them to workspaces needs the admin
  * key. Workspace keys read the applications linked to their workspaces.
  */
-export function applicationRoutes(app: App, services: Services): void {
+export function applicationRoutes(app: App, services: CoreServices): void {
   app.post(
     '/applications',
     { schema: { tags, summary: 'Register an application (admin)', body: CreateApplicationBody, response: { 201: Application, ...commonErrors } } },
@@ -49,7 +46,7 @@ export function applicationRoutes(app: App, services: Services): void {
       },
     },
     async (request) => {
-      const { applications, total } = await services.applications.list(request.query, visibleIn(request.principal));
+      const { applications, total } = await services.applications.list(request.query, visibleWorkspaces(request.principal));
       return { applications, total_count: total };
     },
   );
@@ -57,7 +54,7 @@ export function applicationRoutes(app: App, services: Services): void {
   app.get(
     '/applications/:app_id',
     { schema: { tags, summary: 'Get an application', params: ApplicationParams, response: { 200: Application, ...commonErrors } } },
-    async (request) => services.applications.get(request.params.app_id, visibleIn(request.principal)),
+    async (request) => services.applications.get(request.params.app_id, visibleWorkspaces(request.principal)),
   );
 
   app.put(

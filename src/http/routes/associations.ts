@@ -1,8 +1,7 @@
 import { Type } from 'typebox';
+import type { FastifyRequest } from 'fastify';
 import { splitList } from '../../core/graph/relationship-filter.js';
-import { traceMemory } from '../../core/graph/trace.js';
-import { traverse } from '../../core/graph/traverse.js';
-import type { Services } from '../../services.js';
+import type { CoreServices } from '../../services.js';
 import {
   AssociateBody,
   AssociationEnvelope,
@@ -13,7 +12,7 @@ import {
   TraverseResponse,
 } from '../schemas/association.js';
 import { commonErrors, ErrorResponse, IdParams, WorkspaceQuery } from '../schemas/common.js';
-import { resolveWorkspace } from '../request-context.js';
+import { objectAccess } from '../request-context.js';
 import type { App } from '../server.js';
 
 const MemoryParams = IdParams('memory_id', 'memory id (mem_…)');
@@ -21,7 +20,11 @@ const AssociationParams = Type.Object({ ...MemoryParams.properties, ...IdParams(
 const tags = ['associations'];
 
 /** Links between memories, traversal of the graph they form, and a memory's provenance trace. */
-export function associationRoutes(app: App, services: Services): void {
+export function associationRoutes(app: App, services: CoreServices): void {
+  const associations = services.associations;
+  /** Every route here addresses its memory by id: the workspace is the memory's. */
+  const workspaceOf = async (request: FastifyRequest, memoryId: string) => (await objectAccess(services, request, 'memory', memoryId)).workspaceId;
+
   // The spec names `/associate`; the client library posts to `/associations`. Same body, same behaviour.
   for (const path of ['/memories/:memory_id/associate', '/memories/:memory_id/associations']) {
     app.post(
@@ -36,9 +39,9 @@ export function associationRoutes(app: App, services: Services): void {
         },
       },
       async (request, reply) => {
-        const { workspace_id, ...input } = request.body;
-        const workspaceId = await resolveWorkspace(services, request, workspace_id);
-        const { association, created } = await services.associations.associate(workspaceId, request.params.memory_id, input);
+        const { workspace_id: _named, ...input } = request.body;
+        const workspaceId = await workspaceOf(request, request.params.memory_id);
+        const { association, created } = await associations.associate(workspaceId, request.params.memory_id, input);
         return reply.status(created ? 201 : 200).send({ association });
       },
     );
@@ -49,9 +52,9 @@ export function associationRoutes(app: App, services: Services): void {
     { schema: { tags, summary: 'The edges of a memory, by direction and relationship type; edges to deleted memories are left out', params: MemoryParams, querystring: ListAssociationsQuery, response: { 200: AssociationListResponse, ...commonErrors } } },
     async (request) => {
       const q = request.query;
-      const workspaceId = await resolveWorkspace(services, request, q.workspace_id);
-      const associations = await services.associations.list(workspaceId, request.params.memory_id, { direction: q.direction, relationships: splitList(q.relationships) });
-      return { associations, total_count: associations.length };
+      const workspaceId = await workspaceOf(request, request.params.memory_id);
+      const edges = await associations.list(workspaceId, request.params.memory_id, { direction: q.direction, relationships: splitList(q.relationships) });
+      return { associations: edges, total_count: edges.length };
     },
   );
 
@@ -59,8 +62,8 @@ export function associationRoutes(app: App, services: Services): void {
     '/memories/:memory_id/associations/:association_id',
     { schema: { tags, summary: 'Remove one edge of the memory (either end)', params: AssociationParams, querystring: WorkspaceQuery, response: { 204: Type.Null(), ...commonErrors } } },
     async (request, reply) => {
-      const workspaceId = await resolveWorkspace(services, request, request.query.workspace_id);
-      await services.associations.remove(workspaceId, request.params.memory_id, request.params.association_id);
+      const workspaceId = await workspaceOf(request, request.params.memory_id);
+      await associations.remove(workspaceId, request.params.memory_id, request.params.association_id);
       return reply.status(204).send(null);
     },
   );
@@ -78,8 +81,8 @@ export function associationRoutes(app: App, services: Services): void {
     },
     async (request) => {
       const b = request.body;
-      const workspaceId = await resolveWorkspace(services, request, b.workspace_id);
-      return traverse(services.storage, workspaceId, request.params.memory_id, {
+      const workspaceId = await workspaceOf(request, request.params.memory_id);
+      return associations.traverse(workspaceId, request.params.memory_id, {
         maxDepth: b.max_depth,
         relationshipTypes: b.relationship_types ?? undefined,
         relationshipCategories: b.relationship_categories ?? undefined,
@@ -95,8 +98,7 @@ export function associationRoutes(app: App, services: Services): void {
     '/memories/:memory_id/trace',
     { schema: { tags, summary: 'Provenance: where the memory came from, its relationship categories, its associations and the articles citing it', params: MemoryParams, querystring: WorkspaceQuery, response: { 200: TraceResponse, ...commonErrors } } },
     async (request) => {
-      const workspaceId = await resolveWorkspace(services, request, request.query.workspace_id);
-      return traceMemory(services.storage, workspaceId, request.params.memory_id);
+      return associations.trace(await workspaceOf(request, request.params.memory_id), request.params.memory_id);
     },
   );
 }

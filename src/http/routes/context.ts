@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { SandboxScope } from '../../core/context/index.js';
 import { AppError, invalid } from '../../errors.js';
-import type { Services } from '../../services.js';
+import type { CoreServices } from '../../services.js';
 import { commonErrors, ErrorResponse } from '../schemas/common.js';
 import {
   BoundVariable,
@@ -23,7 +23,7 @@ import {
   VariablesOverview,
 } from '../schemas/context.js';
 import { parseClientJson } from '../json-body.js';
-import { requireSession } from '../request-context.js';
+import { sessionAccess } from '../request-context.js';
 import type { App } from '../server.js';
 
 const tags = ['context'];
@@ -32,11 +32,11 @@ const sessionErrors = { 410: ErrorResponse, ...commonErrors };
 const modelErrors = { ...sessionErrors, 502: ErrorResponse };
 
 /** The context environment: one Python sandbox per session (X-Session-ID), in the session's workspace. */
-export function contextRoutes(app: App, services: Services): void {
+export function contextRoutes(app: App, services: CoreServices): void {
   const { sandboxes, context } = services;
   const scopeOf = async (request: FastifyRequest): Promise<SandboxScope> => {
-    const session = await requireSession(services, request);
-    return { sessionId: session.id, workspaceId: session.workspace_id };
+    const access = await sessionAccess(services, request);
+    return { sessionId: access.session.id, workspaceId: access.workspaceId };
   };
 
   app.post(
@@ -107,7 +107,8 @@ export function contextRoutes(app: App, services: Services): void {
     async (request) => {
       const { sessionId } = await scopeOf(request);
       const { key, value, parse_json } = request.body;
-      return sandboxes.setVariable(sessionId, key, parse_json ? parseJsonValue(value, services.config.jsonMaxDepth) : value);
+      const bound = await sandboxes.setVariable(sessionId, key, parse_json ? parseJsonValue(value, services.config.jsonMaxDepth) : value);
+      return { ...bound, key: bound.variable };
     },
   );
 
@@ -156,7 +157,11 @@ export function contextRoutes(app: App, services: Services): void {
   app.get(
     '/context/status',
     { schema: { tags, summary: 'Whether the session has a sandbox, its variables, sizes, limit and counters', headers: SessionHeader, response: { 200: StatusResponse, ...sessionErrors } } },
-    async (request) => sandboxes.status((await scopeOf(request)).sessionId),
+    async (request) => {
+      const status = await sandboxes.status((await scopeOf(request)).sessionId);
+      // `active` and `execution_count`: the names client libraries read.
+      return { ...status, active: status.exists, execution_count: status.metadata?.exec_count ?? 0 };
+    },
   );
 
   app.post(

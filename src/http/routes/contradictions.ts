@@ -1,16 +1,15 @@
 import { Type } from 'typebox';
-import { authorizeWorkspace } from '../../core/auth/api-keys.js';
-import { DEFAULT_SCAN_BATCH } from '../../core/contradictions/service.js';
-import type { Services } from '../../services.js';
+import { authorizeWorkspace } from '../../core/access/principal.js';
+import type { CoreServices } from '../../services.js';
 import { commonErrors, ErrorResponse, IdParams } from '../schemas/common.js';
 import { Contradiction, ListContradictionsQuery, ResolveBody, ResolveQuery, ScanBody, ScanResponse } from '../schemas/contradiction.js';
 import { WorkspaceParams } from '../schemas/workspace.js';
-import { resolveWorkspace } from '../request-context.js';
+import { objectAccess } from '../request-context.js';
 import type { App } from '../server.js';
 
 const tags = ['contradictions'];
 
-export function contradictionRoutes(app: App, services: Services): void {
+export function contradictionRoutes(app: App, services: CoreServices): void {
   app.get(
     '/workspaces/:workspace_id/contradictions',
     {
@@ -35,7 +34,7 @@ export function contradictionRoutes(app: App, services: Services): void {
     async (request) => {
       const workspaceId = request.params.workspace_id;
       authorizeWorkspace(request.principal, workspaceId);
-      const found = await services.contradictions.scan(workspaceId, request.body?.batch_size ?? DEFAULT_SCAN_BATCH);
+      const found = await services.contradictions.scan(workspaceId, request.body?.batch_size);
       return { workspace_id: workspaceId, contradictions_found: found.length, contradictions: found };
     },
   );
@@ -53,7 +52,7 @@ export function contradictionRoutes(app: App, services: Services): void {
       },
     },
     async (request) => {
-      const workspaceId = await resolveWorkspace(services, request, request.query.workspace_id);
+      const { workspaceId } = await objectAccess(services, request, 'contradiction', request.params.contradiction_id);
       const { resolution, merged_content } = request.body;
       return services.contradictions.resolve(workspaceId, request.params.contradiction_id, resolution, merged_content);
     },

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
-import type { Services } from '../../services.js';
-import { resolveWorkspace } from '../request-context.js';
+import type { CoreServices } from '../../services.js';
+import type { FastifyRequest } from 'fastify';
+import { objectAccess, scopedAccess } from '../request-context.js';
 import { commonErrors, WorkspaceQuery } from '../schemas/common.js';
 import {
   CreateDataProviderBody,
@@ -16,14 +17,17 @@ import type { App } from '../server.js';
 const tags = ['data providers'];
 
 /** Data-provider records of the resolved workspace. `encrypted_args` goes in, encrypted, and never comes out. */
-export function dataProviderRoutes(app: App, services: Services): void {
+export function dataProviderRoutes(app: App, services: CoreServices): void {
   const providers = services.dataProviders;
+  const scopedWorkspace = async (request: FastifyRequest) => (await scopedAccess(services, request)).workspaceId;
+  /** Routes under a provider id address the provider: the workspace is its. */
+  const providerWorkspace = async (request: FastifyRequest, id: string) => (await objectAccess(services, request, 'data_provider', id)).workspaceId;
 
   app.post(
     '/data-providers',
     { schema: { tags, summary: 'Register a data provider in the workspace', body: CreateDataProviderBody, response: { 201: DataProviderEnvelope, ...commonErrors } } },
     async (request, reply) => {
-      const workspaceId = await resolveWorkspace(services, request, request.body.workspace_id);
+      const workspaceId = await scopedWorkspace(request);
       return reply.status(201).send({ data_provider: providers.view(await providers.create(workspaceId, request.body)) });
     },
   );
@@ -39,8 +43,8 @@ export function dataProviderRoutes(app: App, services: Services): void {
       },
     },
     async (request) => {
-      const { workspace_id, ...page } = request.query;
-      const { providers: list, total } = await providers.list(await resolveWorkspace(services, request, workspace_id), page);
+      const { workspace_id: _named, ...page } = request.query;
+      const { providers: list, total } = await providers.list(await scopedWorkspace(request), page);
       return { data_providers: list.map((p) => providers.view(p)), total_count: total };
     },
   );
@@ -49,7 +53,7 @@ export function dataProviderRoutes(app: App, services: Services): void {
     '/data-providers/:provider_id',
     { schema: { tags, summary: 'A data provider (encrypted_args is never returned)', params: DataProviderParams, querystring: WorkspaceQuery, response: { 200: DataProviderEnvelope, ...commonErrors } } },
     async (request) => {
-      const workspaceId = await resolveWorkspace(services, request, request.query.workspace_id);
+      const workspaceId = await providerWorkspace(request, request.params.provider_id);
       return { data_provider: providers.view(await providers.get(workspaceId, request.params.provider_id)) };
     },
   );
@@ -58,7 +62,7 @@ export function dataProviderRoutes(app: App, services: Services): void {
     '/data-providers/:provider_id',
     { schema: { tags, summary: 'Change a data provider; omitted fields stay', params: DataProviderParams, querystring: WorkspaceQuery, body: UpdateDataProviderBody, response: { 200: DataProviderEnvelope, ...commonErrors } } },
     async (request) => {
-      const workspaceId = await resolveWorkspace(services, request, request.query.workspace_id);
+      const workspaceId = await providerWorkspace(request, request.params.provider_id);
       return { data_provider: providers.view(await providers.update(workspaceId, request.params.provider_id, request.body)) };
     },
   );
@@ -67,7 +71,7 @@ export function dataProviderRoutes(app: App, services: Services): void {
     '/data-providers/:provider_id',
     { schema: { tags, summary: 'Delete a data provider (documents it ingested stay)', params: DataProviderParams, querystring: WorkspaceQuery, response: { 204: Type.Null(), ...commonErrors } } },
     async (request, reply) => {
-      await providers.delete(await resolveWorkspace(services, request, request.query.workspace_id), request.params.provider_id);
+      await providers.delete(await providerWorkspace(request, request.params.provider_id), request.params.provider_id);
       return reply.status(204).send(null);
     },
   );
@@ -85,7 +89,7 @@ export function dataProviderRoutes(app: App, services: Services): void {
       },
     },
     async (request) => {
-      const workspaceId = await resolveWorkspace(services, request, request.query.workspace_id);
+      const workspaceId = await providerWorkspace(request, request.params.provider_id);
       const { provider, documents, synced_at } = await providers.sync(workspaceId, request.params.provider_id);
       return { provider_id: provider.id, workspace_id: provider.workspace_id, provider_type: provider.provider_type, documents, synced_at, data_provider: providers.view(provider) };
     },

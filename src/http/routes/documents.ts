@@ -3,11 +3,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { AppError, invalid } from '../../errors.js';
-import type { Services } from '../../services.js';
+import type { CoreServices } from '../../services.js';
 import { commonErrors, ErrorResponse, IdParams, WorkspaceQuery } from '../schemas/common.js';
 import {
   DeleteDocumentQuery,
   DocumentAndJob,
+  type ExtractionOptions,
   DocumentDetail,
   DocumentList,
   DocumentMemories,
@@ -25,7 +26,7 @@ import {
   UploadForm,
 } from '../schemas/document.js';
 import { parseClientJson } from '../json-body.js';
-import { resolveWorkspace } from '../request-context.js';
+import { objectAccess, scopedAccess } from '../request-context.js';
 import { compileBodySchema } from '../validation.js';
 import type { App } from '../server.js';
 
@@ -56,6 +57,8 @@ function fieldValue(name: string, values: string[], maxDepth: number): unknown {
   };
   switch (name) {
     case 'importance':
+    case 'chunk_size':
+    case 'chunk_overlap':
       return text.trim() !== '' && Number.isFinite(Number(text)) ? Number(text) : text;
     case 'retain_original':
       return text === 'true' || text === '1' ? true : text === 'false' || text === '0' ? false : text;
@@ -99,10 +102,17 @@ async function readUpload(request: FastifyRequest, maxBytes: number, maxDepth: n
   return { file, fields };
 }
 
+/** `chunk_size` sent flat (as client libraries do) under the nested options, which win when both name it. */
+const withFlatChunkSize = (chunkSize: number | undefined, options: ExtractionOptions | undefined): ExtractionOptions | undefined =>
+  chunkSize === undefined ? options : { chunk_size: chunkSize, ...options };
+
 /** Documents of the resolved workspace: upload and ingestion jobs, pages and page search, memories, reprocess, delete. */
-export function documentRoutes(app: App, services: Services): void {
+export function documentRoutes(app: App, services: CoreServices): void {
   const documents = services.documents;
-  const workspaceOf = (request: FastifyRequest, explicit: string | undefined) => resolveWorkspace(services, request, explicit);
+  const scopedWorkspace = async (request: FastifyRequest, formWorkspace?: string) => (await scopedAccess(services, request, formWorkspace)).workspaceId;
+  /** Routes under a document or job id address it: the workspace is its. */
+  const documentWorkspace = async (request: FastifyRequest, id: string) => (await objectAccess(services, request, 'document', id)).workspaceId;
+  const jobWorkspace = async (request: FastifyRequest, id: string) => (await objectAccess(services, request, 'ingestion_job', id)).workspaceId;
 
   // Multipart parsing belongs to the upload alone.
   void app.register(async (scope) => {
@@ -125,7 +135,7 @@ export function documentRoutes(app: App, services: Services): void {
       },
       async (request, reply) => {
         const { file, fields } = await readUpload(request, services.config.documents.maxBytes, services.config.jsonMaxDepth);
-        const workspaceId = await workspaceOf(request, fields.workspace_id ?? request.query.workspace_id);
+        const workspaceId = await scopedWorkspace(request, fields.workspace_id);
         const result = await documents.upload(workspaceId, {
           filename: file.filename,
           mimeType: file.mimetype,
@@ -134,7 +144,7 @@ export function documentRoutes(app: App, services: Services): void {
           importance: fields.importance,
           tags: fields.tags,
           metadata: fields.metadata,
-          extractionOptions: fields.extraction_options,
+          extractionOptions: withFlatChunkSize(fields.chunk_size, fields.extraction_options),
           retainOriginal: fields.retain_original,
         });
         return reply.status(202).send(result);
@@ -147,7 +157,7 @@ export function documentRoutes(app: App, services: Services): void {
     { schema: { tags, summary: 'Documents, newest first; filter by status (of the current job) and document_type', querystring: ListDocumentsQuery, response: { 200: DocumentList, ...commonErrors } } },
     async (request) => {
       const q = request.query;
-      return documents.list(await workspaceOf(request, q.workspace_id), { status: q.status, documentType: q.document_type, limit: q.limit, offset: q.offset });
+      return documents.list(await scopedWorkspace(request), { status: q.status, documentType: q.document_type, limit: q.limit, offset: q.offset });
     },
   );
 
@@ -156,14 +166,14 @@ export function documentRoutes(app: App, services: Services): void {
     { schema: { tags, summary: 'Ingestion jobs, newest first; filter by status and document_id', querystring: ListJobsQuery, response: { 200: JobList, ...commonErrors } } },
     async (request) => {
       const q = request.query;
-      return documents.jobs(await workspaceOf(request, q.workspace_id), { status: q.status, documentId: q.document_id, limit: q.limit, offset: q.offset });
+      return documents.jobs(await scopedWorkspace(request), { status: q.status, documentId: q.document_id, limit: q.limit, offset: q.offset });
     },
   );
 
   app.get(
     '/documents/jobs/:job_id',
     { schema: { tags, summary: 'One ingestion job with its progress and, when it failed, the error', params: JobParams, querystring: WorkspaceQuery, response: { 200: JobEnvelope, ...commonErrors } } },
-    async (request) => ({ job: await documents.job(await workspaceOf(request, request.query.workspace_id), request.params.job_id) }),
+    async (request) => ({ job: await documents.job(await jobWorkspace(request, request.params.job_id), request.params.job_id) }),
   );
 
   app.post(
@@ -177,7 +187,7 @@ export function documentRoutes(app: App, services: Services): void {
         response: { 200: JobEnvelope, 409: ErrorResponse, ...commonErrors },
       },
     },
-    async (request) => documents.cancel(await workspaceOf(request, request.query.workspace_id), request.params.job_id),
+    async (request) => documents.cancel(await jobWorkspace(request, request.params.job_id), request.params.job_id),
   );
 
   app.post(
@@ -192,14 +202,14 @@ export function documentRoutes(app: App, services: Services): void {
     },
     async (request) => {
       const b = request.body;
-      return documents.search(await workspaceOf(request, b.workspace_id), { query: b.query, limit: b.limit, documentIds: b.doc_ids });
+      return documents.search(await scopedWorkspace(request), { query: b.query, limit: b.limit, documentIds: b.doc_ids });
     },
   );
 
   app.get(
     '/documents/:document_id',
     { schema: { tags, summary: 'A document with its status, page count, the ids of the memories made from it, and its current job', params: DocumentParams, querystring: WorkspaceQuery, response: { 200: DocumentDetail, ...commonErrors } } },
-    async (request) => documents.get(await workspaceOf(request, request.query.workspace_id), request.params.document_id),
+    async (request) => documents.get(await documentWorkspace(request, request.params.document_id), request.params.document_id),
   );
 
   app.get(
@@ -207,7 +217,7 @@ export function documentRoutes(app: App, services: Services): void {
     { schema: { tags, summary: 'The memories made from the document’s chunks, in page order', params: DocumentParams, querystring: PagedQuery, response: { 200: DocumentMemories, ...commonErrors } } },
     async (request) => {
       const q = request.query;
-      return documents.memories(await workspaceOf(request, q.workspace_id), request.params.document_id, { limit: q.limit, offset: q.offset });
+      return documents.memories(await documentWorkspace(request, request.params.document_id), request.params.document_id, { limit: q.limit, offset: q.offset });
     },
   );
 
@@ -216,14 +226,24 @@ export function documentRoutes(app: App, services: Services): void {
     { schema: { tags, summary: 'The document’s pages in order: page_no, transcript, transcript_model', params: DocumentParams, querystring: PagedQuery, response: { 200: PageList, ...commonErrors } } },
     async (request) => {
       const q = request.query;
-      return documents.pages(await workspaceOf(request, q.workspace_id), request.params.document_id, { limit: q.limit, offset: q.offset });
+      return documents.pages(await documentWorkspace(request, request.params.document_id), request.params.document_id, { limit: q.limit, offset: q.offset });
     },
   );
 
   app.get(
     '/documents/:document_id/pages/:page_id',
     { schema: { tags, summary: 'One page', params: PageParams, querystring: WorkspaceQuery, response: { 200: PageEnvelope, ...commonErrors } } },
-    async (request) => documents.page(await workspaceOf(request, request.query.workspace_id), request.params.document_id, request.params.page_id),
+    async (request) => documents.page(await documentWorkspace(request, request.params.document_id), request.params.document_id, request.params.page_id),
+  );
+
+  app.get(
+    '/documents/:document_id/pages/:page_id/image',
+    // Not offered, like /v1/datasets (routes/not-offered.ts): hidden from the OpenAPI document, so the client has no method for it.
+    { schema: { hide: true, tags, summary: 'A page image: not offered (501); pages are text, see the page’s transcript', params: PageParams, response: { ...commonErrors, 501: ErrorResponse } } },
+    async (request) => {
+      await documents.page(await documentWorkspace(request, request.params.document_id), request.params.document_id, request.params.page_id);
+      throw new AppError('not_implemented', 'memd stores the text of a page, not an image of it: GET /v1/documents/{document_id}/pages/{page_id} has its transcript');
+    },
   );
 
   app.post(
@@ -238,9 +258,10 @@ export function documentRoutes(app: App, services: Services): void {
       },
     },
     async (request, reply) => {
-      const b = request.body;
-      const workspaceId = await workspaceOf(request, b?.workspace_id);
-      return reply.status(202).send(await documents.reprocess(workspaceId, request.params.document_id, b?.extraction_options));
+      const b = request.body ?? {};
+      const workspaceId = await documentWorkspace(request, request.params.document_id);
+      const change = { extractionOptions: withFlatChunkSize(b.chunk_size, b.extraction_options), contextId: b.target_context_id, importance: b.importance };
+      return reply.status(202).send(await documents.reprocess(workspaceId, request.params.document_id, change));
     },
   );
 
@@ -257,7 +278,7 @@ export function documentRoutes(app: App, services: Services): void {
     },
     async (request, reply) => {
       const q = request.query;
-      await documents.delete(await workspaceOf(request, q.workspace_id), request.params.document_id, q.delete_memories);
+      await documents.delete(await documentWorkspace(request, request.params.document_id), request.params.document_id, q.delete_memories);
       return reply.status(204).send(null);
     },
   );

@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
-import { requireAdmin } from '../../core/auth/api-keys.js';
+import { requireAdmin } from '../../core/access/principal.js';
 import type { ErasureScope, PersonSelector } from '../../core/erasure/service.js';
 import { invalid } from '../../errors.js';
-import type { Services } from '../../services.js';
-import { resolveWorkspace } from '../request-context.js';
+import type { CoreServices } from '../../services.js';
+import { existingAccess } from '../request-context.js';
 import { commonErrors } from '../schemas/common.js';
 import { ErasureAuditQuery, ErasureAuditSchema, ErasureBody, ErasureResult } from '../schemas/erasure.js';
 import type { App } from '../server.js';
@@ -16,7 +16,7 @@ function selectorOf(body: { user_id?: string | undefined; subject_id?: string | 
 }
 
 /** Erasure of a user or a subject (NOTES.md, "Erasure"), and its audit trail. */
-export function erasureRoutes(app: App, services: Services): void {
+export function erasureRoutes(app: App, services: CoreServices): void {
   app.post(
     '/erasures',
     {
@@ -31,7 +31,7 @@ export function erasureRoutes(app: App, services: Services): void {
       const body = request.body;
       const selector = selectorOf(body);
       if (body.all_workspaces && body.workspace_id !== undefined) throw invalid('/workspace_id', 'leave it out with all_workspaces');
-      const scope: ErasureScope = body.all_workspaces ? { allWorkspaces: true } : { workspaceId: await resolveWorkspace(services, request, body.workspace_id) };
+      const scope: ErasureScope = body.all_workspaces ? { allWorkspaces: true } : { workspaceId: (await existingAccess(services, request, body.workspace_id)).workspaceId };
       return services.erasure.erase({ selector, scope, principal: request.principal });
     },
   );

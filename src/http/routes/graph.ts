@@ -1,6 +1,7 @@
+import type { FastifyRequest } from 'fastify';
 import type { GraphScope } from '../../core/graph/load.js';
 import { splitList } from '../../core/graph/relationship-filter.js';
-import type { Services } from '../../services.js';
+import type { CoreServices } from '../../services.js';
 import { commonErrors } from '../schemas/common.js';
 import {
   AnalyzeBody,
@@ -15,7 +16,7 @@ import {
   SnapshotResponse,
   StatsResponse,
 } from '../schemas/graph.js';
-import { resolveWorkspace } from '../request-context.js';
+import { scopedAccess } from '../request-context.js';
 import type { App } from '../server.js';
 
 const tags = ['graph'];
@@ -29,9 +30,9 @@ export function graphScope(input: Pick<GraphScopeQuery, 'context_id' | 'node_typ
  * Analysis of the association graph of the resolved workspace (query `workspace_id`, X-Workspace-ID, the session's
  * workspace, …). The graph is taken as undirected; at most MEMD_GRAPH_MAX_NODES newest active memories are analysed.
  */
-export function graphRoutes(app: App, services: Services): void {
-  const scoped = async (request: Parameters<typeof resolveWorkspace>[1], q: GraphScopeQuery) => {
-    const workspaceId = await resolveWorkspace(services, request, q.workspace_id);
+export function graphRoutes(app: App, services: CoreServices): void {
+  const scoped = async (request: FastifyRequest, q: GraphScopeQuery) => {
+    const workspaceId = (await scopedAccess(services, request)).workspaceId;
     await services.workspaces.get(workspaceId);
     return { workspaceId, scope: graphScope(q) };
   };

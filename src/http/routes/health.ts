@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { Services } from '../../services.js';
+import type { CoreServices } from '../../services.js';
 import { API_VERSION, type App } from '../server.js';
 
 const Readiness = Type.Object({
@@ -23,7 +23,7 @@ const Readiness = Type.Object({
 });
 
 /** Liveness and readiness, outside /v1 and without authentication, for load balancers and orchestrators. */
-export function healthRoutes(app: App, services: Services): void {
+export function healthRoutes(app: App, services: CoreServices): void {
   app.get('/', { schema: { hide: true } }, async () => ({
     name: 'memd',
     version: API_VERSION,
@@ -39,20 +39,8 @@ export function healthRoutes(app: App, services: Services): void {
     '/health/ready',
     { schema: { tags: ['health'], summary: 'Storage, embedder and search indexes are ready (503 until then)', response: { 200: Readiness, 503: Readiness } } },
     async (_request, reply) => {
-      const tasks = await services.storage.tasks.counts(services.clock.now().toISOString()).catch(() => null);
-      const storage = tasks ? 'ok' : 'unreachable';
-      const ready = storage === 'ok' && services.isReady();
-      const body = {
-        status: ready ? ('ready' as const) : ('not_ready' as const),
-        services: {
-          storage,
-          embedder: `${services.embedder.name}/${services.embedder.model}`,
-          search_index: services.isReady() ? 'warm' : 'warming',
-          llm: services.llm ? `${services.llm.name}/${services.llm.model}` : 'none',
-          tasks: { ...(tasks ?? { pending: 0, scheduled: 0, running: 0, failed: 0 }), finished_last_minute: services.tasks.finishedLastMinute() },
-        },
-      };
-      return reply.status(ready ? 200 : 503).send(body);
+      const { ready, ...parts } = await services.health.readiness();
+      return reply.status(ready ? 200 : 503).send({ status: ready ? ('ready' as const) : ('not_ready' as const), services: parts });
     },
   );
 }

@@ -1,9 +1,11 @@
 import { Type } from 'typebox';
 import { invalid } from '../../errors.js';
-import type { Services } from '../../services.js';
-import type { McpServerEntry } from '../../storage/types.js';
+import type { CoreServices } from '../../services.js';
+import type { McpServerEntry } from '../../core/mcp-servers/service.js';
 import { listedView, requestedNames, resolvedView } from '../registry-views.js';
-import { resolveRegistryCaller } from '../request-context.js';
+import { objectAccess, scopedAccess } from '../request-context.js';
+import { registryCaller } from '../../core/registries/scopes.js';
+import type { FastifyRequest } from 'fastify';
 import { commonErrors, ErrorResponse, WorkspaceQuery } from '../schemas/common.js';
 import {
   ConfigFile,
@@ -33,7 +35,11 @@ const NAME = new RegExp(ENTRY_NAME_PATTERN);
  * everywhere else. Entries of a workspace are reached from it; user and global entries from anywhere, and changed
  * with the admin key only.
  */
-export function mcpServerRoutes(app: App, services: Services): void {
+export function mcpServerRoutes(app: App, services: CoreServices): void {
+  /** A call the workspace scopes, by the user it names. */
+  const scopedCaller = async (request: FastifyRequest, named: { user_id?: string | undefined }) => registryCaller(await scopedAccess(services, request), named.user_id);
+  /** A call addressing one entry by id: the workspace is the entry's (or the caller's, for an entry above every workspace). */
+  const entryCaller = async (request: FastifyRequest, id: string) => registryCaller(await objectAccess(services, request, 'mcp_server', id), undefined);
   const registry = services.mcpServers;
   const masked = (entry: McpServerEntry) => registry.view(entry, false);
   const revealed = (entry: McpServerEntry) => registry.view(entry, true);
@@ -42,7 +48,7 @@ export function mcpServerRoutes(app: App, services: Services): void {
     '/mcp-servers',
     { schema: { tags, summary: 'Register an MCP server', body: CreateMcpServerBody, response: { 201: McpServerEnvelope, 409: ErrorResponse, ...commonErrors } } },
     async (request, reply) => {
-      const caller = await resolveRegistryCaller(services, request, request.body);
+      const caller = await scopedCaller(request, request.body);
       return reply.status(201).send({ mcp_server: masked(await registry.create(caller, request.body)) });
     },
   );
@@ -52,7 +58,7 @@ export function mcpServerRoutes(app: App, services: Services): void {
     { schema: { tags, summary: 'MCP servers visible here: the precedence winner of each name (local, project, user, global)', querystring: ListMcpServersQuery, response: { 200: McpServerList, ...commonErrors } } },
     async (request) => {
       const q = request.query;
-      const ranked = await registry.list(await resolveRegistryCaller(services, request, q), { scope: q.scope, includeShadowed: q.include_shadowed });
+      const ranked = await registry.list(await scopedCaller(request, q), { scope: q.scope, includeShadowed: q.include_shadowed });
       return { mcp_servers: ranked.slice(q.offset, q.offset + q.limit).map((r) => listedView(r, masked(r.entry))), total_count: ranked.length };
     },
   );
@@ -61,7 +67,7 @@ export function mcpServerRoutes(app: App, services: Services): void {
     '/mcp-servers/resolve',
     { schema: { tags, summary: 'The precedence winner of each name, with env and headers decrypted', body: ResolveMcpServersBody, response: { 200: ResolvedMcpServers, ...commonErrors } } },
     async (request) => {
-      const caller = await resolveRegistryCaller(services, request, request.body);
+      const caller = await scopedCaller(request, request.body);
       const names = requestedNames(request.body);
       const { first, found, not_found } = resolvedView(names, await registry.resolve(caller, names), revealed);
       return { mcp_server: first, mcp_servers: found, not_found };
@@ -81,7 +87,7 @@ export function mcpServerRoutes(app: App, services: Services): void {
     async (request) => {
       const { mcpServers, scope, on_conflict } = request.body;
       for (const name of Object.keys(mcpServers)) if (!NAME.test(name)) throw invalid(`/mcpServers/${name}`, `the server name must match ${ENTRY_NAME_PATTERN}`);
-      const caller = await resolveRegistryCaller(services, request, request.body);
+      const caller = await scopedCaller(request, request.body);
       const report = await registry.import(caller, { mcpServers }, { scope: scope ?? 'project', onConflict: on_conflict ?? 'update' });
       return { created: report.created, updated: report.updated, skipped: report.skipped, mcp_servers: report.entries.map(masked) };
     },
@@ -92,14 +98,14 @@ export function mcpServerRoutes(app: App, services: Services): void {
     { schema: { tags, summary: 'The winners visible here as a `{"mcpServers": {…}}` configuration file', querystring: ExportQuery, response: { 200: ConfigFile, ...commonErrors } } },
     async (request) => {
       const q = request.query;
-      return registry.export(await resolveRegistryCaller(services, request, q), { scope: q.scope, reveal: q.reveal_secrets });
+      return registry.export(await scopedCaller(request, q), { scope: q.scope, reveal: q.reveal_secrets });
     },
   );
 
   app.get(
     '/mcp-servers/:server_id',
     { schema: { tags, summary: 'An MCP server (secrets masked)', params: McpServerParams, querystring: WorkspaceQuery, response: { 200: McpServerEnvelope, ...commonErrors } } },
-    async (request) => ({ mcp_server: masked(await registry.get(await resolveRegistryCaller(services, request, request.query), request.params.server_id)) }),
+    async (request) => ({ mcp_server: masked(await registry.get(await entryCaller(request, request.params.server_id), request.params.server_id)) }),
   );
 
   // PATCH too: the client library sends its partial updates that way.
@@ -109,7 +115,7 @@ export function mcpServerRoutes(app: App, services: Services): void {
       url: '/mcp-servers/:server_id',
       schema: { tags, summary: 'Change an MCP server; omitted fields stay', hide: method === 'PATCH', params: McpServerParams, querystring: WorkspaceQuery, body: UpdateMcpServerBody, response: { 200: McpServerEnvelope, ...commonErrors } },
       handler: async (request) => {
-        const caller = await resolveRegistryCaller(services, request, request.query);
+        const caller = await entryCaller(request, request.params.server_id);
         return { mcp_server: masked(await registry.update(caller, request.params.server_id, request.body)) };
       },
     });
@@ -119,7 +125,7 @@ export function mcpServerRoutes(app: App, services: Services): void {
     '/mcp-servers/:server_id',
     { schema: { tags, summary: 'Delete an MCP server', params: McpServerParams, querystring: WorkspaceQuery, response: { 204: Type.Null(), ...commonErrors } } },
     async (request, reply) => {
-      await registry.delete(await resolveRegistryCaller(services, request, request.query), request.params.server_id);
+      await registry.delete(await entryCaller(request, request.params.server_id), request.params.server_id);
       return reply.status(204).send(null);
     },
   );
@@ -140,7 +146,7 @@ export function mcpServerRoutes(app: App, services: Services): void {
       },
     },
     async (request) => {
-      const caller = await resolveRegistryCaller(services, request, request.query);
+      const caller = await entryCaller(request, request.params.server_id);
       const { config, modified_at, since } = request.body;
       const report = await registry.sync(caller, request.params.server_id, { config, modified_at, since: since ?? null });
       return { action: report.action, conflict: report.conflict, mcp_server: masked(report.entry), config: report.config, synced_at: report.synced_at };

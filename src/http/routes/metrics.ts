@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { forbidden } from '../../errors.js';
-import type { Services } from '../../services.js';
+import type { CoreServices } from '../../services.js';
 import { presentedKey } from '../request-context.js';
 import type { App } from '../server.js';
 
@@ -12,7 +12,7 @@ const digest = (secret: string): Buffer => createHash('sha256').update(secret, '
  * MEMD_METRICS_KEY, a credential that reads metrics and nothing else, so that a Prometheus server never holds the
  * admin key. Workspace API keys may not: the metrics describe the whole node, every tenant's traffic included.
  */
-async function authorizeScrape(services: Services, request: FastifyRequest): Promise<void> {
+async function authorizeScrape(services: CoreServices, request: FastifyRequest): Promise<void> {
   if (!services.apiKeys.authRequired) return;
   const presented = presentedKey(request);
   const scrapeKey = services.config.metrics.key;
@@ -22,7 +22,7 @@ async function authorizeScrape(services: Services, request: FastifyRequest): Pro
 }
 
 /** Prometheus metrics, outside /v1 (README.md lists them); off with MEMD_METRICS_ENABLED=false. */
-export function metricsRoutes(app: App, services: Services): void {
+export function metricsRoutes(app: App, services: CoreServices): void {
   if (!services.config.metrics.enabled) return;
   const { metrics } = services.observability;
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {

@@ -2,12 +2,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { Type } from 'typebox';
-import { authorizeWorkspace } from '../../core/auth/api-keys.js';
-import { isoNow } from '../../core/clock.js';
-import { exportWorkspace } from '../../core/portability/export.js';
-import { importRecords, type ImportRecord } from '../../core/portability/import.js';
+import { authorizeWorkspace } from '../../core/access/principal.js';
+import type { ImportRecord } from '../../core/portability/import.js';
 import { AppError, invalid } from '../../errors.js';
-import type { Services } from '../../services.js';
+import type { CoreServices } from '../../services.js';
 import { commonErrors, ErrorResponse } from '../schemas/common.js';
 import { ExportLine, ExportQuery, ImportedAssociation, ImportedMemory, ImportJsonBody, ImportReport } from '../schemas/portability.js';
 import { WorkspaceParams } from '../schemas/workspace.js';
@@ -72,7 +70,7 @@ async function* jsonRecords(data: { memories: unknown[]; associations: unknown[]
 }
 
 /** Workspace export (streamed NDJSON) and import (NDJSON or the JSON `{data: …}` form). */
-export function portabilityRoutes(app: App, services: Services): void {
+export function portabilityRoutes(app: App, services: CoreServices): void {
   app.get(
     '/workspaces/:workspace_id/export',
     {
@@ -87,9 +85,8 @@ export function portabilityRoutes(app: App, services: Services): void {
     async (request, reply) => {
       const workspaceId = request.params.workspace_id;
       authorizeWorkspace(request.principal, workspaceId);
-      await services.workspaces.get(workspaceId);
       const q = request.query;
-      const lines = exportWorkspace(services.storage, workspaceId, { offset: q.offset, limit: q.limit, includeAssociations: q.include_associations, includeEmbeddings: q.include_embeddings }, isoNow(services.clock));
+      const lines = await services.portability.export(workspaceId, { offset: q.offset, limit: q.limit, includeAssociations: q.include_associations, includeEmbeddings: q.include_embeddings });
       const stream = Readable.from((async function* () {
         for await (const line of lines) yield `${JSON.stringify(line)}\n`;
       })());
@@ -120,12 +117,11 @@ export function portabilityRoutes(app: App, services: Services): void {
       async (request) => {
         const workspaceId = request.params.workspace_id;
         authorizeWorkspace(request.principal, workspaceId);
-        const scope = await services.workspaces.writeScope(workspaceId);
         const body = request.body as Readable | { data: { memories: unknown[]; associations: unknown[] } } | undefined;
         // Without a Content-Type there is nothing to read, and no schema of the two was applied.
         if (!body) throw invalid('/body', 'is required: export lines (application/x-ndjson) or {data} (application/json)');
         const records = body instanceof Readable ? ndjsonRecords(body, services.config.importBodyLimitBytes, services.config.jsonMaxDepth) : jsonRecords(body.data);
-        return importRecords(services, scope, records);
+        return services.portability.import(workspaceId, records);
       },
     );
   });

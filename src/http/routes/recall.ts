@@ -1,8 +1,7 @@
-import type { FastifyRequest } from 'fastify';
-import type { Services } from '../../services.js';
+import type { CoreServices } from '../../services.js';
 import { commonErrors, ErrorResponse } from '../schemas/common.js';
 import { RecallBody, RecallResponse, ReflectBody, ReflectResponse } from '../schemas/recall.js';
-import { resolveScope } from '../request-context.js';
+import { scopedAccess } from '../request-context.js';
 import type { App } from '../server.js';
 
 const tags = ['memories'];
@@ -17,15 +16,7 @@ const filtersOf = (b: { types?: string[]; subtypes?: string[]; tags?: string[]; 
   subjectId: b.subject_id,
 });
 
-export function recallRoutes(app: App, services: Services): void {
-  /** The workspace (which must exist) and the caller's session context; X-Session-ID keeps that session alive. */
-  const scopeOf = async (request: FastifyRequest, workspaceId: string | undefined) => {
-    const scope = await resolveScope(services, request, workspaceId);
-    await services.workspaces.get(scope.workspaceId);
-    if (scope.session) await services.sessions.touch(scope.session.id);
-    return { workspaceId: scope.workspaceId, scopeContextId: scope.session?.context_id };
-  };
-
+export function recallRoutes(app: App, services: CoreServices): void {
   app.post(
     '/memories/recall',
     {
@@ -38,10 +29,8 @@ export function recallRoutes(app: App, services: Services): void {
     },
     async (request) => {
       const b = request.body;
-      const scope = await scopeOf(request, b.workspace_id);
-      return services.recall.recall({
+      return services.search.recall(await scopedAccess(services, request), {
         query: b.query,
-        ...scope,
         ...filtersOf(b),
         userId: b.user_id,
         mode: b.mode === 'agentic' ? 'rag' : b.mode,
@@ -76,13 +65,11 @@ export function recallRoutes(app: App, services: Services): void {
     },
     async (request) => {
       const b = request.body;
-      const scope = await scopeOf(request, b.workspace_id);
-      return services.reflect.reflect({
+      return services.search.reflect(await scopedAccess(services, request), {
         query: b.query,
-        ...scope,
         detailLevel: b.detail_level,
-        includeSources: b.include_sources ?? true,
-        depth: b.depth ?? 2,
+        includeSources: b.include_sources,
+        depth: b.depth,
         ...filtersOf(b),
       });
     },

@@ -1,11 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { authorizeWorkspace } from '../../core/auth/api-keys.js';
-import { notFound } from '../../errors.js';
-import type { Session } from '../../storage/types.js';
-import type { Services } from '../../services.js';
-import { DEFAULT_BRIEFING_OPTIONS, SESSION_BRIEFING_LOOKBACK_HOURS } from '../../core/sessions/briefing.js';
-import { DEFAULT_COMMIT_OPTIONS } from '../../core/sessions/commit.js';
+import type { CoreServices } from '../../services.js';
 import { commonErrors, ErrorResponse, Identifier, Nullable } from '../schemas/common.js';
 import {
   Briefing,
@@ -20,18 +15,15 @@ import {
   WorkingMemoryBody,
   WorkingMemoryEntry,
 } from '../schemas/session.js';
-import { resolveWorkspace } from '../request-context.js';
+import { objectAccess, scopedAccess } from '../request-context.js';
 import type { App } from '../server.js';
 
 const tags = ['sessions'];
 
-export function sessionRoutes(app: App, services: Services): void {
-  /** A session by path id, visible only to callers allowed into its workspace. */
-  const ownedSession = async (request: FastifyRequest, id: string): Promise<Session> => {
-    const session = await services.sessions.get(id);
-    authorizeWorkspace(request.principal, session.workspace_id);
-    return session;
-  };
+export function sessionRoutes(app: App, services: CoreServices): void {
+  const sessions = services.sessions;
+  /** Every route under /sessions/{id} addresses the session by id: the workspace is the session's. */
+  const sessionAccess = (request: FastifyRequest, id: string) => objectAccess(services, request, 'session', id);
 
   app.post(
     '/sessions',
@@ -44,17 +36,9 @@ export function sessionRoutes(app: App, services: Services): void {
       },
     },
     async (request, reply) => {
-      const { briefing, briefing_options: options, ...input } = request.body;
-      const workspaceId = await resolveWorkspace(services, request, input.workspace_id);
-      const briefingOptions = briefing
-        ? {
-            ...DEFAULT_BRIEFING_OPTIONS,
-            lookbackMinutes: Math.round((options?.lookback_hours ?? SESSION_BRIEFING_LOOKBACK_HOURS) * 60),
-            ...(options?.detail_level && { detailLevel: options.detail_level }),
-            ...(options?.limit && { limit: options.limit }),
-          }
-        : null;
-      return reply.status(201).send(await services.sessions.start({ ...input, workspace_id: workspaceId }, briefingOptions));
+      const { briefing, briefing_options: options, workspace_id: _named, ...input } = request.body;
+      const briefingRequest = briefing ? { lookbackHours: options?.lookback_hours, detailLevel: options?.detail_level, limit: options?.limit } : null;
+      return reply.status(201).send(await sessions.start(await scopedAccess(services, request), input, briefingRequest));
     },
   );
 
@@ -64,8 +48,7 @@ export function sessionRoutes(app: App, services: Services): void {
     { schema: { tags, summary: 'What happened in the workspace lately: memories, sessions, chat threads, contradictions', querystring: BriefingQuery, response: { 200: Type.Object({ briefing: Briefing }), ...commonErrors } } },
     async (request) => {
       const q = request.query;
-      const workspaceId = await resolveWorkspace(services, request, q.workspace_id);
-      const briefing = await services.briefings.build(workspaceId, {
+      const briefing = await sessions.briefing(await scopedAccess(services, request), {
         lookbackMinutes: q.lookback_minutes,
         detailLevel: q.detail_level,
         limit: q.limit,
@@ -88,13 +71,13 @@ export function sessionRoutes(app: App, services: Services): void {
       },
     },
     async (request) => {
-      await ownedSession(request, request.params.session_id);
+      const id = request.params.session_id;
       const body = request.body ?? {};
-      return services.sessions.commit(request.params.session_id, {
-        minImportance: body.min_importance ?? DEFAULT_COMMIT_OPTIONS.minImportance,
-        deduplicate: body.deduplicate ?? DEFAULT_COMMIT_OPTIONS.deduplicate,
-        categories: body.categories ?? DEFAULT_COMMIT_OPTIONS.categories,
-        maxMemories: body.max_memories ?? DEFAULT_COMMIT_OPTIONS.maxMemories,
+      return sessions.commitOwned(await sessionAccess(request, id), id, {
+        minImportance: body.min_importance,
+        deduplicate: body.deduplicate,
+        categories: body.categories,
+        maxMemories: body.max_memories,
       });
     },
   );
@@ -113,25 +96,23 @@ export function sessionRoutes(app: App, services: Services): void {
       },
     },
     async (request) => {
-      const workspaceId = await resolveWorkspace(services, request, request.query.workspace_id);
-      const sessions = await services.sessions.list({ workspaceId, contextId: request.query.context_id, includeExpired: request.query.include_expired });
-      return { sessions, total_count: sessions.length };
+      const access = await scopedAccess(services, request);
+      const found = await sessions.list({ workspaceId: access.workspaceId, contextId: request.query.context_id, includeExpired: request.query.include_expired });
+      return { sessions: found, total_count: found.length };
     },
   );
 
   app.get(
     '/sessions/:session_id',
     { schema: { tags, summary: 'Get a live session with its working memory', params: SessionParams, response: { 200: Type.Object({ session: SessionSchema }), 410: ErrorResponse, ...commonErrors } } },
-    async (request) => ({ session: await services.sessions.view(await ownedSession(request, request.params.session_id)) }),
+    async (request) => ({ session: await sessions.viewOwned(await sessionAccess(request, request.params.session_id), request.params.session_id) }),
   );
 
   app.delete(
     '/sessions/:session_id',
     { schema: { tags, summary: 'End a session (its working memory goes; committed memories stay)', params: SessionParams, response: { 204: Type.Null(), ...commonErrors } } },
     async (request, reply) => {
-      const session = await services.storage.sessions.get(request.params.session_id);
-      if (session) authorizeWorkspace(request.principal, session.workspace_id);
-      await services.sessions.delete(request.params.session_id);
+      await sessions.end(await sessionAccess(request, request.params.session_id), request.params.session_id);
       return reply.status(204).send(null);
     },
   );
@@ -140,9 +121,9 @@ export function sessionRoutes(app: App, services: Services): void {
     '/sessions/:session_id/memory',
     { schema: { tags, summary: 'Set a working-memory entry', params: SessionParams, body: WorkingMemoryBody, response: { 201: WorkingMemoryEntry, 410: ErrorResponse, ...commonErrors } } },
     async (request, reply) => {
-      await ownedSession(request, request.params.session_id);
+      const id = request.params.session_id;
       const { key, value, ttl_seconds } = request.body;
-      return reply.status(201).send(await services.sessions.putEntry(request.params.session_id, key, value, ttl_seconds ?? null));
+      return reply.status(201).send(await sessions.putOwnedEntry(await sessionAccess(request, id), id, key, value, ttl_seconds ?? null));
     },
   );
 
@@ -158,13 +139,8 @@ export function sessionRoutes(app: App, services: Services): void {
       },
     },
     async (request) => {
-      await ownedSession(request, request.params.session_id);
-      const entries = await services.sessions.entries(request.params.session_id);
-      const wanted = request.query.key;
-      if (wanted !== undefined && !entries.some((e) => e.key === wanted)) {
-        throw notFound('working-memory entry', wanted);
-      }
-      return Object.fromEntries(entries.filter((e) => wanted === undefined || e.key === wanted).map((e) => [e.key, e.value]));
+      const id = request.params.session_id;
+      return sessions.workingMemory(await sessionAccess(request, id), id, request.query.key);
     },
   );
 
@@ -181,10 +157,9 @@ export function sessionRoutes(app: App, services: Services): void {
       },
     },
     async (request) => {
-      await ownedSession(request, request.params.session_id);
-      const seconds = request.query.extend_seconds ?? request.body?.ttl_seconds;
-      const session = await services.sessions.touch(request.params.session_id, seconds);
-      return { expires_at: session.expires_at, session: await services.sessions.view(session) };
+      const id = request.params.session_id;
+      const session = await sessions.touchOwned(await sessionAccess(request, id), id, request.query.extend_seconds ?? request.body?.ttl_seconds);
+      return { expires_at: session.expires_at, session };
     },
   );
 }

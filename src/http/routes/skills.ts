@@ -1,9 +1,11 @@
 import { Type } from 'typebox';
 import { bundleArchive } from '../../core/skills/bundle.js';
 import { decodeContent, encodeContent } from '../../core/skills/files.js';
-import type { Services } from '../../services.js';
+import type { CoreServices } from '../../services.js';
 import { listedView, requestedNames, resolvedView } from '../registry-views.js';
-import { resolveRegistryCaller } from '../request-context.js';
+import { objectAccess, scopedAccess } from '../request-context.js';
+import { registryCaller } from '../../core/registries/scopes.js';
+import type { FastifyRequest } from 'fastify';
 import { commonErrors, ErrorResponse, WorkspaceQuery } from '../schemas/common.js';
 import {
   CreateSkillBody,
@@ -30,14 +32,18 @@ const GZIP = 'application/gzip';
  * Skills: a SKILL.md manifest plus files, at user, workspace, tenant or global scope. Entries of a workspace are
  * reached from that workspace; entries above it from anywhere, and changed with the admin key only.
  */
-export function skillRoutes(app: App, services: Services): void {
+export function skillRoutes(app: App, services: CoreServices): void {
+  /** A call the workspace scopes, by the user it names. */
+  const scopedCaller = async (request: FastifyRequest, named: { user_id?: string | undefined }) => registryCaller(await scopedAccess(services, request), named.user_id);
+  /** A call addressing one entry by id: the workspace is the entry's (or the caller's, for an entry above every workspace). */
+  const entryCaller = async (request: FastifyRequest, id: string) => registryCaller(await objectAccess(services, request, 'skill', id), undefined);
   const skills = services.skills;
 
   app.post(
     '/skills',
     { schema: { tags, summary: 'Create a skill from a SKILL.md manifest (or its body and fields) and initial files', body: CreateSkillBody, response: { 201: SkillEnvelope, 409: ErrorResponse, ...commonErrors } } },
     async (request, reply) => {
-      const caller = await resolveRegistryCaller(services, request, request.body);
+      const caller = await scopedCaller(request, request.body);
       return reply.status(201).send({ skill: await skills.create(caller, request.body) });
     },
   );
@@ -47,7 +53,7 @@ export function skillRoutes(app: App, services: Services): void {
     { schema: { tags, summary: 'Skills visible here: the precedence winner of each name (user, workspace, tenant, global)', querystring: ListSkillsQuery, response: { 200: SkillList, ...commonErrors } } },
     async (request) => {
       const q = request.query;
-      const caller = await resolveRegistryCaller(services, request, q);
+      const caller = await scopedCaller(request, q);
       const ranked = await skills.list(caller, { scope: q.scope, includeShadowed: q.include_shadowed });
       return { skills: ranked.slice(q.offset, q.offset + q.limit).map((r) => listedView(r, r.entry)), total_count: ranked.length };
     },
@@ -57,7 +63,7 @@ export function skillRoutes(app: App, services: Services): void {
     '/skills/resolve',
     { schema: { tags, summary: 'The precedence winner of each name', body: ResolveSkillsBody, response: { 200: ResolvedSkills, ...commonErrors } } },
     async (request) => {
-      const caller = await resolveRegistryCaller(services, request, request.body);
+      const caller = await scopedCaller(request, request.body);
       const names = requestedNames(request.body);
       const { first, found, not_found } = resolvedView(names, await skills.resolve(caller, names), (skill) => skill);
       return { skill: first, skills: found, not_found };
@@ -67,7 +73,7 @@ export function skillRoutes(app: App, services: Services): void {
   app.get(
     '/skills/:skill_id',
     { schema: { tags, summary: 'A skill (metadata and manifest)', params: SkillParams, querystring: WorkspaceQuery, response: { 200: SkillEnvelope, ...commonErrors } } },
-    async (request) => ({ skill: await skills.get(await resolveRegistryCaller(services, request, request.query), request.params.skill_id) }),
+    async (request) => ({ skill: await skills.get(await entryCaller(request, request.params.skill_id), request.params.skill_id) }),
   );
 
   app.put(
@@ -76,7 +82,7 @@ export function skillRoutes(app: App, services: Services): void {
       schema: { tags, summary: 'Change a skill: its manifest, description, version, source mode or metadata (not its name)', params: SkillParams, querystring: WorkspaceQuery, body: UpdateSkillBody, response: { 200: SkillEnvelope, ...commonErrors } },
     },
     async (request) => {
-      const caller = await resolveRegistryCaller(services, request, request.query);
+      const caller = await entryCaller(request, request.params.skill_id);
       return { skill: await skills.update(caller, request.params.skill_id, request.body) };
     },
   );
@@ -85,7 +91,7 @@ export function skillRoutes(app: App, services: Services): void {
     '/skills/:skill_id',
     { schema: { tags, summary: 'Delete a skill and its files', params: SkillParams, querystring: WorkspaceQuery, response: { 204: Type.Null(), ...commonErrors } } },
     async (request, reply) => {
-      await skills.delete(await resolveRegistryCaller(services, request, request.query), request.params.skill_id);
+      await skills.delete(await entryCaller(request, request.params.skill_id), request.params.skill_id);
       return reply.status(204).send(null);
     },
   );
@@ -102,7 +108,7 @@ export function skillRoutes(app: App, services: Services): void {
       },
     },
     async (request, reply) => {
-      const skill = await skills.get(await resolveRegistryCaller(services, request, request.query), request.params.skill_id);
+      const skill = await skills.get(await entryCaller(request, request.params.skill_id), request.params.skill_id);
       return reply.type('text/markdown; charset=utf-8').send(skill.manifest);
     },
   );
@@ -110,7 +116,7 @@ export function skillRoutes(app: App, services: Services): void {
   app.get(
     '/skills/:skill_id/files',
     { schema: { tags, summary: 'The files of a skill (SKILL.md included) with size and SHA-256', params: SkillParams, querystring: WorkspaceQuery, response: { 200: Type.Object({ files: Type.Array(SkillFileInfo) }), ...commonErrors } } },
-    async (request) => ({ files: await skills.listFiles(await resolveRegistryCaller(services, request, request.query), request.params.skill_id) }),
+    async (request) => ({ files: await skills.listFiles(await entryCaller(request, request.params.skill_id), request.params.skill_id) }),
   );
 
   app.get(
@@ -125,7 +131,7 @@ export function skillRoutes(app: App, services: Services): void {
       },
     },
     async (request, reply) => {
-      const { skill, files } = await skills.bundle(await resolveRegistryCaller(services, request, request.query), request.params.skill_id);
+      const { skill, files } = await skills.bundle(await entryCaller(request, request.params.skill_id), request.params.skill_id);
       return reply.type(GZIP).header('content-disposition', `attachment; filename="${skill.name}.tar.gz"`).send(bundleArchive(skill.name, files) as never);
     },
   );
@@ -134,7 +140,7 @@ export function skillRoutes(app: App, services: Services): void {
     '/skills/:skill_id/files/*',
     { schema: { tags, summary: 'One file: text as is, other bytes base64', params: SkillFileParams, querystring: WorkspaceQuery, response: { 200: Type.Object({ file: SkillFileContent }), ...commonErrors } } },
     async (request) => {
-      const { content, ...info } = await skills.getFile(await resolveRegistryCaller(services, request, request.query), request.params.skill_id, request.params['*']);
+      const { content, ...info } = await skills.getFile(await entryCaller(request, request.params.skill_id), request.params.skill_id, request.params['*']);
       return { file: { ...info, ...encodeContent(content) } };
     },
   );
@@ -152,7 +158,7 @@ export function skillRoutes(app: App, services: Services): void {
       },
     },
     async (request, reply) => {
-      const caller = await resolveRegistryCaller(services, request, request.query);
+      const caller = await entryCaller(request, request.params.skill_id);
       const content = decodeContent(request.body.content, request.body.encoding ?? 'utf8');
       const { file, created } = await skills.putFile(caller, request.params.skill_id, request.params['*'], content);
       return reply.status(created ? 201 : 200).send({ file });
@@ -163,7 +169,7 @@ export function skillRoutes(app: App, services: Services): void {
     '/skills/:skill_id/files/*',
     { schema: { tags, summary: 'Delete one file (not SKILL.md)', params: SkillFileParams, querystring: WorkspaceQuery, response: { 204: Type.Null(), ...commonErrors } } },
     async (request, reply) => {
-      await skills.deleteFile(await resolveRegistryCaller(services, request, request.query), request.params.skill_id, request.params['*']);
+      await skills.deleteFile(await entryCaller(request, request.params.skill_id), request.params.skill_id, request.params['*']);
       return reply.status(204).send(null);
     },
   );
@@ -186,7 +192,7 @@ export function skillRoutes(app: App, services: Services): void {
       },
     },
     async (request) => {
-      const caller = await resolveRegistryCaller(services, request, request.query);
+      const caller = await entryCaller(request, request.params.skill_id);
       return skills.sync(caller, request.params.skill_id, { since: request.body.since ?? null, files: request.body.files });
     },
   );

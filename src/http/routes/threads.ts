@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
-import type { ChatMessage, ChatThread } from '../../storage/types.js';
-import type { Services } from '../../services.js';
+import type { FastifyRequest } from 'fastify';
+import type { ChatMessage, ChatThread } from '../../core/threads/service.js';
+import type { CoreServices } from '../../services.js';
 import { commonErrors, ErrorResponse } from '../schemas/common.js';
 import {
   AppendMessagesBody,
@@ -17,20 +18,34 @@ import {
   ThreadWorkspaceQuery,
   UpdateThreadBody,
 } from '../schemas/thread.js';
-import { resolveWorkspace } from '../request-context.js';
+import { objectAccess, scopedAccess } from '../request-context.js';
 import type { App } from '../server.js';
 
 const tags = ['chat threads'];
 
-/** The reference's REST shape: `thread_id`, `message_id` and `index` instead of the record fields. */
-const threadView = ({ id, ...rest }: ChatThread) => ({ thread_id: id, ...rest });
-const messageView = (m: ChatMessage) => ({ message_id: m.id, thread_id: m.thread_id, index: m.message_index, role: m.role, content: m.content, metadata: m.metadata, created_at: m.created_at });
+/** The REST shape (`thread_id`, `message_id`, `index`) beside the record's own names, which client libraries read. */
+const threadView = (thread: ChatThread) => ({ thread_id: thread.id, ...thread });
+const messageView = (m: ChatMessage) => ({
+  message_id: m.id,
+  id: m.id,
+  thread_id: m.thread_id,
+  index: m.message_index,
+  message_index: m.message_index,
+  role: m.role,
+  content: m.content,
+  metadata: m.metadata,
+  created_at: m.created_at,
+});
 
 /**
  * Chat threads under /v1/threads, and the same routes under /v1/chat/threads (the path the ecosystem's MCP server
  * calls; hidden from the OpenAPI document to list each operation once).
  */
-export function threadRoutes(app: App, services: Services): void {
+export function threadRoutes(app: App, services: CoreServices): void {
+  const threads = services.threads;
+  /** Routes under a thread id address the thread: the workspace is the thread's. */
+  const workspaceOf = async (request: FastifyRequest, threadId: string) => (await objectAccess(services, request, 'thread', threadId)).workspaceId;
+
   for (const base of ['/threads', '/chat/threads']) {
     const hide = base !== '/threads';
     const gone = { 410: ErrorResponse };
@@ -39,8 +54,8 @@ export function threadRoutes(app: App, services: Services): void {
       base,
       { schema: { hide, tags, summary: 'Create a chat thread', querystring: ThreadWorkspaceQuery, body: CreateThreadBody, response: { 201: Type.Object({ thread: Thread }), 409: ErrorResponse, ...commonErrors } } },
       async (request, reply) => {
-        const workspaceId = await resolveWorkspace(services, request, request.body.workspace_id ?? request.query.workspace_id);
-        const thread = await services.threads.create({ ...request.body, workspace_id: workspaceId });
+        const access = await scopedAccess(services, request);
+        const thread = await threads.create({ ...request.body, workspace_id: access.workspaceId });
         return reply.status(201).send({ thread: threadView(thread) });
       },
     );
@@ -58,18 +73,27 @@ export function threadRoutes(app: App, services: Services): void {
       },
       async (request) => {
         const q = request.query;
-        const workspaceId = await resolveWorkspace(services, request, q.workspace_id);
-        const { threads, total } = await services.threads.list(workspaceId, { userId: q.user_id, limit: q.limit, offset: q.offset });
-        return { threads: threads.map(threadView), total_count: total };
+        const access = await scopedAccess(services, request);
+        const { threads: found, total } = await threads.list(access.workspaceId, { userId: q.user_id, limit: q.limit, offset: q.offset });
+        return { threads: found.map(threadView), total_count: total };
       },
     );
 
     app.get(
       `${base}/:thread_id`,
-      { schema: { hide, tags, summary: 'Get a thread', params: ThreadParams, querystring: ThreadWorkspaceQuery, response: { 200: Thread, ...gone, ...commonErrors } } },
+      {
+        schema: {
+          hide,
+          tags,
+          summary: 'Get a thread (its fields, and the same under `thread`)',
+          params: ThreadParams,
+          querystring: ThreadWorkspaceQuery,
+          response: { 200: Type.Intersect([Thread, Type.Object({ thread: Thread })]), ...gone, ...commonErrors },
+        },
+      },
       async (request) => {
-        const workspaceId = await resolveWorkspace(services, request, request.query.workspace_id);
-        return threadView(await services.threads.get(workspaceId, request.params.thread_id));
+        const view = threadView(await threads.get(await workspaceOf(request, request.params.thread_id), request.params.thread_id));
+        return { ...view, thread: view };
       },
     );
 
@@ -77,8 +101,8 @@ export function threadRoutes(app: App, services: Services): void {
       `${base}/:thread_id`,
       { schema: { hide, tags, summary: 'Change a thread’s title or metadata', params: ThreadParams, querystring: ThreadWorkspaceQuery, body: UpdateThreadBody, response: { 200: Thread, ...gone, ...commonErrors } } },
       async (request) => {
-        const workspaceId = await resolveWorkspace(services, request, request.query.workspace_id);
-        return threadView(await services.threads.update(workspaceId, request.params.thread_id, request.body));
+        const workspaceId = await workspaceOf(request, request.params.thread_id);
+        return threadView(await threads.update(workspaceId, request.params.thread_id, request.body));
       },
     );
 
@@ -86,8 +110,8 @@ export function threadRoutes(app: App, services: Services): void {
       `${base}/:thread_id`,
       { schema: { hide, tags, summary: 'Delete a thread and its messages (memories decomposed from it stay)', params: ThreadParams, querystring: ThreadWorkspaceQuery, response: { 204: Type.Null(), ...commonErrors } } },
       async (request, reply) => {
-        const workspaceId = await resolveWorkspace(services, request, request.query.workspace_id);
-        await services.threads.delete(workspaceId, request.params.thread_id);
+        const workspaceId = await workspaceOf(request, request.params.thread_id);
+        await threads.delete(workspaceId, request.params.thread_id);
         return reply.status(204).send(null);
       },
     );
@@ -106,8 +130,8 @@ export function threadRoutes(app: App, services: Services): void {
       },
       async (request) => {
         const q = request.query;
-        const workspaceId = await resolveWorkspace(services, request, q.workspace_id);
-        const { thread, messages, total } = await services.threads.messages(workspaceId, request.params.thread_id, { limit: q.limit, offset: q.offset, order: q.order });
+        const workspaceId = await workspaceOf(request, request.params.thread_id);
+        const { thread, messages, total } = await threads.messages(workspaceId, request.params.thread_id, { limit: q.limit, offset: q.offset, order: q.order });
         return { thread: threadView(thread), messages: messages.map(messageView), total_messages: total };
       },
     );
@@ -126,8 +150,8 @@ export function threadRoutes(app: App, services: Services): void {
         },
       },
       async (request, reply) => {
-        const workspaceId = await resolveWorkspace(services, request, request.query.workspace_id);
-        const { messages, messageCount } = await services.threads.append(workspaceId, request.params.thread_id, request.body.messages);
+        const workspaceId = await workspaceOf(request, request.params.thread_id);
+        const { messages, messageCount } = await threads.append(workspaceId, request.params.thread_id, request.body.messages);
         return reply.status(201).send({ messages: messages.map(messageView), thread_id: request.params.thread_id, new_message_count: messageCount });
       },
     );
@@ -146,8 +170,8 @@ export function threadRoutes(app: App, services: Services): void {
       },
       async (request) => {
         const q = request.query;
-        const workspaceId = await resolveWorkspace(services, request, q.workspace_id);
-        const { messages, total } = await services.threads.messages(workspaceId, request.params.thread_id, { limit: q.limit, offset: q.offset, order: q.order, afterIndex: q.after_index });
+        const workspaceId = await workspaceOf(request, request.params.thread_id);
+        const { messages, total } = await threads.messages(workspaceId, request.params.thread_id, { limit: q.limit, offset: q.offset, order: q.order, afterIndex: q.after_index });
         return { messages: messages.map(messageView), thread_id: request.params.thread_id, total_count: total };
       },
     );
@@ -156,8 +180,8 @@ export function threadRoutes(app: App, services: Services): void {
       `${base}/:thread_id/messages/:message_id`,
       { schema: { hide, tags, summary: 'Delete one message (its index is not reused)', params: MessageParams, querystring: ThreadWorkspaceQuery, response: { 204: Type.Null(), ...gone, ...commonErrors } } },
       async (request, reply) => {
-        const workspaceId = await resolveWorkspace(services, request, request.query.workspace_id);
-        await services.threads.deleteMessage(workspaceId, request.params.thread_id, request.params.message_id);
+        const workspaceId = await workspaceOf(request, request.params.thread_id);
+        await threads.deleteMessage(workspaceId, request.params.thread_id, request.params.message_id);
         return reply.status(204).send(null);
       },
     );
@@ -175,8 +199,8 @@ export function threadRoutes(app: App, services: Services): void {
         },
       },
       async (request) => {
-        const workspaceId = await resolveWorkspace(services, request, request.query.workspace_id);
-        return services.threads.decompose(workspaceId, request.params.thread_id);
+        const workspaceId = await workspaceOf(request, request.params.thread_id);
+        return threads.decompose(workspaceId, request.params.thread_id);
       },
     );
   }

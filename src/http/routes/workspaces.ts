@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { authorizeWorkspace, requireAdmin } from '../../core/auth/api-keys.js';
-import type { Services } from '../../services.js';
+import { authorizeWorkspace } from '../../core/access/principal.js';
+import type { CoreServices } from '../../services.js';
 import { commonErrors, ErrorResponse } from '../schemas/common.js';
 import { Context, CreateContextBody, CreateWorkspaceBody, SchemaResponse, UpdateWorkspaceBody, WorkspaceEnvelope, WorkspaceParams } from '../schemas/workspace.js';
 import type { App } from '../server.js';
@@ -8,14 +8,12 @@ import type { App } from '../server.js';
 const tags = ['workspaces'];
 
 /** Workspaces (tenants) and their contexts. A path workspace is authorized like any other resolved one. */
-export function workspaceRoutes(app: App, services: Services): void {
+export function workspaceRoutes(app: App, services: CoreServices): void {
   app.post(
     '/workspaces',
     { schema: { tags, summary: 'Create a workspace', body: CreateWorkspaceBody, response: { 201: WorkspaceEnvelope, 409: ErrorResponse, ...commonErrors } } },
     async (request, reply) => {
-      if (request.body.id) authorizeWorkspace(request.principal, request.body.id);
-      else requireAdmin(request.principal);
-      return reply.status(201).send({ workspace: await services.workspaces.create(request.body) });
+      return reply.status(201).send({ workspace: await services.workspaces.create(request.principal, request.body) });
     },
   );
 
@@ -23,9 +21,7 @@ export function workspaceRoutes(app: App, services: Services): void {
     '/workspaces',
     { schema: { tags, summary: 'List the workspaces the caller may use', response: { 200: Type.Object({ workspaces: Type.Array(WorkspaceEnvelope.properties.workspace) }), ...commonErrors } } },
     async (request) => {
-      const principal = request.principal;
-      const all = await services.workspaces.list();
-      return { workspaces: principal.kind === 'key' ? all.filter((w) => principal.key.workspaces.includes(w.id)) : all };
+      return { workspaces: await services.workspaces.list(request.principal) };
     },
   );
 

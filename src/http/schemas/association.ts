@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { AssociationRecord } from '../../schemas/association.js';
 import { JsonObject, Nullable, Score01, StringEnum, Timestamp, WorkspaceIdField } from './common.js';
 import { Memory } from './memory.js';
 
@@ -7,16 +8,8 @@ const Direction = StringEnum(DIRECTIONS, { description: 'outgoing (this memory i
 const MemoryId = Type.String({ minLength: 1, maxLength: 256 });
 const RelationshipName = Type.String({ minLength: 1, maxLength: 64 });
 
-export const Association = Type.Object({
-  id: Type.String(),
-  workspace_id: Type.String(),
-  source_id: Type.String(),
-  target_id: Type.String(),
-  relationship: Type.String({ description: 'a type of the taxonomy, lower-case' }),
-  strength: Type.Number(),
-  metadata: JsonObject,
-  created_at: Timestamp,
-});
+/** The one declaration of an association: src/schemas/association.ts. */
+export const Association = AssociationRecord;
 
 export const AssociateBody = Type.Object(
   {
@@ -68,6 +61,7 @@ const PathEdge = Type.Object({
   target_id: Type.String(),
   relationship: Type.String(),
   strength: Type.Number(),
+  auto_generated: Type.Boolean({ description: 'a link memd made itself (similarity, fact decomposition, contradiction), not one a client stated' }),
 });
 
 export const TraverseResponse = Type.Object({
@@ -76,7 +70,7 @@ export const TraverseResponse = Type.Object({
       nodes: Type.Array(Type.String(), { description: 'memory ids from the start memory on' }),
       edges: Type.Array(PathEdge),
       total_strength: Type.Number({ description: 'product of the edge strengths' }),
-      depth: Type.Integer(),
+      depth: Type.Integer({ description: 'links in this path; automatic links often make a path shorter than a chain of stated ones' }),
     }),
   ),
   unique_nodes: Type.Array(Type.String()),

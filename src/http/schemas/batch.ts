@@ -6,13 +6,22 @@ const MemoryId = Type.String({ minLength: 1, maxLength: 256 });
 
 export const BATCH_MAX_OPERATIONS = 1_000;
 
+const Op = StringEnum(['create', 'update', 'delete'] as const);
+
+/** An item names its operation as `op` (REST) or `action` (the client library's name). */
+const BatchItem = Type.Union(
+  [
+    Type.Object({ op: Op }, { additionalProperties: true }),
+    Type.Object({ action: Op }, { additionalProperties: true }),
+  ],
+  { description: 'one operation: `op` (or `action`) create, update or delete, with its fields' },
+);
+export type BatchItem = { op?: Static<typeof Op>; action?: Static<typeof Op> } & Record<string, unknown>;
+
 /** The envelope is checked per request; each operation is checked on its own so one bad item fails alone. */
 export const BatchBody = Type.Object(
   {
-    operations: Type.Array(Type.Object({ op: StringEnum(['create', 'update', 'delete'] as const) }, { additionalProperties: true }), {
-      minItems: 1,
-      maxItems: BATCH_MAX_OPERATIONS,
-    }),
+    operations: Type.Array(BatchItem, { minItems: 1, maxItems: BATCH_MAX_OPERATIONS }),
     workspace_id: WorkspaceIdField,
   },
   { additionalProperties: false },

@@ -1,16 +1,8 @@
-import { Type, type TSchema, type TString } from 'typebox';
+import { Type, type TString } from 'typebox';
 import { ERROR_CODES } from '../../errors.js';
+import { StringEnum } from '../../schemas/primitives.js';
 
-/** A string from a fixed set: one `enum` keyword, so errors list the allowed values and OpenAPI shows them. */
-export const StringEnum = <const T extends readonly string[]>(values: T, options: { description?: string; default?: T[number] } = {}) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
-
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-
-/** Any JSON object (metadata, settings). */
-export const JsonObject = Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true });
-
-export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC' });
+export { JsonObject, Nullable, StringEnum, Timestamp } from '../../schemas/primitives.js';
 
 /** Required text: at least one non-blank character. */
 export const NonBlank = (options: { maxLength?: number; description?: string } = {}) =>

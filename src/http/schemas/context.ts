@@ -61,7 +61,13 @@ export const LoadBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const LoadResponse = Type.Object({ count: Type.Integer(), variable: Type.String(), query: Type.String(), total_available: Type.Integer() });
+export const LoadResponse = Type.Object({
+  count: Type.Integer(),
+  variable: Type.String(),
+  var: Type.String({ description: 'the same as variable' }),
+  query: Type.String(),
+  total_available: Type.Integer(),
+});
 
 export const InjectBody = Type.Object(
   {
@@ -72,7 +78,7 @@ export const InjectBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const BoundVariable = Type.Object({ variable: Type.String(), type: Type.String(), preview: Type.String() });
+export const BoundVariable = Type.Object({ variable: Type.String(), key: Type.String({ description: 'the same as variable (the name client libraries read)' }), type: Type.String(), preview: Type.String() });
 
 export const QueryBody = Type.Object(
   {
@@ -84,7 +90,13 @@ export const QueryBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const QueryResponse = Type.Object({ response: Type.String(), variables_used: Type.Array(Type.String()), result_var: Nullable(Type.String()) });
+export const QueryResponse = Type.Object({
+  response: Type.String(),
+  variables_used: Type.Array(Type.String()),
+  variables_included: Type.Array(Type.String(), { description: 'the same as variables_used' }),
+  tokens_used: Type.Integer({ description: 'tokens the model read and wrote, as it reported them (0 when it did not)' }),
+  result_var: Nullable(Type.String()),
+});
 
 export const RLM_DETAIL_LEVELS = ['minimal', 'standard', 'verbose', 'brief', 'detailed'] as const;
 
@@ -116,6 +128,8 @@ export const RlmResponse = Type.Object({ result: Nullable(Type.String()), iterat
 
 export const StatusResponse = Type.Object({
   exists: Type.Boolean(),
+  active: Type.Boolean({ description: 'the same as exists' }),
+  execution_count: Type.Integer({ description: 'the same as metadata.exec_count (0 without a sandbox)' }),
   variable_count: Type.Integer(),
   variables: Type.Array(Type.String()),
   total_size_bytes: Type.Integer(),

@@ -13,6 +13,14 @@ export const ExtractionOptions = Type.Object(
   },
   { additionalProperties: false },
 );
+export type ExtractionOptions = Static<typeof ExtractionOptions>;
+
+/** The flat fields client libraries send with an upload or a reprocess, beside `extraction_options`. */
+const flatExtractionFields = {
+  chunk_size: Type.Optional(Type.Integer({ minimum: 200, maximum: 20_000, description: 'the same as extraction_options.chunk_size (which wins when both are given)' })),
+  chunking_strategy: Type.Optional(Type.String({ maxLength: 64, description: 'accepted and ignored: memd packs paragraphs into chunks, one strategy' })),
+  chunk_overlap: Type.Optional(Type.Integer({ minimum: 0, maximum: 20_000, description: 'accepted and ignored: chunks do not overlap, so each memory cites one passage' })),
+};
 
 /** The form fields of an upload besides `file`, after their text is read as numbers, booleans, lists and JSON. */
 export const UploadFields = Type.Object(
@@ -24,6 +32,7 @@ export const UploadFields = Type.Object(
     metadata: Type.Optional(JsonObject),
     extraction_options: Type.Optional(ExtractionOptions),
     retain_original: Type.Optional(Type.Boolean({ description: 'keep the uploaded bytes after ingestion (default false)' })),
+    ...flatExtractionFields,
   },
   { additionalProperties: false },
 );
@@ -46,6 +55,7 @@ export const Document = Type.Object({
   content_hash: Type.String({ description: 'SHA-256 hex of the uploaded bytes' }),
   status: Status,
   context_id: Type.String({ description: 'context of the memories made from it' }),
+  target_context_id: Type.String({ description: 'the same as context_id (the name client libraries read)' }),
   importance: Type.Number(),
   tags: Type.Array(Type.String()),
   metadata: JsonObject,
@@ -94,6 +104,12 @@ export const Job = Type.Object({
   started_at: Nullable(Timestamp),
   finished_at: Nullable(Timestamp),
   updated_at: Timestamp,
+  progress_percent: Type.Integer({ minimum: 0, maximum: 100, description: 'the same as progress.percent' }),
+  document_ids: Type.Array(Type.String(), { description: 'the job’s document, as a list' }),
+  documents_processed: Type.Integer({ description: '1 once the job completed, else 0' }),
+  total_memories_created: Type.Integer({ description: 'the same as progress.memories' }),
+  errors: Type.Array(Type.Object({ code: Type.String(), message: Type.String() }), { description: 'error as a list: empty, or the one error' }),
+  completed_at: Nullable(Timestamp),
 });
 
 export const Page = Type.Object({
@@ -156,4 +172,13 @@ export const SearchResponse = Type.Object({
   query: Type.String(),
 });
 
-export const ReprocessBody = Type.Object({ extraction_options: Type.Optional(ExtractionOptions), workspace_id: WorkspaceIdField }, { additionalProperties: false });
+export const ReprocessBody = Type.Object(
+  {
+    extraction_options: Type.Optional(ExtractionOptions),
+    target_context_id: Type.Optional(Identifier('context of the memories the new job writes')),
+    importance: Type.Optional(Score01('importance of the memories the new job writes')),
+    ...flatExtractionFields,
+    workspace_id: WorkspaceIdField,
+  },
+  { additionalProperties: false },
+);

@@ -1,3 +1,4 @@
+import { DEFAULT_REFLECT_DEPTH } from '../../core/reflect/service.js';
 import { Type, type Static } from 'typebox';
 import { Memory, MemoryTypeField } from './memory.js';
 import { NonBlank, Nullable, Score01, StringEnum, Timestamp, WorkspaceIdField } from './common.js';
@@ -121,7 +122,7 @@ export const ReflectBody = Type.Object(
     workspace_id: WorkspaceIdField,
     detail_level: Type.Optional(DetailLevel),
     include_sources: Type.Optional(Type.Boolean({ default: true })),
-    depth: Type.Optional(Type.Integer({ minimum: 1, maximum: 5, default: 2, description: 'association hops, and 5 memories per level' })),
+    depth: Type.Optional(Type.Integer({ minimum: 1, maximum: 5, default: DEFAULT_REFLECT_DEPTH, description: 'association hops, and 5 memories per level' })),
     ...filterFields,
   },
   { additionalProperties: false },
@@ -134,4 +135,9 @@ export const ReflectResponse = Type.Object({
   confidence: Type.Number(),
   tokens_processed: Type.Integer(),
   synthesis: StringEnum(['llm', 'extractive'] as const, { description: 'extractive: no language model is configured; the memories are quoted, not synthesised' }),
+  metadata: Type.Object({
+    sources: StringEnum(['cited', 'all_given', 'none'] as const, {
+      description: 'cited: the memories the answer cites; all_given: the model cited none, so every memory in its prompt; none: nothing was found',
+    }),
+  }),
 });

@@ -1,4 +1,7 @@
+import { DEFAULT_BRIEFING_OPTIONS, SESSION_BRIEFING_LOOKBACK_HOURS } from '../../core/sessions/briefing.js';
+import { DEFAULT_COMMIT_OPTIONS } from '../../core/sessions/commit.js';
 import { Type } from 'typebox';
+import { SessionRecord, WorkingMemoryEntryRecord } from '../../schemas/session.js';
 import { EXTRACTION_CATEGORIES } from '../../core/extraction/categories.js';
 import { DETAIL_LEVELS } from '../../core/memories/tiers.js';
 import { Identifier, JsonObject, Nullable, Score01, StringEnum, Timestamp, WorkspaceIdField } from './common.js';
@@ -7,21 +10,10 @@ import { MemoryTypeField } from './memory.js';
 
 export const TtlSeconds = (description: string) => Type.Integer({ minimum: 60, maximum: 86_400, description });
 
-export const Session = Type.Object({
-  id: Type.String(),
-  workspace_id: Type.String(),
-  tenant_id: Type.String(),
-  context_id: Type.String(),
-  user_id: Nullable(Type.String()),
-  working_memory: JsonObject,
-  metadata: JsonObject,
-  ttl_seconds: Type.Integer(),
-  expires_at: Timestamp,
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+/** A session as stored (src/schemas/session.ts), without its working memory: what lists show. */
+export const SessionSummary = SessionRecord;
 
-export const SessionSummary = Type.Omit(Session, ['working_memory']);
+export const Session = Type.Object({ ...SessionRecord.properties, working_memory: JsonObject }, { title: 'Session' });
 
 export const CreateSessionBody = Type.Object(
   {
@@ -36,7 +28,7 @@ export const CreateSessionBody = Type.Object(
     briefing_options: Type.Optional(
       Type.Object(
         {
-          lookback_hours: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 8_760, description: 'default 24' })),
+          lookback_hours: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 8_760, description: `default ${SESSION_BRIEFING_LOOKBACK_HOURS}` })),
           detail_level: Type.Optional(StringEnum(DETAIL_LEVELS, { description: 'default abstract' })),
           limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'default 10' })),
         },
@@ -58,23 +50,16 @@ export const WorkingMemoryBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const WorkingMemoryEntry = Type.Object({
-  key: Type.String(),
-  value: Type.Unknown(),
-  ttl_seconds: Nullable(Type.Integer()),
-  expires_at: Nullable(Timestamp),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+export const WorkingMemoryEntry = WorkingMemoryEntryRecord;
 
 export const BriefingQuery = Type.Object(
   {
     workspace_id: WorkspaceIdField,
-    lookback_minutes: Type.Integer({ minimum: 1, maximum: 525_600, default: 60 }),
-    detail_level: StringEnum(DETAIL_LEVELS, { default: 'abstract' }),
-    limit: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
-    include_memories: Type.Boolean({ default: true }),
-    include_contradictions: Type.Boolean({ default: true }),
+    lookback_minutes: Type.Integer({ minimum: 1, maximum: 525_600, default: DEFAULT_BRIEFING_OPTIONS.lookbackMinutes }),
+    detail_level: StringEnum(DETAIL_LEVELS, { default: DEFAULT_BRIEFING_OPTIONS.detailLevel }),
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: DEFAULT_BRIEFING_OPTIONS.limit }),
+    include_memories: Type.Boolean({ default: DEFAULT_BRIEFING_OPTIONS.includeMemories }),
+    include_contradictions: Type.Boolean({ default: DEFAULT_BRIEFING_OPTIONS.includeContradictions }),
   },
   { additionalProperties: false },
 );
@@ -90,21 +75,50 @@ const BriefingMemory = Type.Object({
   created_at: Timestamp,
 });
 
+const BriefingContradiction = Type.Object({ ...Contradiction.properties, memory_a_content: Nullable(Type.String()), memory_b_content: Nullable(Type.String()) });
+
 export const Briefing = Type.Object({
   workspace_id: Type.String(),
   summary: Type.String({ description: 'new memories, active sessions, open chat threads and unresolved contradictions, in words' }),
   recent_memories: Type.Array(BriefingMemory),
-  contradictions: Type.Array(Type.Object({ ...Contradiction.properties, memory_a_content: Nullable(Type.String()), memory_b_content: Nullable(Type.String()) })),
+  contradictions: Type.Array(BriefingContradiction),
   lookback_minutes: Type.Integer(),
   generated_at: Timestamp,
+  workspace_summary: Type.Object(
+    {
+      total_memories: Type.Integer({ description: 'active memories in the workspace' }),
+      recent_memories: Type.Integer({ description: 'memories written in the lookback window' }),
+      active_topics: Type.Array(Type.String(), { description: 'the most frequent tags among the recent memories' }),
+      total_categories: Type.Integer({ description: 'distinct subtypes (or types, for memories without one) among active memories' }),
+      total_associations: Type.Integer(),
+      memory_types: Type.Record(Type.String(), Type.Integer(), { description: 'active memories by type' }),
+    },
+    { description: 'the workspace in figures (the shape client libraries read)' },
+  ),
+  recent_activity: Type.Array(
+    Type.Object({
+      timestamp: Timestamp,
+      session_id: Nullable(Type.String()),
+      summary: Type.String(),
+      memories_created: Type.Integer(),
+      key_decisions: Type.Array(Type.String()),
+    }),
+    { description: 'the recent memories grouped by session, newest first' },
+  ),
+  open_threads: Type.Array(
+    Type.Object({ id: Type.String(), thread_id: Type.String(), title: Nullable(Type.String()), message_count: Type.Integer(), pending_messages: Type.Integer(), updated_at: Timestamp }),
+    { description: 'chat threads active in the lookback window' },
+  ),
+  contradictions_detected: Type.Array(BriefingContradiction, { description: 'the same list as contradictions' }),
+  memories: Type.Array(BriefingMemory, { description: 'the same list as recent_memories' }),
 });
 
 export const CommitBody = Type.Object(
   {
-    min_importance: Type.Optional(Score01('entries scored below are not committed', { default: 0.5 })),
-    deduplicate: Type.Optional(Type.Boolean({ default: true, description: 'check long-term memory for near-duplicates' })),
+    min_importance: Type.Optional(Score01('entries scored below are not committed', { default: DEFAULT_COMMIT_OPTIONS.minImportance })),
+    deduplicate: Type.Optional(Type.Boolean({ default: DEFAULT_COMMIT_OPTIONS.deduplicate, description: 'check long-term memory for near-duplicates' })),
     categories: Type.Optional(Nullable(Type.Array(StringEnum(EXTRACTION_CATEGORIES), { minItems: 1, description: 'null: all' }))),
-    max_memories: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
+    max_memories: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: DEFAULT_COMMIT_OPTIONS.maxMemories })),
   },
   { additionalProperties: false },
 );

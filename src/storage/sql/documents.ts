@@ -143,7 +143,7 @@ export class SqlDocumentStore implements DocumentStore {
     return { documents: rows.map((r) => toDocument(r as DocumentRow)), total: Number(total.n) };
   }
 
-  async update(workspaceId: string, id: string, patch: Partial<Pick<DocumentRecord, 'current_job_id' | 'extraction_options' | 'updated_at'>>): Promise<void> {
+  async update(workspaceId: string, id: string, patch: Partial<Pick<DocumentRecord, 'current_job_id' | 'extraction_options' | 'context_id' | 'importance' | 'updated_at'>>): Promise<void> {
     const { extraction_options, ...rest } = patch;
     await this.db
       .updateTable('documents')

@@ -1,7 +1,7 @@
 import { sql, type Selectable, type Updateable } from 'kysely';
 import type { MemoriesTable } from '../database.js';
 import { bit, json, parseJson, parseJsonObject, toBool, toIso, toIsoOrNull } from '../rows.js';
-import { FACT_SCOPE, factOf, type Memory, type CandidateRow, type KeywordHit, type MemoryFilter, type MemoryNode, type MemoryPatch, type MemoryStatus, type MemoryStore, type MemoryType, type NewMemory, type KeywordTerm, type Page, type SequenceNeighbour, type VectorHit, type VectorSearchOptions } from '../types.js';
+import { FACT_SCOPE, factOf, type Memory, type CandidateRow, type KeywordHit, type KindCount, type KeywordTerm, type MemoryFilter, type MemoryNode, type MemoryPatch, type MemoryStatus, type MemoryStore, type MemoryType, type NewMemory, type Page, type SequenceNeighbour, type VectorHit, type VectorSearchOptions } from '../types.js';
 import type { SqlContext } from './context.js';
 import { memoryFilter } from './memory-filter.js';
 import type { VectorEntry } from './search-engine.js';
@@ -307,6 +307,18 @@ export class SqlMemoryStore implements MemoryStore {
       created_at: toIso(row.created_at),
       updated_at: toIso(row.updated_at),
     }));
+  }
+
+  async countByKind(workspaceId: string, filter: MemoryFilter): Promise<KindCount[]> {
+    const rows = await this.db
+      .selectFrom('memories')
+      .select((eb) => ['type', 'subtype', eb.fn.countAll().as('n')])
+      .where(memoryFilter(this.ctx.engine, workspaceId, filter))
+      .groupBy(['type', 'subtype'])
+      .orderBy('type')
+      .orderBy('subtype')
+      .execute();
+    return rows.map((row) => ({ type: row.type as MemoryType, subtype: row.subtype, count: Number(row.n) }));
   }
 
   async count(workspaceId: string, filter: MemoryFilter): Promise<number> {

@@ -14,6 +14,7 @@ import { SqlKnowledgebaseStore } from './knowledgebase.js';
 import { SqlMcpServerStore } from './mcp-servers.js';
 import { SqlMemoryStore } from './memories.js';
 import { SqlSandboxCheckpointStore } from './sandbox-checkpoints.js';
+import { SqlObjectLocator } from './locator.js';
 import type { SearchEngine } from './search-engine.js';
 import { SqlSessionStore } from './sessions.js';
 import { SqlSkillStore } from './skills.js';
@@ -40,6 +41,7 @@ export class SqlStorage implements Storage {
   readonly knowledgebase;
   readonly documents;
   readonly sandboxCheckpoints;
+  readonly locator;
   readonly applications;
   readonly skills;
   readonly mcpServers;
@@ -76,6 +78,7 @@ export class SqlStorage implements Storage {
     this.knowledgebase = new SqlKnowledgebaseStore(this.context);
     this.documents = new SqlDocumentStore(this.context);
     this.sandboxCheckpoints = new SqlSandboxCheckpointStore(this.context);
+    this.locator = new SqlObjectLocator(this.context);
     this.applications = new SqlApplicationStore(this.context);
     this.skills = new SqlSkillStore(this.context);
     this.mcpServers = new SqlMcpServerStore(this.context);

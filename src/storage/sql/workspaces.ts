@@ -35,8 +35,11 @@ export class SqlWorkspaceStore implements WorkspaceStore {
     return row ? toWorkspace(row) : null;
   }
 
-  async list(): Promise<Workspace[]> {
-    const rows = await this.ctx.db.selectFrom('workspaces').selectAll().orderBy('created_at').orderBy('id').execute();
+  async list(ids?: readonly string[]): Promise<Workspace[]> {
+    if (ids?.length === 0) return [];
+    let query = this.ctx.db.selectFrom('workspaces').selectAll();
+    if (ids) query = query.where('id', 'in', [...ids]);
+    const rows = await query.orderBy('created_at').orderBy('id').execute();
     return rows.map(toWorkspace);
   }
 

@@ -78,7 +78,7 @@ function StartSession({ ws, onStarted }: { ws: string; onStarted(id: string): vo
 
 function SessionPanel({ ws, id, onGone }: { ws: string; id: string; onGone(): void }) {
   const { memd } = useApi();
-  const loaded = useLoad(async (signal) => (await memd.sessions.get(id, { signal })).session, [id]);
+  const loaded = useLoad(async (signal) => (await memd.sessions.get(id, {}, { signal })).session, [id]);
   const action = useAction();
   const now = useNow();
   const [key, setKey] = useState('');

@@ -150,22 +150,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            api_keys: {
-                                id: string;
-                                name: string;
-                                key_prefix: string;
-                                workspaces: string[];
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_used_at: string | null;
-                            }[];
+                            api_keys: components["schemas"]["ApiKey"][];
                         };
                     };
                 };
@@ -909,6 +894,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             variable: string;
+                            /** @description the same as variable (the name client libraries read) */
+                            key: string;
                             type: string;
                             preview: string;
                         };
@@ -1052,6 +1039,8 @@ export interface paths {
                         "application/json": {
                             count: number;
                             variable: string;
+                            /** @description the same as variable */
+                            var: string;
                             query: string;
                             total_available: number;
                         };
@@ -1118,6 +1107,10 @@ export interface paths {
                         "application/json": {
                             response: string;
                             variables_used: string[];
+                            /** @description the same as variables_used */
+                            variables_included: string[];
+                            /** @description tokens the model read and wrote, as it reported them (0 when it did not) */
+                            tokens_used: number;
                             result_var: string | null;
                         };
                     };
@@ -1248,6 +1241,10 @@ export interface paths {
                     content: {
                         "application/json": {
                             exists: boolean;
+                            /** @description the same as exists */
+                            active: boolean;
+                            /** @description the same as metadata.exec_count (0 without a sandbox) */
+                            execution_count: number;
                             variable_count: number;
                             variables: string[];
                             total_size_bytes: number;
@@ -1455,7 +1452,10 @@ export interface paths {
         /** Register a data provider in the workspace */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                    workspace_id?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -1902,6 +1902,8 @@ export interface paths {
                                 status: "queued" | "processing" | "completed" | "failed" | "cancelled";
                                 /** @description context of the memories made from it */
                                 context_id: string;
+                                /** @description the same as context_id (the name client libraries read) */
+                                target_context_id: string;
                                 importance: number;
                                 tags: string[];
                                 metadata: {
@@ -1989,6 +1991,12 @@ export interface paths {
                         };
                         /** @description keep the uploaded bytes after ingestion (default false) */
                         retain_original?: boolean;
+                        /** @description the same as extraction_options.chunk_size (which wins when both are given) */
+                        chunk_size?: number;
+                        /** @description accepted and ignored: memd packs paragraphs into chunks, one strategy */
+                        chunking_strategy?: string;
+                        /** @description accepted and ignored: chunks do not overlap, so each memory cites one passage */
+                        chunk_overlap?: number;
                     };
                 };
             };
@@ -2018,6 +2026,8 @@ export interface paths {
                                 status: "queued" | "processing" | "completed" | "failed" | "cancelled";
                                 /** @description context of the memories made from it */
                                 context_id: string;
+                                /** @description the same as context_id (the name client libraries read) */
+                                target_context_id: string;
                                 importance: number;
                                 tags: string[];
                                 metadata: {
@@ -2103,6 +2113,24 @@ export interface paths {
                                  * @description ISO 8601, UTC
                                  */
                                 updated_at: string;
+                                /** @description the same as progress.percent */
+                                progress_percent: number;
+                                /** @description the job’s document, as a list */
+                                document_ids: string[];
+                                /** @description 1 once the job completed, else 0 */
+                                documents_processed: number;
+                                /** @description the same as progress.memories */
+                                total_memories_created: number;
+                                /** @description error as a list: empty, or the one error */
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                completed_at: string | null;
                             };
                         };
                     };
@@ -2213,6 +2241,24 @@ export interface paths {
                                  * @description ISO 8601, UTC
                                  */
                                 updated_at: string;
+                                /** @description the same as progress.percent */
+                                progress_percent: number;
+                                /** @description the job’s document, as a list */
+                                document_ids: string[];
+                                /** @description 1 once the job completed, else 0 */
+                                documents_processed: number;
+                                /** @description the same as progress.memories */
+                                total_memories_created: number;
+                                /** @description error as a list: empty, or the one error */
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                completed_at: string | null;
                             }[];
                             total_count: number;
                             limit: number;
@@ -2323,6 +2369,24 @@ export interface paths {
                                  * @description ISO 8601, UTC
                                  */
                                 updated_at: string;
+                                /** @description the same as progress.percent */
+                                progress_percent: number;
+                                /** @description the job’s document, as a list */
+                                document_ids: string[];
+                                /** @description 1 once the job completed, else 0 */
+                                documents_processed: number;
+                                /** @description the same as progress.memories */
+                                total_memories_created: number;
+                                /** @description error as a list: empty, or the one error */
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                completed_at: string | null;
                             };
                         };
                     };
@@ -2432,6 +2496,24 @@ export interface paths {
                                  * @description ISO 8601, UTC
                                  */
                                 updated_at: string;
+                                /** @description the same as progress.percent */
+                                progress_percent: number;
+                                /** @description the job’s document, as a list */
+                                document_ids: string[];
+                                /** @description 1 once the job completed, else 0 */
+                                documents_processed: number;
+                                /** @description the same as progress.memories */
+                                total_memories_created: number;
+                                /** @description error as a list: empty, or the one error */
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                completed_at: string | null;
                             };
                         };
                     };
@@ -2463,7 +2545,10 @@ export interface paths {
         /** Page search: pages ranked by their best-matching passage (max-sim over one vector per passage), each with that passage */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                    workspace_id?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -2580,6 +2665,8 @@ export interface paths {
                                 status: "queued" | "processing" | "completed" | "failed" | "cancelled";
                                 /** @description context of the memories made from it */
                                 context_id: string;
+                                /** @description the same as context_id (the name client libraries read) */
+                                target_context_id: string;
                                 importance: number;
                                 tags: string[];
                                 metadata: {
@@ -2667,6 +2754,24 @@ export interface paths {
                                  * @description ISO 8601, UTC
                                  */
                                 updated_at: string;
+                                /** @description the same as progress.percent */
+                                progress_percent: number;
+                                /** @description the job’s document, as a list */
+                                document_ids: string[];
+                                /** @description 1 once the job completed, else 0 */
+                                documents_processed: number;
+                                /** @description the same as progress.memories */
+                                total_memories_created: number;
+                                /** @description error as a list: empty, or the one error */
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                completed_at: string | null;
                             };
                         };
                     };
@@ -2923,7 +3028,10 @@ export interface paths {
         /** Run ingestion again as a new job, with new extraction_options over the last ones (409 while a job is queued or processing) */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                    workspace_id?: string;
+                };
                 header?: never;
                 path: {
                     /** @description document id (doc_…) */
@@ -2940,6 +3048,16 @@ export interface paths {
                             /** @description largest page in characters for text, Markdown, HTML and Word; default 3000 (PDF pages are the PDF’s) */
                             page_size?: number;
                         };
+                        /** @description context of the memories the new job writes */
+                        target_context_id?: string;
+                        /** @description importance of the memories the new job writes */
+                        importance?: number;
+                        /** @description the same as extraction_options.chunk_size (which wins when both are given) */
+                        chunk_size?: number;
+                        /** @description accepted and ignored: memd packs paragraphs into chunks, one strategy */
+                        chunking_strategy?: string;
+                        /** @description accepted and ignored: chunks do not overlap, so each memory cites one passage */
+                        chunk_overlap?: number;
                         /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
                         workspace_id?: string;
                     };
@@ -2971,6 +3089,8 @@ export interface paths {
                                 status: "queued" | "processing" | "completed" | "failed" | "cancelled";
                                 /** @description context of the memories made from it */
                                 context_id: string;
+                                /** @description the same as context_id (the name client libraries read) */
+                                target_context_id: string;
                                 importance: number;
                                 tags: string[];
                                 metadata: {
@@ -3056,6 +3176,24 @@ export interface paths {
                                  * @description ISO 8601, UTC
                                  */
                                 updated_at: string;
+                                /** @description the same as progress.percent */
+                                progress_percent: number;
+                                /** @description the job’s document, as a list */
+                                document_ids: string[];
+                                /** @description 1 once the job completed, else 0 */
+                                documents_processed: number;
+                                /** @description the same as progress.memories */
+                                total_memories_created: number;
+                                /** @description error as a list: empty, or the one error */
+                                errors: {
+                                    code: string;
+                                    message: string;
+                                }[];
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                completed_at: string | null;
                             };
                         };
                     };
@@ -3149,7 +3287,10 @@ export interface paths {
         /** Derive insights about an entity from the memories about it (stored as `inference` memories) */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                    workspace_id?: string;
+                };
                 header?: never;
                 path: {
                     /** @description the subject_id memories are about */
@@ -3271,6 +3412,8 @@ export interface paths {
             parameters: {
                 query?: {
                     limit?: number;
+                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                    workspace_id?: string;
                 };
                 header?: never;
                 path?: never;
@@ -3343,7 +3486,10 @@ export interface paths {
         /** Remove for good everything of a user_id or a subject_id, in one workspace or in all the caller may use; answers what went */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                    workspace_id?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -3441,7 +3587,10 @@ export interface paths {
         /** Stats, communities, centrality and bridges in one pass, with a summary */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                    workspace_id?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -4415,7 +4564,10 @@ export interface paths {
         /** Write or update the knowledgebase: one article per community of the graph and an index. Only articles whose memories changed are rewritten unless force. async=true returns 202 with a job */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                    workspace_id?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -4672,7 +4824,8 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    community_id: number;
+                    /** @description the community number of the last generation */
+                    community_id: string;
                 };
                 cookie?: never;
             };
@@ -4896,7 +5049,10 @@ export interface paths {
         /** Register an MCP server */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                    workspace_id?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -5113,7 +5269,10 @@ export interface paths {
         /** Import the servers of a `{"mcpServers": {…}}` configuration file at one scope (all or nothing) */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                    workspace_id?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -5256,7 +5415,10 @@ export interface paths {
         /** The precedence winner of each name, with env and headers decrypted */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                    workspace_id?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -5864,7 +6026,10 @@ export interface paths {
         /** Remember something (write pipeline: hash, embed, duplicate check, store) */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                    workspace_id?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -5946,7 +6111,10 @@ export interface paths {
         /** Create, update and delete many memories; each operation succeeds or fails on its own */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                    workspace_id?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -5954,12 +6122,17 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        operations: ({
+                        operations: (({
                             /** @enum {string} */
                             op: "create" | "update" | "delete";
                         } & {
                             [key: string]: unknown;
-                        })[];
+                        }) | ({
+                            /** @enum {string} */
+                            action: "create" | "update" | "delete";
+                        } & {
+                            [key: string]: unknown;
+                        }))[];
                         /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
                         workspace_id?: string;
                     };
@@ -6023,7 +6196,10 @@ export interface paths {
         /** Recall memories by meaning and words (hybrid retrieval, graph expansion, boosts) */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                    workspace_id?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -6160,7 +6336,7 @@ export interface paths {
                                 subject_id: string | null;
                                 /**
                                  * Format: date-time
-                                 * @description ISO 8601, UTC
+                                 * @description when the remembered event happened, if known (from metadata); recency is measured from it
                                  */
                                 occurred_at: string | null;
                                 /**
@@ -6236,7 +6412,10 @@ export interface paths {
         /** Answer a question from memories: recall, then synthesis by the language model (extractive without one) */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                    workspace_id?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -6290,6 +6469,13 @@ export interface paths {
                              * @enum {string}
                              */
                             synthesis: "llm" | "extractive";
+                            metadata: {
+                                /**
+                                 * @description cited: the memories the answer cites; all_given: the model cited none, so every memory in its prompt; none: nothing was found
+                                 * @enum {string}
+                                 */
+                                sources: "cited" | "all_given" | "none";
+                            };
                         };
                     };
                 };
@@ -6319,6 +6505,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
                     workspace_id?: string;
                 };
                 header?: never;
@@ -6352,7 +6539,10 @@ export interface paths {
         /** Change a memory; only the fields given change */
         put: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                    workspace_id?: string;
+                };
                 header?: never;
                 path: {
                     /** @description memory id (mem_…) */
@@ -6458,7 +6648,10 @@ export interface paths {
         /** Link this memory (source) to another (target). 201 when the edge is new; 200 when that (source, target, relationship) edge existed and its strength and metadata were updated */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                    workspace_id?: string;
+                };
                 header?: never;
                 path: {
                     /** @description memory id (mem_…) */
@@ -6493,23 +6686,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            association: {
-                                id: string;
-                                workspace_id: string;
-                                source_id: string;
-                                target_id: string;
-                                /** @description a type of the taxonomy, lower-case */
-                                relationship: string;
-                                strength: number;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                            };
+                            association: components["schemas"]["Association"];
                         };
                     };
                 };
@@ -6520,23 +6697,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            association: {
-                                id: string;
-                                workspace_id: string;
-                                source_id: string;
-                                target_id: string;
-                                /** @description a type of the taxonomy, lower-case */
-                                relationship: string;
-                                strength: number;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                            };
+                            association: components["schemas"]["Association"];
                         };
                     };
                 };
@@ -6589,23 +6750,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            associations: {
-                                id: string;
-                                workspace_id: string;
-                                source_id: string;
-                                target_id: string;
-                                /** @description a type of the taxonomy, lower-case */
-                                relationship: string;
-                                strength: number;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                            }[];
+                            associations: components["schemas"]["Association"][];
                             total_count: number;
                         };
                     };
@@ -6622,7 +6767,10 @@ export interface paths {
         /** Link this memory (source) to another (target). 201 when the edge is new; 200 when that (source, target, relationship) edge existed and its strength and metadata were updated */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                    workspace_id?: string;
+                };
                 header?: never;
                 path: {
                     /** @description memory id (mem_…) */
@@ -6657,23 +6805,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            association: {
-                                id: string;
-                                workspace_id: string;
-                                source_id: string;
-                                target_id: string;
-                                /** @description a type of the taxonomy, lower-case */
-                                relationship: string;
-                                strength: number;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                            };
+                            association: components["schemas"]["Association"];
                         };
                     };
                 };
@@ -6684,23 +6816,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            association: {
-                                id: string;
-                                workspace_id: string;
-                                source_id: string;
-                                target_id: string;
-                                /** @description a type of the taxonomy, lower-case */
-                                relationship: string;
-                                strength: number;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                            };
+                            association: components["schemas"]["Association"];
                         };
                     };
                 };
@@ -6779,7 +6895,10 @@ export interface paths {
         /** Lower a memory’s importance by decay_rate (pinned memories are exempt) */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                    workspace_id?: string;
+                };
                 header?: never;
                 path: {
                     /** @description memory id (mem_…) */
@@ -6892,23 +7011,7 @@ export interface paths {
                                 };
                             }[];
                             association_chain: {
-                                association: {
-                                    id: string;
-                                    workspace_id: string;
-                                    source_id: string;
-                                    target_id: string;
-                                    /** @description a type of the taxonomy, lower-case */
-                                    relationship: string;
-                                    strength: number;
-                                    metadata: {
-                                        [key: string]: unknown;
-                                    };
-                                    /**
-                                     * Format: date-time
-                                     * @description ISO 8601, UTC
-                                     */
-                                    created_at: string;
-                                };
+                                association: components["schemas"]["Association"];
                                 /** @enum {string} */
                                 direction: "outgoing" | "incoming";
                                 category: string | null;
@@ -6961,7 +7064,10 @@ export interface paths {
         /** Paths from a memory through its associations, breadth-first and strongest first, bounded by depth, paths and nodes; cycles end a path */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                    workspace_id?: string;
+                };
                 header?: never;
                 path: {
                     /** @description memory id (mem_…) */
@@ -7023,9 +7129,12 @@ export interface paths {
                                     target_id: string;
                                     relationship: string;
                                     strength: number;
+                                    /** @description a link memd made itself (similarity, fact decomposition, contradiction), not one a client stated */
+                                    auto_generated: boolean;
                                 }[];
                                 /** @description product of the edge strengths */
                                 total_strength: number;
+                                /** @description links in this path; automatic links often make a path shorter than a chain of stated ones */
                                 depth: number;
                             }[];
                             unique_nodes: string[];
@@ -7120,7 +7229,10 @@ export interface paths {
         /** Start a session (creates its workspace and context when absent), with a briefing of the workspace on request */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                    workspace_id?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -7170,35 +7282,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            session: {
-                                id: string;
-                                workspace_id: string;
-                                tenant_id: string;
-                                context_id: string;
-                                user_id: string | null;
-                                working_memory: {
-                                    [key: string]: unknown;
-                                };
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                ttl_seconds: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                expires_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            session: components["schemas"]["Session"];
                             briefing: {
                                 workspace_id: string;
                                 /** @description new memories, active sessions, open chat threads and unresolved contradictions, in words */
@@ -7258,6 +7342,98 @@ export interface paths {
                                  * @description ISO 8601, UTC
                                  */
                                 generated_at: string;
+                                /** @description the workspace in figures (the shape client libraries read) */
+                                workspace_summary: {
+                                    /** @description active memories in the workspace */
+                                    total_memories: number;
+                                    /** @description memories written in the lookback window */
+                                    recent_memories: number;
+                                    /** @description the most frequent tags among the recent memories */
+                                    active_topics: string[];
+                                    /** @description distinct subtypes (or types, for memories without one) among active memories */
+                                    total_categories: number;
+                                    total_associations: number;
+                                    /** @description active memories by type */
+                                    memory_types: {
+                                        [key: string]: number;
+                                    };
+                                };
+                                /** @description the recent memories grouped by session, newest first */
+                                recent_activity: {
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    timestamp: string;
+                                    session_id: string | null;
+                                    summary: string;
+                                    memories_created: number;
+                                    key_decisions: string[];
+                                }[];
+                                /** @description chat threads active in the lookback window */
+                                open_threads: {
+                                    id: string;
+                                    thread_id: string;
+                                    title: string | null;
+                                    message_count: number;
+                                    pending_messages: number;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    updated_at: string;
+                                }[];
+                                /** @description the same list as contradictions */
+                                contradictions_detected: {
+                                    id: string;
+                                    workspace_id: string;
+                                    /** @description the earlier memory */
+                                    memory_a_id: string;
+                                    /** @description the later memory */
+                                    memory_b_id: string;
+                                    /** @description negation, number_change, date_change, exclusive_value (or other, from a language model) */
+                                    contradiction_type: string;
+                                    confidence: number;
+                                    /** @description rules or llm */
+                                    detection_method: string;
+                                    explanation: string | null;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    detected_at: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    resolved_at: string | null;
+                                    /** @enum {string|null} */
+                                    resolution: "keep_a" | "keep_b" | "keep_both" | "merge" | null;
+                                    /** @description the memory that replaced both (merge) */
+                                    merged_memory_id: string | null;
+                                    memory_a_content: string | null;
+                                    memory_b_content: string | null;
+                                }[];
+                                /** @description the same list as recent_memories */
+                                memories: {
+                                    id: string;
+                                    /** @description the text at the requested detail level */
+                                    content: string;
+                                    /**
+                                     * @description episodic, semantic, procedural or working
+                                     * @enum {string}
+                                     */
+                                    type: "episodic" | "semantic" | "procedural" | "working";
+                                    subtype: string | null;
+                                    importance: number;
+                                    tags: string[];
+                                    session_id: string | null;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    created_at: string;
+                                }[];
                             } | null;
                         };
                     };
@@ -7368,6 +7544,98 @@ export interface paths {
                                  * @description ISO 8601, UTC
                                  */
                                 generated_at: string;
+                                /** @description the workspace in figures (the shape client libraries read) */
+                                workspace_summary: {
+                                    /** @description active memories in the workspace */
+                                    total_memories: number;
+                                    /** @description memories written in the lookback window */
+                                    recent_memories: number;
+                                    /** @description the most frequent tags among the recent memories */
+                                    active_topics: string[];
+                                    /** @description distinct subtypes (or types, for memories without one) among active memories */
+                                    total_categories: number;
+                                    total_associations: number;
+                                    /** @description active memories by type */
+                                    memory_types: {
+                                        [key: string]: number;
+                                    };
+                                };
+                                /** @description the recent memories grouped by session, newest first */
+                                recent_activity: {
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    timestamp: string;
+                                    session_id: string | null;
+                                    summary: string;
+                                    memories_created: number;
+                                    key_decisions: string[];
+                                }[];
+                                /** @description chat threads active in the lookback window */
+                                open_threads: {
+                                    id: string;
+                                    thread_id: string;
+                                    title: string | null;
+                                    message_count: number;
+                                    pending_messages: number;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    updated_at: string;
+                                }[];
+                                /** @description the same list as contradictions */
+                                contradictions_detected: {
+                                    id: string;
+                                    workspace_id: string;
+                                    /** @description the earlier memory */
+                                    memory_a_id: string;
+                                    /** @description the later memory */
+                                    memory_b_id: string;
+                                    /** @description negation, number_change, date_change, exclusive_value (or other, from a language model) */
+                                    contradiction_type: string;
+                                    confidence: number;
+                                    /** @description rules or llm */
+                                    detection_method: string;
+                                    explanation: string | null;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    detected_at: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    resolved_at: string | null;
+                                    /** @enum {string|null} */
+                                    resolution: "keep_a" | "keep_b" | "keep_both" | "merge" | null;
+                                    /** @description the memory that replaced both (merge) */
+                                    merged_memory_id: string | null;
+                                    memory_a_content: string | null;
+                                    memory_b_content: string | null;
+                                }[];
+                                /** @description the same list as recent_memories */
+                                memories: {
+                                    id: string;
+                                    /** @description the text at the requested detail level */
+                                    content: string;
+                                    /**
+                                     * @description episodic, semantic, procedural or working
+                                     * @enum {string}
+                                     */
+                                    type: "episodic" | "semantic" | "procedural" | "working";
+                                    subtype: string | null;
+                                    importance: number;
+                                    tags: string[];
+                                    session_id: string | null;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601, UTC
+                                     */
+                                    created_at: string;
+                                }[];
                             };
                         };
                     };
@@ -7398,7 +7666,10 @@ export interface paths {
         /** Get a live session with its working memory */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                    workspace_id?: string;
+                };
                 header?: never;
                 path: {
                     session_id: string;
@@ -7414,35 +7685,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            session: {
-                                id: string;
-                                workspace_id: string;
-                                tenant_id: string;
-                                context_id: string;
-                                user_id: string | null;
-                                working_memory: {
-                                    [key: string]: unknown;
-                                };
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                ttl_seconds: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                expires_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            session: components["schemas"]["Session"];
                         };
                     };
                 };
@@ -7460,7 +7703,10 @@ export interface paths {
         /** End a session (its working memory goes; committed memories stay) */
         delete: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                    workspace_id?: string;
+                };
                 header?: never;
                 path: {
                     session_id: string;
@@ -7501,7 +7747,10 @@ export interface paths {
         /** Store the working-memory entries above the thresholds as long-term memories (scored, categorised, deduplicated) */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                    workspace_id?: string;
+                };
                 header?: never;
                 path: {
                     session_id: string;
@@ -7576,6 +7825,8 @@ export interface paths {
             parameters: {
                 query?: {
                     key?: string;
+                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                    workspace_id?: string;
                 };
                 header?: never;
                 path: {
@@ -7609,7 +7860,10 @@ export interface paths {
         /** Set a working-memory entry */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                    workspace_id?: string;
+                };
                 header?: never;
                 path: {
                     session_id: string;
@@ -7633,26 +7887,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            key: string;
-                            value: unknown;
-                            ttl_seconds: number | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            expires_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            updated_at: string;
-                        };
+                        "application/json": components["schemas"]["WorkingMemoryEntry"];
                     };
                 };
                 400: components["responses"]["Error"];
@@ -7685,6 +7920,8 @@ export interface paths {
                 query?: {
                     /** @description seconds from now */
                     extend_seconds?: number;
+                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                    workspace_id?: string;
                 };
                 header?: never;
                 path: {
@@ -7709,35 +7946,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             expires_at: string;
-                            session: {
-                                id: string;
-                                workspace_id: string;
-                                tenant_id: string;
-                                context_id: string;
-                                user_id: string | null;
-                                working_memory: {
-                                    [key: string]: unknown;
-                                };
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                ttl_seconds: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                expires_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            session: components["schemas"]["Session"];
                         };
                     };
                 };
@@ -7846,7 +8055,10 @@ export interface paths {
         /** Create a skill from a SKILL.md manifest (or its body and fields) and initial files */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                    workspace_id?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -7973,7 +8185,10 @@ export interface paths {
         /** The precedence winner of each name */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                    workspace_id?: string;
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -8806,42 +9021,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            threads: {
-                                thread_id: string;
-                                workspace_id: string;
-                                tenant_id: string;
-                                user_id: string | null;
-                                context_id: string;
-                                observer_id: string | null;
-                                subject_id: string | null;
-                                title: string | null;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                message_count: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_decomposed_at: string | null;
-                                /** @description index of the last message decomposed; -1 before the first run */
-                                last_decomposed_index: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                expires_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            }[];
+                            threads: components["schemas"]["Thread"][];
                             total_count: number;
                         };
                     };
@@ -8901,42 +9081,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            thread: {
-                                thread_id: string;
-                                workspace_id: string;
-                                tenant_id: string;
-                                user_id: string | null;
-                                context_id: string;
-                                observer_id: string | null;
-                                subject_id: string | null;
-                                title: string | null;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                message_count: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_decomposed_at: string | null;
-                                /** @description index of the last message decomposed; -1 before the first run */
-                                last_decomposed_index: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                expires_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            thread: components["schemas"]["Thread"];
                         };
                     };
                 };
@@ -8962,7 +9107,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a thread */
+        /** Get a thread (its fields, and the same under `thread`) */
         get: {
             parameters: {
                 query?: {
@@ -8983,41 +9128,8 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            thread_id: string;
-                            workspace_id: string;
-                            tenant_id: string;
-                            user_id: string | null;
-                            context_id: string;
-                            observer_id: string | null;
-                            subject_id: string | null;
-                            title: string | null;
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            message_count: number;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            last_decomposed_at: string | null;
-                            /** @description index of the last message decomposed; -1 before the first run */
-                            last_decomposed_index: number;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            expires_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            updated_at: string;
+                        "application/json": components["schemas"]["Thread"] & {
+                            thread: components["schemas"]["Thread"];
                         };
                     };
                 };
@@ -9060,42 +9172,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            thread_id: string;
-                            workspace_id: string;
-                            tenant_id: string;
-                            user_id: string | null;
-                            context_id: string;
-                            observer_id: string | null;
-                            subject_id: string | null;
-                            title: string | null;
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            message_count: number;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            last_decomposed_at: string | null;
-                            /** @description index of the last message decomposed; -1 before the first run */
-                            last_decomposed_index: number;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            expires_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            updated_at: string;
-                        };
+                        "application/json": components["schemas"]["Thread"];
                     };
                 };
                 400: components["responses"]["Error"];
@@ -9231,65 +9308,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            thread: {
-                                thread_id: string;
-                                workspace_id: string;
-                                tenant_id: string;
-                                user_id: string | null;
-                                context_id: string;
-                                observer_id: string | null;
-                                subject_id: string | null;
-                                title: string | null;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                message_count: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_decomposed_at: string | null;
-                                /** @description index of the last message decomposed; -1 before the first run */
-                                last_decomposed_index: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                expires_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
-                            messages: {
-                                message_id: string;
-                                thread_id: string;
-                                /** @description zero-based, strictly increasing within the thread */
-                                index: number;
-                                /** @enum {string} */
-                                role: "user" | "assistant" | "system" | "tool";
-                                content: string | {
-                                    type: string;
-                                    text?: string;
-                                    data?: {
-                                        [key: string]: unknown;
-                                    };
-                                }[];
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                            }[];
+                            thread: components["schemas"]["Thread"];
+                            messages: components["schemas"]["Message"][];
                             total_messages: number;
                         };
                     };
@@ -9346,29 +9366,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            messages: {
-                                message_id: string;
-                                thread_id: string;
-                                /** @description zero-based, strictly increasing within the thread */
-                                index: number;
-                                /** @enum {string} */
-                                role: "user" | "assistant" | "system" | "tool";
-                                content: string | {
-                                    type: string;
-                                    text?: string;
-                                    data?: {
-                                        [key: string]: unknown;
-                                    };
-                                }[];
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                            }[];
+                            messages: components["schemas"]["Message"][];
                             thread_id: string;
                             total_count: number;
                         };
@@ -9425,29 +9423,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            messages: {
-                                message_id: string;
-                                thread_id: string;
-                                /** @description zero-based, strictly increasing within the thread */
-                                index: number;
-                                /** @enum {string} */
-                                role: "user" | "assistant" | "system" | "tool";
-                                content: string | {
-                                    type: string;
-                                    text?: string;
-                                    data?: {
-                                        [key: string]: unknown;
-                                    };
-                                }[];
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                            }[];
+                            messages: components["schemas"]["Message"][];
                             thread_id: string;
                             /** @description messages in the thread now */
                             new_message_count: number;
@@ -9540,24 +9516,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            workspaces: {
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                settings: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            }[];
+                            workspaces: components["schemas"]["Workspace"][];
                         };
                     };
                 };
@@ -9598,24 +9557,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            workspace: {
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                settings: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            workspace: components["schemas"]["Workspace"];
                         };
                     };
                 };
@@ -9660,24 +9602,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            workspace: {
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                settings: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            workspace: components["schemas"]["Workspace"];
                         };
                     };
                 };
@@ -9717,24 +9642,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            workspace: {
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                settings: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            workspace: components["schemas"]["Workspace"];
                         };
                     };
                 };
@@ -9903,25 +9811,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            contexts: {
-                                id: string;
-                                workspace_id: string;
-                                name: string;
-                                description: string | null;
-                                settings: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            }[];
+                            contexts: components["schemas"]["Context"][];
                         };
                     };
                 };
@@ -9965,25 +9855,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            context: {
-                                id: string;
-                                workspace_id: string;
-                                name: string;
-                                description: string | null;
-                                settings: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            context: components["schemas"]["Context"];
                         };
                     };
                 };
@@ -10384,6 +10256,62 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** ApiKey */
+        ApiKey: {
+            id: string;
+            name: string;
+            /** @description first characters of the secret, to tell keys apart in listings */
+            key_prefix: string;
+            workspaces: string[];
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            last_used_at: string | null;
+        };
+        /** Association */
+        Association: {
+            id: string;
+            workspace_id: string;
+            source_id: string;
+            target_id: string;
+            /** @description a type of the taxonomy, lower-case */
+            relationship: string;
+            strength: number;
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+        };
+        /** Context */
+        Context: {
+            id: string;
+            workspace_id: string;
+            name: string;
+            description: string | null;
+            settings: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
+        };
         /**
          * Error
          * @description Every failure uses this body
@@ -10454,7 +10382,7 @@ export interface components {
             subject_id: string | null;
             /**
              * Format: date-time
-             * @description ISO 8601, UTC
+             * @description when the remembered event happened, if known (from metadata); recency is measured from it
              */
             occurred_at: string | null;
             /**
@@ -10467,6 +10395,34 @@ export interface components {
              * @description ISO 8601, UTC
              */
             updated_at: string;
+        };
+        /** Message */
+        Message: {
+            message_id: string;
+            /** @description the same as message_id */
+            id: string;
+            thread_id: string;
+            /** @description the same as index */
+            message_index: number;
+            /** @enum {string} */
+            role: "user" | "assistant" | "system" | "tool";
+            content: string | {
+                type: string;
+                text?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+            }[];
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /** @description zero-based, strictly increasing within the thread */
+            index: number;
         };
         /** RecallExplanation */
         RecallExplanation: {
@@ -10515,6 +10471,118 @@ export interface components {
                 recency: number;
                 backlink: number;
             } | null;
+        };
+        /** Session */
+        Session: {
+            id: string;
+            workspace_id: string;
+            tenant_id: string;
+            context_id: string;
+            user_id: string | null;
+            metadata: {
+                [key: string]: unknown;
+            };
+            ttl_seconds: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            expires_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
+            working_memory: {
+                [key: string]: unknown;
+            };
+        };
+        /** Thread */
+        Thread: {
+            thread_id: string;
+            /** @description the same as thread_id (the name client libraries read) */
+            id: string;
+            workspace_id: string;
+            tenant_id: string;
+            user_id: string | null;
+            context_id: string;
+            /** @description who observes (typically the AI agent) */
+            observer_id: string | null;
+            /** @description who the thread is about (typically the human user) */
+            subject_id: string | null;
+            title: string | null;
+            metadata: {
+                [key: string]: unknown;
+            };
+            message_count: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            last_decomposed_at: string | null;
+            /** @description index of the last message decomposed; -1 before the first run */
+            last_decomposed_index: number;
+            /**
+             * Format: date-time
+             * @description null: permanent
+             */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
+        };
+        /** WorkingMemoryEntry */
+        WorkingMemoryEntry: {
+            key: string;
+            /** @description any JSON value */
+            value: unknown;
+            ttl_seconds: number | null;
+            /**
+             * Format: date-time
+             * @description null: lives as long as its session
+             */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
+        };
+        /** Workspace */
+        Workspace: {
+            id: string;
+            tenant_id: string;
+            name: string;
+            settings: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
         };
     };
     responses: {

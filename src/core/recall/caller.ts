@@ -1,0 +1,36 @@
+import type { Access } from '../access/access.js';
+import type { ReflectRequest, ReflectResult, ReflectService } from '../reflect/service.js';
+import type { RecallService } from './service.js';
+import type { RecallRequest, RecallResult } from './types.js';
+
+interface CallerSearchDeps {
+  recall: RecallService;
+  reflect: ReflectService;
+  /** Fails with 404 when the workspace does not exist (`_default` always does). */
+  requireWorkspace(workspaceId: string): Promise<unknown>;
+  touchSession(sessionId: string): Promise<unknown>;
+}
+
+type Scoped<R> = Omit<R, 'workspaceId' | 'scopeContextId'>;
+
+/**
+ * Recall and reflect as a caller asks them: in the caller's workspace, preferring the context of the session it
+ * works through (the scope boost), which the question keeps alive.
+ */
+export class CallerSearch {
+  constructor(private readonly deps: CallerSearchDeps) {}
+
+  async recall(access: Access, request: Scoped<RecallRequest>): Promise<RecallResult> {
+    return this.deps.recall.recall({ ...request, ...(await this.enter(access)) });
+  }
+
+  async reflect(access: Access, request: Scoped<ReflectRequest>): Promise<ReflectResult> {
+    return this.deps.reflect.reflect({ ...request, ...(await this.enter(access)) });
+  }
+
+  private async enter(access: Access): Promise<{ workspaceId: string; scopeContextId: string | undefined }> {
+    await this.deps.requireWorkspace(access.workspaceId);
+    if (access.session) await this.deps.touchSession(access.session.id);
+    return { workspaceId: access.workspaceId, scopeContextId: access.session?.context_id };
+  }
+}
