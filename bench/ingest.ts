@@ -5,13 +5,14 @@
  * Memories per second through POST /v1/memories/batch into one workspace of a fresh database, and the server's
  * peak RSS. "acknowledged" = all batches answered (stored, searchable); "enriched" = the background queue (facts,
  * links) drained too (`--acknowledged-only` stops at the acknowledgements: PGlite enrichment takes most of an
- * hour). Postgres is PGlite (WASM Postgres 18 + pgvector 0.8, one backend) served over the wire.
+ * hour). Postgres is a real server (bench/postgres.ts: a throwaway durable cluster, or MEMD_BENCH_DATABASE_URL), with
+ * memd's default pool of 10 connections.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startPglite } from '../test/support/postgres.js';
+import { benchPostgres } from './postgres.js';
 import { machineLine, peakRssMiB } from './machine.js';
 import { syntheticSentences } from './sentences.js';
 import { startBenchServer, waitReady } from './server-process.js';
@@ -45,9 +46,12 @@ async function queueDrained(url: string): Promise<void> {
 
 async function run(storage: string, embedder: string) {
   const dataDir = mkdtempSync(join(tmpdir(), 'memd-bench-ingest-'));
-  const pg = storage === 'postgres' ? await startPglite() : null;
+  const pg = storage === 'postgres' ? await benchPostgres() : null;
   const env: Record<string, string> = { MEMD_DATA_DIR: dataDir, MEMD_EMBEDDING_PROVIDER: embedder };
-  if (pg) Object.assign(env, { MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: pg.url, MEMD_DATABASE_POOL_SIZE: String(pg.maxConnections) });
+  if (pg) {
+    console.log(`PostgreSQL: ${pg.describe}`);
+    Object.assign(env, { MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: pg.url, MEMD_DATABASE_SCHEMA: `ingest_${Date.now()}` });
+  }
   const server = await startBenchServer(env);
   try {
     await waitReady(server.url);

@@ -20,14 +20,12 @@
  * (/tmp/memd-bench-recall), RECALL_BENCH_BACKENDS (sqlite,postgres), RECALL_BENCH_ANN (default | all | none),
  * RECALL_BENCH_ANN_BUILDS (3: builds of the default index measured), RECALL_BENCH_COLD=1 (SQLite: delete the HNSW
  * snapshot of the last stop first, so that the server builds the index).
- * Postgres is PGlite (WASM Postgres with pgvector, one connection, in this process), not a tuned server.
+ * Postgres is a real server (bench/postgres.ts: a throwaway durable cluster with the settings of
+ * docs/postgres-tuning.md, or MEMD_BENCH_DATABASE_URL), filled by copying the SQLite run's memories.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { vector } from '@electric-sql/pglite-pgvector';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { sql } from 'kysely';
 import usearch from 'usearch';
 import { createApp } from '../src/app.js';
@@ -37,6 +35,7 @@ import { armDepth, DEFAULT_TUNING } from '../src/core/recall/service.js';
 import { LocalEmbeddingProvider } from '../src/providers/embedding/local.js';
 import { cosine } from '../src/providers/embedding/vector.js';
 import { openPostgresStorage } from '../src/storage/postgres/open.js';
+import { benchPostgres, type BenchPostgres } from './postgres.js';
 import { openSqliteStorage } from '../src/storage/sqlite/open.js';
 import { DEFAULT_VECTOR_INDEX, vectorDigest, WorkspaceVectorIndexes, type VectorIndexOptions } from '../src/storage/sqlite/vector-index.js';
 import { machineLine, peakRssMiB, percentile } from './machine.js';
@@ -280,7 +279,7 @@ async function copyToPostgres(sqliteDir: string, url: string): Promise<void> {
     edges += page.length;
     after = page.at(-1)!.id;
   }
-  // A bulk load leaves the planner's statistics describing empty tables (PGlite runs no autovacuum): without them
+  // A bulk load leaves the planner's statistics describing empty tables until autovacuum comes by: without them
   // it chose an exact scan of every vector over the HNSW index, 1.75 s a search.
   await sql`ANALYZE`.execute(target.sqlContext.db);
   log(`  copied ${copied} memories and ${edges} associations from SQLite in ${seconds(performance.now() - started)}`);
@@ -288,47 +287,35 @@ async function copyToPostgres(sqliteDir: string, url: string): Promise<void> {
   await target.close();
 }
 
-async function startPersistentPglite(dataDir: string): Promise<{ url: string; stop(): Promise<void> }> {
-  const db = await PGlite.create({ dataDir, extensions: { vector } });
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 8 });
-  await server.start();
-  const { port } = (server as unknown as { server: { address(): { port: number } } }).server.address();
-  return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    async stop() {
-      await server.stop();
-      await db.close();
-    },
-  };
-}
-
 log(`machine: ${machineLine()}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 log(`${N} memories, ${QUERIES} queries, backends ${BACKENDS.join(', ')}, data under ${ROOT}`);
 const texts = corpus(N);
 const qs = questions(QUERIES);
 for (const backend of BACKENDS) {
-  log(`\n== ${backend}${backend === 'postgres' ? ' (PGlite: WASM Postgres + pgvector, one connection (see test/support/postgres.ts), not a tuned server)' : ''}`);
+  log(`\n== ${backend}`);
   const dir = join(ROOT, `${backend}-${N}`);
   mkdirSync(dir, { recursive: true });
   const marker = join(dir, 'ingested');
-  let pglite: Awaited<ReturnType<typeof startPersistentPglite>> | null = null;
+  let pg: BenchPostgres | null = null;
   let env: Record<string, string>;
   if (backend === 'postgres') {
-    pglite = await startPersistentPglite(join(dir, 'pgdata'));
-    env = { MEMD_DATA_DIR: dir, MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: pglite.url, MEMD_DATABASE_POOL_SIZE: '1' };
+    pg = await benchPostgres();
+    log(`  PostgreSQL: ${pg.describe}`);
+    env = { MEMD_DATA_DIR: dir, MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: pg.url };
   } else {
     env = { MEMD_DATA_DIR: dir };
   }
   try {
-    if (!existsSync(marker)) {
-      if (backend === 'postgres') await copyToPostgres(join(ROOT, `sqlite-${N}`), pglite!.url);
+    // A throwaway cluster starts empty every run; the SQLite database is kept between runs.
+    if (backend === 'postgres' || !existsSync(marker)) {
+      if (backend === 'postgres') await copyToPostgres(join(ROOT, `sqlite-${N}`), pg!.url);
       else await ingest(env, texts);
       writeFileSync(marker, new Date().toISOString());
     } else log(`  reusing the ingested database (${readFileSync(marker, 'utf8')})`);
     await measure(env, qs);
     if (backend === 'sqlite' && ANN !== 'none') await annQuality(dir, qs);
   } finally {
-    await pglite?.stop();
+    await pg?.stop();
   }
 }
 log(`\nload after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);

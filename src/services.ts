@@ -266,7 +266,7 @@ export async function createServices(config: Config, log: ContextLogger, options
     // `local` is the only provider type of the open edition; its sync fetches nothing (spec).
     dataProviders: new DataProviderService({ storage, workspaces, secrets, clock, syncers: { local: emptyLocalSync } }),
     portability: new PortabilityService({ storage, embedder, clock, events, workspaces }),
-    health: new HealthCheck({ storage, clock, embedder, llm, isReady }),
+    health: new HealthCheck({ storage, clock, embedder, llm, isReady, finishedLastMinute: () => tasks.finishedLastMinute() }),
     erasure: new ErasureService({ storage, clock, events, sandboxes: sandboxCleanup }),
     tasks,
     foreground,

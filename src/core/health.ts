@@ -10,7 +10,8 @@ export interface Readiness {
   embedder: string;
   search_index: 'warm' | 'warming';
   llm: string;
-  tasks: TaskCounts;
+  /** The queue's counts, and how many tasks this node finished in the last minute (its drain rate). */
+  tasks: TaskCounts & { finished_last_minute: number };
 }
 
 interface HealthDeps {
@@ -20,6 +21,8 @@ interface HealthDeps {
   llm: LlmProvider | null;
   /** Search indexes warm and background work started. */
   isReady(): boolean;
+  /** Tasks this node finished in the last minute. */
+  finishedLastMinute(): number;
 }
 
 /** Whether this node can serve: storage answers, indexes are warm; with what embedder and model, and how the queue stands. */
@@ -27,7 +30,7 @@ export class HealthCheck {
   constructor(private readonly deps: HealthDeps) {}
 
   async readiness(): Promise<Readiness> {
-    const { storage, clock, embedder, llm, isReady } = this.deps;
+    const { storage, clock, embedder, llm, isReady, finishedLastMinute } = this.deps;
     // Reading the queue doubles as the storage probe.
     const tasks = await storage.tasks.counts(clock.now().toISOString()).catch(() => null);
     return {
@@ -36,7 +39,7 @@ export class HealthCheck {
       embedder: `${embedder.name}/${embedder.model}`,
       search_index: isReady() ? 'warm' : 'warming',
       llm: llm ? `${llm.name}/${llm.model}` : 'none',
-      tasks: tasks ?? { pending: 0, scheduled: 0, running: 0, failed: 0 },
+      tasks: { ...(tasks ?? { pending: 0, scheduled: 0, running: 0, failed: 0 }), finished_last_minute: finishedLastMinute() },
     };
   }
 }

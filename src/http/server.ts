@@ -40,6 +40,7 @@ import { sessionRoutes } from './routes/sessions.js';
 import { skillRoutes } from './routes/skills.js';
 import { threadRoutes } from './routes/threads.js';
 import { workspaceRoutes } from './routes/workspaces.js';
+import { uiRoutes } from './ui.js';
 import { validatorCompiler } from './validation.js';
 import { acceptWorkspaceQuery } from './workspace-query.js';
 
@@ -140,6 +141,7 @@ export async function buildHttpServer(services: CoreServices, logger: FastifyBas
 
   healthRoutes(app, services);
   metricsRoutes(app, services);
+  await uiRoutes(app);
   await app.register(
     async (v1) => {
       // After authentication (a parent hook), so that a key is one client wherever it calls from.

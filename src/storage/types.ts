@@ -130,6 +130,9 @@ export interface CandidateRow {
   similarity: number | null;
 }
 
+/** A word or phrase of a keyword query (several words match as a phrase), or alternatives of which any will do. */
+export type KeywordTerm = string | readonly string[];
+
 /** A keyword match with what recall ranks it by. */
 export interface KeywordHit extends ScoredId, CandidateRow {}
 
@@ -167,14 +170,18 @@ export interface MemoryStore {
   vectorSearchMany(workspaceId: string, vectors: readonly Float32Array[], options: VectorSearchOptions): Promise<VectorHit[][]>;
   /**
    * Full-text search: any of the terms (OR), ranked by the engine's relevance (BM25 / ts_rank). A term of several
-   * words matches as a phrase. With `required`, a memory must also contain every required term (entity anchoring).
+   * words matches as a phrase. With `required`, a memory must also contain every required term (entity anchoring,
+   * every word of a query); a required term may be alternatives, any of which will do. `order: 'newest'` takes the
+   * newest matches and scores none (score 0): for a caller that ranks the matches itself. `weights`, one per term:
+   * how much each weighs (its rarity), for an engine whose score does not measure it (Postgres). Equal scores come
+   * newest first on every engine.
    * Atomic facts (`FACT_SCOPE`) are never found. Each hit comes with its ranking columns and, with `similarTo`,
    * its vector's similarity to it: recall reads nothing more for a keyword candidate.
    */
   keywordSearch(
     workspaceId: string,
     terms: readonly string[],
-    options: { k: number; filter?: MemoryFilter; required?: readonly string[]; similarTo?: Float32Array },
+    options: { k: number; filter?: MemoryFilter; required?: readonly KeywordTerm[]; order?: 'relevance' | 'newest'; weights?: readonly number[]; similarTo?: Float32Array },
   ): Promise<KeywordHit[]>;
   /**
    * The memories written just before and after each anchor, in write order, that share its context and session
@@ -190,7 +197,13 @@ export interface MemoryStore {
    * (SQLite) counts across them, since that is the work a search does. Cheap, so that a search can leave out
    * terms too common to score quickly.
    */
-  keywordMatchCounts(workspaceId: string, queries: ReadonlyArray<readonly string[]>, options: { cap: number }): Promise<number[]>;
+  keywordMatchCounts(workspaceId: string, queries: ReadonlyArray<readonly KeywordTerm[]>, options: { cap: number }): Promise<number[]>;
+  /**
+   * How many memories the keyword index holds, in the population `keywordMatchCounts` counts in (SQLite: the whole
+   * index, read from FTS5's own statistics; Postgres: the workspace's active originals, counted): with a term's
+   * match count, how rare the term is.
+   */
+  keywordDocumentCount(workspaceId: string): Promise<number>;
   /** Counts a recall hit: access_count + 1, last_accessed_at, importance x1.1 (cap 1) unless pinned. */
   recordAccess(workspaceId: string, ids: readonly string[], at: string): Promise<void>;
   /** Memories in storage order after `afterSeq`, with their embeddings (export, re-embed). */

@@ -38,6 +38,9 @@ export class TaskRunner {
   /** Leased ids, waiting or running: their leases are renewed. */
   private readonly held = new Set<number>();
   private completed: number[] = [];
+  /** Tasks finished in each of the last 60 seconds (by second, modulo 60): the backlog's drain rate. */
+  private readonly finished = new Array<number>(60).fill(0);
+  private finishedSecond = 0;
   private heartbeat: NodeJS.Timeout | null = null;
   private wake: (() => void) | null = null;
   private readonly unsubscribe: () => void;
@@ -169,6 +172,7 @@ export class TaskRunner {
       await this.telemetry.task(task, () => handler(task));
       // Recorded in the next batch; a crash before that only repeats idempotent work.
       this.completed.push(task.id);
+      this.finished[this.advanceTo(this.clock.now().getTime()) % 60]! += 1;
     } catch (error) {
       this.held.delete(task.id);
       const message = error instanceof Error ? error.message : String(error);
@@ -178,6 +182,21 @@ export class TaskRunner {
       this.log[final ? 'error' : 'warn']({ task: task.id, kind: task.kind, attempts: task.attempts, err: message }, final ? 'task failed for good' : 'task failed; will retry');
       await this.storage.tasks.fail(task.id, message, retryAt).catch((e: unknown) => this.report('recording a task failure failed', e));
     }
+  }
+
+  /** Tasks this process finished in the last minute: how fast a backlog drains here (`/health/ready`). */
+  finishedLastMinute(): number {
+    this.advanceTo(this.clock.now().getTime());
+    return this.finished.reduce((sum, n) => sum + n, 0);
+  }
+
+  /** Empties the buckets of the seconds since the last count; answers the current second. */
+  private advanceTo(ms: number): number {
+    const second = Math.floor(ms / 1000);
+    if (second - this.finishedSecond >= 60) this.finished.fill(0);
+    else for (let s = this.finishedSecond + 1; s <= second; s++) this.finished[s % 60] = 0;
+    this.finishedSecond = Math.max(this.finishedSecond, second);
+    return second;
   }
 
   private report(what: string, error: unknown): void {

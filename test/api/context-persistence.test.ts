@@ -4,6 +4,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { client, startServer, type Client, type TestServer } from '../support/server.js';
 
+// Servers started one after another, each booting a Python interpreter (Pyodide): on a busy two-core machine a test
+// took over the suite's minute, and the tests build on each other, so one timeout failed the rest.
+vi.setConfig({ testTimeout: 180_000 });
+
 /**
  * Checkpoints in the database: servers over one data directory, each stopped before the next starts (a SQLite data
  * directory belongs to one server at a time), stand for a restarted server; nodes serving one session at the same

@@ -19,6 +19,21 @@ describe('health, OpenAPI and docs', () => {
     expect((await api.get('/')).body).toMatchObject({ name: 'memd' });
   });
 
+  it('shows the background backlog and how fast this server drains it', async () => {
+    const tasks = async () => (await api.get('/health/ready')).body.services.tasks;
+    await api.post('/v1/workspaces', { id: 'backlog', name: 'backlog' });
+    const before = await tasks();
+    const batch = await api.post('/v1/memories/batch', { workspace_id: 'backlog', operations: ['Ana fixed the bike.', 'Ben sold the kite.', 'Cy lost the map.'].map((content) => ({ op: 'create', content })) });
+    expect(batch.status).toBeLessThan(300);
+    const queued = await tasks();
+    expect(queued.pending).toBeGreaterThanOrEqual(before.pending + 3);
+    const ran = await server.drainTasks();
+    expect(ran).toBeGreaterThanOrEqual(3);
+    const after = await tasks();
+    expect(after.pending).toBe(0);
+    expect(after.finished_last_minute).toBe(before.finished_last_minute + ran);
+  });
+
   it('publishes an OpenAPI document generated from the route schemas, and the docs page', async () => {
     const doc = (await api.get('/openapi.json')).body;
     expect(doc.openapi).toMatch(/^3\./);

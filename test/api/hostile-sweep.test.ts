@@ -251,6 +251,12 @@ async function sweep(routes: Route[], ids: (name: string) => string): Promise<{ 
 /** Deletes would remove the seeded objects; the context environment would start a Python interpreter per probe. */
 const sweptWithoutObjects = (route: Route) => route.method === 'DELETE' || route.path.startsWith('/v1/context/');
 
+/**
+ * Thousands of requests one after another: on a busy two-core machine the Postgres run needed more than the default
+ * minute, and a sweep cut off by its timeout goes on writing while the next test takes its snapshots.
+ */
+const SWEEP_TIMEOUT_MS = 600_000;
+
 describe('hostile input on every route', () => {
   it('routes that act on objects that exist (all but deletes and the context environment): never a failure, refusals in JSON, a route that refused every probe changed nothing', async () => {
     const routes = (await listRoutes(api)).filter((r) => !sweptWithoutObjects(r));
@@ -259,7 +265,7 @@ describe('hostile input on every route', () => {
     expect(problems).toEqual([]);
     expect(sent).toBeGreaterThan(4_000);
     expect((await api.get('/health/ready')).status).toBe(200);
-  });
+  }, SWEEP_TIMEOUT_MS);
 
   it('deletes and the context environment, on objects that do not exist (validation comes first, and nothing is deleted)', async () => {
     const routes = (await listRoutes(api)).filter(sweptWithoutObjects);
@@ -267,5 +273,5 @@ describe('hostile input on every route', () => {
     const { sent, problems } = await sweep(routes, (name) => (name === '*' ? 'missing.md' : 'missing-id'));
     expect(problems).toEqual([]);
     expect(sent).toBeGreaterThan(500);
-  });
+  }, SWEEP_TIMEOUT_MS);
 });

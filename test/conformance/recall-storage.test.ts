@@ -114,6 +114,24 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
     const counts = await s.memories.keywordMatchCounts('ws_a', [['red'], ['apples'], ['red apples'], ['red', 'apples'], ['purple'], []], { cap: 2 });
     expect(counts).toEqual([3, 3, 2, 2, 0, 0]); // 4 and 3 matches are over the cap: reported as cap + 1
     expect(await s.memories.keywordMatchCounts('ws_a', [['red']], { cap: 10 })).toEqual([4]);
+    // Alternatives: any of them will do ("apples" or "pears", and "red").
+    expect(await s.memories.keywordMatchCounts('ws_a', [[['pears', 'sky'], 'red'], [['pears', 'apples']]], { cap: 10 })).toEqual([2, 3]);
+    await s.close();
+  });
+
+  it('keyword search: a required term may be alternatives; newest first scores nothing; the index counts its memories', async () => {
+    const s = await fresh();
+    const texts = ['Dave bought a bicycle in Lyon', 'Dave will buy a bicycle in Lyon', 'Dave sold a bicycle in Lyon', 'Erin bought a kite in Lyon'];
+    const rows = texts.map((t, i) => memory('ws_a', t, axisVector(DIMS, i)));
+    await s.memories.insert(rows);
+    const search = async (required: Array<string | string[]>, order: 'relevance' | 'newest') => s.memories.keywordSearch('ws_a', [], { k: 10, required, order });
+    const newest = await search(['dave', ['buy', 'bought'], 'bicycle'], 'newest');
+    expect(newest.map((h) => h.id)).toEqual([rows[1]!.id, rows[0]!.id]);
+    expect(newest.map((h) => h.score)).toEqual([0, 0]);
+    expect((await search(['dave', ['buy', 'bought'], 'bicycle'], 'relevance')).every((h) => h.score > 0)).toBe(true);
+    expect((await search(['lyon'], 'newest')).map((h) => h.id)).toEqual(rows.map((r) => r.id).reverse());
+    // At least the workspace's active originals (SQLite's index is shared by all workspaces).
+    expect(await s.memories.keywordDocumentCount('ws_a')).toBeGreaterThanOrEqual(4);
     await s.close();
   });
 

@@ -2,6 +2,10 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { InMemoryCheckpointStore, type SandboxManager } from '../../src/sandbox/index.js';
 import { createManager } from './support.js';
 
+// Each test boots two to four Python interpreters (Pyodide, about two seconds each on an idle machine); on a busy
+// two-core machine a boot took twenty, so these tests get three minutes instead of the suite's one.
+vi.setConfig({ testTimeout: 180_000 });
+
 const managers: SandboxManager[] = [];
 function managerOn(store: InMemoryCheckpointStore, config: Parameters<typeof createManager>[0] = {}): SandboxManager {
   const { manager } = createManager({ ...config, store });

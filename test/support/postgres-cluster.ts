@@ -63,7 +63,17 @@ function asServerUser(): { wrap: (bin: string, args: string[]) => [string, strin
   return { wrap: (bin, args) => ['runuser', ['-u', 'postgres', '--', bin, ...args]], own: (path) => chownSync(path, uid, gid) };
 }
 
-export async function startPostgresCluster(): Promise<PostgresCluster> {
+export interface ClusterOptions {
+  /**
+   * Keep fsync and full-page writes on, as a production server has them (the tests turn both off: nothing of theirs
+   * must survive an OS crash). Benchmarks want them on.
+   */
+  durable?: boolean;
+  /** More `postgresql.conf` lines, e.g. `shared_buffers = '2GB'`. */
+  settings?: string[];
+}
+
+export async function startPostgresCluster(options: ClusterOptions = {}): Promise<PostgresCluster> {
   const bin = postgresBinDir();
   if (!bin) throw new Error(MISSING_SERVER);
   const user = asServerUser();
@@ -97,9 +107,9 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
         'max_connections = 400',
         // Tests never survive an OS crash, so skip fsync; commits still reach the WAL before they return, so a
         // server killed on purpose (halt) keeps every acknowledged write.
-        'fsync = off',
-        'full_page_writes = off',
+        ...(options.durable ? [] : ['fsync = off', 'full_page_writes = off']),
         "log_min_messages = 'warning'",
+        ...(options.settings ?? []),
         '',
       ].join('\n'),
     );

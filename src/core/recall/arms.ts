@@ -1,5 +1,6 @@
-import { FACT_SCOPE, type KeywordHit, type MemoryCandidate, type MemoryFilter, type ScoredId, type Storage } from '../../storage/types.js';
+import { FACT_SCOPE, type KeywordHit, type KeywordTerm, type MemoryCandidate, type MemoryFilter, type ScoredId, type Storage } from '../../storage/types.js';
 import { interleave, type ArmResult } from './fusion.js';
+import { inverseDocumentFrequency, keywordScoresOf, scoredTerms, type KeywordEvidence } from './keyword-score.js';
 import type { ProcessedQuery } from './query.js';
 import type { MatchCountCache } from './match-counts.js';
 
@@ -18,8 +19,24 @@ export interface ArmInput {
    * AND "lunch"), and the keyword index is the costliest part of a recall.
    */
   keywordSearches: Map<string, Promise<KeywordHit[]>>;
+  /** The query's keyword terms and their weights here: every keyword candidate is scored with them. */
+  keywordEvidence: Promise<KeywordEvidence>;
   /** What the arms read on the way: candidates' ranking columns and their similarity to the query. */
   seen: SeenMemories;
+}
+
+/**
+ * The query's terms and how rare each is in the workspace (counted as the keyword arm counts them, up to its cap).
+ * Rejections are left to whoever awaits it.
+ */
+export async function keywordEvidence(matchCounts: MatchCountCache, workspaceId: string, query: ProcessedQuery): Promise<KeywordEvidence> {
+  const terms = scoredTerms(query);
+  if (terms.length === 0) return { terms, idf: [] };
+  const [documents, matches] = await Promise.all([
+    matchCounts.documentCount(workspaceId),
+    matchCounts.matchCounts(workspaceId, terms.map((t) => [t.asked]), MAX_SCORED_MATCHES),
+  ]);
+  return { terms, idf: matches.map((m) => inverseDocumentFrequency(m, documents)) };
 }
 
 /**
@@ -90,25 +107,43 @@ export const MAX_SCORED_MATCHES = 1_000;
 const COMMON_COUNT_CAP = 20 * MAX_SCORED_MATCHES;
 
 /**
- * Keyword search with bounded cost. When the required terms are rare enough, they bound the work and the query
- * runs as asked. Otherwise terms too common to score are left out when rarer ones exist; when none is rarer, the
- * rarest words that together match few enough must all appear (AND); when even all of them match too much, the
- * query is too general for keywords and the other arms answer it.
+ * Keyword search that finds the memories holding the most query words first, at bounded cost. Two searches run at
+ * once: the memories holding every one of `words` (and of `required`), newest first and unscored, which is cheap
+ * however common each word is, since every word must match; and the best-scored matches of `terms` (rarestTermsSearch).
+ * The first come first. Without that first search, a query whose words are each common ("Anouk Holm necklace
+ * Montreal" at a million memories: each name in a hundred memories, each object and city in thousands) was answered
+ * from its rarest term alone, and the one memory holding all four words was among a hundred that hold the name.
  */
 export async function boundedKeywordSearch(
-  { storage, workspaceId, vector, depth, matchCounts, keywordSearches, seen }: ArmInput,
+  input: ArmInput,
   terms: readonly string[],
-  required: readonly string[],
+  required: readonly KeywordTerm[],
+  words: readonly KeywordTerm[],
   filter: MemoryFilter,
 ): Promise<KeywordHit[]> {
-  const cap = MAX_SCORED_MATCHES;
-  const counts = await matchCounts.matchCounts(workspaceId, [...terms.map((t) => [t]), required], cap);
-  const search = (any: readonly string[], all: readonly string[]): Promise<KeywordHit[]> => {
-    // The keyword index folds case: "Dave" and "dave" ask the same.
-    const key = JSON.stringify([[...any].map((t) => t.toLowerCase()).sort(), [...all].map((t) => t.toLowerCase()).sort(), filter]);
+  const search = keywordSearcher(input, filter);
+  const everyWord = words.length > 0 && required.length + words.length >= 2 ? search([], [...required, ...words], 'newest') : Promise.resolve([]);
+  const [holdingAll, best] = await Promise.all([everyWord, rarestTermsSearch(input, search, terms, required)]);
+  const ids = new Set(holdingAll.map((hit) => hit.id));
+  return [...holdingAll, ...best.filter((hit) => !ids.has(hit.id))];
+}
+
+const RELEVANCE_OVERFETCH = 2;
+
+type KeywordSearcher = (any: readonly string[], all: readonly KeywordTerm[], order: 'relevance' | 'newest', weights?: readonly number[]) => Promise<KeywordHit[]>;
+
+/** Keyword searches of one recall, each asked once; their hits' rows and similarities go into `seen`. */
+function keywordSearcher({ storage, workspaceId, vector, depth, keywordSearches, seen }: ArmInput, filter: MemoryFilter): KeywordSearcher {
+  const lower = (term: KeywordTerm): KeywordTerm => (typeof term === 'string' ? term.toLowerCase() : term.map((t) => t.toLowerCase()).sort());
+  return (any, all, order, weights) => {
+    // The keyword index folds case: "Dave" and "dave" ask the same (and weighs them the same).
+    const key = JSON.stringify([[...any].map((t) => t.toLowerCase()).sort(), all.map(lower).sort(), order, filter]);
     let found = keywordSearches.get(key);
     if (!found) {
-      found = storage.memories.keywordSearch(workspaceId, any, { k: depth, filter, required: all, similarTo: vector }).then((hits) => {
+      // Scored searches take twice the depth: their hits are ranked again by our own BM25 and cut to the depth, so
+      // which memories make it depends less on the engine's score (FTS5's BM25, Postgres's ts_rank).
+      const k = order === 'relevance' ? RELEVANCE_OVERFETCH * depth : depth;
+      found = storage.memories.keywordSearch(workspaceId, any, { k, filter, required: all, order, weights, similarTo: vector }).then((hits) => {
         for (const hit of hits) {
           // Keyword search never finds facts (storage), and its filter includes the request's.
           seen.rows.set(hit.id, hit.memory);
@@ -120,10 +155,29 @@ export async function boundedKeywordSearch(
     }
     return found;
   };
-  if (required.length > 0 && counts.at(-1)! <= cap) return search(terms, required);
+}
+
+/**
+ * The best BM25 matches of any of `terms` (and every one of `required`) with bounded cost. When the required terms
+ * are rare enough, they bound the work and the query runs as asked. Otherwise terms too common to score are left out
+ * when rarer ones exist; when none is rarer, the rarest words that together match few enough must all appear (AND);
+ * when even all of them match too much, the query is too general for keywords and the other arms answer it.
+ */
+async function rarestTermsSearch(
+  { workspaceId, matchCounts }: ArmInput,
+  search: KeywordSearcher,
+  terms: readonly string[],
+  required: readonly KeywordTerm[],
+): Promise<KeywordHit[]> {
+  if (terms.length + required.length === 0) return [];
+  const cap = MAX_SCORED_MATCHES;
+  const [counts, documents] = await Promise.all([matchCounts.matchCounts(workspaceId, [...terms.map((t) => [t]), required], cap), matchCounts.documentCount(workspaceId)]);
+  // How rare each term is, for an engine whose score does not measure it (Postgres's ts_rank).
+  const weights = (asked: readonly string[]) => asked.map((t) => inverseDocumentFrequency(counts[terms.indexOf(t)]!, documents));
+  if (required.length > 0 && counts.at(-1)! <= cap) return search(terms, required, 'relevance', weights(terms));
   const present = terms.filter((_, i) => counts[i]! > 0);
   const rare = present.filter((t) => counts[terms.indexOf(t)]! <= cap);
-  if (rare.length > 0) return search(rare, required);
+  if (rare.length > 0) return search(rare, required, 'relevance', weights(rare));
   // Words together, without the query's phrases: a phrase's words are among them, and adjacency as a condition
   // would drop "the Titan project, which Ana owns" for "owns project Titan" (and doubles the cost).
   const words = present.filter((t) => !t.includes(' '));
@@ -134,21 +188,41 @@ export async function boundedKeywordSearch(
   const wordCounts = await matchCounts.matchCounts(workspaceId, words.map((w) => [w]), COMMON_COUNT_CAP);
   const byRarity = words.map((word, i) => ({ word, count: wordCounts[i]! })).sort((a, b) => a.count - b.count);
   // Every candidate set is counted in one go (each count stops at the cap): one trip to the database, not one each.
-  const sets: string[][] = [];
+  const sets: KeywordTerm[][] = [];
   for (let n = required.length > 0 ? 0 : 1; n <= byRarity.length; n++) sets.push([...required, ...byRarity.slice(0, n).map((w) => w.word)]);
   const setCounts = await matchCounts.matchCounts(workspaceId, sets, cap);
   const together = sets.find((_, i) => setCounts[i]! <= cap);
-  return together ? search([], together) : [];
+  return together ? search([], together, 'relevance') : [];
 }
 
-/** Lexical retrieval: BM25 (FTS5) / ts_rank over the query's content words, any of which may match; scores are the engine's. */
+/** The query's content words, each with its other verb forms as alternatives ("buy" or "bought"). */
+function wordsOf(query: ProcessedQuery, terms: readonly string[] = query.terms): KeywordTerm[] {
+  return terms.map((term) => {
+    const forms = query.termForms.get(term);
+    return forms ? [term, ...forms] : term;
+  });
+}
+
+/** Keyword hits in the order of this recall's keyword evidence (BM25 over their own words), best first. */
+async function byKeywordEvidence(input: ArmInput, hits: readonly KeywordHit[]): Promise<KeywordHit[]> {
+  const scores = keywordScoresOf(await input.keywordEvidence, hits.map((hit) => hit.memory.content));
+  return hits
+    .map((hit, i) => ({ ...hit, score: scores[i]! }))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, input.depth);
+}
+
+/**
+ * Lexical retrieval: the query's content words, any of which may match (the memories holding all of them first),
+ * ranked by BM25 over each memory's own words (keyword-score.ts), on both backends alike.
+ */
 export async function keywordArm(input: ArmInput): Promise<ArmResult> {
   const { query, filter } = input;
   // Other forms of irregular verbs ("drew" for "drawing"), and adjacent word pairs as phrases: "support group"
   // outranks a memory with "support" and "group" apart.
   const terms = [...query.terms, ...[...query.termForms.values()].flat(), ...query.phrases];
   // Keyword search never finds facts (storage): the request's filter is all it needs.
-  const hits = await boundedKeywordSearch(input, terms, [], filter);
+  const hits = await byKeywordEvidence(input, await boundedKeywordSearch(input, terms, [], wordsOf(query), filter));
   return { arm: 'keyword', ids: hits.map((h) => h.id), scores: scoreMap(hits) };
 }
 
@@ -168,7 +242,8 @@ export async function entityArm(input: ArmInput): Promise<ArmResult> {
   const { query, filter, depth } = input;
   const lists = await Promise.all(
     query.entities.slice(0, MAX_ENTITIES).map(async (entity) => {
-      const hits = await boundedKeywordSearch(input, otherTerms(query, entity), [entity], filter);
+      const others = otherTerms(query, entity);
+      const hits = await byKeywordEvidence(input, await boundedKeywordSearch(input, others, [entity], wordsOf(query, others), filter));
       return hits.map((h) => h.id);
     }),
   );
@@ -186,7 +261,7 @@ export async function temporalArm(input: ArmInput): Promise<ArmResult> {
   const [byMeaning, byWords] = await Promise.all([
     // Soft arm: the window's memories among the nearest, not an exact scan of the whole window.
     storage.memories.vectorSearch(workspaceId, vector, { k: depth, filter: inWindow, bestEffort: true }),
-    boundedKeywordSearch(input, query.terms, [], inWindow),
+    boundedKeywordSearch(input, query.terms, [], wordsOf(query), inWindow).then((hits) => byKeywordEvidence(input, hits)),
   ]);
   for (const hit of byMeaning) if (!seen.similarity.has(hit.id)) seen.similarity.set(hit.id, hit.score);
   return { arm: 'temporal', ids: interleave([byMeaning.map((h) => h.id), byWords.map((h) => h.id)]).slice(0, depth) };

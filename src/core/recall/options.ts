@@ -43,6 +43,7 @@ export interface ResolvedOptions {
   filter: MemoryFilter;
   /** The context preferred by the scope boost, if any. */
   scopeContextId: string | undefined;
+  explain: boolean;
 }
 
 /** The request's filters as a storage filter; archived memories only on request; deleted never. */
@@ -79,5 +80,6 @@ export function resolveOptions(request: RecallRequest, intents: readonly Intent[
     detailLevel: request.detailLevel ?? RECALL_DEFAULTS.detailLevel,
     filter: requestFilter(request),
     scopeContextId: request.contextId ?? request.scopeContextId,
+    explain: request.explain ?? false,
   };
 }

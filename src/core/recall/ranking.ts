@@ -13,6 +13,14 @@ export interface RankingFeatures {
   fact: number;
   /** Share of the query's words the memory contains. */
   coverage: number;
+  /**
+   * 1 when the memory contains every word of a query of two words or more. Keyword scores and coverage grade
+   * matches, but a memory missing one word of four kept 0.75 of the coverage and, being shorter, as much BM25,
+   * so opening with the name asked about, a slightly closer vector and a better rank in the arms put it first
+   * (issue 24: "Anouk Holm works as a lawyer in Almaty" above the one memory of Anouk Holm's bicycle in Almaty).
+   * Only stronger evidence of another kind, a much closer meaning, outranks a memory holding every word.
+   */
+  complete: number;
   /** Keyword evidence of the turns around it in its conversation (next to it x1, two away x0.5). */
   keywordContext: number;
   /** The weighted RRF sum over the arms that found it, over the largest possible. */

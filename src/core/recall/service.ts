@@ -6,12 +6,14 @@ import type { Clock } from '../clock.js';
 import { noTelemetry, type Telemetry } from '../telemetry.js';
 import { AccessRecorder } from './access.js';
 import { freshness, staleness, trustScore } from './annotate.js';
-import { denseArms, entityArm, keywordArm, readProposed, seenMemories, temporalArm, type ArmInput } from './arms.js';
+import { armRanksOf, LEFT_OUT_PER_REASON, snippet, type Boosts, type LeftOut, type RecallExplanation, type ResultExplanation } from './explain.js';
+import { denseArms, entityArm, keywordArm, keywordEvidence, readProposed, seenMemories, temporalArm, type ArmInput } from './arms.js';
 import { backlinkFactor, eventTime, recencyFactor, scopeFactor } from './boosts.js';
 import { RecallCache } from './cache.js';
 import { contentAt, tokenSummary } from './detail.js';
 import { aboutAny, cosine, relevanceOf, termCoverage } from './evidence.js';
 import { fuse, RRF_K, type ArmName, type ArmResult, type ArmWeights, type FusedCandidate } from './fusion.js';
+import { keywordScoresOf, type KeywordEvidence } from './keyword-score.js';
 import { CONTEXT_DISTANCE_DECAY, rankingScorer, type RankingFeatures, type RankingWeights } from './ranking.js';
 import { expand, graphArm, NOT_KNOWLEDGE_LINKS } from './graph.js';
 import { classifyIntent } from './intent.js';
@@ -43,7 +45,7 @@ export interface RecallTuning {
 
 export const DEFAULT_TUNING: RecallTuning = {
   weights: { vector: 1, keyword: 1, entity: 1, fact: 1, temporal: 1, graph: 0.5 },
-  ranking: { keyword: 2, similarity: 1.5, fact: 0.25, coverage: 1, keywordContext: 0.5, fused: 0.8, about: 0.2, inWindow: 1 },
+  ranking: { keyword: 2, similarity: 1.5, fact: 0.25, coverage: 1, complete: 1, keywordContext: 0.5, fused: 0.8, about: 0.2, inWindow: 1 },
   overfetch: 2,
   minDepth: 20,
   graphSeeds: 5,
@@ -85,8 +87,11 @@ interface Retrieved {
   rows: ReadonlyMap<string, MemoryCandidate>;
   similarity: Map<string, number>;
   arms: readonly ArmName[];
+  /** Each arm's ranked answer (the graph arm's last), kept for `explain`. */
+  results: readonly ArmResult[];
   /** Knowledge backlinks of every candidate: the searches' counted while their rows are read, the graph arm's after. */
   backlinks: Promise<Map<string, number>>;
+  keywordEvidence: Promise<KeywordEvidence>;
 }
 
 interface Scored {
@@ -96,6 +101,9 @@ interface Scored {
   boosted: number;
   signals: Set<MatchSignal>;
   expanded: boolean;
+  /** A direct candidate's ranking features and boosts (for `explain`); null when found by context or expansion. */
+  features: RankingFeatures | null;
+  boosts: Boosts | null;
 }
 
 type CachedRecall = Omit<RecallResult, 'search_latency_ms' | 'query_embedding_ms' | 'cached'>;
@@ -161,7 +169,7 @@ export class RecallService {
     const embeddingMs = performance.now() - embeddingStarted;
 
     const retrieved = await this.retrieve(workspaceId, query, vector!, options, intents.includes('entity'));
-    const { ranked, neighbours } = await this.telemetry.recallPhase('rank', () => this.score(workspaceId, query, vector!, retrieved, options, now));
+    const { ranked, neighbours, belowFloor } = await this.telemetry.recallPhase('rank', () => this.score(workspaceId, query, vector!, retrieved, options, now));
     const withNeighbours = await this.spreadToNeighbours(workspaceId, ranked, neighbours, options);
     const withExpansion = await this.expandAssociations(workspaceId, withNeighbours, options);
     const { ordered, reranked } = await this.rerank(query.text, withExpansion, options);
@@ -177,6 +185,7 @@ export class RecallService {
       token_summary: tokenSummary(memories.map((m) => m.content), ordered.slice(0, options.limit).map((s) => s.memory.content)),
       intents,
     };
+    if (options.explain) Object.assign(result, this.explain(retrieved, ordered, belowFloor, memories, options));
     this.cache.set(workspaceId, key, result, version);
     this.access.record(workspaceId, memories.map((m) => m.id));
     return { ...result, search_latency_ms: round(performance.now() - started, 3), query_embedding_ms: round(embeddingMs, 3), cached: false };
@@ -202,7 +211,9 @@ export class RecallService {
     const { weights } = this.tuning;
     const depth = armDepth(this.tuning, options.limit);
     const seen = seenMemories();
-    const input: ArmInput = { storage, workspaceId, query, vector, filter: options.filter, depth, matchCounts: this.matchCounts, keywordSearches: new Map(), seen };
+    const evidence = keywordEvidence(this.matchCounts, workspaceId, query);
+    evidence.catch(() => undefined); // awaited by the keyword arms and in score()
+    const input: ArmInput = { storage, workspaceId, query, vector, filter: options.filter, depth, matchCounts: this.matchCounts, keywordSearches: new Map(), keywordEvidence: evidence, seen };
     const optional: Array<Promise<ArmResult>> = [];
     const { telemetry } = this;
     if (query.terms.length > 0) optional.push(telemetry.recallPhase('keyword', () => keywordArm(input)));
@@ -212,6 +223,7 @@ export class RecallService {
     const arms: ArmResult[] = [dense!.vector, dense!.fact, ...others];
     const candidates = telemetry.recallPhaseSync('fusion', () => fuse(arms, weights));
     const ran: ArmName[] = arms.map((a) => a.arm);
+    const results = [...arms];
     // The graph arm's links are read (on SQLite's reader thread) while this thread reads the dense candidates' rows.
     let graph: Promise<ArmResult> | null = null;
     if (options.includeAssociations && this.tuning.graphSeeds > 0 && weights.graph > 0) {
@@ -226,13 +238,15 @@ export class RecallService {
     await readProposed(input, [dense!.vector, dense!.fact]);
     let graphCounts = Promise.resolve(new Map<string, number>());
     if (graph) {
-      fuse([await graph], weights, candidates);
+      const graphResult = await graph;
+      fuse([graphResult], weights, candidates);
       ran.push('graph');
+      results.push(graphResult);
       graphCounts = this.countBacklinks(workspaceId, [...candidates.keys()].filter((id) => !searched.has(id)));
     }
     const backlinks = Promise.all([searchedCounts, graphCounts]).then(([a, b]) => new Map([...a, ...b]));
     backlinks.catch(() => undefined); // awaited in score()
-    return { candidates, rows: seen.rows, similarity: seen.similarity, arms: ran, backlinks };
+    return { candidates, rows: seen.rows, similarity: seen.similarity, arms: ran, results, backlinks, keywordEvidence: evidence };
   }
 
   /** Knowledge backlinks of `ids` (none when the boost is off). Awaited later; a failure is reported there. */
@@ -292,10 +306,10 @@ export class RecallService {
     workspaceId: string,
     query: ProcessedQuery,
     vector: Float32Array,
-    { candidates, rows, similarity: searched, arms, backlinks }: Retrieved,
+    { candidates, rows, similarity: searched, arms, backlinks, keywordEvidence: evidence }: Retrieved,
     options: ResolvedOptions,
     now: Date,
-  ): Promise<{ ranked: Scored[]; neighbours: SequenceNeighbour[] }> {
+  ): Promise<{ ranked: Scored[]; neighbours: SequenceNeighbour[]; belowFloor: Scored[] }> {
     const { storage } = this.deps;
     const { weights, ranking } = this.tuning;
     const candidateIds = [...candidates.keys()];
@@ -308,14 +322,15 @@ export class RecallService {
       storage.memories.getEmbeddings(workspaceId, unmeasured),
       this.conversationNeighbours(workspaceId, [...memories.values()], options),
     ]);
-    // Keyword evidence: the engine's score relative to the best of this query, times the square root of the share
-    // of query words the memory holds, so that the best of weak matches (one common word) does not score as a full
-    // match. (Linear coverage measured 0.700 recall@10 on LoCoMo, the square root 0.713, none 0.710.)
-    let bestKeyword = 0;
-    for (const id of ids) bestKeyword = Math.max(bestKeyword, candidates.get(id)!.armScores.get('keyword') ?? 0);
+    // Keyword evidence: BM25 over each candidate's own words (keyword-score.ts), whichever arm found it, relative to
+    // the best of this query, times the square root of the share of query words the memory holds, so that the best
+    // of weak matches (one common word) does not score as a full match. (Linear coverage measured 0.700 recall@10 on
+    // LoCoMo, the square root 0.713, none 0.710, with the engine's scores of the keyword arm's own candidates.)
+    const bm25 = keywordScoresOf(await evidence, ids.map((id) => memories.get(id)!.content));
+    const bestKeyword = Math.max(0, ...bm25);
     const coverageOf = termCoverage(query.terms, query.termForms);
     const coverage = new Map(ids.map((id) => [id, coverageOf(memories.get(id)!.content)]));
-    const keyword = new Map(ids.map((id) => [id, bestKeyword > 0 ? ((candidates.get(id)!.armScores.get('keyword') ?? 0) / bestKeyword) * Math.sqrt(coverage.get(id)!) : 0]));
+    const keyword = new Map(ids.map((id, i) => [id, bestKeyword > 0 ? (bm25[i]! / bestKeyword) * Math.sqrt(coverage.get(id)!) : 0]));
     const keywordContext = new Map<string, number>();
     for (const { anchorId, offset, id } of neighbours) {
       const decay = CONTEXT_DISTANCE_DECAY[Math.abs(offset) - 1] ?? 0;
@@ -326,18 +341,23 @@ export class RecallService {
     const maxFused = arms.reduce((total, arm) => total + weights[arm], 0) / (RRF_K + 1);
 
     const scored: Scored[] = [];
+    const belowFloor: Scored[] = [];
     for (const [id, memory] of memories) {
       const candidate = candidates.get(id)!;
       const stored = embeddings.get(id);
       const similarity = searched.get(id) ?? (stored ? cosine(vector, stored) : 0);
       const fact = candidate.armScores.get('fact') ?? 0;
       const relevance = relevanceOf(Math.max(similarity, fact), coverage.get(id)!);
-      if (relevance < options.threshold) continue;
+      if (relevance < options.threshold) {
+        if (options.explain) belowFloor.push({ id, memory, relevance, boosted: 0, signals: candidate.signals, expanded: false, features: null, boosts: null });
+        continue;
+      }
       const features: RankingFeatures = {
         keyword: keyword.get(id)!,
         similarity,
         fact,
         coverage: coverage.get(id)!,
+        complete: query.terms.length >= 2 && coverage.get(id)! === 1 ? 1 : 0,
         keywordContext: keywordContext.get(id) ?? 0,
         fused: maxFused > 0 ? candidate.fused / maxFused : 0,
         about: isAbout(memory) ? 1 : 0,
@@ -346,8 +366,8 @@ export class RecallService {
       // The fused candidate is this recall's own: its signals are taken over, not copied.
       const { signals } = candidate;
       if (features.keywordContext > 0) signals.add('context');
-      const boost = scopeFactor(memory, options.scopeContextId) * recencyFactor(memory, now, options.recencyWeight);
-      scored.push({ id, memory, relevance, boosted: rankingScore(features) * boost, signals, expanded: false });
+      const boosts: Boosts = { scope: scopeFactor(memory, options.scopeContextId), recency: recencyFactor(memory, now, options.recencyWeight), backlink: 1 };
+      scored.push({ id, memory, relevance, boosted: rankingScore(features) * boosts.scope * boosts.recency, signals, expanded: false, features, boosts });
     }
     // The backlink boost: memories other memories point at are more central.
     const counts = await backlinks;
@@ -355,9 +375,10 @@ export class RecallService {
       const factor = backlinkFactor(counts.get(s.id) ?? 0);
       if (factor === 1) continue;
       s.boosted *= factor;
+      s.boosts!.backlink = factor;
       s.signals.add('backlink');
     }
-    return { ranked: scored.sort(byScore), neighbours };
+    return { ranked: scored.sort(byScore), neighbours, belowFloor };
   }
 
   /**
@@ -386,7 +407,7 @@ export class RecallService {
         existing.relevance = Math.max(existing.relevance, relevance);
         existing.boosted = Math.max(existing.boosted, boosted);
       } else if (fetched.has(id)) {
-        byId.set(id, { id, memory: fetched.get(id)!, relevance, boosted, signals: new Set(['context']), expanded: false });
+        byId.set(id, { id, memory: fetched.get(id)!, relevance, boosted, signals: new Set(['context']), expanded: false, features: null, boosts: null });
       }
     }
     return [...byId.values()].sort(byScore);
@@ -419,7 +440,7 @@ export class RecallService {
         if (found.boosted > direct.boosted) Object.assign(direct, { relevance: Math.max(direct.relevance, found.relevance), boosted: found.boosted });
         continue;
       }
-      byId.set(found.id, { id: found.id, memory: found.memory, relevance: found.relevance, boosted: found.boosted, signals: new Set(['graph']), expanded: true });
+      byId.set(found.id, { id: found.id, memory: found.memory, relevance: found.relevance, boosted: found.boosted, signals: new Set(['graph']), expanded: true, features: null, boosts: null });
     }
     return [...byId.values()].sort(byScore);
   }
@@ -465,6 +486,46 @@ export class RecallService {
       freshness: round(fresh),
       staleness: staleness(memory, now),
       match_signals: [...scored.signals].sort(),
+    };
+  }
+
+  /**
+   * `explain: true`: each result's arm places, ranking features and boosts, and the best candidates left out (under
+   * the floor, or past the limit), so that a reader sees why a memory came back and why another did not.
+   */
+  private explain(retrieved: Retrieved, ordered: readonly Scored[], belowFloor: readonly Scored[], memories: RecalledMemory[], options: ResolvedOptions) {
+    const ranksOf = armRanksOf(retrieved.results);
+    // Rounded, and named as the wire names things (inWindow -> in_window).
+    const rounded = (values: object | null): Record<string, number> | null =>
+      values && Object.fromEntries(Object.entries(values).map(([key, value]) => [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), round(value as number)]));
+    const byId = new Map(ordered.map((s) => [s.id, s]));
+    const leftOut = (scored: readonly Scored[], reason: LeftOut['reason']): LeftOut[] =>
+      scored.slice(0, LEFT_OUT_PER_REASON).map((s) => ({
+        id: s.id,
+        content: snippet(s.memory.content),
+        relevance_score: round(s.relevance),
+        boosted_score: round(s.boosted),
+        arm_ranks: ranksOf(s.id),
+        reason,
+      }));
+    const explanation: RecallExplanation = {
+      arms: [...retrieved.arms],
+      arm_depth: armDepth(this.tuning, options.limit),
+      relevance_floor: options.threshold,
+      recency_weight: options.recencyWeight,
+      candidates: retrieved.candidates.size,
+      left_out: [
+        ...leftOut(ordered.slice(options.limit), 'past_limit'),
+        ...leftOut([...belowFloor].sort((a, b) => b.relevance - a.relevance || a.id.localeCompare(b.id)), 'below_floor'),
+      ],
+    };
+    return {
+      explanation,
+      memories: memories.map((m) => {
+        const s = byId.get(m.id)!;
+        const found_by: ResultExplanation['found_by'] = s.expanded ? 'association' : s.features ? 'search' : 'context';
+        return { ...m, explanation: { found_by, arm_ranks: ranksOf(m.id), features: rounded(s.features), boosts: rounded(s.boosts) } };
+      }),
     };
   }
 

@@ -1,4 +1,5 @@
 import type { Memory } from '../../storage/types.js';
+import type { RecallExplanation, ResultExplanation } from './explain.js';
 import type { Intent } from './intent.js';
 
 export type Tolerance = 'loose' | 'moderate' | 'strict';
@@ -44,6 +45,8 @@ export interface RecallRequest {
   excludeIds?: string[] | undefined;
   /** The caller's current context (its session's), preferred by the scope boost when `contextId` is not given. */
   scopeContextId?: string | undefined;
+  /** Add `explanation` to the result and to each memory (explain.ts). */
+  explain?: boolean | undefined;
 }
 
 export interface RecalledMemory extends Memory {
@@ -57,6 +60,8 @@ export interface RecalledMemory extends Memory {
   freshness: number;
   staleness: Staleness;
   match_signals: MatchSignal[];
+  /** With `explain`. */
+  explanation?: ResultExplanation;
 }
 
 export interface TokenSummary {
@@ -80,4 +85,6 @@ export interface RecallResult {
   token_summary: TokenSummary;
   intents: Intent[];
   cached: boolean;
+  /** With `explain`. */
+  explanation?: RecallExplanation;
 }

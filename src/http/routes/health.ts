@@ -10,7 +10,13 @@ const Readiness = Type.Object({
     search_index: Type.String(),
     llm: Type.String(),
     tasks: Type.Object(
-      { pending: Type.Integer({ description: 'due now' }), scheduled: Type.Integer({ description: 'waiting for their time: recurring work, retries' }), running: Type.Integer(), failed: Type.Integer() },
+      {
+        pending: Type.Integer({ description: 'due now: the backlog of background enrichment (facts, links, contradiction checks) and other work' }),
+        scheduled: Type.Integer({ description: 'waiting for their time: recurring work, retries' }),
+        running: Type.Integer(),
+        failed: Type.Integer(),
+        finished_last_minute: Type.Integer({ description: "tasks this server finished in the last minute: the backlog's drain rate here (other API nodes drain it too)" }),
+      },
       { description: 'the background queue' },
     ),
   }),

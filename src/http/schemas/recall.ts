@@ -48,12 +48,48 @@ export const RecallBody = Type.Object(
     detail_level: Type.Optional(DetailLevel),
     include_archived: Type.Optional(Type.Boolean({ default: false })),
     exclude_ids: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 1_000 })),
+    explain: Type.Optional(
+      Type.Boolean({ default: false, description: 'add `explanation` to the response and to each memory: where each arm placed it, its ranking features and boosts, and the best candidates left out' }),
+    ),
   },
   { additionalProperties: false },
 );
 export type RecallBody = Static<typeof RecallBody>;
 
 const MatchSignal = StringEnum(['vector', 'keyword', 'entity', 'fact', 'temporal', 'graph', 'backlink', 'context', 'rerank'] as const);
+const ArmRanks = Type.Record(Type.String(), Type.Integer({ minimum: 1 }), { description: 'arm (vector, fact, keyword, entity, temporal, graph) to the place, from 1, it gave the memory' });
+
+const ResultExplanation = Type.Object(
+  {
+    found_by: StringEnum(['search', 'context', 'association'] as const, { description: 'search: the arms; context: a neighbouring turn of a found one; association: expansion' }),
+    arm_ranks: ArmRanks,
+    features: Nullable(Type.Record(Type.String(), Type.Number(), { description: 'ranking features, each 0..1 (keyword, similarity, fact, coverage, keyword_context, fused, about, in_window); null unless found by search' })),
+    boosts: Nullable(Type.Object({ scope: Type.Number(), recency: Type.Number(), backlink: Type.Number() }, { description: 'factors multiplied into the ranking score' })),
+  },
+  { title: 'RecallResultExplanation' },
+);
+
+const RecallExplanation = Type.Object(
+  {
+    arms: Type.Array(Type.String(), { description: 'the arms that ran' }),
+    arm_depth: Type.Integer({ description: 'candidates each arm returns: a memory placed by no arm within this many was not a candidate' }),
+    relevance_floor: Type.Number(),
+    recency_weight: Type.Number(),
+    candidates: Type.Integer({ description: 'distinct candidates the arms proposed, before filters and the floor' }),
+    left_out: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        content: Type.String({ description: 'its first 200 characters' }),
+        relevance_score: Type.Number(),
+        boosted_score: Type.Number({ description: '0 when under the floor (not ranked)' }),
+        arm_ranks: ArmRanks,
+        reason: StringEnum(['below_floor', 'past_limit'] as const),
+      }),
+      { description: 'the best candidates not returned, up to 20 of each reason' },
+    ),
+  },
+  { title: 'RecallExplanation' },
+);
 
 export const RecalledMemory = Type.Object({
   ...Memory.properties,
@@ -64,6 +100,7 @@ export const RecalledMemory = Type.Object({
   freshness: Type.Number(),
   staleness: StringEnum(['none', 'mild', 'moderate', 'severe'] as const),
   match_signals: Type.Array(MatchSignal, { description: 'what found or boosted the memory, sorted' }),
+  explanation: Type.Optional(ResultExplanation),
 });
 
 export const RecallResponse = Type.Object({
@@ -77,6 +114,7 @@ export const RecallResponse = Type.Object({
   token_summary: Type.Object({ returned: Type.Integer(), full_would_be: Type.Integer(), savings_percent: Type.Number() }),
   intents: Type.Array(StringEnum(['entity', 'temporal', 'event', 'general'] as const)),
   cached: Type.Boolean(),
+  explanation: Type.Optional(RecallExplanation),
 });
 
 export const ReflectBody = Type.Object(
@@ -135,6 +173,7 @@ export const toRecallRequest = (b: RecallBody): CallerRecallRequest => ({
   detailLevel: b.detail_level,
   includeArchived: b.include_archived,
   excludeIds: b.exclude_ids,
+  explain: b.explain,
 });
 
 /** A reflect request as the API states it, in the engine's terms. */

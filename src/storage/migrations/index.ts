@@ -43,13 +43,14 @@ export async function migrateToLatest(db: Kysely<any>, dialect: SqlDialect, sche
   for (const [name, migration] of Object.entries(MIGRATIONS)) {
     migrations[name] = { up: (kysely) => migration.up(kysely, dialect) };
   }
-  // Naming the schema matters: without it Kysely finds a same-named bookkeeping table in any schema.
+  // Naming the schema matters: without it Kysely finds a same-named bookkeeping table in any schema (on Postgres the
+  // default one is named too, else a node migrating `public` took another schema's lock table for its own).
   // Unordered: numbers are handed to parallel branches up front, so a database may have run 0004 before 0003 merged.
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
     allowUnorderedMigrations: true,
-    ...(schema ? { migrationTableSchema: schema } : {}),
+    ...(dialect === 'postgres' ? { migrationTableSchema: schema ?? 'public' } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {

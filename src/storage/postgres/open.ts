@@ -57,16 +57,18 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sql
 
 /**
  * Nodes that start together over one database take turns to bring its schema up to date: the first creates the
- * schema and applies what is missing, the next find nothing left to do. A session advisory lock, per schema, held on
- * a connection of its own (so that the migrations can use the pool, even a pool of one), spans both steps; Kysely's
- * own migration lock covers only the second, and two concurrent `CREATE SCHEMA IF NOT EXISTS` can still collide.
+ * schema and applies what is missing, the next find nothing left to do. A session advisory lock, held on a connection
+ * of its own (so that the migrations can use the pool, even a pool of one), spans both steps; Kysely's own migration
+ * lock covers only the second, and two concurrent `CREATE SCHEMA IF NOT EXISTS` can still collide. One lock for the
+ * whole database rather than one per schema: starts are rare and migrations short, and nodes of different schemas
+ * then never interleave catalogue changes (see also migrateToLatest on naming the schema of Kysely's tables).
  */
 async function migrateExclusively(url: string, schema: string | undefined, migrate: () => Promise<void>): Promise<void> {
   const lock = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   lock.on('error', () => undefined);
   await lock.connect();
   try {
-    const key = `memd migrations: ${schema ?? 'public'}`;
+    const key = 'memd migrations';
     await lock.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [key]);
     try {
       if (schema) await lock.query(`CREATE SCHEMA IF NOT EXISTS ${pg.escapeIdentifier(schema)}`);

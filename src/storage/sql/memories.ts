@@ -1,7 +1,7 @@
 import { sql, type Selectable, type Updateable } from 'kysely';
 import type { MemoriesTable } from '../database.js';
 import { bit, json, parseJson, parseJsonObject, toBool, toIso, toIsoOrNull } from '../rows.js';
-import { FACT_SCOPE, factOf, type Memory, type CandidateRow, type KeywordHit, type KindCount, type MemoryFilter, type MemoryNode, type MemoryPatch, type MemoryStatus, type MemoryStore, type MemoryType, type NewMemory, type Page, type SequenceNeighbour, type VectorHit, type VectorSearchOptions } from '../types.js';
+import { FACT_SCOPE, factOf, type Memory, type CandidateRow, type KeywordHit, type KindCount, type KeywordTerm, type MemoryFilter, type MemoryNode, type MemoryPatch, type MemoryStatus, type MemoryStore, type MemoryType, type NewMemory, type Page, type SequenceNeighbour, type VectorHit, type VectorSearchOptions } from '../types.js';
 import type { SqlContext } from './context.js';
 import { memoryFilter } from './memory-filter.js';
 import type { VectorEntry } from './search-engine.js';
@@ -112,6 +112,15 @@ const vectorEntry = (m: Pick<Memory, 'id' | 'workspace_id' | 'source_memory_id' 
 interface Cursor {
   createdAt: string;
   seq: number;
+}
+
+/** Terms with their blank words or alternatives left out; a term left with no alternative is dropped. */
+function nonBlank(terms: readonly KeywordTerm[]): KeywordTerm[] {
+  return terms.flatMap((term): KeywordTerm[] => {
+    if (typeof term === 'string') return term.trim() ? [term] : [];
+    const alternatives = term.filter((t) => t.trim());
+    return alternatives.length > 0 ? [alternatives] : [];
+  });
 }
 
 const encodeCursor = (cursor: Cursor): string => Buffer.from(JSON.stringify(cursor)).toString('base64url');
@@ -333,9 +342,15 @@ export class SqlMemoryStore implements MemoryStore {
   async keywordSearch(
     workspaceId: string,
     terms: readonly string[],
-    options: { k: number; filter?: MemoryFilter; required?: readonly string[]; similarTo?: Float32Array },
+    options: { k: number; filter?: MemoryFilter; required?: readonly KeywordTerm[]; order?: 'relevance' | 'newest'; weights?: readonly number[]; similarTo?: Float32Array },
   ): Promise<KeywordHit[]> {
-    const query = { terms: terms.filter((t) => t.trim()), required: (options.required ?? []).filter((t) => t.trim()) };
+    const kept = terms.flatMap((t, i) => (t.trim() ? [i] : []));
+    const query = {
+      terms: kept.map((i) => terms[i]!),
+      required: nonBlank(options.required ?? []),
+      order: options.order ?? 'relevance',
+      weights: options.weights && kept.map((i) => options.weights![i] ?? 1),
+    };
     if (query.terms.length === 0 && query.required.length === 0) return [];
     const { db, engine } = this.ctx;
     const ranked = engine.keywordRanking(db, query, options.k, workspaceId, options.filter ?? {}).as('hits');
@@ -351,10 +366,14 @@ export class SqlMemoryStore implements MemoryStore {
     return rows!.map(({ score, ...row }) => ({ id: row.id, score: Number(score), ...toCandidateRow(row) }));
   }
 
-  async keywordMatchCounts(workspaceId: string, queries: ReadonlyArray<readonly string[]>, options: { cap: number }): Promise<number[]> {
-    const asked = queries.map((terms) => terms.filter((t) => t.trim()));
+  async keywordMatchCounts(workspaceId: string, queries: ReadonlyArray<readonly KeywordTerm[]>, options: { cap: number }): Promise<number[]> {
+    const asked = queries.map(nonBlank);
     const counted = await this.ctx.engine.keywordMatchCounts(this.db, workspaceId, asked.filter((terms) => terms.length > 0), options.cap);
     return asked.map((terms) => (terms.length === 0 ? 0 : counted.shift()!));
+  }
+
+  keywordDocumentCount(workspaceId: string): Promise<number> {
+    return this.ctx.engine.keywordDocumentCount(this.db, workspaceId);
   }
 
   async sequenceNeighbours(workspaceId: string, anchorIds: readonly string[], options: { span: number; withinMs: number; filter?: MemoryFilter }): Promise<SequenceNeighbour[]> {

@@ -1,7 +1,7 @@
 import type { AliasableExpression, Compilable, Expression, Kysely, RawBuilder, SqlBool } from 'kysely';
 import type { Database } from '../database.js';
 import type { SqlDialect } from '../migrations/column-types.js';
-import type { MemoryFilter, VectorHit } from '../types.js';
+import type { KeywordTerm, MemoryFilter, VectorHit } from '../types.js';
 
 /** What a memory contributes to the keyword index. */
 export interface KeywordEntry {
@@ -21,10 +21,17 @@ export interface VectorEntry {
   embedding: Float32Array;
 }
 
-/** A full-text query: any of `terms` (OR) and every one of `required` (AND); a term of several words is a phrase. */
+/**
+ * A full-text query: any of `terms` (OR) and every one of `required` (AND); a term of several words is a phrase.
+ * `order`: by the engine's relevance score (BM25 / ts_rank), or newest first with no score computed (score 0), for a
+ * caller that ranks the matches itself and wants the statement cheap. `weights` (one per term): how rare each term
+ * is, for an engine whose own score does not know (Postgres's ts_rank); FTS5's BM25 measures it itself.
+ */
 export interface KeywordQuery {
   terms: readonly string[];
-  required: readonly string[];
+  required: readonly KeywordTerm[];
+  order: 'relevance' | 'newest';
+  weights?: readonly number[] | undefined;
 }
 
 /** One keyword match: the memory's `seq` and the engine's relevance score, higher is better. */
@@ -79,7 +86,12 @@ export interface SearchEngine {
   /** Runs read-only statements where they cost the main thread least; the rows of each, in order. */
   read<R>(db: Kysely<Database>, queries: ReadonlyArray<Compilable<R>>): Promise<R[][]>;
   /** For each non-empty list of terms, the index entries matching every one (see MemoryStore.keywordMatchCounts), counted up to `cap + 1`. */
-  keywordMatchCounts(db: Kysely<Database>, workspaceId: string, queries: ReadonlyArray<readonly string[]>, cap: number): Promise<number[]>;
+  keywordMatchCounts(db: Kysely<Database>, workspaceId: string, queries: ReadonlyArray<readonly KeywordTerm[]>, cap: number): Promise<number[]>;
+  /**
+   * How many memories the keyword index counts matches among (see MemoryStore.keywordDocumentCount): the population
+   * `keywordMatchCounts` counts in.
+   */
+  keywordDocumentCount(db: Kysely<Database>, workspaceId: string): Promise<number>;
   /** Drops vector indexes built for any dimension (before re-embedding with another model). */
   dropVectorIndexes(db: Kysely<Database>): Promise<void>;
   /**

@@ -3,7 +3,7 @@ import { expressionBuilder, sql, type Compilable, type Expression, type Kysely, 
 import type { Database } from '../database.js';
 import { memoryFilter, type FilterBuilder } from '../sql/memory-filter.js';
 import { bestEffortCandidates, type KeywordEntry, type KeywordQuery, type KeywordRank, type SearchEngine, type VectorEntry, type WarmUpReport } from '../sql/search-engine.js';
-import { factOf, type MemoryFilter, type VectorHit } from '../types.js';
+import { factOf, type KeywordTerm, type MemoryFilter, type VectorHit } from '../types.js';
 import type { SqliteReader } from './reader.js';
 import type { IndexedMemory, WorkspaceVectorIndexes } from './vector-index.js';
 import { removeSnapshot } from './vector-snapshot.js';
@@ -13,11 +13,28 @@ const WARM_UP_PAGE = 2_000;
 
 const ftsString = (term: string): string => `"${term.replaceAll('"', '""')}"`;
 
-/** FTS5 query syntax: each term a quoted string (quotes doubled; several words make a phrase); required terms ANDed. */
-export function ftsMatchExpression(query: KeywordQuery): string {
-  const parts = query.required.map(ftsString);
+const ftsAnyOf = (terms: readonly string[]): string => (terms.length === 1 ? ftsString(terms[0]!) : `(${terms.map(ftsString).join(' OR ')})`);
+
+/**
+ * FTS5 query syntax: each term a quoted string (quotes doubled; several words make a phrase); required terms ANDed,
+ * a required term's alternatives ORed.
+ */
+export function ftsMatchExpression(query: Pick<KeywordQuery, 'terms' | 'required'>): string {
+  const parts = query.required.map((term) => (typeof term === 'string' ? ftsString(term) : ftsAnyOf(term)));
   if (query.terms.length > 0) parts.push(`(${query.terms.map(ftsString).join(' OR ')})`);
   return parts.join(' AND ');
+}
+
+/** SQLite's variable-length integer (as FTS5 writes them): 7 bits a byte, high bit set on all but the last of 9. */
+export function readVarint(bytes: Uint8Array): number {
+  let value = 0;
+  for (let i = 0; i < Math.min(bytes.length, 9); i++) {
+    const byte = bytes[i]!;
+    if (i === 8) return value * 256 + byte;
+    value = value * 128 + (byte & 0x7f);
+    if ((byte & 0x80) === 0) return value;
+  }
+  return value;
 }
 
 /**
@@ -186,13 +203,23 @@ export class SqliteSearchEngine implements SearchEngine {
     // pages than the rows (SQLite's planner takes the row's primary key otherwise): 1.47 → 1.04 ms a search at
     // 100k memories (429 recorded searches replayed). Raw SQL because INDEXED BY has no place in Kysely's builder.
     const memories = narrowsBeyond(filter, ['statuses']) ? sql`memories` : sql`memories INDEXED BY memories_seq_scope`;
+    // Newest first reads matches in the index's rowid order and scores none: FTS5's BM25 first reads every entry
+    // of each term to count it (its inverse document frequency), which for common words is most of the work.
+    if (query.order === 'newest') {
+      return sql<KeywordRank>`(SELECT memories.seq AS seq, 0 AS score
+        FROM memory_fts JOIN ${memories} ON memories.seq = memory_fts.rowid
+        WHERE memory_fts MATCH ${ftsMatchExpression(query)} AND ${where}
+        ORDER BY memory_fts.rowid DESC LIMIT ${k})`;
+    }
+    // Equal scores newest first, as on Postgres: a synthetic or templated corpus has many memories of one length
+    // holding one matching word, and which of them make the k best must not depend on the backend.
     return sql<KeywordRank>`(SELECT memories.seq AS seq, -bm25(memory_fts) AS score
       FROM memory_fts JOIN ${memories} ON memories.seq = memory_fts.rowid
       WHERE memory_fts MATCH ${ftsMatchExpression(query)} AND ${where}
-      ORDER BY score DESC LIMIT ${k})`;
+      ORDER BY score DESC, memories.seq DESC LIMIT ${k})`;
   }
 
-  async keywordMatchCounts(db: Kysely<Database>, _workspaceId: string, queries: ReadonlyArray<readonly string[]>, cap: number): Promise<number[]> {
+  async keywordMatchCounts(db: Kysely<Database>, _workspaceId: string, queries: ReadonlyArray<readonly KeywordTerm[]>, cap: number): Promise<number[]> {
     // The FTS index is shared by all workspaces, and a search scores every entry that matches: count those.
     const counts = queries.map((terms) => {
       const count = sql<{ n: number }>`SELECT count(*) AS n FROM (
@@ -200,6 +227,14 @@ export class SqliteSearchEngine implements SearchEngine {
       return { compile: () => count.compile(db) };
     });
     return (await this.read(db, counts)).map((rows) => Number(rows[0]?.n ?? 0));
+  }
+
+  async keywordDocumentCount(db: Kysely<Database>): Promise<number> {
+    // FTS5 keeps the number of rows it indexes in its "averages" record (id 1 of its data table), a varint first:
+    // reading it costs one lookup, where counting the rows would read the whole index.
+    const { rows } = await sql<{ block: Uint8Array }>`SELECT block FROM memory_fts_data WHERE id = 1`.execute(db);
+    const block = rows[0]?.block;
+    return block ? readVarint(block) : 0;
   }
 
   async dropVectorIndexes(): Promise<void> {

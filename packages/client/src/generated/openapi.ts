@@ -75,12 +75,14 @@ export interface paths {
                                 llm: string;
                                 /** @description the background queue */
                                 tasks: {
-                                    /** @description due now */
+                                    /** @description due now: the backlog of background enrichment (facts, links, contradiction checks) and other work */
                                     pending: number;
                                     /** @description waiting for their time: recurring work, retries */
                                     scheduled: number;
                                     running: number;
                                     failed: number;
+                                    /** @description tasks this server finished in the last minute: the backlog's drain rate here (other API nodes drain it too) */
+                                    finished_last_minute: number;
                                 };
                             };
                         };
@@ -101,12 +103,14 @@ export interface paths {
                                 llm: string;
                                 /** @description the background queue */
                                 tasks: {
-                                    /** @description due now */
+                                    /** @description due now: the backlog of background enrichment (facts, links, contradiction checks) and other work */
                                     pending: number;
                                     /** @description waiting for their time: recurring work, retries */
                                     scheduled: number;
                                     running: number;
                                     failed: number;
+                                    /** @description tasks this server finished in the last minute: the backlog's drain rate here (other API nodes drain it too) */
+                                    finished_last_minute: number;
                                 };
                             };
                         };
@@ -6266,6 +6270,11 @@ export interface paths {
                         /** @default false */
                         include_archived?: boolean;
                         exclude_ids?: string[];
+                        /**
+                         * @description add `explanation` to the response and to each memory: where each arm placed it, its ranking features and boosts, and the best candidates left out
+                         * @default false
+                         */
+                        explain?: boolean;
                     };
                 };
             };
@@ -6352,6 +6361,7 @@ export interface paths {
                                 staleness: "none" | "mild" | "moderate" | "severe";
                                 /** @description what found or boosted the memory, sorted */
                                 match_signals: ("vector" | "keyword" | "entity" | "fact" | "temporal" | "graph" | "backlink" | "context" | "rerank")[];
+                                explanation?: components["schemas"]["RecallResultExplanation"];
                             }[];
                             total_count: number;
                             /**
@@ -6372,6 +6382,7 @@ export interface paths {
                             };
                             intents: ("entity" | "temporal" | "event" | "general")[];
                             cached: boolean;
+                            explanation?: components["schemas"]["RecallExplanation"];
                         };
                     };
                 };
@@ -10413,6 +10424,54 @@ export interface components {
             created_at: string;
             /** @description zero-based, strictly increasing within the thread */
             index: number;
+        };
+        /** RecallExplanation */
+        RecallExplanation: {
+            /** @description the arms that ran */
+            arms: string[];
+            /** @description candidates each arm returns: a memory placed by no arm within this many was not a candidate */
+            arm_depth: number;
+            relevance_floor: number;
+            recency_weight: number;
+            /** @description distinct candidates the arms proposed, before filters and the floor */
+            candidates: number;
+            /** @description the best candidates not returned, up to 20 of each reason */
+            left_out: {
+                id: string;
+                /** @description its first 200 characters */
+                content: string;
+                relevance_score: number;
+                /** @description 0 when under the floor (not ranked) */
+                boosted_score: number;
+                /** @description arm (vector, fact, keyword, entity, temporal, graph) to the place, from 1, it gave the memory */
+                arm_ranks: {
+                    [key: string]: number;
+                };
+                /** @enum {string} */
+                reason: "below_floor" | "past_limit";
+            }[];
+        };
+        /** RecallResultExplanation */
+        RecallResultExplanation: {
+            /**
+             * @description search: the arms; context: a neighbouring turn of a found one; association: expansion
+             * @enum {string}
+             */
+            found_by: "search" | "context" | "association";
+            /** @description arm (vector, fact, keyword, entity, temporal, graph) to the place, from 1, it gave the memory */
+            arm_ranks: {
+                [key: string]: number;
+            };
+            /** @description ranking features, each 0..1 (keyword, similarity, fact, coverage, keyword_context, fused, about, in_window); null unless found by search */
+            features: {
+                [key: string]: number;
+            } | null;
+            /** @description factors multiplied into the ranking score */
+            boosts: {
+                scope: number;
+                recency: number;
+                backlink: number;
+            } | null;
         };
         /** Session */
         Session: {

@@ -1,0 +1,245 @@
+/**
+ * Recall at scale and on both backends (issues 22 and 24): `npm run bench:scale`.
+ *
+ * For each size, each backend gets the corpus of test/support/scale-corpus.ts (people, actions, objects, places; each
+ * question has exactly one right memory, among the first 100,000) through `POST /v1/memories/batch` of the built
+ * server in its own process (`dist/src/main.js`, hash embedder, result cache off): batches of 100, 4 in flight, as
+ * the issues measured. Printed per backend: ingest rate over time, server RSS, the background backlog after the
+ * ingest. Then every question is asked of every backend in turn, alternating (one backend's load never lands on the
+ * other's figures): hit@1/5/10 per kind, engine latency (`search_latency_ms` less `query_embedding_ms`) and round
+ * trip percentiles, and, with two backends, how often they return the same top 10. With SCALE_DRAIN=1 the backlog is
+ * then drained (its rate printed) and the questions asked again: recall must not depend on it. Last, each server is
+ * stopped and started again (stop and ready times).
+ *
+ * Environment: SCALE_SIZES (100000; e.g. 100000,1000000), SCALE_BACKENDS (sqlite,postgres), SCALE_PG_URL (a real
+ * PostgreSQL server with pgvector, needed for postgres; each size gets its own schema, dropped first),
+ * SCALE_DIR (/tmp/memd-bench-scale), SCALE_QUESTIONS (250 a kind), SCALE_DRAIN (0), SCALE_PG_POOL (10),
+ * SCALE_KEEP=1 (reuse what an earlier run ingested at that size, with the same SCALE_QUESTIONS: the questions pick
+ * their right memories), SCALE_SHOW_DIFF (print the
+ * results of this many questions whose top 10 differ between the two backends).
+ */
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { QUESTION_KINDS, ScaleCorpus, type ScaleQuestion } from '../test/support/scale-corpus.js';
+import { machineLine, peakRssMiB, percentile } from './machine.js';
+import { startBenchServer, waitReady, type BenchServer } from './server-process.js';
+
+const SIZES = (process.env.SCALE_SIZES ?? '100000').split(',').map(Number);
+const BACKENDS = (process.env.SCALE_BACKENDS ?? 'sqlite,postgres').split(',').map((b) => b.trim());
+const PG_URL = process.env.SCALE_PG_URL;
+const ROOT = process.env.SCALE_DIR ?? '/tmp/memd-bench-scale';
+const PER_KIND = Number(process.env.SCALE_QUESTIONS ?? 250);
+const DRAIN = process.env.SCALE_DRAIN === '1';
+const KEEP = process.env.SCALE_KEEP === '1';
+const POOL = process.env.SCALE_PG_POOL ?? '10';
+const SHOW_DIFF = Number(process.env.SCALE_SHOW_DIFF ?? 0);
+const WORKSPACE = 'scale';
+const BATCH = 100;
+const IN_FLIGHT = 4;
+
+const log = (line: string) => console.log(line);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+
+async function json<T = any>(url: string, body?: unknown): Promise<T> {
+  const response = await fetch(url, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const value = (await response.json()) as T;
+  if (!response.ok && response.status !== 503) throw new Error(`${url}: ${response.status} ${JSON.stringify(value).slice(0, 300)}`);
+  return value;
+}
+
+interface Backend {
+  name: string;
+  env: Record<string, string>;
+  server: BenchServer | null;
+}
+
+async function backlog(url: string): Promise<{ pending: number; running: number; failed: number }> {
+  return (await json<{ services: { tasks: { pending: number; running: number; failed: number } } }>(`${url}/health/ready`)).services.tasks;
+}
+
+function percentiles(values: readonly number[]): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (p: number) => percentile(sorted, p).toFixed(1);
+  return `p50 ${at(50)} / p95 ${at(95)} / p99 ${at(99)} ms`;
+}
+
+/** The corpus through the batch endpoint, 4 batches in flight; the rate of each tenth of it. */
+async function ingest(backend: Backend, corpus: ScaleCorpus): Promise<void> {
+  const url = backend.server!.url;
+  await json(`${url}/v1/workspaces`, { id: WORKSPACE, name: 'scale bench' });
+  const started = performance.now();
+  let next = 0;
+  let done = 0;
+  const tenth = Math.max(BATCH, Math.floor(corpus.size / 10));
+  let windowStart = started;
+  let windowDone = 0;
+  const rates: string[] = [];
+  const worker = async () => {
+    for (;;) {
+      const at = next;
+      if (at >= corpus.size) return;
+      next += BATCH;
+      const operations = corpus.slice(at, at + BATCH).map((content) => ({ op: 'create', content }));
+      const result = await json<{ failed: number }>(`${url}/v1/memories/batch`, { workspace_id: WORKSPACE, operations });
+      if (result.failed > 0) throw new Error(`batch at ${at}: ${result.failed} failed`);
+      done += operations.length;
+      if (done - windowDone >= tenth) {
+        const now = performance.now();
+        rates.push(`${Math.round(((done - windowDone) * 1000) / (now - windowStart))}`);
+        windowStart = now;
+        windowDone = done;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  const seconds = (performance.now() - started) / 1000;
+  const tasks = await backlog(url);
+  log(`  ${backend.name}: ingested ${corpus.size} in ${seconds.toFixed(1)} s = ${Math.round(corpus.size / seconds)} /s overall; per tenth ${rates.join(', ')} /s`);
+  log(`  ${backend.name}: backlog right after: ${tasks.pending} tasks pending, ${tasks.running} running; server peak RSS ${await peakRssMiB(backend.server!.pid)} MiB; load ${load()}`);
+}
+
+interface Asked {
+  rank: number;
+  engine: number;
+  client: number;
+  top: string[];
+  /** Each result's boosted score and signals, for SCALE_SHOW_DIFF. */
+  why: string[];
+}
+
+async function ask(backend: Backend, question: ScaleQuestion, answer: string): Promise<Asked> {
+  const started = performance.now();
+  const body = await json<{ memories: Array<{ content: string; boosted_score: number; match_signals: string[] }>; search_latency_ms: number; query_embedding_ms: number }>(`${backend.server!.url}/v1/memories/recall`, {
+    workspace_id: WORKSPACE,
+    query: question.text,
+    limit: 10,
+  });
+  const client = performance.now() - started;
+  const top = body.memories.map((m) => m.content);
+  const why = body.memories.map((m) => `${m.boosted_score.toFixed(4)} ${m.match_signals.join(',')} ${m.content}`);
+  return { rank: top.indexOf(answer), engine: body.search_latency_ms - body.query_embedding_ms, client, top, why };
+}
+
+/** Every question of every backend, alternating; quality per kind, latency, and agreement between backends. */
+async function questions(backends: Backend[], corpus: ScaleCorpus, label: string): Promise<void> {
+  const results = new Map(backends.map((b) => [b.name, [] as Array<Asked & { kind: string }>]));
+  for (const [i, question] of corpus.questions.entries()) {
+    const answer = corpus.memory(question.answer);
+    // Alternate which backend goes first.
+    const order = i % 2 === 0 ? backends : [...backends].reverse();
+    for (const backend of order) results.get(backend.name)!.push({ ...(await ask(backend, question, answer)), kind: question.kind });
+  }
+  log(`  ${label}: ${corpus.questions.length} questions (${PER_KIND} a kind), limit 10, load ${load()}`);
+  log(`  | kind | ${backends.map((b) => `${b.name} hit@1 / @5 / @10`).join(' | ')} |`);
+  log(`  |---|${backends.map(() => '---').join('|')}|`);
+  for (const kind of [...QUESTION_KINDS, 'all'] as const) {
+    const cells = backends.map((b) => {
+      const rows = results.get(b.name)!.filter((r) => kind === 'all' || r.kind === kind);
+      const hit = (k: number) => (rows.filter((r) => r.rank >= 0 && r.rank < k).length / rows.length).toFixed(3);
+      return `${hit(1)} / ${hit(5)} / ${hit(10)}`;
+    });
+    log(`  | ${kind} | ${cells.join(' | ')} |`);
+  }
+  for (const b of backends) {
+    const rows = results.get(b.name)!;
+    log(`  ${b.name}: engine ${percentiles(rows.map((r) => r.engine))}; round trip ${percentiles(rows.map((r) => r.client))}; server peak RSS ${await peakRssMiB(b.server!.pid)} MiB`);
+  }
+  if (backends.length === 2) {
+    const [a, b] = backends.map((x) => results.get(x.name)!);
+    const same = (kind: string, sameOrder: boolean) => {
+      const pairs = a!.map((r, i) => [r, b![i]!] as const).filter(([r]) => kind === 'all' || r.kind === kind);
+      const agree = pairs.filter(([x, y]) => (sameOrder ? x.top.join('\n') === y.top.join('\n') : [...x.top].sort().join('\n') === [...y.top].sort().join('\n')));
+      return (agree.length / pairs.length).toFixed(3);
+    };
+    log(`  same top 10 (as a set / in the same order), ${backends[0]!.name} vs ${backends[1]!.name}: ${[...QUESTION_KINDS, 'all'].map((k) => `${k} ${same(k, false)} / ${same(k, true)}`).join('; ')}`);
+    let shown = 0;
+    for (const [i, r] of a!.entries()) {
+      if (shown >= SHOW_DIFF || [...r.top].sort().join('\n') === [...b![i]!.top].sort().join('\n')) continue;
+      shown++;
+      log(`  differs: ${corpus.questions[i]!.text}`);
+      for (const [name, rows] of [[backends[0]!.name, a!], [backends[1]!.name, b!]] as const) log(`    ${name}:\n      ${rows[i]!.why.join('\n      ')}`);
+    }
+  }
+}
+
+async function drain(backend: Backend): Promise<void> {
+  const url = backend.server!.url;
+  const started = performance.now();
+  const first = (await backlog(url)).pending;
+  let last = first;
+  for (;;) {
+    const { pending, running } = await backlog(url);
+    if (pending + running === 0) break;
+    if (performance.now() - started > 60_000 * 60) {
+      log(`  ${backend.name}: backlog not drained after an hour: ${pending} pending`);
+      return;
+    }
+    last = pending;
+    await sleep(5_000);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  log(`  ${backend.name}: backlog of ${first} drained in ${seconds.toFixed(0)} s = ${Math.round(first / seconds)} tasks/s (last seen ${last}); peak RSS ${await peakRssMiB(backend.server!.pid)} MiB`);
+}
+
+async function restart(backend: Backend): Promise<void> {
+  let t = performance.now();
+  await backend.server!.stop();
+  const stopped = (performance.now() - t) / 1000;
+  t = performance.now();
+  backend.server = await startBenchServer(backend.env);
+  await waitReady(backend.server.url);
+  const ready = (performance.now() - t) / 1000;
+  log(`  ${backend.name}: stop ${stopped.toFixed(1)} s, restart to ready ${ready.toFixed(1)} s, RSS ${await peakRssMiB(backend.server.pid)} MiB`);
+}
+
+async function freshSchema(schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS ${pg.escapeIdentifier(schema)} CASCADE`);
+  await client.end();
+}
+
+log(`machine: ${machineLine()}, load ${load()}`);
+log(`sizes ${SIZES.join(', ')}; backends ${BACKENDS.join(', ')}; batches of ${BATCH}, ${IN_FLIGHT} in flight; hash embedder`);
+if (BACKENDS.includes('postgres') && !PG_URL) throw new Error('SCALE_PG_URL is needed for the postgres backend (a PostgreSQL server with pgvector)');
+for (const size of SIZES) {
+  log(`\n== ${size} memories`);
+  const corpus = new ScaleCorpus(size, { questionsPerKind: PER_KIND });
+  const backends: Backend[] = [];
+  for (const name of BACKENDS) {
+    const dir = join(ROOT, `${name}-${size}`);
+    const marker = join(dir, 'ingested');
+    const reuse = KEEP && existsSync(marker);
+    if (!reuse) rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const env: Record<string, string> = { MEMD_DATA_DIR: dir, MEMD_EMBEDDING_PROVIDER: 'hash', MEMD_RECALL_CACHE_ENTRIES: '0' };
+    if (name === 'postgres') {
+      const schema = `scale_${size}`;
+      if (!reuse) await freshSchema(schema);
+      Object.assign(env, { MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: PG_URL!, MEMD_DATABASE_SCHEMA: schema, MEMD_DATABASE_POOL_SIZE: POOL });
+    }
+    const t = performance.now();
+    const backend: Backend = { name, env, server: await startBenchServer(env) };
+    await waitReady(backend.server!.url);
+    log(`  ${name}: ready in ${((performance.now() - t) / 1000).toFixed(1)} s${reuse ? ' (reusing the earlier ingest)' : ''}`);
+    backends.push(backend);
+    if (!reuse) {
+      await ingest(backend, corpus);
+      writeFileSync(marker, new Date().toISOString());
+    }
+  }
+  try {
+    await questions(backends, corpus, 'right after the ingest');
+    if (DRAIN) {
+      for (const backend of backends) await drain(backend);
+      await questions(backends, corpus, 'after the backlog drained');
+    }
+    for (const backend of backends) await restart(backend);
+  } finally {
+    for (const backend of backends) await backend.server?.stop();
+  }
+}
+log(`\nload after: ${load()}`);

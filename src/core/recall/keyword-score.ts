@@ -1,0 +1,107 @@
+import { LRUCache } from 'lru-cache';
+import { stemmer } from 'stemmer';
+import type { KeywordTerm } from '../../storage/types.js';
+import { tokens } from './evidence.js';
+import type { ProcessedQuery } from './query.js';
+
+/**
+ * Keyword evidence computed here rather than taken from the engine: FTS5's BM25 and Postgres's ts_rank measure
+ * different things (ts_rank knows nothing of how rare a word is), and a keyword search scores only the terms it was
+ * asked, so the scores of two searches (every word of the query; its rarest words) cannot be compared. One BM25 over
+ * each candidate's own words, with the same statistics for every candidate of a recall, ranks them the same way on
+ * both backends, whichever arm found them.
+ */
+
+/** BM25's term-frequency saturation and length normalisation, at their usual values (as FTS5's). */
+const K1 = 1.2;
+const B = 0.75;
+
+/**
+ * Words are compared by their Porter stems, as the SQLite keyword index compares them (FTS5's porter tokenizer;
+ * Postgres's English stemmer is Porter's later version): a memory a search found by a word's stem ("researcher" for
+ * "research") has that word here too. The lighter stemmer of evidence.ts, which only strips inflections, scored such
+ * matches as absent.
+ */
+const WORD_STEMS = new LRUCache<string, string>({ max: 50_000 });
+
+function porter(word: string): string {
+  let stemmed = WORD_STEMS.get(word);
+  if (stemmed === undefined) WORD_STEMS.set(word, (stemmed = stemmer(word)));
+  return stemmed;
+}
+
+/** Porter stems of recently scored texts, in order; bounded by characters held (a memory may be long). */
+const TEXT_STEMS = new LRUCache<string, readonly string[]>({ maxSize: 1_000_000, sizeCalculation: (_, text) => text.length + 1 });
+
+function textStems(text: string): readonly string[] {
+  let stems = TEXT_STEMS.get(text);
+  if (stems === undefined) TEXT_STEMS.set(text, (stems = tokens(text).map(porter)));
+  return stems;
+}
+
+/** A term of the query as it is scored: a word with its other forms, or a phrase of adjacent words. */
+export interface ScoredTerm {
+  /** As the keyword index is asked for it, to count the memories it matches. */
+  asked: KeywordTerm;
+  /** Stems of its words in order (one for a word); each word may be any of its forms. */
+  words: ReadonlyArray<ReadonlySet<string>>;
+}
+
+/** The query's content words (each with its other verb forms) and its adjacent-word phrases. */
+export function scoredTerms(query: ProcessedQuery): ScoredTerm[] {
+  const words = query.terms.map((term): ScoredTerm => {
+    const forms = [term, ...(query.termForms.get(term) ?? [])];
+    return { asked: forms.length === 1 ? term : forms, words: [new Set(forms.map(porter))] };
+  });
+  const phrases = query.phrases.map((phrase): ScoredTerm => ({ asked: phrase, words: phrase.split(' ').map((w) => new Set([porter(w)])) }));
+  return [...words, ...phrases];
+}
+
+/**
+ * BM25's inverse document frequency (the form that is never negative) of a term matching `matches` of `documents`.
+ * A term counted only up to a cap weighs as if it matched the cap: common words weigh little either way.
+ */
+export function inverseDocumentFrequency(matches: number, documents: number): number {
+  const n = Math.max(documents, matches);
+  return Math.log(1 + (n - matches + 0.5) / (matches + 0.5));
+}
+
+/** Where the words of `term` occur in a row in `stems`. */
+function occurrences(stems: readonly string[], term: ScoredTerm): number {
+  const { words } = term;
+  let count = 0;
+  for (let at = 0; at + words.length <= stems.length; at++) {
+    let all = true;
+    for (let j = 0; j < words.length && all; j++) all = words[j]!.has(stems[at + j]!);
+    if (all) count++;
+  }
+  return count;
+}
+
+/**
+ * BM25 of each text for the terms, weighted by `idf` (one per term). Lengths are normalised by the mean length of
+ * the texts scored together (the candidates of one recall), which both backends see alike.
+ */
+export function bm25Scores(terms: readonly ScoredTerm[], idf: readonly number[], texts: readonly string[]): number[] {
+  if (terms.length === 0 || texts.length === 0) return texts.map(() => 0);
+  const stemsOf = texts.map(textStems);
+  const meanLength = Math.max(1, stemsOf.reduce((sum, stems) => sum + stems.length, 0) / stemsOf.length);
+  return stemsOf.map((stems) => {
+    const norm = K1 * (1 - B + (B * stems.length) / meanLength);
+    let score = 0;
+    terms.forEach((term, i) => {
+      const tf = occurrences(stems, term);
+      if (tf > 0) score += (idf[i]! * tf * (K1 + 1)) / (tf + norm);
+    });
+    return score;
+  });
+}
+
+/** The query's scored terms and their weights in a workspace: what keyword evidence is measured with. */
+export interface KeywordEvidence {
+  terms: readonly ScoredTerm[];
+  idf: readonly number[];
+}
+
+/** BM25 of each text under this recall's keyword evidence. */
+export const keywordScoresOf = (evidence: KeywordEvidence, texts: readonly string[]): number[] => bm25Scores(evidence.terms, evidence.idf, texts);

@@ -1,0 +1,56 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/core/clock.js';
+import { MAX_SCORED_MATCHES } from '../../src/core/recall/arms.js';
+import { RecallService } from '../../src/core/recall/service.js';
+import { HashEmbeddingProvider } from '../../src/providers/embedding/hash.js';
+import type { SqlStorage } from '../../src/storage/sql/storage.js';
+import { memory, workspace } from '../support/records.js';
+import { ScaleCorpus } from '../support/scale-corpus.js';
+import { storageBackends } from '../support/storage-backends.js';
+
+const DIMS = 64;
+/**
+ * Two first names, two last names, five objects and five cities over 12,000 memories: every word of a question is
+ * in more memories than a keyword search scores (MAX_SCORED_MATCHES), as each full name, object and city is at a
+ * million memories of the issue's corpus (issue 24).
+ */
+const corpus = new ScaleCorpus(12_000, { firstNames: 2, lastNames: 2, objects: 5, cities: 5, questionsPerKind: 12 });
+const embedder = new HashEmbeddingProvider(DIMS);
+
+async function build(storage: SqlStorage): Promise<void> {
+  await storage.workspaces.create(workspace('ws'));
+  for (let at = 0; at < corpus.size; at += 1_000) {
+    const texts = corpus.slice(at, at + 1_000);
+    const vectors = await embedder.embed(texts);
+    await storage.transaction((tx) => tx.memories.insert(texts.map((text, i) => memory('ws', text, vectors[i]!, { id: `m${at + i}`, content_hash: `h${at + i}` }))));
+  }
+  await storage.engine.warmUp(storage.sqlContext.db);
+}
+
+function recallOver(storage: SqlStorage): RecallService {
+  return new RecallService({ storage, queryEmbedder: embedder, clock: systemClock, llm: null, reranker: null, log: { info: () => undefined, warn: () => undefined, error: () => undefined }, cache: { maxEntries: 0, ttlMs: 0 } });
+}
+
+describe.each(storageBackends())('recall when every query word is common: $name', (backend) => {
+  afterAll(() => backend.teardown());
+
+  it('a memory holding every word of the query comes before memories holding some of them', { timeout: 600_000 }, async () => {
+    const storage = await backend.open(DIMS);
+    await build(storage);
+    const recall = recallOver(storage);
+    const asked = corpus.questions.filter((q) => q.kind === 'all words' || q.kind === 'question');
+    // The premise: each word of these questions is too common for a keyword search to score all its matches.
+    const words = [...new Set(asked.filter((q) => q.kind === 'all words').flatMap((q) => q.text.toLowerCase().split(' ')))];
+    const counts = await storage.memories.keywordMatchCounts('ws', words.map((w) => [w]), { cap: MAX_SCORED_MATCHES });
+    expect(counts.every((n) => n > MAX_SCORED_MATCHES)).toBe(true);
+    const firsts: Array<{ query: string; first: string | undefined; right: string }> = [];
+    for (const question of asked) {
+      const result = await recall.recall({ workspaceId: 'ws', query: question.text, limit: 10 });
+      firsts.push({ query: question.text, first: result.memories[0]?.content, right: corpus.memory(question.answer) });
+    }
+    expect(firsts.length).toBe(24);
+    expect(firsts.filter((f) => f.first !== f.right)).toEqual([]);
+    await recall.close();
+    await storage.close();
+  });
+});

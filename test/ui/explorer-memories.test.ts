@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { screenshot } from '../support/browser.js';
+import { expectCleanConsole, startExplorer, type Explorer } from '../support/explorer.js';
+
+let explorer: Explorer;
+/** The page's background colour, evaluated in the page. */
+const BACKGROUND = 'getComputedStyle(document.body).backgroundColor';
+
+beforeAll(async () => {
+  explorer = await startExplorer();
+  await explorer.memd.workspaces.create({ id: 'notes', name: 'Notes' });
+}, 180_000);
+afterAll(() => explorer?.stop());
+
+describe('explorer: memories', () => {
+  it('catches what the page logs as an error (the check every screen test ends with)', async () => {
+    const watched = await explorer.open('/ui/w/notes/memories');
+    await watched.page.evaluate("console.error('something broke')");
+    await expect.poll(() => watched.errors).toEqual(['console: something broke']);
+    await watched.page.evaluate("setTimeout(() => { throw new Error('uncaught'); })");
+    await expect.poll(() => watched.errors).toContain('exception: uncaught');
+  });
+
+  it('writes a memory, finds it in the browser by tag, and opens every field of it', async () => {
+    const watched = await explorer.open('/ui/w/notes/memories');
+    const { page } = watched;
+    await page.getByText('Write a memory').click();
+    await page.getByLabel('Content').fill('The staging database listens on port 5433.');
+    await page.getByLabel('Tags', { exact: true }).fill('infra, databases');
+    await page.getByRole('button', { name: 'Remember' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('Remembered');
+    const stored = (await explorer.memd.memories.list({ workspace_id: 'notes', tags: ['databases'] })).memories;
+    expect(stored.map((m) => m.content)).toEqual(['The staging database listens on port 5433.']);
+
+    // Another memory, so that the tag filter has something to leave out.
+    await explorer.memd.memories.create({ workspace_id: 'notes', content: 'Lunch is at noon on Fridays.', tags: ['office'] });
+    await page.getByLabel('Tags (all)').fill('databases');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect.poll(() => page.url()).toContain('tags=databases');
+    const rows = page.getByRole('listbox', { name: 'Memories' }).getByRole('option');
+    await expect.poll(() => rows.allTextContents()).toEqual([expect.stringContaining('The staging database listens on port 5433.')]);
+    await screenshot(page, 'memories-light');
+
+    // Keyboard: the list takes focus, Enter opens the active row.
+    await page.getByRole('listbox', { name: 'Memories' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.url()).toContain(`/ui/w/notes/memories/${stored[0]!.id}`);
+    await expect.poll(() => page.locator('h1').textContent()).toBe('The staging database listens on port 5433.');
+    for (const field of ['content_hash', 'access_count', 'decay_factor', 'source_scope', 'created_at']) await expect.poll(() => page.getByRole('rowheader', { name: field, exact: true }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('heading', { name: 'Abstract' }).count()).toBe(1);
+    expectCleanConsole(watched);
+  });
+
+  it('edits, pins, decays, archives, soft-deletes and hard-deletes a memory from its page', async () => {
+    const { memory } = await explorer.memd.memories.create({ workspace_id: 'notes', content: 'Deploys happen every Tuesday after the standup.', importance: 0.6 });
+    const { memory: other } = await explorer.memd.memories.create({ workspace_id: 'notes', content: 'The release train leaves on Wednesdays.' });
+    await explorer.memd.associations.create(memory.id, { workspace_id: 'notes', target_id: other.id, relationship: 'related_to', strength: 0.7 });
+    const watched = await explorer.open(`/ui/w/notes/memories/${memory.id}`);
+    const { page } = watched;
+    const current = async () => (await explorer.memd.memories.get(memory.id, { workspace_id: 'notes' })).memory;
+
+    await expect.poll(() => page.getByRole('link', { name: 'The release train leaves on Wednesdays.' }).count()).toBe(1);
+    await expect.poll(() => page.locator('.graphcanvas canvas').count()).toBeGreaterThan(0);
+    await screenshot(page, 'memory-detail-light');
+
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit the memory' });
+    await dialog.getByLabel('Content').fill('Deploys happen every Tuesday after the standup meeting.');
+    await dialog.getByLabel('Tags', { exact: true }).fill('process');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => (await current()).content).toBe('Deploys happen every Tuesday after the standup meeting.');
+    expect((await current()).tags).toEqual(['process']);
+
+    await page.getByRole('button', { name: 'Pin', exact: true }).click();
+    await expect.poll(async () => (await current()).pinned).toBe(true);
+    await page.getByRole('button', { name: 'Unpin' }).click();
+    await expect.poll(async () => (await current()).pinned).toBe(false);
+
+    await page.getByLabel('Decay by').fill('0.2');
+    await page.getByRole('button', { name: 'Decay', exact: true }).click();
+    await expect.poll(async () => (await current()).importance).toBeCloseTo(0.4, 5);
+
+    await page.getByRole('button', { name: 'Archive' }).click();
+    await expect.poll(async () => (await current()).status).toBe('archived');
+    await page.getByRole('button', { name: 'Restore' }).click();
+    await expect.poll(async () => (await current()).status).toBe('active');
+
+    await page.getByRole('button', { name: 'Delete', exact: true }).click();
+    await expect.poll(async () => (await current()).status).toBe('deleted');
+
+    await page.getByRole('button', { name: 'Delete for good…' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete for good' }).click();
+    await expect.poll(() => page.url()).toMatch(/\/ui\/w\/notes\/memories$/);
+    await expect(explorer.memd.memories.get(memory.id, { workspace_id: 'notes' })).rejects.toMatchObject({ status: 404 });
+    expectCleanConsole(watched);
+  });
+
+  it('pages a large workspace from the server by cursor and keeps only the rows in view in the document', async () => {
+    await explorer.memd.workspaces.create({ id: 'big', name: 'Big' });
+    const operations = Array.from({ length: 1_000 }, (_, i) => ({ op: 'create' as const, content: `Inventory item number ${i} is on shelf ${i % 37}.` }));
+    await explorer.memd.memories.batch({ workspace_id: 'big', operations });
+    const watched = await explorer.open('/ui/w/big/memories');
+    const { page } = watched;
+    const list = page.getByRole('listbox', { name: 'Memories' });
+    await expect.poll(() => page.getByText('1,000 memories match · 100 loaded').count()).toBe(1);
+    const rendered = await list.getByRole('option').count();
+    expect(rendered).toBeGreaterThan(5);
+    expect(rendered).toBeLessThan(60);
+
+    // End moves to the last loaded row; reaching it loads the next page, and so on.
+    await list.focus();
+    for (let i = 0; i < 3; i++) {
+      await page.keyboard.press('End');
+      await page.waitForTimeout(300);
+    }
+    await expect.poll(() => page.getByText(/1,000 memories match · (3|4)00 loaded/).count()).toBe(1);
+    expect(await list.getByRole('option').count()).toBeLessThan(60);
+    await screenshot(page, 'memories-many');
+    expectCleanConsole(watched);
+  });
+
+  it('looks right in dark mode', async () => {
+    const watched = await explorer.open('/ui/w/notes/memories', { colorScheme: 'dark' });
+    const { page } = watched;
+    await expect.poll(() => page.getByRole('option').count()).toBeGreaterThan(0);
+    const background = await page.evaluate(BACKGROUND);
+    expect(background).toBe('rgb(22, 23, 26)');
+    await screenshot(page, 'memories-dark');
+
+    // The toggle overrides the system's choice, and is remembered.
+    await page.getByRole('button', { name: /Change theme/ }).click(); // system -> light
+    await expect.poll(() => page.evaluate(BACKGROUND)).toBe('rgb(247, 247, 248)');
+    await page.reload();
+    await expect.poll(() => page.evaluate('document.documentElement.dataset.theme')).toBe('light');
+    expectCleanConsole(watched);
+  });
+});
