@@ -16,6 +16,20 @@ module.exports = {
       to: { path: ['^src/storage/', SQL] },
     },
     {
+      name: 'mcp-not-through-routes',
+      comment: 'MCP tools are shells of their own over core calls; they share the API schemas (src/http/schemas) and never a route or its handler.',
+      severity: 'error',
+      from: { path: '^src/mcp/' },
+      to: { path: '^src/http/routes/' },
+    },
+    {
+      name: 'http-not-to-mcp',
+      comment: 'The HTTP API knows nothing of MCP: src/app.ts mounts the MCP endpoint beside it.',
+      severity: 'error',
+      from: { path: '^src/http/' },
+      to: { path: '^src/mcp/' },
+    },
+    {
       name: 'core-not-to-transport',
       comment: 'src/core knows no transport: no src/http or src/mcp, no Fastify types (core has its own Logger).',
       severity: 'error',

@@ -1,6 +1,7 @@
 import pino, { type DestinationStream } from 'pino';
 import type { Config } from './config.js';
 import { buildHttpServer, type App } from './http/server.js';
+import { mountStreamableHttp } from './mcp/streamable-http.js';
 import { contextualLogger } from './observability/index.js';
 import { createServices, type ServiceOptions, type Services } from './services.js';
 
@@ -28,6 +29,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   let http: App;
   try {
     http = await buildHttpServer(services, logger);
+    if (config.mcp.enabled) await mountStreamableHttp(http, services);
   } catch (error) {
     await services.close();
     throw error;

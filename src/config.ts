@@ -33,6 +33,8 @@ export interface Config {
   /** Requests per client (API key, or address without auth) and minute on /v1, counted by each node; 0: no limit. */
   rateLimit: { perMinute: number };
   secrets: SecretsConfig;
+  /** `enabled`: MCP over streamable HTTP at /mcp, beside /v1 (same keys, same workspaces). */
+  mcp: { enabled: boolean };
   /** `/metrics` (Prometheus): served unless disabled; with MEMD_ADMIN_KEY set it takes the admin key or `key`. */
   metrics: { enabled: boolean; key: string | undefined };
   /** OpenTelemetry trace export, switched on by the standard OTEL_* variables; null when off (the default). */
@@ -370,6 +372,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     rateLimit: { perMinute: integer(env, 'MEMD_RATE_LIMIT_PER_MINUTE', 0, 0, 10_000_000) },
     secrets: { key: secretKey(env, 'MEMD_SECRET_KEY'), keyFile: resolve(dataDir, 'secret.key') },
+    mcp: { enabled: flag(env, 'MEMD_MCP_ENABLED', true) },
     metrics: { enabled: flag(env, 'MEMD_METRICS_ENABLED', true), key: text(env, 'MEMD_METRICS_KEY') },
     tracing: tracingConfig(env),
   };

@@ -42,7 +42,7 @@ export function toAppError(error: unknown): AppError {
   const e = error as FastifyError & { validation?: AjvIssue[]; validationContext?: string };
   if (e.validation) {
     const details = dedupeDetails(e.validation.map((issue) => describeIssue(issue, e.validationContext ?? 'body')));
-    const summary = details.map((d) => `${d.path.replace(/^\/(body|querystring|params|headers)\/?/, '') || d.path} ${d.message}`).join('; ');
+    const summary = details.map((d) => `${d.path.replace(/^\/(body|querystring|params|headers|arguments)\/?/, '') || d.path} ${d.message}`).join('; ');
     return new AppError('validation_error', `invalid request: ${summary}`, { details });
   }
   switch (e.code) {

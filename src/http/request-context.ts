@@ -10,7 +10,8 @@ declare module 'fastify' {
   }
 }
 
-const header = (request: FastifyRequest, name: string): string | undefined => {
+/** A header's first value, trimmed; undefined when absent or blank. */
+export const header = (request: FastifyRequest, name: string): string | undefined => {
   const value = request.headers[name];
   const first = Array.isArray(value) ? value[0] : value;
   return first?.trim() || undefined;

@@ -11,6 +11,7 @@ import Fastify, {
 } from 'fastify';
 import { AppError } from '../errors.js';
 import type { CoreServices } from '../services.js';
+import { API_VERSION } from '../version.js';
 import { handleError } from './errors.js';
 import { finishOpenApiDocument } from './openapi.js';
 import { observeRequests, requestId } from './observability.js';
@@ -45,7 +46,7 @@ import { acceptWorkspaceQuery } from './workspace-query.js';
 
 export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
-export const API_VERSION = '0.1.0';
+export { API_VERSION };
 
 /** Route plugins under /v1; each declares its schemas, which validate requests and generate the OpenAPI document. */
 const V1_ROUTES = [
@@ -70,6 +71,9 @@ const V1_ROUTES = [
   erasureRoutes,
   notOfferedRoutes,
 ];
+
+/** A client's call, authenticated and counted as foreground work: the API under /v1, and MCP at /mcp (src/mcp). */
+const isClientCall = (url: string): boolean => url.startsWith('/v1/') || /^\/mcp(\?|$)/.test(url);
 
 export async function buildHttpServer(services: CoreServices, logger: FastifyBaseLogger): Promise<App> {
   const app = Fastify({
@@ -98,8 +102,8 @@ export async function buildHttpServer(services: CoreServices, logger: FastifyBas
 
   await app.register(cors, {
     origin: true,
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-API-Key', 'X-Request-ID', 'X-Session-ID', 'X-Workspace-ID', 'traceparent'],
-    exposedHeaders: ['Retry-After', 'X-Request-ID'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-API-Key', 'X-Request-ID', 'X-Session-ID', 'X-Workspace-ID', 'traceparent', 'Mcp-Protocol-Version', 'Mcp-Session-Id', 'Last-Event-ID'],
+    exposedHeaders: ['Retry-After', 'X-Request-ID', 'Mcp-Session-Id'],
   });
   await app.register(swagger, {
     openapi: {
@@ -120,7 +124,7 @@ export async function buildHttpServer(services: CoreServices, logger: FastifyBas
 
   // Background tasks start in the gaps between client requests (health probes do not count).
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/v1/')) return;
+    if (!isClientCall(request.url)) return;
     services.foreground.begin();
     reply.raw.once('close', () => services.foreground.end());
   });
@@ -132,7 +136,7 @@ export async function buildHttpServer(services: CoreServices, logger: FastifyBas
 
   app.decorateRequest('principal', null as never);
   app.addHook('onRequest', async (request) => {
-    if (request.url.startsWith('/v1/')) request.principal = await services.apiKeys.authenticate(presentedKey(request));
+    if (isClientCall(request.url)) request.principal = await services.apiKeys.authenticate(presentedKey(request));
   });
 
   healthRoutes(app, services);

@@ -63,8 +63,9 @@ describe('workspaces', () => {
     expect((await api.get(`/v1/memories/${kept.id}?workspace_id=${other}`)).status).toBe(200);
   });
 
-  it('describes its schema: 63 relationship types, 13 subtypes', async () => {
+  it('describes its schema: 4 memory types, 63 relationship types, 13 subtypes', async () => {
     const schema = (await api.get('/v1/workspaces/_default/schema')).body;
+    expect(schema.memory_types).toEqual(['episodic', 'semantic', 'procedural', 'working']);
     expect(schema.relationship_types).toHaveLength(63);
     expect(new Set(schema.relationship_types).size).toBe(63);
     expect(schema.relationship_types).toEqual(expect.arrayContaining(['similar_to', 'refines', 'follows_temporally', 'referenced_by', 'parent_of']));

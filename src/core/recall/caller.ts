@@ -12,6 +12,9 @@ interface CallerSearchDeps {
 }
 
 type Scoped<R> = Omit<R, 'workspaceId' | 'scopeContextId'>;
+/** A recall as a caller asks it: the workspace and the preferred context come from its Access. */
+export type CallerRecallRequest = Scoped<RecallRequest>;
+export type CallerReflectRequest = Scoped<ReflectRequest>;
 
 /**
  * Recall and reflect as a caller asks them: in the caller's workspace, preferring the context of the session it
@@ -20,11 +23,11 @@ type Scoped<R> = Omit<R, 'workspaceId' | 'scopeContextId'>;
 export class CallerSearch {
   constructor(private readonly deps: CallerSearchDeps) {}
 
-  async recall(access: Access, request: Scoped<RecallRequest>): Promise<RecallResult> {
+  async recall(access: Access, request: CallerRecallRequest): Promise<RecallResult> {
     return this.deps.recall.recall({ ...request, ...(await this.enter(access)) });
   }
 
-  async reflect(access: Access, request: Scoped<ReflectRequest>): Promise<ReflectResult> {
+  async reflect(access: Access, request: CallerReflectRequest): Promise<ReflectResult> {
     return this.deps.reflect.reflect({ ...request, ...(await this.enter(access)) });
   }
 

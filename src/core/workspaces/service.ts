@@ -8,13 +8,15 @@ import { newId } from '../ids.js';
 import { DEFAULT_DEDUP_POLICY, type DedupPolicy } from '../memories/dedup.js';
 import { DEFAULT_CONTEXT } from '../memories/records.js';
 import type { MemoryWriteScope } from '../memories/service.js';
-import { MEMORY_SUBTYPES } from '../memories/vocabulary.js';
+import { MEMORY_SUBTYPES, MEMORY_TYPES } from '../memories/vocabulary.js';
 import type { SandboxCleanup } from '../sessions/service.js';
 
 export const DEFAULT_WORKSPACE = '_default';
 export const DEFAULT_TENANT = 'default';
 
 export interface WorkspaceSchema {
+  /** The four kinds of memory (`type`). */
+  memory_types: string[];
   relationship_types: string[];
   /** Category → its types: what `relationship_categories` filters select. */
   relationship_categories: Record<string, string[]>;
@@ -109,9 +111,12 @@ export class WorkspaceService {
   async schema(id: string): Promise<WorkspaceSchema> {
     await this.get(id);
     return {
+      memory_types: [...MEMORY_TYPES],
       relationship_types: [...RELATIONSHIP_TYPES],
       relationship_categories: Object.fromEntries(Object.entries(RELATIONSHIP_CATEGORIES).map(([category, types]) => [category, [...types]])),
-      memory_subtypes: [...MEMORY_SUBTYPES], can_customize: false };
+      memory_subtypes: [...MEMORY_SUBTYPES],
+      can_customize: false,
+    };
   }
 
   async writeScope(id: string): Promise<MemoryWriteScope> {

@@ -9,6 +9,7 @@ import {
   ListAssociationsQuery,
   TraceResponse,
   TraverseBody,
+  toTraverseOptions,
   TraverseResponse,
 } from '../schemas/association.js';
 import { commonErrors, ErrorResponse, IdParams, WorkspaceQuery } from '../schemas/common.js';
@@ -80,17 +81,8 @@ export function associationRoutes(app: App, services: CoreServices): void {
       },
     },
     async (request) => {
-      const b = request.body;
       const workspaceId = await workspaceOf(request, request.params.memory_id);
-      return associations.traverse(workspaceId, request.params.memory_id, {
-        maxDepth: b.max_depth,
-        relationshipTypes: b.relationship_types ?? undefined,
-        relationshipCategories: b.relationship_categories ?? undefined,
-        direction: b.direction,
-        minStrength: b.min_strength,
-        maxPaths: b.max_paths,
-        maxNodes: b.max_nodes,
-      });
+      return associations.traverse(workspaceId, request.params.memory_id, toTraverseOptions(request.body));
     },
   );
 

@@ -19,6 +19,10 @@ import {
   RlmResponse,
   SessionHeader,
   StatusResponse,
+  toExecuteRequest,
+  toLoadRequest,
+  toQueryRequest,
+  toRlmRequest,
   VariableDetail,
   VariablesOverview,
 } from '../schemas/context.js';
@@ -51,9 +55,7 @@ export function contextRoutes(app: App, services: CoreServices): void {
       },
     },
     async (request) => {
-      const { sessionId } = await scopeOf(request);
-      const { code, result_var, return_result, max_return_chars } = request.body;
-      return sandboxes.execute(sessionId, { code, resultVar: result_var, returnResult: return_result, maxReturnChars: max_return_chars });
+      return sandboxes.execute((await scopeOf(request)).sessionId, toExecuteRequest(request.body));
     },
   );
 
@@ -88,8 +90,7 @@ export function contextRoutes(app: App, services: CoreServices): void {
       },
     },
     async (request) => {
-      const { var: variable, query, limit, types, tags: memoryTags, min_relevance, include_embeddings } = request.body;
-      return context.load(await scopeOf(request), { variable, query, limit, types, tags: memoryTags, minRelevance: min_relevance, includeEmbeddings: include_embeddings });
+      return context.load(await scopeOf(request), toLoadRequest(request.body));
     },
   );
 
@@ -124,8 +125,7 @@ export function contextRoutes(app: App, services: CoreServices): void {
       },
     },
     async (request) => {
-      const { prompt, variables, max_context_chars, result_var } = request.body;
-      return context.query(await scopeOf(request), { prompt, variables, maxContextChars: max_context_chars, resultVar: result_var });
+      return context.query(await scopeOf(request), toQueryRequest(request.body));
     },
   );
 
@@ -141,16 +141,7 @@ export function contextRoutes(app: App, services: CoreServices): void {
       },
     },
     async (request) => {
-      const b = request.body;
-      return context.rlm(await scopeOf(request), {
-        goal: b.goal,
-        memoryQuery: b.memory_query,
-        memoryLimit: b.memory_limit,
-        maxIterations: b.max_iterations,
-        variables: b.variables,
-        resultVar: b.result_var,
-        detailLevel: b.detail_level,
-      });
+      return context.rlm(await scopeOf(request), toRlmRequest(request.body));
     },
   );
 

@@ -7,7 +7,7 @@ import type { ImportRecord } from '../../core/portability/import.js';
 import { AppError, invalid } from '../../errors.js';
 import type { CoreServices } from '../../services.js';
 import { commonErrors, ErrorResponse } from '../schemas/common.js';
-import { ExportLine, ExportQuery, ImportedAssociation, ImportedMemory, ImportJsonBody, ImportReport } from '../schemas/portability.js';
+import { ExportLine, ExportQuery, ImportedAssociation, ImportedMemory, ImportJsonBody, ImportReport, toExportOptions } from '../schemas/portability.js';
 import { WorkspaceParams } from '../schemas/workspace.js';
 import { parseClientJson } from '../json-body.js';
 import { compileBodySchema } from '../validation.js';
@@ -85,8 +85,7 @@ export function portabilityRoutes(app: App, services: CoreServices): void {
     async (request, reply) => {
       const workspaceId = request.params.workspace_id;
       authorizeWorkspace(request.principal, workspaceId);
-      const q = request.query;
-      const lines = await services.portability.export(workspaceId, { offset: q.offset, limit: q.limit, includeAssociations: q.include_associations, includeEmbeddings: q.include_embeddings });
+      const lines = await services.portability.export(workspaceId, toExportOptions(request.query));
       const stream = Readable.from((async function* () {
         for await (const line of lines) yield `${JSON.stringify(line)}\n`;
       })());

@@ -11,6 +11,9 @@ import {
   Session as SessionSchema,
   SessionParams,
   SessionSummary,
+  toBriefingOptions,
+  toCommitOptions,
+  toSessionStart,
   TtlSeconds,
   WorkingMemoryBody,
   WorkingMemoryEntry,
@@ -36,9 +39,8 @@ export function sessionRoutes(app: App, services: CoreServices): void {
       },
     },
     async (request, reply) => {
-      const { briefing, briefing_options: options, workspace_id: _named, ...input } = request.body;
-      const briefingRequest = briefing ? { lookbackHours: options?.lookback_hours, detailLevel: options?.detail_level, limit: options?.limit } : null;
-      return reply.status(201).send(await sessions.start(await scopedAccess(services, request), input, briefingRequest));
+      const { input, briefing } = toSessionStart(request.body);
+      return reply.status(201).send(await sessions.start(await scopedAccess(services, request), input, briefing));
     },
   );
 
@@ -47,15 +49,7 @@ export function sessionRoutes(app: App, services: CoreServices): void {
     '/sessions/briefing',
     { schema: { tags, summary: 'What happened in the workspace lately: memories, sessions, chat threads, contradictions', querystring: BriefingQuery, response: { 200: Type.Object({ briefing: Briefing }), ...commonErrors } } },
     async (request) => {
-      const q = request.query;
-      const briefing = await sessions.briefing(await scopedAccess(services, request), {
-        lookbackMinutes: q.lookback_minutes,
-        detailLevel: q.detail_level,
-        limit: q.limit,
-        includeMemories: q.include_memories,
-        includeContradictions: q.include_contradictions,
-      });
-      return { briefing };
+      return { briefing: await sessions.briefing(await scopedAccess(services, request), toBriefingOptions(request.query)) };
     },
   );
 
@@ -72,13 +66,7 @@ export function sessionRoutes(app: App, services: CoreServices): void {
     },
     async (request) => {
       const id = request.params.session_id;
-      const body = request.body ?? {};
-      return sessions.commitOwned(await sessionAccess(request, id), id, {
-        minImportance: body.min_importance,
-        deduplicate: body.deduplicate,
-        categories: body.categories,
-        maxMemories: body.max_memories,
-      });
+      return sessions.commitOwned(await sessionAccess(request, id), id, toCommitOptions(request.body ?? {}));
     },
   );
 

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import type { TraverseOptions } from '../../core/graph/traverse.js';
 import { AssociationRecord } from '../../schemas/association.js';
 import { JsonObject, Nullable, Score01, StringEnum, Timestamp, WorkspaceIdField } from './common.js';
 import { Memory } from './memory.js';
@@ -52,6 +53,17 @@ export const TraverseBody = Type.Object(
   { additionalProperties: false },
 );
 export type TraverseBody = Static<typeof TraverseBody>;
+
+/** A traversal as the API states it, in the graph's terms: read once for every transport (HTTP, MCP). */
+export const toTraverseOptions = (b: TraverseBody): TraverseOptions => ({
+  maxDepth: b.max_depth,
+  relationshipTypes: b.relationship_types ?? undefined,
+  relationshipCategories: b.relationship_categories ?? undefined,
+  direction: b.direction,
+  minStrength: b.min_strength,
+  maxPaths: b.max_paths,
+  maxNodes: b.max_nodes,
+});
 
 const PathEdge = Type.Object({
   id: Type.String(),

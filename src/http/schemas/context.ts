@@ -1,4 +1,6 @@
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
+import type { LoadRequest, QueryRequest, RlmRequest } from '../../core/context/index.js';
+import type { ExecuteRequest } from '../../sandbox/index.js';
 import { NonBlank, Nullable, Score01, StringEnum, Timestamp } from './common.js';
 import { MemoryTypeField, Tags } from './memory.js';
 
@@ -137,4 +139,39 @@ export const StatusResponse = Type.Object({
   metadata: Nullable(
     Type.Object({ created_at: Timestamp, exec_count: Type.Integer(), total_operations: Type.Integer(), last_exec_at: Nullable(Timestamp) }),
   ),
+});
+
+/** The context environment's requests as the API states them, in core's terms: read once for every transport. */
+export const toExecuteRequest = (b: Static<typeof ExecuteBody>): ExecuteRequest => ({
+  code: b.code,
+  resultVar: b.result_var,
+  returnResult: b.return_result,
+  maxReturnChars: b.max_return_chars,
+});
+
+export const toLoadRequest = (b: Static<typeof LoadBody>): LoadRequest => ({
+  variable: b.var,
+  query: b.query,
+  limit: b.limit,
+  types: b.types,
+  tags: b.tags,
+  minRelevance: b.min_relevance,
+  includeEmbeddings: b.include_embeddings,
+});
+
+export const toQueryRequest = (b: Static<typeof QueryBody>): QueryRequest => ({
+  prompt: b.prompt,
+  variables: b.variables,
+  maxContextChars: b.max_context_chars,
+  resultVar: b.result_var,
+});
+
+export const toRlmRequest = (b: Static<typeof RlmBody>): RlmRequest => ({
+  goal: b.goal,
+  memoryQuery: b.memory_query,
+  memoryLimit: b.memory_limit,
+  maxIterations: b.max_iterations,
+  variables: b.variables,
+  resultVar: b.result_var,
+  detailLevel: b.detail_level,
 });

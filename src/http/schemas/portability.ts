@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import type { ExportOptions } from '../../core/portability/export.js';
 import { Identifier, JsonObject, MAX_POSITION, Nullable, Offset, Score01, StringEnum, Timestamp } from './common.js';
 import { CONTENT_MAX_CHARS, Memory, MemoryTypeField } from './memory.js';
 
@@ -78,6 +79,16 @@ export const ExportQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export type ExportQuery = Static<typeof ExportQuery>;
+
+/** Export options as the API states them, in core's terms. */
+export const toExportOptions = (q: ExportQuery): ExportOptions => ({
+  offset: q.offset,
+  limit: q.limit,
+  includeAssociations: q.include_associations,
+  includeEmbeddings: q.include_embeddings,
+});
 
 export const ImportJsonBody = Type.Object(
   {

@@ -1,3 +1,4 @@
+import type { CallerRecallRequest, CallerReflectRequest } from '../../core/recall/caller.js';
 import { DEFAULT_REFLECT_DEPTH } from '../../core/reflect/service.js';
 import { Type, type Static } from 'typebox';
 import { Memory, MemoryTypeField } from './memory.js';
@@ -140,4 +141,46 @@ export const ReflectResponse = Type.Object({
       description: 'cited: the memories the answer cites; all_given: the model cited none, so every memory in its prompt; none: nothing was found',
     }),
   }),
+});
+
+/** The memory filters recall and reflect share, from the API's names to the engine's. */
+const filtersOf = (b: RecallBody | ReflectBody) => ({
+  types: b.types,
+  subtypes: b.subtypes,
+  tags: b.tags,
+  contextId: b.context_id,
+  observerId: b.observer_id,
+  subjectId: b.subject_id,
+});
+
+/** A recall as the API states it, in the engine's terms: read once for every transport (HTTP, MCP). */
+export const toRecallRequest = (b: RecallBody): CallerRecallRequest => ({
+  query: b.query,
+  ...filtersOf(b),
+  userId: b.user_id,
+  mode: b.mode === 'agentic' ? 'rag' : b.mode,
+  tolerance: b.tolerance,
+  limit: b.limit,
+  minRelevance: b.min_relevance,
+  recencyWeight: b.recency_weight,
+  includeAssociations: b.include_associations,
+  traverseDepth: b.traverse_depth,
+  maxExpansion: b.max_expansion,
+  createdAfter: b.created_after,
+  createdBefore: b.created_before,
+  context: b.context,
+  ragThreshold: b.rag_threshold,
+  detailLevel: b.detail_level,
+  includeArchived: b.include_archived,
+  excludeIds: b.exclude_ids,
+  explain: b.explain,
+});
+
+/** A reflect request as the API states it, in the engine's terms. */
+export const toReflectRequest = (b: ReflectBody): CallerReflectRequest => ({
+  query: b.query,
+  detailLevel: b.detail_level,
+  includeSources: b.include_sources,
+  depth: b.depth,
+  ...filtersOf(b),
 });

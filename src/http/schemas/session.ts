@@ -1,6 +1,7 @@
-import { DEFAULT_BRIEFING_OPTIONS, SESSION_BRIEFING_LOOKBACK_HOURS } from '../../core/sessions/briefing.js';
-import { DEFAULT_COMMIT_OPTIONS } from '../../core/sessions/commit.js';
-import { Type } from 'typebox';
+import { DEFAULT_BRIEFING_OPTIONS, SESSION_BRIEFING_LOOKBACK_HOURS, type BriefingOptions } from '../../core/sessions/briefing.js';
+import { DEFAULT_COMMIT_OPTIONS, type CommitOptions } from '../../core/sessions/commit.js';
+import type { SessionInput, StartBriefingRequest } from '../../core/sessions/service.js';
+import { Type, type Static } from 'typebox';
 import { SessionRecord, WorkingMemoryEntryRecord } from '../../schemas/session.js';
 import { EXTRACTION_CATEGORIES } from '../../core/extraction/categories.js';
 import { DETAIL_LEVELS } from '../../core/memories/tiers.js';
@@ -41,6 +42,14 @@ export const CreateSessionBody = Type.Object(
 
 export const SessionParams = Type.Object({ session_id: Type.String({ minLength: 1, maxLength: 256 }) });
 
+export type CreateSessionBody = Static<typeof CreateSessionBody>;
+
+/** A session start as the API states it: the session's fields, and the briefing asked for with it (null: none). */
+export function toSessionStart(body: CreateSessionBody): { input: SessionInput; briefing: StartBriefingRequest | null } {
+  const { briefing, briefing_options: options, workspace_id: _named, ...input } = body;
+  return { input, briefing: briefing ? { lookbackHours: options?.lookback_hours, detailLevel: options?.detail_level, limit: options?.limit } : null };
+}
+
 export const WorkingMemoryBody = Type.Object(
   {
     key: Type.String({ minLength: 1, maxLength: 512 }),
@@ -63,6 +72,17 @@ export const BriefingQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export type BriefingQuery = Static<typeof BriefingQuery>;
+
+/** Briefing options as the API states them, in the briefing's terms. */
+export const toBriefingOptions = (q: BriefingQuery): BriefingOptions => ({
+  lookbackMinutes: q.lookback_minutes,
+  detailLevel: q.detail_level,
+  limit: q.limit,
+  includeMemories: q.include_memories,
+  includeContradictions: q.include_contradictions,
+});
 
 const BriefingMemory = Type.Object({
   id: Type.String(),
@@ -122,6 +142,16 @@ export const CommitBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export type CommitBody = Static<typeof CommitBody>;
+
+/** Commit options as the API states them; unset fields take the defaults. */
+export const toCommitOptions = (b: CommitBody): { [K in keyof CommitOptions]?: CommitOptions[K] | undefined } => ({
+  minImportance: b.min_importance,
+  deduplicate: b.deduplicate,
+  categories: b.categories,
+  maxMemories: b.max_memories,
+});
 
 export const CommitResponse = Type.Object({
   session_id: Type.String(),

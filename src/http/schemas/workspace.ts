@@ -24,6 +24,7 @@ export const UpdateWorkspaceBody = Type.Object(
 export const WorkspaceParams = Type.Object({ workspace_id: Type.String({ minLength: 1, maxLength: 128 }) });
 
 export const SchemaResponse = Type.Object({
+  memory_types: Type.Array(Type.String({ description: 'episodic, semantic, procedural, working' })),
   relationship_types: Type.Array(Type.String()),
   relationship_categories: Type.Record(Type.String(), Type.Array(Type.String()), { description: 'each of the 11 categories with its types' }),
   memory_subtypes: Type.Array(Type.String()),

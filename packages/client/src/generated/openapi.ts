@@ -10226,6 +10226,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            memory_types: string[];
                             relationship_types: string[];
                             /** @description each of the 11 categories with its types */
                             relationship_categories: {

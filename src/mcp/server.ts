@@ -1,0 +1,47 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '../core/logger.js';
+import type { CoreServices } from '../services.js';
+import { API_VERSION } from '../version.js';
+import { toolContext, type McpCaller } from './caller.js';
+import { INSTRUCTIONS } from './guidance.js';
+import { registerPrompts } from './prompts.js';
+import { registerResources } from './resources.js';
+import { listingOf, toolError, toolResult } from './tool.js';
+import { TOOLS } from './tools/index.js';
+
+const BY_NAME = new Map(TOOLS.map((tool) => [tool.name, tool]));
+const LISTING = { tools: TOOLS.map(listingOf) };
+
+/**
+ * memd's MCP server for one caller: every tool, resource and prompt, each over the core operation its HTTP route
+ * calls. Built per caller (per request over streamable HTTP, once per stdio process): the caller's identity is part
+ * of it, as a request's principal is part of an HTTP call.
+ *
+ * Tools are served by the SDK's request handlers rather than `registerTool`, which takes zod schemas: their
+ * arguments are the API's TypeBox schemas, listed as they are and checked by the API's own body validator, so a
+ * field is declared once and an argument is refused (validation_error, with details) exactly as a body would be.
+ */
+export function createMcpServer(services: CoreServices, caller: McpCaller, log: Logger): McpServer {
+  const server = new McpServer({ name: 'memd', version: API_VERSION }, { instructions: INSTRUCTIONS, capabilities: { tools: {} } });
+  const context = toolContext(services, caller);
+  server.server.setRequestHandler(ListToolsRequestSchema, () => LISTING);
+  server.server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const tool = BY_NAME.get(request.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool named '${request.params.name}'`);
+    const args = request.params.arguments ?? {};
+    try {
+      const refused = tool.check(args);
+      if (refused) throw refused;
+      const result = await tool.run(args as never, context);
+      // An acknowledged write is a durable write, as over HTTP (whose onSend hook waits for the same barrier).
+      if (tool.effect !== 'reads') await services.syncWrites();
+      return toolResult(result);
+    } catch (error) {
+      return toolError(error, log, tool.name);
+    }
+  });
+  registerResources(server, context);
+  registerPrompts(server, context);
+  return server;
+}
