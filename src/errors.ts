@@ -41,6 +41,9 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   internal_error: 500,
 };
 
+/** Every code an error body can carry, for the API's schema. */
+export const ERROR_CODES = Object.keys(STATUS_BY_CODE) as ErrorCode[];
+
 export interface ErrorDetail {
   /** JSON pointer-ish path of the offending field, e.g. `/importance` or `/operations/3/content`. */
   path: string;

@@ -12,6 +12,7 @@ import Fastify, {
 import { AppError } from '../errors.js';
 import type { CoreServices } from '../services.js';
 import { handleError } from './errors.js';
+import { finishOpenApiDocument } from './openapi.js';
 import { limitRequestRate } from './rate-limit.js';
 import { presentedKey } from './request-context.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
@@ -93,6 +94,7 @@ export async function buildHttpServer(services: CoreServices, logger: FastifyBas
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
+    transformObject: (documents) => ('openapiObject' in documents ? finishOpenApiDocument(documents.openapiObject) : documents.swaggerObject),
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -1,22 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, startServer, startTwoTeams, type Client, type TestServer } from '../support/server.js';
+import { ForbiddenError, MemdClient, NotFoundError, ValidationError } from '../../packages/client/src/index.js';
+import { startServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
-let api: Client;
+let memd: MemdClient;
 
 beforeAll(async () => {
   server = await startServer();
-  api = client(server.url);
-  await api.post('/v1/workspaces', { id: 'team-a', name: 'A' });
-  await api.post('/v1/workspaces', { id: 'team-b', name: 'B' });
+  memd = new MemdClient({ baseUrl: server.url });
+  await memd.workspaces.create({ id: 'team-a', name: 'A' });
+  await memd.workspaces.create({ id: 'team-b', name: 'B' });
 });
 afterAll(() => server.stop());
 
+/** A body the API refuses, sent as is: the types would not let it be written otherwise. */
+const invalid = (body: object) => body as never;
+
 describe('applications', () => {
   it('creates with defaults, reads, changes only what is sent, deletes', async () => {
-    const created = await api.post('/v1/applications', { name: 'Support bot' });
+    const created = await memd.applications.create.withResponse({ name: 'Support bot' });
     expect(created.status).toBe(201);
-    const app = created.body;
+    const app = created.data;
     expect(app).toEqual({
       id: expect.stringMatching(/^app_[0-9a-f]{16}$/),
       tenant_id: 'default',
@@ -29,105 +33,106 @@ describe('applications', () => {
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
-    expect((await api.get(`/v1/applications/${app.id}`)).body).toEqual(app);
+    expect(await memd.applications.get(app.id)).toEqual(app);
 
-    const full = (await api.post('/v1/applications', { name: 'Agent', description: 'does things', app_type: 'agent', enabled: false, config: { model: 'x' }, metadata: { team: 'ml' } })).body;
+    const full = await memd.applications.create({ name: 'Agent', description: 'does things', app_type: 'agent', enabled: false, config: { model: 'x' }, metadata: { team: 'ml' } });
     expect(full).toMatchObject({ app_type: 'agent', enabled: false, description: 'does things', config: { model: 'x' }, metadata: { team: 'ml' } });
 
-    const changed = await api.put(`/v1/applications/${full.id}`, { enabled: true, description: null });
+    const changed = await memd.applications.update.withResponse(full.id, { enabled: true, description: null });
     expect(changed.status).toBe(200);
-    expect(changed.body).toMatchObject({ name: 'Agent', app_type: 'agent', enabled: true, description: null, config: { model: 'x' }, metadata: { team: 'ml' } });
+    expect(changed.data).toMatchObject({ name: 'Agent', app_type: 'agent', enabled: true, description: null, config: { model: 'x' }, metadata: { team: 'ml' } });
 
-    expect((await api.delete(`/v1/applications/${full.id}`)).status).toBe(204);
-    expect((await api.get(`/v1/applications/${full.id}`)).status).toBe(404);
-    expect((await api.delete(`/v1/applications/${full.id}`)).status).toBe(404);
-    expect((await api.put(`/v1/applications/${full.id}`, { name: 'x' })).status).toBe(404);
+    expect((await memd.applications.delete.withResponse(full.id)).status).toBe(204);
+    await expect(memd.applications.get(full.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(memd.applications.delete(full.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(memd.applications.update(full.id, { name: 'x' })).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it('refuses bad input and changes nothing', async () => {
     for (const body of [{}, { name: '' }, { name: '   ' }, { name: 'x', app_type: 'robot' }, { name: 'x', enabled: 'yes' }, { name: 'x', config: [] }, { name: 'x', color: 'red' }]) {
-      const res = await api.post('/v1/applications', body);
-      expect(res.status, JSON.stringify(body)).toBe(422);
-      expect(res.body.code).toBe('validation_error');
+      const refused = memd.applications.create(invalid(body));
+      await expect(refused, JSON.stringify(body)).rejects.toBeInstanceOf(ValidationError);
+      await expect(refused).rejects.toMatchObject({ status: 422, code: 'validation_error' });
     }
-    const app = (await api.post('/v1/applications', { name: 'Stable' })).body;
-    expect((await api.put(`/v1/applications/${app.id}`, {})).status).toBe(422);
-    expect((await api.put(`/v1/applications/${app.id}`, { name: '' })).status).toBe(422);
-    expect((await api.get(`/v1/applications/${app.id}`)).body).toEqual(app);
+    const app = await memd.applications.create({ name: 'Stable' });
+    await expect(memd.applications.update(app.id, {})).rejects.toMatchObject({ status: 422 });
+    await expect(memd.applications.update(app.id, { name: '' })).rejects.toMatchObject({ status: 422 });
+    expect(await memd.applications.get(app.id)).toEqual(app);
   });
 
   it('lists oldest first with limit, offset and total_count', async () => {
     const fresh = await startServer();
     try {
-      const c = client(fresh.url);
-      for (const name of ['one', 'two', 'three']) await c.post('/v1/applications', { name });
-      const page = await c.get('/v1/applications?limit=2&offset=1');
+      const c = new MemdClient({ baseUrl: fresh.url });
+      for (const name of ['one', 'two', 'three']) await c.applications.create({ name });
+      const page = await c.applications.list.withResponse({ limit: 2, offset: 1 });
       expect(page.status).toBe(200);
-      expect(page.body.total_count).toBe(3);
-      expect(page.body.applications.map((a: { name: string }) => a.name)).toEqual(['two', 'three']);
-      expect((await c.get('/v1/applications')).body.applications).toHaveLength(3);
-      expect((await c.get('/v1/applications?limit=0')).status).toBe(422);
-      expect((await c.get('/v1/applications?limit=201')).status).toBe(422);
+      expect(page.data.total_count).toBe(3);
+      expect(page.data.applications.map((a) => a.name)).toEqual(['two', 'three']);
+      expect((await c.applications.list()).applications).toHaveLength(3);
+      await expect(c.applications.list({ limit: 0 })).rejects.toMatchObject({ status: 422 });
+      await expect(c.applications.list({ limit: 201 })).rejects.toMatchObject({ status: 422 });
     } finally {
       await fresh.stop();
     }
   });
 
   it('links to workspaces with overrides merged over the config (RFC 7386), and disables without unlinking', async () => {
-    const app = (await api.post('/v1/applications', { name: 'Chat', app_type: 'chat', config: { model: { name: 'small', temperature: 0.2 }, tools: ['search', 'code'], greeting: 'hi' } })).body;
+    const app = await memd.applications.create({ name: 'Chat', app_type: 'chat', config: { model: { name: 'small', temperature: 0.2 }, tools: ['search', 'code'], greeting: 'hi' } });
+    const linkedIn = async (workspaceId: string) => (await memd.applications.inWorkspace(workspaceId)).applications.find((a) => a.id === app.id);
 
-    const linked = await api.post(`/v1/applications/${app.id}/workspaces/team-a`, { config_overrides: { model: { temperature: 0.9 }, tools: ['search'], greeting: null } });
+    const linked = await memd.applications.link.withResponse(app.id, 'team-a', { config_overrides: { model: { temperature: 0.9 }, tools: ['search'], greeting: null } });
     expect(linked.status).toBe(201);
-    expect(linked.body).toMatchObject({ application_id: app.id, workspace_id: 'team-a', enabled: true, config_overrides: { model: { temperature: 0.9 }, tools: ['search'], greeting: null } });
+    expect(linked.data).toMatchObject({ application_id: app.id, workspace_id: 'team-a', enabled: true, config_overrides: { model: { temperature: 0.9 }, tools: ['search'], greeting: null } });
 
-    const inA = await api.get('/v1/workspaces/team-a/applications');
+    const inA = await memd.applications.inWorkspace.withResponse('team-a');
     expect(inA.status).toBe(200);
-    const entry = inA.body.applications.find((a: { id: string }) => a.id === app.id);
+    const entry = inA.data.applications.find((a) => a.id === app.id)!;
     expect(entry.effective_config).toEqual({ model: { name: 'small', temperature: 0.9 }, tools: ['search'] });
     expect(entry).toMatchObject({ name: 'Chat', config: app.config, effective_enabled: true, association: { enabled: true } });
-    expect((await api.get('/v1/workspaces/team-b/applications')).body.applications.find((a: { id: string }) => a.id === app.id)).toBeUndefined();
+    expect(await linkedIn('team-b')).toBeUndefined();
 
     // Changing the link keeps what is not sent.
-    const disabled = await api.post(`/v1/applications/${app.id}/workspaces/team-a`, { enabled: false });
+    const disabled = await memd.applications.link.withResponse(app.id, 'team-a', { enabled: false });
     expect(disabled.status).toBe(200);
-    expect(disabled.body).toMatchObject({ enabled: false, config_overrides: { tools: ['search'] }, created_at: linked.body.created_at });
-    const still = (await api.get('/v1/workspaces/team-a/applications')).body.applications.find((a: { id: string }) => a.id === app.id);
+    expect(disabled.data).toMatchObject({ enabled: false, config_overrides: { tools: ['search'] }, created_at: linked.data.created_at });
+    const still = (await linkedIn('team-a'))!;
     expect(still).toMatchObject({ effective_enabled: false, association: { enabled: false } });
     expect(still.effective_config.model).toEqual({ name: 'small', temperature: 0.9 });
 
     // An application disabled as a whole is disabled everywhere, whatever its links say.
-    await api.post(`/v1/applications/${app.id}/workspaces/team-b`, {});
-    await api.put(`/v1/applications/${app.id}`, { enabled: false });
-    const inB = (await api.get('/v1/workspaces/team-b/applications')).body;
-    expect(inB.applications.find((a: { id: string }) => a.id === app.id)).toMatchObject({ association: { enabled: true }, effective_enabled: false, effective_config: app.config });
+    await memd.applications.link(app.id, 'team-b', {});
+    await memd.applications.update(app.id, { enabled: false });
+    expect(await linkedIn('team-b')).toMatchObject({ association: { enabled: true }, effective_enabled: false, effective_config: app.config });
 
-    expect((await api.delete(`/v1/applications/${app.id}/workspaces/team-a`)).status).toBe(204);
-    expect((await api.delete(`/v1/applications/${app.id}/workspaces/team-a`)).status).toBe(404);
-    expect((await api.get('/v1/workspaces/team-a/applications')).body.applications.find((a: { id: string }) => a.id === app.id)).toBeUndefined();
+    expect((await memd.applications.unlink.withResponse(app.id, 'team-a')).status).toBe(204);
+    await expect(memd.applications.unlink(app.id, 'team-a')).rejects.toBeInstanceOf(NotFoundError);
+    expect(await linkedIn('team-a')).toBeUndefined();
   });
 
   it('answers 404 for unknown applications and workspaces, 422 for bad links', async () => {
-    const app = (await api.post('/v1/applications', { name: 'Linker' })).body;
-    expect((await api.post('/v1/applications/app_0000000000000000/workspaces/team-a', {})).status).toBe(404);
-    expect((await api.post(`/v1/applications/${app.id}/workspaces/nowhere`, {})).status).toBe(404);
-    expect((await api.get('/v1/workspaces/nowhere/applications')).status).toBe(404);
-    expect((await api.post(`/v1/applications/${app.id}/workspaces/team-a`, { enabled: 1 })).status).toBe(422);
-    expect((await api.post(`/v1/applications/${app.id}/workspaces/team-a`, { config_overrides: 'x' })).status).toBe(422);
-    expect((await api.get('/v1/workspaces/team-a/applications')).body.applications.find((a: { id: string }) => a.id === app.id)).toBeUndefined();
+    const app = await memd.applications.create({ name: 'Linker' });
+    await expect(memd.applications.link('app_0000000000000000', 'team-a', {})).rejects.toBeInstanceOf(NotFoundError);
+    await expect(memd.applications.link(app.id, 'nowhere', {})).rejects.toBeInstanceOf(NotFoundError);
+    await expect(memd.applications.inWorkspace('nowhere')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(memd.applications.link(app.id, 'team-a', invalid({ enabled: 1 }))).rejects.toMatchObject({ status: 422 });
+    await expect(memd.applications.link(app.id, 'team-a', invalid({ config_overrides: 'x' }))).rejects.toMatchObject({ status: 422 });
+    expect((await memd.applications.inWorkspace('team-a')).applications.find((a) => a.id === app.id)).toBeUndefined();
   });
 
   it('follows a deleted workspace: its links go, the application stays', async () => {
-    await api.post('/v1/workspaces', { id: 'short-lived', name: 'S' });
-    const app = (await api.post('/v1/applications', { name: 'Survivor' })).body;
-    await api.post(`/v1/applications/${app.id}/workspaces/short-lived`, {});
-    expect((await api.delete('/v1/workspaces/short-lived')).status).toBe(204);
-    expect((await api.get(`/v1/applications/${app.id}`)).status).toBe(200);
+    await memd.workspaces.create({ id: 'short-lived', name: 'S' });
+    const app = await memd.applications.create({ name: 'Survivor' });
+    await memd.applications.link(app.id, 'short-lived', {});
+    expect((await memd.workspaces.delete.withResponse('short-lived')).status).toBe(204);
+    expect((await memd.applications.get.withResponse(app.id)).status).toBe(200);
   });
 });
 
 describe('the registries in the OpenAPI document', () => {
   it('lists every registry route, generated from the route schemas', async () => {
-    const doc = (await api.get('/openapi.json')).body;
+    // The document itself is not an operation of the API, so it is fetched as it is.
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as any;
     expect(Object.keys(doc.paths)).toEqual(
       expect.arrayContaining([
         '/v1/applications',
@@ -161,37 +166,43 @@ describe('the registries in the OpenAPI document', () => {
 });
 
 describe('applications with auth on', () => {
+  const adminKey = 'admin-secret-for-tests';
   let secured: TestServer;
-  let admin: Client;
-  let keyA: Client;
+  let admin: MemdClient;
+  let keyA: MemdClient;
 
   beforeAll(async () => {
-    ({ server: secured, admin, keyA } = await startTwoTeams());
+    secured = await startServer({ env: { MEMD_ADMIN_KEY: adminKey } });
+    admin = new MemdClient({ baseUrl: secured.url, apiKey: adminKey });
+    await admin.workspaces.create({ id: 'team-a', name: 'A' });
+    await admin.workspaces.create({ id: 'team-b', name: 'B' });
+    const { api_key } = await admin.apiKeys.create({ name: 'a', workspaces: ['team-a'] });
+    keyA = new MemdClient({ baseUrl: secured.url, apiKey: api_key.key });
   });
   afterAll(() => secured.stop());
 
   it('lets only the admin write; a workspace key reads the applications linked to its workspaces', async () => {
-    expect((await keyA.post('/v1/applications', { name: 'mine' })).status).toBe(403);
-    const inA = (await admin.post('/v1/applications', { name: 'in A', config: { k: 1 } })).body;
-    const inB = (await admin.post('/v1/applications', { name: 'in B' })).body;
-    const nowhere = (await admin.post('/v1/applications', { name: 'unlinked' })).body;
-    await admin.post(`/v1/applications/${inA.id}/workspaces/team-a`, { enabled: false });
-    await admin.post(`/v1/applications/${inB.id}/workspaces/team-b`, {});
+    await expect(keyA.applications.create({ name: 'mine' })).rejects.toBeInstanceOf(ForbiddenError);
+    const inA = await admin.applications.create({ name: 'in A', config: { k: 1 } });
+    const inB = await admin.applications.create({ name: 'in B' });
+    const nowhere = await admin.applications.create({ name: 'unlinked' });
+    await admin.applications.link(inA.id, 'team-a', { enabled: false });
+    await admin.applications.link(inB.id, 'team-b', {});
 
-    const listed = await keyA.get('/v1/applications');
-    expect(listed.body.applications.map((a: { id: string }) => a.id)).toEqual([inA.id]);
-    expect(listed.body.total_count).toBe(1);
-    expect((await admin.get('/v1/applications')).body.total_count).toBe(3);
-    expect((await keyA.get(`/v1/applications/${inA.id}`)).status).toBe(200);
-    expect((await keyA.get(`/v1/applications/${inB.id}`)).status).toBe(404);
-    expect((await keyA.get(`/v1/applications/${nowhere.id}`)).status).toBe(404);
-    expect((await keyA.get('/v1/workspaces/team-a/applications')).body.applications.map((a: { id: string }) => a.id)).toEqual([inA.id]);
-    expect((await keyA.get('/v1/workspaces/team-b/applications')).status).toBe(403);
+    const listed = await keyA.applications.list();
+    expect(listed.applications.map((a) => a.id)).toEqual([inA.id]);
+    expect(listed.total_count).toBe(1);
+    expect((await admin.applications.list()).total_count).toBe(3);
+    expect((await keyA.applications.get.withResponse(inA.id)).status).toBe(200);
+    await expect(keyA.applications.get(inB.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(keyA.applications.get(nowhere.id)).rejects.toBeInstanceOf(NotFoundError);
+    expect((await keyA.applications.inWorkspace('team-a')).applications.map((a) => a.id)).toEqual([inA.id]);
+    await expect(keyA.applications.inWorkspace('team-b')).rejects.toBeInstanceOf(ForbiddenError);
 
-    expect((await keyA.put(`/v1/applications/${inA.id}`, { name: 'renamed' })).status).toBe(403);
-    expect((await keyA.delete(`/v1/applications/${inA.id}`)).status).toBe(403);
-    expect((await keyA.post(`/v1/applications/${inA.id}/workspaces/team-a`, { enabled: true })).status).toBe(403);
-    expect((await keyA.delete(`/v1/applications/${inA.id}/workspaces/team-a`)).status).toBe(403);
-    expect((await admin.get(`/v1/applications/${inA.id}`)).body.name).toBe('in A');
+    await expect(keyA.applications.update(inA.id, { name: 'renamed' })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(keyA.applications.delete(inA.id)).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(keyA.applications.link(inA.id, 'team-a', { enabled: true })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(keyA.applications.unlink(inA.id, 'team-a')).rejects.toBeInstanceOf(ForbiddenError);
+    expect((await admin.applications.get(inA.id)).name).toBe('in A');
   });
 });

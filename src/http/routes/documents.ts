@@ -23,6 +23,7 @@ import {
   SearchBody,
   SearchResponse,
   UploadFields,
+  UploadForm,
 } from '../schemas/document.js';
 import { objectAccess, scopedAccess } from '../request-context.js';
 import { compileBodySchema } from '../validation.js';
@@ -125,6 +126,7 @@ export function documentRoutes(app: App, services: CoreServices): void {
             'Form fields: file (required), target_context_id, importance, tags, metadata (JSON), extraction_options (JSON: chunk_size, page_size), retain_original, workspace_id. ' +
             'An unsupported type is a 415, a file over MEMD_DOCUMENT_MAX_BYTES a 413; an empty or unreadable file is accepted and its job fails with the reason.',
           querystring: WorkspaceQuery,
+          body: { content: { 'multipart/form-data': { schema: UploadForm } } },
           response: { 202: DocumentAndJob, 413: ErrorResponse, 415: ErrorResponse, ...commonErrors },
         },
       },

@@ -1,4 +1,5 @@
 import { Type, type TSchema, type TString } from 'typebox';
+import { ERROR_CODES } from '../../errors.js';
 
 /** A string from a fixed set: one `enum` keyword, so errors list the allowed values and OpenAPI shows them. */
 export const StringEnum = <const T extends readonly string[]>(values: T, options: { description?: string; default?: T[number] } = {}) =>
@@ -26,11 +27,11 @@ export const ErrorResponse = Type.Object(
     statusCode: Type.Integer(),
     error: Type.String(),
     message: Type.String(),
-    code: Type.String({ description: 'stable machine-readable code, e.g. validation_error, not_found' }),
+    code: StringEnum(ERROR_CODES, { description: 'stable machine-readable code, e.g. validation_error, not_found' }),
     details: Type.Array(Type.Object({ path: Type.String(), message: Type.String() })),
     retry_after: Type.Optional(Type.Number()),
   },
-  { description: 'Every failure uses this body' },
+  { title: 'Error', description: 'Every failure uses this body' },
 );
 
 /** Error responses every /v1 route can give, for the OpenAPI document. */

@@ -38,6 +38,12 @@ export const UploadFields = Type.Object(
 );
 export type UploadFields = Static<typeof UploadFields>;
 
+/** The multipart form of an upload, for the OpenAPI document: the file and the fields above. */
+export const UploadForm = Type.Object(
+  { file: Type.String({ format: 'binary', description: 'the document: text, Markdown, HTML, PDF or Word' }), ...UploadFields.properties },
+  { additionalProperties: false },
+);
+
 export const Document = Type.Object({
   id: Type.String(),
   workspace_id: Type.String(),

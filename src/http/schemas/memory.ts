@@ -38,7 +38,7 @@ export const Memory = Type.Object({
   occurred_at: Nullable(Timestamp),
   created_at: Timestamp,
   updated_at: Timestamp,
-});
+}, { title: 'Memory' });
 
 /** The fields of a memory a caller provides, shared by POST /v1/memories and batch `create` items. */
 export const memoryDraftFields = {

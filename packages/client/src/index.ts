@@ -1,0 +1,34 @@
+import type { components } from './generated/openapi.js';
+
+export { MemdClient } from './client.js';
+export type { ClientOptions, CallOptions, Answer } from './transport.js';
+export type { RetryOptions } from './retry.js';
+export {
+  MemdError,
+  BadRequestError,
+  ValidationError,
+  UnauthorizedError,
+  ForbiddenError,
+  NotFoundError,
+  ConflictError,
+  GoneError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+  RateLimitedError,
+  ServerError,
+  NotImplementedError,
+  ServiceUnavailableError,
+  ConnectionError,
+  TimeoutError,
+  type ErrorBody,
+  type ErrorCode,
+  type ErrorDetail,
+} from './errors.js';
+export type { Endpoint, Path, MethodOf, Operation, JsonBody, Query, Result, Content } from './operations.js';
+export type { ExportLine, ExportQuery, ImportReport, ImportSource } from './resources/workspaces.js';
+export type { UploadFields, UploadOptions, UploadResult, UploadSource } from './resources/documents.js';
+export type { Readiness } from './resources/service.js';
+export type { components, paths } from './generated/openapi.js';
+
+/** A stored memory, as every route returns it. */
+export type Memory = components['schemas']['Memory'];

@@ -1,0 +1,201 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConnectionError, MemdClient, RateLimitedError, ServerError, ServiceUnavailableError, TimeoutError } from '../../packages/client/src/index.js';
+
+/**
+ * A small HTTP server that answers its requests in turn with the handlers given (the last one repeats), recording
+ * each request: what memd answers under load or while starting, without waiting for memd to be in that state.
+ */
+interface Received {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+  at: number;
+}
+type Handler = (response: ServerResponse, request: IncomingMessage) => void;
+
+const servers: Array<{ close(): void }> = [];
+afterEach(() => {
+  for (const server of servers.splice(0)) server.close();
+});
+
+async function scripted(...handlers: Handler[]): Promise<{ url: string; received: Received[] }> {
+  const received: Received[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      received.push({ method: request.method!, url: request.url!, headers: request.headers, body, at: performance.now() });
+      handlers[Math.min(received.length, handlers.length) - 1]!(response, request);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  servers.push({ close: () => server.close() && server.closeAllConnections() });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
+}
+
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}): Handler =>
+  (response) => {
+    response.writeHead(status, { 'content-type': 'application/json', ...headers });
+    response.end(JSON.stringify(body));
+  };
+const errorBody = (status: number, code: string, extra: object = {}) => ({ statusCode: status, error: 'x', message: `failed with ${code}`, code, details: [], ...extra });
+const ok = json(200, { status: 'healthy' });
+const unavailable = json(503, errorBody(503, 'not_ready'));
+/** Cuts the connection without an answer. */
+const hangUp: Handler = (response) => response.socket?.destroy();
+const never: Handler = () => undefined;
+
+const fast = { baseDelayMs: 1, maxDelayMs: 5 };
+
+describe('retries', () => {
+  it('503 then 200: the call succeeds on its second attempt', async () => {
+    const { url, received } = await scripted(unavailable, ok);
+    const memd = new MemdClient({ baseUrl: url, retry: fast });
+    expect(await memd.health.live()).toEqual({ status: 'healthy' });
+    expect(received.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /health', 'GET /health']);
+  });
+
+  it('503 is retried for a POST too (memd refuses before doing anything), with the same body', async () => {
+    const { url, received } = await scripted(unavailable, json(201, { memory: { id: 'mem_1' }, action: 'created' }));
+    const memd = new MemdClient({ baseUrl: url, retry: fast });
+    expect((await memd.memories.create({ content: 'hello' })).action).toBe('created');
+    expect(received.map((r) => r.body)).toEqual(['{"content":"hello"}', '{"content":"hello"}']);
+  });
+
+  it('gives up after the configured retries and surfaces the last error', async () => {
+    const { url, received } = await scripted(unavailable);
+    const memd = new MemdClient({ baseUrl: url, retry: { ...fast, retries: 2 } });
+    const error = await memd.workspaces.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServiceUnavailableError);
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error).toMatchObject({ status: 503, code: 'not_ready' });
+    expect(received).toHaveLength(3);
+  });
+
+  it('a 503 that says how the server is configured (no language model) is not retried', async () => {
+    const { url, received } = await scripted(json(503, errorBody(503, 'provider_unavailable')));
+    const error = await new MemdClient({ baseUrl: url, retry: fast }).memories.reflect({ query: 'q' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 503, code: 'provider_unavailable' });
+    expect(received).toHaveLength(1);
+  });
+
+  it('429 with Retry-After: waits as long as asked, then retries', async () => {
+    const { url, received } = await scripted(json(429, errorBody(429, 'rate_limited', { retry_after: 1 }), { 'retry-after': '1' }), ok);
+    const memd = new MemdClient({ baseUrl: url, retry: fast });
+    expect(await memd.health.live()).toEqual({ status: 'healthy' });
+    expect(received).toHaveLength(2);
+    expect(received[1]!.at - received[0]!.at).toBeGreaterThanOrEqual(990);
+  });
+
+  it('429 on every attempt: retried the bounded number of times, then RateLimitedError with retryAfter', async () => {
+    const { url, received } = await scripted(json(429, errorBody(429, 'rate_limited', { retry_after: 0 })));
+    const error = await new MemdClient({ baseUrl: url, retry: { ...fast, retries: 3 } }).memories.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect(error).toMatchObject({ status: 429, code: 'rate_limited', retryAfter: 0 });
+    expect(received).toHaveLength(4);
+  });
+
+  it('429 asking for a longer wait than the client accepts: surfaced at once', async () => {
+    const { url, received } = await scripted(json(429, errorBody(429, 'rate_limited'), { 'retry-after': '120' }));
+    const error = await new MemdClient({ baseUrl: url, retry: fast }).memories.list().catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 429, retryAfter: 120 });
+    expect(received).toHaveLength(1);
+  });
+
+  it('a cut connection: an idempotent call is sent again, a POST is not', async () => {
+    const get = await scripted(hangUp, ok);
+    expect(await new MemdClient({ baseUrl: get.url, retry: fast }).health.live()).toEqual({ status: 'healthy' });
+    expect(get.received).toHaveLength(2);
+
+    const post = await scripted(hangUp, ok);
+    const error = await new MemdClient({ baseUrl: post.url, retry: fast }).memories.create({ content: 'once' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).toMatchObject({ status: 0, code: 'connection_error' });
+    expect(post.received).toHaveLength(1);
+
+    const recall = await scripted(hangUp, json(200, { memories: [] }));
+    await new MemdClient({ baseUrl: recall.url, retry: fast }).memories.recall({ query: 'q' });
+    expect(recall.received).toHaveLength(2);
+  });
+
+  it('a refused connection is a ConnectionError once the retries are spent', async () => {
+    const { url } = await scripted(ok);
+    servers.splice(0).forEach((s) => s.close());
+    const error = await new MemdClient({ baseUrl: url, retry: { ...fast, retries: 1 } }).health.live().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect((error as Error).message).toMatch(/ECONNREFUSED|fetch failed/);
+  });
+
+  it('a streamed import is sent once: its body cannot be read twice', async () => {
+    const { url, received } = await scripted(unavailable, ok);
+    const error = await new MemdClient({ baseUrl: url, retry: fast }).workspaces.import('ws', [{ type: 'memory', data: { content: 'x' } }]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServiceUnavailableError);
+    expect(received).toHaveLength(1);
+    expect(received[0]!.headers['content-type']).toBe('application/x-ndjson');
+  });
+});
+
+describe('timeouts and cancellation', () => {
+  it('no answer within timeoutMs: TimeoutError, not retried', async () => {
+    const { url, received } = await scripted(never);
+    const memd = new MemdClient({ baseUrl: url, timeoutMs: 100, retry: fast });
+    const error = await memd.workspaces.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ status: 0, code: 'timeout' });
+    expect(received).toHaveLength(1);
+  });
+
+  it('a per-call timeout overrides the client default', async () => {
+    const { url } = await scripted(never);
+    const error = await new MemdClient({ baseUrl: url }).workspaces.list({ timeoutMs: 50 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as Error).message).toContain('50 ms');
+  });
+
+  it("the caller's signal cancels a call in flight, and a wait between attempts, with the signal's reason", async () => {
+    const hanging = await scripted(never);
+    const inFlight = new AbortController();
+    const call = new MemdClient({ baseUrl: hanging.url }).workspaces.list({ signal: inFlight.signal });
+    setTimeout(() => inFlight.abort(new Error('caller gave up')), 20);
+    await expect(call).rejects.toThrow('caller gave up');
+
+    const limited = await scripted(json(429, errorBody(429, 'rate_limited'), { 'retry-after': '10' }));
+    const waiting = new AbortController();
+    const retrying = new MemdClient({ baseUrl: limited.url }).workspaces.list({ signal: waiting.signal });
+    setTimeout(() => waiting.abort(), 50);
+    await expect(retrying).rejects.toMatchObject({ name: 'AbortError' });
+    expect(limited.received).toHaveLength(1);
+  });
+});
+
+describe('headers', () => {
+  it('sends the API key, the default workspace and the session on every call; a per-call header wins', async () => {
+    const { url, received } = await scripted(json(200, { workspaces: [] }));
+    const memd = new MemdClient({ baseUrl: `${url}/`, apiKey: 'k-1', workspaceId: 'ws-1' });
+    await memd.workspaces.list();
+    await memd.withSession('sess_1').workspaces.list();
+    await memd.withWorkspace('ws-2').workspaces.list({ headers: { 'x-request-id': 'r-1' } });
+    expect(received.map((r) => [r.url, r.headers.authorization, r.headers['x-workspace-id'], r.headers['x-session-id'], r.headers['x-request-id']])).toEqual([
+      ['/v1/workspaces', 'Bearer k-1', 'ws-1', undefined, undefined],
+      ['/v1/workspaces', 'Bearer k-1', 'ws-1', 'sess_1', undefined],
+      ['/v1/workspaces', 'Bearer k-1', 'ws-2', undefined, 'r-1'],
+    ]);
+  });
+
+  it('sends no body and no content type where the operation takes none; an all-optional body left out is {}', async () => {
+    const { url, received } = await scripted(json(200, {}));
+    const memd = new MemdClient({ baseUrl: url });
+    await memd.threads.decompose('thr_1');
+    await memd.memories.delete('mem_1', { hard: true });
+    await memd.memories.decay('mem_1');
+    expect(received.map((r) => [r.method, r.url, r.headers['content-type'], r.body])).toEqual([
+      ['POST', '/v1/threads/thr_1/decompose', undefined, ''],
+      ['DELETE', '/v1/memories/mem_1?hard=true', undefined, ''],
+      ['POST', '/v1/memories/mem_1/decay', 'application/json', '{}'],
+    ]);
+  });
+});
