@@ -1,0 +1,27 @@
+import { ConfigError } from '../config.js';
+import { ConnectionError, MemdError } from './remote.js';
+
+/** Exit statuses of every command but `doctor` (which has its own, see doctor-checks.ts). */
+export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+/** A command that ran and failed for a reason it can state: the message is printed as is, with this exit status. */
+export class CommandFailure extends Error {
+  override name = 'CommandFailure';
+  constructor(
+    message: string,
+    readonly exitCode: number = EXIT.failed,
+  ) {
+    super(message);
+  }
+}
+
+/** The lines that tell the user why a command failed: the server's words for an API error, no stack for what we expect. */
+export function describeFailure(error: unknown): string {
+  if (error instanceof ConnectionError) return `${error.message}\n(is the server running? --url or MEMD_URL say where it is)`;
+  if (error instanceof MemdError) {
+    const details = error.details.map((detail) => `  ${detail.path || '(body)'}: ${detail.message}`);
+    return [`${error.message} (${error.status ? `${error.status} ` : ''}${error.code})`, ...details].join('\n');
+  }
+  if (error instanceof CommandFailure || error instanceof ConfigError) return error.message;
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
