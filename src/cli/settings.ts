@@ -9,7 +9,7 @@ export interface SettingOption {
   description: string;
 }
 
-const optionOf = (setting: SettingOption): Option => new Option(setting.flags, `${setting.description} (${setting.variable})`);
+const optionOf = (setting: SettingOption): Option => new Option(setting.flags, `${setting.description} (overrides ${setting.variable})`);
 
 /** Adds the options to the command; their values are parsed, checked and defaulted where the variable is (config.ts). */
 export function addSettingOptions(command: Command, settings: readonly SettingOption[]): Command {
