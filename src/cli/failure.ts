@@ -1,4 +1,5 @@
 import { ConfigError } from '../config.js';
+import { AppError } from '../errors.js';
 import { ConnectionError, MemdError } from './remote.js';
 
 /** Exit statuses of every command but `doctor` (which has its own, see doctor-checks.ts). */
@@ -22,6 +23,7 @@ export function describeFailure(error: unknown): string {
     const details = error.details.map((detail) => `  ${detail.path || '(body)'}: ${detail.message}`);
     return [`${error.message} (${error.status ? `${error.status} ` : ''}${error.code})`, ...details].join('\n');
   }
-  if (error instanceof CommandFailure || error instanceof ConfigError) return error.message;
+  // What a local command (reembed, doctor) refuses is said the way the API would say it.
+  if (error instanceof CommandFailure || error instanceof ConfigError || error instanceof AppError) return error.message;
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }

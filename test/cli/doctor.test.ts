@@ -1,0 +1,106 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DOCTOR_EXIT } from '../../src/cli/doctor-exit.js';
+import { openPostgresStorage } from '../../src/storage/postgres/open.js';
+import { closedPort, runCli } from '../support/cli.js';
+import { freshSchema, startPglite } from '../support/postgres.js';
+import { client, startServer } from '../support/server.js';
+
+const scratch = mkdtempSync(join(tmpdir(), 'memd-doctor-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+interface Check {
+  check: string;
+  status: 'ok' | 'warn' | 'fail' | 'skip';
+  detail: string;
+}
+
+/** `memd doctor --json` with the hash embedder and the given settings: its exit status and each check by name. */
+async function doctor(env: Record<string, string>, args: string[] = []) {
+  const result = await runCli(['doctor', '--json', ...args], { env: { MEMD_EMBEDDING_PROVIDER: 'hash', ...env } });
+  const report = JSON.parse(result.stdout) as { exit_code: number; checks: Check[] };
+  expect(report.exit_code).toBe(result.code);
+  return { code: result.code, checks: Object.fromEntries(report.checks.map((check) => [check.check, check])) as Record<string, Check> };
+}
+
+describe('memd doctor', () => {
+  it('passes on a fresh data directory, and prints one line per check', async () => {
+    const dataDir = join(scratch, 'fresh');
+    const result = await runCli(['doctor', '--data-dir', dataDir], { env: { MEMD_EMBEDDING_PROVIDER: 'hash' } });
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.stdout.trimEnd().split('\n')).toEqual([
+      'ok    configuration   sqlite storage, hash embedder, language model: none',
+      `ok    data directory  ${dataDir} does not exist yet; the first start creates it`,
+      expect.stringMatching(new RegExp(`^ok    storage         sqlite [\\d.]+ at ${join(dataDir, 'memd.sqlite')}: not created yet; the first start creates and migrates it$`)),
+      'ok    embedder        hash/feature-hash-v1 (256 dimensions) loads and embeds',
+      'skip  language model  none configured (MEMD_LLM_PROVIDER)',
+      'skip  pgvector        SQLite storage',
+    ]);
+  });
+
+  it('reads the data directory of a running server without disturbing it, and finds an embedder that does not match its vectors', async () => {
+    const server = await startServer();
+    try {
+      await client(server.url).post('/v1/memories', { content: 'Checked while the server runs.' });
+      const good = await doctor({ MEMD_DATA_DIR: server.dataDir });
+      expect(good.code).toBe(0);
+      expect(good.checks.storage).toMatchObject({ status: 'ok', detail: expect.stringContaining('reachable, schema up to date') });
+
+      const changed = await doctor({ MEMD_DATA_DIR: server.dataDir, MEMD_EMBEDDING_DIMENSIONS: '64' });
+      expect(changed.code).toBe(DOCTOR_EXIT.embedder);
+      expect(changed.checks.embedder).toMatchObject({ status: 'fail', detail: expect.stringMatching(/\(256 dimensions\).*\(64 dimensions\).*memd reembed/) });
+      expect((await client(server.url).post('/v1/memories/recall', { query: 'checked while running' })).body.memories).toHaveLength(1);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('exits with the sum of what failed: PostgreSQL unreachable (8) and the language model unreachable (32)', async () => {
+    const port = await closedPort();
+    const postgres = { MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: `postgres://memd:secret@127.0.0.1:${port}/memd`, MEMD_DATA_DIR: join(scratch, 'pg') };
+    const storageOnly = await doctor(postgres);
+    expect(storageOnly.code).toBe(DOCTOR_EXIT.storage);
+    expect(storageOnly.checks.storage).toMatchObject({ status: 'fail', detail: expect.stringContaining('ECONNREFUSED') });
+    expect(storageOnly.checks.storage!.detail).not.toContain('secret');
+    expect(storageOnly.checks.pgvector).toMatchObject({ status: 'skip' });
+
+    const llm = { MEMD_LLM_PROVIDER: 'openai', MEMD_LLM_MODEL: 'small', MEMD_LLM_BASE_URL: `http://127.0.0.1:${port}/v1` };
+    const both = await doctor({ ...postgres, ...llm });
+    expect(both.code).toBe(DOCTOR_EXIT.storage + DOCTOR_EXIT.languageModel);
+    expect(both.checks['language model']).toMatchObject({ status: 'fail' });
+  });
+
+  it('exits 3 on a configuration it cannot read, and 4 when the data directory cannot be written', async () => {
+    const invalid = await doctor({ MEMD_STORAGE: 'oracle' });
+    expect(invalid.code).toBe(DOCTOR_EXIT.configuration);
+    expect(invalid.checks.configuration).toMatchObject({ status: 'fail', detail: expect.stringContaining('MEMD_STORAGE must be one of sqlite, postgres') });
+
+    const file = join(scratch, 'a-file');
+    writeFileSync(file, '');
+    const unwritable = await doctor({}, ['--data-dir', join(file, 'data')]);
+    expect(unwritable.code).toBe(DOCTOR_EXIT.dataDirectory);
+    expect(unwritable.checks['data directory']).toMatchObject({ status: 'fail', detail: `${file} is not a directory` });
+  });
+
+  it('on PostgreSQL: schema versions not yet applied, then up to date, and the pgvector version', async () => {
+    const pglite = await startPglite();
+    try {
+      const schema = freshSchema();
+      const env = { MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: pglite.url, MEMD_DATABASE_SCHEMA: schema, MEMD_DATA_DIR: join(scratch, 'pglite') };
+      const before = await doctor(env);
+      expect(before.code).toBe(0);
+      expect(before.checks.storage).toMatchObject({ status: 'warn', detail: expect.stringMatching(/^postgres [\d.]+ at postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres: \d+ schema versions not applied yet \(0001_foundation, /) });
+
+      const storage = await openPostgresStorage({ url: pglite.url, poolSize: 1, dimensions: 256, schema });
+      await storage.close();
+      const after = await doctor(env);
+      expect(after.code).toBe(0);
+      expect(after.checks.storage).toMatchObject({ status: 'ok', detail: expect.stringContaining('reachable, schema up to date') });
+      expect(after.checks.pgvector).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^0\.\d+\.\d+ installed$/) });
+    } finally {
+      await pglite.stop();
+    }
+  });
+});
