@@ -36,6 +36,7 @@ async function importWorkspace(file: string | undefined, options: ImportOptions)
       progress.update(read);
       yield chunk;
     }
+    progress.note('(all sent; the server is storing the last lines)');
   }
   let report;
   try {
