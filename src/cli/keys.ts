@@ -1,5 +1,6 @@
 import Table from 'cli-table3';
 import type { Command } from 'commander';
+import { repeatable } from './option-values.js';
 import { addConnectionOptions, connect, type RemoteOptions } from './remote.js';
 
 interface KeyOptions extends RemoteOptions {
@@ -30,8 +31,6 @@ async function revokeKey(id: string, options: KeyOptions): Promise<void> {
   process.stdout.write(`revoked ${id}\n`);
 }
 
-const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
-
 export function keysCommand(program: Command): void {
   const keys = program
     .command('keys')
@@ -41,7 +40,7 @@ export function keysCommand(program: Command): void {
     .command('create')
     .description('Issue a key limited to some workspaces; prints the secret (only this once) on stdout')
     .argument('<name>', 'what the key is for')
-    .requiredOption('-w, --workspace <id>', 'a workspace the key may use; repeat for several', collect)
+    .requiredOption('-w, --workspace <id>', 'a workspace the key may use; repeat for several', repeatable)
     .option('--json', 'print the whole record, secret included, as JSON')
     .action(createKey);
   const list = keys.command('list').description('List the keys (never their secrets)').option('--json', 'print as JSON').action(listKeys);

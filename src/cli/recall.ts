@@ -1,5 +1,7 @@
 import Table from 'cli-table3';
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
+import { MEMORY_TYPES } from '../core/memories/vocabulary.js';
+import { number, repeatable } from './option-values.js';
 import { addConnectionOptions, addWorkspaceOption, connect, type JsonBody, type Operation, type RemoteOptions, type Result } from './remote.js';
 
 type RecallOperation = Operation<'/v1/memories/recall', 'post'>;
@@ -11,9 +13,9 @@ interface RecallOptions extends RemoteOptions {
   tolerance?: RecallBody['tolerance'];
   minRelevance?: number;
   recencyWeight?: number;
-  type: string[];
-  subtype: string[];
-  tag: string[];
+  type?: string[];
+  subtype?: string[];
+  tag?: string[];
   context?: string;
   user?: string;
   after?: string;
@@ -25,16 +27,6 @@ interface RecallOptions extends RemoteOptions {
   json?: boolean;
 }
 
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
-
-function number(value: string): number {
-  const parsed = Number(value);
-  if (value.trim() === '' || !Number.isFinite(parsed)) throw new InvalidArgumentError('a number, please.');
-  return parsed;
-}
-
-const nonEmpty = <T>(values: T[]): T[] | undefined => (values.length > 0 ? values : undefined);
-
 /** The request: the options given, nothing else (the server's defaults hold for the rest, and it checks ranges). */
 function recallBody(query: string, o: RecallOptions): RecallBody {
   return {
@@ -43,9 +35,9 @@ function recallBody(query: string, o: RecallOptions): RecallBody {
     tolerance: o.tolerance,
     min_relevance: o.minRelevance,
     recency_weight: o.recencyWeight,
-    types: nonEmpty(o.type) as RecallBody['types'],
-    subtypes: nonEmpty(o.subtype),
-    tags: nonEmpty(o.tag),
+    types: o.type as RecallBody['types'],
+    subtypes: o.subtype,
+    tags: o.tag,
     context_id: o.context,
     user_id: o.user,
     created_after: o.after,
@@ -92,9 +84,9 @@ export function recallCommand(program: Command): void {
     .option('--tolerance <level>', 'relevance floor: loose, moderate (default) or strict')
     .option('--min-relevance <score>', 'relevance floor, 0..1 (0: none)', number)
     .option('--recency-weight <weight>', '0..1: how much newer memories are preferred', number)
-    .option('--type <type>', 'only this memory type (episodic, semantic, procedural, working); repeat for several', collect, [])
-    .option('--subtype <subtype>', 'only this subtype; repeat for several', collect, [])
-    .option('--tag <tag>', 'only memories with this tag; repeat: every tag must be present', collect, [])
+    .option('--type <type>', `only this memory type (${MEMORY_TYPES.join(', ')}); repeat for several`, repeatable)
+    .option('--subtype <subtype>', 'only this subtype; repeat for several', repeatable)
+    .option('--tag <tag>', 'only memories with this tag; repeat: every tag must be present', repeatable)
     .option('--context <id>', 'only this context')
     .option('--user <id>', 'the user the recall is for')
     .option('--after <time>', 'created at or after this ISO 8601 time')

@@ -1,5 +1,6 @@
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { loadConfig } from '../config.js';
+import { positiveNumber } from './option-values.js';
 // The client package's sources, as the tests use them: the CLI runs from sources (tsx) or from one build of both.
 import { MemdClient } from '../../packages/client/src/index.js';
 
@@ -18,12 +19,6 @@ function localServerUrl(): string {
   const { host, port } = loadConfig({ MEMD_HOST: process.env.MEMD_HOST, MEMD_PORT: process.env.MEMD_PORT });
   const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
-}
-
-export function positiveNumber(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0) throw new InvalidArgumentError('a positive number, please.');
-  return parsed;
 }
 
 /** `--url`, `--api-key` and `--timeout`, with MEMD_URL and MEMD_API_KEY as defaults. */

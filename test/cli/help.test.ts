@@ -28,7 +28,9 @@ describe('memd --help', () => {
     // Each leaf command documents its own options, not only --help.
     const recall = results[paths.findIndex((path) => path.join(' ') === 'recall')]!.stdout;
     expect(recall).toMatch(/--json/);
-    expect(recall).toMatch(/--url <url>[\s\S]*env: MEMD_URL/);
+    expect(recall).toMatch(/--url <url>[\s\S]*env:\s+MEMD_URL/);
+    const serve = results[paths.findIndex((path) => path.join(' ') === 'serve')]!.stdout;
+    expect(serve).toMatch(/--port <number>\s+listen port \(overrides MEMD_PORT\)/);
   });
 
   it('refuses what it does not know with exit status 2 and a hint', async () => {
