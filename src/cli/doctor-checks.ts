@@ -51,8 +51,8 @@ export async function checkStorage(config: Config): Promise<{ outcome: CheckResu
   const outcome =
     unknown.length > 0
       ? result(name, 'fail', `${where} was migrated by a newer memd (schema versions this one does not know: ${unknown.join(', ')})`)
-      : !inspection.exists
-        ? result(name, 'ok', `${where}: not created yet; the first start creates and migrates it`)
+      : !inspection.hasSchema
+        ? result(name, 'ok', `${where}: no schema yet; the first start creates it`)
         : pending.length > 0
           ? result(name, 'warn', `${where}: ${pending.length} schema versions not applied yet (${pending.join(', ')}); the next start applies them`)
           : result(name, 'ok', `${where}: reachable, schema up to date`);
@@ -74,7 +74,7 @@ export async function checkEmbedder(config: Config, inspection: StorageInspectio
   }
   const described = `${embedder.name}/${embedder.model} (${embedder.dimensions} dimensions)`;
   const mismatch = inspection ? embedderMismatch(await readEmbedderIdentity({ meta: { get: async (key) => inspection.meta[key] ?? null } }), identityOf(embedder)) : null;
-  if (mismatch) return result(name, 'fail', `${described} loads, but ${mismatch}: a server would refuse to start; \`memd reembed\` converts the data`);
+  if (mismatch) return result(name, 'fail', `${described} loads; ${mismatch}: a server would refuse to start (\`memd reembed\` converts the data)`);
   return result(name, 'ok', `${described} loads and embeds`);
 }
 

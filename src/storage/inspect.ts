@@ -14,8 +14,8 @@ export interface StorageInspection {
   location: string;
   /** SQLite's library version, or the Postgres server's. */
   version: string;
-  /** False: a SQLite file not created yet (the first start creates it). */
-  exists: boolean;
+  /** False: no memd schema there yet (no SQLite file, or an empty database): the first start creates it. */
+  hasSchema: boolean;
   /** Schema versions of this build the database has not run yet (the next start runs them). */
   pending: string[];
   /** Schema versions the database has run that this build does not know: a newer memd wrote it. */
@@ -43,15 +43,16 @@ function inspectSqlite(path: string): StorageInspection {
     const memory = new Database(':memory:');
     const { version } = memory.prepare('SELECT sqlite_version() AS version').get() as { version: string };
     memory.close();
-    return { ...base, version, exists: false, ...compare([]), meta: {} };
+    return { ...base, version, hasSchema: false, ...compare([]), meta: {} };
   }
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
     const hasTable = (name: string) => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
     const { version } = db.prepare('SELECT sqlite_version() AS version').get() as { version: string };
-    const applied = hasTable(MIGRATION_TABLE) ? (db.prepare(`SELECT name FROM ${MIGRATION_TABLE}`).all() as Array<{ name: string }>).map((row) => row.name) : [];
+    const hasSchema = hasTable(MIGRATION_TABLE);
+    const applied = hasSchema ? (db.prepare(`SELECT name FROM ${MIGRATION_TABLE}`).all() as Array<{ name: string }>).map((row) => row.name) : [];
     const meta = hasTable('meta') ? (db.prepare('SELECT key, value FROM meta').all() as MetaRow[]) : [];
-    return { ...base, version, exists: true, ...compare(applied), meta: recordsOf(meta) };
+    return { ...base, version, hasSchema, ...compare(applied), meta: recordsOf(meta) };
   } finally {
     db.close();
   }
@@ -77,7 +78,8 @@ async function inspectPostgres(url: string, schema: string, timeoutMs: number): 
     const table = (name: string) => `${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(name)}`;
     const hasTable = async (name: string) => (await one<{ found: string | null }>('SELECT to_regclass($1) AS found', [table(name)]))?.found != null;
     const version = (await one<{ server_version: string }>('SHOW server_version'))!.server_version;
-    const applied = (await hasTable(MIGRATION_TABLE)) ? (await client.query<{ name: string }>(`SELECT name FROM ${table(MIGRATION_TABLE)}`)).rows.map((row) => row.name) : [];
+    const hasSchema = await hasTable(MIGRATION_TABLE);
+    const applied = hasSchema ? (await client.query<{ name: string }>(`SELECT name FROM ${table(MIGRATION_TABLE)}`)).rows.map((row) => row.name) : [];
     const meta = (await hasTable('meta')) ? (await client.query<MetaRow>(`SELECT key, value FROM ${table('meta')}`)).rows : [];
     const installed = await one<{ extversion: string }>("SELECT extversion FROM pg_extension WHERE extname = 'vector'");
     const available = await one<{ default_version: string }>("SELECT default_version FROM pg_available_extensions WHERE name = 'vector'");
@@ -85,7 +87,7 @@ async function inspectPostgres(url: string, schema: string, timeoutMs: number): 
       engine: 'postgres',
       location: withoutPassword(url),
       version,
-      exists: true,
+      hasSchema,
       ...compare(applied),
       meta: recordsOf(meta),
       pgvector: { installed: installed?.extversion ?? null, available: available?.default_version ?? null },

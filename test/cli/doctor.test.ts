@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DOCTOR_EXIT } from '../../src/cli/doctor-exit.js';
 import { openPostgresStorage } from '../../src/storage/postgres/open.js';
@@ -33,7 +34,7 @@ describe('memd doctor', () => {
     expect(result.stdout.trimEnd().split('\n')).toEqual([
       'ok    configuration   sqlite storage, hash embedder, language model: none',
       `ok    data directory  ${dataDir} does not exist yet; the first start creates it`,
-      expect.stringMatching(new RegExp(`^ok    storage         sqlite [\\d.]+ at ${join(dataDir, 'memd.sqlite')}: not created yet; the first start creates and migrates it$`)),
+      expect.stringMatching(new RegExp(`^ok    storage         sqlite [\\d.]+ at ${join(dataDir, 'memd.sqlite')}: no schema yet; the first start creates it$`)),
       'ok    embedder        hash/feature-hash-v1 (256 dimensions) loads and embeds',
       'skip  language model  none configured (MEMD_LLM_PROVIDER)',
       'skip  pgvector        SQLite storage',
@@ -84,21 +85,36 @@ describe('memd doctor', () => {
     expect(unwritable.checks['data directory']).toMatchObject({ status: 'fail', detail: `${file} is not a directory` });
   });
 
-  it('on PostgreSQL: schema versions not yet applied, then up to date, and the pgvector version', async () => {
+  it('on PostgreSQL: no schema yet, up to date, versions to apply (a warning), versions it does not know (a failure), and the pgvector version', async () => {
     const pglite = await startPglite();
     try {
       const schema = freshSchema();
       const env = { MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: pglite.url, MEMD_DATABASE_SCHEMA: schema, MEMD_DATA_DIR: join(scratch, 'pglite') };
-      const before = await doctor(env);
-      expect(before.code).toBe(0);
-      expect(before.checks.storage).toMatchObject({ status: 'warn', detail: expect.stringMatching(/^postgres [\d.]+ at postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres: \d+ schema versions not applied yet \(0001_foundation, /) });
+      const empty = await doctor(env);
+      expect(empty.code).toBe(0);
+      expect(empty.checks.storage).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^postgres [\d.]+ at postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres: no schema yet; the first start creates it$/) });
 
       const storage = await openPostgresStorage({ url: pglite.url, poolSize: 1, dimensions: 256, schema });
       await storage.close();
-      const after = await doctor(env);
-      expect(after.code).toBe(0);
-      expect(after.checks.storage).toMatchObject({ status: 'ok', detail: expect.stringContaining('reachable, schema up to date') });
-      expect(after.checks.pgvector).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^0\.\d+\.\d+ installed$/) });
+      const migrated = await doctor(env);
+      expect(migrated.code).toBe(0);
+      expect(migrated.checks.storage).toMatchObject({ status: 'ok', detail: expect.stringContaining('reachable, schema up to date') });
+      expect(migrated.checks.pgvector).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^0\.\d+\.\d+ installed$/) });
+
+      const sql = new pg.Client({ connectionString: pglite.url });
+      await sql.connect();
+      try {
+        await sql.query(`DELETE FROM ${schema}.kysely_migration WHERE name = '0014_checkpoint_revision'`);
+        const behind = await doctor(env);
+        expect(behind.code).toBe(0);
+        expect(behind.checks.storage).toMatchObject({ status: 'warn', detail: expect.stringContaining('1 schema versions not applied yet (0014_checkpoint_revision); the next start applies them') });
+        await sql.query(`INSERT INTO ${schema}.kysely_migration (name, timestamp) VALUES ('9999_from_the_future', '2030-01-01')`);
+        const ahead = await doctor(env);
+        expect(ahead.code).toBe(DOCTOR_EXIT.storage);
+        expect(ahead.checks.storage).toMatchObject({ status: 'fail', detail: expect.stringContaining('migrated by a newer memd (schema versions this one does not know: 9999_from_the_future)') });
+      } finally {
+        await sql.end();
+      }
     } finally {
       await pglite.stop();
     }
