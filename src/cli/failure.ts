@@ -16,6 +16,9 @@ export class CommandFailure extends Error {
   }
 }
 
+/** stdout's reader went away (`memd export | head`): it has what it wanted, so the command stops without a word. */
+export const isBrokenPipe = (error: unknown): boolean => (error as { code?: string } | null)?.code === 'EPIPE';
+
 /** The lines that tell the user why a command failed: the server's words for an API error, no stack for what we expect. */
 export function describeFailure(error: unknown): string {
   if (error instanceof ConnectionError) return `${error.message}\n(is the server running? --url or MEMD_URL say where it is)`;

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { createReadStream, createWriteStream, fstatSync, renameSync, rmSync, statSync } from 'node:fs';
+import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { CommandFailure } from './failure.js';
 
@@ -35,9 +36,13 @@ export interface Output {
  * looks like a whole one) or stdout.
  */
 export function openOutput(file: string | undefined): Output {
-  const stream = isStandard(file) ? process.stdout : createWriteStream(`${file}.partial`);
+  const stream: Writable = isStandard(file) ? process.stdout : createWriteStream(`${file}.partial`);
+  // A stream that fails (a full disk; stdout's reader gone, EPIPE) emits 'error' once, and never 'drain' after it.
+  const failed = new Promise<never>((_, reject) => stream.once('error', reject));
+  failed.catch(() => undefined);
   const write = async (text: string) => {
-    if (!stream.write(text)) await once(stream, 'drain');
+    if (stream.errored) throw stream.errored;
+    if (!stream.write(text)) await Promise.race([once(stream, 'drain'), failed]);
   };
   if (isStandard(file)) return { write, commit: async () => undefined, discard: () => undefined, toStdout: true };
   return {

@@ -91,6 +91,15 @@ describe('memd export and import', () => {
     await expect(memd.workspaces.get('no-such-workspace')).rejects.toBeInstanceOf(NotFoundError);
   });
 
+  it('stops without a word when the reader of its stdout goes away (memd export | head)', async () => {
+    const lines = Array.from({ length: 3000 }, (_, i) => ({ type: 'memory', data: { content: `Memory ${i} of a workspace too large for a pipe's buffer.` } }));
+    await memd.workspaces.create({ id: 'large', name: 'Large' });
+    expect(await memd.workspaces.import('large', lines)).toMatchObject({ imported: 3000 });
+    const exporter = spawnCli(['export', '-w', 'large', ...remote]);
+    exporter.stdout.once('data', () => exporter.stdout.destroy());
+    expect(await finished(exporter)).toMatchObject({ code: 0, stderr: '' });
+  });
+
   it('says where it could not connect', async () => {
     const result = await runCli(['export', '-w', 'source', '--url', `http://127.0.0.1:${await closedPort()}`, '--timeout', '5']);
     expect(result.code).toBe(1);
