@@ -24,7 +24,8 @@ function probeWrite(dir: string): void {
   unlinkSync(probe);
 }
 
-export function checkDataDirectory(dir: string): CheckResult {
+/** Where `dir` will be: it if it exists, else the parent that will hold it; either must take a file. */
+function checkDirectory(dir: string): CheckResult {
   const name = 'data directory';
   let existing = dir;
   while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
@@ -35,6 +36,13 @@ export function checkDataDirectory(dir: string): CheckResult {
     return result(name, 'fail', `${existing} is not writable: ${reason(error)}`);
   }
   return result(name, 'ok', existing === dir ? `${dir} is writable` : `${dir} does not exist yet; the first start creates it`);
+}
+
+/** The data directory, and the SQLite file's own directory when MEMD_SQLITE_FILE puts it elsewhere. */
+export function checkDataDirectory(config: Config): CheckResult {
+  if (config.storage.kind === 'postgres') return result('data directory', 'skip', 'PostgreSQL storage keeps nothing in it');
+  const checks = [...new Set([config.dataDir, dirname(config.storage.path)])].map(checkDirectory);
+  return checks.find((check) => check.status === 'fail') ?? checks[0]!;
 }
 
 export async function checkStorage(config: Config): Promise<{ outcome: CheckResult; inspection: StorageInspection | null }> {

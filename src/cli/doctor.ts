@@ -16,7 +16,7 @@ async function runChecks(config: Config, report: (result: CheckResult) => void):
     report(result);
     if (result.status === 'fail') exitCode |= bit;
   };
-  record(checkDataDirectory(config.dataDir), DOCTOR_EXIT.dataDirectory);
+  record(checkDataDirectory(config), DOCTOR_EXIT.dataDirectory);
   const { outcome, inspection } = await checkStorage(config);
   record(outcome, DOCTOR_EXIT.storage);
   record(await checkEmbedder(config, inspection), DOCTOR_EXIT.embedder);

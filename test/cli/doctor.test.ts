@@ -66,6 +66,7 @@ describe('memd doctor', () => {
     expect(storageOnly.checks.storage).toMatchObject({ status: 'fail', detail: expect.stringContaining('ECONNREFUSED') });
     expect(storageOnly.checks.storage!.detail).not.toContain('secret');
     expect(storageOnly.checks.pgvector).toMatchObject({ status: 'skip' });
+    expect(storageOnly.checks['data directory']).toMatchObject({ status: 'skip', detail: 'PostgreSQL storage keeps nothing in it' });
 
     const llm = { MEMD_LLM_PROVIDER: 'openai', MEMD_LLM_MODEL: 'small', MEMD_LLM_BASE_URL: `http://127.0.0.1:${port}/v1` };
     const both = await doctor({ ...postgres, ...llm });
