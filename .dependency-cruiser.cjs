@@ -36,6 +36,13 @@ module.exports = {
       from: { path: '^src/storage/' },
       to: { path: '^src/core/' },
     },
+    {
+      name: 'schemas-are-leaves',
+      comment: 'src/schemas declares each record once (TypeBox only); every layer reads it, it reads none of them.',
+      severity: 'error',
+      from: { path: '^src/schemas/' },
+      to: { path: '^src/(?!schemas/)' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -1,12 +1,48 @@
 import { defineConfig } from 'vitest/config';
 
+const shared = {
+  pool: 'forks' as const,
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+};
+
+/**
+ * API test files the `postgres` project leaves out, each because what it checks exists only on SQLite. Everything
+ * else under test/api and test/clients runs on both backends.
+ */
+const SQLITE_ONLY = [
+  // The lock on the data directory that keeps a second process off one SQLite file; Postgres has no such directory.
+  'test/api/data-directory.test.ts',
+  // SIGKILL mid-ingest on a SQLite file (WAL replay, the vector snapshot beside it); the Postgres counterpart is
+  // test/api/multi-node-tasks.test.ts.
+  'test/api/durability.test.ts',
+];
+
+/** Several memd nodes on one database: only Postgres can be shared so (SQLite is one process per file). */
+const POSTGRES_ONLY = ['test/api/multi-node*.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    pool: 'forks',
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    // One real PostgreSQL server for the whole run (or MEMD_TEST_DATABASE_URL): the conformance suite and the
+    // `postgres` project use it.
+    globalSetup: ['test/support/postgres-global-setup.ts'],
     // Two cores: a few files at once keeps CI fast without starving servers started by the tests.
     maxWorkers: 2,
+    projects: [
+      {
+        test: { ...shared, name: 'sqlite', include: ['test/**/*.test.ts'], exclude: POSTGRES_ONLY },
+      },
+      {
+        // The API again, with every startServer() on the real PostgreSQL server (test/support/server.ts), and the
+        // tests of several nodes on one database.
+        test: {
+          ...shared,
+          name: 'postgres',
+          include: ['test/api/**/*.test.ts', 'test/clients/**/*.test.ts'],
+          exclude: SQLITE_ONLY,
+          env: { MEMD_TEST_BACKEND: 'postgres' },
+        },
+      },
+    ],
   },
 });

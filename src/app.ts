@@ -1,6 +1,7 @@
-import pino from 'pino';
+import pino, { type DestinationStream } from 'pino';
 import type { Config } from './config.js';
 import { buildHttpServer, type App } from './http/server.js';
+import { contextualLogger } from './observability/index.js';
 import { createServices, type ServiceOptions, type Services } from './services.js';
 
 export interface MemdApp {
@@ -14,9 +15,16 @@ export interface MemdApp {
   close(): Promise<void>;
 }
 
-export async function createApp(config: Config, options: ServiceOptions & { logLevel?: string } = {}): Promise<MemdApp> {
-  const logger = pino({ level: options.logLevel ?? config.logLevel, base: { service: 'memd' } });
-  const services = await createServices(config, logger, options);
+export interface AppOptions extends ServiceOptions {
+  logLevel?: string;
+  /** Where log lines go (stdout by default; tests read them). */
+  logDestination?: DestinationStream;
+}
+
+export async function createApp(config: Config, options: AppOptions = {}): Promise<MemdApp> {
+  const logger = pino({ level: options.logLevel ?? config.logLevel, base: { service: 'memd' } }, options.logDestination);
+  // The services log through the logger of the request or task at hand, so that their lines name it.
+  const services = await createServices(config, contextualLogger(logger), options);
   let http: App;
   try {
     http = await buildHttpServer(services, logger);

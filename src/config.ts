@@ -11,6 +11,8 @@ export interface Config {
   bodyLimitBytes: number;
   /** Largest accepted body of a workspace import, in bytes. */
   importBodyLimitBytes: number;
+  /** Deepest nesting of objects and arrays in JSON a client sends (a body, an import line, a form field). */
+  jsonMaxDepth: number;
   /** Grace period for in-flight requests on SIGTERM/SIGINT. */
   shutdownTimeoutMs: number;
   storage: StorageConfig;
@@ -25,9 +27,27 @@ export interface Config {
   sandbox: SandboxConfig;
   graph: GraphConfig;
   documents: DocumentsConfig;
+  ocr: OcrConfig;
+  transcription: TranscriptionConfig;
   /** Requests per client (API key, or address without auth) and minute on /v1, counted by each node; 0: no limit. */
   rateLimit: { perMinute: number };
   secrets: SecretsConfig;
+  /** `/metrics` (Prometheus): served unless disabled; with MEMD_ADMIN_KEY set it takes the admin key or `key`. */
+  metrics: { enabled: boolean; key: string | undefined };
+  /** OpenTelemetry trace export, switched on by the standard OTEL_* variables; null when off (the default). */
+  tracing: TracingConfig | null;
+}
+
+/** Where and how spans are exported: OTLP over HTTP, from the standard OTEL_* variables. */
+export interface TracingConfig {
+  /** The full URL spans are POSTed to (…/v1/traces). */
+  endpoint: string;
+  protocol: 'http/protobuf' | 'http/json';
+  headers: Record<string, string>;
+  /** Resource attributes: `service.name` (OTEL_SERVICE_NAME, default memd) and OTEL_RESOURCE_ATTRIBUTES. */
+  resource: Record<string, string>;
+  /** OTEL_TRACES_SAMPLER: which root traces are kept (`ratio` for traceidratio), and whether a caller's choice wins. */
+  sampler: { root: 'always_on' | 'always_off' | 'traceidratio'; ratio: number; parentBased: boolean };
 }
 
 export type StorageConfig =
@@ -72,7 +92,36 @@ export interface DocumentsConfig {
   maxBytes: number;
   /** Deadline of text extraction for one document; the job fails with `extraction_timeout` after it. */
   extractTimeoutMs: number;
+  /** Heap of the extraction thread, in MiB; a document that needs more fails with `extraction_out_of_memory`. */
+  extractMemoryMb: number;
+  /** Most bytes a Word document may decompress to; beyond it (declared or actual) the job fails with `document_too_large`. */
+  maxExpandedBytes: number;
 }
+/**
+ * Reading text from images (image uploads, PDF pages without a text layer): `local` runs tesseract.js in this
+ * process's worker threads, `peer` sends each image to an embedding peer's `POST /v1/ocr`, `off` reads no images.
+ */
+export interface OcrConfig {
+  provider: 'local' | 'peer' | 'off';
+  /** The peer's base URL, ending before /ocr (e.g. http://127.0.0.1:61051/v1). */
+  baseUrl: string | undefined;
+  apiKey: string | undefined;
+  /** Deadline of one page: rendering (a PDF page) and recognition. */
+  timeoutMs: number;
+  /** Largest image read, in pixels (width × height): what bounds the memory one page takes. */
+  maxPixels: number;
+  /** `local`: recognition threads (each holds the model, about 100 MiB, while it works). */
+  workers: number;
+}
+
+/** Audio uploads go to any OpenAI-compatible `POST /audio/transcriptions`; without a base URL audio is refused. */
+export interface TranscriptionConfig {
+  baseUrl: string | undefined;
+  model: string;
+  apiKey: string | undefined;
+  timeoutMs: number;
+}
+
 /**
  * When the spare sandbox (an interpreter loaded ahead of need, about 100 MiB) is started: at `start` of the
  * service, so even the first session starts at once; at `first-use` (the default), so a server whose context
@@ -146,6 +195,20 @@ const list = (value: string | undefined): string[] => (value ?? '').split(',').m
 
 const EMBEDDING_PROVIDERS = ['local', 'openai', 'transformers', 'hash'] as const;
 
+/** OCR settings; `provider` is MEMD_OCR_PROVIDER for memd and MEMD_PEER_OCR for the peer (which serves `local` or nothing). */
+function ocrConfig(env: Env, provider: OcrConfig['provider']): OcrConfig {
+  const baseUrl = text(env, 'MEMD_OCR_BASE_URL');
+  if (provider === 'peer' && !baseUrl) throw new ConfigError('MEMD_OCR_PROVIDER=peer needs MEMD_OCR_BASE_URL (the peer, e.g. http://127.0.0.1:61051/v1)');
+  return {
+    provider,
+    baseUrl: baseUrl?.replace(/\/+$/, ''),
+    apiKey: text(env, 'MEMD_OCR_API_KEY'),
+    timeoutMs: integer(env, 'MEMD_OCR_TIMEOUT_MS', 120_000, 1_000, 3_600_000),
+    maxPixels: integer(env, 'MEMD_OCR_MAX_PIXELS', 25_000_000, 10_000, 400_000_000),
+    workers: integer(env, 'MEMD_OCR_WORKERS', 1, 1, 16),
+  };
+}
+
 /** One embedding provider's settings: the provider and model given, everything else from MEMD_EMBEDDING_*. */
 function embeddingConfig(env: Env, provider: EmbeddingConfig['provider'], model: string | undefined): EmbeddingConfig {
   if (provider === 'openai' && !text(env, 'MEMD_EMBEDDING_BASE_URL')) {
@@ -173,6 +236,50 @@ function secretKey(env: Env, key: string): Buffer | undefined {
   const decoded = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, 'hex') : /^[A-Za-z0-9+/_-]+={0,2}$/.test(raw) ? Buffer.from(raw, 'base64') : undefined;
   if (decoded?.length !== 32) throw new ConfigError(`${key} must be 32 bytes written as 64 hex digits or base64 (e.g. \`openssl rand -base64 32\`)`);
   return decoded;
+}
+
+/** `k1=v1,k2=v2` with URL-encoded values (OTEL_EXPORTER_OTLP_HEADERS, OTEL_RESOURCE_ATTRIBUTES). */
+function keyValues(env: Env, key: string): Record<string, string> {
+  const pairs: Record<string, string> = {};
+  for (const item of list(text(env, key))) {
+    const at = item.indexOf('=');
+    if (at <= 0) throw new ConfigError(`${key} must be key=value pairs separated by commas, got '${item}'`);
+    pairs[decodeURIComponent(item.slice(0, at).trim())] = decodeURIComponent(item.slice(at + 1).trim());
+  }
+  return pairs;
+}
+
+const SAMPLERS = ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'] as const;
+
+/**
+ * Tracing is off unless the standard variables ask for it: OTEL_TRACES_EXPORTER=otlp, or an OTLP endpoint given
+ * (OTEL_EXPORTER_OTLP_ENDPOINT / OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) with no exporter named. OTEL_SDK_DISABLED=true
+ * and OTEL_TRACES_EXPORTER=none keep it off. Only OTLP over HTTP is built in (protobuf, the OTLP default, or JSON).
+ */
+function tracingConfig(env: Env): TracingConfig | null {
+  if (flag(env, 'OTEL_SDK_DISABLED', false)) return null;
+  const exporters = list(text(env, 'OTEL_TRACES_EXPORTER')?.toLowerCase());
+  const unsupported = exporters.filter((name) => name !== 'otlp' && name !== 'none');
+  if (unsupported.length > 0) throw new ConfigError(`OTEL_TRACES_EXPORTER: only otlp (or none) is supported, got '${unsupported.join(',')}'`);
+  const tracesEndpoint = text(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
+  const baseEndpoint = text(env, 'OTEL_EXPORTER_OTLP_ENDPOINT');
+  const on = exporters.includes('otlp') || (exporters.length === 0 && (tracesEndpoint ?? baseEndpoint) !== undefined);
+  if (!on) return null;
+  const protocol = text(env, 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL') ?? text(env, 'OTEL_EXPORTER_OTLP_PROTOCOL') ?? 'http/protobuf';
+  if (protocol !== 'http/protobuf' && protocol !== 'http/json') {
+    throw new ConfigError(`OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json (OTLP over HTTP, port 4318), got '${protocol}'`);
+  }
+  const sampler = oneOf(env, 'OTEL_TRACES_SAMPLER', SAMPLERS, 'parentbased_always_on');
+  const ratio = text(env, 'OTEL_TRACES_SAMPLER_ARG') === undefined ? 1 : Number(text(env, 'OTEL_TRACES_SAMPLER_ARG'));
+  if (!(ratio >= 0 && ratio <= 1)) throw new ConfigError(`OTEL_TRACES_SAMPLER_ARG must be a ratio between 0 and 1, got '${text(env, 'OTEL_TRACES_SAMPLER_ARG')}'`);
+  return {
+    // The per-signal variable is the URL itself; the general one is a base to which the signal's path is added.
+    endpoint: tracesEndpoint ?? `${(baseEndpoint ?? 'http://localhost:4318').replace(/\/+$/, '')}/v1/traces`,
+    protocol,
+    headers: { ...keyValues(env, 'OTEL_EXPORTER_OTLP_HEADERS'), ...keyValues(env, 'OTEL_EXPORTER_OTLP_TRACES_HEADERS') },
+    resource: { 'service.name': 'memd', ...keyValues(env, 'OTEL_RESOURCE_ATTRIBUTES'), ...(text(env, 'OTEL_SERVICE_NAME') && { 'service.name': text(env, 'OTEL_SERVICE_NAME')! }) },
+    sampler: { root: sampler.replace('parentbased_', '') as TracingConfig['sampler']['root'], ratio, parentBased: sampler.startsWith('parentbased_') },
+  };
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -206,6 +313,8 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: text(env, 'MEMD_LOG_LEVEL') ?? 'info',
     bodyLimitBytes: integer(env, 'MEMD_BODY_LIMIT_BYTES', 10 * 1024 * 1024, 1024, 1024 ** 3),
     importBodyLimitBytes: integer(env, 'MEMD_IMPORT_BODY_LIMIT_BYTES', 512 * 1024 * 1024, 1024, 16 * 1024 ** 3),
+    // Far below where recursive walks of a value (validation, JSON.stringify, drivers) run out of stack.
+    jsonMaxDepth: integer(env, 'MEMD_JSON_MAX_DEPTH', 64, 2, 1000),
     shutdownTimeoutMs: integer(env, 'MEMD_SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     storage,
     auth: { adminKey: text(env, 'MEMD_ADMIN_KEY') },
@@ -248,9 +357,20 @@ export function loadConfig(env: Env = process.env): Config {
     documents: {
       maxBytes: integer(env, 'MEMD_DOCUMENT_MAX_BYTES', 50 * 1024 * 1024, 1, 1024 ** 3),
       extractTimeoutMs: integer(env, 'MEMD_DOCUMENT_EXTRACT_TIMEOUT_MS', 300_000, 100, 3_600_000),
+      extractMemoryMb: integer(env, 'MEMD_DOCUMENT_EXTRACT_MEMORY_MB', 1024, 32, 16_384),
+      maxExpandedBytes: integer(env, 'MEMD_DOCUMENT_MAX_EXPANDED_BYTES', 256 * 1024 * 1024, 1024, 16 * 1024 ** 3),
+    },
+    ocr: ocrConfig(env, oneOf(env, 'MEMD_OCR_PROVIDER', ['local', 'peer', 'off'] as const, 'local')),
+    transcription: {
+      baseUrl: text(env, 'MEMD_TRANSCRIPTION_BASE_URL')?.replace(/\/+$/, ''),
+      model: text(env, 'MEMD_TRANSCRIPTION_MODEL') ?? 'whisper-1',
+      apiKey: text(env, 'MEMD_TRANSCRIPTION_API_KEY'),
+      timeoutMs: integer(env, 'MEMD_TRANSCRIPTION_TIMEOUT_MS', 600_000, 1_000, 3_600_000),
     },
     rateLimit: { perMinute: integer(env, 'MEMD_RATE_LIMIT_PER_MINUTE', 0, 0, 10_000_000) },
     secrets: { key: secretKey(env, 'MEMD_SECRET_KEY'), keyFile: resolve(dataDir, 'secret.key') },
+    metrics: { enabled: flag(env, 'MEMD_METRICS_ENABLED', true), key: text(env, 'MEMD_METRICS_KEY') },
+    tracing: tracingConfig(env),
   };
 }
 
@@ -277,6 +397,8 @@ export interface PeerConfig {
   concurrency: number;
   /** The embedding providers served; the first answers requests that name no model. */
   embedding: EmbeddingConfig[];
+  /** `POST /v1/ocr`: `local` (tesseract.js in worker threads) or `off` (501). */
+  ocr: OcrConfig;
   llm: { enabled: boolean; profiles: LlmProfile[]; defaultProfile: string | undefined; timeoutMs: number };
 }
 
@@ -320,6 +442,7 @@ export function loadPeerConfig(env: Env = process.env): PeerConfig {
     apiKey: text(env, 'MEMD_PEER_API_KEY'),
     concurrency: integer(env, 'MEMD_PEER_CONCURRENCY', 4, 1, 1024),
     embedding: peerEmbedding(env),
+    ocr: ocrConfig(env, oneOf(env, 'MEMD_PEER_OCR', ['local', 'off'] as const, 'local')),
     llm: { enabled, profiles, defaultProfile: enabled ? defaultProfile : undefined, timeoutMs: integer(env, 'MEMD_PEER_LLM_TIMEOUT_MS', 120_000, 100, 3_600_000) },
   };
 }

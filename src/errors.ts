@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'conflict'
   | 'gone'
   | 'payload_too_large'
+  | 'uri_too_long'
   | 'unsupported_media_type'
   | 'rate_limited'
   | 'not_implemented'
@@ -19,6 +20,7 @@ export type ErrorCode =
   | 'provider_unavailable'
   | 'not_ready'
   | 'secrets_unavailable'
+  | 'storage_unavailable'
   | 'internal_error';
 
 const STATUS_BY_CODE: Record<ErrorCode, number> = {
@@ -31,6 +33,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   conflict: 409,
   gone: 410,
   payload_too_large: 413,
+  uri_too_long: 414,
   unsupported_media_type: 415,
   rate_limited: 429,
   not_implemented: 501,
@@ -38,6 +41,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   provider_unavailable: 503,
   not_ready: 503,
   secrets_unavailable: 503,
+  storage_unavailable: 503,
   internal_error: 500,
 };
 

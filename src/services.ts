@@ -5,7 +5,6 @@ import { ApiKeyService } from './core/auth/api-keys.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { CoreEvents } from './core/events.js';
 import { HealthCheck } from './core/health.js';
-import type { Logger } from './core/logger.js';
 import { PortabilityService } from './core/portability/service.js';
 import { CallerSearch } from './core/recall/caller.js';
 import { GraphAnalyzer } from './core/graph/analysis/analyzer.js';
@@ -21,8 +20,11 @@ import { DataProviderService } from './core/data-providers/service.js';
 import { emptyLocalSync } from './core/data-providers/sync.js';
 import { DocumentExtractor } from './core/documents/extractor.js';
 import { DocumentIngestor, INGEST_TASK } from './core/documents/ingest.js';
+import { DocumentReader } from './core/documents/reader.js';
+import { PageRenderer } from './core/documents/renderer.js';
 import { DocumentService } from './core/documents/service.js';
 import { EntityService } from './core/entities/service.js';
+import { ErasureService } from './core/erasure/service.js';
 import { McpServerService } from './core/mcp-servers/service.js';
 import { LlmReranker } from './core/recall/rerank.js';
 import { RecallService, type RecallTuning } from './core/recall/service.js';
@@ -39,8 +41,12 @@ import { ThreadService } from './core/threads/service.js';
 import { WorkspaceService } from './core/workspaces/service.js';
 import { createEmbeddingProvider, withEmbeddingCache, type EmbeddingProvider } from './providers/embedding/index.js';
 import { createLlmProvider } from './providers/llm/index.js';
+import { createOcrProvider } from './providers/ocr/index.js';
+import { createTranscriber } from './providers/transcription/openai.js';
 import type { LlmProvider } from './providers/llm/types.js';
 import { checkEmbedderIdentity } from './core/embedder-identity.js';
+import { isoNow } from './core/clock.js';
+import { createObservability, instrumentedEmbedder, instrumentedLlm, type ContextLogger, type Observability } from './observability/index.js';
 import { SandboxManager } from './sandbox/index.js';
 import { openStorage } from './storage/index.js';
 import type { SqlStorage } from './storage/sql/storage.js';
@@ -91,9 +97,13 @@ export interface Services {
   dataProviders: DataProviderService;
   portability: PortabilityService;
   health: HealthCheck;
+  /** Removes everything of a user or a subject, with an audit record. */
+  erasure: ErasureService;
   tasks: TaskRunner;
   /** Client requests in flight; background tasks give way to them. */
   foreground: ForegroundActivity;
+  /** Metrics (served at /metrics) and traces (exported when OTEL_* asks). */
+  observability: Observability;
   /** True once search indexes are warm and background work runs. */
   isReady(): boolean;
   /** Resolves once every write committed so far is durable; awaited before a write is acknowledged. */
@@ -117,11 +127,18 @@ export interface ServiceOptions {
 }
 
 /** Builds every service from the configuration. Fails with a clear message if the data cannot be served. */
-export async function createServices(config: Config, log: Logger, options: ServiceOptions = {}): Promise<Services> {
+export async function createServices(config: Config, log: ContextLogger, options: ServiceOptions = {}): Promise<Services> {
   const clock = options.clock ?? systemClock;
-  const embedder = options.embedder ?? createEmbeddingProvider(config.embedding);
+  // The gauges read the queue and the sandboxes when scraped, by then built.
+  const observability = await createObservability(config, log, {
+    taskCounts: () => db.tasks.counts(isoNow(clock)),
+    liveSandboxes: () => sandboxes.liveCount,
+  });
+  const { metrics, tracing } = observability;
+  const embedder = instrumentedEmbedder(options.embedder ?? createEmbeddingProvider(config.embedding), metrics, tracing);
   await embedder.init();
-  const llm = options.llm !== undefined ? options.llm : createLlmProvider(config.llm);
+  const model = options.llm !== undefined ? options.llm : createLlmProvider(config.llm);
+  const llm = model && instrumentedLlm(model, metrics, tracing);
 
   let storage: SqlStorage | undefined;
   let secrets: SecretBox;
@@ -132,8 +149,10 @@ export async function createServices(config: Config, log: Logger, options: Servi
   } catch (error) {
     await storage?.close();
     await embedder.close();
+    await observability.shutdown();
     throw error;
   }
+  const db = storage;
 
   const events = new CoreEvents(storage.workspaces);
   const queryEmbedder = withEmbeddingCache(embedder, QUERY_EMBEDDING_CACHE);
@@ -145,6 +164,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
     reranker: config.recall.reranker === 'llm' && llm ? new LlmReranker(llm) : null,
     log,
     cache: { maxEntries: config.recall.cacheEntries, ttlMs: config.recall.cacheTtlMs },
+    telemetry: observability,
     ...(options.recallTuning && { tuning: options.recallTuning }),
   });
   // The context environment searches memories with the recall engine.
@@ -169,10 +189,11 @@ export async function createServices(config: Config, log: Logger, options: Servi
     writeScope: (workspaceId) => workspaces.writeScope(workspaceId),
     touchSession: (sessionId): Promise<unknown> => sessions.touch(sessionId),
     settleAccess: (workspaceId, memoryId) => recall.settleAccess(workspaceId, memoryId),
+    telemetry: observability,
   });
-  const enricher = new MemoryEnricher({ storage, embedder, llm, clock, events, log });
+  const enricher = new MemoryEnricher({ storage, embedder, llm, clock, events, log, telemetry: observability });
   const foreground = new ForegroundActivity();
-  const tasks = new TaskRunner(storage, clock, events, config.tasks, log, foreground);
+  const tasks = new TaskRunner(storage, clock, events, config.tasks, log, foreground, observability);
   tasks.register(ENRICH_TASK, enricher.handle);
 
   const committer = new SessionCommitter({ storage, memories, workspaces, llm, clock, log });
@@ -181,7 +202,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
   const decomposer = new ThreadDecomposer({ storage, memories, workspaces, llm, clock, log });
   const threads = new ThreadService({ storage, workspaces, decomposer, clock, events });
   const detector = new ContradictionDetector({ storage, llm, clock, log });
-  enricher.addStep(detector.onWrite);
+  enricher.addStep('contradictions', detector.onWrite);
   tasks.register(SESSION_EXPIRE_TASK, expiry.expire);
   tasks.register(THREAD_DECOMPOSE_TASK, decomposer.handle);
   const recurring = [expiry.sweep, threads.cleanup].map((work) => recurringTask(storage, clock, work));
@@ -191,8 +212,12 @@ export async function createServices(config: Config, log: Logger, options: Servi
   const graph = new GraphService(storage, analyzer, config.graph);
   const knowledgebase = new KnowledgebaseService({ storage, graph, llm, clock, events, log });
   tasks.register(KNOWLEDGEBASE_TASK, knowledgebase.handle);
-  const extractor = new DocumentExtractor(config.documents.extractTimeoutMs);
-  const ingestor = new DocumentIngestor({ storage, memories, workspaces, embedder, extractor, clock, log });
+  const { extractTimeoutMs: timeoutMs, extractMemoryMb: memoryMb, maxExpandedBytes } = config.documents;
+  const extractor = new DocumentExtractor({ timeoutMs, memoryMb, maxExpandedBytes });
+  const renderer = new PageRenderer();
+  const ocr = createOcrProvider(config.ocr);
+  const reader = new DocumentReader({ extractor, renderer, ocr, transcriber: createTranscriber(config.transcription), ocrLimits: config.ocr });
+  const ingestor = new DocumentIngestor({ storage, memories, workspaces, embedder, reader, clock, log });
   tasks.register(INGEST_TASK, ingestor.handle);
 
   const access = new AccessResolver({
@@ -207,7 +232,6 @@ export async function createServices(config: Config, log: Logger, options: Servi
 
   let ready = false;
   const isReady = () => ready;
-  const db = storage;
   return {
     config,
     clock,
@@ -231,7 +255,7 @@ export async function createServices(config: Config, log: Logger, options: Servi
     threads,
     contradictions: new ContradictionService({ storage, memories, workspaces, detector, clock, events }),
     entities: new EntityService({ storage, memories, workspaces, llm, clock, log }),
-    documents: new DocumentService({ storage, memories, workspaces, queryEmbedder, clock, events }),
+    documents: new DocumentService({ storage, memories, workspaces, queryEmbedder, reader, clock, events }),
     sandboxes,
     context: new ContextService({ sandboxes, llm, search }),
     apiKeys: new ApiKeyService(storage, clock, config.auth.adminKey),
@@ -243,8 +267,10 @@ export async function createServices(config: Config, log: Logger, options: Servi
     dataProviders: new DataProviderService({ storage, workspaces, secrets, clock, syncers: { local: emptyLocalSync } }),
     portability: new PortabilityService({ storage, embedder, clock, events, workspaces }),
     health: new HealthCheck({ storage, clock, embedder, llm, isReady }),
+    erasure: new ErasureService({ storage, clock, events, sandboxes: sandboxCleanup }),
     tasks,
     foreground,
+    observability,
     isReady,
     syncWrites: () => db.syncWrites(),
     async start() {
@@ -262,11 +288,14 @@ export async function createServices(config: Config, log: Logger, options: Servi
       await tasks.stop();
       await analyzer.close();
       await extractor.close();
+      await renderer.close();
+      await ocr?.close();
       // Live sandboxes are checkpointed to the database before it closes.
       await sandboxes.close();
       await recall.close();
       await db.close();
       await embedder.close();
+      await observability.shutdown();
     },
   };
 }

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import type { ResourceLimits } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 
 /**
@@ -31,20 +32,34 @@ export function plainWorkerScript(scriptUrl: URL): URL {
 
 /**
  * One worker thread for a module's default export, started on first use and stopped after a minute idle. Tasks
- * run one at a time (queued): CPU work that must not hold the event loop, with the CPU it takes bounded.
+ * run one at a time (queued): CPU work that must not hold the event loop, with the CPU it takes bounded, and the
+ * memory too when `resourceLimits` are given (a task that needs more ends the thread with ERR_WORKER_OUT_OF_MEMORY).
  */
 export class LazyWorker {
   #pool: Piscina | undefined;
 
-  constructor(private readonly script: URL) {}
+  constructor(
+    private readonly script: URL,
+    private readonly options: { resourceLimits?: ResourceLimits } = {},
+  ) {}
 
   /** Runs the task in the thread; aborting `signal` rejects and terminates the thread. */
   run(task: unknown, options: { signal?: AbortSignal } = {}): Promise<unknown> {
     if (!this.#pool) {
       const { filename, execArgv } = workerEntry(this.script);
-      this.#pool = new Piscina({ filename, execArgv, minThreads: 0, maxThreads: 1, idleTimeout: 60_000 });
+      this.#pool = new Piscina({ filename, execArgv, minThreads: 0, maxThreads: 1, idleTimeout: 60_000, ...this.options });
     }
     return this.#pool.run(task, options);
+  }
+
+  /**
+   * Lets the thread go once the tasks it has finish, so that the memory its heap grew to returns to the system;
+   * the next task starts a fresh one.
+   */
+  discard(): void {
+    const pool = this.#pool;
+    this.#pool = undefined;
+    void pool?.close().catch(() => undefined);
   }
 
   async close(): Promise<void> {

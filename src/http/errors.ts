@@ -55,6 +55,10 @@ export function toAppError(error: unknown): AppError {
       return new AppError('payload_too_large', 'the request body is larger than this endpoint accepts');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new AppError('unsupported_media_type', `unsupported Content-Type: ${e.message}`);
+    case 'FST_ERR_BAD_URL':
+      return new AppError('bad_request', 'the URL does not decode: a percent-encoded part of its path is not UTF-8');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new AppError('uri_too_long', 'a path parameter is longer than any id (256 characters)');
   }
   if (e instanceof SyntaxError) return new AppError('invalid_json', `the request body is not valid JSON: ${e.message}`);
   if (e.statusCode === 413) return new AppError('payload_too_large', e.message);
@@ -85,8 +89,12 @@ export function errorBody(error: AppError): ErrorBody {
   return body;
 }
 
+/** The media type a route could not read, named in its 415 (fastify's own message names none). */
+const refusedMediaType = (request: FastifyRequest): AppError =>
+  new AppError('unsupported_media_type', `this endpoint does not read Content-Type '${request.headers['content-type'] ?? ''}'`);
+
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const appError = toAppError(error);
+  const appError = (error as FastifyError).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? refusedMediaType(request) : toAppError(error);
   if (appError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
   if (appError.retryAfter !== undefined) reply.header('retry-after', String(appError.retryAfter));
   // The rest of an oversized body may still be on its way: this connection cannot carry another request.

@@ -35,6 +35,11 @@ export function scopedAccess(services: CoreServices, request: FastifyRequest, bo
   return services.access.scope(request.principal, hintsOf(request, body));
 }
 
+/** The caller's Access for a call that removes what a workspace holds, which it never creates (see AccessResolver.existing). */
+export function existingAccess(services: CoreServices, request: FastifyRequest, body?: string): Promise<Access> {
+  return services.access.existing(request.principal, hintsOf(request, body));
+}
+
 /** The caller's Access for a call addressing one record by its id (see AccessResolver.forObject). */
 export function objectAccess(services: CoreServices, request: FastifyRequest, kind: LocatableKind, id: string): Promise<Access> {
   return services.access.forObject(request.principal, hintsOf(request), { kind, id });

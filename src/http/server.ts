@@ -13,6 +13,8 @@ import { AppError } from '../errors.js';
 import type { CoreServices } from '../services.js';
 import { handleError } from './errors.js';
 import { finishOpenApiDocument } from './openapi.js';
+import { observeRequests, requestId } from './observability.js';
+import { acceptJsonBodies } from './json-body.js';
 import { limitRequestRate } from './rate-limit.js';
 import { presentedKey } from './request-context.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
@@ -23,12 +25,14 @@ import { contradictionRoutes } from './routes/contradictions.js';
 import { documentRoutes } from './routes/documents.js';
 import { dataProviderRoutes } from './routes/data-providers.js';
 import { entityRoutes } from './routes/entities.js';
+import { erasureRoutes } from './routes/erasure.js';
 import { graphRoutes } from './routes/graph.js';
 import { healthRoutes } from './routes/health.js';
 import { knowledgebaseRoutes } from './routes/knowledgebase.js';
 import { mcpServerRoutes } from './routes/mcp-servers.js';
 import { notOfferedRoutes } from './routes/not-offered.js';
 import { memoryRoutes } from './routes/memories.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { portabilityRoutes } from './routes/portability.js';
 import { recallRoutes } from './routes/recall.js';
 import { sessionRoutes } from './routes/sessions.js';
@@ -62,6 +66,7 @@ const V1_ROUTES = [
   skillRoutes,
   mcpServerRoutes,
   dataProviderRoutes,
+  erasureRoutes,
   notOfferedRoutes,
 ];
 
@@ -74,9 +79,17 @@ export async function buildHttpServer(services: CoreServices, logger: FastifyBas
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     ajv: { customOptions: { strict: false } },
+    genReqId: requestId,
+    // The longest id a route takes (IdParams): fastify's default of 100 made a 128-character workspace unreachable.
+    routerOptions: { maxParamLength: 256 },
+    // Malformed URLs and over-long path parameters get the one error body too.
+    frameworkErrors: handleError,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // First, so that everything after runs in the request's context (its id in every log line, its span).
+  observeRequests(app, services.observability);
 
   app.setValidatorCompiler(validatorCompiler);
+  acceptJsonBodies(app, services.config.jsonMaxDepth);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) =>
     handleError(new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`), request, reply),
@@ -84,8 +97,8 @@ export async function buildHttpServer(services: CoreServices, logger: FastifyBas
 
   await app.register(cors, {
     origin: true,
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-API-Key', 'X-Session-ID', 'X-Workspace-ID'],
-    exposedHeaders: ['Retry-After'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'X-API-Key', 'X-Request-ID', 'X-Session-ID', 'X-Workspace-ID', 'traceparent'],
+    exposedHeaders: ['Retry-After', 'X-Request-ID'],
   });
   await app.register(swagger, {
     openapi: {
@@ -111,12 +124,18 @@ export async function buildHttpServer(services: CoreServices, logger: FastifyBas
     reply.raw.once('close', () => services.foreground.end());
   });
 
+  // No id, name or filter holds NUL, and PostgreSQL text cannot: refused before a route reads the URL.
+  app.addHook('onRequest', async (request) => {
+    if (/%00/.test(request.url)) throw new AppError('bad_request', 'the URL holds a NUL character (%00)');
+  });
+
   app.decorateRequest('principal', null as never);
   app.addHook('onRequest', async (request) => {
     if (request.url.startsWith('/v1/')) request.principal = await services.apiKeys.authenticate(presentedKey(request));
   });
 
   healthRoutes(app, services);
+  metricsRoutes(app, services);
   await app.register(
     async (v1) => {
       // After authentication (a parent hook), so that a key is one client wherever it calls from.

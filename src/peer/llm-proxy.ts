@@ -10,11 +10,11 @@ import type { PeerApp } from './server.js';
 /** Upstream response headers a client needs: what the body is, streaming hints, rate-limit advice. */
 const PASSED_HEADERS = ['content-type', 'cache-control', 'retry-after', 'x-request-id'];
 
-const disabled = () =>
+export const disabled = () =>
   new AppError('not_implemented', 'language-model hosting is disabled on this peer; MEMD_PEER_LLM_ENABLED=true with MEMD_PEER_LLM_PROFILES turns it on');
 
 /** The profile a request's `model` names (a profile, an alias, or the upstream's model id); none named: the default. */
-function profileFor(config: PeerConfig['llm'], model: unknown): LlmProfile {
+export function profileFor(config: PeerConfig['llm'], model: unknown): LlmProfile {
   const wanted = typeof model === 'string' ? model : config.defaultProfile;
   const profile = config.profiles.find((p) => p.name === wanted || p.aliases.includes(wanted ?? '') || p.model === wanted);
   if (!profile) throw modelNotFound(String(wanted), config.profiles.map((p) => p.name));
@@ -32,6 +32,59 @@ function parsePayload(raw: Buffer): Record<string, unknown> {
   return payload as Record<string, unknown>;
 }
 
+export interface Relay {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  config: PeerConfig['llm'];
+  load: ProviderLoad;
+  profile: LlmProfile;
+  /** After the profile's base URL, e.g. `/chat/completions`. */
+  path: string;
+  body: Buffer | FormData;
+  /** Unset for a FormData body (fetch writes the multipart boundary). */
+  contentType?: string;
+}
+
+/**
+ * Sends a request to a profile's upstream and the answer back as the upstream sends it: status, body and the
+ * headers a client needs, a stream as it arrives. The profile's slot is held until the answer is sent; a client
+ * that leaves cancels the upstream request; MEMD_PEER_LLM_TIMEOUT_MS bounds the wait for the upstream's headers.
+ */
+export async function relay({ request, reply, config, load, profile, path, body, contentType }: Relay): Promise<FastifyReply> {
+  const release = await load.acquire();
+  const upstream = new AbortController();
+  let answered = false;
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) upstream.abort();
+    release(answered && reply.raw.writableFinished);
+  });
+  let timedOut = false;
+  const deadline = setTimeout(() => {
+    timedOut = true;
+    upstream.abort();
+  }, config.timeoutMs);
+  let response: Response;
+  try {
+    const headers: Record<string, string> = { accept: request.headers.accept ?? 'application/json' };
+    if (contentType) headers['content-type'] = contentType;
+    if (profile.apiKey) headers.authorization = `Bearer ${profile.apiKey}`;
+    response = await fetch(`${profile.baseUrl}${path}`, { method: 'POST', headers, body, signal: upstream.signal });
+  } catch (error) {
+    const reason = timedOut ? `no answer within ${config.timeoutMs} ms (MEMD_PEER_LLM_TIMEOUT_MS)` : (((error as Error).cause as Error | undefined)?.message ?? (error as Error).message);
+    throw new AppError('provider_error', `upstream of profile '${profile.name}' failed: ${reason}`);
+  } finally {
+    clearTimeout(deadline);
+  }
+  answered = response.ok;
+  reply.status(response.status);
+  for (const name of PASSED_HEADERS) {
+    const value = response.headers.get(name);
+    if (value !== null) reply.header(name, value);
+  }
+  if (!response.body) return reply.send();
+  return reply.send(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>));
+}
+
 /**
  * Language-model hosting as forwarding: `/v1/chat/completions` and `/v1/completions` go to the OpenAI-compatible
  * upstream of the profile the request's `model` names, the payload unchanged (but for `model`), and the answer
@@ -46,39 +99,7 @@ export function llmRoutes(app: PeerApp, config: PeerConfig['llm'], loads: Readon
     const profile = profileFor(config, payload.model);
     // Sent as received; a profile name or alias becomes the upstream's model id, nothing else changes.
     const body = payload.model === profile.model ? raw : Buffer.from(JSON.stringify({ ...payload, model: profile.model }));
-    const release = await loads.get(profile.name)!.acquire();
-    const upstream = new AbortController();
-    let answered = false;
-    // The slot is held until the answer is sent (a stream: until its end); a client that leaves cancels the upstream.
-    reply.raw.once('close', () => {
-      if (!reply.raw.writableFinished) upstream.abort();
-      release(answered && reply.raw.writableFinished);
-    });
-    // The deadline covers the wait for the upstream's headers; a stream may then run as long as it needs.
-    let timedOut = false;
-    const deadline = setTimeout(() => {
-      timedOut = true;
-      upstream.abort();
-    }, config.timeoutMs);
-    let response: Response;
-    try {
-      const headers: Record<string, string> = { 'content-type': 'application/json', accept: request.headers.accept ?? 'application/json' };
-      if (profile.apiKey) headers.authorization = `Bearer ${profile.apiKey}`;
-      response = await fetch(`${profile.baseUrl}${path}`, { method: 'POST', headers, body, signal: upstream.signal });
-    } catch (error) {
-      const reason = timedOut ? `no answer within ${config.timeoutMs} ms (MEMD_PEER_LLM_TIMEOUT_MS)` : (((error as Error).cause as Error | undefined)?.message ?? (error as Error).message);
-      throw new AppError('provider_error', `upstream of profile '${profile.name}' failed: ${reason}`);
-    } finally {
-      clearTimeout(deadline);
-    }
-    answered = response.ok;
-    reply.status(response.status);
-    for (const name of PASSED_HEADERS) {
-      const value = response.headers.get(name);
-      if (value !== null) reply.header(name, value);
-    }
-    if (!response.body) return reply.send();
-    return reply.send(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>));
+    return relay({ request, reply, config, load: loads.get(profile.name)!, profile, path, body, contentType: 'application/json' });
   };
 
   // The body is forwarded as received, so these routes read it as bytes, not as parsed JSON.

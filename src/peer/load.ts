@@ -1,6 +1,6 @@
 /** What /health/load reports for one provider. */
 export interface LoadSnapshot {
-  kind: 'embedding' | 'llm';
+  kind: 'embedding' | 'llm' | 'ocr';
   name: string;
   model: string;
   /** Requests being served now. */

@@ -11,12 +11,17 @@ import { embeddingRoutes, HostedEmbedder } from './embeddings.js';
 import { peerErrorHandler } from './errors.js';
 import { llmRoutes } from './llm-proxy.js';
 import { ProviderLoad } from './load.js';
+import { HostedOcr, ocrRoutes } from './ocr.js';
+import { transcriptionRoutes } from './transcription-proxy.js';
+import { createOcrProvider, type OcrProvider } from '../providers/ocr/index.js';
 
 export type PeerApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
 export interface PeerOptions {
   /** Replaces the configured embedding providers (tests). */
   embedders?: EmbeddingProvider[];
+  /** Replaces the configured OCR engine (tests); null turns OCR off. */
+  ocr?: OcrProvider | null;
   logLevel?: string;
 }
 
@@ -33,14 +38,17 @@ const digest = (secret: string) => createHash('sha256').update(secret).digest();
 
 /**
  * The embedding peer: a stateless HTTP process that serves model work for memd nodes — OpenAI-compatible
- * embeddings from the configured providers and, when enabled, language-model profiles forwarded to their upstreams —
- * with health, readiness and a per-provider load snapshot.
+ * embeddings from the configured providers, OCR of images, and, when enabled, language-model profiles (chat,
+ * completions, audio transcription) forwarded to their upstreams — with health, readiness and a per-provider load
+ * snapshot.
  */
 export async function createPeer(config: PeerConfig, options: PeerOptions = {}): Promise<Peer> {
   const logger: FastifyBaseLogger = pino({ level: options.logLevel ?? config.logLevel, base: { service: 'memd-peer' } });
   const embedders = (options.embedders ?? config.embedding.map(createEmbeddingProvider)).map(
     (provider) => new HostedEmbedder(provider, new ProviderLoad('embedding', provider.name, provider.model, config.concurrency)),
   );
+  const ocrProvider = options.ocr !== undefined ? options.ocr : createOcrProvider(config.ocr);
+  const ocr = ocrProvider && new HostedOcr(ocrProvider, new ProviderLoad('ocr', ocrProvider.name, ocrProvider.model, config.concurrency));
   const llmLoads = new Map(config.llm.profiles.map((p) => [p.name, new ProviderLoad('llm', p.name, p.model, config.concurrency)]));
 
   const http: PeerApp = Fastify({ loggerInstance: logger, bodyLimit: config.bodyLimitBytes, requestTimeout: 0, return503OnClosing: true, forceCloseConnections: 'idle' }).withTypeProvider<TypeBoxTypeProvider>();
@@ -59,30 +67,33 @@ export async function createPeer(config: PeerConfig, options: PeerOptions = {}):
 
   http.get('/health', async () => ({ status: 'healthy' as const }));
   http.get('/health/ready', async (_request, reply) => {
-    const ready = embedders.every((e) => e.state === 'ready');
+    const ready = embedders.every((e) => e.state === 'ready') && (!ocr || ocr.state === 'ready');
     return reply.status(ready ? 200 : 503).send({
       status: ready ? 'ready' : 'not_ready',
       embedding: embedders.map((e) => ({ name: e.provider.name, model: e.provider.model, dimensions: e.provider.dimensions, state: e.state, error: e.error })),
+      ocr: ocr ? { model: ocr.provider.model, state: ocr.state, error: ocr.error } : null,
       llm: { enabled: config.llm.enabled, profiles: config.llm.profiles.map((p) => p.name) },
     });
   });
-  http.get('/health/load', async () => ({ providers: [...embedders.map((e) => e.load), ...llmLoads.values()].map((load) => load.snapshot()) }));
+  http.get('/health/load', async () => ({ providers: [...embedders.map((e) => e.load), ...(ocr ? [ocr.load] : []), ...llmLoads.values()].map((load) => load.snapshot()) }));
   embeddingRoutes(http, embedders);
+  ocrRoutes(http, ocr);
   llmRoutes(http, config.llm, llmLoads);
+  transcriptionRoutes(http, config.llm, llmLoads, config.bodyLimitBytes);
 
   let loading: Promise<void> = Promise.resolve();
   return {
     http,
     async listen(port = config.port) {
       const url = await http.listen({ host: config.host, port });
-      loading = Promise.all(embedders.map((e) => e.init())).then(() => undefined);
+      loading = Promise.all([...embedders.map((e) => e.init()), ocr?.init()]).then(() => undefined);
       return url;
     },
     ready: () => loading,
     async close() {
       await http.close();
       await loading;
-      await Promise.all(embedders.map((e) => e.provider.close()));
+      await Promise.all([...embedders.map((e) => e.provider.close()), ocr?.provider.close()]);
     },
   };
 }

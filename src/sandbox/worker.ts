@@ -7,8 +7,9 @@ import { loadPyodide, type PyodideInterface } from 'pyodide';
 import { lockDownRealm, replaceWasmImports } from './lockdown.js';
 import { MemoryBudget, type EmscriptenFs } from './memory-budget.js';
 import type { FromWorker, HostReply, OperationFailure, OperationRequest, ToWorker, WorkerInit } from './protocol.js';
-import { FENCE_SOURCE } from './python/fence.js';
+import { BRIDGE_MODULES, FENCE_SOURCE } from './python/fence.js';
 import { RUNNER_SOURCE } from './python/runner.js';
+import { erasePackages } from './python/stdlib-archive.js';
 
 type PyCallable = ((...args: unknown[]) => unknown) & { destroy(): void };
 interface PyPair {
@@ -42,6 +43,8 @@ async function startInterpreter(): Promise<Map<string, PyCallable>> {
   // Direct writes to file descriptors 1 and 2 are dropped; print() goes through the runner's capture.
   const pyodide = await loadPyodide({ env: { HOME: '/home/sandbox' }, stdout: discard, stderr: discard });
   releaseImportGuard();
+  // Before the file budget counts files: the archive is written back whole.
+  eraseBridgeSources(pyodide.FS as unknown as ArchiveFs);
   pyodide.setInterruptBuffer(interrupt);
   const module = (pyodide as unknown as { _module: { HEAPU8: Uint8Array } })._module;
   budget.capFileStorage(pyodide.FS as unknown as EmscriptenFs, () => module.HEAPU8.length);
@@ -69,6 +72,22 @@ function installRunner(pyodide: PyodideInterface): Map<string, PyCallable> {
   installFence.destroy();
   fenceNamespace.destroy();
   return operations;
+}
+
+interface ArchiveFs {
+  readdir(path: string): string[];
+  readFile(path: string): Uint8Array;
+  writeFile(path: string, data: Uint8Array): void;
+}
+
+/** The bridge packages leave the standard library archive, so that no import can find them (see fence.ts). */
+function eraseBridgeSources(fs: ArchiveFs): void {
+  const archives = fs.readdir('/lib').filter((name) => /^python\d+\.zip$/.test(name));
+  if (archives.length !== 1) throw new Error(`sandbox: expected one standard library archive in /lib, found ${archives.length}`);
+  const path = `/lib/${archives[0]}`;
+  const archive = fs.readFile(path);
+  if (erasePackages(archive, BRIDGE_MODULES) === 0) throw new Error('sandbox: the standard library archive holds no bridge package to erase');
+  fs.writeFile(path, archive);
 }
 
 /**

@@ -1,4 +1,10 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { ApiKey } from '../schemas/api-key.js';
+import type { Association } from '../schemas/association.js';
+import type { Memory } from '../schemas/memory.js';
+import type { Session, WorkingMemoryEntry } from '../schemas/session.js';
+import type { ChatMessage, ChatThread } from '../schemas/thread.js';
+import type { Context, Workspace } from '../schemas/workspace.js';
 
 /**
  * Table shapes as both drivers see them. JSON, booleans and timestamps come back in driver-specific
@@ -9,19 +15,32 @@ export type Timestamp = ColumnType<string | Date, string, string>;
 export type NullableTimestamp = ColumnType<string | Date | null, string | null, string | null>;
 export type Bool = ColumnType<number | boolean, number, number>;
 
+/**
+ * The column a record's field is stored in: `*_at` fields are timestamps, booleans are 0/1 (or boolean), strings
+ * and numbers stay as they are (an enum is plain text), everything else is JSON (text or jsonb).
+ */
+type ColumnOf<Name, Value> = Name extends `${string}_at`
+  ? null extends Value
+    ? NullableTimestamp
+    : Timestamp
+  : [Value] extends [boolean]
+    ? Bool
+    : [Value] extends [string | number | null]
+      ? Value extends string ? string : Value
+      : Json;
+
+/**
+ * A table derived from a record declared once in src/schemas: every field a column in its stored form. A table
+ * adds only what the record does not show (keys of its parent, insertion order, counters).
+ */
+export type TableOf<R> = { [K in keyof R]: ColumnOf<K, R[K]> };
+
 export interface MetaTable {
   key: string;
   value: string;
 }
 
-export interface WorkspacesTable {
-  id: string;
-  tenant_id: string;
-  name: string;
-  settings: Json;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
+export type WorkspacesTable = TableOf<Workspace>;
 
 export interface MemoryVersionsTable {
   workspace_id: string;
@@ -29,48 +48,10 @@ export interface MemoryVersionsTable {
   version: ColumnType<number | string, number, number>;
 }
 
-export interface ContextsTable {
-  workspace_id: string;
-  id: string;
-  name: string;
-  description: string | null;
-  settings: Json;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
+export type ContextsTable = TableOf<Context>;
 
-export interface MemoriesTable {
-  seq: Generated<number>;
-  id: string;
-  workspace_id: string;
-  tenant_id: string;
-  context_id: string;
-  user_id: string | null;
-  content: string;
-  content_hash: string;
-  type: string;
-  subtype: string | null;
-  importance: number;
-  tags: Json;
-  metadata: Json;
-  abstract: string | null;
-  overview: string | null;
-  session_id: string | null;
-  access_count: number;
-  last_accessed_at: NullableTimestamp;
-  decay_factor: number;
-  source_scope: string | null;
-  source_memory_id: string | null;
-  pinned: Bool;
-  status: string;
-  deleted_at: NullableTimestamp;
-  archived_at: NullableTimestamp;
-  observer_id: string | null;
-  subject_id: string | null;
-  occurred_at: NullableTimestamp;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
+/** `seq`: insertion order, the cursor of scans and the key of its vector. */
+export type MemoriesTable = TableOf<Memory> & { seq: Generated<number> };
 
 export interface MemoryVectorsTable {
   seq: number;
@@ -79,16 +60,7 @@ export interface MemoryVectorsTable {
   embedding: ColumnType<Buffer | string, Buffer | string, Buffer | string>;
 }
 
-export interface AssociationsTable {
-  id: string;
-  workspace_id: string;
-  source_id: string;
-  target_id: string;
-  relationship: string;
-  strength: number;
-  metadata: Json;
-  created_at: Timestamp;
-}
+export type AssociationsTable = TableOf<Association>;
 
 export interface TasksTable {
   id: Generated<number>;
@@ -104,68 +76,16 @@ export interface TasksTable {
   created_at: Timestamp;
 }
 
-export interface ApiKeysTable {
-  id: string;
-  name: string;
-  key_hash: string;
-  key_prefix: string;
-  workspaces: Json;
-  created_at: Timestamp;
-  last_used_at: NullableTimestamp;
-}
+export type ApiKeysTable = TableOf<ApiKey>;
 
-export interface SessionsTable {
-  id: string;
-  workspace_id: string;
-  tenant_id: string;
-  context_id: string;
-  user_id: string | null;
-  metadata: Json;
-  ttl_seconds: number;
-  expires_at: Timestamp;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
+export type SessionsTable = TableOf<Session>;
 
-export interface WorkingMemoryTable {
-  session_id: string;
-  key: string;
-  value: Json;
-  ttl_seconds: number | null;
-  expires_at: NullableTimestamp;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
+export type WorkingMemoryTable = TableOf<WorkingMemoryEntry> & { session_id: string };
 
-export interface ChatThreadsTable {
-  workspace_id: string;
-  id: string;
-  tenant_id: string;
-  user_id: string | null;
-  context_id: string;
-  observer_id: string | null;
-  subject_id: string | null;
-  title: string | null;
-  metadata: Json;
-  message_count: number;
-  next_message_index: number;
-  last_decomposed_index: number;
-  last_decomposed_at: NullableTimestamp;
-  expires_at: NullableTimestamp;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
+/** `next_message_index`: the index the next appended message gets (indexes are never reused). */
+export type ChatThreadsTable = TableOf<ChatThread> & { next_message_index: number };
 
-export interface ChatMessagesTable {
-  id: string;
-  workspace_id: string;
-  thread_id: string;
-  message_index: number;
-  role: string;
-  content: Json;
-  metadata: Json;
-  created_at: Timestamp;
-}
+export type ChatMessagesTable = TableOf<ChatMessage>;
 
 export interface ContradictionsTable {
   id: string;
@@ -269,9 +189,19 @@ export interface DocumentPagesTable {
   page_no: number;
   transcript: string;
   transcript_model: string;
+  transcript_confidence: number | null;
+  created_at: Timestamp;
+}
+
+/** The passages a page is searched by, one vector each. */
+export interface DocumentPassagesTable {
+  page_id: string;
+  passage_no: number;
+  workspace_id: string;
+  document_id: string;
+  text: string;
   /** As in memory_vectors: a float32 BLOB (SQLite) or a pgvector `vector` (Postgres). */
   embedding: ColumnType<Buffer | string, Buffer | string, Buffer | string>;
-  created_at: Timestamp;
 }
 
 export interface IngestionJobsTable {
@@ -287,6 +217,7 @@ export interface IngestionJobsTable {
   chunks_deduplicated: number;
   error_code: string | null;
   error_message: string | null;
+  page_errors: Json;
   created_at: Timestamp;
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;
@@ -397,6 +328,16 @@ export interface DataProvidersTable {
   updated_at: Timestamp;
 }
 
+export interface ErasuresTable {
+  id: string;
+  erased_at: Timestamp;
+  requested_by: string;
+  selector_kind: string;
+  selector_hash: string;
+  workspaces: Json;
+  removed: Json;
+}
+
 export interface Database {
   meta: MetaTable;
   workspaces: WorkspacesTable;
@@ -426,7 +367,9 @@ export interface Database {
   documents: DocumentsTable;
   document_originals: DocumentOriginalsTable;
   document_pages: DocumentPagesTable;
+  document_passages: DocumentPassagesTable;
   ingestion_jobs: IngestionJobsTable;
   document_memories: DocumentMemoriesTable;
   sandbox_checkpoints: SandboxCheckpointsTable;
+  erasures: ErasuresTable;
 }

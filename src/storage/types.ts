@@ -3,44 +3,17 @@
  * `sqlite/` and `postgres/` implement it; the conformance suite in test/conformance runs against both.
  */
 
+// The records declared once as TypeBox schemas in src/schemas (they are also the API's shapes).
+import type { ApiKey } from '../schemas/api-key.js';
+import type { Association } from '../schemas/association.js';
+import type { Memory, MemoryStatus, MemoryType } from '../schemas/memory.js';
+import type { Session, WorkingMemoryEntry } from '../schemas/session.js';
+import type { ChatMessage, ChatThread } from '../schemas/thread.js';
+import type { Context, Workspace } from '../schemas/workspace.js';
+export type { ApiKey, Association, ChatMessage, ChatThread, Context, Memory, MemoryStatus, MemoryType, Session, WorkingMemoryEntry, Workspace };
+export type { ChatRole, ContentBlock, MessageContent } from '../schemas/thread.js';
+
 export type JsonObject = Record<string, unknown>;
-
-export type MemoryType = 'episodic' | 'semantic' | 'procedural' | 'working';
-export type MemoryStatus = 'active' | 'archived' | 'deleted';
-
-export interface Memory {
-  id: string;
-  workspace_id: string;
-  tenant_id: string;
-  context_id: string;
-  user_id: string | null;
-  content: string;
-  content_hash: string;
-  type: MemoryType;
-  subtype: string | null;
-  importance: number;
-  tags: string[];
-  metadata: JsonObject;
-  abstract: string | null;
-  overview: string | null;
-  session_id: string | null;
-  access_count: number;
-  last_accessed_at: string | null;
-  decay_factor: number;
-  source_scope: string | null;
-  /** Parent memory of a derived memory (an atomic fact, an entity insight). */
-  source_memory_id: string | null;
-  pinned: boolean;
-  status: MemoryStatus;
-  deleted_at: string | null;
-  archived_at: string | null;
-  observer_id: string | null;
-  subject_id: string | null;
-  /** When the remembered event happened, if known (from metadata); recency is measured from it. */
-  occurred_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
 
 export interface NewMemory extends Memory {
   embedding: Float32Array;
@@ -166,6 +139,7 @@ export type MemoryNode = Pick<Memory, 'id' | 'type' | 'subtype' | 'importance' |
 export interface MemoryStore {
   insert(memories: NewMemory[]): Promise<void>;
   get(workspaceId: string, id: string): Promise<Memory | null>;
+  /** The memories of `ids` that exist, in the order of `ids`. */
   getMany(workspaceId: string, ids: readonly string[]): Promise<Memory[]>;
   getEmbeddings(workspaceId: string, ids: readonly string[]): Promise<Map<string, Float32Array>>;
   /**
@@ -223,15 +197,6 @@ export interface MemoryStore {
   scan(workspaceId: string | null, afterSeq: number, limit: number, filter?: MemoryFilter): Promise<Array<{ seq: number; memory: Memory; embedding: Float32Array | null }>>;
 }
 
-export interface Workspace {
-  id: string;
-  tenant_id: string;
-  name: string;
-  settings: JsonObject;
-  created_at: string;
-  updated_at: string;
-}
-
 export interface WorkspaceStore {
   create(workspace: Workspace): Promise<void>;
   /** Inserts when absent; never changes an existing workspace. */
@@ -251,32 +216,11 @@ export interface WorkspaceStore {
   bumpMemoryVersion(id: string): Promise<void>;
 }
 
-export interface Context {
-  id: string;
-  workspace_id: string;
-  name: string;
-  description: string | null;
-  settings: JsonObject;
-  created_at: string;
-  updated_at: string;
-}
-
 export interface ContextStore {
   create(context: Context): Promise<void>;
   ensure(context: Context): Promise<void>;
   get(workspaceId: string, id: string): Promise<Context | null>;
   list(workspaceId: string): Promise<Context[]>;
-}
-
-export interface Association {
-  id: string;
-  workspace_id: string;
-  source_id: string;
-  target_id: string;
-  relationship: string;
-  strength: number;
-  metadata: JsonObject;
-  created_at: string;
 }
 
 export type Direction = 'outgoing' | 'incoming' | 'both';
@@ -366,47 +310,12 @@ export interface TaskStore {
   list(options: { status?: TaskStatus; limit: number }): Promise<Task[]>;
 }
 
-export interface ApiKey {
-  id: string;
-  name: string;
-  /** Hex SHA-256 of the secret; the secret itself is never stored. */
-  key_hash: string;
-  /** First characters of the secret, to tell keys apart in listings. */
-  key_prefix: string;
-  workspaces: string[];
-  created_at: string;
-  last_used_at: string | null;
-}
-
 export interface ApiKeyStore {
   create(key: ApiKey): Promise<void>;
   findByHash(keyHash: string): Promise<ApiKey | null>;
   list(): Promise<ApiKey[]>;
   delete(id: string): Promise<boolean>;
   touch(id: string, at: string): Promise<void>;
-}
-
-export interface Session {
-  id: string;
-  workspace_id: string;
-  tenant_id: string;
-  context_id: string;
-  user_id: string | null;
-  metadata: JsonObject;
-  ttl_seconds: number;
-  expires_at: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface WorkingMemoryEntry {
-  key: string;
-  value: unknown;
-  ttl_seconds: number | null;
-  /** Null: lives as long as its session. */
-  expires_at: string | null;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface SessionStore {
@@ -422,51 +331,6 @@ export interface SessionStore {
   /** Entries still alive at `at` (no expiry, or expiring later). */
   entries(sessionId: string, at: string): Promise<WorkingMemoryEntry[]>;
   deleteEntry(sessionId: string, key: string): Promise<boolean>;
-}
-
-export type ChatRole = 'user' | 'assistant' | 'system' | 'tool';
-
-export interface ContentBlock {
-  type: string;
-  text?: string;
-  data?: JsonObject;
-}
-
-/** A message's content: plain text, or content blocks (text, images, tool calls, …). */
-export type MessageContent = string | ContentBlock[];
-
-export interface ChatThread {
-  id: string;
-  workspace_id: string;
-  tenant_id: string;
-  user_id: string | null;
-  context_id: string;
-  /** Typically the AI agent. */
-  observer_id: string | null;
-  /** Typically the human user. */
-  subject_id: string | null;
-  title: string | null;
-  metadata: JsonObject;
-  message_count: number;
-  last_decomposed_at: string | null;
-  /** Index of the last message decompose has processed; -1 before the first run. */
-  last_decomposed_index: number;
-  /** Null: permanent. */
-  expires_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface ChatMessage {
-  id: string;
-  workspace_id: string;
-  thread_id: string;
-  /** Zero-based, strictly increasing within the thread, never reused. */
-  message_index: number;
-  role: ChatRole;
-  content: MessageContent;
-  metadata: JsonObject;
-  created_at: string;
 }
 
 export type NewChatMessage = Pick<ChatMessage, 'id' | 'role' | 'content' | 'metadata' | 'created_at'>;
@@ -623,7 +487,7 @@ export interface KnowledgebaseStore {
   updateJob(id: string, patch: Partial<Pick<KnowledgebaseJob, 'status' | 'result' | 'error' | 'updated_at'>>): Promise<KnowledgebaseJob | null>;
 }
 
-export type DocumentType = 'text' | 'markdown' | 'html' | 'pdf' | 'docx';
+export type DocumentType = 'text' | 'markdown' | 'html' | 'pdf' | 'docx' | 'image' | 'audio';
 
 /**
  * An ingestion job moves queued → processing → completed | failed | cancelled, or queued → cancelled; nothing leaves
@@ -669,13 +533,42 @@ export interface DocumentPage {
   /** 1-based. */
   page_no: number;
   transcript: string;
-  /** The extractor that produced the transcript (`unpdf`, `mammoth`, …). */
+  /** The extractor or model that produced the transcript (`unpdf`, `mammoth`, an OCR or transcription model, …). */
   transcript_model: string;
+  /** How sure OCR was of the transcript (mean word confidence, 0..1); null for text that was not recognised. */
+  transcript_confidence: number | null;
   created_at: string;
 }
 
-export interface NewDocumentPage extends DocumentPage {
+/** A stretch of a page's transcript that the page is searched by, with its vector. */
+export interface PagePassage {
+  text: string;
   embedding: Float32Array;
+}
+
+export interface NewDocumentPage extends DocumentPage {
+  /** In page order; none for a page without text. */
+  passages: PagePassage[];
+}
+
+/** Where a passage is: its page and its place in it. */
+export interface PassageKey {
+  page_id: string;
+  passage_no: number;
+}
+
+/** A page found by page search: scored by its best passage, which is returned with it. */
+export interface PageMatch {
+  page: DocumentPage;
+  score: number;
+  passage: { index: number; text: string };
+}
+
+/** A page of a document that could not be read (OCR), and why; the job goes on with the others. */
+export interface PageError {
+  page_no: number;
+  code: string;
+  message: string;
 }
 
 export interface IngestionJob {
@@ -696,6 +589,8 @@ export interface IngestionJob {
   chunks_deduplicated: number;
   error_code: string | null;
   error_message: string | null;
+  /** Pages that could not be read (their text is missing), in page order. */
+  page_errors: PageError[];
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
@@ -730,8 +625,14 @@ export interface DocumentStore {
   /** In page order. */
   listPages(workspaceId: string, documentId: string, page: { limit?: number; offset?: number }): Promise<{ pages: DocumentPage[]; total: number }>;
   getPage(workspaceId: string, documentId: string, pageId: string): Promise<DocumentPage | null>;
-  /** Pages with text nearest to the vector (cosine similarity, exact), optionally within the given documents. */
-  searchPages(workspaceId: string, vector: Float32Array, options: { k: number; documentIds?: readonly string[] | undefined }): Promise<Array<{ page: DocumentPage; score: number }>>;
+  /**
+   * The `k` pages whose best passage is nearest to the vector (max-sim: a page scores its best passage's cosine
+   * similarity; exact scan), best first, each with that passage; optionally within the given documents.
+   */
+  searchPages(workspaceId: string, vector: Float32Array, options: { k: number; documentIds?: readonly string[] | undefined }): Promise<PageMatch[]>;
+  /** Every workspace's passages after the given one, in (page_id, passage_no) order (re-embedding walks them). */
+  scanPassages(after: PassageKey | null, limit: number): Promise<Array<PassageKey & { text: string }>>;
+  setPassageEmbeddings(entries: ReadonlyArray<PassageKey & { embedding: Float32Array }>): Promise<void>;
   /** Records links; an existing link is moved to the new job (with its new page and chunk) when another job made it. */
   linkMemories(links: readonly DocumentMemoryLink[]): Promise<void>;
   /** In page and chunk order; `exceptJobId` keeps only links made by other jobs. */
@@ -975,6 +876,76 @@ export interface MetaStore {
   set(key: string, value: string): Promise<void>;
 }
 
+/** Whose records an erasure removes: everything that carries this user id, or this subject id. */
+export interface PersonSelector {
+  kind: 'user_id' | 'subject_id';
+  id: string;
+}
+
+/** What one workspace holds of a person, by id (see `ErasureStore.find`). */
+export interface PersonalRecords {
+  /** Memories that carry the id, and every memory derived from them (facts, insights), transitively. */
+  memoryIds: string[];
+  /** Subjects of those memories: their entity cards quote them. */
+  subjectIds: string[];
+  /** Sessions of the user (sessions have no subject). */
+  sessionIds: string[];
+  threadIds: string[];
+}
+
+/** How many rows of each kind an erasure removed. */
+export interface ErasureCounts {
+  memories: number;
+  associations: number;
+  contradictions: number;
+  document_links: number;
+  knowledgebase_articles: number;
+  entity_cards: number;
+  sessions: number;
+  working_memory_entries: number;
+  sandbox_checkpoints: number;
+  threads: number;
+  messages: number;
+  skills: number;
+  mcp_servers: number;
+}
+
+/** The audit record of an erasure: who asked, when, for whom (hashed), where, and how much went. No content. */
+export interface ErasureAudit {
+  id: string;
+  erased_at: string;
+  /** `admin`, `local` (no auth configured) or `key:<api key id>`. */
+  requested_by: string;
+  selector_kind: PersonSelector['kind'];
+  /** Hex SHA-256 of the selector (see core/erasure): the id itself is never stored. */
+  selector_hash: string;
+  workspaces: string[];
+  removed: ErasureCounts;
+}
+
+/**
+ * The one place that knows every table where a person's id or data can be: erasure finds a person's records and
+ * removes them with everything that quotes them. Memories themselves go through `MemoryStore.hardDelete` (their
+ * search entries follow it); the rows that cascade from them are counted here first.
+ */
+export interface ErasureStore {
+  find(workspaceId: string, selector: PersonSelector): Promise<PersonalRecords>;
+  /**
+   * Removes, in `workspaceId`, what quotes or belongs to `records` apart from the memories themselves: knowledgebase
+   * articles citing the memories (and the index that lists them), entity cards of their subjects (and of the
+   * selector's subject), the sessions with their working memory and sandbox checkpoints, the threads with their
+   * messages, and the user's registry entries of this workspace. Counts too the links that go with the memories.
+   */
+  removeAround(workspaceId: string, selector: PersonSelector, records: PersonalRecords): Promise<Omit<ErasureCounts, 'memories'>>;
+  /** Leaves no bytes of removed memories in the engine's search structures (after `MemoryStore.hardDelete`). */
+  purgeSearchEntries(): Promise<void>;
+  /** The user's registry entries above any workspace (user-scoped skills and MCP servers). */
+  removeTenantLevel(selector: PersonSelector): Promise<Pick<ErasureCounts, 'skills' | 'mcp_servers'>>;
+  recordAudit(audit: ErasureAudit): Promise<void>;
+  /** Newest first. */
+  listAudits(limit: number): Promise<ErasureAudit[]>;
+}
+
 export interface Storage {
   readonly dialect: 'sqlite' | 'postgres';
   readonly meta: MetaStore;
@@ -996,6 +967,7 @@ export interface Storage {
   readonly documents: DocumentStore;
   readonly sandboxCheckpoints: SandboxCheckpointStore;
   readonly locator: ObjectLocator;
+  readonly erasure: ErasureStore;
   /** Runs `work` in one database transaction; everything done through `tx` commits or rolls back together. */
   transaction<T>(work: (tx: Storage) => Promise<T>): Promise<T>;
   /** Resolves once every write committed so far would survive power loss; awaited before acknowledging a write. */

@@ -2,6 +2,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from '../core/logger.js';
 import { addMs, isoNow, type Clock } from '../core/clock.js';
 import type { CoreEvents } from '../core/events.js';
+import { noTelemetry, type Telemetry } from '../core/telemetry.js';
 import type { Storage, Task } from '../storage/types.js';
 import { ForegroundActivity } from './foreground.js';
 
@@ -49,6 +50,8 @@ export class TaskRunner {
     private readonly log: Logger,
     /** Client requests in flight: tasks start in the gaps between them. */
     private readonly foreground: ForegroundActivity = new ForegroundActivity(),
+    /** Times and traces each task, and counts failures. */
+    private readonly telemetry: Telemetry = noTelemetry,
   ) {
     this.unsubscribe = events.onTasksQueued(() => this.wake?.());
   }
@@ -163,13 +166,14 @@ export class TaskRunner {
     const handler = this.handlers.get(task.kind);
     try {
       if (!handler) throw new Error(`no handler for task kind '${task.kind}'`);
-      await handler(task);
+      await this.telemetry.task(task, () => handler(task));
       // Recorded in the next batch; a crash before that only repeats idempotent work.
       this.completed.push(task.id);
     } catch (error) {
       this.held.delete(task.id);
       const message = error instanceof Error ? error.message : String(error);
       const final = !handler || task.attempts >= this.options.maxAttempts;
+      this.telemetry.taskFailed(task.kind, final);
       const retryAt = final ? null : addMs(isoNow(this.clock), Math.min(1000 * 2 ** task.attempts, MAX_BACKOFF_MS));
       this.log[final ? 'error' : 'warn']({ task: task.id, kind: task.kind, attempts: task.attempts, err: message }, final ? 'task failed for good' : 'task failed; will retry');
       await this.storage.tasks.fail(task.id, message, retryAt).catch((e: unknown) => this.report('recording a task failure failed', e));

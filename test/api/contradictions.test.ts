@@ -158,7 +158,7 @@ describe('contradiction resolution and scan', () => {
     expect(merged.status).toBe(200);
     expect(merged.body).toMatchObject({ resolution: 'merge', merged_memory_id: expect.stringMatching(/^mem_/) });
     const replacement = await memory('resolve-merge', merged.body.merged_memory_id);
-    expect(replacement).toMatchObject({ content: 'I lived in Paris and moved to Berlin in 2025.', status: 'active', metadata: { merged_from: [a.id, b.id].sort(), contradiction_id: ctr.id } });
+    expect(replacement).toMatchObject({ content: 'I lived in Paris and moved to Berlin in 2025.', status: 'active', metadata: { merged_from: [a.id, b.id], contradiction_id: ctr.id } });
     expect([(await memory('resolve-merge', a.id)).status, (await memory('resolve-merge', b.id)).status]).toEqual(['deleted', 'deleted']);
     const edges = await server.app.services.storage.associations.listForMemories('resolve-merge', [replacement.id], { direction: 'outgoing', relationships: ['supersedes'] });
     expect(edges.map((e) => e.target_id).sort()).toEqual([a.id, b.id].sort());

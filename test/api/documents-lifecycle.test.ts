@@ -1,10 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minimalPdf, uploadDocument } from '../support/documents.js';
 import { HoldableEmbedder } from '../support/holdable-embedder.js';
 import { client, startServer, type Client, type TestServer } from '../support/server.js';
+import { testBackend } from '../support/test-database.js';
 
 /** `n` paragraphs of about 150 characters, each its own chunk at chunk_size 200, all different. */
 const paragraphs = (n: number, topic = 'inventory') =>
@@ -137,7 +139,9 @@ describe('restart', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'memd-doc-restart-'));
     try {
       const holdable = new HoldableEmbedder();
-      const first = await startServer({ dataDir, embedder: holdable });
+      // A short lease: on Postgres the job's task stays leased to the stopped server until the lease runs out
+      // (another node may hold it); SQLite hands every lease back at the next start.
+      const first = await startServer({ dataDir, embedder: holdable, env: { MEMD_TASK_LEASE_MS: '1000' } });
       const { document, job } = (await uploadDocument(first.url, { name: 'big.txt', bytes: paragraphs(40, 'warehouse') }, { extraction_options: SMALL_CHUNKS })).body;
       const hold = holdable.holdCall(3);
       void first.drainTasks();
@@ -149,6 +153,7 @@ describe('restart', () => {
       try {
         const again = client(second.url);
         expect((await again.get(`/v1/documents/jobs/${job.id}`)).body.job).toMatchObject({ status: 'processing', progress: { chunks_processed: 16 } });
+        if (testBackend() === 'postgres') await sleep(1_100);
         await second.drainTasks();
         const detail = (await again.get(`/v1/documents/${document.id}`)).body;
         expect(detail.job).toMatchObject({ status: 'completed', progress: { chunks_total: 40, chunks_processed: 40, memories: 40, chunks_deduplicated: 0 } });

@@ -86,6 +86,20 @@ describe('document ingestion', () => {
     expect((await api.post('/v1/documents/search', { query: 'zebra', doc_ids: ['doc_unknown'] })).body).toEqual({ pages: [], total_count: 0, query: 'zebra' });
   });
 
+  it('page search finds a page by a passage deep inside it, and returns that passage', async () => {
+    const crops = ['tomatoes', 'beans', 'squash', 'lettuce', 'onions', 'carrots', 'peppers', 'cabbage'];
+    const filler = Array.from({ length: 30 }, (_, i) => `Row ${i + 1} of the allotment grows ${crops[i % crops.length]} beside the ${crops[(i + 3) % crops.length]}, watered every ${(i % 3) + 1} days.`);
+    const deep = 'The spare key to the boathouse hangs behind the lantern in the ferry office.';
+    const text = `${filler.join(' ')}\n\n${deep}\fThe ferry timetable changes in winter; the office closes at noon.`;
+    const { document } = await ingest({ name: 'allotment.txt', bytes: text });
+    expect(document.page_count).toBe(2);
+    const found = await api.post('/v1/documents/search', { query: 'where is the spare key to the boathouse', limit: 2, doc_ids: [document.id] });
+    expect(found.body.pages[0]).toMatchObject({ page_no: 1, passage: { text: deep } });
+    // The passage is the last of its page: everything before it is about the allotment.
+    expect(found.body.pages[0].passage.index).toBeGreaterThan(3);
+    expect(found.body.pages[0].relevance_score).toBeGreaterThan(found.body.pages[1].relevance_score);
+  });
+
   it('Markdown, HTML and Word documents are read as text and cut into pages of page_size characters', async () => {
     const md = await ingest({ name: 'guide.md', bytes: '# Setup\n\nInstall the package.\n\n## Usage\n\nRun the server with npm start.' });
     expect(md.document).toMatchObject({ document_type: 'markdown', mime_type: 'text/markdown', page_count: 1 });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
+import { allMemories, factsPerMemory } from '../support/facts.js';
 import { spawnServer } from '../support/process.js';
 import { client } from '../support/server.js';
 
@@ -43,22 +44,10 @@ describe('durability', () => {
       const again = client(second.url);
       for (const id of acknowledged) expect((await again.get(`/v1/memories/${id}`)).status, id).toBe(200);
       // The queue survives too: every acknowledged memory ends up with its two facts, none twice.
-      const facts = async () => {
-        const all: Array<{ source_memory_id: string | null }> = [];
-        let cursor: string | null = null;
-        do {
-          const page: { memories: typeof all; next_cursor: string | null } = (await again.get(`/v1/memories?limit=500${cursor ? `&cursor=${cursor}` : ''}`)).body;
-          all.push(...page.memories);
-          cursor = page.next_cursor;
-        } while (cursor);
-        const perParent = new Map<string, number>();
-        for (const m of all) if (m.source_memory_id) perParent.set(m.source_memory_id, (perParent.get(m.source_memory_id) ?? 0) + 1);
-        return perParent;
-      };
-      let perParent = await facts();
+      let perParent = factsPerMemory(await allMemories(again));
       for (let i = 0; i < 300 && acknowledged.some((id) => perParent.get(id) !== 2); i++) {
         await sleep(200);
-        perParent = await facts();
+        perParent = factsPerMemory(await allMemories(again));
       }
       for (const id of acknowledged) expect(perParent.get(id), id).toBe(2);
     } finally {

@@ -63,7 +63,7 @@ describe('entities', () => {
   it('keeps each observer’s perspective apart', async () => {
     const seen = await derive('ana', { observer_id: 'agent-2' });
     expect(seen.body).toMatchObject({ source_memory_count: 1, insights_created: 2 });
-    expect(seen.body.insights.every((i: Json) => i.observer_id === 'agent-2')).toBe(true);
+    expect(seen.body.insights.map((i: Json) => i.observer_id)).toEqual(['agent-2', 'agent-2']);
     const insights = await api.get('/v1/entities/ana/insights?workspace_id=ent&observer_id=agent-2');
     expect(insights.body).toMatchObject({ entity_id: 'ana', workspace_id: 'ent', total_count: 2 });
     const all = await api.get('/v1/entities/ana/insights?workspace_id=ent&limit=3');

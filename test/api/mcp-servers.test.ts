@@ -2,8 +2,9 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { freshSchema, startPglite } from '../support/postgres.js';
+import { freshSchema } from '../support/postgres.js';
 import { client, ManualClock, startServer, startTwoTeams, type Client, type TestServer } from '../support/server.js';
+import { testBackend, testDatabaseUrl } from '../support/test-database.js';
 
 const MASK = '********';
 const TOKEN = 'ghp_supersecret_token_value_123';
@@ -73,11 +74,15 @@ describe('MCP servers: entries and secrets', () => {
     expect(row.sealed_secrets).toMatch(/^v1\.[A-Za-z0-9+/]+=*$/);
     expect(JSON.parse(String(row.env_keys))).toEqual(['VAULT_TOKEN']);
 
-    const keyFile = join(server.dataDir, 'secret.key');
-    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
-    expect(Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'base64')).toHaveLength(32);
-    const meta = await server.app.services.storage.sqlContext.db.selectFrom('meta').selectAll().execute();
-    expect(JSON.stringify(meta)).not.toContain(readFileSync(keyFile, 'utf8').trim());
+    // SQLite keeps a generated key in a file beside the database; Postgres has no such directory and takes
+    // MEMD_SECRET_KEY (test/support/server.ts sets one).
+    if (testBackend() === 'sqlite') {
+      const keyFile = join(server.dataDir, 'secret.key');
+      expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+      expect(Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'base64')).toHaveLength(32);
+      const meta = await server.app.services.storage.sqlContext.db.selectFrom('meta').selectAll().execute();
+      expect(JSON.stringify(meta)).not.toContain(readFileSync(keyFile, 'utf8').trim());
+    }
 
     // A sealed value copied onto another entry does not open there: each is bound to its entry.
     const other = await create(api, { name: 'vault-copy', command: 'x', env: { VAULT_TOKEN: 'other' } });
@@ -368,8 +373,7 @@ describe('MCP servers: the secret key', () => {
   });
 
   it('on PostgreSQL without MEMD_SECRET_KEY refuses only what needs the key (503), and creates no key file', async () => {
-    const pg = await startPglite();
-    const s = await startServer({ env: { MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: pg.url, MEMD_DATABASE_SCHEMA: freshSchema(), MEMD_DATABASE_POOL_SIZE: String(pg.maxConnections) } });
+    const s = await startServer({ env: { MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: testDatabaseUrl(), MEMD_DATABASE_SCHEMA: freshSchema(), MEMD_SECRET_KEY: '' } });
     try {
       const c = client(s.url);
       const refused = await c.post('/v1/mcp-servers', { name: 'secretive', command: 'x', env: { K: 'v' } });
@@ -383,7 +387,6 @@ describe('MCP servers: the secret key', () => {
       expect(() => statSync(join(s.dataDir, 'secret.key'))).toThrow();
     } finally {
       await s.stop();
-      await pg.stop();
     }
   });
 });

@@ -33,10 +33,15 @@ const memoriesOf = async (workspace: string, query = '') => (await api.get(`/v1/
 describe('session commit', () => {
   it('stores the entries above min_importance, categorised, with the session id, through the write pipeline', async () => {
     const id = await session('commit-ws');
+    const asked = performance.now();
     const strict = await api.post(`/v1/sessions/${id}/commit`, { min_importance: 0.75 });
+    const roundTrip = performance.now() - asked;
     expect(strict.status).toBe(200);
     expect(strict.body).toMatchObject({ session_id: id, memories_extracted: 2, memories_deduplicated: 0, memories_created: 2, breakdown: { preferences: 1, profile: 1 } });
+    // Whole milliseconds the server spent, no more than the client waited for the answer.
+    expect(Number.isInteger(strict.body.extraction_time_ms)).toBe(true);
     expect(strict.body.extraction_time_ms).toBeGreaterThanOrEqual(0);
+    expect(strict.body.extraction_time_ms).toBeLessThanOrEqual(Math.ceil(roundTrip));
 
     const stored = await memoriesOf('commit-ws', `&session_id=${id}`);
     expect(stored.map((m) => m.content).sort()).toEqual(['I always prefer dark mode in the editor', 'user name: Ana']);

@@ -157,7 +157,7 @@ describe('the client, group by group, against a real server', () => {
     expect((await memd.documents.memories(uploaded.document.id)).memories.length).toBeGreaterThan(0);
     expect((await memd.documents.list()).documents.length).toBe(2);
     await memd.documents.delete(fromStream.document.id);
-    expect((await memd.documents.jobs.list()).jobs.every((j) => j.document_id === uploaded.document.id)).toBe(true);
+    expect((await memd.documents.jobs.list()).jobs.map((j) => j.document_id)).toEqual([uploaded.document.id]);
   });
 
   it('skills, with files, manifest and bundle', async () => {

@@ -1,33 +1,12 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SqlStorage } from '../../src/storage/sql/storage.js';
-import type { ChatThread, Contradiction } from '../../src/storage/types.js';
-import { axisVector, id, memory, workspace } from '../support/records.js';
+import type { Contradiction } from '../../src/storage/types.js';
+import { axisVector, id, memory, thread, workspace } from '../support/records.js';
 import { storageBackends } from '../support/storage-backends.js';
 
 const DIMS = 8;
 const T0 = '2026-01-01T00:00:00.000Z';
 const at = (minutes: number) => new Date(Date.parse(T0) + minutes * 60_000).toISOString();
-
-function thread(workspaceId: string, threadId: string, overrides: Partial<ChatThread> = {}): ChatThread {
-  return {
-    id: threadId,
-    workspace_id: workspaceId,
-    tenant_id: 'default',
-    user_id: null,
-    context_id: '_default',
-    observer_id: null,
-    subject_id: null,
-    title: null,
-    metadata: {},
-    message_count: 0,
-    last_decomposed_at: null,
-    last_decomposed_index: -1,
-    expires_at: null,
-    created_at: T0,
-    updated_at: T0,
-    ...overrides,
-  };
-}
 
 const message = (text: string, minute = 1) => ({ id: id('msg'), role: 'user' as const, content: text, metadata: {}, created_at: at(minute) });
 

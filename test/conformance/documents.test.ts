@@ -22,6 +22,7 @@ function job(workspaceId: string, documentId: string, overrides: Partial<Ingesti
     chunks_deduplicated: 0,
     error_code: null,
     error_message: null,
+    page_errors: [],
     created_at: T0,
     started_at: null,
     finished_at: null,
@@ -53,8 +54,19 @@ function documentRecord(workspaceId: string, jobId: string, overrides: Partial<D
   };
 }
 
-function page(workspaceId: string, documentId: string, pageNo: number, transcript: string, axis: number): NewDocumentPage {
-  return { id: id('page'), workspace_id: workspaceId, document_id: documentId, page_no: pageNo, transcript, transcript_model: 'unpdf', created_at: T0, embedding: axisVector(DIMS, axis) };
+/** A page with one passage per axis (none for a page without text), each passage's text naming its axis. */
+function page(workspaceId: string, documentId: string, pageNo: number, transcript: string, ...axes: number[]): NewDocumentPage {
+  return {
+    id: id('page'),
+    workspace_id: workspaceId,
+    document_id: documentId,
+    page_no: pageNo,
+    transcript,
+    transcript_model: 'unpdf',
+    transcript_confidence: null,
+    created_at: T0,
+    passages: transcript === '' ? [] : axes.map((axis) => ({ text: `${transcript} @${axis}`, embedding: axisVector(DIMS, axis) })),
+  };
 }
 
 describe.each(storageBackends())('document storage conformance: $name', (backend) => {
@@ -123,14 +135,16 @@ describe.each(storageBackends())('document storage conformance: $name', (backend
     expect(started).toMatchObject({ status: 'processing', started_at: at(1) });
     expect(await s.documents.updateJob('ws_a', first.id, { status: 'processing' }, ['queued'])).toBeNull();
     expect(await s.documents.updateJob('ws_b', first.id, { chunks_done: 3 })).toBeNull();
-    const progressed = await s.documents.updateJob('ws_a', first.id, { pages_total: 2, chunks_total: 5, chunks_done: 3, memories_linked: 2, chunks_deduplicated: 1 });
-    expect(progressed).toMatchObject({ pages_total: 2, chunks_total: 5, chunks_done: 3, memories_linked: 2, chunks_deduplicated: 1 });
+    const pageErrors = [{ page_no: 2, code: 'ocr_timeout', message: 'too slow' }];
+    const progressed = await s.documents.updateJob('ws_a', first.id, { pages_total: 2, page_errors: pageErrors, chunks_total: 5, chunks_done: 3, memories_linked: 2, chunks_deduplicated: 1 });
+    expect(progressed).toMatchObject({ pages_total: 2, page_errors: pageErrors, chunks_total: 5, chunks_done: 3, memories_linked: 2, chunks_deduplicated: 1 });
     await s.documents.updateJob('ws_a', first.id, { status: 'failed', error_code: 'corrupt_document', error_message: 'bad', finished_at: at(2) }, ['processing']);
     expect(await s.documents.getJob('ws_a', first.id)).toEqual({
       ...first,
       status: 'failed',
       started_at: at(1),
       pages_total: 2,
+      page_errors: pageErrors,
       chunks_total: 5,
       chunks_done: 3,
       memories_linked: 2,
@@ -156,7 +170,7 @@ describe.each(storageBackends())('document storage conformance: $name', (backend
     const a = (await addDocument(s, 'ws_a')).doc;
     const b = (await addDocument(s, 'ws_a')).doc;
     const foreign = (await addDocument(s, 'ws_b')).doc;
-    await s.documents.replacePages('ws_a', a.id, [page('ws_a', a.id, 2, 'second', 1), page('ws_a', a.id, 1, 'first', 0), page('ws_a', a.id, 3, '', 2)]);
+    await s.documents.replacePages('ws_a', a.id, [page('ws_a', a.id, 2, 'second', 1), page('ws_a', a.id, 1, 'first', 0), page('ws_a', a.id, 3, '')]);
     await s.documents.replacePages('ws_a', b.id, [page('ws_a', b.id, 1, 'other', 3)]);
     await s.documents.replacePages('ws_b', foreign.id, [page('ws_b', foreign.id, 1, 'foreign', 0)]);
 
@@ -182,6 +196,26 @@ describe.each(storageBackends())('document storage conformance: $name', (backend
 
     await s.documents.replacePages('ws_a', a.id, [page('ws_a', a.id, 1, 'rewritten', 0)]);
     expect((await s.documents.listPages('ws_a', a.id, {})).pages.map((p) => p.transcript)).toEqual(['rewritten']);
+    // The passages of the replaced pages went with them.
+    expect((await s.documents.searchPages('ws_a', axisVector(DIMS, 1), { k: 10 })).map((f) => f.passage.text).sort()).toEqual(['other @3', 'rewritten @0']);
+    await s.close();
+  });
+
+  it('scores a page by its best passage (max-sim), once per page, and returns that passage', async () => {
+    const s = await fresh();
+    const doc = (await addDocument(s, 'ws_a')).doc;
+    // "deep" is about axis 5 only in its third passage; "shallow" has one passage near axis 5.
+    const deep = page('ws_a', doc.id, 1, 'deep', 1, 2, 5, 3);
+    const shallow = page('ws_a', doc.id, 2, 'shallow', 6);
+    await s.documents.replacePages('ws_a', doc.id, [deep, { ...shallow, passages: [{ text: 'shallow @6~5', embedding: axisVector(DIMS, 5, 0.5) }] }]);
+    const found = await s.documents.searchPages('ws_a', axisVector(DIMS, 5), { k: 10 });
+    expect(found.map((f) => [f.page.page_no, f.passage])).toEqual([
+      [1, { index: 2, text: 'deep @5' }],
+      [2, { index: 0, text: 'shallow @6~5' }],
+    ]);
+    expect(found[0]!.score).toBeCloseTo(1, 5);
+    expect(found[1]!.score).toBeCloseTo(1 / Math.hypot(1, 0.5), 5);
+    expect((await s.documents.searchPages('ws_a', axisVector(DIMS, 5), { k: 1 })).map((f) => f.page.id)).toEqual([deep.id]);
     await s.close();
   });
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SqlStorage } from '../../src/storage/sql/storage.js';
-import type { Application, DataProvider, McpServerEntry, Skill, SkillFile } from '../../src/storage/types.js';
-import { id, workspace } from '../support/records.js';
+import type { Application, DataProvider, Skill, SkillFile } from '../../src/storage/types.js';
+import { id, mcpServer as mcp, workspace } from '../support/records.js';
 import { storageBackends } from '../support/storage-backends.js';
 
 const T0 = '2026-01-01T00:00:00.000Z';
@@ -41,27 +41,6 @@ function file(path: string, text: string, updatedAt = T0): SkillFile {
   return { path, content, size: content.length, sha256: createHash('sha256').update(content).digest('hex'), created_at: T0, updated_at: updatedAt };
 }
 
-const mcp = (name: string, owner: Pick<McpServerEntry, 'scope' | 'workspace_id' | 'user_id'>, overrides: Partial<McpServerEntry> = {}): McpServerEntry => ({
-  id: id('mcp'),
-  tenant_id: 'default',
-  name,
-  description: null,
-  transport: 'stdio',
-  command: 'npx',
-  args: ['-y', 'server'],
-  url: null,
-  env_keys: [],
-  header_keys: [],
-  sealed_secrets: null,
-  source_mode: 'server',
-  enabled: true,
-  metadata: {},
-  last_synced_at: null,
-  created_at: T0,
-  updated_at: T0,
-  ...owner,
-  ...overrides,
-});
 
 const provider = (workspaceId: string, overrides: Partial<DataProvider> = {}): DataProvider => ({
   id: id('dp'),

@@ -5,7 +5,7 @@ import { storageBackends } from '../support/storage-backends.js';
 
 const DIMS = 8;
 
-describe.each(storageBackends())('storage conformance: $name', (backend) => {
+describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (backend) => {
   afterAll(() => backend.teardown());
 
   async function fresh(options?: { annMinSize?: number }): Promise<SqlStorage> {
@@ -87,6 +87,17 @@ describe.each(storageBackends())('storage conformance: $name', (backend) => {
       const embeddings = await s.memories.getEmbeddings('ws_a', [m.id]);
       expect(Array.from(embeddings.get(m.id)!)).toEqual(Array.from(embedding).map((x) => expect.closeTo(x, 6)));
       expect(await s.memories.get('ws_b', m.id)).toBeNull();
+      await s.close();
+    });
+
+    it('gets many in the order asked, leaving out the missing and other workspaces', async () => {
+      const s = await fresh();
+      const batch = Array.from({ length: 6 }, (_, i) => memory('ws_a', `note ${i}`, axisVector(DIMS, i)));
+      const other = memory('ws_b', 'elsewhere', axisVector(DIMS, 0));
+      await s.memories.insert([...batch, other]);
+      const asked = [batch[4]!.id, 'mem_missing', batch[0]!.id, other.id, batch[5]!.id, batch[2]!.id];
+      expect((await s.memories.getMany('ws_a', asked)).map((m) => m.id)).toEqual([batch[4]!.id, batch[0]!.id, batch[5]!.id, batch[2]!.id]);
+      expect((await s.memories.getMany('ws_a', [...asked].reverse())).map((m) => m.id)).toEqual([batch[2]!.id, batch[5]!.id, batch[0]!.id, batch[4]!.id]);
       await s.close();
     });
 

@@ -38,7 +38,7 @@ describe('peer health and embeddings', () => {
     expect((await api.get('/health')).body).toEqual({ status: 'healthy' });
     const ready = await api.get('/health/ready');
     expect(ready.status).toBe(200);
-    expect(ready.body).toEqual({ status: 'ready', embedding: [{ name: 'hash', model: 'feature-hash-v1', dimensions: 256, state: 'ready', error: null }], llm: { enabled: false, profiles: [] } });
+    expect(ready.body).toEqual({ status: 'ready', embedding: [{ name: 'hash', model: 'feature-hash-v1', dimensions: 256, state: 'ready', error: null }], ocr: null, llm: { enabled: false, profiles: [] } });
     expect((await api.get('/health/load')).body.providers).toEqual([
       { kind: 'embedding', name: 'hash', model: 'feature-hash-v1', in_flight: 0, queued: 0, capacity: 1, utilization: 0, completed: 0, failed: 0 },
     ]);

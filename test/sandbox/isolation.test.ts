@@ -209,6 +209,58 @@ for name, ref in helpers.items():
   });
 });
 
+/** Python that takes our import hook out of the way (every way it can), then imports `target`. */
+const REMOVE_FENCE = `
+import builtins, importlib, importlib.machinery, sys, zipimport
+sys.meta_path[:] = [f for f in sys.meta_path if 'Fence' not in getattr(f, '__name__', type(f).__name__)]
+sys.meta_path.extend(f for f in (importlib.machinery.BuiltinImporter, importlib.machinery.FrozenImporter, importlib.machinery.PathFinder) if f not in sys.meta_path)
+builtins.__import__ = importlib.__import__
+sys.path_importer_cache.clear()
+zipimport._zip_directory_cache.clear()
+importlib.invalidate_caches()
+for name in [n for n in sys.modules if n.partition('.')[0] in ('pyodide', '_pyodide', 'js', 'pyodide_js')]:
+    del sys.modules[name]
+`;
+
+describe('the import fence holds when Python takes it apart', () => {
+  test('with the hook removed, the import caches cleared and __import__ replaced, no bridge module can be imported again', async () => {
+    const attempts = ['import pyodide', 'import pyodide.ffi', 'from pyodide.ffi import to_js', "importlib.import_module('pyodide.code')", 'import _pyodide._base', 'import js', 'import pyodide_js', 'import ctypes'];
+    const run = await manager.execute('unfenced', {
+      code: `${REMOVE_FENCE}
+outcomes = {}
+for attempt in ${JSON.stringify(attempts)}:
+    try:
+        exec(attempt, {'importlib': importlib})
+        outcomes[attempt] = 'imported'
+    except ImportError as error:
+        outcomes[attempt] = f'{type(error).__name__}: {error}'
+outcomes`,
+    });
+    expect(run.error).toBeNull();
+    const outcomes = JSON.parse(run.result!) as Record<string, string>;
+    expect(Object.keys(outcomes)).toEqual(attempts);
+    for (const [attempt, outcome] of Object.entries(outcomes)) expect(outcome, attempt).toMatch(/^ModuleNotFoundError: No module named '(pyodide|_pyodide|js|pyodide_js|_?ctypes)'$/);
+  });
+
+  test('the sources are gone from the standard library archive, which still serves the rest of the library', async () => {
+    const run = await manager.execute('unfenced', {
+      code: `import zipfile
+archive = next(p for p in sys.path if p.endswith('.zip'))
+names = zipfile.ZipFile(archive).namelist()
+import statistics, fractions, csv, xml.etree.ElementTree, email.mime.text
+{
+  'bridge_entries': [n for n in names if n.partition('/')[0] in ('pyodide', '_pyodide', 'ctypes', 'micropip')],
+  'archive_spec': str(zipimport.zipimporter(archive + '/').find_spec('pyodide')),
+  'path_spec': str(importlib.machinery.PathFinder.find_spec('pyodide')),
+  'stdlib_entries': len(names) > 400,
+  'median': statistics.median([3, 1, 2]),
+}`,
+    });
+    expect(run.error).toBeNull();
+    expect(JSON.parse(run.result!)).toEqual({ bridge_entries: [], archive_spec: 'None', path_spec: 'None', stdlib_entries: true, median: 2 });
+  });
+});
+
 describe('sessions', () => {
   test("one session cannot see another's variables", async () => {
     await manager.execute('alice', { code: "secret = 'alice only'" });

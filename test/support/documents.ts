@@ -1,3 +1,4 @@
+import { crc32, createDeflateRaw } from 'node:zlib';
 import JSZip from 'jszip';
 import type { ApiResponse } from './server.js';
 
@@ -75,4 +76,185 @@ export async function uploadDocument(
   const response = await fetch(`${baseUrl}/v1/documents${options.query ?? ''}`, { method: 'POST', body: form, headers: options.headers ?? {} });
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : text, headers: response.headers };
+}
+
+/** Black text on white, one line per string, as a PNG, JPEG or WebP: what a scan or a screenshot of text looks like. */
+export async function textImage(lines: readonly string[], format: 'png' | 'jpeg' | 'webp' = 'png'): Promise<Buffer> {
+  const { createCanvas } = await import('@napi-rs/canvas');
+  const canvas = createCanvas(40 + 17 * Math.max(...lines.map((l) => l.length)), 30 + 44 * lines.length);
+  const context = canvas.getContext('2d');
+  context.fillStyle = 'white';
+  context.fillRect(0, 0, canvas.width, canvas.height);
+  context.fillStyle = 'black';
+  context.font = '30px sans-serif';
+  lines.forEach((line, i) => context.fillText(line, 20, 50 + 44 * i));
+  return format === 'png' ? canvas.encode('png') : format === 'jpeg' ? canvas.encode('jpeg', 90) : canvas.encode('webp', 90);
+}
+
+/** The same picture as an uncompressed baseline TIFF (RGB, one strip), written by hand: header, pixels, one IFD. */
+export async function textTiff(lines: readonly string[]): Promise<Buffer> {
+  const { loadImage, createCanvas } = await import('@napi-rs/canvas');
+  const image = await loadImage(await textImage(lines));
+  const canvas = createCanvas(image.width, image.height);
+  const context = canvas.getContext('2d');
+  context.drawImage(image, 0, 0);
+  const rgba = context.getImageData(0, 0, image.width, image.height).data;
+  const pixels = Buffer.alloc(image.width * image.height * 3);
+  for (let i = 0, j = 0; i < rgba.length; i += 4, j += 3) pixels.set([rgba[i]!, rgba[i + 1]!, rgba[i + 2]!], j);
+  const ifdOffset = 8 + pixels.length;
+  const bitsOffset = ifdOffset + 2 + 10 * 12 + 4;
+  const entries: Array<[tag: number, type: number, value: number]> = [
+    [256, 4, image.width], // ImageWidth
+    [257, 4, image.height], // ImageLength
+    [258, 3, bitsOffset], // BitsPerSample: three values, stored after the IFD
+    [259, 3, 1], // Compression: none
+    [262, 3, 2], // PhotometricInterpretation: RGB
+    [273, 4, 8], // StripOffsets
+    [277, 3, 3], // SamplesPerPixel
+    [278, 4, image.height], // RowsPerStrip
+    [279, 4, pixels.length], // StripByteCounts
+    [284, 3, 1], // PlanarConfiguration: chunky
+  ];
+  const ifd = Buffer.alloc(2 + entries.length * 12 + 4 + 6);
+  ifd.writeUInt16LE(entries.length, 0);
+  entries.forEach(([tag, type, value], i) => {
+    const at = 2 + i * 12;
+    ifd.writeUInt16LE(tag, at);
+    ifd.writeUInt16LE(type, at + 2);
+    ifd.writeUInt32LE(tag === 258 ? 3 : 1, at + 4);
+    if (type === 3 && tag !== 258) ifd.writeUInt16LE(value, at + 8);
+    else ifd.writeUInt32LE(value, at + 8);
+  });
+  [8, 8, 8].forEach((bits, i) => ifd.writeUInt16LE(bits, 2 + entries.length * 12 + 4 + 2 * i));
+  const header = Buffer.from([0x49, 0x49, 42, 0, 0, 0, 0, 0]);
+  header.writeUInt32LE(ifdOffset, 4);
+  return Buffer.concat([header, pixels, ifd]);
+}
+
+/** A page of a generated PDF: text drawn as text (a text layer), or an image of text only (a scan: no text layer). */
+export type PdfPage = { text: string } | { scan: readonly string[] };
+
+/** A PDF written by pdf-lib, small pages (400 × 200 pt), one per entry. */
+export async function pdfWithScans(pages: readonly PdfPage[]): Promise<Buffer> {
+  const { PDFDocument, StandardFonts } = await import('pdf-lib');
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  for (const content of pages) {
+    const page = pdf.addPage([400, 200]);
+    if ('text' in content) {
+      page.drawText(content.text, { x: 20, y: 170, size: 11, font, maxWidth: 360, lineHeight: 14 });
+    } else {
+      const image = await pdf.embedPng(await textImage(content.scan));
+      const scale = Math.min(360 / image.width, 160 / image.height);
+      page.drawImage(image, { x: 20, y: 180 - image.height * scale, width: image.width * scale, height: image.height * scale });
+    }
+  }
+  return Buffer.from(await pdf.save());
+}
+
+interface ZipEntry {
+  name: string;
+  /** Stored (method 0) or raw-deflated (method 8) bytes. */
+  data: Buffer;
+  method: 0 | 8;
+  crc: number;
+  /** The uncompressed size the archive states (a lying archive states less than the data inflates to). */
+  size: number;
+}
+
+/** A zip archive of prepared entries, written by hand so that sizes and compression can be whatever a test needs. */
+function zipArchive(entries: readonly ZipEntry[]): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const entry of entries) {
+    const name = Buffer.from(entry.name);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(entry.method, 8);
+    local.writeUInt16LE(33, 12); // 1980-01-01
+    local.writeUInt32LE(entry.crc, 14);
+    local.writeUInt32LE(entry.data.length, 18);
+    local.writeUInt32LE(entry.size, 22);
+    local.writeUInt16LE(name.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(entry.method, 10);
+    central.writeUInt16LE(33, 14);
+    central.writeUInt32LE(entry.crc, 16);
+    central.writeUInt32LE(entry.data.length, 20);
+    central.writeUInt32LE(entry.size, 24);
+    central.writeUInt16LE(name.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, entry.data);
+    centrals.push(central, name);
+    offset += local.length + name.length + entry.data.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
+
+const stored = (name: string, text: string): ZipEntry => {
+  const data = Buffer.from(text);
+  return { name, data, method: 0, crc: crc32(data), size: data.length };
+};
+
+/** Deflates `head`, then `body` repeated up to `bytes` in all, then `tail`, a chunk at a time (never all in memory). */
+async function deflatedRun(head: string, body: string, tail: string, bytes: number): Promise<{ data: Buffer; crc: number; size: number }> {
+  const deflate = createDeflateRaw({ level: 9 });
+  const out: Buffer[] = [];
+  deflate.on('data', (chunk: Buffer) => out.push(chunk));
+  const ended = new Promise((resolve) => deflate.once('end', resolve));
+  let crc = 0;
+  let size = 0;
+  const write = async (chunk: Buffer) => {
+    crc = crc32(chunk, crc);
+    size += chunk.length;
+    if (!deflate.write(chunk)) await new Promise((resolve) => deflate.once('drain', resolve));
+  };
+  await write(Buffer.from(head));
+  const unit = Buffer.from(body.repeat(Math.max(1, Math.floor((1024 * 1024) / body.length))));
+  const room = bytes - head.length - tail.length;
+  for (let left = room; left > 0; left -= unit.length) await write(left >= unit.length ? unit : unit.subarray(0, left - (left % body.length)));
+  await write(Buffer.from(tail));
+  deflate.end();
+  await ended;
+  return { data: Buffer.concat(out), crc, size };
+}
+
+/**
+ * A Word document whose main part (`word/document.xml`) inflates to about `bytes`: `paragraph` repeated inside the
+ * body. One letter repeated deflates about 1,000:1 (1 GiB in 1 MB); `declare` makes the archive state a smaller size
+ * for the part than it inflates to.
+ */
+export async function inflatingDocx(bytes: number, options: { paragraph?: string; declare?: number } = {}): Promise<Buffer> {
+  const paragraph = options.paragraph ?? 'a';
+  const open = xml('<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>') + (options.paragraph ? '' : '<w:p><w:r><w:t>');
+  const close = (options.paragraph ? '' : '</w:t></w:r></w:p>') + '</w:body></w:document>';
+  const main = await deflatedRun(open, paragraph, close, bytes);
+  return zipArchive([
+    stored(
+      '[Content_Types].xml',
+      xml(
+        '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
+          '<Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+      ),
+    ),
+    stored(
+      '_rels/.rels',
+      xml(
+        '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+      ),
+    ),
+    { name: 'word/document.xml', data: main.data, method: 8, crc: main.crc, size: options.declare ?? main.size },
+  ]);
 }

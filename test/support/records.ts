@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Association, NewMemory, Workspace } from '../../src/storage/types.js';
+import type { Association, ChatThread, McpServerEntry, NewMemory, Workspace } from '../../src/storage/types.js';
 
 const NOW = '2026-01-01T00:00:00.000Z';
 
@@ -57,3 +57,46 @@ export function memory(workspaceId: string, content: string, embedding: Float32A
 export function association(workspaceId: string, sourceId: string, targetId: string, relationship = 'similar_to', strength = 0.5): Association {
   return { id: id('assoc'), workspace_id: workspaceId, source_id: sourceId, target_id: targetId, relationship, strength, metadata: {}, created_at: NOW };
 }
+
+export function thread(workspaceId: string, threadId: string, overrides: Partial<ChatThread> = {}): ChatThread {
+  return {
+    id: threadId,
+    workspace_id: workspaceId,
+    tenant_id: 'default',
+    user_id: null,
+    context_id: '_default',
+    observer_id: null,
+    subject_id: null,
+    title: null,
+    metadata: {},
+    message_count: 0,
+    last_decomposed_at: null,
+    last_decomposed_index: -1,
+    expires_at: null,
+    created_at: NOW,
+    updated_at: NOW,
+    ...overrides,
+  };
+}
+
+export const mcpServer = (name: string, owner: Pick<McpServerEntry, 'scope' | 'workspace_id' | 'user_id'>, overrides: Partial<McpServerEntry> = {}): McpServerEntry => ({
+  id: id('mcp'),
+  tenant_id: 'default',
+  name,
+  description: null,
+  transport: 'stdio',
+  command: 'npx',
+  args: ['-y', 'server'],
+  url: null,
+  env_keys: [],
+  header_keys: [],
+  sealed_secrets: null,
+  source_mode: 'server',
+  enabled: true,
+  metadata: {},
+  last_synced_at: null,
+  created_at: NOW,
+  updated_at: NOW,
+  ...owner,
+  ...overrides,
+});

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,11 +7,14 @@ import { loadConfig } from '../../src/config.js';
 import type { Clock } from '../../src/core/clock.js';
 import type { EmbeddingProvider } from '../../src/providers/embedding/types.js';
 import type { LlmProvider } from '../../src/providers/llm/types.js';
+import { testBackend, testDatabaseUrl } from './test-database.js';
 
 export interface TestServer {
   url: string;
   app: MemdApp;
   dataDir: string;
+  /** Where this server keeps its data, as settings: a process given them (a CLI, a second node) opens the same store. */
+  storageEnv: Record<string, string>;
   /** Runs every queued background task now (enrichment, expiry, …). */
   drainTasks(): Promise<number>;
   stop(): Promise<void>;
@@ -25,13 +29,55 @@ export interface TestServerOptions {
   dataDir?: string;
   /** Start the background task runner (default false: tests drain tasks explicitly). */
   backgroundTasks?: boolean;
+  /** Collects the server's log lines (at info level) instead of discarding them. */
+  logs?: LogCapture;
 }
 
-/** A real memd server on an ephemeral port over a fresh SQLite data directory, with the hash embedder by default. */
+/** Log lines of a test server, parsed. */
+export class LogCapture {
+  readonly lines: Array<Record<string, unknown>> = [];
+  write(line: string): void {
+    this.lines.push(JSON.parse(line) as Record<string, unknown>);
+  }
+  /** The lines whose message is `msg`. */
+  withMessage(msg: string): Array<Record<string, unknown>> {
+    return this.lines.filter((line) => line.msg === msg);
+  }
+}
+
+/** A secret key for servers on Postgres, which keeps no key file (any 32 bytes: test data only). */
+const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('hex');
+
+/** The settings that put memd on the run's PostgreSQL server, in `schema`: for a test server or a node process. */
+export function postgresStorageEnv(schema: string): Record<string, string> {
+  return {
+    MEMD_STORAGE: 'postgres',
+    MEMD_DATABASE_URL: testDatabaseUrl(),
+    MEMD_DATABASE_SCHEMA: schema,
+    MEMD_SECRET_KEY: TEST_SECRET_KEY,
+  };
+}
+
+/**
+ * The storage a test server runs on. SQLite: a file in the data directory. Postgres (`MEMD_TEST_BACKEND=postgres`):
+ * the run's real server, in a schema named after the data directory, so a restart on the same directory finds its
+ * data again and every other server gets a schema of its own.
+ */
+function storageEnv(dataDir: string): Record<string, string> {
+  if (testBackend() === 'sqlite') return { MEMD_DATA_DIR: dataDir };
+  return { MEMD_DATA_DIR: dataDir, ...postgresStorageEnv(`t_${createHash('sha256').update(dataDir).digest('hex').slice(0, 16)}`) };
+}
+
+/**
+ * A real memd server on an ephemeral port over a fresh data directory, with the hash embedder by default: on SQLite,
+ * or on the run's PostgreSQL server when `MEMD_TEST_BACKEND=postgres` (the `postgres` project in vitest.config.ts).
+ * Settings in `options.env` win, so a test may still pin its own storage.
+ */
 export async function startServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'memd-test-'));
+  const storage = { ...storageEnv(dataDir), ...pickStorage(options.env) };
   const config = loadConfig({
-    MEMD_DATA_DIR: dataDir,
+    ...storage,
     MEMD_EMBEDDING_PROVIDER: 'hash',
     MEMD_HOST: '127.0.0.1',
     MEMD_PORT: '0',
@@ -40,7 +86,8 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
     ...options.env,
   });
   const app = await createApp(config, {
-    logLevel: process.env.MEMD_TEST_LOG ?? 'silent',
+    logLevel: options.logs ? 'info' : (process.env.MEMD_TEST_LOG ?? 'silent'),
+    ...(options.logs && { logDestination: options.logs }),
     ...(options.clock && { clock: options.clock }),
     ...(options.embedder && { embedder: options.embedder }),
     ...(options.llm !== undefined && { llm: options.llm }),
@@ -53,13 +100,20 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
     url,
     app,
     dataDir,
+    storageEnv: storage,
     drainTasks: () => app.services.tasks.drain(),
     async stop() {
       await app.close();
+      // A Postgres schema stays: dropping it while other files start servers fails their migrations (Kysely's
+      // table lookup reads every schema of the database), and the run's server is removed at the end anyway.
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
+
+const STORAGE_SETTINGS = ['MEMD_DATA_DIR', 'MEMD_STORAGE', 'MEMD_DATABASE_URL', 'MEMD_DATABASE_SCHEMA', 'MEMD_DATABASE_POOL_SIZE', 'MEMD_SECRET_KEY'];
+const pickStorage = (env: Record<string, string> = {}): Record<string, string> =>
+  Object.fromEntries(Object.entries(env).filter(([key]) => STORAGE_SETTINGS.includes(key)));
 
 export interface ApiResponse<T = any> {
   status: number;

@@ -5,6 +5,7 @@ import { openPostgresStorage } from '../../src/storage/postgres/open.js';
 import type { SqlStorage } from '../../src/storage/sql/storage.js';
 import { openSqliteStorage } from '../../src/storage/sqlite/open.js';
 import { freshSchema, startPglite, type PostgresServer } from './postgres.js';
+import { testDatabaseUrl } from './test-database.js';
 
 export interface StorageBackend {
   name: string;
@@ -45,10 +46,13 @@ function postgresBackend(name: string, server: () => Promise<Server>): StorageBa
   };
 }
 
-/** Every engine the conformance suite must pass on: SQLite, PGlite, and an external Postgres when given. */
-export function storageBackends(): StorageBackend[] {
-  const backends = [sqliteBackend(), postgresBackend('postgres (PGlite)', startPglite)];
-  const external = process.env.MEMD_TEST_DATABASE_URL;
-  if (external) backends.push(postgresBackend('postgres (MEMD_TEST_DATABASE_URL)', async () => ({ url: external, maxConnections: 4 })));
+/**
+ * Every engine the conformance suite must pass on: SQLite, and the real PostgreSQL server of the test run (started
+ * by the global setup, or MEMD_TEST_DATABASE_URL). `pglite` adds PGlite, the newest Postgres major (18, with its own
+ * pgvector build) embedded in this process, where the server is the oldest supported (15): the SQL must run on both.
+ */
+export function storageBackends(options: { pglite?: boolean } = {}): StorageBackend[] {
+  const backends = [sqliteBackend(), postgresBackend('postgres', async () => ({ url: testDatabaseUrl(), maxConnections: 4 }))];
+  if (options.pglite) backends.push(postgresBackend('postgres 18 (PGlite)', startPglite));
   return backends;
 }

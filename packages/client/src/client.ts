@@ -2,7 +2,7 @@ import { graphApi, knowledgebaseApi } from './resources/analysis.js';
 import { documentsApi } from './resources/documents.js';
 import { associationsApi, contradictionsApi, entitiesApi, memoriesApi } from './resources/memories.js';
 import { applicationsApi, dataProvidersApi, mcpServersApi, skillsApi } from './resources/registries.js';
-import { apiKeysApi, healthApi } from './resources/service.js';
+import { apiKeysApi, erasuresApi, healthApi } from './resources/service.js';
 import { contextApi, sessionsApi, threadsApi } from './resources/sessions.js';
 import { workspacesApi } from './resources/workspaces.js';
 import { Transport, type ClientOptions } from './transport.js';
@@ -29,6 +29,7 @@ export class MemdClient {
   readonly applications: ReturnType<typeof applicationsApi>;
   readonly dataProviders: ReturnType<typeof dataProvidersApi>;
   readonly apiKeys: ReturnType<typeof apiKeysApi>;
+  readonly erasures: ReturnType<typeof erasuresApi>;
   readonly #options: ClientOptions;
 
   constructor(options: ClientOptions) {
@@ -51,6 +52,7 @@ export class MemdClient {
     this.applications = applicationsApi(transport);
     this.dataProviders = dataProvidersApi(transport);
     this.apiKeys = apiKeysApi(transport);
+    this.erasures = erasuresApi(transport);
   }
 
   /**

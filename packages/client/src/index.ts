@@ -32,3 +32,12 @@ export type { components, paths } from './generated/openapi.js';
 
 /** A stored memory, as every route returns it. */
 export type Memory = components['schemas']['Memory'];
+// The other records every route returns alike, each declared once on the server (src/schemas).
+export type Workspace = components['schemas']['Workspace'];
+export type Context = components['schemas']['Context'];
+export type Association = components['schemas']['Association'];
+export type Session = components['schemas']['Session'];
+export type WorkingMemoryEntry = components['schemas']['WorkingMemoryEntry'];
+export type Thread = components['schemas']['Thread'];
+export type Message = components['schemas']['Message'];
+export type ApiKey = components['schemas']['ApiKey'];

@@ -93,6 +93,16 @@ export class AccessResolver {
   }
 
   /**
+   * For a call that only removes what a workspace already holds (an erasure): resolved and authorized as `scope`
+   * does, but never created, so that erasing in a workspace nobody used is a 404 rather than a new empty workspace.
+   */
+  async existing(principal: Principal, hints: WorkspaceHints): Promise<Access> {
+    const choice = await this.choose(principal, hints);
+    authorizeWorkspace(principal, choice.workspaceId);
+    return { principal, workspaceId: choice.workspaceId, session: choice.session };
+  }
+
+  /**
    * For a call addressing one record by its id. A named workspace is the one searched (so a record elsewhere is a
    * 404); with none named the record is found by its id, in a workspace the caller may use. A record in a workspace
    * the caller may not use is reported missing, exactly like one that does not exist.

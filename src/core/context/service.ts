@@ -1,7 +1,7 @@
 import { AppError } from '../../errors.js';
 import { requireLlm } from '../../providers/llm/index.js';
 import type { LlmProvider, LlmRequest } from '../../providers/llm/types.js';
-import type { SandboxManager } from '../../sandbox/manager.js';
+import type { SandboxManager } from '../../sandbox/index.js';
 import type { ExecuteResult } from '../../sandbox/types.js';
 import type { MemorySearch, MemorySearchRequest } from './memory-search.js';
 import {

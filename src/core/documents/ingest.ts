@@ -8,15 +8,14 @@ import type { MemoryService, MemoryWriteScope } from '../memories/service.js';
 import { normaliseContent } from '../text/index.js';
 import type { WorkspaceService } from '../workspaces/service.js';
 import { IngestionProblem } from './extract.js';
-import type { DocumentExtractor } from './extractor.js';
 import { chunksOf, resolveOptions, type Chunk } from './options.js';
+import { passagesOf } from './passages.js';
+import type { DocumentReader } from './reader.js';
 
 export const INGEST_TASK = 'document.ingest';
 
 /** Chunks written per step: one embedding call and one transaction each; a cancel is seen between steps. */
 const CHUNKS_PER_STEP = 16;
-/** A page is searched by the embedding of its text, up to this many characters (a few model windows). */
-const PAGE_EMBED_CHARS = 8_000;
 
 export function ingestTask(job: Pick<IngestionJob, 'id' | 'workspace_id'>, now: string): NewTask {
   return { kind: INGEST_TASK, workspaceId: job.workspace_id, payload: { job_id: job.id }, runAt: now, dedupeKey: `${INGEST_TASK}:${job.id}` };
@@ -27,13 +26,14 @@ export interface IngestorDeps {
   memories: MemoryService;
   workspaces: WorkspaceService;
   embedder: EmbeddingProvider;
-  extractor: DocumentExtractor;
+  reader: DocumentReader;
   clock: Clock;
   log: Logger;
 }
 
 /**
- * Runs an ingestion job as a durable task: extract the pages (with their embeddings), cut them into chunks, write
+ * Runs an ingestion job as a durable task: read the pages (text, OCR or transcription; each with the embeddings of
+ * its passages, for page search), cut them into chunks, write
  * the chunks as memories through the write pipeline a step at a time, then drop memories an earlier run made that
  * this one did not. Every stage records its progress on the job, so a task that runs again after a crash skips what
  * is stored; a step that ran but was not recorded is repeated, and the exact-text check of the write pipeline hands
@@ -78,30 +78,35 @@ export class DocumentIngestor {
     return true;
   }
 
-  /** Pages from the stored original, with their embeddings; a reprocess without the original keeps the pages it has. */
+  /**
+   * Pages from the stored original, each with a vector per passage; a reprocess without the original keeps the pages
+   * it has. Null when the job was cancelled while its pages were read (OCR takes a while).
+   */
   private async storePages(document: StoredDocument, job: IngestionJob, pageSize: number): Promise<IngestionJob | null> {
-    const { storage, extractor, embedder, clock } = this.deps;
+    const { storage, reader, embedder, clock } = this.deps;
     const bytes = await storage.documents.getOriginal(document.workspace_id, document.id);
     if (!bytes) {
       if (document.page_count === 0) throw new IngestionProblem('original_missing', 'the original file was not retained and no pages were stored; upload it again');
       return this.update(job, { pages_total: document.page_count });
     }
-    const extraction = await extractor.extract({ bytes, type: document.document_type, pageSize });
-    const vectors = await embedder.embed(extraction.pages.map((text) => normaliseContent(text).slice(0, PAGE_EMBED_CHARS)));
+    const reading = await reader.read(document, bytes, pageSize, async () => (await storage.documents.getJob(document.workspace_id, job.id))?.status !== 'processing');
+    if (!reading) return null;
+    const passages = reading.pages.map((page) => passagesOf(page.transcript));
+    const vectors = await embedder.embed(passages.flat().map(normaliseContent));
+    let next = 0;
     const now = isoNow(clock);
-    const pages: NewDocumentPage[] = extraction.pages.map((transcript, i) => ({
+    const pages: NewDocumentPage[] = reading.pages.map((page, i) => ({
       id: newId('page'),
       workspace_id: document.workspace_id,
       document_id: document.id,
       page_no: i + 1,
-      transcript,
-      transcript_model: extraction.extractor,
+      ...page,
       created_at: now,
-      embedding: vectors[i]!,
+      passages: passages[i]!.map((text) => ({ text, embedding: vectors[next++]! })),
     }));
     return storage.transaction(async (tx) => {
       await tx.documents.replacePages(document.workspace_id, document.id, pages);
-      return tx.documents.updateJob(document.workspace_id, job.id, { pages_total: pages.length, updated_at: now });
+      return tx.documents.updateJob(document.workspace_id, job.id, { pages_total: pages.length, page_errors: reading.problems, updated_at: now });
     });
   }
 

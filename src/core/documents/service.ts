@@ -13,6 +13,7 @@ import { detectFormat } from './formats.js';
 import { ingestTask } from './ingest.js';
 import { resolveOptions, type ExtractionOptions } from './options.js';
 import { presentDocument, presentJob } from './present.js';
+import type { DocumentReader } from './reader.js';
 
 export interface Upload {
   filename: string;
@@ -35,6 +36,8 @@ interface DocumentServiceDeps {
   workspaces: WorkspaceService;
   /** For page-search queries (short, repeated: the cached embedder). */
   queryEmbedder: EmbeddingProvider;
+  /** Says at upload whether this server can read the type (images need OCR, audio a transcription endpoint). */
+  reader: Pick<DocumentReader, 'assertReadable'>;
   clock: Clock;
   events: CoreEvents;
 }
@@ -56,6 +59,7 @@ export class DocumentService {
   async upload(workspaceId: string, upload: Upload) {
     const workspace = await this.deps.workspaces.get(workspaceId);
     const format = detectFormat(upload.filename, upload.mimeType, upload.bytes);
+    this.deps.reader.assertReadable(format.type);
     const now = isoNow(this.deps.clock);
     const options = resolveOptions(upload.extractionOptions);
     const documentId = newId('doc');
@@ -124,12 +128,15 @@ export class DocumentService {
     return { page };
   }
 
-  /** Pages by the cosine similarity of their embedding to the query's (one vector per page, exact scan). */
+  /**
+   * Pages by their best-matching passage (max-sim: a page scores the cosine similarity of its nearest passage to the
+   * query; exact scan), each with that passage.
+   */
   async search(workspaceId: string, request: { query: string; limit: number; documentIds?: string[] | undefined }) {
     await this.deps.workspaces.get(workspaceId);
     const [vector] = await this.deps.queryEmbedder.embed([normaliseContent(request.query)]);
     const found = await this.deps.storage.documents.searchPages(workspaceId, vector!, { k: request.limit, documentIds: request.documentIds });
-    const pages = found.map(({ page, score }) => ({ ...page, relevance_score: score }));
+    const pages = found.map(({ page, score, passage }) => ({ ...page, relevance_score: score, passage }));
     return { pages, total_count: pages.length, query: request.query };
   }
 
@@ -227,6 +234,7 @@ function newJob(workspaceId: string, documentId: string, options: ExtractionOpti
     chunks_deduplicated: 0,
     error_code: null,
     error_message: null,
+    page_errors: [],
     created_at: now,
     started_at: null,
     finished_at: null,

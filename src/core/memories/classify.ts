@@ -11,7 +11,8 @@ const TYPE_RULES: Array<[MemoryType, RegExp]> = [
 ];
 
 const SUBTYPE_RULES: Array<[MemorySubtype, RegExp]> = [
-  ['code_pattern', /```|\b(?:function|def|class|const|import)\s+\w+|=>|\w+\(\)\s*[{;]/],
+  // \b before \w+: without it a long word is tried from each of its letters (quadratic).
+  ['code_pattern', /```|\b(?:function|def|class|const|import)\s+\w+|=>|\b\w+\(\)\s*[{;]/],
   ['error', wholeWords(['error', 'exception', 'traceback', 'stack trace', 'crash(?:ed|es)?', 'failed with'])],
   ['fix', wholeWords(['fixed (?:by|it|the)', 'the fix', 'patched', 'workaround'])],
   ['solution', wholeWords(['solution', 'solved (?:by|it|the)', 'resolved (?:by|it|the)', 'the answer is'])],

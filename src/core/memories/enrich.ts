@@ -6,6 +6,7 @@ import { isoNow, type Clock } from '../clock.js';
 import type { CoreEvents } from '../events.js';
 import { AUTO_ASSOCIATE_LIMIT, AUTO_ASSOCIATE_MIN_SIMILARITY, chooseRelationship } from '../graph/auto-associate.js';
 import { newId } from '../ids.js';
+import { noTelemetry, type Telemetry } from '../telemetry.js';
 import { normaliseContent } from '../text/index.js';
 import { buildFacts, factSentences } from './decompose.js';
 import { refineWithLlm } from './llm-refine.js';
@@ -21,6 +22,8 @@ interface EnrichDeps {
   clock: Clock;
   events: CoreEvents;
   log: Logger;
+  /** Traces each step; nothing by default. */
+  telemetry?: Telemetry;
 }
 
 /**
@@ -28,27 +31,32 @@ interface EnrichDeps {
  * automatic links. Every step checks what is already done, so a re-run after a crash repeats nothing.
  */
 export class MemoryEnricher {
-  private readonly extraSteps: EnrichStep[] = [];
+  private readonly extraSteps: Array<{ name: string; step: EnrichStep }> = [];
+  private readonly telemetry: Telemetry;
 
-  constructor(private readonly deps: EnrichDeps) {}
+  constructor(private readonly deps: EnrichDeps) {
+    this.telemetry = deps.telemetry ?? noTelemetry;
+  }
 
-  /** Adds a step that runs after the built-in ones (e.g. contradiction detection). */
-  addStep(step: EnrichStep): void {
-    this.extraSteps.push(step);
+  /** Adds a step that runs after the built-in ones (e.g. contradiction detection); `name` names its span. */
+  addStep(name: string, step: EnrichStep): void {
+    this.extraSteps.push({ name, step });
   }
 
   readonly handle = async (task: Task): Promise<void> => {
     const payload = task.payload as unknown as EnrichPayload;
     const workspaceId = task.workspaceId!;
     const { storage } = this.deps;
-    let memory = await storage.memories.get(workspaceId, payload.memory_id);
-    if (!memory || memory.status === 'deleted') return;
-    const embedding = (await storage.memories.getEmbeddings(workspaceId, [memory.id])).get(memory.id);
+    const stored = await storage.memories.get(workspaceId, payload.memory_id);
+    if (!stored || stored.status === 'deleted') return;
+    const embedding = (await storage.memories.getEmbeddings(workspaceId, [stored.id])).get(stored.id);
     if (!embedding) return;
-    if (this.deps.llm) memory = await refineWithLlm(this.deps.llm, storage, memory, payload.auto_classified, this.deps.log);
-    await this.decompose(memory);
-    await this.associate(memory, embedding);
-    for (const step of this.extraSteps) await step(memory, embedding);
+    const { llm, log } = this.deps;
+    const step = <T>(name: string, work: () => Promise<T>) => this.telemetry.span(`memory.enrich.${name}`, work);
+    const memory = llm ? await step('refine', () => refineWithLlm(llm, storage, stored, payload.auto_classified, log)) : stored;
+    await step('decompose', () => this.decompose(memory));
+    await step('associate', () => this.associate(memory, embedding));
+    for (const extra of this.extraSteps) await step(extra.name, () => extra.step(memory, embedding));
     await this.deps.events.memoriesChanged(workspaceId);
   };
 

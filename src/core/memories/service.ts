@@ -5,6 +5,7 @@ import type { Access } from '../access/access.js';
 import { isoNow, type Clock } from '../clock.js';
 import type { CoreEvents } from '../events.js';
 import { newId } from '../ids.js';
+import { noTelemetry, type Telemetry } from '../telemetry.js';
 import { contentHash, normaliseContent } from '../text/index.js';
 import { decideDuplicate, type DedupDecision, type DedupPolicy } from './dedup.js';
 import { eventTimeFromMetadata } from './event-time.js';
@@ -78,6 +79,8 @@ interface MemoryServiceDeps {
   touchSession(sessionId: string): Promise<unknown>;
   /** Resolves once the recall accesses of a memory counted so far are written. */
   settleAccess(workspaceId: string, memoryId: string): Promise<void>;
+  /** Traces the pipeline's steps; nothing by default. */
+  telemetry?: Telemetry;
 }
 
 /**
@@ -86,7 +89,11 @@ interface MemoryServiceDeps {
  * checks) runs from the durable queue after the write is acknowledged.
  */
 export class MemoryService {
-  constructor(private readonly deps: MemoryServiceDeps) {}
+  private readonly telemetry: Telemetry;
+
+  constructor(private readonly deps: MemoryServiceDeps) {
+    this.telemetry = deps.telemetry ?? noTelemetry;
+  }
 
   /** Remember, as a caller asks it: a write through a session belongs to the session, which it keeps alive. */
   async remember(access: Access, draft: MemoryDraft): Promise<WriteResult> {
@@ -116,7 +123,15 @@ export class MemoryService {
    * Writes many memories with one embedding call and one transaction. Each draft gets its own outcome: one
    * draft linking to an unknown memory fails alone.
    */
-  async createMany(scope: MemoryWriteScope, drafts: readonly MemoryDraft[]): Promise<WriteOutcome[]> {
+  createMany(scope: MemoryWriteScope, drafts: readonly MemoryDraft[]): Promise<WriteOutcome[]> {
+    return this.telemetry.span('memory.write', async (span) => {
+      const outcomes = await this.write(scope, drafts);
+      span.setAttributes({ 'memd.memory.drafts': drafts.length, 'memd.memory.created': outcomes.filter((o) => 'action' in o && o.action === 'created').length });
+      return outcomes;
+    });
+  }
+
+  private async write(scope: MemoryWriteScope, drafts: readonly MemoryDraft[]): Promise<WriteOutcome[]> {
     const { storage, embedder, clock } = this.deps;
     const workspaceId = scope.workspaceId;
     const outcomes: Array<WriteOutcome | undefined> = new Array(drafts.length);
@@ -139,7 +154,7 @@ export class MemoryService {
     });
 
     const vectors = await embedder.embed(fresh.map((i) => normaliseContent(trimmed[i]!.content)));
-    const decisions = await this.decide(scope, fresh.map((i) => trimmed[i]!), vectors);
+    const decisions = await this.telemetry.span('memory.write.dedup', () => this.decide(scope, fresh.map((i) => trimmed[i]!), vectors));
     const now = isoNow(clock);
     const inserts: Array<{ index: number; memory: NewMemory }> = [];
     const rewrites: Array<{ index: number; decision: Rewrite; embedding: Float32Array }> = [];
@@ -151,7 +166,7 @@ export class MemoryService {
       else rewrites.push({ index, decision, embedding });
     }
 
-    await storage.transaction(async (tx) => {
+    await this.telemetry.span('memory.write.commit', () => storage.transaction(async (tx) => {
       if (inserts.length > 0) {
         await tx.memories.insert(inserts.map((i) => i.memory));
         await tx.tasks.enqueue(inserts.map(({ index, memory }) => enrichTask(memory.id, workspaceId, now, trimmed[index]!.type === undefined)));
@@ -161,7 +176,7 @@ export class MemoryService {
         const memory = await this.rewrite(tx, decision, trimmed[index]!, embedding, now);
         outcomes[index] = { memory, action: decision.action === 'update' ? 'updated' : 'merged' };
       }
-    });
+    }));
 
     for (const { index, memory } of inserts) {
       const { embedding: _vector, ...record } = memory;

@@ -1,4 +1,4 @@
-export const MEMORY_TYPES = ['episodic', 'semantic', 'procedural', 'working'] as const;
+export { MEMORY_TYPES } from '../../schemas/memory.js';
 
 export const MEMORY_SUBTYPES = [
   'solution',

@@ -157,7 +157,10 @@ async function importMemoryBatch(
   });
   if (fresh.length === 0) return;
 
-  const reusable = (v: number[] | undefined) => v !== undefined && v.length === embedder.dimensions;
+  // An exported vector of the embedder's width is kept, unless it is no direction at all: a value beyond float32, or
+  // all zeros, would make every similarity to it NaN. Such a memory is embedded again.
+  const reusable = (v: number[] | undefined) =>
+    v !== undefined && v.length === embedder.dimensions && Float32Array.from(v).every(Number.isFinite) && v.some((x) => x !== 0);
   const toEmbed = fresh.filter(({ data }) => !reusable(data.embedding));
   const embedded = await embedder.embed(toEmbed.map(({ data }) => normaliseContent(data.content)));
   const vectors = new Map(toEmbed.map(({ hash }, i) => [hash, embedded[i]!]));

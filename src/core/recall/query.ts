@@ -37,6 +37,13 @@ const CALENDAR = new Set(
 /** Between two words of one name: a space, or an abbreviation's dot and a space ("Dr. Seuss"). */
 const NAME_GAP = /^\.?\s$/;
 const POSSESSIVE = /['’]s$/u;
+/**
+ * Longer runs of capitalised words are not a name (a title-cased paragraph), and longer "words" are not words
+ * ("a.b.c…" is one word to ICU): as a search they are phrases of thousands of tokens, each matched at every
+ * position of every candidate (seconds per query on one long memory).
+ */
+const MAX_NAME_WORDS = 6;
+const MAX_TERM_CHARS = 64;
 
 /**
  * Proper nouns of a query: runs of capitalised words that are not the sentence's opening question word or a
@@ -47,7 +54,7 @@ function properNouns(text: string): string[] {
   let run: string[] = [];
   let runEnd = -1;
   const flush = () => {
-    if (run.length > 0) names.push(run.join(' '));
+    if (run.length > 0 && run.length <= MAX_NAME_WORDS) names.push(run.join(' '));
     run = [];
   };
   for (const match of text.matchAll(CAPITALISED)) {
@@ -91,7 +98,7 @@ export function processQuery(text: string, now: Date): ProcessedQuery {
   const relativeWords = new Set(windows.filter((w) => w.relative).flatMap((w) => words(w.text)));
   const all = words(text);
   const opening = REQUEST_VERBS.has(all[0] ?? '') ? 1 : 0;
-  const isTerm = (w: string) => !STOPWORDS.has(w) && !QUERY_FILLER.has(w) && !relativeWords.has(w);
+  const isTerm = (w: string) => w.length <= MAX_TERM_CHARS && !STOPWORDS.has(w) && !QUERY_FILLER.has(w) && !relativeWords.has(w);
   const cleaned = all.slice(opening).map((w) => w.replace(POSSESSIVE, ''));
   const terms = [...new Set(cleaned.filter(isTerm))];
   const phrases = [...new Set(cleaned.slice(1).flatMap((w, i) => (isTerm(w) && isTerm(cleaned[i]!) ? [`${cleaned[i]} ${w}`] : [])))];

@@ -3,6 +3,7 @@ import type { EmbeddingProvider } from '../../providers/embedding/types.js';
 import type { LlmProvider } from '../../providers/llm/types.js';
 import { FACT_SCOPE, type Memory, type MemoryCandidate, type MemoryFilter, type SequenceNeighbour, type Storage } from '../../storage/types.js';
 import type { Clock } from '../clock.js';
+import { noTelemetry, type Telemetry } from '../telemetry.js';
 import { AccessRecorder } from './access.js';
 import { freshness, staleness, trustScore } from './annotate.js';
 import { denseArms, entityArm, keywordArm, readProposed, seenMemories, temporalArm, type ArmInput } from './arms.js';
@@ -74,6 +75,8 @@ export interface RecallDeps {
   log: Logger;
   cache: { maxEntries: number; ttlMs: number };
   tuning?: RecallTuning;
+  /** Times each phase (metrics) and traces it (spans); nothing by default. */
+  telemetry?: Telemetry;
 }
 
 /** What the arms found: fused candidates, and the rows and similarities their searches read on the way. */
@@ -117,20 +120,31 @@ export class RecallService {
   private readonly access: AccessRecorder;
   private readonly tuning: RecallTuning;
   private readonly matchCounts: MatchCountCache;
+  private readonly telemetry: Telemetry;
 
   constructor(private readonly deps: RecallDeps) {
+    this.telemetry = deps.telemetry ?? noTelemetry;
     this.cache = new RecallCache(deps.cache, deps.clock, deps.storage.workspaces);
     this.access = new AccessRecorder(deps.storage, deps.clock, deps.log);
     this.tuning = deps.tuning ?? DEFAULT_TUNING;
     this.matchCounts = new MatchCountCache(deps.storage);
   }
 
-  async recall(request: RecallRequest): Promise<RecallResult> {
+  recall(request: RecallRequest): Promise<RecallResult> {
+    return this.telemetry.span('recall', async (span) => {
+      const result = await this.run(request);
+      span.setAttributes({ 'memd.recall.cached': result.cached, 'memd.recall.results': result.total_count, 'memd.recall.mode': result.mode_used });
+      return result;
+    });
+  }
+
+  private async run(request: RecallRequest): Promise<RecallResult> {
     const started = performance.now();
     const workspaceId = request.workspaceId;
     const key = JSON.stringify(request);
     const version = await this.cache.version(workspaceId);
     const hit = this.cache.get(workspaceId, key, version);
+    this.telemetry.recallCache(hit !== undefined);
     if (hit) {
       this.access.record(workspaceId, hit.memories.map((m) => m.id));
       return { ...hit, search_latency_ms: round(performance.now() - started, 3), query_embedding_ms: 0, cached: true };
@@ -143,15 +157,15 @@ export class RecallService {
     const options = resolveOptions(request, intents, query.windows.length > 0);
 
     const embeddingStarted = performance.now();
-    const [vector] = await this.deps.queryEmbedder.embed([queryText]);
+    const [vector] = await this.telemetry.recallPhase('embed_query', () => this.deps.queryEmbedder.embed([queryText]));
     const embeddingMs = performance.now() - embeddingStarted;
 
     const retrieved = await this.retrieve(workspaceId, query, vector!, options, intents.includes('entity'));
-    const { ranked, neighbours } = await this.score(workspaceId, query, vector!, retrieved, options, now);
+    const { ranked, neighbours } = await this.telemetry.recallPhase('rank', () => this.score(workspaceId, query, vector!, retrieved, options, now));
     const withNeighbours = await this.spreadToNeighbours(workspaceId, ranked, neighbours, options);
     const withExpansion = await this.expandAssociations(workspaceId, withNeighbours, options);
     const { ordered, reranked } = await this.rerank(query.text, withExpansion, options);
-    const memories = await this.present(workspaceId, ordered.slice(0, options.limit), options, now);
+    const memories = await this.telemetry.recallPhase('present', () => this.present(workspaceId, ordered.slice(0, options.limit), options, now));
 
     const result: CachedRecall = {
       memories,
@@ -170,9 +184,11 @@ export class RecallService {
 
   /** With recent conversation and a language model, the query made standalone; else the query as given. */
   private async standaloneQuery(request: RecallRequest): Promise<string> {
-    if (!this.deps.llm || !request.context?.length) return request.query;
+    const { llm } = this.deps;
+    const { context } = request;
+    if (!llm || !context?.length) return request.query;
     try {
-      return await rewriteQuery(this.deps.llm, request.query, request.context);
+      return await this.telemetry.recallPhase('rewrite', () => rewriteQuery(llm, request.query, context));
     } catch (error) {
       // Rewriting only helps: a failing model leaves recall working on the query as asked.
       this.deps.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'query rewrite skipped');
@@ -188,18 +204,19 @@ export class RecallService {
     const seen = seenMemories();
     const input: ArmInput = { storage, workspaceId, query, vector, filter: options.filter, depth, matchCounts: this.matchCounts, keywordSearches: new Map(), seen };
     const optional: Array<Promise<ArmResult>> = [];
-    if (query.terms.length > 0) optional.push(keywordArm(input));
-    if (entityIntent && query.entities.length > 0) optional.push(entityArm(input));
-    if (query.windows.length > 0) optional.push(temporalArm(input));
-    const [dense, ...others] = await Promise.all([denseArms(input), ...optional]);
+    const { telemetry } = this;
+    if (query.terms.length > 0) optional.push(telemetry.recallPhase('keyword', () => keywordArm(input)));
+    if (entityIntent && query.entities.length > 0) optional.push(telemetry.recallPhase('entity', () => entityArm(input)));
+    if (query.windows.length > 0) optional.push(telemetry.recallPhase('temporal', () => temporalArm(input)));
+    const [dense, ...others] = await Promise.all([telemetry.recallPhase('dense', () => denseArms(input)), ...optional]);
     const arms: ArmResult[] = [dense!.vector, dense!.fact, ...others];
-    const candidates = fuse(arms, weights);
+    const candidates = telemetry.recallPhaseSync('fusion', () => fuse(arms, weights));
     const ran: ArmName[] = arms.map((a) => a.arm);
     // The graph arm's links are read (on SQLite's reader thread) while this thread reads the dense candidates' rows.
     let graph: Promise<ArmResult> | null = null;
     if (options.includeAssociations && this.tuning.graphSeeds > 0 && weights.graph > 0) {
       const seeds = [...candidates.values()].sort((a, b) => b.fused - a.fused).slice(0, this.tuning.graphSeeds).map((c) => c.id);
-      graph = graphArm(storage, workspaceId, seeds, depth);
+      graph = telemetry.recallPhase('graph', () => graphArm(storage, workspaceId, seeds, depth));
       graph.catch(() => undefined); // awaited below, after the rows
     }
     // After the graph arm's links, which this thread needs first: counted on SQLite's reader thread while this
@@ -379,7 +396,7 @@ export class RecallService {
   private async expandAssociations(workspaceId: string, ranked: Scored[], options: ResolvedOptions): Promise<Scored[]> {
     if (!options.includeAssociations || options.traverseDepth === 0 || ranked.length === 0) return ranked;
     const seeds = ranked.slice(0, options.limit);
-    const discoveries = await expand(
+    const discoveries = await this.telemetry.recallPhase('expansion', () => expand(
       this.deps.storage,
       workspaceId,
       seeds,
@@ -391,7 +408,7 @@ export class RecallService {
         minScore: ranked.length >= options.limit ? ranked[options.limit - 1]!.boosted : 0,
       },
       (ids) => this.accept(workspaceId, ids, options.filter, new Map()),
-    );
+    ));
     const byId = new Map(ranked.map((s) => [s.id, s]));
     for (const found of discoveries) {
       if (found.relevance < options.threshold) continue;
@@ -414,7 +431,7 @@ export class RecallService {
     if (!reranker || ranked.length < 2 || confidence >= options.ragThreshold) return { ordered: ranked, reranked: false };
     const pool = ranked.slice(0, Math.max(options.limit, RERANK_POOL));
     try {
-      const order = await reranker.rerank(query, pool.map((s) => ({ id: s.id, content: s.memory.content })));
+      const order = await this.telemetry.recallPhase('rerank', () => reranker.rerank(query, pool.map((s) => ({ id: s.id, content: s.memory.content }))));
       const byId = new Map(pool.map((s) => [s.id, s]));
       const reordered = order.map((id) => byId.get(id)!).filter(Boolean);
       for (const s of reordered) s.signals.add('rerank');

@@ -7,11 +7,46 @@ export const normaliseContent = (content: string): string => content.replace(/\s
 /** SHA-256 hex of the normalised content; export/import and the duplicate check compare it. */
 export const contentHash = (content: string): string => createHash('sha256').update(normaliseContent(content), 'utf8').digest('hex');
 
+/**
+ * ICU segmentation through Intl.Segmenter costs, per segment, the length of the whole text it was given (V8 copies
+ * the input into every segment it hands out): quadratic, a minute of blocked event loop and gigabytes of garbage for
+ * one 200,000-character memory. So texts are segmented in windows of at most this many characters.
+ */
+const SEGMENT_WINDOW = 1_024;
+
+const isSpace = (code: number): boolean => code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0xa0 || code === 0x2028 || code === 0x2029;
+
+/**
+ * `text` in consecutive pieces of at most SEGMENT_WINDOW characters, each cut after the last line break in the window
+ * (a sentence and a word end there, so segmenting the pieces gives what segmenting the whole would), else after its
+ * last whitespace (a word ends there), else (one unbroken run) at the window, never inside a surrogate pair.
+ */
+function* windows(text: string): Generator<string> {
+  let start = 0;
+  while (text.length - start > SEGMENT_WINDOW) {
+    const limit = start + SEGMENT_WINDOW;
+    let cut = text.lastIndexOf('\n', limit - 1) + 1;
+    if (cut <= start) {
+      cut = limit;
+      while (cut > start && !isSpace(text.charCodeAt(cut - 1))) cut--;
+    }
+    if (cut <= start) cut = limit - (/[\ud800-\udbff]/.test(text[limit - 1]!) ? 1 : 0);
+    yield text.slice(start, cut);
+    start = cut;
+  }
+  yield text.slice(start);
+}
+
 const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
 
-/** Sentences by Unicode rules (ICU), so "Dr. Smith arrived at 3 p.m. today." stays one sentence. */
+/**
+ * Sentences by Unicode rules (ICU), so "Dr. Smith arrived at 3 p.m. today." stays one sentence. A sentence longer than
+ * the segmentation window without a line break is cut at whitespace.
+ */
 export function splitSentences(text: string): string[] {
-  return Array.from(segmenter.segment(text), (s) => s.segment.trim()).filter((s) => s.length > 0);
+  const sentences: string[] = [];
+  for (const piece of windows(text)) for (const { segment } of segmenter.segment(piece)) if (segment.trim()) sentences.push(segment.trim());
+  return sentences;
 }
 
 const wordSegmenter = new Intl.Segmenter('en', { granularity: 'word' });
@@ -20,15 +55,20 @@ const wordSegmenter = new Intl.Segmenter('en', { granularity: 'word' });
  * ICU segmentation is slow next to everything around it, and the same texts are segmented again and again (a new
  * memory against each of its neighbours, a recall's candidates): recent results are kept. Callers get a copy.
  */
-const recentWords = new LRUCache<string, readonly string[]>({ max: 4_096 });
+const recentWords = new LRUCache<string, readonly string[]>({
+  max: 4_096,
+  // Memories run to 200,000 characters: the cache is bounded by what it holds (about 64 MiB of text), not by count.
+  maxSize: 32_000_000,
+  sizeCalculation: (found, text) => text.length + found.reduce((sum, word) => sum + word.length + 8, 0) + 1,
+});
 
 /** Lower-cased words (letters/digits), punctuation dropped. */
 export function words(text: string): string[] {
   let found = recentWords.get(text);
   if (!found) {
-    found = Array.from(wordSegmenter.segment(text.toLowerCase()))
-      .filter((s) => s.isWordLike)
-      .map((s) => s.segment);
+    const list: string[] = [];
+    for (const piece of windows(text.toLowerCase())) for (const { segment, isWordLike } of wordSegmenter.segment(piece)) if (isWordLike) list.push(segment);
+    found = list;
     recentWords.set(text, found);
   }
   return [...found];

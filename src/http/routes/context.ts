@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { SandboxScope } from '../../core/context/index.js';
-import { invalid } from '../../errors.js';
+import { AppError, invalid } from '../../errors.js';
 import type { CoreServices } from '../../services.js';
 import { commonErrors, ErrorResponse } from '../schemas/common.js';
 import {
@@ -22,6 +22,7 @@ import {
   VariableDetail,
   VariablesOverview,
 } from '../schemas/context.js';
+import { parseClientJson } from '../json-body.js';
 import { sessionAccess } from '../request-context.js';
 import type { App } from '../server.js';
 
@@ -106,7 +107,7 @@ export function contextRoutes(app: App, services: CoreServices): void {
     async (request) => {
       const { sessionId } = await scopeOf(request);
       const { key, value, parse_json } = request.body;
-      const bound = await sandboxes.setVariable(sessionId, key, parse_json ? parseJsonValue(value) : value);
+      const bound = await sandboxes.setVariable(sessionId, key, parse_json ? parseJsonValue(value, services.config.jsonMaxDepth) : value);
       return { ...bound, key: bound.variable };
     },
   );
@@ -190,11 +191,12 @@ export function contextRoutes(app: App, services: CoreServices): void {
 }
 
 /** inject with parse_json: the value is JSON text. */
-function parseJsonValue(value: unknown): unknown {
+function parseJsonValue(value: unknown, maxDepth: number): unknown {
   if (typeof value !== 'string') throw invalid('/body/value', 'must be a string of JSON when parse_json is true');
   try {
-    return JSON.parse(value);
+    return parseClientJson(value, maxDepth, '/body/value');
   } catch (error) {
+    if (error instanceof AppError) throw error;
     throw invalid('/body/value', `is not valid JSON: ${(error as Error).message}`);
   }
 }

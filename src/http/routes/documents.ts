@@ -25,6 +25,7 @@ import {
   UploadFields,
   UploadForm,
 } from '../schemas/document.js';
+import { parseClientJson } from '../json-body.js';
 import { objectAccess, scopedAccess } from '../request-context.js';
 import { compileBodySchema } from '../validation.js';
 import type { App } from '../server.js';
@@ -44,12 +45,13 @@ interface ReceivedFile {
 }
 
 /** A form field's text as the value its schema expects; text that does not parse stays text, and the schema says why. */
-function fieldValue(name: string, values: string[]): unknown {
+function fieldValue(name: string, values: string[], maxDepth: number): unknown {
   const text = values[values.length - 1]!;
   const parsed = (): unknown => {
     try {
-      return JSON.parse(text);
-    } catch {
+      return parseClientJson(text, maxDepth, `/${name}`);
+    } catch (error) {
+      if (error instanceof AppError) throw error;
       return text;
     }
   };
@@ -72,7 +74,7 @@ function fieldValue(name: string, values: string[]): unknown {
 }
 
 /** Reads the one `file` part into memory (refusing more than `maxBytes`) and the form fields, checked by their schema. */
-async function readUpload(request: FastifyRequest, maxBytes: number): Promise<{ file: ReceivedFile; fields: UploadFields }> {
+async function readUpload(request: FastifyRequest, maxBytes: number, maxDepth: number): Promise<{ file: ReceivedFile; fields: UploadFields }> {
   if (!request.isMultipart()) throw new AppError('unsupported_media_type', 'upload the document as multipart/form-data with the file in a `file` field');
   let file: ReceivedFile | undefined;
   const texts = new Map<string, string[]>();
@@ -94,7 +96,7 @@ async function readUpload(request: FastifyRequest, maxBytes: number): Promise<{ 
     throw error;
   }
   if (!file) throw invalid('/file', 'is required: the document to ingest');
-  const fields = Object.fromEntries([...texts].map(([name, values]) => [name, fieldValue(name, values)]));
+  const fields = Object.fromEntries([...texts].map(([name, values]) => [name, fieldValue(name, values, maxDepth)]));
   // Reported the way fastify reports a body that fails its schema.
   if (!checkUploadFields(fields)) throw Object.assign(new Error('invalid upload fields'), { validation: checkUploadFields.errors, validationContext: 'body' });
   return { file, fields };
@@ -121,7 +123,8 @@ export function documentRoutes(app: App, services: CoreServices): void {
       {
         schema: {
           tags,
-          summary: 'Upload a document (multipart/form-data): text, Markdown, HTML, PDF or Word. Answers 202 with the document and its queued ingestion job',
+          summary:
+            'Upload a document (multipart/form-data): text, Markdown, HTML, PDF, Word, an image (OCR) or audio (transcription, when configured; 501 otherwise). Answers 202 with the document and its queued ingestion job',
           description:
             'Form fields: file (required), target_context_id, importance, tags, metadata (JSON), extraction_options (JSON: chunk_size, page_size), retain_original, workspace_id. ' +
             'An unsupported type is a 415, a file over MEMD_DOCUMENT_MAX_BYTES a 413; an empty or unreadable file is accepted and its job fails with the reason.',
@@ -131,7 +134,7 @@ export function documentRoutes(app: App, services: CoreServices): void {
         },
       },
       async (request, reply) => {
-        const { file, fields } = await readUpload(request, services.config.documents.maxBytes);
+        const { file, fields } = await readUpload(request, services.config.documents.maxBytes, services.config.jsonMaxDepth);
         const workspaceId = await scopedWorkspace(request, fields.workspace_id);
         const result = await documents.upload(workspaceId, {
           filename: file.filename,
@@ -192,7 +195,7 @@ export function documentRoutes(app: App, services: CoreServices): void {
     {
       schema: {
         tags,
-        summary: 'Page search: pages ranked by the cosine similarity of their embedding (one per page) to the query’s',
+        summary: 'Page search: pages ranked by their best-matching passage (max-sim over one vector per passage), each with that passage',
         body: SearchBody,
         response: { 200: SearchResponse, ...commonErrors },
       },
@@ -235,7 +238,8 @@ export function documentRoutes(app: App, services: CoreServices): void {
 
   app.get(
     '/documents/:document_id/pages/:page_id/image',
-    { schema: { tags, summary: 'A page image: not offered (501); pages are text, see the page’s transcript', params: PageParams, response: { ...commonErrors, 501: ErrorResponse } } },
+    // Not offered, like /v1/datasets (routes/not-offered.ts): hidden from the OpenAPI document, so the client has no method for it.
+    { schema: { hide: true, tags, summary: 'A page image: not offered (501); pages are text, see the page’s transcript', params: PageParams, response: { ...commonErrors, 501: ErrorResponse } } },
     async (request) => {
       await documents.page(await documentWorkspace(request, request.params.document_id), request.params.document_id, request.params.page_id);
       throw new AppError('not_implemented', 'memd stores the text of a page, not an image of it: GET /v1/documents/{document_id}/pages/{page_id} has its transcript');

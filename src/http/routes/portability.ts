@@ -1,13 +1,15 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { Type } from 'typebox';
 import { authorizeWorkspace } from '../../core/access/principal.js';
 import type { ImportRecord } from '../../core/portability/import.js';
-import { AppError } from '../../errors.js';
+import { AppError, invalid } from '../../errors.js';
 import type { CoreServices } from '../../services.js';
 import { commonErrors, ErrorResponse } from '../schemas/common.js';
 import { ExportLine, ExportQuery, ImportedAssociation, ImportedMemory, ImportJsonBody, ImportReport } from '../schemas/portability.js';
 import { WorkspaceParams } from '../schemas/workspace.js';
+import { parseClientJson } from '../json-body.js';
 import { compileBodySchema } from '../validation.js';
 import type { App } from '../server.js';
 
@@ -33,7 +35,7 @@ const tooLarge = (limitBytes: number) => new AppError('payload_too_large', `the 
  * NDJSON lines → import records. A declared Content-Length over the limit is refused before anything is read
  * (see the parser); a chunked body is cut at the limit (Node discards the rest once the 413 is sent).
  */
-async function* ndjsonRecords(body: Readable, limitBytes: number): AsyncGenerator<ImportRecord> {
+async function* ndjsonRecords(body: Readable, limitBytes: number, maxDepth: number): AsyncGenerator<ImportRecord> {
   const input = createInterface({ input: body, crlfDelay: Infinity });
   let bytes = 0;
   let exceeded = false;
@@ -51,9 +53,9 @@ async function* ndjsonRecords(body: Readable, limitBytes: number): AsyncGenerato
     if (!text.trim()) continue;
     let parsed: { type?: unknown; data?: unknown };
     try {
-      parsed = JSON.parse(text) as typeof parsed;
-    } catch {
-      yield { kind: 'invalid', line, message: 'not valid JSON' };
+      parsed = parseClientJson(text, maxDepth, '') as typeof parsed;
+    } catch (error) {
+      yield { kind: 'invalid', line, message: error instanceof AppError ? error.message : 'not valid JSON' };
       continue;
     }
     yield toRecord(parsed?.type, parsed?.data, line);
@@ -69,12 +71,6 @@ async function* jsonRecords(data: { memories: unknown[]; associations: unknown[]
 
 /** Workspace export (streamed NDJSON) and import (NDJSON or the JSON `{data: …}` form). */
 export function portabilityRoutes(app: App, services: CoreServices): void {
-  app.addContentTypeParser(NDJSON, (request, payload, done) => {
-    const declared = Number(request.headers['content-length'] ?? 0);
-    if (declared > services.config.importBodyLimitBytes) done(tooLarge(services.config.importBodyLimitBytes), undefined);
-    else done(null, payload);
-  });
-
   app.get(
     '/workspaces/:workspace_id/export',
     {
@@ -98,24 +94,35 @@ export function portabilityRoutes(app: App, services: CoreServices): void {
     },
   );
 
-  app.post(
-    '/workspaces/:workspace_id/import',
-    {
-      bodyLimit: services.config.importBodyLimitBytes,
-      schema: {
-        tags: ['workspaces'],
-        summary: 'Import NDJSON export lines or `{data: {memories, associations}}`; memories whose content_hash exists are skipped',
-        params: WorkspaceParams,
-        body: { content: { 'application/json': { schema: ImportJsonBody }, [NDJSON]: { schema: Type.Unknown({ description: 'export lines' }) } } },
-        response: { 200: ImportReport, 413: ErrorResponse, ...commonErrors },
+  // NDJSON is read by the import alone; every other route answers 415 to it.
+  void app.register(async (plugin) => {
+    plugin.addContentTypeParser(NDJSON, (request, payload, done) => {
+      const declared = Number(request.headers['content-length'] ?? 0);
+      if (declared > services.config.importBodyLimitBytes) done(tooLarge(services.config.importBodyLimitBytes), undefined);
+      else done(null, payload);
+    });
+    const imports = plugin.withTypeProvider<TypeBoxTypeProvider>();
+    imports.post(
+      '/workspaces/:workspace_id/import',
+      {
+        bodyLimit: services.config.importBodyLimitBytes,
+        schema: {
+          tags: ['workspaces'],
+          summary: 'Import NDJSON export lines or `{data: {memories, associations}}`; memories whose content_hash exists are skipped',
+          params: WorkspaceParams,
+          body: { content: { 'application/json': { schema: ImportJsonBody }, [NDJSON]: { schema: Type.Unknown({ description: 'export lines' }) } } },
+          response: { 200: ImportReport, 413: ErrorResponse, ...commonErrors },
+        },
       },
-    },
-    async (request) => {
-      const workspaceId = request.params.workspace_id;
-      authorizeWorkspace(request.principal, workspaceId);
-      const body = request.body as unknown;
-      const records = body instanceof Readable ? ndjsonRecords(body, services.config.importBodyLimitBytes) : jsonRecords((body as { data: { memories: unknown[]; associations: unknown[] } }).data);
-      return services.portability.import(workspaceId, records);
-    },
-  );
+      async (request) => {
+        const workspaceId = request.params.workspace_id;
+        authorizeWorkspace(request.principal, workspaceId);
+        const body = request.body as Readable | { data: { memories: unknown[]; associations: unknown[] } } | undefined;
+        // Without a Content-Type there is nothing to read, and no schema of the two was applied.
+        if (!body) throw invalid('/body', 'is required: export lines (application/x-ndjson) or {data} (application/json)');
+        const records = body instanceof Readable ? ndjsonRecords(body, services.config.importBodyLimitBytes, services.config.jsonMaxDepth) : jsonRecords(body.data);
+        return services.portability.import(workspaceId, records);
+      },
+    );
+  });
 }

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import { Identifier, NonBlank, Nullable, Timestamp } from './common.js';
+import { ApiKeyRecord } from '../../schemas/api-key.js';
+import { Identifier, NonBlank, Timestamp } from './common.js';
 
 export const CreateApiKeyBody = Type.Object(
   {
@@ -17,11 +18,5 @@ export const IssuedApiKey = Type.Object({
   created_at: Timestamp,
 });
 
-export const ApiKeyInfo = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  key_prefix: Type.String(),
-  workspaces: Type.Array(Type.String()),
-  created_at: Timestamp,
-  last_used_at: Nullable(Timestamp),
-});
+/** An API key as stored (src/schemas/api-key.ts), without the hash of its secret. */
+export const ApiKeyInfo = Type.Omit(ApiKeyRecord, ['key_hash'], { title: 'ApiKey' });

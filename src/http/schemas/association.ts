@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { AssociationRecord } from '../../schemas/association.js';
 import { JsonObject, Nullable, Score01, StringEnum, Timestamp, WorkspaceIdField } from './common.js';
 import { Memory } from './memory.js';
 
@@ -7,16 +8,8 @@ const Direction = StringEnum(DIRECTIONS, { description: 'outgoing (this memory i
 const MemoryId = Type.String({ minLength: 1, maxLength: 256 });
 const RelationshipName = Type.String({ minLength: 1, maxLength: 64 });
 
-export const Association = Type.Object({
-  id: Type.String(),
-  workspace_id: Type.String(),
-  source_id: Type.String(),
-  target_id: Type.String(),
-  relationship: Type.String({ description: 'a type of the taxonomy, lower-case' }),
-  strength: Type.Number(),
-  metadata: JsonObject,
-  created_at: Timestamp,
-});
+/** The one declaration of an association: src/schemas/association.ts. */
+export const Association = AssociationRecord;
 
 export const AssociateBody = Type.Object(
   {

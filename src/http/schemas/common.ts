@@ -1,22 +1,28 @@
-import { Type, type TSchema, type TString } from 'typebox';
+import { Type, type TString } from 'typebox';
 import { ERROR_CODES } from '../../errors.js';
+import { StringEnum } from '../../schemas/primitives.js';
 
-/** A string from a fixed set: one `enum` keyword, so errors list the allowed values and OpenAPI shows them. */
-export const StringEnum = <const T extends readonly string[]>(values: T, options: { description?: string; default?: T[number] } = {}) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
-
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
-
-/** Any JSON object (metadata, settings). */
-export const JsonObject = Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true });
-
-export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC' });
+export { JsonObject, Nullable, StringEnum, Timestamp } from '../../schemas/primitives.js';
 
 /** Required text: at least one non-blank character. */
 export const NonBlank = (options: { maxLength?: number; description?: string } = {}) =>
   Type.String({ pattern: '\\S', maxLength: options.maxLength ?? 10_000, ...(options.description ? { description: options.description } : {}) });
 
 export const Identifier = (description: string) => Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.:@-]+$', description });
+
+/**
+ * The largest position or count a query takes (offsets, message indexes): the largest 32-bit integer, which every
+ * engine's integer columns hold. Beyond it a request is a 422, never a database error.
+ */
+export const MAX_POSITION = 2_147_483_647;
+
+export const Offset = Type.Integer({ minimum: 0, maximum: MAX_POSITION, default: 0, description: 'items to skip' });
+
+/** `limit` and `offset` of a paged list. */
+export const paging = (maxLimit: number, defaultLimit: number) => ({
+  limit: Type.Integer({ minimum: 1, maximum: maxLimit, default: defaultLimit }),
+  offset: Offset,
+});
 
 export const Score01 = (description: string, options: { default?: number } = {}) => Type.Number({ minimum: 0, maximum: 1, description, ...options });
 

@@ -1,8 +1,8 @@
 import { Type, type Static } from 'typebox';
-import { Identifier, JsonObject, NonBlank, Nullable, Score01, StringEnum, Timestamp, WorkspaceIdField } from './common.js';
+import { Identifier, JsonObject, NonBlank, Nullable, paging, Score01, StringEnum, Timestamp, WorkspaceIdField } from './common.js';
 import { Memory } from './memory.js';
 
-const DOCUMENT_TYPES = ['text', 'markdown', 'html', 'pdf', 'docx'] as const;
+const DOCUMENT_TYPES = ['text', 'markdown', 'html', 'pdf', 'docx', 'image', 'audio'] as const;
 const STATUSES = ['queued', 'processing', 'completed', 'failed', 'cancelled'] as const;
 const Status = StringEnum(STATUSES, { description: 'queued → processing → completed | failed | cancelled; a document has its current job’s status' });
 
@@ -85,9 +85,20 @@ export const Job = Type.Object({
   }),
   error: Nullable(
     Type.Object({
-      code: Type.String({ description: 'empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing or ingestion_failed' }),
+      code: Type.String({
+        description:
+          'empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed',
+      }),
       message: Type.String(),
     }),
+  ),
+  page_errors: Type.Array(
+    Type.Object({
+      page_no: Type.Integer({ minimum: 1 }),
+      code: Type.String({ description: 'render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed' }),
+      message: Type.String(),
+    }),
+    { description: 'scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages' },
   ),
   created_at: Timestamp,
   started_at: Nullable(Timestamp),
@@ -107,7 +118,10 @@ export const Page = Type.Object({
   document_id: Type.String(),
   page_no: Type.Integer({ minimum: 1 }),
   transcript: Type.String(),
-  transcript_model: Type.String({ description: 'the extractor: unpdf, mammoth, html-text, markdown or plain-text' }),
+  transcript_model: Type.String({
+    description: 'the extractor (unpdf, mammoth, html-text, markdown, plain-text), the OCR model (tesseract.js-eng-best-int) or the transcription model',
+  }),
+  transcript_confidence: Nullable(Type.Number({ minimum: 0, maximum: 1, description: 'OCR pages: mean word confidence; null otherwise' })),
   created_at: Timestamp,
 });
 
@@ -119,11 +133,6 @@ export const JobList = Type.Object({ jobs: Type.Array(Job), total_count: Type.In
 export const PageEnvelope = Type.Object({ page: Page });
 export const PageList = Type.Object({ document_id: Type.String(), pages: Type.Array(Page), total_count: Type.Integer() });
 export const DocumentMemories = Type.Object({ document_id: Type.String(), memories: Type.Array(Memory), total_count: Type.Integer() });
-
-const paging = (max: number, fallback: number) => ({
-  limit: Type.Integer({ minimum: 1, maximum: max, default: fallback }),
-  offset: Type.Integer({ minimum: 0, default: 0 }),
-});
 
 export const ListDocumentsQuery = Type.Object(
   { workspace_id: WorkspaceIdField, status: Type.Optional(Status), document_type: Type.Optional(StringEnum(DOCUMENT_TYPES)), ...paging(200, 50) },
@@ -149,7 +158,16 @@ export const SearchBody = Type.Object(
   { additionalProperties: false },
 );
 export const SearchResponse = Type.Object({
-  pages: Type.Array(Type.Object({ ...Page.properties, relevance_score: Type.Number({ description: 'cosine similarity of the page’s embedding to the query’s' }) })),
+  pages: Type.Array(
+    Type.Object({
+      ...Page.properties,
+      relevance_score: Type.Number({ description: 'cosine similarity of the query to the page’s best-matching passage (max-sim)' }),
+      passage: Type.Object(
+        { index: Type.Integer({ minimum: 0, description: 'position among the page’s passages' }), text: Type.String() },
+        { description: 'the passage of the page that matched best' },
+      ),
+    }),
+  ),
   total_count: Type.Integer(),
   query: Type.String(),
 });

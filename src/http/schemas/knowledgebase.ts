@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Identifier, JsonObject, Nullable, StringEnum, Timestamp, WorkspaceIdField } from './common.js';
+import { Identifier, JsonObject, Nullable, paging, StringEnum, Timestamp, WorkspaceIdField } from './common.js';
 
 export const GenerateBody = Type.Object(
   {
@@ -74,8 +74,7 @@ export const JobEnvelope = Type.Object({ job: Job });
 export const ArticlesQuery = Type.Object(
   {
     workspace_id: WorkspaceIdField,
-    limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
-    offset: Type.Integer({ minimum: 0, default: 0 }),
+    ...paging(200, 50),
     article_type: Type.Optional(StringEnum(['index', 'topic', 'community'] as const, { description: '`community` is another name for topic' })),
   },
   { additionalProperties: false },

@@ -1,44 +1,17 @@
 import { Type, type Static } from 'typebox';
-import { MEMORY_SUBTYPES, MEMORY_TYPES } from '../../core/memories/vocabulary.js';
+import { MEMORY_SUBTYPES } from '../../core/memories/vocabulary.js';
 import { DEFAULT_DECAY_RATE } from '../../core/memories/service.js';
+import { MemoryRecord, MemoryTypeField } from '../../schemas/memory.js';
 import { Identifier, JsonObject, NonBlank, Nullable, Score01, StringEnum, Timestamp, WorkspaceIdField } from './common.js';
 
-export const MemoryTypeField = StringEnum(MEMORY_TYPES, { description: 'episodic, semantic, procedural or working' });
+export { MemoryTypeField };
+
 const Subtype = Type.String({ minLength: 1, maxLength: 64, description: `one of ${MEMORY_SUBTYPES.join(', ')}, or your own` });
 export const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 100 });
 export const CONTENT_MAX_CHARS = 200_000;
 
-export const Memory = Type.Object({
-  id: Type.String(),
-  workspace_id: Type.String(),
-  tenant_id: Type.String(),
-  context_id: Type.String(),
-  user_id: Nullable(Type.String()),
-  content: Type.String(),
-  content_hash: Type.String({ description: 'SHA-256 hex of the content with whitespace runs collapsed and ends trimmed' }),
-  type: MemoryTypeField,
-  subtype: Nullable(Type.String()),
-  importance: Type.Number(),
-  tags: Type.Array(Type.String()),
-  metadata: JsonObject,
-  abstract: Nullable(Type.String()),
-  overview: Nullable(Type.String()),
-  session_id: Nullable(Type.String()),
-  access_count: Type.Integer(),
-  last_accessed_at: Nullable(Timestamp),
-  decay_factor: Type.Number(),
-  source_scope: Nullable(Type.String()),
-  source_memory_id: Nullable(Type.String({ description: 'the memory this one was derived from (atomic facts, insights)' })),
-  pinned: Type.Boolean(),
-  status: StringEnum(['active', 'archived', 'deleted'] as const),
-  deleted_at: Nullable(Timestamp),
-  archived_at: Nullable(Timestamp),
-  observer_id: Nullable(Type.String()),
-  subject_id: Nullable(Type.String()),
-  occurred_at: Nullable(Timestamp),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-}, { title: 'Memory' });
+/** A memory as every response shows it: the one declaration in src/schemas/memory.ts. */
+export const Memory = MemoryRecord;
 
 /** The fields of a memory a caller provides, shared by POST /v1/memories and batch `create` items. */
 export const memoryDraftFields = {

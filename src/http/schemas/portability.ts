@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Identifier, JsonObject, Nullable, Score01, StringEnum, Timestamp } from './common.js';
+import { Identifier, JsonObject, MAX_POSITION, Nullable, Offset, Score01, StringEnum, Timestamp } from './common.js';
 import { CONTENT_MAX_CHARS, Memory, MemoryTypeField } from './memory.js';
 
 const optionalNullable = <T extends Parameters<typeof Nullable>[0]>(schema: T) => Type.Optional(Nullable(schema));
@@ -23,7 +23,7 @@ export const ImportedMemory = Type.Object(
     subject_id: optionalNullable(Type.String()),
     pinned: Type.Optional(Type.Boolean()),
     status: Type.Optional(StringEnum(['active', 'archived', 'deleted'] as const)),
-    access_count: Type.Optional(Type.Integer({ minimum: 0 })),
+    access_count: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_POSITION })),
     last_accessed_at: optionalNullable(Timestamp),
     decay_factor: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
     source_scope: optionalNullable(Type.String()),
@@ -71,8 +71,8 @@ export const ExportLine = Type.Union([
 
 export const ExportQuery = Type.Object(
   {
-    offset: Type.Integer({ minimum: 0, default: 0 }),
-    limit: Type.Integer({ minimum: 0, default: 0, description: '0 = all' }),
+    offset: Offset,
+    limit: Type.Integer({ minimum: 0, maximum: MAX_POSITION, default: 0, description: '0 = all' }),
     include_associations: Type.Boolean({ default: true }),
     include_embeddings: Type.Boolean({ default: false, description: 'add each memory’s vector (lets an import into the same embedder skip re-embedding)' }),
   },

@@ -1,12 +1,9 @@
 import { Type, type TObject, type TProperties, type TSchema } from 'typebox';
-import { Nullable, StringEnum, WorkspaceIdField } from './common.js';
+import { Nullable, paging, StringEnum, WorkspaceIdField } from './common.js';
 
 /** Shared by the registries (applications, skills, MCP servers, data providers). */
 
-export const Paging = {
-  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
-  offset: Type.Integer({ minimum: 0, default: 0 }),
-};
+export const Paging = paging(200, 50);
 
 export const UserIdField = Type.Optional(
   Type.String({ minLength: 1, maxLength: 256, description: 'the user whose user- and local-scoped entries apply (a claim that selects entries, not a credential)' }),

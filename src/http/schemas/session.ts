@@ -1,6 +1,7 @@
 import { DEFAULT_BRIEFING_OPTIONS, SESSION_BRIEFING_LOOKBACK_HOURS } from '../../core/sessions/briefing.js';
 import { DEFAULT_COMMIT_OPTIONS } from '../../core/sessions/commit.js';
 import { Type } from 'typebox';
+import { SessionRecord, WorkingMemoryEntryRecord } from '../../schemas/session.js';
 import { EXTRACTION_CATEGORIES } from '../../core/extraction/categories.js';
 import { DETAIL_LEVELS } from '../../core/memories/tiers.js';
 import { Identifier, JsonObject, Nullable, Score01, StringEnum, Timestamp, WorkspaceIdField } from './common.js';
@@ -9,21 +10,10 @@ import { MemoryTypeField } from './memory.js';
 
 export const TtlSeconds = (description: string) => Type.Integer({ minimum: 60, maximum: 86_400, description });
 
-export const Session = Type.Object({
-  id: Type.String(),
-  workspace_id: Type.String(),
-  tenant_id: Type.String(),
-  context_id: Type.String(),
-  user_id: Nullable(Type.String()),
-  working_memory: JsonObject,
-  metadata: JsonObject,
-  ttl_seconds: Type.Integer(),
-  expires_at: Timestamp,
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+/** A session as stored (src/schemas/session.ts), without its working memory: what lists show. */
+export const SessionSummary = SessionRecord;
 
-export const SessionSummary = Type.Omit(Session, ['working_memory']);
+export const Session = Type.Object({ ...SessionRecord.properties, working_memory: JsonObject }, { title: 'Session' });
 
 export const CreateSessionBody = Type.Object(
   {
@@ -60,14 +50,7 @@ export const WorkingMemoryBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const WorkingMemoryEntry = Type.Object({
-  key: Type.String(),
-  value: Type.Unknown(),
-  ttl_seconds: Nullable(Type.Integer()),
-  expires_at: Nullable(Timestamp),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+export const WorkingMemoryEntry = WorkingMemoryEntryRecord;
 
 export const BriefingQuery = Type.Object(
   {

@@ -1,46 +1,28 @@
 import { Type } from 'typebox';
-import { Identifier, JsonObject, Nullable, StringEnum, Timestamp, WorkspaceIdField } from './common.js';
+import { CHAT_ROLES, MessageContentSchema, MessageRecord, ThreadRecord } from '../../schemas/thread.js';
+import { Identifier, JsonObject, MAX_POSITION, Nullable, paging, StringEnum, WorkspaceIdField } from './common.js';
 
-export const CHAT_ROLES = ['user', 'assistant', 'system', 'tool'] as const;
 const Order = StringEnum(['asc', 'desc'] as const, { default: 'asc' });
 const Attribution = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 256, description }));
 
+/** A thread as stored (src/schemas/thread.ts), with `thread_id` beside `id`. */
 export const Thread = Type.Object({
   thread_id: Type.String(),
+  ...ThreadRecord.properties,
   id: Type.String({ description: 'the same as thread_id (the name client libraries read)' }),
-  workspace_id: Type.String(),
-  tenant_id: Type.String(),
-  user_id: Nullable(Type.String()),
-  context_id: Type.String(),
-  observer_id: Nullable(Type.String()),
-  subject_id: Nullable(Type.String()),
-  title: Nullable(Type.String()),
-  metadata: JsonObject,
-  message_count: Type.Integer(),
-  last_decomposed_at: Nullable(Timestamp),
-  last_decomposed_index: Type.Integer({ description: 'index of the last message decomposed; -1 before the first run' }),
-  expires_at: Nullable(Timestamp),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+}, { title: 'Thread' });
 
-const ContentBlock = Type.Object(
-  { type: Type.String({ minLength: 1, maxLength: 64 }), text: Type.Optional(Type.String({ maxLength: 200_000 })), data: Type.Optional(JsonObject) },
-  { additionalProperties: false },
-);
-const MessageContent = Type.Union([Type.String({ minLength: 1, maxLength: 200_000 }), Type.Array(ContentBlock, { minItems: 1, maxItems: 100 })]);
 
+const { workspace_id: _workspace, ...messageFields } = MessageRecord.properties;
+
+/** A message as stored (src/schemas/thread.ts) without its workspace, with `message_id` and `index` beside `id` and `message_index`. */
 export const Message = Type.Object({
   message_id: Type.String(),
+  ...messageFields,
   id: Type.String({ description: 'the same as message_id' }),
-  thread_id: Type.String(),
   index: Type.Integer({ description: 'zero-based, strictly increasing within the thread' }),
   message_index: Type.Integer({ description: 'the same as index' }),
-  role: StringEnum(CHAT_ROLES),
-  content: MessageContent,
-  metadata: JsonObject,
-  created_at: Timestamp,
-});
+}, { title: 'Message' });
 
 export const ThreadParams = Type.Object({ thread_id: Type.String({ minLength: 1, maxLength: 256 }) });
 export const MessageParams = Type.Object({ thread_id: Type.String({ minLength: 1, maxLength: 256 }), message_id: Type.String({ minLength: 1, maxLength: 256 }) });
@@ -70,29 +52,27 @@ export const ListThreadsQuery = Type.Object(
   {
     workspace_id: WorkspaceIdField,
     user_id: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
-    limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
-    offset: Type.Integer({ minimum: 0, default: 0 }),
+    ...paging(200, 50),
   },
   { additionalProperties: false },
 );
 
 const messagePaging = {
   workspace_id: WorkspaceIdField,
-  limit: Type.Integer({ minimum: 1, maximum: 1_000, default: 100 }),
-  offset: Type.Integer({ minimum: 0, default: 0 }),
+  ...paging(1_000, 100),
   order: Order,
 };
 
 export const FullThreadQuery = Type.Object(messagePaging, { additionalProperties: false });
 export const ListMessagesQuery = Type.Object(
-  { ...messagePaging, after_index: Type.Optional(Type.Integer({ minimum: -1, description: 'only messages with a greater index' })) },
+  { ...messagePaging, after_index: Type.Optional(Type.Integer({ minimum: -1, maximum: MAX_POSITION, description: 'only messages with a greater index' })) },
   { additionalProperties: false },
 );
 
 export const AppendMessagesBody = Type.Object(
   {
     messages: Type.Array(
-      Type.Object({ role: StringEnum(CHAT_ROLES), content: MessageContent, metadata: Type.Optional(JsonObject) }, { additionalProperties: false }),
+      Type.Object({ role: StringEnum(CHAT_ROLES), content: MessageContentSchema, metadata: Type.Optional(JsonObject) }, { additionalProperties: false }),
       { minItems: 1, maxItems: 1_000 },
     ),
   },

@@ -1,14 +1,9 @@
 import { Type } from 'typebox';
-import { Identifier, JsonObject, NonBlank, Nullable, Timestamp } from './common.js';
+import { ContextRecord, WorkspaceRecord } from '../../schemas/workspace.js';
+import { Identifier, JsonObject, NonBlank } from './common.js';
 
-export const Workspace = Type.Object({
-  id: Type.String(),
-  tenant_id: Type.String(),
-  name: Type.String(),
-  settings: JsonObject,
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+/** The one declaration of a workspace and of a context: src/schemas/workspace.ts. */
+export const Workspace = WorkspaceRecord;
 
 export const WorkspaceEnvelope = Type.Object({ workspace: Workspace });
 
@@ -35,15 +30,7 @@ export const SchemaResponse = Type.Object({
   can_customize: Type.Boolean(),
 });
 
-export const Context = Type.Object({
-  id: Type.String(),
-  workspace_id: Type.String(),
-  name: Type.String(),
-  description: Nullable(Type.String()),
-  settings: JsonObject,
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+export const Context = ContextRecord;
 
 export const CreateContextBody = Type.Object(
   {

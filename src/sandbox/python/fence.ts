@@ -10,15 +10,26 @@
  * isolation tests, which walk everything reachable. The JavaScript lockdown in `lockdown.ts` stays
  * the second layer, for what a route the fence missed could still create.
  *
+ * The fence does not rest on its import hook: Python code can remove a finder from `sys.meta_path`
+ * or replace `builtins.__import__`. What holds by construction is that nothing is left to import:
+ * the bridge modules are out of `sys.modules`, their loaders are emptied, the built-ins cannot be
+ * created again, and their sources are erased from the standard library archive before the fence
+ * runs (`stdlib-archive.ts`; the fence then clears what the import system had read of it). The
+ * hook only gives the refusal its message.
+ *
  * The source only defines `install_fence`; the worker calls it directly, because it empties the
  * Pyodide modules that `runPython` itself runs in. Everything the fence leaves behind (the import
  * hook, the two wrappers) is a closure: the namespace the source ran in is emptied at the end.
  */
+
+/** Pyodide's bridge to JavaScript and what reaches below Python: no module of theirs exists in a sandbox. */
+export const BRIDGE_MODULES = ['js', 'pyodide_js', 'pyodide', '_pyodide', '_pyodide_core', 'ctypes', '_ctypes', 'micropip'] as const;
+
 export const FENCE_SOURCE = String.raw`
 def install_fence(*allowed):
-    import gc, importlib, sys, types, weakref, _imp
+    import gc, importlib, sys, types, weakref, zipimport, _imp
 
-    bridge_modules = frozenset({'js', 'pyodide_js', 'pyodide', '_pyodide', '_pyodide_core', 'ctypes', '_ctypes', 'micropip'})
+    bridge_modules = frozenset(${JSON.stringify(BRIDGE_MODULES)})
     # Built into the interpreter, of no use in a sandbox, and reaching below Python: raw memory and
     # interpreter internals (the test modules), processes, debuggers.
     below_python = frozenset({'_posixsubprocess', '_remote_debugging', 'faulthandler', 'xxsubtype', '_xxtestfuzz'})
@@ -82,6 +93,10 @@ def install_fence(*allowed):
     _imp.create_builtin, _imp.create_dynamic = create_builtin, create_dynamic
 
     sys.meta_path[:] = [SandboxImportFence] + [finder for finder in sys.meta_path if not from_pyodide(finder)]
+    # The archive lost the bridge packages' sources; what was read of it before must not remember them.
+    zipimport._zip_directory_cache.clear()
+    sys.path_importer_cache.clear()
+    importlib.invalidate_caches()
     for name in [name for name in sys.modules if unavailable(name)]:
         module = sys.modules.pop(name)
         # Pyodide's own modules keep JavaScript proxies in their globals; nothing of theirs runs

@@ -12,13 +12,15 @@ import * as factsOutOfKeywordIndex from './0011_facts_out_of_keyword_index.js';
 import * as keywordScopeIndex from './0012_keyword_scope_index.js';
 import * as memoryVersions from './0013_memory_versions.js';
 import * as checkpointRevision from './0014_checkpoint_revision.js';
+import * as erasures from './0017_erasures.js';
+import * as documentPassages from './0018_document_passages.js';
 
-interface VersionedMigration {
+export interface VersionedMigration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
 }
 
 /** Every schema version in order. Names sort lexically; never edit one that has shipped, add the next. */
-const MIGRATIONS: Record<string, VersionedMigration> = {
+export const MIGRATIONS: Record<string, VersionedMigration> = {
   '0001_foundation': foundation,
   '0002_sessions': sessions,
   '0003_knowledgebase': knowledgebase,
@@ -31,6 +33,8 @@ const MIGRATIONS: Record<string, VersionedMigration> = {
   '0012_keyword_scope_index': keywordScopeIndex,
   '0013_memory_versions': memoryVersions,
   '0014_checkpoint_revision': checkpointRevision,
+  '0017_erasures': erasures,
+  '0018_document_passages': documentPassages,
 };
 
 /** The schema versions this build knows, in order (what `memd doctor` compares a database against). */

@@ -1,8 +1,10 @@
-import { CompiledQuery, Kysely, PostgresDialect, type DatabaseConnection } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { AppError } from '../../errors.js';
 import type { Database } from '../database.js';
 import { migrateToLatest } from '../migrations/index.js';
 import { SqlStorage } from '../sql/storage.js';
+import { CONNECT_TIMEOUT_MS, createPool } from './pool.js';
 import { PostgresSearchEngine } from './search-engine.js';
 
 export interface PostgresOptions {
@@ -29,19 +31,50 @@ const types = {
 };
 
 export async function openPostgresStorage(options: PostgresOptions): Promise<SqlStorage> {
-  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize, types });
   const searchPath = options.schema ? `SET search_path TO ${pg.escapeIdentifier(options.schema)}, public` : null;
-  // Every new connection is set up before Kysely sends anything on it (awaited: pg no longer queues behind it).
-  const onCreateConnection = async (connection: DatabaseConnection): Promise<void> => {
-    if (searchPath) await connection.executeQuery(CompiledQuery.raw(searchPath));
-    // Filtered vector queries keep scanning the HNSW graph until LIMIT rows pass the filter (pgvector >= 0.8);
-    // an older pgvector refuses the setting and searches as before.
-    await connection.executeQuery(CompiledQuery.raw('SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 100')).catch(() => undefined);
-  };
-  if (options.schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${pg.escapeIdentifier(options.schema)}`);
-  // A dropped idle connection must not crash the process; the pool replaces it.
-  pool.on('error', () => undefined);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool, onCreateConnection }) });
-  await migrateToLatest(db, 'postgres', options.schema);
+  const { pool } = createPool({
+    url: options.url,
+    size: options.poolSize,
+    types,
+    async prepare(client) {
+      if (searchPath) await client.query(searchPath);
+      // Filtered vector queries keep scanning the HNSW graph until LIMIT rows pass the filter (pgvector >= 0.8);
+      // an older pgvector refuses the setting and searches as before.
+      await client.query('SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 100').catch(() => undefined);
+    },
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    await migrateExclusively(options.url, options.schema, () => migrateToLatest(db, 'postgres', options.schema));
+  } catch (error) {
+    await db.destroy().catch(() => undefined);
+    // At start the operator needs the driver's own words (refused, authentication failed), not the API's 503.
+    const reason = error instanceof AppError && error.cause instanceof Error ? error.cause : error;
+    throw new Error(`opening the PostgreSQL database failed: ${reason instanceof Error ? reason.message : String(reason)}`, { cause: error });
+  }
   return new SqlStorage(db, new PostgresSearchEngine(options.dimensions), async () => {});
+}
+
+/**
+ * Nodes that start together over one database take turns to bring its schema up to date: the first creates the
+ * schema and applies what is missing, the next find nothing left to do. A session advisory lock, per schema, held on
+ * a connection of its own (so that the migrations can use the pool, even a pool of one), spans both steps; Kysely's
+ * own migration lock covers only the second, and two concurrent `CREATE SCHEMA IF NOT EXISTS` can still collide.
+ */
+async function migrateExclusively(url: string, schema: string | undefined, migrate: () => Promise<void>): Promise<void> {
+  const lock = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  lock.on('error', () => undefined);
+  await lock.connect();
+  try {
+    const key = `memd migrations: ${schema ?? 'public'}`;
+    await lock.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [key]);
+    try {
+      if (schema) await lock.query(`CREATE SCHEMA IF NOT EXISTS ${pg.escapeIdentifier(schema)}`);
+      await migrate();
+    } finally {
+      await lock.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [key]).catch(() => undefined);
+    }
+  } finally {
+    await lock.end().catch(() => undefined);
+  }
 }

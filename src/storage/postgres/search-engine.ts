@@ -52,6 +52,7 @@ export class PostgresSearchEngine implements SearchEngine {
   // The tsvector is a generated column: it follows every insert, update and delete by itself.
   async addKeywordEntries(): Promise<void> {}
   async removeKeywordEntries(): Promise<void> {}
+  async purgeRemovedKeywordEntries(): Promise<void> {}
   async removeWorkspaceEntries(): Promise<void> {}
   onVectorsAdded(): void {}
   onVectorsRemoved(): void {}

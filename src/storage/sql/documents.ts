@@ -11,6 +11,9 @@ import type {
   IngestionJobPatch,
   IngestionStatus,
   NewDocumentPage,
+  PageError,
+  PageMatch,
+  PassageKey,
   StoredDocument,
 } from '../types.js';
 import type { SqlContext } from './context.js';
@@ -44,13 +47,14 @@ const toDocument = (row: DocumentRow): StoredDocument => ({
   original_stored: Number(row.original_stored) > 0,
 });
 
-const toPage = (row: Omit<Selectable<DocumentPagesTable>, 'embedding'>): DocumentPage => ({
+const toPage = (row: Selectable<DocumentPagesTable>): DocumentPage => ({
   id: row.id,
   workspace_id: row.workspace_id,
   document_id: row.document_id,
   page_no: Number(row.page_no),
   transcript: row.transcript,
   transcript_model: row.transcript_model,
+  transcript_confidence: row.transcript_confidence === null ? null : Number(row.transcript_confidence),
   created_at: toIso(row.created_at),
 });
 
@@ -67,15 +71,16 @@ const toJob = (row: Selectable<IngestionJobsTable>): IngestionJob => ({
   chunks_deduplicated: Number(row.chunks_deduplicated),
   error_code: row.error_code,
   error_message: row.error_message,
+  page_errors: parseJson<PageError[]>(row.page_errors) ?? [],
   created_at: toIso(row.created_at),
   started_at: toIsoOrNull(row.started_at),
   finished_at: toIsoOrNull(row.finished_at),
   updated_at: toIso(row.updated_at),
 });
 
-const PAGE_COLUMNS = ['id', 'workspace_id', 'document_id', 'page_no', 'transcript', 'transcript_model', 'created_at'] as const;
+const PAGE_COLUMNS = ['id', 'workspace_id', 'document_id', 'page_no', 'transcript', 'transcript_model', 'transcript_confidence', 'created_at'] as const;
 
-/** Documents, their stored bytes, pages (with one vector each) and ingestion jobs, and the memories made from them. */
+/** Documents, their stored bytes, pages (with a vector per passage) and ingestion jobs, and the memories made from them. */
 export class SqlDocumentStore implements DocumentStore {
   constructor(private readonly ctx: SqlContext) {}
 
@@ -168,10 +173,23 @@ export class SqlDocumentStore implements DocumentStore {
   }
 
   async replacePages(workspaceId: string, documentId: string, pages: readonly NewDocumentPage[]): Promise<void> {
+    // Passages go with their pages (ON DELETE CASCADE).
     await this.db.deleteFrom('document_pages').where('workspace_id', '=', workspaceId).where('document_id', '=', documentId).execute();
     for (let start = 0; start < pages.length; start += INSERT_CHUNK) {
-      const rows = pages.slice(start, start + INSERT_CHUNK).map(({ embedding, ...page }) => ({ ...page, embedding: this.ctx.engine.encodeVector(embedding) }));
-      await this.db.insertInto('document_pages').values(rows).execute();
+      await this.db.insertInto('document_pages').values(pages.slice(start, start + INSERT_CHUNK).map(({ passages: _, ...page }) => page)).execute();
+    }
+    const passages = pages.flatMap((page) =>
+      page.passages.map((passage, passageNo) => ({
+        page_id: page.id,
+        passage_no: passageNo,
+        workspace_id: workspaceId,
+        document_id: documentId,
+        text: passage.text,
+        embedding: this.ctx.engine.encodeVector(passage.embedding),
+      })),
+    );
+    for (let start = 0; start < passages.length; start += INSERT_CHUNK) {
+      await this.db.insertInto('document_passages').values(passages.slice(start, start + INSERT_CHUNK)).execute();
     }
   }
 
@@ -194,20 +212,45 @@ export class SqlDocumentStore implements DocumentStore {
     return row ? toPage(row) : null;
   }
 
-  async searchPages(workspaceId: string, vector: Float32Array, options: { k: number; documentIds?: readonly string[] | undefined }) {
-    const distance = this.ctx.engine.cosineDistance(sql.ref('embedding'), vector);
-    let query = this.db
-      .selectFrom('document_pages')
-      .select([...PAGE_COLUMNS, distance.as('distance')])
-      .where('workspace_id', '=', workspaceId)
-      // A page without text has the blank vector: it would match every query a little.
-      .where('transcript', '<>', '');
-    if (options.documentIds) {
-      if (options.documentIds.length === 0) return [];
-      query = query.where('document_id', 'in', [...options.documentIds]);
+  async searchPages(workspaceId: string, vector: Float32Array, options: { k: number; documentIds?: readonly string[] | undefined }): Promise<PageMatch[]> {
+    if (options.documentIds?.length === 0) return [];
+    // Every passage's distance once, then each page's nearest passage (row_number per page), then the k nearest pages.
+    let scored = this.db
+      .selectFrom('document_passages')
+      .select(['page_id', 'passage_no', 'text', this.ctx.engine.cosineDistance(sql.ref('embedding'), vector).as('distance')])
+      .where('workspace_id', '=', workspaceId);
+    if (options.documentIds) scored = scored.where('document_id', 'in', [...options.documentIds]);
+    const ranked = this.db
+      .selectFrom(scored.as('scored'))
+      .selectAll()
+      .select(sql<number>`row_number() over (partition by page_id order by distance, passage_no)`.as('rank'));
+    const rows = await this.db
+      .selectFrom(ranked.as('best'))
+      .innerJoin('document_pages as p', 'p.id', 'best.page_id')
+      .select([...PAGE_COLUMNS.map((column) => `p.${column}` as const), 'best.passage_no', 'best.text', 'best.distance'])
+      .where('best.rank', '=', 1)
+      .orderBy('best.distance')
+      .orderBy('p.id')
+      .limit(options.k)
+      .execute();
+    return rows.map(({ passage_no, text, distance, ...page }) => ({
+      page: toPage(page),
+      score: 1 - Number(distance),
+      passage: { index: Number(passage_no), text },
+    }));
+  }
+
+  async scanPassages(after: PassageKey | null, limit: number): Promise<Array<PassageKey & { text: string }>> {
+    let query = this.db.selectFrom('document_passages').select(['page_id', 'passage_no', 'text']);
+    if (after) query = query.where((eb) => eb.or([eb('page_id', '>', after.page_id), eb.and([eb('page_id', '=', after.page_id), eb('passage_no', '>', after.passage_no)])]));
+    const rows = await query.orderBy('page_id').orderBy('passage_no').limit(limit).execute();
+    return rows.map((row) => ({ ...row, passage_no: Number(row.passage_no) }));
+  }
+
+  async setPassageEmbeddings(entries: ReadonlyArray<PassageKey & { embedding: Float32Array }>): Promise<void> {
+    for (const { page_id, passage_no, embedding } of entries) {
+      await this.db.updateTable('document_passages').set({ embedding: this.ctx.engine.encodeVector(embedding) }).where('page_id', '=', page_id).where('passage_no', '=', passage_no).execute();
     }
-    const rows = await query.orderBy('distance').orderBy('id').limit(options.k).execute();
-    return rows.map(({ distance: d, ...row }) => ({ page: toPage(row), score: 1 - Number(d) }));
   }
 
   async linkMemories(links: readonly DocumentMemoryLink[]): Promise<void> {
@@ -238,7 +281,7 @@ export class SqlDocumentStore implements DocumentStore {
   async createJob(job: IngestionJob): Promise<void> {
     await this.db
       .insertInto('ingestion_jobs')
-      .values({ ...job, extraction_options: json(job.extraction_options) })
+      .values({ ...job, extraction_options: json(job.extraction_options), page_errors: json(job.page_errors) })
       .execute();
   }
 
@@ -259,7 +302,12 @@ export class SqlDocumentStore implements DocumentStore {
   }
 
   async updateJob(workspaceId: string, id: string, patch: IngestionJobPatch, onlyFrom?: readonly IngestionStatus[]): Promise<IngestionJob | null> {
-    let query = this.db.updateTable('ingestion_jobs').set(patch).where('workspace_id', '=', workspaceId).where('id', '=', id);
+    const { page_errors, ...rest } = patch;
+    let query = this.db
+      .updateTable('ingestion_jobs')
+      .set({ ...rest, ...(page_errors && { page_errors: json(page_errors) }) })
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id);
     if (onlyFrom) query = query.where('status', 'in', [...onlyFrom]);
     const row = await query.returningAll().executeTakeFirst();
     return row ? toJob(row) : null;

@@ -157,7 +157,9 @@ export class SqlMemoryStore implements MemoryStore {
   async getMany(workspaceId: string, ids: readonly string[]): Promise<Memory[]> {
     if (ids.length === 0) return [];
     const rows = await this.db.selectFrom('memories').selectAll().where('workspace_id', '=', workspaceId).where((eb) => this.ctx.engine.anyOf(eb.ref('id'), ids)).execute();
-    return rows.map(toMemory);
+    // In the order asked: an IN list promises none (SQLite happened to return key order, Postgres does not).
+    const position = new Map(ids.map((id, i) => [id, i]));
+    return rows.map(toMemory).sort((a, b) => position.get(a.id)! - position.get(b.id)!);
   }
 
   async candidates(workspaceId: string, ids: readonly string[], options: { filter?: MemoryFilter; similarTo?: Float32Array } = {}): Promise<CandidateRow[]> {

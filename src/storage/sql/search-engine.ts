@@ -53,6 +53,11 @@ export interface SearchEngine {
   /** Writes keyword entries inside the caller's transaction (vectors are shared SQL). */
   addKeywordEntries(db: Kysely<Database>, entries: readonly KeywordEntry[]): Promise<void>;
   removeKeywordEntries(db: Kysely<Database>, seqs: readonly number[]): Promise<void>;
+  /**
+   * Rewrites the keyword index so that removed entries leave no bytes behind (SQLite's FTS5 only marks them deleted
+   * until segments merge); erasure calls it. Costs a pass over the whole index.
+   */
+  purgeRemovedKeywordEntries(db: Kysely<Database>): Promise<void>;
   /** Drops a whole workspace's keyword entries (before its rows are deleted). */
   removeWorkspaceEntries(db: Kysely<Database>, workspaceId: string): Promise<void>;
   /** Memories that became active (created, restored) or changed vector; applied after commit. */

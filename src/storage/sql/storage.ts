@@ -7,6 +7,7 @@ import { SqlAssociationStore } from './associations.js';
 import type { SqlContext } from './context.js';
 import { SqlContradictionStore } from './contradictions.js';
 import { SqlDocumentStore } from './documents.js';
+import { SqlErasureStore } from './erasure.js';
 import { SqlDataProviderStore } from './data-providers.js';
 import { SqlEntityStore } from './entities.js';
 import { SqlKnowledgebaseStore } from './knowledgebase.js';
@@ -45,6 +46,7 @@ export class SqlStorage implements Storage {
   readonly skills;
   readonly mcpServers;
   readonly dataProviders;
+  readonly erasure;
 
   private readonly context: SqlContext;
 
@@ -81,6 +83,7 @@ export class SqlStorage implements Storage {
     this.skills = new SqlSkillStore(this.context);
     this.mcpServers = new SqlMcpServerStore(this.context);
     this.dataProviders = new SqlDataProviderStore(this.context);
+    this.erasure = new SqlErasureStore(this.context);
   }
 
   get dialect() {

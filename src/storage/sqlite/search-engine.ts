@@ -119,6 +119,10 @@ export class SqliteSearchEngine implements SearchEngine {
     }
   }
 
+  async purgeRemovedKeywordEntries(db: Kysely<Database>): Promise<void> {
+    await sql`INSERT INTO memory_fts (memory_fts) VALUES ('optimize')`.execute(db);
+  }
+
   async removeWorkspaceEntries(db: Kysely<Database>, workspaceId: string): Promise<void> {
     await sql`DELETE FROM memory_fts WHERE rowid IN (SELECT seq FROM memories WHERE workspace_id = ${workspaceId})`.execute(db);
   }

@@ -14,6 +14,7 @@ export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
 
 /** Every vector has `dimensions` finite components and unit length. */
 export function expectUnitVectors(vectors: Float32Array[], dimensions: number): void {
+  expect(vectors.length).toBeGreaterThan(0);
   for (const vector of vectors) {
     expect(vector).toBeInstanceOf(Float32Array);
     expect(vector.length).toBe(dimensions);

@@ -146,22 +146,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            api_keys: {
-                                id: string;
-                                name: string;
-                                key_prefix: string;
-                                workspaces: string[];
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_used_at: string | null;
-                            }[];
+                            api_keys: components["schemas"]["ApiKey"][];
                         };
                     };
                 };
@@ -282,6 +267,7 @@ export interface paths {
             parameters: {
                 query?: {
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                 };
                 header?: never;
@@ -1395,6 +1381,7 @@ export interface paths {
                     /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
                     workspace_id?: string;
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                 };
                 header?: never;
@@ -1875,8 +1862,9 @@ export interface paths {
                     workspace_id?: string;
                     /** @description queued → processing → completed | failed | cancelled; a document has its current job’s status */
                     status?: "queued" | "processing" | "completed" | "failed" | "cancelled";
-                    document_type?: "text" | "markdown" | "html" | "pdf" | "docx";
+                    document_type?: "text" | "markdown" | "html" | "pdf" | "docx" | "image" | "audio";
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                 };
                 header?: never;
@@ -1899,7 +1887,7 @@ export interface paths {
                                 filename: string;
                                 mime_type: string;
                                 /** @enum {string} */
-                                document_type: "text" | "markdown" | "html" | "pdf" | "docx";
+                                document_type: "text" | "markdown" | "html" | "pdf" | "docx" | "image" | "audio";
                                 size_bytes: number;
                                 /** @description SHA-256 hex of the uploaded bytes */
                                 content_hash: string;
@@ -1956,7 +1944,7 @@ export interface paths {
         };
         put?: never;
         /**
-         * Upload a document (multipart/form-data): text, Markdown, HTML, PDF or Word. Answers 202 with the document and its queued ingestion job
+         * Upload a document (multipart/form-data): text, Markdown, HTML, PDF, Word, an image (OCR) or audio (transcription, when configured; 501 otherwise). Answers 202 with the document and its queued ingestion job
          * @description Form fields: file (required), target_context_id, importance, tags, metadata (JSON), extraction_options (JSON: chunk_size, page_size), retain_original, workspace_id. An unsupported type is a 415, a file over MEMD_DOCUMENT_MAX_BYTES a 413; an empty or unreadable file is accepted and its job fails with the reason.
          */
         post: {
@@ -2023,7 +2011,7 @@ export interface paths {
                                 filename: string;
                                 mime_type: string;
                                 /** @enum {string} */
-                                document_type: "text" | "markdown" | "html" | "pdf" | "docx";
+                                document_type: "text" | "markdown" | "html" | "pdf" | "docx" | "image" | "audio";
                                 size_bytes: number;
                                 /** @description SHA-256 hex of the uploaded bytes */
                                 content_hash: string;
@@ -2090,10 +2078,17 @@ export interface paths {
                                     percent: number;
                                 };
                                 error: {
-                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing or ingestion_failed */
+                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed */
                                     code: string;
                                     message: string;
                                 } | null;
+                                /** @description scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages */
+                                page_errors: {
+                                    page_no: number;
+                                    /** @description render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
+                                    code: string;
+                                    message: string;
+                                }[];
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
@@ -2169,6 +2164,7 @@ export interface paths {
                     status?: "queued" | "processing" | "completed" | "failed" | "cancelled";
                     document_id?: string;
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                 };
                 header?: never;
@@ -2210,10 +2206,17 @@ export interface paths {
                                     percent: number;
                                 };
                                 error: {
-                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing or ingestion_failed */
+                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed */
                                     code: string;
                                     message: string;
                                 } | null;
+                                /** @description scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages */
+                                page_errors: {
+                                    page_no: number;
+                                    /** @description render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
+                                    code: string;
+                                    message: string;
+                                }[];
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
@@ -2331,10 +2334,17 @@ export interface paths {
                                     percent: number;
                                 };
                                 error: {
-                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing or ingestion_failed */
+                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed */
                                     code: string;
                                     message: string;
                                 } | null;
+                                /** @description scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages */
+                                page_errors: {
+                                    page_no: number;
+                                    /** @description render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
+                                    code: string;
+                                    message: string;
+                                }[];
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
@@ -2451,10 +2461,17 @@ export interface paths {
                                     percent: number;
                                 };
                                 error: {
-                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing or ingestion_failed */
+                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed */
                                     code: string;
                                     message: string;
                                 } | null;
+                                /** @description scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages */
+                                page_errors: {
+                                    page_no: number;
+                                    /** @description render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
+                                    code: string;
+                                    message: string;
+                                }[];
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
@@ -2521,7 +2538,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Page search: pages ranked by the cosine similarity of their embedding (one per page) to the query’s */
+        /** Page search: pages ranked by their best-matching passage (max-sim over one vector per passage), each with that passage */
         post: {
             parameters: {
                 query?: {
@@ -2559,15 +2576,23 @@ export interface paths {
                                 document_id: string;
                                 page_no: number;
                                 transcript: string;
-                                /** @description the extractor: unpdf, mammoth, html-text, markdown or plain-text */
+                                /** @description the extractor (unpdf, mammoth, html-text, markdown, plain-text), the OCR model (tesseract.js-eng-best-int) or the transcription model */
                                 transcript_model: string;
+                                /** @description OCR pages: mean word confidence; null otherwise */
+                                transcript_confidence: number | null;
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
                                  */
                                 created_at: string;
-                                /** @description cosine similarity of the page’s embedding to the query’s */
+                                /** @description cosine similarity of the query to the page’s best-matching passage (max-sim) */
                                 relevance_score: number;
+                                /** @description the passage of the page that matched best */
+                                passage: {
+                                    /** @description position among the page’s passages */
+                                    index: number;
+                                    text: string;
+                                };
                             }[];
                             total_count: number;
                             query: string;
@@ -2625,7 +2650,7 @@ export interface paths {
                                 filename: string;
                                 mime_type: string;
                                 /** @enum {string} */
-                                document_type: "text" | "markdown" | "html" | "pdf" | "docx";
+                                document_type: "text" | "markdown" | "html" | "pdf" | "docx" | "image" | "audio";
                                 size_bytes: number;
                                 /** @description SHA-256 hex of the uploaded bytes */
                                 content_hash: string;
@@ -2694,10 +2719,17 @@ export interface paths {
                                     percent: number;
                                 };
                                 error: {
-                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing or ingestion_failed */
+                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed */
                                     code: string;
                                     message: string;
                                 } | null;
+                                /** @description scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages */
+                                page_errors: {
+                                    page_no: number;
+                                    /** @description render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
+                                    code: string;
+                                    message: string;
+                                }[];
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
@@ -2802,6 +2834,7 @@ export interface paths {
                     /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
                     workspace_id?: string;
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                 };
                 header?: never;
@@ -2856,6 +2889,7 @@ export interface paths {
                     /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
                     workspace_id?: string;
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                 };
                 header?: never;
@@ -2881,8 +2915,10 @@ export interface paths {
                                 document_id: string;
                                 page_no: number;
                                 transcript: string;
-                                /** @description the extractor: unpdf, mammoth, html-text, markdown or plain-text */
+                                /** @description the extractor (unpdf, mammoth, html-text, markdown, plain-text), the OCR model (tesseract.js-eng-best-int) or the transcription model */
                                 transcript_model: string;
+                                /** @description OCR pages: mean word confidence; null otherwise */
+                                transcript_confidence: number | null;
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
@@ -2947,8 +2983,10 @@ export interface paths {
                                 document_id: string;
                                 page_no: number;
                                 transcript: string;
-                                /** @description the extractor: unpdf, mammoth, html-text, markdown or plain-text */
+                                /** @description the extractor (unpdf, mammoth, html-text, markdown, plain-text), the OCR model (tesseract.js-eng-best-int) or the transcription model */
                                 transcript_model: string;
+                                /** @description OCR pages: mean word confidence; null otherwise */
+                                transcript_confidence: number | null;
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
@@ -2963,48 +3001,6 @@ export interface paths {
                 403: components["responses"]["Error"];
                 404: components["responses"]["Error"];
                 422: components["responses"]["Error"];
-                503: components["responses"]["Error"];
-            };
-        };
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/documents/{document_id}/pages/{page_id}/image": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** A page image: not offered (501); pages are text, see the page’s transcript */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
-                    workspace_id?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description document id (doc_…) */
-                    document_id: string;
-                    /** @description page id (page_…) */
-                    page_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                400: components["responses"]["Error"];
-                401: components["responses"]["Error"];
-                403: components["responses"]["Error"];
-                404: components["responses"]["Error"];
-                422: components["responses"]["Error"];
-                501: components["responses"]["Error"];
                 503: components["responses"]["Error"];
             };
         };
@@ -3078,7 +3074,7 @@ export interface paths {
                                 filename: string;
                                 mime_type: string;
                                 /** @enum {string} */
-                                document_type: "text" | "markdown" | "html" | "pdf" | "docx";
+                                document_type: "text" | "markdown" | "html" | "pdf" | "docx" | "image" | "audio";
                                 size_bytes: number;
                                 /** @description SHA-256 hex of the uploaded bytes */
                                 content_hash: string;
@@ -3145,10 +3141,17 @@ export interface paths {
                                     percent: number;
                                 };
                                 error: {
-                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing or ingestion_failed */
+                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed */
                                     code: string;
                                     message: string;
                                 } | null;
+                                /** @description scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages */
+                                page_errors: {
+                                    page_no: number;
+                                    /** @description render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
+                                    code: string;
+                                    message: string;
+                                }[];
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
@@ -3387,6 +3390,181 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/erasures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit trail of erasures, newest first (admin only); it keeps no content and no raw id */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                    workspace_id?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            erasures: {
+                                id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601, UTC
+                                 */
+                                erased_at: string;
+                                /** @description `admin`, `local` (no auth configured) or `key:<api key id>` */
+                                requested_by: string;
+                                selector_kind: "user_id" | "subject_id";
+                                /** @description hex SHA-256 of `memd-erasure:<selector_kind>:<id>`; the id itself is not kept */
+                                selector_hash: string;
+                                workspaces: string[];
+                                /** @description rows removed, by kind */
+                                removed: {
+                                    /** @description memories hard-deleted with their vectors and keyword entries, derived facts and insights included */
+                                    memories: number;
+                                    /** @description links to or from them */
+                                    associations: number;
+                                    /** @description contradiction records naming them */
+                                    contradictions: number;
+                                    /** @description links from documents to them (the documents stay) */
+                                    document_links: number;
+                                    /** @description knowledgebase articles citing them, and the index that lists those */
+                                    knowledgebase_articles: number;
+                                    /** @description cached entity cards quoting them */
+                                    entity_cards: number;
+                                    /** @description sessions of the user */
+                                    sessions: number;
+                                    /** @description working-memory entries of those sessions */
+                                    working_memory_entries: number;
+                                    /** @description sandbox checkpoints of those sessions */
+                                    sandbox_checkpoints: number;
+                                    /** @description chat threads */
+                                    threads: number;
+                                    /** @description messages of those threads */
+                                    messages: number;
+                                    /** @description the user’s skills */
+                                    skills: number;
+                                    /** @description the user’s MCP server entries */
+                                    mcp_servers: number;
+                                };
+                            }[];
+                        };
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                422: components["responses"]["Error"];
+                503: components["responses"]["Error"];
+            };
+        };
+        put?: never;
+        /** Remove for good everything of a user_id or a subject_id, in one workspace or in all the caller may use; answers what went */
+        post: {
+            parameters: {
+                query?: {
+                    /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                    workspace_id?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description erase everything of this user (give this or subject_id) */
+                        user_id?: string;
+                        /** @description erase everything about this subject (give this or user_id) */
+                        subject_id?: string;
+                        /** @description the workspace to erase in; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
+                        workspace_id?: string;
+                        /** @description erase in every workspace the caller may use (the admin: all of them, and the user’s entries above workspaces) */
+                        all_workspaces?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the audit record (GET /v1/erasures) */
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601, UTC
+                             */
+                            erased_at: string;
+                            selector: {
+                                user_id?: string;
+                                subject_id?: string;
+                            };
+                            /** @description where the erasure ran */
+                            workspaces: string[];
+                            /** @description rows removed, by kind */
+                            removed: {
+                                /** @description memories hard-deleted with their vectors and keyword entries, derived facts and insights included */
+                                memories: number;
+                                /** @description links to or from them */
+                                associations: number;
+                                /** @description contradiction records naming them */
+                                contradictions: number;
+                                /** @description links from documents to them (the documents stay) */
+                                document_links: number;
+                                /** @description knowledgebase articles citing them, and the index that lists those */
+                                knowledgebase_articles: number;
+                                /** @description cached entity cards quoting them */
+                                entity_cards: number;
+                                /** @description sessions of the user */
+                                sessions: number;
+                                /** @description working-memory entries of those sessions */
+                                working_memory_entries: number;
+                                /** @description sandbox checkpoints of those sessions */
+                                sandbox_checkpoints: number;
+                                /** @description chat threads */
+                                threads: number;
+                                /** @description messages of those threads */
+                                messages: number;
+                                /** @description the user’s skills */
+                                skills: number;
+                                /** @description the user’s MCP server entries */
+                                mcp_servers: number;
+                            };
+                        };
+                    };
+                };
+                400: components["responses"]["Error"];
+                401: components["responses"]["Error"];
+                403: components["responses"]["Error"];
+                404: components["responses"]["Error"];
+                422: components["responses"]["Error"];
+                503: components["responses"]["Error"];
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -4106,6 +4284,7 @@ export interface paths {
                     /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
                     workspace_id?: string;
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                     /** @description `community` is another name for topic */
                     article_type?: "index" | "topic" | "community";
@@ -4780,6 +4959,7 @@ export interface paths {
                     /** @description also list entries a higher scope overrides */
                     include_shadowed?: boolean;
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                 };
                 header?: never;
@@ -6147,7 +6327,7 @@ export interface paths {
                                 subject_id: string | null;
                                 /**
                                  * Format: date-time
-                                 * @description ISO 8601, UTC
+                                 * @description when the remembered event happened, if known (from metadata); recency is measured from it
                                  */
                                 occurred_at: string | null;
                                 /**
@@ -6495,23 +6675,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            association: {
-                                id: string;
-                                workspace_id: string;
-                                source_id: string;
-                                target_id: string;
-                                /** @description a type of the taxonomy, lower-case */
-                                relationship: string;
-                                strength: number;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                            };
+                            association: components["schemas"]["Association"];
                         };
                     };
                 };
@@ -6522,23 +6686,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            association: {
-                                id: string;
-                                workspace_id: string;
-                                source_id: string;
-                                target_id: string;
-                                /** @description a type of the taxonomy, lower-case */
-                                relationship: string;
-                                strength: number;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                            };
+                            association: components["schemas"]["Association"];
                         };
                     };
                 };
@@ -6591,23 +6739,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            associations: {
-                                id: string;
-                                workspace_id: string;
-                                source_id: string;
-                                target_id: string;
-                                /** @description a type of the taxonomy, lower-case */
-                                relationship: string;
-                                strength: number;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                            }[];
+                            associations: components["schemas"]["Association"][];
                             total_count: number;
                         };
                     };
@@ -6662,23 +6794,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            association: {
-                                id: string;
-                                workspace_id: string;
-                                source_id: string;
-                                target_id: string;
-                                /** @description a type of the taxonomy, lower-case */
-                                relationship: string;
-                                strength: number;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                            };
+                            association: components["schemas"]["Association"];
                         };
                     };
                 };
@@ -6689,23 +6805,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            association: {
-                                id: string;
-                                workspace_id: string;
-                                source_id: string;
-                                target_id: string;
-                                /** @description a type of the taxonomy, lower-case */
-                                relationship: string;
-                                strength: number;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                            };
+                            association: components["schemas"]["Association"];
                         };
                     };
                 };
@@ -6900,23 +7000,7 @@ export interface paths {
                                 };
                             }[];
                             association_chain: {
-                                association: {
-                                    id: string;
-                                    workspace_id: string;
-                                    source_id: string;
-                                    target_id: string;
-                                    /** @description a type of the taxonomy, lower-case */
-                                    relationship: string;
-                                    strength: number;
-                                    metadata: {
-                                        [key: string]: unknown;
-                                    };
-                                    /**
-                                     * Format: date-time
-                                     * @description ISO 8601, UTC
-                                     */
-                                    created_at: string;
-                                };
+                                association: components["schemas"]["Association"];
                                 /** @enum {string} */
                                 direction: "outgoing" | "incoming";
                                 category: string | null;
@@ -7187,35 +7271,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            session: {
-                                id: string;
-                                workspace_id: string;
-                                tenant_id: string;
-                                context_id: string;
-                                user_id: string | null;
-                                working_memory: {
-                                    [key: string]: unknown;
-                                };
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                ttl_seconds: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                expires_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            session: components["schemas"]["Session"];
                             briefing: {
                                 workspace_id: string;
                                 /** @description new memories, active sessions, open chat threads and unresolved contradictions, in words */
@@ -7618,35 +7674,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            session: {
-                                id: string;
-                                workspace_id: string;
-                                tenant_id: string;
-                                context_id: string;
-                                user_id: string | null;
-                                working_memory: {
-                                    [key: string]: unknown;
-                                };
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                ttl_seconds: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                expires_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            session: components["schemas"]["Session"];
                         };
                     };
                 };
@@ -7848,26 +7876,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            key: string;
-                            value: unknown;
-                            ttl_seconds: number | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            expires_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            updated_at: string;
-                        };
+                        "application/json": components["schemas"]["WorkingMemoryEntry"];
                     };
                 };
                 400: components["responses"]["Error"];
@@ -7926,35 +7935,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             expires_at: string;
-                            session: {
-                                id: string;
-                                workspace_id: string;
-                                tenant_id: string;
-                                context_id: string;
-                                user_id: string | null;
-                                working_memory: {
-                                    [key: string]: unknown;
-                                };
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                ttl_seconds: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                expires_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            session: components["schemas"]["Session"];
                         };
                     };
                 };
@@ -7993,6 +7974,7 @@ export interface paths {
                     /** @description also list entries a higher scope overrides */
                     include_shadowed?: boolean;
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                 };
                 header?: never;
@@ -9012,6 +8994,7 @@ export interface paths {
                     workspace_id?: string;
                     user_id?: string;
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                 };
                 header?: never;
@@ -9027,44 +9010,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            threads: {
-                                thread_id: string;
-                                /** @description the same as thread_id (the name client libraries read) */
-                                id: string;
-                                workspace_id: string;
-                                tenant_id: string;
-                                user_id: string | null;
-                                context_id: string;
-                                observer_id: string | null;
-                                subject_id: string | null;
-                                title: string | null;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                message_count: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_decomposed_at: string | null;
-                                /** @description index of the last message decomposed; -1 before the first run */
-                                last_decomposed_index: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                expires_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            }[];
+                            threads: components["schemas"]["Thread"][];
                             total_count: number;
                         };
                     };
@@ -9124,44 +9070,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            thread: {
-                                thread_id: string;
-                                /** @description the same as thread_id (the name client libraries read) */
-                                id: string;
-                                workspace_id: string;
-                                tenant_id: string;
-                                user_id: string | null;
-                                context_id: string;
-                                observer_id: string | null;
-                                subject_id: string | null;
-                                title: string | null;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                message_count: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_decomposed_at: string | null;
-                                /** @description index of the last message decomposed; -1 before the first run */
-                                last_decomposed_index: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                expires_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            thread: components["schemas"]["Thread"];
                         };
                     };
                 };
@@ -9208,82 +9117,8 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            thread_id: string;
-                            /** @description the same as thread_id (the name client libraries read) */
-                            id: string;
-                            workspace_id: string;
-                            tenant_id: string;
-                            user_id: string | null;
-                            context_id: string;
-                            observer_id: string | null;
-                            subject_id: string | null;
-                            title: string | null;
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            message_count: number;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            last_decomposed_at: string | null;
-                            /** @description index of the last message decomposed; -1 before the first run */
-                            last_decomposed_index: number;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            expires_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            updated_at: string;
-                        } & {
-                            thread: {
-                                thread_id: string;
-                                /** @description the same as thread_id (the name client libraries read) */
-                                id: string;
-                                workspace_id: string;
-                                tenant_id: string;
-                                user_id: string | null;
-                                context_id: string;
-                                observer_id: string | null;
-                                subject_id: string | null;
-                                title: string | null;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                message_count: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_decomposed_at: string | null;
-                                /** @description index of the last message decomposed; -1 before the first run */
-                                last_decomposed_index: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                expires_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                        "application/json": components["schemas"]["Thread"] & {
+                            thread: components["schemas"]["Thread"];
                         };
                     };
                 };
@@ -9326,44 +9161,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            thread_id: string;
-                            /** @description the same as thread_id (the name client libraries read) */
-                            id: string;
-                            workspace_id: string;
-                            tenant_id: string;
-                            user_id: string | null;
-                            context_id: string;
-                            observer_id: string | null;
-                            subject_id: string | null;
-                            title: string | null;
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            message_count: number;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            last_decomposed_at: string | null;
-                            /** @description index of the last message decomposed; -1 before the first run */
-                            last_decomposed_index: number;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            expires_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            updated_at: string;
-                        };
+                        "application/json": components["schemas"]["Thread"];
                     };
                 };
                 400: components["responses"]["Error"];
@@ -9480,6 +9278,7 @@ export interface paths {
                     /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
                     workspace_id?: string;
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                     order?: "asc" | "desc";
                 };
@@ -9498,71 +9297,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            thread: {
-                                thread_id: string;
-                                /** @description the same as thread_id (the name client libraries read) */
-                                id: string;
-                                workspace_id: string;
-                                tenant_id: string;
-                                user_id: string | null;
-                                context_id: string;
-                                observer_id: string | null;
-                                subject_id: string | null;
-                                title: string | null;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                message_count: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_decomposed_at: string | null;
-                                /** @description index of the last message decomposed; -1 before the first run */
-                                last_decomposed_index: number;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                expires_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
-                            messages: {
-                                message_id: string;
-                                /** @description the same as message_id */
-                                id: string;
-                                thread_id: string;
-                                /** @description zero-based, strictly increasing within the thread */
-                                index: number;
-                                /** @description the same as index */
-                                message_index: number;
-                                /** @enum {string} */
-                                role: "user" | "assistant" | "system" | "tool";
-                                content: string | {
-                                    type: string;
-                                    text?: string;
-                                    data?: {
-                                        [key: string]: unknown;
-                                    };
-                                }[];
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                            }[];
+                            thread: components["schemas"]["Thread"];
+                            messages: components["schemas"]["Message"][];
                             total_messages: number;
                         };
                     };
@@ -9598,6 +9334,7 @@ export interface paths {
                     /** @description Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default` */
                     workspace_id?: string;
                     limit?: number;
+                    /** @description items to skip */
                     offset?: number;
                     order?: "asc" | "desc";
                     /** @description only messages with a greater index */
@@ -9618,33 +9355,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            messages: {
-                                message_id: string;
-                                /** @description the same as message_id */
-                                id: string;
-                                thread_id: string;
-                                /** @description zero-based, strictly increasing within the thread */
-                                index: number;
-                                /** @description the same as index */
-                                message_index: number;
-                                /** @enum {string} */
-                                role: "user" | "assistant" | "system" | "tool";
-                                content: string | {
-                                    type: string;
-                                    text?: string;
-                                    data?: {
-                                        [key: string]: unknown;
-                                    };
-                                }[];
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                            }[];
+                            messages: components["schemas"]["Message"][];
                             thread_id: string;
                             total_count: number;
                         };
@@ -9701,33 +9412,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            messages: {
-                                message_id: string;
-                                /** @description the same as message_id */
-                                id: string;
-                                thread_id: string;
-                                /** @description zero-based, strictly increasing within the thread */
-                                index: number;
-                                /** @description the same as index */
-                                message_index: number;
-                                /** @enum {string} */
-                                role: "user" | "assistant" | "system" | "tool";
-                                content: string | {
-                                    type: string;
-                                    text?: string;
-                                    data?: {
-                                        [key: string]: unknown;
-                                    };
-                                }[];
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                            }[];
+                            messages: components["schemas"]["Message"][];
                             thread_id: string;
                             /** @description messages in the thread now */
                             new_message_count: number;
@@ -9820,24 +9505,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            workspaces: {
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                settings: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            }[];
+                            workspaces: components["schemas"]["Workspace"][];
                         };
                     };
                 };
@@ -9878,24 +9546,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            workspace: {
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                settings: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            workspace: components["schemas"]["Workspace"];
                         };
                     };
                 };
@@ -9940,24 +9591,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            workspace: {
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                settings: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            workspace: components["schemas"]["Workspace"];
                         };
                     };
                 };
@@ -9997,24 +9631,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            workspace: {
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                settings: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            workspace: components["schemas"]["Workspace"];
                         };
                     };
                 };
@@ -10183,25 +9800,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            contexts: {
-                                id: string;
-                                workspace_id: string;
-                                name: string;
-                                description: string | null;
-                                settings: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            }[];
+                            contexts: components["schemas"]["Context"][];
                         };
                     };
                 };
@@ -10245,25 +9844,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            context: {
-                                id: string;
-                                workspace_id: string;
-                                name: string;
-                                description: string | null;
-                                settings: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            context: components["schemas"]["Context"];
                         };
                     };
                 };
@@ -10454,6 +10035,7 @@ export interface paths {
         get: {
             parameters: {
                 query?: {
+                    /** @description items to skip */
                     offset?: number;
                     /** @description 0 = all */
                     limit?: number;
@@ -10663,6 +10245,62 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** ApiKey */
+        ApiKey: {
+            id: string;
+            name: string;
+            /** @description first characters of the secret, to tell keys apart in listings */
+            key_prefix: string;
+            workspaces: string[];
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            last_used_at: string | null;
+        };
+        /** Association */
+        Association: {
+            id: string;
+            workspace_id: string;
+            source_id: string;
+            target_id: string;
+            /** @description a type of the taxonomy, lower-case */
+            relationship: string;
+            strength: number;
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+        };
+        /** Context */
+        Context: {
+            id: string;
+            workspace_id: string;
+            name: string;
+            description: string | null;
+            settings: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
+        };
         /**
          * Error
          * @description Every failure uses this body
@@ -10675,7 +10313,7 @@ export interface components {
              * @description stable machine-readable code, e.g. validation_error, not_found
              * @enum {string}
              */
-            code: "bad_request" | "invalid_json" | "validation_error" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "gone" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "not_implemented" | "provider_error" | "provider_unavailable" | "not_ready" | "secrets_unavailable" | "internal_error";
+            code: "bad_request" | "invalid_json" | "validation_error" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "gone" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "rate_limited" | "not_implemented" | "provider_error" | "provider_unavailable" | "not_ready" | "secrets_unavailable" | "storage_unavailable" | "internal_error";
             details: {
                 path: string;
                 message: string;
@@ -10733,9 +10371,149 @@ export interface components {
             subject_id: string | null;
             /**
              * Format: date-time
-             * @description ISO 8601, UTC
+             * @description when the remembered event happened, if known (from metadata); recency is measured from it
              */
             occurred_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
+        };
+        /** Message */
+        Message: {
+            message_id: string;
+            /** @description the same as message_id */
+            id: string;
+            thread_id: string;
+            /** @description the same as index */
+            message_index: number;
+            /** @enum {string} */
+            role: "user" | "assistant" | "system" | "tool";
+            content: string | {
+                type: string;
+                text?: string;
+                data?: {
+                    [key: string]: unknown;
+                };
+            }[];
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /** @description zero-based, strictly increasing within the thread */
+            index: number;
+        };
+        /** Session */
+        Session: {
+            id: string;
+            workspace_id: string;
+            tenant_id: string;
+            context_id: string;
+            user_id: string | null;
+            metadata: {
+                [key: string]: unknown;
+            };
+            ttl_seconds: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            expires_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
+            working_memory: {
+                [key: string]: unknown;
+            };
+        };
+        /** Thread */
+        Thread: {
+            thread_id: string;
+            /** @description the same as thread_id (the name client libraries read) */
+            id: string;
+            workspace_id: string;
+            tenant_id: string;
+            user_id: string | null;
+            context_id: string;
+            /** @description who observes (typically the AI agent) */
+            observer_id: string | null;
+            /** @description who the thread is about (typically the human user) */
+            subject_id: string | null;
+            title: string | null;
+            metadata: {
+                [key: string]: unknown;
+            };
+            message_count: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            last_decomposed_at: string | null;
+            /** @description index of the last message decomposed; -1 before the first run */
+            last_decomposed_index: number;
+            /**
+             * Format: date-time
+             * @description null: permanent
+             */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
+        };
+        /** WorkingMemoryEntry */
+        WorkingMemoryEntry: {
+            key: string;
+            /** @description any JSON value */
+            value: unknown;
+            ttl_seconds: number | null;
+            /**
+             * Format: date-time
+             * @description null: lives as long as its session
+             */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
+        };
+        /** Workspace */
+        Workspace: {
+            id: string;
+            tenant_id: string;
+            name: string;
+            settings: {
+                [key: string]: unknown;
+            };
             /**
              * Format: date-time
              * @description ISO 8601, UTC

@@ -66,8 +66,6 @@ export function documentsApi(transport: Transport) {
     pages: op('get', '/v1/documents/{document_id}/pages'),
     /** `(documentId, pageId)`. */
     page: op('get', '/v1/documents/{document_id}/pages/{page_id}'),
-    /** Always a `NotImplementedError` (501): memd keeps a page's text, not an image of it; the route answers so. */
-    pageImage: op('get', '/v1/documents/{document_id}/pages/{page_id}/image'),
     /** Pages ranked by similarity to the query. */
     search: op('post', '/v1/documents/search', { idempotent: true }),
     jobs: {

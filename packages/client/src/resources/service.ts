@@ -26,3 +26,14 @@ export function apiKeysApi(transport: Transport) {
     revoke: op('delete', '/v1/api-keys/{key_id}'),
   };
 }
+
+/** Erasure of everything a user or subject left (a workspace key erases in its own workspaces; the audit list is admin only). */
+export function erasuresApi(transport: Transport) {
+  const op = methodsOver(transport);
+  return {
+    /** Removes every record of `user_id` or `subject_id`; answers what was removed. */
+    erase: op('post', '/v1/erasures'),
+    /** The audit records: who asked, when, which selector (hashed), how much went. */
+    list: op('get', '/v1/erasures'),
+  };
+}

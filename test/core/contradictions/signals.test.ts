@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { conflictSignals } from '../../src/core/contradictions/signals.js';
-import { extractSlots } from '../../src/core/contradictions/slots.js';
+import { conflictSignals } from '../../../src/core/contradictions/signals.js';
+import { extractSlots } from '../../../src/core/contradictions/slots.js';
 
 const kinds = (a: string, b: string) => conflictSignals(a, b).map((s) => s.kind).sort();
 
@@ -34,6 +34,18 @@ describe('conflict signals', () => {
     expect(kinds('The API uses Postgres', 'The API does not use Postgres')).toEqual(['negation']);
     expect(kinds('I like tea', "I don't like coffee")).toEqual([]);
     expect(kinds('Is this the main branch', 'This is the main branch')).toEqual([]);
+  });
+
+  it('flips with the negation: one negated statement conflicts, two negated ones agree', () => {
+    expect(conflictSignals('The API uses Postgres', 'The API does not use Postgres')).toEqual([
+      { kind: 'negation', detail: 'one statement negates the other', strength: 0.75, minSimilarity: 0.7 },
+    ]);
+    expect(kinds("The API doesn't use Postgres", 'The API uses Postgres')).toEqual(['negation']);
+    expect(kinds('The API does not use Postgres', 'The API never uses Postgres')).toEqual([]);
+  });
+
+  it('raises nothing for the same statement twice', () => {
+    expect(kinds('The build takes 5 minutes on May 3', 'The build takes 5 minutes on May 3')).toEqual([]);
   });
 
   it('raises nothing for paraphrases, agreeing values and history', () => {

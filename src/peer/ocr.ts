@@ -1,0 +1,67 @@
+import type { FastifyReply } from 'fastify';
+import { AppError } from '../errors.js';
+import { OcrProblem, type OcrProblemCode, type OcrProvider } from '../providers/ocr/index.js';
+import type { ProviderLoad } from './load.js';
+import type { PeerApp } from './server.js';
+
+/** The OCR engine the peer serves, with its load and whether its model loaded. */
+export class HostedOcr {
+  state: 'loading' | 'ready' | 'failed' = 'loading';
+  error: string | null = null;
+
+  constructor(
+    readonly provider: OcrProvider,
+    readonly load: ProviderLoad,
+  ) {}
+
+  async init(): Promise<void> {
+    try {
+      await this.provider.init();
+      this.state = 'ready';
+    } catch (error) {
+      this.state = 'failed';
+      this.error = error instanceof Error ? error.message : String(error);
+    }
+  }
+}
+
+const STATUS_BY_PROBLEM: Record<OcrProblemCode, number> = { invalid_image: 400, image_too_large: 413, ocr_timeout: 503, ocr_failed: 500 };
+
+/** Image media types read as the raw request body. */
+const IMAGE_BODY = /^(image\/[a-z0-9.+-]+|application\/octet-stream)$/i;
+
+/**
+ * `POST /v1/ocr`: the text of one image (PNG, JPEG, TIFF, WebP, BMP, PNM), sent as the raw body (an image media type
+ * or application/octet-stream) or as JSON `{image: <base64>}`. Answers `{object: "ocr", model, text, confidence,
+ * width, height, lines: [{text, confidence, bbox, words: [{text, confidence, bbox}]}]}`, confidences 0..1. An
+ * image that cannot be read answers with OpenAI's error body and the reason's code: `invalid_image` (400),
+ * `image_too_large` (413), `ocr_timeout` (503), `ocr_failed` (500); OCR off: 501.
+ */
+export function ocrRoutes(app: PeerApp, hosted: HostedOcr | null): void {
+  void app.register(async (scope) => {
+    scope.addContentTypeParser(IMAGE_BODY, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+    scope.post('/v1/ocr', { schema: { tags: ['ocr'], summary: 'Read the text of an image (raw bytes, or JSON with base64)' } }, async (request, reply) => {
+      if (!hosted) throw new AppError('not_implemented', 'OCR is off on this peer (MEMD_PEER_OCR=off); MEMD_PEER_OCR=local turns it on');
+      if (hosted.state !== 'ready') throw new AppError('not_ready', `the OCR model is ${hosted.state === 'loading' ? 'still loading' : `unavailable: ${hosted.error}`}`);
+      const image = imageOf(request.body);
+      try {
+        return { object: 'ocr', ...(await hosted.load.run(() => hosted.provider.recognize(image))) };
+      } catch (error) {
+        if (error instanceof OcrProblem) return problemReply(reply, error);
+        throw error;
+      }
+    });
+  });
+}
+
+function imageOf(body: unknown): Uint8Array {
+  if (Buffer.isBuffer(body)) return body;
+  if (typeof (body as { image?: unknown } | null)?.image !== 'string') throw new AppError('bad_request', 'send the image as the request body (Content-Type image/png, image/jpeg, image/tiff, image/webp or application/octet-stream) or as JSON {"image": "<base64>"}');
+  // A data: URL's header is dropped; Node's base64 decoder skips what is not base64, and a bad image fails as one.
+  return Buffer.from((body as { image: string }).image.replace(/^data:[^,]*,/, ''), 'base64');
+}
+
+function problemReply(reply: FastifyReply, problem: OcrProblem): FastifyReply {
+  const status = STATUS_BY_PROBLEM[problem.code];
+  return reply.status(status).send({ error: { message: problem.message, type: status >= 500 ? 'server_error' : 'invalid_request_error', code: problem.code } });
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { processQuery } from '../../../src/core/recall/query.js';
+
+const NOW = new Date('2024-03-15T12:00:00Z');
+const processed = (text: string) => processQuery(text, NOW);
+
+describe('processQuery', () => {
+  it('keeps content words once, in query order, without stopwords or question words', () => {
+    expect(processed('What tools does the team use, and what tools did the team drop?').terms).toEqual(['tools', 'team', 'use', 'drop']);
+  });
+
+  it('drops a request verb that opens the query, but not the same verb later on', () => {
+    expect(processed('Tell me about the support group').terms).toEqual(['support', 'group']);
+    expect(processed('Why did Ana tell Bob').terms).toEqual(['ana', 'tell', 'bob']);
+  });
+
+  it('pairs adjacent content words into phrases', () => {
+    expect(processed('Tell me about the support group meetings').phrases).toEqual(['support group', 'group meetings']);
+  });
+
+  it('finds names, joining an abbreviation to the name after it, and not the opening question word', () => {
+    expect(processed('When did Melanie meet Dr. Seuss?').entities).toEqual(['Melanie', 'Dr. Seuss']);
+  });
+
+  it('takes quoted phrases as entities, whatever their case, and does not take month names for names', () => {
+    expect(processed('What did I buy at "the night market" in June?').entities).toEqual(['the night market']);
+  });
+
+  it('names each entity once, the quoted form first', () => {
+    expect(processed('Did "Caroline" call Caroline?').entities).toEqual(['Caroline']);
+  });
+
+  it('adds the other forms of an irregular verb, also through its inflection', () => {
+    expect(processed('When did Ana meet Bob').termForms.get('meet')).toEqual(['met']);
+    expect(processed('What was Caroline drawing').termForms.get('drawing')).toEqual(['draw', 'drew', 'drawn']);
+    expect(processed('What was Caroline painting').termForms.has('painting')).toBe(false);
+  });
+
+  it('leaves the words of a relative time expression to its window, not to the terms', () => {
+    const query = processed('What was Caroline drawing last week?');
+    expect(query.terms).toEqual(['caroline', 'drawing']);
+    expect(query.windows.map((window) => window.text)).toEqual(['last week']);
+  });
+});
