@@ -14,7 +14,7 @@ async function runPeer(env: Record<string, string | undefined>): Promise<void> {
   const { createPeer } = await import('../peer/server.js');
   const peer = await createPeer(config);
   const url = await peer.listen();
-  peer.http.log.info({ url, embedding: config.embedding.map((e) => e.provider), llm: config.llm.enabled ? config.llm.profiles.map((p) => p.name) : 'disabled' }, 'memd peer listening');
+  peer.http.log.info({ url, embedding: config.embedding.map((e) => e.provider), ocr: config.ocr.provider, llm: config.llm.enabled ? config.llm.profiles.map((p) => p.name) : 'disabled' }, 'memd peer listening');
   stopOnSignals(() => peer.close(), peer.http.log, 10_000);
 }
 

@@ -6,8 +6,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DOCTOR_EXIT } from '../../src/cli/doctor-exit.js';
 import { openPostgresStorage } from '../../src/storage/postgres/open.js';
 import { closedPort, runCli } from '../support/cli.js';
-import { freshSchema, startPglite } from '../support/postgres.js';
+import { freshSchema } from '../support/postgres.js';
 import { client, startServer } from '../support/server.js';
+import { testDatabaseUrl } from '../support/test-database.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'memd-doctor-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -87,37 +88,34 @@ describe('memd doctor', () => {
   });
 
   it('on PostgreSQL: no schema yet, up to date, versions to apply (a warning), versions it does not know (a failure), and the pgvector version', async () => {
-    const pglite = await startPglite();
+    const url = testDatabaseUrl();
+    const schema = freshSchema();
+    const env = { MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: url, MEMD_DATABASE_SCHEMA: schema };
+    const sql = new pg.Client({ connectionString: url });
+    await sql.connect();
     try {
-      const schema = freshSchema();
-      const env = { MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: pglite.url, MEMD_DATABASE_SCHEMA: schema, MEMD_DATA_DIR: join(scratch, 'pglite') };
       const empty = await doctor(env);
       expect(empty.code).toBe(0);
-      expect(empty.checks.storage).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^postgres [\d.]+ at postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres: no schema yet; the first start creates it$/) });
+      expect(empty.checks.storage).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^postgres [\d.]+.* at postgres:\/\/\S+: no schema yet; the first start creates it$/) });
 
-      const storage = await openPostgresStorage({ url: pglite.url, poolSize: 1, dimensions: 256, schema });
+      const storage = await openPostgresStorage({ url, poolSize: 1, dimensions: 256, schema });
       await storage.close();
       const migrated = await doctor(env);
       expect(migrated.code).toBe(0);
       expect(migrated.checks.storage).toMatchObject({ status: 'ok', detail: expect.stringContaining('reachable, schema up to date') });
       expect(migrated.checks.pgvector).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^0\.\d+\.\d+ installed$/) });
 
-      const sql = new pg.Client({ connectionString: pglite.url });
-      await sql.connect();
-      try {
-        await sql.query(`DELETE FROM ${schema}.kysely_migration WHERE name = '0014_checkpoint_revision'`);
-        const behind = await doctor(env);
-        expect(behind.code).toBe(0);
-        expect(behind.checks.storage).toMatchObject({ status: 'warn', detail: expect.stringContaining('1 schema versions not applied yet (0014_checkpoint_revision); the next start applies them') });
-        await sql.query(`INSERT INTO ${schema}.kysely_migration (name, timestamp) VALUES ('9999_from_the_future', '2030-01-01')`);
-        const ahead = await doctor(env);
-        expect(ahead.code).toBe(DOCTOR_EXIT.storage);
-        expect(ahead.checks.storage).toMatchObject({ status: 'fail', detail: expect.stringContaining('migrated by a newer memd (schema versions this one does not know: 9999_from_the_future)') });
-      } finally {
-        await sql.end();
-      }
+      await sql.query(`DELETE FROM ${schema}.kysely_migration WHERE name = '0014_checkpoint_revision'`);
+      const behind = await doctor(env);
+      expect(behind.code).toBe(0);
+      expect(behind.checks.storage).toMatchObject({ status: 'warn', detail: expect.stringContaining('1 schema versions not applied yet (0014_checkpoint_revision); the next start applies them') });
+      await sql.query(`INSERT INTO ${schema}.kysely_migration (name, timestamp) VALUES ('9999_from_the_future', '2030-01-01')`);
+      const ahead = await doctor(env);
+      expect(ahead.code).toBe(DOCTOR_EXIT.storage);
+      expect(ahead.checks.storage).toMatchObject({ status: 'fail', detail: expect.stringContaining('migrated by a newer memd (schema versions this one does not know: 9999_from_the_future)') });
     } finally {
-      await pglite.stop();
+      await sql.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await sql.end();
     }
   });
 });
