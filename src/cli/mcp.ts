@@ -7,7 +7,8 @@ import { DATA_DIR } from './settings.js';
 
 /** What src/mcp/stdio.ts exports (the MCP server is its own module; this command only starts it). */
 interface McpStdioModule {
-  runStdioServer(options: { url?: string; apiKey?: string; workspace?: string; dataDir?: string }): Promise<void>;
+  /** Serves until stdin ends or a signal comes: `closed` settles then. */
+  runStdioServer(options: { url?: string; apiKey?: string; workspace?: string; dataDir?: string }): Promise<{ closed: Promise<void> }>;
 }
 
 /**
@@ -38,11 +39,13 @@ export function mcpCommand(program: Command): void {
     .addOption(new Option(DATA_DIR.flags, `without --url: the ${DATA_DIR.description} (default: ${DATA_DIR.variable})`))
     .action(async (options: McpOptions) => {
       const { runStdioServer } = await loadStdioServer();
-      await runStdioServer({
+      const served = await runStdioServer({
         ...(options.url && { url: options.url }),
         ...(options.apiKey && { apiKey: options.apiKey }),
         ...(options.workspace && { workspace: options.workspace }),
         ...(options.dataDir && { dataDir: options.dataDir }),
       });
+      // A failure to stop cleanly is this command's failure (exit status 1).
+      await served.closed;
     });
 }
