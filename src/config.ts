@@ -1,6 +1,5 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 
 /** Every MEMD_* variable, parsed and typed in one place. */
 export interface Config {
@@ -432,28 +431,21 @@ function peerLlmProfiles(env: Env): LlmProfile[] {
   return profiles;
 }
 
-/** The peer's settings: `--host` and `--port` options over MEMD_PEER_HOST and MEMD_PEER_PORT, the rest from the environment. */
-export function loadPeerConfig(env: Env = process.env, args: readonly string[] = []): PeerConfig {
-  let options: { host?: string | undefined; port?: string | undefined };
-  try {
-    options = parseArgs({ args: [...args], options: { host: { type: 'string' }, port: { type: 'string' } } }).values;
-  } catch (error) {
-    throw new ConfigError(`${(error as Error).message} (the peer takes --host <address> and --port <number>)`);
-  }
-  const merged: Env = { ...env, ...(options.host && { MEMD_PEER_HOST: options.host }), ...(options.port && { MEMD_PEER_PORT: options.port }) };
-  const enabled = flag(merged, 'MEMD_PEER_LLM_ENABLED', false);
-  const profiles = enabled ? peerLlmProfiles(merged) : [];
-  const defaultProfile = text(merged, 'MEMD_PEER_LLM_DEFAULT_PROFILE') ?? profiles[0]?.name;
+/** The peer's settings, from MEMD_PEER_* (and MEMD_EMBEDDING_* for its providers); `memd peer --host/--port` set MEMD_PEER_HOST/PORT. */
+export function loadPeerConfig(env: Env = process.env): PeerConfig {
+  const enabled = flag(env, 'MEMD_PEER_LLM_ENABLED', false);
+  const profiles = enabled ? peerLlmProfiles(env) : [];
+  const defaultProfile = text(env, 'MEMD_PEER_LLM_DEFAULT_PROFILE') ?? profiles[0]?.name;
   if (enabled && !profiles.some((p) => p.name === defaultProfile)) throw new ConfigError(`MEMD_PEER_LLM_DEFAULT_PROFILE '${defaultProfile}' is not in MEMD_PEER_LLM_PROFILES`);
   return {
-    host: text(merged, 'MEMD_PEER_HOST') ?? '127.0.0.1',
-    port: integer(merged, 'MEMD_PEER_PORT', 61051, 0, 65535),
-    logLevel: text(merged, 'MEMD_LOG_LEVEL') ?? 'info',
-    bodyLimitBytes: integer(merged, 'MEMD_PEER_BODY_LIMIT_BYTES', 32 * 1024 * 1024, 1024, 1024 ** 3),
-    apiKey: text(merged, 'MEMD_PEER_API_KEY'),
-    concurrency: integer(merged, 'MEMD_PEER_CONCURRENCY', 4, 1, 1024),
-    embedding: peerEmbedding(merged),
-    ocr: ocrConfig(merged, oneOf(merged, 'MEMD_PEER_OCR', ['local', 'off'] as const, 'local')),
-    llm: { enabled, profiles, defaultProfile: enabled ? defaultProfile : undefined, timeoutMs: integer(merged, 'MEMD_PEER_LLM_TIMEOUT_MS', 120_000, 100, 3_600_000) },
+    host: text(env, 'MEMD_PEER_HOST') ?? '127.0.0.1',
+    port: integer(env, 'MEMD_PEER_PORT', 61051, 0, 65535),
+    logLevel: text(env, 'MEMD_LOG_LEVEL') ?? 'info',
+    bodyLimitBytes: integer(env, 'MEMD_PEER_BODY_LIMIT_BYTES', 32 * 1024 * 1024, 1024, 1024 ** 3),
+    apiKey: text(env, 'MEMD_PEER_API_KEY'),
+    concurrency: integer(env, 'MEMD_PEER_CONCURRENCY', 4, 1, 1024),
+    embedding: peerEmbedding(env),
+    ocr: ocrConfig(env, oneOf(env, 'MEMD_PEER_OCR', ['local', 'off'] as const, 'local')),
+    llm: { enabled, profiles, defaultProfile: enabled ? defaultProfile : undefined, timeoutMs: integer(env, 'MEMD_PEER_LLM_TIMEOUT_MS', 120_000, 100, 3_600_000) },
   };
 }

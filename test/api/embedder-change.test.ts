@@ -23,7 +23,7 @@ describe('changing the embedder of a data directory', () => {
     await expect(startServer({ dataDir, env: { MEMD_EMBEDDING_DIMENSIONS: '64' } })).rejects.toThrow(/hash\/feature-hash-v1 \(256 dimensions\).*\(64 dimensions\).*reembed/);
 
     const run = promisify(execFile);
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'reembed'], {
+    const { stdout } = await run(process.execPath, ['bin/memd.js', 'reembed'], {
       cwd: ROOT,
       env: { ...process.env, ...first.storageEnv, MEMD_EMBEDDING_PROVIDER: 'hash', MEMD_EMBEDDING_DIMENSIONS: '64' },
     });

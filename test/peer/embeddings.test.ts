@@ -12,13 +12,12 @@ const vectorsOf = async (texts: string[]) => (await hash.embed(texts)).map((v) =
 const close = (values: number[]) => values.map((x) => expect.closeTo(x, 6));
 
 describe('peer configuration', () => {
-  it('binds to 127.0.0.1:61051 by default; --host and --port win over the environment', () => {
+  it('binds to 127.0.0.1:61051 by default; MEMD_PEER_HOST and MEMD_PEER_PORT choose another address', () => {
     const defaults = loadPeerConfig({});
     expect(defaults).toMatchObject({ host: '127.0.0.1', port: 61051, embedding: [{ provider: 'local' }], llm: { enabled: false, profiles: [] } });
-    const chosen = loadPeerConfig({ MEMD_PEER_HOST: '0.0.0.0', MEMD_PEER_PORT: '7000', MEMD_PEER_EMBEDDING_PROVIDERS: 'hash, transformers:Xenova/all-MiniLM-L6-v2' }, ['--port', '7100']);
+    const chosen = loadPeerConfig({ MEMD_PEER_HOST: '0.0.0.0', MEMD_PEER_PORT: '7100', MEMD_PEER_EMBEDDING_PROVIDERS: 'hash, transformers:Xenova/all-MiniLM-L6-v2' });
     expect(chosen).toMatchObject({ host: '0.0.0.0', port: 7100, embedding: [{ provider: 'hash' }, { provider: 'transformers', model: 'Xenova/all-MiniLM-L6-v2' }] });
     expect(() => loadPeerConfig({ MEMD_PEER_EMBEDDING_PROVIDERS: 'magic' })).toThrow(ConfigError);
-    expect(() => loadPeerConfig({}, ['--colour', 'blue'])).toThrow(/--host <address> and --port <number>/);
     expect(() => loadPeerConfig({ MEMD_PEER_LLM_ENABLED: 'true' })).toThrow(/MEMD_PEER_LLM_PROFILES/);
     expect(() => loadPeerConfig({ MEMD_PEER_LLM_ENABLED: 'true', MEMD_PEER_LLM_PROFILES: 'fast' })).toThrow(/MEMD_PEER_LLM_FAST_BASE_URL and MEMD_PEER_LLM_FAST_MODEL/);
   });
@@ -144,8 +143,9 @@ describe('memd selects the peer through its openai embedding provider', () => {
 });
 
 describe('the peer process', () => {
-  it('starts from its own entry with --host and --port, serves, and stops cleanly on SIGTERM', async () => {
-    const peer = await spawnServer({ MEMD_PEER_EMBEDDING_PROVIDERS: 'hash' }, { script: 'src/peer/main.ts', args: ['--host', '127.0.0.1', '--port', '0'], listening: 'memd peer listening' });
+  it('starts as `memd peer` with --host and --port (over MEMD_PEER_HOST: an address this machine does not have), serves, and stops cleanly on SIGTERM', async () => {
+    const env = { MEMD_PEER_EMBEDDING_PROVIDERS: 'hash', MEMD_PEER_HOST: '203.0.113.1' };
+    const peer = await spawnServer(env, { script: 'src/cli/main.ts', args: ['peer', '--host', '127.0.0.1', '--port', '0'], listening: 'memd peer listening' });
     try {
       expect(peer.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect((await client(peer.url).get('/health')).body).toEqual({ status: 'healthy' });

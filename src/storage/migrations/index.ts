@@ -37,6 +37,9 @@ export const MIGRATIONS: Record<string, VersionedMigration> = {
   '0018_document_passages': documentPassages,
 };
 
+/** The schema versions this build knows, in order (what `memd doctor` compares a database against). */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
+
 /** Brings the database to the latest schema; throws with the failing migration's name. */
 export async function migrateToLatest(db: Kysely<any>, dialect: SqlDialect, schema?: string): Promise<void> {
   const migrations: Record<string, Migration> = {};

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { ConfigError } from '../../config.js';
 
 export interface OwnerLock {
   release(): void;
@@ -21,7 +22,8 @@ export function claimDatabase(path: string): OwnerLock {
   } catch (error) {
     lock.close();
     if (!isBusy(error)) throw error;
-    throw new Error(`${path} is in use by another memd process: a SQLite data directory belongs to one server (run several nodes on PostgreSQL)`, { cause: error });
+    // A refusal to state, not a fault to trace: `npm start` and the CLI print the message alone.
+    throw new ConfigError(`${path} is in use by another memd process: a SQLite data directory belongs to one server (run several nodes on PostgreSQL)`, { cause: error });
   }
   return {
     release() {
