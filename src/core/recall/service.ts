@@ -40,6 +40,8 @@ export interface RecallTuning {
   /** …times these factors, by distance (1, 2, … turns away). */
   neighbourDecay: number[];
   backlinks: boolean;
+  /** Arms left out (the ablation of bench/locomo.ts measures what each adds); none by default. */
+  disabledArms: readonly ArmName[];
 }
 
 export const DEFAULT_TUNING: RecallTuning = {
@@ -51,6 +53,7 @@ export const DEFAULT_TUNING: RecallTuning = {
   neighbourSeeds: 8,
   neighbourDecay: [0.8, 0.8],
   backlinks: true,
+  disabledArms: [],
 };
 
 /** Changes to the default tuning; arm and ranking weights not named keep their default. */
@@ -209,16 +212,17 @@ export class RecallService {
     const input: ArmInput = { storage, workspaceId, query, vector, filter: options.filter, depth, matchCounts: this.matchCounts, keywordSearches: new Map(), keywordEvidence: evidence, seen };
     const optional: Array<Promise<ArmResult>> = [];
     const { telemetry } = this;
-    if (query.terms.length > 0) optional.push(telemetry.recallPhase('keyword', () => keywordArm(input)));
-    if (entityIntent && query.entities.length > 0) optional.push(telemetry.recallPhase('entity', () => entityArm(input)));
-    if (query.windows.length > 0) optional.push(telemetry.recallPhase('temporal', () => temporalArm(input)));
+    const runs = (arm: ArmName): boolean => !this.tuning.disabledArms.includes(arm);
+    if (runs('keyword') && query.terms.length > 0) optional.push(telemetry.recallPhase('keyword', () => keywordArm(input)));
+    if (runs('entity') && entityIntent && query.entities.length > 0) optional.push(telemetry.recallPhase('entity', () => entityArm(input)));
+    if (runs('temporal') && query.windows.length > 0) optional.push(telemetry.recallPhase('temporal', () => temporalArm(input)));
     const [dense, ...others] = await Promise.all([telemetry.recallPhase('dense', () => denseArms(input)), ...optional]);
-    const arms: ArmResult[] = [dense!.vector, dense!.fact, ...others];
+    const arms: ArmResult[] = [dense!.vector, dense!.fact, ...others].filter((arm) => runs(arm.arm));
     const candidates = telemetry.recallPhaseSync('fusion', () => fuse(arms, weights));
     const ran: ArmName[] = arms.map((a) => a.arm);
     // The graph arm's links are read (on SQLite's reader thread) while this thread reads the dense candidates' rows.
     let graph: Promise<ArmResult> | null = null;
-    if (options.includeAssociations && this.tuning.graphSeeds > 0 && weights.graph > 0) {
+    if (options.includeAssociations && this.tuning.graphSeeds > 0 && weights.graph > 0 && runs('graph')) {
       const seeds = [...candidates.values()].sort((a, b) => b.fused - a.fused).slice(0, this.tuning.graphSeeds).map((c) => c.id);
       graph = telemetry.recallPhase('graph', () => graphArm(storage, workspaceId, seeds, depth));
       graph.catch(() => undefined); // awaited below, after the rows
