@@ -15,7 +15,7 @@
  * first k results (@5 and @10 from the limit-10 answer, @25 from the limit-25 one); "R@10 of 25" reads the first
  * ten of the limit-25 answer, and "differ" counts the questions whose two top tens are not the same list. MRR is the
  * mean reciprocal rank of the first evidence turn in the limit-25 list. A plain BM25 baseline (SQLite FTS5 in
- * memory, the question's words OR-ed, default tokenizer) is printed beside them.
+ * memory, the question's words OR-ed, Porter stems as memd's index has) is printed beside them.
  *
  * Arguments (after `--`):
  *   --plain / --session  only that mode (default: both)
@@ -227,7 +227,7 @@ function bm25Baseline(): Map<string, Tally> {
   const result = new Map<string, Tally>();
   const db = new Database(':memory:');
   for (const conversation of conversations) {
-    db.exec('DROP TABLE IF EXISTS turns; CREATE VIRTUAL TABLE turns USING fts5(dia_id UNINDEXED, content)');
+    db.exec('DROP TABLE IF EXISTS turns; CREATE VIRTUAL TABLE turns USING fts5(dia_id UNINDEXED, content, tokenize="porter unicode61")');
     const insert = db.prepare('INSERT INTO turns (dia_id, content) VALUES (?, ?)');
     for (const t of conversation.turns) insert.run(t.dia_id, `${t.speaker}: ${t.text}`);
     const search = db.prepare('SELECT dia_id FROM turns WHERE turns MATCH ? ORDER BY bm25(turns) LIMIT 25');
@@ -402,7 +402,7 @@ for (const mode of modes) {
 }
 
 const bm25 = bm25Baseline();
-console.log('\n== plain BM25 (FTS5, words OR-ed)');
+console.log('\n== plain BM25 (FTS5 with Porter stems, words OR-ed)');
 for (const [id, t] of bm25) console.log(`conv ${id.padEnd(8)} ${String(t.n).padStart(4)}  R@5 ${pct(t.at5, t.n)}  R@10 ${pct(t.at10, t.n)}  R@25 ${pct(t.at25, t.n)}  MRR ${pct(t.rr, t.n)}`);
 const bmAll = [...bm25.values()].reduce((a, t) => ({ ...a, n: a.n + t.n, at10: a.at10 + t.at10, at5: a.at5 + t.at5, at25: a.at25 + t.at25, rr: a.rr + t.rr }), tally());
 console.log(`overall      ${String(bmAll.n).padStart(4)}  R@5 ${pct(bmAll.at5, bmAll.n)}  R@10 ${pct(bmAll.at10, bmAll.n)}  R@25 ${pct(bmAll.at25, bmAll.n)}  MRR ${pct(bmAll.rr, bmAll.n)}`);

@@ -121,13 +121,17 @@ export interface VectorHit extends ScoredId {
   factOf: string | null;
 }
 
-/** A memory written next to another one (see `MemoryStore.sequenceNeighbours`). */
-export interface SequenceNeighbour {
-  /** The memory it neighbours. */
-  anchorId: string;
-  /** Position relative to the anchor among the qualifying memories: -1 just before, 1 just after, … */
-  offset: number;
+/** A memory as conversation adjacency reads it (see `MemoryStore.writtenAround`): who wrote it, where and when. */
+export interface WrittenMemory {
   id: string;
+  /** Write order: a batch's memories are written in its order. */
+  seq: number;
+  context_id: string;
+  user_id: string | null;
+  session_id: string | null;
+  metadata: JsonObject;
+  occurred_at: string | null;
+  created_at: string;
 }
 
 export interface Page<T> {
@@ -203,12 +207,11 @@ export interface MemoryStore {
     options: { k: number; filter?: MemoryFilter; required?: readonly KeywordTerm[]; order?: 'relevance' | 'newest'; weights?: readonly number[]; similarTo?: Float32Array },
   ): Promise<KeywordHit[]>;
   /**
-   * The memories written just before and after each anchor, in write order, that share its context and session
-   * (both without a session counts as the same), whose event time (`occurred_at`, else `created_at`) is within
-   * `withinMs` of the anchor's, and that pass the filter: at most `span` on each side, nearest first. A
-   * conversation stored turn by turn reads back in order this way.
+   * The anchors, and the memories that pass the filter written at most `reach` places before or after one of them
+   * (in write order, counting every memory of the database): what conversation adjacency is decided from
+   * (core/recall/conversation.ts). Anchors of another workspace are not read.
    */
-  sequenceNeighbours(workspaceId: string, anchorIds: readonly string[], options: { span: number; withinMs: number; filter?: MemoryFilter }): Promise<SequenceNeighbour[]>;
+  writtenAround(workspaceId: string, anchorIds: readonly string[], options: { reach: number; filter?: MemoryFilter }): Promise<{ anchors: WrittenMemory[]; around: WrittenMemory[] }>;
   /**
    * How many keyword-index entries match each query (a term or phrase, or with `all` every one of the terms at
    * once), counted up to `cap` (more is reported as `cap + 1`): what a keyword search would have to score. Never

@@ -151,33 +151,23 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
     await s.close();
   });
 
-  it('sequence neighbours: nearest qualifying memories in write order, same context, session and sitting', async () => {
+  it('written around: the anchors, and the memories within reach of one in write order that pass the filter', async () => {
     const s = await fresh();
-    const at = (minute: number) => `2024-05-02T09:${String(minute).padStart(2, '0')}:00.000Z`;
-    const turn = (i: number, overrides = {}) => memory('ws_a', `turn ${i}`, axisVector(DIMS, i), { session_id: 's1', created_at: at(i), ...overrides });
-    const t1 = turn(1);
-    const t2 = turn(2);
-    const elsewhere = turn(3, { session_id: 's2' });
-    const deleted = turn(4, { status: 'deleted' });
-    const t5 = turn(5);
-    const t6 = turn(6);
-    const nextDay = turn(7, { created_at: '2024-05-03T09:07:00.000Z' });
-    const foreign = memory('ws_b', 'foreign turn', axisVector(DIMS, 0), { session_id: 's1', created_at: at(8) });
-    for (const m of [t1, t2, elsewhere, deleted, t5, t6, nextDay, foreign]) await s.memories.insert([m]);
-    const around = await s.memories.sequenceNeighbours('ws_a', [t2.id], { span: 2, withinMs: 3_600_000 });
-    expect(around.map((n) => [n.offset, n.id])).toEqual([
-      [-1, t1.id],
-      [1, t5.id],
-      [2, t6.id],
+    const turn = (i: number, overrides = {}) => memory('ws_a', `turn ${i}`, axisVector(DIMS, i % DIMS), { session_id: 's1', user_id: 'u1', metadata: { turn: i }, occurred_at: '2024-05-02T09:00:00.000Z', ...overrides });
+    const turns = Array.from({ length: 9 }, (_, i) => turn(i + 1, i === 4 ? { status: 'deleted' } : {}));
+    const foreign = memory('ws_b', 'foreign turn', axisVector(DIMS, 0));
+    for (const m of [...turns.slice(0, 5), foreign, ...turns.slice(5)]) await s.memories.insert([m]);
+    const anchor = turns[2]!;
+    const { anchors, around } = await s.memories.writtenAround('ws_a', [anchor.id], { reach: 3, filter: { statuses: ['active'] } });
+    expect(anchors).toEqual([
+      { id: anchor.id, seq: anchors[0]!.seq, context_id: '_default', user_id: 'u1', session_id: 's1', metadata: { turn: 3 }, occurred_at: '2024-05-02T09:00:00.000Z', created_at: anchor.created_at },
     ]);
-    expect(around.every((n) => n.anchorId === t2.id)).toBe(true);
-    const last = await s.memories.sequenceNeighbours('ws_a', [t6.id], { span: 1, withinMs: 3_600_000 });
-    expect(last.map((n) => [n.offset, n.id])).toEqual([[-1, t5.id]]);
-    const wider = await s.memories.sequenceNeighbours('ws_a', [t6.id], { span: 1, withinMs: 2 * 86_400_000 });
-    expect(wider.map((n) => n.id)).toEqual([t5.id, nextDay.id]);
-    const filtered = await s.memories.sequenceNeighbours('ws_a', [t2.id], { span: 1, withinMs: 3_600_000, filter: { excludeIds: [t1.id] } });
-    expect(filtered.map((n) => n.id)).toEqual([t5.id]);
-    expect(await s.memories.sequenceNeighbours('ws_b', [t2.id], { span: 2, withinMs: 3_600_000 })).toEqual([]);
+    // Three places each side of turn 3 are turns 1-2 and 4, the deleted turn 5 and the other workspace's memory.
+    expect(around.map((m) => m.metadata.turn)).toEqual([1, 2, 3, 4]);
+    expect(around.every((m, i) => i === 0 || m.seq > around[i - 1]!.seq)).toBe(true);
+    const farther = await s.memories.writtenAround('ws_a', [anchor.id, turns[8]!.id], { reach: 4, filter: { statuses: ['active'], excludeIds: [turns[0]!.id] } });
+    expect(farther.around.map((m) => m.metadata.turn)).toEqual([2, 3, 4, 6, 7, 8, 9]);
+    expect(await s.memories.writtenAround('ws_b', [anchor.id], { reach: 3 })).toEqual({ anchors: [], around: [] });
     await s.close();
   });
 

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { EmbeddingProvider } from '../../providers/embedding/types.js';
 import type { LlmProvider } from '../../providers/llm/types.js';
-import { FACT_SCOPE, type Memory, type MemoryCandidate, type MemoryFilter, type SequenceNeighbour, type Storage } from '../../storage/types.js';
+import { FACT_SCOPE, type Memory, type MemoryCandidate, type MemoryFilter, type Storage } from '../../storage/types.js';
 import type { Clock } from '../clock.js';
 import { noTelemetry, type Telemetry } from '../telemetry.js';
 import { AccessRecorder } from './access.js';
@@ -9,6 +9,7 @@ import { freshness, staleness, trustScore } from './annotate.js';
 import { denseArms, entityArm, keywordArm, keywordEvidence, readProposed, seenMemories, temporalArm, type ArmInput } from './arms.js';
 import { backlinkFactor, eventTime, recencyFactor, scopeFactor } from './boosts.js';
 import { RecallCache } from './cache.js';
+import { conversationNeighbours, WRITTEN_AROUND_PER_SPAN, type ConversationNeighbour } from './conversation.js';
 import { contentAt, tokenSummary } from './detail.js';
 import { aboutAny, cosine, relevanceOf, termCoverage } from './evidence.js';
 import { fuse, RRF_K, type ArmName, type ArmResult, type ArmWeights, type FusedCandidate } from './fusion.js';
@@ -113,7 +114,7 @@ const byScore = (a: Scored, b: Scored): number => b.boosted - a.boosted || b.rel
 /** The reranker reorders at most this many of the best (or `limit`, when larger). */
 const RERANK_POOL = 20;
 
-/** Conversation neighbours must have happened within this time of their anchor: one sitting, not the next day. */
+/** Unnamed conversation neighbours must have happened within this time of their anchor: one sitting, not the next day. */
 const SAME_SITTING_MS = 3_600_000;
 
 /**
@@ -284,15 +285,15 @@ export class RecallService {
     return accepted;
   }
 
-  /** Conversation neighbours (same context, session and sitting) of memories that belong to a session. */
-  private async conversationNeighbours(workspaceId: string, anchors: readonly MemoryCandidate[], options: ResolvedOptions): Promise<SequenceNeighbour[]> {
-    const inSession = anchors.filter((m) => m.session_id !== null).map((m) => m.id);
-    if (inSession.length === 0 || this.tuning.neighbourDecay.length === 0) return [];
-    return this.deps.storage.memories.sequenceNeighbours(workspaceId, inSession, {
-      span: Math.max(this.tuning.neighbourDecay.length, CONTEXT_DISTANCE_DECAY.length),
-      withinMs: SAME_SITTING_MS,
+  /** The turns around each anchor in its conversation (conversation.ts: named, a session, or one writer's run). */
+  private async conversationNeighbours(workspaceId: string, anchors: readonly MemoryCandidate[], options: ResolvedOptions): Promise<ConversationNeighbour[]> {
+    if (anchors.length === 0 || this.tuning.neighbourDecay.length === 0) return [];
+    const span = Math.max(this.tuning.neighbourDecay.length, CONTEXT_DISTANCE_DECAY.length);
+    const written = await this.deps.storage.memories.writtenAround(workspaceId, anchors.map((m) => m.id), {
+      reach: span * WRITTEN_AROUND_PER_SPAN,
       filter: { ...options.filter, excludeSourceScopes: [FACT_SCOPE] },
     });
+    return conversationNeighbours(written.anchors, written.around, { span, withinMs: SAME_SITTING_MS });
   }
 
   /** Relevance (evidence) and ranking score of every candidate; those under the floor go. Best first. */
@@ -303,7 +304,7 @@ export class RecallService {
     { candidates, rows, similarity: searched, arms, backlinks, keywordEvidence: evidence }: Retrieved,
     options: ResolvedOptions,
     now: Date,
-  ): Promise<{ ranked: Scored[]; neighbours: SequenceNeighbour[] }> {
+  ): Promise<{ ranked: Scored[]; neighbours: ConversationNeighbour[] }> {
     const { storage } = this.deps;
     const { weights, ranking } = this.tuning;
     const candidateIds = [...candidates.keys()];
@@ -374,7 +375,7 @@ export class RecallService {
    * Conversation context: the turns written just before and after the best results (same context, session and
    * sitting) inherit their score, decayed by distance. A reply ("5 years already!") answers the turn before it.
    */
-  private async spreadToNeighbours(workspaceId: string, ranked: Scored[], neighbours: readonly SequenceNeighbour[], options: ResolvedOptions): Promise<Scored[]> {
+  private async spreadToNeighbours(workspaceId: string, ranked: Scored[], neighbours: readonly ConversationNeighbour[], options: ResolvedOptions): Promise<Scored[]> {
     const { neighbourSeeds, neighbourDecay } = this.tuning;
     if (neighbourSeeds === 0 || ranked.length === 0) return ranked;
     const seeds = new Map(ranked.slice(0, neighbourSeeds).map((s) => [s.id, s]));

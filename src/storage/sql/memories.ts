@@ -1,15 +1,13 @@
 import { sql, type Selectable, type Updateable } from 'kysely';
 import type { MemoriesTable } from '../database.js';
 import { bit, json, parseJson, parseJsonObject, toBool, toIso, toIsoOrNull } from '../rows.js';
-import { FACT_SCOPE, factOf, type Memory, type CandidateRow, type KeywordHit, type MemoryFilter, type MemoryNode, type MemoryPatch, type MemoryStatus, type MemoryStore, type MemoryType, type NewMemory, type KeywordTerm, type Page, type SequenceNeighbour, type VectorHit, type VectorSearchOptions } from '../types.js';
+import { FACT_SCOPE, factOf, type Memory, type CandidateRow, type KeywordHit, type MemoryFilter, type MemoryNode, type MemoryPatch, type MemoryStatus, type MemoryStore, type MemoryType, type NewMemory, type KeywordTerm, type Page, type VectorHit, type VectorSearchOptions, type WrittenMemory } from '../types.js';
 import type { SqlContext } from './context.js';
 import { memoryFilter } from './memory-filter.js';
 import type { VectorEntry } from './search-engine.js';
 
 /** Rows per multi-row INSERT: well under SQLite's 32,766 bound parameters with ~30 columns. */
 const INSERT_CHUNK = 500;
-/** `sequenceNeighbours` reads this many times the span on each side, to step over memories that do not qualify. */
-const SEQUENCE_SLACK = 4;
 
 export function toMemory(row: Selectable<MemoriesTable>): Memory {
   return {
@@ -52,6 +50,18 @@ function toCandidateRow({ similarity, ...row }: Pick<Selectable<MemoriesTable>, 
   return {
     memory: { ...row, occurred_at: toIsoOrNull(row.occurred_at), created_at: toIso(row.created_at) },
     similarity: similarity === null ? null : Number(similarity),
+  };
+}
+
+const WRITTEN_COLUMNS = ['id', 'seq', 'context_id', 'user_id', 'session_id', 'metadata', 'occurred_at', 'created_at'] as const;
+
+function toWritten(row: Pick<Selectable<MemoriesTable>, (typeof WRITTEN_COLUMNS)[number]>): WrittenMemory {
+  return {
+    ...row,
+    seq: Number(row.seq),
+    metadata: parseJsonObject(row.metadata),
+    occurred_at: toIsoOrNull(row.occurred_at),
+    created_at: toIso(row.created_at),
   };
 }
 
@@ -364,39 +374,23 @@ export class SqlMemoryStore implements MemoryStore {
     return this.ctx.engine.keywordDocumentCount(this.db, workspaceId);
   }
 
-  async sequenceNeighbours(workspaceId: string, anchorIds: readonly string[], options: { span: number; withinMs: number; filter?: MemoryFilter }): Promise<SequenceNeighbour[]> {
-    if (anchorIds.length === 0 || options.span <= 0) return [];
+  async writtenAround(workspaceId: string, anchorIds: readonly string[], options: { reach: number; filter?: MemoryFilter }): Promise<{ anchors: WrittenMemory[]; around: WrittenMemory[] }> {
+    if (anchorIds.length === 0) return { anchors: [], around: [] };
     const anchors = await this.db
       .selectFrom('memories')
-      .select(['id', 'seq', 'context_id', 'session_id', 'occurred_at', 'created_at'])
+      .select(WRITTEN_COLUMNS)
       .where('workspace_id', '=', workspaceId)
-      .where('id', 'in', [...anchorIds])
+      .where((eb) => this.ctx.engine.anyOf(eb.ref('id'), anchorIds))
       .execute();
-    if (anchors.length === 0) return [];
-    // Memories that do not qualify (another session, a filtered type, facts written later) may sit in between:
-    // read a wider range than the span and pick the nearest qualifying ones.
-    const reach = options.span * SEQUENCE_SLACK;
-    const rows = await this.db
+    if (anchors.length === 0 || options.reach <= 0) return { anchors: anchors.map(toWritten), around: [] };
+    const around = await this.db
       .selectFrom('memories')
-      .select(['memories.id', 'memories.seq', 'memories.context_id', 'memories.session_id', 'memories.occurred_at', 'memories.created_at'])
+      .select(WRITTEN_COLUMNS.map((column) => `memories.${column}` as const))
       .where(memoryFilter(this.ctx.engine, workspaceId, options.filter))
-      .where((eb) => eb.or(anchors.map((a) => eb('memories.seq', '>=', Number(a.seq) - reach).and('memories.seq', '<=', Number(a.seq) + reach))))
+      .where((eb) => eb.or(anchors.map((a) => eb('memories.seq', '>=', Number(a.seq) - options.reach).and('memories.seq', '<=', Number(a.seq) + options.reach))))
       .orderBy('memories.seq')
       .execute();
-    const eventTime = (r: { occurred_at: string | Date | null; created_at: string | Date }) => Date.parse(toIso(r.occurred_at ?? r.created_at));
-    const found: SequenceNeighbour[] = [];
-    for (const anchor of anchors) {
-      const seq = Number(anchor.seq);
-      const time = eventTime(anchor);
-      const same = rows.filter(
-        (r) => r.context_id === anchor.context_id && r.session_id === anchor.session_id && Number(r.seq) !== seq && Math.abs(eventTime(r) - time) <= options.withinMs,
-      );
-      const before = same.filter((r) => Number(r.seq) < seq && Number(r.seq) >= seq - reach).reverse().slice(0, options.span);
-      const after = same.filter((r) => Number(r.seq) > seq && Number(r.seq) <= seq + reach).slice(0, options.span);
-      before.forEach((r, i) => found.push({ anchorId: anchor.id, offset: -(i + 1), id: r.id }));
-      after.forEach((r, i) => found.push({ anchorId: anchor.id, offset: i + 1, id: r.id }));
-    }
-    return found;
+    return { anchors: anchors.map(toWritten), around: around.map(toWritten) };
   }
 
   async recordAccess(workspaceId: string, ids: readonly string[], at: string): Promise<void> {

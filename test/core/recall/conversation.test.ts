@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { conversationNeighbours } from '../../../src/core/recall/conversation.js';
+import type { WrittenMemory } from '../../../src/storage/types.js';
+
+const HOUR = 3_600_000;
+let seq = 0;
+const written = (id: string, overrides: Partial<WrittenMemory> = {}): WrittenMemory => ({
+  id,
+  seq: ++seq,
+  context_id: '_default',
+  user_id: null,
+  session_id: null,
+  metadata: {},
+  occurred_at: null,
+  created_at: '2024-05-02T09:00:00.000Z',
+  ...overrides,
+});
+
+/** Neighbours of `anchor` among `all` as [offset, id], nearest first. */
+const around = (anchor: WrittenMemory, all: WrittenMemory[], span = 2) =>
+  conversationNeighbours([anchor], all, { span, withinMs: HOUR }).map((n) => [n.offset, n.id]);
+
+describe('conversation adjacency', () => {
+  it('one writer without a session: consecutive writes in one context within the hour, however many calls', () => {
+    const a = written('a', { created_at: '2024-05-02T09:00:00.000Z' });
+    const b = written('b', { created_at: '2024-05-02T09:10:00.000Z' });
+    const otherContext = written('x', { context_id: 'elsewhere', created_at: '2024-05-02T09:11:00.000Z' });
+    const otherUser = written('y', { user_id: 'someone', created_at: '2024-05-02T09:12:00.000Z' });
+    const c = written('c', { created_at: '2024-05-02T09:20:00.000Z' });
+    const nextDay = written('d', { created_at: '2024-05-03T09:00:00.000Z' });
+    const all = [a, b, otherContext, otherUser, c, nextDay];
+    expect(around(b, all)).toEqual([[-1, 'a'], [1, 'c']]);
+    expect(around(c, all)).toEqual([[-1, 'b'], [-2, 'a']]);
+  });
+
+  it('the event time says the sitting: turns dated apart are not neighbours though written together', () => {
+    const a = written('a', { occurred_at: '2023-05-08T13:56:00.000Z' });
+    const b = written('b', { occurred_at: '2023-05-08T13:56:00.000Z' });
+    const c = written('c', { occurred_at: '2023-05-25T13:14:00.000Z' });
+    expect(around(b, [a, b, c])).toEqual([[-1, 'a']]);
+  });
+
+  it('one batch is one conversation even when its turns name different users', () => {
+    const batch = '2024-05-02T09:00:00.000Z';
+    const question = written('q', { user_id: 'caroline', created_at: batch });
+    const reply = written('r', { user_id: 'melanie', created_at: batch });
+    const later = written('l', { user_id: 'caroline', created_at: '2024-05-02T09:05:00.000Z' });
+    expect(around(reply, [question, reply, later])).toEqual([[-1, 'q']]);
+    expect(around(later, [question, reply, later])).toEqual([[-1, 'q']]);
+  });
+
+  it('a session: its own memories within the hour, not unsessioned writes next to them', () => {
+    const a = written('a', { session_id: 's1', user_id: 'u1' });
+    const loose = written('loose', { user_id: 'u1' });
+    const otherSession = written('o', { session_id: 's2', user_id: 'u1' });
+    const b = written('b', { session_id: 's1', user_id: 'u2' });
+    const late = written('late', { session_id: 's1', created_at: '2024-05-02T11:00:00.000Z' });
+    expect(around(a, [a, loose, otherSession, b, late])).toEqual([[1, 'b']]);
+    expect(around(loose, [a, loose, otherSession, b, late])).toEqual([]);
+  });
+
+  it('metadata naming a conversation: its turns only, however far apart in time, ordered by turn number when given', () => {
+    const t2 = written('t2', { metadata: { conversation_id: 'c1', turn: 2 }, created_at: '2024-05-01T09:00:00.000Z' });
+    const t1 = written('t1', { metadata: { conversation_id: 'c1', turn: '1' }, created_at: '2024-05-01T09:00:00.000Z' });
+    const other = written('o', { metadata: { conversation_id: 'c2', turn: 3 } });
+    const unnamed = written('u');
+    const t3 = written('t3', { metadata: { conversation_id: 'c1', turn: 3 }, created_at: '2024-05-09T09:00:00.000Z' });
+    const t5 = written('t5', { metadata: { conversation_id: 'c1', turn: 5 }, created_at: '2024-05-09T09:00:00.000Z' });
+    const all = [t2, t1, other, unnamed, t3, t5];
+    expect(around(t2, all)).toEqual([[-1, 't1'], [1, 't3']]);
+    // Turn 4 was never written: turn 5 is two turns after 3.
+    expect(around(t3, all)).toEqual([[-1, 't2'], [-2, 't1'], [2, 't5']]);
+    const thread = [written('m1', { metadata: { thread_id: 7 } }), written('m2', { metadata: { thread_id: 7 }, created_at: '2024-06-01T00:00:00.000Z' })];
+    expect(around(thread[1]!, [...thread, unnamed])).toEqual([[-1, 'm1']]);
+  });
+
+  it('reads only what is within reach of the anchor, so that no unread turn is skipped over', () => {
+    const anchor = written('anchor', { seq: 100 });
+    const others = [101, 102, 103, 104].map((at) => written(`other${at}`, { seq: at, user_id: 'u', created_at: '2024-05-02T09:01:00.000Z' }));
+    const next = written('next', { seq: 105 });
+    // span 1 reads 4 places each side: the writer's next memory, 5 places on, is out of reach.
+    expect(around(anchor, [anchor, ...others, next], 1)).toEqual([]);
+    expect(around(anchor, [anchor, ...others, next], 2)).toEqual([[1, 'next']]);
+  });
+});
