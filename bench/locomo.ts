@@ -32,6 +32,7 @@
  *                    a reused plain ingest is enriched already, so its "at once" figures are not measured
  *   LOCOMO_TUNING    JSON merged over the recall tuning, to compare settings (the reported figures use none)
  *   LOCOMO_MISSES    print the questions whose evidence is not in the top 10
+ *   LOCOMO_VARIANTS  JSON list of {name, tuning?, request?} compared with the default as --ablation's table is
  */
 import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -288,7 +289,7 @@ const GRID: Variant[] = [
   { name: 'minDepth 30', tuning: { minDepth: 30 } },
 ];
 
-/** R@10 hits per conversation of each variant, asked through a RecallService of its own (limit 10). */
+/** R@10 (limit 10) and R@25 (limit 25) per conversation of each variant, asked through a RecallService of its own. */
 async function evaluate(mode: Mode, ingested: ReadonlyArray<{ conversation: Conversation; ids: Map<string, string> }>, variants: readonly Variant[]): Promise<Map<string, Map<string, Tally>>> {
   const s = app.services;
   const results = new Map<string, Map<string, Tally>>();
@@ -307,9 +308,13 @@ async function evaluate(mode: Mode, ingested: ReadonlyArray<{ conversation: Conv
     for (const { conversation, ids } of ingested) {
       const t = tally();
       for (const qa of askable(conversation)) {
-        const answer = await recall.recall({ workspaceId: workspaceOf(mode, conversation), query: qa.question, limit: 10, ...variant.request });
+        const ask = (limit: number) => recall.recall({ workspaceId: workspaceOf(mode, conversation), query: qa.question, limit, ...variant.request }).then((a) => a.memories.map((m) => m.id));
+        const wanted = wantedOf(qa, ids);
+        const [ten, deep] = [await ask(10), await ask(25)];
         t.n++;
-        if (allWithin(wantedOf(qa, ids), answer.memories.map((m) => m.id), 10)) t.at10++;
+        if (allWithin(wanted, ten, 10)) t.at10++;
+        if (allWithin(wanted, deep, 25)) t.at25++;
+        if (deep.slice(0, 10).join() !== ten.join()) t.differ++;
       }
       perConversation.set(conversation.conversation_id, t);
     }
@@ -323,11 +328,11 @@ const conversationIds = conversations.map((c) => c.conversation_id);
 const total = (row: ReadonlyMap<string, Tally>, only: readonly string[]): { hits: number; n: number } =>
   only.reduce((sum, id) => ({ hits: sum.hits + row.get(id)!.at10, n: sum.n + row.get(id)!.n }), { hits: 0, n: 0 });
 
-/** R@10 per conversation and its change from the default, for every variant. */
+/** R@10 per conversation and its change from the default, for every variant; overall R@25 and top-ten differences. */
 function variantTable(title: string, results: Map<string, Map<string, Tally>>): void {
   const base = results.get('default')!;
   console.log(`\n== ${title}: R@10 per conversation (change from default)`);
-  console.log(`${'variant'.padEnd(28)} ${conversationIds.map((id) => `conv ${id}`.padEnd(16)).join('')}overall         helps all`);
+  console.log(`${'variant'.padEnd(28)} ${conversationIds.map((id) => `conv ${id}`.padEnd(16)).join('')}${'overall'.padEnd(16)}R@25   differ helps all`);
   for (const [name, row] of results) {
     const cells = conversationIds.map((id) => {
       const t = row.get(id)!;
@@ -337,8 +342,10 @@ function variantTable(title: string, results: Map<string, Map<string, Tally>>): 
     const all = total(row, conversationIds);
     const allBase = total(base, conversationIds);
     const delta = (all.hits - allBase.hits) / all.n;
+    const deep = [...row.values()].reduce((sum, t) => sum + t.at25, 0);
+    const differ = [...row.values()].reduce((sum, t) => sum + t.differ, 0);
     const helpsAll = name !== 'default' && conversationIds.every((id) => row.get(id)!.at10 > base.get(id)!.at10);
-    console.log(`${name.padEnd(28)} ${cells.join('')}${`${pct(all.hits, all.n)} (${delta >= 0 ? '+' : ''}${delta.toFixed(3)})`.padEnd(16)}${helpsAll ? 'yes' : ''}`);
+    console.log(`${name.padEnd(28)} ${cells.join('')}${`${pct(all.hits, all.n)} (${delta >= 0 ? '+' : ''}${delta.toFixed(3)})`.padEnd(16)}${pct(deep, all.n)}  ${String(differ).padStart(5)}  ${helpsAll ? 'yes' : ''}`);
   }
 }
 
@@ -367,6 +374,7 @@ console.log(`machine: ${cpus()[0]?.model ?? 'unknown cpu'}, ${availableParalleli
 console.log(`embedder ${app.services.embedder.name}/${app.services.embedder.model}, llm ${app.services.llm ? app.services.llm.model : 'none'}, storage ${config.storage.kind}${tuning ? `, tuning ${JSON.stringify(tuningOverride)}` : ''}`);
 
 async function variants(mode: Mode, stage: string, ingested: ReadonlyArray<{ conversation: Conversation; ids: Map<string, string> }>): Promise<void> {
+  if (process.env.LOCOMO_VARIANTS) variantTable(`${stage}: LOCOMO_VARIANTS`, await evaluate(mode, ingested, [{ name: 'default' }, ...(JSON.parse(process.env.LOCOMO_VARIANTS) as Variant[])]));
   if (args.has('--ablation')) variantTable(`${stage}: ablation`, await evaluate(mode, ingested, ABLATION));
   if (args.has('--loo')) {
     const results = await evaluate(mode, ingested, GRID);

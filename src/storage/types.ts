@@ -127,10 +127,10 @@ export interface WrittenMemory {
   /** Write order: a batch's memories are written in its order. */
   seq: number;
   context_id: string;
-  user_id: string | null;
   session_id: string | null;
   metadata: JsonObject;
   occurred_at: string | null;
+  /** Every memory of one write call (a batch) has the same. */
   created_at: string;
 }
 

@@ -160,7 +160,7 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
     const anchor = turns[2]!;
     const { anchors, around } = await s.memories.writtenAround('ws_a', [anchor.id], { reach: 3, filter: { statuses: ['active'] } });
     expect(anchors).toEqual([
-      { id: anchor.id, seq: anchors[0]!.seq, context_id: '_default', user_id: 'u1', session_id: 's1', metadata: { turn: 3 }, occurred_at: '2024-05-02T09:00:00.000Z', created_at: anchor.created_at },
+      { id: anchor.id, seq: anchors[0]!.seq, context_id: '_default', session_id: 's1', metadata: { turn: 3 }, occurred_at: '2024-05-02T09:00:00.000Z', created_at: anchor.created_at },
     ]);
     // Three places each side of turn 3 are turns 1-2 and 4, the deleted turn 5 and the other workspace's memory.
     expect(around.map((m) => m.metadata.turn)).toEqual([1, 2, 3, 4]);

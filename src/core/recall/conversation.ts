@@ -7,9 +7,11 @@ import type { JsonObject, WrittenMemory } from '../../storage/types.js';
  *   - metadata naming the conversation (`CONVERSATION_KEYS`): the turns of one named conversation in one context,
  *     however far apart in time, ordered by their turn number (`TURN_KEYS`) when both have one, else by write order;
  *   - a session: the memories written in it, in write order, within `withinMs` of each other's event time;
- *   - neither: the memories one writer wrote one after another in one context (same user, or the same write call:
- *     a batch's memories are written in its order at one instant), within `withinMs`.
+ *   - neither: the memories of one write call (a batch is written in its order, at one instant) in one context,
+ *     within `withinMs` of each other's event time (a transcript imported in one call spans several sittings).
  * Memories of different kinds are never neighbours (a named conversation and an unnamed write next to it).
+ * Separate writes without a session or a name are not a conversation, even from one user minutes apart: an agent
+ * saving unrelated notes one by one would have each note lend its score to the next (NOTES.md).
  */
 
 /** Metadata keys that name a memory's conversation, first present wins. */
@@ -32,7 +34,7 @@ export const WRITTEN_AROUND_PER_SPAN = 4;
 type Thread =
   | { kind: 'named'; context: string; name: string; turn: number | null }
   | { kind: 'session'; context: string; session: string }
-  | { kind: 'writer'; context: string; user: string | null; written: string };
+  | { kind: 'write'; context: string; written: string };
 
 const firstOf = (metadata: JsonObject, keys: readonly string[]): string | number | null => {
   for (const key of keys) {
@@ -50,7 +52,7 @@ function threadOf(m: WrittenMemory): Thread {
     return { kind: 'named', context: m.context_id, name: String(name), turn: typeof turn === 'number' ? turn : turn !== null && /^-?\d+$/.test(turn) ? Number(turn) : null };
   }
   if (m.session_id !== null) return { kind: 'session', context: m.context_id, session: m.session_id };
-  return { kind: 'writer', context: m.context_id, user: m.user_id, written: m.created_at };
+  return { kind: 'write', context: m.context_id, written: m.created_at };
 }
 
 /** Whether `b` belongs to `a`'s conversation (order and distance aside); times are event times in ms. */
@@ -59,8 +61,7 @@ function sameConversation(ta: Thread, timeA: number, tb: Thread, timeB: number, 
   if (ta.kind === 'named') return ta.name === (tb as typeof ta).name;
   if (Math.abs(timeA - timeB) > withinMs) return false;
   if (ta.kind === 'session') return ta.session === (tb as typeof ta).session;
-  const other = tb as typeof ta;
-  return ta.user === other.user || ta.written === other.written;
+  return ta.written === (tb as typeof ta).written;
 }
 
 /** The first index of `sorted` (by seq) whose seq is at least `seq`. */

@@ -31,7 +31,7 @@ export interface RecallTuning {
   weights: ArmWeights;
   /** Weight per ranking feature (see ranking.ts). */
   ranking: RankingWeights;
-  /** Candidates per arm: max(overfetch x limit, minDepth). */
+  /** Candidates per arm: max(overfetch x ranked places, minDepth); several arms together propose more. */
   overfetch: number;
   minDepth: number;
   /** The graph arm starts from this many of the best candidates (0: off). */
@@ -48,7 +48,7 @@ export interface RecallTuning {
 export const DEFAULT_TUNING: RecallTuning = {
   weights: { vector: 1, keyword: 1, entity: 1, fact: 1, temporal: 1, graph: 0.5 },
   ranking: { keyword: 2, similarity: 1.5, fact: 0.25, coverage: 1, complete: 1, keywordContext: 0.5, fused: 0.8, about: 0.2, inWindow: 1 },
-  overfetch: 2,
+  overfetch: 0.8,
   minDepth: 20,
   graphSeeds: 5,
   neighbourSeeds: 8,
@@ -68,8 +68,19 @@ export const tunedBy = (override: TuningOverride): RecallTuning => ({
   ranking: { ...DEFAULT_TUNING.ranking, ...override.ranking },
 });
 
+/**
+ * Recall ranks as if asked for at least this many results: everything that depends on the number of places (the
+ * arms' depth, where expansion starts and what it must beat, the reranker's pool) is the same for any limit up to
+ * it, so the answer to a smaller limit is the head of the answer to a larger one (the top 10 of a limit-25 answer
+ * is the limit-10 answer). Beyond it, a larger limit searches deeper.
+ */
+export const STABLE_PLACES = 25;
+
+/** The places ranked for a request of `limit` results. */
+export const rankedPlaces = (limit: number): number => Math.max(limit, STABLE_PLACES);
+
 /** How many candidates each arm returns for a request of `limit` results. */
-export const armDepth = (tuning: RecallTuning, limit: number): number => Math.max(tuning.overfetch * limit, tuning.minDepth);
+export const armDepth = (tuning: RecallTuning, limit: number): number => Math.max(tuning.overfetch * rankedPlaces(limit), tuning.minDepth);
 
 export interface RecallDeps {
   storage: Storage;
@@ -110,9 +121,6 @@ const round = (x: number, digits = 6): number => Math.round(x * 10 ** digits) / 
 
 /** Best first: ranking score, then relevance, then id (stable across runs). */
 const byScore = (a: Scored, b: Scored): number => b.boosted - a.boosted || b.relevance - a.relevance || a.id.localeCompare(b.id);
-
-/** The reranker reorders at most this many of the best (or `limit`, when larger). */
-const RERANK_POOL = 20;
 
 /** Unnamed conversation neighbours must have happened within this time of their anchor: one sitting, not the next day. */
 const SAME_SITTING_MS = 3_600_000;
@@ -406,7 +414,8 @@ export class RecallService {
   /** Breadth-first expansion from the results that would be returned; discoveries compete for the same places. */
   private async expandAssociations(workspaceId: string, ranked: Scored[], options: ResolvedOptions): Promise<Scored[]> {
     if (!options.includeAssociations || options.traverseDepth === 0 || ranked.length === 0) return ranked;
-    const seeds = ranked.slice(0, options.limit);
+    const places = rankedPlaces(options.limit);
+    const seeds = ranked.slice(0, places);
     const discoveries = await this.telemetry.recallPhase('expansion', () => expand(
       this.deps.storage,
       workspaceId,
@@ -415,8 +424,8 @@ export class RecallService {
         maxDepth: options.traverseDepth,
         maxExpansion: options.maxExpansion,
         minRelevance: options.threshold,
-        // A discovery must beat the last returned place to change the answer.
-        minScore: ranked.length >= options.limit ? ranked[options.limit - 1]!.boosted : 0,
+        // A discovery must beat the last ranked place to change the answer.
+        minScore: ranked.length >= places ? ranked[places - 1]!.boosted : 0,
       },
       (ids) => this.accept(workspaceId, ids, options.filter, new Map()),
     ));
@@ -440,7 +449,8 @@ export class RecallService {
     const { reranker } = this.deps;
     const confidence = ranked[0]?.relevance ?? 1;
     if (!reranker || ranked.length < 2 || confidence >= options.ragThreshold) return { ordered: ranked, reranked: false };
-    const pool = ranked.slice(0, Math.max(options.limit, RERANK_POOL));
+    // The ranked places, whatever the limit (STABLE_PLACES): a shorter answer stays the head of a longer one.
+    const pool = ranked.slice(0, rankedPlaces(options.limit));
     try {
       const order = await this.telemetry.recallPhase('rerank', () => reranker.rerank(query, pool.map((s) => ({ id: s.id, content: s.memory.content }))));
       const byId = new Map(pool.map((s) => [s.id, s]));

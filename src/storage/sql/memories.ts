@@ -53,7 +53,7 @@ function toCandidateRow({ similarity, ...row }: Pick<Selectable<MemoriesTable>, 
   };
 }
 
-const WRITTEN_COLUMNS = ['id', 'seq', 'context_id', 'user_id', 'session_id', 'metadata', 'occurred_at', 'created_at'] as const;
+const WRITTEN_COLUMNS = ['id', 'seq', 'context_id', 'session_id', 'metadata', 'occurred_at', 'created_at'] as const;
 
 function toWritten(row: Pick<Selectable<MemoriesTable>, (typeof WRITTEN_COLUMNS)[number]>): WrittenMemory {
   return {

@@ -8,7 +8,6 @@ const written = (id: string, overrides: Partial<WrittenMemory> = {}): WrittenMem
   id,
   seq: ++seq,
   context_id: '_default',
-  user_id: null,
   session_id: null,
   metadata: {},
   occurred_at: null,
@@ -21,16 +20,19 @@ const around = (anchor: WrittenMemory, all: WrittenMemory[], span = 2) =>
   conversationNeighbours([anchor], all, { span, withinMs: HOUR }).map((n) => [n.offset, n.id]);
 
 describe('conversation adjacency', () => {
-  it('one writer without a session: consecutive writes in one context within the hour, however many calls', () => {
-    const a = written('a', { created_at: '2024-05-02T09:00:00.000Z' });
-    const b = written('b', { created_at: '2024-05-02T09:10:00.000Z' });
-    const otherContext = written('x', { context_id: 'elsewhere', created_at: '2024-05-02T09:11:00.000Z' });
-    const otherUser = written('y', { user_id: 'someone', created_at: '2024-05-02T09:12:00.000Z' });
-    const c = written('c', { created_at: '2024-05-02T09:20:00.000Z' });
-    const nextDay = written('d', { created_at: '2024-05-03T09:00:00.000Z' });
-    const all = [a, b, otherContext, otherUser, c, nextDay];
-    expect(around(b, all)).toEqual([[-1, 'a'], [1, 'c']]);
-    expect(around(c, all)).toEqual([[-1, 'b'], [-2, 'a']]);
+  it('without a session or a name: the memories of one write call (a batch, in its order) in one context', () => {
+    const batch = '2024-05-02T09:00:00.000Z';
+    const a = written('a', { created_at: batch });
+    const b = written('b', { created_at: batch });
+    const otherContext = written('x', { context_id: 'elsewhere', created_at: batch });
+    const c = written('c', { created_at: batch });
+    const d = written('d', { created_at: batch });
+    const nextCall = written('n', { created_at: '2024-05-02T09:00:00.001Z' });
+    const all = [a, b, otherContext, c, d, nextCall];
+    expect(around(b, all)).toEqual([[-1, 'a'], [1, 'c'], [2, 'd']]);
+    expect(around(d, all)).toEqual([[-1, 'c'], [-2, 'b']]);
+    // Separate writes are not a conversation, however close: unrelated notes saved one by one stay apart.
+    expect(around(nextCall, all)).toEqual([]);
   });
 
   it('the event time says the sitting: turns dated apart are not neighbours though written together', () => {
@@ -40,20 +42,11 @@ describe('conversation adjacency', () => {
     expect(around(b, [a, b, c])).toEqual([[-1, 'a']]);
   });
 
-  it('one batch is one conversation even when its turns name different users', () => {
-    const batch = '2024-05-02T09:00:00.000Z';
-    const question = written('q', { user_id: 'caroline', created_at: batch });
-    const reply = written('r', { user_id: 'melanie', created_at: batch });
-    const later = written('l', { user_id: 'caroline', created_at: '2024-05-02T09:05:00.000Z' });
-    expect(around(reply, [question, reply, later])).toEqual([[-1, 'q']]);
-    expect(around(later, [question, reply, later])).toEqual([[-1, 'q']]);
-  });
-
-  it('a session: its own memories within the hour, not unsessioned writes next to them', () => {
-    const a = written('a', { session_id: 's1', user_id: 'u1' });
-    const loose = written('loose', { user_id: 'u1' });
-    const otherSession = written('o', { session_id: 's2', user_id: 'u1' });
-    const b = written('b', { session_id: 's1', user_id: 'u2' });
+  it('a session: its own memories, written separately, within the hour; not unsessioned writes next to them', () => {
+    const a = written('a', { session_id: 's1', created_at: '2024-05-02T09:00:00.000Z' });
+    const loose = written('loose', { created_at: '2024-05-02T09:01:00.000Z' });
+    const otherSession = written('o', { session_id: 's2', created_at: '2024-05-02T09:02:00.000Z' });
+    const b = written('b', { session_id: 's1', created_at: '2024-05-02T09:03:00.000Z' });
     const late = written('late', { session_id: 's1', created_at: '2024-05-02T11:00:00.000Z' });
     expect(around(a, [a, loose, otherSession, b, late])).toEqual([[1, 'b']]);
     expect(around(loose, [a, loose, otherSession, b, late])).toEqual([]);
@@ -76,9 +69,9 @@ describe('conversation adjacency', () => {
 
   it('reads only what is within reach of the anchor, so that no unread turn is skipped over', () => {
     const anchor = written('anchor', { seq: 100 });
-    const others = [101, 102, 103, 104].map((at) => written(`other${at}`, { seq: at, user_id: 'u', created_at: '2024-05-02T09:01:00.000Z' }));
+    const others = [101, 102, 103, 104].map((at) => written(`other${at}`, { seq: at, context_id: 'elsewhere' }));
     const next = written('next', { seq: 105 });
-    // span 1 reads 4 places each side: the writer's next memory, 5 places on, is out of reach.
+    // span 1 reads 4 places each side: the batch's next memory, 5 places on, is out of reach.
     expect(around(anchor, [anchor, ...others, next], 1)).toEqual([]);
     expect(around(anchor, [anchor, ...others, next], 2)).toEqual([[1, 'next']]);
   });
