@@ -121,18 +121,12 @@ export interface VectorHit extends ScoredId {
   factOf: string | null;
 }
 
-/** A memory as conversation adjacency reads it (see `MemoryStore.writtenAround`): who wrote it, where and when. */
-export interface WrittenMemory {
-  id: string;
-  /** Write order: a batch's memories are written in its order. */
-  seq: number;
-  context_id: string;
-  session_id: string | null;
-  metadata: JsonObject;
-  occurred_at: string | null;
-  /** Every memory of one write call (a batch) has the same. */
-  created_at: string;
-}
+/**
+ * A memory as conversation adjacency reads it (see `MemoryStore.writtenAround`): its ranking columns (so that a turn
+ * brought in by its neighbour needs no other read) and its metadata (which may name its conversation and turn).
+ * `created_at` is the same for every memory of one write call (a batch).
+ */
+export type WrittenMemory = MemoryCandidate & { metadata: JsonObject };
 
 export interface Page<T> {
   items: T[];
@@ -144,7 +138,10 @@ export interface Page<T> {
 export type MemoryCandidate = Pick<
   Memory,
   'id' | 'content' | 'context_id' | 'session_id' | 'subject_id' | 'source_scope' | 'source_memory_id' | 'occurred_at' | 'created_at'
->;
+> & {
+  /** Write order (`WrittenMemory.seq`): where its conversation's turns are read from. */
+  seq: number;
+};
 
 /**
  * What recall ranks a memory by, read in one statement: its ranking columns and, when a vector was given, its
@@ -207,11 +204,11 @@ export interface MemoryStore {
     options: { k: number; filter?: MemoryFilter; required?: readonly KeywordTerm[]; order?: 'relevance' | 'newest'; weights?: readonly number[]; similarTo?: Float32Array },
   ): Promise<KeywordHit[]>;
   /**
-   * The anchors, and the memories that pass the filter written at most `reach` places before or after one of them
-   * (in write order, counting every memory of the database): what conversation adjacency is decided from
-   * (core/recall/conversation.ts). Anchors of another workspace are not read.
+   * The memories that pass the filter written at most `reach` places before or after one of the given write
+   * positions (`seq`, counting every memory of the database), in write order: what conversation adjacency is decided
+   * from (core/recall/conversation.ts).
    */
-  writtenAround(workspaceId: string, anchorIds: readonly string[], options: { reach: number; filter?: MemoryFilter }): Promise<{ anchors: WrittenMemory[]; around: WrittenMemory[] }>;
+  writtenAround(workspaceId: string, seqs: readonly number[], options: { reach: number; filter?: MemoryFilter }): Promise<WrittenMemory[]>;
   /**
    * How many keyword-index entries match each query (a term or phrase, or with `all` every one of the terms at
    * once), counted up to `cap` (more is reported as `cap + 1`): what a keyword search would have to score. Never

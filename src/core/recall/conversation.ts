@@ -26,10 +26,15 @@ export interface ConversationNeighbour {
   /** Position relative to the anchor: -1 the turn before, 1 the turn after, 2 the one after that, … */
   offset: number;
   id: string;
+  memory: WrittenMemory;
 }
 
-/** How many memories around an anchor are read per turn of span: others' writes and facts may sit in between. */
-export const WRITTEN_AROUND_PER_SPAN = 4;
+/**
+ * How many memories around an anchor are read per turn of span (4 each side for 2 turns): others' writes and facts
+ * may sit in between. Rows read are most of adjacency's cost: 8 each side cost 0.7 ms a recall at 20k memories, 4
+ * about 0.2 (bench:recall-profile).
+ */
+export const WRITTEN_AROUND_PER_SPAN = 2;
 
 type Thread =
   | { kind: 'named'; context: string; name: string; turn: number | null }
@@ -65,7 +70,7 @@ function sameConversation(ta: Thread, timeA: number, tb: Thread, timeB: number, 
 }
 
 /** The first index of `sorted` (by seq) whose seq is at least `seq`. */
-function firstAtLeast(sorted: readonly WrittenMemory[], seq: number): number {
+function firstAtLeast(sorted: ReadonlyArray<{ seq: number }>, seq: number): number {
   let low = 0;
   let high = sorted.length;
   while (low < high) {
@@ -78,16 +83,17 @@ function firstAtLeast(sorted: readonly WrittenMemory[], seq: number): number {
 
 /**
  * The turns at most `span` before and after each anchor in its conversation, nearest first, from the memories
- * written around them (`around`, in write order, read `span x WRITTEN_AROUND_PER_SPAN` places each side; see
- * `MemoryStore.writtenAround`).
+ * written around the anchors (`written`, the anchors among them, read `span x WRITTEN_AROUND_PER_SPAN` places each
+ * side; see `MemoryStore.writtenAround`).
  */
 export function conversationNeighbours(
-  anchors: readonly WrittenMemory[],
-  around: readonly WrittenMemory[],
+  anchorIds: readonly string[],
+  written: readonly WrittenMemory[],
   options: { span: number; withinMs: number },
 ): ConversationNeighbour[] {
   const reach = options.span * WRITTEN_AROUND_PER_SPAN;
-  const sorted = [...around].sort((a, b) => a.seq - b.seq);
+  const sorted = [...written].sort((a, b) => a.seq - b.seq);
+  const byId = new Map(sorted.map((m) => [m.id, m]));
   const threads = new Map<string, Thread>();
   const times = new Map<string, number>();
   const threadOfId = (m: WrittenMemory): Thread => {
@@ -100,7 +106,9 @@ export function conversationNeighbours(
     return thread;
   };
   const found: ConversationNeighbour[] = [];
-  for (const anchor of anchors) {
+  for (const anchorId of anchorIds) {
+    const anchor = byId.get(anchorId);
+    if (!anchor) continue;
     const thread = threadOfId(anchor);
     const time = times.get(anchor.id)!;
     const same: WrittenMemory[] = [];
@@ -110,19 +118,33 @@ export function conversationNeighbours(
     }
     if (thread.kind === 'named' && thread.turn !== null) {
       // Numbered turns: their numbers say the order, whatever order they were written in.
-      const byOffset = new Map<number, string>();
+      const byOffset = new Map<number, WrittenMemory>();
       for (const m of same) {
         const turn = (threads.get(m.id) as typeof thread).turn;
         const offset = turn === null ? 0 : turn - thread.turn;
-        if (offset !== 0 && Math.abs(offset) <= options.span && !byOffset.has(offset)) byOffset.set(offset, m.id);
+        if (offset !== 0 && Math.abs(offset) <= options.span && !byOffset.has(offset)) byOffset.set(offset, m);
       }
-      for (const [offset, id] of [...byOffset].sort((a, b) => Math.abs(a[0]) - Math.abs(b[0]) || a[0] - b[0])) found.push({ anchorId: anchor.id, offset, id });
+      for (const [offset, m] of [...byOffset].sort((a, b) => Math.abs(a[0]) - Math.abs(b[0]) || a[0] - b[0])) found.push({ anchorId: anchor.id, offset, id: m.id, memory: m });
       continue;
     }
     const before = same.filter((m) => m.seq < anchor.seq).reverse().slice(0, options.span);
     const after = same.filter((m) => m.seq > anchor.seq).slice(0, options.span);
-    before.forEach((m, i) => found.push({ anchorId: anchor.id, offset: -(i + 1), id: m.id }));
-    after.forEach((m, i) => found.push({ anchorId: anchor.id, offset: i + 1, id: m.id }));
+    before.forEach((m, i) => found.push({ anchorId: anchor.id, offset: -(i + 1), id: m.id, memory: m }));
+    after.forEach((m, i) => found.push({ anchorId: anchor.id, offset: i + 1, id: m.id, memory: m }));
   }
   return found;
+}
+
+/**
+ * The ids of `candidates` written within `reach` places of one of `sources` other than itself: only those can have a
+ * source among their conversation neighbours.
+ */
+export function writtenNear(candidates: ReadonlyArray<{ id: string; seq: number }>, sources: ReadonlyArray<{ id: string; seq: number }>, reach: number): string[] {
+  const sorted = [...sources].sort((a, b) => a.seq - b.seq);
+  return candidates
+    .filter((c) => {
+      for (let i = firstAtLeast(sorted, c.seq - reach); i < sorted.length && sorted[i]!.seq <= c.seq + reach; i++) if (sorted[i]!.id !== c.id) return true;
+      return false;
+    })
+    .map((c) => c.id);
 }

@@ -9,7 +9,7 @@ import { freshness, staleness, trustScore } from './annotate.js';
 import { denseArms, entityArm, keywordArm, keywordEvidence, readProposed, seenMemories, temporalArm, type ArmInput } from './arms.js';
 import { backlinkFactor, eventTime, recencyFactor, scopeFactor } from './boosts.js';
 import { RecallCache } from './cache.js';
-import { conversationNeighbours, WRITTEN_AROUND_PER_SPAN, type ConversationNeighbour } from './conversation.js';
+import { conversationNeighbours, writtenNear, WRITTEN_AROUND_PER_SPAN, type ConversationNeighbour } from './conversation.js';
 import { contentAt, tokenSummary } from './detail.js';
 import { aboutAny, cosine, relevanceOf, termCoverage } from './evidence.js';
 import { fuse, RRF_K, type ArmName, type ArmResult, type ArmWeights, type FusedCandidate } from './fusion.js';
@@ -106,6 +106,12 @@ interface Retrieved {
   keywordEvidence: Promise<KeywordEvidence>;
 }
 
+/** The turns around the anchors whose conversations were read. */
+interface TurnsRead {
+  read: ReadonlySet<string>;
+  neighbours: readonly ConversationNeighbour[];
+}
+
 interface Scored {
   id: string;
   memory: MemoryCandidate;
@@ -175,8 +181,8 @@ export class RecallService {
     const embeddingMs = performance.now() - embeddingStarted;
 
     const retrieved = await this.retrieve(workspaceId, query, vector!, options, intents.includes('entity'));
-    const { ranked, neighbours } = await this.telemetry.recallPhase('rank', () => this.score(workspaceId, query, vector!, retrieved, options, now));
-    const withNeighbours = await this.spreadToNeighbours(workspaceId, ranked, neighbours, options);
+    const { ranked, turns } = await this.telemetry.recallPhase('rank', () => this.score(workspaceId, query, vector!, retrieved, options, now));
+    const withNeighbours = await this.spreadToNeighbours(workspaceId, ranked, turns, options);
     const withExpansion = await this.expandAssociations(workspaceId, withNeighbours, options);
     const { ordered, reranked } = await this.rerank(query.text, withExpansion, options);
     const memories = await this.telemetry.recallPhase('present', () => this.present(workspaceId, ordered.slice(0, options.limit), options, now));
@@ -293,15 +299,20 @@ export class RecallService {
     return accepted;
   }
 
-  /** The turns around each anchor in its conversation (conversation.ts: named, a session, or one writer's run). */
-  private async conversationNeighbours(workspaceId: string, anchors: readonly MemoryCandidate[], options: ResolvedOptions): Promise<ConversationNeighbour[]> {
+  /** The turns around each anchor in its conversation (conversation.ts: named, a session, or one write call). */
+  private async turnsAround(workspaceId: string, anchors: readonly MemoryCandidate[], options: ResolvedOptions): Promise<ConversationNeighbour[]> {
     if (anchors.length === 0 || this.tuning.neighbourDecay.length === 0) return [];
-    const span = Math.max(this.tuning.neighbourDecay.length, CONTEXT_DISTANCE_DECAY.length);
-    const written = await this.deps.storage.memories.writtenAround(workspaceId, anchors.map((m) => m.id), {
+    const span = this.conversationSpan();
+    const written = await this.deps.storage.memories.writtenAround(workspaceId, anchors.map((m) => m.seq), {
       reach: span * WRITTEN_AROUND_PER_SPAN,
       filter: { ...options.filter, excludeSourceScopes: [FACT_SCOPE] },
     });
-    return conversationNeighbours(written.anchors, written.around, { span, withinMs: SAME_SITTING_MS });
+    return conversationNeighbours(anchors.map((m) => m.id), written, { span, withinMs: SAME_SITTING_MS });
+  }
+
+  /** How many turns each side conversation context looks at. */
+  private conversationSpan(): number {
+    return Math.max(this.tuning.neighbourDecay.length, CONTEXT_DISTANCE_DECAY.length);
   }
 
   /** Relevance (evidence) and ranking score of every candidate; those under the floor go. Best first. */
@@ -312,7 +323,7 @@ export class RecallService {
     { candidates, rows, similarity: searched, arms, backlinks, keywordEvidence: evidence }: Retrieved,
     options: ResolvedOptions,
     now: Date,
-  ): Promise<{ ranked: Scored[]; neighbours: ConversationNeighbour[] }> {
+  ): Promise<{ ranked: Scored[]; turns: TurnsRead }> {
     const { storage } = this.deps;
     const { weights, ranking } = this.tuning;
     const candidateIds = [...candidates.keys()];
@@ -321,10 +332,7 @@ export class RecallService {
     // The searches and the read of the other candidates measured their similarity; left are fact-arm parents the
     // dense search did not meet.
     const unmeasured = ids.filter((id) => !searched.has(id));
-    const [embeddings, neighbours] = await Promise.all([
-      storage.memories.getEmbeddings(workspaceId, unmeasured),
-      this.conversationNeighbours(workspaceId, [...memories.values()], options),
-    ]);
+    const embeddings = await storage.memories.getEmbeddings(workspaceId, unmeasured);
     // Keyword evidence: BM25 over each candidate's own words (keyword-score.ts), whichever arm found it, relative to
     // the best of this query, times the square root of the share of query words the memory holds, so that the best
     // of weak matches (one common word) does not score as a full match. (Linear coverage measured 0.700 recall@10 on
@@ -334,16 +342,11 @@ export class RecallService {
     const coverageOf = termCoverage(query.terms, query.termForms);
     const coverage = new Map(ids.map((id) => [id, coverageOf(memories.get(id)!.content)]));
     const keyword = new Map(ids.map((id, i) => [id, bestKeyword > 0 ? (bm25[i]! / bestKeyword) * Math.sqrt(coverage.get(id)!) : 0]));
-    const keywordContext = new Map<string, number>();
-    for (const { anchorId, offset, id } of neighbours) {
-      const decay = CONTEXT_DISTANCE_DECAY[Math.abs(offset) - 1] ?? 0;
-      keywordContext.set(anchorId, Math.max(keywordContext.get(anchorId) ?? 0, decay * (keyword.get(id) ?? 0)));
-    }
     const isAbout = aboutAny(query.entities);
     const rankingScore = rankingScorer(ranking);
     const maxFused = arms.reduce((total, arm) => total + weights[arm], 0) / (RRF_K + 1);
 
-    const scored: Scored[] = [];
+    const scored: Array<Scored & { features: RankingFeatures; boost: number }> = [];
     for (const [id, memory] of memories) {
       const candidate = candidates.get(id)!;
       const stored = embeddings.get(id);
@@ -357,55 +360,79 @@ export class RecallService {
         fact,
         coverage: coverage.get(id)!,
         complete: query.terms.length >= 2 && coverage.get(id)! === 1 ? 1 : 0,
-        keywordContext: keywordContext.get(id) ?? 0,
+        keywordContext: 0, // below, once the turns around are read
         fused: maxFused > 0 ? candidate.fused / maxFused : 0,
         about: isAbout(memory) ? 1 : 0,
         inWindow: query.windows.some((w) => eventTime(memory) >= w.start && eventTime(memory) <= w.end) ? 1 : 0,
       };
       // The fused candidate is this recall's own: its signals are taken over, not copied.
-      const { signals } = candidate;
-      if (features.keywordContext > 0) signals.add('context');
       const boost = scopeFactor(memory, options.scopeContextId) * recencyFactor(memory, now, options.recencyWeight);
-      scored.push({ id, memory, relevance, boosted: rankingScore(features) * boost, signals, expanded: false });
+      scored.push({ id, memory, relevance, boosted: 0, signals: candidate.signals, expanded: false, features, boost });
     }
     // The backlink boost: memories other memories point at are more central.
     const counts = await backlinks;
     for (const s of scored) {
       const factor = backlinkFactor(counts.get(s.id) ?? 0);
-      if (factor === 1) continue;
-      s.boosted *= factor;
-      s.signals.add('backlink');
+      s.boost *= factor;
+      if (factor !== 1) s.signals.add('backlink');
+      s.boosted = rankingScore(s.features) * s.boost;
     }
-    return { ranked: scored.sort(byScore), neighbours };
+
+    // Keyword context: only candidates written near another candidate with keyword evidence can borrow any. The
+    // turns around them are read at once with those of the likely seeds of the conversation spread (the best before
+    // keyword context), so that the spread rarely reads again.
+    const withKeyword = ids.filter((id) => keyword.get(id)! > 0).map((id) => memories.get(id)!);
+    const near = new Set(writtenNear([...memories.values()], withKeyword, this.conversationSpan() * WRITTEN_AROUND_PER_SPAN));
+    // (Reading four more than the seeds cost more rows than the second reads it saved: bench:recall-profile.)
+    const likelySeeds = [...scored].sort(byScore).slice(0, this.tuning.neighbourSeeds);
+    const anchors = [...new Set([...near, ...likelySeeds.map((s) => s.id)])].map((id) => memories.get(id)!);
+    const neighbours = await this.turnsAround(workspaceId, anchors, options);
+    const keywordContext = new Map<string, number>();
+    for (const { anchorId, offset, id } of neighbours) {
+      if (!near.has(anchorId)) continue;
+      const decay = CONTEXT_DISTANCE_DECAY[Math.abs(offset) - 1] ?? 0;
+      keywordContext.set(anchorId, Math.max(keywordContext.get(anchorId) ?? 0, decay * (keyword.get(id) ?? 0)));
+    }
+    for (const s of scored) {
+      const context = keywordContext.get(s.id) ?? 0;
+      if (context === 0) continue;
+      s.features.keywordContext = context;
+      s.signals.add('context');
+      s.boosted = rankingScore(s.features) * s.boost;
+    }
+    const ranked: Scored[] = scored.map(({ features: _features, boost: _boost, ...s }) => s);
+    return { ranked: ranked.sort(byScore), turns: { read: new Set(anchors.map((m) => m.id)), neighbours } };
   }
 
   /**
    * Conversation context: the turns written just before and after the best results (same context, session and
    * sitting) inherit their score, decayed by distance. A reply ("5 years already!") answers the turn before it.
    */
-  private async spreadToNeighbours(workspaceId: string, ranked: Scored[], neighbours: readonly ConversationNeighbour[], options: ResolvedOptions): Promise<Scored[]> {
+  private async spreadToNeighbours(workspaceId: string, ranked: Scored[], turns: TurnsRead, options: ResolvedOptions): Promise<Scored[]> {
     const { neighbourSeeds, neighbourDecay } = this.tuning;
     if (neighbourSeeds === 0 || ranked.length === 0) return ranked;
     const seeds = new Map(ranked.slice(0, neighbourSeeds).map((s) => [s.id, s]));
     const byId = new Map(ranked.map((s) => [s.id, s]));
-    const inherited = new Map<string, { relevance: number; boosted: number }>();
-    for (const { anchorId, offset, id } of neighbours) {
+    // Ranking read the turns around most seeds already; those of the others are read now.
+    const unread = [...seeds.values()].filter((s) => !turns.read.has(s.id)).map((s) => s.memory);
+    const around = [...turns.neighbours, ...(await this.turnsAround(workspaceId, unread, options))];
+    // The turns were read with their ranking columns, through the request's filter: none is read again.
+    const inherited = new Map<string, { memory: MemoryCandidate; relevance: number; boosted: number }>();
+    for (const { anchorId, offset, id, memory } of around) {
       const anchor = seeds.get(anchorId);
       const decay = neighbourDecay[Math.abs(offset) - 1];
       if (!anchor || decay === undefined || anchor.relevance * decay < options.threshold) continue;
       const best = inherited.get(id);
-      if (!best || anchor.boosted * decay > best.boosted) inherited.set(id, { relevance: anchor.relevance * decay, boosted: anchor.boosted * decay });
+      if (!best || anchor.boosted * decay > best.boosted) inherited.set(id, { memory, relevance: anchor.relevance * decay, boosted: anchor.boosted * decay });
     }
-    const missing = [...inherited.keys()].filter((id) => !byId.has(id));
-    const fetched = await this.accept(workspaceId, missing, options.filter, new Map());
-    for (const [id, { relevance, boosted }] of inherited) {
+    for (const [id, { memory, relevance, boosted }] of inherited) {
       const existing = byId.get(id);
       if (existing) {
         existing.signals.add('context');
         existing.relevance = Math.max(existing.relevance, relevance);
         existing.boosted = Math.max(existing.boosted, boosted);
-      } else if (fetched.has(id)) {
-        byId.set(id, { id, memory: fetched.get(id)!, relevance, boosted, signals: new Set(['context']), expanded: false });
+      } else {
+        byId.set(id, { id, memory, relevance, boosted, signals: new Set(['context']), expanded: false });
       }
     }
     return [...byId.values()].sort(byScore);

@@ -44,25 +44,30 @@ export function toMemory(row: Selectable<MemoriesTable>): Memory {
 }
 
 /** The columns recall ranks by (MemoryCandidate). */
-const CANDIDATE_COLUMNS = ['id', 'content', 'context_id', 'session_id', 'subject_id', 'source_scope', 'source_memory_id', 'occurred_at', 'created_at'] as const;
+const CANDIDATE_COLUMNS = ['id', 'seq', 'content', 'context_id', 'session_id', 'subject_id', 'source_scope', 'source_memory_id', 'occurred_at', 'created_at'] as const;
 
 function toCandidateRow({ similarity, ...row }: Pick<Selectable<MemoriesTable>, (typeof CANDIDATE_COLUMNS)[number]> & { similarity: number | null }): CandidateRow {
   return {
-    memory: { ...row, occurred_at: toIsoOrNull(row.occurred_at), created_at: toIso(row.created_at) },
+    memory: { ...row, seq: Number(row.seq), occurred_at: toIsoOrNull(row.occurred_at), created_at: toIso(row.created_at) },
     similarity: similarity === null ? null : Number(similarity),
   };
 }
 
-const WRITTEN_COLUMNS = ['id', 'seq', 'context_id', 'session_id', 'metadata', 'occurred_at', 'created_at'] as const;
+/** [seq - reach, seq + reach] for each position, overlapping ones merged, ascending. */
+function mergedRanges(seqs: readonly number[], reach: number): Array<[number, number]> {
+  const merged: Array<[number, number]> = [];
+  for (const seq of [...seqs].sort((a, b) => a - b)) {
+    const last = merged.at(-1);
+    if (last && seq - reach <= last[1] + 1) last[1] = Math.max(last[1], seq + reach);
+    else merged.push([seq - reach, seq + reach]);
+  }
+  return merged;
+}
 
-function toWritten(row: Pick<Selectable<MemoriesTable>, (typeof WRITTEN_COLUMNS)[number]>): WrittenMemory {
-  return {
-    ...row,
-    seq: Number(row.seq),
-    metadata: parseJsonObject(row.metadata),
-    occurred_at: toIsoOrNull(row.occurred_at),
-    created_at: toIso(row.created_at),
-  };
+const WRITTEN_COLUMNS = [...CANDIDATE_COLUMNS, 'metadata'] as const;
+
+function toWritten({ metadata, ...row }: Pick<Selectable<MemoriesTable>, (typeof WRITTEN_COLUMNS)[number]>): WrittenMemory {
+  return { ...toCandidateRow({ ...row, similarity: null }).memory, metadata: parseJsonObject(metadata) };
 }
 
 function toRow(m: Memory) {
@@ -374,23 +379,23 @@ export class SqlMemoryStore implements MemoryStore {
     return this.ctx.engine.keywordDocumentCount(this.db, workspaceId);
   }
 
-  async writtenAround(workspaceId: string, anchorIds: readonly string[], options: { reach: number; filter?: MemoryFilter }): Promise<{ anchors: WrittenMemory[]; around: WrittenMemory[] }> {
-    if (anchorIds.length === 0) return { anchors: [], around: [] };
-    const anchors = await this.db
-      .selectFrom('memories')
-      .select(WRITTEN_COLUMNS)
-      .where('workspace_id', '=', workspaceId)
-      .where((eb) => this.ctx.engine.anyOf(eb.ref('id'), anchorIds))
-      .execute();
-    if (anchors.length === 0 || options.reach <= 0) return { anchors: anchors.map(toWritten), around: [] };
-    const around = await this.db
+  async writtenAround(workspaceId: string, seqs: readonly number[], options: { reach: number; filter?: MemoryFilter }): Promise<WrittenMemory[]> {
+    if (seqs.length === 0) return [];
+    const ranges = mergedRanges(seqs, options.reach);
+    // The ranges pick rows by primary key first; a WHERE holding both the ranges and the filter had SQLite walk the
+    // workspace's (workspace_id, status) index instead: 34 ms for 70 anchors at 20k memories, 1.2 ms this way.
+    const near = this.db
+      .selectFrom('memories as near')
+      .select('near.seq')
+      .where((eb) => eb.or(ranges.map(([low, high]) => eb('near.seq', '>=', low).and('near.seq', '<=', high))));
+    const rows = await this.db
       .selectFrom('memories')
       .select(WRITTEN_COLUMNS.map((column) => `memories.${column}` as const))
       .where(memoryFilter(this.ctx.engine, workspaceId, options.filter))
-      .where((eb) => eb.or(anchors.map((a) => eb('memories.seq', '>=', Number(a.seq) - options.reach).and('memories.seq', '<=', Number(a.seq) + options.reach))))
+      .where('memories.seq', 'in', near)
       .orderBy('memories.seq')
       .execute();
-    return { anchors: anchors.map(toWritten), around: around.map(toWritten) };
+    return rows.map(toWritten);
   }
 
   async recordAccess(workspaceId: string, ids: readonly string[], at: string): Promise<void> {

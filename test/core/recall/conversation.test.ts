@@ -7,7 +7,11 @@ let seq = 0;
 const written = (id: string, overrides: Partial<WrittenMemory> = {}): WrittenMemory => ({
   id,
   seq: ++seq,
+  content: `turn ${id}`,
   context_id: '_default',
+  subject_id: null,
+  source_scope: null,
+  source_memory_id: null,
   session_id: null,
   metadata: {},
   occurred_at: null,
@@ -17,7 +21,7 @@ const written = (id: string, overrides: Partial<WrittenMemory> = {}): WrittenMem
 
 /** Neighbours of `anchor` among `all` as [offset, id], nearest first. */
 const around = (anchor: WrittenMemory, all: WrittenMemory[], span = 2) =>
-  conversationNeighbours([anchor], all, { span, withinMs: HOUR }).map((n) => [n.offset, n.id]);
+  conversationNeighbours([anchor.id], all, { span, withinMs: HOUR }).map((n) => [n.offset, n.id]);
 
 describe('conversation adjacency', () => {
   it('without a session or a name: the memories of one write call (a batch, in its order) in one context', () => {
@@ -69,9 +73,9 @@ describe('conversation adjacency', () => {
 
   it('reads only what is within reach of the anchor, so that no unread turn is skipped over', () => {
     const anchor = written('anchor', { seq: 100 });
-    const others = [101, 102, 103, 104].map((at) => written(`other${at}`, { seq: at, context_id: 'elsewhere' }));
-    const next = written('next', { seq: 105 });
-    // span 1 reads 4 places each side: the batch's next memory, 5 places on, is out of reach.
+    const others = [101, 102].map((at) => written(`other${at}`, { seq: at, context_id: 'elsewhere' }));
+    const next = written('next', { seq: 103 });
+    // span 1 reads 2 places each side: the batch's next memory, 3 places on, is out of reach; span 2 reads 4.
     expect(around(anchor, [anchor, ...others, next], 1)).toEqual([]);
     expect(around(anchor, [anchor, ...others, next], 2)).toEqual([[1, 'next']]);
   });
