@@ -100,14 +100,12 @@ export interface VectorHit extends ScoredId {
   factOf: string | null;
 }
 
-/** A memory written next to another one (see `MemoryStore.sequenceNeighbours`). */
-export interface SequenceNeighbour {
-  /** The memory it neighbours. */
-  anchorId: string;
-  /** Position relative to the anchor among the qualifying memories: -1 just before, 1 just after, … */
-  offset: number;
-  id: string;
-}
+/**
+ * A memory as conversation adjacency reads it (see `MemoryStore.writtenAround`): its ranking columns (so that a turn
+ * brought in by its neighbour needs no other read) and its metadata (which may name its conversation and turn).
+ * `created_at` is the same for every memory of one write call (a batch).
+ */
+export type WrittenMemory = MemoryCandidate & { metadata: JsonObject };
 
 export interface Page<T> {
   items: T[];
@@ -119,7 +117,10 @@ export interface Page<T> {
 export type MemoryCandidate = Pick<
   Memory,
   'id' | 'content' | 'context_id' | 'session_id' | 'subject_id' | 'source_scope' | 'source_memory_id' | 'occurred_at' | 'created_at'
->;
+> & {
+  /** Write order (`WrittenMemory.seq`): where its conversation's turns are read from. */
+  seq: number;
+};
 
 /**
  * What recall ranks a memory by, read in one statement: its ranking columns and, when a vector was given, its
@@ -184,12 +185,11 @@ export interface MemoryStore {
     options: { k: number; filter?: MemoryFilter; required?: readonly KeywordTerm[]; order?: 'relevance' | 'newest'; weights?: readonly number[]; similarTo?: Float32Array },
   ): Promise<KeywordHit[]>;
   /**
-   * The memories written just before and after each anchor, in write order, that share its context and session
-   * (both without a session counts as the same), whose event time (`occurred_at`, else `created_at`) is within
-   * `withinMs` of the anchor's, and that pass the filter: at most `span` on each side, nearest first. A
-   * conversation stored turn by turn reads back in order this way.
+   * The memories that pass the filter written at most `reach` places before or after one of the given write
+   * positions (`seq`, counting every memory of the database), in write order: what conversation adjacency is decided
+   * from (core/recall/conversation.ts).
    */
-  sequenceNeighbours(workspaceId: string, anchorIds: readonly string[], options: { span: number; withinMs: number; filter?: MemoryFilter }): Promise<SequenceNeighbour[]>;
+  writtenAround(workspaceId: string, seqs: readonly number[], options: { reach: number; filter?: MemoryFilter }): Promise<WrittenMemory[]>;
   /**
    * How many keyword-index entries match each query (a term or phrase, or with `all` every one of the terms at
    * once), counted up to `cap` (more is reported as `cap + 1`): what a keyword search would have to score. Never

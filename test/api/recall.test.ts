@@ -22,7 +22,9 @@ const workspace = async (settings: Record<string, unknown> = {}): Promise<string
   return res.body.workspace.id;
 };
 
+/** One memory per call, a millisecond after the last: separate calls, not one batch (a batch is a conversation). */
 const remember = async (workspace_id: string, content: string, extra: Record<string, unknown> = {}) => {
+  clock.advance(1);
   const res = await api.post('/v1/memories', { workspace_id, content, ...extra });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.memory as { id: string; content: string };

@@ -49,6 +49,7 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
     expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
     expect(hits[0]!.memory).toEqual({
       id: close.id,
+      seq: expect.any(Number),
       content: close.content,
       context_id: close.context_id,
       session_id: 'ses_1',
@@ -74,14 +75,16 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
     const all = await s.memories.candidates('ws_a', [plain.id, fact.id, elsewhere.id, 'mem_missing']);
     expect(all.sort((a, b) => a.memory.content.localeCompare(b.memory.content))).toEqual([
       {
-        memory: { id: fact.id, content: 'fact', context_id: fact.context_id, session_id: null, subject_id: null, source_scope: 'fact', source_memory_id: null, occurred_at: '2024-05-02T09:00:00.000Z', created_at: fact.created_at },
+        memory: { id: fact.id, seq: expect.any(Number), content: 'fact', context_id: fact.context_id, session_id: null, subject_id: null, source_scope: 'fact', source_memory_id: null, occurred_at: '2024-05-02T09:00:00.000Z', created_at: fact.created_at },
         similarity: null,
       },
       {
-        memory: { id: plain.id, content: 'plain', context_id: plain.context_id, session_id: null, subject_id: null, source_scope: null, source_memory_id: null, occurred_at: null, created_at: '2024-03-10T10:00:00.000Z' },
+        memory: { id: plain.id, seq: expect.any(Number), content: 'plain', context_id: plain.context_id, session_id: null, subject_id: null, source_scope: null, source_memory_id: null, occurred_at: null, created_at: '2024-03-10T10:00:00.000Z' },
         similarity: null,
       },
     ]);
+    // Write order: plain was inserted before the fact.
+    expect(all[1]!.memory.seq).toBeLessThan(all[0]!.memory.seq);
     const originals = await s.memories.candidates('ws_a', [plain.id, fact.id], { filter: { excludeSourceScopes: ['fact'] }, similarTo: axisVector(DIMS, 0) });
     expect(originals.map((c) => c.memory.id)).toEqual([plain.id]);
     // cos(axis 0, plain) = 1 / |(1, 0.5)|
@@ -151,33 +154,40 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
     await s.close();
   });
 
-  it('sequence neighbours: nearest qualifying memories in write order, same context, session and sitting', async () => {
+  it('written around: the memories within reach of given write positions, in write order, that pass the filter', async () => {
     const s = await fresh();
-    const at = (minute: number) => `2024-05-02T09:${String(minute).padStart(2, '0')}:00.000Z`;
-    const turn = (i: number, overrides = {}) => memory('ws_a', `turn ${i}`, axisVector(DIMS, i), { session_id: 's1', created_at: at(i), ...overrides });
-    const t1 = turn(1);
-    const t2 = turn(2);
-    const elsewhere = turn(3, { session_id: 's2' });
-    const deleted = turn(4, { status: 'deleted' });
-    const t5 = turn(5);
-    const t6 = turn(6);
-    const nextDay = turn(7, { created_at: '2024-05-03T09:07:00.000Z' });
-    const foreign = memory('ws_b', 'foreign turn', axisVector(DIMS, 0), { session_id: 's1', created_at: at(8) });
-    for (const m of [t1, t2, elsewhere, deleted, t5, t6, nextDay, foreign]) await s.memories.insert([m]);
-    const around = await s.memories.sequenceNeighbours('ws_a', [t2.id], { span: 2, withinMs: 3_600_000 });
-    expect(around.map((n) => [n.offset, n.id])).toEqual([
-      [-1, t1.id],
-      [1, t5.id],
-      [2, t6.id],
-    ]);
-    expect(around.every((n) => n.anchorId === t2.id)).toBe(true);
-    const last = await s.memories.sequenceNeighbours('ws_a', [t6.id], { span: 1, withinMs: 3_600_000 });
-    expect(last.map((n) => [n.offset, n.id])).toEqual([[-1, t5.id]]);
-    const wider = await s.memories.sequenceNeighbours('ws_a', [t6.id], { span: 1, withinMs: 2 * 86_400_000 });
-    expect(wider.map((n) => n.id)).toEqual([t5.id, nextDay.id]);
-    const filtered = await s.memories.sequenceNeighbours('ws_a', [t2.id], { span: 1, withinMs: 3_600_000, filter: { excludeIds: [t1.id] } });
-    expect(filtered.map((n) => n.id)).toEqual([t5.id]);
-    expect(await s.memories.sequenceNeighbours('ws_b', [t2.id], { span: 2, withinMs: 3_600_000 })).toEqual([]);
+    const turn = (i: number, overrides = {}) => memory('ws_a', `turn ${i}`, axisVector(DIMS, i % DIMS), { session_id: 's1', metadata: { turn: i }, occurred_at: '2024-05-02T09:00:00.000Z', ...overrides });
+    const turns = Array.from({ length: 9 }, (_, i) => turn(i + 1, i === 4 ? { status: 'deleted' } : {}));
+    const foreign = memory('ws_b', 'foreign turn', axisVector(DIMS, 0));
+    for (const m of [...turns.slice(0, 5), foreign, ...turns.slice(5)]) await s.memories.insert([m]);
+    // Candidates carry their write position.
+    const seqOf = async (id: string) => (await s.memories.candidates('ws_a', [id]))[0]!.memory.seq;
+    const third = await seqOf(turns[2]!.id);
+    const last = await seqOf(turns[8]!.id);
+    expect(last).toBeGreaterThan(third);
+    const around = await s.memories.writtenAround('ws_a', [third], { reach: 3, filter: { statuses: ['active'] } });
+    // Three places each side of turn 3 are turns 1-2 and 4, the deleted turn 5 and the other workspace's memory.
+    expect(around.map((m) => m.metadata.turn)).toEqual([1, 2, 3, 4]);
+    // Each with its ranking columns and metadata.
+    expect(around[2]).toEqual({
+      id: turns[2]!.id,
+      seq: third,
+      content: 'turn 3',
+      context_id: '_default',
+      session_id: 's1',
+      subject_id: null,
+      source_scope: null,
+      source_memory_id: null,
+      metadata: { turn: 3 },
+      occurred_at: '2024-05-02T09:00:00.000Z',
+      created_at: turns[2]!.created_at,
+    });
+    expect(around.every((m, i) => i === 0 || m.seq > around[i - 1]!.seq)).toBe(true);
+    // Overlapping and separate ranges, with a filter.
+    const farther = await s.memories.writtenAround('ws_a', [last, third, third + 1], { reach: 4, filter: { statuses: ['active'], excludeIds: [turns[0]!.id] } });
+    expect(farther.map((m) => m.metadata.turn)).toEqual([2, 3, 4, 6, 7, 8, 9]);
+    expect(await s.memories.writtenAround('ws_b', [third], { reach: 2 })).toEqual([]);
+    expect(await s.memories.writtenAround('ws_a', [], { reach: 2 })).toEqual([]);
     await s.close();
   });
 

@@ -1,7 +1,7 @@
 import type { Logger } from '../logger.js';
 import type { EmbeddingProvider } from '../../providers/embedding/types.js';
 import type { LlmProvider } from '../../providers/llm/types.js';
-import { FACT_SCOPE, type Memory, type MemoryCandidate, type MemoryFilter, type SequenceNeighbour, type Storage } from '../../storage/types.js';
+import { FACT_SCOPE, type Memory, type MemoryCandidate, type MemoryFilter, type Storage } from '../../storage/types.js';
 import type { Clock } from '../clock.js';
 import { noTelemetry, type Telemetry } from '../telemetry.js';
 import { AccessRecorder } from './access.js';
@@ -10,6 +10,7 @@ import { armRanksOf, LEFT_OUT_PER_REASON, snippet, type Boosts, type LeftOut, ty
 import { denseArms, entityArm, keywordArm, keywordEvidence, readProposed, seenMemories, temporalArm, type ArmInput } from './arms.js';
 import { backlinkFactor, eventTime, recencyFactor, scopeFactor } from './boosts.js';
 import { RecallCache } from './cache.js';
+import { conversationNeighbours, writtenNear, WRITTEN_AROUND_PER_SPAN, type ConversationNeighbour } from './conversation.js';
 import { contentAt, tokenSummary } from './detail.js';
 import { aboutAny, cosine, relevanceOf, termCoverage } from './evidence.js';
 import { fuse, RRF_K, type ArmName, type ArmResult, type ArmWeights, type FusedCandidate } from './fusion.js';
@@ -31,7 +32,7 @@ export interface RecallTuning {
   weights: ArmWeights;
   /** Weight per ranking feature (see ranking.ts). */
   ranking: RankingWeights;
-  /** Candidates per arm: max(overfetch x limit, minDepth). */
+  /** Candidates per arm: max(overfetch x ranked places, minDepth); several arms together propose more. */
   overfetch: number;
   minDepth: number;
   /** The graph arm starts from this many of the best candidates (0: off). */
@@ -41,17 +42,20 @@ export interface RecallTuning {
   /** …times these factors, by distance (1, 2, … turns away). */
   neighbourDecay: number[];
   backlinks: boolean;
+  /** Arms left out (the ablation of bench/locomo.ts measures what each adds); none by default. */
+  disabledArms: readonly ArmName[];
 }
 
 export const DEFAULT_TUNING: RecallTuning = {
   weights: { vector: 1, keyword: 1, entity: 1, fact: 1, temporal: 1, graph: 0.5 },
   ranking: { keyword: 2, similarity: 1.5, fact: 0.25, coverage: 1, complete: 1, keywordContext: 0.5, fused: 0.8, about: 0.2, inWindow: 1 },
-  overfetch: 2,
+  overfetch: 0.8,
   minDepth: 20,
   graphSeeds: 5,
   neighbourSeeds: 8,
   neighbourDecay: [0.8, 0.8],
   backlinks: true,
+  disabledArms: [],
 };
 
 /** Changes to the default tuning; arm and ranking weights not named keep their default. */
@@ -65,8 +69,19 @@ export const tunedBy = (override: TuningOverride): RecallTuning => ({
   ranking: { ...DEFAULT_TUNING.ranking, ...override.ranking },
 });
 
+/**
+ * Recall ranks as if asked for at least this many results: everything that depends on the number of places (the
+ * arms' depth, where expansion starts and what it must beat, the reranker's pool) is the same for any limit up to
+ * it, so the answer to a smaller limit is the head of the answer to a larger one (the top 10 of a limit-25 answer
+ * is the limit-10 answer). Beyond it, a larger limit searches deeper.
+ */
+export const STABLE_PLACES = 25;
+
+/** The places ranked for a request of `limit` results. */
+export const rankedPlaces = (limit: number): number => Math.max(limit, STABLE_PLACES);
+
 /** How many candidates each arm returns for a request of `limit` results. */
-export const armDepth = (tuning: RecallTuning, limit: number): number => Math.max(tuning.overfetch * limit, tuning.minDepth);
+export const armDepth = (tuning: RecallTuning, limit: number): number => Math.max(tuning.overfetch * rankedPlaces(limit), tuning.minDepth);
 
 export interface RecallDeps {
   storage: Storage;
@@ -94,6 +109,12 @@ interface Retrieved {
   keywordEvidence: Promise<KeywordEvidence>;
 }
 
+/** The turns around the anchors whose conversations were read. */
+interface TurnsRead {
+  read: ReadonlySet<string>;
+  neighbours: readonly ConversationNeighbour[];
+}
+
 interface Scored {
   id: string;
   memory: MemoryCandidate;
@@ -113,10 +134,7 @@ const round = (x: number, digits = 6): number => Math.round(x * 10 ** digits) / 
 /** Best first: ranking score, then relevance, then id (stable across runs). */
 const byScore = (a: Scored, b: Scored): number => b.boosted - a.boosted || b.relevance - a.relevance || a.id.localeCompare(b.id);
 
-/** The reranker reorders at most this many of the best (or `limit`, when larger). */
-const RERANK_POOL = 20;
-
-/** Conversation neighbours must have happened within this time of their anchor: one sitting, not the next day. */
+/** Unnamed conversation neighbours must have happened within this time of their anchor: one sitting, not the next day. */
 const SAME_SITTING_MS = 3_600_000;
 
 /**
@@ -169,8 +187,8 @@ export class RecallService {
     const embeddingMs = performance.now() - embeddingStarted;
 
     const retrieved = await this.retrieve(workspaceId, query, vector!, options, intents.includes('entity'));
-    const { ranked, neighbours, belowFloor } = await this.telemetry.recallPhase('rank', () => this.score(workspaceId, query, vector!, retrieved, options, now));
-    const withNeighbours = await this.spreadToNeighbours(workspaceId, ranked, neighbours, options);
+    const { ranked, turns, belowFloor } = await this.telemetry.recallPhase('rank', () => this.score(workspaceId, query, vector!, retrieved, options, now));
+    const withNeighbours = await this.spreadToNeighbours(workspaceId, ranked, turns, options);
     const withExpansion = await this.expandAssociations(workspaceId, withNeighbours, options);
     const { ordered, reranked } = await this.rerank(query.text, withExpansion, options);
     const memories = await this.telemetry.recallPhase('present', () => this.present(workspaceId, ordered.slice(0, options.limit), options, now));
@@ -216,17 +234,18 @@ export class RecallService {
     const input: ArmInput = { storage, workspaceId, query, vector, filter: options.filter, depth, matchCounts: this.matchCounts, keywordSearches: new Map(), keywordEvidence: evidence, seen };
     const optional: Array<Promise<ArmResult>> = [];
     const { telemetry } = this;
-    if (query.terms.length > 0) optional.push(telemetry.recallPhase('keyword', () => keywordArm(input)));
-    if (entityIntent && query.entities.length > 0) optional.push(telemetry.recallPhase('entity', () => entityArm(input)));
-    if (query.windows.length > 0) optional.push(telemetry.recallPhase('temporal', () => temporalArm(input)));
+    const runs = (arm: ArmName): boolean => !this.tuning.disabledArms.includes(arm);
+    if (runs('keyword') && query.terms.length > 0) optional.push(telemetry.recallPhase('keyword', () => keywordArm(input)));
+    if (runs('entity') && entityIntent && query.entities.length > 0) optional.push(telemetry.recallPhase('entity', () => entityArm(input)));
+    if (runs('temporal') && query.windows.length > 0) optional.push(telemetry.recallPhase('temporal', () => temporalArm(input)));
     const [dense, ...others] = await Promise.all([telemetry.recallPhase('dense', () => denseArms(input)), ...optional]);
-    const arms: ArmResult[] = [dense!.vector, dense!.fact, ...others];
+    const arms: ArmResult[] = [dense!.vector, dense!.fact, ...others].filter((arm) => runs(arm.arm));
     const candidates = telemetry.recallPhaseSync('fusion', () => fuse(arms, weights));
     const ran: ArmName[] = arms.map((a) => a.arm);
     const results = [...arms];
     // The graph arm's links are read (on SQLite's reader thread) while this thread reads the dense candidates' rows.
     let graph: Promise<ArmResult> | null = null;
-    if (options.includeAssociations && this.tuning.graphSeeds > 0 && weights.graph > 0) {
+    if (options.includeAssociations && this.tuning.graphSeeds > 0 && weights.graph > 0 && runs('graph')) {
       const seeds = [...candidates.values()].sort((a, b) => b.fused - a.fused).slice(0, this.tuning.graphSeeds).map((c) => c.id);
       graph = telemetry.recallPhase('graph', () => graphArm(storage, workspaceId, seeds, depth));
       graph.catch(() => undefined); // awaited below, after the rows
@@ -290,15 +309,20 @@ export class RecallService {
     return accepted;
   }
 
-  /** Conversation neighbours (same context, session and sitting) of memories that belong to a session. */
-  private async conversationNeighbours(workspaceId: string, anchors: readonly MemoryCandidate[], options: ResolvedOptions): Promise<SequenceNeighbour[]> {
-    const inSession = anchors.filter((m) => m.session_id !== null).map((m) => m.id);
-    if (inSession.length === 0 || this.tuning.neighbourDecay.length === 0) return [];
-    return this.deps.storage.memories.sequenceNeighbours(workspaceId, inSession, {
-      span: Math.max(this.tuning.neighbourDecay.length, CONTEXT_DISTANCE_DECAY.length),
-      withinMs: SAME_SITTING_MS,
+  /** The turns around each anchor in its conversation (conversation.ts: named, a session, or one write call). */
+  private async turnsAround(workspaceId: string, anchors: readonly MemoryCandidate[], options: ResolvedOptions): Promise<ConversationNeighbour[]> {
+    if (anchors.length === 0 || this.tuning.neighbourDecay.length === 0) return [];
+    const span = this.conversationSpan();
+    const written = await this.deps.storage.memories.writtenAround(workspaceId, anchors.map((m) => m.seq), {
+      reach: span * WRITTEN_AROUND_PER_SPAN,
       filter: { ...options.filter, excludeSourceScopes: [FACT_SCOPE] },
     });
+    return conversationNeighbours(anchors.map((m) => m.id), written, { span, withinMs: SAME_SITTING_MS });
+  }
+
+  /** How many turns each side conversation context looks at. */
+  private conversationSpan(): number {
+    return Math.max(this.tuning.neighbourDecay.length, CONTEXT_DISTANCE_DECAY.length);
   }
 
   /** Relevance (evidence) and ranking score of every candidate; those under the floor go. Best first. */
@@ -309,7 +333,7 @@ export class RecallService {
     { candidates, rows, similarity: searched, arms, backlinks, keywordEvidence: evidence }: Retrieved,
     options: ResolvedOptions,
     now: Date,
-  ): Promise<{ ranked: Scored[]; neighbours: SequenceNeighbour[]; belowFloor: Scored[] }> {
+  ): Promise<{ ranked: Scored[]; turns: TurnsRead; belowFloor: Scored[] }> {
     const { storage } = this.deps;
     const { weights, ranking } = this.tuning;
     const candidateIds = [...candidates.keys()];
@@ -318,10 +342,7 @@ export class RecallService {
     // The searches and the read of the other candidates measured their similarity; left are fact-arm parents the
     // dense search did not meet.
     const unmeasured = ids.filter((id) => !searched.has(id));
-    const [embeddings, neighbours] = await Promise.all([
-      storage.memories.getEmbeddings(workspaceId, unmeasured),
-      this.conversationNeighbours(workspaceId, [...memories.values()], options),
-    ]);
+    const embeddings = await storage.memories.getEmbeddings(workspaceId, unmeasured);
     // Keyword evidence: BM25 over each candidate's own words (keyword-score.ts), whichever arm found it, relative to
     // the best of this query, times the square root of the share of query words the memory holds, so that the best
     // of weak matches (one common word) does not score as a full match. (Linear coverage measured 0.700 recall@10 on
@@ -331,16 +352,11 @@ export class RecallService {
     const coverageOf = termCoverage(query.terms, query.termForms);
     const coverage = new Map(ids.map((id) => [id, coverageOf(memories.get(id)!.content)]));
     const keyword = new Map(ids.map((id, i) => [id, bestKeyword > 0 ? (bm25[i]! / bestKeyword) * Math.sqrt(coverage.get(id)!) : 0]));
-    const keywordContext = new Map<string, number>();
-    for (const { anchorId, offset, id } of neighbours) {
-      const decay = CONTEXT_DISTANCE_DECAY[Math.abs(offset) - 1] ?? 0;
-      keywordContext.set(anchorId, Math.max(keywordContext.get(anchorId) ?? 0, decay * (keyword.get(id) ?? 0)));
-    }
     const isAbout = aboutAny(query.entities);
     const rankingScore = rankingScorer(ranking);
     const maxFused = arms.reduce((total, arm) => total + weights[arm], 0) / (RRF_K + 1);
 
-    const scored: Scored[] = [];
+    const scored: Array<Scored & { features: RankingFeatures; boosts: Boosts }> = [];
     const belowFloor: Scored[] = [];
     for (const [id, memory] of memories) {
       const candidate = candidates.get(id)!;
@@ -358,56 +374,79 @@ export class RecallService {
         fact,
         coverage: coverage.get(id)!,
         complete: query.terms.length >= 2 && coverage.get(id)! === 1 ? 1 : 0,
-        keywordContext: keywordContext.get(id) ?? 0,
+        keywordContext: 0, // below, once the turns around are read
         fused: maxFused > 0 ? candidate.fused / maxFused : 0,
         about: isAbout(memory) ? 1 : 0,
         inWindow: query.windows.some((w) => eventTime(memory) >= w.start && eventTime(memory) <= w.end) ? 1 : 0,
       };
       // The fused candidate is this recall's own: its signals are taken over, not copied.
-      const { signals } = candidate;
-      if (features.keywordContext > 0) signals.add('context');
       const boosts: Boosts = { scope: scopeFactor(memory, options.scopeContextId), recency: recencyFactor(memory, now, options.recencyWeight), backlink: 1 };
-      scored.push({ id, memory, relevance, boosted: rankingScore(features) * boosts.scope * boosts.recency, signals, expanded: false, features, boosts });
+      scored.push({ id, memory, relevance, boosted: 0, signals: candidate.signals, expanded: false, features, boosts });
     }
     // The backlink boost: memories other memories point at are more central.
+    const boostOf = (b: Boosts) => b.scope * b.recency * b.backlink;
     const counts = await backlinks;
     for (const s of scored) {
       const factor = backlinkFactor(counts.get(s.id) ?? 0);
-      if (factor === 1) continue;
-      s.boosted *= factor;
-      s.boosts!.backlink = factor;
-      s.signals.add('backlink');
+      s.boosts.backlink = factor;
+      if (factor !== 1) s.signals.add('backlink');
+      s.boosted = rankingScore(s.features) * boostOf(s.boosts);
     }
-    return { ranked: scored.sort(byScore), neighbours, belowFloor };
+
+    // Keyword context: only candidates written near another candidate with keyword evidence can borrow any. The
+    // turns around them are read at once with those of the likely seeds of the conversation spread (the best before
+    // keyword context), so that the spread rarely reads again.
+    const withKeyword = ids.filter((id) => keyword.get(id)! > 0).map((id) => memories.get(id)!);
+    const near = new Set(writtenNear([...memories.values()], withKeyword, this.conversationSpan() * WRITTEN_AROUND_PER_SPAN));
+    // (Reading four more than the seeds cost more rows than the second reads it saved: bench:recall-profile.)
+    const likelySeeds = [...scored].sort(byScore).slice(0, this.tuning.neighbourSeeds);
+    const anchors = [...new Set([...near, ...likelySeeds.map((s) => s.id)])].map((id) => memories.get(id)!);
+    const neighbours = await this.turnsAround(workspaceId, anchors, options);
+    const keywordContext = new Map<string, number>();
+    for (const { anchorId, offset, id } of neighbours) {
+      if (!near.has(anchorId)) continue;
+      const decay = CONTEXT_DISTANCE_DECAY[Math.abs(offset) - 1] ?? 0;
+      keywordContext.set(anchorId, Math.max(keywordContext.get(anchorId) ?? 0, decay * (keyword.get(id) ?? 0)));
+    }
+    for (const s of scored) {
+      const context = keywordContext.get(s.id) ?? 0;
+      if (context === 0) continue;
+      s.features.keywordContext = context;
+      s.signals.add('context');
+      s.boosted = rankingScore(s.features) * boostOf(s.boosts);
+    }
+    return { ranked: scored.sort(byScore), turns: { read: new Set(anchors.map((m) => m.id)), neighbours }, belowFloor };
   }
 
   /**
    * Conversation context: the turns written just before and after the best results (same context, session and
    * sitting) inherit their score, decayed by distance. A reply ("5 years already!") answers the turn before it.
    */
-  private async spreadToNeighbours(workspaceId: string, ranked: Scored[], neighbours: readonly SequenceNeighbour[], options: ResolvedOptions): Promise<Scored[]> {
+  private async spreadToNeighbours(workspaceId: string, ranked: Scored[], turns: TurnsRead, options: ResolvedOptions): Promise<Scored[]> {
     const { neighbourSeeds, neighbourDecay } = this.tuning;
     if (neighbourSeeds === 0 || ranked.length === 0) return ranked;
     const seeds = new Map(ranked.slice(0, neighbourSeeds).map((s) => [s.id, s]));
     const byId = new Map(ranked.map((s) => [s.id, s]));
-    const inherited = new Map<string, { relevance: number; boosted: number }>();
-    for (const { anchorId, offset, id } of neighbours) {
+    // Ranking read the turns around most seeds already; those of the others are read now.
+    const unread = [...seeds.values()].filter((s) => !turns.read.has(s.id)).map((s) => s.memory);
+    const around = [...turns.neighbours, ...(await this.turnsAround(workspaceId, unread, options))];
+    // The turns were read with their ranking columns, through the request's filter: none is read again.
+    const inherited = new Map<string, { memory: MemoryCandidate; relevance: number; boosted: number }>();
+    for (const { anchorId, offset, id, memory } of around) {
       const anchor = seeds.get(anchorId);
       const decay = neighbourDecay[Math.abs(offset) - 1];
       if (!anchor || decay === undefined || anchor.relevance * decay < options.threshold) continue;
       const best = inherited.get(id);
-      if (!best || anchor.boosted * decay > best.boosted) inherited.set(id, { relevance: anchor.relevance * decay, boosted: anchor.boosted * decay });
+      if (!best || anchor.boosted * decay > best.boosted) inherited.set(id, { memory, relevance: anchor.relevance * decay, boosted: anchor.boosted * decay });
     }
-    const missing = [...inherited.keys()].filter((id) => !byId.has(id));
-    const fetched = await this.accept(workspaceId, missing, options.filter, new Map());
-    for (const [id, { relevance, boosted }] of inherited) {
+    for (const [id, { memory, relevance, boosted }] of inherited) {
       const existing = byId.get(id);
       if (existing) {
         existing.signals.add('context');
         existing.relevance = Math.max(existing.relevance, relevance);
         existing.boosted = Math.max(existing.boosted, boosted);
-      } else if (fetched.has(id)) {
-        byId.set(id, { id, memory: fetched.get(id)!, relevance, boosted, signals: new Set(['context']), expanded: false, features: null, boosts: null });
+      } else {
+        byId.set(id, { id, memory, relevance, boosted, signals: new Set(['context']), expanded: false, features: null, boosts: null });
       }
     }
     return [...byId.values()].sort(byScore);
@@ -416,7 +455,8 @@ export class RecallService {
   /** Breadth-first expansion from the results that would be returned; discoveries compete for the same places. */
   private async expandAssociations(workspaceId: string, ranked: Scored[], options: ResolvedOptions): Promise<Scored[]> {
     if (!options.includeAssociations || options.traverseDepth === 0 || ranked.length === 0) return ranked;
-    const seeds = ranked.slice(0, options.limit);
+    const places = rankedPlaces(options.limit);
+    const seeds = ranked.slice(0, places);
     const discoveries = await this.telemetry.recallPhase('expansion', () => expand(
       this.deps.storage,
       workspaceId,
@@ -425,8 +465,8 @@ export class RecallService {
         maxDepth: options.traverseDepth,
         maxExpansion: options.maxExpansion,
         minRelevance: options.threshold,
-        // A discovery must beat the last returned place to change the answer.
-        minScore: ranked.length >= options.limit ? ranked[options.limit - 1]!.boosted : 0,
+        // A discovery must beat the last ranked place to change the answer.
+        minScore: ranked.length >= places ? ranked[places - 1]!.boosted : 0,
       },
       (ids) => this.accept(workspaceId, ids, options.filter, new Map()),
     ));
@@ -450,7 +490,8 @@ export class RecallService {
     const { reranker } = this.deps;
     const confidence = ranked[0]?.relevance ?? 1;
     if (!reranker || ranked.length < 2 || confidence >= options.ragThreshold) return { ordered: ranked, reranked: false };
-    const pool = ranked.slice(0, Math.max(options.limit, RERANK_POOL));
+    // The ranked places, whatever the limit (STABLE_PLACES): a shorter answer stays the head of a longer one.
+    const pool = ranked.slice(0, rankedPlaces(options.limit));
     try {
       const order = await this.telemetry.recallPhase('rerank', () => reranker.rerank(query, pool.map((s) => ({ id: s.id, content: s.memory.content }))));
       const byId = new Map(pool.map((s) => [s.id, s]));

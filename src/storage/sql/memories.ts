@@ -1,15 +1,13 @@
 import { sql, type Selectable, type Updateable } from 'kysely';
 import type { MemoriesTable } from '../database.js';
 import { bit, json, parseJson, parseJsonObject, toBool, toIso, toIsoOrNull } from '../rows.js';
-import { FACT_SCOPE, factOf, type Memory, type CandidateRow, type KeywordHit, type KindCount, type KeywordTerm, type MemoryFilter, type MemoryNode, type MemoryPatch, type MemoryStatus, type MemoryStore, type MemoryType, type NewMemory, type Page, type SequenceNeighbour, type VectorHit, type VectorSearchOptions } from '../types.js';
+import { FACT_SCOPE, factOf, type Memory, type CandidateRow, type KeywordHit, type KindCount, type KeywordTerm, type MemoryFilter, type MemoryNode, type MemoryPatch, type MemoryStatus, type MemoryStore, type MemoryType, type NewMemory, type Page, type VectorHit, type VectorSearchOptions, type WrittenMemory } from '../types.js';
 import type { SqlContext } from './context.js';
 import { memoryFilter } from './memory-filter.js';
 import type { VectorEntry } from './search-engine.js';
 
 /** Rows per multi-row INSERT: well under SQLite's 32,766 bound parameters with ~30 columns. */
 const INSERT_CHUNK = 500;
-/** `sequenceNeighbours` reads this many times the span on each side, to step over memories that do not qualify. */
-const SEQUENCE_SLACK = 4;
 
 export function toMemory(row: Selectable<MemoriesTable>): Memory {
   return {
@@ -46,13 +44,30 @@ export function toMemory(row: Selectable<MemoriesTable>): Memory {
 }
 
 /** The columns recall ranks by (MemoryCandidate). */
-const CANDIDATE_COLUMNS = ['id', 'content', 'context_id', 'session_id', 'subject_id', 'source_scope', 'source_memory_id', 'occurred_at', 'created_at'] as const;
+const CANDIDATE_COLUMNS = ['id', 'seq', 'content', 'context_id', 'session_id', 'subject_id', 'source_scope', 'source_memory_id', 'occurred_at', 'created_at'] as const;
 
 function toCandidateRow({ similarity, ...row }: Pick<Selectable<MemoriesTable>, (typeof CANDIDATE_COLUMNS)[number]> & { similarity: number | null }): CandidateRow {
   return {
-    memory: { ...row, occurred_at: toIsoOrNull(row.occurred_at), created_at: toIso(row.created_at) },
+    memory: { ...row, seq: Number(row.seq), occurred_at: toIsoOrNull(row.occurred_at), created_at: toIso(row.created_at) },
     similarity: similarity === null ? null : Number(similarity),
   };
+}
+
+/** [seq - reach, seq + reach] for each position, overlapping ones merged, ascending. */
+function mergedRanges(seqs: readonly number[], reach: number): Array<[number, number]> {
+  const merged: Array<[number, number]> = [];
+  for (const seq of [...seqs].sort((a, b) => a - b)) {
+    const last = merged.at(-1);
+    if (last && seq - reach <= last[1] + 1) last[1] = Math.max(last[1], seq + reach);
+    else merged.push([seq - reach, seq + reach]);
+  }
+  return merged;
+}
+
+const WRITTEN_COLUMNS = [...CANDIDATE_COLUMNS, 'metadata'] as const;
+
+function toWritten({ metadata, ...row }: Pick<Selectable<MemoriesTable>, (typeof WRITTEN_COLUMNS)[number]>): WrittenMemory {
+  return { ...toCandidateRow({ ...row, similarity: null }).memory, metadata: parseJsonObject(metadata) };
 }
 
 function toRow(m: Memory) {
@@ -376,39 +391,23 @@ export class SqlMemoryStore implements MemoryStore {
     return this.ctx.engine.keywordDocumentCount(this.db, workspaceId);
   }
 
-  async sequenceNeighbours(workspaceId: string, anchorIds: readonly string[], options: { span: number; withinMs: number; filter?: MemoryFilter }): Promise<SequenceNeighbour[]> {
-    if (anchorIds.length === 0 || options.span <= 0) return [];
-    const anchors = await this.db
-      .selectFrom('memories')
-      .select(['id', 'seq', 'context_id', 'session_id', 'occurred_at', 'created_at'])
-      .where('workspace_id', '=', workspaceId)
-      .where('id', 'in', [...anchorIds])
-      .execute();
-    if (anchors.length === 0) return [];
-    // Memories that do not qualify (another session, a filtered type, facts written later) may sit in between:
-    // read a wider range than the span and pick the nearest qualifying ones.
-    const reach = options.span * SEQUENCE_SLACK;
+  async writtenAround(workspaceId: string, seqs: readonly number[], options: { reach: number; filter?: MemoryFilter }): Promise<WrittenMemory[]> {
+    if (seqs.length === 0) return [];
+    const ranges = mergedRanges(seqs, options.reach);
+    // The ranges pick rows by primary key first; a WHERE holding both the ranges and the filter had SQLite walk the
+    // workspace's (workspace_id, status) index instead: 34 ms for 70 anchors at 20k memories, 1.2 ms this way.
+    const near = this.db
+      .selectFrom('memories as near')
+      .select('near.seq')
+      .where((eb) => eb.or(ranges.map(([low, high]) => eb('near.seq', '>=', low).and('near.seq', '<=', high))));
     const rows = await this.db
       .selectFrom('memories')
-      .select(['memories.id', 'memories.seq', 'memories.context_id', 'memories.session_id', 'memories.occurred_at', 'memories.created_at'])
+      .select(WRITTEN_COLUMNS.map((column) => `memories.${column}` as const))
       .where(memoryFilter(this.ctx.engine, workspaceId, options.filter))
-      .where((eb) => eb.or(anchors.map((a) => eb('memories.seq', '>=', Number(a.seq) - reach).and('memories.seq', '<=', Number(a.seq) + reach))))
+      .where('memories.seq', 'in', near)
       .orderBy('memories.seq')
       .execute();
-    const eventTime = (r: { occurred_at: string | Date | null; created_at: string | Date }) => Date.parse(toIso(r.occurred_at ?? r.created_at));
-    const found: SequenceNeighbour[] = [];
-    for (const anchor of anchors) {
-      const seq = Number(anchor.seq);
-      const time = eventTime(anchor);
-      const same = rows.filter(
-        (r) => r.context_id === anchor.context_id && r.session_id === anchor.session_id && Number(r.seq) !== seq && Math.abs(eventTime(r) - time) <= options.withinMs,
-      );
-      const before = same.filter((r) => Number(r.seq) < seq && Number(r.seq) >= seq - reach).reverse().slice(0, options.span);
-      const after = same.filter((r) => Number(r.seq) > seq && Number(r.seq) <= seq + reach).slice(0, options.span);
-      before.forEach((r, i) => found.push({ anchorId: anchor.id, offset: -(i + 1), id: r.id }));
-      after.forEach((r, i) => found.push({ anchorId: anchor.id, offset: i + 1, id: r.id }));
-    }
-    return found;
+    return rows.map(toWritten);
   }
 
   async recordAccess(workspaceId: string, ids: readonly string[], at: string): Promise<void> {

@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, ManualClock, startServer, type Client, type TestServer } from '../support/server.js';
+
+let server: TestServer;
+let api: Client;
+const clock = new ManualClock(new Date('2026-03-01T12:00:00.000Z'));
+
+beforeAll(async () => {
+  server = await startServer({ clock });
+  api = client(server.url);
+});
+afterAll(() => server.stop());
+
+let workspaces = 0;
+const workspace = async (): Promise<string> => {
+  const res = await api.post('/v1/workspaces', { id: `conversation-${++workspaces}`, name: 'conversation' });
+  expect(res.status).toBe(201);
+  return res.body.workspace.id;
+};
+
+type Recalled = { id: string; content: string; match_signals: string[] };
+const recall = async (workspace_id: string, query: string, extra: Record<string, unknown> = {}): Promise<Recalled[]> => {
+  const res = await api.post('/v1/memories/recall', { workspace_id, query, ...extra });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.memories;
+};
+
+const HOUR = 3_600_000;
+// The reply holds none of the question's words: only its place in the conversation can find it.
+const QUESTION = 'How long have you been restoring vintage motorcycles in the garage?';
+const REPLY = 'Eleven years now, ever since my father left me his old toolbox.';
+const FILLER = ['The weather turned cold again this week.', 'Did you watch the football match on Sunday?', 'My sister moved to Lisbon for a new job.'];
+const ASKED = 'how long restoring vintage motorcycles garage';
+
+const batch = async (workspace_id: string, contents: string[], headers: Record<string, string> = {}, metadata: (i: number) => Record<string, unknown> = () => ({})) => {
+  const res = await api.post('/v1/memories/batch', { workspace_id, operations: contents.map((content, i) => ({ op: 'create', content, metadata: metadata(i) })) }, headers);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.results.map((r: { memory_id: string }) => r.memory_id) as string[];
+};
+/** One memory per call; the clock moves on a second, as between a client's separate calls. */
+const write = async (workspace_id: string, content: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) => {
+  clock.advance(1000);
+  const res = await api.post('/v1/memories', { workspace_id, content, ...extra }, headers);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.memory.id as string;
+};
+
+/** Where the reply ranks for the question's words, and whether conversation context put it there. */
+const replyFound = async (ws: string, replyId: string) => {
+  const found = await recall(ws, ASKED);
+  const reply = found.find((m) => m.id === replyId);
+  return { found: reply !== undefined, context: reply?.match_signals.includes('context') ?? false };
+};
+
+describe('conversation adjacency without the client’s help (issue 20)', () => {
+  it('a batch is a conversation in its order: the reply after the question is found right after the write', async () => {
+    const ws = await workspace();
+    const ids = await batch(ws, [FILLER[0]!, QUESTION, REPLY, FILLER[1]!, FILLER[2]!]);
+    // Nothing enriched yet: no task has run (the test server runs tasks only when drained).
+    expect(await replyFound(ws, ids[2]!)).toEqual({ found: true, context: true });
+  });
+
+  it('separate writes without a session or a name are not a conversation, however close in time', async () => {
+    const ws = await workspace();
+    await write(ws, FILLER[0]!);
+    await write(ws, QUESTION);
+    const reply = await write(ws, REPLY);
+    await write(ws, FILLER[1]!);
+    expect(await replyFound(ws, reply)).toEqual({ found: false, context: false });
+  });
+
+  it('a batch spanning two sittings (dated apart in metadata) is two conversations', async () => {
+    const ws = await workspace();
+    const ids = await batch(ws, [QUESTION, REPLY, FILLER[0]!], {}, (i) => ({ session_date: i === 0 ? '8 May 2023' : '25 May 2023' }));
+    expect(await replyFound(ws, ids[1]!)).toEqual({ found: false, context: false });
+  });
+
+  it('metadata naming the conversation: turns written separately, out of order and a day apart, ordered by turn number', async () => {
+    const ws = await workspace();
+    const reply = await write(ws, REPLY, { metadata: { conversation_id: 'garage-chat', turn: 2 } });
+    await write(ws, FILLER[0]!, { metadata: { conversation_id: 'other-chat', turn: 1 } });
+    clock.advance(25 * HOUR);
+    await write(ws, QUESTION, { metadata: { conversation_id: 'garage-chat', turn: 1 } });
+    await write(ws, FILLER[1]!, { metadata: { conversation_id: 'garage-chat', turn: 3 } });
+    expect(await replyFound(ws, reply)).toEqual({ found: true, context: true });
+    // The same turns under another conversation's name are not its neighbours.
+    const elsewhere = await workspace();
+    const stray = await write(elsewhere, REPLY, { metadata: { conversation_id: 'other-chat', turn: 2 } });
+    await write(elsewhere, QUESTION, { metadata: { conversation_id: 'garage-chat', turn: 1 } });
+    expect(await replyFound(elsewhere, stray)).toEqual({ found: false, context: false });
+  });
+
+  it('a session: turns written one by one through X-Session-ID', async () => {
+    const ws = await workspace();
+    const sitting = (await api.post('/v1/sessions', { workspace_id: ws })).body.session.id as string;
+    const headers = { 'x-session-id': sitting };
+    await write(ws, FILLER[0]!, {}, headers);
+    await write(ws, QUESTION, {}, headers);
+    const reply = await write(ws, REPLY, {}, headers);
+    expect(await replyFound(ws, reply)).toEqual({ found: true, context: true });
+  });
+});
+
+describe('a shorter answer is the head of a longer one', () => {
+  it('the top 10 of a limit-25 answer is the limit-10 answer, and so for 5 and 20', async () => {
+    const ws = await workspace();
+    // A fixed corpus where many memories share some of the query's words, in batches (so conversation context,
+    // expansion over links and every arm have a say), with links between some of them.
+    const subjects = ['garden', 'kitchen', 'garage', 'studio', 'office', 'attic', 'cellar', 'porch'];
+    const things = ['lamp', 'shelf', 'bicycle', 'piano', 'clock', 'mirror', 'rug', 'kettle', 'ladder', 'heater'];
+    const contents = subjects.flatMap((room, r) => things.map((thing, t) => `The ${thing} in the ${room} ${(r + t) % 3 === 0 ? 'needs repair before the party' : (r * t) % 4 === 1 ? 'was bought at the flea market' : `stands next to the ${things[(t + r) % things.length]}`}.`));
+    const ids: string[] = [];
+    for (let i = 0; i < contents.length; i += 20) ids.push(...(await batch(ws, contents.slice(i, i + 20))));
+    for (let i = 0; i + 7 < ids.length; i += 7) {
+      expect((await api.post(`/v1/memories/${ids[i]}/associate`, { workspace_id: ws, target_id: ids[i + 7], relationship: 'references', strength: 0.9 })).status).toBe(201);
+    }
+    const queries = ['Which lamp needs repair before the party?', 'bicycle bought at the flea market', 'what stands next to the piano in the studio', 'kettle garage ladder repair', 'Where is the mirror?'];
+    for (const query of queries) {
+      const answers = new Map<number, string[]>();
+      for (const limit of [5, 10, 20, 25]) answers.set(limit, (await recall(ws, query, { limit, min_relevance: 0 })).map((m) => m.id));
+      expect(answers.get(25)!.length, query).toBe(25);
+      for (const limit of [5, 10, 20]) expect(answers.get(limit), `${query} at limit ${limit}`).toEqual(answers.get(25)!.slice(0, limit));
+    }
+  });
+});

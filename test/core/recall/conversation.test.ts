@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { conversationNeighbours } from '../../../src/core/recall/conversation.js';
+import type { WrittenMemory } from '../../../src/storage/types.js';
+
+const HOUR = 3_600_000;
+let seq = 0;
+const written = (id: string, overrides: Partial<WrittenMemory> = {}): WrittenMemory => ({
+  id,
+  seq: ++seq,
+  content: `turn ${id}`,
+  context_id: '_default',
+  subject_id: null,
+  source_scope: null,
+  source_memory_id: null,
+  session_id: null,
+  metadata: {},
+  occurred_at: null,
+  created_at: '2024-05-02T09:00:00.000Z',
+  ...overrides,
+});
+
+/** Neighbours of `anchor` among `all` as [offset, id], nearest first. */
+const around = (anchor: WrittenMemory, all: WrittenMemory[], span = 2) =>
+  conversationNeighbours([anchor.id], all, { span, withinMs: HOUR }).map((n) => [n.offset, n.id]);
+
+describe('conversation adjacency', () => {
+  it('without a session or a name: the memories of one write call (a batch, in its order) in one context', () => {
+    const batch = '2024-05-02T09:00:00.000Z';
+    const a = written('a', { created_at: batch });
+    const b = written('b', { created_at: batch });
+    const otherContext = written('x', { context_id: 'elsewhere', created_at: batch });
+    const c = written('c', { created_at: batch });
+    const d = written('d', { created_at: batch });
+    const nextCall = written('n', { created_at: '2024-05-02T09:00:00.001Z' });
+    const all = [a, b, otherContext, c, d, nextCall];
+    expect(around(b, all)).toEqual([[-1, 'a'], [1, 'c'], [2, 'd']]);
+    expect(around(d, all)).toEqual([[-1, 'c'], [-2, 'b']]);
+    // Separate writes are not a conversation, however close: unrelated notes saved one by one stay apart.
+    expect(around(nextCall, all)).toEqual([]);
+  });
+
+  it('the event time says the sitting: turns dated apart are not neighbours though written together', () => {
+    const a = written('a', { occurred_at: '2023-05-08T13:56:00.000Z' });
+    const b = written('b', { occurred_at: '2023-05-08T13:56:00.000Z' });
+    const c = written('c', { occurred_at: '2023-05-25T13:14:00.000Z' });
+    expect(around(b, [a, b, c])).toEqual([[-1, 'a']]);
+  });
+
+  it('a session: its own memories, written separately, within the hour; not unsessioned writes next to them', () => {
+    const a = written('a', { session_id: 's1', created_at: '2024-05-02T09:00:00.000Z' });
+    const loose = written('loose', { created_at: '2024-05-02T09:01:00.000Z' });
+    const otherSession = written('o', { session_id: 's2', created_at: '2024-05-02T09:02:00.000Z' });
+    const b = written('b', { session_id: 's1', created_at: '2024-05-02T09:03:00.000Z' });
+    const late = written('late', { session_id: 's1', created_at: '2024-05-02T11:00:00.000Z' });
+    expect(around(a, [a, loose, otherSession, b, late])).toEqual([[1, 'b']]);
+    expect(around(loose, [a, loose, otherSession, b, late])).toEqual([]);
+  });
+
+  it('metadata naming a conversation: its turns only, however far apart in time, ordered by turn number when given', () => {
+    const t2 = written('t2', { metadata: { conversation_id: 'c1', turn: 2 }, created_at: '2024-05-01T09:00:00.000Z' });
+    const t1 = written('t1', { metadata: { conversation_id: 'c1', turn: '1' }, created_at: '2024-05-01T09:00:00.000Z' });
+    const other = written('o', { metadata: { conversation_id: 'c2', turn: 3 } });
+    const unnamed = written('u');
+    const t3 = written('t3', { metadata: { conversation_id: 'c1', turn: 3 }, created_at: '2024-05-09T09:00:00.000Z' });
+    const t5 = written('t5', { metadata: { conversation_id: 'c1', turn: 5 }, created_at: '2024-05-09T09:00:00.000Z' });
+    const all = [t2, t1, other, unnamed, t3, t5];
+    expect(around(t2, all)).toEqual([[-1, 't1'], [1, 't3']]);
+    // Turn 4 was never written: turn 5 is two turns after 3.
+    expect(around(t3, all)).toEqual([[-1, 't2'], [-2, 't1'], [2, 't5']]);
+    const thread = [written('m1', { metadata: { thread_id: 7 } }), written('m2', { metadata: { thread_id: 7 }, created_at: '2024-06-01T00:00:00.000Z' })];
+    expect(around(thread[1]!, [...thread, unnamed])).toEqual([[-1, 'm1']]);
+  });
+
+  it('reads only what is within reach of the anchor, so that no unread turn is skipped over', () => {
+    const anchor = written('anchor', { seq: 100 });
+    const others = [101, 102].map((at) => written(`other${at}`, { seq: at, context_id: 'elsewhere' }));
+    const next = written('next', { seq: 103 });
+    // span 1 reads 2 places each side: the batch's next memory, 3 places on, is out of reach; span 2 reads 4.
+    expect(around(anchor, [anchor, ...others, next], 1)).toEqual([]);
+    expect(around(anchor, [anchor, ...others, next], 2)).toEqual([[1, 'next']]);
+  });
+});
