@@ -94,14 +94,16 @@ describe.skipIf(!postgresBinDir() && process.env.MEMD_TEST_DATABASE_URL)('two no
       expect((await a.api.get(`/v1/memories/${id}`)).status, id).toBe(200);
       expect((await b.api.get(`/v1/memories/${id}`)).status, id).toBe(200);
     }
-    // The background work caught up too: every acknowledged memory has its two facts, and no task failed.
+    // The background work caught up too: every acknowledged memory has its two facts, and no task failed. Up to three
+    // minutes: in one run on a machine at load 8-12, one task was still running after one minute (it passed in the
+    // runs before; not investigated further: if a task hung on a connection the restart broke, it still fails here).
     let counts: { pending: number; running: number; failed: number } = (await a.api.get('/health/ready')).body.services.tasks;
-    for (let i = 0; i < 300 && counts.pending + counts.running > 0; i++) {
+    for (let i = 0; i < 900 && counts.pending + counts.running > 0; i++) {
       await sleep(200);
       counts = (await a.api.get('/health/ready')).body.services.tasks;
     }
     expect(counts).toMatchObject({ pending: 0, running: 0, failed: 0 });
     const facts = factsPerMemory(await allMemories(b.api));
     for (const id of acknowledged) expect(facts.get(id), id).toBe(2);
-  }, 240_000);
+  }, 420_000);
 });
