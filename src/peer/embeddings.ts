@@ -4,30 +4,11 @@ import { StringEnum } from '../http/schemas/common.js';
 import type { EmbeddingProvider } from '../providers/embedding/types.js';
 import { estimateTokens } from '../core/text/index.js';
 import { modelNotFound } from './errors.js';
-import type { ProviderLoad } from './load.js';
+import type { Hosted } from './hosted.js';
 import type { PeerApp } from './server.js';
 
-/** An embedding provider the peer serves, with its load and whether its model is loaded. */
-export class HostedEmbedder {
-  state: 'loading' | 'ready' | 'failed' = 'loading';
-  error: string | null = null;
-
-  constructor(
-    readonly provider: EmbeddingProvider,
-    readonly load: ProviderLoad,
-  ) {}
-
-  /** Loads the model; a failure is reported by /health/ready rather than stopping the peer. */
-  async init(): Promise<void> {
-    try {
-      await this.provider.init();
-      this.state = 'ready';
-    } catch (error) {
-      this.state = 'failed';
-      this.error = error instanceof Error ? error.message : String(error);
-    }
-  }
-}
+/** An embedding provider the peer serves. */
+export type HostedEmbedder = Hosted<EmbeddingProvider>;
 
 const EmbeddingsBody = Type.Object({
   input: Type.Union([Type.String(), Type.Array(Type.String(), { minItems: 1, maxItems: 2048 })], { description: 'a text or up to 2048 texts (token arrays are not accepted)' }),

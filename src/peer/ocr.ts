@@ -1,29 +1,11 @@
 import type { FastifyReply } from 'fastify';
 import { AppError } from '../errors.js';
 import { OcrProblem, type OcrProblemCode, type OcrProvider } from '../providers/ocr/index.js';
-import type { ProviderLoad } from './load.js';
+import type { Hosted } from './hosted.js';
 import type { PeerApp } from './server.js';
 
-/** The OCR engine the peer serves, with its load and whether its model loaded. */
-export class HostedOcr {
-  state: 'loading' | 'ready' | 'failed' = 'loading';
-  error: string | null = null;
-
-  constructor(
-    readonly provider: OcrProvider,
-    readonly load: ProviderLoad,
-  ) {}
-
-  async init(): Promise<void> {
-    try {
-      await this.provider.init();
-      this.state = 'ready';
-    } catch (error) {
-      this.state = 'failed';
-      this.error = error instanceof Error ? error.message : String(error);
-    }
-  }
-}
+/** The OCR engine the peer serves. */
+export type HostedOcr = Hosted<OcrProvider>;
 
 const STATUS_BY_PROBLEM: Record<OcrProblemCode, number> = { invalid_image: 400, image_too_large: 413, ocr_timeout: 503, ocr_failed: 500 };
 

@@ -7,11 +7,12 @@ import { AppError } from '../errors.js';
 import { validatorCompiler } from '../http/validation.js';
 import { createEmbeddingProvider } from '../providers/embedding/index.js';
 import type { EmbeddingProvider } from '../providers/embedding/types.js';
-import { embeddingRoutes, HostedEmbedder } from './embeddings.js';
+import { embeddingRoutes } from './embeddings.js';
+import { Hosted } from './hosted.js';
 import { peerErrorHandler } from './errors.js';
 import { llmRoutes } from './llm-proxy.js';
 import { ProviderLoad } from './load.js';
-import { HostedOcr, ocrRoutes } from './ocr.js';
+import { ocrRoutes } from './ocr.js';
 import { transcriptionRoutes } from './transcription-proxy.js';
 import { createOcrProvider, type OcrProvider } from '../providers/ocr/index.js';
 
@@ -45,10 +46,10 @@ const digest = (secret: string) => createHash('sha256').update(secret).digest();
 export async function createPeer(config: PeerConfig, options: PeerOptions = {}): Promise<Peer> {
   const logger: FastifyBaseLogger = pino({ level: options.logLevel ?? config.logLevel, base: { service: 'memd-peer' } });
   const embedders = (options.embedders ?? config.embedding.map(createEmbeddingProvider)).map(
-    (provider) => new HostedEmbedder(provider, new ProviderLoad('embedding', provider.name, provider.model, config.concurrency)),
+    (provider) => new Hosted(provider, new ProviderLoad('embedding', provider.name, provider.model, config.concurrency)),
   );
   const ocrProvider = options.ocr !== undefined ? options.ocr : createOcrProvider(config.ocr);
-  const ocr = ocrProvider && new HostedOcr(ocrProvider, new ProviderLoad('ocr', ocrProvider.name, ocrProvider.model, config.concurrency));
+  const ocr = ocrProvider && new Hosted(ocrProvider, new ProviderLoad('ocr', ocrProvider.name, ocrProvider.model, config.concurrency));
   const llmLoads = new Map(config.llm.profiles.map((p) => [p.name, new ProviderLoad('llm', p.name, p.model, config.concurrency)]));
 
   const http: PeerApp = Fastify({ loggerInstance: logger, bodyLimit: config.bodyLimitBytes, requestTimeout: 0, return503OnClosing: true, forceCloseConnections: 'idle' }).withTypeProvider<TypeBoxTypeProvider>();
