@@ -4,12 +4,6 @@ import type { KeywordTerm, Storage } from '../../storage/types.js';
 /** How long a count is trusted. */
 const COUNT_TTL_MS = 60_000;
 
-interface DocumentCount {
-  count: Promise<number>;
-  at: number;
-  refreshing: boolean;
-}
-
 /**
  * Keyword match counts decide whether a term is too common to score (see boundedKeywordSearch) and how much a
  * term weighs (its inverse document frequency): a count a minute old decides as well as a fresh one, and the same
@@ -17,10 +11,22 @@ interface DocumentCount {
  */
 export class MatchCountCache {
   private readonly counts = new LRUCache<string, number>({ max: 50_000, ttl: COUNT_TTL_MS });
-  /** Each workspace's keyword document count, when it was read, and whether a newer one is being read. */
-  private readonly documents = new LRUCache<string, DocumentCount>({ max: 10_000 });
+  /**
+   * Each workspace's keyword document count. Past its minute the last count still answers while a new one is read
+   * (stale while revalidating: counting a large workspace's rows on Postgres takes long, and the weights it sets
+   * change slowly); concurrent recalls share one read, and a failed read keeps the last count.
+   */
+  private readonly documents: LRUCache<string, number>;
 
-  constructor(private readonly storage: Storage) {}
+  constructor(private readonly storage: Storage) {
+    this.documents = new LRUCache<string, number>({
+      max: 10_000,
+      ttl: COUNT_TTL_MS,
+      allowStale: true,
+      noDeleteOnFetchRejection: true,
+      fetchMethod: (workspaceId) => this.storage.memories.keywordDocumentCount(workspaceId),
+    });
+  }
 
   /** As `MemoryStore.keywordMatchCounts`, served from recent counts where possible. */
   async matchCounts(workspaceId: string, queries: ReadonlyArray<readonly KeywordTerm[]>, cap: number): Promise<number[]> {
@@ -37,26 +43,8 @@ export class MatchCountCache {
     return counts as number[];
   }
 
-  /**
-   * As `MemoryStore.keywordDocumentCount`. Past its minute the last count still answers while a new one is read:
-   * counting a large workspace's rows (Postgres) takes long, and the weights it sets change slowly.
-   */
-  documentCount(workspaceId: string): Promise<number> {
-    const known = this.documents.get(workspaceId);
-    if (known && (Date.now() - known.at < COUNT_TTL_MS || known.refreshing)) return known.count;
-    const count = this.storage.memories.keywordDocumentCount(workspaceId);
-    if (!known) {
-      const entry: DocumentCount = { count, at: Date.now(), refreshing: false };
-      this.documents.set(workspaceId, entry);
-      // A failed count is not kept: the next recall asks again.
-      count.catch(() => this.documents.get(workspaceId) === entry && this.documents.delete(workspaceId));
-      return count;
-    }
-    known.refreshing = true;
-    count.then(
-      (n) => this.documents.set(workspaceId, { count: Promise.resolve(n), at: Date.now(), refreshing: false }),
-      () => Object.assign(known, { refreshing: false, at: Date.now() }),
-    );
-    return known.count;
+  /** As `MemoryStore.keywordDocumentCount`, served from a recent count (see `documents`). */
+  async documentCount(workspaceId: string): Promise<number> {
+    return (await this.documents.fetch(workspaceId))!;
   }
 }

@@ -570,12 +570,12 @@ export class RecallService {
     };
   }
 
-  /** Writes pending access counts (tests, shutdown). */
   /** Resolves once the recalls of this memory counted so far are written (see AccessRecorder.settle). */
   settleAccess(workspaceId: string, memoryId: string): Promise<void> {
     return this.access.settle(workspaceId, memoryId);
   }
 
+  /** Writes pending access counts (tests, shutdown). */
   flushAccess(): Promise<void> {
     return this.access.flush();
   }

@@ -21,7 +21,7 @@ const ftsAnyOf = (terms: readonly string[]): string => (terms.length === 1 ? fts
  */
 export function ftsMatchExpression(query: Pick<KeywordQuery, 'terms' | 'required'>): string {
   const parts = query.required.map((term) => (typeof term === 'string' ? ftsString(term) : ftsAnyOf(term)));
-  if (query.terms.length > 0) parts.push(`(${query.terms.map(ftsString).join(' OR ')})`);
+  if (query.terms.length > 0) parts.push(ftsAnyOf(query.terms));
   return parts.join(' AND ');
 }
 
