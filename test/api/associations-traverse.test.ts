@@ -104,6 +104,7 @@ describe('POST /v1/memories/{id}/traverse', () => {
     // Following the stated links only, m4 is out of reach at depth 3 and reached at depth 4.
     const stated = (await traverse(ws, ids[0]!, { max_depth: 3, direction: 'outgoing', relationship_types: ['leads_to'] })).body;
     expect(stated.unique_nodes).not.toContain(ids[4]);
+    expect(stated.paths.length).toBeGreaterThan(0);
     expect(stated.paths.every((p: { edges: Array<{ auto_generated: boolean }> }) => p.edges.every((e) => !e.auto_generated))).toBe(true);
     expect((await traverse(ws, ids[0]!, { max_depth: 4, direction: 'outgoing', relationship_types: ['leads_to'] })).body.unique_nodes).toContain(ids[4]);
   });

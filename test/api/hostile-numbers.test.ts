@@ -121,6 +121,7 @@ describe('the numbers that reached the database', () => {
     expect(imported.body).toMatchObject({ imported: 1, errors: 0 });
     const reexported = String((await api.get('/v1/workspaces/vectors/export?include_embeddings=true')).body).split('\n').filter(Boolean).map((l) => JSON.parse(l));
     const vault = reexported.find((l) => l.type === 'memory' && l.data.content.includes('vault')).data.embedding as unknown[];
+    expect(vault.length).toBeGreaterThan(0);
     expect(vault.every((x) => typeof x === 'number' && Number.isFinite(x))).toBe(true);
     const recalled = await api.post('/v1/memories/recall', { workspace_id: 'vectors', query: 'where is the vault code' });
     expect(recalled.status).toBe(200);
