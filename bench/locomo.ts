@@ -42,34 +42,14 @@ import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { DEFAULT_TUNING, RecallService, tunedBy, type TuningOverride } from '../src/core/recall/service.js';
 import type { RecallRequest } from '../src/core/recall/types.js';
+import { loadConversations, type Conversation, type Question } from './locomo-data.js';
 
-interface Turn {
-  dia_id: string;
-  session: number;
-  session_date: string;
-  speaker: string;
-  text: string;
-}
-interface Question {
-  question: string;
-  evidence: string[];
-  category: number;
-}
-interface Conversation {
-  conversation_id: string;
-  sessions: Array<{ session: number; date: string }>;
-  turns: Turn[];
-  qa: Question[];
-}
 type Mode = 'plain' | 'session';
 
 const CATEGORIES: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop' };
-const FILES = ['conv-26.json', 'conv-30.json', 'conv-41.json'];
 const args = new Set(process.argv.slice(2));
 const modes: Mode[] = args.has('--plain') === args.has('--session') ? ['plain', 'session'] : args.has('--plain') ? ['plain'] : ['session'];
 
-// The shared folder sits next to the main checkout, or two levels up from a worktree.
-const locomoDir = resolve(process.env.LOCOMO_DIR ?? ['../shared/bench/locomo-dev', '../../shared/bench/locomo-dev'].find((d) => existsSync(d)) ?? '../shared/bench/locomo-dev');
 const keepDir = process.env.LOCOMO_DATA_DIR;
 const dataDir = keepDir ? resolve(keepDir) : mkdtempSync(join(tmpdir(), 'memd-locomo-'));
 const tuningOverride = process.env.LOCOMO_TUNING ? (JSON.parse(process.env.LOCOMO_TUNING) as TuningOverride) : null;
@@ -79,7 +59,7 @@ const config = loadConfig({ ...process.env, MEMD_DATA_DIR: dataDir, MEMD_PORT: '
 const app = await createApp(config, tuning ? { recallTuning: tuning } : {});
 const url = await app.listen(0);
 await app.ready();
-const conversations = FILES.map((file) => JSON.parse(readFileSync(join(locomoDir, file), 'utf8')) as Conversation);
+const conversations = loadConversations();
 
 async function call<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
   const response = await fetch(`${url}${path}`, {

@@ -18,28 +18,17 @@
  * otherwise (MEMD_STORAGE=postgres with MEMD_DATABASE_URL measures the Postgres backend).
  *   LOCOMO_DIR  where the conversations are (default ../shared/bench/locomo-dev, or ../../shared/… from a worktree)
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { packText } from '../src/core/documents/chunking.js';
 import { PASSAGE_CHARS } from '../src/core/documents/passages.js';
 import { normaliseContent } from '../src/core/text/index.js';
+import { loadConversations, type Conversation, type Turn } from './locomo-data.js';
 import { machineLine, percentile } from './machine.js';
 
-interface Turn {
-  dia_id: string;
-  session: number;
-  session_date: string;
-  speaker: string;
-  text: string;
-}
-interface Conversation {
-  conversation_id: string;
-  turns: Turn[];
-  qa: Array<{ question: string; evidence: string[]; category: number }>;
-}
 interface Page {
   id: string;
   document_id: string;
@@ -47,9 +36,7 @@ interface Page {
   transcript: string;
 }
 
-const FILES = ['conv-26.json', 'conv-30.json', 'conv-41.json'];
 const KS = [1, 3, 5, 10] as const;
-const locomoDir = resolve(process.env.LOCOMO_DIR ?? ['../shared/bench/locomo-dev', '../../shared/bench/locomo-dev'].find((d) => existsSync(d)) ?? '../shared/bench/locomo-dev');
 const dataDir = mkdtempSync(join(tmpdir(), 'memd-pages-'));
 const config = loadConfig({ ...process.env, MEMD_DATA_DIR: dataDir, MEMD_PORT: '0', MEMD_LOG_LEVEL: process.env.MEMD_LOG_LEVEL ?? 'warn' });
 const app = await createApp(config);
@@ -79,7 +66,7 @@ function documentText(conversation: Conversation): string {
 }
 
 // Ingest: one document per conversation, then wait for every job.
-const conversations = FILES.map((file) => JSON.parse(readFileSync(join(locomoDir, file), 'utf8')) as Conversation);
+const conversations = loadConversations();
 const ingestStart = performance.now();
 const jobs: string[] = [];
 for (const conversation of conversations) {
