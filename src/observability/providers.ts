@@ -1,3 +1,4 @@
+import { decorateEmbedder } from '../providers/embedding/decorate.js';
 import type { EmbeddingProvider } from '../providers/embedding/types.js';
 import type { LlmProvider } from '../providers/llm/types.js';
 import type { Metrics, Outcome } from './metrics.js';
@@ -54,19 +55,7 @@ export function instrumentedLlm(llm: LlmProvider, metrics: Metrics, tracing: Tra
 
 /** The embedding model, measured (latency, outcome, texts) and traced (`embeddings <model>`, gen_ai.*). */
 export function instrumentedEmbedder(embedder: EmbeddingProvider, metrics: Metrics, tracing: Tracing): EmbeddingProvider {
-  return {
-    get name() {
-      return embedder.name;
-    },
-    get model() {
-      return embedder.model;
-    },
-    // Known once `init` has resolved: read through, never copied.
-    get dimensions() {
-      return embedder.dimensions;
-    },
-    init: () => embedder.init(),
-    close: () => embedder.close(),
+  return decorateEmbedder(embedder, {
     // An empty batch (a write whose texts were all duplicates) reaches no model: not a call.
     embed: (texts) =>
       texts.length === 0
@@ -89,5 +78,5 @@ export function instrumentedEmbedder(embedder: EmbeddingProvider, metrics: Metri
           }
         },
       ),
-  };
+  });
 }

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { decorateEmbedder } from './decorate.js';
 import type { EmbeddingProvider } from './types.js';
 
 /**
@@ -10,17 +11,7 @@ import type { EmbeddingProvider } from './types.js';
 export function withEmbeddingCache(provider: EmbeddingProvider, maxEntries: number): EmbeddingProvider {
   if (maxEntries <= 0) return provider;
   const cache = new LRUCache<string, Float32Array>({ max: maxEntries });
-  return {
-    get name() {
-      return provider.name;
-    },
-    get model() {
-      return provider.model;
-    },
-    get dimensions() {
-      return provider.dimensions;
-    },
-    init: () => provider.init(),
+  return decorateEmbedder(provider, {
     close: async () => {
       cache.clear();
       await provider.close();
@@ -42,5 +33,5 @@ export function withEmbeddingCache(provider: EmbeddingProvider, maxEntries: numb
       }
       return texts.map((text) => vectors.get(text)!.slice());
     },
-  };
+  });
 }
