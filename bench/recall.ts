@@ -20,10 +20,14 @@
  * (/tmp/memd-bench-recall), RECALL_BENCH_BACKENDS (sqlite,postgres), RECALL_BENCH_ANN (default | all | none),
  * RECALL_BENCH_ANN_BUILDS (3: builds of the default index measured), RECALL_BENCH_COLD=1 (SQLite: delete the HNSW
  * snapshot of the last stop first, so that the server builds the index).
+ * RECALL_BENCH_BEFORE=<a checkout of older code, built>: SQLite only, the two versions in one run. The database must
+ * have been ingested by the older code (a newer build migrates a database forward, which an older one then refuses):
+ * run the bench from that checkout first with the same RECALL_BENCH_DIR. Each version gets its own copy of it, starts
+ * once to settle (migrations, index snapshot), then the versions are measured in turn, RECALL_BENCH_ROUNDS (2) times.
  * Postgres is a real server (bench/postgres.ts: a throwaway durable cluster with the settings of
  * docs/postgres-tuning.md, or MEMD_BENCH_DATABASE_URL), filled by copying the SQLite run's memories.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -51,6 +55,8 @@ const ANN = process.env.RECALL_BENCH_ANN ?? 'default';
 // Builds on two threads differ from one another: one build is not evidence of the index's recall.
 const ANN_BUILDS = Number(process.env.RECALL_BENCH_ANN_BUILDS ?? 3);
 const COLD = process.env.RECALL_BENCH_COLD === '1';
+const BEFORE = process.env.RECALL_BENCH_BEFORE;
+const ROUNDS = Number(process.env.RECALL_BENCH_ROUNDS ?? 2);
 const WORKSPACE = 'bench';
 const BATCH = 1_000;
 mkdirSync(ROOT, { recursive: true });
@@ -112,13 +118,13 @@ async function ingest(env: Record<string, string>, texts: string[]): Promise<voi
 }
 
 /** Step 2: the real server as a child process; start-up, RSS, and the questions twice. */
-async function measure(env: Record<string, string>, qs: string[]): Promise<void> {
+async function measure(env: Record<string, string>, qs: string[], root?: string): Promise<void> {
   // SQLite loads the HNSW snapshot its last clean stop wrote (the ingest's, or the previous run's) and checks it.
   const snapshot = env.MEMD_STORAGE ? null : join(env.MEMD_DATA_DIR!, 'memd.sqlite.hnsw');
   if (snapshot && COLD) rmSync(snapshot, { recursive: true, force: true });
   const warmUp = snapshot === null ? 'pgvector index' : existsSync(snapshot) ? 'HNSW snapshot loaded and checked' : 'HNSW built';
   const started = performance.now();
-  const server = await startBenchServer({ ...env, MEMD_RECALL_CACHE_ENTRIES: '0' });
+  const server = await startBenchServer({ ...env, MEMD_RECALL_CACHE_ENTRIES: '0' }, root);
   const base = server.url;
   try {
     const listening = performance.now();
@@ -287,6 +293,28 @@ async function copyToPostgres(sqliteDir: string, url: string): Promise<void> {
   await target.close();
 }
 
+/** The older build and this one on copies of one ingested SQLite database, measured in turn (RECALL_BENCH_BEFORE). */
+async function compareVersions(before: string, dir: string, qs: string[]): Promise<void> {
+  if (!existsSync(join(dir, 'ingested'))) throw new Error(`${dir} holds no ingested database: run this bench from ${before} first`);
+  const versions = [
+    { name: `before (${before})`, root: before, dir: `${dir}.before` },
+    { name: 'this checkout', root: undefined, dir: `${dir}.now` },
+  ];
+  for (const version of versions) {
+    rmSync(version.dir, { recursive: true, force: true });
+    cpSync(dir, version.dir, { recursive: true });
+    const settling = await startBenchServer({ MEMD_DATA_DIR: version.dir }, version.root);
+    await waitReady(settling.url);
+    await settling.stop();
+  }
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const version of versions) {
+      log(`\n  -- round ${round}: ${version.name}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+      await measure({ MEMD_DATA_DIR: version.dir }, qs, version.root);
+    }
+  }
+}
+
 log(`machine: ${machineLine()}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 log(`${N} memories, ${QUERIES} queries, backends ${BACKENDS.join(', ')}, data under ${ROOT}`);
 const texts = corpus(N);
@@ -312,7 +340,8 @@ for (const backend of BACKENDS) {
       else await ingest(env, texts);
       writeFileSync(marker, new Date().toISOString());
     } else log(`  reusing the ingested database (${readFileSync(marker, 'utf8')})`);
-    await measure(env, qs);
+    if (BEFORE && backend === 'sqlite') await compareVersions(BEFORE, dir, qs);
+    else await measure(env, qs);
     if (backend === 'sqlite' && ANN !== 'none') await annQuality(dir, qs);
   } finally {
     await pg?.stop();

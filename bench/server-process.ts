@@ -24,15 +24,16 @@ function freePort(): Promise<number> {
 /**
  * The built server (`node dist/src/main.js`, as `npm start` runs it) in its own process, so its RSS is its own.
  * Resolves once it listens (`/health`); it logs warnings only, so logging costs nothing measured.
+ * `root`: the checkout whose build runs (another one, to compare two versions in one run).
  * BENCH_SERVER_NODE_ARGS passes flags to its Node (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`: Node refuses those
  * in NODE_OPTIONS).
  */
-export async function startBenchServer(env: Record<string, string>): Promise<BenchServer> {
+export async function startBenchServer(env: Record<string, string>, root: string = ROOT): Promise<BenchServer> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const child = spawn(process.execPath, [...nodeArgs, 'dist/src/main.js'], {
-    cwd: ROOT,
+    cwd: root,
     env: { ...process.env, MEMD_LOG_LEVEL: 'warn', ...env, MEMD_HOST: '127.0.0.1', MEMD_PORT: String(port) },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
