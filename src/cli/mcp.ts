@@ -1,25 +1,5 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Option, type Command } from 'commander';
-import { siblingModule } from '../worker-entry.js';
-import { CommandFailure } from './failure.js';
 import { DATA_DIR } from './settings.js';
-
-/** What src/mcp/stdio.ts exports (the MCP server is its own module; this command only starts it). */
-interface McpStdioModule {
-  /** Serves until stdin ends or a signal comes: `closed` settles then. */
-  runStdioServer(options: { url?: string; apiKey?: string; workspace?: string; dataDir?: string }): Promise<{ closed: Promise<void> }>;
-}
-
-/**
- * The MCP server is loaded when this command runs, from beside this module (`.ts` from sources, `.js` built): the
- * type-checker does not require it, and a build without it runs every other command.
- */
-async function loadStdioServer(): Promise<McpStdioModule> {
-  const module = siblingModule(import.meta.url, '../mcp/stdio');
-  if (!existsSync(fileURLToPath(module))) throw new CommandFailure(`this build of memd has no MCP server (${fileURLToPath(module)} is missing), so \`memd mcp\` cannot start`);
-  return (await import(module.href)) as McpStdioModule;
-}
 
 interface McpOptions {
   url?: string;
@@ -38,7 +18,7 @@ export function mcpCommand(program: Command): void {
     .addOption(new Option('-w, --workspace <id>', 'the workspace tools use when a call names none').env('MEMD_WORKSPACE'))
     .addOption(new Option(DATA_DIR.flags, `without --url: the ${DATA_DIR.description} (default: ${DATA_DIR.variable})`))
     .action(async (options: McpOptions) => {
-      const { runStdioServer } = await loadStdioServer();
+      const { runStdioServer } = await import('../mcp/stdio.js');
       const served = await runStdioServer({
         ...(options.url && { url: options.url }),
         ...(options.apiKey && { apiKey: options.apiKey }),
