@@ -263,7 +263,7 @@ export async function createServices(config: Config, log: ContextLogger, options
     applications: new ApplicationService(storage, workspaces, clock),
     skills: new SkillService({ storage, workspaces, clock }),
     mcpServers: new McpServerService({ storage, workspaces, secrets, clock }),
-    // `local` is the only provider type of the open edition; its sync fetches nothing (spec).
+    // `local` is the only provider type of the open edition; its sync fetches nothing (docs/specification.md §4, data providers).
     dataProviders: new DataProviderService({ storage, workspaces, secrets, clock, syncers: { local: emptyLocalSync } }),
     portability: new PortabilityService({ storage, embedder, clock, events, workspaces }),
     health: new HealthCheck({ storage, clock, embedder, llm, isReady, finishedLastMinute: () => tasks.finishedLastMinute() }),

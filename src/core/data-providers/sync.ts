@@ -17,7 +17,7 @@ export interface DataProviderSync {
 export type DataProviderSyncers = Record<DataProviderType, DataProviderSync>;
 
 /**
- * The `local` provider type, as the spec defines it for the open edition: a one-off sync does nothing and returns
+ * The `local` provider type, as docs/specification.md §4 defines it for the open edition: a one-off sync does nothing and returns
  * an empty list. (Documents are ingested through /v1/documents.)
  */
 export const emptyLocalSync: DataProviderSync = {

@@ -1,5 +1,5 @@
 /**
- * The relationship taxonomy: every type and its category, in one table. The spec names 48 distinct types
+ * The relationship taxonomy: every type and its category, in one table. docs/specification.md §2 names 48 distinct types
  * (it lists `refines` twice) and says there are 63; the other 15 are the inverse forms the reference ontology
  * uses (`caused_by`, `solved_by`, …), so that every common edge can be stated from either end.
  */

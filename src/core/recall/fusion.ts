@@ -1,6 +1,6 @@
 import type { MatchSignal } from './types.js';
 
-/** The reference's reciprocal rank fusion constant: each arm adds weight / (k + rank). */
+/** The reference's reciprocal rank fusion constant (NOTES.md, "Values from the reference service"): each arm adds weight / (k + rank). */
 export const RRF_K = 60;
 
 export type ArmName = 'vector' | 'keyword' | 'entity' | 'fact' | 'temporal' | 'graph';

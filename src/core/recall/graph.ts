@@ -6,11 +6,11 @@ const DECOMPOSITION = 'part_of';
 /**
  * Links that only restate closeness in embedding space (the write pipeline's automatic links are of these kinds).
  * The vector arm measures that already, so the graph arm and the backlink boost look at the other, typed links
- * (references, causes, solves, …); expansion follows every kind, as the spec's formula says.
+ * (references, causes, solves, …); expansion follows every kind, as the formula of docs/specification.md §1 says.
  */
 export const SIMILARITY_LINKS: readonly string[] = ['similar_to', 'variant_of'];
 export const NOT_KNOWLEDGE_LINKS: readonly string[] = [DECOMPOSITION, ...SIMILARITY_LINKS];
-/** Per-hop decay of the expansion formula (spec: parent_score x strength x 0.8^depth). */
+/** Per-hop decay of the expansion formula (docs/specification.md §1: parent_score x strength x 0.8^depth). */
 export const EXPANSION_DECAY = 0.8;
 
 const farEnd = (edge: Association, near: string): string => (edge.source_id === near ? edge.target_id : edge.source_id);

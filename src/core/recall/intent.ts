@@ -6,7 +6,7 @@ export type Intent = 'entity' | 'temporal' | 'event' | 'general';
 const EVENT_WORDS = /\b(meeting|meetings|met|decided|decision|decisions|launch|launched|shipped|released|release|incident|outage|happened|what happened|when did)\b/i;
 
 /**
- * Rule-based intent, from the reference rules; several may apply, `general` only when none does.
+ * Rule-based intent, from the reference rules (NOTES.md, "Values from the reference service"); several may apply, `general` only when none does.
  * - temporal: a date, month or year, or words like yesterday, recently, ago, since, last week;
  * - event: meetings, decisions, launches, releases, incidents, "what happened", "when did";
  * - entity: quoted text, a multi-word proper noun, or (our extension) any proper noun in the query, since

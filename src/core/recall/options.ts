@@ -2,7 +2,7 @@ import type { MemoryFilter } from '../../storage/types.js';
 import type { Intent } from './intent.js';
 import type { DetailLevel, RecallRequest, Tolerance } from './types.js';
 
-/** Defaults of the reference service (REFERENCE-DEFAULTS.md), unless noted. */
+/** Defaults of the reference service (NOTES.md, "Values from the reference service"), unless noted. */
 export const RECALL_DEFAULTS = {
   limit: 10,
   tolerance: 'moderate' as Tolerance,

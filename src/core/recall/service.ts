@@ -138,7 +138,7 @@ const byScore = (a: Scored, b: Scored): number => b.boosted - a.boosted || b.rel
 const SAME_SITTING_MS = 3_600_000;
 
 /**
- * The recall pipeline (spec section 1): cache -> intent -> arms in parallel -> RRF fusion -> graph arm -> boosts
+ * The recall pipeline (docs/specification.md §1): cache -> intent -> arms in parallel -> RRF fusion -> graph arm -> boosts
  * -> relevance floor -> association expansion -> rerank -> detail level -> annotation -> access counting.
  */
 export class RecallService {

@@ -54,7 +54,7 @@ function parseAnswer(value: unknown): ModelAnswer {
 
 const round = (x: number): number => Math.round(x * 1000) / 1000;
 
-/** Reflect (spec section 1): recall, a prompt built from the memories, the language model, the answer with its sources. */
+/** Reflect (docs/specification.md §1): recall, a prompt built from the memories, the language model, the answer with its sources. */
 export class ReflectService {
   constructor(private readonly deps: { recall: RecallService; llm: LlmProvider | null; clock: Clock }) {}
 

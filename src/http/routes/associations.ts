@@ -26,7 +26,8 @@ export function associationRoutes(app: App, services: CoreServices): void {
   /** Every route here addresses its memory by id: the workspace is the memory's. */
   const workspaceOf = async (request: FastifyRequest, memoryId: string) => (await objectAccess(services, request, 'memory', memoryId)).workspaceId;
 
-  // The spec names `/associate`; the client library posts to `/associations`. Same body, same behaviour.
+  // docs/specification.md §4 names `/associate`; the client library posts to `/associations` (NOTES.md, "Values from
+  // the reference service"). Same body, same behaviour.
   for (const path of ['/memories/:memory_id/associate', '/memories/:memory_id/associations']) {
     app.post(
       path,

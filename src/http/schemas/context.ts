@@ -38,7 +38,7 @@ const inspectFields = {
   preview_chars: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, description: 'default 200' })),
 };
 
-/** The spec passes these in the query string; a JSON body with the same fields is accepted too. */
+/** docs/specification.md §4 passes these in the query string; a JSON body with the same fields is accepted too. */
 export const InspectQuery = Type.Object(inspectFields, { additionalProperties: false });
 export const InspectBody = Type.Object(inspectFields, { additionalProperties: false });
 
