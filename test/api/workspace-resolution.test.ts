@@ -40,9 +40,12 @@ describe('one workspace resolution for every route and method', () => {
     expect((await api.get(`/v1/memories/${other.id}?workspace_id=res-w`)).body.memory.status).toBe('deleted');
   });
 
-  it('answers 404 when the named workspace (body, query or header) is not the record’s', async () => {
+  it('answers 404 when the named workspace (body, query, header or session) is not the record’s', async () => {
     const memory = await remember(api, 'res-a', 'The VPN gateway is in Frankfurt.');
     await api.post('/v1/workspaces', { id: 'res-b', name: 'B' });
+    const sessionInB = (await api.post('/v1/sessions', { workspace_id: 'res-b' })).body.session;
+    expect((await api.get(`/v1/memories/${memory.id}`, { 'x-session-id': sessionInB.id })).status).toBe(404);
+    expect((await api.post(`/v1/memories/${memory.id}/decay`, {}, { 'x-session-id': sessionInB.id })).status).toBe(404);
     const missing = await api.get(`/v1/memories/${memory.id}?workspace_id=res-b`);
     expect(missing.status).toBe(404);
     expect(missing.body.message).toContain(memory.id);
