@@ -43,6 +43,10 @@ describe('briefing', () => {
     expect(briefing.recent_memories.map((m: { content: string }) => m.content)).toEqual(['I moved to Berlin', 'The team decided to ship the beta on Friday.', 'I live in Paris']);
     expect(briefing.recent_memories[1]).toMatchObject({ type: expect.any(String), subtype: 'decision', importance: 0.9, tags: [], session_id: null });
     expect(briefing.contradictions).toMatchObject([{ contradiction_type: 'exclusive_value', memory_a_content: 'I live in Paris', memory_b_content: 'I moved to Berlin' }]);
+    // The fields the reference's clients read, beside the spec's own: the same contradictions, memories and threads.
+    expect(briefing.contradictions_detected).toEqual(briefing.contradictions);
+    expect(briefing.memories).toEqual(briefing.recent_memories);
+    expect(briefing.open_threads).toEqual([expect.objectContaining({ title: 'Onboarding chat' })]);
 
     // The workspace also comes from the X-Session-ID session.
     expect((await api.get('/v1/sessions/briefing', { 'x-session-id': session.id })).body.briefing.workspace_id).toBe('brief');

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REMOVE_IMPORT_FENCE } from '../support/python-escapes.js';
 import { client, startServer, type Client, type TestServer } from '../support/server.js';
 
 /**
@@ -84,5 +85,17 @@ describe('isolation', () => {
     expect(await failing(h, "import __main__\n__main__._pyodide_core.to_js({'a': 1})")).toMatch(/AttributeError/);
     expect(await failing(h, 'import gc\ngc.get_objects()')).toMatch(/AttributeError/);
     expect((await run(h, '1 + 1')).result).toBe('2');
+  });
+
+  it('keeps pyodide and pyodide.ffi out of reach after Python removes the import fence', async () => {
+    const unfenced = await newSession();
+    const finders = "import sys\n[getattr(f, '__name__', type(f).__name__) for f in sys.meta_path]";
+    expect((await run(unfenced, finders)).result).toMatch(/SandboxImportFence/);
+    expect((await run(unfenced, REMOVE_IMPORT_FENCE)).error).toBeNull();
+    expect((await run(unfenced, finders)).result).not.toMatch(/Fence/);
+    for (const attempt of ['import pyodide', 'import pyodide.ffi', 'from pyodide.ffi import to_js', 'import js']) {
+      expect(await failing(unfenced, attempt), attempt).toMatch(/^ModuleNotFoundError: No module named '(pyodide|js)'/m);
+    }
+    expect((await run(unfenced, '1 + 1')).result).toBe('2');
   });
 });

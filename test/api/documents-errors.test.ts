@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { minimalPdf, uploadDocument, type UploadFile } from '../support/documents.js';
+import { inflatingDocx, minimalDocx, minimalPdf, uploadDocument, type UploadFile } from '../support/documents.js';
 import { client, startServer, type Client, type TestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -109,5 +109,32 @@ describe('workspace isolation', () => {
     expect((await api.get(`/v1/documents/${document.id}`, { 'x-workspace-id': 'docs-a' })).body.document).toMatchObject({ status: 'completed', memory_count: 1 });
     const found = await api.post('/v1/documents/search', { query: 'vault code night porter', limit: 1 }, { 'x-workspace-id': 'docs-a' });
     expect(found.body.pages.map((p: { document_id: string }) => p.document_id)).toEqual([document.id]);
+  });
+});
+
+describe('a document whose extraction outlasts MEMD_DOCUMENT_EXTRACT_TIMEOUT_MS', () => {
+  // 5 s: five times what starting the extraction thread takes on an idle machine (it counts against the deadline).
+  const deadlineMs = 5_000;
+  let slow: TestServer;
+
+  beforeAll(async () => {
+    slow = await startServer({ env: { MEMD_DOCUMENT_EXTRACT_TIMEOUT_MS: String(deadlineMs) } });
+  });
+  afterAll(() => slow.stop());
+
+  it('fails its job with extraction_timeout at the deadline; the next document is read by a fresh thread', async () => {
+    const slowApi = client(slow.url);
+    // 8 MiB of one-word paragraphs: about ten seconds of parsing on an idle machine, within the memory bound.
+    const dense = await inflatingDocx(8 * 1024 * 1024, { paragraph: '<w:p><w:r><w:t>word</w:t></w:r></w:p>' });
+    const accepted = await uploadDocument(slow.url, { name: 'dense.docx', bytes: dense });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(202);
+    await slow.drainTasks();
+    const job = (await slowApi.get(`/v1/documents/jobs/${accepted.body.job.id}`)).body.job;
+    expect(job).toMatchObject({ status: 'failed', error: { code: 'extraction_timeout', message: `text extraction took longer than ${deadlineMs} ms (MEMD_DOCUMENT_EXTRACT_TIMEOUT_MS)` } });
+    expect((await slowApi.get(`/v1/documents/${accepted.body.document.id}`)).body.document).toMatchObject({ status: 'failed', page_count: 0, memory_count: 0 });
+
+    const ordinary = await uploadDocument(slow.url, { name: 'after.docx', bytes: await minimalDocx(['Read after the slow one.']) });
+    await slow.drainTasks();
+    expect((await slowApi.get(`/v1/documents/jobs/${ordinary.body.job.id}`)).body.job.status).toBe('completed');
   });
 });

@@ -5,11 +5,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inflatingDocx, minimalDocx, uploadDocument } from '../support/documents.js';
 import { spawnServer, type ServerProcess } from '../support/process.js';
-import { client, type Client } from '../support/server.js';
+import { client, storageEnv, type Client } from '../support/server.js';
 
 /**
  * Decompression bombs against a memd process of its own, whose resident memory (/proc/<pid>/status) is read before,
- * during and after each upload's extraction.
+ * during and after each upload's extraction. The process runs on the project's backend (SQLite, or the run's
+ * PostgreSQL server in the `postgres` project): the failed job is written where the jobs are.
  */
 
 const MiB = 1024 * 1024;
@@ -52,7 +53,7 @@ const describeRun = (run: Run) =>
   `baseline ${Math.round(baseline / MiB)} MiB, peak ${Math.round(run.peak / MiB)} MiB, after ${Math.round(run.after / MiB)} MiB`;
 
 beforeAll(async () => {
-  server = await spawnServer({ MEMD_DATA_DIR: dataDir, MEMD_DOCUMENT_EXTRACT_MEMORY_MB: String(HEAP_MB) });
+  server = await spawnServer({ ...storageEnv(dataDir), MEMD_DOCUMENT_EXTRACT_MEMORY_MB: String(HEAP_MB) });
   api = client(server.url);
   // The extraction thread has run once (modules loaded, then idle): the memory of a server that has ingested a document.
   const warm = await ingest('warm-up.docx', await minimalDocx(['The first document of the day.']));

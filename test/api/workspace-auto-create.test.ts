@@ -21,7 +21,9 @@ describe('workspaces created on first use', () => {
     expect((await api.get('/v1/threads', { 'x-workspace-id': 'project-beta' })).body).toEqual({ threads: [], total_count: 0 });
     expect((await api.get('/v1/workspaces/project-beta')).status).toBe(200);
     expect((await api.post('/v1/memories/recall', { query: 'anything' }, { 'x-workspace-id': 'project-gamma' })).body.memories).toEqual([]);
-    expect((await api.get('/v1/workspaces')).body.workspaces.map((w: { id: string }) => w.id)).toEqual(expect.arrayContaining(['project-alpha', 'project-beta', 'project-gamma']));
+    const listed = await api.get('/v1/memories?workspace_id=project-delta');
+    expect([listed.status, listed.body.memories]).toEqual([200, []]);
+    expect((await api.get('/v1/workspaces')).body.workspaces.map((w: { id: string }) => w.id)).toEqual(expect.arrayContaining(['project-alpha', 'project-beta', 'project-gamma', 'project-delta']));
   });
 
   it('keeps 404 for routes that address the workspace itself, and creates nothing there', async () => {
@@ -31,6 +33,7 @@ describe('workspaces created on first use', () => {
     expect((await api.get('/v1/workspaces/never-made/contradictions')).status).toBe(404);
     expect((await api.post('/v1/workspaces/never-made/import', { data: { memories: [], associations: [] } })).status).toBe(404);
     expect((await api.put('/v1/workspaces/never-made', { name: 'x' })).status).toBe(404);
+    expect((await api.delete('/v1/workspaces/never-made')).status).toBe(404);
     expect((await api.get('/v1/workspaces')).body.workspaces.map((w: { id: string }) => w.id)).not.toContain('never-made');
   });
 

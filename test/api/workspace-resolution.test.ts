@@ -40,9 +40,12 @@ describe('one workspace resolution for every route and method', () => {
     expect((await api.get(`/v1/memories/${other.id}?workspace_id=res-w`)).body.memory.status).toBe('deleted');
   });
 
-  it('answers 404 when the named workspace (body, query or header) is not the record’s', async () => {
+  it('answers 404 when the named workspace (body, query, header or session) is not the record’s', async () => {
     const memory = await remember(api, 'res-a', 'The VPN gateway is in Frankfurt.');
     await api.post('/v1/workspaces', { id: 'res-b', name: 'B' });
+    const sessionInB = (await api.post('/v1/sessions', { workspace_id: 'res-b' })).body.session;
+    expect((await api.get(`/v1/memories/${memory.id}`, { 'x-session-id': sessionInB.id })).status).toBe(404);
+    expect((await api.post(`/v1/memories/${memory.id}/decay`, {}, { 'x-session-id': sessionInB.id })).status).toBe(404);
     const missing = await api.get(`/v1/memories/${memory.id}?workspace_id=res-b`);
     expect(missing.status).toBe(404);
     expect(missing.body.message).toContain(memory.id);
@@ -81,9 +84,28 @@ describe('one workspace resolution for every route and method', () => {
 
     // Each of them is a 404 from another named workspace.
     const elsewhere = '?workspace_id=res-elsewhere';
-    for (const path of [`/v1/sessions/${session.id}`, `/v1/threads/${thread.thread_id}`, `/v1/skills/${skill.id}`, `/v1/mcp-servers/${server_.id}`, `/v1/data-providers/${provider.id}`, `/v1/documents/${upload.body.document.id}`]) {
+    for (const path of [`/v1/sessions/${session.id}`, `/v1/threads/${thread.thread_id}`, `/v1/skills/${skill.id}`, `/v1/mcp-servers/${server_.id}`, `/v1/data-providers/${provider.id}`, `/v1/documents/${upload.body.document.id}`, `/v1/documents/jobs/${upload.body.job.id}`]) {
       expect((await api.get(`${path}${elsewhere}`)).status, path).toBe(404);
     }
+  });
+
+  it('finds an association and a contradiction by id, and answers 404 from another named workspace, changing nothing', async () => {
+    const [a, b] = [await remember(api, 'res-edges', 'Ana works at Google'), await remember(api, 'res-edges', 'Ana joined Microsoft last spring')];
+    const link = (await api.post(`/v1/memories/${a.id}/associate`, { target_id: b.id, relationship: 'related_to' })).body.association;
+    expect((await api.delete(`/v1/memories/${a.id}/associations/${link.id}?workspace_id=res-elsewhere`)).status).toBe(404);
+    expect((await api.get(`/v1/memories/${a.id}/associations`)).body.associations.map((x: Json) => x.id)).toContain(link.id);
+    expect((await api.delete(`/v1/memories/${a.id}/associations/${link.id}`)).status).toBe(204);
+    expect((await api.get(`/v1/memories/${a.id}/associations`)).body.associations.map((x: Json) => x.id)).not.toContain(link.id);
+
+    await server.drainTasks();
+    expect((await api.post('/v1/workspaces/res-edges/contradictions/scan', { batch_size: 10 })).body.contradictions_found).toBe(1);
+    const [contradiction] = (await api.get('/v1/workspaces/res-edges/contradictions')).body.contradictions;
+    const elsewhere = await api.post(`/v1/contradictions/${contradiction.id}/resolve?workspace_id=res-elsewhere`, { resolution: 'keep_both' });
+    expect(elsewhere.status).toBe(404);
+    expect((await api.get('/v1/workspaces/res-edges/contradictions')).body.contradictions).toHaveLength(1);
+    const resolved = await api.post(`/v1/contradictions/${contradiction.id}/resolve`, { resolution: 'keep_both' });
+    expect(resolved.status, JSON.stringify(resolved.body)).toBe(200);
+    expect(resolved.body).toMatchObject({ id: contradiction.id, workspace_id: 'res-edges', resolution: 'keep_both' });
   });
 
   it('asks for a workspace when a thread id is used in two of them', async () => {
@@ -133,6 +155,21 @@ describe('workspace resolution with API keys', () => {
     expect((await keyA.get(`/v1/skills/${skill.id}`)).status).toBe(404);
     const session = (await admin.post('/v1/sessions', { workspace_id: 'team-b' })).body.session;
     expect((await keyA.get(`/v1/sessions/${session.id}`)).status).toBe(404);
+    const sibling = await remember(admin, 'team-b', 'Team B joined Microsoft last spring.');
+    const link = (await admin.post(`/v1/memories/${theirs.id}/associate`, { target_id: sibling.id, relationship: 'related_to' })).body.association;
+    expect((await keyA.delete(`/v1/memories/${theirs.id}/associations/${link.id}`)).status).toBe(404);
+    expect((await admin.get(`/v1/memories/${theirs.id}/associations`)).body.associations.map((x: Json) => x.id)).toContain(link.id);
+
+    await remember(admin, 'team-b', 'Bea works at Google');
+    await remember(admin, 'team-b', 'Bea joined Microsoft last spring');
+    await teams.server.drainTasks();
+    await admin.post('/v1/workspaces/team-b/contradictions/scan', { batch_size: 10 });
+    const [contradiction] = (await admin.get('/v1/workspaces/team-b/contradictions')).body.contradictions;
+    expect(contradiction).toBeDefined();
+    const hiddenContradiction = await keyA.post(`/v1/contradictions/${contradiction.id}/resolve`, { resolution: 'keep_a' });
+    const absentContradiction = await keyA.post('/v1/contradictions/ctr_0000000000000000/resolve', { resolution: 'keep_a' });
+    expect([hiddenContradiction.status, absentContradiction.status]).toEqual([404, 404]);
+    expect((await admin.get('/v1/workspaces/team-b/contradictions')).body.contradictions.map((c: Json) => c.id)).toContain(contradiction.id);
     expect((await keyA.delete(`/v1/sessions/${session.id}`)).status).toBe(404);
     expect((await admin.get(`/v1/sessions/${session.id}`)).status).toBe(200);
   });

@@ -32,6 +32,9 @@ describe('SDK: chat threads and messages', () => {
     expectFields(appended.body, ['messages', 'thread_id', 'new_message_count'], 'append result');
     for (const message of appended.body.messages) expectFields(message, MESSAGE_FIELDS, 'message');
     expect(appended.body.messages.map((m: { message_index: number }) => m.message_index)).toEqual([0, 1]);
+    // Beside the spec's own names, which stay.
+    for (const message of appended.body.messages) expect(message).toMatchObject({ message_id: message.id, index: message.message_index });
+    expect(got.body.thread.thread_id).toBe(id);
 
     // getMessages(id, { limit, offset, afterIndex, order })
     const messages = await t.sdk.call({ method: 'GET', path: `/v1/threads/${id}/messages?${ws}&limit=10&offset=0&after_index=0&order=asc` });

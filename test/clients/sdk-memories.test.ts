@@ -148,5 +148,11 @@ describe('SDK: memories, recall, reflect, associations, batch', () => {
     expect(invalid.status).toBe(422);
     expect(invalid.errorMessage).toEqual(expect.any(String));
     expect(invalid.body.details.map((d: { path: string }) => d.path)).toEqual(expect.arrayContaining(['/body/importance']));
+    // A parameter the query does not know is dropped; a field the body does not know is refused, and nothing is stored.
+    const before = (await t.sdk.call({ method: 'GET', path: '/v1/memories?workspace_id=sdk-memories&limit=100' })).body.memories.length;
+    const unknownField = await t.sdk.call({ method: 'POST', path: '/v1/memories?page=2', body: { content: 'Typo in a field name.', workspace_id: 'sdk-memories', importanse: 0.9 } });
+    expect(unknownField.status).toBe(422);
+    expect(JSON.stringify(unknownField.body.details)).toContain('importanse');
+    expect((await t.sdk.call({ method: 'GET', path: '/v1/memories?workspace_id=sdk-memories&limit=100&page=2' })).body.memories).toHaveLength(before);
   });
 });

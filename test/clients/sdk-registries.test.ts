@@ -99,7 +99,10 @@ describe('SDK: knowledgebase', () => {
     const article = await t.sdk.call({ method: 'GET', path: `/v1/knowledgebase/articles/${articles.body.articles[0].id}` });
     expect(article.status, article.errorMessage).toBe(200);
 
-    expect((await t.sdk.call({ method: 'GET', path: '/v1/knowledgebase/graph/communities/999' })).status).toBe(404);
+    for (const unknown of ['999', 'not-a-number']) {
+      const community = await t.sdk.call({ method: 'GET', path: `/v1/knowledgebase/graph/communities/${unknown}` });
+      expect([community.status, community.body.code], unknown).toEqual([404, 'not_found']);
+    }
     expect((await t.sdk.call({ method: 'GET', path: '/v1/knowledgebase/graph' })).status).toBe(200);
   });
 });

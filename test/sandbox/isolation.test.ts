@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { SandboxManager } from '../../src/sandbox/index.js';
+import { REMOVE_IMPORT_FENCE } from '../support/python-escapes.js';
 import { createManager } from './support.js';
 
 let manager: SandboxManager;
@@ -209,24 +210,11 @@ for name, ref in helpers.items():
   });
 });
 
-/** Python that takes our import hook out of the way (every way it can), then imports `target`. */
-const REMOVE_FENCE = `
-import builtins, importlib, importlib.machinery, sys, zipimport
-sys.meta_path[:] = [f for f in sys.meta_path if 'Fence' not in getattr(f, '__name__', type(f).__name__)]
-sys.meta_path.extend(f for f in (importlib.machinery.BuiltinImporter, importlib.machinery.FrozenImporter, importlib.machinery.PathFinder) if f not in sys.meta_path)
-builtins.__import__ = importlib.__import__
-sys.path_importer_cache.clear()
-zipimport._zip_directory_cache.clear()
-importlib.invalidate_caches()
-for name in [n for n in sys.modules if n.partition('.')[0] in ('pyodide', '_pyodide', 'js', 'pyodide_js')]:
-    del sys.modules[name]
-`;
-
 describe('the import fence holds when Python takes it apart', () => {
   test('with the hook removed, the import caches cleared and __import__ replaced, no bridge module can be imported again', async () => {
     const attempts = ['import pyodide', 'import pyodide.ffi', 'from pyodide.ffi import to_js', "importlib.import_module('pyodide.code')", 'import _pyodide._base', 'import js', 'import pyodide_js', 'import ctypes'];
     const run = await manager.execute('unfenced', {
-      code: `${REMOVE_FENCE}
+      code: `${REMOVE_IMPORT_FENCE}
 outcomes = {}
 for attempt in ${JSON.stringify(attempts)}:
     try:

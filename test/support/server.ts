@@ -59,11 +59,11 @@ export function postgresStorageEnv(schema: string): Record<string, string> {
 }
 
 /**
- * The storage a test server runs on. SQLite: a file in the data directory. Postgres (`MEMD_TEST_BACKEND=postgres`):
- * the run's real server, in a schema named after the data directory, so a restart on the same directory finds its
- * data again and every other server gets a schema of its own.
+ * The storage a test server (or a memd process a test spawns) runs on. SQLite: a file in the data directory.
+ * Postgres (`MEMD_TEST_BACKEND=postgres`): the run's real server, in a schema named after the data directory, so a
+ * restart on the same directory finds its data again and every other server gets a schema of its own.
  */
-function storageEnv(dataDir: string): Record<string, string> {
+export function storageEnv(dataDir: string): Record<string, string> {
   if (testBackend() === 'sqlite') return { MEMD_DATA_DIR: dataDir };
   return { MEMD_DATA_DIR: dataDir, ...postgresStorageEnv(`t_${createHash('sha256').update(dataDir).digest('hex').slice(0, 16)}`) };
 }
