@@ -124,8 +124,9 @@ describe('a document whose extraction outlasts MEMD_DOCUMENT_EXTRACT_TIMEOUT_MS'
 
   it('fails its job with extraction_timeout at the deadline; the next document is read by a fresh thread', async () => {
     const slowApi = client(slow.url);
-    // 8 MiB of one-word paragraphs: about ten seconds of parsing on an idle machine, within the memory bound.
-    const dense = await inflatingDocx(8 * 1024 * 1024, { paragraph: '<w:p><w:r><w:t>word</w:t></w:r></w:p>' });
+    // 16 MiB of one-word paragraphs, within the memory bound: half of it (8 MiB) took about ten seconds to parse on an
+    // idle machine, twice the deadline; the whole keeps a margin on a faster machine.
+    const dense = await inflatingDocx(16 * 1024 * 1024, { paragraph: '<w:p><w:r><w:t>word</w:t></w:r></w:p>' });
     const accepted = await uploadDocument(slow.url, { name: 'dense.docx', bytes: dense });
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(202);
     await slow.drainTasks();
