@@ -184,6 +184,8 @@ describe('explorer: memories', () => {
     const rendered = await list.getByRole('option').count();
     expect(rendered).toBeGreaterThan(5);
     expect(rendered).toBeLessThan(60);
+    // Assistive tech hears the position among all that match, not among those loaded so far.
+    expect(await list.getByRole('option').first().getAttribute('aria-setsize')).toBe('1000');
 
     // End moves to the last loaded row; reaching it loads the next page, and so on.
     await list.focus();
