@@ -63,6 +63,14 @@ describe('explorer: graph', () => {
     await expect.poll(async () => (await stage.screenshot()).equals(before)).toBe(false);
     expect(page.url()).toMatch(/\/ui\/w\/graphs\/graph$/);
     await page.getByRole('button', { name: 'Fit the whole graph' }).click();
+    // The screenshot once the camera's animation has ended: two pictures of the stage a moment apart agree.
+    await expect
+      .poll(async () => {
+        const first = await stage.screenshot();
+        await page.waitForTimeout(100);
+        return first.equals(await stage.screenshot());
+      })
+      .toBe(true);
     await screenshot(page, 'graph-light');
 
     // Click-through from the keyboard-reachable list of the most central memories.
