@@ -164,4 +164,20 @@ describe('bounded analysis', () => {
       await bounded.stop();
     }
   });
+
+  it('analyses only the newest memories when asked (max_nodes), the same ones a snapshot of that size holds', async () => {
+    // Twelve memories: an old 4-clique (0..3) and a newer barbell of two triangles joined by a bridge (6..11).
+    const { ws, ids } = await graph('graph-newest', 12, [...clique(0, 4), ...clique(6, 3), ...clique(9, 3), [8, 9], [3, 6]]);
+    const whole = (await api.post('/v1/graph/analyze', { workspace_id: ws })).body;
+    expect(whole).toMatchObject({ node_count: 12, edge_count: 14, truncated: false });
+    const newest = await api.post('/v1/graph/analyze', { workspace_id: ws, max_nodes: 6, top_k: 6 });
+    expect(newest.status).toBe(200);
+    expect(newest.body).toMatchObject({ node_count: 6, edge_count: 7, truncated: true });
+    expect(newest.body.summary).toMatchObject({ community_count: 2, bridge_count: 1 });
+    const analysed = newest.body.centrality.nodes.map((n: { memory_id: string }) => n.memory_id).sort();
+    const drawn = (await get(`/v1/graph/snapshot?workspace_id=${ws}&max_nodes=6`)).nodes.map((n: { id: string }) => n.id).sort();
+    expect(analysed).toEqual(drawn);
+    expect(analysed).toEqual(ids.slice(6).sort());
+    expect((await api.post('/v1/graph/analyze', { workspace_id: ws, max_nodes: 0 })).status).toBe(422);
+  });
 });

@@ -100,6 +100,40 @@ describe('explorer: conversation', () => {
     expectCleanConsole(watched);
   });
 
+  it('counts open contradictions on the workspaces screen, and resolves them: keep A, and keep both', async () => {
+    const memd = explorer.memd.withWorkspace('facts-2');
+    await memd.workspaces.create({ id: 'facts-2', name: 'Facts two' });
+    const { memory: oracle } = await memd.memories.create({ content: 'Bruno works at Oracle' });
+    const { memory: amazon } = await memd.memories.create({ content: 'Bruno joined Amazon last year' });
+    const { memory: rome } = await memd.memories.create({ content: 'I live in Rome' });
+    const { memory: madrid } = await memd.memories.create({ content: 'I moved to Madrid' });
+    await explorer.server.drainTasks();
+    await memd.contradictions.scan('facts-2');
+
+    const watched = await explorer.open('/ui/workspaces');
+    const { page } = watched;
+    await page.getByRole('button', { name: 'Facts two', exact: true }).click();
+    const panel = page.getByRole('complementary', { name: 'Workspace Facts two' });
+    await expect.poll(() => panel.getByRole('link', { name: '2 open contradictions' }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('row', { name: /Facts two/ }).getByRole('link', { name: '2', exact: true }).count()).toBe(1);
+    await panel.getByRole('link', { name: '2 open contradictions' }).click();
+    await expect.poll(() => page.url()).toContain('/ui/w/facts-2/conversation/contradictions');
+
+    const cards = page.locator('section.contradiction');
+    await expect.poll(() => cards.count()).toBe(2);
+    await cards.filter({ hasText: 'Bruno works at Oracle' }).getByRole('button', { name: 'Keep A', exact: true }).click();
+    await expect.poll(() => cards.count()).toBe(1);
+    expect((await memd.memories.get(oracle.id)).memory.status).toBe('active');
+    expect((await memd.memories.get(amazon.id)).memory.status).toBe('deleted');
+
+    await cards.first().getByRole('button', { name: 'Keep both', exact: true }).click();
+    await expect.poll(() => page.getByText('No open contradiction.').count()).toBe(1);
+    expect((await memd.memories.get(rome.id)).memory.status).toBe('active');
+    expect((await memd.memories.get(madrid.id)).memory.status).toBe('active');
+    expect((await memd.contradictions.list('facts-2')).count).toBe(0);
+    expectCleanConsole(watched);
+  });
+
   it('shows the briefing of the workspace', async () => {
     await chat().memories.create({ content: 'The quarterly report is due on Friday.' });
     const watched = await explorer.open('/ui/w/chat/conversation/briefing', { colorScheme: 'dark' });

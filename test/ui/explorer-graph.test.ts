@@ -44,11 +44,33 @@ describe('explorer: graph', () => {
     await expect.poll(() => communities.count()).toBeGreaterThanOrEqual(2);
     await expect.poll(() => page.getByRole('img', { name: /Association graph: 8 memories, 9 associations/ }).count()).toBe(1);
 
-    // A community focused: its button says so; the zoom controls answer.
+    // A community focused: its button says so.
     await communities.first().getByRole('button').click();
     await expect.poll(() => communities.first().getByRole('button').getAttribute('aria-pressed')).toBe('true');
+
+    // Zoom and pan: the picture changes with each (compared as pixels of the canvas).
+    const stage = page.locator('.graphcanvas');
+    let before = await stage.screenshot();
     await page.getByRole('button', { name: 'Zoom in' }).click();
+    await expect.poll(async () => (await stage.screenshot()).equals(before)).toBe(false);
+    await page.waitForTimeout(300); // the zoom's animation (200 ms) ends
+    before = await stage.screenshot();
+    const box = (await stage.boundingBox())!;
+    await page.mouse.move(box.x + 12, box.y + 12);
+    await page.mouse.down();
+    await page.mouse.move(box.x + 140, box.y + 100, { steps: 8 });
+    await page.mouse.up();
+    await expect.poll(async () => (await stage.screenshot()).equals(before)).toBe(false);
+    expect(page.url()).toMatch(/\/ui\/w\/graphs\/graph$/);
     await page.getByRole('button', { name: 'Fit the whole graph' }).click();
+    // The screenshot once the camera's animation has ended: two pictures of the stage a moment apart agree.
+    await expect
+      .poll(async () => {
+        const first = await stage.screenshot();
+        await page.waitForTimeout(100);
+        return first.equals(await stage.screenshot());
+      })
+      .toBe(true);
     await screenshot(page, 'graph-light');
 
     // Click-through from the keyboard-reachable list of the most central memories.

@@ -95,6 +95,84 @@ describe('explorer: memories', () => {
     expectCleanConsole(watched);
   });
 
+  it('filters by type, subtype, user, subject, status and dates, and the URL keeps the filters', async () => {
+    const memd = explorer.memd.withWorkspace('filters');
+    await memd.workspaces.create({ id: 'filters', name: 'Filters' });
+    await memd.memories.create({ content: 'To deploy, merge to main and tag a release.', type: 'procedural', subtype: 'runbook', user_id: 'alice', subject_id: 'deploys' });
+    await memd.memories.create({ content: 'Alice prefers deploying on Tuesdays.', type: 'semantic', user_id: 'alice', subject_id: 'alice' });
+    await memd.memories.create({ content: 'Bob rolled back the release on Friday.', type: 'episodic', user_id: 'bob', subject_id: 'deploys' });
+    const { memory: old } = await memd.memories.create({ content: 'The old deploy script lived in the tools repository.', type: 'procedural', user_id: 'alice' });
+    await memd.memories.update(old.id, { status: 'archived' });
+
+    const watched = await explorer.open('/ui/w/filters/memories');
+    const { page } = watched;
+    const rows = page.getByRole('listbox', { name: 'Memories' }).getByRole('option');
+    const contents = async () => (await rows.allTextContents()).map((text) => /(To deploy|Alice prefers|Bob rolled|The old deploy)/.exec(text)?.[1]).sort();
+    await expect.poll(contents).toEqual(['Alice prefers', 'Bob rolled', 'To deploy']);
+    const form = page.getByRole('form', { name: 'Filter memories' });
+    const apply = () => form.getByRole('button', { name: 'Apply filters' }).click();
+
+    await form.getByRole('checkbox', { name: 'procedural' }).check();
+    await form.getByLabel('User').fill('alice');
+    await apply();
+    await expect.poll(contents).toEqual(['To deploy']);
+    expect(page.url()).toMatch(/type=procedural.*user_id=alice|user_id=alice.*type=procedural/);
+
+    await form.getByLabel('Status').selectOption('archived');
+    await apply();
+    await expect.poll(contents).toEqual(['The old deploy']);
+
+    await form.getByRole('button', { name: 'Clear' }).click();
+    await expect.poll(contents).toEqual(['Alice prefers', 'Bob rolled', 'To deploy']);
+    await form.getByLabel('Subject').fill('deploys');
+    await apply();
+    await expect.poll(contents).toEqual(['Bob rolled', 'To deploy']);
+    await form.getByLabel('Subtypes').fill('runbook');
+    await apply();
+    await expect.poll(contents).toEqual(['To deploy']);
+
+    // Dates: nothing was written after tomorrow; everything before it.
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    await form.getByRole('button', { name: 'Clear' }).click();
+    await expect.poll(contents).toHaveLength(3);
+    await form.getByLabel('Created from').fill(tomorrow);
+    await apply();
+    await expect.poll(() => page.getByText('No memory matches these filters.').count()).toBe(1);
+    await page.reload();
+    await expect.poll(() => form.getByLabel('Created from').inputValue()).toBe(tomorrow);
+    await expect.poll(() => page.getByText('No memory matches these filters.').count()).toBe(1);
+    await form.getByLabel('Created from').fill('');
+    await form.getByLabel('to', { exact: true }).fill(tomorrow);
+    await apply();
+    await expect.poll(contents).toHaveLength(3);
+    expectCleanConsole(watched);
+  });
+
+  it('shows where a memory came from and its atomic facts; a fact links back to its source', async () => {
+    const { memory } = await explorer.memd.memories.create({
+      workspace_id: 'notes',
+      content: 'Jordan moved to Lisbon in March. Jordan works as a nurse at the city hospital. The commute takes twenty minutes.',
+      user_id: 'jordan',
+    });
+    await explorer.server.drainTasks();
+    const watched = await explorer.open(`/ui/w/notes/memories/${memory.id}`);
+    const { page } = watched;
+    const provenance = page.getByRole('region', { name: 'Provenance' });
+    await expect.poll(() => provenance.locator('dt').allTextContents()).toEqual(expect.arrayContaining(['came from', 'user', 'session']));
+    expect(await provenance.locator('div', { has: page.locator('dt', { hasText: /^user$/ }) }).locator('dd').textContent()).toBe('jordan');
+    const facts = page.getByRole('region', { name: /^Atomic facts/ });
+    await expect.poll(() => facts.getByRole('heading').textContent()).toBe('Atomic facts (3)');
+    expect((await facts.getByRole('link').allTextContents()).sort()).toEqual(['Jordan moved to Lisbon in March.', 'Jordan works as a nurse at the city hospital.', 'The commute takes twenty minutes.']);
+
+    await facts.getByRole('link', { name: 'The commute takes twenty minutes.' }).click();
+    await expect.poll(() => page.locator('h1').textContent()).toBe('The commute takes twenty minutes.');
+    const source = page.getByRole('region', { name: 'Provenance' }).getByRole('link', { name: memory.id });
+    await expect.poll(() => source.count()).toBe(1);
+    await source.click();
+    await expect.poll(() => page.url()).toMatch(new RegExp(`/memories/${memory.id}$`));
+    expectCleanConsole(watched);
+  });
+
   it('pages a large workspace from the server by cursor and keeps only the rows in view in the document', async () => {
     await explorer.memd.workspaces.create({ id: 'big', name: 'Big' });
     const operations = Array.from({ length: 1_000 }, (_, i) => ({ op: 'create' as const, content: `Inventory item number ${i} is on shelf ${i % 37}.` }));
@@ -106,6 +184,8 @@ describe('explorer: memories', () => {
     const rendered = await list.getByRole('option').count();
     expect(rendered).toBeGreaterThan(5);
     expect(rendered).toBeLessThan(60);
+    // Assistive tech hears the position among all that match, not among those loaded so far.
+    expect(await list.getByRole('option').first().getAttribute('aria-setsize')).toBe('1000');
 
     // End moves to the last loaded row; reaching it loads the next page, and so on.
     await list.focus();
@@ -116,6 +196,51 @@ describe('explorer: memories', () => {
     await expect.poll(() => page.getByText(/1,000 memories match · (3|4)00 loaded/).count()).toBe(1);
     expect(await list.getByRole('option').count()).toBeLessThan(60);
     await screenshot(page, 'memories-many');
+    expectCleanConsole(watched);
+  });
+
+  it('works from the keyboard alone: skip link, tab order, the list, a dialog that takes focus and closes on Escape', async () => {
+    await explorer.memd.workspaces.create({ id: 'keys', name: 'Keys' });
+    const { memory } = await explorer.memd.memories.create({ workspace_id: 'keys', content: 'The keyboard test memory lives here.' });
+    const watched = await explorer.open('/ui/w/keys/memories');
+    const { page } = watched;
+    const focused = () => page.evaluate('document.activeElement?.getAttribute("role") ?? document.activeElement?.textContent?.trim() ?? document.activeElement?.id');
+    const outline = () => page.evaluate('getComputedStyle(document.activeElement).outlineStyle');
+    await expect.poll(() => page.getByRole('listbox', { name: 'Memories' }).getByRole('option').count()).toBe(1);
+
+    // The first Tab reaches the skip link, which moves focus to the main content.
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate('document.activeElement?.id')).toBe('main');
+
+    // Tab reaches the list (past the new-memory form and the filters), with a visible focus ring.
+    let presses = 0;
+    while ((await focused()) !== 'listbox' && presses < 80) {
+      await page.keyboard.press('Tab');
+      presses++;
+    }
+    expect(await focused()).toBe('listbox');
+    expect(await outline()).not.toBe('none');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.url()).toContain(`/ui/w/keys/memories/${memory.id}`);
+
+    // On the memory's page: Tab to the hard delete; its dialog takes focus (Cancel first) and Escape closes it.
+    await expect.poll(() => page.getByRole('button', { name: 'Delete for good…' }).count()).toBe(1);
+    presses = 0;
+    while ((await focused()) !== 'Delete for good…' && presses < 80) {
+      await page.keyboard.press('Tab');
+      presses++;
+    }
+    expect(await focused()).toBe('Delete for good…');
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Delete this memory for good?' });
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    expect(await focused()).toBe('Cancel');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    expect(await focused()).toBe('Delete for good…');
+    expect((await explorer.memd.memories.get(memory.id, { workspace_id: 'keys' })).memory.status).toBe('active');
     expectCleanConsole(watched);
   });
 

@@ -61,6 +61,31 @@ describe('explorer: recall playground', () => {
     expectCleanConsole(watched);
   });
 
+  it('finds a memory written on the page by recall, from the screen links, and opens why it matched', async () => {
+    await explorer.memd.workspaces.create({ id: 'written', name: 'Written' });
+    await explorer.memd.memories.create({ workspace_id: 'written', content: 'The coffee machine on the third floor is broken.' });
+    const watched = await explorer.open('/ui/w/written/memories');
+    const { page } = watched;
+    await page.getByText('Write a memory').click();
+    await page.getByLabel('Content').fill('The espresso grinder is cleaned every Friday by Marta.');
+    await page.getByRole('button', { name: 'Remember' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('Remembered');
+
+    await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Recall' }).click();
+    await page.getByLabel('Query').fill('Who cleans the espresso grinder?');
+    await page.getByRole('button', { name: 'Recall', exact: true }).click();
+    const first = page.locator('ol.results > li').first();
+    await expect.poll(() => first.getByRole('link').textContent()).toBe('The espresso grinder is cleaned every Friday by Marta.');
+    // Every score the result carries: relevance, boosted score, trust, freshness, and its match signals.
+    for (const meter of ['relevance', 'trust', 'freshness']) expect(await first.getByRole('meter', { name: meter, exact: true }).count()).toBe(1);
+    expect(await first.getByText(/boosted score \d/).count()).toBe(1);
+    expect((await first.getByTitle('match signal').allTextContents()).length).toBeGreaterThan(0);
+    await first.getByText('Why it matched').click();
+    await expect.poll(() => first.getByRole('table', { name: /Ranking features/ }).getByRole('rowheader').count()).toBeGreaterThan(0);
+    await expect.poll(() => first.getByText(/^Boosts: scope/).isVisible()).toBe(true);
+    expectCleanConsole(watched);
+  });
+
   it('asks the same question as reflect and links its sources', async () => {
     const watched = await explorer.open('/ui/w/team/recall', { colorScheme: 'dark' });
     const { page } = watched;

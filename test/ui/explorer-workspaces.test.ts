@@ -64,8 +64,21 @@ describe('explorer: workspaces', () => {
     await page.reload();
     await page.getByRole('button', { name: 'Copy', exact: true }).click();
     const target = page.getByRole('complementary', { name: 'Workspace Copy' });
+    // The progress bar shows while the file goes up and is gone once the report is in: every text it showed is kept.
+    await page.evaluate(`(() => {
+      window.__progress = [];
+      new MutationObserver(() => {
+        const label = document.querySelector('.progress progress')?.getAttribute('aria-label');
+        if (label && label !== window.__progress.at(-1)) window.__progress.push(label);
+      }).observe(document.body, { childList: true, subtree: true, characterData: true, attributes: true });
+    })()`);
     await target.getByLabel('Import an export file into this workspace').setInputFiles({ name: 'source.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from(file) });
     await expect.poll(() => target.getByRole('status').textContent()).toBe('Imported 2 memories and 1 associations; 0 duplicates skipped.');
+    const kib = Math.round(Buffer.byteLength(file) / 1024);
+    const shown = (await page.evaluate('window.__progress')) as string[];
+    expect(shown[0]).toBe(`0 of ${kib} KiB sent`);
+    expect(shown.at(-1)).toBe(`${kib} of ${kib} KiB sent`);
+    expect(await target.locator('.progress').count()).toBe(0);
     const copied = await explorer.memd.memories.list({ workspace_id: 'copy' });
     expect(copied.memories.map((m) => m.content).sort()).toEqual(['Hotfixes skip the release train.', 'The release train leaves on Wednesdays.']);
     expectCleanConsole(watched);

@@ -46,6 +46,8 @@ describe('GET /ui', () => {
     expect(asset.status).toBe(200);
     expect(asset.headers.get('content-type')).toContain('javascript');
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    // Read to the end: a body left unread holds its connection open, and the server's stop waits for it.
+    expect((await asset.text()).length).toBeGreaterThan(1000);
   });
 
   it('says how to build the page where it is not built', async () => {

@@ -60,9 +60,10 @@ export class GraphService {
     return { ...header(graph), ...bridgesReport(graph, result.bridges!) };
   }
 
-  async analyze(workspaceId: string, scope: GraphScope, options: CommunityOptions & CentralityOptions) {
+  /** `maxNodes`: only the newest memories, the same ones a snapshot of that size draws (a viewer's picture). */
+  async analyze(workspaceId: string, scope: GraphScope, options: CommunityOptions & CentralityOptions & { maxNodes?: number | undefined }) {
     const started = performance.now();
-    const { graph, result } = await this.analyse(workspaceId, scope, ['stats', 'communities', 'centrality', 'bridges'], options.resolution);
+    const { graph, result } = await this.analyse(workspaceId, scope, ['stats', 'communities', 'centrality', 'bridges'], options.resolution, options.maxNodes);
     const stats = statsReport(graph, result.stats!);
     const communities = communitiesReport(graph, result.communities!, options);
     const centrality = centralityReport(graph, result.centrality!, options);
@@ -79,8 +80,8 @@ export class GraphService {
   }
 
   /** Loads the graph in scope and runs the analyses asked for. */
-  async analyse(workspaceId: string, scope: GraphScope, parts: AnalysisPart[], resolution = 1): Promise<{ graph: LoadedGraph; result: AnalysisResult }> {
-    const graph = await this.load(workspaceId, scope);
+  async analyse(workspaceId: string, scope: GraphScope, parts: AnalysisPart[], resolution = 1, maxNodes?: number): Promise<{ graph: LoadedGraph; result: AnalysisResult }> {
+    const graph = await this.load(workspaceId, scope, maxNodes);
     return { graph, result: await this.analyzer.run({ graph: graph.compact, parts, resolution }) };
   }
 }

@@ -97,7 +97,7 @@ export function graphRoutes(app: App, services: CoreServices): void {
     async (request) => {
       const b = request.body;
       const { workspaceId, scope } = await scoped(request, b);
-      return services.graph.analyze(workspaceId, scope, { resolution: b.resolution, minSize: b.min_size, sortBy: b.sort_by, limit: b.top_k });
+      return services.graph.analyze(workspaceId, scope, { resolution: b.resolution, minSize: b.min_size, sortBy: b.sort_by, limit: b.top_k, maxNodes: b.max_nodes });
     },
   );
 }

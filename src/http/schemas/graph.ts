@@ -33,6 +33,9 @@ export const AnalyzeBody = Type.Object(
     ...communityFields,
     sort_by: sortBy,
     top_k: Type.Integer({ minimum: 1, maximum: 10_000, default: 20, description: 'nodes in the centrality ranking' }),
+    max_nodes: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'analyse only the newest memories, as many as a snapshot of this max_nodes holds (default and cap: MEMD_GRAPH_MAX_NODES)' }),
+    ),
   },
   { additionalProperties: false },
 );

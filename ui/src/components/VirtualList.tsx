@@ -12,6 +12,8 @@ interface Props<T> {
   /** Called when the last rows come into view: load the next page. */
   onEndReached?: () => void;
   label: string;
+  /** How many items there are in all (the server's count), when more than those loaded; told to assistive tech. */
+  total?: number | undefined;
   /** Rows drawn beyond the visible ones, above and below. */
   overscan?: number;
 }
@@ -21,7 +23,7 @@ interface Props<T> {
  * End move the active row; Enter opens it. Written here rather than taken from a library: with fixed row heights
  * windowing is the arithmetic below, and the libraries for it target React.
  */
-export function VirtualList<T>({ items, rowHeight, keyOf, render, onOpen, onEndReached, label, overscan = 8 }: Props<T>) {
+export function VirtualList<T>({ items, rowHeight, keyOf, render, onOpen, onEndReached, label, total, overscan = 8 }: Props<T>) {
   const box = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(600);
@@ -79,7 +81,7 @@ export function VirtualList<T>({ items, rowHeight, keyOf, render, onOpen, onEndR
         role="option"
         aria-selected={index === active}
         aria-posinset={index + 1}
-        aria-setsize={items.length}
+        aria-setsize={Math.max(total ?? 0, items.length)}
         class={`vrow${index === active ? ' active' : ''}`}
         style={{ top: `${index * rowHeight}px`, height: `${rowHeight}px` }}
         onClick={() => {

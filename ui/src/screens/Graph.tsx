@@ -77,7 +77,8 @@ export function Graph() {
     async (signal) => {
       const [snapshot, analysis] = await Promise.all([
         memd.graph.snapshot({ max_nodes: maxNodes }, { signal }),
-        memd.graph.analyze({ resolution, top_k: Math.min(10_000, maxNodes), sort_by: 'pagerank' }, { signal, timeoutMs: 120_000 }),
+        // The analysis of the memories drawn, not of the whole workspace: communities and ranks of this picture.
+        memd.graph.analyze({ resolution, top_k: Math.min(10_000, maxNodes), sort_by: 'pagerank', max_nodes: maxNodes }, { signal, timeoutMs: 120_000 }),
       ]);
       return { snapshot, analysis, ...viewOf(snapshot, analysis) };
     },

@@ -109,6 +109,7 @@ export function Memories() {
       <VirtualList
         label="Memories"
         items={page.items}
+        total={page.total}
         rowHeight={ROW_HEIGHT}
         keyOf={(m) => m.id}
         onOpen={open}

@@ -3638,6 +3638,8 @@ export interface paths {
                          * @default 20
                          */
                         top_k?: number;
+                        /** @description analyse only the newest memories, as many as a snapshot of this max_nodes holds (default and cap: MEMD_GRAPH_MAX_NODES) */
+                        max_nodes?: number;
                     };
                 };
             };
