@@ -1,5 +1,5 @@
 import { LazyWorker, siblingModule } from '../../worker-entry.js';
-import type { RenderedPage, RenderRequest } from './render-worker.js';
+import { OVER_BUDGET, type RenderedPage, type RenderRequest } from './render-worker.js';
 
 export interface RendererLimits {
   /** Heap of the render thread, and what its heap and buffers may hold while it draws a page, in MiB. */
@@ -21,17 +21,19 @@ export class PageRenderer {
   }
 
   /** The page as a PNG image, or why it could not be drawn (in time, in memory). */
-  async render(request: Omit<RenderRequest, 'memoryBytes'>, timeoutMs: number): Promise<RenderedPage> {
+  async render(request: Omit<RenderRequest, 'memoryBytes' | 'verdict'>, timeoutMs: number): Promise<RenderedPage> {
     const { memoryMb } = this.limits;
     const deadline = AbortSignal.timeout(timeoutMs);
+    // Shared with the thread, which writes OVER_BUDGET in it before it ends itself for want of memory.
+    const verdict = new Int32Array(new SharedArrayBuffer(4));
     let drawn: RenderedPage;
     try {
-      drawn = (await this.#worker.run({ ...request, memoryBytes: memoryMb * 1024 * 1024 } satisfies RenderRequest, { signal: deadline })) as RenderedPage;
+      drawn = (await this.#worker.run({ ...request, memoryBytes: memoryMb * 1024 * 1024, verdict } satisfies RenderRequest, { signal: deadline })) as RenderedPage;
     } catch (error) {
-      if (deadline.aborted) drawn = { ok: false, code: 'render_timeout', message: `drawing page ${request.pageNo} took longer than ${timeoutMs} ms (MEMD_OCR_TIMEOUT_MS)` };
-      else if ((error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
+      if (Atomics.load(verdict, 0) === OVER_BUDGET || (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
         drawn = { ok: false, code: 'render_out_of_memory', message: `drawing page ${request.pageNo} needed more than ${memoryMb} MiB (MEMD_DOCUMENT_RENDER_MEMORY_MB)` };
-      } else drawn = { ok: false, code: 'render_failed', message: `page ${request.pageNo} could not be drawn: ${(error as Error).message}` };
+      } else if (deadline.aborted) drawn = { ok: false, code: 'render_timeout', message: `drawing page ${request.pageNo} took longer than ${timeoutMs} ms (MEMD_OCR_TIMEOUT_MS)` };
+      else drawn = { ok: false, code: 'render_failed', message: `page ${request.pageNo} could not be drawn: ${(error as Error).message}` };
     }
     if (!drawn.ok) this.#worker.discard();
     return drawn;
