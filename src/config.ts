@@ -117,7 +117,10 @@ export interface OcrConfig {
   timeoutMs: number;
   /** Largest image read, in pixels (width × height): what bounds the memory one page takes. */
   maxPixels: number;
-  /** `local`: recognition threads (each holds the model, about 100 MiB, while it works). */
+  /**
+   * `local`: recognition threads. Each holds the model (about 60 MiB) and, until it stops after a minute idle, the
+   * memory its largest page took: about 220 MiB after an A4 page at 300 dpi, 480 MiB at `maxPixels` (BENCHMARKS.md).
+   */
   workers: number;
 }
 
