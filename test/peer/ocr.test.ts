@@ -63,6 +63,17 @@ describe('OCR on the peer', () => {
     }
   });
 
+  it("documents /v1/ocr in the peer's OpenAPI: the bodies it takes and the answer's shape", async () => {
+    const document = (await api.get('/openapi.json')).body;
+    const operation = document.paths['/v1/ocr'].post;
+    expect(Object.keys(operation.requestBody.content)).toEqual(expect.arrayContaining(['application/json', 'application/octet-stream', 'image/png', 'image/tiff']));
+    expect(operation.requestBody.content['application/json'].schema).toMatchObject({ required: ['image'], properties: { image: { type: 'string' } } });
+    const answer = operation.responses['200'].content['application/json'].schema;
+    expect(Object.keys(answer.properties).sort()).toEqual(['confidence', 'height', 'lines', 'model', 'object', 'text', 'width']);
+    expect(Object.keys(answer.properties.lines.items.properties.words.items.properties).sort()).toEqual(['bbox', 'confidence', 'text']);
+    expect(operation.responses['4XX'].content['application/json'].schema.properties.error.properties.code.description).toContain('image_too_large');
+  });
+
   it('answers 501 when OCR is off on the peer', async () => {
     const off = await startPeer({ MEMD_PEER_OCR: 'off' });
     try {
