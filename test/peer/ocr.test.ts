@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { textImage, uploadDocument } from '../support/documents.js';
+import { multiPageTiff, textImage, uploadDocument } from '../support/documents.js';
 import { startPeer, type TestPeer } from '../support/peer.js';
 import { client, startServer } from '../support/server.js';
 
@@ -54,6 +54,11 @@ describe('OCR on the peer', () => {
       await server.drainTasks();
       const pages = (await client(server.url).get(`/v1/documents/${accepted.body.document.id}/pages`)).body.pages;
       expect(pages).toMatchObject([{ page_no: 1, transcript: 'Mind the gap between platforms', transcript_model: 'tesseract.js-eng-best-int' }]);
+      // Each page of a multi-page TIFF goes to the peer on its own.
+      const tiff = await uploadDocument(server.url, { name: 'timetable.tiff', bytes: await multiPageTiff([['Trains leave every hour'], ['Last ferry at midnight']]) });
+      await server.drainTasks();
+      const tiffPages = (await client(server.url).get(`/v1/documents/${tiff.body.document.id}/pages`)).body.pages;
+      expect(tiffPages.map((p: any) => [p.page_no, p.transcript])).toEqual([[1, 'Trains leave every hour'], [2, 'Last ferry at midnight']]);
       const broken = await uploadDocument(server.url, { name: 'broken.png', bytes: Buffer.from('\x89PNG\r\n\x1a\nnot really') });
       await server.drainTasks();
       const job = (await client(server.url).get(`/v1/documents/jobs/${broken.body.job.id}`)).body.job;
