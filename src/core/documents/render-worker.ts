@@ -51,14 +51,24 @@ function checkMemory(): void {
   process.exit(1);
 }
 
-// pdf.js's two halves (parsing and drawing) talk through a port that settles each message in a microtask and clones
-// it with the global structuredClone: decoding a page's images can run for seconds without a timer firing, but never
-// without a message (each decoded image is one). So memory is looked at on every message as well as on a timer.
-const clone = globalThis.structuredClone;
-globalThis.structuredClone = ((value: unknown, options?: Parameters<typeof structuredClone>[1]) => {
-  checkMemory();
-  return clone(value, options);
-}) as typeof structuredClone;
+let messagesWatched = false;
+
+/**
+ * pdf.js's two halves (parsing and drawing) talk through a port that settles each message in a microtask and clones
+ * it with the global structuredClone: decoding a page's images can run for seconds without a timer firing, but never
+ * without a message (each decoded image is one). So memory is looked at on every message as well as on a timer.
+ * Installed by the first page drawn, so that importing this module (for its types and constants) changes nothing
+ * outside the render thread.
+ */
+function watchMessages(): void {
+  if (messagesWatched) return;
+  messagesWatched = true;
+  const clone = globalThis.structuredClone;
+  globalThis.structuredClone = ((value: unknown, options?: Parameters<typeof structuredClone>[1]) => {
+    checkMemory();
+    return clone(value, options);
+  }) as typeof structuredClone;
+}
 
 /**
  * Worker-thread side of page rendering: a PDF page without a text layer becomes a PNG image for OCR (pdf.js through
@@ -79,6 +89,7 @@ export default async function renderPage({ bytes, pageNo, maxPixels, memoryBytes
   let imageRemoved = false;
   const warn = console.warn;
   console.warn = (...args: unknown[]) => void (imageRemoved ||= IMAGE_REMOVED.test(args.join(' ')));
+  watchMessages();
   drawing = { memoryBytes, verdict };
   const watch = setInterval(checkMemory, WATCH_MS);
   try {
