@@ -37,7 +37,7 @@ async function ingest(file: UploadFile) {
   }
   // A render thread that failed is let go; its memory returns when it has exited.
   let after = residentBytes();
-  for (let waited = 0; waited < 20_000 && baseline !== undefined && after > baseline + 64 * MiB; waited += 250) {
+  for (let waited = 0; waited < 10_000 && baseline !== undefined && after > baseline + 64 * MiB; waited += 250) {
     await sleep(250);
     after = residentBytes();
   }
@@ -82,8 +82,11 @@ describe('a scanned PDF whose pages decode to far more than they weigh', () => {
     ]);
     expect(pages.map((p: any) => p.transcript === '')).toEqual([false, true, true, false]);
     expect(words(pages[3].transcript)).toEqual(expect.arrayContaining(['granite', 'blocks', 'shipped', 'aberdeen', 'march']));
+    // Unbounded, the 100 M pixel page alone took a process to 1.3 GiB (BENCHMARKS.md, "OCR and page drawing memory").
     expect(peak - baseline, memory).toBeLessThan(512 * MiB);
-    expect(after - baseline, memory).toBeLessThan(96 * MiB);
+    // What stays: the C allocator may keep the arenas of the two render threads that were ended (up to 64 MiB each
+    // on 64-bit glibc) for reuse; 58 to 83 MiB stayed in five runs on a loaded machine (2026-11-26).
+    expect(after - baseline, memory).toBeLessThan(160 * MiB);
   });
 
   it('the server still serves, and reads an ordinary scan afterwards', async () => {
