@@ -98,6 +98,11 @@ export interface DocumentsConfig {
   extractMemoryMb: number;
   /** Most bytes a Word document may decompress to; beyond it (declared or actual) the job fails with `document_too_large`. */
   maxExpandedBytes: number;
+  /**
+   * What the thread that draws a scanned PDF page for OCR may hold (its heap, and the buffers of the images it
+   * decodes), in MiB; a page that needs more is listed in the job's `page_errors` as `render_out_of_memory`.
+   */
+  renderMemoryMb: number;
 }
 /**
  * Reading text from images (image uploads, PDF pages without a text layer): `local` runs tesseract.js in this
@@ -112,7 +117,10 @@ export interface OcrConfig {
   timeoutMs: number;
   /** Largest image read, in pixels (width × height): what bounds the memory one page takes. */
   maxPixels: number;
-  /** `local`: recognition threads (each holds the model, about 100 MiB, while it works). */
+  /**
+   * `local`: recognition threads. Each holds the model (about 60 MiB) and, until it stops after a minute idle, the
+   * memory its largest page took: about 220 MiB after an A4 page at 300 dpi, 480 MiB at `maxPixels` (BENCHMARKS.md).
+   */
   workers: number;
 }
 
@@ -361,6 +369,7 @@ export function loadConfig(env: Env = process.env): Config {
       extractTimeoutMs: integer(env, 'MEMD_DOCUMENT_EXTRACT_TIMEOUT_MS', 300_000, 100, 3_600_000),
       extractMemoryMb: integer(env, 'MEMD_DOCUMENT_EXTRACT_MEMORY_MB', 1024, 32, 16_384),
       maxExpandedBytes: integer(env, 'MEMD_DOCUMENT_MAX_EXPANDED_BYTES', 256 * 1024 * 1024, 1024, 16 * 1024 ** 3),
+      renderMemoryMb: integer(env, 'MEMD_DOCUMENT_RENDER_MEMORY_MB', 512, 64, 16_384),
     },
     ocr: ocrConfig(env, oneOf(env, 'MEMD_OCR_PROVIDER', ['local', 'peer', 'off'] as const, 'local')),
     transcription: {

@@ -212,9 +212,9 @@ export async function createServices(config: Config, log: ContextLogger, options
   const graph = new GraphService(storage, analyzer, config.graph);
   const knowledgebase = new KnowledgebaseService({ storage, graph, llm, clock, events, log });
   tasks.register(KNOWLEDGEBASE_TASK, knowledgebase.handle);
-  const { extractTimeoutMs: timeoutMs, extractMemoryMb: memoryMb, maxExpandedBytes } = config.documents;
+  const { extractTimeoutMs: timeoutMs, extractMemoryMb: memoryMb, maxExpandedBytes, renderMemoryMb } = config.documents;
   const extractor = new DocumentExtractor({ timeoutMs, memoryMb, maxExpandedBytes });
-  const renderer = new PageRenderer();
+  const renderer = new PageRenderer({ memoryMb: renderMemoryMb });
   const ocr = createOcrProvider(config.ocr);
   const reader = new DocumentReader({ extractor, renderer, ocr, transcriber: createTranscriber(config.transcription), ocrLimits: config.ocr });
   const ingestor = new DocumentIngestor({ storage, memories, workspaces, embedder, reader, clock, log });

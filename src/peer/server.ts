@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
 import pino from 'pino';
@@ -15,6 +16,7 @@ import { ProviderLoad } from './load.js';
 import { ocrRoutes } from './ocr.js';
 import { transcriptionRoutes } from './transcription-proxy.js';
 import { createOcrProvider, type OcrProvider } from '../providers/ocr/index.js';
+import { API_VERSION } from '../version.js';
 
 export type PeerApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 
@@ -65,6 +67,17 @@ export async function createPeer(config: PeerConfig, options: PeerOptions = {}):
       if (!presented || !timingSafeEqual(digest(presented), expected)) throw new AppError('unauthorized', 'a valid API key is required (Authorization: Bearer <MEMD_PEER_API_KEY>)');
     });
   }
+
+  // The peer's API as OpenAPI 3 (`GET /openapi.json`), built from the route schemas: registered before the routes.
+  await http.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'memd embedding peer', description: 'Embeddings, OCR, and language-model and transcription forwarding for memd nodes', version: API_VERSION },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      ...(config.apiKey ? { security: [{ bearer: [] }] } : {}),
+    },
+  });
+  http.get('/openapi.json', { schema: { hide: true } }, async () => http.swagger());
 
   http.get('/health', async () => ({ status: 'healthy' as const }));
   http.get('/health/ready', async (_request, reply) => {

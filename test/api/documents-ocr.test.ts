@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pdfWithScans, textImage, textTiff, uploadDocument, type UploadFile } from '../support/documents.js';
+import { multiPageTiff, pdfWithScans, textImage, textTiff, uploadDocument, type UploadFile } from '../support/documents.js';
 import { client, startServer, type Client, type TestServer } from '../support/server.js';
 
 // OCR is slow: few tests, small images. The server reads images in-process (the default, MEMD_OCR_PROVIDER=local).
@@ -68,6 +68,30 @@ describe('OCR of scanned pages and images', () => {
     }
     const mimes = (await api.get('/v1/documents?document_type=image')).body.documents.map((d: any) => d.mime_type);
     expect(mimes.sort()).toEqual(['image/jpeg', 'image/png', 'image/tiff', 'image/webp']);
+  });
+
+  it('each image of a multi-page TIFF is a page of its own, read by OCR; a page that cannot be read is listed and the others kept', async () => {
+    const tiff = await multiPageTiff([['Minutes of the harbour board', 'meeting of 3 May'], ['This page claims to be enormous'], ['The dredger was sold', 'to the Cork company']]);
+    // The second page's IFD claims 100,000 × 100,000 pixels (its first two entries: ImageWidth, ImageLength).
+    const firstIfd = tiff.readUInt32LE(4);
+    const secondIfd = tiff.readUInt32LE(firstIfd + 2 + tiff.readUInt16LE(firstIfd) * 12);
+    tiff.writeUInt32LE(100_000, secondIfd + 2 + 8);
+    tiff.writeUInt32LE(100_000, secondIfd + 2 + 12 + 8);
+
+    const { document, job, pages } = await ingest({ name: 'board-minutes.tiff', bytes: tiff });
+    expect(job).toMatchObject({ status: 'completed', error: null });
+    expect(job.page_errors).toEqual([{ page_no: 2, code: 'image_too_large', message: expect.stringContaining('MEMD_OCR_MAX_PIXELS') }]);
+    expect(document).toMatchObject({ document_type: 'image', mime_type: 'image/tiff', page_count: 3 });
+    expect(pages.map((p: any) => [p.page_no, p.transcript_model])).toEqual([[1, OCR_MODEL], [2, OCR_MODEL], [3, OCR_MODEL]]);
+    expect(words(pages[0].transcript)).toEqual(expect.arrayContaining(['minutes', 'harbour', 'board', 'meeting', 'may']));
+    expect(pages[1].transcript).toBe('');
+    expect(words(pages[2].transcript)).toEqual(expect.arrayContaining(['dredger', 'sold', 'cork', 'company']));
+    expect(words(pages[0].transcript)).not.toContain('dredger');
+
+    const memories = (await api.get(`/v1/documents/${document.id}/memories`)).body.memories;
+    expect(memories.map((m: any) => m.metadata.page_no).sort()).toEqual([1, 3]);
+    const found = await api.post('/v1/documents/search', { query: 'dredger sold to the Cork company', limit: 1, doc_ids: [document.id] });
+    expect(found.body.pages[0]).toMatchObject({ page_no: 3 });
   });
 
   it('an image that cannot be read fails its job with the reason; a decompression bomb is refused from its header', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { textImage, uploadDocument } from '../support/documents.js';
+import { multiPageTiff, textImage, uploadDocument } from '../support/documents.js';
 import { startPeer, type TestPeer } from '../support/peer.js';
 import { client, startServer } from '../support/server.js';
 
@@ -54,6 +54,11 @@ describe('OCR on the peer', () => {
       await server.drainTasks();
       const pages = (await client(server.url).get(`/v1/documents/${accepted.body.document.id}/pages`)).body.pages;
       expect(pages).toMatchObject([{ page_no: 1, transcript: 'Mind the gap between platforms', transcript_model: 'tesseract.js-eng-best-int' }]);
+      // Each page of a multi-page TIFF goes to the peer on its own.
+      const tiff = await uploadDocument(server.url, { name: 'timetable.tiff', bytes: await multiPageTiff([['Trains leave every hour'], ['Last ferry at midnight']]) });
+      await server.drainTasks();
+      const tiffPages = (await client(server.url).get(`/v1/documents/${tiff.body.document.id}/pages`)).body.pages;
+      expect(tiffPages.map((p: any) => [p.page_no, p.transcript])).toEqual([[1, 'Trains leave every hour'], [2, 'Last ferry at midnight']]);
       const broken = await uploadDocument(server.url, { name: 'broken.png', bytes: Buffer.from('\x89PNG\r\n\x1a\nnot really') });
       await server.drainTasks();
       const job = (await client(server.url).get(`/v1/documents/jobs/${broken.body.job.id}`)).body.job;
@@ -61,6 +66,17 @@ describe('OCR on the peer', () => {
     } finally {
       await server.stop();
     }
+  });
+
+  it("documents /v1/ocr in the peer's OpenAPI: the bodies it takes and the answer's shape", async () => {
+    const document = (await api.get('/openapi.json')).body;
+    const operation = document.paths['/v1/ocr'].post;
+    expect(Object.keys(operation.requestBody.content)).toEqual(expect.arrayContaining(['application/json', 'application/octet-stream', 'image/png', 'image/tiff']));
+    expect(operation.requestBody.content['application/json'].schema).toMatchObject({ required: ['image'], properties: { image: { type: 'string' } } });
+    const answer = operation.responses['200'].content['application/json'].schema;
+    expect(Object.keys(answer.properties).sort()).toEqual(['confidence', 'height', 'lines', 'model', 'object', 'text', 'width']);
+    expect(Object.keys(answer.properties.lines.items.properties.words.items.properties).sort()).toEqual(['bbox', 'confidence', 'text']);
+    expect(operation.responses['4XX'].content['application/json'].schema.properties.error.properties.code.description).toContain('image_too_large');
   });
 
   it('answers 501 when OCR is off on the peer', async () => {

@@ -1,4 +1,4 @@
-import { crc32, createDeflateRaw } from 'node:zlib';
+import { crc32, createDeflate, createDeflateRaw } from 'node:zlib';
 import JSZip from 'jszip';
 import type { ApiResponse } from './server.js';
 
@@ -92,7 +92,10 @@ export async function textImage(lines: readonly string[], format: 'png' | 'jpeg'
 }
 
 /** The same picture as an uncompressed baseline TIFF (RGB, one strip), written by hand: header, pixels, one IFD. */
-export async function textTiff(lines: readonly string[]): Promise<Buffer> {
+export const textTiff = (lines: readonly string[]): Promise<Buffer> => multiPageTiff([lines]);
+
+/** RGB pixels of `textImage(lines)`, three bytes a pixel, row by row. */
+async function rgbPixels(lines: readonly string[]): Promise<{ width: number; height: number; pixels: Buffer }> {
   const { loadImage, createCanvas } = await import('@napi-rs/canvas');
   const image = await loadImage(await textImage(lines));
   const canvas = createCanvas(image.width, image.height);
@@ -101,47 +104,83 @@ export async function textTiff(lines: readonly string[]): Promise<Buffer> {
   const rgba = context.getImageData(0, 0, image.width, image.height).data;
   const pixels = Buffer.alloc(image.width * image.height * 3);
   for (let i = 0, j = 0; i < rgba.length; i += 4, j += 3) pixels.set([rgba[i]!, rgba[i + 1]!, rgba[i + 2]!], j);
-  const ifdOffset = 8 + pixels.length;
-  const bitsOffset = ifdOffset + 2 + 10 * 12 + 4;
-  const entries: Array<[tag: number, type: number, value: number]> = [
-    [256, 4, image.width], // ImageWidth
-    [257, 4, image.height], // ImageLength
-    [258, 3, bitsOffset], // BitsPerSample: three values, stored after the IFD
-    [259, 3, 1], // Compression: none
-    [262, 3, 2], // PhotometricInterpretation: RGB
-    [273, 4, 8], // StripOffsets
-    [277, 3, 3], // SamplesPerPixel
-    [278, 4, image.height], // RowsPerStrip
-    [279, 4, pixels.length], // StripByteCounts
-    [284, 3, 1], // PlanarConfiguration: chunky
-  ];
-  const ifd = Buffer.alloc(2 + entries.length * 12 + 4 + 6);
-  ifd.writeUInt16LE(entries.length, 0);
-  entries.forEach(([tag, type, value], i) => {
-    const at = 2 + i * 12;
-    ifd.writeUInt16LE(tag, at);
-    ifd.writeUInt16LE(type, at + 2);
-    ifd.writeUInt32LE(tag === 258 ? 3 : 1, at + 4);
-    if (type === 3 && tag !== 258) ifd.writeUInt16LE(value, at + 8);
-    else ifd.writeUInt32LE(value, at + 8);
-  });
-  [8, 8, 8].forEach((bits, i) => ifd.writeUInt16LE(bits, 2 + entries.length * 12 + 4 + 2 * i));
-  const header = Buffer.from([0x49, 0x49, 42, 0, 0, 0, 0, 0]);
-  header.writeUInt32LE(ifdOffset, 4);
-  return Buffer.concat([header, pixels, ifd]);
+  return { width: image.width, height: image.height, pixels };
 }
 
-/** A page of a generated PDF: text drawn as text (a text layer), or an image of text only (a scan: no text layer). */
-export type PdfPage = { text: string } | { scan: readonly string[] };
+/**
+ * A TIFF with one page per entry (each `textImage` of its lines), little-endian, uncompressed, written by hand: the
+ * header, then for each page its pixels (padded to an even length), its IFD and the IFD's BitsPerSample values; each
+ * IFD links to the next.
+ */
+export async function multiPageTiff(pages: ReadonlyArray<readonly string[]>): Promise<Buffer> {
+  const parts: Buffer[] = [Buffer.from([0x49, 0x49, 42, 0, 0, 0, 0, 0])];
+  let size = 8;
+  let link = 4; // where the offset of the next IFD goes: the header's, then each IFD's last four bytes
+  for (const lines of pages) {
+    const { width, height, pixels } = await rgbPixels(lines);
+    const stripOffset = size;
+    const padded = Buffer.concat([pixels, Buffer.alloc(pixels.length % 2)]);
+    const ifdOffset = stripOffset + padded.length;
+    const entries: Array<[tag: number, type: number, value: number]> = [
+      [256, 4, width], // ImageWidth
+      [257, 4, height], // ImageLength
+      [258, 3, 0], // BitsPerSample: three values, stored after the IFD
+      [259, 3, 1], // Compression: none
+      [262, 3, 2], // PhotometricInterpretation: RGB
+      [273, 4, stripOffset], // StripOffsets
+      [277, 3, 3], // SamplesPerPixel
+      [278, 4, height], // RowsPerStrip
+      [279, 4, pixels.length], // StripByteCounts
+      [284, 3, 1], // PlanarConfiguration: chunky
+    ];
+    const bitsOffset = ifdOffset + 2 + entries.length * 12 + 4;
+    const ifd = Buffer.alloc(2 + entries.length * 12 + 4 + 6);
+    ifd.writeUInt16LE(entries.length, 0);
+    entries.forEach(([tag, type, value], i) => {
+      const at = 2 + i * 12;
+      ifd.writeUInt16LE(tag, at);
+      ifd.writeUInt16LE(type, at + 2);
+      ifd.writeUInt32LE(tag === 258 ? 3 : 1, at + 4);
+      if (tag === 258) ifd.writeUInt32LE(bitsOffset, at + 8);
+      else if (type === 3) ifd.writeUInt16LE(value, at + 8);
+      else ifd.writeUInt32LE(value, at + 8);
+    });
+    [8, 8, 8].forEach((bits, i) => ifd.writeUInt16LE(bits, 2 + entries.length * 12 + 4 + 2 * i));
+    // Link the previous IFD (or the header) to this one.
+    const linked = Buffer.concat(parts);
+    linked.writeUInt32LE(ifdOffset, link);
+    parts.splice(0, parts.length, linked, padded, ifd);
+    link = ifdOffset + 2 + entries.length * 12;
+    size = ifdOffset + ifd.length;
+  }
+  return Buffer.concat(parts);
+}
+
+/**
+ * A page of a generated PDF: text drawn as text (a text layer), an image of text only (a scan: no text layer), or
+ * `count` different blank grey images of `width` × `height` pixels, each a few kilobytes deflated whatever its size
+ * (what a hostile file draws to make the renderer decode far more than it weighs).
+ */
+export type PdfPage = { text: string } | { scan: readonly string[] } | { blankImages: { width: number; height: number; count: number } };
 
 /** A PDF written by pdf-lib, small pages (400 × 200 pt), one per entry. */
 export async function pdfWithScans(pages: readonly PdfPage[]): Promise<Buffer> {
-  const { PDFDocument, StandardFonts } = await import('pdf-lib');
+  const { PDFDocument, PDFName, PDFRawStream, StandardFonts, concatTransformationMatrix, drawObject, popGraphicsState, pushGraphicsState } = await import('pdf-lib');
   const pdf = await PDFDocument.create();
   const font = await pdf.embedFont(StandardFonts.Helvetica);
   for (const content of pages) {
     const page = pdf.addPage([400, 200]);
-    if ('text' in content) {
+    if ('blankImages' in content) {
+      const { width, height, count } = content.blankImages;
+      const data = await deflated(width * height, 0xff);
+      for (let i = 0; i < count; i++) {
+        const dict = pdf.context.obj({ Type: 'XObject', Subtype: 'Image', Width: width, Height: height, ColorSpace: 'DeviceGray', BitsPerComponent: 8, Filter: 'FlateDecode', Length: data.length });
+        // A distinct object each (a repeated reference would be decoded once).
+        const ref = pdf.context.register(PDFRawStream.of(dict, data));
+        page.node.setXObject(PDFName.of(`Im${i}`), ref);
+        page.pushOperators(pushGraphicsState(), concatTransformationMatrix(400, 0, 0, 200, 0, 0), drawObject(`Im${i}`), popGraphicsState());
+      }
+    } else if ('text' in content) {
       page.drawText(content.text, { x: 20, y: 170, size: 11, font, maxWidth: 360, lineHeight: 14 });
     } else {
       const image = await pdf.embedPng(await textImage(content.scan));
@@ -150,6 +189,21 @@ export async function pdfWithScans(pages: readonly PdfPage[]): Promise<Buffer> {
     }
   }
   return Buffer.from(await pdf.save());
+}
+
+/** `bytes` bytes of `value`, zlib-deflated a chunk at a time (never all in memory). */
+async function deflated(bytes: number, value: number): Promise<Buffer> {
+  const deflate = createDeflate({ level: 9 });
+  const out: Buffer[] = [];
+  deflate.on('data', (chunk: Buffer) => out.push(chunk));
+  const ended = new Promise((resolve) => deflate.once('end', resolve));
+  const unit = Buffer.alloc(1024 * 1024, value);
+  for (let left = bytes; left > 0; left -= unit.length) {
+    if (!deflate.write(left >= unit.length ? unit : unit.subarray(0, left))) await new Promise((resolve) => deflate.once('drain', resolve));
+  }
+  deflate.end();
+  await ended;
+  return Buffer.concat(out);
 }
 
 interface ZipEntry {

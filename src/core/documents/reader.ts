@@ -5,6 +5,7 @@ import type { DocumentType, PageError } from '../../storage/types.js';
 import { IngestionProblem, paginate, type ProblemCode } from './extract.js';
 import type { DocumentExtractor } from './extractor.js';
 import type { PageRenderer } from './renderer.js';
+import { tiffPages } from './tiff.js';
 
 export interface ReadPage {
   transcript: string;
@@ -45,7 +46,8 @@ const problemCode = (problem: OcrProblem): ProblemCode => (problem.code === 'inv
 
 /**
  * Turns a stored document into page transcripts, whatever it is: text formats and PDF text layers through the
- * extraction worker; PDF pages without a text layer drawn as images and read by OCR; images read by OCR (one page);
+ * extraction worker; PDF pages without a text layer drawn as images and read by OCR; images read by OCR (one page,
+ * or one per image of a multi-page TIFF);
  * audio transcribed and cut into pages like text. A scanned page that cannot be read is reported with its reason
  * and the others are kept; a document with no text at all fails with `no_text`, saying why.
  */
@@ -69,7 +71,7 @@ export class DocumentReader {
   private async pagesOf(source: ReadSource, bytes: Uint8Array, pageSize: number, stopped: () => Promise<boolean>): Promise<Reading | null> {
     switch (source.document_type) {
       case 'image':
-        return { pages: [await this.readImage(bytes)], problems: [] };
+        return this.readImageUpload(bytes, stopped);
       case 'audio':
         return { pages: await this.transcribe(source, bytes, pageSize), problems: [] };
       default: {
@@ -81,11 +83,22 @@ export class DocumentReader {
     }
   }
 
-  /** An image upload is one page; if OCR cannot read it, the job fails with the reason. */
+  /**
+   * An image upload is one page, and if OCR cannot read it the job fails with the reason. A multi-page TIFF (a
+   * scanner's or a fax's) is a page per image, read like a scanned PDF: a page that fails is listed, the others kept.
+   */
+  private async readImageUpload(bytes: Uint8Array, stopped: () => Promise<boolean>): Promise<Reading | null> {
+    const tiff = tiffPages(bytes);
+    if (tiff.length <= 1) return { pages: [await this.readImage(bytes)], problems: [] };
+    const ocr = this.ocrOrRefuse();
+    const blank: ReadPage[] = tiff.map(() => ({ transcript: '', transcript_model: ocr.model, transcript_confidence: null }));
+    return this.readPagesByOcr(blank, async (pageNo) => tiff[pageNo - 1]!(), stopped);
+  }
+
   private async readImage(bytes: Uint8Array): Promise<ReadPage> {
-    if (!this.deps.ocr) throw new IngestionProblem('ocr_unavailable', OCR_OFF);
+    const ocr = this.ocrOrRefuse();
     try {
-      const result = await this.deps.ocr.recognize(bytes);
+      const result = await ocr.recognize(bytes);
       return { transcript: result.text, transcript_model: result.model, transcript_confidence: result.confidence };
     } catch (error) {
       if (error instanceof OcrProblem) throw new IngestionProblem(problemCode(error), error.message);
@@ -94,29 +107,48 @@ export class DocumentReader {
   }
 
   /** PDF pages without a text layer are drawn (at most MEMD_OCR_MAX_PIXELS) and read by OCR, one at a time. */
-  private async readScannedPages(pdf: Uint8Array, pages: ReadPage[], stopped: () => Promise<boolean>): Promise<Reading | null> {
-    const ocr = this.deps.ocr!;
+  private readScannedPages(pdf: Uint8Array, pages: ReadPage[], stopped: () => Promise<boolean>): Promise<Reading | null> {
     const { timeoutMs, maxPixels } = this.deps.ocrLimits;
+    return this.readPagesByOcr(
+      pages,
+      async (pageNo) => {
+        const drawn = await this.deps.renderer.render({ bytes: pdf, pageNo, maxPixels }, timeoutMs);
+        return drawn.ok ? drawn.image : { page_no: pageNo, code: drawn.code, message: drawn.message };
+      },
+      stopped,
+    );
+  }
+
+  /**
+   * Reads the pages that have no text yet by OCR, one at a time, a cancel seen before each: `imageOf` gives a page's
+   * image, or why it has none. A page that cannot be read stays blank and is listed with its reason.
+   */
+  private async readPagesByOcr(pages: readonly ReadPage[], imageOf: (pageNo: number) => Promise<Uint8Array | PageError>, stopped: () => Promise<boolean>): Promise<Reading | null> {
+    const ocr = this.ocrOrRefuse();
     const problems: PageError[] = [];
     const read = [...pages];
-    for (const [index, page] of pages.entries()) {
-      if (page.transcript.trim() !== '') continue;
+    for (let pageNo = 1; pageNo <= pages.length; pageNo++) {
+      if (pages[pageNo - 1]!.transcript.trim() !== '') continue;
       if (await stopped()) return null;
-      const pageNo = index + 1;
-      const drawn = await this.deps.renderer.render({ bytes: pdf, pageNo, maxPixels }, timeoutMs);
-      if (!drawn.ok) {
-        problems.push({ page_no: pageNo, code: 'render_failed', message: drawn.message });
+      const image = await imageOf(pageNo);
+      if (!(image instanceof Uint8Array)) {
+        problems.push(image);
         continue;
       }
       try {
-        const result = await ocr.recognize(drawn.image);
-        read[index] = { transcript: result.text, transcript_model: result.model, transcript_confidence: result.confidence };
+        const result = await ocr.recognize(image);
+        read[pageNo - 1] = { transcript: result.text, transcript_model: result.model, transcript_confidence: result.confidence };
       } catch (error) {
         if (!(error instanceof OcrProblem)) throw error;
         problems.push({ page_no: pageNo, code: problemCode(error), message: error.message });
       }
     }
     return { pages: read, problems };
+  }
+
+  private ocrOrRefuse(): OcrProvider {
+    if (!this.deps.ocr) throw new IngestionProblem('ocr_unavailable', OCR_OFF);
+    return this.deps.ocr;
   }
 
   private async transcribe(source: ReadSource, bytes: Uint8Array, pageSize: number): Promise<ReadPage[]> {

@@ -95,10 +95,10 @@ export const Job = Type.Object({
   page_errors: Type.Array(
     Type.Object({
       page_no: Type.Integer({ minimum: 1 }),
-      code: Type.String({ description: 'render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed' }),
+      code: Type.String({ description: 'render_failed, render_timeout, render_out_of_memory, corrupt_document, image_too_large, ocr_timeout or ocr_failed' }),
       message: Type.String(),
     }),
-    { description: 'scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages' },
+    { description: 'scanned pages (of a PDF or a multi-page TIFF) OCR could not read (their transcript stays empty); the job goes on with the other pages' },
   ),
   created_at: Timestamp,
   started_at: Nullable(Timestamp),

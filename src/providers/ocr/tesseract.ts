@@ -14,7 +14,11 @@ const require = createRequire(import.meta.url);
  */
 const LANG_PATH = join(dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
 export const TESSERACT_MODEL = 'tesseract.js-eng-best-int';
-/** A recognition thread holds its model (about 100 MiB, more after a large page) until this long without work. */
+/**
+ * A recognition thread holds its model and what its largest page took (WebAssembly memory never shrinks: about 60 MiB
+ * with the model, 220 MiB after an A4 page at 300 dpi, 480 MiB after a 25 M pixel one; BENCHMARKS.md) until this
+ * long without work.
+ */
 const IDLE_MS = 60_000;
 
 type Confident = { confidence: number };

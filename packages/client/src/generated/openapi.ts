@@ -2086,10 +2086,10 @@ export interface paths {
                                     code: string;
                                     message: string;
                                 } | null;
-                                /** @description scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages */
+                                /** @description scanned pages (of a PDF or a multi-page TIFF) OCR could not read (their transcript stays empty); the job goes on with the other pages */
                                 page_errors: {
                                     page_no: number;
-                                    /** @description render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
+                                    /** @description render_failed, render_timeout, render_out_of_memory, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
                                     code: string;
                                     message: string;
                                 }[];
@@ -2214,10 +2214,10 @@ export interface paths {
                                     code: string;
                                     message: string;
                                 } | null;
-                                /** @description scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages */
+                                /** @description scanned pages (of a PDF or a multi-page TIFF) OCR could not read (their transcript stays empty); the job goes on with the other pages */
                                 page_errors: {
                                     page_no: number;
-                                    /** @description render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
+                                    /** @description render_failed, render_timeout, render_out_of_memory, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
                                     code: string;
                                     message: string;
                                 }[];
@@ -2342,10 +2342,10 @@ export interface paths {
                                     code: string;
                                     message: string;
                                 } | null;
-                                /** @description scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages */
+                                /** @description scanned pages (of a PDF or a multi-page TIFF) OCR could not read (their transcript stays empty); the job goes on with the other pages */
                                 page_errors: {
                                     page_no: number;
-                                    /** @description render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
+                                    /** @description render_failed, render_timeout, render_out_of_memory, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
                                     code: string;
                                     message: string;
                                 }[];
@@ -2469,10 +2469,10 @@ export interface paths {
                                     code: string;
                                     message: string;
                                 } | null;
-                                /** @description scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages */
+                                /** @description scanned pages (of a PDF or a multi-page TIFF) OCR could not read (their transcript stays empty); the job goes on with the other pages */
                                 page_errors: {
                                     page_no: number;
-                                    /** @description render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
+                                    /** @description render_failed, render_timeout, render_out_of_memory, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
                                     code: string;
                                     message: string;
                                 }[];
@@ -2727,10 +2727,10 @@ export interface paths {
                                     code: string;
                                     message: string;
                                 } | null;
-                                /** @description scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages */
+                                /** @description scanned pages (of a PDF or a multi-page TIFF) OCR could not read (their transcript stays empty); the job goes on with the other pages */
                                 page_errors: {
                                     page_no: number;
-                                    /** @description render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
+                                    /** @description render_failed, render_timeout, render_out_of_memory, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
                                     code: string;
                                     message: string;
                                 }[];
@@ -3149,10 +3149,10 @@ export interface paths {
                                     code: string;
                                     message: string;
                                 } | null;
-                                /** @description scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages */
+                                /** @description scanned pages (of a PDF or a multi-page TIFF) OCR could not read (their transcript stays empty); the job goes on with the other pages */
                                 page_errors: {
                                     page_no: number;
-                                    /** @description render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
+                                    /** @description render_failed, render_timeout, render_out_of_memory, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
                                     code: string;
                                     message: string;
                                 }[];
