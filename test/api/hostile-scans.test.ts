@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfWithScans, uploadDocument, type UploadFile } from '../support/documents.js';
 import { spawnServer, type ServerProcess } from '../support/process.js';
-import { client, type Client } from '../support/server.js';
+import { client, storageEnv, type Client } from '../support/server.js';
 
 /**
  * Scanned PDF pages built to make the page renderer (the thread that draws a page for OCR) decode far more than the
@@ -46,7 +46,7 @@ async function ingest(file: UploadFile) {
 }
 
 beforeAll(async () => {
-  server = await spawnServer({ MEMD_DATA_DIR: dataDir, MEMD_DOCUMENT_RENDER_MEMORY_MB: String(RENDER_MB) });
+  server = await spawnServer({ ...storageEnv(dataDir), MEMD_DOCUMENT_RENDER_MEMORY_MB: String(RENDER_MB) });
   api = client(server.url);
   // The render and OCR threads have run once (modules and the model loaded): the memory of a server that has read a scan.
   const warm = await ingest({ name: 'warm-up.pdf', bytes: await pdfWithScans([{ scan: ['The first scan of the day'] }]) });
