@@ -40,7 +40,7 @@ describe('loadConfig', () => {
         apiKey: undefined,
         dimensions: undefined,
         workers: Math.max(1, Math.min(2, availableParallelism())),
-        workerIdleMs: undefined,
+        workerIdleMs: 30_000,
         timeoutMs: 30_000,
       },
       llm: { provider: 'none', model: undefined, baseUrl: undefined, apiKey: undefined, timeoutMs: 60_000, maxRetries: 2 },
@@ -277,7 +277,7 @@ describe('loadConfig: tracing from the OTEL_* variables', () => {
   it('refuses what it cannot export', () => {
     expect(refusal({ OTEL_TRACES_EXPORTER: 'otlp,zipkin,jaeger' })).toBe("OTEL_TRACES_EXPORTER: only otlp (or none) is supported, got 'zipkin,jaeger'");
     expect(refusal({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toBe("OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json (OTLP over HTTP, port 4318), got 'grpc'");
-    expect(refusal({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'HTTP/JSON' })).toBe("OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json (OTLP over HTTP, port 4318), got 'HTTP/JSON'");
+    expect(refusal({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'HTTP/JSON' })).toBe("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL must be http/protobuf or http/json (OTLP over HTTP, port 4318), got 'HTTP/JSON'");
     expect(refusal({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_TRACES_SAMPLER: 'sometimes' })).toBe(
       "OTEL_TRACES_SAMPLER must be one of always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off, parentbased_traceidratio, got 'sometimes'",
     );

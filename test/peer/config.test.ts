@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadPeerConfig } from '../../src/config.js';
+import { ConfigError } from '../../src/config.js';
+import { loadPeerConfig } from '../../src/peer/config.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -31,7 +32,7 @@ describe('loadPeerConfig', () => {
           apiKey: undefined,
           dimensions: undefined,
           workers: Math.max(1, Math.min(2, availableParallelism())),
-          workerIdleMs: undefined,
+          workerIdleMs: 30_000,
           timeoutMs: 30_000,
         },
       ],
