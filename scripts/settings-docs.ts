@@ -21,13 +21,15 @@ export function settingsTable(settings: readonly Setting<unknown>[]): string {
   return [row(['Variable', 'Default', 'Accepts', 'Meaning']), '|---|---|---|---|', ...rows].join('\n');
 }
 
+const names = (settings: readonly Setting<unknown>[]): string => settings.map((one) => `\`${one.name}\``).join(', ');
+
 const groupTables = (groups: readonly SettingGroup[]): string => groups.map((group) => `**${group.title}**\n\n${settingsTable(group.settings)}`).join('\n\n');
 
 /** What goes between each pair of markers, by the marker's name. */
 export function settingsSections(): Record<string, string> {
   return {
     memd: groupTables(SETTING_GROUPS),
-    peer: `${settingsTable(PEER_SETTINGS)}\n\nThe peer reads these of memd's settings too (Configuration above): ${PEER_SHARED_SETTINGS.map((one) => `\`${one.name}\``).join(', ')}.`,
+    peer: `${settingsTable(PEER_SETTINGS)}\n\nThe peer reads these of memd's settings too (Configuration above): ${names(PEER_SHARED_SETTINGS)}.`,
   };
 }
 

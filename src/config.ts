@@ -4,7 +4,7 @@ import { DOCUMENTS, type DocumentsConfig } from './config/settings/documents.js'
 import { GRAPH, type GraphConfig } from './config/settings/graph.js';
 import { LLM, llmConfig, type LlmConfig } from './config/settings/llm.js';
 import { METRICS, TRACING, tracingConfig, type TracingConfig } from './config/settings/observability.js';
-import { OCR, ocrConfig, type OcrConfig } from './config/settings/ocr.js';
+import { OCR, OCR_PROVIDER, ocrConfig, type OcrConfig } from './config/settings/ocr.js';
 import { RECALL, recallConfig, type RecallConfig } from './config/settings/recall.js';
 import { SANDBOX, type SandboxConfig } from './config/settings/sandbox.js';
 import { MCP, RATE_LIMIT, SERVER } from './config/settings/server.js';
@@ -14,7 +14,20 @@ import { TRANSCRIPTION, type TranscriptionConfig } from './config/settings/trans
 import { readSettings, type Env, type SettingGroup } from './config/setting.js';
 
 export { ConfigError } from './config/setting.js';
-export type { DocumentsConfig, EmbeddingConfig, GraphConfig, LlmConfig, OcrConfig, RecallConfig, SandboxConfig, SecretsConfig, StorageConfig, TasksConfig, TracingConfig, TranscriptionConfig };
+export type {
+  DocumentsConfig,
+  EmbeddingConfig,
+  GraphConfig,
+  LlmConfig,
+  OcrConfig,
+  RecallConfig,
+  SandboxConfig,
+  SecretsConfig,
+  StorageConfig,
+  TasksConfig,
+  TracingConfig,
+  TranscriptionConfig,
+};
 export type { SandboxSpare } from './config/settings/sandbox.js';
 
 /**
@@ -68,7 +81,7 @@ export function loadConfig(env: Env = process.env): Config {
     sandbox: readSettings(SANDBOX, env),
     graph: readSettings(GRAPH, env),
     documents: readSettings(DOCUMENTS, env),
-    ocr: ocrConfig(env, OCR.provider.read(env)),
+    ocr: ocrConfig(env, OCR_PROVIDER.read(env)),
     transcription: readSettings(TRANSCRIPTION, env),
     rateLimit: readSettings(RATE_LIMIT, env),
     secrets: secretsConfig(env),
@@ -90,7 +103,7 @@ export const SETTING_GROUPS: readonly SettingGroup[] = [
   { title: 'Context sandboxes', settings: Object.values(SANDBOX) },
   { title: 'Graph and knowledgebase', settings: Object.values(GRAPH) },
   { title: 'Documents', settings: Object.values(DOCUMENTS) },
-  { title: 'OCR', settings: Object.values(OCR) },
+  { title: 'OCR', settings: [OCR_PROVIDER, ...Object.values(OCR)] },
   { title: 'Transcription', settings: Object.values(TRANSCRIPTION) },
   { title: 'Metrics and tracing', settings: [...Object.values(METRICS), ...Object.values(TRACING)] },
 ];

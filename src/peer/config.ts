@@ -106,7 +106,9 @@ export function loadPeerConfig(env: Env = process.env): PeerConfig {
   const enabled = PEER.llmEnabled.read(env);
   const profiles = enabled ? llmProfiles(env) : [];
   const defaultProfile = PEER.llmDefaultProfile.read(env) ?? profiles[0]?.name;
-  if (enabled && !profiles.some((p) => p.name === defaultProfile)) throw new ConfigError(`MEMD_PEER_LLM_DEFAULT_PROFILE '${defaultProfile}' is not in MEMD_PEER_LLM_PROFILES`);
+  if (enabled && !profiles.some((p) => p.name === defaultProfile)) {
+    throw new ConfigError(`MEMD_PEER_LLM_DEFAULT_PROFILE '${defaultProfile}' is not in MEMD_PEER_LLM_PROFILES`);
+  }
   return {
     host: PEER.host.read(env),
     port: PEER.port.read(env),
@@ -126,7 +128,7 @@ export function loadPeerConfig(env: Env = process.env): PeerConfig {
 /** The peer's own settings as the README lists them, a profile's under the name `<NAME>`. */
 export const PEER_SETTINGS: readonly Setting<unknown>[] = [...Object.values(PEER), ...Object.values(profileSettings('<NAME>'))];
 
-/** The settings of memd the peer uses as well (it serves OCR itself, so MEMD_OCR_PROVIDER and the peer's address are not among them). */
+/** The settings of memd the peer uses as well (it is the OCR peer, so it has no use for memd's address of one). */
 export const PEER_SHARED_SETTINGS: readonly Setting<unknown>[] = [
   SERVER.logLevel,
   ...Object.values(EMBEDDING).filter((one) => one !== EMBEDDING.provider),

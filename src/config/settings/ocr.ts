@@ -1,4 +1,4 @@
-import { baseUrl, ConfigError, integer, oneOf, text, type Env } from '../setting.js';
+import { baseUrl, ConfigError, integer, oneOf, readSettings, text, type Env } from '../setting.js';
 
 /**
  * Reading text from images (image uploads, PDF pages without a text layer): `local` runs tesseract.js in this
@@ -17,14 +17,16 @@ export interface OcrConfig {
   workers: number;
 }
 
+export const OCR_PROVIDER = oneOf({
+  name: 'MEMD_OCR_PROVIDER',
+  values: ['local', 'peer', 'off'] as const,
+  default: 'local',
+  meaning:
+    "OCR of image uploads (PNG, JPEG, TIFF, WebP) and of PDF pages without a text layer: `local` (tesseract.js with its English model from `node_modules`, in worker threads of this process, loaded on the first image), `peer` (the embedding peer's `POST /v1/ocr` at `MEMD_OCR_BASE_URL`), `off` (image uploads answer 501)",
+});
+
+/** How images are read (memd's, and the peer's own OCR). */
 export const OCR = {
-  provider: oneOf({
-    name: 'MEMD_OCR_PROVIDER',
-    values: ['local', 'peer', 'off'] as const,
-    default: 'local',
-    meaning:
-      "OCR of image uploads (PNG, JPEG, TIFF, WebP) and of PDF pages without a text layer: `local` (tesseract.js with its English model from `node_modules`, in worker threads of this process, loaded on the first image), `peer` (the embedding peer's `POST /v1/ocr` at `MEMD_OCR_BASE_URL`), `off` (image uploads answer 501)",
-  }),
   baseUrl: baseUrl({ name: 'MEMD_OCR_BASE_URL', meaning: 'with `peer`, required: the peer, ending before `/ocr` (e.g. `http://127.0.0.1:61051/v1`)' }),
   apiKey: text({ name: 'MEMD_OCR_API_KEY', accepts: 'secret', meaning: "with `peer`: the peer's `MEMD_PEER_API_KEY`" }),
   timeoutMs: integer({
@@ -52,7 +54,7 @@ export const OCR = {
 
 /** OCR settings; `provider` is MEMD_OCR_PROVIDER for memd and MEMD_PEER_OCR for the peer (which serves `local` or nothing). */
 export function ocrConfig(env: Env, provider: OcrConfig['provider']): OcrConfig {
-  const url = OCR.baseUrl.read(env);
-  if (provider === 'peer' && !url) throw new ConfigError('MEMD_OCR_PROVIDER=peer needs MEMD_OCR_BASE_URL (the peer, e.g. http://127.0.0.1:61051/v1)');
-  return { provider, baseUrl: url, apiKey: OCR.apiKey.read(env), timeoutMs: OCR.timeoutMs.read(env), maxPixels: OCR.maxPixels.read(env), workers: OCR.workers.read(env) };
+  const ocr = readSettings(OCR, env);
+  if (provider === 'peer' && !ocr.baseUrl) throw new ConfigError('MEMD_OCR_PROVIDER=peer needs MEMD_OCR_BASE_URL (the peer, e.g. http://127.0.0.1:61051/v1)');
+  return { provider, ...ocr };
 }
