@@ -1,12 +1,9 @@
 import type { Command } from 'commander';
-import { loadPeerConfig } from '../config.js';
+import { loadPeerConfig, PEER } from '../peer/config.js';
 import { exitWithStartFailure, stopOnSignals } from '../shutdown.js';
-import { addSettingOptions, environmentWith, type SettingOption } from './settings.js';
+import { addSettingOptions, environmentWith, settingOption, type SettingOption } from './settings.js';
 
-const SETTINGS: SettingOption[] = [
-  { flags: '--host <address>', variable: 'MEMD_PEER_HOST', description: 'listen address' },
-  { flags: '--port <number>', variable: 'MEMD_PEER_PORT', description: 'listen port' },
-];
+const SETTINGS: SettingOption[] = [settingOption('--host <address>', PEER.host), settingOption('--port <number>', PEER.port)];
 
 /** The embedding peer: configuration, server, graceful stop (`npm run peer` runs this). */
 async function runPeer(env: Record<string, string | undefined>): Promise<void> {

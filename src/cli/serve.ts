@@ -1,13 +1,10 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import { exitWithStartFailure, stopOnSignals } from '../shutdown.js';
-import { addSettingOptions, DATA_DIR, environmentWith, type SettingOption } from './settings.js';
+import { SERVER } from '../config/settings/server.js';
+import { addSettingOptions, DATA_DIR, environmentWith, settingOption, type SettingOption } from './settings.js';
 
-const SETTINGS: SettingOption[] = [
-  { flags: '--host <address>', variable: 'MEMD_HOST', description: 'listen address' },
-  { flags: '--port <number>', variable: 'MEMD_PORT', description: 'listen port' },
-  DATA_DIR,
-];
+const SETTINGS: SettingOption[] = [settingOption('--host <address>', SERVER.host), settingOption('--port <number>', SERVER.port), DATA_DIR];
 
 /** Configuration, server, and a graceful stop on SIGTERM/SIGINT (`npm start` runs this through src/main.ts). */
 export async function runServer(env: Record<string, string | undefined>): Promise<void> {

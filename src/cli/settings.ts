@@ -1,8 +1,10 @@
 import { Option, type Command } from 'commander';
+import type { Setting } from '../config/setting.js';
+import { STORAGE } from '../config/settings/storage.js';
 
 type Env = Record<string, string | undefined>;
 
-/** A command-line option that stands for a setting of src/config.ts: it sets that MEMD_* variable, nothing more. */
+/** A command-line option that stands for a setting (src/config/settings): it sets that MEMD_* variable, nothing more. */
 export interface SettingOption {
   flags: string;
   variable: string;
@@ -11,7 +13,10 @@ export interface SettingOption {
 
 const optionOf = (setting: SettingOption): Option => new Option(setting.flags, `${setting.description} (overrides ${setting.variable})`);
 
-/** Adds the options to the command; their values are parsed, checked and defaulted where the variable is (config.ts). */
+/** The option `flags` for a setting, described by its meaning. */
+export const settingOption = (flags: string, setting: Setting<unknown>): SettingOption => ({ flags, variable: setting.name, description: setting.meaning });
+
+/** Adds the options to the command; their values are parsed, checked and defaulted where the variable is declared. */
 export function addSettingOptions(command: Command, settings: readonly SettingOption[]): Command {
   for (const setting of settings) command.addOption(optionOf(setting));
   return command;
@@ -28,4 +33,4 @@ export function environmentWith(options: Record<string, unknown>, settings: read
 }
 
 /** Where the local commands (serve, reembed, doctor, mcp) find the data directory. */
-export const DATA_DIR: SettingOption = { flags: '--data-dir <path>', variable: 'MEMD_DATA_DIR', description: 'data directory (the SQLite database, the secret key)' };
+export const DATA_DIR = settingOption('--data-dir <path>', STORAGE.dataDir);

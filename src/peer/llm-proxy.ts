@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { LlmProfile, PeerConfig } from '../config.js';
+import type { LlmProfile, PeerConfig } from './config.js';
 import { AppError } from '../errors.js';
 import { modelNotFound } from './errors.js';
 import type { ProviderLoad } from './load.js';

@@ -3,7 +3,7 @@ import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
 import pino from 'pino';
-import type { PeerConfig } from '../config.js';
+import type { PeerConfig } from './config.js';
 import { AppError } from '../errors.js';
 import { validatorCompiler } from '../http/validation.js';
 import { createEmbeddingProvider } from '../providers/embedding/index.js';

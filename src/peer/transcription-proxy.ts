@@ -1,6 +1,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
-import type { PeerConfig } from '../config.js';
+import type { PeerConfig } from './config.js';
 import { AppError } from '../errors.js';
 import { disabled, profileFor, relay } from './llm-proxy.js';
 import type { ProviderLoad } from './load.js';

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadPeerConfig } from '../../src/config.js';
+import { ConfigError } from '../../src/config.js';
+import { loadPeerConfig } from '../../src/peer/config.js';
 import { HashEmbeddingProvider } from '../../src/providers/embedding/hash.js';
 import { OpenAiEmbeddingProvider } from '../../src/providers/embedding/openai.js';
 import { HoldableEmbedder } from '../support/holdable-embedder.js';

@@ -1,4 +1,4 @@
-import { loadPeerConfig } from '../../src/config.js';
+import { loadPeerConfig } from '../../src/peer/config.js';
 import { createPeer, type Peer, type PeerOptions } from '../../src/peer/server.js';
 
 export interface TestPeer {

@@ -1,5 +1,6 @@
 import { Piscina } from 'piscina';
 import type { EmbeddingConfig } from '../../config.js';
+import { DEFAULT_WORKER_IDLE_MS } from '../../config/settings/embedding.js';
 import { AppError } from '../../errors.js';
 import { siblingModule, workerEntry } from '../../worker-entry.js';
 import { embedInLengthSortedBatches } from './batching.js';
@@ -91,9 +92,6 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     return pool;
   }
 }
-
-/** How long a worker beyond the first may wait for work before it stops (MEMD_EMBEDDING_WORKER_IDLE_MS). */
-const DEFAULT_WORKER_IDLE_MS = 30_000;
 
 const closedError = (): AppError => new AppError('provider_unavailable', 'The local embedding provider has been closed');
 
