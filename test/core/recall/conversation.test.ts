@@ -7,7 +7,7 @@ let seq = 0;
 const written = (id: string, overrides: Partial<WrittenMemory> = {}): WrittenMemory => ({
   id,
   seq: ++seq,
-  content: `turn ${id}`,
+  content: `Ana: turn ${id}`,
   context_id: '_default',
   subject_id: null,
   source_scope: null,
@@ -37,6 +37,22 @@ describe('conversation adjacency', () => {
     expect(around(d, all)).toEqual([[-1, 'c'], [-2, 'b']]);
     // Separate writes are not a conversation, however close: unrelated notes saved one by one stay apart.
     expect(around(nextCall, all)).toEqual([]);
+  });
+
+  it('a batch of statements is not a conversation; a batch of turns is, by their speaker labels or metadata', () => {
+    const batch = '2024-05-02T09:00:00.000Z';
+    const facts = ['On 8 September 2019, Anouk Holm tested a tiny necklace in Montreal.', 'Teodor Yamada works as a potter in Graz.', 'Zofia likes jazz.'].map(
+      (content, i) => written(`f${i}`, { content, created_at: batch }),
+    );
+    expect(around(facts[1]!, facts)).toEqual([]);
+    const turns = [
+      written('t0', { content: 'Caroline: I went to a support group yesterday.', created_at: batch }),
+      written('t1', { content: '5 years already!', metadata: { speaker: 'Melanie' }, created_at: batch }),
+      written('t2', { content: 'user: what did I say about the trip?', created_at: batch }),
+    ];
+    expect(around(turns[1]!, turns)).toEqual([[-1, 't0'], [1, 't2']]);
+    // A statement written in the same call as turns is not one of them.
+    expect(around(facts[0]!, [...turns, facts[0]!])).toEqual([]);
   });
 
   it('the event time says the sitting: turns dated apart are not neighbours though written together', () => {
