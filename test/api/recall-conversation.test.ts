@@ -32,6 +32,9 @@ const REPLY = 'Eleven years now, ever since my father left me his old toolbox.';
 const FILLER = ['The weather turned cold again this week.', 'Did you watch the football match on Sunday?', 'My sister moved to Lisbon for a new job.'];
 const ASKED = 'how long restoring vintage motorcycles garage';
 
+/** Lines of a conversation between two speakers, each opening with its speaker's label. */
+const turns = (lines: string[]): string[] => lines.map((line, i) => `${i % 2 === 0 ? 'Ana' : 'Ben'}: ${line}`);
+
 const batch = async (workspace_id: string, contents: string[], headers: Record<string, string> = {}, metadata: (i: number) => Record<string, unknown> = () => ({})) => {
   const res = await api.post('/v1/memories/batch', { workspace_id, operations: contents.map((content, i) => ({ op: 'create', content, metadata: metadata(i) })) }, headers);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -55,9 +58,19 @@ const replyFound = async (ws: string, replyId: string) => {
 describe('conversation adjacency without the client’s help (issue 20)', () => {
   it('a batch is a conversation in its order: the reply after the question is found right after the write', async () => {
     const ws = await workspace();
-    const ids = await batch(ws, [FILLER[0]!, QUESTION, REPLY, FILLER[1]!, FILLER[2]!]);
+    const ids = await batch(ws, turns([FILLER[0]!, QUESTION, REPLY, FILLER[1]!, FILLER[2]!]));
     // Nothing enriched yet: no task has run (the test server runs tasks only when drained).
     expect(await replyFound(ws, ids[2]!)).toEqual({ found: true, context: true });
+  });
+
+  it('a batch of statements, no speaker named, is a list and not a conversation', async () => {
+    const ws = await workspace();
+    const ids = await batch(ws, [FILLER[0]!, QUESTION, REPLY, FILLER[1]!, FILLER[2]!]);
+    expect(await replyFound(ws, ids[2]!)).toEqual({ found: false, context: false });
+    // The speaker in metadata makes the same lines turns.
+    const named = await workspace();
+    const turnIds = await batch(named, [FILLER[0]!, QUESTION, REPLY, FILLER[1]!, FILLER[2]!], {}, (i) => ({ speaker: i % 2 === 0 ? 'Ana' : 'Ben' }));
+    expect(await replyFound(named, turnIds[2]!)).toEqual({ found: true, context: true });
   });
 
   it('separate writes without a session or a name are not a conversation, however close in time', async () => {
@@ -71,7 +84,7 @@ describe('conversation adjacency without the client’s help (issue 20)', () => 
 
   it('a batch spanning two sittings (dated apart in metadata) is two conversations', async () => {
     const ws = await workspace();
-    const ids = await batch(ws, [QUESTION, REPLY, FILLER[0]!], {}, (i) => ({ session_date: i === 0 ? '8 May 2023' : '25 May 2023' }));
+    const ids = await batch(ws, turns([QUESTION, REPLY, FILLER[0]!]), {}, (i) => ({ session_date: i === 0 ? '8 May 2023' : '25 May 2023' }));
     expect(await replyFound(ws, ids[1]!)).toEqual({ found: false, context: false });
   });
 
@@ -104,11 +117,11 @@ describe('conversation adjacency without the client’s help (issue 20)', () => 
 describe('a shorter answer is the head of a longer one', () => {
   it('the top 10 of a limit-25 answer is the limit-10 answer, and so for 5 and 20', async () => {
     const ws = await workspace();
-    // A fixed corpus where many memories share some of the query's words, in batches (so conversation context,
-    // expansion over links and every arm have a say), with links between some of them.
+    // A fixed corpus where many memories share some of the query's words, in batches of turns (so conversation
+    // context, expansion over links and every arm have a say), with links between some of them.
     const subjects = ['garden', 'kitchen', 'garage', 'studio', 'office', 'attic', 'cellar', 'porch'];
     const things = ['lamp', 'shelf', 'bicycle', 'piano', 'clock', 'mirror', 'rug', 'kettle', 'ladder', 'heater'];
-    const contents = subjects.flatMap((room, r) => things.map((thing, t) => `The ${thing} in the ${room} ${(r + t) % 3 === 0 ? 'needs repair before the party' : (r * t) % 4 === 1 ? 'was bought at the flea market' : `stands next to the ${things[(t + r) % things.length]}`}.`));
+    const contents = subjects.flatMap((room, r) => things.map((thing, t) => `${t % 2 === 0 ? 'Ana' : 'Ben'}: The ${thing} in the ${room} ${(r + t) % 3 === 0 ? 'needs repair before the party' : (r * t) % 4 === 1 ? 'was bought at the flea market' : `stands next to the ${things[(t + r) % things.length]}`}.`));
     const ids: string[] = [];
     for (let i = 0; i < contents.length; i += 20) ids.push(...(await batch(ws, contents.slice(i, i + 20))));
     for (let i = 0; i + 7 < ids.length; i += 7) {
