@@ -1,7 +1,8 @@
 import type { components } from './generated/openapi.js';
 
 export { MemdClient } from './client.js';
-export type { ClientOptions, CallOptions, Answer } from './transport.js';
+export type { ClientOptions, CallOptions, Answer, RawBody } from './transport.js';
+export type { RequestOptions } from './request.js';
 export type { RetryOptions } from './retry.js';
 export {
   MemdError,
