@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemdClient, type ClientOptions, type RequestOptions } from '../../packages/client/src/index.js';
+import { MemdClient, MemdError, type ClientOptions, type RequestOptions } from '../../packages/client/src/index.js';
 import { createApp, type MemdApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Clock } from '../../src/core/clock.js';
@@ -131,6 +131,17 @@ const TEST_CLIENT_TIMEOUT_MS = 10 * 60_000;
  */
 export function memdClient(baseUrl: string, options: Omit<ClientOptions, 'baseUrl'> = {}): MemdClient {
   return new MemdClient({ timeoutMs: TEST_CLIENT_TIMEOUT_MS, ...options, baseUrl, retry: { retries: 0, ...options.retry } });
+}
+
+/** The error a typed call failed with; a call that succeeds fails the test. */
+export async function failureOf(call: Promise<unknown>): Promise<MemdError> {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof MemdError) return error;
+    throw error;
+  }
+  throw new Error('the call succeeded; a failure was expected');
 }
 
 /**
