@@ -1,6 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { ApiKey } from '../schemas/api-key.js';
 import type { Association } from '../schemas/association.js';
+import type { Contradiction } from '../schemas/contradiction.js';
 import type { Memory } from '../schemas/memory.js';
 import type { Session, WorkingMemoryEntry } from '../schemas/session.js';
 import type { ChatMessage, ChatThread } from '../schemas/thread.js';
@@ -87,20 +88,7 @@ export type ChatThreadsTable = TableOf<ChatThread> & { next_message_index: numbe
 
 export type ChatMessagesTable = TableOf<ChatMessage>;
 
-export interface ContradictionsTable {
-  id: string;
-  workspace_id: string;
-  memory_a_id: string;
-  memory_b_id: string;
-  contradiction_type: string;
-  confidence: number;
-  detection_method: string;
-  explanation: string | null;
-  detected_at: Timestamp;
-  resolved_at: NullableTimestamp;
-  resolution: string | null;
-  merged_memory_id: string | null;
-}
+export type ContradictionsTable = TableOf<Contradiction>;
 
 export interface EntityCardsTable {
   workspace_id: string;

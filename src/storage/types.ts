@@ -6,11 +6,12 @@
 // The records declared once as TypeBox schemas in src/schemas (they are also the API's shapes).
 import type { ApiKey } from '../schemas/api-key.js';
 import type { Association } from '../schemas/association.js';
+import type { Contradiction, ContradictionResolution } from '../schemas/contradiction.js';
 import type { Memory, MemoryStatus, MemoryType } from '../schemas/memory.js';
 import type { Session, WorkingMemoryEntry } from '../schemas/session.js';
 import type { ChatMessage, ChatThread } from '../schemas/thread.js';
 import type { Context, Workspace } from '../schemas/workspace.js';
-export type { ApiKey, Association, ChatMessage, ChatThread, Context, Memory, MemoryStatus, MemoryType, Session, WorkingMemoryEntry, Workspace };
+export type { ApiKey, Association, ChatMessage, ChatThread, Context, Contradiction, ContradictionResolution, Memory, MemoryStatus, MemoryType, Session, WorkingMemoryEntry, Workspace };
 export type { ChatRole, ContentBlock, MessageContent } from '../schemas/thread.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -374,26 +375,6 @@ export interface ThreadStore {
   markDecomposed(workspaceId: string, threadId: string, expected: number, to: number, at: string): Promise<boolean>;
   /** Deletes up to `limit` threads that expired at or before `at`, with their messages; returns how many. */
   deleteExpired(at: string, limit: number): Promise<number>;
-}
-
-export type ContradictionResolution = 'keep_a' | 'keep_b' | 'keep_both' | 'merge';
-
-export interface Contradiction {
-  id: string;
-  workspace_id: string;
-  /** The older memory of the pair. */
-  memory_a_id: string;
-  memory_b_id: string;
-  contradiction_type: string;
-  confidence: number;
-  detection_method: string;
-  /** What disagrees, said for a person ("residence: Paris vs Berlin"). */
-  explanation: string | null;
-  detected_at: string;
-  resolved_at: string | null;
-  resolution: ContradictionResolution | null;
-  /** The memory that replaced both (resolution `merge`). */
-  merged_memory_id: string | null;
 }
 
 export interface ContradictionStore {

@@ -42,3 +42,4 @@ export type WorkingMemoryEntry = components['schemas']['WorkingMemoryEntry'];
 export type Thread = components['schemas']['Thread'];
 export type Message = components['schemas']['Message'];
 export type ApiKey = components['schemas']['ApiKey'];
+export type Contradiction = components['schemas']['Contradiction'];

@@ -1326,34 +1326,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            id: string;
-                            workspace_id: string;
-                            /** @description the earlier memory */
-                            memory_a_id: string;
-                            /** @description the later memory */
-                            memory_b_id: string;
-                            /** @description negation, number_change, date_change, exclusive_value (or other, from a language model) */
-                            contradiction_type: string;
-                            confidence: number;
-                            /** @description rules or llm */
-                            detection_method: string;
-                            explanation: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            detected_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            resolved_at: string | null;
-                            /** @enum {string|null} */
-                            resolution: "keep_a" | "keep_b" | "keep_both" | "merge" | null;
-                            /** @description the memory that replaced both (merge) */
-                            merged_memory_id: string | null;
-                        };
+                        "application/json": components["schemas"]["Contradiction"];
                     };
                 };
                 400: components["responses"]["Error"];
@@ -7318,6 +7291,7 @@ export interface paths {
                                     confidence: number;
                                     /** @description rules or llm */
                                     detection_method: string;
+                                    /** @description what disagrees, said for a person ("residence: Paris vs Berlin") */
                                     explanation: string | null;
                                     /**
                                      * Format: date-time
@@ -7396,6 +7370,7 @@ export interface paths {
                                     confidence: number;
                                     /** @description rules or llm */
                                     detection_method: string;
+                                    /** @description what disagrees, said for a person ("residence: Paris vs Berlin") */
                                     explanation: string | null;
                                     /**
                                      * Format: date-time
@@ -7520,6 +7495,7 @@ export interface paths {
                                     confidence: number;
                                     /** @description rules or llm */
                                     detection_method: string;
+                                    /** @description what disagrees, said for a person ("residence: Paris vs Berlin") */
                                     explanation: string | null;
                                     /**
                                      * Format: date-time
@@ -7598,6 +7574,7 @@ export interface paths {
                                     confidence: number;
                                     /** @description rules or llm */
                                     detection_method: string;
+                                    /** @description what disagrees, said for a person ("residence: Paris vs Berlin") */
                                     explanation: string | null;
                                     /**
                                      * Format: date-time
@@ -9902,34 +9879,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            contradictions: {
-                                id: string;
-                                workspace_id: string;
-                                /** @description the earlier memory */
-                                memory_a_id: string;
-                                /** @description the later memory */
-                                memory_b_id: string;
-                                /** @description negation, number_change, date_change, exclusive_value (or other, from a language model) */
-                                contradiction_type: string;
-                                confidence: number;
-                                /** @description rules or llm */
-                                detection_method: string;
-                                explanation: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                detected_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                resolved_at: string | null;
-                                /** @enum {string|null} */
-                                resolution: "keep_a" | "keep_b" | "keep_both" | "merge" | null;
-                                /** @description the memory that replaced both (merge) */
-                                merged_memory_id: string | null;
-                            }[];
+                            contradictions: components["schemas"]["Contradiction"][];
                             count: number;
                         };
                     };
@@ -9990,34 +9940,7 @@ export interface paths {
                         "application/json": {
                             workspace_id: string;
                             contradictions_found: number;
-                            contradictions: {
-                                id: string;
-                                workspace_id: string;
-                                /** @description the earlier memory */
-                                memory_a_id: string;
-                                /** @description the later memory */
-                                memory_b_id: string;
-                                /** @description negation, number_change, date_change, exclusive_value (or other, from a language model) */
-                                contradiction_type: string;
-                                confidence: number;
-                                /** @description rules or llm */
-                                detection_method: string;
-                                explanation: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                detected_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                resolved_at: string | null;
-                                /** @enum {string|null} */
-                                resolution: "keep_a" | "keep_b" | "keep_both" | "merge" | null;
-                                /** @description the memory that replaced both (merge) */
-                                merged_memory_id: string | null;
-                            }[];
+                            contradictions: components["schemas"]["Contradiction"][];
                         };
                     };
                 };
@@ -10312,6 +10235,36 @@ export interface components {
              * @description ISO 8601, UTC
              */
             updated_at: string;
+        };
+        /** Contradiction */
+        Contradiction: {
+            id: string;
+            workspace_id: string;
+            /** @description the earlier memory */
+            memory_a_id: string;
+            /** @description the later memory */
+            memory_b_id: string;
+            /** @description negation, number_change, date_change, exclusive_value (or other, from a language model) */
+            contradiction_type: string;
+            confidence: number;
+            /** @description rules or llm */
+            detection_method: string;
+            /** @description what disagrees, said for a person ("residence: Paris vs Berlin") */
+            explanation: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            detected_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            resolved_at: string | null;
+            /** @enum {string|null} */
+            resolution: "keep_a" | "keep_b" | "keep_both" | "merge" | null;
+            /** @description the memory that replaced both (merge) */
+            merged_memory_id: string | null;
         };
         /**
          * Error
