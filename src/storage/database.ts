@@ -1,5 +1,6 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { ApiKey } from '../schemas/api-key.js';
+import type { Application, ApplicationLink } from '../schemas/application.js';
 import type { Association } from '../schemas/association.js';
 import type { Contradiction } from '../schemas/contradiction.js';
 import type { Memory } from '../schemas/memory.js';
@@ -232,27 +233,9 @@ export interface SandboxCheckpointsTable {
   revision: string;
 }
 
-export interface ApplicationsTable {
-  id: string;
-  tenant_id: string;
-  name: string;
-  description: string | null;
-  app_type: string;
-  enabled: Bool;
-  config: Json;
-  metadata: Json;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
+export type ApplicationsTable = TableOf<Application>;
 
-export interface ApplicationWorkspacesTable {
-  application_id: string;
-  workspace_id: string;
-  enabled: Bool;
-  config_overrides: Json;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
+export type ApplicationWorkspacesTable = TableOf<ApplicationLink>;
 
 /** Columns every scoped registry entry has (skills, MCP servers). */
 interface ScopedColumns {

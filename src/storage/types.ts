@@ -5,13 +5,14 @@
 
 // The records declared once as TypeBox schemas in src/schemas (they are also the API's shapes).
 import type { ApiKey } from '../schemas/api-key.js';
+import type { Application, ApplicationLink, ApplicationType } from '../schemas/application.js';
 import type { Association } from '../schemas/association.js';
 import type { Contradiction, ContradictionResolution } from '../schemas/contradiction.js';
 import type { Memory, MemoryStatus, MemoryType } from '../schemas/memory.js';
 import type { Session, WorkingMemoryEntry } from '../schemas/session.js';
 import type { ChatMessage, ChatThread } from '../schemas/thread.js';
 import type { Context, Workspace } from '../schemas/workspace.js';
-export type { ApiKey, Association, ChatMessage, ChatThread, Context, Contradiction, ContradictionResolution, Memory, MemoryStatus, MemoryType, Session, WorkingMemoryEntry, Workspace };
+export type { ApiKey, Application, ApplicationLink, ApplicationType, Association, ChatMessage, ChatThread, Context, Contradiction, ContradictionResolution, Memory, MemoryStatus, MemoryType, Session, WorkingMemoryEntry, Workspace };
 export type { ChatRole, ContentBlock, MessageContent } from '../schemas/thread.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -684,32 +685,6 @@ export interface SandboxCheckpointStore {
   /** The revision of the session's checkpoint, without its data; null when it has none. */
   revision(sessionId: string): Promise<string | null>;
   delete(sessionId: string): Promise<boolean>;
-}
-
-export type ApplicationType = 'generic' | 'chat' | 'agent' | 'tool';
-
-/** A tenant-level application; links enable it in workspaces. */
-export interface Application {
-  id: string;
-  tenant_id: string;
-  name: string;
-  description: string | null;
-  app_type: ApplicationType;
-  enabled: boolean;
-  config: JsonObject;
-  metadata: JsonObject;
-  created_at: string;
-  updated_at: string;
-}
-
-/** An application in one workspace: disabled there when `enabled` is false, its config overridden by `config_overrides`. */
-export interface ApplicationLink {
-  application_id: string;
-  workspace_id: string;
-  enabled: boolean;
-  config_overrides: JsonObject;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface ApplicationStore {

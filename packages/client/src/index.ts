@@ -43,3 +43,5 @@ export type Thread = components['schemas']['Thread'];
 export type Message = components['schemas']['Message'];
 export type ApiKey = components['schemas']['ApiKey'];
 export type Contradiction = components['schemas']['Contradiction'];
+export type Application = components['schemas']['Application'];
+export type ApplicationLink = components['schemas']['ApplicationLink'];

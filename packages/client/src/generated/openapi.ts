@@ -287,32 +287,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            applications: {
-                                /** @description app_… */
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                description: string | null;
-                                /** @enum {string} */
-                                app_type: "generic" | "chat" | "agent" | "tool";
-                                enabled: boolean;
-                                config: {
-                                    [key: string]: unknown;
-                                };
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            }[];
+                            applications: components["schemas"]["Application"][];
                             total_count: number;
                         };
                     };
@@ -362,32 +337,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description app_… */
-                            id: string;
-                            tenant_id: string;
-                            name: string;
-                            description: string | null;
-                            /** @enum {string} */
-                            app_type: "generic" | "chat" | "agent" | "tool";
-                            enabled: boolean;
-                            config: {
-                                [key: string]: unknown;
-                            };
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            updated_at: string;
-                        };
+                        "application/json": components["schemas"]["Application"];
                     };
                 };
                 400: components["responses"]["Error"];
@@ -429,32 +379,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description app_… */
-                            id: string;
-                            tenant_id: string;
-                            name: string;
-                            description: string | null;
-                            /** @enum {string} */
-                            app_type: "generic" | "chat" | "agent" | "tool";
-                            enabled: boolean;
-                            config: {
-                                [key: string]: unknown;
-                            };
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            updated_at: string;
-                        };
+                        "application/json": components["schemas"]["Application"];
                     };
                 };
                 400: components["responses"]["Error"];
@@ -499,32 +424,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description app_… */
-                            id: string;
-                            tenant_id: string;
-                            name: string;
-                            description: string | null;
-                            /** @enum {string} */
-                            app_type: "generic" | "chat" | "agent" | "tool";
-                            enabled: boolean;
-                            config: {
-                                [key: string]: unknown;
-                            };
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            updated_at: string;
-                        };
+                        "application/json": components["schemas"]["Application"];
                     };
                 };
                 400: components["responses"]["Error"];
@@ -606,25 +506,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            application_id: string;
-                            workspace_id: string;
-                            /** @description false keeps the link but disables the application in this workspace */
-                            enabled: boolean;
-                            config_overrides: {
-                                [key: string]: unknown;
-                            };
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            updated_at: string;
-                        };
+                        "application/json": components["schemas"]["ApplicationLink"];
                     };
                 };
                 /** @description Default Response */
@@ -633,25 +515,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            application_id: string;
-                            workspace_id: string;
-                            /** @description false keeps the link but disables the application in this workspace */
-                            enabled: boolean;
-                            config_overrides: {
-                                [key: string]: unknown;
-                            };
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            updated_at: string;
-                        };
+                        "application/json": components["schemas"]["ApplicationLink"];
                     };
                 };
                 400: components["responses"]["Error"];
@@ -9716,25 +9580,7 @@ export interface paths {
                                  * @description ISO 8601, UTC
                                  */
                                 updated_at: string;
-                                association: {
-                                    application_id: string;
-                                    workspace_id: string;
-                                    /** @description false keeps the link but disables the application in this workspace */
-                                    enabled: boolean;
-                                    config_overrides: {
-                                        [key: string]: unknown;
-                                    };
-                                    /**
-                                     * Format: date-time
-                                     * @description ISO 8601, UTC
-                                     */
-                                    created_at: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description ISO 8601, UTC
-                                     */
-                                    updated_at: string;
-                                };
+                                association: components["schemas"]["ApplicationLink"];
                                 /** @description config with config_overrides merged over it (JSON Merge Patch, RFC 7386: objects merge deeply, null removes a key, arrays and scalars replace) */
                                 effective_config: {
                                     [key: string]: unknown;
@@ -10197,6 +10043,53 @@ export interface components {
              * @description ISO 8601, UTC
              */
             last_used_at: string | null;
+        };
+        /** Application */
+        Application: {
+            /** @description app_… */
+            id: string;
+            tenant_id: string;
+            name: string;
+            description: string | null;
+            /** @enum {string} */
+            app_type: "generic" | "chat" | "agent" | "tool";
+            enabled: boolean;
+            config: {
+                [key: string]: unknown;
+            };
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
+        };
+        /** ApplicationLink */
+        ApplicationLink: {
+            application_id: string;
+            workspace_id: string;
+            /** @description false keeps the link but disables the application in this workspace */
+            enabled: boolean;
+            config_overrides: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
         };
         /** Association */
         Association: {
