@@ -3,6 +3,7 @@ import type { ApiKey } from '../schemas/api-key.js';
 import type { Application, ApplicationLink } from '../schemas/application.js';
 import type { Association } from '../schemas/association.js';
 import type { Contradiction } from '../schemas/contradiction.js';
+import type { DataProvider } from '../schemas/data-provider.js';
 import type { Memory } from '../schemas/memory.js';
 import type { Session, WorkingMemoryEntry } from '../schemas/session.js';
 import type { ChatMessage, ChatThread } from '../schemas/thread.js';
@@ -285,19 +286,7 @@ export interface McpServersTable extends ScopedColumns {
   updated_at: Timestamp;
 }
 
-export interface DataProvidersTable {
-  id: string;
-  workspace_id: string;
-  name: string;
-  provider_type: string;
-  connection_args: Json;
-  sealed_args: string | null;
-  schedule: string | null;
-  metadata: Json;
-  last_synced_at: NullableTimestamp;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
+export type DataProvidersTable = TableOf<DataProvider>;
 
 export interface ErasuresTable {
   id: string;

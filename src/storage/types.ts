@@ -8,11 +8,12 @@ import type { ApiKey } from '../schemas/api-key.js';
 import type { Application, ApplicationLink, ApplicationType } from '../schemas/application.js';
 import type { Association } from '../schemas/association.js';
 import type { Contradiction, ContradictionResolution } from '../schemas/contradiction.js';
+import type { DataProvider, DataProviderType } from '../schemas/data-provider.js';
 import type { Memory, MemoryStatus, MemoryType } from '../schemas/memory.js';
 import type { Session, WorkingMemoryEntry } from '../schemas/session.js';
 import type { ChatMessage, ChatThread } from '../schemas/thread.js';
 import type { Context, Workspace } from '../schemas/workspace.js';
-export type { ApiKey, Application, ApplicationLink, ApplicationType, Association, ChatMessage, ChatThread, Context, Contradiction, ContradictionResolution, Memory, MemoryStatus, MemoryType, Session, WorkingMemoryEntry, Workspace };
+export type { ApiKey, Application, ApplicationLink, ApplicationType, Association, ChatMessage, ChatThread, Context, Contradiction, ContradictionResolution, DataProvider, DataProviderType, Memory, MemoryStatus, MemoryType, Session, WorkingMemoryEntry, Workspace };
 export type { ChatRole, ContentBlock, MessageContent } from '../schemas/thread.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -812,23 +813,6 @@ export interface McpServerStore {
   listVisible(viewer: RegistryViewer, filter?: ScopedFilter): Promise<McpServerEntry[]>;
   update(id: string, patch: McpServerPatch): Promise<McpServerEntry | null>;
   delete(id: string): Promise<boolean>;
-}
-
-export type DataProviderType = 'local';
-
-export interface DataProvider {
-  id: string;
-  workspace_id: string;
-  name: string;
-  provider_type: DataProviderType;
-  connection_args: JsonObject;
-  /** `encrypted_args` sealed with the node's secret key; null when not set. Never returned by the API. */
-  sealed_args: string | null;
-  schedule: string | null;
-  metadata: JsonObject;
-  last_synced_at: string | null;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface DataProviderStore {

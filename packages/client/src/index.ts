@@ -45,3 +45,4 @@ export type ApiKey = components['schemas']['ApiKey'];
 export type Contradiction = components['schemas']['Contradiction'];
 export type Application = components['schemas']['Application'];
 export type ApplicationLink = components['schemas']['ApplicationLink'];
+export type DataProvider = components['schemas']['DataProvider'];

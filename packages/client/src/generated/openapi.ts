@@ -1238,41 +1238,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data_providers: {
-                                /** @description dp_… */
-                                id: string;
-                                workspace_id: string;
-                                name: string;
-                                /**
-                                 * @description only `local` in this edition
-                                 * @enum {string}
-                                 */
-                                provider_type: "local";
-                                connection_args: {
-                                    [key: string]: unknown;
-                                };
-                                /** @description whether encrypted_args is set; its value is never returned */
-                                has_encrypted_args: boolean;
-                                schedule: string | null;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_synced_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            }[];
+                            data_providers: components["schemas"]["DataProvider"][];
                             total_count: number;
                         };
                     };
@@ -1331,41 +1297,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data_provider: {
-                                /** @description dp_… */
-                                id: string;
-                                workspace_id: string;
-                                name: string;
-                                /**
-                                 * @description only `local` in this edition
-                                 * @enum {string}
-                                 */
-                                provider_type: "local";
-                                connection_args: {
-                                    [key: string]: unknown;
-                                };
-                                /** @description whether encrypted_args is set; its value is never returned */
-                                has_encrypted_args: boolean;
-                                schedule: string | null;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_synced_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            data_provider: components["schemas"]["DataProvider"];
                         };
                     };
                 };
@@ -1412,41 +1344,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data_provider: {
-                                /** @description dp_… */
-                                id: string;
-                                workspace_id: string;
-                                name: string;
-                                /**
-                                 * @description only `local` in this edition
-                                 * @enum {string}
-                                 */
-                                provider_type: "local";
-                                connection_args: {
-                                    [key: string]: unknown;
-                                };
-                                /** @description whether encrypted_args is set; its value is never returned */
-                                has_encrypted_args: boolean;
-                                schedule: string | null;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_synced_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            data_provider: components["schemas"]["DataProvider"];
                         };
                     };
                 };
@@ -1504,41 +1402,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data_provider: {
-                                /** @description dp_… */
-                                id: string;
-                                workspace_id: string;
-                                name: string;
-                                /**
-                                 * @description only `local` in this edition
-                                 * @enum {string}
-                                 */
-                                provider_type: "local";
-                                connection_args: {
-                                    [key: string]: unknown;
-                                };
-                                /** @description whether encrypted_args is set; its value is never returned */
-                                has_encrypted_args: boolean;
-                                schedule: string | null;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_synced_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            data_provider: components["schemas"]["DataProvider"];
                         };
                     };
                 };
@@ -1636,41 +1500,7 @@ export interface paths {
                              * @description ISO 8601, UTC
                              */
                             synced_at: string;
-                            data_provider: {
-                                /** @description dp_… */
-                                id: string;
-                                workspace_id: string;
-                                name: string;
-                                /**
-                                 * @description only `local` in this edition
-                                 * @enum {string}
-                                 */
-                                provider_type: "local";
-                                connection_args: {
-                                    [key: string]: unknown;
-                                };
-                                /** @description whether encrypted_args is set; its value is never returned */
-                                has_encrypted_args: boolean;
-                                schedule: string | null;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_synced_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            data_provider: components["schemas"]["DataProvider"];
                         };
                     };
                 };
@@ -10158,6 +9988,42 @@ export interface components {
             resolution: "keep_a" | "keep_b" | "keep_both" | "merge" | null;
             /** @description the memory that replaced both (merge) */
             merged_memory_id: string | null;
+        };
+        /** DataProvider */
+        DataProvider: {
+            /** @description dp_… */
+            id: string;
+            workspace_id: string;
+            name: string;
+            /**
+             * @description only `local` in this edition
+             * @enum {string}
+             */
+            provider_type: "local";
+            connection_args: {
+                [key: string]: unknown;
+            };
+            schedule: string | null;
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            last_synced_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
+            /** @description whether encrypted_args is set; its value is never returned */
+            has_encrypted_args: boolean;
         };
         /**
          * Error
