@@ -4,8 +4,10 @@ import type { Application, ApplicationLink } from '../schemas/application.js';
 import type { Association } from '../schemas/association.js';
 import type { Contradiction } from '../schemas/contradiction.js';
 import type { DataProvider } from '../schemas/data-provider.js';
+import type { McpServerEntry } from '../schemas/mcp-server.js';
 import type { Memory } from '../schemas/memory.js';
 import type { Session, WorkingMemoryEntry } from '../schemas/session.js';
+import type { Skill, SkillFileInfo } from '../schemas/skill.js';
 import type { ChatMessage, ChatThread } from '../schemas/thread.js';
 import type { Context, Workspace } from '../schemas/workspace.js';
 
@@ -238,53 +240,21 @@ export type ApplicationsTable = TableOf<Application>;
 
 export type ApplicationWorkspacesTable = TableOf<ApplicationLink>;
 
-/** Columns every scoped registry entry has (skills, MCP servers). */
-interface ScopedColumns {
-  id: string;
-  tenant_id: string;
-  scope: string;
+/** What the unique (scope_key, name) constraint of a scoped registry table (skills, MCP servers) compares. */
+interface ScopeKeyColumn {
   scope_key: string;
-  workspace_id: string | null;
-  user_id: string | null;
-  name: string;
 }
 
-export interface SkillsTable extends ScopedColumns {
-  version: string | null;
-  description: string | null;
-  source_mode: string;
-  metadata: Json;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
+/** A skill's manifest is its SKILL.md file row, not a column. */
+export type SkillsTable = TableOf<Omit<Skill, 'manifest'>> & ScopeKeyColumn;
 
-export interface SkillFilesTable {
+export type SkillFilesTable = TableOf<SkillFileInfo> & {
   skill_id: string;
-  path: string;
   /** SQLite: BLOB. Postgres: bytea. Both drivers return a Buffer. */
   content: ColumnType<Buffer, Buffer, Buffer>;
-  size: number;
-  sha256: string;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
+};
 
-export interface McpServersTable extends ScopedColumns {
-  description: string | null;
-  transport: string;
-  command: string | null;
-  args: Json;
-  url: string | null;
-  env_keys: Json;
-  header_keys: Json;
-  sealed_secrets: string | null;
-  source_mode: string;
-  enabled: Bool;
-  metadata: Json;
-  last_synced_at: NullableTimestamp;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
+export type McpServersTable = TableOf<McpServerEntry> & ScopeKeyColumn;
 
 export type DataProvidersTable = TableOf<DataProvider>;
 

@@ -9,11 +9,14 @@ import type { Application, ApplicationLink, ApplicationType } from '../schemas/a
 import type { Association } from '../schemas/association.js';
 import type { Contradiction, ContradictionResolution } from '../schemas/contradiction.js';
 import type { DataProvider, DataProviderType } from '../schemas/data-provider.js';
+import type { McpScope, McpServerEntry, McpTransport } from '../schemas/mcp-server.js';
+import type { SourceMode } from '../schemas/registry.js';
+import type { Skill, SkillFileInfo, SkillScope } from '../schemas/skill.js';
 import type { Memory, MemoryStatus, MemoryType } from '../schemas/memory.js';
 import type { Session, WorkingMemoryEntry } from '../schemas/session.js';
 import type { ChatMessage, ChatThread } from '../schemas/thread.js';
 import type { Context, Workspace } from '../schemas/workspace.js';
-export type { ApiKey, Application, ApplicationLink, ApplicationType, Association, ChatMessage, ChatThread, Context, Contradiction, ContradictionResolution, DataProvider, DataProviderType, Memory, MemoryStatus, MemoryType, Session, WorkingMemoryEntry, Workspace };
+export type { ApiKey, Application, ApplicationLink, ApplicationType, Association, ChatMessage, ChatThread, Context, Contradiction, ContradictionResolution, DataProvider, DataProviderType, McpScope, McpServerEntry, McpTransport, Memory, MemoryStatus, MemoryType, Session, Skill, SkillFileInfo, SkillScope, SourceMode, WorkingMemoryEntry, Workspace };
 export type { ChatRole, ContentBlock, MessageContent } from '../schemas/thread.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -723,37 +726,8 @@ export interface ScopedFilter {
   scope?: string;
 }
 
-/** Where the canonical copy lives: the server, both sides (two-way), or the client's filesystem. */
-export type SourceMode = 'server' | 'mirrored' | 'filesystem';
-
-export type SkillScope = 'user' | 'workspace' | 'tenant' | 'global';
-
 /** The manifest of a skill is its file at this path. */
 export const SKILL_MANIFEST_PATH = 'SKILL.md';
-
-export interface Skill extends ScopedOwner<SkillScope> {
-  id: string;
-  tenant_id: string;
-  name: string;
-  version: string | null;
-  description: string | null;
-  source_mode: SourceMode;
-  metadata: JsonObject;
-  /** The SKILL.md content (the file at SKILL_MANIFEST_PATH). */
-  manifest: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface SkillFileInfo {
-  /** Relative, `/`-separated. */
-  path: string;
-  size: number;
-  /** Hex SHA-256 of the content. */
-  sha256: string;
-  created_at: string;
-  updated_at: string;
-}
 
 export interface SkillFile extends SkillFileInfo {
   content: Buffer;
@@ -774,31 +748,6 @@ export interface SkillStore {
   /** Inserts or replaces each file (created_at of a replaced file stays). */
   putFiles(skillId: string, files: readonly SkillFile[]): Promise<void>;
   deleteFiles(skillId: string, paths: readonly string[]): Promise<number>;
-}
-
-export type McpScope = 'local' | 'project' | 'user' | 'global';
-export type McpTransport = 'stdio' | 'http' | 'sse' | 'streamable-http';
-
-export interface McpServerEntry extends ScopedOwner<McpScope> {
-  id: string;
-  tenant_id: string;
-  name: string;
-  description: string | null;
-  transport: McpTransport;
-  command: string | null;
-  args: string[];
-  url: string | null;
-  /** Names of the env variables and headers; their values are sealed in `sealed_secrets`. */
-  env_keys: string[];
-  header_keys: string[];
-  /** `{env, headers}` sealed with the node's secret key; null when both are empty. */
-  sealed_secrets: string | null;
-  source_mode: SourceMode;
-  enabled: boolean;
-  metadata: JsonObject;
-  last_synced_at: string | null;
-  created_at: string;
-  updated_at: string;
 }
 
 export type McpServerPatch = Partial<

@@ -46,3 +46,6 @@ export type Contradiction = components['schemas']['Contradiction'];
 export type Application = components['schemas']['Application'];
 export type ApplicationLink = components['schemas']['ApplicationLink'];
 export type DataProvider = components['schemas']['DataProvider'];
+export type Skill = components['schemas']['Skill'];
+export type SkillFileInfo = components['schemas']['SkillFileInfo'];
+export type McpServer = components['schemas']['McpServer'];

@@ -4663,14 +4663,6 @@ export interface paths {
                                 command: string | null;
                                 args: string[];
                                 url: string | null;
-                                /** @description values masked (********) unless revealed */
-                                env: {
-                                    [key: string]: string;
-                                };
-                                /** @description values masked (********) unless revealed */
-                                headers: {
-                                    [key: string]: string;
-                                };
                                 /**
                                  * @description where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins
                                  * @enum {string}
@@ -4695,6 +4687,14 @@ export interface paths {
                                  * @description ISO 8601, UTC
                                  */
                                 updated_at: string;
+                                /** @description values masked (********) unless revealed */
+                                env: {
+                                    [key: string]: string;
+                                };
+                                /** @description values masked (********) unless revealed */
+                                headers: {
+                                    [key: string]: string;
+                                };
                                 /** @description a higher scope has an entry of the same name */
                                 shadowed: boolean;
                                 /** @description id of that entry */
@@ -4779,56 +4779,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            mcp_server: {
-                                /** @description mcp_… */
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                description: string | null;
-                                /** @enum {string} */
-                                scope: "local" | "project" | "user" | "global";
-                                /** @description null above workspace scope */
-                                workspace_id: string | null;
-                                /** @description set for user-owned scopes */
-                                user_id: string | null;
-                                /** @enum {string} */
-                                transport: "stdio" | "http" | "sse" | "streamable-http";
-                                command: string | null;
-                                args: string[];
-                                url: string | null;
-                                /** @description values masked (********) unless revealed */
-                                env: {
-                                    [key: string]: string;
-                                };
-                                /** @description values masked (********) unless revealed */
-                                headers: {
-                                    [key: string]: string;
-                                };
-                                /**
-                                 * @description where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins
-                                 * @enum {string}
-                                 */
-                                source_mode: "server" | "mirrored" | "filesystem";
-                                enabled: boolean;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_synced_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            mcp_server: components["schemas"]["McpServer"];
                         };
                     };
                 };
@@ -5002,56 +4953,7 @@ export interface paths {
                             created: string[];
                             updated: string[];
                             skipped: string[];
-                            mcp_servers: {
-                                /** @description mcp_… */
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                description: string | null;
-                                /** @enum {string} */
-                                scope: "local" | "project" | "user" | "global";
-                                /** @description null above workspace scope */
-                                workspace_id: string | null;
-                                /** @description set for user-owned scopes */
-                                user_id: string | null;
-                                /** @enum {string} */
-                                transport: "stdio" | "http" | "sse" | "streamable-http";
-                                command: string | null;
-                                args: string[];
-                                url: string | null;
-                                /** @description values masked (********) unless revealed */
-                                env: {
-                                    [key: string]: string;
-                                };
-                                /** @description values masked (********) unless revealed */
-                                headers: {
-                                    [key: string]: string;
-                                };
-                                /**
-                                 * @description where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins
-                                 * @enum {string}
-                                 */
-                                source_mode: "server" | "mirrored" | "filesystem";
-                                enabled: boolean;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_synced_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            }[];
+                            mcp_servers: components["schemas"]["McpServer"][];
                         };
                     };
                 };
@@ -5112,107 +5014,9 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            mcp_server: {
-                                /** @description mcp_… */
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                description: string | null;
-                                /** @enum {string} */
-                                scope: "local" | "project" | "user" | "global";
-                                /** @description null above workspace scope */
-                                workspace_id: string | null;
-                                /** @description set for user-owned scopes */
-                                user_id: string | null;
-                                /** @enum {string} */
-                                transport: "stdio" | "http" | "sse" | "streamable-http";
-                                command: string | null;
-                                args: string[];
-                                url: string | null;
-                                /** @description values masked (********) unless revealed */
-                                env: {
-                                    [key: string]: string;
-                                };
-                                /** @description values masked (********) unless revealed */
-                                headers: {
-                                    [key: string]: string;
-                                };
-                                /**
-                                 * @description where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins
-                                 * @enum {string}
-                                 */
-                                source_mode: "server" | "mirrored" | "filesystem";
-                                enabled: boolean;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_synced_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            } | null;
+                            mcp_server: components["schemas"]["McpServer"] | null;
                             /** @description the winner of each name found, in the order asked, secrets decrypted */
-                            mcp_servers: {
-                                /** @description mcp_… */
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                description: string | null;
-                                /** @enum {string} */
-                                scope: "local" | "project" | "user" | "global";
-                                /** @description null above workspace scope */
-                                workspace_id: string | null;
-                                /** @description set for user-owned scopes */
-                                user_id: string | null;
-                                /** @enum {string} */
-                                transport: "stdio" | "http" | "sse" | "streamable-http";
-                                command: string | null;
-                                args: string[];
-                                url: string | null;
-                                /** @description values masked (********) unless revealed */
-                                env: {
-                                    [key: string]: string;
-                                };
-                                /** @description values masked (********) unless revealed */
-                                headers: {
-                                    [key: string]: string;
-                                };
-                                /**
-                                 * @description where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins
-                                 * @enum {string}
-                                 */
-                                source_mode: "server" | "mirrored" | "filesystem";
-                                enabled: boolean;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_synced_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            }[];
+                            mcp_servers: components["schemas"]["McpServer"][];
                             not_found: string[];
                         };
                     };
@@ -5260,56 +5064,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            mcp_server: {
-                                /** @description mcp_… */
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                description: string | null;
-                                /** @enum {string} */
-                                scope: "local" | "project" | "user" | "global";
-                                /** @description null above workspace scope */
-                                workspace_id: string | null;
-                                /** @description set for user-owned scopes */
-                                user_id: string | null;
-                                /** @enum {string} */
-                                transport: "stdio" | "http" | "sse" | "streamable-http";
-                                command: string | null;
-                                args: string[];
-                                url: string | null;
-                                /** @description values masked (********) unless revealed */
-                                env: {
-                                    [key: string]: string;
-                                };
-                                /** @description values masked (********) unless revealed */
-                                headers: {
-                                    [key: string]: string;
-                                };
-                                /**
-                                 * @description where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins
-                                 * @enum {string}
-                                 */
-                                source_mode: "server" | "mirrored" | "filesystem";
-                                enabled: boolean;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_synced_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            mcp_server: components["schemas"]["McpServer"];
                         };
                     };
                 };
@@ -5374,56 +5129,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            mcp_server: {
-                                /** @description mcp_… */
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                description: string | null;
-                                /** @enum {string} */
-                                scope: "local" | "project" | "user" | "global";
-                                /** @description null above workspace scope */
-                                workspace_id: string | null;
-                                /** @description set for user-owned scopes */
-                                user_id: string | null;
-                                /** @enum {string} */
-                                transport: "stdio" | "http" | "sse" | "streamable-http";
-                                command: string | null;
-                                args: string[];
-                                url: string | null;
-                                /** @description values masked (********) unless revealed */
-                                env: {
-                                    [key: string]: string;
-                                };
-                                /** @description values masked (********) unless revealed */
-                                headers: {
-                                    [key: string]: string;
-                                };
-                                /**
-                                 * @description where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins
-                                 * @enum {string}
-                                 */
-                                source_mode: "server" | "mirrored" | "filesystem";
-                                enabled: boolean;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_synced_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            mcp_server: components["schemas"]["McpServer"];
                         };
                     };
                 };
@@ -5545,56 +5251,7 @@ export interface paths {
                             action: "in_sync" | "pushed" | "pulled";
                             /** @description both sides changed; the source mode chose */
                             conflict: boolean;
-                            mcp_server: {
-                                /** @description mcp_… */
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                description: string | null;
-                                /** @enum {string} */
-                                scope: "local" | "project" | "user" | "global";
-                                /** @description null above workspace scope */
-                                workspace_id: string | null;
-                                /** @description set for user-owned scopes */
-                                user_id: string | null;
-                                /** @enum {string} */
-                                transport: "stdio" | "http" | "sse" | "streamable-http";
-                                command: string | null;
-                                args: string[];
-                                url: string | null;
-                                /** @description values masked (********) unless revealed */
-                                env: {
-                                    [key: string]: string;
-                                };
-                                /** @description values masked (********) unless revealed */
-                                headers: {
-                                    [key: string]: string;
-                                };
-                                /**
-                                 * @description where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins
-                                 * @enum {string}
-                                 */
-                                source_mode: "server" | "mirrored" | "filesystem";
-                                enabled: boolean;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_synced_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            mcp_server: components["schemas"]["McpServer"];
                             config: {
                                 /** @enum {string} */
                                 transport: "stdio" | "http" | "sse" | "streamable-http";
@@ -7792,40 +7449,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            skill: {
-                                /** @description skill_… */
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                version: string | null;
-                                description: string | null;
-                                /** @enum {string} */
-                                scope: "user" | "workspace" | "tenant" | "global";
-                                /** @description null above workspace scope */
-                                workspace_id: string | null;
-                                /** @description set for user-owned scopes */
-                                user_id: string | null;
-                                /**
-                                 * @description where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins
-                                 * @enum {string}
-                                 */
-                                source_mode: "server" | "mirrored" | "filesystem";
-                                /** @description the SKILL.md content */
-                                manifest: string;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            skill: components["schemas"]["Skill"];
                         };
                     };
                 };
@@ -7886,75 +7510,9 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            skill: {
-                                /** @description skill_… */
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                version: string | null;
-                                description: string | null;
-                                /** @enum {string} */
-                                scope: "user" | "workspace" | "tenant" | "global";
-                                /** @description null above workspace scope */
-                                workspace_id: string | null;
-                                /** @description set for user-owned scopes */
-                                user_id: string | null;
-                                /**
-                                 * @description where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins
-                                 * @enum {string}
-                                 */
-                                source_mode: "server" | "mirrored" | "filesystem";
-                                /** @description the SKILL.md content */
-                                manifest: string;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            } | null;
+                            skill: components["schemas"]["Skill"] | null;
                             /** @description the winner of each name found, in the order asked */
-                            skills: {
-                                /** @description skill_… */
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                version: string | null;
-                                description: string | null;
-                                /** @enum {string} */
-                                scope: "user" | "workspace" | "tenant" | "global";
-                                /** @description null above workspace scope */
-                                workspace_id: string | null;
-                                /** @description set for user-owned scopes */
-                                user_id: string | null;
-                                /**
-                                 * @description where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins
-                                 * @enum {string}
-                                 */
-                                source_mode: "server" | "mirrored" | "filesystem";
-                                /** @description the SKILL.md content */
-                                manifest: string;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            }[];
+                            skills: components["schemas"]["Skill"][];
                             not_found: string[];
                         };
                     };
@@ -8002,40 +7560,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            skill: {
-                                /** @description skill_… */
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                version: string | null;
-                                description: string | null;
-                                /** @enum {string} */
-                                scope: "user" | "workspace" | "tenant" | "global";
-                                /** @description null above workspace scope */
-                                workspace_id: string | null;
-                                /** @description set for user-owned scopes */
-                                user_id: string | null;
-                                /**
-                                 * @description where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins
-                                 * @enum {string}
-                                 */
-                                source_mode: "server" | "mirrored" | "filesystem";
-                                /** @description the SKILL.md content */
-                                manifest: string;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            skill: components["schemas"]["Skill"];
                         };
                     };
                 };
@@ -8087,40 +7612,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            skill: {
-                                /** @description skill_… */
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                version: string | null;
-                                description: string | null;
-                                /** @enum {string} */
-                                scope: "user" | "workspace" | "tenant" | "global";
-                                /** @description null above workspace scope */
-                                workspace_id: string | null;
-                                /** @description set for user-owned scopes */
-                                user_id: string | null;
-                                /**
-                                 * @description where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins
-                                 * @enum {string}
-                                 */
-                                source_mode: "server" | "mirrored" | "filesystem";
-                                /** @description the SKILL.md content */
-                                manifest: string;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            skill: components["schemas"]["Skill"];
                         };
                     };
                 };
@@ -8244,21 +7736,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            files: {
-                                path: string;
-                                size: number;
-                                sha256: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            }[];
+                            files: components["schemas"]["SkillFileInfo"][];
                         };
                     };
                 };
@@ -8310,8 +7788,10 @@ export interface paths {
                     content: {
                         "application/json": {
                             file: {
+                                /** @description relative, `/`-separated */
                                 path: string;
                                 size: number;
+                                /** @description hex SHA-256 of the content */
                                 sha256: string;
                                 /**
                                  * Format: date-time
@@ -8377,21 +7857,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            file: {
-                                path: string;
-                                size: number;
-                                sha256: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            file: components["schemas"]["SkillFileInfo"];
                         };
                     };
                 };
@@ -8402,21 +7868,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            file: {
-                                path: string;
-                                size: number;
-                                sha256: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            file: components["schemas"]["SkillFileInfo"];
                         };
                     };
                 };
@@ -8576,40 +8028,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            skill: {
-                                /** @description skill_… */
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                version: string | null;
-                                description: string | null;
-                                /** @enum {string} */
-                                scope: "user" | "workspace" | "tenant" | "global";
-                                /** @description null above workspace scope */
-                                workspace_id: string | null;
-                                /** @description set for user-owned scopes */
-                                user_id: string | null;
-                                /**
-                                 * @description where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins
-                                 * @enum {string}
-                                 */
-                                source_mode: "server" | "mirrored" | "filesystem";
-                                /** @description the SKILL.md content */
-                                manifest: string;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            skill: components["schemas"]["Skill"];
                             /**
                              * Format: date-time
                              * @description send as `since` next time, once the actions below are done
@@ -8620,21 +8039,7 @@ export interface paths {
                             /** @description the server needs these: PUT them or sync again with content */
                             upload: string[];
                             /** @description fetch these */
-                            download: {
-                                path: string;
-                                size: number;
-                                sha256: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            }[];
+                            download: components["schemas"]["SkillFileInfo"][];
                             /** @description deleted on the server since your last sync: delete them */
                             delete_on_client: string[];
                             /** @description you deleted them since your last sync: deleted here */
@@ -10044,6 +9449,57 @@ export interface components {
             }[];
             retry_after?: number;
         };
+        /** McpServer */
+        McpServer: {
+            /** @description mcp_… */
+            id: string;
+            tenant_id: string;
+            name: string;
+            description: string | null;
+            /** @enum {string} */
+            scope: "local" | "project" | "user" | "global";
+            /** @description null above workspace scope */
+            workspace_id: string | null;
+            /** @description set for user-owned scopes */
+            user_id: string | null;
+            /** @enum {string} */
+            transport: "stdio" | "http" | "sse" | "streamable-http";
+            command: string | null;
+            args: string[];
+            url: string | null;
+            /**
+             * @description where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins
+             * @enum {string}
+             */
+            source_mode: "server" | "mirrored" | "filesystem";
+            enabled: boolean;
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            last_synced_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
+            /** @description values masked (********) unless revealed */
+            env: {
+                [key: string]: string;
+            };
+            /** @description values masked (********) unless revealed */
+            headers: {
+                [key: string]: string;
+            };
+        };
         /** Memory */
         Memory: {
             id: string;
@@ -10214,6 +9670,59 @@ export interface components {
             working_memory: {
                 [key: string]: unknown;
             };
+        };
+        /** Skill */
+        Skill: {
+            /** @description skill_… */
+            id: string;
+            tenant_id: string;
+            name: string;
+            version: string | null;
+            description: string | null;
+            /** @enum {string} */
+            scope: "user" | "workspace" | "tenant" | "global";
+            /** @description null above workspace scope */
+            workspace_id: string | null;
+            /** @description set for user-owned scopes */
+            user_id: string | null;
+            /**
+             * @description where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins
+             * @enum {string}
+             */
+            source_mode: "server" | "mirrored" | "filesystem";
+            /** @description the SKILL.md content */
+            manifest: string;
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
+        };
+        /** SkillFileInfo */
+        SkillFileInfo: {
+            /** @description relative, `/`-separated */
+            path: string;
+            size: number;
+            /** @description hex SHA-256 of the content */
+            sha256: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
         };
         /** Thread */
         Thread: {
