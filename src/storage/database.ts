@@ -4,6 +4,7 @@ import type { Application, ApplicationLink } from '../schemas/application.js';
 import type { Association } from '../schemas/association.js';
 import type { Contradiction } from '../schemas/contradiction.js';
 import type { DataProvider } from '../schemas/data-provider.js';
+import type { DocumentPage, DocumentRecord, IngestionJob } from '../schemas/document.js';
 import type { McpServerEntry } from '../schemas/mcp-server.js';
 import type { Memory } from '../schemas/memory.js';
 import type { Session, WorkingMemoryEntry } from '../schemas/session.js';
@@ -148,25 +149,7 @@ export interface KbJobsTable {
   updated_at: Timestamp;
 }
 
-export interface DocumentsTable {
-  id: string;
-  workspace_id: string;
-  tenant_id: string;
-  filename: string;
-  mime_type: string;
-  document_type: string;
-  size_bytes: number;
-  content_hash: string;
-  context_id: string;
-  importance: number;
-  tags: Json;
-  metadata: Json;
-  extraction_options: Json;
-  retain_original: Bool;
-  current_job_id: string;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
+export type DocumentsTable = TableOf<DocumentRecord>;
 
 export interface DocumentOriginalsTable {
   document_id: string;
@@ -174,16 +157,7 @@ export interface DocumentOriginalsTable {
   bytes: Buffer;
 }
 
-export interface DocumentPagesTable {
-  id: string;
-  workspace_id: string;
-  document_id: string;
-  page_no: number;
-  transcript: string;
-  transcript_model: string;
-  transcript_confidence: number | null;
-  created_at: Timestamp;
-}
+export type DocumentPagesTable = TableOf<DocumentPage>;
 
 /** The passages a page is searched by, one vector each. */
 export interface DocumentPassagesTable {
@@ -196,25 +170,7 @@ export interface DocumentPassagesTable {
   embedding: ColumnType<Buffer | string, Buffer | string, Buffer | string>;
 }
 
-export interface IngestionJobsTable {
-  id: string;
-  workspace_id: string;
-  document_id: string;
-  status: string;
-  extraction_options: Json;
-  pages_total: number | null;
-  chunks_total: number | null;
-  chunks_done: number;
-  memories_linked: number;
-  chunks_deduplicated: number;
-  error_code: string | null;
-  error_message: string | null;
-  page_errors: Json;
-  created_at: Timestamp;
-  started_at: NullableTimestamp;
-  finished_at: NullableTimestamp;
-  updated_at: Timestamp;
-}
+export type IngestionJobsTable = TableOf<IngestionJob>;
 
 export interface DocumentMemoriesTable {
   document_id: string;

@@ -9,6 +9,7 @@ import type { Application, ApplicationLink, ApplicationType } from '../schemas/a
 import type { Association } from '../schemas/association.js';
 import type { Contradiction, ContradictionResolution } from '../schemas/contradiction.js';
 import type { DataProvider, DataProviderType } from '../schemas/data-provider.js';
+import type { DocumentPage, DocumentRecord, DocumentType, IngestionJob, IngestionStatus, PageError, StoredDocument } from '../schemas/document.js';
 import type { McpScope, McpServerEntry, McpTransport } from '../schemas/mcp-server.js';
 import type { SourceMode } from '../schemas/registry.js';
 import type { Skill, SkillFileInfo, SkillScope } from '../schemas/skill.js';
@@ -16,7 +17,7 @@ import type { Memory, MemoryStatus, MemoryType } from '../schemas/memory.js';
 import type { Session, WorkingMemoryEntry } from '../schemas/session.js';
 import type { ChatMessage, ChatThread } from '../schemas/thread.js';
 import type { Context, Workspace } from '../schemas/workspace.js';
-export type { ApiKey, Application, ApplicationLink, ApplicationType, Association, ChatMessage, ChatThread, Context, Contradiction, ContradictionResolution, DataProvider, DataProviderType, McpScope, McpServerEntry, McpTransport, Memory, MemoryStatus, MemoryType, Session, Skill, SkillFileInfo, SkillScope, SourceMode, WorkingMemoryEntry, Workspace };
+export type { ApiKey, Application, ApplicationLink, ApplicationType, Association, ChatMessage, ChatThread, Context, Contradiction, ContradictionResolution, DataProvider, DataProviderType, DocumentPage, DocumentRecord, DocumentType, IngestionJob, IngestionStatus, McpScope, McpServerEntry, McpTransport, Memory, MemoryStatus, MemoryType, PageError, Session, Skill, SkillFileInfo, SkillScope, SourceMode, StoredDocument, WorkingMemoryEntry, Workspace };
 export type { ChatRole, ContentBlock, MessageContent } from '../schemas/thread.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -486,59 +487,6 @@ export interface KnowledgebaseStore {
   updateJob(id: string, patch: Partial<Pick<KnowledgebaseJob, 'status' | 'result' | 'error' | 'updated_at'>>): Promise<KnowledgebaseJob | null>;
 }
 
-export type DocumentType = 'text' | 'markdown' | 'html' | 'pdf' | 'docx' | 'image' | 'audio';
-
-/**
- * An ingestion job moves queued → processing → completed | failed | cancelled, or queued → cancelled; nothing leaves
- * completed, failed or cancelled. A document's status is the status of its current (latest) job.
- */
-export type IngestionStatus = 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
-
-export interface DocumentRecord {
-  id: string;
-  workspace_id: string;
-  tenant_id: string;
-  filename: string;
-  mime_type: string;
-  document_type: DocumentType;
-  size_bytes: number;
-  /** SHA-256 hex of the uploaded bytes. */
-  content_hash: string;
-  /** Context of the memories its chunks become. */
-  context_id: string;
-  importance: number;
-  tags: string[];
-  metadata: JsonObject;
-  /** The options of the latest run (upload or reprocess). */
-  extraction_options: JsonObject;
-  retain_original: boolean;
-  current_job_id: string;
-  created_at: string;
-  updated_at: string;
-}
-
-/** A document as read, with what follows from its current job, pages, memories and stored bytes. */
-export interface StoredDocument extends DocumentRecord {
-  status: IngestionStatus;
-  page_count: number;
-  memory_count: number;
-  original_stored: boolean;
-}
-
-export interface DocumentPage {
-  id: string;
-  workspace_id: string;
-  document_id: string;
-  /** 1-based. */
-  page_no: number;
-  transcript: string;
-  /** The extractor or model that produced the transcript (`unpdf`, `mammoth`, an OCR or transcription model, …). */
-  transcript_model: string;
-  /** How sure OCR was of the transcript (mean word confidence, 0..1); null for text that was not recognised. */
-  transcript_confidence: number | null;
-  created_at: string;
-}
-
 /** A stretch of a page's transcript that the page is searched by, with its vector. */
 export interface PagePassage {
   text: string;
@@ -561,39 +509,6 @@ export interface PageMatch {
   page: DocumentPage;
   score: number;
   passage: { index: number; text: string };
-}
-
-/** A page of a document that could not be read (OCR), and why; the job goes on with the others. */
-export interface PageError {
-  page_no: number;
-  code: string;
-  message: string;
-}
-
-export interface IngestionJob {
-  id: string;
-  workspace_id: string;
-  document_id: string;
-  status: IngestionStatus;
-  /** The effective options of this run, defaults filled in. */
-  extraction_options: JsonObject;
-  /** Null until the pages are stored. */
-  pages_total: number | null;
-  /** Null until the pages are cut into chunks. */
-  chunks_total: number | null;
-  chunks_done: number;
-  /** Chunks that are memories of the document after this run: new ones, and unchanged ones kept from an earlier run. */
-  memories_linked: number;
-  /** Chunks whose exact text was already a memory not from this document (stored once, not linked). */
-  chunks_deduplicated: number;
-  error_code: string | null;
-  error_message: string | null;
-  /** Pages that could not be read (their text is missing), in page order. */
-  page_errors: PageError[];
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  updated_at: string;
 }
 
 export type IngestionJobPatch = Partial<Omit<IngestionJob, 'id' | 'workspace_id' | 'document_id' | 'extraction_options' | 'created_at'>>;

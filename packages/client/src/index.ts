@@ -49,3 +49,6 @@ export type DataProvider = components['schemas']['DataProvider'];
 export type Skill = components['schemas']['Skill'];
 export type SkillFileInfo = components['schemas']['SkillFileInfo'];
 export type McpServer = components['schemas']['McpServer'];
+export type Document = components['schemas']['Document'];
+export type DocumentPage = components['schemas']['DocumentPage'];
+export type IngestionJob = components['schemas']['IngestionJob'];

@@ -1551,54 +1551,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            documents: {
-                                id: string;
-                                workspace_id: string;
-                                tenant_id: string;
-                                filename: string;
-                                mime_type: string;
-                                /** @enum {string} */
-                                document_type: "text" | "markdown" | "html" | "pdf" | "docx" | "image" | "audio";
-                                size_bytes: number;
-                                /** @description SHA-256 hex of the uploaded bytes */
-                                content_hash: string;
-                                /**
-                                 * @description queued → processing → completed | failed | cancelled; a document has its current job’s status
-                                 * @enum {string}
-                                 */
-                                status: "queued" | "processing" | "completed" | "failed" | "cancelled";
-                                /** @description context of the memories made from it */
-                                context_id: string;
-                                /** @description the same as context_id (the name client libraries read) */
-                                target_context_id: string;
-                                importance: number;
-                                tags: string[];
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                extraction_options: {
-                                    chunk_size: number;
-                                    page_size: number;
-                                };
-                                retain_original: boolean;
-                                /** @description the uploaded bytes are stored (until the job ends, or for good with retain_original) */
-                                original_stored: boolean;
-                                page_count: number;
-                                /** @description memories its chunks became */
-                                memory_count: number;
-                                /** @description the current (latest) ingestion job */
-                                job_id: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            }[];
+                            documents: components["schemas"]["Document"][];
                             total_count: number;
                             limit: number;
                             offset: number;
@@ -1675,130 +1628,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            document: {
-                                id: string;
-                                workspace_id: string;
-                                tenant_id: string;
-                                filename: string;
-                                mime_type: string;
-                                /** @enum {string} */
-                                document_type: "text" | "markdown" | "html" | "pdf" | "docx" | "image" | "audio";
-                                size_bytes: number;
-                                /** @description SHA-256 hex of the uploaded bytes */
-                                content_hash: string;
-                                /**
-                                 * @description queued → processing → completed | failed | cancelled; a document has its current job’s status
-                                 * @enum {string}
-                                 */
-                                status: "queued" | "processing" | "completed" | "failed" | "cancelled";
-                                /** @description context of the memories made from it */
-                                context_id: string;
-                                /** @description the same as context_id (the name client libraries read) */
-                                target_context_id: string;
-                                importance: number;
-                                tags: string[];
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                extraction_options: {
-                                    chunk_size: number;
-                                    page_size: number;
-                                };
-                                retain_original: boolean;
-                                /** @description the uploaded bytes are stored (until the job ends, or for good with retain_original) */
-                                original_stored: boolean;
-                                page_count: number;
-                                /** @description memories its chunks became */
-                                memory_count: number;
-                                /** @description the current (latest) ingestion job */
-                                job_id: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
-                            job: {
-                                id: string;
-                                workspace_id: string;
-                                document_id: string;
-                                /**
-                                 * @description queued → processing → completed | failed | cancelled; a document has its current job’s status
-                                 * @enum {string}
-                                 */
-                                status: "queued" | "processing" | "completed" | "failed" | "cancelled";
-                                extraction_options: {
-                                    chunk_size: number;
-                                    page_size: number;
-                                };
-                                progress: {
-                                    /** @description null until the pages are extracted */
-                                    pages_total: number | null;
-                                    /** @description null until the pages are cut into chunks */
-                                    chunks_total: number | null;
-                                    chunks_processed: number;
-                                    /** @description chunks that are memories of the document after this run (new, or unchanged and kept) */
-                                    memories: number;
-                                    /** @description chunks whose exact text already was a memory from elsewhere (not linked) */
-                                    chunks_deduplicated: number;
-                                    percent: number;
-                                };
-                                error: {
-                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed */
-                                    code: string;
-                                    message: string;
-                                } | null;
-                                /** @description scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages */
-                                page_errors: {
-                                    page_no: number;
-                                    /** @description render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
-                                    code: string;
-                                    message: string;
-                                }[];
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                started_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                finished_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                                /** @description the same as progress.percent */
-                                progress_percent: number;
-                                /** @description the job’s document, as a list */
-                                document_ids: string[];
-                                /** @description 1 once the job completed, else 0 */
-                                documents_processed: number;
-                                /** @description the same as progress.memories */
-                                total_memories_created: number;
-                                /** @description error as a list: empty, or the one error */
-                                errors: {
-                                    code: string;
-                                    message: string;
-                                }[];
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                completed_at: string | null;
-                            };
+                            document: components["schemas"]["Document"];
+                            job: components["schemas"]["IngestionJob"];
                         };
                     };
                 };
@@ -1851,82 +1682,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            jobs: {
-                                id: string;
-                                workspace_id: string;
-                                document_id: string;
-                                /**
-                                 * @description queued → processing → completed | failed | cancelled; a document has its current job’s status
-                                 * @enum {string}
-                                 */
-                                status: "queued" | "processing" | "completed" | "failed" | "cancelled";
-                                extraction_options: {
-                                    chunk_size: number;
-                                    page_size: number;
-                                };
-                                progress: {
-                                    /** @description null until the pages are extracted */
-                                    pages_total: number | null;
-                                    /** @description null until the pages are cut into chunks */
-                                    chunks_total: number | null;
-                                    chunks_processed: number;
-                                    /** @description chunks that are memories of the document after this run (new, or unchanged and kept) */
-                                    memories: number;
-                                    /** @description chunks whose exact text already was a memory from elsewhere (not linked) */
-                                    chunks_deduplicated: number;
-                                    percent: number;
-                                };
-                                error: {
-                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed */
-                                    code: string;
-                                    message: string;
-                                } | null;
-                                /** @description scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages */
-                                page_errors: {
-                                    page_no: number;
-                                    /** @description render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
-                                    code: string;
-                                    message: string;
-                                }[];
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                started_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                finished_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                                /** @description the same as progress.percent */
-                                progress_percent: number;
-                                /** @description the job’s document, as a list */
-                                document_ids: string[];
-                                /** @description 1 once the job completed, else 0 */
-                                documents_processed: number;
-                                /** @description the same as progress.memories */
-                                total_memories_created: number;
-                                /** @description error as a list: empty, or the one error */
-                                errors: {
-                                    code: string;
-                                    message: string;
-                                }[];
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                completed_at: string | null;
-                            }[];
+                            jobs: components["schemas"]["IngestionJob"][];
                             total_count: number;
                             limit: number;
                             offset: number;
@@ -1979,82 +1735,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            job: {
-                                id: string;
-                                workspace_id: string;
-                                document_id: string;
-                                /**
-                                 * @description queued → processing → completed | failed | cancelled; a document has its current job’s status
-                                 * @enum {string}
-                                 */
-                                status: "queued" | "processing" | "completed" | "failed" | "cancelled";
-                                extraction_options: {
-                                    chunk_size: number;
-                                    page_size: number;
-                                };
-                                progress: {
-                                    /** @description null until the pages are extracted */
-                                    pages_total: number | null;
-                                    /** @description null until the pages are cut into chunks */
-                                    chunks_total: number | null;
-                                    chunks_processed: number;
-                                    /** @description chunks that are memories of the document after this run (new, or unchanged and kept) */
-                                    memories: number;
-                                    /** @description chunks whose exact text already was a memory from elsewhere (not linked) */
-                                    chunks_deduplicated: number;
-                                    percent: number;
-                                };
-                                error: {
-                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed */
-                                    code: string;
-                                    message: string;
-                                } | null;
-                                /** @description scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages */
-                                page_errors: {
-                                    page_no: number;
-                                    /** @description render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
-                                    code: string;
-                                    message: string;
-                                }[];
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                started_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                finished_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                                /** @description the same as progress.percent */
-                                progress_percent: number;
-                                /** @description the job’s document, as a list */
-                                document_ids: string[];
-                                /** @description 1 once the job completed, else 0 */
-                                documents_processed: number;
-                                /** @description the same as progress.memories */
-                                total_memories_created: number;
-                                /** @description error as a list: empty, or the one error */
-                                errors: {
-                                    code: string;
-                                    message: string;
-                                }[];
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                completed_at: string | null;
-                            };
+                            job: components["schemas"]["IngestionJob"];
                         };
                     };
                 };
@@ -2106,82 +1787,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            job: {
-                                id: string;
-                                workspace_id: string;
-                                document_id: string;
-                                /**
-                                 * @description queued → processing → completed | failed | cancelled; a document has its current job’s status
-                                 * @enum {string}
-                                 */
-                                status: "queued" | "processing" | "completed" | "failed" | "cancelled";
-                                extraction_options: {
-                                    chunk_size: number;
-                                    page_size: number;
-                                };
-                                progress: {
-                                    /** @description null until the pages are extracted */
-                                    pages_total: number | null;
-                                    /** @description null until the pages are cut into chunks */
-                                    chunks_total: number | null;
-                                    chunks_processed: number;
-                                    /** @description chunks that are memories of the document after this run (new, or unchanged and kept) */
-                                    memories: number;
-                                    /** @description chunks whose exact text already was a memory from elsewhere (not linked) */
-                                    chunks_deduplicated: number;
-                                    percent: number;
-                                };
-                                error: {
-                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed */
-                                    code: string;
-                                    message: string;
-                                } | null;
-                                /** @description scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages */
-                                page_errors: {
-                                    page_no: number;
-                                    /** @description render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
-                                    code: string;
-                                    message: string;
-                                }[];
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                started_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                finished_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                                /** @description the same as progress.percent */
-                                progress_percent: number;
-                                /** @description the job’s document, as a list */
-                                document_ids: string[];
-                                /** @description 1 once the job completed, else 0 */
-                                documents_processed: number;
-                                /** @description the same as progress.memories */
-                                total_memories_created: number;
-                                /** @description error as a list: empty, or the one error */
-                                errors: {
-                                    code: string;
-                                    message: string;
-                                }[];
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                completed_at: string | null;
-                            };
+                            job: components["schemas"]["IngestionJob"];
                         };
                     };
                 };
@@ -2325,32 +1931,14 @@ export interface paths {
                                 size_bytes: number;
                                 /** @description SHA-256 hex of the uploaded bytes */
                                 content_hash: string;
-                                /**
-                                 * @description queued → processing → completed | failed | cancelled; a document has its current job’s status
-                                 * @enum {string}
-                                 */
-                                status: "queued" | "processing" | "completed" | "failed" | "cancelled";
                                 /** @description context of the memories made from it */
                                 context_id: string;
-                                /** @description the same as context_id (the name client libraries read) */
-                                target_context_id: string;
                                 importance: number;
                                 tags: string[];
                                 metadata: {
                                     [key: string]: unknown;
                                 };
-                                extraction_options: {
-                                    chunk_size: number;
-                                    page_size: number;
-                                };
                                 retain_original: boolean;
-                                /** @description the uploaded bytes are stored (until the job ends, or for good with retain_original) */
-                                original_stored: boolean;
-                                page_count: number;
-                                /** @description memories its chunks became */
-                                memory_count: number;
-                                /** @description the current (latest) ingestion job */
-                                job_id: string;
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
@@ -2361,85 +1949,28 @@ export interface paths {
                                  * @description ISO 8601, UTC
                                  */
                                 updated_at: string;
-                                /** @description in page order */
-                                memory_ids: string[];
-                            };
-                            job: {
-                                id: string;
-                                workspace_id: string;
-                                document_id: string;
                                 /**
                                  * @description queued → processing → completed | failed | cancelled; a document has its current job’s status
                                  * @enum {string}
                                  */
                                 status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+                                /** @description the uploaded bytes are stored (until the job ends, or for good with retain_original) */
+                                original_stored: boolean;
+                                page_count: number;
+                                /** @description memories its chunks became */
+                                memory_count: number;
+                                /** @description the same as context_id (the name client libraries read) */
+                                target_context_id: string;
                                 extraction_options: {
                                     chunk_size: number;
                                     page_size: number;
                                 };
-                                progress: {
-                                    /** @description null until the pages are extracted */
-                                    pages_total: number | null;
-                                    /** @description null until the pages are cut into chunks */
-                                    chunks_total: number | null;
-                                    chunks_processed: number;
-                                    /** @description chunks that are memories of the document after this run (new, or unchanged and kept) */
-                                    memories: number;
-                                    /** @description chunks whose exact text already was a memory from elsewhere (not linked) */
-                                    chunks_deduplicated: number;
-                                    percent: number;
-                                };
-                                error: {
-                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed */
-                                    code: string;
-                                    message: string;
-                                } | null;
-                                /** @description scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages */
-                                page_errors: {
-                                    page_no: number;
-                                    /** @description render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
-                                    code: string;
-                                    message: string;
-                                }[];
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                started_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                finished_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                                /** @description the same as progress.percent */
-                                progress_percent: number;
-                                /** @description the job’s document, as a list */
-                                document_ids: string[];
-                                /** @description 1 once the job completed, else 0 */
-                                documents_processed: number;
-                                /** @description the same as progress.memories */
-                                total_memories_created: number;
-                                /** @description error as a list: empty, or the one error */
-                                errors: {
-                                    code: string;
-                                    message: string;
-                                }[];
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                completed_at: string | null;
+                                /** @description the current (latest) ingestion job */
+                                job_id: string;
+                                /** @description in page order */
+                                memory_ids: string[];
                             };
+                            job: components["schemas"]["IngestionJob"];
                         };
                     };
                 };
@@ -2580,22 +2111,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             document_id: string;
-                            pages: {
-                                id: string;
-                                workspace_id: string;
-                                document_id: string;
-                                page_no: number;
-                                transcript: string;
-                                /** @description the extractor (unpdf, mammoth, html-text, markdown, plain-text), the OCR model (tesseract.js-eng-best-int) or the transcription model */
-                                transcript_model: string;
-                                /** @description OCR pages: mean word confidence; null otherwise */
-                                transcript_confidence: number | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                            }[];
+                            pages: components["schemas"]["DocumentPage"][];
                             total_count: number;
                         };
                     };
@@ -2648,22 +2164,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            page: {
-                                id: string;
-                                workspace_id: string;
-                                document_id: string;
-                                page_no: number;
-                                transcript: string;
-                                /** @description the extractor (unpdf, mammoth, html-text, markdown, plain-text), the OCR model (tesseract.js-eng-best-int) or the transcription model */
-                                transcript_model: string;
-                                /** @description OCR pages: mean word confidence; null otherwise */
-                                transcript_confidence: number | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                            };
+                            page: components["schemas"]["DocumentPage"];
                         };
                     };
                 };
@@ -2738,130 +2239,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            document: {
-                                id: string;
-                                workspace_id: string;
-                                tenant_id: string;
-                                filename: string;
-                                mime_type: string;
-                                /** @enum {string} */
-                                document_type: "text" | "markdown" | "html" | "pdf" | "docx" | "image" | "audio";
-                                size_bytes: number;
-                                /** @description SHA-256 hex of the uploaded bytes */
-                                content_hash: string;
-                                /**
-                                 * @description queued → processing → completed | failed | cancelled; a document has its current job’s status
-                                 * @enum {string}
-                                 */
-                                status: "queued" | "processing" | "completed" | "failed" | "cancelled";
-                                /** @description context of the memories made from it */
-                                context_id: string;
-                                /** @description the same as context_id (the name client libraries read) */
-                                target_context_id: string;
-                                importance: number;
-                                tags: string[];
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                extraction_options: {
-                                    chunk_size: number;
-                                    page_size: number;
-                                };
-                                retain_original: boolean;
-                                /** @description the uploaded bytes are stored (until the job ends, or for good with retain_original) */
-                                original_stored: boolean;
-                                page_count: number;
-                                /** @description memories its chunks became */
-                                memory_count: number;
-                                /** @description the current (latest) ingestion job */
-                                job_id: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
-                            job: {
-                                id: string;
-                                workspace_id: string;
-                                document_id: string;
-                                /**
-                                 * @description queued → processing → completed | failed | cancelled; a document has its current job’s status
-                                 * @enum {string}
-                                 */
-                                status: "queued" | "processing" | "completed" | "failed" | "cancelled";
-                                extraction_options: {
-                                    chunk_size: number;
-                                    page_size: number;
-                                };
-                                progress: {
-                                    /** @description null until the pages are extracted */
-                                    pages_total: number | null;
-                                    /** @description null until the pages are cut into chunks */
-                                    chunks_total: number | null;
-                                    chunks_processed: number;
-                                    /** @description chunks that are memories of the document after this run (new, or unchanged and kept) */
-                                    memories: number;
-                                    /** @description chunks whose exact text already was a memory from elsewhere (not linked) */
-                                    chunks_deduplicated: number;
-                                    percent: number;
-                                };
-                                error: {
-                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed */
-                                    code: string;
-                                    message: string;
-                                } | null;
-                                /** @description scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages */
-                                page_errors: {
-                                    page_no: number;
-                                    /** @description render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
-                                    code: string;
-                                    message: string;
-                                }[];
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                started_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                finished_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                                /** @description the same as progress.percent */
-                                progress_percent: number;
-                                /** @description the job’s document, as a list */
-                                document_ids: string[];
-                                /** @description 1 once the job completed, else 0 */
-                                documents_processed: number;
-                                /** @description the same as progress.memories */
-                                total_memories_created: number;
-                                /** @description error as a list: empty, or the one error */
-                                errors: {
-                                    code: string;
-                                    message: string;
-                                }[];
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                completed_at: string | null;
-                            };
+                            document: components["schemas"]["Document"];
+                            job: components["schemas"]["IngestionJob"];
                         };
                     };
                 };
@@ -9430,6 +8809,72 @@ export interface components {
             /** @description whether encrypted_args is set; its value is never returned */
             has_encrypted_args: boolean;
         };
+        /** Document */
+        Document: {
+            id: string;
+            workspace_id: string;
+            tenant_id: string;
+            filename: string;
+            mime_type: string;
+            /** @enum {string} */
+            document_type: "text" | "markdown" | "html" | "pdf" | "docx" | "image" | "audio";
+            size_bytes: number;
+            /** @description SHA-256 hex of the uploaded bytes */
+            content_hash: string;
+            /** @description context of the memories made from it */
+            context_id: string;
+            importance: number;
+            tags: string[];
+            metadata: {
+                [key: string]: unknown;
+            };
+            retain_original: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
+            /**
+             * @description queued → processing → completed | failed | cancelled; a document has its current job’s status
+             * @enum {string}
+             */
+            status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+            /** @description the uploaded bytes are stored (until the job ends, or for good with retain_original) */
+            original_stored: boolean;
+            page_count: number;
+            /** @description memories its chunks became */
+            memory_count: number;
+            /** @description the same as context_id (the name client libraries read) */
+            target_context_id: string;
+            extraction_options: {
+                chunk_size: number;
+                page_size: number;
+            };
+            /** @description the current (latest) ingestion job */
+            job_id: string;
+        };
+        /** DocumentPage */
+        DocumentPage: {
+            id: string;
+            workspace_id: string;
+            document_id: string;
+            page_no: number;
+            transcript: string;
+            /** @description the extractor (unpdf, mammoth, html-text, markdown, plain-text), the OCR model (tesseract.js-eng-best-int) or the transcription model */
+            transcript_model: string;
+            /** @description OCR pages: mean word confidence; null otherwise */
+            transcript_confidence: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+        };
         /**
          * Error
          * @description Every failure uses this body
@@ -9448,6 +8893,83 @@ export interface components {
                 message: string;
             }[];
             retry_after?: number;
+        };
+        /** IngestionJob */
+        IngestionJob: {
+            id: string;
+            workspace_id: string;
+            document_id: string;
+            /**
+             * @description queued → processing → completed | failed | cancelled; a document has its current job’s status
+             * @enum {string}
+             */
+            status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+            /** @description scanned pages OCR could not read (their transcript stays empty); the job goes on with the other pages */
+            page_errors: {
+                page_no: number;
+                /** @description render_failed, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
+                code: string;
+                message: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            started_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            finished_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
+            extraction_options: {
+                chunk_size: number;
+                page_size: number;
+            };
+            progress: {
+                /** @description null until the pages are extracted */
+                pages_total: number | null;
+                /** @description null until the pages are cut into chunks */
+                chunks_total: number | null;
+                chunks_processed: number;
+                /** @description chunks that are memories of the document after this run (new, or unchanged and kept) */
+                memories: number;
+                /** @description chunks whose exact text already was a memory from elsewhere (not linked) */
+                chunks_deduplicated: number;
+                percent: number;
+            };
+            error: {
+                /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed */
+                code: string;
+                message: string;
+            } | null;
+            /** @description the same as progress.percent */
+            progress_percent: number;
+            /** @description the job’s document, as a list */
+            document_ids: string[];
+            /** @description 1 once the job completed, else 0 */
+            documents_processed: number;
+            /** @description the same as progress.memories */
+            total_memories_created: number;
+            /** @description error as a list: empty, or the one error */
+            errors: {
+                code: string;
+                message: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            completed_at: string | null;
         };
         /** McpServer */
         McpServer: {
