@@ -5,6 +5,7 @@ import type { Association } from '../schemas/association.js';
 import type { Contradiction } from '../schemas/contradiction.js';
 import type { DataProvider } from '../schemas/data-provider.js';
 import type { DocumentPage, DocumentRecord, IngestionJob } from '../schemas/document.js';
+import type { KnowledgebaseArticle, KnowledgebaseJob, KnowledgebaseMeta } from '../schemas/knowledgebase.js';
 import type { McpServerEntry } from '../schemas/mcp-server.js';
 import type { Memory } from '../schemas/memory.js';
 import type { Session, WorkingMemoryEntry } from '../schemas/session.js';
@@ -17,13 +18,15 @@ import type { Context, Workspace } from '../schemas/workspace.js';
  * forms (text vs jsonb, 0/1 vs boolean, text vs Date); `rows.ts` turns them into records.
  */
 export type Json = ColumnType<unknown, string, string>;
+export type NullableJson = ColumnType<unknown, string | null, string | null>;
 export type Timestamp = ColumnType<string | Date, string, string>;
 export type NullableTimestamp = ColumnType<string | Date | null, string | null, string | null>;
 export type Bool = ColumnType<number | boolean, number, number>;
 
 /**
  * The column a record's field is stored in: `*_at` fields are timestamps, booleans are 0/1 (or boolean), strings
- * and numbers stay as they are (an enum is plain text), everything else is JSON (text or jsonb).
+ * and numbers stay as they are (an enum is plain text), everything else is JSON (text or jsonb), in a nullable
+ * column when the field may be null.
  */
 type ColumnOf<Name, Value> = Name extends `${string}_at`
   ? null extends Value
@@ -33,7 +36,11 @@ type ColumnOf<Name, Value> = Name extends `${string}_at`
     ? Bool
     : [Value] extends [string | number | null]
       ? Value extends string ? string : Value
-      : Json;
+      : null extends Value
+        ? unknown extends Value
+          ? Json
+          : NullableJson
+        : Json;
 
 /**
  * A table derived from a record declared once in src/schemas: every field a column in its stored form. A table
@@ -103,34 +110,10 @@ export interface EntityCardsTable {
   generated_at: Timestamp;
 }
 
-export interface KnowledgebasesTable {
-  workspace_id: string;
-  generated_at: Timestamp;
-  context_id: string | null;
-  since: NullableTimestamp;
-  generator: string;
-  stats: Json;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
+/** `since` is a timestamp column without the `_at` that tells TableOf so. */
+export type KnowledgebasesTable = Omit<TableOf<KnowledgebaseMeta>, 'since'> & { since: NullableTimestamp };
 
-export interface KbArticlesTable {
-  workspace_id: string;
-  id: string;
-  kind: string;
-  title: string;
-  summary: string;
-  body: string;
-  memory_ids: Json;
-  links: Json;
-  community_id: number | null;
-  signature: string;
-  generator: string;
-  metadata: Json;
-  position: number;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
+export type KbArticlesTable = TableOf<KnowledgebaseArticle>;
 
 export interface KbArticleMemoriesTable {
   workspace_id: string;
@@ -138,16 +121,7 @@ export interface KbArticleMemoriesTable {
   memory_id: string;
 }
 
-export interface KbJobsTable {
-  id: string;
-  workspace_id: string;
-  status: string;
-  options: Json;
-  result: ColumnType<unknown, string | null, string | null>;
-  error: string | null;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
+export type KbJobsTable = TableOf<KnowledgebaseJob>;
 
 export type DocumentsTable = TableOf<DocumentRecord>;
 

@@ -10,6 +10,7 @@ import type { Association } from '../schemas/association.js';
 import type { Contradiction, ContradictionResolution } from '../schemas/contradiction.js';
 import type { DataProvider, DataProviderType } from '../schemas/data-provider.js';
 import type { DocumentPage, DocumentRecord, DocumentType, IngestionJob, IngestionStatus, PageError, StoredDocument } from '../schemas/document.js';
+import type { ArticleKind, ArticleLink, KnowledgebaseArticle, KnowledgebaseJob, KnowledgebaseJobStatus, KnowledgebaseMeta } from '../schemas/knowledgebase.js';
 import type { McpScope, McpServerEntry, McpTransport } from '../schemas/mcp-server.js';
 import type { SourceMode } from '../schemas/registry.js';
 import type { Skill, SkillFileInfo, SkillScope } from '../schemas/skill.js';
@@ -17,7 +18,7 @@ import type { Memory, MemoryStatus, MemoryType } from '../schemas/memory.js';
 import type { Session, WorkingMemoryEntry } from '../schemas/session.js';
 import type { ChatMessage, ChatThread } from '../schemas/thread.js';
 import type { Context, Workspace } from '../schemas/workspace.js';
-export type { ApiKey, Application, ApplicationLink, ApplicationType, Association, ChatMessage, ChatThread, Context, Contradiction, ContradictionResolution, DataProvider, DataProviderType, DocumentPage, DocumentRecord, DocumentType, IngestionJob, IngestionStatus, McpScope, McpServerEntry, McpTransport, Memory, MemoryStatus, MemoryType, PageError, Session, Skill, SkillFileInfo, SkillScope, SourceMode, StoredDocument, WorkingMemoryEntry, Workspace };
+export type { ApiKey, Application, ArticleKind, ArticleLink, ApplicationLink, ApplicationType, Association, ChatMessage, ChatThread, Context, Contradiction, ContradictionResolution, DataProvider, DataProviderType, DocumentPage, DocumentRecord, DocumentType, IngestionJob, IngestionStatus, KnowledgebaseArticle, KnowledgebaseJob, KnowledgebaseJobStatus, KnowledgebaseMeta, McpScope, McpServerEntry, McpTransport, Memory, MemoryStatus, MemoryType, PageError, Session, Skill, SkillFileInfo, SkillScope, SourceMode, StoredDocument, WorkingMemoryEntry, Workspace };
 export type { ChatRole, ContentBlock, MessageContent } from '../schemas/thread.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -409,65 +410,6 @@ export interface EntityStore {
   putCard(record: EntityCardRecord): Promise<void>;
   /** Changes whenever an active memory about the subject is added, changed or removed. */
   subjectFingerprint(workspaceId: string, subjectId: string): Promise<string>;
-}
-
-/** What an article is: the index of a knowledgebase, or the article about one topic (a community of the graph). */
-export type ArticleKind = 'index' | 'topic';
-
-/** A link from one knowledgebase article to another; `weight` counts the associations between their memories. */
-export interface ArticleLink {
-  article_id: string;
-  title: string;
-  weight: number;
-}
-
-export interface KnowledgebaseArticle {
-  workspace_id: string;
-  /** Path-style and stable across regenerations: `index`, `topics/databases`. */
-  id: string;
-  kind: ArticleKind;
-  title: string;
-  summary: string;
-  /** Markdown written from the article's memories (by a language model or extractively). */
-  body: string;
-  /** The memories the article is about, most central first. */
-  memory_ids: string[];
-  links: ArticleLink[];
-  /** The community of the last generation this article stands for (topics). */
-  community_id: number | null;
-  /** Fingerprint of the memories the body was written from; an unchanged fingerprint means no rewrite. */
-  signature: string;
-  /** `llm` or `extractive`. */
-  generator: string;
-  metadata: JsonObject;
-  /** Order in listings: the index first, then topics by size. */
-  position: number;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface KnowledgebaseMeta {
-  workspace_id: string;
-  generated_at: string;
-  context_id: string | null;
-  since: string | null;
-  generator: string;
-  stats: JsonObject;
-  created_at: string;
-  updated_at: string;
-}
-
-export type KnowledgebaseJobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
-
-export interface KnowledgebaseJob {
-  id: string;
-  workspace_id: string;
-  status: KnowledgebaseJobStatus;
-  options: JsonObject;
-  result: JsonObject | null;
-  error: string | null;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface KnowledgebaseStore {

@@ -52,3 +52,5 @@ export type McpServer = components['schemas']['McpServer'];
 export type Document = components['schemas']['Document'];
 export type DocumentPage = components['schemas']['DocumentPage'];
 export type IngestionJob = components['schemas']['IngestionJob'];
+export type KnowledgebaseArticle = components['schemas']['KnowledgebaseArticle'];
+export type KnowledgebaseJob = components['schemas']['KnowledgebaseJob'];

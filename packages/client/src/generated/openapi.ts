@@ -3261,46 +3261,12 @@ export interface paths {
                              */
                             since: string | null;
                             generator: string;
-                            article_count: number;
-                            community_count: number;
                             stats: {
                                 [key: string]: unknown;
                             };
-                            index: {
-                                /** @description path-style: `index`, `topics/<slug>` */
-                                id: string;
-                                /** @enum {string} */
-                                article_type: "index" | "topic";
-                                title: string;
-                                summary: string;
-                                /** @description Markdown; memory links point at /v1/memories/{id} */
-                                content: string;
-                                /** @description most central first */
-                                memory_ids: string[];
-                                memory_count: number;
-                                links: {
-                                    article_id: string;
-                                    title: string;
-                                    /** @description associations joining the two topics */
-                                    weight: number;
-                                }[];
-                                community_id: number | null;
-                                /** @description llm or extractive */
-                                generator: string;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            } | null;
+                            article_count: number;
+                            community_count: number;
+                            index: components["schemas"]["KnowledgebaseArticle"] | null;
                         };
                     };
                 };
@@ -3352,41 +3318,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            articles: {
-                                /** @description path-style: `index`, `topics/<slug>` */
-                                id: string;
-                                /** @enum {string} */
-                                article_type: "index" | "topic";
-                                title: string;
-                                summary: string;
-                                /** @description Markdown; memory links point at /v1/memories/{id} */
-                                content: string;
-                                /** @description most central first */
-                                memory_ids: string[];
-                                memory_count: number;
-                                links: {
-                                    article_id: string;
-                                    title: string;
-                                    /** @description associations joining the two topics */
-                                    weight: number;
-                                }[];
-                                community_id: number | null;
-                                /** @description llm or extractive */
-                                generator: string;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            }[];
+                            articles: components["schemas"]["KnowledgebaseArticle"][];
                             total: number;
                             limit: number;
                             offset: number;
@@ -3438,41 +3370,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description path-style: `index`, `topics/<slug>` */
-                            id: string;
-                            /** @enum {string} */
-                            article_type: "index" | "topic";
-                            title: string;
-                            summary: string;
-                            /** @description Markdown; memory links point at /v1/memories/{id} */
-                            content: string;
-                            /** @description most central first */
-                            memory_ids: string[];
-                            memory_count: number;
-                            links: {
-                                article_id: string;
-                                title: string;
-                                /** @description associations joining the two topics */
-                                weight: number;
-                            }[];
-                            community_id: number | null;
-                            /** @description llm or extractive */
-                            generator: string;
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            updated_at: string;
-                        };
+                        "application/json": components["schemas"]["KnowledgebaseArticle"];
                     };
                 };
                 400: components["responses"]["Error"];
@@ -3538,47 +3436,13 @@ export interface paths {
                                  */
                                 since: string | null;
                                 generator: string;
-                                article_count: number;
-                                community_count: number;
                                 stats: {
                                     [key: string]: unknown;
                                 };
+                                article_count: number;
+                                community_count: number;
                             };
-                            articles: {
-                                /** @description path-style: `index`, `topics/<slug>` */
-                                id: string;
-                                /** @enum {string} */
-                                article_type: "index" | "topic";
-                                title: string;
-                                summary: string;
-                                /** @description Markdown; memory links point at /v1/memories/{id} */
-                                content: string;
-                                /** @description most central first */
-                                memory_ids: string[];
-                                memory_count: number;
-                                links: {
-                                    article_id: string;
-                                    title: string;
-                                    /** @description associations joining the two topics */
-                                    weight: number;
-                                }[];
-                                community_id: number | null;
-                                /** @description llm or extractive */
-                                generator: string;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            }[];
+                            articles: components["schemas"]["KnowledgebaseArticle"][];
                         };
                     };
                 };
@@ -3691,46 +3555,12 @@ export interface paths {
                              */
                             since: string | null;
                             generator: string;
-                            article_count: number;
-                            community_count: number;
                             stats: {
                                 [key: string]: unknown;
                             };
-                            index: {
-                                /** @description path-style: `index`, `topics/<slug>` */
-                                id: string;
-                                /** @enum {string} */
-                                article_type: "index" | "topic";
-                                title: string;
-                                summary: string;
-                                /** @description Markdown; memory links point at /v1/memories/{id} */
-                                content: string;
-                                /** @description most central first */
-                                memory_ids: string[];
-                                memory_count: number;
-                                links: {
-                                    article_id: string;
-                                    title: string;
-                                    /** @description associations joining the two topics */
-                                    weight: number;
-                                }[];
-                                community_id: number | null;
-                                /** @description llm or extractive */
-                                generator: string;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            article_count: number;
+                            community_count: number;
+                            index: components["schemas"]["KnowledgebaseArticle"];
                             changes: {
                                 created: string[];
                                 updated: string[];
@@ -3747,29 +3577,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            job: {
-                                id: string;
-                                workspace_id: string;
-                                /** @enum {string} */
-                                status: "queued" | "running" | "succeeded" | "failed";
-                                options: {
-                                    [key: string]: unknown;
-                                };
-                                result: {
-                                    [key: string]: unknown;
-                                } | null;
-                                error: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            job: components["schemas"]["KnowledgebaseJob"];
                         };
                     };
                 };
@@ -3947,29 +3755,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            job: {
-                                id: string;
-                                workspace_id: string;
-                                /** @enum {string} */
-                                status: "queued" | "running" | "succeeded" | "failed";
-                                options: {
-                                    [key: string]: unknown;
-                                };
-                                result: {
-                                    [key: string]: unknown;
-                                } | null;
-                                error: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            job: components["schemas"]["KnowledgebaseJob"];
                         };
                     };
                 };
@@ -8970,6 +8756,67 @@ export interface components {
              * @description ISO 8601, UTC
              */
             completed_at: string | null;
+        };
+        /** KnowledgebaseArticle */
+        KnowledgebaseArticle: {
+            /** @description path-style and stable across regenerations: `index`, `topics/<slug>` */
+            id: string;
+            /** @enum {string} */
+            article_type: "index" | "topic";
+            title: string;
+            summary: string;
+            /** @description Markdown; memory links point at /v1/memories/{id} */
+            content: string;
+            /** @description most central first */
+            memory_ids: string[];
+            memory_count: number;
+            links: {
+                article_id: string;
+                title: string;
+                /** @description associations joining the two topics */
+                weight: number;
+            }[];
+            /** @description the community of the last generation this article stands for (topics) */
+            community_id: number | null;
+            /** @description llm or extractive */
+            generator: string;
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
+        };
+        /** KnowledgebaseJob */
+        KnowledgebaseJob: {
+            id: string;
+            workspace_id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed";
+            options: {
+                [key: string]: unknown;
+            };
+            result: {
+                [key: string]: unknown;
+            } | null;
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
         };
         /** McpServer */
         McpServer: {
