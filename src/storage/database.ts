@@ -5,6 +5,7 @@ import type { Association } from '../schemas/association.js';
 import type { Contradiction } from '../schemas/contradiction.js';
 import type { DataProvider } from '../schemas/data-provider.js';
 import type { DocumentPage, DocumentRecord, IngestionJob } from '../schemas/document.js';
+import type { ErasureAudit } from '../schemas/erasure.js';
 import type { KnowledgebaseArticle, KnowledgebaseJob, KnowledgebaseMeta } from '../schemas/knowledgebase.js';
 import type { McpServerEntry } from '../schemas/mcp-server.js';
 import type { Memory } from '../schemas/memory.js';
@@ -188,15 +189,7 @@ export type McpServersTable = TableOf<McpServerEntry> & ScopeKeyColumn;
 
 export type DataProvidersTable = TableOf<DataProvider>;
 
-export interface ErasuresTable {
-  id: string;
-  erased_at: Timestamp;
-  requested_by: string;
-  selector_kind: string;
-  selector_hash: string;
-  workspaces: Json;
-  removed: Json;
-}
+export type ErasuresTable = TableOf<ErasureAudit>;
 
 export interface Database {
   meta: MetaTable;

@@ -10,15 +10,58 @@ import type { Association } from '../schemas/association.js';
 import type { Contradiction, ContradictionResolution } from '../schemas/contradiction.js';
 import type { DataProvider, DataProviderType } from '../schemas/data-provider.js';
 import type { DocumentPage, DocumentRecord, DocumentType, IngestionJob, IngestionStatus, PageError, StoredDocument } from '../schemas/document.js';
+import type { ErasureAudit, ErasureCounts, SelectorKind } from '../schemas/erasure.js';
 import type { ArticleKind, ArticleLink, KnowledgebaseArticle, KnowledgebaseJob, KnowledgebaseJobStatus, KnowledgebaseMeta } from '../schemas/knowledgebase.js';
 import type { McpScope, McpServerEntry, McpTransport } from '../schemas/mcp-server.js';
-import type { SourceMode } from '../schemas/registry.js';
-import type { Skill, SkillFileInfo, SkillScope } from '../schemas/skill.js';
 import type { Memory, MemoryStatus, MemoryType } from '../schemas/memory.js';
+import type { SourceMode } from '../schemas/registry.js';
 import type { Session, WorkingMemoryEntry } from '../schemas/session.js';
+import type { Skill, SkillFileInfo, SkillScope } from '../schemas/skill.js';
 import type { ChatMessage, ChatThread } from '../schemas/thread.js';
 import type { Context, Workspace } from '../schemas/workspace.js';
-export type { ApiKey, Application, ArticleKind, ArticleLink, ApplicationLink, ApplicationType, Association, ChatMessage, ChatThread, Context, Contradiction, ContradictionResolution, DataProvider, DataProviderType, DocumentPage, DocumentRecord, DocumentType, IngestionJob, IngestionStatus, KnowledgebaseArticle, KnowledgebaseJob, KnowledgebaseJobStatus, KnowledgebaseMeta, McpScope, McpServerEntry, McpTransport, Memory, MemoryStatus, MemoryType, PageError, Session, Skill, SkillFileInfo, SkillScope, SourceMode, StoredDocument, WorkingMemoryEntry, Workspace };
+export type {
+  ApiKey,
+  Application,
+  ApplicationLink,
+  ApplicationType,
+  ArticleKind,
+  ArticleLink,
+  Association,
+  ChatMessage,
+  ChatThread,
+  Context,
+  Contradiction,
+  ContradictionResolution,
+  DataProvider,
+  DataProviderType,
+  DocumentPage,
+  DocumentRecord,
+  DocumentType,
+  ErasureAudit,
+  ErasureCounts,
+  IngestionJob,
+  IngestionStatus,
+  KnowledgebaseArticle,
+  KnowledgebaseJob,
+  KnowledgebaseJobStatus,
+  KnowledgebaseMeta,
+  McpScope,
+  McpServerEntry,
+  McpTransport,
+  Memory,
+  MemoryStatus,
+  MemoryType,
+  PageError,
+  SelectorKind,
+  Session,
+  Skill,
+  SkillFileInfo,
+  SkillScope,
+  SourceMode,
+  StoredDocument,
+  WorkingMemoryEntry,
+  Workspace,
+};
 export type { ChatRole, ContentBlock, MessageContent } from '../schemas/thread.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -637,7 +680,7 @@ export interface MetaStore {
 
 /** Whose records an erasure removes: everything that carries this user id, or this subject id. */
 export interface PersonSelector {
-  kind: 'user_id' | 'subject_id';
+  kind: SelectorKind;
   id: string;
 }
 
@@ -650,36 +693,6 @@ export interface PersonalRecords {
   /** Sessions of the user (sessions have no subject). */
   sessionIds: string[];
   threadIds: string[];
-}
-
-/** How many rows of each kind an erasure removed. */
-export interface ErasureCounts {
-  memories: number;
-  associations: number;
-  contradictions: number;
-  document_links: number;
-  knowledgebase_articles: number;
-  entity_cards: number;
-  sessions: number;
-  working_memory_entries: number;
-  sandbox_checkpoints: number;
-  threads: number;
-  messages: number;
-  skills: number;
-  mcp_servers: number;
-}
-
-/** The audit record of an erasure: who asked, when, for whom (hashed), where, and how much went. No content. */
-export interface ErasureAudit {
-  id: string;
-  erased_at: string;
-  /** `admin`, `local` (no auth configured) or `key:<api key id>`. */
-  requested_by: string;
-  selector_kind: PersonSelector['kind'];
-  /** Hex SHA-256 of the selector (see core/erasure): the id itself is never stored. */
-  selector_hash: string;
-  workspaces: string[];
-  removed: ErasureCounts;
 }
 
 /**

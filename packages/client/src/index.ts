@@ -54,3 +54,4 @@ export type DocumentPage = components['schemas']['DocumentPage'];
 export type IngestionJob = components['schemas']['IngestionJob'];
 export type KnowledgebaseArticle = components['schemas']['KnowledgebaseArticle'];
 export type KnowledgebaseJob = components['schemas']['KnowledgebaseJob'];
+export type ErasureAudit = components['schemas']['ErasureAudit'];

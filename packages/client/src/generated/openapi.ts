@@ -2474,49 +2474,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            erasures: {
-                                id: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                erased_at: string;
-                                /** @description `admin`, `local` (no auth configured) or `key:<api key id>` */
-                                requested_by: string;
-                                selector_kind: "user_id" | "subject_id";
-                                /** @description hex SHA-256 of `memd-erasure:<selector_kind>:<id>`; the id itself is not kept */
-                                selector_hash: string;
-                                workspaces: string[];
-                                /** @description rows removed, by kind */
-                                removed: {
-                                    /** @description memories hard-deleted with their vectors and keyword entries, derived facts and insights included */
-                                    memories: number;
-                                    /** @description links to or from them */
-                                    associations: number;
-                                    /** @description contradiction records naming them */
-                                    contradictions: number;
-                                    /** @description links from documents to them (the documents stay) */
-                                    document_links: number;
-                                    /** @description knowledgebase articles citing them, and the index that lists those */
-                                    knowledgebase_articles: number;
-                                    /** @description cached entity cards quoting them */
-                                    entity_cards: number;
-                                    /** @description sessions of the user */
-                                    sessions: number;
-                                    /** @description working-memory entries of those sessions */
-                                    working_memory_entries: number;
-                                    /** @description sandbox checkpoints of those sessions */
-                                    sandbox_checkpoints: number;
-                                    /** @description chat threads */
-                                    threads: number;
-                                    /** @description messages of those threads */
-                                    messages: number;
-                                    /** @description the user’s skills */
-                                    skills: number;
-                                    /** @description the user’s MCP server entries */
-                                    mcp_servers: number;
-                                };
-                            }[];
+                            erasures: components["schemas"]["ErasureAudit"][];
                         };
                     };
                 };
@@ -8660,6 +8618,51 @@ export interface components {
              * @description ISO 8601, UTC
              */
             created_at: string;
+        };
+        /** ErasureAudit */
+        ErasureAudit: {
+            id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            erased_at: string;
+            /** @description `admin`, `local` (no auth configured) or `key:<api key id>` */
+            requested_by: string;
+            /** @enum {string} */
+            selector_kind: "user_id" | "subject_id";
+            /** @description hex SHA-256 of `memd-erasure:<selector_kind>:<id>`; the id itself is not kept */
+            selector_hash: string;
+            workspaces: string[];
+            /** @description rows removed, by kind */
+            removed: {
+                /** @description memories hard-deleted with their vectors and keyword entries, derived facts and insights included */
+                memories: number;
+                /** @description links to or from them */
+                associations: number;
+                /** @description contradiction records naming them */
+                contradictions: number;
+                /** @description links from documents to them (the documents stay) */
+                document_links: number;
+                /** @description knowledgebase articles citing them, and the index that lists those */
+                knowledgebase_articles: number;
+                /** @description cached entity cards quoting them */
+                entity_cards: number;
+                /** @description sessions of the user */
+                sessions: number;
+                /** @description working-memory entries of those sessions */
+                working_memory_entries: number;
+                /** @description sandbox checkpoints of those sessions */
+                sandbox_checkpoints: number;
+                /** @description chat threads */
+                threads: number;
+                /** @description messages of those threads */
+                messages: number;
+                /** @description the user’s skills */
+                skills: number;
+                /** @description the user’s MCP server entries */
+                mcp_servers: number;
+            };
         };
         /**
          * Error
