@@ -5,6 +5,7 @@ import type { Association } from '../schemas/association.js';
 import type { Contradiction } from '../schemas/contradiction.js';
 import type { DataProvider } from '../schemas/data-provider.js';
 import type { DocumentPage, DocumentRecord, IngestionJob } from '../schemas/document.js';
+import type { CachedEntityCard } from '../schemas/entity.js';
 import type { ErasureAudit } from '../schemas/erasure.js';
 import type { KnowledgebaseArticle, KnowledgebaseJob, KnowledgebaseMeta } from '../schemas/knowledgebase.js';
 import type { McpServerEntry } from '../schemas/mcp-server.js';
@@ -103,13 +104,7 @@ export type ChatMessagesTable = TableOf<ChatMessage>;
 
 export type ContradictionsTable = TableOf<Contradiction>;
 
-export interface EntityCardsTable {
-  workspace_id: string;
-  entity_id: string;
-  card: Json;
-  fingerprint: string;
-  generated_at: Timestamp;
-}
+export type EntityCardsTable = TableOf<CachedEntityCard>;
 
 /** `since` is a timestamp column without the `_at` that tells TableOf so. */
 export type KnowledgebasesTable = Omit<TableOf<KnowledgebaseMeta>, 'since'> & { since: NullableTimestamp };

@@ -10,6 +10,7 @@ import type { Association } from '../schemas/association.js';
 import type { Contradiction, ContradictionResolution } from '../schemas/contradiction.js';
 import type { DataProvider, DataProviderType } from '../schemas/data-provider.js';
 import type { DocumentPage, DocumentRecord, DocumentType, IngestionJob, IngestionStatus, PageError, StoredDocument } from '../schemas/document.js';
+import type { CachedEntityCard } from '../schemas/entity.js';
 import type { ErasureAudit, ErasureCounts, SelectorKind } from '../schemas/erasure.js';
 import type { ArticleKind, ArticleLink, KnowledgebaseArticle, KnowledgebaseJob, KnowledgebaseJobStatus, KnowledgebaseMeta } from '../schemas/knowledgebase.js';
 import type { McpScope, McpServerEntry, McpTransport } from '../schemas/mcp-server.js';
@@ -27,6 +28,7 @@ export type {
   ArticleKind,
   ArticleLink,
   Association,
+  CachedEntityCard,
   ChatMessage,
   ChatThread,
   Context,
@@ -439,18 +441,9 @@ export interface ContradictionStore {
   update(workspaceId: string, id: string, patch: Partial<Pick<Contradiction, 'resolved_at' | 'resolution' | 'merged_memory_id'>>): Promise<Contradiction | null>;
 }
 
-export interface EntityCardRecord {
-  workspace_id: string;
-  entity_id: string;
-  card: JsonObject;
-  /** subjectFingerprint() when the card was generated: a different value now means it is stale. */
-  fingerprint: string;
-  generated_at: string;
-}
-
 export interface EntityStore {
-  getCard(workspaceId: string, entityId: string): Promise<EntityCardRecord | null>;
-  putCard(record: EntityCardRecord): Promise<void>;
+  getCard(workspaceId: string, entityId: string): Promise<CachedEntityCard | null>;
+  putCard(record: CachedEntityCard): Promise<void>;
   /** Changes whenever an active memory about the subject is added, changed or removed. */
   subjectFingerprint(workspaceId: string, subjectId: string): Promise<string>;
 }

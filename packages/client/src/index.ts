@@ -55,3 +55,4 @@ export type IngestionJob = components['schemas']['IngestionJob'];
 export type KnowledgebaseArticle = components['schemas']['KnowledgebaseArticle'];
 export type KnowledgebaseJob = components['schemas']['KnowledgebaseJob'];
 export type ErasureAudit = components['schemas']['ErasureAudit'];
+export type EntityCard = components['schemas']['EntityCard'];

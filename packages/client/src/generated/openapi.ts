@@ -2289,20 +2289,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            entity_id: string;
-                            workspace_id: string;
-                            reflection: string;
-                            insights: components["schemas"]["Memory"][];
-                            source_memories: components["schemas"]["Memory"][];
-                            confidence: number;
-                            cached: boolean;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            generated_at: string;
-                        };
+                        "application/json": components["schemas"]["EntityCard"];
                     };
                 };
                 400: components["responses"]["Error"];
@@ -8618,6 +8605,21 @@ export interface components {
              * @description ISO 8601, UTC
              */
             created_at: string;
+        };
+        /** EntityCard */
+        EntityCard: {
+            entity_id: string;
+            workspace_id: string;
+            reflection: string;
+            insights: components["schemas"]["Memory"][];
+            source_memories: components["schemas"]["Memory"][];
+            confidence: number;
+            cached: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            generated_at: string;
         };
         /** ErasureAudit */
         ErasureAudit: {
