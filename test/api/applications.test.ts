@@ -159,9 +159,12 @@ describe('the registries in the OpenAPI document', () => {
       ]),
     );
     expect(doc.paths['/v1/applications'].post.requestBody.content['application/json'].schema.properties.app_type.enum).toEqual(['generic', 'chat', 'agent', 'tool']);
-    const provider = doc.paths['/v1/data-providers/{provider_id}'].get.responses['200'].content['application/json'].schema.properties.data_provider;
+    // A data provider is one named shape: the stored record without its sealed secrets, saying whether they are set.
+    expect(doc.paths['/v1/data-providers/{provider_id}'].get.responses['200'].content['application/json'].schema.properties.data_provider).toEqual({ $ref: '#/components/schemas/DataProvider' });
+    const provider = doc.components.schemas.DataProvider;
     expect(Object.keys(provider.properties)).toContain('has_encrypted_args');
     expect(Object.keys(provider.properties)).not.toContain('encrypted_args');
+    expect(Object.keys(provider.properties)).not.toContain('sealed_args');
   });
 });
 
