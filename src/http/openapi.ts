@@ -4,7 +4,8 @@ import { isDeepStrictEqual } from 'node:util';
  * The last touches to the OpenAPI document that @fastify/swagger builds from the route schemas, so that a client
  * generated from it (packages/client) gets the shapes a caller writes and reads:
  * - a schema with a `title` is one named shape: it moves to `components/schemas/<title>` and every use becomes a
- *   `$ref` (two different schemas under one title are a mistake, and fail here); a response that is just that shape,
+ *   `$ref`, or `allOf: [$ref]` with `nullable` where the use may be null (two different schemas under one title are a
+ *   mistake, and fail here); a response that is just that shape,
  *   described by its own description (the error body), becomes `components/responses/<title>` likewise;
  * - a request field or parameter with a `default` is optional to the caller, whatever the schema's `required`
  *   says (the server fills the default in before the handler sees it).
@@ -61,13 +62,15 @@ function* operationsOf(doc: OpenApiDocument): Generator<Operation> {
 function nameTitledSchemas(value: unknown, named: Record<string, JsonObject>): unknown {
   if (Array.isArray(value)) return value.map((item) => nameTitledSchemas(item, named));
   if (!isObject(value)) return value;
-  const copy = Object.fromEntries(Object.entries(value).map(([key, item]) => [key, nameTitledSchemas(item, named)]));
+  const { nullable, ...copy } = Object.fromEntries(Object.entries(value).map(([key, item]) => [key, nameTitledSchemas(item, named)]));
   const title = copy.title;
-  if (typeof title !== 'string' || copy.type === undefined) return copy;
+  if (typeof title !== 'string' || copy.type === undefined) return nullable === undefined ? copy : { ...copy, nullable };
   const existing = named[title];
   if (existing && !isDeepStrictEqual(existing, copy)) throw new Error(`two different OpenAPI schemas are titled '${title}': give one another title`);
   named[title] = copy;
-  return { $ref: `#/components/schemas/${title}` };
+  const ref = { $ref: `#/components/schemas/${title}` };
+  // A nullable use of the shape (the document writes `T | null` as T with `nullable`): a $ref takes no siblings.
+  return nullable === true ? { allOf: [ref], nullable } : ref;
 }
 
 /** The title of the named schema a response consists of, when it carries that schema's own description. */

@@ -1,8 +1,17 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { ApiKey } from '../schemas/api-key.js';
+import type { Application, ApplicationLink } from '../schemas/application.js';
 import type { Association } from '../schemas/association.js';
+import type { Contradiction } from '../schemas/contradiction.js';
+import type { DataProvider } from '../schemas/data-provider.js';
+import type { DocumentPage, DocumentRecord, IngestionJob } from '../schemas/document.js';
+import type { CachedEntityCard } from '../schemas/entity.js';
+import type { ErasureAudit } from '../schemas/erasure.js';
+import type { KnowledgebaseArticle, KnowledgebaseJob, KnowledgebaseMeta } from '../schemas/knowledgebase.js';
+import type { McpServerEntry } from '../schemas/mcp-server.js';
 import type { Memory } from '../schemas/memory.js';
 import type { Session, WorkingMemoryEntry } from '../schemas/session.js';
+import type { Skill, SkillFileInfo } from '../schemas/skill.js';
 import type { ChatMessage, ChatThread } from '../schemas/thread.js';
 import type { Context, Workspace } from '../schemas/workspace.js';
 
@@ -11,13 +20,15 @@ import type { Context, Workspace } from '../schemas/workspace.js';
  * forms (text vs jsonb, 0/1 vs boolean, text vs Date); `rows.ts` turns them into records.
  */
 export type Json = ColumnType<unknown, string, string>;
+export type NullableJson = ColumnType<unknown, string | null, string | null>;
 export type Timestamp = ColumnType<string | Date, string, string>;
 export type NullableTimestamp = ColumnType<string | Date | null, string | null, string | null>;
 export type Bool = ColumnType<number | boolean, number, number>;
 
 /**
  * The column a record's field is stored in: `*_at` fields are timestamps, booleans are 0/1 (or boolean), strings
- * and numbers stay as they are (an enum is plain text), everything else is JSON (text or jsonb).
+ * and numbers stay as they are (an enum is plain text), everything else is JSON (text or jsonb), in a nullable
+ * column when the field may be null.
  */
 type ColumnOf<Name, Value> = Name extends `${string}_at`
   ? null extends Value
@@ -27,7 +38,11 @@ type ColumnOf<Name, Value> = Name extends `${string}_at`
     ? Bool
     : [Value] extends [string | number | null]
       ? Value extends string ? string : Value
-      : Json;
+      : null extends Value
+        ? unknown extends Value
+          ? Json
+          : NullableJson
+        : Json;
 
 /**
  * A table derived from a record declared once in src/schemas: every field a column in its stored form. A table
@@ -87,57 +102,14 @@ export type ChatThreadsTable = TableOf<ChatThread> & { next_message_index: numbe
 
 export type ChatMessagesTable = TableOf<ChatMessage>;
 
-export interface ContradictionsTable {
-  id: string;
-  workspace_id: string;
-  memory_a_id: string;
-  memory_b_id: string;
-  contradiction_type: string;
-  confidence: number;
-  detection_method: string;
-  explanation: string | null;
-  detected_at: Timestamp;
-  resolved_at: NullableTimestamp;
-  resolution: string | null;
-  merged_memory_id: string | null;
-}
+export type ContradictionsTable = TableOf<Contradiction>;
 
-export interface EntityCardsTable {
-  workspace_id: string;
-  entity_id: string;
-  card: Json;
-  fingerprint: string;
-  generated_at: Timestamp;
-}
+export type EntityCardsTable = TableOf<CachedEntityCard>;
 
-export interface KnowledgebasesTable {
-  workspace_id: string;
-  generated_at: Timestamp;
-  context_id: string | null;
-  since: NullableTimestamp;
-  generator: string;
-  stats: Json;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
+/** `since` is a timestamp column without the `_at` that tells TableOf so. */
+export type KnowledgebasesTable = Omit<TableOf<KnowledgebaseMeta>, 'since'> & { since: NullableTimestamp };
 
-export interface KbArticlesTable {
-  workspace_id: string;
-  id: string;
-  kind: string;
-  title: string;
-  summary: string;
-  body: string;
-  memory_ids: Json;
-  links: Json;
-  community_id: number | null;
-  signature: string;
-  generator: string;
-  metadata: Json;
-  position: number;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
+export type KbArticlesTable = TableOf<KnowledgebaseArticle>;
 
 export interface KbArticleMemoriesTable {
   workspace_id: string;
@@ -145,36 +117,9 @@ export interface KbArticleMemoriesTable {
   memory_id: string;
 }
 
-export interface KbJobsTable {
-  id: string;
-  workspace_id: string;
-  status: string;
-  options: Json;
-  result: ColumnType<unknown, string | null, string | null>;
-  error: string | null;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
+export type KbJobsTable = TableOf<KnowledgebaseJob>;
 
-export interface DocumentsTable {
-  id: string;
-  workspace_id: string;
-  tenant_id: string;
-  filename: string;
-  mime_type: string;
-  document_type: string;
-  size_bytes: number;
-  content_hash: string;
-  context_id: string;
-  importance: number;
-  tags: Json;
-  metadata: Json;
-  extraction_options: Json;
-  retain_original: Bool;
-  current_job_id: string;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
+export type DocumentsTable = TableOf<DocumentRecord>;
 
 export interface DocumentOriginalsTable {
   document_id: string;
@@ -182,16 +127,7 @@ export interface DocumentOriginalsTable {
   bytes: Buffer;
 }
 
-export interface DocumentPagesTable {
-  id: string;
-  workspace_id: string;
-  document_id: string;
-  page_no: number;
-  transcript: string;
-  transcript_model: string;
-  transcript_confidence: number | null;
-  created_at: Timestamp;
-}
+export type DocumentPagesTable = TableOf<DocumentPage>;
 
 /** The passages a page is searched by, one vector each. */
 export interface DocumentPassagesTable {
@@ -204,25 +140,7 @@ export interface DocumentPassagesTable {
   embedding: ColumnType<Buffer | string, Buffer | string, Buffer | string>;
 }
 
-export interface IngestionJobsTable {
-  id: string;
-  workspace_id: string;
-  document_id: string;
-  status: string;
-  extraction_options: Json;
-  pages_total: number | null;
-  chunks_total: number | null;
-  chunks_done: number;
-  memories_linked: number;
-  chunks_deduplicated: number;
-  error_code: string | null;
-  error_message: string | null;
-  page_errors: Json;
-  created_at: Timestamp;
-  started_at: NullableTimestamp;
-  finished_at: NullableTimestamp;
-  updated_at: Timestamp;
-}
+export type IngestionJobsTable = TableOf<IngestionJob>;
 
 export interface DocumentMemoriesTable {
   document_id: string;
@@ -244,99 +162,29 @@ export interface SandboxCheckpointsTable {
   revision: string;
 }
 
-export interface ApplicationsTable {
-  id: string;
-  tenant_id: string;
-  name: string;
-  description: string | null;
-  app_type: string;
-  enabled: Bool;
-  config: Json;
-  metadata: Json;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
+export type ApplicationsTable = TableOf<Application>;
 
-export interface ApplicationWorkspacesTable {
-  application_id: string;
-  workspace_id: string;
-  enabled: Bool;
-  config_overrides: Json;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
+export type ApplicationWorkspacesTable = TableOf<ApplicationLink>;
 
-/** Columns every scoped registry entry has (skills, MCP servers). */
-interface ScopedColumns {
-  id: string;
-  tenant_id: string;
-  scope: string;
+/** What the unique (scope_key, name) constraint of a scoped registry table (skills, MCP servers) compares. */
+interface ScopeKeyColumn {
   scope_key: string;
-  workspace_id: string | null;
-  user_id: string | null;
-  name: string;
 }
 
-export interface SkillsTable extends ScopedColumns {
-  version: string | null;
-  description: string | null;
-  source_mode: string;
-  metadata: Json;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
+/** A skill's manifest is its SKILL.md file row, not a column. */
+export type SkillsTable = TableOf<Omit<Skill, 'manifest'>> & ScopeKeyColumn;
 
-export interface SkillFilesTable {
+export type SkillFilesTable = TableOf<SkillFileInfo> & {
   skill_id: string;
-  path: string;
   /** SQLite: BLOB. Postgres: bytea. Both drivers return a Buffer. */
   content: ColumnType<Buffer, Buffer, Buffer>;
-  size: number;
-  sha256: string;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
+};
 
-export interface McpServersTable extends ScopedColumns {
-  description: string | null;
-  transport: string;
-  command: string | null;
-  args: Json;
-  url: string | null;
-  env_keys: Json;
-  header_keys: Json;
-  sealed_secrets: string | null;
-  source_mode: string;
-  enabled: Bool;
-  metadata: Json;
-  last_synced_at: NullableTimestamp;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
+export type McpServersTable = TableOf<McpServerEntry> & ScopeKeyColumn;
 
-export interface DataProvidersTable {
-  id: string;
-  workspace_id: string;
-  name: string;
-  provider_type: string;
-  connection_args: Json;
-  sealed_args: string | null;
-  schedule: string | null;
-  metadata: Json;
-  last_synced_at: NullableTimestamp;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
+export type DataProvidersTable = TableOf<DataProvider>;
 
-export interface ErasuresTable {
-  id: string;
-  erased_at: Timestamp;
-  requested_by: string;
-  selector_kind: string;
-  selector_hash: string;
-  workspaces: Json;
-  removed: Json;
-}
+export type ErasuresTable = TableOf<ErasureAudit>;
 
 export interface Database {
   meta: MetaTable;

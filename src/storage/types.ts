@@ -5,12 +5,65 @@
 
 // The records declared once as TypeBox schemas in src/schemas (they are also the API's shapes).
 import type { ApiKey } from '../schemas/api-key.js';
+import type { Application, ApplicationLink, ApplicationType } from '../schemas/application.js';
 import type { Association } from '../schemas/association.js';
+import type { Contradiction, ContradictionResolution } from '../schemas/contradiction.js';
+import type { DataProvider, DataProviderType } from '../schemas/data-provider.js';
+import type { DocumentPage, DocumentRecord, DocumentType, IngestionJob, IngestionStatus, PageError, StoredDocument } from '../schemas/document.js';
+import type { CachedEntityCard } from '../schemas/entity.js';
+import type { ErasureAudit, ErasureCounts, SelectorKind } from '../schemas/erasure.js';
+import type { ArticleKind, ArticleLink, KnowledgebaseArticle, KnowledgebaseJob, KnowledgebaseJobStatus, KnowledgebaseMeta } from '../schemas/knowledgebase.js';
+import type { McpScope, McpServerEntry, McpTransport } from '../schemas/mcp-server.js';
 import type { Memory, MemoryStatus, MemoryType } from '../schemas/memory.js';
+import type { SourceMode } from '../schemas/registry.js';
 import type { Session, WorkingMemoryEntry } from '../schemas/session.js';
+import type { Skill, SkillFileInfo, SkillScope } from '../schemas/skill.js';
 import type { ChatMessage, ChatThread } from '../schemas/thread.js';
 import type { Context, Workspace } from '../schemas/workspace.js';
-export type { ApiKey, Association, ChatMessage, ChatThread, Context, Memory, MemoryStatus, MemoryType, Session, WorkingMemoryEntry, Workspace };
+export type {
+  ApiKey,
+  Application,
+  ApplicationLink,
+  ApplicationType,
+  ArticleKind,
+  ArticleLink,
+  Association,
+  CachedEntityCard,
+  ChatMessage,
+  ChatThread,
+  Context,
+  Contradiction,
+  ContradictionResolution,
+  DataProvider,
+  DataProviderType,
+  DocumentPage,
+  DocumentRecord,
+  DocumentType,
+  ErasureAudit,
+  ErasureCounts,
+  IngestionJob,
+  IngestionStatus,
+  KnowledgebaseArticle,
+  KnowledgebaseJob,
+  KnowledgebaseJobStatus,
+  KnowledgebaseMeta,
+  McpScope,
+  McpServerEntry,
+  McpTransport,
+  Memory,
+  MemoryStatus,
+  MemoryType,
+  PageError,
+  SelectorKind,
+  Session,
+  Skill,
+  SkillFileInfo,
+  SkillScope,
+  SourceMode,
+  StoredDocument,
+  WorkingMemoryEntry,
+  Workspace,
+};
 export type { ChatRole, ContentBlock, MessageContent } from '../schemas/thread.js';
 
 export type JsonObject = Record<string, unknown>;
@@ -376,26 +429,6 @@ export interface ThreadStore {
   deleteExpired(at: string, limit: number): Promise<number>;
 }
 
-export type ContradictionResolution = 'keep_a' | 'keep_b' | 'keep_both' | 'merge';
-
-export interface Contradiction {
-  id: string;
-  workspace_id: string;
-  /** The older memory of the pair. */
-  memory_a_id: string;
-  memory_b_id: string;
-  contradiction_type: string;
-  confidence: number;
-  detection_method: string;
-  /** What disagrees, said for a person ("residence: Paris vs Berlin"). */
-  explanation: string | null;
-  detected_at: string;
-  resolved_at: string | null;
-  resolution: ContradictionResolution | null;
-  /** The memory that replaced both (resolution `merge`). */
-  merged_memory_id: string | null;
-}
-
 export interface ContradictionStore {
   /** Records the pair unless it is already recorded, in either order; true when inserted. */
   insert(contradiction: Contradiction): Promise<boolean>;
@@ -408,79 +441,11 @@ export interface ContradictionStore {
   update(workspaceId: string, id: string, patch: Partial<Pick<Contradiction, 'resolved_at' | 'resolution' | 'merged_memory_id'>>): Promise<Contradiction | null>;
 }
 
-export interface EntityCardRecord {
-  workspace_id: string;
-  entity_id: string;
-  card: JsonObject;
-  /** subjectFingerprint() when the card was generated: a different value now means it is stale. */
-  fingerprint: string;
-  generated_at: string;
-}
-
 export interface EntityStore {
-  getCard(workspaceId: string, entityId: string): Promise<EntityCardRecord | null>;
-  putCard(record: EntityCardRecord): Promise<void>;
+  getCard(workspaceId: string, entityId: string): Promise<CachedEntityCard | null>;
+  putCard(record: CachedEntityCard): Promise<void>;
   /** Changes whenever an active memory about the subject is added, changed or removed. */
   subjectFingerprint(workspaceId: string, subjectId: string): Promise<string>;
-}
-
-/** What an article is: the index of a knowledgebase, or the article about one topic (a community of the graph). */
-export type ArticleKind = 'index' | 'topic';
-
-/** A link from one knowledgebase article to another; `weight` counts the associations between their memories. */
-export interface ArticleLink {
-  article_id: string;
-  title: string;
-  weight: number;
-}
-
-export interface KnowledgebaseArticle {
-  workspace_id: string;
-  /** Path-style and stable across regenerations: `index`, `topics/databases`. */
-  id: string;
-  kind: ArticleKind;
-  title: string;
-  summary: string;
-  /** Markdown written from the article's memories (by a language model or extractively). */
-  body: string;
-  /** The memories the article is about, most central first. */
-  memory_ids: string[];
-  links: ArticleLink[];
-  /** The community of the last generation this article stands for (topics). */
-  community_id: number | null;
-  /** Fingerprint of the memories the body was written from; an unchanged fingerprint means no rewrite. */
-  signature: string;
-  /** `llm` or `extractive`. */
-  generator: string;
-  metadata: JsonObject;
-  /** Order in listings: the index first, then topics by size. */
-  position: number;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface KnowledgebaseMeta {
-  workspace_id: string;
-  generated_at: string;
-  context_id: string | null;
-  since: string | null;
-  generator: string;
-  stats: JsonObject;
-  created_at: string;
-  updated_at: string;
-}
-
-export type KnowledgebaseJobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
-
-export interface KnowledgebaseJob {
-  id: string;
-  workspace_id: string;
-  status: KnowledgebaseJobStatus;
-  options: JsonObject;
-  result: JsonObject | null;
-  error: string | null;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface KnowledgebaseStore {
@@ -498,59 +463,6 @@ export interface KnowledgebaseStore {
   createJob(job: KnowledgebaseJob): Promise<void>;
   getJob(workspaceId: string, id: string): Promise<KnowledgebaseJob | null>;
   updateJob(id: string, patch: Partial<Pick<KnowledgebaseJob, 'status' | 'result' | 'error' | 'updated_at'>>): Promise<KnowledgebaseJob | null>;
-}
-
-export type DocumentType = 'text' | 'markdown' | 'html' | 'pdf' | 'docx' | 'image' | 'audio';
-
-/**
- * An ingestion job moves queued → processing → completed | failed | cancelled, or queued → cancelled; nothing leaves
- * completed, failed or cancelled. A document's status is the status of its current (latest) job.
- */
-export type IngestionStatus = 'queued' | 'processing' | 'completed' | 'failed' | 'cancelled';
-
-export interface DocumentRecord {
-  id: string;
-  workspace_id: string;
-  tenant_id: string;
-  filename: string;
-  mime_type: string;
-  document_type: DocumentType;
-  size_bytes: number;
-  /** SHA-256 hex of the uploaded bytes. */
-  content_hash: string;
-  /** Context of the memories its chunks become. */
-  context_id: string;
-  importance: number;
-  tags: string[];
-  metadata: JsonObject;
-  /** The options of the latest run (upload or reprocess). */
-  extraction_options: JsonObject;
-  retain_original: boolean;
-  current_job_id: string;
-  created_at: string;
-  updated_at: string;
-}
-
-/** A document as read, with what follows from its current job, pages, memories and stored bytes. */
-export interface StoredDocument extends DocumentRecord {
-  status: IngestionStatus;
-  page_count: number;
-  memory_count: number;
-  original_stored: boolean;
-}
-
-export interface DocumentPage {
-  id: string;
-  workspace_id: string;
-  document_id: string;
-  /** 1-based. */
-  page_no: number;
-  transcript: string;
-  /** The extractor or model that produced the transcript (`unpdf`, `mammoth`, an OCR or transcription model, …). */
-  transcript_model: string;
-  /** How sure OCR was of the transcript (mean word confidence, 0..1); null for text that was not recognised. */
-  transcript_confidence: number | null;
-  created_at: string;
 }
 
 /** A stretch of a page's transcript that the page is searched by, with its vector. */
@@ -575,39 +487,6 @@ export interface PageMatch {
   page: DocumentPage;
   score: number;
   passage: { index: number; text: string };
-}
-
-/** A page of a document that could not be read (OCR), and why; the job goes on with the others. */
-export interface PageError {
-  page_no: number;
-  code: string;
-  message: string;
-}
-
-export interface IngestionJob {
-  id: string;
-  workspace_id: string;
-  document_id: string;
-  status: IngestionStatus;
-  /** The effective options of this run, defaults filled in. */
-  extraction_options: JsonObject;
-  /** Null until the pages are stored. */
-  pages_total: number | null;
-  /** Null until the pages are cut into chunks. */
-  chunks_total: number | null;
-  chunks_done: number;
-  /** Chunks that are memories of the document after this run: new ones, and unchanged ones kept from an earlier run. */
-  memories_linked: number;
-  /** Chunks whose exact text was already a memory not from this document (stored once, not linked). */
-  chunks_deduplicated: number;
-  error_code: string | null;
-  error_message: string | null;
-  /** Pages that could not be read (their text is missing), in page order. */
-  page_errors: PageError[];
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  updated_at: string;
 }
 
 export type IngestionJobPatch = Partial<Omit<IngestionJob, 'id' | 'workspace_id' | 'document_id' | 'extraction_options' | 'created_at'>>;
@@ -705,32 +584,6 @@ export interface SandboxCheckpointStore {
   delete(sessionId: string): Promise<boolean>;
 }
 
-export type ApplicationType = 'generic' | 'chat' | 'agent' | 'tool';
-
-/** A tenant-level application; links enable it in workspaces. */
-export interface Application {
-  id: string;
-  tenant_id: string;
-  name: string;
-  description: string | null;
-  app_type: ApplicationType;
-  enabled: boolean;
-  config: JsonObject;
-  metadata: JsonObject;
-  created_at: string;
-  updated_at: string;
-}
-
-/** An application in one workspace: disabled there when `enabled` is false, its config overridden by `config_overrides`. */
-export interface ApplicationLink {
-  application_id: string;
-  workspace_id: string;
-  enabled: boolean;
-  config_overrides: JsonObject;
-  created_at: string;
-  updated_at: string;
-}
-
 export interface ApplicationStore {
   create(application: Application): Promise<void>;
   get(id: string): Promise<Application | null>;
@@ -766,37 +619,8 @@ export interface ScopedFilter {
   scope?: string;
 }
 
-/** Where the canonical copy lives: the server, both sides (two-way), or the client's filesystem. */
-export type SourceMode = 'server' | 'mirrored' | 'filesystem';
-
-export type SkillScope = 'user' | 'workspace' | 'tenant' | 'global';
-
 /** The manifest of a skill is its file at this path. */
 export const SKILL_MANIFEST_PATH = 'SKILL.md';
-
-export interface Skill extends ScopedOwner<SkillScope> {
-  id: string;
-  tenant_id: string;
-  name: string;
-  version: string | null;
-  description: string | null;
-  source_mode: SourceMode;
-  metadata: JsonObject;
-  /** The SKILL.md content (the file at SKILL_MANIFEST_PATH). */
-  manifest: string;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface SkillFileInfo {
-  /** Relative, `/`-separated. */
-  path: string;
-  size: number;
-  /** Hex SHA-256 of the content. */
-  sha256: string;
-  created_at: string;
-  updated_at: string;
-}
 
 export interface SkillFile extends SkillFileInfo {
   content: Buffer;
@@ -819,31 +643,6 @@ export interface SkillStore {
   deleteFiles(skillId: string, paths: readonly string[]): Promise<number>;
 }
 
-export type McpScope = 'local' | 'project' | 'user' | 'global';
-export type McpTransport = 'stdio' | 'http' | 'sse' | 'streamable-http';
-
-export interface McpServerEntry extends ScopedOwner<McpScope> {
-  id: string;
-  tenant_id: string;
-  name: string;
-  description: string | null;
-  transport: McpTransport;
-  command: string | null;
-  args: string[];
-  url: string | null;
-  /** Names of the env variables and headers; their values are sealed in `sealed_secrets`. */
-  env_keys: string[];
-  header_keys: string[];
-  /** `{env, headers}` sealed with the node's secret key; null when both are empty. */
-  sealed_secrets: string | null;
-  source_mode: SourceMode;
-  enabled: boolean;
-  metadata: JsonObject;
-  last_synced_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
 export type McpServerPatch = Partial<
   Pick<McpServerEntry, 'description' | 'transport' | 'command' | 'args' | 'url' | 'env_keys' | 'header_keys' | 'sealed_secrets' | 'source_mode' | 'enabled' | 'metadata' | 'last_synced_at' | 'updated_at'>
 >;
@@ -856,23 +655,6 @@ export interface McpServerStore {
   listVisible(viewer: RegistryViewer, filter?: ScopedFilter): Promise<McpServerEntry[]>;
   update(id: string, patch: McpServerPatch): Promise<McpServerEntry | null>;
   delete(id: string): Promise<boolean>;
-}
-
-export type DataProviderType = 'local';
-
-export interface DataProvider {
-  id: string;
-  workspace_id: string;
-  name: string;
-  provider_type: DataProviderType;
-  connection_args: JsonObject;
-  /** `encrypted_args` sealed with the node's secret key; null when not set. Never returned by the API. */
-  sealed_args: string | null;
-  schedule: string | null;
-  metadata: JsonObject;
-  last_synced_at: string | null;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface DataProviderStore {
@@ -891,7 +673,7 @@ export interface MetaStore {
 
 /** Whose records an erasure removes: everything that carries this user id, or this subject id. */
 export interface PersonSelector {
-  kind: 'user_id' | 'subject_id';
+  kind: SelectorKind;
   id: string;
 }
 
@@ -904,36 +686,6 @@ export interface PersonalRecords {
   /** Sessions of the user (sessions have no subject). */
   sessionIds: string[];
   threadIds: string[];
-}
-
-/** How many rows of each kind an erasure removed. */
-export interface ErasureCounts {
-  memories: number;
-  associations: number;
-  contradictions: number;
-  document_links: number;
-  knowledgebase_articles: number;
-  entity_cards: number;
-  sessions: number;
-  working_memory_entries: number;
-  sandbox_checkpoints: number;
-  threads: number;
-  messages: number;
-  skills: number;
-  mcp_servers: number;
-}
-
-/** The audit record of an erasure: who asked, when, for whom (hashed), where, and how much went. No content. */
-export interface ErasureAudit {
-  id: string;
-  erased_at: string;
-  /** `admin`, `local` (no auth configured) or `key:<api key id>`. */
-  requested_by: string;
-  selector_kind: PersonSelector['kind'];
-  /** Hex SHA-256 of the selector (see core/erasure): the id itself is never stored. */
-  selector_hash: string;
-  workspaces: string[];
-  removed: ErasureCounts;
 }
 
 /**

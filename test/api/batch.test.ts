@@ -1,20 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, startServer, type Client, type TestServer } from '../support/server.js';
+import { ValidationError, type MemdClient } from '../../packages/client/src/index.js';
+import { client, failureOf, memdClient, startServer, type Client, type TestServer } from '../support/server.js';
 
 let server: TestServer;
+let memd: MemdClient;
+/** For envelopes the client's types refuse. */
 let api: Client;
 
 beforeAll(async () => {
   server = await startServer();
+  memd = memdClient(server.url);
   api = client(server.url);
 });
 afterAll(() => server.stop());
 
 describe('POST /v1/memories/batch', () => {
   it('runs creates, updates and deletes in order and reports each one', async () => {
-    const existing = (await api.post('/v1/memories', { content: 'batch target one' })).body.memory;
-    const doomed = (await api.post('/v1/memories', { content: 'batch target two' })).body.memory;
-    const res = await api.post('/v1/memories/batch', {
+    const existing = (await memd.memories.create({ content: 'batch target one' })).memory;
+    const doomed = (await memd.memories.create({ content: 'batch target two' })).memory;
+    const res = await memd.memories.batch.withResponse({
       operations: [
         { op: 'create', content: 'batch created A', tags: ['t'] },
         { op: 'create', memory: { content: 'batch created B (client shape)', importance: 0.7 } },
@@ -27,9 +31,9 @@ describe('POST /v1/memories/batch', () => {
       ],
     });
     expect(res.status).toBe(200);
-    const body = res.body;
+    const body = res.data;
     expect(body).toMatchObject({ total_operations: 8, total_processed: 8, successful: 6, failed: 2 });
-    expect(body.results.map((r: { index: number; type: string; status: string }) => [r.index, r.type, r.status])).toEqual([
+    expect(body.results.map((r) => [r.index, r.type, r.status])).toEqual([
       [0, 'create', 'success'],
       [1, 'create', 'success'],
       [2, 'update', 'success'],
@@ -40,27 +44,26 @@ describe('POST /v1/memories/batch', () => {
       [7, 'create', 'success'],
     ]);
     expect(body.results[5]).toMatchObject({ success: false, memory_id: 'mem_missing', error: expect.stringContaining('not found') });
-    expect(body.results[6].error).toContain('content');
-    expect(body.results[7]).toMatchObject({ action: 'skipped', memory_id: body.results[0].memory_id });
-    expect(body.results[1].memory).toMatchObject({ content: 'batch created B (client shape)', importance: 0.7 });
-    expect((await api.get(`/v1/memories/${existing.id}`)).body.memory).toMatchObject({ importance: 0.9, tags: ['nested'] });
-    expect((await api.get(`/v1/memories/${doomed.id}`)).body.memory.status).toBe('deleted');
+    expect(body.results[6]!.error).toContain('content');
+    expect(body.results[7]).toMatchObject({ action: 'skipped', memory_id: body.results[0]!.memory_id });
+    expect(body.results[1]!.memory).toMatchObject({ content: 'batch created B (client shape)', importance: 0.7 });
+    expect((await memd.memories.get(existing.id)).memory).toMatchObject({ importance: 0.9, tags: ['nested'] });
+    expect((await memd.memories.get(doomed.id)).memory.status).toBe('deleted');
   });
 
   it('refuses a malformed envelope as a whole', async () => {
-    expect((await api.post('/v1/memories/batch', { operations: [] })).status).toBe(422);
+    expect(await failureOf(memd.memories.batch({ operations: [] }))).toBeInstanceOf(ValidationError);
     expect((await api.post('/v1/memories/batch', {})).status).toBe(422);
     expect((await api.post('/v1/memories/batch', { operations: [{ op: 'upsert', content: 'x' }] })).status).toBe(422);
     expect((await api.post('/v1/memories/batch', { operations: 'x' })).status).toBe(422);
-    const tooMany = Array.from({ length: 1001 }, (_, i) => ({ op: 'create', content: `m${i}` }));
-    expect((await api.post('/v1/memories/batch', { operations: tooMany })).status).toBe(422);
+    const tooMany = Array.from({ length: 1001 }, (_, i) => ({ op: 'create' as const, content: `m${i}` }));
+    expect(await failureOf(memd.memories.batch({ operations: tooMany }))).toBeInstanceOf(ValidationError);
   });
 
   it('stores a thousand memories in one call', async () => {
-    const ws = (await api.post('/v1/workspaces', { name: 'bulk' })).body.workspace.id;
-    const operations = Array.from({ length: 1000 }, (_, i) => ({ op: 'create', content: `bulk memory ${i}: item ${i * 7919} of the ledger` }));
-    const res = await api.post('/v1/memories/batch', { workspace_id: ws, operations });
-    expect(res.body).toMatchObject({ successful: 1000, failed: 0 });
-    expect((await api.get(`/v1/memories?workspace_id=${ws}`)).body.total_count).toBe(1000);
+    const ws = (await memd.workspaces.create({ name: 'bulk' })).workspace.id;
+    const operations = Array.from({ length: 1000 }, (_, i) => ({ op: 'create' as const, content: `bulk memory ${i}: item ${i * 7919} of the ledger` }));
+    expect(await memd.memories.batch({ workspace_id: ws, operations })).toMatchObject({ successful: 1000, failed: 0 });
+    expect((await memd.memories.list({ workspace_id: ws })).total_count).toBe(1000);
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadDocument } from '../support/documents.js';
 import { startFakeTranscription, tinyWav, type FakeTranscriptionServer } from '../support/fake-transcription-server.js';
 import { startPeer, type TestPeer } from '../support/peer.js';
-import { client, startServer, type TestServer } from '../support/server.js';
+import { client, memdClient, startServer, type TestServer } from '../support/server.js';
 
 let fake: FakeTranscriptionServer;
 beforeAll(async () => {
@@ -75,8 +75,8 @@ describe('audio transcription', () => {
       expect(fake.requests.at(-1)).toMatchObject({ fields: { model: 'whisper-large-v3', response_format: 'json' }, file: { name: 'call.wav', type: 'audio/wav' } });
       const form = new FormData();
       form.append('file', new Blob([tinyWav()], { type: 'audio/wav' }), 'a.wav');
-      const off = await fetch(`${disabled.url}/v1/audio/transcriptions`, { method: 'POST', body: form });
-      expect([off.status, ((await off.json()) as any).error.code]).toEqual([501, 'not_implemented']);
+      const off = await memdClient(disabled.url).request<any>('POST', '/v1/audio/transcriptions', { body: form });
+      expect([off.status, off.data.error.code]).toEqual([501, 'not_implemented']);
     } finally {
       await server.stop();
       await peer.stop();

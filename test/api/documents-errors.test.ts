@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inflatingDocx, minimalDocx, minimalPdf, uploadDocument, type UploadFile } from '../support/documents.js';
-import { client, startServer, type Client, type TestServer } from '../support/server.js';
+import { client, memdClient, startServer, type Client, type TestServer } from '../support/server.js';
 
 let server: TestServer;
 let api: Client;
@@ -82,7 +82,7 @@ describe('files that cannot be ingested', () => {
     const form = new FormData();
     form.append('file', new Blob(['one']), 'one.txt');
     form.append('file', new Blob(['two']), 'two.txt');
-    expect((await fetch(`${server.url}/v1/documents?workspace_id=docs-b`, { method: 'POST', body: form })).status).toBe(422);
+    expect((await memdClient(server.url).request('POST', '/v1/documents?workspace_id=docs-b', { body: form })).status).toBe(422);
     expect((await api.get('/v1/documents?workspace_id=docs-b')).body.total_count).toBe(0);
     expect((await api.post('/v1/documents/search', { query: ' ' })).status).toBe(422);
     expect((await api.post('/v1/documents/search', { query: 'x', limit: 101 })).status).toBe(422);

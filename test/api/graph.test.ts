@@ -1,13 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MemdClient } from '../../packages/client/src/index.js';
 import { graphWorkspace, link, remember, texts } from '../support/graph.js';
-import { client, startServer, type Client, type TestServer } from '../support/server.js';
+import { client, memdClient, startServer, type Client, type TestServer } from '../support/server.js';
 
 let server: TestServer;
 let api: Client;
+let memd: MemdClient;
 
 beforeAll(async () => {
   server = await startServer();
   api = client(server.url);
+  memd = memdClient(server.url);
 });
 afterAll(() => server.stop());
 
@@ -20,9 +23,9 @@ const clique = (offset: number, size: number): Pair[] => {
 
 /** A workspace holding `size` memories joined by the given pairs (index → index, `related_to` unless said). */
 async function graph(name: string, size: number, pairs: Pair[], relationship = 'related_to'): Promise<{ ws: string; ids: string[] }> {
-  const ws = await graphWorkspace(api, name);
-  const ids = await remember(api, ws, texts(size, name));
-  for (const [s, t] of pairs) await link(api, ws, ids[s]!, ids[t]!, relationship, 0.8);
+  const ws = await graphWorkspace(memd, name);
+  const ids = await remember(memd, ws, texts(size, name));
+  for (const [s, t] of pairs) await link(memd, ws, ids[s]!, ids[t]!, relationship, 0.8);
   return { ws, ids };
 }
 
@@ -99,13 +102,13 @@ describe('graph analysis on graphs whose answers are known', () => {
 
 describe('graph scope and parameters', () => {
   it('filters by relationship types, memory types and context, and leaves deleted memories out', async () => {
-    const ws = await graphWorkspace(api, 'graph-scope');
-    const [a, b, c, d] = await remember(api, ws, texts(4, 'scope'));
-    const [e] = await remember(api, ws, texts(1, 'procedure'), { type: 'procedural', context_id: 'ops' });
-    await link(api, ws, a!, b!, 'causes');
-    await link(api, ws, b!, c!, 'similar_to');
-    await link(api, ws, c!, e!, 'requires');
-    await link(api, ws, d!, a!, 'related_to');
+    const ws = await graphWorkspace(memd, 'graph-scope');
+    const [a, b, c, d] = await remember(memd, ws, texts(4, 'scope'));
+    const [e] = await remember(memd, ws, texts(1, 'procedure'), { type: 'procedural', context_id: 'ops' });
+    await link(memd, ws, a!, b!, 'causes');
+    await link(memd, ws, b!, c!, 'similar_to');
+    await link(memd, ws, c!, e!, 'requires');
+    await link(memd, ws, d!, a!, 'related_to');
     await api.delete(`/v1/memories/${d}?workspace_id=${ws}`);
 
     const all = await get(`/v1/graph/snapshot?workspace_id=${ws}`);
@@ -137,7 +140,7 @@ describe('graph scope and parameters', () => {
 
   it('sees only the resolved workspace (query, X-Workspace-ID header)', async () => {
     const a = await graph('graph-iso-a', 3, clique(0, 3));
-    await graphWorkspace(api, 'graph-iso-b');
+    await graphWorkspace(memd, 'graph-iso-b');
     expect(await get('/v1/graph/stats?workspace_id=graph-iso-b')).toMatchObject({ node_count: 0, edge_count: 0, connected_components: 0 });
     const viaHeader = (await api.get('/v1/graph/snapshot', { 'X-Workspace-ID': a.ws })).body;
     expect(viaHeader.nodes).toHaveLength(3);
@@ -152,10 +155,11 @@ describe('bounded analysis', () => {
     const bounded = await startServer({ env: { MEMD_GRAPH_WORKER_MIN_SIZE: '0', MEMD_GRAPH_MAX_NODES: '10' } });
     try {
       const remote = client(bounded.url);
-      const ws = await graphWorkspace(remote, 'worker');
-      const ids = await remember(remote, ws, texts(12, 'worker'));
+      const remoteMemd = memdClient(bounded.url);
+      const ws = await graphWorkspace(remoteMemd, 'worker');
+      const ids = await remember(remoteMemd, ws, texts(12, 'worker'));
       // Only the newest ten memories are analysed: 2..11, here a barbell of two 5-cliques (5 memories each) and a bridge.
-      for (const [s, t] of [...clique(2, 5), ...clique(7, 5), [6, 7] as Pair, [0, 1] as Pair]) await link(remote, ws, ids[s]!, ids[t]!, 'related_to', 0.8);
+      for (const [s, t] of [...clique(2, 5), ...clique(7, 5), [6, 7] as Pair, [0, 1] as Pair]) await link(remoteMemd, ws, ids[s]!, ids[t]!, 'related_to', 0.8);
       const analysis = (await remote.post('/v1/graph/analyze', { workspace_id: ws })).body;
       expect(analysis).toMatchObject({ node_count: 10, truncated: true });
       expect(analysis.summary).toMatchObject({ community_count: 2, bridge_count: 1, articulation_point_count: 2 });

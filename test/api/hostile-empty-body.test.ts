@@ -13,18 +13,11 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 /** A call as the clients make it: `Content-Type: application/json` and nothing after it. */
-async function bodiless(method: string, path: string, headers: Record<string, string> = {}): Promise<ApiResponse> {
-  const response = await fetch(`${server.url}${path}`, { method, headers: { 'content-type': 'application/json', ...headers } });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : text, headers: response.headers };
-}
+const bodiless = (method: string, path: string, headers: Record<string, string> = {}): Promise<ApiResponse> =>
+  api.raw(method, path, undefined, { 'content-type': 'application/json', ...headers });
 
 /** The same call without a Content-Type. */
-async function bare(method: string, path: string): Promise<ApiResponse> {
-  const response = await fetch(`${server.url}${path}`, { method });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : text, headers: response.headers };
-}
+const bare = (method: string, path: string): Promise<ApiResponse> => api.raw(method, path);
 
 const bodyPaths = (response: ApiResponse): string[] => ((response.body?.details ?? []) as Array<{ path: string }>).map((d) => d.path).filter((p) => p.startsWith('/body'));
 

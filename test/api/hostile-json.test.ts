@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadDocument } from '../support/documents.js';
-import { client, startServer, type ApiResponse, type Client, type TestServer } from '../support/server.js';
+import { client, memdClient, startServer, type ApiResponse, type Client, type TestServer } from '../support/server.js';
 
 let server: TestServer;
 let api: Client;
@@ -104,9 +104,9 @@ describe('text no database can hold', () => {
   it('a body that is not UTF-8: 400, nothing stored', async () => {
     const before = await memoryCount();
     const bytes = Buffer.concat([Buffer.from('{"content":"caf'), Buffer.from([0xe9, 0xff]), Buffer.from('"}')]);
-    const response = await fetch(`${server.url}/v1/memories`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: bytes });
+    const response = await memdClient(server.url).request('POST', '/v1/memories', { headers: { 'content-type': 'application/json' }, body: bytes });
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ code: 'invalid_json', message: expect.stringMatching(/UTF-8/) });
+    expect(response.data).toMatchObject({ code: 'invalid_json', message: expect.stringMatching(/UTF-8/) });
     expect(await memoryCount()).toBe(before);
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fillPath, listRoutes, routeName } from '../support/routes.js';
-import { client, startServer, type Client, type TestServer } from '../support/server.js';
+import { client, memdClient, startServer, type Client, type TestServer } from '../support/server.js';
 
 let server: TestServer;
 let api: Client;
@@ -30,9 +30,9 @@ describe('a media type a route does not read is 415 with a JSON body', () => {
   });
 
   it('the import with a body and no Content-Type: 415; with neither: 422', async () => {
-    const response = await fetch(`${server.url}/v1/workspaces/media/import`, { method: 'POST', body: new Uint8Array(Buffer.from('{"type":"memory","data":{"content":"smuggled"}}')) });
+    const response = await memdClient(server.url).request('POST', '/v1/workspaces/media/import', { body: new Uint8Array(Buffer.from('{"type":"memory","data":{"content":"smuggled"}}')) });
     expect(response.status).toBe(415);
-    expect(await response.json()).toMatchObject({ code: 'unsupported_media_type' });
+    expect(response.data).toMatchObject({ code: 'unsupported_media_type' });
     expect((await api.raw('POST', '/v1/workspaces/media/import')).status).toBe(422);
     expect(await contents()).toEqual(['The only memory here']);
   });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MemdClient } from '../../packages/client/src/index.js';
 import { minimalDocx, uploadDocument } from '../support/documents.js';
 import { fillPath, listRoutes, routeName, sampleOf, type Route, type Schema } from '../support/routes.js';
-import { client, startServer, type Client, type TestServer } from '../support/server.js';
+import { client, memdClient, startServer, type Client, type TestServer } from '../support/server.js';
 
 /**
  * Every route of the app, sent what a hostile or broken client sends: bodies nested too deep, of the wrong type,
@@ -12,6 +13,8 @@ import { client, startServer, type Client, type TestServer } from '../support/se
 
 let server: TestServer;
 let api: Client;
+/** For the probes: sends their bytes and headers as they are, whatever the API's types say. */
+let wire: MemdClient;
 const WS = 'sweep';
 /** Path parameters of objects that exist (seeded below), by parameter name. */
 const real: Record<string, string> = {};
@@ -19,6 +22,7 @@ const real: Record<string, string> = {};
 beforeAll(async () => {
   server = await startServer();
   api = client(server.url);
+  wire = memdClient(server.url);
   await api.post('/v1/workspaces', { id: WS, name: 'Sweep' });
   const ws = { workspace_id: WS };
   const a = (await api.post('/v1/memories', { ...ws, content: 'Ana leads the platform team', subject_id: 'ana', tags: ['team'] })).body.memory;
@@ -69,16 +73,10 @@ interface Answer {
 }
 
 async function send(method: string, probe: Probe): Promise<Answer> {
-  const response = await fetch(`${server.url}${probe.path}`, { method, headers: probe.headers ?? {}, body: probe.body ?? null });
-  const text = await response.text();
-  const contentType = response.headers.get('content-type') ?? '';
-  let body: unknown = text;
-  try {
-    body = contentType.includes('json') && text ? JSON.parse(text) : text;
-  } catch {
-    body = `unparsable: ${text.slice(0, 80)}`;
-  }
-  return { status: response.status, contentType, body };
+  // The bytes and headers as the probe has them (no JSON content type added); a JSON error body that does not parse
+  // is read as its text, which problemWith() names.
+  const answer = await wire.request(method, probe.path, { headers: probe.headers ?? {}, body: probe.body });
+  return { status: answer.status, contentType: answer.headers.get('content-type') ?? '', body: answer.data ?? '' };
 }
 
 /** 5xx answers a route may give by design: a feature this server does not have, a model that is not configured. */

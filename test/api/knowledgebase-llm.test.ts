@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MemdClient } from '../../packages/client/src/index.js';
 import { seedTopics } from '../support/knowledgebase.js';
 import { startFakeOpenAI, type FakeLlmServer, type RecordedRequest } from '../support/fake-llm-server.js';
-import { client, startServer, type Client, type TestServer } from '../support/server.js';
+import { client, memdClient, startServer, type Client, type TestServer } from '../support/server.js';
 
 let fake: FakeLlmServer;
 let server: TestServer;
 let api: Client;
+let memd: MemdClient;
 
 const TITLES: Array<[RegExp, string]> = [
   [/PostgreSQL/, 'Database operations'],
@@ -32,6 +34,7 @@ beforeAll(async () => {
   fake = await startFakeOpenAI({ respond: writeArticle });
   server = await startServer({ env: { MEMD_LLM_PROVIDER: 'openai', MEMD_LLM_BASE_URL: fake.baseUrl, MEMD_LLM_MODEL: 'kb-writer', MEMD_LLM_MAX_RETRIES: '0' } });
   api = client(server.url);
+  memd = memdClient(server.url);
 });
 afterAll(async () => {
   await server.stop();
@@ -40,7 +43,7 @@ afterAll(async () => {
 
 describe('knowledgebase generation with a language model', () => {
   it('has the model write each topic from its memories, citing them, and names the article after its title', async () => {
-    const seed = await seedTopics(api, 'kb-llm');
+    const seed = await seedTopics(memd, 'kb-llm');
     const before = fake.requests.length;
     const report = (await api.post('/v1/knowledgebase/generate', { workspace_id: seed.ws })).body;
     expect(report).toMatchObject({ generator: 'llm', community_count: 3 });
@@ -66,7 +69,7 @@ describe('knowledgebase generation with a language model', () => {
   });
 
   it('falls back to an extractive article when the model gives no usable answer', async () => {
-    const seed = await seedTopics(api, 'kb-llm-fallback');
+    const seed = await seedTopics(memd, 'kb-llm-fallback');
     // The largest topic (databases) is written first: its answer and the corrective retry are both unusable.
     fake.script('I would rather write a poem.', 'Still no JSON, sorry.');
     const report = (await api.post('/v1/knowledgebase/generate', { workspace_id: seed.ws })).body;

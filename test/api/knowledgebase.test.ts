@@ -1,14 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MemdClient } from '../../packages/client/src/index.js';
 import { link, remember } from '../support/graph.js';
 import { seedTopics } from '../support/knowledgebase.js';
-import { client, startServer, type Client, type TestServer } from '../support/server.js';
+import { client, memdClient, startServer, type Client, type TestServer } from '../support/server.js';
 
 let server: TestServer;
 let api: Client;
+let memd: MemdClient;
 
 beforeAll(async () => {
   server = await startServer();
   api = client(server.url);
+  memd = memdClient(server.url);
 });
 afterAll(() => server.stop());
 
@@ -41,7 +44,7 @@ const topics = async (ws: string): Promise<Article[]> => (await api.get(`/v1/kno
 
 describe('knowledgebase generation (extractive, no language model)', () => {
   it('writes one article per community and an index; articles are read by path-style id', async () => {
-    const seed = await seedTopics(api, 'kb-extractive');
+    const seed = await seedTopics(memd, 'kb-extractive');
     expect((await api.get(`/v1/knowledgebase?workspace_id=${seed.ws}`)).status).toBe(404);
     const report = await generate(seed.ws);
     expect(report).toMatchObject({ workspace_id: seed.ws, article_count: 4, community_count: 3, generator: 'extractive', stats: { unassigned_memories: 2, node_count: 14 } });
@@ -71,7 +74,7 @@ describe('knowledgebase generation (extractive, no language model)', () => {
   });
 
   it('links topics joined by associations, and serves the article graph, communities, pages and an export', async () => {
-    const seed = await seedTopics(api, 'kb-links');
+    const seed = await seedTopics(memd, 'kb-links');
     await generate(seed.ws);
     const all = await topics(seed.ws);
     const garden = topicOf(all, seed.garden[0]!);
@@ -112,14 +115,14 @@ describe('knowledgebase generation (extractive, no language model)', () => {
   });
 
   it('regenerates only what changed, everything with force, and removes topics whose memories are gone', async () => {
-    const seed = await seedTopics(api, 'kb-incremental');
+    const seed = await seedTopics(memd, 'kb-incremental');
     await generate(seed.ws);
     const before = await topics(seed.ws);
     const [db, garden, bread] = [topicOf(before, seed.db[0]!), topicOf(before, seed.garden[0]!), topicOf(before, seed.bread[0]!)];
 
-    const [fresh] = await remember(api, seed.ws, ['Stake the tomatoes before they reach half a metre']);
-    await link(api, seed.ws, fresh!, seed.garden[0]!, 'related_to', 0.9);
-    await link(api, seed.ws, fresh!, seed.garden[1]!, 'related_to', 0.9);
+    const [fresh] = await remember(memd, seed.ws, ['Stake the tomatoes before they reach half a metre']);
+    await link(memd, seed.ws, fresh!, seed.garden[0]!, 'related_to', 0.9);
+    await link(memd, seed.ws, fresh!, seed.garden[1]!, 'related_to', 0.9);
     const again = await generate(seed.ws);
     expect(again.changes).toEqual({ created: [], updated: [garden.id], unchanged: [db.id, bread.id], removed: [] });
     const after = await topics(seed.ws);
@@ -139,7 +142,7 @@ describe('knowledgebase generation (extractive, no language model)', () => {
   });
 
   it('generates asynchronously as a durable job the caller polls', async () => {
-    const seed = await seedTopics(api, 'kb-async');
+    const seed = await seedTopics(memd, 'kb-async');
     const queued = await api.post('/v1/knowledgebase/generate', { workspace_id: seed.ws, async: true });
     expect(queued.status).toBe(202);
     expect(queued.body.job).toMatchObject({ id: expect.stringMatching(/^job_/), status: 'queued', result: null });
@@ -154,7 +157,7 @@ describe('knowledgebase generation (extractive, no language model)', () => {
   });
 
   it('scopes by context and time, validates its body, and keeps workspaces apart', async () => {
-    const seed = await seedTopics(api, 'kb-scope');
+    const seed = await seedTopics(memd, 'kb-scope');
     expect((await generate(seed.ws, { context_id: 'elsewhere' })).community_count).toBe(0);
     expect((await generate(seed.ws, { since: '2999-01-01T00:00:00Z' })).stats.node_count).toBe(0);
     const full = await generate(seed.ws, { min_community_size: 4, max_god_nodes: 20, include_rpg: false, max_communities: 50 });

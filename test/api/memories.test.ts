@@ -1,20 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, startServer, type Client, type TestServer } from '../support/server.js';
+import { ConflictError, NotFoundError, PayloadTooLargeError, ValidationError, type MemdClient } from '../../packages/client/src/index.js';
+import { client, failureOf, memdClient, startServer, type Client, type TestServer } from '../support/server.js';
 
 let server: TestServer;
+let memd: MemdClient;
+/** For bodies the client's types refuse. */
 let api: Client;
 
 beforeAll(async () => {
   server = await startServer();
+  memd = memdClient(server.url);
   api = client(server.url);
 });
 afterAll(() => server.stop());
 
-const create = async (body: Record<string, unknown>) => {
-  const res = await api.post('/v1/memories', body);
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.memory;
+type NewMemory = Parameters<MemdClient['memories']['create']>[0];
+
+const create = async (body: NewMemory) => {
+  const { data, status } = await memd.memories.create.withResponse(body);
+  expect(status, JSON.stringify(data)).toBe(201);
+  return data.memory;
 };
+const contentsOf = (page: { memories: Array<{ content: string }> }) => page.memories.map((m) => m.content);
 
 describe('POST /v1/memories', () => {
   it('stores a memory with every default of the Memory table', async () => {
@@ -39,7 +46,7 @@ describe('POST /v1/memories', () => {
       abstract: 'The staging database runs on port 5433.',
     });
     expect(new Date(memory.created_at).toISOString()).toBe(memory.created_at);
-    expect((await api.get(`/v1/memories/${memory.id}`)).body.memory).toEqual(memory);
+    expect((await memd.memories.get(memory.id)).memory).toEqual(memory);
   });
 
   it('classifies by rules when no type is given, and keeps a given type', async () => {
@@ -57,24 +64,24 @@ describe('POST /v1/memories', () => {
 
   it('returns the existing memory for an exact duplicate (whitespace-insensitive) and stores nothing new', async () => {
     const first = await create({ content: 'Deploys happen on Tuesdays.' });
-    const again = await api.post('/v1/memories', { content: 'Deploys   happen on Tuesdays.\n' });
+    const again = await memd.memories.create.withResponse({ content: 'Deploys   happen on Tuesdays.\n' });
     expect(again.status).toBe(201);
-    expect(again.body).toMatchObject({ action: 'skipped', memory: { id: first.id } });
+    expect(again.data).toMatchObject({ action: 'skipped', memory: { id: first.id } });
   });
 
   it('merges a memory that extends an existing one, and keeps contradicting ones apart', async () => {
     // The hash test embedder puts these pairs at 0.76-0.96: thresholds moved through workspace settings.
     const settings = { deduplication: { merge_threshold: 0.7, update_threshold: 0.95 } };
-    const ws = (await api.post('/v1/workspaces', { name: 'dedup', settings })).body.workspace.id;
+    const ws = (await memd.workspaces.create({ name: 'dedup', settings })).workspace.id;
     const base = await create({ workspace_id: ws, content: 'Priya likes hiking', tags: ['a'] });
-    const merged = await api.post('/v1/memories', { workspace_id: ws, content: 'Priya likes hiking in the Alps', tags: ['b'] });
-    expect(merged.body).toMatchObject({ action: 'merged', memory: { id: base.id, content: 'Priya likes hiking in the Alps', tags: ['a', 'b'] } });
-    expect(merged.body.memory.metadata.merged_from).toHaveLength(1);
-    const reworded = await api.post('/v1/memories', { workspace_id: ws, content: 'priya likes hiking in the alps!' });
-    expect(reworded.body).toMatchObject({ action: 'updated', memory: { id: base.id } });
-    const negated = await api.post('/v1/memories', { workspace_id: ws, content: 'Priya does not like hiking in the Alps' });
-    expect(negated.body.action).toBe('created');
-    expect((await api.get(`/v1/memories?workspace_id=${ws}`)).body.total_count).toBe(2);
+    const merged = await memd.memories.create({ workspace_id: ws, content: 'Priya likes hiking in the Alps', tags: ['b'] });
+    expect(merged).toMatchObject({ action: 'merged', memory: { id: base.id, content: 'Priya likes hiking in the Alps', tags: ['a', 'b'] } });
+    expect(merged.memory.metadata.merged_from).toHaveLength(1);
+    const reworded = await memd.memories.create({ workspace_id: ws, content: 'priya likes hiking in the alps!' });
+    expect(reworded).toMatchObject({ action: 'updated', memory: { id: base.id } });
+    const negated = await memd.memories.create({ workspace_id: ws, content: 'Priya does not like hiking in the Alps' });
+    expect(negated.action).toBe('created');
+    expect((await memd.memories.list({ workspace_id: ws })).total_count).toBe(2);
   });
 
   it('links the new memory to the memories named in associations', async () => {
@@ -82,13 +89,14 @@ describe('POST /v1/memories', () => {
     const memory = await create({ content: 'Root cause: an expired certificate.', associations: [target.id] });
     const edges = await server.app.services.storage.associations.listForMemories('_default', [memory.id], { direction: 'outgoing' });
     expect(edges.map((e) => [e.target_id, e.relationship])).toEqual([[target.id, 'related_to']]);
-    const bad = await api.post('/v1/memories', { content: 'Links to nothing.', associations: ['mem_0000000000000000'] });
-    expect(bad.status).toBe(422);
-    expect(bad.body.details[0].path).toBe('/associations');
+    const bad = await failureOf(memd.memories.create({ content: 'Links to nothing.', associations: ['mem_0000000000000000'] }));
+    expect(bad).toBeInstanceOf(ValidationError);
+    expect(bad.details[0]!.path).toBe('/associations');
   });
 
   it('refuses bad input with a 4xx JSON body and stores nothing', async () => {
-    const before = (await api.get('/v1/memories?status=all')).body.total_count;
+    const before = (await memd.memories.list({ status: 'all' })).total_count;
+    // Bodies the client's types would refuse go untyped.
     const cases: Array<[unknown, number, string]> = [
       [{}, 422, '/body/content'],
       [{ content: '   ' }, 422, '/body/content'],
@@ -112,68 +120,68 @@ describe('POST /v1/memories', () => {
     expect(malformed.body.code).toBe('invalid_json');
     const wrongType = await api.raw('POST', '/v1/memories', 'content=x', { 'content-type': 'application/x-www-form-urlencoded' });
     expect(wrongType.status).toBe(415);
-    const tooBig = await api.post('/v1/memories', { content: 'x'.repeat(11 * 1024 * 1024) });
-    expect(tooBig.status).toBe(413);
-    expect(tooBig.body.code).toBe('payload_too_large');
-    expect((await api.get('/v1/memories?status=all')).body.total_count).toBe(before);
+    const tooBig = await failureOf(memd.memories.create({ content: 'x'.repeat(11 * 1024 * 1024) }));
+    expect(tooBig).toBeInstanceOf(PayloadTooLargeError);
+    expect(tooBig.code).toBe('payload_too_large');
+    expect((await memd.memories.list({ status: 'all' })).total_count).toBe(before);
   });
 });
 
 describe('GET, PUT, DELETE /v1/memories/{id}', () => {
   it('changes only the fields given and re-derives what depends on content', async () => {
     const memory = await create({ content: 'The cache TTL is 60 seconds.', tags: ['cache'], metadata: { source: 'runbook' } });
-    const res = await api.put(`/v1/memories/${memory.id}`, { importance: 0.9, pinned: true });
+    const res = await memd.memories.update.withResponse(memory.id, { importance: 0.9, pinned: true });
     expect(res.status).toBe(200);
-    expect(res.body.memory).toMatchObject({ content: memory.content, tags: ['cache'], metadata: { source: 'runbook' }, importance: 0.9, pinned: true });
-    const changed = (await api.put(`/v1/memories/${memory.id}`, { content: 'The cache TTL is 120 seconds.' })).body.memory;
+    expect(res.data.memory).toMatchObject({ content: memory.content, tags: ['cache'], metadata: { source: 'runbook' }, importance: 0.9, pinned: true });
+    const changed = (await memd.memories.update(memory.id, { content: 'The cache TTL is 120 seconds.' })).memory;
     expect(changed.content_hash).not.toBe(memory.content_hash);
     expect(changed.abstract).toBe('The cache TTL is 120 seconds.');
-    expect((await api.put(`/v1/memories/${memory.id}`, { importance: -1 })).status).toBe(422);
+    expect(await failureOf(memd.memories.update(memory.id, { importance: -1 }))).toBeInstanceOf(ValidationError);
     expect((await api.put(`/v1/memories/${memory.id}`, { owner: 'x' })).status).toBe(422);
-    expect((await api.put('/v1/memories/mem_doesnotexist', { importance: 0.1 })).status).toBe(404);
+    expect(await failureOf(memd.memories.update('mem_doesnotexist', { importance: 0.1 }))).toBeInstanceOf(NotFoundError);
   });
 
   it('archives and restores through status', async () => {
     const memory = await create({ content: 'An old project codename was Falcon.' });
-    const archived = (await api.put(`/v1/memories/${memory.id}`, { status: 'archived' })).body.memory;
+    const archived = (await memd.memories.update(memory.id, { status: 'archived' })).memory;
     expect(archived).toMatchObject({ status: 'archived', archived_at: expect.any(String) });
-    expect((await api.put(`/v1/memories/${memory.id}`, { status: 'active' })).body.memory).toMatchObject({ status: 'active', archived_at: null });
+    expect((await memd.memories.update(memory.id, { status: 'active' })).memory).toMatchObject({ status: 'active', archived_at: null });
   });
 
   it('soft-deletes by default (record kept) and hard-deletes on request', async () => {
     const memory = await create({ content: 'Temporary note about the demo.' });
-    expect((await api.delete(`/v1/memories/${memory.id}`)).status).toBe(204);
-    expect((await api.get(`/v1/memories/${memory.id}`)).body.memory).toMatchObject({ status: 'deleted', deleted_at: expect.any(String) });
-    expect((await api.get('/v1/memories')).body.memories.map((m: { id: string }) => m.id)).not.toContain(memory.id);
-    expect((await api.put(`/v1/memories/${memory.id}`, { importance: 0.2 })).status).toBe(409);
-    expect((await api.delete(`/v1/memories/${memory.id}?hard=true`)).status).toBe(204);
-    expect((await api.get(`/v1/memories/${memory.id}`)).status).toBe(404);
-    expect((await api.delete(`/v1/memories/${memory.id}`)).status).toBe(404);
+    expect((await memd.memories.delete.withResponse(memory.id)).status).toBe(204);
+    expect((await memd.memories.get(memory.id)).memory).toMatchObject({ status: 'deleted', deleted_at: expect.any(String) });
+    expect((await memd.memories.list()).memories.map((m) => m.id)).not.toContain(memory.id);
+    expect(await failureOf(memd.memories.update(memory.id, { importance: 0.2 }))).toBeInstanceOf(ConflictError);
+    expect((await memd.memories.delete.withResponse(memory.id, { hard: true })).status).toBe(204);
+    expect(await failureOf(memd.memories.get(memory.id))).toBeInstanceOf(NotFoundError);
+    expect(await failureOf(memd.memories.delete(memory.id))).toBeInstanceOf(NotFoundError);
     expect((await api.delete(`/v1/memories/${memory.id}?hard=maybe`)).status).toBe(422);
   });
 
   it('decays importance by the rate, never below zero, and leaves pinned memories alone', async () => {
     const memory = await create({ content: 'Decay me.', importance: 0.25 });
-    expect((await api.post(`/v1/memories/${memory.id}/decay`, {})).body.memory.importance).toBeCloseTo(0.15);
-    expect((await api.post(`/v1/memories/${memory.id}/decay`, { decay_rate: 0.5 })).body.memory.importance).toBe(0);
+    expect((await memd.memories.decay(memory.id)).memory.importance).toBeCloseTo(0.15);
+    expect((await memd.memories.decay(memory.id, { decay_rate: 0.5 })).memory.importance).toBe(0);
     const pinned = await create({ content: 'Never forget me.', importance: 0.8, pinned: true });
-    expect((await api.post(`/v1/memories/${pinned.id}/decay`, { decay_rate: 0.5 })).body.memory.importance).toBe(0.8);
-    expect((await api.post(`/v1/memories/${memory.id}/decay`, { decay_rate: 2 })).status).toBe(422);
+    expect((await memd.memories.decay(pinned.id, { decay_rate: 0.5 })).memory.importance).toBe(0.8);
+    expect(await failureOf(memd.memories.decay(memory.id, { decay_rate: 2 }))).toBeInstanceOf(ValidationError);
   });
 });
 
 describe('GET /v1/memories', () => {
   it('pages newest first with a cursor and filters', async () => {
-    const ws = (await api.post('/v1/workspaces', { name: 'listing' })).body.workspace.id;
+    const ws = (await memd.workspaces.create({ name: 'listing' })).workspace.id;
     for (let i = 0; i < 5; i++) await create({ workspace_id: ws, content: `list item number ${i}`, tags: i % 2 ? ['odd'] : ['even'], user_id: i < 2 ? 'u1' : 'u2' });
-    const page1 = (await api.get(`/v1/memories?workspace_id=${ws}&limit=2`)).body;
-    expect(page1.memories.map((m: { content: string }) => m.content)).toEqual(['list item number 4', 'list item number 3']);
+    const page1 = await memd.memories.list({ workspace_id: ws, limit: 2 });
+    expect(contentsOf(page1)).toEqual(['list item number 4', 'list item number 3']);
     expect(page1.total_count).toBe(5);
-    const page2 = (await api.get(`/v1/memories?workspace_id=${ws}&limit=2&cursor=${page1.next_cursor}`)).body;
-    expect(page2.memories.map((m: { content: string }) => m.content)).toEqual(['list item number 2', 'list item number 1']);
-    const even = (await api.get(`/v1/memories?workspace_id=${ws}&tags=even&user_id=u2`)).body;
-    expect(even.memories.map((m: { content: string }) => m.content)).toEqual(['list item number 4', 'list item number 2']);
-    expect((await api.get(`/v1/memories?workspace_id=${ws}&limit=0`)).status).toBe(422);
-    expect((await api.get(`/v1/memories?workspace_id=${ws}&created_after=yesterday`)).status).toBe(422);
+    const page2 = await memd.memories.list({ workspace_id: ws, limit: 2, cursor: page1.next_cursor! });
+    expect(contentsOf(page2)).toEqual(['list item number 2', 'list item number 1']);
+    const even = await memd.memories.list({ workspace_id: ws, tags: ['even'], user_id: 'u2' });
+    expect(contentsOf(even)).toEqual(['list item number 4', 'list item number 2']);
+    expect(await failureOf(memd.memories.list({ workspace_id: ws, limit: 0 }))).toBeInstanceOf(ValidationError);
+    expect(await failureOf(memd.memories.list({ workspace_id: ws, created_after: 'yesterday' }))).toBeInstanceOf(ValidationError);
   });
 });

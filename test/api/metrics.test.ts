@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { providerFor } from '../providers/llm/setup.js';
 import { startFakeOpenAI, type FakeLlmServer } from '../support/fake-llm-server.js';
 import { growth, parseMetrics, valueOf, type Sample } from '../support/prometheus.js';
-import { client, startServer, startTwoTeams, type Client, type TestServer } from '../support/server.js';
+import { client, memdClient, startServer, startTwoTeams, type Client, type TestServer } from '../support/server.js';
 
 describe('/metrics as requests flow', () => {
   let fake: FakeLlmServer;
@@ -71,8 +71,7 @@ describe('/metrics as requests flow', () => {
     const before = await scrape();
     // The query rewrite waits for a model that never answers, until its timeout; the client gives up first.
     fake.script({ hang: true });
-    const body = JSON.stringify({ query: 'why?', context: [{ role: 'user', content: 'the dashboard' }] });
-    const gaveUp = fetch(`${server.url}/v1/memories/recall`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(200) });
+    const gaveUp = memdClient(server.url).memories.recall({ query: 'why?', context: [{ role: 'user', content: 'the dashboard' }] }, { signal: AbortSignal.timeout(200) });
     await expect(gaveUp).rejects.toThrow();
     // The server finishes the recall without the rewrite, and has no one to answer.
     await vi.waitFor(async () => expect(growth(before, await scrape(), 'memd_recall_phase_duration_seconds_count', { phase: 'present' })).toBe(1), { timeout: 5_000 });

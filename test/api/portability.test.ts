@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, startServer, type Client, type TestServer } from '../support/server.js';
+import { client, memdClient, startServer, type Client, type TestServer } from '../support/server.js';
 
 let server: TestServer;
 let api: Client;
@@ -118,14 +118,12 @@ describe('import', () => {
     const tooBig = await api.raw('POST', '/v1/workspaces/nd-in/import', huge, { 'content-type': 'application/x-ndjson' });
     expect(tooBig.status).toBe(413);
     // Without a Content-Length (chunked), the limit is enforced while reading.
-    const chunked = await fetch(`${server.url}/v1/workspaces/nd-in/import`, {
-      method: 'POST',
+    const chunked = await memdClient(server.url).request<{ code: string }>('POST', '/v1/workspaces/nd-in/import', {
       headers: { 'content-type': 'application/x-ndjson' },
       body: new Blob([huge]).stream(),
-      duplex: 'half',
-    } as RequestInit);
+    });
     expect(chunked.status).toBe(413);
-    expect(((await chunked.json()) as { code: string }).code).toBe('payload_too_large');
+    expect(chunked.data.code).toBe('payload_too_large');
     expect((await api.post('/v1/workspaces/nope/import', { data: { memories: [] } })).status).toBe(404);
     expect((await api.post('/v1/workspaces/nd-in/import', { memories: [] })).status).toBe(422);
   });

@@ -1,29 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, ManualClock, startServer, type Client, type TestServer } from '../support/server.js';
+import type { MemdClient } from '../../packages/client/src/index.js';
+import { ManualClock, memdClient, startServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
-let api: Client;
+let memd: MemdClient;
 const clock = new ManualClock(new Date('2026-03-01T12:00:00.000Z'));
 
 beforeAll(async () => {
   server = await startServer({ clock });
-  api = client(server.url);
+  memd = memdClient(server.url);
 });
 afterAll(() => server.stop());
 
 let workspaces = 0;
-const workspace = async (): Promise<string> => {
-  const res = await api.post('/v1/workspaces', { id: `conversation-${++workspaces}`, name: 'conversation' });
-  expect(res.status).toBe(201);
-  return res.body.workspace.id;
-};
+const workspace = async (): Promise<string> => (await memd.workspaces.create({ id: `conversation-${++workspaces}`, name: 'conversation' })).workspace.id;
 
-type Recalled = { id: string; content: string; match_signals: string[] };
-const recall = async (workspace_id: string, query: string, extra: Record<string, unknown> = {}): Promise<Recalled[]> => {
-  const res = await api.post('/v1/memories/recall', { workspace_id, query, ...extra });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.memories;
-};
+const recall = async (workspace_id: string, query: string, extra: { limit?: number; min_relevance?: number } = {}) =>
+  (await memd.memories.recall({ workspace_id, query, ...extra })).memories;
 
 const HOUR = 3_600_000;
 // The reply holds none of the question's words: only its place in the conversation can find it.
@@ -35,17 +28,14 @@ const ASKED = 'how long restoring vintage motorcycles garage';
 /** Lines of a conversation between two speakers, each opening with its speaker's label. */
 const turns = (lines: string[]): string[] => lines.map((line, i) => `${i % 2 === 0 ? 'Ana' : 'Ben'}: ${line}`);
 
-const batch = async (workspace_id: string, contents: string[], headers: Record<string, string> = {}, metadata: (i: number) => Record<string, unknown> = () => ({})) => {
-  const res = await api.post('/v1/memories/batch', { workspace_id, operations: contents.map((content, i) => ({ op: 'create', content, metadata: metadata(i) })) }, headers);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.results.map((r: { memory_id: string }) => r.memory_id) as string[];
+const batch = async (workspace_id: string, contents: string[], metadata: (i: number) => Record<string, unknown> = () => ({})) => {
+  const answer = await memd.memories.batch({ workspace_id, operations: contents.map((content, i) => ({ op: 'create' as const, content, metadata: metadata(i) })) });
+  return answer.results.map((r) => r.memory_id!);
 };
-/** One memory per call; the clock moves on a second, as between a client's separate calls. */
-const write = async (workspace_id: string, content: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) => {
+/** One memory per call (through `as`, e.g. a client in a session); the clock moves on a second, as between a client's separate calls. */
+const write = async (workspace_id: string, content: string, extra: { metadata?: Record<string, unknown> } = {}, as: MemdClient = memd) => {
   clock.advance(1000);
-  const res = await api.post('/v1/memories', { workspace_id, content, ...extra }, headers);
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.memory.id as string;
+  return (await as.memories.create({ workspace_id, content, ...extra })).memory.id;
 };
 
 /** Where the reply ranks for the question's words, and whether conversation context put it there. */
@@ -69,7 +59,7 @@ describe('conversation adjacency without the client’s help (issue 20)', () => 
     expect(await replyFound(ws, ids[2]!)).toEqual({ found: false, context: false });
     // The speaker in metadata makes the same lines turns.
     const named = await workspace();
-    const turnIds = await batch(named, [FILLER[0]!, QUESTION, REPLY, FILLER[1]!, FILLER[2]!], {}, (i) => ({ speaker: i % 2 === 0 ? 'Ana' : 'Ben' }));
+    const turnIds = await batch(named, [FILLER[0]!, QUESTION, REPLY, FILLER[1]!, FILLER[2]!], (i) => ({ speaker: i % 2 === 0 ? 'Ana' : 'Ben' }));
     expect(await replyFound(named, turnIds[2]!)).toEqual({ found: true, context: true });
   });
 
@@ -84,7 +74,7 @@ describe('conversation adjacency without the client’s help (issue 20)', () => 
 
   it('a batch spanning two sittings (dated apart in metadata) is two conversations', async () => {
     const ws = await workspace();
-    const ids = await batch(ws, turns([QUESTION, REPLY, FILLER[0]!]), {}, (i) => ({ session_date: i === 0 ? '8 May 2023' : '25 May 2023' }));
+    const ids = await batch(ws, turns([QUESTION, REPLY, FILLER[0]!]), (i) => ({ session_date: i === 0 ? '8 May 2023' : '25 May 2023' }));
     expect(await replyFound(ws, ids[1]!)).toEqual({ found: false, context: false });
   });
 
@@ -105,11 +95,10 @@ describe('conversation adjacency without the client’s help (issue 20)', () => 
 
   it('a session: turns written one by one through X-Session-ID', async () => {
     const ws = await workspace();
-    const sitting = (await api.post('/v1/sessions', { workspace_id: ws })).body.session.id as string;
-    const headers = { 'x-session-id': sitting };
-    await write(ws, FILLER[0]!, {}, headers);
-    await write(ws, QUESTION, {}, headers);
-    const reply = await write(ws, REPLY, {}, headers);
+    const sitting = memd.withSession((await memd.sessions.start({ workspace_id: ws })).session.id);
+    await write(ws, FILLER[0]!, {}, sitting);
+    await write(ws, QUESTION, {}, sitting);
+    const reply = await write(ws, REPLY, {}, sitting);
     expect(await replyFound(ws, reply)).toEqual({ found: true, context: true });
   });
 });
@@ -125,7 +114,7 @@ describe('a shorter answer is the head of a longer one', () => {
     const ids: string[] = [];
     for (let i = 0; i < contents.length; i += 20) ids.push(...(await batch(ws, contents.slice(i, i + 20))));
     for (let i = 0; i + 7 < ids.length; i += 7) {
-      expect((await api.post(`/v1/memories/${ids[i]}/associate`, { workspace_id: ws, target_id: ids[i + 7], relationship: 'references', strength: 0.9 })).status).toBe(201);
+      expect((await memd.memories.associate.withResponse(ids[i]!, { workspace_id: ws, target_id: ids[i + 7]!, relationship: 'references', strength: 0.9 })).status).toBe(201);
     }
     const queries = ['Which lamp needs repair before the party?', 'bicycle bought at the flea market', 'what stands next to the piano in the studio', 'kettle garage ladder repair', 'Where is the mirror?'];
     for (const query of queries) {

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, startServer, type Client, type TestServer } from '../support/server.js';
+import type { MemdClient } from '../../packages/client/src/index.js';
+import { memdClient, startServer, type TestServer } from '../support/server.js';
 
 // The real default embedder (Universal Sentence Encoder lite, offline): only a semantic model can match a paraphrase.
 let server: TestServer;
-let api: Client;
+let memd: MemdClient;
 
 beforeAll(async () => {
   server = await startServer({ env: { MEMD_EMBEDDING_PROVIDER: 'local', MEMD_EMBEDDING_WORKERS: '1' } });
-  api = client(server.url);
+  memd = memdClient(server.url);
 });
 afterAll(() => server.stop());
 
@@ -27,16 +28,14 @@ const MEMORIES = [
 describe('POST /v1/memories/recall with the default embedder', () => {
   it('finds a paraphrase that shares almost no words with its memory in the top 3', async () => {
     const stored = new Map<string, string>();
-    for (const content of MEMORIES) stored.set(content, (await api.post('/v1/memories', { content })).body.memory.id);
+    for (const content of MEMORIES) stored.set(content, (await memd.memories.create({ content })).memory.id);
     const cases: Array<[string, string]> = [
       ['Which food can one of our colleagues not eat because of an allergy?', MEMORIES[3]!],
       ['Did anyone go camping outdoors?', MEMORIES[5]!],
       ['We accidentally settled a bill two times', MEMORIES[6]!],
     ];
     for (const [question, expected] of cases) {
-      const res = await api.post('/v1/memories/recall', { query: question });
-      expect(res.status).toBe(200);
-      const top3 = res.body.memories.slice(0, 3).map((m: { id: string }) => m.id);
+      const top3 = (await memd.memories.recall({ query: question })).memories.slice(0, 3).map((m) => m.id);
       expect(top3, question).toContain(stored.get(expected));
     }
   });

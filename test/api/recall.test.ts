@@ -2,48 +2,37 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/core/ids.js';
 import { MAX_SCORED_MATCHES } from '../../src/core/recall/arms.js';
 import { BATCH_MAX_OPERATIONS } from '../../src/http/schemas/batch.js';
-import { client, ManualClock, startServer, type Client, type TestServer } from '../support/server.js';
+import type { MemdClient } from '../../packages/client/src/index.js';
+import { client, ManualClock, memdClient, startServer, type Client, type TestServer } from '../support/server.js';
 
 let server: TestServer;
+let memd: MemdClient;
+/** For bodies the client's types refuse. */
 let api: Client;
 const clock = new ManualClock(new Date('2026-03-01T12:00:00.000Z'));
 
 beforeAll(async () => {
   server = await startServer({ clock });
+  memd = memdClient(server.url);
   api = client(server.url);
 });
 afterAll(() => server.stop());
 
 let workspaces = 0;
 /** A fresh workspace per test: results never depend on another test's memories. */
-const workspace = async (settings: Record<string, unknown> = {}): Promise<string> => {
-  const res = await api.post('/v1/workspaces', { id: `recall-${++workspaces}`, name: 'recall', settings });
-  expect(res.status).toBe(201);
-  return res.body.workspace.id;
-};
+const workspace = async (settings: Record<string, unknown> = {}): Promise<string> =>
+  (await memd.workspaces.create({ id: `recall-${++workspaces}`, name: 'recall', settings })).workspace.id;
+
+type NewMemory = Parameters<MemdClient['memories']['create']>[0];
+type RecallRequest = Parameters<MemdClient['memories']['recall']>[0];
 
 /** One memory per call, a millisecond after the last: separate calls, not one batch (a batch is a conversation). */
-const remember = async (workspace_id: string, content: string, extra: Record<string, unknown> = {}) => {
+const remember = async (workspace_id: string, content: string, extra: Partial<NewMemory> = {}) => {
   clock.advance(1);
-  const res = await api.post('/v1/memories', { workspace_id, content, ...extra });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.memory as { id: string; content: string };
+  return (await memd.memories.create({ workspace_id, content, ...extra })).memory;
 };
 
-const recall = async (workspace_id: string, query: string, extra: Record<string, unknown> = {}) => {
-  const res = await api.post('/v1/memories/recall', { workspace_id, query, ...extra });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as {
-    memories: Array<Record<string, any> & { id: string; content: string; relevance_score: number; boosted_score: number; match_signals: string[] }>;
-    total_count: number;
-    mode_used: string;
-    intents: string[];
-    cached: boolean;
-    query_tokens: number;
-    token_summary: { returned: number; full_would_be: number; savings_percent: number };
-    search_latency_ms: number;
-  };
-};
+const recall = (workspace_id: string, query: string, extra: Partial<RecallRequest> = {}) => memd.memories.recall({ workspace_id, query, ...extra });
 
 const ids = (result: { memories: Array<{ id: string }> }) => result.memories.map((m) => m.id);
 
@@ -77,11 +66,11 @@ describe('POST /v1/memories/recall', () => {
   it('counts a recall in access_count for a GET made right after it', async () => {
     const ws = await workspace();
     const target = await remember(ws, 'The backup window opens at 02:00 UTC.');
-    expect((await api.get(`/v1/memories/${target.id}?workspace_id=${ws}`)).body.memory.access_count).toBe(0);
+    expect((await memd.memories.get(target.id, { workspace_id: ws })).memory.access_count).toBe(0);
     expect(ids(await recall(ws, 'When does the backup window open?'))).toContain(target.id);
-    const read = await api.get(`/v1/memories/${target.id}?workspace_id=${ws}`);
-    expect(read.body.memory.access_count).toBe(1);
-    expect(read.body.memory.last_accessed_at).not.toBeNull();
+    const read = (await memd.memories.get(target.id, { workspace_id: ws })).memory;
+    expect(read.access_count).toBe(1);
+    expect(read.last_accessed_at).not.toBeNull();
   });
 
   it('ranks the memory holding a rare exact keyword first', async () => {
@@ -123,7 +112,7 @@ describe('POST /v1/memories/recall', () => {
     const later = await remember(ws, 'Revenue report for the quarter was approved by the board.', { tags: ['board'] });
     const all = await recall(ws, q, { min_relevance: 0 });
     expect(ids(all)).toEqual(expect.arrayContaining([base.id, other.id, later.id]));
-    const only = async (extra: Record<string, unknown>) => ids(await recall(ws, q, { min_relevance: 0, include_associations: false, ...extra }));
+    const only = async (extra: Partial<RecallRequest>) => ids(await recall(ws, q, { min_relevance: 0, include_associations: false, ...extra }));
     expect(await only({ types: ['semantic'] })).not.toContain(other.id);
     expect(await only({ types: ['episodic'] })).toEqual([other.id]);
     expect(await only({ subtypes: ['directive'] })).toEqual([base.id]);
@@ -142,12 +131,8 @@ describe('POST /v1/memories/recall', () => {
     const ws = await workspace();
     const other = await workspace();
     // One conversation (a session), two sentences each (so atomic facts exist), dated, linked: every arm has a say.
-    const sitting = (await api.post('/v1/sessions', { workspace_id: ws })).body.session.id;
-    const inSession = async (content: string, date: string) => {
-      const res = await api.post('/v1/memories', { workspace_id: ws, content, metadata: { date } }, { 'x-session-id': sitting });
-      expect(res.status).toBe(201);
-      return res.body.memory as { id: string };
-    };
+    const sitting = memd.withSession((await memd.sessions.start({ workspace_id: ws })).session.id);
+    const inSession = async (content: string, date: string) => (await sitting.memories.create({ workspace_id: ws, content, metadata: { date } })).memory;
     const kept = await inSession('Zeppelin project kickoff with Dana about the ZX-88 budget. Dana wants the numbers by Friday.', '2024-05-02');
     const deleted = await inSession('Zeppelin project review with Dana about the ZX-88 budget overrun. Dana was not pleased at all.', '2024-05-02');
     const archived = await inSession('Zeppelin project retro with Dana about the ZX-88 budget. Dana asked for a new forecast.', '2024-05-02');
@@ -155,8 +140,8 @@ describe('POST /v1/memories/recall', () => {
     await server.drainTasks();
     await link(ws, kept.id, deleted.id, 1);
     await link(ws, kept.id, archived.id, 1);
-    expect((await api.put(`/v1/memories/${archived.id}`, { workspace_id: ws, status: 'archived' })).status).toBe(200);
-    expect((await api.delete(`/v1/memories/${deleted.id}?workspace_id=${ws}`)).status).toBe(204);
+    await memd.memories.update(archived.id, { workspace_id: ws, status: 'archived' });
+    await memd.memories.delete(deleted.id, { workspace_id: ws });
     // Vector, keyword, entity ("Dana", "ZX-88", "Zeppelin"), temporal (May 2024), fact, graph arms and conversation neighbours.
     const query = 'What did Dana say about the "ZX-88" budget of the Zeppelin project in May 2024?';
     const result = await recall(ws, query, { min_relevance: 0, limit: 50 });
@@ -170,9 +155,9 @@ describe('POST /v1/memories/recall', () => {
     expect(ids(withArchived)).not.toContain(deleted.id);
     expect(ids(withArchived)).not.toContain(foreign.id);
     // Facts never come back as results of their own: they answer as their parent.
-    const facts = (await api.get(`/v1/memories?workspace_id=${ws}&limit=100`)).body.memories.filter((m: { source_scope: string | null }) => m.source_scope === 'fact');
+    const facts = (await memd.memories.list({ workspace_id: ws, limit: 100 })).memories.filter((m) => m.source_scope === 'fact');
     expect(facts.length).toBeGreaterThan(0);
-    expect(ids(withArchived).some((id) => facts.some((f: { id: string }) => f.id === id))).toBe(false);
+    expect(ids(withArchived).some((id) => facts.some((f) => f.id === id))).toBe(false);
   });
 
   it('scores expansions exactly parent x strength x 0.8^depth, in both directions, skipping what it has seen', async () => {
@@ -230,8 +215,8 @@ describe('POST /v1/memories/recall', () => {
       'Gamma rays hit the beta, then the alpha sensor.',
     ];
     for (let i = 0; i < contents.length; i += BATCH_MAX_OPERATIONS) {
-      const operations = contents.slice(i, i + BATCH_MAX_OPERATIONS).map((content) => ({ op: 'create', content }));
-      expect((await api.post('/v1/memories/batch', { workspace_id: ws, operations })).body.failed).toBe(0);
+      const operations = contents.slice(i, i + BATCH_MAX_OPERATIONS).map((content) => ({ op: 'create' as const, content }));
+      expect((await memd.memories.batch({ workspace_id: ws, operations })).failed).toBe(0);
     }
     const result = await recall(ws, 'alpha beta gamma');
     const byKeyword = result.memories.filter((m) => m.match_signals.includes('keyword')).map((m) => m.content).sort();
@@ -296,7 +281,7 @@ describe('POST /v1/memories/recall', () => {
   it('accepts the deprecated modes and answers them with the rag engine', async () => {
     const ws = await workspace();
     await remember(ws, 'Backups run nightly at 02:00.');
-    for (const mode of ['rag', 'llm', 'hybrid']) expect((await recall(ws, 'When do backups run?', { mode })).mode_used).toBe('rag');
+    for (const mode of ['rag', 'llm', 'hybrid'] as const) expect((await recall(ws, 'When do backups run?', { mode })).mode_used).toBe('rag');
   });
 
   it('counts one access per recall, off the request path', async () => {
@@ -305,7 +290,7 @@ describe('POST /v1/memories/recall', () => {
     await recall(ws, 'When does the VPN certificate expire?');
     await recall(ws, 'VPN certificate expiry');
     await server.app.services.recall.flushAccess();
-    const stored = (await api.get(`/v1/memories/${memory.id}?workspace_id=${ws}`)).body.memory;
+    const stored = (await memd.memories.get(memory.id, { workspace_id: ws })).memory;
     expect(stored.access_count).toBe(2);
     expect(stored.last_accessed_at).toBe(clock.now().toISOString());
     expect(stored.importance).toBeCloseTo(0.5 * 1.1 * 1.1, 6);
@@ -313,19 +298,19 @@ describe('POST /v1/memories/recall', () => {
 
   it('refreshes the TTL of the session named by X-Session-ID and prefers its context', async () => {
     const ws = await workspace();
-    const session = (await api.post('/v1/sessions', { workspace_id: ws, ttl_seconds: 600, context_id: 'ctx-mine' })).body.session;
+    const session = (await memd.sessions.start({ workspace_id: ws, ttl_seconds: 600, context_id: 'ctx-mine' })).session;
     const mine = await remember(ws, 'Standup moved to 09:30 for the platform team.', { context_id: 'ctx-mine' });
     const theirs = await remember(ws, 'Standup moved to 09:30 for the platform team members.', { context_id: 'ctx-theirs' });
     clock.advance(300_000);
-    const res = await api.post('/v1/memories/recall', { query: 'When is standup for the platform team?', min_relevance: 0 }, { 'x-session-id': session.id });
-    expect(res.status).toBe(200);
-    expect(res.body.memories[0].id).toBe(mine.id);
-    expect(ids(res.body)).toContain(theirs.id);
-    const touched = (await api.get(`/v1/sessions/${session.id}`)).body.session;
+    const result = await memd.withSession(session.id).memories.recall({ query: 'When is standup for the platform team?', min_relevance: 0 });
+    expect(result.memories[0]!.id).toBe(mine.id);
+    expect(ids(result)).toContain(theirs.id);
+    const touched = (await memd.sessions.get(session.id)).session;
     expect(touched.expires_at).toBe(new Date(clock.now().getTime() + 600_000).toISOString());
   });
 
   it('rejects out-of-range values with 422 and changes nothing', async () => {
+    // Values the client's types refuse (and some they allow) go untyped: the server is what is under test.
     const bad = [
       { limit: 0 },
       { limit: 101 },
@@ -350,6 +335,6 @@ describe('POST /v1/memories/recall', () => {
     }
     expect((await api.post('/v1/memories/recall', { query: '   ' })).status).toBe(422);
     expect((await api.post('/v1/memories/recall', {})).status).toBe(422);
-    expect((await api.post('/v1/memories/recall', { query: 'x', workspace_id: 'does-not-exist' })).body.memories).toEqual([]);
+    expect((await memd.memories.recall({ query: 'x', workspace_id: 'does-not-exist' })).memories).toEqual([]);
   });
 });

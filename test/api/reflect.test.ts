@@ -1,20 +1,21 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeLlmServer, type RecordedRequest } from '../support/fake-llm-server.js';
-import { client, startServer, type Client, type TestServer } from '../support/server.js';
+import { ServerError, type MemdClient } from '../../packages/client/src/index.js';
 import { providerFor } from '../providers/llm/setup.js';
+import { client, failureOf, memdClient, startServer, type TestServer } from '../support/server.js';
 
 let fake: FakeLlmServer;
 let withLlm: TestServer;
 let withoutLlm: TestServer;
-let api: Client;
-let plain: Client;
+let memd: MemdClient;
+let plain: MemdClient;
 
 beforeAll(async () => {
   fake = await startFakeOpenAI();
   withLlm = await startServer({ llm: providerFor({ baseUrl: fake.baseUrl, maxRetries: 1 }) });
   withoutLlm = await startServer();
-  api = client(withLlm.url);
-  plain = client(withoutLlm.url);
+  memd = memdClient(withLlm.url);
+  plain = memdClient(withoutLlm.url);
 });
 afterAll(async () => {
   await withLlm.stop();
@@ -31,10 +32,10 @@ const MEMORIES = [
   { content: 'Printer toner ran out again.', tags: ['office'] },
 ];
 
-const seed = async (c: Client, workspace_id: string) => {
-  await c.post('/v1/workspaces', { id: workspace_id, name: workspace_id });
+const seed = async (c: MemdClient, workspace_id: string) => {
+  await c.workspaces.create({ id: workspace_id, name: workspace_id });
   const ids: string[] = [];
-  for (const m of MEMORIES) ids.push((await c.post('/v1/memories', { workspace_id, ...m })).body.memory.id);
+  for (const m of MEMORIES) ids.push((await c.memories.create({ workspace_id, ...m })).memory.id);
   return ids;
 };
 
@@ -47,17 +48,16 @@ function citingModel(request: RecordedRequest): string {
 
 describe('POST /v1/memories/reflect with a language model', () => {
   it('builds the prompt from the recalled memories and returns the answer with its sources', async () => {
-    const ids = await seed(api, 'reflect-llm');
+    const ids = await seed(memd, 'reflect-llm');
     fake.script(citingModel);
-    const res = await api.post('/v1/memories/reflect', { workspace_id: 'reflect-llm', query: 'When is the Lisbon offsite and what is its budget?' });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toMatchObject({
+    const res = await memd.memories.reflect({ workspace_id: 'reflect-llm', query: 'When is the Lisbon offsite and what is its budget?' });
+    expect(res).toMatchObject({
       reflection: 'The Lisbon offsite is in the second week of May, with a budget of 40,000 euros.',
       confidence: 0.85,
       synthesis: 'llm',
     });
-    expect([...res.body.source_memories].sort()).toEqual([ids[0], ids[1]].sort());
-    expect(res.body.tokens_processed).toBeGreaterThan(0);
+    expect([...res.source_memories].sort()).toEqual([ids[0], ids[1]].sort());
+    expect(res.tokens_processed).toBeGreaterThan(0);
     const [request] = fake.requests;
     const prompt = request!.messages.map((m) => m.content).join('\n');
     expect(prompt).toContain(MEMORIES[0]!.content);
@@ -67,68 +67,65 @@ describe('POST /v1/memories/reflect with a language model', () => {
   });
 
   it('applies the filters to what the prompt carries, and leaves sources out when asked', async () => {
-    await seed(api, 'reflect-filters');
+    await seed(memd, 'reflect-filters');
     fake.script(citingModel);
-    const res = await api.post('/v1/memories/reflect', { workspace_id: 'reflect-filters', query: 'Lisbon offsite budget', tags: ['budget'], include_sources: false });
-    expect(res.status).toBe(200);
-    expect(res.body.source_memories).toEqual([]);
+    const res = await memd.memories.reflect({ workspace_id: 'reflect-filters', query: 'Lisbon offsite budget', tags: ['budget'], include_sources: false });
+    expect(res.source_memories).toEqual([]);
     const prompt = fake.requests[0]!.messages.at(-1)!.content;
     expect(prompt).toContain(MEMORIES[1]!.content);
     expect(prompt).not.toContain(MEMORIES[0]!.content);
   });
 
   it('names every memory of the prompt as a source when the model cites none, and says so', async () => {
-    const ids = await seed(api, 'reflect-uncited');
+    const ids = await seed(memd, 'reflect-uncited');
     fake.script(() => JSON.stringify({ reflection: 'The offsite is in May.', sources: [], confidence: 0.6 }));
-    const res = await api.post('/v1/memories/reflect', { workspace_id: 'reflect-uncited', query: 'When is the Lisbon offsite?' });
-    expect(res.status).toBe(200);
+    const res = await memd.memories.reflect({ workspace_id: 'reflect-uncited', query: 'When is the Lisbon offsite?' });
     const prompt = fake.requests[0]!.messages.at(-1)!.content;
     const given = ids.filter((_, i) => prompt.includes(MEMORIES[i]!.content));
     expect(given.length).toBeGreaterThan(0);
-    expect([...res.body.source_memories].sort()).toEqual([...given].sort());
-    expect(res.body.metadata).toEqual({ sources: 'all_given' });
+    expect([...res.source_memories].sort()).toEqual([...given].sort());
+    expect(res.metadata).toEqual({ sources: 'all_given' });
 
     fake.script(citingModel);
-    const cited = await api.post('/v1/memories/reflect', { workspace_id: 'reflect-uncited', query: 'When is the Lisbon offsite?' });
-    expect(cited.body.metadata).toEqual({ sources: 'cited' });
+    const cited = await memd.memories.reflect({ workspace_id: 'reflect-uncited', query: 'When is the Lisbon offsite?' });
+    expect(cited.metadata).toEqual({ sources: 'cited' });
   });
 
   it('does not ask the model when no memory is relevant', async () => {
-    await seed(api, 'reflect-nothing');
-    const res = await api.post('/v1/memories/reflect', { workspace_id: 'reflect-nothing', query: 'quantum chromodynamics lecture notes' });
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ source_memories: [], confidence: 0, metadata: { sources: 'none' } });
-    expect(res.body.reflection).toMatch(/no stored memories/i);
+    await seed(memd, 'reflect-nothing');
+    const res = await memd.memories.reflect({ workspace_id: 'reflect-nothing', query: 'quantum chromodynamics lecture notes' });
+    expect(res).toMatchObject({ source_memories: [], confidence: 0, metadata: { sources: 'none' } });
+    expect(res.reflection).toMatch(/no stored memories/i);
     expect(fake.requests).toHaveLength(0);
   });
 
   it('turns a failing provider into a 502 JSON error', async () => {
-    await seed(api, 'reflect-failing');
+    await seed(memd, 'reflect-failing');
     fake.script({ status: 500, message: 'model crashed' }, { status: 500, message: 'model crashed again' });
-    const res = await api.post('/v1/memories/reflect', { workspace_id: 'reflect-failing', query: 'When is the Lisbon offsite?' });
-    expect(res.status).toBe(502);
-    expect(res.body).toMatchObject({ statusCode: 502, code: 'provider_error' });
-    expect(res.body.message).toMatch(/500/);
+    const failure = await failureOf(memd.memories.reflect({ workspace_id: 'reflect-failing', query: 'When is the Lisbon offsite?' }));
+    expect(failure).toBeInstanceOf(ServerError);
+    expect(failure).toMatchObject({ status: 502, code: 'provider_error', body: { statusCode: 502 } });
+    expect(failure.message).toMatch(/500/);
   });
 
   it('rejects an out-of-range depth with 422', async () => {
-    for (const depth of [0, 6, 2.5]) expect((await api.post('/v1/memories/reflect', { query: 'x', depth })).status).toBe(422);
-    expect((await api.post('/v1/memories/reflect', { query: 'x', detail_level: 'tiny' })).status).toBe(422);
+    for (const depth of [0, 6, 2.5]) expect((await failureOf(memd.memories.reflect({ query: 'x', depth }))).status).toBe(422);
+    // A value the client's types refuse goes untyped.
+    expect((await client(withLlm.url).post('/v1/memories/reflect', { query: 'x', detail_level: 'tiny' })).status).toBe(422);
   });
 });
 
 describe('POST /v1/memories/reflect without a language model', () => {
   it('returns an extractive synthesis that says so, with its sources', async () => {
     const ids = await seed(plain, 'reflect-plain');
-    const res = await plain.post('/v1/memories/reflect', { workspace_id: 'reflect-plain', query: 'What is the budget of the Lisbon offsite?' });
-    expect(res.status).toBe(200);
-    expect(res.body.synthesis).toBe('extractive');
-    expect(res.body.reflection).toMatch(/extractive/i);
-    expect(res.body.reflection).toMatch(/no language model is configured/i);
-    expect(res.body.reflection).toContain('Budget for the Lisbon offsite was approved at 40,000 euros.');
-    expect(res.body.source_memories[0]).toBe(ids[1]);
-    expect(res.body.source_memories).not.toContain(ids[2]);
-    expect(res.body.confidence).toBeGreaterThan(0);
-    expect(res.body.confidence).toBeLessThanOrEqual(1);
+    const res = await plain.memories.reflect({ workspace_id: 'reflect-plain', query: 'What is the budget of the Lisbon offsite?' });
+    expect(res.synthesis).toBe('extractive');
+    expect(res.reflection).toMatch(/extractive/i);
+    expect(res.reflection).toMatch(/no language model is configured/i);
+    expect(res.reflection).toContain('Budget for the Lisbon offsite was approved at 40,000 euros.');
+    expect(res.source_memories[0]).toBe(ids[1]);
+    expect(res.source_memories).not.toContain(ids[2]);
+    expect(res.confidence).toBeGreaterThan(0);
+    expect(res.confidence).toBeLessThanOrEqual(1);
   });
 });

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { extract } from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, ManualClock, startServer, startTwoTeams, type Client, type TestServer } from '../support/server.js';
+import { client, ManualClock, memdClient, startServer, startTwoTeams, type Client, type TestServer } from '../support/server.js';
 
 const sha = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
 const MANIFEST = '---\nname: review\ndescription: Reviews pull requests\nversion: 1.0\n---\n\n# Review\nRead the diff first.\n';
@@ -215,11 +215,11 @@ describe('skills: records, manifest and files', () => {
         { path: longPath, content: 'deep' },
       ],
     });
-    const res = await fetch(`${server.url}/v1/skills/${skill.id}/bundle?workspace_id=team-b`);
+    const res = await memdClient(server.url).skills.bundle.withResponse(skill.id, { workspace_id: 'team-b' });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/gzip');
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="bundled.tar.gz"');
-    const files = await untar(Buffer.from(await res.arrayBuffer()));
+    const files = await untar(Buffer.from(res.data));
     expect([...files.keys()].sort()).toEqual(['bundled/SKILL.md', 'bundled/assets/data.bin', `bundled/${longPath}`, 'bundled/scripts/run.sh']);
     expect(files.get('bundled/SKILL.md')!.toString()).toBe(manifestOf('bundled'));
     expect(files.get('bundled/assets/data.bin')).toEqual(BINARY);

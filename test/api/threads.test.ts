@@ -1,32 +1,43 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeLlmServer } from '../support/fake-llm-server.js';
-import { ManualClock, client, startServer, type Client, type TestServer } from '../support/server.js';
+import { GoneError, NotFoundError, ValidationError, type MemdClient } from '../../packages/client/src/index.js';
 import { providerFor } from '../providers/llm/setup.js';
+import { ManualClock, client, failureOf, memdClient, startServer, type Client, type TestServer } from '../support/server.js';
 
 const clock = new ManualClock();
 let server: TestServer;
+let memd: MemdClient;
+/** For the /v1/chat/threads aliases (not operations of the document) and for bodies the client's types refuse. */
 let api: Client;
 
 beforeAll(async () => {
   server = await startServer({ clock });
+  memd = memdClient(server.url);
   api = client(server.url);
   await server.drainTasks();
 });
 afterAll(() => server.stop());
 
-async function thread(workspace: string, body: Record<string, unknown> = {}) {
-  const created = await api.post(`/v1/threads?workspace_id=${workspace}`, body);
+type NewThread = NonNullable<Parameters<MemdClient['threads']['create']>[0]>;
+type NewMessage = Parameters<MemdClient['threads']['append']>[1]['messages'][number];
+type Role = NewMessage['role'];
+
+async function thread(workspace: string, body: NewThread = {}) {
+  const created = await memd.threads.create.withResponse(body, { query: { workspace_id: workspace } });
   expect(created.status).toBe(201);
-  return created.body.thread as Record<string, any>;
+  return created.data.thread;
 }
 
-const say = (content: unknown, role = 'user') => ({ role, content });
-const append = (workspace: string, id: string, messages: unknown[]) => api.post(`/v1/threads/${id}/messages?workspace_id=${workspace}`, { messages });
+const say = (content: NewMessage['content'], role: Role = 'user'): NewMessage => ({ role, content });
+const append = (workspace: string, id: string, messages: NewMessage[]) => memd.threads.append(id, { messages }, { query: { workspace_id: workspace } });
+/** The query that puts a call in `workspace_id`. */
+const inWorkspace = (workspace_id: string) => ({ workspace_id });
+const a = inWorkspace('chat-a');
 
 describe('chat threads', () => {
   it('creates threads with a generated or a chosen id, unique per workspace, and serves them under both paths', async () => {
-    await api.post('/v1/workspaces', { id: 'chat-a', name: 'A' });
-    await api.post('/v1/workspaces', { id: 'chat-b', name: 'B' });
+    await memd.workspaces.create({ id: 'chat-a', name: 'A' });
+    await memd.workspaces.create({ id: 'chat-b', name: 'B' });
     const generated = await thread('chat-a', { title: 'First', user_id: 'u1', observer_id: 'agent', subject_id: 'ana', metadata: { channel: 'web' } });
     expect(generated).toMatchObject({
       thread_id: expect.stringMatching(/^thread_[0-9a-f]{16}$/),
@@ -45,33 +56,37 @@ describe('chat threads', () => {
 
     const chosen = await api.post('/v1/chat/threads', { workspace_id: 'chat-a', thread_id: 'conv-1', user_id: 'u2' });
     expect(chosen.status).toBe(201);
-    expect((await api.post('/v1/threads', { workspace_id: 'chat-a', thread_id: 'conv-1' })).status).toBe(409);
-    expect((await api.post('/v1/threads', { workspace_id: 'chat-b', thread_id: 'conv-1' })).status).toBe(201);
+    expect((await failureOf(memd.threads.create({ workspace_id: 'chat-a', thread_id: 'conv-1' }))).status).toBe(409);
+    expect((await memd.threads.create.withResponse({ workspace_id: 'chat-b', thread_id: 'conv-1' })).status).toBe(201);
     expect((await api.get('/v1/chat/threads/conv-1?workspace_id=chat-a')).body).toMatchObject({ thread_id: 'conv-1', user_id: 'u2' });
-    expect((await api.get('/v1/threads/conv-1?workspace_id=chat-b')).body.user_id).toBeNull();
+    expect((await memd.threads.get('conv-1', inWorkspace('chat-b'))).user_id).toBeNull();
 
-    const all = await api.get('/v1/threads?workspace_id=chat-a');
-    expect(all.body.total_count).toBe(2);
-    expect((await api.get('/v1/threads?workspace_id=chat-a&user_id=u1')).body.threads.map((t: { thread_id: string }) => t.thread_id)).toEqual([generated.thread_id]);
+    expect((await memd.threads.list(a)).total_count).toBe(2);
+    expect((await memd.threads.list({ ...a, user_id: 'u1' })).threads.map((t) => t.thread_id)).toEqual([generated.thread_id]);
     const page = await api.get('/v1/chat/threads?workspace_id=chat-a&limit=1&offset=1');
     expect([page.body.threads.length, page.body.total_count]).toEqual([1, 2]);
 
     clock.advance(1_000);
-    const updated = await api.put(`/v1/threads/${generated.thread_id}?workspace_id=chat-a`, { title: 'Renamed', metadata: { channel: 'app' } });
-    expect(updated.body).toMatchObject({ thread_id: generated.thread_id, title: 'Renamed', metadata: { channel: 'app' }, subject_id: 'ana' });
-    expect(updated.body.updated_at > generated.updated_at).toBe(true);
+    const updated = await memd.threads.update(generated.thread_id, { title: 'Renamed', metadata: { channel: 'app' } }, { query: a });
+    expect(updated).toMatchObject({ thread_id: generated.thread_id, title: 'Renamed', metadata: { channel: 'app' }, subject_id: 'ana' });
+    expect(updated.updated_at > generated.updated_at).toBe(true);
   });
 
   it('appends messages with zero-based increasing indexes, content as text or blocks', async () => {
     const t = await thread('chat-a');
-    const first = await append('chat-a', t.thread_id, [say('Hello'), say([{ type: 'text', text: 'Hi! How can I help?' }, { type: 'image', data: { url: 'https://x/y.png' } }], 'assistant')]);
-    expect(first.status).toBe(201);
-    expect(first.body.thread_id).toBe(t.thread_id);
-    expect(first.body.new_message_count).toBe(2);
-    expect(first.body.messages).toEqual([
+    const answer = await memd.threads.append.withResponse(
+      t.thread_id,
+      { messages: [say('Hello'), say([{ type: 'text', text: 'Hi! How can I help?' }, { type: 'image', data: { url: 'https://x/y.png' } }], 'assistant')] },
+      { query: a },
+    );
+    expect(answer.status).toBe(201);
+    const first = answer.data;
+    expect(first.thread_id).toBe(t.thread_id);
+    expect(first.new_message_count).toBe(2);
+    expect(first.messages).toEqual([
       {
         message_id: expect.stringMatching(/^msg_[0-9a-f]{16}$/),
-        id: first.body.messages[0].message_id,
+        id: first.messages[0]!.message_id,
         thread_id: t.thread_id,
         index: 0,
         message_index: 0,
@@ -84,78 +99,77 @@ describe('chat threads', () => {
     ]);
     const second = await api.post(`/v1/chat/threads/${t.thread_id}/messages?workspace_id=chat-a`, { messages: [say('{"ok":true}', 'tool'), say('Be brief.', 'system')] });
     expect(second.body.messages.map((m: { index: number }) => m.index)).toEqual([2, 3]);
-    expect((await api.get(`/v1/threads/${t.thread_id}?workspace_id=chat-a`)).body.message_count).toBe(4);
+    expect((await memd.threads.get(t.thread_id, a)).message_count).toBe(4);
   });
 
   it('keeps indexes unique and increasing under 50 concurrent appends', async () => {
     const t = await thread('chat-a');
     const responses = await Promise.all(Array.from({ length: 50 }, (_, i) => append('chat-a', t.thread_id, [say(`m${i} first`), say(`m${i} second`)])));
-    expect(responses.every((r) => r.status === 201)).toBe(true);
     for (const r of responses) {
-      const [a, b] = r.body.messages;
-      expect(b.index).toBe(a.index + 1);
-      expect(b.content).toBe(a.content.replace('first', 'second'));
+      const [one, two] = r.messages as [(typeof r.messages)[number], (typeof r.messages)[number]];
+      expect(two.index).toBe(one.index + 1);
+      expect(two.content).toBe((one.content as string).replace('first', 'second'));
     }
-    const listed = await api.get(`/v1/threads/${t.thread_id}/messages?workspace_id=chat-a&limit=1000`);
-    expect(listed.body.total_count).toBe(100);
-    expect(listed.body.messages.map((m: { index: number }) => m.index)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+    const listed = await memd.threads.messages(t.thread_id, { ...a, limit: 1000 });
+    expect(listed.total_count).toBe(100);
+    expect(listed.messages.map((m) => m.index)).toEqual(Array.from({ length: 100 }, (_, i) => i));
   });
 
   it('pages messages by after_index, order, limit and offset, and serves the full thread', async () => {
     const t = await thread('chat-a', { title: 'Paging' });
     await append('chat-a', t.thread_id, Array.from({ length: 6 }, (_, i) => say(`message ${i}`)));
-    const base = `/v1/threads/${t.thread_id}/messages?workspace_id=chat-a`;
-    const after = await api.get(`${base}&after_index=2`);
-    expect([after.body.messages.map((m: { index: number }) => m.index), after.body.total_count]).toEqual([[3, 4, 5], 3]);
-    const desc = await api.get(`${base}&order=desc&limit=2&offset=1`);
-    expect([desc.body.messages.map((m: { index: number }) => m.index), desc.body.total_count]).toEqual([[4, 3], 6]);
-    const full = await api.get(`/v1/threads/${t.thread_id}/full?workspace_id=chat-a&limit=2&order=desc`);
-    expect(full.body.thread).toMatchObject({ thread_id: t.thread_id, title: 'Paging', message_count: 6 });
-    expect([full.body.messages.map((m: { index: number }) => m.index), full.body.total_messages]).toEqual([[5, 4], 6]);
+    const indexes = (page: { messages: Array<{ index: number }> }) => page.messages.map((m) => m.index);
+    const after = await memd.threads.messages(t.thread_id, { ...a, after_index: 2 });
+    expect([indexes(after), after.total_count]).toEqual([[3, 4, 5], 3]);
+    const desc = await memd.threads.messages(t.thread_id, { ...a, order: 'desc', limit: 2, offset: 1 });
+    expect([indexes(desc), desc.total_count]).toEqual([[4, 3], 6]);
+    const full = await memd.threads.full(t.thread_id, { ...a, limit: 2, order: 'desc' });
+    expect(full.thread).toMatchObject({ thread_id: t.thread_id, title: 'Paging', message_count: 6 });
+    expect([indexes(full), full.total_messages]).toEqual([[5, 4], 6]);
   });
 
   it('deletes a message without reusing its index, and a thread with its messages', async () => {
     const t = await thread('chat-a');
-    const [, middle] = (await append('chat-a', t.thread_id, [say('a'), say('b'), say('c')])).body.messages;
-    expect((await api.delete(`/v1/threads/${t.thread_id}/messages/${middle.message_id}?workspace_id=chat-a`)).status).toBe(204);
-    expect((await api.delete(`/v1/threads/${t.thread_id}/messages/${middle.message_id}?workspace_id=chat-a`)).status).toBe(404);
-    expect((await append('chat-a', t.thread_id, [say('d')])).body.messages[0].index).toBe(3);
-    const listed = await api.get(`/v1/threads/${t.thread_id}/messages?workspace_id=chat-a`);
-    expect(listed.body.messages.map((m: { content: string }) => m.content)).toEqual(['a', 'c', 'd']);
-    expect((await api.get(`/v1/threads/${t.thread_id}?workspace_id=chat-a`)).body.message_count).toBe(3);
+    const middle = (await append('chat-a', t.thread_id, [say('a'), say('b'), say('c')])).messages[1]!;
+    expect((await memd.threads.deleteMessage.withResponse(t.thread_id, middle.message_id, a)).status).toBe(204);
+    expect(await failureOf(memd.threads.deleteMessage(t.thread_id, middle.message_id, a))).toBeInstanceOf(NotFoundError);
+    expect((await append('chat-a', t.thread_id, [say('d')])).messages[0]!.index).toBe(3);
+    expect((await memd.threads.messages(t.thread_id, a)).messages.map((m) => m.content)).toEqual(['a', 'c', 'd']);
+    expect((await memd.threads.get(t.thread_id, a)).message_count).toBe(3);
 
     expect((await api.delete(`/v1/chat/threads/${t.thread_id}?workspace_id=chat-a`)).status).toBe(204);
-    expect((await api.get(`/v1/threads/${t.thread_id}?workspace_id=chat-a`)).status).toBe(404);
-    expect((await api.get(`/v1/threads/${t.thread_id}/messages?workspace_id=chat-a`)).status).toBe(404);
+    expect(await failureOf(memd.threads.get(t.thread_id, a))).toBeInstanceOf(NotFoundError);
+    expect(await failureOf(memd.threads.messages(t.thread_id, a))).toBeInstanceOf(NotFoundError);
     expect((await server.app.services.storage.threads.listMessages('chat-a', t.thread_id, { order: 'asc', limit: 10, offset: 0 })).total).toBe(0);
-    expect((await api.delete(`/v1/threads/${t.thread_id}?workspace_id=chat-a`)).status).toBe(404);
+    expect(await failureOf(memd.threads.delete(t.thread_id, a))).toBeInstanceOf(NotFoundError);
   });
 
   it('expires threads: 410 until the background cleanup removes them with their messages', async () => {
-    expect((await api.post('/v1/threads?workspace_id=chat-a', { expires_at: new Date(clock.now().getTime() - 1).toISOString() })).status).toBe(422);
+    expect(await failureOf(thread('chat-a', { expires_at: new Date(clock.now().getTime() - 1).toISOString() }))).toBeInstanceOf(ValidationError);
     const t = await thread('chat-a', { expires_at: new Date(clock.now().getTime() + 60_000).toISOString(), title: 'Short-lived' });
     await append('chat-a', t.thread_id, [say('soon gone')]);
     clock.advance(61_000);
-    expect((await api.get(`/v1/threads/${t.thread_id}?workspace_id=chat-a`)).status).toBe(410);
-    expect((await append('chat-a', t.thread_id, [say('too late')])).status).toBe(410);
-    expect((await api.get('/v1/threads?workspace_id=chat-a&limit=200')).body.threads.map((x: { thread_id: string }) => x.thread_id)).not.toContain(t.thread_id);
+    expect(await failureOf(memd.threads.get(t.thread_id, a))).toBeInstanceOf(GoneError);
+    expect(await failureOf(append('chat-a', t.thread_id, [say('too late')]))).toBeInstanceOf(GoneError);
+    expect((await memd.threads.list({ ...a, limit: 200 })).threads.map((x) => x.thread_id)).not.toContain(t.thread_id);
     clock.advance(300_000);
     await server.drainTasks();
-    expect((await api.get(`/v1/threads/${t.thread_id}?workspace_id=chat-a`)).status).toBe(404);
+    expect(await failureOf(memd.threads.get(t.thread_id, a))).toBeInstanceOf(NotFoundError);
     expect((await server.app.services.storage.threads.listMessages('chat-a', t.thread_id, { order: 'asc', limit: 10, offset: 0 })).total).toBe(0);
   });
 
   it('keeps workspaces apart', async () => {
     const t = await thread('chat-a', { title: 'Private' });
     await append('chat-a', t.thread_id, [say('secret')]);
-    expect((await api.get(`/v1/threads/${t.thread_id}?workspace_id=chat-b`)).status).toBe(404);
-    expect((await append('chat-b', t.thread_id, [say('intrusion')])).status).toBe(404);
-    expect((await api.get(`/v1/threads/${t.thread_id}/messages?workspace_id=chat-b`)).status).toBe(404);
-    expect((await api.post(`/v1/threads/${t.thread_id}/decompose?workspace_id=chat-b`)).status).toBe(404);
-    expect((await api.delete(`/v1/threads/${t.thread_id}?workspace_id=chat-b`)).status).toBe(404);
-    expect((await api.get('/v1/threads?workspace_id=chat-b')).body.threads.map((x: { title: string }) => x.title)).not.toContain('Private');
-    expect((await api.get(`/v1/threads/${t.thread_id}?workspace_id=chat-a`)).body.message_count).toBe(1);
-    expect((await api.get('/v1/threads?workspace_id=no-such-ws')).body).toEqual({ threads: [], total_count: 0 });
+    const b = inWorkspace('chat-b');
+    expect(await failureOf(memd.threads.get(t.thread_id, b))).toBeInstanceOf(NotFoundError);
+    expect(await failureOf(append('chat-b', t.thread_id, [say('intrusion')]))).toBeInstanceOf(NotFoundError);
+    expect(await failureOf(memd.threads.messages(t.thread_id, b))).toBeInstanceOf(NotFoundError);
+    expect(await failureOf(memd.threads.decompose(t.thread_id, b))).toBeInstanceOf(NotFoundError);
+    expect(await failureOf(memd.threads.delete(t.thread_id, b))).toBeInstanceOf(NotFoundError);
+    expect((await memd.threads.list(b)).threads.map((x) => x.title)).not.toContain('Private');
+    expect((await memd.threads.get(t.thread_id, a)).message_count).toBe(1);
+    expect(await memd.threads.list(inWorkspace('no-such-ws'))).toEqual({ threads: [], total_count: 0 });
   });
 
   it('answers bad input with a 4xx and changes nothing', async () => {
@@ -163,17 +177,19 @@ describe('chat threads', () => {
     await append('chat-a', t.thread_id, [say('only one')]);
     const badAppends = [
       [],
-      [say('x', 'robot')],
+      [{ role: 'robot', content: 'x' }],
       [say('')],
       [say([])],
-      [say([{ text: 'no type' }])],
+      [{ role: 'user', content: [{ text: 'no type' }] }],
       [{ role: 'user' }],
       [{ ...say('x'), extra: true }],
-      [say(42)],
+      [{ role: 'user', content: 42 }],
     ];
-    for (const messages of badAppends) expect((await append('chat-a', t.thread_id, messages)).status, JSON.stringify(messages)).toBe(422);
+    // Untyped: the client's types refuse most of these.
+    const appendRaw = (messages: unknown[]) => api.post(`/v1/threads/${t.thread_id}/messages?workspace_id=chat-a`, { messages });
+    for (const messages of badAppends) expect((await appendRaw(messages)).status, JSON.stringify(messages)).toBe(422);
     expect((await api.post(`/v1/threads/${t.thread_id}/messages?workspace_id=chat-a`, {})).status).toBe(422);
-    expect((await append('chat-a', 'thread_missing', [say('x')])).status).toBe(404);
+    expect(await failureOf(append('chat-a', 'thread_missing', [say('x')]))).toBeInstanceOf(NotFoundError);
     const base = `/v1/threads/${t.thread_id}/messages?workspace_id=chat-a`;
     for (const query of ['limit=0', 'limit=1001', 'offset=-1', 'order=sideways', 'after_index=x']) expect((await api.get(`${base}&${query}`)).status, query).toBe(422);
     for (const query of ['limit=0', 'limit=201', 'offset=-1']) expect((await api.get(`/v1/threads?workspace_id=chat-a&${query}`)).status, query).toBe(422);
@@ -181,7 +197,7 @@ describe('chat threads', () => {
       expect((await api.post('/v1/threads?workspace_id=chat-a', body)).status, JSON.stringify(body)).toBe(422);
     }
     expect((await api.put(`/v1/threads/${t.thread_id}?workspace_id=chat-a`, { message_count: 9 })).status).toBe(422);
-    expect((await api.get(`/v1/threads/${t.thread_id}?workspace_id=chat-a`)).body).toMatchObject({ message_count: 1, title: null });
+    expect(await memd.threads.get(t.thread_id, a)).toMatchObject({ message_count: 1, title: null });
   });
 });
 
@@ -197,33 +213,32 @@ describe('thread decomposition', () => {
   it('extracts memories from unprocessed messages only, attributed to the thread, and twice creates nothing new', async () => {
     const t = await thread('chat-a', { observer_id: 'agent-7', subject_id: 'ana', user_id: 'u-ana' });
     await append('chat-a', t.thread_id, conversation);
-    const first = await api.post(`/v1/threads/${t.thread_id}/decompose?workspace_id=chat-a`);
-    expect(first.status).toBe(200);
-    expect(first.body).toEqual({ thread_id: t.thread_id, workspace_id: 'chat-a', messages_processed: 5, memories_created: 2, from_index: 0, to_index: 4 });
-    const memories = (await api.get('/v1/memories?workspace_id=chat-a&subject_id=ana&limit=100')).body.memories;
-    expect(memories.map((m: { content: string }) => m.content).sort()).toEqual(['I live in Lisbon and I work as a nurse.', 'My favourite food is grilled sardines.']);
-    const lisbon = memories.find((m: { content: string }) => m.content.includes('Lisbon'));
+    const first = await memd.threads.decompose(t.thread_id, a);
+    expect(first).toEqual({ thread_id: t.thread_id, workspace_id: 'chat-a', messages_processed: 5, memories_created: 2, from_index: 0, to_index: 4 });
+    const memories = (await memd.memories.list({ ...a, subject_id: 'ana', limit: 100 })).memories;
+    expect(memories.map((m) => m.content).sort()).toEqual(['I live in Lisbon and I work as a nurse.', 'My favourite food is grilled sardines.']);
+    const lisbon = memories.find((m) => m.content.includes('Lisbon'));
     expect(lisbon).toMatchObject({ observer_id: 'agent-7', subject_id: 'ana', user_id: 'u-ana', metadata: { source: 'chat_history', thread_id: t.thread_id, message_range: [1, 1] } });
-    expect((await api.get(`/v1/threads/${t.thread_id}?workspace_id=chat-a`)).body).toMatchObject({ last_decomposed_index: 4, last_decomposed_at: clock.now().toISOString() });
+    expect(await memd.threads.get(t.thread_id, a)).toMatchObject({ last_decomposed_index: 4, last_decomposed_at: clock.now().toISOString() });
 
     const second = await api.post(`/v1/chat/threads/${t.thread_id}/decompose?workspace_id=chat-a`);
     expect(second.body).toMatchObject({ messages_processed: 0, memories_created: 0, from_index: null, to_index: null });
 
     await append('chat-a', t.thread_id, [say('I decided to learn Portuguese this year.'), say('ok')]);
-    const third = await api.post(`/v1/threads/${t.thread_id}/decompose?workspace_id=chat-a`);
-    expect(third.body).toMatchObject({ messages_processed: 2, memories_created: 1, from_index: 5, to_index: 6 });
-    expect((await api.get('/v1/memories?workspace_id=chat-a&subject_id=ana&limit=100')).body.total_count).toBe(3);
+    const third = await memd.threads.decompose(t.thread_id, a);
+    expect(third).toMatchObject({ messages_processed: 2, memories_created: 1, from_index: 5, to_index: 6 });
+    expect((await memd.memories.list({ ...a, subject_id: 'ana', limit: 100 })).total_count).toBe(3);
   });
 
   it('decomposes in the background once ten messages wait', async () => {
     const t = await thread('chat-a', { subject_id: 'bo' });
     await append('chat-a', t.thread_id, Array.from({ length: 9 }, (_, i) => say(`I visited Porto on day ${i + 1} of the trip.`)));
     await server.drainTasks();
-    expect((await api.get(`/v1/threads/${t.thread_id}?workspace_id=chat-a`)).body.last_decomposed_index).toBe(-1);
+    expect((await memd.threads.get(t.thread_id, a)).last_decomposed_index).toBe(-1);
     await append('chat-a', t.thread_id, [say('I always book the window seat on trains.')]);
     await server.drainTasks();
-    expect((await api.get(`/v1/threads/${t.thread_id}?workspace_id=chat-a`)).body.last_decomposed_index).toBe(9);
-    expect((await api.get('/v1/memories?workspace_id=chat-a&subject_id=bo&limit=100')).body.memories.map((m: { content: string }) => m.content)).toContain('I always book the window seat on trains.');
+    expect((await memd.threads.get(t.thread_id, a)).last_decomposed_index).toBe(9);
+    expect((await memd.memories.list({ ...a, subject_id: 'bo', limit: 100 })).memories.map((m) => m.content)).toContain('I always book the window seat on trains.');
   });
 });
 
@@ -241,9 +256,9 @@ describe('thread decomposition with a language model', () => {
   });
 
   it('sends chunks with earlier messages as context and stores what the model extracts', async () => {
-    const llmApi = client(llmServer.url);
-    const t = (await llmApi.post('/v1/threads', { subject_id: 'ana' })).body.thread;
-    await llmApi.post(`/v1/threads/${t.thread_id}/messages`, { messages: Array.from({ length: 17 }, (_, i) => say(`message number ${i}`)) });
+    const llm = memdClient(llmServer.url);
+    const t = (await llm.threads.create({ subject_id: 'ana' })).thread;
+    await llm.threads.append(t.thread_id, { messages: Array.from({ length: 17 }, (_, i) => say(`message number ${i}`)) });
     const prompts: string[] = [];
     fake.script(
       (req) => {
@@ -255,14 +270,14 @@ describe('thread decomposition with a language model', () => {
         return JSON.stringify({ memories: [{ content: 'Ana prefers tea.', category: 'preferences', importance: 0.7, ref: 'nonsense' }] });
       },
     );
-    const result = await llmApi.post(`/v1/threads/${t.thread_id}/decompose`);
-    expect(result.body).toMatchObject({ messages_processed: 17, memories_created: 2, from_index: 0, to_index: 16 });
+    const result = await llm.threads.decompose(t.thread_id);
+    expect(result).toMatchObject({ messages_processed: 17, memories_created: 2, from_index: 0, to_index: 16 });
     expect(prompts[0]).toContain('[NEW 14] user: message number 14');
     expect(prompts[0]).not.toContain('message number 15');
     expect(prompts[1]).toContain('[CONTEXT 10] user: message number 10');
     expect(prompts[1]).toContain('[NEW 16] user: message number 16');
-    const memories = (await llmApi.get('/v1/memories?subject_id=ana')).body.memories;
-    expect(memories.find((m: { content: string }) => m.content === 'Ana lives in Lisbon.')).toMatchObject({ subtype: 'profile', importance: 0.9, metadata: { message_range: [3, 3], extraction_method: 'llm' } });
-    expect(memories.find((m: { content: string }) => m.content === 'Ana prefers tea.').metadata.message_range).toEqual([15, 16]);
+    const memories = (await llm.memories.list({ subject_id: 'ana' })).memories;
+    expect(memories.find((m) => m.content === 'Ana lives in Lisbon.')).toMatchObject({ subtype: 'profile', importance: 0.9, metadata: { message_range: [3, 3], extraction_method: 'llm' } });
+    expect(memories.find((m) => m.content === 'Ana prefers tea.')!.metadata.message_range).toEqual([15, 16]);
   });
 });

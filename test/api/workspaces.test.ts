@@ -1,70 +1,71 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock, client, startServer, type Client, type TestServer } from '../support/server.js';
+import { BadRequestError, ConflictError, GoneError, NotFoundError, ValidationError, type MemdClient } from '../../packages/client/src/index.js';
+import { ManualClock, failureOf, memdClient, startServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
-let api: Client;
+let memd: MemdClient;
 const clock = new ManualClock();
 
 beforeAll(async () => {
   server = await startServer({ clock });
-  api = client(server.url);
+  memd = memdClient(server.url);
 });
 afterAll(() => server.stop());
 
 describe('workspaces', () => {
   it('creates, reads, renames, lists and deletes', async () => {
-    const created = await api.post('/v1/workspaces', { name: 'Research', settings: { lang: 'en' } });
+    const created = await memd.workspaces.create.withResponse({ name: 'Research', settings: { lang: 'en' } });
     expect(created.status).toBe(201);
-    const ws = created.body.workspace;
+    const ws = created.data.workspace;
     expect(ws).toMatchObject({ id: expect.stringMatching(/^ws_[0-9a-f]{16}$/), name: 'Research', settings: { lang: 'en' }, tenant_id: 'default' });
-    expect((await api.get(`/v1/workspaces/${ws.id}`)).body.workspace).toEqual(ws);
-    expect((await api.put(`/v1/workspaces/${ws.id}`, { name: 'Research 2' })).body.workspace).toMatchObject({ name: 'Research 2', settings: { lang: 'en' } });
-    expect((await api.get('/v1/workspaces')).body.workspaces.map((w: { id: string }) => w.id)).toContain(ws.id);
-    expect((await api.delete(`/v1/workspaces/${ws.id}`)).status).toBe(204);
-    expect((await api.get(`/v1/workspaces/${ws.id}`)).status).toBe(404);
-    expect((await api.delete(`/v1/workspaces/${ws.id}`)).status).toBe(404);
+    expect((await memd.workspaces.get(ws.id)).workspace).toEqual(ws);
+    expect((await memd.workspaces.update(ws.id, { name: 'Research 2' })).workspace).toMatchObject({ name: 'Research 2', settings: { lang: 'en' } });
+    expect((await memd.workspaces.list()).workspaces.map((w) => w.id)).toContain(ws.id);
+    expect((await memd.workspaces.delete.withResponse(ws.id)).status).toBe(204);
+    expect(await failureOf(memd.workspaces.get(ws.id))).toBeInstanceOf(NotFoundError);
+    expect(await failureOf(memd.workspaces.delete(ws.id))).toBeInstanceOf(NotFoundError);
   });
 
   it('accepts a chosen id once and validates input', async () => {
-    expect((await api.post('/v1/workspaces', { id: 'project-x', name: 'X' })).status).toBe(201);
-    expect((await api.post('/v1/workspaces', { id: 'project-x', name: 'X' })).status).toBe(409);
-    expect((await api.post('/v1/workspaces', { name: '' })).status).toBe(422);
-    expect((await api.post('/v1/workspaces', { name: 'x', id: 'has space' })).status).toBe(422);
-    expect((await api.put('/v1/workspaces/project-x', {})).status).toBe(422);
-    expect((await api.put('/v1/workspaces/nope', { name: 'y' })).status).toBe(404);
+    expect((await memd.workspaces.create.withResponse({ id: 'project-x', name: 'X' })).status).toBe(201);
+    expect(await failureOf(memd.workspaces.create({ id: 'project-x', name: 'X' }))).toBeInstanceOf(ConflictError);
+    expect(await failureOf(memd.workspaces.create({ name: '' }))).toBeInstanceOf(ValidationError);
+    expect(await failureOf(memd.workspaces.create({ name: 'x', id: 'has space' }))).toBeInstanceOf(ValidationError);
+    expect(await failureOf(memd.workspaces.update('project-x', {}))).toBeInstanceOf(ValidationError);
+    expect(await failureOf(memd.workspaces.update('nope', { name: 'y' }))).toBeInstanceOf(NotFoundError);
   });
 
   it('auto-creates _default on first use and refuses to delete it', async () => {
-    expect((await api.get('/v1/workspaces/_default')).body.workspace.id).toBe('_default');
-    const refused = await api.delete('/v1/workspaces/_default');
-    expect(refused.status).toBe(400);
-    expect(refused.body.code).toBe('bad_request');
-    expect((await api.get('/v1/workspaces/_default')).status).toBe(200);
+    expect((await memd.workspaces.get('_default')).workspace.id).toBe('_default');
+    const refused = await failureOf(memd.workspaces.delete('_default'));
+    expect(refused).toBeInstanceOf(BadRequestError);
+    expect(refused).toMatchObject({ status: 400, code: 'bad_request' });
+    expect((await memd.workspaces.get('_default')).workspace.id).toBe('_default');
   });
 
   it('delete removes memories, sessions, working memory, contexts and edges; nothing else', async () => {
-    const ws = (await api.post('/v1/workspaces', { name: 'doomed' })).body.workspace.id;
-    const other = (await api.post('/v1/workspaces', { name: 'survivor' })).body.workspace.id;
-    const a = (await api.post('/v1/memories', { workspace_id: ws, content: 'first doomed memory' })).body.memory;
-    await api.post('/v1/memories', { workspace_id: ws, content: 'second doomed memory', associations: [a.id] });
-    const kept = (await api.post('/v1/memories', { workspace_id: other, content: 'kept memory' })).body.memory;
-    const session = (await api.post('/v1/sessions', { workspace_id: ws })).body.session;
-    await api.post(`/v1/sessions/${session.id}/memory`, { key: 'k', value: 1 });
-    await api.post(`/v1/workspaces/${ws}/contexts`, { name: 'ctx' });
+    const ws = (await memd.workspaces.create({ name: 'doomed' })).workspace.id;
+    const other = (await memd.workspaces.create({ name: 'survivor' })).workspace.id;
+    const a = (await memd.memories.create({ workspace_id: ws, content: 'first doomed memory' })).memory;
+    await memd.memories.create({ workspace_id: ws, content: 'second doomed memory', associations: [a.id] });
+    const kept = (await memd.memories.create({ workspace_id: other, content: 'kept memory' })).memory;
+    const session = (await memd.sessions.start({ workspace_id: ws })).session;
+    await memd.sessions.workingMemory.set(session.id, { key: 'k', value: 1 });
+    await memd.workspaces.contexts.create(ws, { name: 'ctx' });
 
-    expect((await api.delete(`/v1/workspaces/${ws}`)).status).toBe(204);
+    expect((await memd.workspaces.delete.withResponse(ws)).status).toBe(204);
     const storage = server.app.services.storage;
     expect(await storage.memories.count(ws, { statuses: ['active', 'archived', 'deleted'] })).toBe(0);
     expect(await storage.associations.count(ws)).toBe(0);
     expect(await storage.sessions.get(session.id)).toBeNull();
     expect(await storage.sessions.entries(session.id, clock.now().toISOString())).toEqual([]);
     expect(await storage.contexts.list(ws)).toEqual([]);
-    expect((await api.get(`/v1/memories/${a.id}?workspace_id=${ws}`)).status).toBe(404);
-    expect((await api.get(`/v1/memories/${kept.id}?workspace_id=${other}`)).status).toBe(200);
+    expect(await failureOf(memd.memories.get(a.id, { workspace_id: ws }))).toBeInstanceOf(NotFoundError);
+    expect((await memd.memories.get(kept.id, { workspace_id: other })).memory.id).toBe(kept.id);
   });
 
   it('describes its schema: 4 memory types, 63 relationship types, 13 subtypes', async () => {
-    const schema = (await api.get('/v1/workspaces/_default/schema')).body;
+    const schema = await memd.workspaces.schema('_default');
     expect(schema.memory_types).toEqual(['episodic', 'semantic', 'procedural', 'working']);
     expect(schema.relationship_types).toHaveLength(63);
     expect(new Set(schema.relationship_types).size).toBe(63);
@@ -72,47 +73,47 @@ describe('workspaces', () => {
     expect(schema.memory_subtypes).toHaveLength(13);
     expect(schema.memory_subtypes).toContain('inference');
     expect(schema.can_customize).toBe(false);
-    expect((await api.get('/v1/workspaces/nope/schema')).status).toBe(404);
+    expect(await failureOf(memd.workspaces.schema('nope'))).toBeInstanceOf(NotFoundError);
   });
 
   it('creates and lists contexts', async () => {
-    const ws = (await api.post('/v1/workspaces', { name: 'ctx' })).body.workspace.id;
-    const created = await api.post(`/v1/workspaces/${ws}/contexts`, { name: 'Planning', description: 'Q3 planning' });
+    const ws = (await memd.workspaces.create({ name: 'ctx' })).workspace.id;
+    const created = await memd.workspaces.contexts.create.withResponse(ws, { name: 'Planning', description: 'Q3 planning' });
     expect(created.status).toBe(201);
-    expect(created.body.context).toMatchObject({ id: expect.stringMatching(/^ctx_/), name: 'Planning', description: 'Q3 planning', workspace_id: ws });
-    const listed = (await api.get(`/v1/workspaces/${ws}/contexts`)).body.contexts.map((c: { id: string }) => c.id);
-    expect(listed).toEqual(['_default', created.body.context.id]);
-    expect((await api.post(`/v1/workspaces/${ws}/contexts`, { name: '' })).status).toBe(422);
-    expect((await api.get('/v1/workspaces/nope/contexts')).status).toBe(404);
+    expect(created.data.context).toMatchObject({ id: expect.stringMatching(/^ctx_/), name: 'Planning', description: 'Q3 planning', workspace_id: ws });
+    const listed = (await memd.workspaces.contexts.list(ws)).contexts.map((c) => c.id);
+    expect(listed).toEqual(['_default', created.data.context.id]);
+    expect(await failureOf(memd.workspaces.contexts.create(ws, { name: '' }))).toBeInstanceOf(ValidationError);
+    expect(await failureOf(memd.workspaces.contexts.list('nope'))).toBeInstanceOf(NotFoundError);
   });
 });
 
 describe('workspace resolution', () => {
   it('takes the body first, then X-Workspace-ID, then the session, then _default', async () => {
-    await api.post('/v1/workspaces', { id: 'ws-body', name: 'b' });
-    await api.post('/v1/workspaces', { id: 'ws-header', name: 'h' });
-    const session = (await api.post('/v1/sessions', { workspace_id: 'ws-session' })).body.session;
-    const where = async (body: Record<string, unknown>, headers: Record<string, string>) =>
-      (await api.post('/v1/memories', { content: `resolution probe ${Math.random()}`, ...body }, headers)).body.memory.workspace_id;
-    expect(await where({ workspace_id: 'ws-body' }, { 'x-workspace-id': 'ws-header', 'x-session-id': session.id })).toBe('ws-body');
-    expect(await where({}, { 'x-workspace-id': 'ws-header', 'x-session-id': session.id })).toBe('ws-header');
-    expect(await where({}, { 'x-session-id': session.id })).toBe('ws-session');
-    expect(await where({}, {})).toBe('_default');
+    await memd.workspaces.create({ id: 'ws-body', name: 'b' });
+    await memd.workspaces.create({ id: 'ws-header', name: 'h' });
+    const session = (await memd.sessions.start({ workspace_id: 'ws-session' })).session;
+    const where = async (as: MemdClient, workspace_id?: string) =>
+      (await as.memories.create({ content: `resolution probe ${Math.random()}`, ...(workspace_id && { workspace_id }) })).memory.workspace_id;
+    const inSession = memd.withSession(session.id);
+    expect(await where(inSession.withWorkspace('ws-header'), 'ws-body')).toBe('ws-body');
+    expect(await where(inSession.withWorkspace('ws-header'))).toBe('ws-header');
+    expect(await where(inSession)).toBe('ws-session');
+    expect(await where(memd)).toBe('_default');
   });
 
   it('gives memories written with X-Session-ID the session and its context', async () => {
-    const session = (await api.post('/v1/sessions', { workspace_id: 'ws-ctx', context_id: 'sprint-9', user_id: 'u7' })).body.session;
-    const memory = (await api.post('/v1/memories', { content: 'Standup moved to 10:00.' }, { 'x-session-id': session.id })).body.memory;
+    const session = (await memd.sessions.start({ workspace_id: 'ws-ctx', context_id: 'sprint-9', user_id: 'u7' })).session;
+    const memory = (await memd.withSession(session.id).memories.create({ content: 'Standup moved to 10:00.' })).memory;
     expect(memory).toMatchObject({ workspace_id: 'ws-ctx', session_id: session.id, context_id: 'sprint-9', user_id: 'u7' });
   });
 
   it('refuses an unknown session (404) and an expired one (410) instead of falling back to _default', async () => {
-    const unknown = await api.post('/v1/memories', { content: 'lost' }, { 'x-session-id': 'sess_unknown' });
-    expect(unknown.status).toBe(404);
-    const session = (await api.post('/v1/sessions', { workspace_id: 'ws-exp', ttl_seconds: 60 })).body.session;
+    expect(await failureOf(memd.withSession('sess_unknown').memories.create({ content: 'lost' }))).toBeInstanceOf(NotFoundError);
+    const session = (await memd.sessions.start({ workspace_id: 'ws-exp', ttl_seconds: 60 })).session;
     clock.advance(61_000);
-    const expired = await api.post('/v1/memories', { content: 'too late' }, { 'x-session-id': session.id });
-    expect(expired.status).toBe(410);
-    expect(expired.body.code).toBe('gone');
+    const expired = await failureOf(memd.withSession(session.id).memories.create({ content: 'too late' }));
+    expect(expired).toBeInstanceOf(GoneError);
+    expect(expired.code).toBe('gone');
   });
 });

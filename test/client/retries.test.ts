@@ -199,3 +199,56 @@ describe('headers', () => {
     ]);
   });
 });
+
+describe('request: the untyped call', () => {
+  const text =
+    (status: number, body: string, contentType: string): Handler =>
+    (response) => {
+      response.writeHead(status, { 'content-type': contentType });
+      response.end(body);
+    };
+
+  it('answers every status with its body instead of throwing: JSON parsed, other text as text, nothing as undefined', async () => {
+    const notFound = errorBody(404, 'not_found');
+    const { url } = await scripted(json(404, notFound), text(502, '<html>Bad gateway</html>', 'text/html'), (response) => response.writeHead(204).end());
+    const memd = new MemdClient({ baseUrl: url });
+    expect(await memd.request('GET', '/v1/memories/mem_1')).toMatchObject({ status: 404, data: notFound });
+    expect(await memd.request('GET', '/v1/memories/mem_1', { retry: { retries: 0 } })).toMatchObject({ status: 502, data: '<html>Bad gateway</html>' });
+    expect(await memd.request('DELETE', '/v1/memories/mem_1')).toMatchObject({ status: 204, data: undefined });
+  });
+
+  it('reads NDJSON as text even when it is one line of JSON', async () => {
+    const { url } = await scripted(text(200, '{"type":"header"}\n', 'application/x-ndjson'));
+    expect((await new MemdClient({ baseUrl: url }).request('GET', '/v1/workspaces/w/export')).data).toBe('{"type":"header"}\n');
+  });
+
+  it('retries 429 and 503 by the policy, then answers the last failure', async () => {
+    const limited = json(429, errorBody(429, 'rate_limited'), { 'retry-after': '0' });
+    const recovered = await scripted(limited, ok);
+    expect(await new MemdClient({ baseUrl: recovered.url, retry: fast }).request('POST', '/v1/memories', { json: {} })).toMatchObject({ status: 200 });
+    expect(recovered.received).toHaveLength(2);
+    const busy = await scripted(unavailable);
+    expect(await new MemdClient({ baseUrl: busy.url, retry: { ...fast, retries: 2 } }).request('GET', '/health')).toMatchObject({ status: 503, data: { code: 'not_ready' } });
+    expect(busy.received).toHaveLength(3);
+    const once = await scripted(limited);
+    expect(await new MemdClient({ baseUrl: once.url, retry: { retries: 0 } }).request('GET', '/health')).toMatchObject({ status: 429 });
+    expect(once.received).toHaveLength(1);
+  });
+
+  it('sends the bytes and headers given, and nothing else: JSON, raw text under its own type, a content type without a body', async () => {
+    const { url, received } = await scripted(ok);
+    const memd = new MemdClient({ baseUrl: url, apiKey: 'k-1' });
+    await memd.request('POST', '/v1/memories', { json: { content: 'x' }, query: { workspace_id: 'w' } });
+    await memd.request('POST', '/v1/memories', { body: '{"content": ', headers: { 'Content-Type': 'application/json' } });
+    await memd.request('POST', '/v1/workspaces/w/import', { body: new TextEncoder().encode('{"type":"memory"}'), headers: { 'content-type': 'application/x-ndjson' } });
+    await memd.request('delete', '/v1/memories/mem_1', { headers: { 'content-type': 'application/json' } });
+    await memd.request('POST', '/v1/threads/t/decompose');
+    expect(received.map((r) => [r.method, r.url, r.headers['content-type'], r.body, r.headers.authorization])).toEqual([
+      ['POST', '/v1/memories?workspace_id=w', 'application/json', '{"content":"x"}', 'Bearer k-1'],
+      ['POST', '/v1/memories', 'application/json', '{"content": ', 'Bearer k-1'],
+      ['POST', '/v1/workspaces/w/import', 'application/x-ndjson', '{"type":"memory"}', 'Bearer k-1'],
+      ['DELETE', '/v1/memories/mem_1', 'application/json', '', 'Bearer k-1'],
+      ['POST', '/v1/threads/t/decompose', undefined, '', 'Bearer k-1'],
+    ]);
+  });
+});

@@ -1,3 +1,6 @@
+import type { Answer } from '../../packages/client/src/index.js';
+import { memdClient } from '../support/server.js';
+
 /**
  * Requests as the MemoryLayer TypeScript SDK and MCP server (v0.0.6) put them on the wire, so that the tests in this
  * folder send exactly what those clients send. Written from their documented behaviour, not from their code:
@@ -35,29 +38,30 @@ const identity = (state: ClientState): Record<string, string> => ({
   ...(state.workspaceId && { 'X-Workspace-ID': state.workspaceId }),
 });
 
-async function read<T>(response: Response): Promise<WireResponse<T>> {
-  const text = await response.text();
-  let body: unknown = text;
-  if (/^application\/json/.test(response.headers.get('content-type') ?? '') && text) body = JSON.parse(text);
+function read<T>({ status, headers, data }: Answer<unknown>): WireResponse<T> {
+  const body = data ?? '';
   const error = body as { message?: unknown; detail?: unknown } | null;
-  const raw = response.ok ? undefined : (error?.message ?? error?.detail ?? response.statusText);
-  return { status: response.status, headers: response.headers, body: body as T, errorMessage: raw === undefined ? undefined : typeof raw === 'string' ? raw : JSON.stringify(raw) };
+  const raw = status < 400 ? undefined : (error?.message ?? error?.detail ?? `HTTP ${status}`);
+  return { status, headers, body: body as T, errorMessage: raw === undefined ? undefined : typeof raw === 'string' ? raw : JSON.stringify(raw) };
 }
 
-/** A client on the wire: its state (key, workspace, session) and the calls it makes. */
+/**
+ * A client on the wire: its state (key, workspace, session) and the calls it makes. The requests go through
+ * memd-client's untyped `request`, which sends the headers and bytes given and nothing else.
+ */
 export function wireClient(baseUrl: string, state: ClientState = {}) {
+  const transport = memdClient(baseUrl);
   return {
     state,
     /** A JSON call: the JSON content type always, the body only when there is one. */
     async call<T = any>({ method, path, body }: WireCall): Promise<WireResponse<T>> {
-      const init: RequestInit = { method, headers: { 'Content-Type': 'application/json', ...identity(state) } };
-      if (body !== undefined) init.body = JSON.stringify(body);
-      return read<T>(await fetch(`${baseUrl}${path}`, init));
+      const headers = { 'Content-Type': 'application/json', ...identity(state) };
+      return read<T>(await transport.request(method, path, { headers, json: body }));
     },
     /** A call with its own body and content type (multipart uploads, NDJSON imports) or none (export downloads). */
     async send<T = any>(method: Method, path: string, body?: string | FormData, contentType?: string): Promise<WireResponse<T>> {
       const headers = { ...(contentType && { 'Content-Type': contentType }), ...identity(state) };
-      return read<T>(await fetch(`${baseUrl}${path}`, { method, headers, ...(body !== undefined && { body }) }));
+      return read<T>(await transport.request(method, path, { headers, body }));
     },
   };
 }

@@ -1,6 +1,6 @@
 import { crc32, createDeflate, createDeflateRaw } from 'node:zlib';
 import JSZip from 'jszip';
-import type { ApiResponse } from './server.js';
+import { memdClient, type ApiResponse } from './server.js';
 
 /** A valid PDF with one page per string (lines split on \n, Helvetica), written by hand: header, objects, xref, trailer. */
 export function minimalPdf(pages: readonly string[]): Buffer {
@@ -73,9 +73,8 @@ export async function uploadDocument(
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) for (const v of [value].flat()) form.append(name, v);
   if (file) form.append('file', new Blob([file.bytes], { type: file.type ?? 'application/octet-stream' }), file.name);
-  const response = await fetch(`${baseUrl}/v1/documents${options.query ?? ''}`, { method: 'POST', body: form, headers: options.headers ?? {} });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : text, headers: response.headers };
+  const answer = await memdClient(baseUrl).request<any>('POST', `/v1/documents${options.query ?? ''}`, { body: form, headers: options.headers ?? {} });
+  return { status: answer.status, body: answer.data ?? '', headers: answer.headers };
 }
 
 /** Black text on white, one line per string, as a PNG, JPEG or WebP: what a scan or a screenshot of text looks like. */

@@ -1,31 +1,29 @@
 import { expect } from 'vitest';
-import type { Client } from './server.js';
+import type { MemdClient } from '../../packages/client/src/index.js';
 
 /** A workspace whose writes are never merged as near-duplicates, so every text given becomes its own memory. */
-export async function graphWorkspace(api: Client, id: string): Promise<string> {
-  const res = await api.post('/v1/workspaces', { id, name: id, settings: { deduplication: false } });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
+export async function graphWorkspace(memd: MemdClient, id: string): Promise<string> {
+  await memd.workspaces.create({ id, name: id, settings: { deduplication: false } });
   return id;
 }
 
 /** Creates one memory per text (batch endpoint, 1,000 per call) and returns their ids in order. */
-export async function remember(api: Client, workspaceId: string, contents: readonly string[], fields: Record<string, unknown> = {}): Promise<string[]> {
+export async function remember(memd: MemdClient, workspaceId: string, contents: readonly string[], fields: Record<string, unknown> = {}): Promise<string[]> {
   const ids: string[] = [];
   for (let start = 0; start < contents.length; start += 1000) {
-    const operations = contents.slice(start, start + 1000).map((content) => ({ op: 'create', content, ...fields }));
-    const res = await api.post('/v1/memories/batch', { workspace_id: workspaceId, operations });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.failed).toBe(0);
-    ids.push(...res.body.results.map((r: { memory_id: string }) => r.memory_id));
+    const operations = contents.slice(start, start + 1000).map((content) => ({ ...fields, op: 'create' as const, content }));
+    const answer = await memd.memories.batch({ workspace_id: workspaceId, operations });
+    expect(answer.failed, JSON.stringify(answer.results.filter((r) => !r.success))).toBe(0);
+    ids.push(...answer.results.map((r) => r.memory_id!));
   }
   return ids;
 }
 
 /** Links two memories through the API and returns the association. */
-export async function link(api: Client, workspaceId: string, source: string, target: string, relationship = 'related_to', strength = 0.5) {
-  const res = await api.post(`/v1/memories/${source}/associate`, { workspace_id: workspaceId, target_id: target, relationship, strength });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.association;
+export async function link(memd: MemdClient, workspaceId: string, source: string, target: string, relationship = 'related_to', strength = 0.5) {
+  const { data, status } = await memd.memories.associate.withResponse(source, { workspace_id: workspaceId, target_id: target, relationship, strength });
+  expect(status, JSON.stringify(data)).toBe(201);
+  return data.association;
 }
 
 /** Distinct, unrelated texts: `topic` words keep the hash embedder from seeing them as near-duplicates. */

@@ -1,5 +1,5 @@
 import { graphWorkspace, link, remember } from './graph.js';
-import type { Client } from './server.js';
+import type { MemdClient } from '../../packages/client/src/index.js';
 
 export const DATABASES = [
   'PostgreSQL replication lags when the WAL volume spikes during batch imports',
@@ -24,15 +24,15 @@ export const BAKING = [
  * A workspace with three topics of tightly linked memories (databases, gardening, baking), one association between
  * gardening and baking, and two memories linked to nothing.
  */
-export async function seedTopics(api: Client, id: string) {
-  const ws = await graphWorkspace(api, id);
-  const db = await remember(api, ws, DATABASES);
-  const garden = await remember(api, ws, GARDENING);
-  const bread = await remember(api, ws, BAKING);
-  const loners = await remember(api, ws, ['The office wifi password changes monthly', 'Quarterly taxes are due in April']);
+export async function seedTopics(memd: MemdClient, id: string) {
+  const ws = await graphWorkspace(memd, id);
+  const db = await remember(memd, ws, DATABASES);
+  const garden = await remember(memd, ws, GARDENING);
+  const bread = await remember(memd, ws, BAKING);
+  const loners = await remember(memd, ws, ['The office wifi password changes monthly', 'Quarterly taxes are due in April']);
   for (const group of [db, garden, bread]) {
-    for (let i = 0; i < group.length; i++) for (let j = i + 1; j < group.length; j++) await link(api, ws, group[i]!, group[j]!, 'related_to', 0.8);
+    for (let i = 0; i < group.length; i++) for (let j = i + 1; j < group.length; j++) await link(memd, ws, group[i]!, group[j]!, 'related_to', 0.8);
   }
-  await link(api, ws, garden[0]!, bread[0]!, 'related_to', 0.3);
+  await link(memd, ws, garden[0]!, bread[0]!, 'related_to', 0.3);
   return { ws, db, garden, bread, loners };
 }

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MemdClient } from '../../packages/client/src/index.js';
 import { createApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 
@@ -15,9 +16,9 @@ const config = loadConfig({ ...otel, MEMD_DATA_DIR: dataDir, MEMD_EMBEDDING_PROV
 const app = await createApp(config, { logLevel: 'silent' });
 const url = await app.listen(0);
 await app.ready();
-const post = (path: string, body: unknown) => fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-await post('/v1/memories', { content: 'The probe writes one memory.' });
-await post('/v1/memories/recall', { query: 'probe memory' });
+const memd = new MemdClient({ baseUrl: url });
+await memd.memories.create({ content: 'The probe writes one memory.' });
+await memd.memories.recall({ query: 'probe memory' });
 await app.close();
 rmSync(dataDir, { recursive: true, force: true });
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MemdClient, MemdError, type ClientOptions, type RequestOptions } from '../../packages/client/src/index.js';
 import { createApp, type MemdApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import type { Clock } from '../../src/core/clock.js';
@@ -121,19 +122,42 @@ export interface ApiResponse<T = any> {
   headers: Headers;
 }
 
-/** A small HTTP client for tests: JSON in, JSON (or text) out, never throws on 4xx/5xx. */
+/** Longer than any test's own timeout: the test, not the client, decides when a request has taken too long. */
+const TEST_CLIENT_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * The typed client (`memd-client`) as tests use it: retries off, so that a test sees a 429 or a 503 itself, and no
+ * timeout shorter than the test's own.
+ */
+export function memdClient(baseUrl: string, options: Omit<ClientOptions, 'baseUrl'> = {}): MemdClient {
+  return new MemdClient({ timeoutMs: TEST_CLIENT_TIMEOUT_MS, ...options, baseUrl, retry: { retries: 0, ...options.retry } });
+}
+
+/** The error a typed call failed with; a call that succeeds fails the test. */
+export async function failureOf(call: Promise<unknown>): Promise<MemdError> {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof MemdError) return error;
+    throw error;
+  }
+  throw new Error('the call succeeded; a failure was expected');
+}
+
+/**
+ * A small untyped client for tests, for requests the API's types would refuse and for reading any status: JSON in,
+ * JSON (or text) out, never throws on 4xx/5xx. It sends through the client package's `request`, so every request of
+ * the API tests goes through the package's transport. A string body goes as it is, as JSON unless `headers` say
+ * otherwise; `raw` without a body sends none.
+ */
 export function client(baseUrl: string, defaultHeaders: Record<string, string> = {}) {
+  const memd = memdClient(baseUrl, { headers: defaultHeaders });
   const call = async <T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> => {
-    const init: RequestInit = { method, headers: { ...defaultHeaders, ...headers } };
-    if (body !== undefined) {
-      init.body = typeof body === 'string' ? body : JSON.stringify(body);
-      (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
-    }
-    const response = await fetch(`${baseUrl}${path}`, init);
-    const text = await response.text();
-    let parsed: unknown = text;
-    if ((response.headers.get('content-type') ?? '').includes('application/json') && text) parsed = JSON.parse(text);
-    return { status: response.status, body: parsed as T, headers: response.headers };
+    const sent: RequestOptions =
+      body === undefined ? { headers } : typeof body === 'string' ? { body, headers: { 'content-type': 'application/json', ...headers } } : { json: body, headers };
+    const answer = await memd.request<T>(method, path, sent);
+    // An empty body reads as '' (the package answers undefined), as tests have always seen it.
+    return { status: answer.status, body: answer.data ?? ('' as T), headers: answer.headers };
   };
   return {
     get: <T = any>(path: string, headers?: Record<string, string>) => call<T>('GET', path, undefined, headers),

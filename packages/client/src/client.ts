@@ -5,7 +5,8 @@ import { applicationsApi, dataProvidersApi, mcpServersApi, skillsApi } from './r
 import { apiKeysApi, erasuresApi, healthApi } from './resources/service.js';
 import { contextApi, sessionsApi, threadsApi } from './resources/sessions.js';
 import { workspacesApi } from './resources/workspaces.js';
-import { Transport, type ClientOptions } from './transport.js';
+import { requestOver, type RequestOptions } from './request.js';
+import { Transport, type Answer, type ClientOptions } from './transport.js';
 
 /**
  * The memd API, one method per operation, grouped by resource. Every method answers the response body typed from
@@ -31,6 +32,7 @@ export class MemdClient {
   readonly apiKeys: ReturnType<typeof apiKeysApi>;
   readonly erasures: ReturnType<typeof erasuresApi>;
   readonly #options: ClientOptions;
+  readonly #request: ReturnType<typeof requestOver>;
 
   constructor(options: ClientOptions) {
     this.#options = { ...options };
@@ -53,6 +55,17 @@ export class MemdClient {
     this.dataProviders = dataProvidersApi(transport);
     this.apiKeys = apiKeysApi(transport);
     this.erasures = erasuresApi(transport);
+    this.#request = requestOver(transport);
+  }
+
+  /**
+   * Any request, untyped: for a route this client has no method for, or a body its types would refuse. `path` is
+   * from the server's root (`/v1/memories/mem_1`), sent as given; the client's headers, timeout and retries apply.
+   * It never throws for a status: a failure is answered with its error body once the retries (429, 503) are spent.
+   * A connection failure, a timeout or the caller's abort still throw.
+   */
+  request<T = unknown>(method: string, path: string, options?: RequestOptions): Promise<Answer<T>> {
+    return this.#request<T>(method, path, options);
   }
 
   /**

@@ -1,7 +1,8 @@
 import type { components } from './generated/openapi.js';
 
 export { MemdClient } from './client.js';
-export type { ClientOptions, CallOptions, Answer } from './transport.js';
+export type { ClientOptions, CallOptions, Answer, RawBody } from './transport.js';
+export type { RequestOptions } from './request.js';
 export type { RetryOptions } from './retry.js';
 export {
   MemdError,
@@ -41,3 +42,17 @@ export type WorkingMemoryEntry = components['schemas']['WorkingMemoryEntry'];
 export type Thread = components['schemas']['Thread'];
 export type Message = components['schemas']['Message'];
 export type ApiKey = components['schemas']['ApiKey'];
+export type Contradiction = components['schemas']['Contradiction'];
+export type Application = components['schemas']['Application'];
+export type ApplicationLink = components['schemas']['ApplicationLink'];
+export type DataProvider = components['schemas']['DataProvider'];
+export type Skill = components['schemas']['Skill'];
+export type SkillFileInfo = components['schemas']['SkillFileInfo'];
+export type McpServer = components['schemas']['McpServer'];
+export type Document = components['schemas']['Document'];
+export type DocumentPage = components['schemas']['DocumentPage'];
+export type IngestionJob = components['schemas']['IngestionJob'];
+export type KnowledgebaseArticle = components['schemas']['KnowledgebaseArticle'];
+export type KnowledgebaseJob = components['schemas']['KnowledgebaseJob'];
+export type ErasureAudit = components['schemas']['ErasureAudit'];
+export type EntityCard = components['schemas']['EntityCard'];

@@ -38,7 +38,12 @@ export type RequestBody =
   | { json: unknown }
   | { form: FormData }
   /** Sent as it is read: not replayable, so never retried. */
-  | { stream: ReadableStream<Uint8Array>; contentType: string };
+  | { stream: ReadableStream<Uint8Array>; contentType: string }
+  /** Sent as it is, under the content type the call's headers give (see `MemdClient.request`). */
+  | { raw: RawBody };
+
+/** Text or bytes sent as they are (a stream is not replayable, so never retried). */
+export type RawBody = string | Uint8Array | Blob | ReadableStream<Uint8Array>;
 
 export type Read = 'json' | 'text' | 'bytes' | 'stream';
 
@@ -50,8 +55,11 @@ export interface TransportRequest extends CallOptions {
   body?: RequestBody | undefined;
   read: Read;
   idempotent?: boolean;
-  /** Statuses that are answers rather than failures (a 503 from /health/ready carries the readiness). */
-  answers?: readonly number[];
+  /**
+   * Statuses that are answers rather than failures (a 503 from /health/ready carries the readiness); `'every'`: a
+   * failure is answered (its body read as JSON or text) once the retries are spent, instead of thrown.
+   */
+  answers?: readonly number[] | 'every';
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -87,11 +95,14 @@ const sleep = (ms: number, signal: AbortSignal | undefined) =>
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 
+/** `application/json` and its `+json` kin; not NDJSON, whose lines are no one JSON text. */
+const JSON_MEDIA = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
+
 /** A body as text, JSON when it says so; undefined when there is none. */
 async function readBody(response: Response): Promise<unknown> {
   const text = await response.text();
   if (text === '') return undefined;
-  if (!(response.headers.get('content-type') ?? '').includes('json')) return text;
+  if (!JSON_MEDIA.test(response.headers.get('content-type') ?? '')) return text;
   try {
     return JSON.parse(text);
   } catch {
@@ -129,16 +140,24 @@ export class Transport {
 
   async send<T>(request: TransportRequest): Promise<Answer<T>> {
     const policy = { ...this.#retry, ...request.retry };
-    const replayable = !(request.body && 'stream' in request.body);
+    const replayable = !(request.body && ('stream' in request.body || ('raw' in request.body && isStream(request.body.raw))));
     for (let attempt = 0; ; attempt++) {
+      let failure: MemdError;
+      let answered: Answer<T> | undefined;
       try {
-        return await this.#attempt<T>(request);
+        answered = await this.#attempt<T>(request);
+        if (answered.status < 400 || request.answers !== 'every') return answered;
+        failure = errorFromResponse(answered.status, answered.data, parseRetryAfter(answered.headers.get('retry-after')));
       } catch (error) {
         if (!(error instanceof MemdError)) throw error;
-        const delay = retryDelay(policy, { attempt, error, method: request.method.toUpperCase(), idempotent: request.idempotent ?? false, replayable });
-        if (delay === undefined) throw error;
-        await sleep(delay, request.signal);
+        failure = error;
       }
+      const delay = retryDelay(policy, { attempt, error: failure, method: request.method.toUpperCase(), idempotent: request.idempotent ?? false, replayable });
+      if (delay === undefined) {
+        if (answered) return answered;
+        throw failure;
+      }
+      await sleep(delay, request.signal);
     }
   }
 
@@ -163,8 +182,11 @@ export class Transport {
         signal: controller.signal,
         ...this.#body(request.body),
       });
-      if (!response.ok && !request.answers?.includes(response.status)) {
-        throw errorFromResponse(response.status, await readBody(response), parseRetryAfter(response.headers.get('retry-after')));
+      if (!response.ok) {
+        const body = await readBody(response);
+        const answered = request.answers === 'every' || request.answers?.includes(response.status);
+        if (!answered) throw errorFromResponse(response.status, body, parseRetryAfter(response.headers.get('retry-after')));
+        return { data: body as T, status: response.status, headers: response.headers };
       }
       streaming = request.read === 'stream';
       return { data: (await read(response, request.read)) as T, status: response.status, headers: response.headers };
@@ -192,10 +214,13 @@ export class Transport {
     if (!body) return {};
     if ('json' in body) return { body: JSON.stringify(body.json) };
     if ('form' in body) return { body: body.form };
+    const sent = 'raw' in body ? body.raw : body.stream;
     // Node's fetch sends a stream only half-duplex, and says so explicitly.
-    return { body: body.stream, duplex: 'half' } as RequestInit;
+    return isStream(sent) ? ({ body: sent, duplex: 'half' } as RequestInit) : { body: sent as RequestInit['body'] };
   }
 }
+
+const isStream = (body: unknown): body is ReadableStream<Uint8Array> => typeof (body as ReadableStream | null)?.getReader === 'function';
 
 /** The cause of a failed fetch, e.g. `connect ECONNREFUSED 127.0.0.1:1`. */
 function describe(error: unknown): string {

@@ -1,4 +1,5 @@
 import { notFound } from '../../errors.js';
+import type { EntityCard } from '../../schemas/entity.js';
 import type { Memory, MemoryFilter } from '../../storage/types.js';
 import { isoNow } from '../clock.js';
 import type { MemoryDraft } from '../memories/records.js';
@@ -14,16 +15,6 @@ export interface DeriveResult {
   insights: Memory[];
 }
 
-export interface EntityCard {
-  entity_id: string;
-  workspace_id: string;
-  reflection: string;
-  insights: Memory[];
-  source_memories: Memory[];
-  confidence: number;
-  cached: boolean;
-  generated_at: string;
-}
 
 
 const INSIGHT_SUBTYPE = 'inference';

@@ -1,4 +1,5 @@
 import { conflict, notFound } from '../../errors.js';
+import { MCP_SCOPE_NAMES } from '../../schemas/mcp-server.js';
 import type { JsonObject, McpScope, McpServerEntry, McpServerPatch, SourceMode, Storage } from '../../storage/types.js';
 import { isoNow, type Clock } from '../clock.js';
 import { newId } from '../ids.js';
@@ -9,8 +10,8 @@ import { DEFAULT_TENANT, type WorkspaceService } from '../workspaces/service.js'
 import { configFileServer, readConfigFile, type ConfigFile, type ConfigFileServer } from './config-file.js';
 import { connectionHash, connectionOf, type Connection, type ConnectionInput, type StringMap } from './connection.js';
 
-/** MCP scopes, highest precedence first: a user's entry in a workspace, the workspace's, the user's, global. */
-export const MCP_SCOPES = new ScopeRules<McpScope>(['local', 'project', 'user', 'global'], {
+/** MCP scopes in precedence order (src/schemas/mcp-server.ts), with the owners each needs. */
+export const MCP_SCOPES = new ScopeRules<McpScope>(MCP_SCOPE_NAMES, {
   local: { workspace: true, user: true },
   project: { workspace: true, user: false },
   user: { workspace: false, user: true },

@@ -1,4 +1,5 @@
 import { conflict, invalid, notFound } from '../../errors.js';
+import { SKILL_SCOPE_NAMES } from '../../schemas/skill.js';
 import { SKILL_MANIFEST_PATH, type JsonObject, type Skill, type SkillFile, type SkillFileInfo, type SkillScope, type SourceMode, type Storage } from '../../storage/types.js';
 import { isoNow, type Clock } from '../clock.js';
 import { newId } from '../ids.js';
@@ -8,8 +9,8 @@ import { checkFilePath, decodeContent, skillFile, utf8Text, type FileEncoding } 
 import { composeManifest, manifestFields, withGivenFields } from './manifest.js';
 import { syncSkillFiles, type SkillSyncReport, type SkillSyncRequest } from './sync.js';
 
-/** Skill scopes, highest precedence first: a user's own skills, the workspace's, the tenant's, then global ones. */
-export const SKILL_SCOPES = new ScopeRules<SkillScope>(['user', 'workspace', 'tenant', 'global'], {
+/** Skill scopes in precedence order (src/schemas/skill.ts), with the owners each needs. */
+export const SKILL_SCOPES = new ScopeRules<SkillScope>(SKILL_SCOPE_NAMES, {
   user: { workspace: false, user: true },
   workspace: { workspace: true, user: false },
   tenant: { workspace: false, user: false },

@@ -1,31 +1,13 @@
 import { Type } from 'typebox';
-import { JsonObject, NonBlank, Nullable, StringEnum, Timestamp } from './common.js';
+import { APP_TYPES, ApplicationLinkRecord, ApplicationRecord } from '../../schemas/application.js';
+import { JsonObject, NonBlank, Nullable, StringEnum } from './common.js';
 import { Paging } from './registry.js';
 
-const APP_TYPES = ['generic', 'chat', 'agent', 'tool'] as const;
 const AppType = StringEnum(APP_TYPES);
 
-export const Application = Type.Object({
-  id: Type.String({ description: 'app_…' }),
-  tenant_id: Type.String(),
-  name: Type.String(),
-  description: Nullable(Type.String()),
-  app_type: AppType,
-  enabled: Type.Boolean(),
-  config: JsonObject,
-  metadata: JsonObject,
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
-
-export const ApplicationAssociation = Type.Object({
-  application_id: Type.String(),
-  workspace_id: Type.String(),
-  enabled: Type.Boolean({ description: 'false keeps the link but disables the application in this workspace' }),
-  config_overrides: JsonObject,
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+/** The one declaration of an application and of its link to a workspace: src/schemas/application.ts. */
+export const Application = ApplicationRecord;
+export const ApplicationAssociation = ApplicationLinkRecord;
 
 export const WorkspaceApplication = Type.Object({
   ...Application.properties,

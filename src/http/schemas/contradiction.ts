@@ -1,22 +1,9 @@
 import { Type } from 'typebox';
-import { NonBlank, Nullable, StringEnum, Timestamp, WorkspaceIdField } from './common.js';
+import { ContradictionRecord, RESOLUTIONS } from '../../schemas/contradiction.js';
+import { NonBlank, StringEnum, WorkspaceIdField } from './common.js';
 
-export const RESOLUTIONS = ['keep_a', 'keep_b', 'keep_both', 'merge'] as const;
-
-export const Contradiction = Type.Object({
-  id: Type.String(),
-  workspace_id: Type.String(),
-  memory_a_id: Type.String({ description: 'the earlier memory' }),
-  memory_b_id: Type.String({ description: 'the later memory' }),
-  contradiction_type: Type.String({ description: 'negation, number_change, date_change, exclusive_value (or other, from a language model)' }),
-  confidence: Type.Number(),
-  detection_method: Type.String({ description: 'rules or llm' }),
-  explanation: Nullable(Type.String()),
-  detected_at: Timestamp,
-  resolved_at: Nullable(Timestamp),
-  resolution: Nullable(StringEnum(RESOLUTIONS)),
-  merged_memory_id: Nullable(Type.String({ description: 'the memory that replaced both (merge)' })),
-});
+/** The one declaration of a contradiction: src/schemas/contradiction.ts. */
+export const Contradiction = ContradictionRecord;
 
 export const ListContradictionsQuery = Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 500, default: 10 }) }, { additionalProperties: false });
 

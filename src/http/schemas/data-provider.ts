@@ -1,25 +1,18 @@
 import { Type } from 'typebox';
-import { JsonObject, NonBlank, Nullable, StringEnum, Timestamp, WorkspaceIdField } from './common.js';
+import { DataProviderRecord, DataProviderTypeField as ProviderType } from '../../schemas/data-provider.js';
+import { JsonObject, NonBlank, Nullable, Timestamp, WorkspaceIdField } from './common.js';
 import { Paging } from './registry.js';
 
-/** The open edition offers the `local` provider only. */
-const ProviderType = StringEnum(['local'] as const, { description: 'only `local` in this edition' });
 const Schedule = Type.String({ minLength: 1, maxLength: 200, description: 'stored as given (e.g. a cron expression); this edition runs no scheduler' });
 const EncryptedArgs = Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true, description: 'secrets (credentials): encrypted at rest, never returned' });
 
-export const DataProvider = Type.Object({
-  id: Type.String({ description: 'dp_…' }),
-  workspace_id: Type.String(),
-  name: Type.String(),
-  provider_type: ProviderType,
-  connection_args: JsonObject,
-  has_encrypted_args: Type.Boolean({ description: 'whether encrypted_args is set; its value is never returned' }),
-  schedule: Nullable(Type.String()),
-  metadata: JsonObject,
-  last_synced_at: Nullable(Timestamp),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+const { sealed_args: _sealed, ...shownFields } = DataProviderRecord.properties;
+
+/** A data provider as stored (src/schemas/data-provider.ts), with whether its secrets are set instead of them. */
+export const DataProvider = Type.Object(
+  { ...shownFields, has_encrypted_args: Type.Boolean({ description: 'whether encrypted_args is set; its value is never returned' }) },
+  { title: 'DataProvider' },
+);
 
 export const DataProviderEnvelope = Type.Object({ data_provider: DataProvider });
 

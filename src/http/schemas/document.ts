@@ -1,10 +1,7 @@
 import { Type, type Static } from 'typebox';
+import { DOCUMENT_TYPES, DocumentPageRecord, IngestionErrorCode, IngestionJobRecord, IngestionStatusField as Status, StoredDocumentRecord } from '../../schemas/document.js';
 import { Identifier, JsonObject, NonBlank, Nullable, paging, Score01, StringEnum, Timestamp, WorkspaceIdField } from './common.js';
 import { Memory } from './memory.js';
-
-const DOCUMENT_TYPES = ['text', 'markdown', 'html', 'pdf', 'docx', 'image', 'audio'] as const;
-const STATUSES = ['queued', 'processing', 'completed', 'failed', 'cancelled'] as const;
-const Status = StringEnum(STATUSES, { description: 'queued → processing → completed | failed | cancelled; a document has its current job’s status' });
 
 export const ExtractionOptions = Type.Object(
   {
@@ -44,86 +41,60 @@ export const UploadForm = Type.Object(
   { additionalProperties: false },
 );
 
-export const Document = Type.Object({
-  id: Type.String(),
-  workspace_id: Type.String(),
-  tenant_id: Type.String(),
-  filename: Type.String(),
-  mime_type: Type.String(),
-  document_type: StringEnum(DOCUMENT_TYPES),
-  size_bytes: Type.Integer(),
-  content_hash: Type.String({ description: 'SHA-256 hex of the uploaded bytes' }),
-  status: Status,
-  context_id: Type.String({ description: 'context of the memories made from it' }),
-  target_context_id: Type.String({ description: 'the same as context_id (the name client libraries read)' }),
-  importance: Type.Number(),
-  tags: Type.Array(Type.String()),
-  metadata: JsonObject,
-  extraction_options: Type.Object({ chunk_size: Type.Integer(), page_size: Type.Integer() }),
-  retain_original: Type.Boolean(),
-  original_stored: Type.Boolean({ description: 'the uploaded bytes are stored (until the job ends, or for good with retain_original)' }),
-  page_count: Type.Integer(),
-  memory_count: Type.Integer({ description: 'memories its chunks became' }),
-  job_id: Type.String({ description: 'the current (latest) ingestion job' }),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+/** The extraction options in effect, defaults filled in. */
+const EffectiveOptions = Type.Object({ chunk_size: Type.Integer(), page_size: Type.Integer() });
 
+const { current_job_id, extraction_options: _storedOptions, ...documentFields } = StoredDocumentRecord.properties;
+
+/**
+ * A document as read (src/schemas/document.ts) with the names client libraries read: `job_id` for its current job,
+ * `target_context_id` beside `context_id`; its extraction options with the defaults filled in.
+ */
+export const Document = Type.Object({
+  ...documentFields,
+  target_context_id: Type.String({ description: 'the same as context_id (the name client libraries read)' }),
+  extraction_options: EffectiveOptions,
+  job_id: current_job_id,
+}, { title: 'Document' });
+
+const {
+  extraction_options: _jobOptions,
+  pages_total,
+  chunks_total,
+  chunks_done,
+  memories_linked,
+  chunks_deduplicated,
+  error_code: _code,
+  error_message: _message,
+  ...jobFields
+} = IngestionJobRecord.properties;
+
+/**
+ * An ingestion job as stored (src/schemas/document.ts) with its counters grouped as `progress` and its failure as
+ * `error`, and beside them the flat names client libraries read.
+ */
 export const Job = Type.Object({
-  id: Type.String(),
-  workspace_id: Type.String(),
-  document_id: Type.String(),
-  status: Status,
-  extraction_options: Type.Object({ chunk_size: Type.Integer(), page_size: Type.Integer() }),
+  ...jobFields,
+  extraction_options: EffectiveOptions,
   progress: Type.Object({
-    pages_total: Nullable(Type.Integer({ description: 'null until the pages are extracted' })),
-    chunks_total: Nullable(Type.Integer({ description: 'null until the pages are cut into chunks' })),
-    chunks_processed: Type.Integer(),
-    memories: Type.Integer({ description: 'chunks that are memories of the document after this run (new, or unchanged and kept)' }),
-    chunks_deduplicated: Type.Integer({ description: 'chunks whose exact text already was a memory from elsewhere (not linked)' }),
+    pages_total,
+    chunks_total,
+    chunks_processed: chunks_done,
+    memories: memories_linked,
+    chunks_deduplicated,
     percent: Type.Integer({ minimum: 0, maximum: 100 }),
   }),
-  error: Nullable(
-    Type.Object({
-      code: Type.String({
-        description:
-          'empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed',
-      }),
-      message: Type.String(),
-    }),
-  ),
-  page_errors: Type.Array(
-    Type.Object({
-      page_no: Type.Integer({ minimum: 1 }),
-      code: Type.String({ description: 'render_failed, render_timeout, render_out_of_memory, corrupt_document, image_too_large, ocr_timeout or ocr_failed' }),
-      message: Type.String(),
-    }),
-    { description: 'scanned pages (of a PDF or a multi-page TIFF) OCR could not read (their transcript stays empty); the job goes on with the other pages' },
-  ),
-  created_at: Timestamp,
-  started_at: Nullable(Timestamp),
-  finished_at: Nullable(Timestamp),
-  updated_at: Timestamp,
+  error: Nullable(Type.Object({ code: IngestionErrorCode, message: Type.String() })),
   progress_percent: Type.Integer({ minimum: 0, maximum: 100, description: 'the same as progress.percent' }),
   document_ids: Type.Array(Type.String(), { description: 'the job’s document, as a list' }),
   documents_processed: Type.Integer({ description: '1 once the job completed, else 0' }),
   total_memories_created: Type.Integer({ description: 'the same as progress.memories' }),
   errors: Type.Array(Type.Object({ code: Type.String(), message: Type.String() }), { description: 'error as a list: empty, or the one error' }),
   completed_at: Nullable(Timestamp),
-});
+}, { title: 'IngestionJob' });
 
-export const Page = Type.Object({
-  id: Type.String(),
-  workspace_id: Type.String(),
-  document_id: Type.String(),
-  page_no: Type.Integer({ minimum: 1 }),
-  transcript: Type.String(),
-  transcript_model: Type.String({
-    description: 'the extractor (unpdf, mammoth, html-text, markdown, plain-text), the OCR model (tesseract.js-eng-best-int) or the transcription model',
-  }),
-  transcript_confidence: Nullable(Type.Number({ minimum: 0, maximum: 1, description: 'OCR pages: mean word confidence; null otherwise' })),
-  created_at: Timestamp,
-});
+/** The one declaration of a page: src/schemas/document.ts. */
+export const Page = DocumentPageRecord;
 
 export const DocumentAndJob = Type.Object({ document: Document, job: Job });
 export const DocumentDetail = Type.Object({ document: Type.Object({ ...Document.properties, memory_ids: Type.Array(Type.String(), { description: 'in page order' }) }), job: Job });

@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
-import { Timestamp, WorkspaceIdField } from './common.js';
+import { EntityCardRecord } from '../../schemas/entity.js';
+import { WorkspaceIdField } from './common.js';
 import { Memory } from './memory.js';
 
 const ObserverId = Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'whose perspective: memories observed by them, insights kept for them' }));
@@ -22,16 +23,8 @@ export const DeriveResponse = Type.Object({
 
 export const CardQuery = Type.Object({ workspace_id: WorkspaceIdField, force_refresh: Type.Boolean({ default: false }) }, { additionalProperties: false });
 
-export const CardResponse = Type.Object({
-  entity_id: Type.String(),
-  workspace_id: Type.String(),
-  reflection: Type.String(),
-  insights: Type.Array(Memory),
-  source_memories: Type.Array(Memory),
-  confidence: Type.Number(),
-  cached: Type.Boolean(),
-  generated_at: Timestamp,
-});
+/** The one declaration of an entity's card: src/schemas/entity.ts. */
+export const CardResponse = EntityCardRecord;
 
 export const InsightsQuery = Type.Object(
   { workspace_id: WorkspaceIdField, observer_id: ObserverId, limit: Type.Integer({ minimum: 1, maximum: 500, default: 20 }) },

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { ErasureAuditRecord, ErasureCountsRecord } from '../../schemas/erasure.js';
 import { Identifier, Timestamp } from './common.js';
 
 const PersonId = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 256, description }));
@@ -13,42 +14,15 @@ export const ErasureBody = Type.Object(
   { additionalProperties: false },
 );
 
-const Count = (description: string) => Type.Integer({ minimum: 0, description });
-
-export const ErasureCountsSchema = Type.Object(
-  {
-    memories: Count('memories hard-deleted with their vectors and keyword entries, derived facts and insights included'),
-    associations: Count('links to or from them'),
-    contradictions: Count('contradiction records naming them'),
-    document_links: Count('links from documents to them (the documents stay)'),
-    knowledgebase_articles: Count('knowledgebase articles citing them, and the index that lists those'),
-    entity_cards: Count('cached entity cards quoting them'),
-    sessions: Count('sessions of the user'),
-    working_memory_entries: Count('working-memory entries of those sessions'),
-    sandbox_checkpoints: Count('sandbox checkpoints of those sessions'),
-    threads: Count('chat threads'),
-    messages: Count('messages of those threads'),
-    skills: Count('the user’s skills'),
-    mcp_servers: Count('the user’s MCP server entries'),
-  },
-  { description: 'rows removed, by kind' },
-);
+/** The one declaration of the counts and of the audit record: src/schemas/erasure.ts. */
+export const ErasureCountsSchema = ErasureCountsRecord;
+export const ErasureAuditSchema = ErasureAuditRecord;
 
 export const ErasureResult = Type.Object({
   id: Type.String({ description: 'the audit record (GET /v1/erasures)' }),
   erased_at: Timestamp,
   selector: Type.Object({ user_id: Type.Optional(Type.String()), subject_id: Type.Optional(Type.String()) }),
   workspaces: Type.Array(Type.String(), { description: 'where the erasure ran' }),
-  removed: ErasureCountsSchema,
-});
-
-export const ErasureAuditSchema = Type.Object({
-  id: Type.String(),
-  erased_at: Timestamp,
-  requested_by: Type.String({ description: '`admin`, `local` (no auth configured) or `key:<api key id>`' }),
-  selector_kind: Type.Union([Type.Literal('user_id'), Type.Literal('subject_id')]),
-  selector_hash: Type.String({ description: 'hex SHA-256 of `memd-erasure:<selector_kind>:<id>`; the id itself is not kept' }),
-  workspaces: Type.Array(Type.String()),
   removed: ErasureCountsSchema,
 });
 

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { Identifier, JsonObject, Nullable, paging, StringEnum, Timestamp, WorkspaceIdField } from './common.js';
+import { ArticleLinkRecord, KnowledgebaseArticleRecord, KnowledgebaseJobRecord, KnowledgebaseMetaRecord } from '../../schemas/knowledgebase.js';
+import { Identifier, Nullable, paging, StringEnum, Timestamp, WorkspaceIdField } from './common.js';
 
 export const GenerateBody = Type.Object(
   {
@@ -19,33 +20,36 @@ export const GenerateBody = Type.Object(
 );
 export type GenerateBody = Static<typeof GenerateBody>;
 
-const Link = Type.Object({ article_id: Type.String(), title: Type.String(), weight: Type.Integer({ description: 'associations joining the two topics' }) });
+const Link = ArticleLinkRecord;
+const stored = KnowledgebaseArticleRecord.properties;
 
+/**
+ * An article as stored (src/schemas/knowledgebase.ts) as the API serves it: `article_type` for its kind, `content` for
+ * its body with the related articles rendered; its workspace, signature and position stay inside.
+ */
 export const Article = Type.Object({
-  id: Type.String({ description: 'path-style: `index`, `topics/<slug>`' }),
-  article_type: StringEnum(['index', 'topic'] as const),
-  title: Type.String(),
-  summary: Type.String(),
+  id: stored.id,
+  article_type: stored.kind,
+  title: stored.title,
+  summary: stored.summary,
   content: Type.String({ description: 'Markdown; memory links point at /v1/memories/{id}' }),
-  memory_ids: Type.Array(Type.String(), { description: 'most central first' }),
+  memory_ids: stored.memory_ids,
   memory_count: Type.Integer(),
-  links: Type.Array(Link),
-  community_id: Nullable(Type.Integer()),
-  generator: Type.String({ description: 'llm or extractive' }),
-  metadata: JsonObject,
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+  links: stored.links,
+  community_id: stored.community_id,
+  generator: stored.generator,
+  metadata: stored.metadata,
+  created_at: stored.created_at,
+  updated_at: stored.updated_at,
+}, { title: 'KnowledgebaseArticle' });
 
+const { created_at: _created, updated_at: _updated, ...metaFields } = KnowledgebaseMetaRecord.properties;
+
+/** The knowledgebase as stored (src/schemas/knowledgebase.ts), with the counts its stats hold. */
 const infoFields = {
-  workspace_id: Type.String(),
-  generated_at: Timestamp,
-  context_id: Nullable(Type.String()),
-  since: Nullable(Timestamp),
-  generator: Type.String(),
+  ...metaFields,
   article_count: Type.Integer(),
   community_count: Type.Integer(),
-  stats: JsonObject,
 };
 
 export const KnowledgebaseInfo = Type.Object({ ...infoFields, index: Nullable(Article) });
@@ -59,16 +63,8 @@ const Changes = Type.Object({
 
 export const GenerateResponse = Type.Object({ ...infoFields, index: Article, changes: Changes });
 
-export const Job = Type.Object({
-  id: Type.String(),
-  workspace_id: Type.String(),
-  status: StringEnum(['queued', 'running', 'succeeded', 'failed'] as const),
-  options: JsonObject,
-  result: Nullable(JsonObject),
-  error: Nullable(Type.String()),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+/** The one declaration of a generation job: src/schemas/knowledgebase.ts. */
+export const Job = KnowledgebaseJobRecord;
 export const JobEnvelope = Type.Object({ job: Job });
 
 export const ArticlesQuery = Type.Object(

@@ -1,9 +1,9 @@
 import { Type } from 'typebox';
-import { JsonObject, Nullable, StringEnum, Timestamp, WorkspaceIdField } from './common.js';
-import { EntryName, Listed, ResolveBody, ScopedFields, ScopedListQuery, SourceMode, SyncTimes, UserIdField } from './registry.js';
+import { MCP_SCOPE_NAMES, MCP_TRANSPORTS as TRANSPORTS, McpServerRecord } from '../../schemas/mcp-server.js';
+import { JsonObject, Nullable, StringEnum, WorkspaceIdField } from './common.js';
+import { EntryName, Listed, ResolveBody, ScopedListQuery, SourceMode, SyncTimes, UserIdField } from './registry.js';
 
-export const MCP_SCOPE_NAMES = ['local', 'project', 'user', 'global'] as const;
-const TRANSPORTS = ['stdio', 'http', 'sse', 'streamable-http'] as const;
+export { MCP_SCOPE_NAMES };
 
 const Transport = StringEnum(TRANSPORTS);
 const StringMap = (description: string) => Type.Record(Type.String(), Type.String({ maxLength: 32_768 }), { maxProperties: 200, description });
@@ -13,25 +13,14 @@ const Command = Type.String({ minLength: 1, maxLength: 4096, description: 'what 
 const Url = Type.String({ pattern: '^https?://', maxLength: 4096, description: 'where an http, sse or streamable-http server listens' });
 const Args = Type.Array(Type.String({ maxLength: 4096 }), { maxItems: 200 });
 
+const { env_keys: _envKeys, header_keys: _headerKeys, sealed_secrets: _sealed, ...shownFields } = McpServerRecord.properties;
+
+/** An MCP server entry as stored (src/schemas/mcp-server.ts), with its env variables and headers by name instead of sealed. */
 export const McpServer = Type.Object({
-  id: Type.String({ description: 'mcp_…' }),
-  tenant_id: Type.String(),
-  name: Type.String(),
-  description: Nullable(Type.String()),
-  ...ScopedFields(MCP_SCOPE_NAMES),
-  transport: Transport,
-  command: Nullable(Type.String()),
-  args: Type.Array(Type.String()),
-  url: Nullable(Type.String()),
+  ...shownFields,
   env: Type.Record(Type.String(), Type.String(), { description: 'values masked (********) unless revealed' }),
   headers: Type.Record(Type.String(), Type.String(), { description: 'values masked (********) unless revealed' }),
-  source_mode: SourceMode,
-  enabled: Type.Boolean(),
-  metadata: JsonObject,
-  last_synced_at: Nullable(Timestamp),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+}, { title: 'McpServer' });
 
 export const McpServerEnvelope = Type.Object({ mcp_server: McpServer });
 export const McpServerList = Type.Object({ mcp_servers: Type.Array(Listed(McpServer)), total_count: Type.Integer() });

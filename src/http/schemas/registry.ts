@@ -1,5 +1,8 @@
 import { Type, type TObject, type TProperties, type TSchema } from 'typebox';
+import { SourceModeField } from '../../schemas/registry.js';
 import { Nullable, paging, StringEnum, WorkspaceIdField } from './common.js';
+
+export { ScopedFields } from '../../schemas/registry.js';
 
 /** Shared by the registries (applications, skills, MCP servers, data providers). */
 
@@ -9,9 +12,7 @@ export const UserIdField = Type.Optional(
   Type.String({ minLength: 1, maxLength: 256, description: 'the user whose user- and local-scoped entries apply (a claim that selects entries, not a credential)' }),
 );
 
-export const SourceMode = StringEnum(['server', 'mirrored', 'filesystem'] as const, {
-  description: 'where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins',
-});
+export const SourceMode = SourceModeField;
 
 export const ScopedListQuery = <S extends readonly string[]>(scopes: S) =>
   Type.Object(
@@ -24,13 +25,6 @@ export const ScopedListQuery = <S extends readonly string[]>(scopes: S) =>
     },
     { additionalProperties: false },
   );
-
-/** Scope, owners and precedence fields of a scoped entry. */
-export const ScopedFields = <S extends readonly string[]>(scopes: S) => ({
-  scope: StringEnum(scopes),
-  workspace_id: Nullable(Type.String({ description: 'null above workspace scope' })),
-  user_id: Nullable(Type.String({ description: 'set for user-owned scopes' })),
-});
 
 /** An entry in a listing, with whether precedence hides it. */
 export const Listed = <P extends TProperties>(entry: TObject<P>) =>

@@ -1,9 +1,10 @@
 import { Type } from 'typebox';
 import { SKILL_NAME_PATTERN } from '../../core/skills/manifest.js';
-import { JsonObject, Nullable, StringEnum, Timestamp, WorkspaceIdField } from './common.js';
-import { Listed, ResolveBody, ScopedFields, ScopedListQuery, SourceMode, SyncTimes, UserIdField } from './registry.js';
+import { SKILL_SCOPE_NAMES, SkillFileInfoRecord, SkillRecord } from '../../schemas/skill.js';
+import { JsonObject, Nullable, StringEnum, WorkspaceIdField } from './common.js';
+import { Listed, ResolveBody, ScopedListQuery, SourceMode, SyncTimes, UserIdField } from './registry.js';
 
-export const SKILL_SCOPE_NAMES = ['user', 'workspace', 'tenant', 'global'] as const;
+export { SKILL_SCOPE_NAMES };
 
 const SkillName = Type.String({ pattern: SKILL_NAME_PATTERN, description: 'also the folder name in a bundle' });
 const Manifest = Type.String({ minLength: 1, maxLength: 1_000_000, description: 'the whole SKILL.md: YAML front matter (`name`, `description`, `version`, …) between `---` lines, then the instructions' });
@@ -11,24 +12,13 @@ const FilePath = Type.String({ minLength: 1, maxLength: 512, description: 'relat
 const Encoding = StringEnum(['utf8', 'base64'] as const, { description: '`base64` for binary content; default `utf8`' });
 const Sha256 = Type.String({ pattern: '^[0-9a-fA-F]{64}$', description: 'hex SHA-256 of the content' });
 
-export const Skill = Type.Object({
-  id: Type.String({ description: 'skill_…' }),
-  tenant_id: Type.String(),
-  name: Type.String(),
-  version: Nullable(Type.String()),
-  description: Nullable(Type.String()),
-  ...ScopedFields(SKILL_SCOPE_NAMES),
-  source_mode: SourceMode,
-  manifest: Type.String({ description: 'the SKILL.md content' }),
-  metadata: JsonObject,
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+/** The one declaration of a skill and of a file's details: src/schemas/skill.ts. */
+export const Skill = SkillRecord;
+export const SkillFileInfo = SkillFileInfoRecord;
 
 export const SkillEnvelope = Type.Object({ skill: Skill });
 export const SkillList = Type.Object({ skills: Type.Array(Listed(Skill)), total_count: Type.Integer() });
 
-export const SkillFileInfo = Type.Object({ path: Type.String(), size: Type.Integer(), sha256: Type.String(), created_at: Timestamp, updated_at: Timestamp });
 export const SkillFileContent = Type.Object({ ...SkillFileInfo.properties, encoding: Encoding, content: Type.String({ description: 'text when the file is UTF-8, base64 otherwise' }) });
 
 const FileInput = Type.Object({ path: FilePath, content: Type.String(), encoding: Type.Optional(Encoding) }, { additionalProperties: false });

@@ -1,16 +1,16 @@
-import type { EntityCardRecord, EntityStore } from '../types.js';
+import type { CachedEntityCard, EntityStore } from '../types.js';
 import { json, parseJsonObject, toIso } from '../rows.js';
 import type { SqlContext } from './context.js';
 
 export class SqlEntityStore implements EntityStore {
   constructor(private readonly ctx: SqlContext) {}
 
-  async getCard(workspaceId: string, entityId: string): Promise<EntityCardRecord | null> {
+  async getCard(workspaceId: string, entityId: string): Promise<CachedEntityCard | null> {
     const row = await this.ctx.db.selectFrom('entity_cards').selectAll().where('workspace_id', '=', workspaceId).where('entity_id', '=', entityId).executeTakeFirst();
     return row ? { ...row, card: parseJsonObject(row.card), generated_at: toIso(row.generated_at) } : null;
   }
 
-  async putCard(record: EntityCardRecord): Promise<void> {
+  async putCard(record: CachedEntityCard): Promise<void> {
     const values = { ...record, card: json(record.card) };
     await this.ctx.db
       .insertInto('entity_cards')

@@ -287,32 +287,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            applications: {
-                                /** @description app_… */
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                description: string | null;
-                                /** @enum {string} */
-                                app_type: "generic" | "chat" | "agent" | "tool";
-                                enabled: boolean;
-                                config: {
-                                    [key: string]: unknown;
-                                };
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            }[];
+                            applications: components["schemas"]["Application"][];
                             total_count: number;
                         };
                     };
@@ -362,32 +337,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description app_… */
-                            id: string;
-                            tenant_id: string;
-                            name: string;
-                            description: string | null;
-                            /** @enum {string} */
-                            app_type: "generic" | "chat" | "agent" | "tool";
-                            enabled: boolean;
-                            config: {
-                                [key: string]: unknown;
-                            };
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            updated_at: string;
-                        };
+                        "application/json": components["schemas"]["Application"];
                     };
                 };
                 400: components["responses"]["Error"];
@@ -429,32 +379,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description app_… */
-                            id: string;
-                            tenant_id: string;
-                            name: string;
-                            description: string | null;
-                            /** @enum {string} */
-                            app_type: "generic" | "chat" | "agent" | "tool";
-                            enabled: boolean;
-                            config: {
-                                [key: string]: unknown;
-                            };
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            updated_at: string;
-                        };
+                        "application/json": components["schemas"]["Application"];
                     };
                 };
                 400: components["responses"]["Error"];
@@ -499,32 +424,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description app_… */
-                            id: string;
-                            tenant_id: string;
-                            name: string;
-                            description: string | null;
-                            /** @enum {string} */
-                            app_type: "generic" | "chat" | "agent" | "tool";
-                            enabled: boolean;
-                            config: {
-                                [key: string]: unknown;
-                            };
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            updated_at: string;
-                        };
+                        "application/json": components["schemas"]["Application"];
                     };
                 };
                 400: components["responses"]["Error"];
@@ -606,25 +506,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            application_id: string;
-                            workspace_id: string;
-                            /** @description false keeps the link but disables the application in this workspace */
-                            enabled: boolean;
-                            config_overrides: {
-                                [key: string]: unknown;
-                            };
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            updated_at: string;
-                        };
+                        "application/json": components["schemas"]["ApplicationLink"];
                     };
                 };
                 /** @description Default Response */
@@ -633,25 +515,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            application_id: string;
-                            workspace_id: string;
-                            /** @description false keeps the link but disables the application in this workspace */
-                            enabled: boolean;
-                            config_overrides: {
-                                [key: string]: unknown;
-                            };
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            updated_at: string;
-                        };
+                        "application/json": components["schemas"]["ApplicationLink"];
                     };
                 };
                 400: components["responses"]["Error"];
@@ -1326,34 +1190,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            id: string;
-                            workspace_id: string;
-                            /** @description the earlier memory */
-                            memory_a_id: string;
-                            /** @description the later memory */
-                            memory_b_id: string;
-                            /** @description negation, number_change, date_change, exclusive_value (or other, from a language model) */
-                            contradiction_type: string;
-                            confidence: number;
-                            /** @description rules or llm */
-                            detection_method: string;
-                            explanation: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            detected_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            resolved_at: string | null;
-                            /** @enum {string|null} */
-                            resolution: "keep_a" | "keep_b" | "keep_both" | "merge" | null;
-                            /** @description the memory that replaced both (merge) */
-                            merged_memory_id: string | null;
-                        };
+                        "application/json": components["schemas"]["Contradiction"];
                     };
                 };
                 400: components["responses"]["Error"];
@@ -1401,41 +1238,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data_providers: {
-                                /** @description dp_… */
-                                id: string;
-                                workspace_id: string;
-                                name: string;
-                                /**
-                                 * @description only `local` in this edition
-                                 * @enum {string}
-                                 */
-                                provider_type: "local";
-                                connection_args: {
-                                    [key: string]: unknown;
-                                };
-                                /** @description whether encrypted_args is set; its value is never returned */
-                                has_encrypted_args: boolean;
-                                schedule: string | null;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_synced_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            }[];
+                            data_providers: components["schemas"]["DataProvider"][];
                             total_count: number;
                         };
                     };
@@ -1494,41 +1297,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data_provider: {
-                                /** @description dp_… */
-                                id: string;
-                                workspace_id: string;
-                                name: string;
-                                /**
-                                 * @description only `local` in this edition
-                                 * @enum {string}
-                                 */
-                                provider_type: "local";
-                                connection_args: {
-                                    [key: string]: unknown;
-                                };
-                                /** @description whether encrypted_args is set; its value is never returned */
-                                has_encrypted_args: boolean;
-                                schedule: string | null;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_synced_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            data_provider: components["schemas"]["DataProvider"];
                         };
                     };
                 };
@@ -1575,41 +1344,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data_provider: {
-                                /** @description dp_… */
-                                id: string;
-                                workspace_id: string;
-                                name: string;
-                                /**
-                                 * @description only `local` in this edition
-                                 * @enum {string}
-                                 */
-                                provider_type: "local";
-                                connection_args: {
-                                    [key: string]: unknown;
-                                };
-                                /** @description whether encrypted_args is set; its value is never returned */
-                                has_encrypted_args: boolean;
-                                schedule: string | null;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_synced_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            data_provider: components["schemas"]["DataProvider"];
                         };
                     };
                 };
@@ -1667,41 +1402,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            data_provider: {
-                                /** @description dp_… */
-                                id: string;
-                                workspace_id: string;
-                                name: string;
-                                /**
-                                 * @description only `local` in this edition
-                                 * @enum {string}
-                                 */
-                                provider_type: "local";
-                                connection_args: {
-                                    [key: string]: unknown;
-                                };
-                                /** @description whether encrypted_args is set; its value is never returned */
-                                has_encrypted_args: boolean;
-                                schedule: string | null;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_synced_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            data_provider: components["schemas"]["DataProvider"];
                         };
                     };
                 };
@@ -1799,41 +1500,7 @@ export interface paths {
                              * @description ISO 8601, UTC
                              */
                             synced_at: string;
-                            data_provider: {
-                                /** @description dp_… */
-                                id: string;
-                                workspace_id: string;
-                                name: string;
-                                /**
-                                 * @description only `local` in this edition
-                                 * @enum {string}
-                                 */
-                                provider_type: "local";
-                                connection_args: {
-                                    [key: string]: unknown;
-                                };
-                                /** @description whether encrypted_args is set; its value is never returned */
-                                has_encrypted_args: boolean;
-                                schedule: string | null;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_synced_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            data_provider: components["schemas"]["DataProvider"];
                         };
                     };
                 };
@@ -1884,54 +1551,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            documents: {
-                                id: string;
-                                workspace_id: string;
-                                tenant_id: string;
-                                filename: string;
-                                mime_type: string;
-                                /** @enum {string} */
-                                document_type: "text" | "markdown" | "html" | "pdf" | "docx" | "image" | "audio";
-                                size_bytes: number;
-                                /** @description SHA-256 hex of the uploaded bytes */
-                                content_hash: string;
-                                /**
-                                 * @description queued → processing → completed | failed | cancelled; a document has its current job’s status
-                                 * @enum {string}
-                                 */
-                                status: "queued" | "processing" | "completed" | "failed" | "cancelled";
-                                /** @description context of the memories made from it */
-                                context_id: string;
-                                /** @description the same as context_id (the name client libraries read) */
-                                target_context_id: string;
-                                importance: number;
-                                tags: string[];
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                extraction_options: {
-                                    chunk_size: number;
-                                    page_size: number;
-                                };
-                                retain_original: boolean;
-                                /** @description the uploaded bytes are stored (until the job ends, or for good with retain_original) */
-                                original_stored: boolean;
-                                page_count: number;
-                                /** @description memories its chunks became */
-                                memory_count: number;
-                                /** @description the current (latest) ingestion job */
-                                job_id: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            }[];
+                            documents: components["schemas"]["Document"][];
                             total_count: number;
                             limit: number;
                             offset: number;
@@ -2008,130 +1628,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            document: {
-                                id: string;
-                                workspace_id: string;
-                                tenant_id: string;
-                                filename: string;
-                                mime_type: string;
-                                /** @enum {string} */
-                                document_type: "text" | "markdown" | "html" | "pdf" | "docx" | "image" | "audio";
-                                size_bytes: number;
-                                /** @description SHA-256 hex of the uploaded bytes */
-                                content_hash: string;
-                                /**
-                                 * @description queued → processing → completed | failed | cancelled; a document has its current job’s status
-                                 * @enum {string}
-                                 */
-                                status: "queued" | "processing" | "completed" | "failed" | "cancelled";
-                                /** @description context of the memories made from it */
-                                context_id: string;
-                                /** @description the same as context_id (the name client libraries read) */
-                                target_context_id: string;
-                                importance: number;
-                                tags: string[];
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                extraction_options: {
-                                    chunk_size: number;
-                                    page_size: number;
-                                };
-                                retain_original: boolean;
-                                /** @description the uploaded bytes are stored (until the job ends, or for good with retain_original) */
-                                original_stored: boolean;
-                                page_count: number;
-                                /** @description memories its chunks became */
-                                memory_count: number;
-                                /** @description the current (latest) ingestion job */
-                                job_id: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
-                            job: {
-                                id: string;
-                                workspace_id: string;
-                                document_id: string;
-                                /**
-                                 * @description queued → processing → completed | failed | cancelled; a document has its current job’s status
-                                 * @enum {string}
-                                 */
-                                status: "queued" | "processing" | "completed" | "failed" | "cancelled";
-                                extraction_options: {
-                                    chunk_size: number;
-                                    page_size: number;
-                                };
-                                progress: {
-                                    /** @description null until the pages are extracted */
-                                    pages_total: number | null;
-                                    /** @description null until the pages are cut into chunks */
-                                    chunks_total: number | null;
-                                    chunks_processed: number;
-                                    /** @description chunks that are memories of the document after this run (new, or unchanged and kept) */
-                                    memories: number;
-                                    /** @description chunks whose exact text already was a memory from elsewhere (not linked) */
-                                    chunks_deduplicated: number;
-                                    percent: number;
-                                };
-                                error: {
-                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed */
-                                    code: string;
-                                    message: string;
-                                } | null;
-                                /** @description scanned pages (of a PDF or a multi-page TIFF) OCR could not read (their transcript stays empty); the job goes on with the other pages */
-                                page_errors: {
-                                    page_no: number;
-                                    /** @description render_failed, render_timeout, render_out_of_memory, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
-                                    code: string;
-                                    message: string;
-                                }[];
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                started_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                finished_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                                /** @description the same as progress.percent */
-                                progress_percent: number;
-                                /** @description the job’s document, as a list */
-                                document_ids: string[];
-                                /** @description 1 once the job completed, else 0 */
-                                documents_processed: number;
-                                /** @description the same as progress.memories */
-                                total_memories_created: number;
-                                /** @description error as a list: empty, or the one error */
-                                errors: {
-                                    code: string;
-                                    message: string;
-                                }[];
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                completed_at: string | null;
-                            };
+                            document: components["schemas"]["Document"];
+                            job: components["schemas"]["IngestionJob"];
                         };
                     };
                 };
@@ -2184,82 +1682,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            jobs: {
-                                id: string;
-                                workspace_id: string;
-                                document_id: string;
-                                /**
-                                 * @description queued → processing → completed | failed | cancelled; a document has its current job’s status
-                                 * @enum {string}
-                                 */
-                                status: "queued" | "processing" | "completed" | "failed" | "cancelled";
-                                extraction_options: {
-                                    chunk_size: number;
-                                    page_size: number;
-                                };
-                                progress: {
-                                    /** @description null until the pages are extracted */
-                                    pages_total: number | null;
-                                    /** @description null until the pages are cut into chunks */
-                                    chunks_total: number | null;
-                                    chunks_processed: number;
-                                    /** @description chunks that are memories of the document after this run (new, or unchanged and kept) */
-                                    memories: number;
-                                    /** @description chunks whose exact text already was a memory from elsewhere (not linked) */
-                                    chunks_deduplicated: number;
-                                    percent: number;
-                                };
-                                error: {
-                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed */
-                                    code: string;
-                                    message: string;
-                                } | null;
-                                /** @description scanned pages (of a PDF or a multi-page TIFF) OCR could not read (their transcript stays empty); the job goes on with the other pages */
-                                page_errors: {
-                                    page_no: number;
-                                    /** @description render_failed, render_timeout, render_out_of_memory, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
-                                    code: string;
-                                    message: string;
-                                }[];
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                started_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                finished_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                                /** @description the same as progress.percent */
-                                progress_percent: number;
-                                /** @description the job’s document, as a list */
-                                document_ids: string[];
-                                /** @description 1 once the job completed, else 0 */
-                                documents_processed: number;
-                                /** @description the same as progress.memories */
-                                total_memories_created: number;
-                                /** @description error as a list: empty, or the one error */
-                                errors: {
-                                    code: string;
-                                    message: string;
-                                }[];
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                completed_at: string | null;
-                            }[];
+                            jobs: components["schemas"]["IngestionJob"][];
                             total_count: number;
                             limit: number;
                             offset: number;
@@ -2312,82 +1735,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            job: {
-                                id: string;
-                                workspace_id: string;
-                                document_id: string;
-                                /**
-                                 * @description queued → processing → completed | failed | cancelled; a document has its current job’s status
-                                 * @enum {string}
-                                 */
-                                status: "queued" | "processing" | "completed" | "failed" | "cancelled";
-                                extraction_options: {
-                                    chunk_size: number;
-                                    page_size: number;
-                                };
-                                progress: {
-                                    /** @description null until the pages are extracted */
-                                    pages_total: number | null;
-                                    /** @description null until the pages are cut into chunks */
-                                    chunks_total: number | null;
-                                    chunks_processed: number;
-                                    /** @description chunks that are memories of the document after this run (new, or unchanged and kept) */
-                                    memories: number;
-                                    /** @description chunks whose exact text already was a memory from elsewhere (not linked) */
-                                    chunks_deduplicated: number;
-                                    percent: number;
-                                };
-                                error: {
-                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed */
-                                    code: string;
-                                    message: string;
-                                } | null;
-                                /** @description scanned pages (of a PDF or a multi-page TIFF) OCR could not read (their transcript stays empty); the job goes on with the other pages */
-                                page_errors: {
-                                    page_no: number;
-                                    /** @description render_failed, render_timeout, render_out_of_memory, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
-                                    code: string;
-                                    message: string;
-                                }[];
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                started_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                finished_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                                /** @description the same as progress.percent */
-                                progress_percent: number;
-                                /** @description the job’s document, as a list */
-                                document_ids: string[];
-                                /** @description 1 once the job completed, else 0 */
-                                documents_processed: number;
-                                /** @description the same as progress.memories */
-                                total_memories_created: number;
-                                /** @description error as a list: empty, or the one error */
-                                errors: {
-                                    code: string;
-                                    message: string;
-                                }[];
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                completed_at: string | null;
-                            };
+                            job: components["schemas"]["IngestionJob"];
                         };
                     };
                 };
@@ -2439,82 +1787,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            job: {
-                                id: string;
-                                workspace_id: string;
-                                document_id: string;
-                                /**
-                                 * @description queued → processing → completed | failed | cancelled; a document has its current job’s status
-                                 * @enum {string}
-                                 */
-                                status: "queued" | "processing" | "completed" | "failed" | "cancelled";
-                                extraction_options: {
-                                    chunk_size: number;
-                                    page_size: number;
-                                };
-                                progress: {
-                                    /** @description null until the pages are extracted */
-                                    pages_total: number | null;
-                                    /** @description null until the pages are cut into chunks */
-                                    chunks_total: number | null;
-                                    chunks_processed: number;
-                                    /** @description chunks that are memories of the document after this run (new, or unchanged and kept) */
-                                    memories: number;
-                                    /** @description chunks whose exact text already was a memory from elsewhere (not linked) */
-                                    chunks_deduplicated: number;
-                                    percent: number;
-                                };
-                                error: {
-                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed */
-                                    code: string;
-                                    message: string;
-                                } | null;
-                                /** @description scanned pages (of a PDF or a multi-page TIFF) OCR could not read (their transcript stays empty); the job goes on with the other pages */
-                                page_errors: {
-                                    page_no: number;
-                                    /** @description render_failed, render_timeout, render_out_of_memory, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
-                                    code: string;
-                                    message: string;
-                                }[];
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                started_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                finished_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                                /** @description the same as progress.percent */
-                                progress_percent: number;
-                                /** @description the job’s document, as a list */
-                                document_ids: string[];
-                                /** @description 1 once the job completed, else 0 */
-                                documents_processed: number;
-                                /** @description the same as progress.memories */
-                                total_memories_created: number;
-                                /** @description error as a list: empty, or the one error */
-                                errors: {
-                                    code: string;
-                                    message: string;
-                                }[];
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                completed_at: string | null;
-                            };
+                            job: components["schemas"]["IngestionJob"];
                         };
                     };
                 };
@@ -2658,32 +1931,14 @@ export interface paths {
                                 size_bytes: number;
                                 /** @description SHA-256 hex of the uploaded bytes */
                                 content_hash: string;
-                                /**
-                                 * @description queued → processing → completed | failed | cancelled; a document has its current job’s status
-                                 * @enum {string}
-                                 */
-                                status: "queued" | "processing" | "completed" | "failed" | "cancelled";
                                 /** @description context of the memories made from it */
                                 context_id: string;
-                                /** @description the same as context_id (the name client libraries read) */
-                                target_context_id: string;
                                 importance: number;
                                 tags: string[];
                                 metadata: {
                                     [key: string]: unknown;
                                 };
-                                extraction_options: {
-                                    chunk_size: number;
-                                    page_size: number;
-                                };
                                 retain_original: boolean;
-                                /** @description the uploaded bytes are stored (until the job ends, or for good with retain_original) */
-                                original_stored: boolean;
-                                page_count: number;
-                                /** @description memories its chunks became */
-                                memory_count: number;
-                                /** @description the current (latest) ingestion job */
-                                job_id: string;
                                 /**
                                  * Format: date-time
                                  * @description ISO 8601, UTC
@@ -2694,85 +1949,28 @@ export interface paths {
                                  * @description ISO 8601, UTC
                                  */
                                 updated_at: string;
-                                /** @description in page order */
-                                memory_ids: string[];
-                            };
-                            job: {
-                                id: string;
-                                workspace_id: string;
-                                document_id: string;
                                 /**
                                  * @description queued → processing → completed | failed | cancelled; a document has its current job’s status
                                  * @enum {string}
                                  */
                                 status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+                                /** @description the uploaded bytes are stored (until the job ends, or for good with retain_original) */
+                                original_stored: boolean;
+                                page_count: number;
+                                /** @description memories its chunks became */
+                                memory_count: number;
+                                /** @description the same as context_id (the name client libraries read) */
+                                target_context_id: string;
                                 extraction_options: {
                                     chunk_size: number;
                                     page_size: number;
                                 };
-                                progress: {
-                                    /** @description null until the pages are extracted */
-                                    pages_total: number | null;
-                                    /** @description null until the pages are cut into chunks */
-                                    chunks_total: number | null;
-                                    chunks_processed: number;
-                                    /** @description chunks that are memories of the document after this run (new, or unchanged and kept) */
-                                    memories: number;
-                                    /** @description chunks whose exact text already was a memory from elsewhere (not linked) */
-                                    chunks_deduplicated: number;
-                                    percent: number;
-                                };
-                                error: {
-                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed */
-                                    code: string;
-                                    message: string;
-                                } | null;
-                                /** @description scanned pages (of a PDF or a multi-page TIFF) OCR could not read (their transcript stays empty); the job goes on with the other pages */
-                                page_errors: {
-                                    page_no: number;
-                                    /** @description render_failed, render_timeout, render_out_of_memory, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
-                                    code: string;
-                                    message: string;
-                                }[];
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                started_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                finished_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                                /** @description the same as progress.percent */
-                                progress_percent: number;
-                                /** @description the job’s document, as a list */
-                                document_ids: string[];
-                                /** @description 1 once the job completed, else 0 */
-                                documents_processed: number;
-                                /** @description the same as progress.memories */
-                                total_memories_created: number;
-                                /** @description error as a list: empty, or the one error */
-                                errors: {
-                                    code: string;
-                                    message: string;
-                                }[];
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                completed_at: string | null;
+                                /** @description the current (latest) ingestion job */
+                                job_id: string;
+                                /** @description in page order */
+                                memory_ids: string[];
                             };
+                            job: components["schemas"]["IngestionJob"];
                         };
                     };
                 };
@@ -2913,22 +2111,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             document_id: string;
-                            pages: {
-                                id: string;
-                                workspace_id: string;
-                                document_id: string;
-                                page_no: number;
-                                transcript: string;
-                                /** @description the extractor (unpdf, mammoth, html-text, markdown, plain-text), the OCR model (tesseract.js-eng-best-int) or the transcription model */
-                                transcript_model: string;
-                                /** @description OCR pages: mean word confidence; null otherwise */
-                                transcript_confidence: number | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                            }[];
+                            pages: components["schemas"]["DocumentPage"][];
                             total_count: number;
                         };
                     };
@@ -2981,22 +2164,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            page: {
-                                id: string;
-                                workspace_id: string;
-                                document_id: string;
-                                page_no: number;
-                                transcript: string;
-                                /** @description the extractor (unpdf, mammoth, html-text, markdown, plain-text), the OCR model (tesseract.js-eng-best-int) or the transcription model */
-                                transcript_model: string;
-                                /** @description OCR pages: mean word confidence; null otherwise */
-                                transcript_confidence: number | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                            };
+                            page: components["schemas"]["DocumentPage"];
                         };
                     };
                 };
@@ -3071,130 +2239,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            document: {
-                                id: string;
-                                workspace_id: string;
-                                tenant_id: string;
-                                filename: string;
-                                mime_type: string;
-                                /** @enum {string} */
-                                document_type: "text" | "markdown" | "html" | "pdf" | "docx" | "image" | "audio";
-                                size_bytes: number;
-                                /** @description SHA-256 hex of the uploaded bytes */
-                                content_hash: string;
-                                /**
-                                 * @description queued → processing → completed | failed | cancelled; a document has its current job’s status
-                                 * @enum {string}
-                                 */
-                                status: "queued" | "processing" | "completed" | "failed" | "cancelled";
-                                /** @description context of the memories made from it */
-                                context_id: string;
-                                /** @description the same as context_id (the name client libraries read) */
-                                target_context_id: string;
-                                importance: number;
-                                tags: string[];
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                extraction_options: {
-                                    chunk_size: number;
-                                    page_size: number;
-                                };
-                                retain_original: boolean;
-                                /** @description the uploaded bytes are stored (until the job ends, or for good with retain_original) */
-                                original_stored: boolean;
-                                page_count: number;
-                                /** @description memories its chunks became */
-                                memory_count: number;
-                                /** @description the current (latest) ingestion job */
-                                job_id: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
-                            job: {
-                                id: string;
-                                workspace_id: string;
-                                document_id: string;
-                                /**
-                                 * @description queued → processing → completed | failed | cancelled; a document has its current job’s status
-                                 * @enum {string}
-                                 */
-                                status: "queued" | "processing" | "completed" | "failed" | "cancelled";
-                                extraction_options: {
-                                    chunk_size: number;
-                                    page_size: number;
-                                };
-                                progress: {
-                                    /** @description null until the pages are extracted */
-                                    pages_total: number | null;
-                                    /** @description null until the pages are cut into chunks */
-                                    chunks_total: number | null;
-                                    chunks_processed: number;
-                                    /** @description chunks that are memories of the document after this run (new, or unchanged and kept) */
-                                    memories: number;
-                                    /** @description chunks whose exact text already was a memory from elsewhere (not linked) */
-                                    chunks_deduplicated: number;
-                                    percent: number;
-                                };
-                                error: {
-                                    /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed */
-                                    code: string;
-                                    message: string;
-                                } | null;
-                                /** @description scanned pages (of a PDF or a multi-page TIFF) OCR could not read (their transcript stays empty); the job goes on with the other pages */
-                                page_errors: {
-                                    page_no: number;
-                                    /** @description render_failed, render_timeout, render_out_of_memory, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
-                                    code: string;
-                                    message: string;
-                                }[];
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                started_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                finished_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                                /** @description the same as progress.percent */
-                                progress_percent: number;
-                                /** @description the job’s document, as a list */
-                                document_ids: string[];
-                                /** @description 1 once the job completed, else 0 */
-                                documents_processed: number;
-                                /** @description the same as progress.memories */
-                                total_memories_created: number;
-                                /** @description error as a list: empty, or the one error */
-                                errors: {
-                                    code: string;
-                                    message: string;
-                                }[];
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                completed_at: string | null;
-                            };
+                            document: components["schemas"]["Document"];
+                            job: components["schemas"]["IngestionJob"];
                         };
                     };
                 };
@@ -3243,20 +2289,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            entity_id: string;
-                            workspace_id: string;
-                            reflection: string;
-                            insights: components["schemas"]["Memory"][];
-                            source_memories: components["schemas"]["Memory"][];
-                            confidence: number;
-                            cached: boolean;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            generated_at: string;
-                        };
+                        "application/json": components["schemas"]["EntityCard"];
                     };
                 };
                 400: components["responses"]["Error"];
@@ -3428,49 +2461,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            erasures: {
-                                id: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                erased_at: string;
-                                /** @description `admin`, `local` (no auth configured) or `key:<api key id>` */
-                                requested_by: string;
-                                selector_kind: "user_id" | "subject_id";
-                                /** @description hex SHA-256 of `memd-erasure:<selector_kind>:<id>`; the id itself is not kept */
-                                selector_hash: string;
-                                workspaces: string[];
-                                /** @description rows removed, by kind */
-                                removed: {
-                                    /** @description memories hard-deleted with their vectors and keyword entries, derived facts and insights included */
-                                    memories: number;
-                                    /** @description links to or from them */
-                                    associations: number;
-                                    /** @description contradiction records naming them */
-                                    contradictions: number;
-                                    /** @description links from documents to them (the documents stay) */
-                                    document_links: number;
-                                    /** @description knowledgebase articles citing them, and the index that lists those */
-                                    knowledgebase_articles: number;
-                                    /** @description cached entity cards quoting them */
-                                    entity_cards: number;
-                                    /** @description sessions of the user */
-                                    sessions: number;
-                                    /** @description working-memory entries of those sessions */
-                                    working_memory_entries: number;
-                                    /** @description sandbox checkpoints of those sessions */
-                                    sandbox_checkpoints: number;
-                                    /** @description chat threads */
-                                    threads: number;
-                                    /** @description messages of those threads */
-                                    messages: number;
-                                    /** @description the user’s skills */
-                                    skills: number;
-                                    /** @description the user’s MCP server entries */
-                                    mcp_servers: number;
-                                };
-                            }[];
+                            erasures: components["schemas"]["ErasureAudit"][];
                         };
                     };
                 };
@@ -4217,46 +3208,12 @@ export interface paths {
                              */
                             since: string | null;
                             generator: string;
-                            article_count: number;
-                            community_count: number;
                             stats: {
                                 [key: string]: unknown;
                             };
-                            index: {
-                                /** @description path-style: `index`, `topics/<slug>` */
-                                id: string;
-                                /** @enum {string} */
-                                article_type: "index" | "topic";
-                                title: string;
-                                summary: string;
-                                /** @description Markdown; memory links point at /v1/memories/{id} */
-                                content: string;
-                                /** @description most central first */
-                                memory_ids: string[];
-                                memory_count: number;
-                                links: {
-                                    article_id: string;
-                                    title: string;
-                                    /** @description associations joining the two topics */
-                                    weight: number;
-                                }[];
-                                community_id: number | null;
-                                /** @description llm or extractive */
-                                generator: string;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            } | null;
+                            article_count: number;
+                            community_count: number;
+                            index: components["schemas"]["KnowledgebaseArticle"] | null;
                         };
                     };
                 };
@@ -4308,41 +3265,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            articles: {
-                                /** @description path-style: `index`, `topics/<slug>` */
-                                id: string;
-                                /** @enum {string} */
-                                article_type: "index" | "topic";
-                                title: string;
-                                summary: string;
-                                /** @description Markdown; memory links point at /v1/memories/{id} */
-                                content: string;
-                                /** @description most central first */
-                                memory_ids: string[];
-                                memory_count: number;
-                                links: {
-                                    article_id: string;
-                                    title: string;
-                                    /** @description associations joining the two topics */
-                                    weight: number;
-                                }[];
-                                community_id: number | null;
-                                /** @description llm or extractive */
-                                generator: string;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            }[];
+                            articles: components["schemas"]["KnowledgebaseArticle"][];
                             total: number;
                             limit: number;
                             offset: number;
@@ -4394,41 +3317,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @description path-style: `index`, `topics/<slug>` */
-                            id: string;
-                            /** @enum {string} */
-                            article_type: "index" | "topic";
-                            title: string;
-                            summary: string;
-                            /** @description Markdown; memory links point at /v1/memories/{id} */
-                            content: string;
-                            /** @description most central first */
-                            memory_ids: string[];
-                            memory_count: number;
-                            links: {
-                                article_id: string;
-                                title: string;
-                                /** @description associations joining the two topics */
-                                weight: number;
-                            }[];
-                            community_id: number | null;
-                            /** @description llm or extractive */
-                            generator: string;
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC
-                             */
-                            updated_at: string;
-                        };
+                        "application/json": components["schemas"]["KnowledgebaseArticle"];
                     };
                 };
                 400: components["responses"]["Error"];
@@ -4494,47 +3383,13 @@ export interface paths {
                                  */
                                 since: string | null;
                                 generator: string;
-                                article_count: number;
-                                community_count: number;
                                 stats: {
                                     [key: string]: unknown;
                                 };
+                                article_count: number;
+                                community_count: number;
                             };
-                            articles: {
-                                /** @description path-style: `index`, `topics/<slug>` */
-                                id: string;
-                                /** @enum {string} */
-                                article_type: "index" | "topic";
-                                title: string;
-                                summary: string;
-                                /** @description Markdown; memory links point at /v1/memories/{id} */
-                                content: string;
-                                /** @description most central first */
-                                memory_ids: string[];
-                                memory_count: number;
-                                links: {
-                                    article_id: string;
-                                    title: string;
-                                    /** @description associations joining the two topics */
-                                    weight: number;
-                                }[];
-                                community_id: number | null;
-                                /** @description llm or extractive */
-                                generator: string;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            }[];
+                            articles: components["schemas"]["KnowledgebaseArticle"][];
                         };
                     };
                 };
@@ -4647,46 +3502,12 @@ export interface paths {
                              */
                             since: string | null;
                             generator: string;
-                            article_count: number;
-                            community_count: number;
                             stats: {
                                 [key: string]: unknown;
                             };
-                            index: {
-                                /** @description path-style: `index`, `topics/<slug>` */
-                                id: string;
-                                /** @enum {string} */
-                                article_type: "index" | "topic";
-                                title: string;
-                                summary: string;
-                                /** @description Markdown; memory links point at /v1/memories/{id} */
-                                content: string;
-                                /** @description most central first */
-                                memory_ids: string[];
-                                memory_count: number;
-                                links: {
-                                    article_id: string;
-                                    title: string;
-                                    /** @description associations joining the two topics */
-                                    weight: number;
-                                }[];
-                                community_id: number | null;
-                                /** @description llm or extractive */
-                                generator: string;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            article_count: number;
+                            community_count: number;
+                            index: components["schemas"]["KnowledgebaseArticle"];
                             changes: {
                                 created: string[];
                                 updated: string[];
@@ -4703,29 +3524,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            job: {
-                                id: string;
-                                workspace_id: string;
-                                /** @enum {string} */
-                                status: "queued" | "running" | "succeeded" | "failed";
-                                options: {
-                                    [key: string]: unknown;
-                                };
-                                result: {
-                                    [key: string]: unknown;
-                                } | null;
-                                error: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            job: components["schemas"]["KnowledgebaseJob"];
                         };
                     };
                 };
@@ -4903,29 +3702,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            job: {
-                                id: string;
-                                workspace_id: string;
-                                /** @enum {string} */
-                                status: "queued" | "running" | "succeeded" | "failed";
-                                options: {
-                                    [key: string]: unknown;
-                                };
-                                result: {
-                                    [key: string]: unknown;
-                                } | null;
-                                error: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            job: components["schemas"]["KnowledgebaseJob"];
                         };
                     };
                 };
@@ -4998,14 +3775,6 @@ export interface paths {
                                 command: string | null;
                                 args: string[];
                                 url: string | null;
-                                /** @description values masked (********) unless revealed */
-                                env: {
-                                    [key: string]: string;
-                                };
-                                /** @description values masked (********) unless revealed */
-                                headers: {
-                                    [key: string]: string;
-                                };
                                 /**
                                  * @description where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins
                                  * @enum {string}
@@ -5030,6 +3799,14 @@ export interface paths {
                                  * @description ISO 8601, UTC
                                  */
                                 updated_at: string;
+                                /** @description values masked (********) unless revealed */
+                                env: {
+                                    [key: string]: string;
+                                };
+                                /** @description values masked (********) unless revealed */
+                                headers: {
+                                    [key: string]: string;
+                                };
                                 /** @description a higher scope has an entry of the same name */
                                 shadowed: boolean;
                                 /** @description id of that entry */
@@ -5114,56 +3891,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            mcp_server: {
-                                /** @description mcp_… */
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                description: string | null;
-                                /** @enum {string} */
-                                scope: "local" | "project" | "user" | "global";
-                                /** @description null above workspace scope */
-                                workspace_id: string | null;
-                                /** @description set for user-owned scopes */
-                                user_id: string | null;
-                                /** @enum {string} */
-                                transport: "stdio" | "http" | "sse" | "streamable-http";
-                                command: string | null;
-                                args: string[];
-                                url: string | null;
-                                /** @description values masked (********) unless revealed */
-                                env: {
-                                    [key: string]: string;
-                                };
-                                /** @description values masked (********) unless revealed */
-                                headers: {
-                                    [key: string]: string;
-                                };
-                                /**
-                                 * @description where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins
-                                 * @enum {string}
-                                 */
-                                source_mode: "server" | "mirrored" | "filesystem";
-                                enabled: boolean;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_synced_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            mcp_server: components["schemas"]["McpServer"];
                         };
                     };
                 };
@@ -5337,56 +4065,7 @@ export interface paths {
                             created: string[];
                             updated: string[];
                             skipped: string[];
-                            mcp_servers: {
-                                /** @description mcp_… */
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                description: string | null;
-                                /** @enum {string} */
-                                scope: "local" | "project" | "user" | "global";
-                                /** @description null above workspace scope */
-                                workspace_id: string | null;
-                                /** @description set for user-owned scopes */
-                                user_id: string | null;
-                                /** @enum {string} */
-                                transport: "stdio" | "http" | "sse" | "streamable-http";
-                                command: string | null;
-                                args: string[];
-                                url: string | null;
-                                /** @description values masked (********) unless revealed */
-                                env: {
-                                    [key: string]: string;
-                                };
-                                /** @description values masked (********) unless revealed */
-                                headers: {
-                                    [key: string]: string;
-                                };
-                                /**
-                                 * @description where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins
-                                 * @enum {string}
-                                 */
-                                source_mode: "server" | "mirrored" | "filesystem";
-                                enabled: boolean;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_synced_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            }[];
+                            mcp_servers: components["schemas"]["McpServer"][];
                         };
                     };
                 };
@@ -5447,107 +4126,9 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            mcp_server: {
-                                /** @description mcp_… */
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                description: string | null;
-                                /** @enum {string} */
-                                scope: "local" | "project" | "user" | "global";
-                                /** @description null above workspace scope */
-                                workspace_id: string | null;
-                                /** @description set for user-owned scopes */
-                                user_id: string | null;
-                                /** @enum {string} */
-                                transport: "stdio" | "http" | "sse" | "streamable-http";
-                                command: string | null;
-                                args: string[];
-                                url: string | null;
-                                /** @description values masked (********) unless revealed */
-                                env: {
-                                    [key: string]: string;
-                                };
-                                /** @description values masked (********) unless revealed */
-                                headers: {
-                                    [key: string]: string;
-                                };
-                                /**
-                                 * @description where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins
-                                 * @enum {string}
-                                 */
-                                source_mode: "server" | "mirrored" | "filesystem";
-                                enabled: boolean;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_synced_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            } | null;
+                            mcp_server: components["schemas"]["McpServer"] | null;
                             /** @description the winner of each name found, in the order asked, secrets decrypted */
-                            mcp_servers: {
-                                /** @description mcp_… */
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                description: string | null;
-                                /** @enum {string} */
-                                scope: "local" | "project" | "user" | "global";
-                                /** @description null above workspace scope */
-                                workspace_id: string | null;
-                                /** @description set for user-owned scopes */
-                                user_id: string | null;
-                                /** @enum {string} */
-                                transport: "stdio" | "http" | "sse" | "streamable-http";
-                                command: string | null;
-                                args: string[];
-                                url: string | null;
-                                /** @description values masked (********) unless revealed */
-                                env: {
-                                    [key: string]: string;
-                                };
-                                /** @description values masked (********) unless revealed */
-                                headers: {
-                                    [key: string]: string;
-                                };
-                                /**
-                                 * @description where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins
-                                 * @enum {string}
-                                 */
-                                source_mode: "server" | "mirrored" | "filesystem";
-                                enabled: boolean;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_synced_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            }[];
+                            mcp_servers: components["schemas"]["McpServer"][];
                             not_found: string[];
                         };
                     };
@@ -5595,56 +4176,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            mcp_server: {
-                                /** @description mcp_… */
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                description: string | null;
-                                /** @enum {string} */
-                                scope: "local" | "project" | "user" | "global";
-                                /** @description null above workspace scope */
-                                workspace_id: string | null;
-                                /** @description set for user-owned scopes */
-                                user_id: string | null;
-                                /** @enum {string} */
-                                transport: "stdio" | "http" | "sse" | "streamable-http";
-                                command: string | null;
-                                args: string[];
-                                url: string | null;
-                                /** @description values masked (********) unless revealed */
-                                env: {
-                                    [key: string]: string;
-                                };
-                                /** @description values masked (********) unless revealed */
-                                headers: {
-                                    [key: string]: string;
-                                };
-                                /**
-                                 * @description where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins
-                                 * @enum {string}
-                                 */
-                                source_mode: "server" | "mirrored" | "filesystem";
-                                enabled: boolean;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_synced_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            mcp_server: components["schemas"]["McpServer"];
                         };
                     };
                 };
@@ -5709,56 +4241,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            mcp_server: {
-                                /** @description mcp_… */
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                description: string | null;
-                                /** @enum {string} */
-                                scope: "local" | "project" | "user" | "global";
-                                /** @description null above workspace scope */
-                                workspace_id: string | null;
-                                /** @description set for user-owned scopes */
-                                user_id: string | null;
-                                /** @enum {string} */
-                                transport: "stdio" | "http" | "sse" | "streamable-http";
-                                command: string | null;
-                                args: string[];
-                                url: string | null;
-                                /** @description values masked (********) unless revealed */
-                                env: {
-                                    [key: string]: string;
-                                };
-                                /** @description values masked (********) unless revealed */
-                                headers: {
-                                    [key: string]: string;
-                                };
-                                /**
-                                 * @description where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins
-                                 * @enum {string}
-                                 */
-                                source_mode: "server" | "mirrored" | "filesystem";
-                                enabled: boolean;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_synced_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            mcp_server: components["schemas"]["McpServer"];
                         };
                     };
                 };
@@ -5880,56 +4363,7 @@ export interface paths {
                             action: "in_sync" | "pushed" | "pulled";
                             /** @description both sides changed; the source mode chose */
                             conflict: boolean;
-                            mcp_server: {
-                                /** @description mcp_… */
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                description: string | null;
-                                /** @enum {string} */
-                                scope: "local" | "project" | "user" | "global";
-                                /** @description null above workspace scope */
-                                workspace_id: string | null;
-                                /** @description set for user-owned scopes */
-                                user_id: string | null;
-                                /** @enum {string} */
-                                transport: "stdio" | "http" | "sse" | "streamable-http";
-                                command: string | null;
-                                args: string[];
-                                url: string | null;
-                                /** @description values masked (********) unless revealed */
-                                env: {
-                                    [key: string]: string;
-                                };
-                                /** @description values masked (********) unless revealed */
-                                headers: {
-                                    [key: string]: string;
-                                };
-                                /**
-                                 * @description where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins
-                                 * @enum {string}
-                                 */
-                                source_mode: "server" | "mirrored" | "filesystem";
-                                enabled: boolean;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                last_synced_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            mcp_server: components["schemas"]["McpServer"];
                             config: {
                                 /** @enum {string} */
                                 transport: "stdio" | "http" | "sse" | "streamable-http";
@@ -7320,6 +5754,7 @@ export interface paths {
                                     confidence: number;
                                     /** @description rules or llm */
                                     detection_method: string;
+                                    /** @description what disagrees, said for a person ("residence: Paris vs Berlin") */
                                     explanation: string | null;
                                     /**
                                      * Format: date-time
@@ -7398,6 +5833,7 @@ export interface paths {
                                     confidence: number;
                                     /** @description rules or llm */
                                     detection_method: string;
+                                    /** @description what disagrees, said for a person ("residence: Paris vs Berlin") */
                                     explanation: string | null;
                                     /**
                                      * Format: date-time
@@ -7522,6 +5958,7 @@ export interface paths {
                                     confidence: number;
                                     /** @description rules or llm */
                                     detection_method: string;
+                                    /** @description what disagrees, said for a person ("residence: Paris vs Berlin") */
                                     explanation: string | null;
                                     /**
                                      * Format: date-time
@@ -7600,6 +6037,7 @@ export interface paths {
                                     confidence: number;
                                     /** @description rules or llm */
                                     detection_method: string;
+                                    /** @description what disagrees, said for a person ("residence: Paris vs Berlin") */
                                     explanation: string | null;
                                     /**
                                      * Format: date-time
@@ -8123,40 +6561,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            skill: {
-                                /** @description skill_… */
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                version: string | null;
-                                description: string | null;
-                                /** @enum {string} */
-                                scope: "user" | "workspace" | "tenant" | "global";
-                                /** @description null above workspace scope */
-                                workspace_id: string | null;
-                                /** @description set for user-owned scopes */
-                                user_id: string | null;
-                                /**
-                                 * @description where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins
-                                 * @enum {string}
-                                 */
-                                source_mode: "server" | "mirrored" | "filesystem";
-                                /** @description the SKILL.md content */
-                                manifest: string;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            skill: components["schemas"]["Skill"];
                         };
                     };
                 };
@@ -8217,75 +6622,9 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            skill: {
-                                /** @description skill_… */
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                version: string | null;
-                                description: string | null;
-                                /** @enum {string} */
-                                scope: "user" | "workspace" | "tenant" | "global";
-                                /** @description null above workspace scope */
-                                workspace_id: string | null;
-                                /** @description set for user-owned scopes */
-                                user_id: string | null;
-                                /**
-                                 * @description where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins
-                                 * @enum {string}
-                                 */
-                                source_mode: "server" | "mirrored" | "filesystem";
-                                /** @description the SKILL.md content */
-                                manifest: string;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            } | null;
+                            skill: components["schemas"]["Skill"] | null;
                             /** @description the winner of each name found, in the order asked */
-                            skills: {
-                                /** @description skill_… */
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                version: string | null;
-                                description: string | null;
-                                /** @enum {string} */
-                                scope: "user" | "workspace" | "tenant" | "global";
-                                /** @description null above workspace scope */
-                                workspace_id: string | null;
-                                /** @description set for user-owned scopes */
-                                user_id: string | null;
-                                /**
-                                 * @description where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins
-                                 * @enum {string}
-                                 */
-                                source_mode: "server" | "mirrored" | "filesystem";
-                                /** @description the SKILL.md content */
-                                manifest: string;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            }[];
+                            skills: components["schemas"]["Skill"][];
                             not_found: string[];
                         };
                     };
@@ -8333,40 +6672,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            skill: {
-                                /** @description skill_… */
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                version: string | null;
-                                description: string | null;
-                                /** @enum {string} */
-                                scope: "user" | "workspace" | "tenant" | "global";
-                                /** @description null above workspace scope */
-                                workspace_id: string | null;
-                                /** @description set for user-owned scopes */
-                                user_id: string | null;
-                                /**
-                                 * @description where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins
-                                 * @enum {string}
-                                 */
-                                source_mode: "server" | "mirrored" | "filesystem";
-                                /** @description the SKILL.md content */
-                                manifest: string;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            skill: components["schemas"]["Skill"];
                         };
                     };
                 };
@@ -8418,40 +6724,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            skill: {
-                                /** @description skill_… */
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                version: string | null;
-                                description: string | null;
-                                /** @enum {string} */
-                                scope: "user" | "workspace" | "tenant" | "global";
-                                /** @description null above workspace scope */
-                                workspace_id: string | null;
-                                /** @description set for user-owned scopes */
-                                user_id: string | null;
-                                /**
-                                 * @description where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins
-                                 * @enum {string}
-                                 */
-                                source_mode: "server" | "mirrored" | "filesystem";
-                                /** @description the SKILL.md content */
-                                manifest: string;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            skill: components["schemas"]["Skill"];
                         };
                     };
                 };
@@ -8575,21 +6848,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            files: {
-                                path: string;
-                                size: number;
-                                sha256: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            }[];
+                            files: components["schemas"]["SkillFileInfo"][];
                         };
                     };
                 };
@@ -8641,8 +6900,10 @@ export interface paths {
                     content: {
                         "application/json": {
                             file: {
+                                /** @description relative, `/`-separated */
                                 path: string;
                                 size: number;
+                                /** @description hex SHA-256 of the content */
                                 sha256: string;
                                 /**
                                  * Format: date-time
@@ -8708,21 +6969,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            file: {
-                                path: string;
-                                size: number;
-                                sha256: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            file: components["schemas"]["SkillFileInfo"];
                         };
                     };
                 };
@@ -8733,21 +6980,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            file: {
-                                path: string;
-                                size: number;
-                                sha256: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            file: components["schemas"]["SkillFileInfo"];
                         };
                     };
                 };
@@ -8907,40 +7140,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            skill: {
-                                /** @description skill_… */
-                                id: string;
-                                tenant_id: string;
-                                name: string;
-                                version: string | null;
-                                description: string | null;
-                                /** @enum {string} */
-                                scope: "user" | "workspace" | "tenant" | "global";
-                                /** @description null above workspace scope */
-                                workspace_id: string | null;
-                                /** @description set for user-owned scopes */
-                                user_id: string | null;
-                                /**
-                                 * @description where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins
-                                 * @enum {string}
-                                 */
-                                source_mode: "server" | "mirrored" | "filesystem";
-                                /** @description the SKILL.md content */
-                                manifest: string;
-                                metadata: {
-                                    [key: string]: unknown;
-                                };
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            };
+                            skill: components["schemas"]["Skill"];
                             /**
                              * Format: date-time
                              * @description send as `since` next time, once the actions below are done
@@ -8951,21 +7151,7 @@ export interface paths {
                             /** @description the server needs these: PUT them or sync again with content */
                             upload: string[];
                             /** @description fetch these */
-                            download: {
-                                path: string;
-                                size: number;
-                                sha256: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                created_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                updated_at: string;
-                            }[];
+                            download: components["schemas"]["SkillFileInfo"][];
                             /** @description deleted on the server since your last sync: delete them */
                             delete_on_client: string[];
                             /** @description you deleted them since your last sync: deleted here */
@@ -9741,25 +7927,7 @@ export interface paths {
                                  * @description ISO 8601, UTC
                                  */
                                 updated_at: string;
-                                association: {
-                                    application_id: string;
-                                    workspace_id: string;
-                                    /** @description false keeps the link but disables the application in this workspace */
-                                    enabled: boolean;
-                                    config_overrides: {
-                                        [key: string]: unknown;
-                                    };
-                                    /**
-                                     * Format: date-time
-                                     * @description ISO 8601, UTC
-                                     */
-                                    created_at: string;
-                                    /**
-                                     * Format: date-time
-                                     * @description ISO 8601, UTC
-                                     */
-                                    updated_at: string;
-                                };
+                                association: components["schemas"]["ApplicationLink"];
                                 /** @description config with config_overrides merged over it (JSON Merge Patch, RFC 7386: objects merge deeply, null removes a key, arrays and scalars replace) */
                                 effective_config: {
                                     [key: string]: unknown;
@@ -9904,34 +8072,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            contradictions: {
-                                id: string;
-                                workspace_id: string;
-                                /** @description the earlier memory */
-                                memory_a_id: string;
-                                /** @description the later memory */
-                                memory_b_id: string;
-                                /** @description negation, number_change, date_change, exclusive_value (or other, from a language model) */
-                                contradiction_type: string;
-                                confidence: number;
-                                /** @description rules or llm */
-                                detection_method: string;
-                                explanation: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                detected_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                resolved_at: string | null;
-                                /** @enum {string|null} */
-                                resolution: "keep_a" | "keep_b" | "keep_both" | "merge" | null;
-                                /** @description the memory that replaced both (merge) */
-                                merged_memory_id: string | null;
-                            }[];
+                            contradictions: components["schemas"]["Contradiction"][];
                             count: number;
                         };
                     };
@@ -9992,34 +8133,7 @@ export interface paths {
                         "application/json": {
                             workspace_id: string;
                             contradictions_found: number;
-                            contradictions: {
-                                id: string;
-                                workspace_id: string;
-                                /** @description the earlier memory */
-                                memory_a_id: string;
-                                /** @description the later memory */
-                                memory_b_id: string;
-                                /** @description negation, number_change, date_change, exclusive_value (or other, from a language model) */
-                                contradiction_type: string;
-                                confidence: number;
-                                /** @description rules or llm */
-                                detection_method: string;
-                                explanation: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                detected_at: string;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC
-                                 */
-                                resolved_at: string | null;
-                                /** @enum {string|null} */
-                                resolution: "keep_a" | "keep_b" | "keep_both" | "merge" | null;
-                                /** @description the memory that replaced both (merge) */
-                                merged_memory_id: string | null;
-                            }[];
+                            contradictions: components["schemas"]["Contradiction"][];
                         };
                     };
                 };
@@ -10277,6 +8391,53 @@ export interface components {
              */
             last_used_at: string | null;
         };
+        /** Application */
+        Application: {
+            /** @description app_… */
+            id: string;
+            tenant_id: string;
+            name: string;
+            description: string | null;
+            /** @enum {string} */
+            app_type: "generic" | "chat" | "agent" | "tool";
+            enabled: boolean;
+            config: {
+                [key: string]: unknown;
+            };
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
+        };
+        /** ApplicationLink */
+        ApplicationLink: {
+            application_id: string;
+            workspace_id: string;
+            /** @description false keeps the link but disables the application in this workspace */
+            enabled: boolean;
+            config_overrides: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
+        };
         /** Association */
         Association: {
             id: string;
@@ -10315,6 +8476,198 @@ export interface components {
              */
             updated_at: string;
         };
+        /** Contradiction */
+        Contradiction: {
+            id: string;
+            workspace_id: string;
+            /** @description the earlier memory */
+            memory_a_id: string;
+            /** @description the later memory */
+            memory_b_id: string;
+            /** @description negation, number_change, date_change, exclusive_value (or other, from a language model) */
+            contradiction_type: string;
+            confidence: number;
+            /** @description rules or llm */
+            detection_method: string;
+            /** @description what disagrees, said for a person ("residence: Paris vs Berlin") */
+            explanation: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            detected_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            resolved_at: string | null;
+            /** @enum {string|null} */
+            resolution: "keep_a" | "keep_b" | "keep_both" | "merge" | null;
+            /** @description the memory that replaced both (merge) */
+            merged_memory_id: string | null;
+        };
+        /** DataProvider */
+        DataProvider: {
+            /** @description dp_… */
+            id: string;
+            workspace_id: string;
+            name: string;
+            /**
+             * @description only `local` in this edition
+             * @enum {string}
+             */
+            provider_type: "local";
+            connection_args: {
+                [key: string]: unknown;
+            };
+            schedule: string | null;
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            last_synced_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
+            /** @description whether encrypted_args is set; its value is never returned */
+            has_encrypted_args: boolean;
+        };
+        /** Document */
+        Document: {
+            id: string;
+            workspace_id: string;
+            tenant_id: string;
+            filename: string;
+            mime_type: string;
+            /** @enum {string} */
+            document_type: "text" | "markdown" | "html" | "pdf" | "docx" | "image" | "audio";
+            size_bytes: number;
+            /** @description SHA-256 hex of the uploaded bytes */
+            content_hash: string;
+            /** @description context of the memories made from it */
+            context_id: string;
+            importance: number;
+            tags: string[];
+            metadata: {
+                [key: string]: unknown;
+            };
+            retain_original: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
+            /**
+             * @description queued → processing → completed | failed | cancelled; a document has its current job’s status
+             * @enum {string}
+             */
+            status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+            /** @description the uploaded bytes are stored (until the job ends, or for good with retain_original) */
+            original_stored: boolean;
+            page_count: number;
+            /** @description memories its chunks became */
+            memory_count: number;
+            /** @description the same as context_id (the name client libraries read) */
+            target_context_id: string;
+            extraction_options: {
+                chunk_size: number;
+                page_size: number;
+            };
+            /** @description the current (latest) ingestion job */
+            job_id: string;
+        };
+        /** DocumentPage */
+        DocumentPage: {
+            id: string;
+            workspace_id: string;
+            document_id: string;
+            page_no: number;
+            transcript: string;
+            /** @description the extractor (unpdf, mammoth, html-text, markdown, plain-text), the OCR model (tesseract.js-eng-best-int) or the transcription model */
+            transcript_model: string;
+            /** @description OCR pages: mean word confidence; null otherwise */
+            transcript_confidence: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+        };
+        /** EntityCard */
+        EntityCard: {
+            entity_id: string;
+            workspace_id: string;
+            reflection: string;
+            insights: components["schemas"]["Memory"][];
+            source_memories: components["schemas"]["Memory"][];
+            confidence: number;
+            cached: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            generated_at: string;
+        };
+        /** ErasureAudit */
+        ErasureAudit: {
+            id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            erased_at: string;
+            /** @description `admin`, `local` (no auth configured) or `key:<api key id>` */
+            requested_by: string;
+            /** @enum {string} */
+            selector_kind: "user_id" | "subject_id";
+            /** @description hex SHA-256 of `memd-erasure:<selector_kind>:<id>`; the id itself is not kept */
+            selector_hash: string;
+            workspaces: string[];
+            /** @description rows removed, by kind */
+            removed: {
+                /** @description memories hard-deleted with their vectors and keyword entries, derived facts and insights included */
+                memories: number;
+                /** @description links to or from them */
+                associations: number;
+                /** @description contradiction records naming them */
+                contradictions: number;
+                /** @description links from documents to them (the documents stay) */
+                document_links: number;
+                /** @description knowledgebase articles citing them, and the index that lists those */
+                knowledgebase_articles: number;
+                /** @description cached entity cards quoting them */
+                entity_cards: number;
+                /** @description sessions of the user */
+                sessions: number;
+                /** @description working-memory entries of those sessions */
+                working_memory_entries: number;
+                /** @description sandbox checkpoints of those sessions */
+                sandbox_checkpoints: number;
+                /** @description chat threads */
+                threads: number;
+                /** @description messages of those threads */
+                messages: number;
+                /** @description the user’s skills */
+                skills: number;
+                /** @description the user’s MCP server entries */
+                mcp_servers: number;
+            };
+        };
         /**
          * Error
          * @description Every failure uses this body
@@ -10333,6 +8686,195 @@ export interface components {
                 message: string;
             }[];
             retry_after?: number;
+        };
+        /** IngestionJob */
+        IngestionJob: {
+            id: string;
+            workspace_id: string;
+            document_id: string;
+            /**
+             * @description queued → processing → completed | failed | cancelled; a document has its current job’s status
+             * @enum {string}
+             */
+            status: "queued" | "processing" | "completed" | "failed" | "cancelled";
+            /** @description scanned pages (of a PDF or a multi-page TIFF) OCR could not read (their transcript stays empty); the job goes on with the other pages */
+            page_errors: {
+                page_no: number;
+                /** @description render_failed, render_timeout, render_out_of_memory, corrupt_document, image_too_large, ocr_timeout or ocr_failed */
+                code: string;
+                message: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            started_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            finished_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
+            extraction_options: {
+                chunk_size: number;
+                page_size: number;
+            };
+            progress: {
+                /** @description null until the pages are extracted */
+                pages_total: number | null;
+                /** @description null until the pages are cut into chunks */
+                chunks_total: number | null;
+                chunks_processed: number;
+                /** @description chunks that are memories of the document after this run (new, or unchanged and kept) */
+                memories: number;
+                /** @description chunks whose exact text already was a memory from elsewhere (not linked) */
+                chunks_deduplicated: number;
+                percent: number;
+            };
+            error: {
+                /** @description empty_document, corrupt_document, encrypted_document, no_text, extraction_timeout, original_missing, image_too_large, ocr_timeout, ocr_failed, ocr_unavailable, transcription_failed, transcription_unavailable or ingestion_failed */
+                code: string;
+                message: string;
+            } | null;
+            /** @description the same as progress.percent */
+            progress_percent: number;
+            /** @description the job’s document, as a list */
+            document_ids: string[];
+            /** @description 1 once the job completed, else 0 */
+            documents_processed: number;
+            /** @description the same as progress.memories */
+            total_memories_created: number;
+            /** @description error as a list: empty, or the one error */
+            errors: {
+                code: string;
+                message: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            completed_at: string | null;
+        };
+        /** KnowledgebaseArticle */
+        KnowledgebaseArticle: {
+            /** @description path-style and stable across regenerations: `index`, `topics/<slug>` */
+            id: string;
+            /** @enum {string} */
+            article_type: "index" | "topic";
+            title: string;
+            summary: string;
+            /** @description Markdown; memory links point at /v1/memories/{id} */
+            content: string;
+            /** @description most central first */
+            memory_ids: string[];
+            memory_count: number;
+            links: {
+                article_id: string;
+                title: string;
+                /** @description associations joining the two topics */
+                weight: number;
+            }[];
+            /** @description the community of the last generation this article stands for (topics) */
+            community_id: number | null;
+            /** @description llm or extractive */
+            generator: string;
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
+        };
+        /** KnowledgebaseJob */
+        KnowledgebaseJob: {
+            id: string;
+            workspace_id: string;
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed";
+            options: {
+                [key: string]: unknown;
+            };
+            result: {
+                [key: string]: unknown;
+            } | null;
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
+        };
+        /** McpServer */
+        McpServer: {
+            /** @description mcp_… */
+            id: string;
+            tenant_id: string;
+            name: string;
+            description: string | null;
+            /** @enum {string} */
+            scope: "local" | "project" | "user" | "global";
+            /** @description null above workspace scope */
+            workspace_id: string | null;
+            /** @description set for user-owned scopes */
+            user_id: string | null;
+            /** @enum {string} */
+            transport: "stdio" | "http" | "sse" | "streamable-http";
+            command: string | null;
+            args: string[];
+            url: string | null;
+            /**
+             * @description where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins
+             * @enum {string}
+             */
+            source_mode: "server" | "mirrored" | "filesystem";
+            enabled: boolean;
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            last_synced_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
+            /** @description values masked (********) unless revealed */
+            env: {
+                [key: string]: string;
+            };
+            /** @description values masked (********) unless revealed */
+            headers: {
+                [key: string]: string;
+            };
         };
         /** Memory */
         Memory: {
@@ -10504,6 +9046,59 @@ export interface components {
             working_memory: {
                 [key: string]: unknown;
             };
+        };
+        /** Skill */
+        Skill: {
+            /** @description skill_… */
+            id: string;
+            tenant_id: string;
+            name: string;
+            version: string | null;
+            description: string | null;
+            /** @enum {string} */
+            scope: "user" | "workspace" | "tenant" | "global";
+            /** @description null above workspace scope */
+            workspace_id: string | null;
+            /** @description set for user-owned scopes */
+            user_id: string | null;
+            /**
+             * @description where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins
+             * @enum {string}
+             */
+            source_mode: "server" | "mirrored" | "filesystem";
+            /** @description the SKILL.md content */
+            manifest: string;
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
+        };
+        /** SkillFileInfo */
+        SkillFileInfo: {
+            /** @description relative, `/`-separated */
+            path: string;
+            size: number;
+            /** @description hex SHA-256 of the content */
+            sha256: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC
+             */
+            updated_at: string;
         };
         /** Thread */
         Thread: {
