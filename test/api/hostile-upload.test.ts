@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inflatingDocx, minimalDocx, uploadDocument } from '../support/documents.js';
-import { spawnServer, type ServerProcess } from '../support/process.js';
+import { residentBytes as residentOf, spawnServer, type ServerProcess } from '../support/process.js';
 import { client, storageEnv, type Client } from '../support/server.js';
 
 /**
@@ -20,7 +20,7 @@ let server: ServerProcess;
 let api: Client;
 let baseline: number;
 
-const residentBytes = (): number => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))![1]) * 1024;
+const residentBytes = (): number => residentOf(server.child.pid!);
 
 interface Run {
   job: { status: string; error: { code: string; message: string } | null };

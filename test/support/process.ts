@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -43,3 +44,6 @@ export function spawnServer(env: Record<string, string>, options: SpawnOptions =
     void exited.then((code) => reject(new Error(`${script} exited (${code}) before listening:\n${output}`)));
   });
 }
+
+/** A process's resident memory now, in bytes (Linux: VmRSS of /proc/<pid>/status). */
+export const residentBytes = (pid: number): number => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
