@@ -80,7 +80,8 @@ export class TaskRunner {
     this.wake?.();
     await this.loop;
     await Promise.allSettled([...this.inFlight]);
-    await this.flushCompleted();
+    // Unrecorded completions then run again elsewhere after their leases: idempotent work, repeated.
+    await this.flushCompleted().catch((error: unknown) => this.report('recording finished tasks failed', error));
     const unstarted = this.leased.map((t) => t.id);
     this.leased = [];
     for (const id of unstarted) this.held.delete(id);
@@ -92,12 +93,13 @@ export class TaskRunner {
   async drain(): Promise<number> {
     let ran = 0;
     for (;;) {
+      // Recorded before claiming more: the last batch, or one an earlier drain ran but could not record.
+      await this.flushCompleted();
       const tasks = await this.claim(this.options.concurrency * CLAIM_BATCH_FACTOR);
       if (tasks.length === 0) return ran;
       for (let i = 0; i < tasks.length; i += this.options.concurrency) {
         await Promise.all(tasks.slice(i, i + this.options.concurrency).map((task) => this.execute(task)));
       }
-      await this.flushCompleted();
       ran += tasks.length;
     }
   }
@@ -110,7 +112,7 @@ export class TaskRunner {
           this.leased = await this.claim(this.options.concurrency * CLAIM_BATCH_FACTOR);
         }
       } catch (error) {
-        this.report('claiming tasks failed', error);
+        this.report('recording finished tasks or claiming more failed', error);
       }
       while (this.running && this.inFlight.size < this.options.concurrency && this.leased.length > 0) {
         // Let the event loop read waiting requests first (a task can run start to end without yielding to I/O),
@@ -161,7 +163,15 @@ export class TaskRunner {
     if (this.completed.length === 0) return;
     const ids = this.completed;
     this.completed = [];
-    await this.storage.tasks.complete(ids);
+    try {
+      await this.storage.tasks.complete(ids);
+    } catch (error) {
+      // The work is done but not recorded (the database went away): keep the ids for the next flush. Dropped, they
+      // would stay held, so the heartbeat would renew their leases for as long as this process lives and the rows
+      // would stay `running`, neither completed nor ever claimed again.
+      this.completed = [...ids, ...this.completed];
+      throw error;
+    }
     for (const id of ids) this.held.delete(id);
   }
 
