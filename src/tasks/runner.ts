@@ -1,5 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from '../core/logger.js';
+import { AppError } from '../errors.js';
 import { addMs, isoNow, type Clock } from '../core/clock.js';
 import type { CoreEvents } from '../core/events.js';
 import { noTelemetry, type Telemetry } from '../core/telemetry.js';
@@ -186,9 +187,13 @@ export class TaskRunner {
     } catch (error) {
       this.held.delete(task.id);
       const message = error instanceof Error ? error.message : String(error);
-      const final = !handler || task.attempts >= this.options.maxAttempts;
+      // The database going away is no fault of the task: it runs again once the database is back, however many
+      // attempts it has had, so that an outage (or several) never gives up queued work.
+      const databaseAway = error instanceof AppError && error.code === 'storage_unavailable';
+      const final = !handler || (!databaseAway && task.attempts >= this.options.maxAttempts);
       this.telemetry.taskFailed(task.kind, final);
-      const retryAt = final ? null : addMs(isoNow(this.clock), Math.min(1000 * 2 ** task.attempts, MAX_BACKOFF_MS));
+      const delayMs = databaseAway ? (error.retryAfter ?? 1) * 1000 : Math.min(1000 * 2 ** task.attempts, MAX_BACKOFF_MS);
+      const retryAt = final ? null : addMs(isoNow(this.clock), delayMs);
       this.log[final ? 'error' : 'warn']({ task: task.id, kind: task.kind, attempts: task.attempts, err: message }, final ? 'task failed for good' : 'task failed; will retry');
       await this.storage.tasks.fail(task.id, message, retryAt).catch((e: unknown) => this.report('recording a task failure failed', e));
     }
