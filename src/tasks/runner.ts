@@ -1,5 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from '../core/logger.js';
+import { AppError } from '../errors.js';
 import { addMs, isoNow, type Clock } from '../core/clock.js';
 import type { CoreEvents } from '../core/events.js';
 import { noTelemetry, type Telemetry } from '../core/telemetry.js';
@@ -80,7 +81,8 @@ export class TaskRunner {
     this.wake?.();
     await this.loop;
     await Promise.allSettled([...this.inFlight]);
-    await this.flushCompleted();
+    // Unrecorded completions then run again elsewhere after their leases: idempotent work, repeated.
+    await this.flushCompleted().catch((error: unknown) => this.report('recording finished tasks failed', error));
     const unstarted = this.leased.map((t) => t.id);
     this.leased = [];
     for (const id of unstarted) this.held.delete(id);
@@ -92,12 +94,13 @@ export class TaskRunner {
   async drain(): Promise<number> {
     let ran = 0;
     for (;;) {
+      // Recorded before claiming more: the last batch, or one an earlier drain ran but could not record.
+      await this.flushCompleted();
       const tasks = await this.claim(this.options.concurrency * CLAIM_BATCH_FACTOR);
       if (tasks.length === 0) return ran;
       for (let i = 0; i < tasks.length; i += this.options.concurrency) {
         await Promise.all(tasks.slice(i, i + this.options.concurrency).map((task) => this.execute(task)));
       }
-      await this.flushCompleted();
       ran += tasks.length;
     }
   }
@@ -110,7 +113,7 @@ export class TaskRunner {
           this.leased = await this.claim(this.options.concurrency * CLAIM_BATCH_FACTOR);
         }
       } catch (error) {
-        this.report('claiming tasks failed', error);
+        this.report('recording finished tasks or claiming more failed', error);
       }
       while (this.running && this.inFlight.size < this.options.concurrency && this.leased.length > 0) {
         // Let the event loop read waiting requests first (a task can run start to end without yielding to I/O),
@@ -161,7 +164,15 @@ export class TaskRunner {
     if (this.completed.length === 0) return;
     const ids = this.completed;
     this.completed = [];
-    await this.storage.tasks.complete(ids);
+    try {
+      await this.storage.tasks.complete(ids);
+    } catch (error) {
+      // The work is done but not recorded (the database went away): keep the ids for the next flush. Dropped, they
+      // would stay held, so the heartbeat would renew their leases for as long as this process lives and the rows
+      // would stay `running`, neither completed nor ever claimed again.
+      this.completed = [...ids, ...this.completed];
+      throw error;
+    }
     for (const id of ids) this.held.delete(id);
   }
 
@@ -176,9 +187,13 @@ export class TaskRunner {
     } catch (error) {
       this.held.delete(task.id);
       const message = error instanceof Error ? error.message : String(error);
-      const final = !handler || task.attempts >= this.options.maxAttempts;
+      // The database going away is no fault of the task: it runs again once the database is back, however many
+      // attempts it has had, so that an outage (or several) never gives up queued work.
+      const databaseAway = error instanceof AppError && error.code === 'storage_unavailable';
+      const final = !handler || (!databaseAway && task.attempts >= this.options.maxAttempts);
       this.telemetry.taskFailed(task.kind, final);
-      const retryAt = final ? null : addMs(isoNow(this.clock), Math.min(1000 * 2 ** task.attempts, MAX_BACKOFF_MS));
+      const delayMs = databaseAway ? (error.retryAfter ?? 1) * 1000 : Math.min(1000 * 2 ** task.attempts, MAX_BACKOFF_MS);
+      const retryAt = final ? null : addMs(isoNow(this.clock), delayMs);
       this.log[final ? 'error' : 'warn']({ task: task.id, kind: task.kind, attempts: task.attempts, err: message }, final ? 'task failed for good' : 'task failed; will retry');
       await this.storage.tasks.fail(task.id, message, retryAt).catch((e: unknown) => this.report('recording a task failure failed', e));
     }

@@ -95,8 +95,8 @@ describe.skipIf(!postgresBinDir() && process.env.MEMD_TEST_DATABASE_URL)('two no
       expect((await b.api.get(`/v1/memories/${id}`)).status, id).toBe(200);
     }
     // The background work caught up too: every acknowledged memory has its two facts, and no task failed. Up to three
-    // minutes: in one run on a machine at load 8-12, one task was still running after one minute (it passed in the
-    // runs before; not investigated further: if a task hung on a connection the restart broke, it still fails here).
+    // minutes, for a machine under load. A task left `running` here for good was once a completion the runner could
+    // not record during the outage and then forgot while renewing its lease (test/tasks/runner-connection-loss.test.ts).
     let counts: { pending: number; running: number; failed: number } = (await a.api.get('/health/ready')).body.services.tasks;
     for (let i = 0; i < 900 && counts.pending + counts.running > 0; i++) {
       await sleep(200);

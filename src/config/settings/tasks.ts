@@ -11,7 +11,7 @@ export const TASKS = {
     max: 3_600_000,
     meaning: 'a running task renews its lease; the tasks of a worker that died return to the queue after the lease',
   }),
-  maxAttempts: integer({ name: 'MEMD_TASK_MAX_ATTEMPTS', default: 5, min: 1, max: 100, meaning: 'attempts of a failing task before it stays `failed`' }),
+  maxAttempts: integer({ name: 'MEMD_TASK_MAX_ATTEMPTS', default: 5, min: 1, max: 100, meaning: 'attempts of a failing task before it stays `failed` (the database being unavailable does not count)' }),
 };
 
 export type TasksConfig = SettingValues<typeof TASKS>;
