@@ -111,7 +111,10 @@ function traffic(sessions: string[], nodeIndex: number): autocannon.Request[] {
     for (const request of sequence) {
       request.onResponse = (status, body) => {
         const kind = `${request.path ?? 'session'} ${status}`;
-        if (status >= 300 && !seen.has(kind)) (seen.add(kind), console.error(kind, body.slice(0, 300)));
+        if (status >= 300 && !seen.has(kind)) {
+          seen.add(kind);
+          console.error(kind, body.slice(0, 300));
+        }
       };
     }
   }

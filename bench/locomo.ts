@@ -392,7 +392,14 @@ for (const mode of modes) {
 const bm25 = bm25Baseline();
 console.log('\n== plain BM25 (FTS5 with Porter stems, words OR-ed)');
 for (const [id, t] of bm25) console.log(`conv ${id.padEnd(8)} ${String(t.n).padStart(4)}  R@5 ${pct(t.at5, t.n)}  R@10 ${pct(t.at10, t.n)}  R@25 ${pct(t.at25, t.n)}  MRR ${pct(t.rr, t.n)}`);
-const bmAll = [...bm25.values()].reduce((a, t) => ({ ...a, n: a.n + t.n, at10: a.at10 + t.at10, at5: a.at5 + t.at5, at25: a.at25 + t.at25, rr: a.rr + t.rr }), tally());
+const bmAll = tally();
+for (const t of bm25.values()) {
+  bmAll.n += t.n;
+  bmAll.at5 += t.at5;
+  bmAll.at10 += t.at10;
+  bmAll.at25 += t.at25;
+  bmAll.rr += t.rr;
+}
 console.log(`overall      ${String(bmAll.n).padStart(4)}  R@5 ${pct(bmAll.at5, bmAll.n)}  R@10 ${pct(bmAll.at10, bmAll.n)}  R@25 ${pct(bmAll.at25, bmAll.n)}  MRR ${pct(bmAll.rr, bmAll.n)}`);
 console.log(`\ntotal ${((performance.now() - started) / 1000).toFixed(1)} s`);
 

@@ -185,14 +185,14 @@ async function annQuality(dataDir: string, qs: string[]): Promise<void> {
   await storage.close();
   const dims = 512;
   const dataset = new Float32Array(rows.length * dims);
-  rows.forEach((r, i) => dataset.set(r.embedding, i * dims));
+  rows.forEach((r, i) => { dataset.set(r.embedding, i * dims); });
   const vectorOfSeq = new Map(rows.map((r) => [r.seq, r.embedding]));
   const embedder = cachedEmbedder();
   await embedder.init();
   const queryVectors = await embedder.embed(qs);
   await embedder.close();
   const queries = new Float32Array(qs.length * dims);
-  queryVectors.forEach((v, i) => queries.set(v, i * dims));
+  queryVectors.forEach((v, i) => { queries.set(v, i * dims); });
   // exactSearch answers with row offsets into the dataset. The 10th's similarity is recomputed with the function
   // that judges the index's answers, so identical vectors compare equal.
   const exact = usearch.exactSearch(dataset, queries, dims, 10, usearch.MetricKind.Cos, 2) as unknown as { keys: BigUint64Array };
@@ -242,7 +242,7 @@ async function annQuality(dataDir: string, qs: string[]): Promise<void> {
         const similarities = keptHits.map((hit) => cosine(query, vectorOfSeq.get(hit.seq)!));
         found += Math.min(10, similarities.filter((similarity) => similarity >= truth[i]!.tenth).length);
         foundBySeq += keptHits.filter((hit) => truth[i]!.seqs.has(hit.seq)).length;
-        keptHits.slice(0, 10).forEach((hit, j) => errors.push(Math.abs(hit.similarity - similarities[j]!)));
+        keptHits.slice(0, 10).forEach((hit, j) => { errors.push(Math.abs(hit.similarity - similarities[j]!)); });
       }
       errors.sort((a, b) => a - b);
       log(

@@ -13,7 +13,7 @@ import { PEER_SETTINGS, PEER_SHARED_SETTINGS } from '../src/peer/config.js';
 export const README_FILE = join(fileURLToPath(new URL('..', import.meta.url)), 'README.md');
 export const REGENERATE = 'run `npm run docs:settings` and commit README.md';
 
-const row = (cells: string[]): string => `|${cells.map((cell) => ` ${cell.replaceAll('|', '\\|')} `.replace(/^  $/, ' ')).join('|')}|`;
+const row = (cells: string[]): string => `|${cells.map((cell) => ` ${cell.replaceAll('|', '\\|')} `.replace(/^ {2}$/, ' ')).join('|')}|`;
 
 /** One table: a row per setting, in declaration order. */
 export function settingsTable(settings: readonly Setting<unknown>[]): string {

@@ -2,7 +2,7 @@ import { existsSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Config } from '../config.js';
 import { embedderMismatch, identityOf, readEmbedderIdentity } from '../core/embedder-identity.js';
-import { createEmbeddingProvider } from '../providers/embedding/index.js';
+import { createEmbeddingProvider, type EmbeddingProvider } from '../providers/embedding/index.js';
 import { createLlmProvider } from '../providers/llm/index.js';
 import { inspectStorage, type StorageInspection } from '../storage/inspect.js';
 
@@ -69,7 +69,7 @@ export async function checkStorage(config: Config): Promise<{ outcome: CheckResu
 
 export async function checkEmbedder(config: Config, inspection: StorageInspection | null): Promise<CheckResult> {
   const name = 'embedder';
-  let embedder;
+  let embedder: EmbeddingProvider | undefined;
   try {
     embedder = createEmbeddingProvider(config.embedding);
     await embedder.init();

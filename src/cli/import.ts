@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { DEFAULT_WORKSPACE } from '../core/workspaces/service.js';
 import { CommandFailure } from './failure.js';
 import { startProgress } from './progress.js';
-import { addConnectionOptions, addWorkspaceOption, connect, MemdClient, NotFoundError, type RemoteOptions } from './remote.js';
+import { addConnectionOptions, addWorkspaceOption, connect, type MemdClient, NotFoundError, type RemoteOptions } from './remote.js';
 import { openInput } from './streams.js';
 
 interface ImportOptions extends RemoteOptions {
@@ -38,12 +38,7 @@ async function importWorkspace(file: string | undefined, options: ImportOptions)
     }
     progress.note('(all sent; the server is storing the last lines)');
   }
-  let report;
-  try {
-    report = await client.workspaces.import(options.workspace, counted());
-  } finally {
-    progress.stop();
-  }
+  const report = await client.workspaces.import(options.workspace, counted()).finally(() => progress.stop());
   if (options.json) process.stdout.write(`${JSON.stringify(report)}\n`);
   else {
     process.stdout.write(`imported ${report.imported} memories and ${report.associations_imported} associations into ${options.workspace}; ${report.skipped_duplicates} duplicates skipped, ${report.errors} lines refused\n`);

@@ -59,7 +59,7 @@ function renderTable(result: RecallResponse, columns: number): string {
     wordWrap: true,
     style: { head: [], border: [] },
   });
-  result.memories.forEach((memory, i) => table.push([i + 1, memory.relevance.toFixed(2), memory.type, memory.content, memory.tags.join(', '), memory.id]));
+  result.memories.forEach((memory, i) => { table.push([i + 1, memory.relevance.toFixed(2), memory.type, memory.content, memory.tags.join(', '), memory.id]); });
   return table.toString();
 }
 

@@ -78,10 +78,16 @@ export async function reembed(storage: Storage, embedder: EmbeddingProvider, ind
   options.onProgress?.('memories', 0, total);
   await indexes.drop();
   for (const workspaceId of workspaceIds) {
-    await reembedWorkspaceMemories(storage, embedder, workspaceId, (count) => options.onProgress?.('memories', (report.memories += count), Math.max(total, report.memories)));
+    await reembedWorkspaceMemories(storage, embedder, workspaceId, (count) => {
+      report.memories += count;
+      options.onProgress?.('memories', report.memories, Math.max(total, report.memories));
+    });
   }
   if (options.workspaceId === undefined) {
-    await reembedPassages(storage, embedder, (count) => options.onProgress?.('page passages', (report.passages += count), null));
+    await reembedPassages(storage, embedder, (count) => {
+      report.passages += count;
+      options.onProgress?.('page passages', report.passages, null);
+    });
   }
   await indexes.rebuild();
   await recordEmbedderIdentity(storage, embedder);

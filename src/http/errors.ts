@@ -73,7 +73,9 @@ function dedupeDetails(details: ErrorDetail[]): ErrorDetail[] {
   const seen = new Set<string>();
   return details.filter((d) => {
     const key = `${d.path} ${d.message}`;
-    return seen.has(key) ? false : (seen.add(key), true);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
   });
 }
 

@@ -33,6 +33,7 @@ const refused = (path: string, message: string): AppError =>
  * cannot) or half of a surrogate pair (not Unicode; PostgreSQL's JSON refuses its escape). Both can only come
  * from `\u` escapes, as raw bytes they are not valid UTF-8 JSON.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is one of the characters this pattern refuses.
 const UNSTORABLE = /[\u0000\p{Cs}]/u; // with the u flag, \p{Cs} matches a surrogate only where it is unpaired
 
 function unstorableStringAt(value: unknown, path: string): string | undefined {

@@ -84,7 +84,10 @@ function namedResponseTitle(response: unknown, named: Record<string, JsonObject>
 
 /** Drops from `required` every property that has a default, at any depth of a request body schema. */
 function optionalDefaults(schema: unknown): void {
-  if (Array.isArray(schema)) return schema.forEach(optionalDefaults);
+  if (Array.isArray(schema)) {
+    for (const item of schema) optionalDefaults(item);
+    return;
+  }
   if (!isObject(schema)) return;
   const properties = schema.properties;
   if (isObject(properties) && Array.isArray(schema.required)) {

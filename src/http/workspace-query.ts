@@ -12,7 +12,8 @@ const TAKES_NO_WORKSPACE = /\/:workspace_id(\/|$)|^\/v1\/(context|api-keys|appli
  */
 export function acceptWorkspaceQuery(route: RouteOptions): void {
   if (TAKES_NO_WORKSPACE.test(route.url)) return;
-  const schema = (route.schema ??= {});
+  route.schema ??= {};
+  const schema = route.schema;
   const query = schema.querystring as TObject | undefined;
   if (!query) schema.querystring = Type.Object({ workspace_id: WorkspaceIdField }, { additionalProperties: false });
   else if (query.properties && !('workspace_id' in query.properties)) schema.querystring = { ...query, properties: { ...query.properties, workspace_id: WorkspaceIdField } };

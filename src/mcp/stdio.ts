@@ -40,14 +40,17 @@ export async function runStdioServer(options: StdioOptions = {}): Promise<StdioS
 
   let settle!: { resolve: () => void; reject: (error: unknown) => void };
   const closed = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
-  let stopping: Promise<void> | undefined;
+  let stopping = false;
   const close = (): Promise<void> => {
-    stopping ??= (async () => {
-      process.stdin.off('end', stop);
-      for (const signal of SIGNALS) process.off(signal, stop);
-      await server.close();
-      await stopServing();
-    })().then(settle.resolve, settle.reject);
+    if (!stopping) {
+      stopping = true;
+      void (async () => {
+        process.stdin.off('end', stop);
+        for (const signal of SIGNALS) process.off(signal, stop);
+        await server.close();
+        await stopServing();
+      })().then(settle.resolve, settle.reject);
+    }
     return closed;
   };
   const stop = () => void close().catch((error: unknown) => log.error({ err: error }, 'stopping the MCP server failed'));

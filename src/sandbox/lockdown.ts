@@ -85,10 +85,12 @@ function removeHostGlobals(): void {
  * `Function` for `instanceof`, which the stand-in keeps working through its prototype.
  */
 function refuseCodeGeneration(): void {
+  // biome-ignore lint/suspicious/noShadowRestrictedNames: the stand-in is named Function, as the constructor it replaces.
   const refuse = function Function(): never {
     throw new EvalError('code generation from strings is disabled in the sandbox');
   };
   refuse.prototype = Function.prototype;
+  // biome-ignore lint/complexity/useArrowFunction: one of each kind of function, to reach each kind's prototype.
   const functionKinds = [function () {}, async function () {}, function* () {}, async function* () {}];
   for (const prototype of functionKinds.map((fn) => Object.getPrototypeOf(fn) as object)) {
     Object.defineProperty(prototype, 'constructor', { value: refuse, writable: false, configurable: false });

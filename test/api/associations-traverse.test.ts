@@ -27,7 +27,7 @@ function expectWellFormed(paths: Path[], start: string, maxDepth: number) {
     expect(new Set(path.nodes).size).toBe(path.nodes.length);
     expect(path.depth).toBe(path.edges.length);
     expect(path.depth).toBeLessThanOrEqual(maxDepth);
-    path.edges.forEach((edge, i) => expect([edge.source, edge.target].sort()).toEqual([path.nodes[i], path.nodes[i + 1]].sort()));
+    path.edges.forEach((edge, i) => { expect([edge.source, edge.target].sort()).toEqual([path.nodes[i], path.nodes[i + 1]].sort()); });
   }
 }
 

@@ -12,7 +12,7 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 /** `{"a": … {"a": 1} …}`: `levels` objects, one in another. */
-const nested = (levels: number): string => '{"a":'.repeat(levels - 1) + '{"a":1' + '}'.repeat(levels);
+const nested = (levels: number): string => `${'{"a":'.repeat(levels - 1)}{"a":1${'}'.repeat(levels)}`;
 /** A body whose `field` holds `levels` nested objects: the body itself is one level more. */
 const withDeep = (fields: Record<string, unknown>, field: string, levels: number): string =>
   JSON.stringify({ ...fields, [field]: '__DEEP__' }).replace('"__DEEP__"', nested(levels));

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { providerFor } from '../providers/llm/setup.js';
 import { startFakeOpenAI, type FakeLlmServer } from '../support/fake-llm-server.js';
-import { growth, parseMetrics, valueOf, type Sample } from '../support/prometheus.js';
+import { growth, parseMetrics, sampleValue, type Sample } from '../support/prometheus.js';
 import { client, memdClient, startServer, startTwoTeams, type Client, type TestServer } from '../support/server.js';
 
 describe('/metrics as requests flow', () => {
@@ -42,7 +42,7 @@ describe('/metrics as requests flow', () => {
     expect(growth(before, after, count, { route: 'unmatched', status_code: '404' })).toBe(1);
     expect(growth(before, after, 'memd_http_request_duration_seconds_sum', { method: 'POST', route: '/v1/memories' })).toBeGreaterThan(0);
     // The le="+Inf" bucket holds every request.
-    expect(valueOf(after, 'memd_http_request_duration_seconds_bucket', { route: '/v1/memories', le: '+Inf' })).toBe(valueOf(after, count, { route: '/v1/memories' }));
+    expect(sampleValue(after, 'memd_http_request_duration_seconds_bucket', { route: '/v1/memories', le: '+Inf' })).toBe(sampleValue(after, count, { route: '/v1/memories' }));
     // Labels are patterns: no id, no raw path.
     const routes = new Set(after.filter((s) => s.name === count).map((s) => s.labels.route));
     expect([...routes].some((route) => route!.includes(created.body.memory.id) || route!.includes('no/such'))).toBe(false);
@@ -102,16 +102,16 @@ describe('/metrics as requests flow', () => {
     await api.post('/v1/memories', { content: 'The boiler is serviced every October.' });
     await server.app.services.storage.tasks.enqueue([{ kind: 'no.such.kind', workspaceId: null, payload: {}, runAt: new Date().toISOString() }]);
     const queued = await scrape();
-    expect(valueOf(queued, 'memd_tasks', { state: 'pending' })).toBe(2);
-    expect(valueOf(queued, 'memd_tasks', { state: 'failed' })).toBe(0);
+    expect(sampleValue(queued, 'memd_tasks', { state: 'pending' })).toBe(2);
+    expect(sampleValue(queued, 'memd_tasks', { state: 'failed' })).toBe(0);
 
     // Enrichment asks the model to file the memory; '{}' keeps the rule-based values.
     fake.script('{}');
     expect(await server.drainTasks()).toBe(2);
     const drained = await scrape();
-    expect(valueOf(drained, 'memd_tasks', { state: 'pending' })).toBe(0);
+    expect(sampleValue(drained, 'memd_tasks', { state: 'pending' })).toBe(0);
     // A task nobody handles fails for good at once.
-    expect(valueOf(drained, 'memd_tasks', { state: 'failed' })).toBe(1);
+    expect(sampleValue(drained, 'memd_tasks', { state: 'failed' })).toBe(1);
     expect(growth(queued, drained, 'memd_task_failures_total', { kind: 'no.such.kind', final: 'true' })).toBe(1);
     expect(growth(queued, drained, 'memd_task_duration_seconds_count', { kind: 'memory.enrich', outcome: 'ok' })).toBe(1);
   });
@@ -120,15 +120,15 @@ describe('/metrics as requests flow', () => {
     const session = (await api.post('/v1/sessions', {})).body.session;
     const executed = await api.post('/v1/context/execute', { code: 'x = 1' }, { 'x-session-id': session.id });
     expect(executed.status, JSON.stringify(executed.body)).toBe(200);
-    expect(valueOf(await scrape(), 'memd_sandboxes_live')).toBe(1);
+    expect(sampleValue(await scrape(), 'memd_sandboxes_live')).toBe(1);
     expect((await api.delete(`/v1/sessions/${session.id}`)).status).toBeLessThan(300);
-    expect(valueOf(await scrape(), 'memd_sandboxes_live')).toBe(0);
+    expect(sampleValue(await scrape(), 'memd_sandboxes_live')).toBe(0);
   });
 
   it("serves Node's default metrics", async () => {
     const samples = await scrape();
-    expect(valueOf(samples, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
-    expect(valueOf(samples, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
+    expect(sampleValue(samples, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
+    expect(sampleValue(samples, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
   });
 });
 

@@ -124,7 +124,7 @@ describe('retries', () => {
 
   it('a refused connection is a ConnectionError once the retries are spent', async () => {
     const { url } = await scripted(ok);
-    servers.splice(0).forEach((s) => s.close());
+    servers.splice(0).forEach((s) => { s.close(); });
     const error = await new MemdClient({ baseUrl: url, retry: { ...fast, retries: 1 } }).health.live().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as Error).message).toMatch(/ECONNREFUSED|fetch failed/);

@@ -4,7 +4,7 @@ import { memdClient, type ApiResponse } from './server.js';
 
 /** A valid PDF with one page per string (lines split on \n, Helvetica), written by hand: header, objects, xref, trailer. */
 export function minimalPdf(pages: readonly string[]): Buffer {
-  const escape = (line: string) => line.replace(/[\\()]/g, (c) => `\\${c}`);
+  const escapeText = (line: string) => line.replace(/[\\()]/g, (c) => `\\${c}`);
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     `<< /Type /Pages /Kids [${pages.map((_, i) => `${4 + 2 * i} 0 R`).join(' ')}] /Count ${pages.length} >>`,
@@ -13,7 +13,7 @@ export function minimalPdf(pages: readonly string[]): Buffer {
   pages.forEach((text, i) => {
     const content = text
       .split('\n')
-      .map((line, row) => `BT /F1 11 Tf 56 ${760 - 14 * row} Td (${escape(line)}) Tj ET`)
+      .map((line, row) => `BT /F1 11 Tf 56 ${760 - 14 * row} Td (${escapeText(line)}) Tj ET`)
       .join('\n');
     objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + 2 * i} 0 R >>`);
     objects.push(`<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`);
@@ -86,7 +86,7 @@ export async function textImage(lines: readonly string[], format: 'png' | 'jpeg'
   context.fillRect(0, 0, canvas.width, canvas.height);
   context.fillStyle = 'black';
   context.font = '30px sans-serif';
-  lines.forEach((line, i) => context.fillText(line, 20, 50 + 44 * i));
+  lines.forEach((line, i) => { context.fillText(line, 20, 50 + 44 * i); });
   return format === 'png' ? canvas.encode('png') : format === 'jpeg' ? canvas.encode('jpeg', 90) : canvas.encode('webp', 90);
 }
 
@@ -144,7 +144,7 @@ export async function multiPageTiff(pages: ReadonlyArray<readonly string[]>): Pr
       else if (type === 3) ifd.writeUInt16LE(value, at + 8);
       else ifd.writeUInt32LE(value, at + 8);
     });
-    [8, 8, 8].forEach((bits, i) => ifd.writeUInt16LE(bits, 2 + entries.length * 12 + 4 + 2 * i));
+    [8, 8, 8].forEach((bits, i) => { ifd.writeUInt16LE(bits, 2 + entries.length * 12 + 4 + 2 * i); });
     // Link the previous IFD (or the header) to this one.
     const linked = Buffer.concat(parts);
     linked.writeUInt32LE(ifdOffset, link);
@@ -292,7 +292,7 @@ async function deflatedRun(head: string, body: string, tail: string, bytes: numb
 export async function inflatingDocx(bytes: number, options: { paragraph?: string; declare?: number } = {}): Promise<Buffer> {
   const paragraph = options.paragraph ?? 'a';
   const open = xml('<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>') + (options.paragraph ? '' : '<w:p><w:r><w:t>');
-  const close = (options.paragraph ? '' : '</w:t></w:r></w:p>') + '</w:body></w:document>';
+  const close = `${options.paragraph ? '' : '</w:t></w:r></w:p>'}</w:body></w:document>`;
   const main = await deflatedRun(open, paragraph, close, bytes);
   return zipArchive([
     stored(

@@ -148,7 +148,7 @@ export class ScaleCorpus {
         const event = this.event(seededRandom(this.seed * 1_000_003 + index * 31 + attempt * 7_919 + 1));
         const keys = keysOf(event);
         if (keys.some((k) => this.reserved.has(k))) continue;
-        keys.forEach((k) => this.reserved.add(k));
+        keys.forEach((k) => { this.reserved.add(k); });
         this.targets.set(index, event);
         break;
       }

@@ -47,7 +47,12 @@ export function useAction(): Action {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | undefined>();
   const mounted = useRef(true);
-  useEffect(() => () => void (mounted.current = false), []);
+  useEffect(
+    () => () => {
+      mounted.current = false;
+    },
+    [],
+  );
   const run = useCallback(
     async <T,>(work: () => Promise<T>): Promise<{ value: T } | undefined> => {
       setBusy(true);

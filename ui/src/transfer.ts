@@ -19,7 +19,7 @@ function fetchWithUploadProgress(onProgress: (progress: Progress) => void): type
     return new Promise<Response>((resolve, reject) => {
       const request = new XMLHttpRequest();
       request.open(init.method ?? 'GET', String(input));
-      new Headers(init.headers).forEach((value, name) => request.setRequestHeader(name, value));
+      new Headers(init.headers).forEach((value, name) => { request.setRequestHeader(name, value); });
       request.responseType = 'blob';
       request.upload.onprogress = (event) => onProgress({ done: event.loaded, total: event.lengthComputable ? event.total : undefined });
       request.onload = () => {

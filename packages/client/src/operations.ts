@@ -27,6 +27,7 @@ type Responses<O> = O extends { responses: infer R } ? R : never;
 
 /** The body of a successful answer in `media` (a 204 is `void`). */
 export type Result<O, Media extends string = 'application/json'> = {
+  // biome-ignore lint/suspicious/noConfusingVoidType: a method whose answer is a 204 returns Promise<void>.
   [S in keyof Responses<O> & SuccessStatus]: S extends 204 ? void : Content<Responses<O>[S], Media>;
 }[keyof Responses<O> & SuccessStatus];
 
@@ -34,6 +35,7 @@ export type Result<O, Media extends string = 'application/json'> = {
 export type PathArgs<P extends string> = P extends `${string}{${string}}${infer Rest}` ? [string, ...PathArgs<Rest>] : [];
 
 /** No argument when there is no T, an optional one when every field of T is optional, else a required one. */
+// biome-ignore lint/complexity/noBannedTypes: `{} extends T` is how a type asks whether every field of T is optional.
 type Input<T> = [T] extends [never] ? [] : {} extends T ? [input?: T] : [input: T];
 
 /** Per-call options of an operation that takes a JSON body: its query parameters, if it has any, go here. */

@@ -23,9 +23,9 @@ const NAME = String.raw`[A-Z][\w'.-]*(?:\s+(?:(?:de|da|del|of|upon)\s+)?[A-Z][\w
  * pronouns are left out: "his" in one memory and "his" in another are rarely the same person.
  */
 const SUBJECT = String.raw`I|[Ww]e|(?:[Tt]he|[Mm]y|[Oo]ur)\s+[a-z][\w-]*|${NAME}`;
-const POSSESSOR = String.raw`[Mm]y|[Oo]ur|[Tt]he|(?:${NAME})'s`;
+const POSSESSOR = `[Mm]y|[Oo]ur|[Tt]he|(?:${NAME})'s`;
 /** A free value runs to the end of its clause; `clauseValue` trims it further. */
-const FREE = String.raw`[^,.;!?]+`;
+const FREE = '[^,.;!?]+';
 const SINGLE_VALUED = [
   'deadline', 'due date', 'release date', 'launch date', 'start date', 'end date', 'name', 'birthday', 'address', 'email',
   'phone number', 'capital', 'price', 'cost', 'budget', 'salary', 'age', 'owner', 'manager', 'lead', 'boss', 'port',

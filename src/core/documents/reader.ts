@@ -64,7 +64,7 @@ export class DocumentReader {
   async read(source: ReadSource, bytes: Uint8Array, pageSize: number, stopped: () => Promise<boolean>): Promise<Reading | null> {
     if (bytes.length === 0) throw new IngestionProblem('empty_document', 'the file is empty');
     const reading = await this.pagesOf(source, bytes, pageSize, stopped);
-    if (reading && reading.pages.every((page) => page.transcript.trim() === '')) throw new IngestionProblem('no_text', this.whyNoText(source.document_type, reading.problems));
+    if (reading?.pages.every((page) => page.transcript.trim() === '')) throw new IngestionProblem('no_text', this.whyNoText(source.document_type, reading.problems));
     return reading;
   }
 

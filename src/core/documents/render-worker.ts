@@ -88,7 +88,9 @@ export default async function renderPage({ bytes, pageNo, maxPixels, memoryBytes
   // pdf.js says it left an image out only as a warning: this thread does nothing else, so its console is ours to read.
   let imageRemoved = false;
   const warn = console.warn;
-  console.warn = (...args: unknown[]) => void (imageRemoved ||= IMAGE_REMOVED.test(args.join(' ')));
+  console.warn = (...args: unknown[]) => {
+    imageRemoved ||= IMAGE_REMOVED.test(args.join(' '));
+  };
   watchMessages();
   drawing = { memoryBytes, verdict };
   const watch = setInterval(checkMemory, WATCH_MS);

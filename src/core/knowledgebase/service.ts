@@ -274,7 +274,7 @@ function signatureOf(nodes: readonly MemoryNode[]): string {
  */
 function matchTopics(communities: readonly string[][], previous: readonly KnowledgebaseArticle[]): Map<number, KnowledgebaseArticle> {
   const articleOf = new Map<string, number>();
-  previous.forEach((a, i) => a.memory_ids.forEach((id) => articleOf.set(id, i)));
+  previous.forEach((a, i) => { a.memory_ids.forEach((id) => { articleOf.set(id, i); }); });
   const candidates: Array<{ rank: number; article: number; overlap: number }> = [];
   communities.forEach((ids, rank) => {
     const shared = new Map<number, number>();

@@ -143,8 +143,8 @@ export function conversationNeighbours(
     }
     const before = same.filter((m) => m.seq < anchor.seq).reverse().slice(0, options.span);
     const after = same.filter((m) => m.seq > anchor.seq).slice(0, options.span);
-    before.forEach((m, i) => found.push({ anchorId: anchor.id, offset: -(i + 1), id: m.id, memory: m }));
-    after.forEach((m, i) => found.push({ anchorId: anchor.id, offset: i + 1, id: m.id, memory: m }));
+    before.forEach((m, i) => { found.push({ anchorId: anchor.id, offset: -(i + 1), id: m.id, memory: m }); });
+    after.forEach((m, i) => { found.push({ anchorId: anchor.id, offset: i + 1, id: m.id, memory: m }); });
   }
   return found;
 }

@@ -26,7 +26,8 @@ export function stem(word: string): string {
   let stemmed = STEMS.get(word);
   if (stemmed === undefined) {
     if (STEMS.size >= STEM_CACHE) STEMS.clear();
-    STEMS.set(word, (stemmed = stemWord(word)));
+    stemmed = stemWord(word);
+    STEMS.set(word, stemmed);
   }
   return stemmed;
 }
@@ -50,7 +51,10 @@ const TEXT_STEMS = new LRUCache<string, readonly string[]>({ maxSize: 1_000_000,
 
 function textStems(text: string): readonly string[] {
   let stems = TEXT_STEMS.get(text);
-  if (stems === undefined) TEXT_STEMS.set(text, (stems = tokens(text).map(stem)));
+  if (stems === undefined) {
+    stems = tokens(text).map(stem);
+    TEXT_STEMS.set(text, stems);
+  }
   return stems;
 }
 

@@ -49,6 +49,6 @@ export function fuse(results: readonly ArmResult[], weights: ArmWeights, into = 
 /** Interleaves ranked lists by reciprocal rank (equal weights), for an arm that asks more than one question. */
 export function interleave(lists: ReadonlyArray<readonly string[]>): string[] {
   const scores = new Map<string, number>();
-  for (const list of lists) list.forEach((id, index) => scores.set(id, (scores.get(id) ?? 0) + 1 / (RRF_K + index + 1)));
+  for (const list of lists) list.forEach((id, index) => { scores.set(id, (scores.get(id) ?? 0) + 1 / (RRF_K + index + 1)); });
   return [...scores.entries()].sort((a, b) => b[1] - a[1]).map(([id]) => id);
 }

@@ -26,7 +26,10 @@ const WORD_STEMS = new LRUCache<string, string>({ max: 50_000 });
 
 function porter(word: string): string {
   let stemmed = WORD_STEMS.get(word);
-  if (stemmed === undefined) WORD_STEMS.set(word, (stemmed = stemmer(word)));
+  if (stemmed === undefined) {
+    stemmed = stemmer(word);
+    WORD_STEMS.set(word, stemmed);
+  }
   return stemmed;
 }
 
@@ -35,7 +38,10 @@ const TEXT_STEMS = new LRUCache<string, readonly string[]>({ maxSize: 1_000_000,
 
 function textStems(text: string): readonly string[] {
   let stems = TEXT_STEMS.get(text);
-  if (stems === undefined) TEXT_STEMS.set(text, (stems = tokens(text).map(porter)));
+  if (stems === undefined) {
+    stems = tokens(text).map(porter);
+    TEXT_STEMS.set(text, stems);
+  }
   return stems;
 }
 

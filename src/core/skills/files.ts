@@ -7,6 +7,7 @@ export type FileEncoding = 'utf8' | 'base64';
 export const MAX_FILE_PATH = 512;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 // Control characters and the characters Windows cannot have in a name: a bundle must unpack anywhere.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this pattern refuses.
 const UNSAFE_CHARACTER = /[\u0000-\u001f\u007f\\:*?"<>|]/;
 
 export const sha256Hex = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');

@@ -21,7 +21,9 @@ export async function mergeKeywordIndex(db: Kysely<Database>): Promise<number> {
   if (left <= 1) return left;
   // A negative budget starts an incremental 'optimize' (every segment into one); positive ones continue it.
   await sql`INSERT INTO memory_fts(memory_fts, rank) VALUES ('merge', ${-PAGES_PER_STEP})`.execute(db);
-  for (let step = 0; step < MAX_STEPS && (left = await segments(db)) > 1; step++) {
+  for (let step = 0; step < MAX_STEPS; step++) {
+    left = await segments(db);
+    if (left <= 1) break;
     await yieldToEventLoop();
     await sql`INSERT INTO memory_fts(memory_fts, rank) VALUES ('merge', ${PAGES_PER_STEP})`.execute(db);
   }

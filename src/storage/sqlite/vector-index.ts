@@ -262,7 +262,7 @@ export class WorkspaceVectorIndexes {
     if (added.length === 0) return;
     const keys = BigUint64Array.from(added, ({ key }) => BigInt(key));
     const matrix = new Float32Array(added.length * dims);
-    added.forEach(({ embedding }, i) => matrix.set(embedding, i * dims));
+    added.forEach(({ embedding }, i) => { matrix.set(embedding, i * dims); });
     index.graph.add(keys, matrix, 0);
   }
 

@@ -32,14 +32,14 @@ describe('local embedding provider (USE-lite in worker threads)', () => {
     const batched = await provider.embed(texts);
     const alone = await Promise.all(texts.map(async (text) => (await provider.embed([text]))[0]!));
     // Same vector up to float noise from batching; any misplacement would drop far below this.
-    texts.forEach((_, i) => expect(dot(batched[i]!, alone[i]!)).toBeGreaterThan(0.9999));
+    texts.forEach((_, i) => { expect(dot(batched[i]!, alone[i]!)).toBeGreaterThan(0.9999); });
     expect(await provider.embed([])).toEqual([]);
   });
 
   it('is deterministic for the same input', async () => {
     const texts = ['Alice prefers green tea', 'The deploy failed on Friday'];
     const [first, second] = [await provider.embed(texts), await provider.embed(texts)];
-    texts.forEach((_, i) => expect(dot(first[i]!, second[i]!)).toBeGreaterThan(0.99999));
+    texts.forEach((_, i) => { expect(dot(first[i]!, second[i]!)).toBeGreaterThan(0.99999); });
   });
 
   it('leaves the event loop free while a large batch is embedded', async () => {
@@ -107,13 +107,16 @@ describe('USE-lite inference compared with the packaged EmbeddingsModel', () => 
     const texts = ['The cat sat on the mat', 'Quarterly revenue grew 4%', `A longer note: ${'the deploy failed again on Friday, '.repeat(20)}`];
     const ours = await (await loadUseLite()).embed(texts);
     const reference = await library.embed(texts);
-    texts.forEach((_, i) => expect(cosine(ours.subarray(i * 512, (i + 1) * 512), reference[i]!)).toBeGreaterThan(0.9999));
+    texts.forEach((_, i) => { expect(cosine(ours.subarray(i * 512, (i + 1) * 512), reference[i]!)).toBeGreaterThan(0.9999); });
   });
 
   it('gives exactly the ids of whole-text tokenisation for long spaced text', () => {
     const words = ['memory', 'the', 'naïve', 'café', 'résumé', 'Tokyo', '東京', '🙂', 'e.g.', '"quoted"', '4%', ''];
     let seed = 7;
-    const random = (n: number): number => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) % n;
+    const random = (n: number): number => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % n;
+    };
     for (let sample = 0; sample < 25; sample++) {
       const length = 600 + random(3_000);
       let text = random(2) ? ' ' : '';

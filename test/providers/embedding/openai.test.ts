@@ -47,7 +47,7 @@ describe('openai embedding provider', () => {
     expect(request!.headers.authorization).toBe(`Bearer ${API_KEY}`);
     expect(request!.headers['content-type']).toBe('application/json');
     expectUnitVectors(vectors, 16);
-    texts.forEach((text, i) => expect(cosine(vectors[i]!, vectorFor(text))).toBeCloseTo(1, 5));
+    texts.forEach((text, i) => { expect(cosine(vectors[i]!, vectorFor(text))).toBeCloseTo(1, 5); });
   });
 
   it('sends no authorization header without a key', async () => {
@@ -72,7 +72,7 @@ describe('openai embedding provider', () => {
     const vectors = await provider.embed(texts);
     expect(server!.requests.map((request) => (request.body.input as string[]).length)).toEqual([128, 128, 44]);
     expect(server!.requests.flatMap((request) => request.body.input)).toEqual(texts);
-    texts.forEach((text, i) => expect(cosine(vectors[i]!, vectorFor(text))).toBeCloseTo(1, 5));
+    texts.forEach((text, i) => { expect(cosine(vectors[i]!, vectorFor(text))).toBeCloseTo(1, 5); });
   });
 
   it('does not send blank texts and gives them the fixed vector e₀', async () => {

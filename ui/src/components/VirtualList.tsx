@@ -75,6 +75,8 @@ export function VirtualList<T>({ items, rowHeight, keyOf, render, onOpen, onEndR
   for (let index = first; index < last; index++) {
     const item = items[index]!;
     rows.push(
+      // biome-ignore lint/a11y/useFocusableInteractive: a listbox with aria-activedescendant; focus stays on the list.
+      // biome-ignore lint/a11y/useKeyWithClickEvents: the list's own onKeyDown moves through and opens the options.
       <div
         key={keyOf(item)}
         id={`row-${keyOf(item)}`}

@@ -94,6 +94,7 @@ function ContradictionCard({ ws, contradiction: c, a, b, onResolved }: { ws: str
         {side('A (earlier)', a, c.memory_a_id)}
         {side('B (later)', b, c.memory_b_id)}
       </div>
+      {/* biome-ignore lint/a11y/useSemanticElements: a <fieldset> would bring a border and a legend to a row of buttons. */}
       <div class="row wrap" role="group" aria-label="Resolve">
         {RESOLUTIONS.map(([resolution, label, effect]) => (
           <button key={resolution} type="button" title={effect} disabled={action.busy} onClick={() => (resolution === 'merge' ? setMerging(true) : resolve(resolution))}>

@@ -19,7 +19,10 @@ export function Sessions({ ws }: { ws: string }) {
   return (
     <div class="split">
       <div class="pane stack">
-        <StartSession ws={ws} onStarted={(id) => (sessions.reload(), setSelected(id))} />
+        <StartSession ws={ws} onStarted={(id) => {
+            sessions.reload();
+            setSelected(id);
+          }} />
         <label class="check">
           <input type="checkbox" checked={includeExpired} onChange={(e) => setIncludeExpired(e.currentTarget.checked)} />
           include expired sessions
@@ -40,7 +43,10 @@ export function Sessions({ ws }: { ws: string }) {
           ))}
         </ul>
       </div>
-      {current && <SessionPanel key={current} ws={ws} id={current} onGone={() => (setSelected(undefined), sessions.reload())} />}
+      {current && <SessionPanel key={current} ws={ws} id={current} onGone={() => {
+            setSelected(undefined);
+            sessions.reload();
+          }} />}
     </div>
   );
 }

@@ -23,7 +23,10 @@ export function Threads({ ws }: { ws: string }) {
   return (
     <div class="split">
       <div class="pane stack">
-        <NewThread ws={ws} onCreated={(id) => (threads.reload(), setSelected(id))} />
+        <NewThread ws={ws} onCreated={(id) => {
+            threads.reload();
+            setSelected(id);
+          }} />
         <ErrorNote error={threads.error} />
         <Loading when={threads.loading && !threads.data} />
         {threads.data?.total_count === 0 && <p class="muted">No chat thread in this workspace.</p>}
@@ -101,7 +104,10 @@ function ThreadPanel({ ws, id, onChanged }: { ws: string; id: string; onChanged(
   const [content, setContent] = useState('');
   const thread = loaded.data?.thread;
   const messages = loaded.data?.messages ?? [];
-  const reload = () => (loaded.reload(), onChanged());
+  const reload = () => {
+    loaded.reload();
+    onChanged();
+  };
 
   return (
     <aside class="pane panel stack" aria-label={`Thread ${id}`}>

@@ -129,7 +129,7 @@ function MemoryRow({ memory: m }: { memory: Memory }) {
       <Badge kind={m.type}>{m.type}</Badge>
       <span class="content" title={m.content}>
         {m.pinned && (
-          <span class="pin" title="pinned" aria-label="pinned">
+          <span class="pin" role="img" title="pinned" aria-label="pinned">
             ★{' '}
           </span>
         )}

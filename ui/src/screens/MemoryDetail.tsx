@@ -203,7 +203,10 @@ function Actions({ ws, memory, onChanged }: { ws: string; memory: Memory; onChan
         </button>
       </div>
       <ErrorNote error={action.error} />
-      <EditMemory ws={ws} memory={memory} open={editing} onClose={() => setEditing(false)} onSaved={() => (setEditing(false), onChanged())} />
+      <EditMemory ws={ws} memory={memory} open={editing} onClose={() => setEditing(false)} onSaved={() => {
+          setEditing(false);
+          onChanged();
+        }} />
       <Confirm
         title="Delete this memory for good?"
         open={confirmHard}

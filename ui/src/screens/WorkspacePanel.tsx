@@ -77,7 +77,10 @@ export function WorkspacePanel({ workspace, onChanged }: { workspace: Workspace;
         </>
       )}
       <Rename workspace={workspace} onChanged={onChanged} />
-      <Transfer workspace={workspace} onImported={() => (stats.reload(), onChanged())} />
+      <Transfer workspace={workspace} onImported={() => {
+          stats.reload();
+          onChanged();
+        }} />
       <Delete workspace={workspace} onDeleted={onChanged} />
     </aside>
   );
@@ -200,7 +203,10 @@ function Delete({ workspace, onDeleted }: { workspace: Workspace; onDeleted(): v
         open={asking}
         confirmLabel="Delete for good"
         ready={typed === workspace.id}
-        onCancel={() => (setAsking(false), setTyped(''))}
+        onCancel={() => {
+          setAsking(false);
+          setTyped('');
+        }}
         onConfirm={async () => {
           setAsking(false);
           const done = await action.run(() => memd.workspaces.delete(workspace.id));

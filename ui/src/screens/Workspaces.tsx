@@ -17,7 +17,10 @@ export function Workspaces() {
     <section class="split">
       <div class="pane">
         <h1>Workspaces</h1>
-        <CreateWorkspace onCreated={(id) => (workspaces.reload(), setSelected(id))} />
+        <CreateWorkspace onCreated={(id) => {
+          workspaces.reload();
+          setSelected(id);
+        }} />
         <ErrorNote error={workspaces.error} />
         <Loading when={workspaces.loading && !workspaces.data} />
         {workspaces.data && workspaces.data.length === 0 && <p class="muted">No workspace yet: create one above, or write a memory (it lands in _default).</p>}

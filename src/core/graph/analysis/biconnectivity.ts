@@ -70,6 +70,8 @@ export function biconnectivity(graph: CompactGraph, adj: Adjacency): Biconnectiv
   }
 
   const articulationPoints: number[] = [];
-  articulation.forEach((flag, v) => flag && articulationPoints.push(v));
+  articulation.forEach((flag, v) => {
+    if (flag) articulationPoints.push(v);
+  });
   return { articulationPoints, bridges: bridges.sort((x, y) => x - y), componentOf, componentCount };
 }
