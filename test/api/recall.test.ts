@@ -1,8 +1,10 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/core/ids.js';
 import { MAX_SCORED_MATCHES } from '../../src/core/recall/arms.js';
 import { BATCH_MAX_OPERATIONS } from '../../src/http/schemas/batch.js';
 import type { MemdClient } from '../../packages/client/src/index.js';
+import { HoldableEmbedder } from '../support/holdable-embedder.js';
 import { client, ManualClock, memdClient, startServer, type Client, type TestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -10,9 +12,11 @@ let memd: MemdClient;
 /** For bodies the client's types refuse. */
 let api: Client;
 const clock = new ManualClock(new Date('2026-03-01T12:00:00.000Z'));
+/** The `hash` embedder, whose next call a test can hold to make the server's work take a known time. */
+const embedder = new HoldableEmbedder();
 
 beforeAll(async () => {
-  server = await startServer({ clock });
+  server = await startServer({ clock, embedder });
   memd = memdClient(server.url);
   api = client(server.url);
 });
@@ -44,8 +48,16 @@ describe('POST /v1/memories/recall', () => {
     const ws = await workspace();
     await remember(ws, 'The office plants need water every Thursday.');
     const target = await remember(ws, 'The staging database listens on port 5433.');
+    // The query's embedding (the next call to the embedder) is held for a while: the server's times must count it.
+    const hold = embedder.holdCall(1);
     const asked = performance.now();
-    const result = await recall(ws, 'Which port does the staging database use?');
+    const answer = recall(ws, 'Which port does the staging database use?');
+    await hold.reached;
+    const heldFrom = performance.now();
+    await sleep(50);
+    const held = performance.now() - heldFrom;
+    hold.release();
+    const result = await answer;
     const roundTrip = performance.now() - asked;
     expect(result.memories[0]!.id).toBe(target.id);
     const top = result.memories[0]!;
@@ -58,8 +70,10 @@ describe('POST /v1/memories/recall', () => {
     expect(top).not.toHaveProperty('embedding');
     expect(result).toMatchObject({ total_count: result.memories.length, mode_used: 'rag', cached: false });
     expect(result.query_tokens).toBeGreaterThan(0);
-    // The server's own time for the recall: some, and no more than the client waited for the answer.
-    expect(result.search_latency_ms).toBeGreaterThan(0);
+    // The server's own times: embedding the query took at least as long as it was held, the whole recall at least
+    // that, and no more than the client waited for the answer.
+    expect(result.query_embedding_ms).toBeGreaterThanOrEqual(Math.floor(held));
+    expect(result.search_latency_ms).toBeGreaterThanOrEqual(result.query_embedding_ms);
     expect(result.search_latency_ms).toBeLessThanOrEqual(roundTrip);
   });
 

@@ -134,6 +134,7 @@ describe('USE-lite inference compared with the packaged EmbeddingsModel', () => 
       return encode(span);
     });
     expect(spans.join('')).toBe(text);
+    expect(spans.length).toBeGreaterThan(1);
     expect(spans.every((span) => !/[\ud800-\udbff]$/.test(span))).toBe(true);
   });
 });
