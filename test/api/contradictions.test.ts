@@ -6,9 +6,15 @@ import { providerFor } from '../providers/llm/setup.js';
 type Json = Record<string, any>;
 
 /** Writes the statements one second apart (so the first is the earlier one), then runs the write pipeline's background work. */
-async function remember(server: TestServer, clock: ManualClock, workspace: string, ...contents: string[]): Promise<Json[]> {
+async function remember(
+  server: TestServer,
+  clock: ManualClock,
+  workspace: string,
+  ...contents: string[]
+): Promise<Json[]> {
   const api = client(server.url);
-  if ((await api.get(`/v1/workspaces/${workspace}`)).status === 404) await api.post('/v1/workspaces', { id: workspace, name: workspace });
+  if ((await api.get(`/v1/workspaces/${workspace}`)).status === 404)
+    await api.post('/v1/workspaces', { id: workspace, name: workspace });
   const memories: Json[] = [];
   for (const content of contents) {
     clock.advance(1_000);
@@ -20,7 +26,8 @@ async function remember(server: TestServer, clock: ManualClock, workspace: strin
   return memories;
 }
 
-const open = async (api: Client, workspace: string): Promise<Json[]> => (await api.get(`/v1/workspaces/${workspace}/contradictions?limit=100`)).body.contradictions;
+const open = async (api: Client, workspace: string): Promise<Json[]> =>
+  (await api.get(`/v1/workspaces/${workspace}/contradictions?limit=100`)).body.contradictions;
 
 describe('contradiction detection on write (semantic embedder)', () => {
   const clock = new ManualClock();
@@ -54,19 +61,37 @@ describe('contradiction detection on write (semantic embedder)', () => {
       },
     ]);
     expect(found[0]!.confidence).toBeGreaterThan(0.6);
-    const edges = await server.app.services.storage.associations.listForMemories('ctr-home', [berlin!.id], { direction: 'outgoing', relationships: ['contradicts'] });
+    const edges = (
+      await api.get(
+        `/v1/memories/${berlin!.id}/associations?direction=outgoing&relationships=contradicts&workspace_id=ctr-home`,
+      )
+    ).body.associations as Array<{ target_id: string; strength: number }>;
     expect(edges.map((e) => [e.target_id, e.strength])).toEqual([[paris!.id, found[0]!.confidence]]);
   });
 
   it('flags a changed date', async () => {
     const [may, june] = await remember(server, clock, 'ctr-dates', 'the deadline is May 3', 'the deadline is June 10');
     const [found] = await open(api, 'ctr-dates');
-    expect(found).toMatchObject({ memory_a_id: may!.id, memory_b_id: june!.id, contradiction_type: 'date_change', detection_method: 'rules' });
+    expect(found).toMatchObject({
+      memory_a_id: may!.id,
+      memory_b_id: june!.id,
+      contradiction_type: 'date_change',
+      detection_method: 'rules',
+    });
     expect(found!.explanation).toBe('the deadline: may 3 vs june 10');
   });
 
   it('raises no false alarm on paraphrases and related statements', async () => {
-    await remember(server, clock, 'ctr-calm', 'I live in Paris', 'Paris is where I live', 'The weather in Paris is nice', 'I lived in Lyon as a child', 'My favourite food is pasta');
+    await remember(
+      server,
+      clock,
+      'ctr-calm',
+      'I live in Paris',
+      'Paris is where I live',
+      'The weather in Paris is nice',
+      'I lived in Lyon as a child',
+      'My favourite food is pasta',
+    );
     expect(await open(api, 'ctr-calm')).toEqual([]);
   });
 
@@ -97,19 +122,27 @@ describe('contradiction resolution and scan', () => {
     expect(found).toHaveLength(1);
     return { a: a!, b: b!, ctr: found[0]! };
   }
-  const memory = async (workspace: string, id: string) => (await api.get(`/v1/memories/${id}?workspace_id=${workspace}`)).body.memory;
-  const resolve = (workspace: string, id: string, body: unknown) => api.post(`/v1/contradictions/${id}/resolve?workspace_id=${workspace}`, body);
+  const memory = async (workspace: string, id: string) =>
+    (await api.get(`/v1/memories/${id}?workspace_id=${workspace}`)).body.memory;
+  const resolve = (workspace: string, id: string, body: unknown) =>
+    api.post(`/v1/contradictions/${id}/resolve?workspace_id=${workspace}`, body);
 
   it('scans recent memories, reports only what is new, and keeps workspaces apart', async () => {
     // The hash test embedder puts these two far apart: detection on write misses them, the scan does not.
     const [a, b] = await remember(server, clock, 'scan-ws', 'Ana works at Google', 'Ana joined Microsoft last spring');
     expect(await open(api, 'scan-ws')).toEqual([]);
-    const ask = async () => (await api.post('/v1/memories/recall', { workspace_id: 'scan-ws', query: 'Where does Ana work?' })).body;
+    const ask = async () =>
+      (await api.post('/v1/memories/recall', { workspace_id: 'scan-ws', query: 'Where does Ana work?' })).body;
     await ask();
     expect((await ask()).cached).toBe(true);
     const scan = await api.post('/v1/workspaces/scan-ws/contradictions/scan', { batch_size: 10 });
     expect(scan.body).toMatchObject({ workspace_id: 'scan-ws', contradictions_found: 1 });
-    expect(scan.body.contradictions[0]).toMatchObject({ memory_a_id: a!.id, memory_b_id: b!.id, contradiction_type: 'exclusive_value', explanation: 'ana employer: google vs microsoft' });
+    expect(scan.body.contradictions[0]).toMatchObject({
+      memory_a_id: a!.id,
+      memory_b_id: b!.id,
+      contradiction_type: 'exclusive_value',
+      explanation: 'ana employer: google vs microsoft',
+    });
     // The pair's `contradicts` link is a backlink of the earlier memory: recall answers afresh, and counts it.
     const after = await ask();
     expect(after.cached).toBe(false);
@@ -126,7 +159,12 @@ describe('contradiction resolution and scan', () => {
     clock.advance(1_000);
     const resolved = await resolve('resolve-a', ctr.id, { resolution: 'keep_a' });
     expect(resolved.status).toBe(200);
-    expect(resolved.body).toMatchObject({ id: ctr.id, resolution: 'keep_a', resolved_at: clock.now().toISOString(), merged_memory_id: null });
+    expect(resolved.body).toMatchObject({
+      id: ctr.id,
+      resolution: 'keep_a',
+      resolved_at: clock.now().toISOString(),
+      merged_memory_id: null,
+    });
     expect((await memory('resolve-a', b.id)).status).toBe('deleted');
     expect((await memory('resolve-a', a.id)).status).toBe('active');
     expect(await open(api, 'resolve-a')).toEqual([]);
@@ -137,11 +175,19 @@ describe('contradiction resolution and scan', () => {
   it('keep_b soft-deletes a, keep_both keeps both', async () => {
     const first = await contradiction('resolve-b', 'I live in Paris', 'I moved to Berlin');
     expect((await resolve('resolve-b', first.ctr.id, { resolution: 'keep_b' })).body.resolution).toBe('keep_b');
-    expect([(await memory('resolve-b', first.a.id)).status, (await memory('resolve-b', first.b.id)).status]).toEqual(['deleted', 'active']);
+    expect([(await memory('resolve-b', first.a.id)).status, (await memory('resolve-b', first.b.id)).status]).toEqual([
+      'deleted',
+      'active',
+    ]);
 
     const second = await contradiction('resolve-both', 'My favourite colour is blue', 'My favourite colour is green');
-    expect((await resolve('resolve-both', second.ctr.id, { resolution: 'keep_both' })).body.resolution).toBe('keep_both');
-    expect([(await memory('resolve-both', second.a.id)).status, (await memory('resolve-both', second.b.id)).status]).toEqual(['active', 'active']);
+    expect((await resolve('resolve-both', second.ctr.id, { resolution: 'keep_both' })).body.resolution).toBe(
+      'keep_both',
+    );
+    expect([
+      (await memory('resolve-both', second.a.id)).status,
+      (await memory('resolve-both', second.b.id)).status,
+    ]).toEqual(['active', 'active']);
     // A resolved pair is not raised again.
     expect((await api.post('/v1/workspaces/resolve-both/contradictions/scan')).body.contradictions_found).toBe(0);
   });
@@ -154,31 +200,55 @@ describe('contradiction resolution and scan', () => {
     expect(await open(api, 'resolve-merge')).toHaveLength(1);
     expect((await memory('resolve-merge', a.id)).status).toBe('active');
 
-    const merged = await resolve('resolve-merge', ctr.id, { resolution: 'merge', merged_content: 'I lived in Paris and moved to Berlin in 2025.' });
+    const merged = await resolve('resolve-merge', ctr.id, {
+      resolution: 'merge',
+      merged_content: 'I lived in Paris and moved to Berlin in 2025.',
+    });
     expect(merged.status).toBe(200);
     expect(merged.body).toMatchObject({ resolution: 'merge', merged_memory_id: expect.stringMatching(/^mem_/) });
     const replacement = await memory('resolve-merge', merged.body.merged_memory_id);
-    expect(replacement).toMatchObject({ content: 'I lived in Paris and moved to Berlin in 2025.', status: 'active', metadata: { merged_from: [a.id, b.id], contradiction_id: ctr.id } });
-    expect([(await memory('resolve-merge', a.id)).status, (await memory('resolve-merge', b.id)).status]).toEqual(['deleted', 'deleted']);
-    const edges = await server.app.services.storage.associations.listForMemories('resolve-merge', [replacement.id], { direction: 'outgoing', relationships: ['supersedes'] });
+    expect(replacement).toMatchObject({
+      content: 'I lived in Paris and moved to Berlin in 2025.',
+      status: 'active',
+      metadata: { merged_from: [a.id, b.id], contradiction_id: ctr.id },
+    });
+    expect([(await memory('resolve-merge', a.id)).status, (await memory('resolve-merge', b.id)).status]).toEqual([
+      'deleted',
+      'deleted',
+    ]);
+    const edges = await server.app.services.storage.associations.listForMemories('resolve-merge', [replacement.id], {
+      direction: 'outgoing',
+      relationships: ['supersedes'],
+    });
     expect(edges.map((e) => e.target_id).sort()).toEqual([a.id, b.id].sort());
   });
 
   it('answers bad input with a 4xx and changes nothing', async () => {
     const { a, b, ctr } = await contradiction('ctr-bad', 'I live in Paris', 'I moved to Berlin');
-    for (const body of [{}, { resolution: 'keep_neither' }, { resolution: 'keep_a', extra: 1 }, { resolution: 'merge', merged_content: 5 }]) {
+    for (const body of [
+      {},
+      { resolution: 'keep_neither' },
+      { resolution: 'keep_a', extra: 1 },
+      { resolution: 'merge', merged_content: 5 },
+    ]) {
       expect((await resolve('ctr-bad', ctr.id, body)).status, JSON.stringify(body)).toBe(422);
     }
     expect((await resolve('ctr-bad', 'ctr_unknown', { resolution: 'keep_a' })).status).toBe(404);
     expect((await resolve('scan-ws', ctr.id, { resolution: 'keep_a' })).status).toBe(404);
-    for (const query of ['limit=0', 'limit=501', 'limit=x']) expect((await api.get(`/v1/workspaces/ctr-bad/contradictions?${query}`)).status, query).toBe(422);
+    for (const query of ['limit=0', 'limit=501', 'limit=x'])
+      expect((await api.get(`/v1/workspaces/ctr-bad/contradictions?${query}`)).status, query).toBe(422);
     for (const body of [{ batch_size: 0 }, { batch_size: 501 }, { batch_size: '5' }, { other: 1 }]) {
-      expect((await api.post('/v1/workspaces/ctr-bad/contradictions/scan', body)).status, JSON.stringify(body)).toBe(422);
+      expect((await api.post('/v1/workspaces/ctr-bad/contradictions/scan', body)).status, JSON.stringify(body)).toBe(
+        422,
+      );
     }
     expect((await api.get('/v1/workspaces/no-such-ws/contradictions')).status).toBe(404);
     expect((await api.post('/v1/workspaces/no-such-ws/contradictions/scan')).status).toBe(404);
     expect(await open(api, 'ctr-bad')).toHaveLength(1);
-    expect([(await memory('ctr-bad', a.id)).status, (await memory('ctr-bad', b.id)).status]).toEqual(['active', 'active']);
+    expect([(await memory('ctr-bad', a.id)).status, (await memory('ctr-bad', b.id)).status]).toEqual([
+      'active',
+      'active',
+    ]);
   });
 });
 
@@ -192,7 +262,9 @@ describe('contradiction detection with a language model judge', () => {
 
   beforeAll(async () => {
     // Enrichment's own model calls (classification, tiers) get an error and keep their rule-based values.
-    fake = await startFakeOpenAI({ respond: (req) => (isJudge(req) ? (verdicts.shift() ?? { status: 500 }) : { status: 500 }) });
+    fake = await startFakeOpenAI({
+      respond: (req) => (isJudge(req) ? (verdicts.shift() ?? { status: 500 }) : { status: 500 }),
+    });
     server = await startServer({ clock, llm: providerFor({ baseUrl: fake.baseUrl, maxRetries: 0 }) });
     api = client(server.url);
   });
@@ -202,19 +274,39 @@ describe('contradiction detection with a language model judge', () => {
   });
 
   it('records the model’s verdict, may overrule the rules, and falls back to them when it fails', async () => {
-    verdicts.push(JSON.stringify({ contradicts: true, type: 'number_change', confidence: 0.93, explanation: 'The port changed from 8080 to 9090.' }));
+    verdicts.push(
+      JSON.stringify({
+        contradicts: true,
+        type: 'number_change',
+        confidence: 0.93,
+        explanation: 'The port changed from 8080 to 9090.',
+      }),
+    );
     await remember(server, clock, 'judge-yes', 'The server runs on port 8080', 'The server runs on port 9090');
-    expect(await open(api, 'judge-yes')).toMatchObject([{ contradiction_type: 'number_change', confidence: 0.93, detection_method: 'llm', explanation: 'The port changed from 8080 to 9090.' }]);
+    expect(await open(api, 'judge-yes')).toMatchObject([
+      {
+        contradiction_type: 'number_change',
+        confidence: 0.93,
+        detection_method: 'llm',
+        explanation: 'The port changed from 8080 to 9090.',
+      },
+    ]);
     const asked = fake.requests.filter(isJudge);
     // Judged once, by the later memory's check, not again from the earlier one's.
     expect(asked).toHaveLength(1);
-    expect(asked.at(-1)!.messages.at(-1)!.content).toBe('Earlier memory: The server runs on port 8080\nLater memory: The server runs on port 9090');
+    expect(asked.at(-1)!.messages.at(-1)!.content).toBe(
+      'Earlier memory: The server runs on port 8080\nLater memory: The server runs on port 9090',
+    );
 
-    verdicts.push(JSON.stringify({ contradicts: false, type: 'other', confidence: 0.9, explanation: 'Two different meetings.' }));
+    verdicts.push(
+      JSON.stringify({ contradicts: false, type: 'other', confidence: 0.9, explanation: 'Two different meetings.' }),
+    );
     await remember(server, clock, 'judge-no', 'The meeting is on Monday', 'The meeting is on Friday');
     expect(await open(api, 'judge-no')).toEqual([]);
 
     await remember(server, clock, 'judge-down', 'The meeting is on Monday', 'The meeting is on Friday');
-    expect(await open(api, 'judge-down')).toMatchObject([{ contradiction_type: 'date_change', detection_method: 'rules' }]);
+    expect(await open(api, 'judge-down')).toMatchObject([
+      { contradiction_type: 'date_change', detection_method: 'rules' },
+    ]);
   });
 });

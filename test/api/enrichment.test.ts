@@ -10,15 +10,21 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-const children = async (parentId: string) => (await api.get(`/v1/memories?limit=100`)).body.memories.filter((m: { source_memory_id: string | null }) => m.source_memory_id === parentId);
+const children = async (parentId: string) =>
+  (await api.get(`/v1/memories?limit=100`)).body.memories.filter(
+    (m: { source_memory_id: string | null }) => m.source_memory_id === parentId,
+  );
 
 describe('background enrichment (durable task queue)', () => {
   it('decomposes multi-sentence content into fact memories linked part_of to their parent, once', async () => {
-    const parent = (await api.post('/v1/memories', {
-      content: 'Jordan moved to Lisbon in March. Jordan works as a nurse at the city hospital. The commute takes twenty minutes.',
-      tags: ['jordan'],
-      subject_id: 'jordan',
-    })).body.memory;
+    const parent = (
+      await api.post('/v1/memories', {
+        content:
+          'Jordan moved to Lisbon in March. Jordan works as a nurse at the city hospital. The commute takes twenty minutes.',
+        tags: ['jordan'],
+        subject_id: 'jordan',
+      })
+    ).body.memory;
     expect(await children(parent.id)).toEqual([]);
     expect(await server.drainTasks()).toBeGreaterThan(0);
     const facts = await children(parent.id);
@@ -28,19 +34,31 @@ describe('background enrichment (durable task queue)', () => {
       'The commute takes twenty minutes.',
     ]);
     expect(facts[0]).toMatchObject({ source_scope: 'fact', subject_id: 'jordan', tags: ['jordan'] });
-    const edges = await server.app.services.storage.associations.listForMemories('_default', [parent.id], { direction: 'incoming', relationships: ['part_of'] });
-    expect(edges).toHaveLength(3);
-    expect(edges.every((e) => e.strength === 1)).toBe(true);
+    const edges = (await api.get(`/v1/memories/${parent.id}/associations?direction=incoming&relationships=part_of`))
+      .body.associations as Array<{ source_id: string; strength: number }>;
+    expect(edges.map((e) => e.source_id).sort()).toEqual(facts.map((f: { id: string }) => f.id).sort());
+    expect(edges.map((e) => e.strength)).toEqual([1, 1, 1]);
 
     // Re-running the task (as after a crash) derives nothing twice.
-    await server.app.services.storage.tasks.enqueue([{ kind: 'memory.enrich', workspaceId: '_default', payload: { memory_id: parent.id, auto_classified: true }, runAt: new Date().toISOString() }]);
+    await server.app.services.storage.tasks.enqueue([
+      {
+        kind: 'memory.enrich',
+        workspaceId: '_default',
+        payload: { memory_id: parent.id, auto_classified: true },
+        runAt: new Date().toISOString(),
+      },
+    ]);
     await server.drainTasks();
     expect(await children(parent.id)).toHaveLength(3);
   });
 
   it('does not decompose short or single-sentence memories', async () => {
     const short = (await api.post('/v1/memories', { content: 'Short one. Two.' })).body.memory;
-    const single = (await api.post('/v1/memories', { content: 'A single long sentence that goes on for quite a while without ever stopping to take a breath at all' })).body.memory;
+    const single = (
+      await api.post('/v1/memories', {
+        content: 'A single long sentence that goes on for quite a while without ever stopping to take a breath at all',
+      })
+    ).body.memory;
     await server.drainTasks();
     expect(await children(short.id)).toEqual([]);
     expect(await children(single.id)).toEqual([]);
@@ -48,11 +66,19 @@ describe('background enrichment (durable task queue)', () => {
 
   it('links similar memories automatically with their similarity as strength', async () => {
     const ws = (await api.post('/v1/workspaces', { name: 'links' })).body.workspace.id;
-    const first = (await api.post('/v1/memories', { workspace_id: ws, content: 'The payment service times out under heavy load' })).body.memory;
+    const first = (
+      await api.post('/v1/memories', { workspace_id: ws, content: 'The payment service times out under heavy load' })
+    ).body.memory;
     await api.post('/v1/memories', { workspace_id: ws, content: 'Gardening tips for tomatoes' });
-    const second = (await api.post('/v1/memories', { workspace_id: ws, content: 'The payment service times out under load on Fridays' })).body.memory;
+    const second = (
+      await api.post('/v1/memories', {
+        workspace_id: ws,
+        content: 'The payment service times out under load on Fridays',
+      })
+    ).body.memory;
     await server.drainTasks();
-    const edges = await server.app.services.storage.associations.listForMemories(ws, [second.id], { direction: 'outgoing' });
+    const edges = (await api.get(`/v1/memories/${second.id}/associations?direction=outgoing&workspace_id=${ws}`)).body
+      .associations as Array<{ target_id: string; relationship: string; strength: number; metadata: object }>;
     const link = edges.find((e) => e.target_id === first.id);
     expect(link).toBeDefined();
     expect(['similar_to', 'variant_of']).toContain(link!.relationship);
@@ -62,7 +88,11 @@ describe('background enrichment (durable task queue)', () => {
   });
 
   it('removes a parent’s facts with it and soft-deletes them with it', async () => {
-    const parent = (await api.post('/v1/memories', { content: 'Ana runs the Berlin marathon every single year. Ana trains six days a week in the months before it.' })).body.memory;
+    const parent = (
+      await api.post('/v1/memories', {
+        content: 'Ana runs the Berlin marathon every single year. Ana trains six days a week in the months before it.',
+      })
+    ).body.memory;
     await server.drainTasks();
     const facts = await children(parent.id);
     expect(facts).toHaveLength(2);

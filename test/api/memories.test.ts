@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConflictError, NotFoundError, PayloadTooLargeError, ValidationError, type MemdClient } from '../../packages/client/src/index.js';
+import {
+  ConflictError,
+  NotFoundError,
+  PayloadTooLargeError,
+  ValidationError,
+  type MemdClient,
+} from '../../packages/client/src/index.js';
 import { client, failureOf, memdClient, startServer, type Client, type TestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -50,15 +56,22 @@ describe('POST /v1/memories', () => {
   });
 
   it('classifies by rules when no type is given, and keeps a given type', async () => {
-    expect((await create({ content: 'How to rotate the TLS certificate: the steps are in the runbook.' })).type).toBe('procedural');
+    expect((await create({ content: 'How to rotate the TLS certificate: the steps are in the runbook.' })).type).toBe(
+      'procedural',
+    );
     expect((await create({ content: 'Yesterday we shipped the billing migration.' })).type).toBe('episodic');
     expect((await create({ content: 'I am currently working on the parser refactor.' })).type).toBe('working');
     expect((await create({ content: 'Maria prefers dark roast coffee.' })).subtype).toBe('preference');
-    expect((await create({ content: 'Yesterday was fine.', type: 'semantic', subtype: 'profile' })).type).toBe('semantic');
+    expect((await create({ content: 'Yesterday was fine.', type: 'semantic', subtype: 'profile' })).type).toBe(
+      'semantic',
+    );
   });
 
   it('reads the event time from metadata', async () => {
-    const memory = await create({ content: 'Went hiking with Sam.', metadata: { session_date: '1:56 pm on 8 May, 2023' } });
+    const memory = await create({
+      content: 'Went hiking with Sam.',
+      metadata: { session_date: '1:56 pm on 8 May, 2023' },
+    });
     expect(memory.occurred_at).toBe('2023-05-08T13:56:00.000Z');
   });
 
@@ -74,8 +87,15 @@ describe('POST /v1/memories', () => {
     const settings = { deduplication: { merge_threshold: 0.7, update_threshold: 0.95 } };
     const ws = (await memd.workspaces.create({ name: 'dedup', settings })).workspace.id;
     const base = await create({ workspace_id: ws, content: 'Priya likes hiking', tags: ['a'] });
-    const merged = await memd.memories.create({ workspace_id: ws, content: 'Priya likes hiking in the Alps', tags: ['b'] });
-    expect(merged).toMatchObject({ action: 'merged', memory: { id: base.id, content: 'Priya likes hiking in the Alps', tags: ['a', 'b'] } });
+    const merged = await memd.memories.create({
+      workspace_id: ws,
+      content: 'Priya likes hiking in the Alps',
+      tags: ['b'],
+    });
+    expect(merged).toMatchObject({
+      action: 'merged',
+      memory: { id: base.id, content: 'Priya likes hiking in the Alps', tags: ['a', 'b'] },
+    });
     expect(merged.memory.metadata.merged_from).toHaveLength(1);
     const reworded = await memd.memories.create({ workspace_id: ws, content: 'priya likes hiking in the alps!' });
     expect(reworded).toMatchObject({ action: 'updated', memory: { id: base.id } });
@@ -87,9 +107,11 @@ describe('POST /v1/memories', () => {
   it('links the new memory to the memories named in associations', async () => {
     const target = await create({ content: 'The outage started at 09:12 UTC.' });
     const memory = await create({ content: 'Root cause: an expired certificate.', associations: [target.id] });
-    const edges = await server.app.services.storage.associations.listForMemories('_default', [memory.id], { direction: 'outgoing' });
+    const edges = (await memd.associations.list(memory.id, { direction: 'outgoing' })).associations;
     expect(edges.map((e) => [e.target_id, e.relationship])).toEqual([[target.id, 'related_to']]);
-    const bad = await failureOf(memd.memories.create({ content: 'Links to nothing.', associations: ['mem_0000000000000000'] }));
+    const bad = await failureOf(
+      memd.memories.create({ content: 'Links to nothing.', associations: ['mem_0000000000000000'] }),
+    );
     expect(bad).toBeInstanceOf(ValidationError);
     expect(bad.details[0]!.path).toBe('/associations');
   });
@@ -112,13 +134,20 @@ describe('POST /v1/memories', () => {
     for (const [body, status, path] of cases) {
       const res = await api.post('/v1/memories', body);
       expect(res.status, JSON.stringify(body)).toBe(status);
-      expect(res.body).toMatchObject({ statusCode: status, error: expect.any(String), message: expect.any(String), code: 'validation_error' });
+      expect(res.body).toMatchObject({
+        statusCode: status,
+        error: expect.any(String),
+        message: expect.any(String),
+        code: 'validation_error',
+      });
       expect(res.body.details.map((d: { path: string }) => d.path)).toContain(path);
     }
     const malformed = await api.raw('POST', '/v1/memories', '{"content": ', { 'content-type': 'application/json' });
     expect(malformed.status).toBe(400);
     expect(malformed.body.code).toBe('invalid_json');
-    const wrongType = await api.raw('POST', '/v1/memories', 'content=x', { 'content-type': 'application/x-www-form-urlencoded' });
+    const wrongType = await api.raw('POST', '/v1/memories', 'content=x', {
+      'content-type': 'application/x-www-form-urlencoded',
+    });
     expect(wrongType.status).toBe(415);
     const tooBig = await failureOf(memd.memories.create({ content: 'x'.repeat(11 * 1024 * 1024) }));
     expect(tooBig).toBeInstanceOf(PayloadTooLargeError);
@@ -129,29 +158,47 @@ describe('POST /v1/memories', () => {
 
 describe('GET, PUT, DELETE /v1/memories/{id}', () => {
   it('changes only the fields given and re-derives what depends on content', async () => {
-    const memory = await create({ content: 'The cache TTL is 60 seconds.', tags: ['cache'], metadata: { source: 'runbook' } });
+    const memory = await create({
+      content: 'The cache TTL is 60 seconds.',
+      tags: ['cache'],
+      metadata: { source: 'runbook' },
+    });
     const res = await memd.memories.update.withResponse(memory.id, { importance: 0.9, pinned: true });
     expect(res.status).toBe(200);
-    expect(res.data.memory).toMatchObject({ content: memory.content, tags: ['cache'], metadata: { source: 'runbook' }, importance: 0.9, pinned: true });
+    expect(res.data.memory).toMatchObject({
+      content: memory.content,
+      tags: ['cache'],
+      metadata: { source: 'runbook' },
+      importance: 0.9,
+      pinned: true,
+    });
     const changed = (await memd.memories.update(memory.id, { content: 'The cache TTL is 120 seconds.' })).memory;
     expect(changed.content_hash).not.toBe(memory.content_hash);
     expect(changed.abstract).toBe('The cache TTL is 120 seconds.');
     expect(await failureOf(memd.memories.update(memory.id, { importance: -1 }))).toBeInstanceOf(ValidationError);
     expect((await api.put(`/v1/memories/${memory.id}`, { owner: 'x' })).status).toBe(422);
-    expect(await failureOf(memd.memories.update('mem_doesnotexist', { importance: 0.1 }))).toBeInstanceOf(NotFoundError);
+    expect(await failureOf(memd.memories.update('mem_doesnotexist', { importance: 0.1 }))).toBeInstanceOf(
+      NotFoundError,
+    );
   });
 
   it('archives and restores through status', async () => {
     const memory = await create({ content: 'An old project codename was Falcon.' });
     const archived = (await memd.memories.update(memory.id, { status: 'archived' })).memory;
     expect(archived).toMatchObject({ status: 'archived', archived_at: expect.any(String) });
-    expect((await memd.memories.update(memory.id, { status: 'active' })).memory).toMatchObject({ status: 'active', archived_at: null });
+    expect((await memd.memories.update(memory.id, { status: 'active' })).memory).toMatchObject({
+      status: 'active',
+      archived_at: null,
+    });
   });
 
   it('soft-deletes by default (record kept) and hard-deletes on request', async () => {
     const memory = await create({ content: 'Temporary note about the demo.' });
     expect((await memd.memories.delete.withResponse(memory.id)).status).toBe(204);
-    expect((await memd.memories.get(memory.id)).memory).toMatchObject({ status: 'deleted', deleted_at: expect.any(String) });
+    expect((await memd.memories.get(memory.id)).memory).toMatchObject({
+      status: 'deleted',
+      deleted_at: expect.any(String),
+    });
     expect((await memd.memories.list()).memories.map((m) => m.id)).not.toContain(memory.id);
     expect(await failureOf(memd.memories.update(memory.id, { importance: 0.2 }))).toBeInstanceOf(ConflictError);
     expect((await memd.memories.delete.withResponse(memory.id, { hard: true })).status).toBe(204);
@@ -173,7 +220,13 @@ describe('GET, PUT, DELETE /v1/memories/{id}', () => {
 describe('GET /v1/memories', () => {
   it('pages newest first with a cursor and filters', async () => {
     const ws = (await memd.workspaces.create({ name: 'listing' })).workspace.id;
-    for (let i = 0; i < 5; i++) await create({ workspace_id: ws, content: `list item number ${i}`, tags: i % 2 ? ['odd'] : ['even'], user_id: i < 2 ? 'u1' : 'u2' });
+    for (let i = 0; i < 5; i++)
+      await create({
+        workspace_id: ws,
+        content: `list item number ${i}`,
+        tags: i % 2 ? ['odd'] : ['even'],
+        user_id: i < 2 ? 'u1' : 'u2',
+      });
     const page1 = await memd.memories.list({ workspace_id: ws, limit: 2 });
     expect(contentsOf(page1)).toEqual(['list item number 4', 'list item number 3']);
     expect(page1.total_count).toBe(5);
@@ -182,6 +235,8 @@ describe('GET /v1/memories', () => {
     const even = await memd.memories.list({ workspace_id: ws, tags: ['even'], user_id: 'u2' });
     expect(contentsOf(even)).toEqual(['list item number 4', 'list item number 2']);
     expect(await failureOf(memd.memories.list({ workspace_id: ws, limit: 0 }))).toBeInstanceOf(ValidationError);
-    expect(await failureOf(memd.memories.list({ workspace_id: ws, created_after: 'yesterday' }))).toBeInstanceOf(ValidationError);
+    expect(await failureOf(memd.memories.list({ workspace_id: ws, created_after: 'yesterday' }))).toBeInstanceOf(
+      ValidationError,
+    );
   });
 });

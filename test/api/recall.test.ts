@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/core/ids.js';
 import { MAX_SCORED_MATCHES } from '../../src/core/recall/arms.js';
 import { BATCH_MAX_OPERATIONS } from '../../src/http/schemas/batch.js';
 import type { MemdClient } from '../../packages/client/src/index.js';
@@ -36,12 +35,18 @@ const remember = async (workspace_id: string, content: string, extra: Partial<Ne
   return (await memd.memories.create({ workspace_id, content, ...extra })).memory;
 };
 
-const recall = (workspace_id: string, query: string, extra: Partial<RecallRequest> = {}) => memd.memories.recall({ workspace_id, query, ...extra });
+const recall = (workspace_id: string, query: string, extra: Partial<RecallRequest> = {}) =>
+  memd.memories.recall({ workspace_id, query, ...extra });
 
 const ids = (result: { memories: Array<{ id: string }> }) => result.memories.map((m) => m.id);
 
-const link = (workspace_id: string, source_id: string, target_id: string, strength: number, relationship = 'references') =>
-  server.app.services.storage.associations.upsert({ id: newId('assoc'), workspace_id, source_id, target_id, relationship, strength, metadata: {}, created_at: clock.now().toISOString() });
+const link = (
+  workspace_id: string,
+  source_id: string,
+  target_id: string,
+  strength: number,
+  relationship = 'references',
+) => memd.associations.create(source_id, { workspace_id, target_id, relationship, strength });
 
 describe('POST /v1/memories/recall', () => {
   it('finds a memory right after its create returned (read-your-writes), with every annotation and no embedding', async () => {
@@ -89,7 +94,8 @@ describe('POST /v1/memories/recall', () => {
 
   it('ranks the memory holding a rare exact keyword first', async () => {
     const ws = await workspace();
-    for (let i = 0; i < 12; i++) await remember(ws, `Deployment note ${i}: the release train leaves on Tuesday and the service owners sign off.`);
+    for (let i = 0; i < 12; i++)
+      await remember(ws, `Deployment note ${i}: the release train leaves on Tuesday and the service owners sign off.`);
     const target = await remember(ws, 'The release of service QX-7731 was rolled back after the smoke tests failed.');
     const result = await recall(ws, 'QX-7731');
     expect(result.memories[0]!.id).toBe(target.id);
@@ -109,7 +115,9 @@ describe('POST /v1/memories/recall', () => {
 
   it('answers a dated question through the temporal arm (event time from metadata)', async () => {
     const ws = await workspace();
-    const june = await remember(ws, 'We launched the beta to the first ten customers.', { metadata: { date: '2024-06-12' } });
+    const june = await remember(ws, 'We launched the beta to the first ten customers.', {
+      metadata: { date: '2024-06-12' },
+    });
     await remember(ws, 'We launched the marketing site redesign.', { metadata: { date: '2024-09-03' } });
     const result = await recall(ws, 'What did we launch in June 2024?');
     expect(result.intents).toContain('temporal');
@@ -120,13 +128,30 @@ describe('POST /v1/memories/recall', () => {
   it('applies every filter', async () => {
     const ws = await workspace();
     const q = 'quarterly revenue report';
-    const base = await remember(ws, 'The quarterly revenue report is due on Friday.', { type: 'semantic', subtype: 'directive', tags: ['finance', 'q3'], context_id: 'ctx-a', observer_id: 'agent-1', subject_id: 'alice', user_id: 'u1' });
-    const other = await remember(ws, 'Quarterly revenue report: the draft sits in the shared drive.', { type: 'episodic', subtype: 'event', tags: ['finance'], context_id: 'ctx-b', observer_id: 'agent-2', subject_id: 'bob', user_id: 'u2' });
+    const base = await remember(ws, 'The quarterly revenue report is due on Friday.', {
+      type: 'semantic',
+      subtype: 'directive',
+      tags: ['finance', 'q3'],
+      context_id: 'ctx-a',
+      observer_id: 'agent-1',
+      subject_id: 'alice',
+      user_id: 'u1',
+    });
+    const other = await remember(ws, 'Quarterly revenue report: the draft sits in the shared drive.', {
+      type: 'episodic',
+      subtype: 'event',
+      tags: ['finance'],
+      context_id: 'ctx-b',
+      observer_id: 'agent-2',
+      subject_id: 'bob',
+      user_id: 'u2',
+    });
     clock.advance(60_000);
     const later = await remember(ws, 'Revenue report for the quarter was approved by the board.', { tags: ['board'] });
     const all = await recall(ws, q, { min_relevance: 0 });
     expect(ids(all)).toEqual(expect.arrayContaining([base.id, other.id, later.id]));
-    const only = async (extra: Partial<RecallRequest>) => ids(await recall(ws, q, { min_relevance: 0, include_associations: false, ...extra }));
+    const only = async (extra: Partial<RecallRequest>) =>
+      ids(await recall(ws, q, { min_relevance: 0, include_associations: false, ...extra }));
     expect(await only({ types: ['semantic'] })).not.toContain(other.id);
     expect(await only({ types: ['episodic'] })).toEqual([other.id]);
     expect(await only({ subtypes: ['directive'] })).toEqual([base.id]);
@@ -137,7 +162,9 @@ describe('POST /v1/memories/recall', () => {
     expect(await only({ subject_id: 'bob' })).toEqual([other.id]);
     expect(await only({ user_id: 'u1' })).toEqual([base.id]);
     expect(await only({ created_after: new Date(clock.now().getTime() - 1_000).toISOString() })).toEqual([later.id]);
-    expect((await only({ created_before: new Date(clock.now().getTime() - 1_000).toISOString() })).sort()).toEqual([base.id, other.id].sort());
+    expect((await only({ created_before: new Date(clock.now().getTime() - 1_000).toISOString() })).sort()).toEqual(
+      [base.id, other.id].sort(),
+    );
     expect((await only({ exclude_ids: [base.id] })).sort()).toEqual([other.id, later.id].sort());
   });
 
@@ -146,11 +173,25 @@ describe('POST /v1/memories/recall', () => {
     const other = await workspace();
     // One conversation (a session), two sentences each (so atomic facts exist), dated, linked: every arm has a say.
     const sitting = memd.withSession((await memd.sessions.start({ workspace_id: ws })).session.id);
-    const inSession = async (content: string, date: string) => (await sitting.memories.create({ workspace_id: ws, content, metadata: { date } })).memory;
-    const kept = await inSession('Zeppelin project kickoff with Dana about the ZX-88 budget. Dana wants the numbers by Friday.', '2024-05-02');
-    const deleted = await inSession('Zeppelin project review with Dana about the ZX-88 budget overrun. Dana was not pleased at all.', '2024-05-02');
-    const archived = await inSession('Zeppelin project retro with Dana about the ZX-88 budget. Dana asked for a new forecast.', '2024-05-02');
-    const foreign = await remember(other, 'Zeppelin project kickoff with Dana about the ZX-88 budget. Dana wants the numbers by Friday.', { metadata: { date: '2024-05-02' } });
+    const inSession = async (content: string, date: string) =>
+      (await sitting.memories.create({ workspace_id: ws, content, metadata: { date } })).memory;
+    const kept = await inSession(
+      'Zeppelin project kickoff with Dana about the ZX-88 budget. Dana wants the numbers by Friday.',
+      '2024-05-02',
+    );
+    const deleted = await inSession(
+      'Zeppelin project review with Dana about the ZX-88 budget overrun. Dana was not pleased at all.',
+      '2024-05-02',
+    );
+    const archived = await inSession(
+      'Zeppelin project retro with Dana about the ZX-88 budget. Dana asked for a new forecast.',
+      '2024-05-02',
+    );
+    const foreign = await remember(
+      other,
+      'Zeppelin project kickoff with Dana about the ZX-88 budget. Dana wants the numbers by Friday.',
+      { metadata: { date: '2024-05-02' } },
+    );
     await server.drainTasks();
     await link(ws, kept.id, deleted.id, 1);
     await link(ws, kept.id, archived.id, 1);
@@ -160,7 +201,9 @@ describe('POST /v1/memories/recall', () => {
     const query = 'What did Dana say about the "ZX-88" budget of the Zeppelin project in May 2024?';
     const result = await recall(ws, query, { min_relevance: 0, limit: 50 });
     expect(result.intents).toEqual(expect.arrayContaining(['entity', 'temporal']));
-    expect(result.memories.find((m) => m.id === kept.id)?.match_signals).toEqual(expect.arrayContaining(['entity', 'fact', 'keyword', 'temporal', 'vector']));
+    expect(result.memories.find((m) => m.id === kept.id)?.match_signals).toEqual(
+      expect.arrayContaining(['entity', 'fact', 'keyword', 'temporal', 'vector']),
+    );
     expect(ids(result)).not.toContain(archived.id);
     expect(ids(result)).not.toContain(deleted.id);
     expect(ids(result)).not.toContain(foreign.id);
@@ -169,7 +212,9 @@ describe('POST /v1/memories/recall', () => {
     expect(ids(withArchived)).not.toContain(deleted.id);
     expect(ids(withArchived)).not.toContain(foreign.id);
     // Facts never come back as results of their own: they answer as their parent.
-    const facts = (await memd.memories.list({ workspace_id: ws, limit: 100 })).memories.filter((m) => m.source_scope === 'fact');
+    const facts = (await memd.memories.list({ workspace_id: ws, limit: 100 })).memories.filter(
+      (m) => m.source_scope === 'fact',
+    );
     expect(facts.length).toBeGreaterThan(0);
     expect(ids(withArchived).some((id) => facts.some((f) => f.id === id))).toBe(false);
   });
@@ -194,10 +239,18 @@ describe('POST /v1/memories/recall', () => {
     expect(third!.boosted_score).toBeCloseTo(second!.boosted_score * 0.8 * 0.8 ** 2, 5);
     expect(second).toMatchObject({ source_scope: 'association', match_signals: ['graph'] });
     // With expansion off (or depth 0) only the direct match is relevant enough to come back.
-    expect(ids(await recall(ws, 'Heliotrope valve calibration procedure', { include_associations: false }))).toEqual([seed.id]);
+    expect(ids(await recall(ws, 'Heliotrope valve calibration procedure', { include_associations: false }))).toEqual([
+      seed.id,
+    ]);
     expect(ids(await recall(ws, 'Heliotrope valve calibration procedure', { traverse_depth: 0 }))).toEqual([seed.id]);
-    expect(ids(await recall(ws, 'Heliotrope valve calibration procedure', { traverse_depth: 1 }))).toEqual([seed.id, hop1.id]);
-    expect(ids(await recall(ws, 'Heliotrope valve calibration procedure', { max_expansion: 1 }))).toEqual([seed.id, hop1.id]);
+    expect(ids(await recall(ws, 'Heliotrope valve calibration procedure', { traverse_depth: 1 }))).toEqual([
+      seed.id,
+      hop1.id,
+    ]);
+    expect(ids(await recall(ws, 'Heliotrope valve calibration procedure', { max_expansion: 1 }))).toEqual([
+      seed.id,
+      hop1.id,
+    ]);
   });
 
   it('boosts a memory other memories point at (backlinks), among many candidates', async () => {
@@ -229,14 +282,22 @@ describe('POST /v1/memories/recall', () => {
       'Gamma rays hit the beta, then the alpha sensor.',
     ];
     for (let i = 0; i < contents.length; i += BATCH_MAX_OPERATIONS) {
-      const operations = contents.slice(i, i + BATCH_MAX_OPERATIONS).map((content) => ({ op: 'create' as const, content }));
+      const operations = contents
+        .slice(i, i + BATCH_MAX_OPERATIONS)
+        .map((content) => ({ op: 'create' as const, content }));
       expect((await memd.memories.batch({ workspace_id: ws, operations })).failed).toBe(0);
     }
     const result = await recall(ws, 'alpha beta gamma');
-    const byKeyword = result.memories.filter((m) => m.match_signals.includes('keyword')).map((m) => m.content).sort();
+    const byKeyword = result.memories
+      .filter((m) => m.match_signals.includes('keyword'))
+      .map((m) => m.content)
+      .sort();
     // "alpha", "beta", "gamma" and the phrase "alpha beta" each match too many memories; all three words together
     // match two, whether or not "alpha beta" is written as a phrase.
-    expect(byKeyword).toEqual(['Alpha beta and gamma notes were filed.', 'Gamma rays hit the beta, then the alpha sensor.']);
+    expect(byKeyword).toEqual([
+      'Alpha beta and gamma notes were filed.',
+      'Gamma rays hit the beta, then the alpha sensor.',
+    ]);
   });
 
   it('serves a repeated recall from the cache until a write in the workspace', async () => {
@@ -278,7 +339,9 @@ describe('POST /v1/memories/recall', () => {
     const strong = await remember(ws, 'Saffron risotto recipe uses arborio rice and saffron threads.');
     const weak = await remember(ws, 'The garage door remote needs a new battery.');
     expect(ids(await recall(ws, 'saffron risotto recipe'))).toEqual([strong.id]);
-    expect(ids(await recall(ws, 'saffron risotto recipe', { min_relevance: 0 }))).toEqual(expect.arrayContaining([strong.id, weak.id]));
+    expect(ids(await recall(ws, 'saffron risotto recipe', { min_relevance: 0 }))).toEqual(
+      expect.arrayContaining([strong.id, weak.id]),
+    );
     const loose = await recall(ws, 'saffron rice', { tolerance: 'loose' });
     const strict = await recall(ws, 'saffron rice dinner party menu', { tolerance: 'strict' });
     expect(ids(loose)).toContain(strong.id);
@@ -295,7 +358,8 @@ describe('POST /v1/memories/recall', () => {
   it('accepts the deprecated modes and answers them with the rag engine', async () => {
     const ws = await workspace();
     await remember(ws, 'Backups run nightly at 02:00.');
-    for (const mode of ['rag', 'llm', 'hybrid'] as const) expect((await recall(ws, 'When do backups run?', { mode })).mode_used).toBe('rag');
+    for (const mode of ['rag', 'llm', 'hybrid'] as const)
+      expect((await recall(ws, 'When do backups run?', { mode })).mode_used).toBe('rag');
   });
 
   it('counts one access per recall, off the request path', async () => {
@@ -314,9 +378,13 @@ describe('POST /v1/memories/recall', () => {
     const ws = await workspace();
     const session = (await memd.sessions.start({ workspace_id: ws, ttl_seconds: 600, context_id: 'ctx-mine' })).session;
     const mine = await remember(ws, 'Standup moved to 09:30 for the platform team.', { context_id: 'ctx-mine' });
-    const theirs = await remember(ws, 'Standup moved to 09:30 for the platform team members.', { context_id: 'ctx-theirs' });
+    const theirs = await remember(ws, 'Standup moved to 09:30 for the platform team members.', {
+      context_id: 'ctx-theirs',
+    });
     clock.advance(300_000);
-    const result = await memd.withSession(session.id).memories.recall({ query: 'When is standup for the platform team?', min_relevance: 0 });
+    const result = await memd
+      .withSession(session.id)
+      .memories.recall({ query: 'When is standup for the platform team?', min_relevance: 0 });
     expect(result.memories[0]!.id).toBe(mine.id);
     expect(ids(result)).toContain(theirs.id);
     const touched = (await memd.sessions.get(session.id)).session;
