@@ -17,7 +17,8 @@ afterAll(() => server.stop());
 type TraverseRequest = NonNullable<Parameters<MemdClient['memories']['traverse']>[1]>;
 type Path = Awaited<ReturnType<MemdClient['memories']['traverse']>>['paths'][number];
 
-const traverse = (ws: string, id: string, body: TraverseRequest = {}) => memd.memories.traverse(id, { workspace_id: ws, ...body });
+const traverse = (ws: string, id: string, body: TraverseRequest = {}) =>
+  memd.memories.traverse(id, { workspace_id: ws, ...body });
 const nodeLists = (paths: Path[]) => paths.map((p) => p.nodes.join('>')).sort();
 
 /** Every path starts at the start, never repeats a memory, and its edges join consecutive memories. */
@@ -27,7 +28,9 @@ function expectWellFormed(paths: Path[], start: string, maxDepth: number) {
     expect(new Set(path.nodes).size).toBe(path.nodes.length);
     expect(path.depth).toBe(path.edges.length);
     expect(path.depth).toBeLessThanOrEqual(maxDepth);
-    path.edges.forEach((edge, i) => { expect([edge.source, edge.target].sort()).toEqual([path.nodes[i], path.nodes[i + 1]].sort()); });
+    path.edges.forEach((edge, i) => {
+      expect([edge.source, edge.target].sort()).toEqual([path.nodes[i], path.nodes[i + 1]].sort());
+    });
   }
 }
 
@@ -62,14 +65,17 @@ describe('POST /v1/memories/{id}/traverse', () => {
     await link(memd, ws, fix!, hub!, 'solves', 0.8);
     await link(memd, ws, hub!, twin!, 'similar_to', 0.7);
     await link(memd, ws, hub!, weak!, 'related_to', 0.2);
-    const reached = async (body: TraverseRequest) => (await traverse(ws, hub!, { max_depth: 1, ...body })).unique_nodes.filter((n) => n !== hub).sort();
+    const reached = async (body: TraverseRequest) =>
+      (await traverse(ws, hub!, { max_depth: 1, ...body })).unique_nodes.filter((n) => n !== hub).sort();
 
     expect(await reached({})).toEqual([cause, fix, twin, weak].sort());
     expect(await reached({ direction: 'outgoing' })).toEqual([twin, weak].sort());
     expect(await reached({ direction: 'incoming' })).toEqual([cause, fix].sort());
     expect(await reached({ relationship_types: ['SOLVES', 'Similar_To'] })).toEqual([fix, twin].sort());
     expect(await reached({ relationship_categories: ['causal'] })).toEqual([cause]);
-    expect(await reached({ relationship_categories: ['Similarity'], relationship_types: ['solves'] })).toEqual([fix, twin, weak].sort());
+    expect(await reached({ relationship_categories: ['Similarity'], relationship_types: ['solves'] })).toEqual(
+      [fix, twin, weak].sort(),
+    );
     expect(await reached({ min_strength: 0.75 })).toEqual([cause, fix].sort());
     expect(await reached({ relationship_types: null, relationship_categories: null })).toHaveLength(4);
     expect((await failureOf(traverse(ws, hub!, { relationship_types: ['hugs'] }))).status).toBe(422);
@@ -80,7 +86,14 @@ describe('POST /v1/memories/{id}/traverse', () => {
     const ws = await graphWorkspace(memd, 'trav-client');
     const [a, b] = await remember(memd, ws, texts(2, 'client'));
     await link(memd, ws, a!, b!, 'causes', 0.6);
-    const res = await traverse(ws, a!, { max_depth: 3, direction: 'both', min_strength: 0, max_paths: 100, max_nodes: 50, relationship_categories: ['causal'] });
+    const res = await traverse(ws, a!, {
+      max_depth: 3,
+      direction: 'both',
+      min_strength: 0,
+      max_paths: 100,
+      max_nodes: 50,
+      relationship_categories: ['causal'],
+    });
     expect(res).toMatchObject({ total_paths: 1, unique_nodes: [a, b] });
   });
 
@@ -88,7 +101,15 @@ describe('POST /v1/memories/{id}/traverse', () => {
     const ws = 'trav-shortcut';
     // Similar contents: the write pipeline links them to each other (similar_to / variant_of, both ways).
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await memd.memories.create({ workspace_id: ws, content: `Chain node ${i}: the deployment pipeline step number ${i} runs tests.` })).memory.id);
+    for (let i = 0; i < 5; i++)
+      ids.push(
+        (
+          await memd.memories.create({
+            workspace_id: ws,
+            content: `Chain node ${i}: the deployment pipeline step number ${i} runs tests.`,
+          })
+        ).memory.id,
+      );
     await server.drainTasks();
     for (let i = 0; i < 4; i++) await link(memd, ws, ids[i]!, ids[i + 1]!, 'leads_to', 0.9);
     const all = await traverse(ws, ids[0]!, { max_depth: 3, direction: 'outgoing', max_paths: 100 });
@@ -98,11 +119,18 @@ describe('POST /v1/memories/{id}/traverse', () => {
     // Every path that reaches m4 within 3 links takes at least one automatic link: the stated chain alone is 4 long.
     for (const path of toLast) expect(path.edges.some((e) => e.auto_generated)).toBe(true);
     // Following the stated links only, m4 is out of reach at depth 3 and reached at depth 4.
-    const stated = await traverse(ws, ids[0]!, { max_depth: 3, direction: 'outgoing', relationship_types: ['leads_to'] });
+    const stated = await traverse(ws, ids[0]!, {
+      max_depth: 3,
+      direction: 'outgoing',
+      relationship_types: ['leads_to'],
+    });
     expect(stated.unique_nodes).not.toContain(ids[4]);
     expect(stated.paths.length).toBeGreaterThan(0);
     expect(stated.paths.every((p) => p.edges.every((e) => !e.auto_generated))).toBe(true);
-    expect((await traverse(ws, ids[0]!, { max_depth: 4, direction: 'outgoing', relationship_types: ['leads_to'] })).unique_nodes).toContain(ids[4]);
+    expect(
+      (await traverse(ws, ids[0]!, { max_depth: 4, direction: 'outgoing', relationship_types: ['leads_to'] }))
+        .unique_nodes,
+    ).toContain(ids[4]);
   });
 
   it('never follows a cycle twice', async () => {
@@ -132,39 +160,77 @@ describe('POST /v1/memories/{id}/traverse', () => {
   });
 
   it('keeps max_nodes and max_paths on a dense random graph, at every depth', async () => {
-    const ws = await graphWorkspace(memd, 'trav-dense');
-    const ids = await remember(memd, ws, texts(1000, 'dense'));
-    // 100,000 random edges among 1,000 memories (about 200 per memory), written straight to the table: one row per
-    // pair, the last strength drawn for it winning as an upsert would, in multi-row statements (100,000 single
-    // upserts are 100,000 round trips to a Postgres server).
-    const random = seededRandom(42);
-    const storage = server.app.services.storage;
-    const edges = new Map<string, { source: string; target: string; strength: number }>();
-    for (let i = 0; i < 100_000; i++) {
-      const source = ids[Math.floor(random() * ids.length)]!;
-      const target = ids[Math.floor(random() * ids.length)]!;
-      if (source === target) continue;
-      edges.set(`${source} ${target}`, { source, target, strength: Math.round(random() * 100) / 100 });
+    // A server of its own: the enrichment its 1,000 memories queue (link and contradiction checks among 100,000
+    // edges) stops with it, instead of holding up the next test's drainTasks() for most of a minute.
+    const server = await startServer();
+    const memd = memdClient(server.url);
+    const traverse = (ws: string, id: string, body: TraverseRequest = {}) =>
+      memd.memories.traverse(id, { workspace_id: ws, ...body });
+    try {
+      await denseGraph(server, memd, traverse);
+    } finally {
+      await server.stop();
     }
-    const rows = [...edges.values()].map(({ source, target, strength }) => ({ id: newId('assoc'), workspace_id: ws, source_id: source, target_id: target, relationship: 'related_to', strength, metadata: '{}', created_at: new Date().toISOString() }));
-    await storage.sqlContext.db.transaction().execute(async (tx) => {
-      for (let start = 0; start < rows.length; start += 2_000) await tx.insertInto('associations').values(rows.slice(start, start + 2_000)).execute();
-    });
-    expect(await storage.associations.count(ws)).toBeGreaterThan(95_000);
-    const bodies: TraverseRequest[] = [{}, { max_depth: 5 }, { max_depth: 5, max_nodes: 1000, max_paths: 1000 }, { max_depth: 4, max_nodes: 7, max_paths: 500 }, { max_depth: 3, max_paths: 3 }];
-    for (const body of bodies) {
-      const res = await traverse(ws, ids[0]!, body);
-      expect(res.unique_nodes.length).toBeLessThanOrEqual(body.max_nodes ?? 50);
-      expect(res.total_paths).toBeLessThanOrEqual(body.max_paths ?? 100);
-      expect(res.total_paths).toBeGreaterThan(0);
-      expect(res.paths).toHaveLength(res.total_paths);
-      expectWellFormed(res.paths, ids[0]!, body.max_depth ?? 2);
-      for (const path of res.paths) for (const node of path.nodes) expect(res.unique_nodes).toContain(node);
-    }
-    const wide = await traverse(ws, ids[0]!, { max_depth: 5, max_nodes: 1000, max_paths: 1000 });
-    expect(wide.total_paths).toBe(1000);
   });
 });
+
+/** 100,000 random edges among 1,000 memories; every traversal of it keeps its limits. */
+async function denseGraph(
+  server: TestServer,
+  memd: MemdClient,
+  traverse: (ws: string, id: string, body?: TraverseRequest) => ReturnType<MemdClient['memories']['traverse']>,
+) {
+  const ws = await graphWorkspace(memd, 'trav-dense');
+  const ids = await remember(memd, ws, texts(1000, 'dense'));
+  // 100,000 random edges among 1,000 memories (about 200 per memory), written straight to the table: one row per
+  // pair, the last strength drawn for it winning as an upsert would, in multi-row statements (100,000 single
+  // upserts are 100,000 round trips to a Postgres server).
+  const random = seededRandom(42);
+  const storage = server.app.services.storage;
+  const edges = new Map<string, { source: string; target: string; strength: number }>();
+  for (let i = 0; i < 100_000; i++) {
+    const source = ids[Math.floor(random() * ids.length)]!;
+    const target = ids[Math.floor(random() * ids.length)]!;
+    if (source === target) continue;
+    edges.set(`${source} ${target}`, { source, target, strength: Math.round(random() * 100) / 100 });
+  }
+  const rows = [...edges.values()].map(({ source, target, strength }) => ({
+    id: newId('assoc'),
+    workspace_id: ws,
+    source_id: source,
+    target_id: target,
+    relationship: 'related_to',
+    strength,
+    metadata: '{}',
+    created_at: new Date().toISOString(),
+  }));
+  await storage.sqlContext.db.transaction().execute(async (tx) => {
+    for (let start = 0; start < rows.length; start += 2_000)
+      await tx
+        .insertInto('associations')
+        .values(rows.slice(start, start + 2_000))
+        .execute();
+  });
+  expect(await storage.associations.count(ws)).toBeGreaterThan(95_000);
+  const bodies: TraverseRequest[] = [
+    {},
+    { max_depth: 5 },
+    { max_depth: 5, max_nodes: 1000, max_paths: 1000 },
+    { max_depth: 4, max_nodes: 7, max_paths: 500 },
+    { max_depth: 3, max_paths: 3 },
+  ];
+  for (const body of bodies) {
+    const res = await traverse(ws, ids[0]!, body);
+    expect(res.unique_nodes.length).toBeLessThanOrEqual(body.max_nodes ?? 50);
+    expect(res.total_paths).toBeLessThanOrEqual(body.max_paths ?? 100);
+    expect(res.total_paths).toBeGreaterThan(0);
+    expect(res.paths).toHaveLength(res.total_paths);
+    expectWellFormed(res.paths, ids[0]!, body.max_depth ?? 2);
+    for (const path of res.paths) for (const node of path.nodes) expect(res.unique_nodes).toContain(node);
+  }
+  const wide = await traverse(ws, ids[0]!, { max_depth: 5, max_nodes: 1000, max_paths: 1000 });
+  expect(wide.total_paths).toBe(1000);
+}
 
 describe('GET /v1/memories/{id}/trace', () => {
   it('shows a fact’s source chain, its parent’s derived facts, relationship categories and associations', async () => {
@@ -184,8 +250,15 @@ describe('GET /v1/memories/{id}/trace', () => {
       { category: 'hierarchical', count: 3, relationships: { part_of: 3 } },
       { category: 'context', count: 1, relationships: { occurs_in: 1 } },
     ]);
-    expect(parent.association_chain[0]).toMatchObject({ direction: 'incoming', category: 'hierarchical', association: { relationship: 'part_of', strength: 1 } });
-    expect(parent.association_chain.find((a) => a.category === 'context')!.memory).toMatchObject({ id: otherId, status: 'active' });
+    expect(parent.association_chain[0]).toMatchObject({
+      direction: 'incoming',
+      category: 'hierarchical',
+      association: { relationship: 'part_of', strength: 1 },
+    });
+    expect(parent.association_chain.find((a) => a.category === 'context')!.memory).toMatchObject({
+      id: otherId,
+      status: 'active',
+    });
     expect(parent.articles).toEqual([]);
 
     const fact = await memd.memories.trace(parent.derived_memory_ids[0]!, { workspace_id: ws });
