@@ -153,7 +153,8 @@ describe('tracing off', () => {
       child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(output) as string[]) : reject(new Error(`probe exited with ${code}: ${output}`))));
     });
 
-  it('loads no OpenTelemetry SDK, while switched on loads it', async () => {
+  // Two processes each transpile and load the whole server: 40 s alone at load 20, past the default 60 s in a full run.
+  it('loads no OpenTelemetry SDK, while switched on loads it', { timeout: 180_000 }, async () => {
     const receiver = await startOtlpReceiver();
     try {
       const [off, on] = await Promise.all([loadedModules({}), loadedModules({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.endpoint })]);
