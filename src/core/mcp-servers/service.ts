@@ -1,12 +1,13 @@
-import { conflict, notFound } from '../../errors.js';
+import { conflict } from '../../errors.js';
 import { MCP_SCOPE_NAMES } from '../../schemas/mcp-server.js';
-import type { JsonObject, McpScope, McpServerEntry, McpServerPatch, SourceMode, Storage } from '../../storage/types.js';
+import type { JsonObject, McpScope, McpServerEntry, McpServerPatch, ScopedOwner, SourceMode, Storage } from '../../storage/types.js';
 import { isoNow, type Clock } from '../clock.js';
 import { newId } from '../ids.js';
-import { assertWritable, ScopeRules, visibleOrNotFound, type Ranked, type RegistryCaller } from '../registries/scopes.js';
+import { ScopedRegistry, type RegistryDeps, type RegistryKind } from '../registries/registry.js';
+import { ScopeRules, type RegistryCaller } from '../registries/scopes.js';
 import { decideSync } from '../registries/sync.js';
 import { MASK, masked, type SecretBox } from '../secrets/secret-box.js';
-import { DEFAULT_TENANT, type WorkspaceService } from '../workspaces/service.js';
+import { DEFAULT_TENANT } from '../workspaces/service.js';
 import { configFileServer, readConfigFile, type ConfigFile, type ConfigFileServer } from './config-file.js';
 import { connectionHash, connectionOf, type Connection, type ConnectionInput, type StringMap } from './connection.js';
 
@@ -17,6 +18,8 @@ export const MCP_SCOPES = new ScopeRules<McpScope>(MCP_SCOPE_NAMES, {
   user: { workspace: false, user: true },
   global: { workspace: false, user: false },
 });
+
+const MCP_SERVERS: RegistryKind<McpScope, McpServerEntry, McpServerPatch> = { noun: 'MCP server', aNoun: 'an MCP server', scopes: MCP_SCOPES, store: (storage) => storage.mcpServers };
 
 interface Details {
   description?: string | null | undefined;
@@ -59,41 +62,29 @@ export interface McpSyncReport {
   synced_at: string;
 }
 
-interface McpDeps {
-  storage: Storage;
-  workspaces: WorkspaceService;
+interface McpDeps extends RegistryDeps {
   secrets: SecretBox;
   clock: Clock;
 }
 
 type Secrets = { env: StringMap; headers: StringMap };
 
-/** The MCP server registry: scoped entries resolved by precedence; env and header values sealed at rest. */
-export class McpServerService {
-  constructor(private readonly deps: McpDeps) {}
+/**
+ * The MCP server registry: a scoped registry (ScopedRegistry: list, resolve, get, delete by precedence; a disabled
+ * winner still wins: it says "not here") whose env and header values are sealed at rest, imported and exported as
+ * the `mcpServers` configuration file, and synced one entry at a time.
+ */
+export class McpServerService extends ScopedRegistry<McpScope, McpServerEntry, McpServerPatch> {
+  constructor(protected override readonly deps: McpDeps) {
+    super(MCP_SERVERS, deps);
+  }
 
   async create(caller: RegistryCaller, input: CreateMcpServerInput): Promise<McpServerEntry> {
     await this.deps.workspaces.get(caller.workspaceId);
-    const entry = this.newEntry(caller, input.scope ?? 'project', input.name, connectionOf(input, null), input);
-    if (!(await this.deps.storage.mcpServers.create(entry))) throw conflict(`an MCP server named '${entry.name}' already exists in scope '${entry.scope}'`);
+    const connection = connectionOf(input, null);
+    const entry = this.newEntry(MCP_SCOPES.ownerFor(input.scope ?? 'project', caller), input.name, connection, input);
+    if (!(await this.deps.storage.mcpServers.create(entry))) throw this.taken(entry.name, entry.scope);
     return entry;
-  }
-
-  /** Visible entries by name, each with the entry that shadows it (only winners unless `includeShadowed`). */
-  async list(caller: RegistryCaller, options: { scope?: McpScope | undefined; includeShadowed: boolean }): Promise<Array<Ranked<McpServerEntry>>> {
-    await this.deps.workspaces.get(caller.workspaceId);
-    return MCP_SCOPES.listing(await this.deps.storage.mcpServers.listVisible(caller), options);
-  }
-
-  /** The precedence winner of each name the caller can see (a disabled winner still wins: it says "not here"). */
-  async resolve(caller: RegistryCaller, names: readonly string[]): Promise<Map<string, McpServerEntry>> {
-    await this.deps.workspaces.get(caller.workspaceId);
-    return MCP_SCOPES.winners(await this.deps.storage.mcpServers.listVisible(caller, { names }));
-  }
-
-  async get(caller: RegistryCaller, id: string): Promise<McpServerEntry> {
-    await this.deps.workspaces.get(caller.workspaceId);
-    return visibleOrNotFound(await this.deps.storage.mcpServers.get(id), caller, 'MCP server', id);
   }
 
   async update(caller: RegistryCaller, id: string, patch: UpdateMcpServerInput): Promise<McpServerEntry> {
@@ -101,12 +92,7 @@ export class McpServerService {
     // env and headers are sealed together: changing either needs the other's stored values.
     const reseal = patch.env !== undefined || patch.headers !== undefined;
     const connection = connectionOf(patch, this.connection(entry, reseal));
-    return save(this.deps.storage, entry, { ...this.stored(entry.id, connection, reseal), ...details(patch), updated_at: isoNow(this.deps.clock) });
-  }
-
-  async delete(caller: RegistryCaller, id: string): Promise<void> {
-    await this.writable(caller, id);
-    if (!(await this.deps.storage.mcpServers.delete(id))) throw notFound('MCP server', id);
+    return this.save(entry.id, { ...this.stored(entry.id, connection, reseal), ...details(patch), updated_at: isoNow(this.deps.clock) });
   }
 
   /**
@@ -118,9 +104,7 @@ export class McpServerService {
     await this.deps.workspaces.get(caller.workspaceId);
     const owner = MCP_SCOPES.ownerFor(options.scope, caller);
     const servers = readConfigFile(file);
-    const existing = new Map(
-      (await this.deps.storage.mcpServers.listVisible(caller, { names: servers.map((s) => s.name), scope: owner.scope })).map((e) => [e.name, e]),
-    );
+    const existing = await this.at(caller, owner.scope, servers.map((s) => s.name));
     const report: ImportReport = { created: [], updated: [], skipped: [], entries: [] };
     const writes: Array<(tx: Storage) => Promise<McpServerEntry>> = [];
     const now = isoNow(this.deps.clock);
@@ -129,7 +113,7 @@ export class McpServerService {
       const pointer = `/mcpServers/${server.name}`;
       const wanted = { description: server.description, enabled: server.enabled };
       if (!current) {
-        const entry = this.newEntry(caller, owner.scope, server.name, connectionOf(server.connection, null, pointer), wanted);
+        const entry = this.newEntry(owner, server.name, connectionOf(server.connection, null, pointer), wanted);
         report.created.push(server.name);
         writes.push(async (tx) => {
           if (!(await tx.mcpServers.create(entry))) throw conflict(`an MCP server named '${entry.name}' was created meanwhile`);
@@ -141,7 +125,7 @@ export class McpServerService {
         const connection = connectionOf(server.connection, null, pointer, hasMask(server.connection) ? this.connection(current) : null);
         const patch: McpServerPatch = { ...this.stored(current.id, connection, true), ...details(wanted), updated_at: now };
         report.updated.push(server.name);
-        writes.push((tx) => save(tx, current, patch));
+        writes.push((tx) => this.save(current.id, patch, tx));
       }
     }
     report.entries = await this.deps.storage.transaction(async (tx) => {
@@ -178,7 +162,7 @@ export class McpServerService {
     );
     const pushed = decision.action === 'upload';
     const patch: McpServerPatch = pushed ? { ...this.stored(id, offered, true), updated_at: now, last_synced_at: now } : { last_synced_at: now };
-    const saved = await save(this.deps.storage, entry, patch);
+    const saved = await this.save(entry.id, patch);
     const action = pushed ? 'pushed' : decision.action === 'download' ? 'pulled' : 'in_sync';
     return { action, conflict: decision.conflict, entry: saved, config: action === 'pulled' ? stored : null, synced_at: now };
   }
@@ -190,8 +174,7 @@ export class McpServerService {
     return { ...rest, ...secrets };
   }
 
-  private newEntry(caller: RegistryCaller, scope: McpScope, name: string, connection: Connection, input: Details): McpServerEntry {
-    const owner = MCP_SCOPES.ownerFor(scope, caller);
+  private newEntry(owner: ScopedOwner<McpScope>, name: string, connection: Connection, input: Details): McpServerEntry {
     const id = newId('mcp');
     const now = isoNow(this.deps.clock);
     return {
@@ -232,23 +215,12 @@ export class McpServerService {
   }
 
 
-  private async writable(caller: RegistryCaller, id: string): Promise<McpServerEntry> {
-    const entry = await this.get(caller, id);
-    assertWritable(entry, caller);
-    return entry;
-  }
 }
 
 const hasMask = (input: ConnectionInput): boolean => [input.env, input.headers].some((map) => map !== undefined && Object.values(map).includes(MASK));
 
 /** Everything of a connection stored in clear: the secret values are sealed apart, their names are not. */
 const reachOf = ({ env, headers, ...reach }: Connection) => ({ ...reach, env_keys: Object.keys(env), header_keys: Object.keys(headers) });
-
-async function save(storage: Storage, entry: McpServerEntry, patch: McpServerPatch): Promise<McpServerEntry> {
-  const updated = await storage.mcpServers.update(entry.id, patch);
-  if (!updated) throw notFound('MCP server', entry.id);
-  return updated;
-}
 
 /** Sealed secrets are bound to their entry. */
 const secretContext = (id: string): string => `mcp_servers/${id}`;
