@@ -6,20 +6,24 @@ import { newId } from '../ids.js';
 import { ScopedRegistry, type RegistryDeps, type RegistryKind } from '../registries/registry.js';
 import { ScopeRules, type RegistryCaller } from '../registries/scopes.js';
 import { decideSync } from '../registries/sync.js';
-import { MASK, masked, type SecretBox } from '../secrets/secret-box.js';
+import type { SecretBox } from '../secrets/secret-box.js';
 import { DEFAULT_TENANT } from '../workspaces/service.js';
 import { configFileServer, readConfigFile, type ConfigFile, type ConfigFileServer } from './config-file.js';
-import { connectionHash, connectionOf, type Connection, type ConnectionInput, type StringMap } from './connection.js';
+import { connectionHash, connectionOf, type Connection, type ConnectionInput } from './connection.js';
+import { hasMask, SealedConnections, type McpServerView } from './sealed-connection.js';
 
-/** MCP scopes in precedence order (src/schemas/mcp-server.ts), with the owners each needs. */
-export const MCP_SCOPES = new ScopeRules<McpScope>(MCP_SCOPE_NAMES, {
-  local: { workspace: true, user: true },
-  project: { workspace: true, user: false },
-  user: { workspace: false, user: true },
-  global: { workspace: false, user: false },
-});
-
-const MCP_SERVERS: RegistryKind<McpScope, McpServerEntry, McpServerPatch> = { noun: 'MCP server', aNoun: 'an MCP server', scopes: MCP_SCOPES, store: (storage) => storage.mcpServers };
+/** MCP servers as a scoped registry: their scopes in precedence order (src/schemas/mcp-server.ts), with the owners each needs. */
+const MCP_SERVERS: RegistryKind<McpScope, McpServerEntry, McpServerPatch> = {
+  noun: 'MCP server',
+  aNoun: 'an MCP server',
+  scopes: new ScopeRules<McpScope>(MCP_SCOPE_NAMES, {
+    local: { workspace: true, user: true },
+    project: { workspace: true, user: false },
+    user: { workspace: false, user: true },
+    global: { workspace: false, user: false },
+  }),
+  store: (storage) => storage.mcpServers,
+};
 
 interface Details {
   description?: string | null | undefined;
@@ -34,9 +38,6 @@ export interface CreateMcpServerInput extends ConnectionInput, Details {
 }
 
 export type UpdateMcpServerInput = ConnectionInput & Details;
-
-/** An entry as the API shows it: env and headers masked, or revealed. */
-export type McpServerView = Omit<McpServerEntry, 'env_keys' | 'header_keys' | 'sealed_secrets'> & { env: StringMap; headers: StringMap };
 
 export interface ImportReport {
   created: string[];
@@ -67,22 +68,23 @@ interface McpDeps extends RegistryDeps {
   clock: Clock;
 }
 
-type Secrets = { env: StringMap; headers: StringMap };
-
 /**
  * The MCP server registry: a scoped registry (ScopedRegistry: list, resolve, get, delete by precedence; a disabled
  * winner still wins: it says "not here") whose env and header values are sealed at rest, imported and exported as
  * the `mcpServers` configuration file, and synced one entry at a time.
  */
 export class McpServerService extends ScopedRegistry<McpScope, McpServerEntry, McpServerPatch> {
+  private readonly sealed: SealedConnections;
+
   constructor(protected override readonly deps: McpDeps) {
     super(MCP_SERVERS, deps);
+    this.sealed = new SealedConnections(deps.secrets);
   }
 
   async create(caller: RegistryCaller, input: CreateMcpServerInput): Promise<McpServerEntry> {
     await this.deps.workspaces.get(caller.workspaceId);
     const connection = connectionOf(input, null);
-    const entry = this.newEntry(MCP_SCOPES.ownerFor(input.scope ?? 'project', caller), input.name, connection, input);
+    const entry = this.newEntry(this.kind.scopes.ownerFor(input.scope ?? 'project', caller), input.name, connection, input);
     if (!(await this.deps.storage.mcpServers.create(entry))) throw this.taken(entry.name, entry.scope);
     return entry;
   }
@@ -91,8 +93,8 @@ export class McpServerService extends ScopedRegistry<McpScope, McpServerEntry, M
     const entry = await this.writable(caller, id);
     // env and headers are sealed together: changing either needs the other's stored values.
     const reseal = patch.env !== undefined || patch.headers !== undefined;
-    const connection = connectionOf(patch, this.connection(entry, reseal));
-    return this.save(entry.id, { ...this.stored(entry.id, connection, reseal), ...details(patch), updated_at: isoNow(this.deps.clock) });
+    const connection = connectionOf(patch, this.sealed.connection(entry, reseal));
+    return this.save(entry.id, { ...this.sealed.changed(entry.id, connection, reseal), ...details(patch), updated_at: isoNow(this.deps.clock) });
   }
 
   /**
@@ -102,7 +104,7 @@ export class McpServerService extends ScopedRegistry<McpScope, McpServerEntry, M
    */
   async import(caller: RegistryCaller, file: ConfigFile, options: { scope: McpScope; onConflict: 'update' | 'skip' }): Promise<ImportReport> {
     await this.deps.workspaces.get(caller.workspaceId);
-    const owner = MCP_SCOPES.ownerFor(options.scope, caller);
+    const owner = this.kind.scopes.ownerFor(options.scope, caller);
     const servers = readConfigFile(file);
     const existing = await this.at(caller, owner.scope, servers.map((s) => s.name));
     const report: ImportReport = { created: [], updated: [], skipped: [], entries: [] };
@@ -122,8 +124,8 @@ export class McpServerService extends ScopedRegistry<McpScope, McpServerEntry, M
       } else if (options.onConflict === 'skip') {
         report.skipped.push(server.name);
       } else {
-        const connection = connectionOf(server.connection, null, pointer, hasMask(server.connection) ? this.connection(current) : null);
-        const patch: McpServerPatch = { ...this.stored(current.id, connection, true), ...details(wanted), updated_at: now };
+        const connection = connectionOf(server.connection, null, pointer, hasMask(server.connection) ? this.sealed.connection(current) : null);
+        const patch: McpServerPatch = { ...this.sealed.fields(current.id, connection), ...details(wanted), updated_at: now };
         report.updated.push(server.name);
         writes.push((tx) => this.save(current.id, patch, tx));
       }
@@ -151,7 +153,7 @@ export class McpServerService extends ScopedRegistry<McpScope, McpServerEntry, M
   async sync(caller: RegistryCaller, id: string, request: McpSyncRequest): Promise<McpSyncReport> {
     const entry = await this.writable(caller, id);
     const now = isoNow(this.deps.clock);
-    const stored = this.connection(entry);
+    const stored = this.sealed.connection(entry);
     // The client's copy is whole: what it leaves out, it does not have (only masked secrets refer to the server's).
     const offered = connectionOf(request.config, null, '/config', stored);
     const decision = decideSync(
@@ -161,7 +163,7 @@ export class McpServerService extends ScopedRegistry<McpScope, McpServerEntry, M
       entry.source_mode,
     );
     const pushed = decision.action === 'upload';
-    const patch: McpServerPatch = pushed ? { ...this.stored(id, offered, true), updated_at: now, last_synced_at: now } : { last_synced_at: now };
+    const patch: McpServerPatch = pushed ? { ...this.sealed.fields(id, offered), updated_at: now, last_synced_at: now } : { last_synced_at: now };
     const saved = await this.save(entry.id, patch);
     const action = pushed ? 'pushed' : decision.action === 'download' ? 'pulled' : 'in_sync';
     return { action, conflict: decision.conflict, entry: saved, config: action === 'pulled' ? stored : null, synced_at: now };
@@ -169,9 +171,7 @@ export class McpServerService extends ScopedRegistry<McpScope, McpServerEntry, M
 
   /** The API view of an entry: secrets revealed (decrypted) only when asked. */
   view(entry: McpServerEntry, reveal: boolean): McpServerView {
-    const { env_keys, header_keys, sealed_secrets: _sealed, ...rest } = entry;
-    const secrets = reveal ? this.secrets(entry) : { env: masked(env_keys), headers: masked(header_keys) };
-    return { ...rest, ...secrets };
+    return this.sealed.view(entry, reveal);
   }
 
   private newEntry(owner: ScopedOwner<McpScope>, name: string, connection: Connection, input: Details): McpServerEntry {
@@ -183,8 +183,7 @@ export class McpServerService extends ScopedRegistry<McpScope, McpServerEntry, M
       ...owner,
       name,
       description: input.description ?? null,
-      ...reachOf(connection),
-      sealed_secrets: this.seal(id, connection),
+      ...this.sealed.fields(id, connection),
       source_mode: input.source_mode ?? 'server',
       enabled: input.enabled ?? true,
       metadata: input.metadata ?? {},
@@ -193,37 +192,7 @@ export class McpServerService extends ScopedRegistry<McpScope, McpServerEntry, M
       updated_at: now,
     };
   }
-
-  /** The stored form of a connection; its secrets are sealed again when they changed (else they stay as sealed). */
-  private stored(id: string, connection: Connection, reseal: boolean): McpServerPatch {
-    return { ...reachOf(connection), ...(reseal ? { sealed_secrets: this.seal(id, connection) } : {}) };
-  }
-
-  private seal(id: string, { env, headers }: Connection): string | null {
-    if (Object.keys(env).length === 0 && Object.keys(headers).length === 0) return null;
-    return this.deps.secrets.seal({ env, headers } satisfies Secrets, secretContext(id));
-  }
-
-  /** The stored connection; its secrets are decrypted only when `withSecrets` (they need the key). */
-  private connection(entry: McpServerEntry, withSecrets = true): Connection {
-    const secrets = withSecrets ? this.secrets(entry) : { env: masked(entry.env_keys), headers: masked(entry.header_keys) };
-    return { transport: entry.transport, command: entry.command, args: entry.args, url: entry.url, ...secrets };
-  }
-
-  private secrets(entry: McpServerEntry): Secrets {
-    return entry.sealed_secrets === null ? { env: {}, headers: {} } : this.deps.secrets.open<Secrets>(entry.sealed_secrets, secretContext(entry.id));
-  }
-
-
 }
-
-const hasMask = (input: ConnectionInput): boolean => [input.env, input.headers].some((map) => map !== undefined && Object.values(map).includes(MASK));
-
-/** Everything of a connection stored in clear: the secret values are sealed apart, their names are not. */
-const reachOf = ({ env, headers, ...reach }: Connection) => ({ ...reach, env_keys: Object.keys(env), header_keys: Object.keys(headers) });
-
-/** Sealed secrets are bound to their entry. */
-const secretContext = (id: string): string => `mcp_servers/${id}`;
 
 const details = (input: Details): Partial<McpServerEntry> => ({
   description: input.description,

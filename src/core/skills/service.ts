@@ -10,15 +10,18 @@ import { checkFilePath, decodeContent, skillFile, utf8Text, type FileEncoding } 
 import { composeManifest, manifestFields, withGivenFields } from './manifest.js';
 import { syncSkillFiles, type SkillSyncReport, type SkillSyncRequest } from './sync.js';
 
-/** Skill scopes in precedence order (src/schemas/skill.ts), with the owners each needs. */
-export const SKILL_SCOPES = new ScopeRules<SkillScope>(SKILL_SCOPE_NAMES, {
-  user: { workspace: false, user: true },
-  workspace: { workspace: true, user: false },
-  tenant: { workspace: false, user: false },
-  global: { workspace: false, user: false },
-});
-
-const SKILLS: RegistryKind<SkillScope, Skill, SkillPatch> = { noun: 'skill', aNoun: 'a skill', scopes: SKILL_SCOPES, store: (storage) => storage.skills };
+/** Skills as a scoped registry: their scopes in precedence order (src/schemas/skill.ts), with the owners each needs. */
+const SKILLS: RegistryKind<SkillScope, Skill, SkillPatch> = {
+  noun: 'skill',
+  aNoun: 'a skill',
+  scopes: new ScopeRules<SkillScope>(SKILL_SCOPE_NAMES, {
+    user: { workspace: false, user: true },
+    workspace: { workspace: true, user: false },
+    tenant: { workspace: false, user: false },
+    global: { workspace: false, user: false },
+  }),
+  store: (storage) => storage.skills,
+};
 
 export interface FileInput {
   path: string;
@@ -66,7 +69,7 @@ export class SkillService extends ScopedRegistry<SkillScope, Skill, SkillPatch> 
   async create(caller: RegistryCaller, input: CreateSkillInput): Promise<Skill> {
     const { storage, workspaces, clock } = this.deps;
     await workspaces.get(caller.workspaceId);
-    const owner = SKILL_SCOPES.ownerFor(input.scope ?? 'workspace', caller);
+    const owner = this.kind.scopes.ownerFor(input.scope ?? 'workspace', caller);
     const manifest = withGivenFields(manifestOf(input), input);
     const fields = manifestFields(manifest, input);
     const now = isoNow(clock);
