@@ -12,16 +12,11 @@ import { configFileServer, readConfigFile, type ConfigFile, type ConfigFileServe
 import { connectionHash, connectionOf, type Connection, type ConnectionInput } from './connection.js';
 import { hasMask, SealedConnections, type McpServerView } from './sealed-connection.js';
 
-/** MCP servers as a scoped registry: their scopes in precedence order (src/schemas/mcp-server.ts), with the owners each needs. */
+/** MCP servers as a scoped registry: their scopes in precedence order (src/schemas/mcp-server.ts), and who owns the entries of each. */
 const MCP_SERVERS: RegistryKind<McpScope, McpServerEntry, McpServerPatch> = {
   noun: 'MCP server',
   aNoun: 'an MCP server',
-  scopes: new ScopeRules<McpScope>(MCP_SCOPE_NAMES, {
-    local: { workspace: true, user: true },
-    project: { workspace: true, user: false },
-    user: { workspace: false, user: true },
-    global: { workspace: false, user: false },
-  }),
+  scopes: new ScopeRules(MCP_SCOPE_NAMES, { local: 'workspace and user', project: 'workspace', user: 'user', global: 'none' }),
   store: (storage) => storage.mcpServers,
 };
 

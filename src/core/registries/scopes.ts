@@ -24,6 +24,16 @@ export interface Ranked<T> {
   shadowedBy: T | null;
 }
 
+/** Who owns the entries of a scope; 'none' is above every workspace and user. */
+export type Owners = 'workspace and user' | 'workspace' | 'user' | 'none';
+
+const OWNER_COLUMNS: Record<Owners, { workspace: boolean; user: boolean }> = {
+  'workspace and user': { workspace: true, user: true },
+  workspace: { workspace: true, user: false },
+  user: { workspace: false, user: true },
+  none: { workspace: false, user: false },
+};
+
 /**
  * The scopes of a registry, highest precedence first, and the owners each has: a workspace, a user, both or
  * neither. Skills and MCP servers differ only in these rules; placement, visibility, access and precedence are
@@ -33,12 +43,12 @@ export class ScopeRules<S extends string> {
   constructor(
     /** Highest precedence first. */
     private readonly order: readonly S[],
-    private readonly owners: Record<S, { workspace: boolean; user: boolean }>,
+    private readonly owners: Record<S, Owners>,
   ) {}
 
   /** Where an entry of `scope` created by the caller lives; entries above a workspace need the admin. */
   ownerFor(scope: S, caller: RegistryCaller): ScopedOwner<S> {
-    const needs = this.owners[scope];
+    const needs = OWNER_COLUMNS[this.owners[scope]];
     if (needs.user && caller.userId === null) throw invalid('/user_id', `is required for scope '${scope}'`);
     const owner = { scope, workspace_id: needs.workspace ? caller.workspaceId : null, user_id: needs.user ? caller.userId : null };
     assertWritable(owner, caller);

@@ -10,16 +10,11 @@ import { checkFilePath, decodeContent, skillFile, utf8Text, type FileEncoding } 
 import { composeManifest, manifestFields, withGivenFields } from './manifest.js';
 import { syncSkillFiles, type SkillSyncReport, type SkillSyncRequest } from './sync.js';
 
-/** Skills as a scoped registry: their scopes in precedence order (src/schemas/skill.ts), with the owners each needs. */
+/** Skills as a scoped registry: their scopes in precedence order (src/schemas/skill.ts), and who owns the entries of each. */
 const SKILLS: RegistryKind<SkillScope, Skill, SkillPatch> = {
   noun: 'skill',
   aNoun: 'a skill',
-  scopes: new ScopeRules<SkillScope>(SKILL_SCOPE_NAMES, {
-    user: { workspace: false, user: true },
-    workspace: { workspace: true, user: false },
-    tenant: { workspace: false, user: false },
-    global: { workspace: false, user: false },
-  }),
+  scopes: new ScopeRules(SKILL_SCOPE_NAMES, { user: 'user', workspace: 'workspace', tenant: 'none', global: 'none' }),
   store: (storage) => storage.skills,
 };
 
