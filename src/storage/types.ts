@@ -626,15 +626,21 @@ export interface SkillFile extends SkillFileInfo {
   content: Buffer;
 }
 
-export interface SkillStore {
+/** What every scoped registry table (skills, MCP servers) answers alike; `P` is what a change of an entry may set. */
+export interface ScopedStore<E, P> {
+  get(id: string): Promise<E | null>;
+  /** Entries the viewer can see, by name then scope. */
+  listVisible(viewer: RegistryViewer, filter?: ScopedFilter): Promise<E[]>;
+  update(id: string, patch: P): Promise<E | null>;
+  /** Removes the entry and what belongs to it. */
+  delete(id: string): Promise<boolean>;
+}
+
+export type SkillPatch = Partial<Pick<Skill, 'version' | 'description' | 'source_mode' | 'metadata' | 'updated_at'>>;
+
+export interface SkillStore extends ScopedStore<Skill, SkillPatch> {
   /** Stores the skill with its files (SKILL.md among them) unless its name is taken in its scope: false then. */
   create(skill: Omit<Skill, 'manifest'>, files: readonly SkillFile[]): Promise<boolean>;
-  get(id: string): Promise<Skill | null>;
-  /** Entries the viewer can see, by name then scope. */
-  listVisible(viewer: RegistryViewer, filter?: ScopedFilter): Promise<Skill[]>;
-  update(id: string, patch: Partial<Pick<Skill, 'version' | 'description' | 'source_mode' | 'metadata' | 'updated_at'>>): Promise<Skill | null>;
-  /** Removes the skill and its files. */
-  delete(id: string): Promise<boolean>;
   /** By path. */
   listFiles(skillId: string): Promise<SkillFileInfo[]>;
   getFile(skillId: string, path: string): Promise<SkillFile | null>;
@@ -647,14 +653,9 @@ export type McpServerPatch = Partial<
   Pick<McpServerEntry, 'description' | 'transport' | 'command' | 'args' | 'url' | 'env_keys' | 'header_keys' | 'sealed_secrets' | 'source_mode' | 'enabled' | 'metadata' | 'last_synced_at' | 'updated_at'>
 >;
 
-export interface McpServerStore {
+export interface McpServerStore extends ScopedStore<McpServerEntry, McpServerPatch> {
   /** Stores the entry unless its name is taken in its scope: false then. */
   create(entry: McpServerEntry): Promise<boolean>;
-  get(id: string): Promise<McpServerEntry | null>;
-  /** Entries the viewer can see, by name then scope. */
-  listVisible(viewer: RegistryViewer, filter?: ScopedFilter): Promise<McpServerEntry[]>;
-  update(id: string, patch: McpServerPatch): Promise<McpServerEntry | null>;
-  delete(id: string): Promise<boolean>;
 }
 
 export interface DataProviderStore {

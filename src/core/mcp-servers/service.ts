@@ -1,22 +1,24 @@
-import { conflict, notFound } from '../../errors.js';
+import { conflict } from '../../errors.js';
 import { MCP_SCOPE_NAMES } from '../../schemas/mcp-server.js';
-import type { JsonObject, McpScope, McpServerEntry, McpServerPatch, SourceMode, Storage } from '../../storage/types.js';
+import type { JsonObject, McpScope, McpServerEntry, McpServerPatch, ScopedOwner, SourceMode, Storage } from '../../storage/types.js';
 import { isoNow, type Clock } from '../clock.js';
 import { newId } from '../ids.js';
-import { assertWritable, ScopeRules, visibleOrNotFound, type Ranked, type RegistryCaller } from '../registries/scopes.js';
+import { ScopedRegistry, type RegistryDeps, type RegistryKind } from '../registries/registry.js';
+import { ScopeRules, type RegistryCaller } from '../registries/scopes.js';
 import { decideSync } from '../registries/sync.js';
-import { MASK, masked, type SecretBox } from '../secrets/secret-box.js';
-import { DEFAULT_TENANT, type WorkspaceService } from '../workspaces/service.js';
+import type { SecretBox } from '../secrets/secret-box.js';
+import { DEFAULT_TENANT } from '../workspaces/service.js';
 import { configFileServer, readConfigFile, type ConfigFile, type ConfigFileServer } from './config-file.js';
-import { connectionHash, connectionOf, type Connection, type ConnectionInput, type StringMap } from './connection.js';
+import { connectionHash, connectionOf, type Connection, type ConnectionInput } from './connection.js';
+import { hasMask, SealedConnections, type McpServerView } from './sealed-connection.js';
 
-/** MCP scopes in precedence order (src/schemas/mcp-server.ts), with the owners each needs. */
-export const MCP_SCOPES = new ScopeRules<McpScope>(MCP_SCOPE_NAMES, {
-  local: { workspace: true, user: true },
-  project: { workspace: true, user: false },
-  user: { workspace: false, user: true },
-  global: { workspace: false, user: false },
-});
+/** MCP servers as a scoped registry: their scopes in precedence order (src/schemas/mcp-server.ts), and who owns the entries of each. */
+const MCP_SERVERS: RegistryKind<McpScope, McpServerEntry, McpServerPatch> = {
+  noun: 'MCP server',
+  aNoun: 'an MCP server',
+  scopes: new ScopeRules(MCP_SCOPE_NAMES, { local: 'workspace and user', project: 'workspace', user: 'user', global: 'none' }),
+  store: (storage) => storage.mcpServers,
+};
 
 interface Details {
   description?: string | null | undefined;
@@ -31,9 +33,6 @@ export interface CreateMcpServerInput extends ConnectionInput, Details {
 }
 
 export type UpdateMcpServerInput = ConnectionInput & Details;
-
-/** An entry as the API shows it: env and headers masked, or revealed. */
-export type McpServerView = Omit<McpServerEntry, 'env_keys' | 'header_keys' | 'sealed_secrets'> & { env: StringMap; headers: StringMap };
 
 export interface ImportReport {
   created: string[];
@@ -59,54 +58,38 @@ export interface McpSyncReport {
   synced_at: string;
 }
 
-interface McpDeps {
-  storage: Storage;
-  workspaces: WorkspaceService;
+interface McpDeps extends RegistryDeps {
   secrets: SecretBox;
   clock: Clock;
 }
 
-type Secrets = { env: StringMap; headers: StringMap };
+/**
+ * The MCP server registry: a scoped registry (ScopedRegistry: list, resolve, get, delete by precedence; a disabled
+ * winner still wins: it says "not here") whose env and header values are sealed at rest, imported and exported as
+ * the `mcpServers` configuration file, and synced one entry at a time.
+ */
+export class McpServerService extends ScopedRegistry<McpScope, McpServerEntry, McpServerPatch> {
+  private readonly sealed: SealedConnections;
 
-/** The MCP server registry: scoped entries resolved by precedence; env and header values sealed at rest. */
-export class McpServerService {
-  constructor(private readonly deps: McpDeps) {}
+  constructor(protected override readonly deps: McpDeps) {
+    super(MCP_SERVERS, deps);
+    this.sealed = new SealedConnections(deps.secrets);
+  }
 
   async create(caller: RegistryCaller, input: CreateMcpServerInput): Promise<McpServerEntry> {
     await this.deps.workspaces.get(caller.workspaceId);
-    const entry = this.newEntry(caller, input.scope ?? 'project', input.name, connectionOf(input, null), input);
-    if (!(await this.deps.storage.mcpServers.create(entry))) throw conflict(`an MCP server named '${entry.name}' already exists in scope '${entry.scope}'`);
+    const connection = connectionOf(input, null);
+    const entry = this.newEntry(this.kind.scopes.ownerFor(input.scope ?? 'project', caller), input.name, connection, input);
+    if (!(await this.deps.storage.mcpServers.create(entry))) throw this.taken(entry.name, entry.scope);
     return entry;
-  }
-
-  /** Visible entries by name, each with the entry that shadows it (only winners unless `includeShadowed`). */
-  async list(caller: RegistryCaller, options: { scope?: McpScope | undefined; includeShadowed: boolean }): Promise<Array<Ranked<McpServerEntry>>> {
-    await this.deps.workspaces.get(caller.workspaceId);
-    return MCP_SCOPES.listing(await this.deps.storage.mcpServers.listVisible(caller), options);
-  }
-
-  /** The precedence winner of each name the caller can see (a disabled winner still wins: it says "not here"). */
-  async resolve(caller: RegistryCaller, names: readonly string[]): Promise<Map<string, McpServerEntry>> {
-    await this.deps.workspaces.get(caller.workspaceId);
-    return MCP_SCOPES.winners(await this.deps.storage.mcpServers.listVisible(caller, { names }));
-  }
-
-  async get(caller: RegistryCaller, id: string): Promise<McpServerEntry> {
-    await this.deps.workspaces.get(caller.workspaceId);
-    return visibleOrNotFound(await this.deps.storage.mcpServers.get(id), caller, 'MCP server', id);
   }
 
   async update(caller: RegistryCaller, id: string, patch: UpdateMcpServerInput): Promise<McpServerEntry> {
     const entry = await this.writable(caller, id);
     // env and headers are sealed together: changing either needs the other's stored values.
     const reseal = patch.env !== undefined || patch.headers !== undefined;
-    const connection = connectionOf(patch, this.connection(entry, reseal));
-    return save(this.deps.storage, entry, { ...this.stored(entry.id, connection, reseal), ...details(patch), updated_at: isoNow(this.deps.clock) });
-  }
-
-  async delete(caller: RegistryCaller, id: string): Promise<void> {
-    await this.writable(caller, id);
-    if (!(await this.deps.storage.mcpServers.delete(id))) throw notFound('MCP server', id);
+    const connection = connectionOf(patch, this.sealed.connection(entry, reseal));
+    return this.save(entry.id, { ...this.sealed.changed(entry.id, connection, reseal), ...details(patch), updated_at: isoNow(this.deps.clock) });
   }
 
   /**
@@ -116,11 +99,9 @@ export class McpServerService {
    */
   async import(caller: RegistryCaller, file: ConfigFile, options: { scope: McpScope; onConflict: 'update' | 'skip' }): Promise<ImportReport> {
     await this.deps.workspaces.get(caller.workspaceId);
-    const owner = MCP_SCOPES.ownerFor(options.scope, caller);
+    const owner = this.kind.scopes.ownerFor(options.scope, caller);
     const servers = readConfigFile(file);
-    const existing = new Map(
-      (await this.deps.storage.mcpServers.listVisible(caller, { names: servers.map((s) => s.name), scope: owner.scope })).map((e) => [e.name, e]),
-    );
+    const existing = await this.at(caller, owner.scope, servers.map((s) => s.name));
     const report: ImportReport = { created: [], updated: [], skipped: [], entries: [] };
     const writes: Array<(tx: Storage) => Promise<McpServerEntry>> = [];
     const now = isoNow(this.deps.clock);
@@ -129,7 +110,7 @@ export class McpServerService {
       const pointer = `/mcpServers/${server.name}`;
       const wanted = { description: server.description, enabled: server.enabled };
       if (!current) {
-        const entry = this.newEntry(caller, owner.scope, server.name, connectionOf(server.connection, null, pointer), wanted);
+        const entry = this.newEntry(owner, server.name, connectionOf(server.connection, null, pointer), wanted);
         report.created.push(server.name);
         writes.push(async (tx) => {
           if (!(await tx.mcpServers.create(entry))) throw conflict(`an MCP server named '${entry.name}' was created meanwhile`);
@@ -138,10 +119,10 @@ export class McpServerService {
       } else if (options.onConflict === 'skip') {
         report.skipped.push(server.name);
       } else {
-        const connection = connectionOf(server.connection, null, pointer, hasMask(server.connection) ? this.connection(current) : null);
-        const patch: McpServerPatch = { ...this.stored(current.id, connection, true), ...details(wanted), updated_at: now };
+        const connection = connectionOf(server.connection, null, pointer, hasMask(server.connection) ? this.sealed.connection(current) : null);
+        const patch: McpServerPatch = { ...this.sealed.fields(current.id, connection), ...details(wanted), updated_at: now };
         report.updated.push(server.name);
-        writes.push((tx) => save(tx, current, patch));
+        writes.push((tx) => this.save(current.id, patch, tx));
       }
     }
     report.entries = await this.deps.storage.transaction(async (tx) => {
@@ -167,7 +148,7 @@ export class McpServerService {
   async sync(caller: RegistryCaller, id: string, request: McpSyncRequest): Promise<McpSyncReport> {
     const entry = await this.writable(caller, id);
     const now = isoNow(this.deps.clock);
-    const stored = this.connection(entry);
+    const stored = this.sealed.connection(entry);
     // The client's copy is whole: what it leaves out, it does not have (only masked secrets refer to the server's).
     const offered = connectionOf(request.config, null, '/config', stored);
     const decision = decideSync(
@@ -177,21 +158,18 @@ export class McpServerService {
       entry.source_mode,
     );
     const pushed = decision.action === 'upload';
-    const patch: McpServerPatch = pushed ? { ...this.stored(id, offered, true), updated_at: now, last_synced_at: now } : { last_synced_at: now };
-    const saved = await save(this.deps.storage, entry, patch);
+    const patch: McpServerPatch = pushed ? { ...this.sealed.fields(id, offered), updated_at: now, last_synced_at: now } : { last_synced_at: now };
+    const saved = await this.save(entry.id, patch);
     const action = pushed ? 'pushed' : decision.action === 'download' ? 'pulled' : 'in_sync';
     return { action, conflict: decision.conflict, entry: saved, config: action === 'pulled' ? stored : null, synced_at: now };
   }
 
   /** The API view of an entry: secrets revealed (decrypted) only when asked. */
   view(entry: McpServerEntry, reveal: boolean): McpServerView {
-    const { env_keys, header_keys, sealed_secrets: _sealed, ...rest } = entry;
-    const secrets = reveal ? this.secrets(entry) : { env: masked(env_keys), headers: masked(header_keys) };
-    return { ...rest, ...secrets };
+    return this.sealed.view(entry, reveal);
   }
 
-  private newEntry(caller: RegistryCaller, scope: McpScope, name: string, connection: Connection, input: Details): McpServerEntry {
-    const owner = MCP_SCOPES.ownerFor(scope, caller);
+  private newEntry(owner: ScopedOwner<McpScope>, name: string, connection: Connection, input: Details): McpServerEntry {
     const id = newId('mcp');
     const now = isoNow(this.deps.clock);
     return {
@@ -200,8 +178,7 @@ export class McpServerService {
       ...owner,
       name,
       description: input.description ?? null,
-      ...reachOf(connection),
-      sealed_secrets: this.seal(id, connection),
+      ...this.sealed.fields(id, connection),
       source_mode: input.source_mode ?? 'server',
       enabled: input.enabled ?? true,
       metadata: input.metadata ?? {},
@@ -210,48 +187,7 @@ export class McpServerService {
       updated_at: now,
     };
   }
-
-  /** The stored form of a connection; its secrets are sealed again when they changed (else they stay as sealed). */
-  private stored(id: string, connection: Connection, reseal: boolean): McpServerPatch {
-    return { ...reachOf(connection), ...(reseal ? { sealed_secrets: this.seal(id, connection) } : {}) };
-  }
-
-  private seal(id: string, { env, headers }: Connection): string | null {
-    if (Object.keys(env).length === 0 && Object.keys(headers).length === 0) return null;
-    return this.deps.secrets.seal({ env, headers } satisfies Secrets, secretContext(id));
-  }
-
-  /** The stored connection; its secrets are decrypted only when `withSecrets` (they need the key). */
-  private connection(entry: McpServerEntry, withSecrets = true): Connection {
-    const secrets = withSecrets ? this.secrets(entry) : { env: masked(entry.env_keys), headers: masked(entry.header_keys) };
-    return { transport: entry.transport, command: entry.command, args: entry.args, url: entry.url, ...secrets };
-  }
-
-  private secrets(entry: McpServerEntry): Secrets {
-    return entry.sealed_secrets === null ? { env: {}, headers: {} } : this.deps.secrets.open<Secrets>(entry.sealed_secrets, secretContext(entry.id));
-  }
-
-
-  private async writable(caller: RegistryCaller, id: string): Promise<McpServerEntry> {
-    const entry = await this.get(caller, id);
-    assertWritable(entry, caller);
-    return entry;
-  }
 }
-
-const hasMask = (input: ConnectionInput): boolean => [input.env, input.headers].some((map) => map !== undefined && Object.values(map).includes(MASK));
-
-/** Everything of a connection stored in clear: the secret values are sealed apart, their names are not. */
-const reachOf = ({ env, headers, ...reach }: Connection) => ({ ...reach, env_keys: Object.keys(env), header_keys: Object.keys(headers) });
-
-async function save(storage: Storage, entry: McpServerEntry, patch: McpServerPatch): Promise<McpServerEntry> {
-  const updated = await storage.mcpServers.update(entry.id, patch);
-  if (!updated) throw notFound('MCP server', entry.id);
-  return updated;
-}
-
-/** Sealed secrets are bound to their entry. */
-const secretContext = (id: string): string => `mcp_servers/${id}`;
 
 const details = (input: Details): Partial<McpServerEntry> => ({
   description: input.description,

@@ -1,4 +1,4 @@
-import { forbidden, invalid, notFound } from '../../errors.js';
+import { forbidden, invalid } from '../../errors.js';
 import type { RegistryViewer, ScopedOwner } from '../../storage/types.js';
 import type { Access } from '../access/access.js';
 
@@ -24,21 +24,31 @@ export interface Ranked<T> {
   shadowedBy: T | null;
 }
 
+/** Who owns the entries of a scope; 'none' is above every workspace and user. */
+export type Owners = 'workspace and user' | 'workspace' | 'user' | 'none';
+
+const OWNER_COLUMNS: Record<Owners, { workspace: boolean; user: boolean }> = {
+  'workspace and user': { workspace: true, user: true },
+  workspace: { workspace: true, user: false },
+  user: { workspace: false, user: true },
+  none: { workspace: false, user: false },
+};
+
 /**
  * The scopes of a registry, highest precedence first, and the owners each has: a workspace, a user, both or
  * neither. Skills and MCP servers differ only in these rules; placement, visibility, access and precedence are
- * the same code.
+ * the same code (here and in ScopedRegistry, registry.ts).
  */
 export class ScopeRules<S extends string> {
   constructor(
     /** Highest precedence first. */
     private readonly order: readonly S[],
-    private readonly owners: Record<S, { workspace: boolean; user: boolean }>,
+    private readonly owners: Record<S, Owners>,
   ) {}
 
   /** Where an entry of `scope` created by the caller lives; entries above a workspace need the admin. */
   ownerFor(scope: S, caller: RegistryCaller): ScopedOwner<S> {
-    const needs = this.owners[scope];
+    const needs = OWNER_COLUMNS[this.owners[scope]];
     if (needs.user && caller.userId === null) throw invalid('/user_id', `is required for scope '${scope}'`);
     const owner = { scope, workspace_id: needs.workspace ? caller.workspaceId : null, user_id: needs.user ? caller.userId : null };
     assertWritable(owner, caller);
@@ -70,15 +80,6 @@ export class ScopeRules<S extends string> {
   winners<T extends Scoped<S>>(entries: readonly T[]): Map<string, T> {
     return new Map(this.listing(entries, { includeShadowed: false }).map((r) => [r.entry.name, r.entry]));
   }
-}
-
-/**
- * An entry reached by id must be in the caller's workspace or above all workspaces; any other is reported
- * missing, as if it did not exist. User ids are claims, not credentials: they choose entries, they do not guard them.
- */
-export function visibleOrNotFound<T extends ScopedOwner>(entry: T | null, caller: RegistryCaller, what: string, id: string): T {
-  if (!entry || (entry.workspace_id !== null && entry.workspace_id !== caller.workspaceId)) throw notFound(what, id);
-  return entry;
 }
 
 /** Entries above a workspace (user, tenant, global scopes) are written with the admin key only. */

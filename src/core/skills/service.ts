@@ -1,21 +1,22 @@
-import { conflict, invalid, notFound } from '../../errors.js';
+import { invalid, notFound } from '../../errors.js';
 import { SKILL_SCOPE_NAMES } from '../../schemas/skill.js';
-import { SKILL_MANIFEST_PATH, type JsonObject, type Skill, type SkillFile, type SkillFileInfo, type SkillScope, type SourceMode, type Storage } from '../../storage/types.js';
+import { SKILL_MANIFEST_PATH, type JsonObject, type Skill, type SkillFile, type SkillFileInfo, type SkillPatch, type SkillScope, type SourceMode } from '../../storage/types.js';
 import { isoNow, type Clock } from '../clock.js';
 import { newId } from '../ids.js';
-import { assertWritable, ScopeRules, visibleOrNotFound, type Ranked, type RegistryCaller } from '../registries/scopes.js';
-import { DEFAULT_TENANT, type WorkspaceService } from '../workspaces/service.js';
+import { ScopedRegistry, type RegistryDeps, type RegistryKind } from '../registries/registry.js';
+import { ScopeRules, type RegistryCaller } from '../registries/scopes.js';
+import { DEFAULT_TENANT } from '../workspaces/service.js';
 import { checkFilePath, decodeContent, skillFile, utf8Text, type FileEncoding } from './files.js';
 import { composeManifest, manifestFields, withGivenFields } from './manifest.js';
 import { syncSkillFiles, type SkillSyncReport, type SkillSyncRequest } from './sync.js';
 
-/** Skill scopes in precedence order (src/schemas/skill.ts), with the owners each needs. */
-export const SKILL_SCOPES = new ScopeRules<SkillScope>(SKILL_SCOPE_NAMES, {
-  user: { workspace: false, user: true },
-  workspace: { workspace: true, user: false },
-  tenant: { workspace: false, user: false },
-  global: { workspace: false, user: false },
-});
+/** Skills as a scoped registry: their scopes in precedence order (src/schemas/skill.ts), and who owns the entries of each. */
+const SKILLS: RegistryKind<SkillScope, Skill, SkillPatch> = {
+  noun: 'skill',
+  aNoun: 'a skill',
+  scopes: new ScopeRules(SKILL_SCOPE_NAMES, { user: 'user', workspace: 'workspace', tenant: 'none', global: 'none' }),
+  store: (storage) => storage.skills,
+};
 
 export interface FileInput {
   path: string;
@@ -47,47 +48,31 @@ export interface UpdateSkillInput {
   metadata?: JsonObject | undefined;
 }
 
-type SkillPatch = Partial<Pick<Skill, 'version' | 'description' | 'source_mode' | 'metadata'>>;
-
-interface SkillDeps {
-  storage: Storage;
-  workspaces: WorkspaceService;
+interface SkillDeps extends RegistryDeps {
   clock: Clock;
 }
 
-/** Skills: a SKILL.md manifest plus any files, scoped, resolved by precedence, bundled and synced with clients. */
-export class SkillService {
-  constructor(private readonly deps: SkillDeps) {}
+/**
+ * Skills: a scoped registry (ScopedRegistry: list, resolve, get, delete by precedence) of SKILL.md manifests, each
+ * with its files, bundled and synced with clients.
+ */
+export class SkillService extends ScopedRegistry<SkillScope, Skill, SkillPatch> {
+  constructor(protected override readonly deps: SkillDeps) {
+    super(SKILLS, deps);
+  }
 
   async create(caller: RegistryCaller, input: CreateSkillInput): Promise<Skill> {
     const { storage, workspaces, clock } = this.deps;
     await workspaces.get(caller.workspaceId);
-    const owner = SKILL_SCOPES.ownerFor(input.scope ?? 'workspace', caller);
+    const owner = this.kind.scopes.ownerFor(input.scope ?? 'workspace', caller);
     const manifest = withGivenFields(manifestOf(input), input);
     const fields = manifestFields(manifest, input);
     const now = isoNow(clock);
     const files = [skillFile(SKILL_MANIFEST_PATH, Buffer.from(manifest, 'utf8'), now), ...initialFiles(input.files ?? [], now)];
     const skill = { id: newId('skill'), tenant_id: DEFAULT_TENANT, ...owner, ...fields, source_mode: input.source_mode ?? 'server', metadata: input.metadata ?? {}, created_at: now, updated_at: now };
     const created = await storage.transaction((tx) => tx.skills.create(skill, files));
-    if (!created) throw conflict(`a skill named '${fields.name}' already exists in scope '${owner.scope}'`);
+    if (!created) throw this.taken(fields.name, owner.scope);
     return { ...skill, manifest };
-  }
-
-  /** Visible skills by name, each with the entry that shadows it (only winners unless `includeShadowed`). */
-  async list(caller: RegistryCaller, options: { scope?: SkillScope | undefined; includeShadowed: boolean }): Promise<Array<Ranked<Skill>>> {
-    await this.deps.workspaces.get(caller.workspaceId);
-    return SKILL_SCOPES.listing(await this.deps.storage.skills.listVisible(caller), options);
-  }
-
-  /** The precedence winner of each name the caller can see. */
-  async resolve(caller: RegistryCaller, names: readonly string[]): Promise<Map<string, Skill>> {
-    await this.deps.workspaces.get(caller.workspaceId);
-    return SKILL_SCOPES.winners(await this.deps.storage.skills.listVisible(caller, { names }));
-  }
-
-  async get(caller: RegistryCaller, id: string): Promise<Skill> {
-    await this.deps.workspaces.get(caller.workspaceId);
-    return visibleOrNotFound(await this.deps.storage.skills.get(id), caller, 'skill', id);
   }
 
   async update(caller: RegistryCaller, id: string, patch: UpdateSkillInput): Promise<Skill> {
@@ -95,13 +80,8 @@ export class SkillService {
     const manifest = withGivenFields(patch.manifest ?? skill.manifest, patch);
     const { name: _name, ...fields } = manifestFields(manifest, { description: patch.description, version: patch.version }, skill);
     const writes = manifest === skill.manifest ? [] : [skillFile(SKILL_MANIFEST_PATH, Buffer.from(manifest, 'utf8'), isoNow(this.deps.clock))];
-    await this.save(skill, { writes, patch: { ...fields, source_mode: patch.source_mode, metadata: patch.metadata } });
+    await this.write(skill, { writes, patch: { ...fields, source_mode: patch.source_mode, metadata: patch.metadata } });
     return this.get(caller, id);
-  }
-
-  async delete(caller: RegistryCaller, id: string): Promise<void> {
-    await this.writable(caller, id);
-    if (!(await this.deps.storage.skills.delete(id))) throw notFound('skill', id);
   }
 
   async listFiles(caller: RegistryCaller, id: string): Promise<SkillFileInfo[]> {
@@ -123,7 +103,7 @@ export class SkillService {
     const existing = await this.deps.storage.skills.getFile(id, path);
     const file = skillFile(path, content, isoNow(this.deps.clock));
     if (existing?.sha256 === file.sha256) return { file: fileInfo(existing), created: false };
-    await this.save(skill, { writes: [file] });
+    await this.write(skill, { writes: [file] });
     return { file: fileInfo({ ...file, created_at: existing?.created_at ?? file.created_at }), created: !existing };
   }
 
@@ -131,7 +111,7 @@ export class SkillService {
     const skill = await this.writable(caller, id);
     if (checkFilePath(path) === SKILL_MANIFEST_PATH) throw invalid('/path', `${SKILL_MANIFEST_PATH} is the manifest: replace it, or delete the skill`);
     if (!(await this.deps.storage.skills.getFile(id, path))) throw notFound(`file of skill '${id}'`, path);
-    await this.save(skill, { deletes: [path] });
+    await this.write(skill, { deletes: [path] });
   }
 
   /** The skill and its files, read one at a time as they are consumed. */
@@ -153,21 +133,15 @@ export class SkillService {
     const skill = await this.writable(caller, id);
     const now = isoNow(this.deps.clock);
     const plan = syncSkillFiles(skill, await this.deps.storage.skills.listFiles(id), request, now);
-    await this.save(skill, { writes: plan.writes, deletes: plan.deletes });
+    await this.write(skill, { writes: plan.writes, deletes: plan.deletes });
     return { ...plan.report, skill: plan.writes.length + plan.deletes.length > 0 ? await this.get(caller, id) : skill, synced_at: now };
-  }
-
-  private async writable(caller: RegistryCaller, id: string): Promise<Skill> {
-    const skill = await this.get(caller, id);
-    assertWritable(skill, caller);
-    return skill;
   }
 
   /**
    * Writes files, deletes files and changes the record in one transaction; a new SKILL.md updates the fields its
    * front matter states (checked before anything is written).
    */
-  private async save(skill: Skill, change: { writes?: readonly SkillFile[]; deletes?: readonly string[]; patch?: SkillPatch }): Promise<void> {
+  private async write(skill: Skill, change: { writes?: readonly SkillFile[]; deletes?: readonly string[]; patch?: Omit<SkillPatch, 'updated_at'> }): Promise<void> {
     const { writes = [], deletes = [], patch = {} } = change;
     if (writes.length === 0 && deletes.length === 0 && Object.keys(patch).length === 0) return;
     const manifest = writes.find((f) => f.path === SKILL_MANIFEST_PATH);

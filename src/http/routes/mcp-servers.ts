@@ -3,9 +3,7 @@ import { invalid } from '../../errors.js';
 import type { CoreServices } from '../../services.js';
 import type { McpServerEntry } from '../../core/mcp-servers/service.js';
 import { listedView, requestedNames, resolvedView } from '../registry-views.js';
-import { objectAccess, scopedAccess } from '../request-context.js';
-import { registryCaller } from '../../core/registries/scopes.js';
-import type { FastifyRequest } from 'fastify';
+import { registryCallers } from '../registry-callers.js';
 import { commonErrors, ErrorResponse, WorkspaceQuery } from '../schemas/common.js';
 import {
   ConfigFile,
@@ -36,10 +34,7 @@ const NAME = new RegExp(ENTRY_NAME_PATTERN);
  * with the admin key only.
  */
 export function mcpServerRoutes(app: App, services: CoreServices): void {
-  /** A call the workspace scopes, by the user it names. */
-  const scopedCaller = async (request: FastifyRequest, named: { user_id?: string | undefined }) => registryCaller(await scopedAccess(services, request), named.user_id);
-  /** A call addressing one entry by id: the workspace is the entry's (or the caller's, for an entry above every workspace). */
-  const entryCaller = async (request: FastifyRequest, id: string) => registryCaller(await objectAccess(services, request, 'mcp_server', id), undefined);
+  const { scoped: scopedCaller, entry: entryCaller } = registryCallers(services, 'mcp_server');
   const registry = services.mcpServers;
   const masked = (entry: McpServerEntry) => registry.view(entry, false);
   const revealed = (entry: McpServerEntry) => registry.view(entry, true);

@@ -3,9 +3,7 @@ import { bundleArchive } from '../../core/skills/bundle.js';
 import { decodeContent, encodeContent } from '../../core/skills/files.js';
 import type { CoreServices } from '../../services.js';
 import { listedView, requestedNames, resolvedView } from '../registry-views.js';
-import { objectAccess, scopedAccess } from '../request-context.js';
-import { registryCaller } from '../../core/registries/scopes.js';
-import type { FastifyRequest } from 'fastify';
+import { registryCallers } from '../registry-callers.js';
 import { commonErrors, ErrorResponse, WorkspaceQuery } from '../schemas/common.js';
 import {
   CreateSkillBody,
@@ -33,10 +31,7 @@ const GZIP = 'application/gzip';
  * reached from that workspace; entries above it from anywhere, and changed with the admin key only.
  */
 export function skillRoutes(app: App, services: CoreServices): void {
-  /** A call the workspace scopes, by the user it names. */
-  const scopedCaller = async (request: FastifyRequest, named: { user_id?: string | undefined }) => registryCaller(await scopedAccess(services, request), named.user_id);
-  /** A call addressing one entry by id: the workspace is the entry's (or the caller's, for an entry above every workspace). */
-  const entryCaller = async (request: FastifyRequest, id: string) => registryCaller(await objectAccess(services, request, 'skill', id), undefined);
+  const { scoped: scopedCaller, entry: entryCaller } = registryCallers(services, 'skill');
   const skills = services.skills;
 
   app.post(

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { MCP_SCOPE_NAMES, MCP_TRANSPORTS as TRANSPORTS, McpServerRecord } from '../../schemas/mcp-server.js';
 import { JsonObject, Nullable, StringEnum, WorkspaceIdField } from './common.js';
-import { EntryName, Listed, ResolveBody, ScopedListQuery, SourceMode, SyncTimes, UserIdField } from './registry.js';
+import { EntryName, Listed, ResolveBody, Resolved, ScopedListQuery, SourceMode, SyncTimes, UserIdField } from './registry.js';
 
 export { MCP_SCOPE_NAMES };
 
@@ -111,11 +111,7 @@ export const ExportQuery = Type.Object(
 
 export const ListMcpServersQuery = ScopedListQuery(MCP_SCOPE_NAMES);
 export const ResolveMcpServersBody = ResolveBody(EntryName);
-export const ResolvedMcpServers = Type.Object({
-  mcp_server: Nullable(McpServer),
-  mcp_servers: Type.Array(McpServer, { description: 'the winner of each name found, in the order asked, secrets decrypted' }),
-  not_found: Type.Array(Type.String()),
-});
+export const ResolvedMcpServers = Resolved('mcp_server', 'mcp_servers', McpServer, 'the winner of each name found, in the order asked, secrets decrypted');
 
 export const McpServerParams = Type.Object({ server_id: Type.String({ minLength: 1, maxLength: 256 }) });
 

@@ -1,4 +1,4 @@
-import { Type, type TObject, type TProperties, type TSchema } from 'typebox';
+import { Type, type TArray, type TNull, type TObject, type TProperties, type TSchema, type TString, type TUnion } from 'typebox';
 import { SourceModeField } from '../../schemas/registry.js';
 import { Nullable, paging, StringEnum, WorkspaceIdField } from './common.js';
 
@@ -44,6 +44,17 @@ export const ResolveBody = <T extends TSchema>(nameField: T) =>
     },
     { additionalProperties: false, description: 'give `name`, `names`, or both' },
   );
+
+/**
+ * What a resolve answers: the winner of the first name asked (`one`, null if none), the winner of each name found
+ * in the order asked (`many`), and the names nothing answers.
+ */
+export const Resolved = <One extends string, Many extends string, T extends TSchema>(one: One, many: Many, entry: T, found: string) =>
+  Type.Object({
+    [one]: Nullable(entry),
+    [many]: Type.Array(entry, { description: found }),
+    not_found: Type.Array(Type.String()),
+  } as { [K in One]: TUnion<[T, TNull]> } & { [K in Many]: TArray<T> } & { not_found: TArray<TString> });
 
 export const SyncTimes = {
   since: Type.Optional(Nullable(Type.String({ format: 'date-time', description: '`synced_at` of your last sync whose actions you completed; absent or null: first sync' }))),

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import { SKILL_NAME_PATTERN } from '../../core/skills/manifest.js';
 import { SKILL_SCOPE_NAMES, SkillFileInfoRecord, SkillRecord } from '../../schemas/skill.js';
-import { JsonObject, Nullable, StringEnum, WorkspaceIdField } from './common.js';
-import { Listed, ResolveBody, ScopedListQuery, SourceMode, SyncTimes, UserIdField } from './registry.js';
+import { JsonObject, StringEnum, WorkspaceIdField } from './common.js';
+import { Listed, ResolveBody, Resolved, ScopedListQuery, SourceMode, SyncTimes, UserIdField } from './registry.js';
 
 export { SKILL_SCOPE_NAMES };
 
@@ -60,11 +60,7 @@ export const PutFileBody = Type.Object({ content: Type.String(), encoding: Type.
 
 export const ListSkillsQuery = ScopedListQuery(SKILL_SCOPE_NAMES);
 export const ResolveSkillsBody = ResolveBody(SkillName);
-export const ResolvedSkills = Type.Object({
-  skill: Nullable(Skill),
-  skills: Type.Array(Skill, { description: 'the winner of each name found, in the order asked' }),
-  not_found: Type.Array(Type.String()),
-});
+export const ResolvedSkills = Resolved('skill', 'skills', Skill, 'the winner of each name found, in the order asked');
 
 export const SkillParams = Type.Object({ skill_id: Type.String({ minLength: 1, maxLength: 256 }) });
 export const SkillFileParams = Type.Object({ skill_id: Type.String({ minLength: 1, maxLength: 256 }), '*': Type.String({ description: 'the file path; slashes may be sent as they are or encoded' }) });

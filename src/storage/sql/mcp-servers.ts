@@ -1,9 +1,9 @@
-import type { Selectable } from 'kysely';
+import type { Expression, Selectable, SqlBool } from 'kysely';
 import type { McpServersTable } from '../database.js';
 import { bit, json, parseJson, parseJsonObject, toBool, toIso, toIsoOrNull } from '../rows.js';
-import type { McpScope, McpServerEntry, McpServerPatch, McpServerStore, McpTransport, RegistryViewer, ScopedFilter, SourceMode } from '../types.js';
+import type { McpScope, McpServerEntry, McpServerPatch, McpServerStore, McpTransport, SourceMode } from '../types.js';
 import type { SqlContext } from './context.js';
-import { scopeKey, visibleTo } from './scoped.js';
+import { SqlScopedStore } from './scoped.js';
 
 const toEntry = (row: Selectable<McpServersTable>): McpServerEntry => ({
   id: row.id,
@@ -40,50 +40,24 @@ const patchValues = (patch: McpServerPatch) => {
   };
 };
 
-export class SqlMcpServerStore implements McpServerStore {
-  constructor(private readonly ctx: SqlContext) {}
-
-  async create(entry: McpServerEntry): Promise<boolean> {
-    const inserted = await this.ctx.db
-      .insertInto('mcp_servers')
-      .values({
-        ...entry,
-        scope_key: scopeKey(entry),
-        args: json(entry.args),
-        env_keys: json(entry.env_keys),
-        header_keys: json(entry.header_keys),
-        enabled: bit(entry.enabled),
-        metadata: json(entry.metadata),
-      })
-      .onConflict((oc) => oc.columns(['scope_key', 'name']).doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    return inserted !== undefined;
+/** MCP server entries: the scoped table's queries (SqlScopedStore) over the `mcp_servers` columns. */
+export class SqlMcpServerStore extends SqlScopedStore<'mcp_servers', McpServerEntry> implements McpServerStore {
+  constructor(ctx: SqlContext) {
+    super(ctx, 'mcp_servers');
   }
 
-  async get(id: string): Promise<McpServerEntry | null> {
-    const row = await this.ctx.db.selectFrom('mcp_servers').selectAll().where('id', '=', id).executeTakeFirst();
-    return row ? toEntry(row) : null;
-  }
-
-  async listVisible(viewer: RegistryViewer, filter: ScopedFilter = {}): Promise<McpServerEntry[]> {
-    let q = this.ctx.db.selectFrom('mcp_servers').selectAll().where(visibleTo('mcp_servers', viewer));
-    if (filter.names !== undefined) {
-      if (filter.names.length === 0) return [];
-      q = q.where('name', 'in', filter.names);
-    }
-    if (filter.scope !== undefined) q = q.where('scope', '=', filter.scope);
-    const rows = await q.orderBy('name').orderBy('id').execute();
+  protected async selectWhere(where: Expression<SqlBool>): Promise<McpServerEntry[]> {
+    const rows = await this.ctx.db.selectFrom('mcp_servers').selectAll().where(where).orderBy('name').orderBy('id').execute();
     return rows.map(toEntry);
+  }
+
+  create(entry: McpServerEntry): Promise<boolean> {
+    const { args, env_keys, header_keys, enabled, metadata } = entry;
+    return this.insertUnlessTaken({ ...entry, args: json(args), env_keys: json(env_keys), header_keys: json(header_keys), enabled: bit(enabled), metadata: json(metadata) });
   }
 
   async update(id: string, patch: McpServerPatch): Promise<McpServerEntry | null> {
     const row = await this.ctx.db.updateTable('mcp_servers').set(patchValues(patch)).where('id', '=', id).returningAll().executeTakeFirst();
     return row ? toEntry(row) : null;
-  }
-
-  async delete(id: string): Promise<boolean> {
-    const result = await this.ctx.db.deleteFrom('mcp_servers').where('id', '=', id).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
   }
 }

@@ -1,9 +1,9 @@
-import type { Selectable } from 'kysely';
+import type { Expression, Selectable, SqlBool } from 'kysely';
 import type { SkillFilesTable, SkillsTable } from '../database.js';
 import { json, parseJsonObject, toIso } from '../rows.js';
-import { SKILL_MANIFEST_PATH, type RegistryViewer, type ScopedFilter, type Skill, type SkillFile, type SkillFileInfo, type SkillScope, type SkillStore, type SourceMode } from '../types.js';
+import { SKILL_MANIFEST_PATH, type Skill, type SkillFile, type SkillFileInfo, type SkillPatch, type SkillScope, type SkillStore, type SourceMode } from '../types.js';
 import type { SqlContext } from './context.js';
-import { scopeKey, visibleTo } from './scoped.js';
+import { SqlScopedStore } from './scoped.js';
 
 type SkillRow = Selectable<SkillsTable> & { manifest: Buffer };
 
@@ -33,47 +33,33 @@ const toInfo = (row: Omit<Selectable<SkillFilesTable>, 'skill_id' | 'content'>):
 
 const fileRow = (skillId: string, file: SkillFile) => ({ skill_id: skillId, ...file });
 
-export class SqlSkillStore implements SkillStore {
-  constructor(private readonly ctx: SqlContext) {}
+/** Skills: the scoped table's queries (SqlScopedStore) over `skills`, each with its SKILL.md; and their files. */
+export class SqlSkillStore extends SqlScopedStore<'skills', Skill> implements SkillStore {
+  constructor(ctx: SqlContext) {
+    super(ctx, 'skills');
+  }
 
   /** Skills with their manifest (the SKILL.md file row). */
-  private select() {
-    return this.ctx.db
+  protected async selectWhere(where: Expression<SqlBool>): Promise<Skill[]> {
+    const rows = await this.ctx.db
       .selectFrom('skills')
       .innerJoin('skill_files as manifest', (join) => join.onRef('manifest.skill_id', '=', 'skills.id').on('manifest.path', '=', SKILL_MANIFEST_PATH))
       .selectAll('skills')
-      .select('manifest.content as manifest');
+      .select('manifest.content as manifest')
+      .where(where)
+      .orderBy('skills.name')
+      .orderBy('skills.id')
+      .execute();
+    return rows.map(toSkill);
   }
 
   async create(skill: Omit<Skill, 'manifest'>, files: readonly SkillFile[]): Promise<boolean> {
-    const inserted = await this.ctx.db
-      .insertInto('skills')
-      .values({ ...skill, scope_key: scopeKey(skill), metadata: json(skill.metadata) })
-      .onConflict((oc) => oc.columns(['scope_key', 'name']).doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    if (!inserted) return false;
+    if (!(await this.insertUnlessTaken({ ...skill, metadata: json(skill.metadata) }))) return false;
     await this.putFiles(skill.id, files);
     return true;
   }
 
-  async get(id: string): Promise<Skill | null> {
-    const row = await this.select().where('skills.id', '=', id).executeTakeFirst();
-    return row ? toSkill(row) : null;
-  }
-
-  async listVisible(viewer: RegistryViewer, filter: ScopedFilter = {}): Promise<Skill[]> {
-    let q = this.select().where(visibleTo('skills', viewer));
-    if (filter.names !== undefined) {
-      if (filter.names.length === 0) return [];
-      q = q.where('skills.name', 'in', filter.names);
-    }
-    if (filter.scope !== undefined) q = q.where('skills.scope', '=', filter.scope);
-    const rows = await q.orderBy('skills.name').orderBy('skills.id').execute();
-    return rows.map(toSkill);
-  }
-
-  async update(id: string, patch: Partial<Pick<Skill, 'version' | 'description' | 'source_mode' | 'metadata' | 'updated_at'>>): Promise<Skill | null> {
+  async update(id: string, patch: SkillPatch): Promise<Skill | null> {
     const { metadata, ...rest } = patch;
     const updated = await this.ctx.db
       .updateTable('skills')
@@ -81,11 +67,6 @@ export class SqlSkillStore implements SkillStore {
       .where('id', '=', id)
       .executeTakeFirst();
     return Number(updated.numUpdatedRows) > 0 ? this.get(id) : null;
-  }
-
-  async delete(id: string): Promise<boolean> {
-    const result = await this.ctx.db.deleteFrom('skills').where('id', '=', id).executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
   }
 
   async listFiles(skillId: string): Promise<SkillFileInfo[]> {
