@@ -10,14 +10,16 @@ module.exports = {
   forbidden: [
     {
       name: 'transport-not-to-storage',
-      comment: 'src/http and src/mcp reach data through src/core only: one core operation per use case, shared by every transport.',
+      comment:
+        'src/http and src/mcp reach data through src/core only: one core operation per use case, shared by every transport.',
       severity: 'error',
       from: { path: '^src/(http|mcp)/' },
       to: { path: ['^src/storage/', SQL] },
     },
     {
       name: 'mcp-not-through-routes',
-      comment: 'MCP tools are shells of their own over core calls; they share the API schemas (src/http/schemas) and never a route or its handler.',
+      comment:
+        'MCP tools are shells of their own over core calls; they share the API schemas (src/http/schemas) and never a route or its handler.',
       severity: 'error',
       from: { path: '^src/mcp/' },
       to: { path: '^src/http/routes/' },

@@ -31,14 +31,20 @@ const batchSize = Number(values.batch);
 const inflight = Number(values.inflight);
 
 async function post(url: string, path: string, body: unknown): Promise<any> {
-  const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   return res.json();
 }
 
 async function queueDrained(url: string): Promise<void> {
   for (;;) {
-    const { services } = (await (await fetch(`${url}/health/ready`)).json()) as { services: { tasks: { pending: number; running: number } } };
+    const { services } = (await (await fetch(`${url}/health/ready`)).json()) as {
+      services: { tasks: { pending: number; running: number } };
+    };
     if (services.tasks.pending + services.tasks.running === 0) return;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -50,7 +56,11 @@ async function run(storage: string, embedder: string) {
   const env: Record<string, string> = { MEMD_DATA_DIR: dataDir, MEMD_EMBEDDING_PROVIDER: embedder };
   if (pg) {
     console.log(`PostgreSQL: ${pg.describe}`);
-    Object.assign(env, { MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: pg.url, MEMD_DATABASE_SCHEMA: `ingest_${Date.now()}` });
+    Object.assign(env, {
+      MEMD_STORAGE: 'postgres',
+      MEMD_DATABASE_URL: pg.url,
+      MEMD_DATABASE_SCHEMA: `ingest_${Date.now()}`,
+    });
   }
   const server = await startBenchServer(env);
   try {
@@ -66,7 +76,10 @@ async function run(storage: string, embedder: string) {
       Array.from({ length: inflight }, async () => {
         while (next < batches.length) {
           const batch = batches[next++]!;
-          const result = await post(server.url, '/v1/memories/batch', { workspace_id: ws, operations: batch.map((content) => ({ op: 'create', content })) });
+          const result = await post(server.url, '/v1/memories/batch', {
+            workspace_id: ws,
+            operations: batch.map((content) => ({ op: 'create', content })),
+          });
           created += result.results.filter((r: { action?: string }) => r.action === 'created').length;
         }
       }),

@@ -48,10 +48,17 @@ const SESSIONS = 64;
 const SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 
 const log = (line: string) => console.log(line);
-const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 
 async function post(url: string, path: string, body: unknown): Promise<any> {
-  const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${path}: ${res.status} ${(await res.text()).slice(0, 300)}`);
   return res.json();
 }
@@ -61,7 +68,10 @@ async function seed(url: string): Promise<string[]> {
   await post(url, '/v1/workspaces', { id: WORKSPACE, name: 'load' });
   const texts = syntheticSentences(SEED, 11);
   for (let i = 0; i < texts.length; i += 100) {
-    await post(url, '/v1/memories/batch', { workspace_id: WORKSPACE, operations: texts.slice(i, i + 100).map((content) => ({ op: 'create', content })) });
+    await post(url, '/v1/memories/batch', {
+      workspace_id: WORKSPACE,
+      operations: texts.slice(i, i + 100).map((content) => ({ op: 'create', content })),
+    });
   }
   const sessions: string[] = [];
   for (let i = 0; i < SESSIONS; i++) {
@@ -83,13 +93,22 @@ function traffic(sessions: string[], nodeIndex: number): autocannon.Request[] {
     method: 'POST',
     path: '/v1/memories/recall',
     headers: json,
-    setupRequest: (request) => ({ ...request, body: JSON.stringify({ workspace_id: WORKSPACE, query: pick(questions), limit: 10 }) }),
+    setupRequest: (request) => ({
+      ...request,
+      body: JSON.stringify({ workspace_id: WORKSPACE, query: pick(questions), limit: 10 }),
+    }),
   };
   const write: autocannon.Request = {
     method: 'POST',
     path: '/v1/memories',
     headers: json,
-    setupRequest: (request) => ({ ...request, body: JSON.stringify({ workspace_id: WORKSPACE, content: `${writes[written++ % writes.length]} [n${nodeIndex}-${written}]` }) }),
+    setupRequest: (request) => ({
+      ...request,
+      body: JSON.stringify({
+        workspace_id: WORKSPACE,
+        content: `${writes[written++ % writes.length]} [n${nodeIndex}-${written}]`,
+      }),
+    }),
   };
   const setEntry: autocannon.Request = {
     method: 'POST',
@@ -135,7 +154,9 @@ interface Level {
 async function runLevel(nodes: BenchServer[], connections: number, sessions: string[]): Promise<Level> {
   const share = Math.max(1, Math.round(connections / nodes.length));
   const results = await Promise.all(
-    nodes.map((node, i) => autocannon({ url: node.url, connections: share, duration: DURATION, requests: traffic(sessions, i) })),
+    nodes.map((node, i) =>
+      autocannon({ url: node.url, connections: share, duration: DURATION, requests: traffic(sessions, i) }),
+    ),
   );
   const total = results.reduce((sum, r) => sum + r.requests.total, 0);
   return {
@@ -156,16 +177,26 @@ async function runLevel(nodes: BenchServer[], connections: number, sessions: str
 
 async function runConfig(backend: string, nodeCount: number): Promise<void> {
   log(`\n== ${backend}, ${nodeCount} node${nodeCount > 1 ? 's' : ''} (load before: ${load()})`);
-  if (backend === 'sqlite' && nodeCount > 1) throw new Error('SQLite is one process per data directory: several nodes need postgres');
+  if (backend === 'sqlite' && nodeCount > 1)
+    throw new Error('SQLite is one process per data directory: several nodes need postgres');
   const dirs: string[] = [];
   const nodes: BenchServer[] = [];
   let pg: BenchPostgres | null = null;
   try {
-    const env: Record<string, string> = { MEMD_EMBEDDING_PROVIDER: values.embedder, MEMD_RECALL_CACHE_ENTRIES: '0', MEMD_SECRET_KEY: SECRET_KEY, MEMD_RATE_LIMIT_PER_MINUTE: '0' };
+    const env: Record<string, string> = {
+      MEMD_EMBEDDING_PROVIDER: values.embedder,
+      MEMD_RECALL_CACHE_ENTRIES: '0',
+      MEMD_SECRET_KEY: SECRET_KEY,
+      MEMD_RATE_LIMIT_PER_MINUTE: '0',
+    };
     if (backend === 'postgres') {
       pg = await benchPostgres();
       log(`PostgreSQL: ${pg.describe}`);
-      Object.assign(env, { MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: pg.url, MEMD_DATABASE_SCHEMA: `load_${Date.now()}` });
+      Object.assign(env, {
+        MEMD_STORAGE: 'postgres',
+        MEMD_DATABASE_URL: pg.url,
+        MEMD_DATABASE_SCHEMA: `load_${Date.now()}`,
+      });
     }
     for (let i = 0; i < nodeCount; i++) {
       const dir = mkdtempSync(join(tmpdir(), 'memd-bench-load-'));
@@ -176,13 +207,17 @@ async function runConfig(backend: string, nodeCount: number): Promise<void> {
     }
     const started = performance.now();
     const sessions = await seed(nodes[0]!.url);
-    log(`seeded ${SEED} memories and ${SESSIONS} sessions in ${((performance.now() - started) / 1000).toFixed(1)} s; ${DURATION} s a level`);
+    log(
+      `seeded ${SEED} memories and ${SESSIONS} sessions in ${((performance.now() - started) / 1000).toFixed(1)} s; ${DURATION} s a level`,
+    );
     log('| connections | requests/s | p50 ms | p99 ms | errors | non-2xx | load |');
     log('|---|---|---|---|---|---|---|');
     let knee: Level | null = null;
     for (const connections of LEVELS) {
       const level = await runLevel(nodes, connections, sessions);
-      log(`| ${level.connections} | ${level.rps.toFixed(0)} | ${level.p50.toFixed(1)} | ${level.p99.toFixed(1)} | ${level.errors} | ${level.non2xx}${level.refusals ? ` (${level.refusals})` : ''} | ${load()} |`);
+      log(
+        `| ${level.connections} | ${level.rps.toFixed(0)} | ${level.p50.toFixed(1)} | ${level.p99.toFixed(1)} | ${level.errors} | ${level.non2xx}${level.refusals ? ` (${level.refusals})` : ''} | ${load()} |`,
+      );
       const clean = level.errors === 0 && level.non2xx === 0;
       if (level.p99 > P99_LIMIT || !clean) break;
       if (!knee || level.rps > knee.rps) knee = level;
@@ -202,7 +237,9 @@ async function runConfig(backend: string, nodeCount: number): Promise<void> {
 }
 
 log(`machine: ${machineLine()}`);
-log(`bench:load, ${values.embedder} embedder, ${SEED} memories, p99 limit ${P99_LIMIT} ms, levels ${LEVELS.join(', ')} connections`);
+log(
+  `bench:load, ${values.embedder} embedder, ${SEED} memories, p99 limit ${P99_LIMIT} ms, levels ${LEVELS.join(', ')} connections`,
+);
 for (const config of values.configs.split(',')) {
   const [backend, count] = config.split(':');
   await runConfig(backend!, Number(count ?? 1));

@@ -28,6 +28,10 @@ const FILES = ['conv-26.json', 'conv-30.json', 'conv-41.json'];
 
 /** The three conversations. The shared folder sits next to the main checkout, or two levels up from a worktree. */
 export function loadConversations(): Conversation[] {
-  const dir = resolve(process.env.LOCOMO_DIR ?? ['../shared/bench/locomo-dev', '../../shared/bench/locomo-dev'].find((d) => existsSync(d)) ?? '../shared/bench/locomo-dev');
+  const dir = resolve(
+    process.env.LOCOMO_DIR ??
+      ['../shared/bench/locomo-dev', '../../shared/bench/locomo-dev'].find((d) => existsSync(d)) ??
+      '../shared/bench/locomo-dev',
+  );
   return FILES.map((file) => JSON.parse(readFileSync(join(dir, file), 'utf8')) as Conversation);
 }

@@ -48,20 +48,31 @@ type Mode = 'plain' | 'session';
 
 const CATEGORIES: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop' };
 const args = new Set(process.argv.slice(2));
-const modes: Mode[] = args.has('--plain') === args.has('--session') ? ['plain', 'session'] : args.has('--plain') ? ['plain'] : ['session'];
+const modes: Mode[] =
+  args.has('--plain') === args.has('--session') ? ['plain', 'session'] : args.has('--plain') ? ['plain'] : ['session'];
 
 const keepDir = process.env.LOCOMO_DATA_DIR;
 const dataDir = keepDir ? resolve(keepDir) : mkdtempSync(join(tmpdir(), 'memd-locomo-'));
 const tuningOverride = process.env.LOCOMO_TUNING ? (JSON.parse(process.env.LOCOMO_TUNING) as TuningOverride) : null;
 const tuning = tuningOverride ? tunedBy(tuningOverride) : undefined;
 
-const config = loadConfig({ ...process.env, MEMD_DATA_DIR: dataDir, MEMD_PORT: '0', MEMD_LOG_LEVEL: process.env.MEMD_LOG_LEVEL ?? 'warn' });
+const config = loadConfig({
+  ...process.env,
+  MEMD_DATA_DIR: dataDir,
+  MEMD_PORT: '0',
+  MEMD_LOG_LEVEL: process.env.MEMD_LOG_LEVEL ?? 'warn',
+});
 const app = await createApp(config, tuning ? { recallTuning: tuning } : {});
 const url = await app.listen(0);
 await app.ready();
 const conversations = loadConversations();
 
-async function call<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+async function call<T = any>(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<T> {
   const response = await fetch(`${url}${path}`, {
     method,
     headers: { 'content-type': 'application/json', ...headers },
@@ -72,13 +83,22 @@ async function call<T = any>(method: string, path: string, body?: unknown, heade
   return json;
 }
 
-const workspaceOf = (mode: Mode, conversation: Conversation): string => `locomo-${mode}-${conversation.conversation_id}`;
+const workspaceOf = (mode: Mode, conversation: Conversation): string =>
+  `locomo-${mode}-${conversation.conversation_id}`;
 
 /** Ingests one conversation (or reuses it) and returns dia_id -> memory id, and whether it was written now. */
-async function ingest(mode: Mode, conversation: Conversation, actions: Map<string, number>): Promise<{ ids: Map<string, string>; fresh: boolean }> {
+async function ingest(
+  mode: Mode,
+  conversation: Conversation,
+  actions: Map<string, number>,
+): Promise<{ ids: Map<string, string>; fresh: boolean }> {
   const workspaceId = workspaceOf(mode, conversation);
   const mapFile = join(dataDir, `${workspaceId}.ids.json`);
-  if (keepDir && existsSync(mapFile)) return { ids: new Map(Object.entries(JSON.parse(readFileSync(mapFile, 'utf8')) as Record<string, string>)), fresh: false };
+  if (keepDir && existsSync(mapFile))
+    return {
+      ids: new Map(Object.entries(JSON.parse(readFileSync(mapFile, 'utf8')) as Record<string, string>)),
+      fresh: false,
+    };
   await call('POST', '/v1/workspaces', { id: workspaceId, name: `LoCoMo ${conversation.conversation_id} (${mode})` });
   const ids = new Map<string, string>();
   for (const { session } of conversation.sessions) {
@@ -92,17 +112,18 @@ async function ingest(mode: Mode, conversation: Conversation, actions: Map<strin
     const headers: Record<string, string> = {};
     if (mode === 'session') {
       // Each sitting of the conversation is a session, as a client recording a conversation would open one.
-      const { session: sitting } = await call<{ session: { id: string } }>('POST', '/v1/sessions', { workspace_id: workspaceId, ttl_seconds: 86_400 });
+      const { session: sitting } = await call<{ session: { id: string } }>('POST', '/v1/sessions', {
+        workspace_id: workspaceId,
+        ttl_seconds: 86_400,
+      });
       headers['x-session-id'] = sitting.id;
     }
-    const batch = await call<{ results: Array<{ status: string; memory_id?: string; action?: string; error?: string }> }>(
-      'POST',
-      '/v1/memories/batch',
-      { workspace_id: workspaceId, operations },
-      headers,
-    );
+    const batch = await call<{
+      results: Array<{ status: string; memory_id?: string; action?: string; error?: string }>;
+    }>('POST', '/v1/memories/batch', { workspace_id: workspaceId, operations }, headers);
     batch.results.forEach((result, i) => {
-      if (result.status !== 'success' || !result.memory_id) throw new Error(`turn ${turns[i]!.dia_id} failed: ${result.error}`);
+      if (result.status !== 'success' || !result.memory_id)
+        throw new Error(`turn ${turns[i]!.dia_id} failed: ${result.error}`);
       ids.set(turns[i]!.dia_id, result.memory_id);
       actions.set(result.action ?? 'unknown', (actions.get(result.action ?? 'unknown') ?? 0) + 1);
     });
@@ -137,8 +158,10 @@ const allWithin = (wanted: Set<string>, ids: readonly string[], k: number): bool
 };
 
 /** The questions the recall metrics count: categories 1-4, with evidence. */
-const askable = (conversation: Conversation): Question[] => conversation.qa.filter((qa) => CATEGORIES[qa.category] && qa.evidence.length > 0);
-const wantedOf = (qa: Question, ids: ReadonlyMap<string, string>): Set<string> => new Set(qa.evidence.map((d) => ids.get(d)).filter((id): id is string => id !== undefined));
+const askable = (conversation: Conversation): Question[] =>
+  conversation.qa.filter((qa) => CATEGORIES[qa.category] && qa.evidence.length > 0);
+const wantedOf = (qa: Question, ids: ReadonlyMap<string, string>): Set<string> =>
+  new Set(qa.evidence.map((d) => ids.get(d)).filter((id): id is string => id !== undefined));
 
 interface Measured {
   byCategory: Map<number, Tally>;
@@ -149,15 +172,29 @@ interface Measured {
 }
 
 /** Every question through the HTTP API at limit 10 and 25. */
-async function measure(mode: Mode, ingested: ReadonlyArray<{ conversation: Conversation; ids: Map<string, string> }>): Promise<Measured> {
-  const measured: Measured = { byCategory: new Map(), byConversation: new Map(), overall: tally(), latencies: [], misses: [] };
+async function measure(
+  mode: Mode,
+  ingested: ReadonlyArray<{ conversation: Conversation; ids: Map<string, string> }>,
+): Promise<Measured> {
+  const measured: Measured = {
+    byCategory: new Map(),
+    byConversation: new Map(),
+    overall: tally(),
+    latencies: [],
+    misses: [],
+  };
   for (const { conversation, ids } of ingested) {
     const workspaceId = workspaceOf(mode, conversation);
     const perConversation = tally();
     measured.byConversation.set(conversation.conversation_id, perConversation);
     for (const qa of askable(conversation)) {
       const wanted = wantedOf(qa, ids);
-      const ask = (limit: number) => call<{ memories: Array<{ id: string }>; search_latency_ms: number }>('POST', '/v1/memories/recall', { workspace_id: workspaceId, query: qa.question, limit });
+      const ask = (limit: number) =>
+        call<{ memories: Array<{ id: string }>; search_latency_ms: number }>('POST', '/v1/memories/recall', {
+          workspace_id: workspaceId,
+          query: qa.question,
+          limit,
+        });
       const ten = await ask(10);
       const deep = await ask(25);
       measured.latencies.push(ten.search_latency_ms);
@@ -177,7 +214,9 @@ async function measure(mode: Mode, ingested: ReadonlyArray<{ conversation: Conve
       }
       if (process.env.LOCOMO_MISSES && !allWithin(wanted, tenIds, 10)) {
         const missing = qa.evidence.filter((d) => !tenIds.includes(ids.get(d)!));
-        measured.misses.push(`[${mode} ${conversation.conversation_id} c${qa.category}] ${qa.question}  missing ${missing.join(',')} (deep ranks ${missing.map((d) => deepIds.indexOf(ids.get(d)!) + 1).join(',')})`);
+        measured.misses.push(
+          `[${mode} ${conversation.conversation_id} c${qa.category}] ${qa.question}  missing ${missing.join(',')} (deep ranks ${missing.map((d) => deepIds.indexOf(ids.get(d)!) + 1).join(',')})`,
+        );
       }
     }
   }
@@ -208,14 +247,18 @@ function bm25Baseline(): Map<string, Tally> {
   const result = new Map<string, Tally>();
   const db = new Database(':memory:');
   for (const conversation of conversations) {
-    db.exec('DROP TABLE IF EXISTS turns; CREATE VIRTUAL TABLE turns USING fts5(dia_id UNINDEXED, content, tokenize="porter unicode61")');
+    db.exec(
+      'DROP TABLE IF EXISTS turns; CREATE VIRTUAL TABLE turns USING fts5(dia_id UNINDEXED, content, tokenize="porter unicode61")',
+    );
     const insert = db.prepare('INSERT INTO turns (dia_id, content) VALUES (?, ?)');
     for (const t of conversation.turns) insert.run(t.dia_id, `${t.speaker}: ${t.text}`);
     const search = db.prepare('SELECT dia_id FROM turns WHERE turns MATCH ? ORDER BY bm25(turns) LIMIT 25');
     const t = tally();
     for (const qa of askable(conversation)) {
       const words = [...new Set(qa.question.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
-      const found = words.length ? (search.all(words.map((w) => `"${w}"`).join(' OR ')) as Array<{ dia_id: string }>).map((r) => r.dia_id) : [];
+      const found = words.length
+        ? (search.all(words.map((w) => `"${w}"`).join(' OR ')) as Array<{ dia_id: string }>).map((r) => r.dia_id)
+        : [];
       const wanted = new Set(qa.evidence);
       t.n++;
       if (allWithin(wanted, found, 5)) t.at5++;
@@ -246,7 +289,21 @@ const ABLATION: Variant[] = [
   { name: '-arm entity', tuning: { disabledArms: ['entity'] } },
   { name: '-arm temporal', tuning: { disabledArms: ['temporal'] } },
   { name: '-arm graph', tuning: { disabledArms: ['graph'] } },
-  { name: '-ranking (RRF only)', tuning: { ranking: { keyword: 0, similarity: 0, fact: 0, coverage: 0, complete: 0, keywordContext: 0, about: 0, inWindow: 0 } } },
+  {
+    name: '-ranking (RRF only)',
+    tuning: {
+      ranking: {
+        keyword: 0,
+        similarity: 0,
+        fact: 0,
+        coverage: 0,
+        complete: 0,
+        keywordContext: 0,
+        about: 0,
+        inWindow: 0,
+      },
+    },
+  },
   ...['keyword', 'similarity', 'fact', 'coverage', 'complete', 'keywordContext', 'fused', 'about', 'inWindow'].map(off),
   { name: '-neighbour spread', tuning: { neighbourSeeds: 0 } },
   { name: '-conversation (spread+ctx)', tuning: { neighbourSeeds: 0, ranking: { keywordContext: 0 } } },
@@ -255,7 +312,10 @@ const ABLATION: Variant[] = [
 ];
 
 /** The grid of --loo: each ranking weight halved and doubled, and the conversation knobs. */
-const scaled = (feature: string, factor: number): Variant => ({ name: `${feature} x${factor}`, tuning: { ranking: { [feature]: (DEFAULT_RANKING as Record<string, number>)[feature]! * factor } } });
+const scaled = (feature: string, factor: number): Variant => ({
+  name: `${feature} x${factor}`,
+  tuning: { ranking: { [feature]: (DEFAULT_RANKING as Record<string, number>)[feature]! * factor } },
+});
 const DEFAULT_RANKING = DEFAULT_TUNING.ranking;
 const GRID: Variant[] = [
   { name: 'default' },
@@ -270,7 +330,11 @@ const GRID: Variant[] = [
 ];
 
 /** R@10 (limit 10) and R@25 (limit 25) per conversation of each variant, asked through a RecallService of its own. */
-async function evaluate(mode: Mode, ingested: ReadonlyArray<{ conversation: Conversation; ids: Map<string, string> }>, variants: readonly Variant[]): Promise<Map<string, Map<string, Tally>>> {
+async function evaluate(
+  mode: Mode,
+  ingested: ReadonlyArray<{ conversation: Conversation; ids: Map<string, string> }>,
+  variants: readonly Variant[],
+): Promise<Map<string, Map<string, Tally>>> {
   const s = app.services;
   const results = new Map<string, Map<string, Tally>>();
   for (const variant of variants) {
@@ -282,13 +346,21 @@ async function evaluate(mode: Mode, ingested: ReadonlyArray<{ conversation: Conv
       reranker: null,
       log: { info: () => undefined, warn: () => undefined, error: () => undefined },
       cache: { maxEntries: 0, ttlMs: 0 },
-      tuning: tunedBy({ ...tuningOverride, ...variant.tuning, ranking: { ...tuningOverride?.ranking, ...variant.tuning?.ranking }, weights: { ...tuningOverride?.weights, ...variant.tuning?.weights } }),
+      tuning: tunedBy({
+        ...tuningOverride,
+        ...variant.tuning,
+        ranking: { ...tuningOverride?.ranking, ...variant.tuning?.ranking },
+        weights: { ...tuningOverride?.weights, ...variant.tuning?.weights },
+      }),
     });
     const perConversation = new Map<string, Tally>();
     for (const { conversation, ids } of ingested) {
       const t = tally();
       for (const qa of askable(conversation)) {
-        const ask = (limit: number) => recall.recall({ workspaceId: workspaceOf(mode, conversation), query: qa.question, limit, ...variant.request }).then((a) => a.memories.map((m) => m.id));
+        const ask = (limit: number) =>
+          recall
+            .recall({ workspaceId: workspaceOf(mode, conversation), query: qa.question, limit, ...variant.request })
+            .then((a) => a.memories.map((m) => m.id));
         const wanted = wantedOf(qa, ids);
         const [ten, deep] = [await ask(10), await ask(25)];
         t.n++;
@@ -312,7 +384,9 @@ const total = (row: ReadonlyMap<string, Tally>, only: readonly string[]): { hits
 function variantTable(title: string, results: Map<string, Map<string, Tally>>): void {
   const base = results.get('default')!;
   console.log(`\n== ${title}: R@10 per conversation (change from default)`);
-  console.log(`${'variant'.padEnd(28)} ${conversationIds.map((id) => `conv ${id}`.padEnd(16)).join('')}${'overall'.padEnd(16)}R@25   differ helps all`);
+  console.log(
+    `${'variant'.padEnd(28)} ${conversationIds.map((id) => `conv ${id}`.padEnd(16)).join('')}${'overall'.padEnd(16)}R@25   differ helps all`,
+  );
   for (const [name, row] of results) {
     const cells = conversationIds.map((id) => {
       const t = row.get(id)!;
@@ -325,7 +399,9 @@ function variantTable(title: string, results: Map<string, Map<string, Tally>>): 
     const deep = [...row.values()].reduce((sum, t) => sum + t.at25, 0);
     const differ = [...row.values()].reduce((sum, t) => sum + t.differ, 0);
     const helpsAll = name !== 'default' && conversationIds.every((id) => row.get(id)!.at10 > base.get(id)!.at10);
-    console.log(`${name.padEnd(28)} ${cells.join('')}${`${pct(all.hits, all.n)} (${delta >= 0 ? '+' : ''}${delta.toFixed(3)})`.padEnd(16)}${pct(deep, all.n)}  ${String(differ).padStart(5)}  ${helpsAll ? 'yes' : ''}`);
+    console.log(
+      `${name.padEnd(28)} ${cells.join('')}${`${pct(all.hits, all.n)} (${delta >= 0 ? '+' : ''}${delta.toFixed(3)})`.padEnd(16)}${pct(deep, all.n)}  ${String(differ).padStart(5)}  ${helpsAll ? 'yes' : ''}`,
+    );
   }
 }
 
@@ -339,11 +415,14 @@ function leaveOneOut(title: string, results: Map<string, Map<string, Tally>>): v
   for (const heldOut of conversationIds) {
     const others = conversationIds.filter((id) => id !== heldOut);
     let best = 'default';
-    for (const [name, row] of results) if (total(row, others).hits > total(results.get(best)!, others).hits) best = name;
+    for (const [name, row] of results)
+      if (total(row, others).hits > total(results.get(best)!, others).hits) best = name;
     const t = results.get(best)!.get(heldOut)!;
     hits += t.at10;
     n += t.n;
-    console.log(`${`conv ${heldOut}`.padEnd(10)} ${best.padEnd(28)} ${pct(t.at10, t.n).padEnd(14)} ${pct(base.get(heldOut)!.at10, t.n)}`);
+    console.log(
+      `${`conv ${heldOut}`.padEnd(10)} ${best.padEnd(28)} ${pct(t.at10, t.n).padEnd(14)} ${pct(base.get(heldOut)!.at10, t.n)}`,
+    );
   }
   const all = total(base, conversationIds);
   console.log(`${'overall'.padEnd(10)} ${''.padEnd(28)} ${pct(hits, n).padEnd(14)} ${pct(all.hits, all.n)}`);
@@ -351,10 +430,20 @@ function leaveOneOut(title: string, results: Map<string, Map<string, Tally>>): v
 
 const started = performance.now();
 console.log(`machine: ${cpus()[0]?.model ?? 'unknown cpu'}, ${availableParallelism()} cores, node ${process.version}`);
-console.log(`embedder ${app.services.embedder.name}/${app.services.embedder.model}, llm ${app.services.llm ? app.services.llm.model : 'none'}, storage ${config.storage.kind}${tuning ? `, tuning ${JSON.stringify(tuningOverride)}` : ''}`);
+console.log(
+  `embedder ${app.services.embedder.name}/${app.services.embedder.model}, llm ${app.services.llm ? app.services.llm.model : 'none'}, storage ${config.storage.kind}${tuning ? `, tuning ${JSON.stringify(tuningOverride)}` : ''}`,
+);
 
-async function variants(mode: Mode, stage: string, ingested: ReadonlyArray<{ conversation: Conversation; ids: Map<string, string> }>): Promise<void> {
-  if (process.env.LOCOMO_VARIANTS) variantTable(`${stage}: LOCOMO_VARIANTS`, await evaluate(mode, ingested, [{ name: 'default' }, ...(JSON.parse(process.env.LOCOMO_VARIANTS) as Variant[])]));
+async function variants(
+  mode: Mode,
+  stage: string,
+  ingested: ReadonlyArray<{ conversation: Conversation; ids: Map<string, string> }>,
+): Promise<void> {
+  if (process.env.LOCOMO_VARIANTS)
+    variantTable(
+      `${stage}: LOCOMO_VARIANTS`,
+      await evaluate(mode, ingested, [{ name: 'default' }, ...(JSON.parse(process.env.LOCOMO_VARIANTS) as Variant[])]),
+    );
   if (args.has('--ablation')) variantTable(`${stage}: ablation`, await evaluate(mode, ingested, ABLATION));
   if (args.has('--loo')) {
     const results = await evaluate(mode, ingested, GRID);
@@ -385,13 +474,21 @@ for (const mode of modes) {
   const enrichStarted = performance.now();
   await enrichmentDone();
   console.log(`\n${written}; enrichment waited ${((performance.now() - enrichStarted) / 1000).toFixed(1)} s`);
-  report(mode === 'plain' ? 'plain, enriched: no session, asked after enrichment' : 'session: a session per sitting, asked after enrichment', await measure(mode, ingested));
+  report(
+    mode === 'plain'
+      ? 'plain, enriched: no session, asked after enrichment'
+      : 'session: a session per sitting, asked after enrichment',
+    await measure(mode, ingested),
+  );
   if (mode === 'session') await variants(mode, 'session', ingested);
 }
 
 const bm25 = bm25Baseline();
 console.log('\n== plain BM25 (FTS5 with Porter stems, words OR-ed)');
-for (const [id, t] of bm25) console.log(`conv ${id.padEnd(8)} ${String(t.n).padStart(4)}  R@5 ${pct(t.at5, t.n)}  R@10 ${pct(t.at10, t.n)}  R@25 ${pct(t.at25, t.n)}  MRR ${pct(t.rr, t.n)}`);
+for (const [id, t] of bm25)
+  console.log(
+    `conv ${id.padEnd(8)} ${String(t.n).padStart(4)}  R@5 ${pct(t.at5, t.n)}  R@10 ${pct(t.at10, t.n)}  R@25 ${pct(t.at25, t.n)}  MRR ${pct(t.rr, t.n)}`,
+  );
 const bmAll = tally();
 for (const t of bm25.values()) {
   bmAll.n += t.n;
@@ -400,7 +497,9 @@ for (const t of bm25.values()) {
   bmAll.at25 += t.at25;
   bmAll.rr += t.rr;
 }
-console.log(`overall      ${String(bmAll.n).padStart(4)}  R@5 ${pct(bmAll.at5, bmAll.n)}  R@10 ${pct(bmAll.at10, bmAll.n)}  R@25 ${pct(bmAll.at25, bmAll.n)}  MRR ${pct(bmAll.rr, bmAll.n)}`);
+console.log(
+  `overall      ${String(bmAll.n).padStart(4)}  R@5 ${pct(bmAll.at5, bmAll.n)}  R@10 ${pct(bmAll.at10, bmAll.n)}  R@25 ${pct(bmAll.at25, bmAll.n)}  MRR ${pct(bmAll.rr, bmAll.n)}`,
+);
 console.log(`\ntotal ${((performance.now() - started) / 1000).toFixed(1)} s`);
 
 await app.close();

@@ -36,7 +36,10 @@ const ROUNDS = Number(values.rounds);
 const WARMUP = Number(values.warmup);
 const CORPUS = Number(values.memories);
 const WORKSPACE = 'bench';
-const load = (): string => loadavg().map((value) => value.toFixed(2)).join(' / ');
+const load = (): string =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' / ');
 
 interface Transport {
   name: string;
@@ -46,7 +49,11 @@ interface Transport {
 }
 
 async function post(url: string, body: unknown): Promise<unknown> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
   return res.json();
 }
@@ -65,7 +72,10 @@ async function mcp(name: string, transport: StreamableHTTPClientTransport | Stdi
   const client = new Client({ name: 'memd-bench', version: '1' });
   await client.connect(transport);
   const call = async (tool: string, args: Record<string, unknown>) => {
-    const result = (await client.callTool({ name: tool, arguments: { workspace_id: WORKSPACE, ...args } })) as CallToolResult;
+    const result = (await client.callTool({
+      name: tool,
+      arguments: { workspace_id: WORKSPACE, ...args },
+    })) as CallToolResult;
     if (result.isError) throw new Error(`${name} ${tool}: ${JSON.stringify(result.content)}`);
   };
   return {
@@ -77,7 +87,12 @@ async function mcp(name: string, transport: StreamableHTTPClientTransport | Stdi
 }
 
 const stdio = (args: string[], env: Record<string, string>) =>
-  new StdioClientTransport({ command: process.execPath, args: ['dist/src/mcp/stdio-main.js', ...args], env: { ...(process.env as Record<string, string>), MEMD_LOG_LEVEL: 'warn', ...env }, stderr: 'inherit' });
+  new StdioClientTransport({
+    command: process.execPath,
+    args: ['dist/src/mcp/stdio-main.js', ...args],
+    env: { ...(process.env as Record<string, string>), MEMD_LOG_LEVEL: 'warn', ...env },
+    stderr: 'inherit',
+  });
 
 async function seed(url: string, sentences: readonly string[]): Promise<void> {
   for (let i = 0; i < sentences.length; i += 500) {
@@ -87,13 +102,19 @@ async function seed(url: string, sentences: readonly string[]): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const env = { MEMD_EMBEDDING_PROVIDER: values.embedder!, MEMD_RECALL_CACHE_ENTRIES: '0', MEMD_EMBEDDING_WORKERS: '1' };
+  const env = {
+    MEMD_EMBEDDING_PROVIDER: values.embedder!,
+    MEMD_RECALL_CACHE_ENTRIES: '0',
+    MEMD_EMBEDDING_WORKERS: '1',
+  };
   const corpus = memories(CORPUS + (WARMUP + ROUNDS) * 4);
   const asked = questions(200);
   const serverDir = mkdtempSync(join(tmpdir(), 'memd-bench-mcp-'));
   const localDir = mkdtempSync(join(tmpdir(), 'memd-bench-mcp-local-'));
   console.log(`bench:mcp on ${machineLine()}`);
-  console.log(`load before (1/5/15 min): ${load()}; embedder ${values.embedder}; ${CORPUS} memories; ${ROUNDS} rounds after ${WARMUP} of warm-up`);
+  console.log(
+    `load before (1/5/15 min): ${load()}; embedder ${values.embedder}; ${CORPUS} memories; ${ROUNDS} rounds after ${WARMUP} of warm-up`,
+  );
 
   // The in-process stdio server gets the same corpus, written by a server that then stops (one process per data directory).
   const seeder = await startBenchServer({ ...env, MEMD_DATA_DIR: localDir });
@@ -138,13 +159,19 @@ async function main(): Promise<void> {
       const sorted = [...values].sort((a, b) => a - b);
       return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
     };
-    const plain = { remember: stats(samples.get('plain HTTP')!.remember), recall: stats(samples.get('plain HTTP')!.recall) };
-    console.log('\n| transport | remember p50 | remember p99 | recall p50 | recall p99 | p50 over plain HTTP (remember / recall) |');
+    const plain = {
+      remember: stats(samples.get('plain HTTP')!.remember),
+      recall: stats(samples.get('plain HTTP')!.recall),
+    };
+    console.log(
+      '\n| transport | remember p50 | remember p99 | recall p50 | recall p99 | p50 over plain HTTP (remember / recall) |',
+    );
     console.log('|---|---|---|---|---|---|');
     for (const [name, { remember, recall }] of samples) {
       const r = stats(remember);
       const q = stats(recall);
-      const over = name === 'plain HTTP' ? '' : `${signed(r.p50 - plain.remember.p50)} / ${signed(q.p50 - plain.recall.p50)} ms`;
+      const over =
+        name === 'plain HTTP' ? '' : `${signed(r.p50 - plain.remember.p50)} / ${signed(q.p50 - plain.recall.p50)} ms`;
       console.log(`| ${name} | ${ms(r.p50)} ms | ${ms(r.p99)} ms | ${ms(q.p50)} ms | ${ms(q.p99)} ms | ${over} |`);
     }
     console.log(`\nload after (1/5/15 min): ${load()}`);

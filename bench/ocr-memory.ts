@@ -24,7 +24,10 @@ import { TesseractOcrProvider } from '../src/providers/ocr/tesseract.js';
 import { pdfWithScans, textImage } from '../test/support/documents.js';
 import { machineLine } from './machine.js';
 
-const WORDS = 'the harbour board met on tuesday to hear the report of the pilots and agreed that the new dredger should begin work on the northern channel before the spring tides'.split(' ');
+const WORDS =
+  'the harbour board met on tuesday to hear the report of the pilots and agreed that the new dredger should begin work on the northern channel before the spring tides'.split(
+    ' ',
+  );
 
 /** A white page of `width` × `height` pixels covered in lines of black 10-point text (at 300 dpi), as a PNG. */
 async function textPage(width: number, height: number): Promise<Buffer> {
@@ -37,7 +40,12 @@ async function textPage(width: number, height: number): Promise<Buffer> {
   context.font = '42px serif';
   for (let y = 150, line = 0; y < height - 150; y += 64, line++) {
     const words: string[] = [];
-    for (let i = 0; context.measureText([...words, WORDS[(line * 7 + i) % WORDS.length]].join(' ')).width < width - 300; i++) words.push(WORDS[(line * 7 + i) % WORDS.length]!);
+    for (
+      let i = 0;
+      context.measureText([...words, WORDS[(line * 7 + i) % WORDS.length]].join(' ')).width < width - 300;
+      i++
+    )
+      words.push(WORDS[(line * 7 + i) % WORDS.length]!);
     context.fillText(words.join(' '), 150, y);
   }
   return canvas.encode('png');
@@ -61,7 +69,8 @@ interface CaseResult {
   outcome: string;
 }
 
-const status = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync('/proc/self/status', 'utf8'))![1]) / 1024;
+const status = (field: string) =>
+  Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync('/proc/self/status', 'utf8'))![1]) / 1024;
 const resetPeak = () => writeFileSync('/proc/self/clear_refs', '5');
 const round = (mib: number) => Math.round(mib);
 
@@ -98,16 +107,31 @@ async function runCase(kind: 'ocr' | 'render', input: string): Promise<CaseResul
   await new Promise((resolve) => setTimeout(resolve, 1_000));
   const after = status('VmRSS');
   await close();
-  return { startMiB: round(start), loadedMiB: loaded === undefined ? undefined : round(loaded), peakMiB: round(peak), afterMiB: round(after), ms: Math.round(ms), outcome };
+  return {
+    startMiB: round(start),
+    loadedMiB: loaded === undefined ? undefined : round(loaded),
+    peakMiB: round(peak),
+    afterMiB: round(after),
+    ms: Math.round(ms),
+    outcome,
+  };
 }
 
 /** Runs a case in a child process (this file with `--case`) and returns what it reports. */
 function inChild(kind: string, input: string): Promise<CaseResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname, '--case', kind, input], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', new URL(import.meta.url).pathname, '--case', kind, input],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!) as CaseResult) : reject(new Error(`case ${kind} ${input} exited ${code}: ${out}`))));
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve(JSON.parse(out.trim().split('\n').pop()!) as CaseResult)
+        : reject(new Error(`case ${kind} ${input} exited ${code}: ${out}`)),
+    );
   });
 }
 
@@ -127,9 +151,21 @@ async function main(): Promise<void> {
       ['OCR: A4 at 300 dpi, 2,480×3,508 (8.7 Mpx)', 'ocr', file('a4.png', a4Png)],
       ['OCR: 5,000×5,000 (25 Mpx, MEMD_OCR_MAX_PIXELS)', 'ocr', file('max.png', maxPng)],
       ['draw: A4 scan, page 595×842 pt → 8.7 Mpx', 'render', file('a4.pdf', await scannedPdf(a4Png, 595, 842))],
-      ['draw: 25 Mpx scan, page 1,200×1,200 pt → 25 Mpx', 'render', file('max.pdf', await scannedPdf(maxPng, 1_200, 1_200))],
-      ['draw: hostile, one 10,000×10,000 image', 'render', file('huge.pdf', await pdfWithScans([{ blankImages: { width: 10_000, height: 10_000, count: 1 } }]))],
-      ['draw: hostile, 300 different 1,000×1,000 images', 'render', file('many.pdf', await pdfWithScans([{ blankImages: { width: 1_000, height: 1_000, count: 300 } }]))],
+      [
+        'draw: 25 Mpx scan, page 1,200×1,200 pt → 25 Mpx',
+        'render',
+        file('max.pdf', await scannedPdf(maxPng, 1_200, 1_200)),
+      ],
+      [
+        'draw: hostile, one 10,000×10,000 image',
+        'render',
+        file('huge.pdf', await pdfWithScans([{ blankImages: { width: 10_000, height: 10_000, count: 1 } }])),
+      ],
+      [
+        'draw: hostile, 300 different 1,000×1,000 images',
+        'render',
+        file('many.pdf', await pdfWithScans([{ blankImages: { width: 1_000, height: 1_000, count: 300 } }])),
+      ],
     ];
     console.log(`# bench:ocr-memory — ${machineLine()}`);
     console.log('| case | process at start | model loaded | peak (VmHWM) | 1 s after | time | outcome |');
@@ -137,7 +173,9 @@ async function main(): Promise<void> {
     for (const [label, kind, input] of cases) {
       const r = await inChild(kind, input);
       const loaded = r.loadedMiB === undefined ? '—' : `${r.loadedMiB} MiB (+${r.loadedMiB - r.startMiB})`;
-      console.log(`| ${label} | ${r.startMiB} MiB | ${loaded} | ${r.peakMiB} MiB (+${r.peakMiB - r.startMiB}) | ${r.afterMiB} MiB (+${r.afterMiB - r.startMiB}) | ${(r.ms / 1000).toFixed(1)} s | ${r.outcome} |`);
+      console.log(
+        `| ${label} | ${r.startMiB} MiB | ${loaded} | ${r.peakMiB} MiB (+${r.peakMiB - r.startMiB}) | ${r.afterMiB} MiB (+${r.afterMiB - r.startMiB}) | ${(r.ms / 1000).toFixed(1)} s | ${r.outcome} |`,
+      );
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -38,13 +38,22 @@ interface Page {
 
 const KS = [1, 3, 5, 10] as const;
 const dataDir = mkdtempSync(join(tmpdir(), 'memd-pages-'));
-const config = loadConfig({ ...process.env, MEMD_DATA_DIR: dataDir, MEMD_PORT: '0', MEMD_LOG_LEVEL: process.env.MEMD_LOG_LEVEL ?? 'warn' });
+const config = loadConfig({
+  ...process.env,
+  MEMD_DATA_DIR: dataDir,
+  MEMD_PORT: '0',
+  MEMD_LOG_LEVEL: process.env.MEMD_LOG_LEVEL ?? 'warn',
+});
 const app = await createApp(config);
 const url = await app.listen(0);
 await app.ready();
 
 async function call<T = any>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   const json = (await response.json()) as T;
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
   return json;
@@ -71,7 +80,11 @@ const ingestStart = performance.now();
 const jobs: string[] = [];
 for (const conversation of conversations) {
   const form = new FormData();
-  form.append('file', new Blob([documentText(conversation)], { type: 'text/plain' }), `locomo-${conversation.conversation_id}.txt`);
+  form.append(
+    'file',
+    new Blob([documentText(conversation)], { type: 'text/plain' }),
+    `locomo-${conversation.conversation_id}.txt`,
+  );
   const response = await fetch(`${url}/v1/documents`, { method: 'POST', body: form });
   if (response.status !== 202) throw new Error(`upload: ${response.status} ${await response.text()}`);
   jobs.push(((await response.json()) as { job: { id: string } }).job.id);
@@ -79,12 +92,16 @@ for (const conversation of conversations) {
 const documentIds: string[] = [];
 for (const jobId of jobs) {
   for (;;) {
-    const { job } = await call<{ job: { status: string; document_id: string; error: unknown } }>('GET', `/v1/documents/jobs/${jobId}`);
+    const { job } = await call<{ job: { status: string; document_id: string; error: unknown } }>(
+      'GET',
+      `/v1/documents/jobs/${jobId}`,
+    );
     if (job.status === 'completed') {
       documentIds.push(job.document_id);
       break;
     }
-    if (job.status !== 'queued' && job.status !== 'processing') throw new Error(`job ${jobId}: ${job.status} ${JSON.stringify(job.error)}`);
+    if (job.status !== 'queued' && job.status !== 'processing')
+      throw new Error(`job ${jobId}: ${job.status} ${JSON.stringify(job.error)}`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -92,14 +109,25 @@ const ingestMs = performance.now() - ingestStart;
 // The chunks' memories are enriched in the background; that work is not measured here.
 await app.services.tasks.stop();
 
-const pagesByDocument = await Promise.all(documentIds.map(async (id) => (await call<{ pages: Page[] }>('GET', `/v1/documents/${id}/pages?limit=1000`)).pages));
+const pagesByDocument = await Promise.all(
+  documentIds.map(async (id) => (await call<{ pages: Page[] }>('GET', `/v1/documents/${id}/pages?limit=1000`)).pages),
+);
 const pages = pagesByDocument.flat();
 const passageCount = pages.reduce((sum, page) => sum + packText(page.transcript, PASSAGE_CHARS).length, 0);
 
 /** The pages of a conversation's document that hold the question's evidence turns. */
-function evidencePages(conversation: Conversation, documentPages: readonly Page[], evidence: readonly string[]): Set<string> {
-  const lines = evidence.map((id) => conversation.turns.find((t) => t.dia_id === id)).filter((t): t is Turn => t !== undefined).map(turnLine);
-  return new Set(documentPages.filter((page) => lines.some((line) => page.transcript.includes(line))).map((page) => page.id));
+function evidencePages(
+  conversation: Conversation,
+  documentPages: readonly Page[],
+  evidence: readonly string[],
+): Set<string> {
+  const lines = evidence
+    .map((id) => conversation.turns.find((t) => t.dia_id === id))
+    .filter((t): t is Turn => t !== undefined)
+    .map(turnLine);
+  return new Set(
+    documentPages.filter((page) => lines.some((line) => page.transcript.includes(line))).map((page) => page.id),
+  );
 }
 
 const questions = conversations.flatMap((conversation, c) =>
@@ -123,20 +151,32 @@ async function passageVectors(size: number): Promise<Float32Array[][]> {
 }
 
 type Ranker = (q: number) => Promise<string[]>;
-const byScore = (scores: number[]) => scores.map((score, i) => ({ id: pages[i]!.id, score })).sort((a, b) => b.score - a.score).map((s) => s.id);
+const byScore = (scores: number[]) =>
+  scores
+    .map((score, i) => ({ id: pages[i]!.id, score }))
+    .sort((a, b) => b.score - a.score)
+    .map((s) => s.id);
 const single: Ranker = async (q) => byScore(pageVectors.map((v) => dot(v, queryVectors[q]!)));
-const maxSim = (vectors: Float32Array[][]): Ranker => async (q) => byScore(vectors.map((list) => Math.max(...list.map((v) => dot(v, queryVectors[q]!)))));
-const topTwoMean = (vectors: Float32Array[][]): Ranker => async (q) =>
-  byScore(
-    vectors.map((list) => {
-      const sims = list.map((v) => dot(v, queryVectors[q]!)).sort((a, b) => b - a);
-      return sims.length > 1 ? (sims[0]! + sims[1]!) / 2 : sims[0]!;
-    }),
-  );
+const maxSim =
+  (vectors: Float32Array[][]): Ranker =>
+  async (q) =>
+    byScore(vectors.map((list) => Math.max(...list.map((v) => dot(v, queryVectors[q]!)))));
+const topTwoMean =
+  (vectors: Float32Array[][]): Ranker =>
+  async (q) =>
+    byScore(
+      vectors.map((list) => {
+        const sims = list.map((v) => dot(v, queryVectors[q]!)).sort((a, b) => b - a);
+        return sims.length > 1 ? (sims[0]! + sims[1]!) / 2 : sims[0]!;
+      }),
+    );
 const latencies: number[] = [];
 const served: Ranker = async (q) => {
   const started = performance.now();
-  const found = await call<{ pages: Page[] }>('POST', '/v1/documents/search', { query: questions[q]!.question, limit: 10 });
+  const found = await call<{ pages: Page[] }>('POST', '/v1/documents/search', {
+    query: questions[q]!.question,
+    limit: 10,
+  });
   latencies.push(performance.now() - started);
   return found.pages.map((p) => p.id);
 };
@@ -151,7 +191,10 @@ async function score(ranker: Ranker) {
     for (const k of KS) if (rank >= 0 && rank < k) hits[k]!++;
   }
   const n = questions.length;
-  return { ...Object.fromEntries(KS.map((k) => [`R@${k}`, (hits[k]! / n).toFixed(3)])), MRR: (reciprocal / n).toFixed(3) };
+  return {
+    ...Object.fromEntries(KS.map((k) => [`R@${k}`, (hits[k]! / n).toFixed(3)])),
+    MRR: (reciprocal / n).toFixed(3),
+  };
 }
 
 const [small, large] = [await passageVectors(250), await passageVectors(1_000)];
@@ -167,10 +210,14 @@ const rows: Array<[string, Awaited<ReturnType<typeof score>>]> = [
 
 console.log(`machine: ${machineLine()}`);
 console.log(`embedder ${embedder.name}/${embedder.model}, storage ${config.storage.kind}`);
-console.log(`${conversations.length} documents, ${pages.length} pages, ${passageCount} passages of ≤${PASSAGE_CHARS} chars, ${questions.length} questions; ingest ${(ingestMs / 1000).toFixed(1)} s`);
+console.log(
+  `${conversations.length} documents, ${pages.length} pages, ${passageCount} passages of ≤${PASSAGE_CHARS} chars, ${questions.length} questions; ingest ${(ingestMs / 1000).toFixed(1)} s`,
+);
 console.table(Object.fromEntries(rows));
 const sorted = [...latencies].sort((a, b) => a - b);
-console.log(`served search latency over ${sorted.length} queries: p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms`);
+console.log(
+  `served search latency over ${sorted.length} queries: p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms`,
+);
 
 await app.close();
 rmSync(dataDir, { recursive: true, force: true });

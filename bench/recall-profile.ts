@@ -16,14 +16,22 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { DEFAULT_TUNING, RecallService, tunedBy, type RecallTuning, type TuningOverride } from '../src/core/recall/service.js';
+import {
+  DEFAULT_TUNING,
+  RecallService,
+  tunedBy,
+  type RecallTuning,
+  type TuningOverride,
+} from '../src/core/recall/service.js';
 import { machineLine, percentile } from './machine.js';
 import { questions } from './recall/corpus.js';
 
 const ROOT = process.env.RECALL_BENCH_DIR ?? '/tmp/memd-bench-recall';
 const N = Number(process.env.RECALL_BENCH_MEMORIES ?? 100_000);
 const QUESTIONS = 300;
-const compared = process.env.RECALL_PROFILE_TUNING ? (JSON.parse(process.env.RECALL_PROFILE_TUNING) as TuningOverride) : null;
+const compared = process.env.RECALL_PROFILE_TUNING
+  ? (JSON.parse(process.env.RECALL_PROFILE_TUNING) as TuningOverride)
+  : null;
 
 const times = new Map<string, { ms: number; n: number }>();
 let timing = false;
@@ -54,7 +62,12 @@ prototype.prepare = function (this: unknown, sql: string) {
 };
 
 const app = await createApp(
-  loadConfig({ MEMD_DATA_DIR: join(ROOT, `sqlite-${N}`), MEMD_RECALL_CACHE_ENTRIES: '0', MEMD_LOG_LEVEL: 'warn', MEMD_SANDBOX_SPARE: 'off' }),
+  loadConfig({
+    MEMD_DATA_DIR: join(ROOT, `sqlite-${N}`),
+    MEMD_RECALL_CACHE_ENTRIES: '0',
+    MEMD_LOG_LEVEL: 'warn',
+    MEMD_SANDBOX_SPARE: 'off',
+  }),
 );
 if (compared) {
   await compareTunings(compared);
@@ -63,7 +76,11 @@ if (compared) {
 const url = await app.listen(0);
 await app.ready();
 const recall = async (query: string) => {
-  const response = await fetch(`${url}/v1/memories/recall`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ workspace_id: 'bench', query }) });
+  const response = await fetch(`${url}/v1/memories/recall`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ workspace_id: 'bench', query }),
+  });
   return ((await response.json()) as { search_latency_ms: number }).search_latency_ms;
 };
 const qs = questions(QUESTIONS);
@@ -76,19 +93,34 @@ await app.close();
 
 latencies.sort((a, b) => a - b);
 console.log(`bench:recall-profile — ${machineLine()}`);
-console.log(`${QUESTIONS} recalls (second pass, query vectors cached): search_latency_ms p50 ${percentile(latencies, 50).toFixed(2)}, p99 ${percentile(latencies, 99).toFixed(2)}`);
+console.log(
+  `${QUESTIONS} recalls (second pass, query vectors cached): search_latency_ms p50 ${percentile(latencies, 50).toFixed(2)}, p99 ${percentile(latencies, 99).toFixed(2)}`,
+);
 console.log('   total ms    count  ms each  statement');
 for (const [sql, e] of [...times].sort((a, b) => b[1].ms - a[1].ms).slice(0, 15)) {
-  console.log(`${e.ms.toFixed(0).padStart(11)} ${String(e.n).padStart(8)} ${(e.ms / e.n).toFixed(2).padStart(8)}  ${sql.slice(0, 200)}`);
+  console.log(
+    `${e.ms.toFixed(0).padStart(11)} ${String(e.n).padStart(8)} ${(e.ms / e.n).toFixed(2).padStart(8)}  ${sql.slice(0, 200)}`,
+  );
 }
 
 /** Default and tuned engines on the same storage, question by question in alternating order (see the header). */
 async function compareTunings(override: TuningOverride): Promise<void> {
   await app.services.start();
   const { storage, queryEmbedder, clock } = app.services;
-  const engine = (t: RecallTuning) => new RecallService({ storage, queryEmbedder, clock, llm: null, reranker: null, log: console, cache: { maxEntries: 0, ttlMs: 0 }, tuning: t });
+  const engine = (t: RecallTuning) =>
+    new RecallService({
+      storage,
+      queryEmbedder,
+      clock,
+      llm: null,
+      reranker: null,
+      log: console,
+      cache: { maxEntries: 0, ttlMs: 0 },
+      tuning: t,
+    });
   const engines = [engine(DEFAULT_TUNING), engine(tunedBy(override))] as const;
-  const latency = async (which: 0 | 1, query: string) => (await engines[which].recall({ workspaceId: 'bench', query })).search_latency_ms;
+  const latency = async (which: 0 | 1, query: string) =>
+    (await engines[which].recall({ workspaceId: 'bench', query })).search_latency_ms;
   const qs = questions(QUESTIONS);
   for (const q of qs) for (const which of [0, 1] as const) await latency(which, q);
   const runs: [number[], number[]] = [[], []];
@@ -104,10 +136,13 @@ async function compareTunings(override: TuningOverride): Promise<void> {
   for (const engine of engines) await engine.close();
   await app.close();
   const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
-  const line = (xs: number[]) => `p50 ${percentile(sorted(xs), 50).toFixed(2)}, p99 ${percentile(sorted(xs), 99).toFixed(2)}`;
+  const line = (xs: number[]) =>
+    `p50 ${percentile(sorted(xs), 50).toFixed(2)}, p99 ${percentile(sorted(xs), 99).toFixed(2)}`;
   console.log(`bench:recall-profile — ${machineLine()}`);
   console.log(`${QUESTIONS} questions, each asked of both engines (query vectors cached), search_latency_ms:`);
   console.log(`  default: ${line(runs[0])}`);
   console.log(`  tuned ${JSON.stringify(override)}: ${line(runs[1])}`);
-  console.log(`  tuned − default: median ${percentile(sorted(differences), 50).toFixed(3)}, mean ${(differences.reduce((a, b) => a + b, 0) / differences.length).toFixed(3)}`);
+  console.log(
+    `  tuned − default: median ${percentile(sorted(differences), 50).toFixed(3)}, mean ${(differences.reduce((a, b) => a + b, 0) / differences.length).toFixed(3)}`,
+  );
 }

@@ -41,7 +41,12 @@ import { cosine } from '../src/providers/embedding/vector.js';
 import { openPostgresStorage } from '../src/storage/postgres/open.js';
 import { benchPostgres, type BenchPostgres } from './postgres.js';
 import { openSqliteStorage } from '../src/storage/sqlite/open.js';
-import { DEFAULT_VECTOR_INDEX, vectorDigest, WorkspaceVectorIndexes, type VectorIndexOptions } from '../src/storage/sqlite/vector-index.js';
+import {
+  DEFAULT_VECTOR_INDEX,
+  vectorDigest,
+  WorkspaceVectorIndexes,
+  type VectorIndexOptions,
+} from '../src/storage/sqlite/vector-index.js';
 import { machineLine, peakRssMiB, percentile } from './machine.js';
 import { DiskCachedEmbedder } from './recall/cached-embedder.js';
 import { startBenchServer, waitReady } from './server-process.js';
@@ -68,7 +73,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** N distinct texts (the generator repeats itself now and then). */
 function corpus(count: number): string[] {
   const seen = new Set<string>();
-  for (let seed = 42; seen.size < count; seed++) for (const text of memories(count, seed)) if (seen.size < count) seen.add(text);
+  for (let seed = 42; seen.size < count; seed++)
+    for (const text of memories(count, seed)) if (seen.size < count) seen.add(text);
   return [...seen];
 }
 
@@ -79,14 +85,22 @@ function percentiles(values: number[]): string {
 }
 
 async function json<T = any>(url: string, body?: unknown): Promise<T> {
-  const response = await fetch(url, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(
+    url,
+    body === undefined
+      ? {}
+      : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+  );
   const value = (await response.json()) as T;
   if (!response.ok) throw new Error(`${url}: ${response.status} ${JSON.stringify(value).slice(0, 500)}`);
   return value;
 }
 
 function cachedEmbedder(): DiskCachedEmbedder {
-  return new DiskCachedEmbedder(new LocalEmbeddingProvider({ model: undefined, workers: 2 }), join(ROOT, 'vectors-use-lite.bin'));
+  return new DiskCachedEmbedder(
+    new LocalEmbeddingProvider({ model: undefined, workers: 2 }),
+    join(ROOT, 'vectors-use-lite.bin'),
+  );
 }
 
 /** Step 1: everything into one workspace through the batch endpoint, then background enrichment to the end. */
@@ -103,7 +117,8 @@ async function ingest(env: Record<string, string>, texts: string[]): Promise<voi
     const operations = texts.slice(at, at + BATCH).map((content) => ({ op: 'create', content }));
     const result = await json<{ failed: number }>(`${url}/v1/memories/batch`, { workspace_id: WORKSPACE, operations });
     if (result.failed > 0) throw new Error(`batch at ${at}: ${result.failed} failed`);
-    if ((at / BATCH) % 10 === 9) log(`  ingest: ${at + BATCH} memories, ${seconds(performance.now() - started)}, ${embedder.computed} embedded`);
+    if ((at / BATCH) % 10 === 9)
+      log(`  ingest: ${at + BATCH} memories, ${seconds(performance.now() - started)}, ${embedder.computed} embedded`);
   }
   for (;;) {
     const counts = await app.services.storage.tasks.counts(new Date().toISOString());
@@ -113,7 +128,9 @@ async function ingest(env: Record<string, string>, texts: string[]): Promise<voi
   }
   const total = await app.services.storage.memories.count(WORKSPACE, {});
   const edges = await app.services.storage.associations.count(WORKSPACE);
-  log(`  ingest done in ${seconds(performance.now() - started)}: ${total} memories (facts included), ${edges} associations; ${embedder.computed} texts embedded this run`);
+  log(
+    `  ingest done in ${seconds(performance.now() - started)}: ${total} memories (facts included), ${edges} associations; ${embedder.computed} texts embedded this run`,
+  );
   await app.close();
 }
 
@@ -122,7 +139,8 @@ async function measure(env: Record<string, string>, qs: string[], root?: string)
   // SQLite loads the HNSW snapshot its last clean stop wrote (the ingest's, or the previous run's) and checks it.
   const snapshot = env.MEMD_STORAGE ? null : join(env.MEMD_DATA_DIR!, 'memd.sqlite.hnsw');
   if (snapshot && COLD) rmSync(snapshot, { recursive: true, force: true });
-  const warmUp = snapshot === null ? 'pgvector index' : existsSync(snapshot) ? 'HNSW snapshot loaded and checked' : 'HNSW built';
+  const warmUp =
+    snapshot === null ? 'pgvector index' : existsSync(snapshot) ? 'HNSW snapshot loaded and checked' : 'HNSW built';
   const started = performance.now();
   const server = await startBenchServer({ ...env, MEMD_RECALL_CACHE_ENTRIES: '0' }, root);
   const base = server.url;
@@ -130,7 +148,9 @@ async function measure(env: Record<string, string>, qs: string[], root?: string)
     const listening = performance.now();
     await waitReady(base);
     const ready = performance.now();
-    log(`  start: listening after ${seconds(listening - started)} (process, database, embedding model), ready after ${seconds(ready - started)} (${warmUp}: ${seconds(ready - listening)}); peak RSS ${await peakRssMiB(server.pid)} MiB`);
+    log(
+      `  start: listening after ${seconds(listening - started)} (process, database, embedding model), ready after ${seconds(ready - started)} (${warmUp}: ${seconds(ready - listening)}); peak RSS ${await peakRssMiB(server.pid)} MiB`,
+    );
     const passes: Array<{ name: string; texts: string[] }> = [
       { name: 'end to end (query embedded by the local model)', texts: qs },
       { name: 'engine (query vector from the server LRU)', texts: qs },
@@ -143,7 +163,10 @@ async function measure(env: Record<string, string>, qs: string[], root?: string)
       let results = 0;
       for (const query of pass.texts) {
         const t = performance.now();
-        const body = await json<{ memories: unknown[]; search_latency_ms: number; query_embedding_ms: number }>(`${base}/v1/memories/recall`, { workspace_id: WORKSPACE, query });
+        const body = await json<{ memories: unknown[]; search_latency_ms: number; query_embedding_ms: number }>(
+          `${base}/v1/memories/recall`,
+          { workspace_id: WORKSPACE, query },
+        );
         client.push(performance.now() - t);
         server.push(body.search_latency_ms);
         embedding.push(body.query_embedding_ms);
@@ -185,17 +208,23 @@ async function annQuality(dataDir: string, qs: string[]): Promise<void> {
   await storage.close();
   const dims = 512;
   const dataset = new Float32Array(rows.length * dims);
-  rows.forEach((r, i) => { dataset.set(r.embedding, i * dims); });
+  rows.forEach((r, i) => {
+    dataset.set(r.embedding, i * dims);
+  });
   const vectorOfSeq = new Map(rows.map((r) => [r.seq, r.embedding]));
   const embedder = cachedEmbedder();
   await embedder.init();
   const queryVectors = await embedder.embed(qs);
   await embedder.close();
   const queries = new Float32Array(qs.length * dims);
-  queryVectors.forEach((v, i) => { queries.set(v, i * dims); });
+  queryVectors.forEach((v, i) => {
+    queries.set(v, i * dims);
+  });
   // exactSearch answers with row offsets into the dataset. The 10th's similarity is recomputed with the function
   // that judges the index's answers, so identical vectors compare equal.
-  const exact = usearch.exactSearch(dataset, queries, dims, 10, usearch.MetricKind.Cos, 2) as unknown as { keys: BigUint64Array };
+  const exact = usearch.exactSearch(dataset, queries, dims, 10, usearch.MetricKind.Cos, 2) as unknown as {
+    keys: BigUint64Array;
+  };
   const truth = queryVectors.map((query, i) => {
     const seqs = Array.from(exact.keys.subarray(i * 10, i * 10 + 10), (k) => rows[Number(k)]!.seq);
     return { seqs: new Set(seqs), tenth: Math.min(...seqs.map((seq) => cosine(query, vectorOfSeq.get(seq)!))) };
@@ -212,14 +241,22 @@ async function annQuality(dataDir: string, qs: string[]): Promise<void> {
           { ...DEFAULT_VECTOR_INDEX, expansionSearch: 192 },
           { ...DEFAULT_VECTOR_INDEX, expansionAdd: 64 },
         ]
-      : [...Array.from({ length: ANN_BUILDS }, () => DEFAULT_VECTOR_INDEX), { ...DEFAULT_VECTOR_INDEX, quantization: 'f32' }];
-  log(`  ${rows.length} vectors (${distinctVectors(rows)} distinct), ${qs.length} queries; recall@10 against exact search (usearch exactSearch)`);
+      : [
+          ...Array.from({ length: ANN_BUILDS }, () => DEFAULT_VECTOR_INDEX),
+          { ...DEFAULT_VECTOR_INDEX, quantization: 'f32' },
+        ];
+  log(
+    `  ${rows.length} vectors (${distinctVectors(rows)} distinct), ${qs.length} queries; recall@10 against exact search (usearch exactSearch)`,
+  );
   for (const config of configs) {
     const index = new WorkspaceVectorIndexes({ ...config, dimensions: dims });
     const buildStarted = performance.now();
     // In warm-up's pages, on all cores.
     for (let at = 0; at < rows.length; at += 2_000) {
-      index.upsert(WORKSPACE, rows.slice(at, at + 2_000).map((r) => ({ ...r, id: String(r.seq), derived: false, factOf: null })));
+      index.upsert(
+        WORKSPACE,
+        rows.slice(at, at + 2_000).map((r) => ({ ...r, id: String(r.seq), derived: false, factOf: null })),
+      );
     }
     const buildMs = performance.now() - buildStarted;
     // What recall's dense arm asks the index for at the default limit of 10, and the best of them it keeps to
@@ -227,7 +264,9 @@ async function annQuality(dataDir: string, qs: string[]): Promise<void> {
     // (200 asked, 100 kept: what it asked before 2026-11-25, for comparison.)
     const depth = armDepth(DEFAULT_TUNING, 10);
     const recallAsks = [DENSE_ASKED_PER_DEPTH * depth, DENSE_KEPT_PER_DEPTH * depth] as const;
-    const settings = [[10, 10], [100, 100], [200, 100], recallAsks].filter((s, i, all) => all.findIndex((t) => t[0] === s[0] && t[1] === s[1]) === i);
+    const settings = [[10, 10], [100, 100], [200, 100], recallAsks].filter(
+      (s, i, all) => all.findIndex((t) => t[0] === s[0] && t[1] === s[1]) === i,
+    );
     for (const [wanted, kept] of settings) {
       let found = 0;
       let foundBySeq = 0;
@@ -242,7 +281,9 @@ async function annQuality(dataDir: string, qs: string[]): Promise<void> {
         const similarities = keptHits.map((hit) => cosine(query, vectorOfSeq.get(hit.seq)!));
         found += Math.min(10, similarities.filter((similarity) => similarity >= truth[i]!.tenth).length);
         foundBySeq += keptHits.filter((hit) => truth[i]!.seqs.has(hit.seq)).length;
-        keptHits.slice(0, 10).forEach((hit, j) => { errors.push(Math.abs(hit.similarity - similarities[j]!)); });
+        keptHits.slice(0, 10).forEach((hit, j) => {
+          errors.push(Math.abs(hit.similarity - similarities[j]!));
+        });
       }
       errors.sort((a, b) => a - b);
       log(
@@ -281,7 +322,10 @@ async function copyToPostgres(sqliteDir: string, url: string): Promise<void> {
   for (let after: string | null = null; ; ) {
     const page = await source.associations.scan(WORKSPACE, after, 1_000);
     if (page.length === 0) break;
-    await target.sqlContext.db.insertInto('associations').values(page.map((a) => ({ ...a, metadata: JSON.stringify(a.metadata) }))).execute();
+    await target.sqlContext.db
+      .insertInto('associations')
+      .values(page.map((a) => ({ ...a, metadata: JSON.stringify(a.metadata) })))
+      .execute();
     edges += page.length;
     after = page.at(-1)!.id;
   }
@@ -295,7 +339,8 @@ async function copyToPostgres(sqliteDir: string, url: string): Promise<void> {
 
 /** The older build and this one on copies of one ingested SQLite database, measured in turn (RECALL_BENCH_BEFORE). */
 async function compareVersions(before: string, dir: string, qs: string[]): Promise<void> {
-  if (!existsSync(join(dir, 'ingested'))) throw new Error(`${dir} holds no ingested database: run this bench from ${before} first`);
+  if (!existsSync(join(dir, 'ingested')))
+    throw new Error(`${dir} holds no ingested database: run this bench from ${before} first`);
   const versions = [
     { name: `before (${before})`, root: before, dir: `${dir}.before` },
     { name: 'this checkout', root: undefined, dir: `${dir}.now` },
@@ -309,13 +354,21 @@ async function compareVersions(before: string, dir: string, qs: string[]): Promi
   }
   for (let round = 1; round <= ROUNDS; round++) {
     for (const version of versions) {
-      log(`\n  -- round ${round}: ${version.name}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+      log(
+        `\n  -- round ${round}: ${version.name}, load ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}`,
+      );
       await measure({ MEMD_DATA_DIR: version.dir }, qs, version.root);
     }
   }
 }
 
-log(`machine: ${machineLine()}, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+log(
+  `machine: ${machineLine()}, load ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
 log(`${N} memories, ${QUERIES} queries, backends ${BACKENDS.join(', ')}, data under ${ROOT}`);
 const texts = corpus(N);
 const qs = questions(QUERIES);
@@ -347,4 +400,8 @@ for (const backend of BACKENDS) {
     await pg?.stop();
   }
 }
-log(`\nload after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+log(
+  `\nload after: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);

@@ -26,18 +26,26 @@ const { values } = parseArgs({
 
 const MiB = 1024 * 1024;
 const ms = (value: number): string => `${value.toFixed(value < 10 ? 1 : 0)} ms`;
-const load = (): string => loadavg().map((value) => value.toFixed(2)).join(' / ');
+const load = (): string =>
+  loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' / ');
 
 async function call(url: string, method: string, path: string, body?: unknown, sessionId?: string): Promise<any> {
   const headers: Record<string, string> = {};
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (sessionId) headers['x-session-id'] = sessionId;
-  const res = await fetch(`${url}${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers,
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  });
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
   return res.status === 204 ? null : res.json();
 }
 
-const newSession = async (url: string): Promise<string> => (await call(url, 'POST', '/v1/sessions', { workspace_id: 'bench', ttl_seconds: 86_400 })).session.id;
+const newSession = async (url: string): Promise<string> =>
+  (await call(url, 'POST', '/v1/sessions', { workspace_id: 'bench', ttl_seconds: 86_400 })).session.id;
 
 async function execute(url: string, sessionId: string, code: string): Promise<number> {
   const started = performance.now();
@@ -69,7 +77,11 @@ async function quiet(pid: number): Promise<void> {
 }
 
 /** The built server on a data directory (a fresh one, removed afterwards, unless given). */
-async function withServer<T>(env: Record<string, string>, body: (server: BenchServer) => Promise<T>, dataDir?: string): Promise<T> {
+async function withServer<T>(
+  env: Record<string, string>,
+  body: (server: BenchServer) => Promise<T>,
+  dataDir?: string,
+): Promise<T> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), 'memd-bench-sandbox-'));
   // The server announces its URL in an info line.
   const server = await startBenchServer({ MEMD_DATA_DIR: dir, MEMD_EMBEDDING_PROVIDER: 'hash', ...env });
@@ -111,40 +123,53 @@ async function roundTrips(count: number): Promise<number[]> {
 async function restoreAfterRestart(): Promise<{ bytes: number; elapsed: number }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'memd-bench-sandbox-'));
   try {
-    const sessionId = await withServer({ MEMD_SANDBOX_SPARE: 'off' }, async ({ url }) => {
-      const id = await newSession(url);
-      await execute(url, id, "rows = [{'id': i, 'text': 'row %d' % i} for i in range(10_000)]");
-      await call(url, 'POST', '/v1/context/checkpoint', undefined, id);
-      return id;
-    }, dataDir);
-    return await withServer({ MEMD_SANDBOX_SPARE: 'start' }, async ({ url, pid }) => {
-      await quiet(pid);
-      const elapsed = await execute(url, sessionId, 'len(rows)');
-      const { total_size_bytes: bytes } = await call(url, 'GET', '/v1/context/status', undefined, sessionId);
-      return { bytes, elapsed };
-    }, dataDir);
+    const sessionId = await withServer(
+      { MEMD_SANDBOX_SPARE: 'off' },
+      async ({ url }) => {
+        const id = await newSession(url);
+        await execute(url, id, "rows = [{'id': i, 'text': 'row %d' % i} for i in range(10_000)]");
+        await call(url, 'POST', '/v1/context/checkpoint', undefined, id);
+        return id;
+      },
+      dataDir,
+    );
+    return await withServer(
+      { MEMD_SANDBOX_SPARE: 'start' },
+      async ({ url, pid }) => {
+        await quiet(pid);
+        const elapsed = await execute(url, sessionId, 'len(rows)');
+        const { total_size_bytes: bytes } = await call(url, 'GET', '/v1/context/status', undefined, sessionId);
+        return { bytes, elapsed };
+      },
+      dataDir,
+    );
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
 async function rssPerLiveSandbox(levels: number[]): Promise<string[]> {
-  return withServer({ MEMD_SANDBOX_SPARE: 'off', MEMD_SANDBOX_MAX_LIVE: String(Math.max(...levels)) }, async ({ url, pid }) => {
-    await quiet(pid);
-    const baseline = procStatus(pid, 'VmRSS');
-    const lines = [`server without a sandbox: ${(baseline / MiB).toFixed(0)} MiB`];
-    let live = 0;
-    for (const level of levels) {
-      for (; live < level; live++) {
-        // A little state in each, as a session would have: 1,000 short strings.
-        await execute(url, await newSession(url), "notes = ['note %d' % i for i in range(1_000)]");
-      }
+  return withServer(
+    { MEMD_SANDBOX_SPARE: 'off', MEMD_SANDBOX_MAX_LIVE: String(Math.max(...levels)) },
+    async ({ url, pid }) => {
       await quiet(pid);
-      const rss = procStatus(pid, 'VmRSS');
-      lines.push(`${level} live: ${(rss / MiB).toFixed(0)} MiB, ${((rss - baseline) / MiB / level).toFixed(0)} MiB per sandbox`);
-    }
-    return lines;
-  });
+      const baseline = procStatus(pid, 'VmRSS');
+      const lines = [`server without a sandbox: ${(baseline / MiB).toFixed(0)} MiB`];
+      let live = 0;
+      for (const level of levels) {
+        for (; live < level; live++) {
+          // A little state in each, as a session would have: 1,000 short strings.
+          await execute(url, await newSession(url), "notes = ['note %d' % i for i in range(1_000)]");
+        }
+        await quiet(pid);
+        const rss = procStatus(pid, 'VmRSS');
+        lines.push(
+          `${level} live: ${(rss / MiB).toFixed(0)} MiB, ${((rss - baseline) / MiB / level).toFixed(0)} MiB per sandbox`,
+        );
+      }
+      return lines;
+    },
+  );
 }
 
 const summary = (samples: number[]): string => {
@@ -162,7 +187,11 @@ const restore = await restoreAfterRestart();
 
 console.log(`first execute of a new session, spare loaded:  ${summary(withSpare)}`);
 console.log(`first execute of a new session, cold start:    ${summary(cold)}`);
-console.log(`execute round trip (x = x + 1) over HTTP: p50 ${ms(percentile(trips, 50))}, p95 ${ms(percentile(trips, 95))}, p99 ${ms(percentile(trips, 99))} (n=${trips.length})`);
-console.log(`first execute after a restart, restoring a checkpoint of 10,000 dicts (${(restore.bytes / MiB).toFixed(1)} MiB in Python): ${ms(restore.elapsed)}`);
+console.log(
+  `execute round trip (x = x + 1) over HTTP: p50 ${ms(percentile(trips, 50))}, p95 ${ms(percentile(trips, 95))}, p99 ${ms(percentile(trips, 99))} (n=${trips.length})`,
+);
+console.log(
+  `first execute after a restart, restoring a checkpoint of 10,000 dicts (${(restore.bytes / MiB).toFixed(1)} MiB in Python): ${ms(restore.elapsed)}`,
+);
 for (const line of rss) console.log(`RSS: ${line}`);
 console.log(`load average at end (1/5/15 min): ${load()}`);

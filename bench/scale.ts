@@ -41,12 +41,21 @@ const IN_FLIGHT = 4;
 
 const log = (line: string) => console.log(line);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 async function json<T = any>(url: string, body?: unknown): Promise<T> {
-  const response = await fetch(url, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(
+    url,
+    body === undefined
+      ? {}
+      : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+  );
   const value = (await response.json()) as T;
-  if (!response.ok && response.status !== 503) throw new Error(`${url}: ${response.status} ${JSON.stringify(value).slice(0, 300)}`);
+  if (!response.ok && response.status !== 503)
+    throw new Error(`${url}: ${response.status} ${JSON.stringify(value).slice(0, 300)}`);
   return value;
 }
 
@@ -57,7 +66,9 @@ interface Backend {
 }
 
 async function backlog(url: string): Promise<{ pending: number; running: number; failed: number }> {
-  return (await json<{ services: { tasks: { pending: number; running: number; failed: number } } }>(`${url}/health/ready`)).services.tasks;
+  return (
+    await json<{ services: { tasks: { pending: number; running: number; failed: number } } }>(`${url}/health/ready`)
+  ).services.tasks;
 }
 
 function percentiles(values: readonly number[]): string {
@@ -83,7 +94,10 @@ async function ingest(backend: Backend, corpus: ScaleCorpus): Promise<void> {
       if (at >= corpus.size) return;
       next += BATCH;
       const operations = corpus.slice(at, at + BATCH).map((content) => ({ op: 'create', content }));
-      const result = await json<{ failed: number }>(`${url}/v1/memories/batch`, { workspace_id: WORKSPACE, operations });
+      const result = await json<{ failed: number }>(`${url}/v1/memories/batch`, {
+        workspace_id: WORKSPACE,
+        operations,
+      });
       if (result.failed > 0) throw new Error(`batch at ${at}: ${result.failed} failed`);
       done += operations.length;
       if (done - windowDone >= tenth) {
@@ -97,8 +111,12 @@ async function ingest(backend: Backend, corpus: ScaleCorpus): Promise<void> {
   await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
   const seconds = (performance.now() - started) / 1000;
   const tasks = await backlog(url);
-  log(`  ${backend.name}: ingested ${corpus.size} in ${seconds.toFixed(1)} s = ${Math.round(corpus.size / seconds)} /s overall; per tenth ${rates.join(', ')} /s`);
-  log(`  ${backend.name}: backlog right after: ${tasks.pending} tasks pending, ${tasks.running} running; server peak RSS ${await peakRssMiB(backend.server!.pid)} MiB; load ${load()}`);
+  log(
+    `  ${backend.name}: ingested ${corpus.size} in ${seconds.toFixed(1)} s = ${Math.round(corpus.size / seconds)} /s overall; per tenth ${rates.join(', ')} /s`,
+  );
+  log(
+    `  ${backend.name}: backlog right after: ${tasks.pending} tasks pending, ${tasks.running} running; server peak RSS ${await peakRssMiB(backend.server!.pid)} MiB; load ${load()}`,
+  );
 }
 
 interface Asked {
@@ -112,7 +130,11 @@ interface Asked {
 
 async function ask(backend: Backend, question: ScaleQuestion, answer: string): Promise<Asked> {
   const started = performance.now();
-  const body = await json<{ memories: Array<{ content: string; boosted_score: number; match_signals: string[] }>; search_latency_ms: number; query_embedding_ms: number }>(`${backend.server!.url}/v1/memories/recall`, {
+  const body = await json<{
+    memories: Array<{ content: string; boosted_score: number; match_signals: string[] }>;
+    search_latency_ms: number;
+    query_embedding_ms: number;
+  }>(`${backend.server!.url}/v1/memories/recall`, {
     workspace_id: WORKSPACE,
     query: question.text,
     limit: 10,
@@ -130,7 +152,8 @@ async function questions(backends: Backend[], corpus: ScaleCorpus, label: string
     const answer = corpus.memory(question.answer);
     // Alternate which backend goes first.
     const order = i % 2 === 0 ? backends : [...backends].reverse();
-    for (const backend of order) results.get(backend.name)!.push({ ...(await ask(backend, question, answer)), kind: question.kind });
+    for (const backend of order)
+      results.get(backend.name)!.push({ ...(await ask(backend, question, answer)), kind: question.kind });
   }
   log(`  ${label}: ${corpus.questions.length} questions (${PER_KIND} a kind), limit 10, load ${load()}`);
   log(`  | kind | ${backends.map((b) => `${b.name} hit@1 / @5 / @10`).join(' | ')} |`);
@@ -145,22 +168,34 @@ async function questions(backends: Backend[], corpus: ScaleCorpus, label: string
   }
   for (const b of backends) {
     const rows = results.get(b.name)!;
-    log(`  ${b.name}: engine ${percentiles(rows.map((r) => r.engine))}; round trip ${percentiles(rows.map((r) => r.client))}; server peak RSS ${await peakRssMiB(b.server!.pid)} MiB`);
+    log(
+      `  ${b.name}: engine ${percentiles(rows.map((r) => r.engine))}; round trip ${percentiles(rows.map((r) => r.client))}; server peak RSS ${await peakRssMiB(b.server!.pid)} MiB`,
+    );
   }
   if (backends.length === 2) {
     const [a, b] = backends.map((x) => results.get(x.name)!);
     const same = (kind: string, sameOrder: boolean) => {
       const pairs = a!.map((r, i) => [r, b![i]!] as const).filter(([r]) => kind === 'all' || r.kind === kind);
-      const agree = pairs.filter(([x, y]) => (sameOrder ? x.top.join('\n') === y.top.join('\n') : [...x.top].sort().join('\n') === [...y.top].sort().join('\n')));
+      const agree = pairs.filter(([x, y]) =>
+        sameOrder
+          ? x.top.join('\n') === y.top.join('\n')
+          : [...x.top].sort().join('\n') === [...y.top].sort().join('\n'),
+      );
       return (agree.length / pairs.length).toFixed(3);
     };
-    log(`  same top 10 (as a set / in the same order), ${backends[0]!.name} vs ${backends[1]!.name}: ${[...QUESTION_KINDS, 'all'].map((k) => `${k} ${same(k, false)} / ${same(k, true)}`).join('; ')}`);
+    log(
+      `  same top 10 (as a set / in the same order), ${backends[0]!.name} vs ${backends[1]!.name}: ${[...QUESTION_KINDS, 'all'].map((k) => `${k} ${same(k, false)} / ${same(k, true)}`).join('; ')}`,
+    );
     let shown = 0;
     for (const [i, r] of a!.entries()) {
       if (shown >= SHOW_DIFF || [...r.top].sort().join('\n') === [...b![i]!.top].sort().join('\n')) continue;
       shown++;
       log(`  differs: ${corpus.questions[i]!.text}`);
-      for (const [name, rows] of [[backends[0]!.name, a!], [backends[1]!.name, b!]] as const) log(`    ${name}:\n      ${rows[i]!.why.join('\n      ')}`);
+      for (const [name, rows] of [
+        [backends[0]!.name, a!],
+        [backends[1]!.name, b!],
+      ] as const)
+        log(`    ${name}:\n      ${rows[i]!.why.join('\n      ')}`);
     }
   }
 }
@@ -181,7 +216,9 @@ async function drain(backend: Backend): Promise<void> {
     await sleep(5_000);
   }
   const seconds = (performance.now() - started) / 1000;
-  log(`  ${backend.name}: backlog of ${first} drained in ${seconds.toFixed(0)} s = ${Math.round(first / seconds)} tasks/s (last seen ${last}); peak RSS ${await peakRssMiB(backend.server!.pid)} MiB`);
+  log(
+    `  ${backend.name}: backlog of ${first} drained in ${seconds.toFixed(0)} s = ${Math.round(first / seconds)} tasks/s (last seen ${last}); peak RSS ${await peakRssMiB(backend.server!.pid)} MiB`,
+  );
 }
 
 async function restart(backend: Backend): Promise<void> {
@@ -192,7 +229,9 @@ async function restart(backend: Backend): Promise<void> {
   backend.server = await startBenchServer(backend.env);
   await waitReady(backend.server.url);
   const ready = (performance.now() - t) / 1000;
-  log(`  ${backend.name}: stop ${stopped.toFixed(1)} s, restart to ready ${ready.toFixed(1)} s, RSS ${await peakRssMiB(backend.server.pid)} MiB`);
+  log(
+    `  ${backend.name}: stop ${stopped.toFixed(1)} s, restart to ready ${ready.toFixed(1)} s, RSS ${await peakRssMiB(backend.server.pid)} MiB`,
+  );
 }
 
 async function freshSchema(schema: string): Promise<void> {
@@ -203,8 +242,11 @@ async function freshSchema(schema: string): Promise<void> {
 }
 
 log(`machine: ${machineLine()}, load ${load()}`);
-log(`sizes ${SIZES.join(', ')}; backends ${BACKENDS.join(', ')}; batches of ${BATCH}, ${IN_FLIGHT} in flight; hash embedder`);
-if (BACKENDS.includes('postgres') && !PG_URL) throw new Error('SCALE_PG_URL is needed for the postgres backend (a PostgreSQL server with pgvector)');
+log(
+  `sizes ${SIZES.join(', ')}; backends ${BACKENDS.join(', ')}; batches of ${BATCH}, ${IN_FLIGHT} in flight; hash embedder`,
+);
+if (BACKENDS.includes('postgres') && !PG_URL)
+  throw new Error('SCALE_PG_URL is needed for the postgres backend (a PostgreSQL server with pgvector)');
 for (const size of SIZES) {
   log(`\n== ${size} memories`);
   const corpus = new ScaleCorpus(size, { questionsPerKind: PER_KIND });
@@ -215,16 +257,27 @@ for (const size of SIZES) {
     const reuse = KEEP && existsSync(marker);
     if (!reuse) rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
-    const env: Record<string, string> = { MEMD_DATA_DIR: dir, MEMD_EMBEDDING_PROVIDER: 'hash', MEMD_RECALL_CACHE_ENTRIES: '0' };
+    const env: Record<string, string> = {
+      MEMD_DATA_DIR: dir,
+      MEMD_EMBEDDING_PROVIDER: 'hash',
+      MEMD_RECALL_CACHE_ENTRIES: '0',
+    };
     if (name === 'postgres') {
       const schema = `scale_${size}`;
       if (!reuse) await freshSchema(schema);
-      Object.assign(env, { MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: PG_URL!, MEMD_DATABASE_SCHEMA: schema, MEMD_DATABASE_POOL_SIZE: POOL });
+      Object.assign(env, {
+        MEMD_STORAGE: 'postgres',
+        MEMD_DATABASE_URL: PG_URL!,
+        MEMD_DATABASE_SCHEMA: schema,
+        MEMD_DATABASE_POOL_SIZE: POOL,
+      });
     }
     const t = performance.now();
     const backend: Backend = { name, env, server: await startBenchServer(env) };
     await waitReady(backend.server!.url);
-    log(`  ${name}: ready in ${((performance.now() - t) / 1000).toFixed(1)} s${reuse ? ' (reusing the earlier ingest)' : ''}`);
+    log(
+      `  ${name}: ready in ${((performance.now() - t) / 1000).toFixed(1)} s${reuse ? ' (reusing the earlier ingest)' : ''}`,
+    );
     backends.push(backend);
     if (!reuse) {
       await ingest(backend, corpus);

@@ -29,16 +29,32 @@ import { machineLine, percentile } from './machine.js';
 import { syntheticSentences } from './sentences.js';
 import { startBenchServer, waitReady } from './server-process.js';
 
-const { values } = parseArgs({ options: { count: { type: 'string', default: '100000' }, pages: { type: 'string', default: '10' }, dir: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    count: { type: 'string', default: '100000' },
+    pages: { type: 'string', default: '10' },
+    dir: { type: 'string' },
+  },
+});
 const count = Number(values.count);
 const pages = Number(values.pages);
 const WORKSPACE = 'bench-ui';
 const COLD_LOADS = 3;
 const OPENED = 5;
-const QUERIES = ['Who fixed the billing service in Lisbon?', 'What does Priya prefer to eat?', 'Why did the payment gateway fail?', 'Latency of the search index', 'Which team needs more engineers by Q3?'];
+const QUERIES = [
+  'Who fixed the billing service in Lisbon?',
+  'What does Priya prefer to eat?',
+  'Why did the payment gateway fail?',
+  'Latency of the search index',
+  'Which team needs more engineers by Q3?',
+];
 
 async function post(url: string, path: string, body: unknown, contentType = 'application/json'): Promise<any> {
-  const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': contentType }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': contentType },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${path}: ${res.status} ${(await res.text()).slice(0, 300)}`);
   return res.json();
 }
@@ -53,17 +69,45 @@ function exportLines(n: number): string {
   const random = seededRandom(19);
   const sentences = syntheticSentences(n);
   const types = ['semantic', 'semantic', 'episodic', 'procedural'];
-  const topics = ['billing', 'search', 'onboarding', 'mobile', 'payments', 'pipeline', 'auth', 'reports', 'cache', 'email'];
+  const topics = [
+    'billing',
+    'search',
+    'onboarding',
+    'mobile',
+    'payments',
+    'pipeline',
+    'auth',
+    'reports',
+    'cache',
+    'email',
+  ];
   const users = ['maria', 'kenji', 'amara', 'lukas', 'priya', 'diego', 'sofia', 'omar'];
   const start = Date.now() - 90 * 86_400_000;
   const step = (90 * 86_400_000) / n;
   const lines: string[] = [];
   sentences.forEach((content, i) => {
-    const data = { id: `m${i}`, content, type: types[i % types.length], tags: [topics[i % topics.length]], user_id: users[i % users.length], created_at: new Date(start + i * step).toISOString() };
+    const data = {
+      id: `m${i}`,
+      content,
+      type: types[i % types.length],
+      tags: [topics[i % topics.length]],
+      user_id: users[i % users.length],
+      created_at: new Date(start + i * step).toISOString(),
+    };
     lines.push(JSON.stringify({ type: 'memory', index: i, data }));
   });
   const link = (source: number, target: number, relationship: string) =>
-    lines.push(JSON.stringify({ type: 'association', data: { source_id: `m${source}`, target_id: `m${target}`, relationship_type: relationship, strength: Math.round((0.3 + 0.7 * random()) * 100) / 100 } }));
+    lines.push(
+      JSON.stringify({
+        type: 'association',
+        data: {
+          source_id: `m${source}`,
+          target_id: `m${target}`,
+          relationship_type: relationship,
+          strength: Math.round((0.3 + 0.7 * random()) * 100) / 100,
+        },
+      }),
+    );
   for (let i = 1; i < n; i++) {
     link(i, Math.max(0, i - 1 - Math.floor(random() * 20)), 'related_to');
     const sameTopic = i - topics.length * (1 + Math.floor(random() * 50));
@@ -77,15 +121,25 @@ async function seed(url: string): Promise<string> {
   const existing = await fetch(`${url}/v1/memories?workspace_id=${WORKSPACE}&limit=1`);
   const held = existing.ok ? ((await existing.json()) as { total_count: number }).total_count : 0;
   if (held === count) return `${count.toLocaleString('en-US')} memories already there`;
-  if (held > 0) throw new Error(`the data directory holds ${held} memories in ${WORKSPACE}, not ${count}: use another --dir`);
+  if (held > 0)
+    throw new Error(`the data directory holds ${held} memories in ${WORKSPACE}, not ${count}: use another --dir`);
   // A read of a workspace creates it (workspaces are created on first use), so it may exist by now.
-  const created = await fetch(`${url}/v1/workspaces`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: WORKSPACE, name: 'bench ui' }) });
+  const created = await fetch(`${url}/v1/workspaces`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ id: WORKSPACE, name: 'bench ui' }),
+  });
   if (!created.ok && created.status !== 409) throw new Error(`create workspace: ${created.status}`);
   const body = exportLines(count);
   const started = performance.now();
-  const report = (await post(url, `/v1/workspaces/${WORKSPACE}/import`, body, 'application/x-ndjson')) as { imported: number; associations_imported: number; errors: number };
+  const report = (await post(url, `/v1/workspaces/${WORKSPACE}/import`, body, 'application/x-ndjson')) as {
+    imported: number;
+    associations_imported: number;
+    errors: number;
+  };
   const seconds = (performance.now() - started) / 1000;
-  if (report.imported !== count || report.errors > 0) throw new Error(`import: ${JSON.stringify(report).slice(0, 300)}`);
+  if (report.imported !== count || report.errors > 0)
+    throw new Error(`import: ${JSON.stringify(report).slice(0, 300)}`);
   return `imported ${report.imported.toLocaleString('en-US')} memories and ${report.associations_imported.toLocaleString('en-US')} associations (${(body.length / 1024 ** 2).toFixed(0)} MiB of NDJSON) in ${seconds.toFixed(1)} s`;
 }
 
@@ -105,7 +159,9 @@ async function listRoute(url: string): Promise<void> {
   let cursor: string | null = null;
   for (let i = 0; i < 20; i++) {
     const started = performance.now();
-    const res = await fetch(`${url}/v1/memories?workspace_id=${WORKSPACE}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const res = await fetch(
+      `${url}/v1/memories?workspace_id=${WORKSPACE}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
     const body = (await res.json()) as { next_cursor: string | null };
     times.push(since(started));
     cursor = body.next_cursor;
@@ -124,12 +180,18 @@ async function coldLoads(browser: Browser, url: string): Promise<void> {
     await page.goto(`${url}/ui/w/${WORKSPACE}/memories`);
     await page.getByRole('listbox', { name: 'Memories' }).getByRole('option').first().waitFor();
     firstRows.push(since(started));
-    const paint = (await page.evaluate(`performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN`)) as number;
+    const paint = (await page.evaluate(
+      `performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN`,
+    )) as number;
     paints.push(paint);
-    transferred = (await page.evaluate(`performance.getEntriesByType('resource').concat(performance.getEntriesByType('navigation')).reduce((sum, e) => sum + e.transferSize, 0)`)) as number;
+    transferred = (await page.evaluate(
+      `performance.getEntriesByType('resource').concat(performance.getEntriesByType('navigation')).reduce((sum, e) => sum + e.transferSize, 0)`,
+    )) as number;
     await page.context().close();
   }
-  console.log(`memories screen, cold: first contentful paint ${spread(paints)}; navigation to first rows ${spread(firstRows)}; ${(transferred / 1024).toFixed(0)} KiB transferred`);
+  console.log(
+    `memories screen, cold: first contentful paint ${spread(paints)}; navigation to first rows ${spread(firstRows)}; ${(transferred / 1024).toFixed(0)} KiB transferred`,
+  );
 }
 
 /** End, page after page; then back through every loaded row a screen at a time. */
@@ -175,7 +237,9 @@ async function scrolling(page: Page): Promise<void> {
   console.log(
     `scrolling ${loaded.toLocaleString('en-US')} loaded rows a screen (${screen} rows) at a time: to the second frame ${spread(steps.map((s) => s.ms))}; new top row drawn on ${steps.filter((s) => s.drawn).length} of ${steps.length} steps`,
   );
-  console.log(`rows in the document at most: ${most} (of ${loaded.toLocaleString('en-US')} loaded); long tasks meanwhile: ${long.length}${long.length ? `, longest ${ms(Math.max(...long))}` : ''}; page JS heap ${(heap / 1024 ** 2).toFixed(1)} MiB`);
+  console.log(
+    `rows in the document at most: ${most} (of ${loaded.toLocaleString('en-US')} loaded); long tasks meanwhile: ${long.length}${long.length ? `, longest ${ms(Math.max(...long))}` : ''}; page JS heap ${(heap / 1024 ** 2).toFixed(1)} MiB`,
+  );
 }
 
 /**
@@ -212,13 +276,19 @@ async function opened(page: Page, id: string, open: () => Promise<void>): Promis
   await page.evaluate(markOpening(id));
   await open();
   // A function, not a string: the page's Content-Security-Policy forbids evaluating strings in it.
-  await page.waitForFunction(() => (globalThis as { __marks?: { painted?: number } }).__marks?.painted !== undefined, undefined, { timeout: 60_000 });
+  await page.waitForFunction(
+    () => (globalThis as { __marks?: { painted?: number } }).__marks?.painted !== undefined,
+    undefined,
+    { timeout: 60_000 },
+  );
   const marks = (await page.evaluate('window.__marks')) as Opening & { start: number };
   return { fields: marks.fields - marks.start, graph: marks.graph - marks.start, painted: marks.painted - marks.start };
 }
 
 const openings = (label: string, all: Opening[]) =>
-  console.log(`${label}: every field in the document ${spread(all.map((o) => o.fields))}; graph canvas ${spread(all.map((o) => o.graph))}; a frame painted after it ${spread(all.map((o) => o.painted))}`);
+  console.log(
+    `${label}: every field in the document ${spread(all.map((o) => o.fields))}; graph canvas ${spread(all.map((o) => o.graph))}; a frame painted after it ${spread(all.map((o) => o.painted))}`,
+  );
 
 /**
  * A row of the first page opened with Enter, on a freshly loaded list (the graph renderer's module is evaluated
@@ -238,7 +308,11 @@ async function openingMemories(page: Page, url: string): Promise<void> {
   openings('open a memory from a freshly loaded list (Enter)', fromList);
   const followed: Opening[] = [];
   for (let i = 0; i < OPENED; i++) {
-    const link = page.getByRole('region', { name: /^Associations/ }).getByRole('cell').getByRole('link').first();
+    const link = page
+      .getByRole('region', { name: /^Associations/ })
+      .getByRole('cell')
+      .getByRole('link')
+      .first();
     const next = (await link.getAttribute('href'))!.split('/').at(-1)!;
     followed.push(await opened(page, next, () => link.click()));
   }
@@ -252,14 +326,23 @@ async function recalls(page: Page, url: string): Promise<void> {
   for (const query of QUERIES) {
     await page.getByLabel('Query').fill(query);
     const started = performance.now();
-    const [response] = await Promise.all([page.waitForResponse((r) => r.url().includes('/v1/memories/recall')), page.getByRole('button', { name: 'Recall', exact: true }).click()]);
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.url().includes('/v1/memories/recall')),
+      page.getByRole('button', { name: 'Recall', exact: true }).click(),
+    ]);
     const body = (await response.json()) as { search_latency_ms: number; memories: Array<{ content: string }> };
     // Shown: the first result of this answer heads the list (the previous query's results are there until then).
-    await page.locator('ol.results > li').first().getByRole('link', { name: body.memories[0]!.content, exact: true }).waitFor();
+    await page
+      .locator('ol.results > li')
+      .first()
+      .getByRole('link', { name: body.memories[0]!.content, exact: true })
+      .waitFor();
     pageTimes.push(since(started));
     serverTimes.push(body.search_latency_ms);
   }
-  console.log(`recall playground (explain on), click to results: ${spread(pageTimes)}; the server's search_latency_ms ${spread(serverTimes)}`);
+  console.log(
+    `recall playground (explain on), click to results: ${spread(pageTimes)}; the server's search_latency_ms ${spread(serverTimes)}`,
+  );
 }
 
 async function graph(page: Page, url: string): Promise<void> {
@@ -275,9 +358,12 @@ async function graph(page: Page, url: string): Promise<void> {
     };
     page.on('requestfinished', onFinished);
     const started = performance.now();
-    if (size === 2000) await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Graph' }).click();
+    if (size === 2000)
+      await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Graph' }).click();
     else await page.getByLabel('Newest memories').selectOption(String(size));
-    const canvas = page.getByRole('img', { name: new RegExp(`Association graph: ${size.toLocaleString('en-US').replace(',', ',?')} memories`) });
+    const canvas = page.getByRole('img', {
+      name: new RegExp(`Association graph: ${size.toLocaleString('en-US').replace(',', ',?')} memories`),
+    });
     await canvas.locator('canvas').first().waitFor({ timeout: 300_000 });
     const drawn = since(started);
     await page.getByText('laying out…').waitFor({ state: 'detached', timeout: 300_000 });
@@ -307,7 +393,12 @@ async function main() {
   const dataDir = values.dir ?? mkdtempSync(join(tmpdir(), 'memd-bench-ui-'));
   mkdirSync(dataDir, { recursive: true });
   // Enrichment (facts, links) would compete with the page for the two cores; the workspace brings its links.
-  const server = await startBenchServer({ MEMD_DATA_DIR: dataDir, MEMD_EMBEDDING_PROVIDER: 'hash', MEMD_TASK_CONCURRENCY: '1', MEMD_TASK_POLL_MS: '60000' });
+  const server = await startBenchServer({
+    MEMD_DATA_DIR: dataDir,
+    MEMD_EMBEDDING_PROVIDER: 'hash',
+    MEMD_TASK_CONCURRENCY: '1',
+    MEMD_TASK_POLL_MS: '60000',
+  });
   const browser = await launchBrowser();
   try {
     await waitReady(server.url);
@@ -318,7 +409,9 @@ async function main() {
     const { page, errors } = await openPage(browser);
     await page.goto(`${server.url}/ui/w/${WORKSPACE}/memories`);
     // Headless and --disable-gpu (test/support/browser.ts): WebGL, so the graph renderer, is drawn by the CPU here.
-    const webgl = await page.evaluate(`(() => { const gl = document.createElement('canvas').getContext('webgl2'); const info = gl?.getExtension('WEBGL_debug_renderer_info'); return gl ? gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER) : 'none'; })()`);
+    const webgl = await page.evaluate(
+      `(() => { const gl = document.createElement('canvas').getContext('webgl2'); const info = gl?.getExtension('WEBGL_debug_renderer_info'); return gl ? gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER) : 'none'; })()`,
+    );
     console.log(`chromium ${browser.version()}, WebGL renderer: ${String(webgl)}`);
     await scrolling(page);
     await openingMemories(page, server.url);

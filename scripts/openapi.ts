@@ -21,7 +21,10 @@ export const REGENERATE = 'run `npm run openapi` and commit the result';
 /** The document /openapi.json serves, from a server on a throwaway data directory that never listens. */
 export async function servedOpenApiDocument(): Promise<unknown> {
   const dataDir = mkdtempSync(join(tmpdir(), 'memd-openapi-'));
-  const app = await createApp(loadConfig({ MEMD_DATA_DIR: dataDir, MEMD_EMBEDDING_PROVIDER: 'hash', MEMD_SANDBOX_SPARE: 'first-use' }), { logLevel: 'silent' });
+  const app = await createApp(
+    loadConfig({ MEMD_DATA_DIR: dataDir, MEMD_EMBEDDING_PROVIDER: 'hash', MEMD_SANDBOX_SPARE: 'first-use' }),
+    { logLevel: 'silent' },
+  );
   try {
     const response = await app.http.inject({ method: 'GET', url: '/openapi.json' });
     if (response.statusCode !== 200) throw new Error(`GET /openapi.json answered ${response.statusCode}`);
@@ -78,7 +81,9 @@ export async function renderClientTypes(documentText: string): Promise<string> {
  * whether it has query parameters (its method's arguments depend on both).
  */
 export function renderOperationTable(documentText: string): string {
-  const doc = JSON.parse(documentText) as { paths: Record<string, Record<string, { parameters?: Array<{ in: string }>; requestBody?: { content: object } }>> };
+  const doc = JSON.parse(documentText) as {
+    paths: Record<string, Record<string, { parameters?: Array<{ in: string }>; requestBody?: { content: object } }>>;
+  };
   const rows: string[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, operation] of Object.entries(item)) {

@@ -13,7 +13,8 @@ import { PEER_SETTINGS, PEER_SHARED_SETTINGS } from '../src/peer/config.js';
 export const README_FILE = join(fileURLToPath(new URL('..', import.meta.url)), 'README.md');
 export const REGENERATE = 'run `npm run docs:settings` and commit README.md';
 
-const row = (cells: string[]): string => `|${cells.map((cell) => ` ${cell.replaceAll('|', '\\|')} `.replace(/^ {2}$/, ' ')).join('|')}|`;
+const row = (cells: string[]): string =>
+  `|${cells.map((cell) => ` ${cell.replaceAll('|', '\\|')} `.replace(/^ {2}$/, ' ')).join('|')}|`;
 
 /** One table: a row per setting, in declaration order. */
 export function settingsTable(settings: readonly Setting<unknown>[]): string {
@@ -23,7 +24,8 @@ export function settingsTable(settings: readonly Setting<unknown>[]): string {
 
 const names = (settings: readonly Setting<unknown>[]): string => settings.map((one) => `\`${one.name}\``).join(', ');
 
-const groupTables = (groups: readonly SettingGroup[]): string => groups.map((group) => `**${group.title}**\n\n${settingsTable(group.settings)}`).join('\n\n');
+const groupTables = (groups: readonly SettingGroup[]): string =>
+  groups.map((group) => `**${group.title}**\n\n${settingsTable(group.settings)}`).join('\n\n');
 
 /** What goes between each pair of markers, by the marker's name. */
 export function settingsSections(): Record<string, string> {

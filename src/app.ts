@@ -23,7 +23,10 @@ export interface AppOptions extends ServiceOptions {
 }
 
 export async function createApp(config: Config, options: AppOptions = {}): Promise<MemdApp> {
-  const logger = pino({ level: options.logLevel ?? config.logLevel, base: { service: 'memd' } }, options.logDestination);
+  const logger = pino(
+    { level: options.logLevel ?? config.logLevel, base: { service: 'memd' } },
+    options.logDestination,
+  );
   // The services log through the logger of the request or task at hand, so that their lines name it.
   const services = await createServices(config, contextualLogger(logger), options);
   let http: App;

@@ -61,7 +61,11 @@ export class AppError extends Error {
   /** Seconds a client should wait before retrying (429 and some 503s). */
   readonly retryAfter: number | undefined;
 
-  constructor(code: ErrorCode, message: string, options: { details?: ErrorDetail[]; retryAfter?: number; cause?: unknown } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { details?: ErrorDetail[]; retryAfter?: number; cause?: unknown } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AppError';
     this.code = code;
@@ -71,10 +75,13 @@ export class AppError extends Error {
   }
 }
 
-export const notFound = (what: string, id: string): AppError => new AppError('not_found', `${what} '${id}' was not found`);
+export const notFound = (what: string, id: string): AppError =>
+  new AppError('not_found', `${what} '${id}' was not found`);
 
 export const invalid = (path: string, message: string): AppError =>
-  new AppError('validation_error', `${path.replace(/^\//, '') || 'request'}: ${message}`, { details: [{ path, message }] });
+  new AppError('validation_error', `${path.replace(/^\//, '') || 'request'}: ${message}`, {
+    details: [{ path, message }],
+  });
 
 export const conflict = (message: string): AppError => new AppError('conflict', message);
 

@@ -13,7 +13,13 @@ import { GraphService } from './core/graph/service.js';
 import { KNOWLEDGEBASE_TASK, KnowledgebaseService } from './core/knowledgebase/service.js';
 import { MemoryEnricher } from './core/memories/enrich.js';
 import { ENRICH_TASK, MemoryService } from './core/memories/service.js';
-import { ContextService, DatabaseCheckpointStore, recallMemorySearch, sandboxHost, type SandboxHostDeps } from './core/context/index.js';
+import {
+  ContextService,
+  DatabaseCheckpointStore,
+  recallMemorySearch,
+  sandboxHost,
+  type SandboxHostDeps,
+} from './core/context/index.js';
 import { ContradictionDetector } from './core/contradictions/detector.js';
 import { ContradictionService } from './core/contradictions/service.js';
 import { DataProviderService } from './core/data-providers/service.js';
@@ -46,7 +52,13 @@ import { createTranscriber } from './providers/transcription/openai.js';
 import type { LlmProvider } from './providers/llm/types.js';
 import { checkEmbedderIdentity } from './core/embedder-identity.js';
 import { isoNow } from './core/clock.js';
-import { createObservability, instrumentedEmbedder, instrumentedLlm, type ContextLogger, type Observability } from './observability/index.js';
+import {
+  createObservability,
+  instrumentedEmbedder,
+  instrumentedLlm,
+  type ContextLogger,
+  type Observability,
+} from './observability/index.js';
 import { SandboxManager } from './sandbox/index.js';
 import { openStorage } from './storage/index.js';
 import type { SqlStorage } from './storage/sql/storage.js';
@@ -127,7 +139,11 @@ export interface ServiceOptions {
 }
 
 /** Builds every service from the configuration. Fails with a clear message if the data cannot be served. */
-export async function createServices(config: Config, log: ContextLogger, options: ServiceOptions = {}): Promise<Services> {
+export async function createServices(
+  config: Config,
+  log: ContextLogger,
+  options: ServiceOptions = {},
+): Promise<Services> {
   const clock = options.clock ?? systemClock;
   // The gauges read the queue and the sandboxes when scraped, by then built.
   const observability = await createObservability(config, log, {
@@ -135,7 +151,11 @@ export async function createServices(config: Config, log: ContextLogger, options
     liveSandboxes: () => sandboxes.liveCount,
   });
   const { metrics, tracing } = observability;
-  const embedder = instrumentedEmbedder(options.embedder ?? createEmbeddingProvider(config.embedding), metrics, tracing);
+  const embedder = instrumentedEmbedder(
+    options.embedder ?? createEmbeddingProvider(config.embedding),
+    metrics,
+    tracing,
+  );
   await embedder.init();
   const model = options.llm !== undefined ? options.llm : createLlmProvider(config.llm);
   const llm = model && instrumentedLlm(model, metrics, tracing);
@@ -169,7 +189,11 @@ export async function createServices(config: Config, log: ContextLogger, options
   });
   // The context environment searches memories with the recall engine.
   const search = recallMemorySearch(recall, storage);
-  const hostDeps: SandboxHostDeps = { llm, search, workspaceOf: async (sessionId) => (await sessions.get(sessionId)).workspace_id };
+  const hostDeps: SandboxHostDeps = {
+    llm,
+    search,
+    workspaceOf: async (sessionId) => (await sessions.get(sessionId)).workspace_id,
+  };
   const sandboxes = new SandboxManager({
     config: config.sandbox,
     store: new DatabaseCheckpointStore(storage, clock),
@@ -178,7 +202,12 @@ export async function createServices(config: Config, log: ContextLogger, options
   });
   // A session that ends takes its sandbox with it (its checkpoint row goes by cascade); the session is gone either way.
   const sandboxCleanup: SandboxCleanup = {
-    cleanup: (sessionId) => sandboxes.discard(sessionId).catch((error: unknown) => log.warn({ sessionId, err: error }, 'stopping the sandbox of an ended session failed')),
+    cleanup: (sessionId) =>
+      sandboxes
+        .discard(sessionId)
+        .catch((error: unknown) =>
+          log.warn({ sessionId, err: error }, 'stopping the sandbox of an ended session failed'),
+        ),
   };
   const workspaces = new WorkspaceService(storage, clock, events, sandboxCleanup);
   const memories = new MemoryService({
@@ -216,7 +245,13 @@ export async function createServices(config: Config, log: ContextLogger, options
   const extractor = new DocumentExtractor({ timeoutMs, memoryMb, maxExpandedBytes });
   const renderer = new PageRenderer({ memoryMb: renderMemoryMb });
   const ocr = createOcrProvider(config.ocr);
-  const reader = new DocumentReader({ extractor, renderer, ocr, transcriber: createTranscriber(config.transcription), ocrLimits: config.ocr });
+  const reader = new DocumentReader({
+    extractor,
+    renderer,
+    ocr,
+    transcriber: createTranscriber(config.transcription),
+    ocrLimits: config.ocr,
+  });
   const ingestor = new DocumentIngestor({ storage, memories, workspaces, embedder, reader, clock, log });
   tasks.register(INGEST_TASK, ingestor.handle);
 
@@ -228,7 +263,12 @@ export async function createServices(config: Config, log: ContextLogger, options
     autoCreate: config.workspaces.autoCreate,
   });
   const reflect = new ReflectService({ recall, llm, clock });
-  const callerSearch = new CallerSearch({ recall, reflect, requireWorkspace: (id) => workspaces.get(id), touchSession: (id) => sessions.touch(id) });
+  const callerSearch = new CallerSearch({
+    recall,
+    reflect,
+    requireWorkspace: (id) => workspaces.get(id),
+    touchSession: (id) => sessions.touch(id),
+  });
 
   let ready = false;
   const isReady = () => ready;
@@ -266,7 +306,14 @@ export async function createServices(config: Config, log: ContextLogger, options
     // `local` is the only provider type of the open edition; its sync fetches nothing (docs/specification.md §4, data providers).
     dataProviders: new DataProviderService({ storage, workspaces, secrets, clock, syncers: { local: emptyLocalSync } }),
     portability: new PortabilityService({ storage, embedder, clock, events, workspaces }),
-    health: new HealthCheck({ storage, clock, embedder, llm, isReady, finishedLastMinute: () => tasks.finishedLastMinute() }),
+    health: new HealthCheck({
+      storage,
+      clock,
+      embedder,
+      llm,
+      isReady,
+      finishedLastMinute: () => tasks.finishedLastMinute(),
+    }),
     erasure: new ErasureService({ storage, clock, events, sandboxes: sandboxCleanup }),
     tasks,
     foreground,

@@ -30,7 +30,12 @@ export function stopOnSignals(close: () => Promise<void>, log: FastifyBaseLogger
 
 /** Says why a process could not start (a configuration message as is, anything else with its stack) and exits 1. */
 export function exitWithStartFailure(name: string, error: unknown): never {
-  const message = error instanceof ConfigError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
+  const message =
+    error instanceof ConfigError
+      ? error.message
+      : error instanceof Error
+        ? (error.stack ?? error.message)
+        : String(error);
   process.stderr.write(`${name} could not start: ${message}\n`);
   process.exit(1);
 }

@@ -47,7 +47,14 @@ export class LazyWorker {
   run(task: unknown, options: { signal?: AbortSignal } = {}): Promise<unknown> {
     if (!this.#pool) {
       const { filename, execArgv } = workerEntry(this.script);
-      this.#pool = new Piscina({ filename, execArgv, minThreads: 0, maxThreads: 1, idleTimeout: 60_000, ...this.options });
+      this.#pool = new Piscina({
+        filename,
+        execArgv,
+        minThreads: 0,
+        maxThreads: 1,
+        idleTimeout: 60_000,
+        ...this.options,
+      });
     }
     return this.#pool.run(task, options);
   }

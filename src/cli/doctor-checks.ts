@@ -35,17 +35,24 @@ function checkDirectory(dir: string): CheckResult {
   } catch (error) {
     return result(name, 'fail', `${existing} is not writable: ${reason(error)}`);
   }
-  return result(name, 'ok', existing === dir ? `${dir} is writable` : `${dir} does not exist yet; the first start creates it`);
+  return result(
+    name,
+    'ok',
+    existing === dir ? `${dir} is writable` : `${dir} does not exist yet; the first start creates it`,
+  );
 }
 
 /** The data directory, and the SQLite file's own directory when MEMD_SQLITE_FILE puts it elsewhere. */
 export function checkDataDirectory(config: Config): CheckResult {
-  if (config.storage.kind === 'postgres') return result('data directory', 'skip', 'PostgreSQL storage keeps nothing in it');
+  if (config.storage.kind === 'postgres')
+    return result('data directory', 'skip', 'PostgreSQL storage keeps nothing in it');
   const checks = [...new Set([config.dataDir, dirname(config.storage.path)])].map(checkDirectory);
   return checks.find((check) => check.status === 'fail') ?? checks[0]!;
 }
 
-export async function checkStorage(config: Config): Promise<{ outcome: CheckResult; inspection: StorageInspection | null }> {
+export async function checkStorage(
+  config: Config,
+): Promise<{ outcome: CheckResult; inspection: StorageInspection | null }> {
   const name = 'storage';
   let inspection: StorageInspection;
   try {
@@ -58,11 +65,19 @@ export async function checkStorage(config: Config): Promise<{ outcome: CheckResu
   const where = `${engine} ${version} at ${location}`;
   const outcome =
     unknown.length > 0
-      ? result(name, 'fail', `${where} was migrated by a newer memd (schema versions this one does not know: ${unknown.join(', ')})`)
+      ? result(
+          name,
+          'fail',
+          `${where} was migrated by a newer memd (schema versions this one does not know: ${unknown.join(', ')})`,
+        )
       : !inspection.hasSchema
         ? result(name, 'ok', `${where}: no schema yet; the first start creates it`)
         : pending.length > 0
-          ? result(name, 'warn', `${where}: ${pending.length} schema versions not applied yet (${pending.join(', ')}); the next start applies them`)
+          ? result(
+              name,
+              'warn',
+              `${where}: ${pending.length} schema versions not applied yet (${pending.join(', ')}); the next start applies them`,
+            )
           : result(name, 'ok', `${where}: reachable, schema up to date`);
   return { outcome, inspection };
 }
@@ -74,15 +89,30 @@ export async function checkEmbedder(config: Config, inspection: StorageInspectio
     embedder = createEmbeddingProvider(config.embedding);
     await embedder.init();
     const [vector] = await embedder.embed(['memd doctor']);
-    if (vector?.length !== embedder.dimensions) return result(name, 'fail', `${embedder.name}/${embedder.model} answered ${vector?.length ?? 0} numbers, not ${embedder.dimensions}`);
+    if (vector?.length !== embedder.dimensions)
+      return result(
+        name,
+        'fail',
+        `${embedder.name}/${embedder.model} answered ${vector?.length ?? 0} numbers, not ${embedder.dimensions}`,
+      );
   } catch (error) {
     return result(name, 'fail', `MEMD_EMBEDDING_PROVIDER=${config.embedding.provider} does not load: ${reason(error)}`);
   } finally {
     await embedder?.close().catch(() => undefined);
   }
   const described = `${embedder.name}/${embedder.model} (${embedder.dimensions} dimensions)`;
-  const mismatch = inspection ? embedderMismatch(await readEmbedderIdentity({ meta: { get: async (key) => inspection.meta[key] ?? null } }), identityOf(embedder)) : null;
-  if (mismatch) return result(name, 'fail', `${described} loads; ${mismatch}: a server would refuse to start (\`memd reembed\` converts the data)`);
+  const mismatch = inspection
+    ? embedderMismatch(
+        await readEmbedderIdentity({ meta: { get: async (key) => inspection.meta[key] ?? null } }),
+        identityOf(embedder),
+      )
+    : null;
+  if (mismatch)
+    return result(
+      name,
+      'fail',
+      `${described} loads; ${mismatch}: a server would refuse to start (\`memd reembed\` converts the data)`,
+    );
   return result(name, 'ok', `${described} loads and embeds`);
 }
 
@@ -116,8 +146,20 @@ export function checkPgvector(config: Config, inspection: StorageInspection | nu
   if (!inspection?.pgvector) return result(name, 'skip', 'PostgreSQL not reachable');
   const { installed, available } = inspection.pgvector;
   const version = installed ?? available;
-  if (!version) return result(name, 'fail', `the vector extension is not installed on this PostgreSQL server (install pgvector ${RECOMMENDED_PGVECTOR} or newer)`);
-  const where = installed ? `${installed} installed` : `${available} available, not yet created in this database (the first start creates it, which needs the privilege to)`;
-  if (olderThan(version, RECOMMENDED_PGVECTOR)) return result(name, 'warn', `${where}: older than ${RECOMMENDED_PGVECTOR}, filtered vector searches may return fewer results than asked`);
+  if (!version)
+    return result(
+      name,
+      'fail',
+      `the vector extension is not installed on this PostgreSQL server (install pgvector ${RECOMMENDED_PGVECTOR} or newer)`,
+    );
+  const where = installed
+    ? `${installed} installed`
+    : `${available} available, not yet created in this database (the first start creates it, which needs the privilege to)`;
+  if (olderThan(version, RECOMMENDED_PGVECTOR))
+    return result(
+      name,
+      'warn',
+      `${where}: older than ${RECOMMENDED_PGVECTOR}, filtered vector searches may return fewer results than asked`,
+    );
   return result(name, 'ok', where);
 }

@@ -10,7 +10,9 @@ const line = ({ status, check, detail }: CheckResult): string => `${status.padEn
 
 /** Each check in turn, printed as it ends (loading a model takes a while); the exit status sums the failures' bits. */
 async function runChecks(config: Config, report: (result: CheckResult) => void): Promise<number> {
-  const { checkDataDirectory, checkEmbedder, checkLanguageModel, checkPgvector, checkStorage } = await import('./doctor-checks.js');
+  const { checkDataDirectory, checkEmbedder, checkLanguageModel, checkPgvector, checkStorage } = await import(
+    './doctor-checks.js'
+  );
   let exitCode = 0;
   const record = (result: CheckResult, bit: number) => {
     report(result);
@@ -34,7 +36,11 @@ async function doctor(options: { json?: boolean } & Record<string, unknown>): Pr
   let config: Config | undefined;
   try {
     config = loadConfig(environmentWith(options, SETTINGS));
-    report({ check: 'configuration', status: 'ok', detail: `${config.storage.kind} storage, ${config.embedding.provider} embedder, language model: ${config.llm.provider}` });
+    report({
+      check: 'configuration',
+      status: 'ok',
+      detail: `${config.storage.kind} storage, ${config.embedding.provider} embedder, language model: ${config.llm.provider}`,
+    });
   } catch (error) {
     report({ check: 'configuration', status: 'fail', detail: error instanceof Error ? error.message : String(error) });
   }
@@ -47,7 +53,9 @@ export function doctorCommand(program: Command): void {
   const command = program
     .command('doctor')
     .summary('check the configuration, data directory, storage and models')
-    .description('Check what a server on this configuration needs: data directory writable, storage reachable and migrated, embedder loads, language model answers (if configured), pgvector on PostgreSQL')
+    .description(
+      'Check what a server on this configuration needs: data directory writable, storage reachable and migrated, embedder loads, language model answers (if configured), pgvector on PostgreSQL',
+    )
     .option('--json', 'print the checks as JSON')
     .addHelpText(
       'after',

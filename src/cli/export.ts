@@ -18,7 +18,10 @@ async function exportWorkspace(file: string | undefined, options: ExportOptions)
   let progress: Progress | undefined;
   let memories = 0;
   try {
-    for await (const line of client.workspaces.export(options.workspace, { include_associations: options.associations, include_embeddings: options.includeEmbeddings ?? false })) {
+    for await (const line of client.workspaces.export(options.workspace, {
+      include_associations: options.associations,
+      include_embeddings: options.includeEmbeddings ?? false,
+    })) {
       if (line.type === 'header') progress = startProgress('exporting', 'memories', line.total_memories, barVisible);
       if (line.type === 'memory') progress?.update(++memories);
       await output.write(`${JSON.stringify(line)}\n`);
@@ -36,10 +39,15 @@ export function exportCommand(program: Command): void {
   const command = program
     .command('export')
     .summary('export a workspace as NDJSON')
-    .description(`Export a workspace of a running server as NDJSON (a header line, one line per memory and association, a footer) to a file or stdout`)
+    .description(
+      `Export a workspace of a running server as NDJSON (a header line, one line per memory and association, a footer) to a file or stdout`,
+    )
     .argument('[file]', 'where to write; - or nothing: stdout')
     .option('--no-associations', 'leave the associations out')
-    .option('--include-embeddings', 'add each memory’s vector (an import into a server with the same embedder then skips embedding)')
+    .option(
+      '--include-embeddings',
+      'add each memory’s vector (an import into a server with the same embedder then skips embedding)',
+    )
     .action(exportWorkspace);
   addWorkspaceOption(command, DEFAULT_WORKSPACE);
   addConnectionOptions(command);

@@ -21,12 +21,14 @@ export const isBrokenPipe = (error: unknown): boolean => (error as { code?: stri
 
 /** The lines that tell the user why a command failed: the server's words for an API error, no stack for what we expect. */
 export function describeFailure(error: unknown): string {
-  if (error instanceof ConnectionError) return `${error.message}\n(is the server running? --url or MEMD_URL say where it is)`;
+  if (error instanceof ConnectionError)
+    return `${error.message}\n(is the server running? --url or MEMD_URL say where it is)`;
   if (error instanceof MemdError) {
     const details = error.details.map((detail) => `  ${detail.path || '(body)'}: ${detail.message}`);
     return [`${error.message} (${error.status ? `${error.status} ` : ''}${error.code})`, ...details].join('\n');
   }
   // What a local command (reembed, doctor) refuses is said the way the API would say it.
-  if (error instanceof CommandFailure || error instanceof ConfigError || error instanceof AppError) return error.message;
+  if (error instanceof CommandFailure || error instanceof ConfigError || error instanceof AppError)
+    return error.message;
   return error instanceof Error ? (error.stack ?? error.message) : String(error);
 }

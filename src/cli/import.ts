@@ -2,7 +2,14 @@ import type { Command } from 'commander';
 import { DEFAULT_WORKSPACE } from '../core/workspaces/service.js';
 import { CommandFailure } from './failure.js';
 import { startProgress } from './progress.js';
-import { addConnectionOptions, addWorkspaceOption, connect, type MemdClient, NotFoundError, type RemoteOptions } from './remote.js';
+import {
+  addConnectionOptions,
+  addWorkspaceOption,
+  connect,
+  type MemdClient,
+  NotFoundError,
+  type RemoteOptions,
+} from './remote.js';
 import { openInput } from './streams.js';
 
 interface ImportOptions extends RemoteOptions {
@@ -17,7 +24,8 @@ async function ensureWorkspace(client: MemdClient, options: ImportOptions): Prom
     await client.workspaces.get(options.workspace);
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
-    if (!options.create) throw new CommandFailure(`workspace '${options.workspace}' does not exist (--create makes it)`);
+    if (!options.create)
+      throw new CommandFailure(`workspace '${options.workspace}' does not exist (--create makes it)`);
     await client.workspaces.create({ id: options.workspace, name: options.workspace });
     process.stderr.write(`created workspace ${options.workspace}\n`);
   }
@@ -41,7 +49,9 @@ async function importWorkspace(file: string | undefined, options: ImportOptions)
   const report = await client.workspaces.import(options.workspace, counted()).finally(() => progress.stop());
   if (options.json) process.stdout.write(`${JSON.stringify(report)}\n`);
   else {
-    process.stdout.write(`imported ${report.imported} memories and ${report.associations_imported} associations into ${options.workspace}; ${report.skipped_duplicates} duplicates skipped, ${report.errors} lines refused\n`);
+    process.stdout.write(
+      `imported ${report.imported} memories and ${report.associations_imported} associations into ${options.workspace}; ${report.skipped_duplicates} duplicates skipped, ${report.errors} lines refused\n`,
+    );
     for (const detail of report.details) process.stderr.write(`  ${detail}\n`);
   }
   if (report.errors > 0) throw new CommandFailure(`${report.errors} lines were not imported`);
@@ -51,7 +61,9 @@ export function importCommand(program: Command): void {
   const command = program
     .command('import')
     .summary('import NDJSON into a workspace')
-    .description('Import NDJSON export lines (from `memd export`, or any export of the same shape) into a workspace of a running server; memories whose content the workspace holds are skipped')
+    .description(
+      'Import NDJSON export lines (from `memd export`, or any export of the same shape) into a workspace of a running server; memories whose content the workspace holds are skipped',
+    )
     .argument('[file]', 'what to read; - or nothing: stdin')
     .option('--create', 'create the workspace when it does not exist')
     .option('--json', 'print the import report as JSON')

@@ -5,7 +5,8 @@ import { buildProgram } from './program.js';
 /** `memd <command>`: bin/memd.js loads this module (built, or the sources through tsx). */
 
 // A blank MEMD_* variable is unset, as the settings read them (src/config/setting.ts); commander would take MEMD_URL='' as a URL.
-for (const [name, value] of Object.entries(process.env)) if (name.startsWith('MEMD_') && value?.trim() === '') delete process.env[name];
+for (const [name, value] of Object.entries(process.env))
+  if (name.startsWith('MEMD_') && value?.trim() === '') delete process.env[name];
 
 try {
   await buildProgram().parseAsync(process.argv);

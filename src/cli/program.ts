@@ -12,9 +12,22 @@ import { serveCommand } from './serve.js';
 /** `memd` and its commands (one file each). Errors surface as exceptions (exitOverride): main.ts decides the exit status. */
 export function buildProgram(): Command {
   const program = new Command('memd')
-    .description('memd: long-term memory for AI agents. Settings come from MEMD_* environment variables (README, Configuration); options override the ones they name.')
+    .description(
+      'memd: long-term memory for AI agents. Settings come from MEMD_* environment variables (README, Configuration); options override the ones they name.',
+    )
     .exitOverride()
     .showHelpAfterError('(memd <command> --help shows its options)');
-  for (const add of [serveCommand, peerCommand, mcpCommand, exportCommand, importCommand, recallCommand, keysCommand, reembedCommand, doctorCommand]) add(program);
+  for (const add of [
+    serveCommand,
+    peerCommand,
+    mcpCommand,
+    exportCommand,
+    importCommand,
+    recallCommand,
+    keysCommand,
+    reembedCommand,
+    doctorCommand,
+  ])
+    add(program);
   return program;
 }

@@ -2,7 +2,15 @@ import Table from 'cli-table3';
 import type { Command } from 'commander';
 import { MEMORY_TYPES } from '../core/memories/vocabulary.js';
 import { number, repeatable } from './option-values.js';
-import { addConnectionOptions, addWorkspaceOption, connect, type JsonBody, type Operation, type RemoteOptions, type Result } from './remote.js';
+import {
+  addConnectionOptions,
+  addWorkspaceOption,
+  connect,
+  type JsonBody,
+  type Operation,
+  type RemoteOptions,
+  type Result,
+} from './remote.js';
 
 type RecallOperation = Operation<'/v1/memories/recall', 'post'>;
 type RecallBody = JsonBody<RecallOperation>;
@@ -59,7 +67,9 @@ function renderTable(result: RecallResponse, columns: number): string {
     wordWrap: true,
     style: { head: [], border: [] },
   });
-  result.memories.forEach((memory, i) => { table.push([i + 1, memory.relevance.toFixed(2), memory.type, memory.content, memory.tags.join(', '), memory.id]); });
+  result.memories.forEach((memory, i) => {
+    table.push([i + 1, memory.relevance.toFixed(2), memory.type, memory.content, memory.tags.join(', '), memory.id]);
+  });
   return table.toString();
 }
 
@@ -71,7 +81,9 @@ async function recall(words: string[], options: RecallOptions): Promise<void> {
   }
   if (result.memories.length > 0) process.stdout.write(`${renderTable(result, process.stdout.columns ?? 120)}\n`);
   const cached = result.cached ? ', cached' : '';
-  process.stdout.write(`${result.memories.length === 0 ? 'nothing recalled' : `${result.memories.length} of ${result.total_count} memories`} (${Math.round(result.search_latency_ms)} ms${cached})\n`);
+  process.stdout.write(
+    `${result.memories.length === 0 ? 'nothing recalled' : `${result.memories.length} of ${result.total_count} memories`} (${Math.round(result.search_latency_ms)} ms${cached})\n`,
+  );
 }
 
 export function recallCommand(program: Command): void {

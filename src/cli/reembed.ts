@@ -13,8 +13,14 @@ const vectorIndexesOf = (storage: SqlStorage): VectorIndexes => ({
 });
 
 /** What was said last: the report, in the words the earlier `memd reembed` used. */
-function summary(report: ReembedReport, workspace: string | undefined, embedder: { name: string; model: string; dimensions: number }): string {
-  const what = workspace ? `${report.memories} memories of ${workspace}` : `${report.memories} memories and ${report.passages} page passages`;
+function summary(
+  report: ReembedReport,
+  workspace: string | undefined,
+  embedder: { name: string; model: string; dimensions: number },
+): string {
+  const what = workspace
+    ? `${report.memories} memories of ${workspace}`
+    : `${report.memories} memories and ${report.passages} page passages`;
   return `done: ${what} now use ${embedder.name}/${embedder.model} (${embedder.dimensions} dimensions)\n`;
 }
 
@@ -41,7 +47,10 @@ async function runReembed(options: { workspace?: string } & Record<string, unkno
     // On SQLite this claims the data directory: with a server running there it fails at once, as it should.
     const storage = await openStorage(config.storage, embedder.dimensions);
     try {
-      report = await reembed(storage, embedder, vectorIndexesOf(storage), { ...(options.workspace && { workspaceId: options.workspace }), onProgress });
+      report = await reembed(storage, embedder, vectorIndexesOf(storage), {
+        ...(options.workspace && { workspaceId: options.workspace }),
+        onProgress,
+      });
     } finally {
       await storage.close();
     }
@@ -59,7 +68,10 @@ export function reembedCommand(program: Command): void {
     .description(
       'Embed every memory and page passage again with the embedder MEMD_EMBEDDING_* selects, on the local data directory (or MEMD_DATABASE_URL), with no server running on it: after changing the embedder; or, with -w, repair the memories of one workspace',
     )
-    .option('-w, --workspace <id>', 'only the memories of this workspace (while the embedder stays what the database has)')
+    .option(
+      '-w, --workspace <id>',
+      'only the memories of this workspace (while the embedder stays what the database has)',
+    )
     .action(runReembed);
   addSettingOptions(command, SETTINGS);
 }

@@ -4,7 +4,15 @@ import { positiveNumber } from './option-values.js';
 // The client package's sources, as the tests use them: the CLI runs from sources (tsx) or from one build of both.
 import { MemdClient } from '../../packages/client/src/index.js';
 
-export { ConnectionError, MemdClient, MemdError, NotFoundError, type JsonBody, type Operation, type Result } from '../../packages/client/src/index.js';
+export {
+  ConnectionError,
+  MemdClient,
+  MemdError,
+  NotFoundError,
+  type JsonBody,
+  type Operation,
+  type Result,
+} from '../../packages/client/src/index.js';
 
 /** What a command that talks to a running server was given. */
 export interface RemoteOptions {
@@ -24,9 +32,23 @@ function localServerUrl(): string {
 /** `--url`, `--api-key` and `--timeout`, with MEMD_URL and MEMD_API_KEY as defaults. */
 export function addConnectionOptions(command: Command, timeoutSeconds = 30): Command {
   return command
-    .addOption(new Option('--url <url>', 'the memd server (default: where `memd serve` listens with this MEMD_HOST and MEMD_PORT)').env('MEMD_URL'))
-    .addOption(new Option('--api-key <key>', 'API key, sent as Authorization: Bearer (a server with MEMD_ADMIN_KEY set needs one)').env('MEMD_API_KEY'))
-    .addOption(new Option('--timeout <seconds>', 'how long one request may take').argParser(positiveNumber).default(timeoutSeconds));
+    .addOption(
+      new Option(
+        '--url <url>',
+        'the memd server (default: where `memd serve` listens with this MEMD_HOST and MEMD_PORT)',
+      ).env('MEMD_URL'),
+    )
+    .addOption(
+      new Option(
+        '--api-key <key>',
+        'API key, sent as Authorization: Bearer (a server with MEMD_ADMIN_KEY set needs one)',
+      ).env('MEMD_API_KEY'),
+    )
+    .addOption(
+      new Option('--timeout <seconds>', 'how long one request may take')
+        .argParser(positiveNumber)
+        .default(timeoutSeconds),
+    );
 }
 
 /** `-w, --workspace`, with MEMD_WORKSPACE as default, else `fallback` (undefined: the server's choice). */

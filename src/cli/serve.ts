@@ -4,7 +4,11 @@ import { exitWithStartFailure, stopOnSignals } from '../shutdown.js';
 import { SERVER } from '../config/settings/server.js';
 import { addSettingOptions, DATA_DIR, environmentWith, settingOption, type SettingOption } from './settings.js';
 
-const SETTINGS: SettingOption[] = [settingOption('--host <address>', SERVER.host), settingOption('--port <number>', SERVER.port), DATA_DIR];
+const SETTINGS: SettingOption[] = [
+  settingOption('--host <address>', SERVER.host),
+  settingOption('--port <number>', SERVER.port),
+  DATA_DIR,
+];
 
 /** Configuration, server, and a graceful stop on SIGTERM/SIGINT (`npm start` runs this through src/main.ts). */
 export async function runServer(env: Record<string, string | undefined>): Promise<void> {
@@ -13,7 +17,10 @@ export async function runServer(env: Record<string, string | undefined>): Promis
   const { createApp } = await import('../app.js');
   const app = await createApp(config);
   const url = await app.listen();
-  app.http.log.info({ url, storage: config.storage.kind, embedder: `${app.services.embedder.name}/${app.services.embedder.model}` }, 'memd listening');
+  app.http.log.info(
+    { url, storage: config.storage.kind, embedder: `${app.services.embedder.name}/${app.services.embedder.model}` },
+    'memd listening',
+  );
   stopOnSignals(() => app.close(), app.http.log, config.shutdownTimeoutMs);
 }
 
@@ -21,7 +28,11 @@ export function serveCommand(program: Command): void {
   const command = program
     .command('serve')
     .summary('run the API server')
-    .description('Run the memd API server (what `npm start` runs). Every other setting comes from its MEMD_* variable (README, Configuration).')
-    .action((options: Record<string, unknown>) => runServer(environmentWith(options, SETTINGS)).catch((error: unknown) => exitWithStartFailure('memd', error)));
+    .description(
+      'Run the memd API server (what `npm start` runs). Every other setting comes from its MEMD_* variable (README, Configuration).',
+    )
+    .action((options: Record<string, unknown>) =>
+      runServer(environmentWith(options, SETTINGS)).catch((error: unknown) => exitWithStartFailure('memd', error)),
+    );
   addSettingOptions(command, SETTINGS);
 }

@@ -11,10 +11,15 @@ export interface SettingOption {
   description: string;
 }
 
-const optionOf = (setting: SettingOption): Option => new Option(setting.flags, `${setting.description} (overrides ${setting.variable})`);
+const optionOf = (setting: SettingOption): Option =>
+  new Option(setting.flags, `${setting.description} (overrides ${setting.variable})`);
 
 /** The option `flags` for a setting, described by its meaning. */
-export const settingOption = (flags: string, setting: Setting<unknown>): SettingOption => ({ flags, variable: setting.name, description: setting.meaning });
+export const settingOption = (flags: string, setting: Setting<unknown>): SettingOption => ({
+  flags,
+  variable: setting.name,
+  description: setting.meaning,
+});
 
 /** Adds the options to the command; their values are parsed, checked and defaulted where the variable is declared. */
 export function addSettingOptions(command: Command, settings: readonly SettingOption[]): Command {
@@ -23,7 +28,11 @@ export function addSettingOptions(command: Command, settings: readonly SettingOp
 }
 
 /** The environment with each option given on the command line in place of its variable. */
-export function environmentWith(options: Record<string, unknown>, settings: readonly SettingOption[], env: Env = process.env): Env {
+export function environmentWith(
+  options: Record<string, unknown>,
+  settings: readonly SettingOption[],
+  env: Env = process.env,
+): Env {
   const given: Env = {};
   for (const setting of settings) {
     const value = options[optionOf(setting).attributeName()];

@@ -68,7 +68,8 @@ export function setting<T, const D extends Declaration<T>>(declaration: D & Kind
   const { name, meaning, accepts, parse } = declaration;
   const fallback = declaration.default;
   const show = declaration.show ?? ((value: T) => `\`${String(value)}\``);
-  const shownDefault = declaration.shownDefault ?? (fallback === undefined ? '' : isDerived(fallback) ? fallback.shown : show(fallback));
+  const shownDefault =
+    declaration.shownDefault ?? (fallback === undefined ? '' : isDerived(fallback) ? fallback.shown : show(fallback));
   return {
     name,
     accepts,
@@ -98,7 +99,9 @@ function shownCount(name: string, value: number): string {
 }
 
 /** An integer from `min` to `max`, read as `Number()` reads it (so `1e3` and `0x10` too). */
-export function integer<D extends Declaration<number> & { min: number; max: number }>(declaration: D): Setting<ValueOf<number, D>> {
+export function integer<D extends Declaration<number> & { min: number; max: number }>(
+  declaration: D,
+): Setting<ValueOf<number, D>> {
   const { name, min, max } = declaration;
   return setting<number, D>({
     ...declaration,
@@ -106,7 +109,8 @@ export function integer<D extends Declaration<number> & { min: number; max: numb
     show: (value) => shownCount(name, value),
     parse(raw) {
       const value = Number(raw);
-      if (!Number.isInteger(value) || value < min || value > max) throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got '${raw}'`);
+      if (!Number.isInteger(value) || value < min || value > max)
+        throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got '${raw}'`);
       return value;
     },
   });
@@ -120,21 +124,25 @@ export function ratio<D extends Declaration<number>>(declaration: D): Setting<Va
     show: String,
     parse(raw) {
       const value = Number(raw);
-      if (!(value >= 0 && value <= 1)) throw new ConfigError(`${declaration.name} must be a ratio between 0 and 1, got '${raw}'`);
+      if (!(value >= 0 && value <= 1))
+        throw new ConfigError(`${declaration.name} must be a ratio between 0 and 1, got '${raw}'`);
       return value;
     },
   });
 }
 
 /** One of `values`, in any case. */
-export function oneOf<const V extends string, D extends Declaration<V>>(declaration: D & { values: readonly V[] }): Setting<ValueOf<V, D>> {
+export function oneOf<const V extends string, D extends Declaration<V>>(
+  declaration: D & { values: readonly V[] },
+): Setting<ValueOf<V, D>> {
   const { name, values } = declaration;
   return setting<V, D>({
     ...declaration,
     accepts: values.map((value) => `\`${value}\``).join(', '),
     parse(raw) {
       const value = raw.toLowerCase();
-      if (!(values as readonly string[]).includes(value)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got '${value}'`);
+      if (!(values as readonly string[]).includes(value))
+        throw new ConfigError(`${name} must be one of ${values.join(', ')}, got '${value}'`);
       return value as V;
     },
   });
@@ -158,7 +166,9 @@ export function flag<D extends Declaration<boolean>>(declaration: D): Setting<Va
 }
 
 /** Any text, as given (trimmed); `accepts` says what it should be (default: text). */
-export function text<D extends Declaration<string> & { accepts?: string }>(declaration: D): Setting<ValueOf<string, D>> {
+export function text<D extends Declaration<string> & { accepts?: string }>(
+  declaration: D,
+): Setting<ValueOf<string, D>> {
   return setting<string, D>({ ...declaration, accepts: declaration.accepts ?? 'text', parse: (raw) => raw });
 }
 
@@ -175,12 +185,20 @@ export const listItems = (raw: string): string[] =>
     .filter((item) => item !== '');
 
 /** Comma-separated names. */
-export function list<D extends Declaration<string[]>>(declaration: D & { accepts: string }): Setting<ValueOf<string[], D>> {
-  return setting<string[], D>({ ...declaration, parse: listItems, show: (items) => items.map((item) => `\`${item}\``).join(', ') });
+export function list<D extends Declaration<string[]>>(
+  declaration: D & { accepts: string },
+): Setting<ValueOf<string[], D>> {
+  return setting<string[], D>({
+    ...declaration,
+    parse: listItems,
+    show: (items) => items.map((item) => `\`${item}\``).join(', '),
+  });
 }
 
 /** `k1=v1,k2=v2`, the values URL-encoded (the OTEL_* convention). */
-export function keyValues<D extends Declaration<Record<string, string>>>(declaration: D): Setting<ValueOf<Record<string, string>, D>> {
+export function keyValues<D extends Declaration<Record<string, string>>>(
+  declaration: D,
+): Setting<ValueOf<Record<string, string>, D>> {
   return setting<Record<string, string>, D>({
     ...declaration,
     accepts: '`key=value` pairs, comma-separated',
@@ -188,7 +206,8 @@ export function keyValues<D extends Declaration<Record<string, string>>>(declara
       const pairs: Record<string, string> = {};
       for (const item of listItems(raw)) {
         const at = item.indexOf('=');
-        if (at <= 0) throw new ConfigError(`${declaration.name} must be key=value pairs separated by commas, got '${item}'`);
+        if (at <= 0)
+          throw new ConfigError(`${declaration.name} must be key=value pairs separated by commas, got '${item}'`);
         pairs[decodeURIComponent(item.slice(0, at).trim())] = decodeURIComponent(item.slice(at + 1).trim());
       }
       return pairs;

@@ -39,7 +39,10 @@ export class HealthCheck {
       embedder: `${embedder.name}/${embedder.model}`,
       search_index: isReady() ? 'warm' : 'warming',
       llm: llm ? `${llm.name}/${llm.model}` : 'none',
-      tasks: { ...(tasks ?? { pending: 0, scheduled: 0, running: 0, failed: 0 }), finished_last_minute: finishedLastMinute() },
+      tasks: {
+        ...(tasks ?? { pending: 0, scheduled: 0, running: 0, failed: 0 }),
+        finished_last_minute: finishedLastMinute(),
+      },
     };
   }
 }

@@ -35,7 +35,11 @@ async function memoryCount(storage: Storage, workspaceIds: readonly string[]): P
 }
 
 /** The workspaces to re-embed, after checking that re-embedding only `workspaceId` keeps one embedder in the database. */
-async function workspacesToReembed(storage: Storage, embedder: EmbeddingProvider, workspaceId: string | undefined): Promise<string[]> {
+async function workspacesToReembed(
+  storage: Storage,
+  embedder: EmbeddingProvider,
+  workspaceId: string | undefined,
+): Promise<string[]> {
   if (workspaceId === undefined) return (await storage.workspaces.list()).map((workspace) => workspace.id);
   const mismatch = embedderMismatch(await readEmbedderIdentity(storage), identityOf(embedder));
   if (mismatch) throw new ConfigError(`${mismatch}: every workspace must be re-embedded (leave out the workspace)`);
@@ -43,24 +47,37 @@ async function workspacesToReembed(storage: Storage, embedder: EmbeddingProvider
   return [workspaceId];
 }
 
-async function reembedWorkspaceMemories(storage: Storage, embedder: EmbeddingProvider, workspaceId: string, onPage: (count: number) => void): Promise<void> {
+async function reembedWorkspaceMemories(
+  storage: Storage,
+  embedder: EmbeddingProvider,
+  workspaceId: string,
+  onPage: (count: number) => void,
+): Promise<void> {
   for (let afterSeq = 0; ; ) {
     const page = await storage.memories.scan(workspaceId, afterSeq, PAGE);
     if (page.length === 0) return;
     const vectors = await embedder.embed(page.map(({ memory }) => normaliseContent(memory.content)));
-    await storage.transaction((tx) => tx.memories.setEmbeddings(page.map(({ memory }, i) => ({ workspaceId, id: memory.id, embedding: vectors[i]! }))));
+    await storage.transaction((tx) =>
+      tx.memories.setEmbeddings(page.map(({ memory }, i) => ({ workspaceId, id: memory.id, embedding: vectors[i]! }))),
+    );
     afterSeq = page[page.length - 1]!.seq;
     onPage(page.length);
   }
 }
 
 /** The passages document pages are searched by (every workspace's). */
-async function reembedPassages(storage: Storage, embedder: EmbeddingProvider, onPage: (count: number) => void): Promise<void> {
+async function reembedPassages(
+  storage: Storage,
+  embedder: EmbeddingProvider,
+  onPage: (count: number) => void,
+): Promise<void> {
   for (let after: PassageKey | null = null; ; ) {
     const batch = await storage.documents.scanPassages(after, PAGE);
     if (batch.length === 0) return;
     const vectors = await embedder.embed(batch.map((passage) => normaliseContent(passage.text)));
-    await storage.transaction((tx) => tx.documents.setPassageEmbeddings(batch.map((passage, i) => ({ ...passage, embedding: vectors[i]! }))));
+    await storage.transaction((tx) =>
+      tx.documents.setPassageEmbeddings(batch.map((passage, i) => ({ ...passage, embedding: vectors[i]! }))),
+    );
     after = batch[batch.length - 1]!;
     onPage(batch.length);
   }
@@ -71,7 +88,12 @@ async function reembedPassages(storage: Storage, embedder: EmbeddingProvider, on
  * it as the database's embedder; with `workspaceId`, that workspace's memories only. Offline work: on SQLite the
  * caller holds the data directory, so no server runs meanwhile.
  */
-export async function reembed(storage: Storage, embedder: EmbeddingProvider, indexes: VectorIndexes, options: ReembedOptions = {}): Promise<ReembedReport> {
+export async function reembed(
+  storage: Storage,
+  embedder: EmbeddingProvider,
+  indexes: VectorIndexes,
+  options: ReembedOptions = {},
+): Promise<ReembedReport> {
   const workspaceIds = await workspacesToReembed(storage, embedder, options.workspaceId);
   const total = await memoryCount(storage, workspaceIds);
   const report: ReembedReport = { memories: 0, passages: 0 };

@@ -42,7 +42,9 @@ export function toAppError(error: unknown): AppError {
   const e = error as FastifyError & { validation?: AjvIssue[]; validationContext?: string };
   if (e.validation) {
     const details = dedupeDetails(e.validation.map((issue) => describeIssue(issue, e.validationContext ?? 'body')));
-    const summary = details.map((d) => `${d.path.replace(/^\/(body|querystring|params|headers|arguments)\/?/, '') || d.path} ${d.message}`).join('; ');
+    const summary = details
+      .map((d) => `${d.path.replace(/^\/(body|querystring|params|headers|arguments)\/?/, '') || d.path} ${d.message}`)
+      .join('; ');
     return new AppError('validation_error', `invalid request: ${summary}`, { details });
   }
   switch (e.code) {
@@ -64,7 +66,10 @@ export function toAppError(error: unknown): AppError {
   if (e.statusCode === 413) return new AppError('payload_too_large', e.message);
   if (e.statusCode === 415) return new AppError('unsupported_media_type', e.message);
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
-    return new AppError(e.statusCode === 404 ? 'not_found' : e.statusCode === 429 ? 'rate_limited' : 'bad_request', e.message);
+    return new AppError(
+      e.statusCode === 404 ? 'not_found' : e.statusCode === 429 ? 'rate_limited' : 'bad_request',
+      e.message,
+    );
   }
   return new AppError('internal_error', 'internal server error', { cause: error });
 }
@@ -93,10 +98,14 @@ export function errorBody(error: AppError): ErrorBody {
 
 /** The media type a route could not read, named in its 415 (fastify's own message names none). */
 const refusedMediaType = (request: FastifyRequest): AppError =>
-  new AppError('unsupported_media_type', `this endpoint does not read Content-Type '${request.headers['content-type'] ?? ''}'`);
+  new AppError(
+    'unsupported_media_type',
+    `this endpoint does not read Content-Type '${request.headers['content-type'] ?? ''}'`,
+  );
 
 export function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const appError = (error as FastifyError).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? refusedMediaType(request) : toAppError(error);
+  const appError =
+    (error as FastifyError).code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? refusedMediaType(request) : toAppError(error);
   if (appError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
   if (appError.retryAfter !== undefined) reply.header('retry-after', String(appError.retryAfter));
   // The rest of an oversized body may still be on its way: this connection cannot carry another request.

@@ -15,7 +15,8 @@ export function nestsDeeperThan(text: string, maxDepth: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // a backslash escapes the next character
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {
@@ -26,7 +27,9 @@ export function nestsDeeperThan(text: string, maxDepth: number): boolean {
 }
 
 const refused = (path: string, message: string): AppError =>
-  new AppError('invalid_json', path ? `${path.replace(/^\//, '')} ${message}` : message, { details: [{ path, message }] });
+  new AppError('invalid_json', path ? `${path.replace(/^\//, '')} ${message}` : message, {
+    details: [{ path, message }],
+  });
 
 /**
  * The first string (value or key) that no database here can store as text: one holding NUL (PostgreSQL text
@@ -54,10 +57,15 @@ function unstorableStringAt(value: unknown, path: string): string | undefined {
  * `constructor.prototype` key (prototype poisoning), throws a SyntaxError.
  */
 export function parseClientJson(text: string, maxDepth: number, path: string): unknown {
-  if (nestsDeeperThan(text, maxDepth)) throw refused(path, `nests objects and arrays deeper than ${maxDepth} levels (MEMD_JSON_MAX_DEPTH)`);
+  if (nestsDeeperThan(text, maxDepth))
+    throw refused(path, `nests objects and arrays deeper than ${maxDepth} levels (MEMD_JSON_MAX_DEPTH)`);
   const value = secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }) as unknown;
   const unstorable = text.includes('\\u') ? unstorableStringAt(value, path) : undefined;
-  if (unstorable) throw refused(unstorable, 'holds a NUL character or an unpaired surrogate (\\u0000, \\ud800…), which text cannot hold');
+  if (unstorable)
+    throw refused(
+      unstorable,
+      'holds a NUL character or an unpaired surrogate (\\u0000, \\ud800…), which text cannot hold',
+    );
   return value;
 }
 

@@ -36,11 +36,15 @@ export function observeRequests(app: App, { metrics, tracing }: Observability): 
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     const traceparent = request.headers.traceparent;
-    request.requestSpan = tracing.startRequest(`${request.method} ${routeOf(request.routeOptions.url)}`, typeof traceparent === 'string' ? traceparent : undefined, {
-      'http.request.method': request.method,
-      'url.path': request.url.split('?')[0],
-      'memd.request_id': request.id,
-    });
+    request.requestSpan = tracing.startRequest(
+      `${request.method} ${routeOf(request.routeOptions.url)}`,
+      typeof traceparent === 'string' ? traceparent : undefined,
+      {
+        'http.request.method': request.method,
+        'url.path': request.url.split('?')[0],
+        'memd.request_id': request.id,
+      },
+    );
     // 'close' comes once the response is sent, and also when the client hung up before it (which no Fastify hook
     // reports for a request already read): then the status is 499, nginx's "client closed request".
     reply.raw.once('close', () => {

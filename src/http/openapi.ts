@@ -23,11 +23,16 @@ export function finishOpenApiDocument<T extends object>(document: T): T {
       operation.responses![status] = { $ref: `#/components/responses/${title}` };
     }
     for (const parameter of operation.parameters ?? []) {
-      if (parameter.required && parameter.in !== 'path' && parameter.schema?.default !== undefined) parameter.required = false;
+      if (parameter.required && parameter.in !== 'path' && parameter.schema?.default !== undefined)
+        parameter.required = false;
     }
     for (const media of Object.values(operation.requestBody?.content ?? {})) optionalDefaults(media.schema);
   }
-  doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...named }, responses: { ...doc.components?.responses, ...responses } };
+  doc.components = {
+    ...doc.components,
+    schemas: { ...doc.components?.schemas, ...named },
+    responses: { ...doc.components?.responses, ...responses },
+  };
   return document;
 }
 
@@ -50,11 +55,13 @@ interface OpenApiDocument {
   components?: { schemas?: Record<string, unknown>; responses?: Record<string, unknown> } & JsonObject;
 }
 
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function* operationsOf(doc: OpenApiDocument): Generator<Operation> {
   for (const item of Object.values(doc.paths)) {
-    for (const [method, operation] of Object.entries(item)) if (method !== 'parameters' && isObject(operation)) yield operation;
+    for (const [method, operation] of Object.entries(item))
+      if (method !== 'parameters' && isObject(operation)) yield operation;
   }
 }
 
@@ -62,11 +69,15 @@ function* operationsOf(doc: OpenApiDocument): Generator<Operation> {
 function nameTitledSchemas(value: unknown, named: Record<string, JsonObject>): unknown {
   if (Array.isArray(value)) return value.map((item) => nameTitledSchemas(item, named));
   if (!isObject(value)) return value;
-  const { nullable, ...copy } = Object.fromEntries(Object.entries(value).map(([key, item]) => [key, nameTitledSchemas(item, named)]));
+  const { nullable, ...copy } = Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [key, nameTitledSchemas(item, named)]),
+  );
   const title = copy.title;
-  if (typeof title !== 'string' || copy.type === undefined) return nullable === undefined ? copy : { ...copy, nullable };
+  if (typeof title !== 'string' || copy.type === undefined)
+    return nullable === undefined ? copy : { ...copy, nullable };
   const existing = named[title];
-  if (existing && !isDeepStrictEqual(existing, copy)) throw new Error(`two different OpenAPI schemas are titled '${title}': give one another title`);
+  if (existing && !isDeepStrictEqual(existing, copy))
+    throw new Error(`two different OpenAPI schemas are titled '${title}': give one another title`);
   named[title] = copy;
   const ref = { $ref: `#/components/schemas/${title}` };
   // A nullable use of the shape (the document writes `T | null` as T with `nullable`): a $ref takes no siblings.
@@ -77,7 +88,10 @@ function nameTitledSchemas(value: unknown, named: Record<string, JsonObject>): u
 function namedResponseTitle(response: unknown, named: Record<string, JsonObject>): string | undefined {
   if (!isObject(response) || !isObject(response.content)) return undefined;
   const media = Object.entries(response.content);
-  const ref = media.length === 1 && media[0]![0] === 'application/json' && isObject(media[0]![1]) && isObject(media[0]![1].schema) ? media[0]![1].schema.$ref : undefined;
+  const ref =
+    media.length === 1 && media[0]![0] === 'application/json' && isObject(media[0]![1]) && isObject(media[0]![1].schema)
+      ? media[0]![1].schema.$ref
+      : undefined;
   const title = typeof ref === 'string' ? ref.replace('#/components/schemas/', '') : undefined;
   return title !== undefined && named[title]?.description === response.description ? title : undefined;
 }
@@ -91,7 +105,9 @@ function optionalDefaults(schema: unknown): void {
   if (!isObject(schema)) return;
   const properties = schema.properties;
   if (isObject(properties) && Array.isArray(schema.required)) {
-    const required = schema.required.filter((name) => !(isObject(properties[name]) && properties[name].default !== undefined));
+    const required = schema.required.filter(
+      (name) => !(isObject(properties[name]) && properties[name].default !== undefined),
+    );
     if (required.length > 0) schema.required = required;
     else delete schema.required;
   }

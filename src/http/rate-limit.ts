@@ -22,6 +22,10 @@ export async function limitRequestRate(scope: App, perMinute: number): Promise<v
     timeWindow: 60_000,
     keyGenerator: clientOf,
     errorResponseBuilder: (_request, context) =>
-      new AppError('rate_limited', `rate limit of ${context.max} requests a minute reached; retry in ${context.after}`, { retryAfter: Math.ceil(context.ttl / 1000) }),
+      new AppError(
+        'rate_limited',
+        `rate limit of ${context.max} requests a minute reached; retry in ${context.after}`,
+        { retryAfter: Math.ceil(context.ttl / 1000) },
+      ),
   });
 }

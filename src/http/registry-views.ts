@@ -18,8 +18,16 @@ export function requestedNames(body: { name?: string | undefined; names?: string
 }
 
 /** The winner of each name asked, in that order, and the names nothing answers. */
-export function resolvedView<T, V>(names: readonly string[], winners: ReadonlyMap<string, T>, view: (entry: T) => V): { first: V | null; found: V[]; not_found: string[] } {
+export function resolvedView<T, V>(
+  names: readonly string[],
+  winners: ReadonlyMap<string, T>,
+  view: (entry: T) => V,
+): { first: V | null; found: V[]; not_found: string[] } {
   const found = names.flatMap((name) => (winners.has(name) ? [view(winners.get(name)!)] : []));
   const first = winners.get(names[0]!);
-  return { first: first === undefined ? null : view(first), found, not_found: names.filter((name) => !winners.has(name)) };
+  return {
+    first: first === undefined ? null : view(first),
+    found,
+    not_found: names.filter((name) => !winners.has(name)),
+  };
 }

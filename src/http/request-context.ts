@@ -28,7 +28,12 @@ const field = (value: unknown): string | undefined => {
  * routes that read it elsewhere (a multipart form).
  */
 function hintsOf(request: FastifyRequest, body?: string): WorkspaceHints {
-  return { body: body ?? field(request.body), query: field(request.query), header: header(request, 'x-workspace-id'), sessionId: header(request, 'x-session-id') };
+  return {
+    body: body ?? field(request.body),
+    query: field(request.query),
+    header: header(request, 'x-workspace-id'),
+    sessionId: header(request, 'x-session-id'),
+  };
 }
 
 /** The caller's Access for a call the workspace scopes (see AccessResolver.scope). */
@@ -42,7 +47,12 @@ export function existingAccess(services: CoreServices, request: FastifyRequest, 
 }
 
 /** The caller's Access for a call addressing one record by its id (see AccessResolver.forObject). */
-export function objectAccess(services: CoreServices, request: FastifyRequest, kind: LocatableKind, id: string): Promise<Access> {
+export function objectAccess(
+  services: CoreServices,
+  request: FastifyRequest,
+  kind: LocatableKind,
+  id: string,
+): Promise<Access> {
   return services.access.forObject(request.principal, hintsOf(request), { kind, id });
 }
 
@@ -53,7 +63,11 @@ export function objectAccess(services: CoreServices, request: FastifyRequest, ki
  */
 export function sessionAccess(services: CoreServices, request: FastifyRequest): Promise<SessionAccess> {
   const sessionId = header(request, 'x-session-id');
-  if (!sessionId) throw new AppError('bad_request', 'this route needs an X-Session-ID header naming a live session (POST /v1/sessions creates one)');
+  if (!sessionId)
+    throw new AppError(
+      'bad_request',
+      'this route needs an X-Session-ID header naming a live session (POST /v1/sessions creates one)',
+    );
   return services.access.ofSession(request.principal, sessionId);
 }
 

@@ -44,7 +44,13 @@ import { uiRoutes } from './ui.js';
 import { validatorCompiler } from './validation.js';
 import { acceptWorkspaceQuery } from './workspace-query.js';
 
-export type App = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
 
 export { API_VERSION };
 
@@ -102,7 +108,18 @@ export async function buildHttpServer(services: CoreServices, logger: FastifyBas
 
   await app.register(cors, {
     origin: true,
-    allowedHeaders: ['Authorization', 'Content-Type', 'X-API-Key', 'X-Request-ID', 'X-Session-ID', 'X-Workspace-ID', 'traceparent', 'Mcp-Protocol-Version', 'Mcp-Session-Id', 'Last-Event-ID'],
+    allowedHeaders: [
+      'Authorization',
+      'Content-Type',
+      'X-API-Key',
+      'X-Request-ID',
+      'X-Session-ID',
+      'X-Workspace-ID',
+      'traceparent',
+      'Mcp-Protocol-Version',
+      'Mcp-Session-Id',
+      'Last-Event-ID',
+    ],
     exposedHeaders: ['Retry-After', 'X-Request-ID', 'Mcp-Session-Id'],
   });
   await app.register(swagger, {
@@ -112,14 +129,16 @@ export async function buildHttpServer(services: CoreServices, logger: FastifyBas
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
-    transformObject: (documents) => ('openapiObject' in documents ? finishOpenApiDocument(documents.openapiObject) : documents.swaggerObject),
+    transformObject: (documents) =>
+      'openapiObject' in documents ? finishOpenApiDocument(documents.openapiObject) : documents.swaggerObject,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   // An acknowledged write is a durable write: every mutating request waits for the durability barrier.
   app.addHook('onSend', async (request) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS') await services.syncWrites();
+    if (request.method !== 'GET' && request.method !== 'HEAD' && request.method !== 'OPTIONS')
+      await services.syncWrites();
   });
 
   // Background tasks start in the gaps between client requests (health probes do not count).

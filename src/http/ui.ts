@@ -45,7 +45,8 @@ const CONTENT_SECURITY_POLICY = [
 /** File names under assets/ carry a hash of their content: cached for good. The page itself is checked each time. */
 const ASSETS = `${UI_PREFIX}/assets/`;
 
-const sendPage = (reply: FastifyReply) => reply.header('content-security-policy', CONTENT_SECURITY_POLICY).sendFile('index.html');
+const sendPage = (reply: FastifyReply) =>
+  reply.header('content-security-policy', CONTENT_SECURITY_POLICY).sendFile('index.html');
 
 export async function uiRoutes(app: App, buildDir = UI_BUILD_DIR): Promise<void> {
   const built = existsSync(join(buildDir, 'index.html'));
@@ -54,7 +55,10 @@ export async function uiRoutes(app: App, buildDir = UI_BUILD_DIR): Promise<void>
     if (!built) {
       // `npm run dev` (tsx) serves the API without building the page.
       scope.get(`${UI_PREFIX}/*`, { schema: { hide: true } }, async () => {
-        throw new AppError('not_found', 'the explorer is not built here: run `npm run build` (or `npm start`, which builds it)');
+        throw new AppError(
+          'not_found',
+          'the explorer is not built here: run `npm run build` (or `npm start`, which builds it)',
+        );
       });
       return;
     }
@@ -68,7 +72,10 @@ export async function uiRoutes(app: App, buildDir = UI_BUILD_DIR): Promise<void>
       globIgnore: ['index.html'],
       cacheControl: false,
       setHeaders: (reply, path) => {
-        reply.header('cache-control', path.startsWith(join(buildDir, 'assets')) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        reply.header(
+          'cache-control',
+          path.startsWith(join(buildDir, 'assets')) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
       },
     });
     // Client-side routes (/ui/w/<workspace>/memories/…) are the page; a missing asset is a 404, not the page.

@@ -16,5 +16,6 @@ export function acceptWorkspaceQuery(route: RouteOptions): void {
   const schema = route.schema;
   const query = schema.querystring as TObject | undefined;
   if (!query) schema.querystring = Type.Object({ workspace_id: WorkspaceIdField }, { additionalProperties: false });
-  else if (query.properties && !('workspace_id' in query.properties)) schema.querystring = { ...query, properties: { ...query.properties, workspace_id: WorkspaceIdField } };
+  else if (query.properties && !('workspace_id' in query.properties))
+    schema.querystring = { ...query, properties: { ...query.properties, workspace_id: WorkspaceIdField } };
 }

@@ -9,7 +9,8 @@ const RESOURCE_NOT_FOUND = -32002;
  * results, see toolError): the API's code and message, and the code again in `data` for clients that branch on it.
  */
 export function protocolError(error: unknown): McpError {
-  if (!(error instanceof AppError) || error.statusCode >= 500) return new McpError(ErrorCode.InternalError, error instanceof AppError ? error.message : 'internal error');
+  if (!(error instanceof AppError) || error.statusCode >= 500)
+    return new McpError(ErrorCode.InternalError, error instanceof AppError ? error.message : 'internal error');
   const code = error.statusCode === 404 ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams;
   return new McpError(code, `${error.code}: ${error.message}`, { code: error.code });
 }

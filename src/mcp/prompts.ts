@@ -12,7 +12,8 @@ export function registerPrompts(server: McpServer, context: ToolContext): void {
     'use_memory',
     {
       title: 'Use long-term memory',
-      description: 'How to use memd’s tools well, and what happened lately in the workspace; optionally the task at hand',
+      description:
+        'How to use memd’s tools well, and what happened lately in the workspace; optionally the task at hand',
       argsSchema: {
         task: z.string().max(10_000).optional().describe('what you are about to work on'),
         workspace_id: z.string().max(128).optional().describe('the workspace (default: the connection’s)'),
@@ -22,7 +23,9 @@ export function registerPrompts(server: McpServer, context: ToolContext): void {
       let summary: string;
       try {
         const access = await context.scope(workspace_id);
-        summary = (await context.services.sessions.briefing(access, { lookbackMinutes: SESSION_BRIEFING_LOOKBACK_HOURS * 60 })).summary;
+        summary = (
+          await context.services.sessions.briefing(access, { lookbackMinutes: SESSION_BRIEFING_LOOKBACK_HOURS * 60 })
+        ).summary;
       } catch (error) {
         throw protocolError(error);
       }
@@ -30,7 +33,9 @@ export function registerPrompts(server: McpServer, context: ToolContext): void {
         INSTRUCTIONS,
         PRACTICES,
         `What happened lately in this workspace: ${summary}`,
-        task ? `The task at hand: ${task}\nStart by recalling what is already known about it.` : 'Start by recalling what is already known about the task you are given.',
+        task
+          ? `The task at hand: ${task}\nStart by recalling what is already known about it.`
+          : 'Start by recalling what is already known about the task you are given.',
       ].join('\n\n');
       return { description: 'Using long-term memory', messages: [{ role: 'user', content: { type: 'text', text } }] };
     },

@@ -48,23 +48,33 @@ export async function connectRelay(target: RelayTarget): Promise<{ server: Serve
   await upstream.connect(new StreamableHTTPClientTransport(mcpEndpointOf(target.url), { requestInit: { headers } }));
 
   const capabilities = upstream.getServerCapabilities() ?? {};
-  const server = new Server(upstream.getServerVersion() ?? { name: 'memd', version: API_VERSION }, { capabilities, instructions: upstream.getInstructions() });
+  const server = new Server(upstream.getServerVersion() ?? { name: 'memd', version: API_VERSION }, {
+    capabilities,
+    instructions: upstream.getInstructions(),
+  });
   if (capabilities.tools) {
     server.setRequestHandler(ListToolsRequestSchema, (request) => upstream.listTools(request.params));
     server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
       try {
-        return (await upstream.callTool(request.params, undefined, { timeout: TOOL_CALL_TIMEOUT_MS })) as CallToolResult;
+        return (await upstream.callTool(request.params, undefined, {
+          timeout: TOOL_CALL_TIMEOUT_MS,
+        })) as CallToolResult;
       } catch (error) {
         if (error instanceof McpError) throw error;
         // memd could not be reached, or refused the request outright (a revoked key, the rate limit): the model is told.
         const message = error instanceof Error ? error.message : String(error);
-        return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: { code: 'upstream_unavailable', message } }) }] };
+        return {
+          isError: true,
+          content: [{ type: 'text', text: JSON.stringify({ error: { code: 'upstream_unavailable', message } }) }],
+        };
       }
     });
   }
   if (capabilities.resources) {
     server.setRequestHandler(ListResourcesRequestSchema, (request) => upstream.listResources(request.params));
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) => upstream.listResourceTemplates(request.params));
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) =>
+      upstream.listResourceTemplates(request.params),
+    );
     server.setRequestHandler(ReadResourceRequestSchema, (request) => upstream.readResource(request.params));
   }
   if (capabilities.prompts) {

@@ -7,9 +7,12 @@ import { protocolError } from './errors.js';
 /** How many memories the recent-memories resource shows: a glance, not a listing (recall and export go further). */
 const RECENT_MEMORIES = 20;
 
-const json = (uri: URL, value: unknown): ReadResourceResult => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(value) }] });
+const json = (uri: URL, value: unknown): ReadResourceResult => ({
+  contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(value) }],
+});
 
-const variable = (value: string | string[] | undefined): string => (Array.isArray(value) ? (value[0] ?? '') : (value ?? ''));
+const variable = (value: string | string[] | undefined): string =>
+  Array.isArray(value) ? (value[0] ?? '') : (value ?? '');
 
 /** Resources of every workspace the caller may use: its newest memories, and its schema (the vocabulary of memory types and links). */
 export function registerResources(server: McpServer, context: ToolContext): void {
@@ -33,8 +36,14 @@ export function registerResources(server: McpServer, context: ToolContext): void
 
   server.registerResource(
     'recent-memories',
-    new ResourceTemplate('memd://workspaces/{workspace_id}/memories/recent', { list: listed('memories/recent', 'recent memories') }),
-    { title: 'Recent memories', description: `The ${RECENT_MEMORIES} newest active memories of a workspace, and how many it has`, mimeType: 'application/json' },
+    new ResourceTemplate('memd://workspaces/{workspace_id}/memories/recent', {
+      list: listed('memories/recent', 'recent memories'),
+    }),
+    {
+      title: 'Recent memories',
+      description: `The ${RECENT_MEMORIES} newest active memories of a workspace, and how many it has`,
+      mimeType: 'application/json',
+    },
     reading(async (workspaceId) => {
       // As GET /v1/memories?workspace_id=…: the workspace the caller names, resolved and authorized alike.
       const access = await context.scope(workspaceId);
@@ -46,7 +55,12 @@ export function registerResources(server: McpServer, context: ToolContext): void
   server.registerResource(
     'workspace-schema',
     new ResourceTemplate('memd://workspaces/{workspace_id}/schema', { list: listed('schema', 'schema') }),
-    { title: 'Workspace schema', description: 'Memory types and subtypes, and the relationship types (by category) that associate and traverse take', mimeType: 'application/json' },
+    {
+      title: 'Workspace schema',
+      description:
+        'Memory types and subtypes, and the relationship types (by category) that associate and traverse take',
+      mimeType: 'application/json',
+    },
     reading(async (workspaceId) => {
       authorizeWorkspace(caller.principal, workspaceId);
       return services.workspaces.schema(workspaceId);

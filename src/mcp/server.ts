@@ -1,5 +1,11 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../core/logger.js';
 import type { CoreServices } from '../services.js';
 import { API_VERSION } from '../version.js';
@@ -23,7 +29,10 @@ const LISTING = { tools: TOOLS.map(listingOf) };
  * field is declared once and an argument is refused (validation_error, with details) exactly as a body would be.
  */
 export function createMcpServer(services: CoreServices, caller: McpCaller, log: Logger): McpServer {
-  const server = new McpServer({ name: 'memd', version: API_VERSION }, { instructions: INSTRUCTIONS, capabilities: { tools: {} } });
+  const server = new McpServer(
+    { name: 'memd', version: API_VERSION },
+    { instructions: INSTRUCTIONS, capabilities: { tools: {} } },
+  );
   const context = toolContext(services, caller);
   server.server.setRequestHandler(ListToolsRequestSchema, () => LISTING);
   server.server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {

@@ -9,7 +9,12 @@ import { runStdioServer } from './stdio.js';
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { url: { type: 'string' }, 'api-key': { type: 'string' }, workspace: { type: 'string' }, 'data-dir': { type: 'string' } },
+    options: {
+      url: { type: 'string' },
+      'api-key': { type: 'string' },
+      workspace: { type: 'string' },
+      'data-dir': { type: 'string' },
+    },
   });
   const server = await runStdioServer({
     url: values.url,

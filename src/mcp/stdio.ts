@@ -53,7 +53,8 @@ export async function runStdioServer(options: StdioOptions = {}): Promise<StdioS
     }
     return closed;
   };
-  const stop = () => void close().catch((error: unknown) => log.error({ err: error }, 'stopping the MCP server failed'));
+  const stop = () =>
+    void close().catch((error: unknown) => log.error({ err: error }, 'stopping the MCP server failed'));
   // The client going away (stdin ends) or a signal stops the server; close() lets the work in flight finish.
   process.stdin.once('end', stop);
   for (const signal of SIGNALS) process.once(signal, stop);

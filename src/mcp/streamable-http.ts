@@ -7,7 +7,11 @@ import type { CoreServices } from '../services.js';
 import { createMcpServer } from './server.js';
 
 /** What a stateless server answers to the requests of a stateful session (GET's event stream, DELETE's end). */
-const NOT_ALLOWED = { jsonrpc: '2.0', error: { code: -32000, message: 'this MCP server is stateless: POST each request to /mcp' }, id: null };
+const NOT_ALLOWED = {
+  jsonrpc: '2.0',
+  error: { code: -32000, message: 'this MCP server is stateless: POST each request to /mcp' },
+  id: null,
+};
 
 /**
  * MCP over streamable HTTP at /mcp, on the API's own server: the same keys (the server's onRequest hook has already
@@ -19,18 +23,24 @@ export async function mountStreamableHttp(app: App, services: CoreServices): Pro
   await app.register(async (scope) => {
     await limitRequestRate(scope, services.config.rateLimit.perMinute);
     scope.post('/mcp', { schema: { hide: true } }, (request, reply) => serve(services, request, reply));
-    const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) => reply.status(405).header('allow', 'POST').send(NOT_ALLOWED);
+    const notAllowed = async (_request: FastifyRequest, reply: FastifyReply) =>
+      reply.status(405).header('allow', 'POST').send(NOT_ALLOWED);
     scope.get('/mcp', { schema: { hide: true } }, notAllowed);
     scope.delete('/mcp', { schema: { hide: true } }, notAllowed);
   });
 }
 
 async function serve(services: CoreServices, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const server = createMcpServer(services, { principal: request.principal, workspace: header(request, 'x-workspace-id') }, request.log);
+  const server = createMcpServer(
+    services,
+    { principal: request.principal, workspace: header(request, 'x-workspace-id') },
+    request.log,
+  );
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   // The SDK writes the response itself: headers set so far (CORS) go onto the raw response first.
   reply.hijack();
-  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value);
+  for (const [name, value] of Object.entries(reply.getHeaders()))
+    if (value !== undefined) reply.raw.setHeader(name, value);
   reply.raw.once('close', () => void server.close());
   try {
     await server.connect(transport);

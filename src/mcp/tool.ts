@@ -24,14 +24,18 @@ export interface Tool {
   run(args: never, context: ToolContext): Promise<unknown>;
 }
 
-type ToolSpec<S extends TObject> = Omit<Tool, 'input' | 'run' | 'check'> & { input: S; run(args: Static<S>, context: ToolContext): Promise<unknown> };
+type ToolSpec<S extends TObject> = Omit<Tool, 'input' | 'run' | 'check'> & {
+  input: S;
+  run(args: Static<S>, context: ToolContext): Promise<unknown>;
+};
 
 /** A tool whose `run` is typed by its input schema, and whose arguments are checked by the API's body validator. */
 export function defineTool<S extends TObject>(spec: ToolSpec<S>): Tool {
   const validate = compileBodySchema<Static<S>>(spec.input);
   return {
     ...spec,
-    check: (args) => (validate(args) ? null : toAppError({ validation: validate.errors, validationContext: 'arguments' })),
+    check: (args) =>
+      validate(args) ? null : toAppError({ validation: validate.errors, validationContext: 'arguments' }),
   };
 }
 
@@ -41,7 +45,12 @@ export const listingOf = (tool: Tool): ListedTool => ({
   title: tool.title,
   description: tool.description,
   inputSchema: tool.input as unknown as ListedTool['inputSchema'],
-  annotations: { title: tool.title, readOnlyHint: tool.effect === 'reads', destructiveHint: tool.effect === 'deletes', openWorldHint: false },
+  annotations: {
+    title: tool.title,
+    readOnlyHint: tool.effect === 'reads',
+    destructiveHint: tool.effect === 'deletes',
+    openWorldHint: false,
+  },
 });
 
 /** A result as the model reads it: compact JSON, or text as it is. */
@@ -57,7 +66,12 @@ export function toolError(error: unknown, log: Logger, tool: string): CallToolRe
   const known = error instanceof AppError ? error : null;
   if (!known || known.statusCode >= 500) log.error({ err: error, tool }, 'MCP tool failed');
   const body = known
-    ? { code: known.code, message: known.message, ...(known.details.length > 0 && { details: known.details }), ...(known.retryAfter !== undefined && { retry_after: known.retryAfter }) }
+    ? {
+        code: known.code,
+        message: known.message,
+        ...(known.details.length > 0 && { details: known.details }),
+        ...(known.retryAfter !== undefined && { retry_after: known.retryAfter }),
+      }
     : { code: 'internal_error', message: 'internal error' };
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: body }) }] };
 }

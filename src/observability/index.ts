@@ -82,12 +82,23 @@ export class Observability implements Telemetry {
    * collector down) are lost with a warning: they are no reason to fail or hold up a stop.
    */
   async shutdown(): Promise<void> {
-    const exported = this.tracing.shutdown().catch((error: unknown) => this.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'exporting the last spans failed'));
+    const exported = this.tracing
+      .shutdown()
+      .catch((error: unknown) =>
+        this.log.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          'exporting the last spans failed',
+        ),
+      );
     await Promise.race([exported, sleep(LAST_SPANS_WAIT_MS, undefined, { ref: false })]);
   }
 }
 
 /** Metrics always (they cost next to nothing); tracing when the OTEL_* variables switch it on. */
-export async function createObservability(config: Config, log: ContextLogger, gauges: GaugeSources): Promise<Observability> {
+export async function createObservability(
+  config: Config,
+  log: ContextLogger,
+  gauges: GaugeSources,
+): Promise<Observability> {
   return new Observability(new Metrics(gauges), await startTracing(config.tracing), log);
 }

@@ -91,7 +91,12 @@ export class Metrics {
       buckets: BUCKETS.embedding,
       registers,
     });
-    this.embeddingTexts = new Counter({ name: 'memd_embedding_texts_total', help: 'Texts embedded', labelNames: ['provider', 'model'], registers });
+    this.embeddingTexts = new Counter({
+      name: 'memd_embedding_texts_total',
+      help: 'Texts embedded',
+      labelNames: ['provider', 'model'],
+      registers,
+    });
     this.llmDuration = new Histogram({
       name: 'memd_llm_request_duration_seconds',
       help: 'Calls to the language model (retries included), by outcome, and how long they took',
@@ -165,7 +170,12 @@ export class Metrics {
     if (outcome === 'ok') this.embeddingTexts.inc(labels, texts);
   }
 
-  llm(labels: ProviderLabels, outcome: Outcome, seconds: number, tokens: { input: number | undefined; output: number | undefined }): void {
+  llm(
+    labels: ProviderLabels,
+    outcome: Outcome,
+    seconds: number,
+    tokens: { input: number | undefined; output: number | undefined },
+  ): void {
     this.llmDuration.observe({ ...labels, outcome }, seconds);
     if (tokens.input !== undefined) this.llmTokens.inc({ ...labels, direction: 'input' }, tokens.input);
     if (tokens.output !== undefined) this.llmTokens.inc({ ...labels, direction: 'output' }, tokens.output);

@@ -21,7 +21,11 @@ import type { ActiveSpan, SpanAttributes } from '../core/telemetry.js';
 import { AppError } from '../errors.js';
 import type { RequestSpan, SpanKindName, SpanOptions, Tracing } from './tracing.js';
 
-const KINDS: Record<SpanKindName, SpanKind> = { internal: SpanKind.INTERNAL, server: SpanKind.SERVER, client: SpanKind.CLIENT };
+const KINDS: Record<SpanKindName, SpanKind> = {
+  internal: SpanKind.INTERNAL,
+  server: SpanKind.SERVER,
+  client: SpanKind.CLIENT,
+};
 
 /** OpenTelemetry drops (with a diagnostic) attributes whose value is undefined; they are left out here instead. */
 function defined(attributes: SpanAttributes | undefined): Record<string, string | number | boolean> {
@@ -30,7 +34,9 @@ function defined(attributes: SpanAttributes | undefined): Record<string, string 
   return kept;
 }
 
-const activeSpan = (span: Span): ActiveSpan => ({ setAttributes: (attributes) => span.setAttributes(defined(attributes)) });
+const activeSpan = (span: Span): ActiveSpan => ({
+  setAttributes: (attributes) => span.setAttributes(defined(attributes)),
+});
 
 /** A failed step: the span says so, with the error's code (`error.type`, as the semantic conventions name it). */
 function markFailed(span: Span, error: unknown): void {
@@ -40,13 +46,19 @@ function markFailed(span: Span, error: unknown): void {
 }
 
 function sampler({ root, ratio, parentBased }: TracingConfig['sampler']): Sampler {
-  const forRoots = root === 'always_on' ? new AlwaysOnSampler() : root === 'always_off' ? new AlwaysOffSampler() : new TraceIdRatioBasedSampler(ratio);
+  const forRoots =
+    root === 'always_on'
+      ? new AlwaysOnSampler()
+      : root === 'always_off'
+        ? new AlwaysOffSampler()
+        : new TraceIdRatioBasedSampler(ratio);
   return parentBased ? new ParentBasedSampler({ root: forRoots }) : forRoots;
 }
 
 async function exporter(config: TracingConfig): Promise<SpanExporter> {
   const options = { url: config.endpoint, headers: config.headers };
-  if (config.protocol === 'http/json') return new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter(options);
+  if (config.protocol === 'http/json')
+    return new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter(options);
   return new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter(options);
 }
 
@@ -63,7 +75,11 @@ export async function openTelemetryTracing(config: TracingConfig): Promise<Traci
 
   const start = (name: string, options: SpanOptions): { span: Span; context: Context } => {
     const parent = options.root ? ROOT_CONTEXT : (active.getStore() ?? ROOT_CONTEXT);
-    const span = tracer.startSpan(name, { kind: KINDS[options.kind ?? 'internal'], attributes: defined(options.attributes) }, parent);
+    const span = tracer.startSpan(
+      name,
+      { kind: KINDS[options.kind ?? 'internal'], attributes: defined(options.attributes) },
+      parent,
+    );
     return { span, context: trace.setSpan(parent, span) };
   };
 

@@ -43,7 +43,10 @@ export function instrumentedLlm(llm: LlmProvider, metrics: Metrics, tracing: Tra
             const response = await llm.complete(request);
             outcome = 'ok';
             tokens = { input: response.inputTokens, output: response.outputTokens };
-            span.setAttributes({ 'gen_ai.usage.input_tokens': response.inputTokens, 'gen_ai.usage.output_tokens': response.outputTokens });
+            span.setAttributes({
+              'gen_ai.usage.input_tokens': response.inputTokens,
+              'gen_ai.usage.output_tokens': response.outputTokens,
+            });
             return response;
           } finally {
             metrics.llm(labels, outcome, seconds(started), tokens);
@@ -54,29 +57,43 @@ export function instrumentedLlm(llm: LlmProvider, metrics: Metrics, tracing: Tra
 }
 
 /** The embedding model, measured (latency, outcome, texts) and traced (`embeddings <model>`, gen_ai.*). */
-export function instrumentedEmbedder(embedder: EmbeddingProvider, metrics: Metrics, tracing: Tracing): EmbeddingProvider {
+export function instrumentedEmbedder(
+  embedder: EmbeddingProvider,
+  metrics: Metrics,
+  tracing: Tracing,
+): EmbeddingProvider {
   return decorateEmbedder(embedder, {
     // An empty batch (a write whose texts were all duplicates) reaches no model: not a call.
     embed: (texts) =>
       texts.length === 0
         ? embedder.embed(texts)
         : tracing.inSpan(
-        `embeddings ${embedder.model}`,
-        {
-          kind: 'client',
-          attributes: { 'gen_ai.operation.name': 'embeddings', 'gen_ai.provider.name': embedder.name, 'gen_ai.request.model': embedder.model, 'memd.embedding.texts': texts.length },
-        },
-        async () => {
-          const started = performance.now();
-          let outcome: Outcome = 'error';
-          try {
-            const vectors = await embedder.embed(texts);
-            outcome = 'ok';
-            return vectors;
-          } finally {
-            metrics.embedding({ provider: embedder.name, model: embedder.model }, outcome, seconds(started), texts.length);
-          }
-        },
-      ),
+            `embeddings ${embedder.model}`,
+            {
+              kind: 'client',
+              attributes: {
+                'gen_ai.operation.name': 'embeddings',
+                'gen_ai.provider.name': embedder.name,
+                'gen_ai.request.model': embedder.model,
+                'memd.embedding.texts': texts.length,
+              },
+            },
+            async () => {
+              const started = performance.now();
+              let outcome: Outcome = 'error';
+              try {
+                const vectors = await embedder.embed(texts);
+                outcome = 'ok';
+                return vectors;
+              } finally {
+                metrics.embedding(
+                  { provider: embedder.name, model: embedder.model },
+                  outcome,
+                  seconds(started),
+                  texts.length,
+                );
+              }
+            },
+          ),
   });
 }

@@ -1,7 +1,19 @@
 import { EMBEDDING, EMBEDDING_PROVIDERS, embeddingConfig, type EmbeddingConfig } from '../config/settings/embedding.js';
 import { OCR, ocrConfig, type OcrConfig } from '../config/settings/ocr.js';
 import { SERVER } from '../config/settings/server.js';
-import { baseUrl, ConfigError, flag, integer, list, listItems, oneOf, setting, text, type Env, type Setting } from '../config/setting.js';
+import {
+  baseUrl,
+  ConfigError,
+  flag,
+  integer,
+  list,
+  listItems,
+  oneOf,
+  setting,
+  text,
+  type Env,
+  type Setting,
+} from '../config/setting.js';
 
 /** A language-model profile of the peer: a request naming it, one of its aliases or its model goes to its upstream. */
 export interface LlmProfile {
@@ -51,40 +63,88 @@ function providerEntries(raw: string, name: string): ProviderEntry[] {
 export const PEER = {
   host: text({ name: 'MEMD_PEER_HOST', default: '127.0.0.1', accepts: 'address', meaning: 'listen address' }),
   port: integer({ name: 'MEMD_PEER_PORT', default: 61051, min: 0, max: 65535, meaning: 'listen port' }),
-  bodyLimitBytes: integer({ name: 'MEMD_PEER_BODY_LIMIT_BYTES', default: 32 * 1024 ** 2, min: 1024, max: 1024 ** 3, meaning: 'largest request body (413 beyond)' }),
-  apiKey: text({ name: 'MEMD_PEER_API_KEY', accepts: 'secret', meaning: 'set: every `/v1` request needs `Authorization: Bearer <key>` (give memd the same value, e.g. as `MEMD_EMBEDDING_API_KEY`)' }),
+  bodyLimitBytes: integer({
+    name: 'MEMD_PEER_BODY_LIMIT_BYTES',
+    default: 32 * 1024 ** 2,
+    min: 1024,
+    max: 1024 ** 3,
+    meaning: 'largest request body (413 beyond)',
+  }),
+  apiKey: text({
+    name: 'MEMD_PEER_API_KEY',
+    accepts: 'secret',
+    meaning:
+      'set: every `/v1` request needs `Authorization: Bearer <key>` (give memd the same value, e.g. as `MEMD_EMBEDDING_API_KEY`)',
+  }),
   concurrency: integer({
     name: 'MEMD_PEER_CONCURRENCY',
     default: 4,
     min: 1,
     max: 1024,
-    meaning: 'requests one provider (or profile) serves at once; more wait their turn and count as queued in `/health/load`',
+    meaning:
+      'requests one provider (or profile) serves at once; more wait their turn and count as queued in `/health/load`',
   }),
   embeddingProviders: setting({
     name: 'MEMD_PEER_EMBEDDING_PROVIDERS',
     default: { from: () => providerEntries('local', 'MEMD_PEER_EMBEDDING_PROVIDERS'), shown: '`local`' },
     accepts: '`local`, `hash`, `transformers:<model>`, `openai:<model>`, comma-separated',
-    meaning: 'the embedding providers served, the first answering requests that name no model (a model left out is `MEMD_EMBEDDING_MODEL`)',
+    meaning:
+      'the embedding providers served, the first answering requests that name no model (a model left out is `MEMD_EMBEDDING_MODEL`)',
     parse: providerEntries,
   }),
-  ocr: oneOf({ name: 'MEMD_PEER_OCR', values: ['local', 'off'] as const, default: 'local', meaning: '`POST /v1/ocr`: `local` (tesseract.js in worker threads) or `off` (501)' }),
-  llmEnabled: flag({ name: 'MEMD_PEER_LLM_ENABLED', default: false, meaning: 'language-model hosting: `/v1/chat/completions`, `/v1/completions`, `/v1/audio/transcriptions`, `/v1/models` (off: 501)' }),
-  llmProfiles: list({ name: 'MEMD_PEER_LLM_PROFILES', accepts: 'names, comma-separated', meaning: 'with hosting on, required: the profiles, each configured by the `MEMD_PEER_LLM_<NAME>_*` below' }),
+  ocr: oneOf({
+    name: 'MEMD_PEER_OCR',
+    values: ['local', 'off'] as const,
+    default: 'local',
+    meaning: '`POST /v1/ocr`: `local` (tesseract.js in worker threads) or `off` (501)',
+  }),
+  llmEnabled: flag({
+    name: 'MEMD_PEER_LLM_ENABLED',
+    default: false,
+    meaning:
+      'language-model hosting: `/v1/chat/completions`, `/v1/completions`, `/v1/audio/transcriptions`, `/v1/models` (off: 501)',
+  }),
+  llmProfiles: list({
+    name: 'MEMD_PEER_LLM_PROFILES',
+    accepts: 'names, comma-separated',
+    meaning: 'with hosting on, required: the profiles, each configured by the `MEMD_PEER_LLM_<NAME>_*` below',
+  }),
   llmDefaultProfile: text({
     name: 'MEMD_PEER_LLM_DEFAULT_PROFILE',
     shownDefault: 'the first profile',
     accepts: 'a profile',
     meaning: 'the profile of a request that names no `model`',
   }),
-  llmTimeoutMs: integer({ name: 'MEMD_PEER_LLM_TIMEOUT_MS', default: 120_000, min: 100, max: 3_600_000, meaning: 'the wait for the headers of the answer of an upstream' }),
+  llmTimeoutMs: integer({
+    name: 'MEMD_PEER_LLM_TIMEOUT_MS',
+    default: 120_000,
+    min: 100,
+    max: 3_600_000,
+    meaning: 'the wait for the headers of the answer of an upstream',
+  }),
 };
 
 /** The settings of one language-model profile; `key` is its name in capitals, `-` and others as `_`. */
 export const profileSettings = (key: string) => ({
-  baseUrl: baseUrl({ name: `MEMD_PEER_LLM_${key}_BASE_URL`, meaning: 'required: the OpenAI-compatible upstream, ending before `/chat/completions`' }),
-  model: text({ name: `MEMD_PEER_LLM_${key}_MODEL`, accepts: 'model id', meaning: 'required: the model id the upstream knows' }),
-  apiKey: text({ name: `MEMD_PEER_LLM_${key}_API_KEY`, accepts: 'secret', meaning: 'sent to the upstream as `Authorization: Bearer`' }),
-  aliases: list({ name: `MEMD_PEER_LLM_${key}_ALIASES`, accepts: 'names, comma-separated', meaning: 'other names a request may use for the profile' }),
+  baseUrl: baseUrl({
+    name: `MEMD_PEER_LLM_${key}_BASE_URL`,
+    meaning: 'required: the OpenAI-compatible upstream, ending before `/chat/completions`',
+  }),
+  model: text({
+    name: `MEMD_PEER_LLM_${key}_MODEL`,
+    accepts: 'model id',
+    meaning: 'required: the model id the upstream knows',
+  }),
+  apiKey: text({
+    name: `MEMD_PEER_LLM_${key}_API_KEY`,
+    accepts: 'secret',
+    meaning: 'sent to the upstream as `Authorization: Bearer`',
+  }),
+  aliases: list({
+    name: `MEMD_PEER_LLM_${key}_ALIASES`,
+    accepts: 'names, comma-separated',
+    meaning: 'other names a request may use for the profile',
+  }),
 });
 
 /** Profiles from MEMD_PEER_LLM_PROFILES, each configured by MEMD_PEER_LLM_<NAME>_{BASE_URL,MODEL,API_KEY,ALIASES}. */
@@ -94,10 +154,14 @@ function llmProfiles(env: Env): LlmProfile[] {
     const settings = profileSettings(key);
     const baseUrl = settings.baseUrl.read(env);
     const model = settings.model.read(env);
-    if (!baseUrl || !model) throw new ConfigError(`language-model profile '${name}' needs ${settings.baseUrl.name} and ${settings.model.name}`);
+    if (!baseUrl || !model)
+      throw new ConfigError(
+        `language-model profile '${name}' needs ${settings.baseUrl.name} and ${settings.model.name}`,
+      );
     return { name, baseUrl, model, apiKey: settings.apiKey.read(env), aliases: settings.aliases.read(env) ?? [] };
   });
-  if (profiles.length === 0) throw new ConfigError('MEMD_PEER_LLM_ENABLED=true needs MEMD_PEER_LLM_PROFILES (comma-separated profile names)');
+  if (profiles.length === 0)
+    throw new ConfigError('MEMD_PEER_LLM_ENABLED=true needs MEMD_PEER_LLM_PROFILES (comma-separated profile names)');
   return profiles;
 }
 
@@ -117,16 +181,30 @@ export function loadPeerConfig(env: Env = process.env): PeerConfig {
     apiKey: PEER.apiKey.read(env),
     concurrency: PEER.concurrency.read(env),
     // A provider that takes a model and names none gets MEMD_EMBEDDING_MODEL.
-    embedding: PEER.embeddingProviders.read(env).map(({ provider, model }) =>
-      embeddingConfig(env, provider, model ?? (provider === 'transformers' || provider === 'openai' ? EMBEDDING.model.read(env) : undefined)),
-    ),
+    embedding: PEER.embeddingProviders
+      .read(env)
+      .map(({ provider, model }) =>
+        embeddingConfig(
+          env,
+          provider,
+          model ?? (provider === 'transformers' || provider === 'openai' ? EMBEDDING.model.read(env) : undefined),
+        ),
+      ),
     ocr: ocrConfig(env, PEER.ocr.read(env)),
-    llm: { enabled, profiles, defaultProfile: enabled ? defaultProfile : undefined, timeoutMs: PEER.llmTimeoutMs.read(env) },
+    llm: {
+      enabled,
+      profiles,
+      defaultProfile: enabled ? defaultProfile : undefined,
+      timeoutMs: PEER.llmTimeoutMs.read(env),
+    },
   };
 }
 
 /** The peer's own settings as the README lists them, a profile's under the name `<NAME>`. */
-export const PEER_SETTINGS: readonly Setting<unknown>[] = [...Object.values(PEER), ...Object.values(profileSettings('<NAME>'))];
+export const PEER_SETTINGS: readonly Setting<unknown>[] = [
+  ...Object.values(PEER),
+  ...Object.values(profileSettings('<NAME>')),
+];
 
 /** The settings of memd the peer uses as well (it is the OCR peer, so it has no use for memd's address of one). */
 export const PEER_SHARED_SETTINGS: readonly Setting<unknown>[] = [

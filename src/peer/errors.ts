@@ -24,7 +24,9 @@ export function peerErrorHandler(error: unknown, request: FastifyRequest, reply:
   return reply
     .status(status)
     .type('application/json')
-    .send({ error: { message: appError.message, type: TYPE_BY_STATUS[status] ?? 'server_error', code: appError.code } });
+    .send({
+      error: { message: appError.message, type: TYPE_BY_STATUS[status] ?? 'server_error', code: appError.code },
+    });
 }
 
 export const modelNotFound = (model: string, available: readonly string[]): AppError =>

@@ -52,7 +52,10 @@ export class CheckpointPolicy {
     }
     // Another node saved or removed the session's state since this one's: that stands, and the next operation here
     // continues from it (the manager checks `isCurrent` first).
-    this.options.logger.warn({ sessionId: session.id }, 'sandbox checkpoint not saved: another node has moved the session on');
+    this.options.logger.warn(
+      { sessionId: session.id },
+      'sandbox checkpoint not saved: another node has moved the session on',
+    );
     return { saved: [], skipped: [] };
   }
 
@@ -82,7 +85,12 @@ export class CheckpointPolicy {
         .run(async () => {
           if (session.worker?.alive) await this.save(session, session.worker);
         })
-        .catch((error: unknown) => this.options.logger.warn({ sessionId: session.id, error: String(error) }, 'sandbox checkpoint after a change failed'));
+        .catch((error: unknown) =>
+          this.options.logger.warn(
+            { sessionId: session.id, error: String(error) },
+            'sandbox checkpoint after a change failed',
+          ),
+        );
     }, delay);
     timer.unref();
     this.due.set(session, timer);

@@ -119,7 +119,15 @@ function closeModuleLoader(): void {
 }
 
 /** Members of Pyodide's internal API that read host files or open host sockets. */
-const HOST_REACHING_INTERNALS = ['loadBinaryFile', 'loadDynlib', 'initializeNodeSockFS', 'install', 'packageManager', 'package_loader', 'lockFilePromise'];
+const HOST_REACHING_INTERNALS = [
+  'loadBinaryFile',
+  'loadDynlib',
+  'initializeNodeSockFS',
+  'install',
+  'packageManager',
+  'package_loader',
+  'lockFilePromise',
+];
 
 /**
  * Pyodide's API objects are what Python-side Pyodide code held before the fence emptied it.
@@ -134,7 +142,8 @@ function stripPyodideApi(pyodide: PyodideInterface): void {
   const internal = api._api as Record<string, unknown>;
   for (const name of HOST_REACHING_INTERNALS) delete internal[name];
   for (const name of Object.getOwnPropertyNames(api)) delete api[name];
-  if ('mountNodeFS' in api || 'NODEFS' in filesystems || 'loadBinaryFile' in internal) throw new Error('sandbox: the Pyodide API is still exposed');
+  if ('mountNodeFS' in api || 'NODEFS' in filesystems || 'loadBinaryFile' in internal)
+    throw new Error('sandbox: the Pyodide API is still exposed');
 }
 
 /** Output from Python goes through the runner's capture; nothing in the worker may write to the server's log. */

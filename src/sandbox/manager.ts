@@ -108,16 +108,32 @@ export class SandboxManager {
     });
   }
 
-  async inspect(sessionId: string, variable: string | undefined, previewChars = DEFAULT_PREVIEW_CHARS): Promise<VariableDetail | VariablesOverview> {
-    return this.request(sessionId, { op: 'inspect', variable: variable ?? null, previewChars }) as Promise<VariableDetail | VariablesOverview>;
+  async inspect(
+    sessionId: string,
+    variable: string | undefined,
+    previewChars = DEFAULT_PREVIEW_CHARS,
+  ): Promise<VariableDetail | VariablesOverview> {
+    return this.request(sessionId, { op: 'inspect', variable: variable ?? null, previewChars }) as Promise<
+      VariableDetail | VariablesOverview
+    >;
   }
 
   /** Binds JSON data (objects become dicts, arrays lists) to a Python variable. */
-  async setVariable(sessionId: string, name: string, value: unknown, previewChars = DEFAULT_PREVIEW_CHARS): Promise<BoundVariable> {
+  async setVariable(
+    sessionId: string,
+    name: string,
+    value: unknown,
+    previewChars = DEFAULT_PREVIEW_CHARS,
+  ): Promise<BoundVariable> {
     const json = value === undefined ? undefined : JSON.stringify(value);
     if (json === undefined) throw new AppError('validation_error', 'the value must be JSON data');
     return this.operate(sessionId, 'operation', async (session, worker) => {
-      const bound = (await this.runRecovering(session, worker, { op: 'set_variable', name, json, previewChars })) as BoundVariable;
+      const bound = (await this.runRecovering(session, worker, {
+        op: 'set_variable',
+        name,
+        json,
+        previewChars,
+      })) as BoundVariable;
       await this.checkpoints.changed(session, worker);
       return bound;
     });
@@ -132,12 +148,32 @@ export class SandboxManager {
     const session = this.sessions.get(sessionId);
     const checkpoint = session?.worker ? null : await this.options.store.load(sessionId);
     if (!session?.worker && !checkpoint) {
-      return { exists: false, variable_count: 0, variables: [], total_size_bytes: 0, memory_limit_bytes: this.config.memoryLimitBytes, metadata: null };
+      return {
+        exists: false,
+        variable_count: 0,
+        variables: [],
+        total_size_bytes: 0,
+        memory_limit_bytes: this.config.memoryLimitBytes,
+        metadata: null,
+      };
     }
-    return this.operate(sessionId, 'observe', async (current, worker) => {
-      const summary = (await this.runRecovering(current, worker, { op: 'summary' })) as Pick<SandboxStatus, 'variable_count' | 'variables' | 'total_size_bytes'>;
-      return { exists: true, ...summary, memory_limit_bytes: this.config.memoryLimitBytes, metadata: { ...current.meta! } };
-    }, checkpoint);
+    return this.operate(
+      sessionId,
+      'observe',
+      async (current, worker) => {
+        const summary = (await this.runRecovering(current, worker, { op: 'summary' })) as Pick<
+          SandboxStatus,
+          'variable_count' | 'variables' | 'total_size_bytes'
+        >;
+        return {
+          exists: true,
+          ...summary,
+          memory_limit_bytes: this.config.memoryLimitBytes,
+          metadata: { ...current.meta! },
+        };
+      },
+      checkpoint,
+    );
   }
 
   /**
@@ -147,7 +183,9 @@ export class SandboxManager {
   async checkpoint(sessionId: string): Promise<CheckpointReport> {
     const session = this.sessions.get(sessionId);
     if (!session) return { saved: [], skipped: [] };
-    return session.queue.run(async () => (session.worker?.alive ? this.checkpoints.save(session, session.worker) : { saved: [], skipped: [] }));
+    return session.queue.run(async () =>
+      session.worker?.alive ? this.checkpoints.save(session, session.worker) : { saved: [], skipped: [] },
+    );
   }
 
   /** Stops the session's sandbox and deletes its checkpoint. */
@@ -183,7 +221,11 @@ export class SandboxManager {
   }
 
   /** An operation other than execute; if it loses the interpreter, the session is restored and the caller told. */
-  private async runRecovering(session: SandboxSession, worker: SandboxWorker, operation: OperationRequest): Promise<unknown> {
+  private async runRecovering(
+    session: SandboxSession,
+    worker: SandboxWorker,
+    operation: OperationRequest,
+  ): Promise<unknown> {
     try {
       return (await worker.run(operation, this.config.executionTimeoutMs)).value;
     } catch (error) {
@@ -230,7 +272,8 @@ export class SandboxManager {
 
   /** After each operation of a session: one with no sandbox and nothing queued lives on only in its checkpoint. */
   private settled(session: SandboxSession): void {
-    if (session.queue.idle && !session.worker && this.sessions.get(session.id) === session) this.sessions.delete(session.id);
+    if (session.queue.idle && !session.worker && this.sessions.get(session.id) === session)
+      this.sessions.delete(session.id);
     this.capacity.signal();
   }
 
@@ -271,7 +314,8 @@ export class SandboxManager {
     } catch (error) {
       // The session goes on without the old variables rather than not at all; the checkpoint stays.
       // If restoring killed the interpreter, though, there is nothing to go on with.
-      if (error instanceof SandboxLostError) throw new AppError('internal_error', `the session's checkpoint could not be restored: ${error.message}`);
+      if (error instanceof SandboxLostError)
+        throw new AppError('internal_error', `the session's checkpoint could not be restored: ${error.message}`);
       this.logger.warn({ sessionId: session.id, error: String(error) }, 'sandbox checkpoint could not be restored');
     }
   }
@@ -295,7 +339,10 @@ export class SandboxManager {
       try {
         await this.checkpoints.save(session, worker);
       } catch (error) {
-        this.logger.warn({ sessionId: session.id, error: String(error) }, 'sandbox checkpoint failed before stopping it');
+        this.logger.warn(
+          { sessionId: session.id, error: String(error) },
+          'sandbox checkpoint failed before stopping it',
+        );
       }
     }
     this.forget(session);

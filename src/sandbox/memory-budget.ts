@@ -23,7 +23,14 @@ export interface EmscriptenFs {
   filesystems: Record<string, unknown>;
 }
 
-type WriteOp = (stream: { node: FsNode }, buffer: Uint8Array, offset: number, length: number, position: number, canOwn?: boolean) => number;
+type WriteOp = (
+  stream: { node: FsNode },
+  buffer: Uint8Array,
+  offset: number,
+  length: number,
+  position: number,
+  canOwn?: boolean,
+) => number;
 
 interface MemFs {
   stream_ops: { write: WriteOp };
@@ -48,7 +55,8 @@ export class MemoryBudget {
     const grow = wasm.Memory.prototype.grow;
     const budget = this;
     wasm.Memory.prototype.grow = function (this: WasmMemory, deltaPages: number): number {
-      if (!budget.fits(this.buffer.byteLength + deltaPages * 65_536, 0)) throw new RangeError('sandbox memory limit reached');
+      if (!budget.fits(this.buffer.byteLength + deltaPages * 65_536, 0))
+        throw new RangeError('sandbox memory limit reached');
       return grow.call(this, deltaPages);
     };
   }

@@ -4,7 +4,13 @@ import type { CheckpointMeta, CheckpointStore, StoredCheckpoint } from './types.
 export class InMemoryCheckpointStore implements CheckpointStore {
   private readonly checkpoints = new Map<string, StoredCheckpoint>();
 
-  async save(sessionId: string, data: Uint8Array, meta: CheckpointMeta, revision: string, replaces: string | null): Promise<boolean> {
+  async save(
+    sessionId: string,
+    data: Uint8Array,
+    meta: CheckpointMeta,
+    revision: string,
+    replaces: string | null,
+  ): Promise<boolean> {
     if ((this.checkpoints.get(sessionId)?.revision ?? null) !== replaces) return false;
     this.checkpoints.set(sessionId, { data: data.slice(), meta: structuredClone(meta), revision });
     return true;

@@ -9,7 +9,14 @@ export interface WorkerInit {
 }
 
 export type OperationRequest =
-  | { op: 'execute'; code: string; resultVar: string | null; returnResult: boolean; maxReturnChars: number; maxOutputChars: number }
+  | {
+      op: 'execute';
+      code: string;
+      resultVar: string | null;
+      returnResult: boolean;
+      maxReturnChars: number;
+      maxOutputChars: number;
+    }
   | { op: 'inspect'; variable: string | null; previewChars: number }
   | { op: 'summary' }
   | { op: 'set_variable'; name: string; json: string; previewChars: number }

@@ -59,7 +59,12 @@ export class SandboxWorker {
     const interrupt = new SharedArrayBuffer(4);
     const hostSignal = new SharedArrayBuffer(4);
     const { port1, port2 } = new MessageChannel();
-    const init: WorkerInit & { hostReplies: MessagePort } = { memoryLimitBytes: limits.memoryLimitBytes, interrupt, hostSignal, hostReplies: port2 };
+    const init: WorkerInit & { hostReplies: MessagePort } = {
+      memoryLimitBytes: limits.memoryLimitBytes,
+      interrupt,
+      hostSignal,
+      hostReplies: port2,
+    };
     const worker = new Worker(workerScript, {
       workerData: init,
       transferList: [port2],
@@ -89,7 +94,9 @@ export class SandboxWorker {
         entry.interrupted = true;
         Atomics.store(this.interrupt, 0, SIGINT);
         graceTimer = setTimeout(() => {
-          void this.terminate(`operation could not be interrupted within ${timeoutMs + this.limits.interruptGraceMs} ms`);
+          void this.terminate(
+            `operation could not be interrupted within ${timeoutMs + this.limits.interruptGraceMs} ms`,
+          );
         }, this.limits.interruptGraceMs);
       }, timeoutMs);
       const settle = () => {
@@ -165,7 +172,12 @@ export class SandboxWorker {
     } else if (entry.interrupted) {
       entry.reject(new AppError('bad_request', `the operation overran its time limit and was interrupted: ${text}`));
     } else {
-      entry.reject(new AppError(code === 'not_found' ? 'not_found' : code === 'invalid' ? 'validation_error' : 'internal_error', text));
+      entry.reject(
+        new AppError(
+          code === 'not_found' ? 'not_found' : code === 'invalid' ? 'validation_error' : 'internal_error',
+          text,
+        ),
+      );
     }
   }
 

@@ -87,7 +87,13 @@ export interface CheckpointStore {
    * Stores the state as `revision` if the stored checkpoint is still `replaces` (null: none stored); false, and
    * nothing stored, when another node has moved the session on (or the session is gone).
    */
-  save(sessionId: string, data: Uint8Array, meta: CheckpointMeta, revision: string, replaces: string | null): Promise<boolean>;
+  save(
+    sessionId: string,
+    data: Uint8Array,
+    meta: CheckpointMeta,
+    revision: string,
+    replaces: string | null,
+  ): Promise<boolean>;
   load(sessionId: string): Promise<StoredCheckpoint | null>;
   /** The revision of the stored checkpoint without its data (a cheap read); null when there is none. */
   revision(sessionId: string): Promise<string | null>;

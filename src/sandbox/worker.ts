@@ -32,7 +32,7 @@ try {
   channel.on('message', (message: ToWorker) => send(...perform(operations, message)));
   send({ kind: 'ready' });
 } catch (error) {
-  send({ kind: 'startup_failed', message: error instanceof Error ? error.stack ?? error.message : String(error) });
+  send({ kind: 'startup_failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
 }
 
 async function startInterpreter(): Promise<Map<string, PyCallable>> {
@@ -83,10 +83,12 @@ interface ArchiveFs {
 /** The bridge packages leave the standard library archive, so that no import can find them (see fence.ts). */
 function eraseBridgeSources(fs: ArchiveFs): void {
   const archives = fs.readdir('/lib').filter((name) => /^python\d+\.zip$/.test(name));
-  if (archives.length !== 1) throw new Error(`sandbox: expected one standard library archive in /lib, found ${archives.length}`);
+  if (archives.length !== 1)
+    throw new Error(`sandbox: expected one standard library archive in /lib, found ${archives.length}`);
   const path = `/lib/${archives[0]}`;
   const archive = fs.readFile(path);
-  if (erasePackages(archive, BRIDGE_MODULES) === 0) throw new Error('sandbox: the standard library archive holds no bridge package to erase');
+  if (erasePackages(archive, BRIDGE_MODULES) === 0)
+    throw new Error('sandbox: the standard library archive holds no bridge package to erase');
   fs.writeFile(path, archive);
 }
 
@@ -140,16 +142,31 @@ function perform(operations: Map<string, PyCallable>, { id, request }: ToWorker)
     return [failure ? { kind: 'failure', id, failure } : { kind: 'result', id, value: reply }];
   } catch (error) {
     // Only a broken interpreter throws here (the runner turns Python errors into replies).
-    return [{ kind: 'failure', id, failure: { code: 'fatal', message: error instanceof Error ? error.message : String(error) } }];
+    return [
+      {
+        kind: 'failure',
+        id,
+        failure: { code: 'fatal', message: error instanceof Error ? error.message : String(error) },
+      },
+    ];
   }
 }
 
-function callOperation(operations: Map<string, PyCallable>, request: Exclude<OperationRequest, { op: 'snapshot' }>): unknown {
+function callOperation(
+  operations: Map<string, PyCallable>,
+  request: Exclude<OperationRequest, { op: 'snapshot' }>,
+): unknown {
   const run = operations.get(request.op)!;
   // JavaScript `undefined` becomes Python `None` (`null` would not).
   switch (request.op) {
     case 'execute':
-      return run(request.code, request.resultVar ?? undefined, request.returnResult, request.maxReturnChars, request.maxOutputChars);
+      return run(
+        request.code,
+        request.resultVar ?? undefined,
+        request.returnResult,
+        request.maxReturnChars,
+        request.maxOutputChars,
+      );
     case 'inspect':
       return run(request.variable ?? undefined, request.previewChars);
     case 'summary':

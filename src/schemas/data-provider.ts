@@ -17,7 +17,11 @@ export const DataProviderRecord = Type.Object({
   name: Type.String(),
   provider_type: DataProviderTypeField,
   connection_args: JsonObject,
-  sealed_args: Nullable(Type.String({ description: '`encrypted_args` sealed with the node’s secret key; null when not set. Never returned by the API' })),
+  sealed_args: Nullable(
+    Type.String({
+      description: '`encrypted_args` sealed with the node’s secret key; null when not set. Never returned by the API',
+    }),
+  ),
   schedule: Nullable(Type.String()),
   metadata: JsonObject,
   last_synced_at: Nullable(Timestamp),

@@ -11,7 +11,9 @@ export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 export const INGESTION_STATUSES = ['queued', 'processing', 'completed', 'failed', 'cancelled'] as const;
 export type IngestionStatus = (typeof INGESTION_STATUSES)[number];
 
-export const IngestionStatusField = StringEnum(INGESTION_STATUSES, { description: 'queued → processing → completed | failed | cancelled; a document has its current job’s status' });
+export const IngestionStatusField = StringEnum(INGESTION_STATUSES, {
+  description: 'queued → processing → completed | failed | cancelled; a document has its current job’s status',
+});
 
 /**
  * An uploaded document as stored, declared once. A read adds what follows from its current job, pages, memories and
@@ -44,31 +46,42 @@ export type DocumentRecord = Static<typeof DocumentRecord>;
 export const StoredDocumentRecord = Type.Object({
   ...DocumentRecord.properties,
   status: IngestionStatusField,
-  original_stored: Type.Boolean({ description: 'the uploaded bytes are stored (until the job ends, or for good with retain_original)' }),
+  original_stored: Type.Boolean({
+    description: 'the uploaded bytes are stored (until the job ends, or for good with retain_original)',
+  }),
   page_count: Type.Integer(),
   memory_count: Type.Integer({ description: 'memories its chunks became' }),
 });
 export type StoredDocument = Static<typeof StoredDocumentRecord>;
 
 /** A page of a document, declared once: response schema and stored record. */
-export const DocumentPageRecord = Type.Object({
-  id: Type.String(),
-  workspace_id: Type.String(),
-  document_id: Type.String(),
-  page_no: Type.Integer({ minimum: 1 }),
-  transcript: Type.String(),
-  transcript_model: Type.String({
-    description: 'the extractor (unpdf, mammoth, html-text, markdown, plain-text), the OCR model (tesseract.js-eng-best-int) or the transcription model',
-  }),
-  transcript_confidence: Nullable(Type.Number({ minimum: 0, maximum: 1, description: 'OCR pages: mean word confidence; null otherwise' })),
-  created_at: Timestamp,
-}, { title: 'DocumentPage' });
+export const DocumentPageRecord = Type.Object(
+  {
+    id: Type.String(),
+    workspace_id: Type.String(),
+    document_id: Type.String(),
+    page_no: Type.Integer({ minimum: 1 }),
+    transcript: Type.String(),
+    transcript_model: Type.String({
+      description:
+        'the extractor (unpdf, mammoth, html-text, markdown, plain-text), the OCR model (tesseract.js-eng-best-int) or the transcription model',
+    }),
+    transcript_confidence: Nullable(
+      Type.Number({ minimum: 0, maximum: 1, description: 'OCR pages: mean word confidence; null otherwise' }),
+    ),
+    created_at: Timestamp,
+  },
+  { title: 'DocumentPage' },
+);
 export type DocumentPage = Static<typeof DocumentPageRecord>;
 
 /** A page that could not be read (OCR), and why; the job goes on with the others. */
 export const PageErrorRecord = Type.Object({
   page_no: Type.Integer({ minimum: 1 }),
-  code: Type.String({ description: 'render_failed, render_timeout, render_out_of_memory, corrupt_document, image_too_large, ocr_timeout or ocr_failed' }),
+  code: Type.String({
+    description:
+      'render_failed, render_timeout, render_out_of_memory, corrupt_document, image_too_large, ocr_timeout or ocr_failed',
+  }),
   message: Type.String(),
 });
 export type PageError = Static<typeof PageErrorRecord>;
@@ -93,11 +106,18 @@ export const IngestionJobRecord = Type.Object({
   pages_total: Nullable(Type.Integer({ description: 'null until the pages are extracted' })),
   chunks_total: Nullable(Type.Integer({ description: 'null until the pages are cut into chunks' })),
   chunks_done: Type.Integer(),
-  memories_linked: Type.Integer({ description: 'chunks that are memories of the document after this run (new, or unchanged and kept)' }),
-  chunks_deduplicated: Type.Integer({ description: 'chunks whose exact text already was a memory from elsewhere (not linked)' }),
+  memories_linked: Type.Integer({
+    description: 'chunks that are memories of the document after this run (new, or unchanged and kept)',
+  }),
+  chunks_deduplicated: Type.Integer({
+    description: 'chunks whose exact text already was a memory from elsewhere (not linked)',
+  }),
   error_code: Nullable(IngestionErrorCode),
   error_message: Nullable(Type.String()),
-  page_errors: Type.Array(PageErrorRecord, { description: 'scanned pages (of a PDF or a multi-page TIFF) OCR could not read (their transcript stays empty); the job goes on with the other pages' }),
+  page_errors: Type.Array(PageErrorRecord, {
+    description:
+      'scanned pages (of a PDF or a multi-page TIFF) OCR could not read (their transcript stays empty); the job goes on with the other pages',
+  }),
   created_at: Timestamp,
   started_at: Nullable(Timestamp),
   finished_at: Nullable(Timestamp),

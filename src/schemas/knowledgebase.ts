@@ -23,11 +23,17 @@ export const KnowledgebaseArticleRecord = Type.Object({
   kind: StringEnum(ARTICLE_KINDS),
   title: Type.String(),
   summary: Type.String(),
-  body: Type.String({ description: 'Markdown written from the article’s memories (by a language model or extractively)' }),
+  body: Type.String({
+    description: 'Markdown written from the article’s memories (by a language model or extractively)',
+  }),
   memory_ids: Type.Array(Type.String(), { description: 'most central first' }),
   links: Type.Array(ArticleLinkRecord),
-  community_id: Nullable(Type.Integer({ description: 'the community of the last generation this article stands for (topics)' })),
-  signature: Type.String({ description: 'fingerprint of the memories the body was written from; unchanged, the body is not rewritten' }),
+  community_id: Nullable(
+    Type.Integer({ description: 'the community of the last generation this article stands for (topics)' }),
+  ),
+  signature: Type.String({
+    description: 'fingerprint of the memories the body was written from; unchanged, the body is not rewritten',
+  }),
   generator: Type.String({ description: 'llm or extractive' }),
   metadata: JsonObject,
   position: Type.Integer({ description: 'order in listings: the index first, then topics by size' }),
@@ -53,14 +59,17 @@ export const KNOWLEDGEBASE_JOB_STATUSES = ['queued', 'running', 'succeeded', 'fa
 export type KnowledgebaseJobStatus = (typeof KNOWLEDGEBASE_JOB_STATUSES)[number];
 
 /** A queued generation, declared once: response schema and stored record. */
-export const KnowledgebaseJobRecord = Type.Object({
-  id: Type.String(),
-  workspace_id: Type.String(),
-  status: StringEnum(KNOWLEDGEBASE_JOB_STATUSES),
-  options: JsonObject,
-  result: Nullable(JsonObject),
-  error: Nullable(Type.String()),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-}, { title: 'KnowledgebaseJob' });
+export const KnowledgebaseJobRecord = Type.Object(
+  {
+    id: Type.String(),
+    workspace_id: Type.String(),
+    status: StringEnum(KNOWLEDGEBASE_JOB_STATUSES),
+    options: JsonObject,
+    result: Nullable(JsonObject),
+    error: Nullable(Type.String()),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'KnowledgebaseJob' },
+);
 export type KnowledgebaseJob = Static<typeof KnowledgebaseJobRecord>;

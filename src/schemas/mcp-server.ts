@@ -23,9 +23,15 @@ export const McpServerRecord = Type.Object({
   command: Nullable(Type.String()),
   args: Type.Array(Type.String()),
   url: Nullable(Type.String()),
-  env_keys: Type.Array(Type.String(), { description: 'names of the env variables; their values are sealed in sealed_secrets' }),
-  header_keys: Type.Array(Type.String(), { description: 'names of the headers; their values are sealed in sealed_secrets' }),
-  sealed_secrets: Nullable(Type.String({ description: '`{env, headers}` sealed with the node’s secret key; null when both are empty' })),
+  env_keys: Type.Array(Type.String(), {
+    description: 'names of the env variables; their values are sealed in sealed_secrets',
+  }),
+  header_keys: Type.Array(Type.String(), {
+    description: 'names of the headers; their values are sealed in sealed_secrets',
+  }),
+  sealed_secrets: Nullable(
+    Type.String({ description: '`{env, headers}` sealed with the node’s secret key; null when both are empty' }),
+  ),
   source_mode: SourceModeField,
   enabled: Type.Boolean(),
   metadata: JsonObject,

@@ -6,7 +6,8 @@ export const SOURCE_MODES = ['server', 'mirrored', 'filesystem'] as const;
 export type SourceMode = (typeof SOURCE_MODES)[number];
 
 export const SourceModeField = StringEnum(SOURCE_MODES, {
-  description: 'where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins',
+  description:
+    'where the canonical copy lives; in a two-way sync conflict the server (`server`), the client (`filesystem`) or the later change (`mirrored`) wins',
 });
 
 /** Scope and owners of a scoped entry (skill, MCP server): its scope, and that scope's owners (null above it). */

@@ -17,12 +17,15 @@ export const SessionRecord = Type.Object({
 export type Session = Static<typeof SessionRecord>;
 
 /** One key of a session's working memory, declared once. */
-export const WorkingMemoryEntryRecord = Type.Object({
-  key: Type.String(),
-  value: Type.Unknown({ description: 'any JSON value' }),
-  ttl_seconds: Nullable(Type.Integer()),
-  expires_at: Nullable(Type.String({ format: 'date-time', description: 'null: lives as long as its session' })),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-}, { title: 'WorkingMemoryEntry' });
+export const WorkingMemoryEntryRecord = Type.Object(
+  {
+    key: Type.String(),
+    value: Type.Unknown({ description: 'any JSON value' }),
+    ttl_seconds: Nullable(Type.Integer()),
+    expires_at: Nullable(Type.String({ format: 'date-time', description: 'null: lives as long as its session' })),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'WorkingMemoryEntry' },
+);
 export type WorkingMemoryEntry = Static<typeof WorkingMemoryEntryRecord>;

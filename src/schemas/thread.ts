@@ -5,13 +5,20 @@ export const CHAT_ROLES = ['user', 'assistant', 'system', 'tool'] as const;
 export type ChatRole = (typeof CHAT_ROLES)[number];
 
 export const ContentBlockSchema = Type.Object(
-  { type: Type.String({ minLength: 1, maxLength: 64 }), text: Type.Optional(Type.String({ maxLength: 200_000 })), data: Type.Optional(JsonObject) },
+  {
+    type: Type.String({ minLength: 1, maxLength: 64 }),
+    text: Type.Optional(Type.String({ maxLength: 200_000 })),
+    data: Type.Optional(JsonObject),
+  },
   { additionalProperties: false },
 );
 export type ContentBlock = Static<typeof ContentBlockSchema>;
 
 /** A message's content: plain text, or content blocks (text, images, tool calls, …). */
-export const MessageContentSchema = Type.Union([Type.String({ minLength: 1, maxLength: 200_000 }), Type.Array(ContentBlockSchema, { minItems: 1, maxItems: 100 })]);
+export const MessageContentSchema = Type.Union([
+  Type.String({ minLength: 1, maxLength: 200_000 }),
+  Type.Array(ContentBlockSchema, { minItems: 1, maxItems: 100 }),
+]);
 export type MessageContent = Static<typeof MessageContentSchema>;
 
 /**

@@ -37,7 +37,9 @@ type ColumnOf<Name, Value> = Name extends `${string}_at`
   : [Value] extends [boolean]
     ? Bool
     : [Value] extends [string | number | null]
-      ? Value extends string ? string : Value
+      ? Value extends string
+        ? string
+        : Value
       : null extends Value
         ? unknown extends Value
           ? Json

@@ -31,10 +31,14 @@ interface MetaRow {
   value: string;
 }
 
-const recordsOf = (rows: readonly MetaRow[]): Record<string, string> => Object.fromEntries(rows.map((row) => [row.key, row.value]));
+const recordsOf = (rows: readonly MetaRow[]): Record<string, string> =>
+  Object.fromEntries(rows.map((row) => [row.key, row.value]));
 
 function compare(applied: readonly string[]): Pick<StorageInspection, 'pending' | 'unknown'> {
-  return { pending: MIGRATION_NAMES.filter((name) => !applied.includes(name)), unknown: applied.filter((name) => !MIGRATION_NAMES.includes(name)) };
+  return {
+    pending: MIGRATION_NAMES.filter((name) => !applied.includes(name)),
+    unknown: applied.filter((name) => !MIGRATION_NAMES.includes(name)),
+  };
 }
 
 function inspectSqlite(path: string): StorageInspection {
@@ -47,10 +51,13 @@ function inspectSqlite(path: string): StorageInspection {
   }
   const db = new Database(path, { readonly: true, fileMustExist: true });
   try {
-    const hasTable = (name: string) => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
+    const hasTable = (name: string) =>
+      db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
     const { version } = db.prepare('SELECT sqlite_version() AS version').get() as { version: string };
     const hasSchema = hasTable(MIGRATION_TABLE);
-    const applied = hasSchema ? (db.prepare(`SELECT name FROM ${MIGRATION_TABLE}`).all() as Array<{ name: string }>).map((row) => row.name) : [];
+    const applied = hasSchema
+      ? (db.prepare(`SELECT name FROM ${MIGRATION_TABLE}`).all() as Array<{ name: string }>).map((row) => row.name)
+      : [];
     const meta = hasTable('meta') ? (db.prepare('SELECT key, value FROM meta').all() as MetaRow[]) : [];
     return { ...base, version, hasSchema, ...compare(applied), meta: recordsOf(meta) };
   } finally {
@@ -74,15 +81,23 @@ async function inspectPostgres(url: string, schema: string, timeoutMs: number): 
   client.on('error', () => undefined);
   await client.connect();
   try {
-    const one = async <T>(text: string, values: unknown[] = []): Promise<T | undefined> => (await client.query(text, values)).rows[0] as T | undefined;
+    const one = async <T>(text: string, values: unknown[] = []): Promise<T | undefined> =>
+      (await client.query(text, values)).rows[0] as T | undefined;
     const table = (name: string) => `${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(name)}`;
-    const hasTable = async (name: string) => (await one<{ found: string | null }>('SELECT to_regclass($1) AS found', [table(name)]))?.found != null;
+    const hasTable = async (name: string) =>
+      (await one<{ found: string | null }>('SELECT to_regclass($1) AS found', [table(name)]))?.found != null;
     const version = (await one<{ server_version: string }>('SHOW server_version'))!.server_version;
     const hasSchema = await hasTable(MIGRATION_TABLE);
-    const applied = hasSchema ? (await client.query<{ name: string }>(`SELECT name FROM ${table(MIGRATION_TABLE)}`)).rows.map((row) => row.name) : [];
-    const meta = (await hasTable('meta')) ? (await client.query<MetaRow>(`SELECT key, value FROM ${table('meta')}`)).rows : [];
+    const applied = hasSchema
+      ? (await client.query<{ name: string }>(`SELECT name FROM ${table(MIGRATION_TABLE)}`)).rows.map((row) => row.name)
+      : [];
+    const meta = (await hasTable('meta'))
+      ? (await client.query<MetaRow>(`SELECT key, value FROM ${table('meta')}`)).rows
+      : [];
     const installed = await one<{ extversion: string }>("SELECT extversion FROM pg_extension WHERE extname = 'vector'");
-    const available = await one<{ default_version: string }>("SELECT default_version FROM pg_available_extensions WHERE name = 'vector'");
+    const available = await one<{ default_version: string }>(
+      "SELECT default_version FROM pg_available_extensions WHERE name = 'vector'",
+    );
     return {
       engine: 'postgres',
       location: withoutPassword(url),
@@ -99,5 +114,7 @@ async function inspectPostgres(url: string, schema: string, timeoutMs: number): 
 
 /** Reads the configured database's state; throws when it cannot be reached or read. */
 export function inspectStorage(config: StorageConfig, timeoutMs = 10_000): Promise<StorageInspection> {
-  return config.kind === 'postgres' ? inspectPostgres(config.url, config.schema ?? 'public', timeoutMs) : Promise.resolve().then(() => inspectSqlite(config.path));
+  return config.kind === 'postgres'
+    ? inspectPostgres(config.url, config.schema ?? 'public', timeoutMs)
+    : Promise.resolve().then(() => inspectSqlite(config.path));
 }

@@ -9,10 +9,25 @@ import type { Application, ApplicationLink, ApplicationType } from '../schemas/a
 import type { Association } from '../schemas/association.js';
 import type { Contradiction, ContradictionResolution } from '../schemas/contradiction.js';
 import type { DataProvider, DataProviderType } from '../schemas/data-provider.js';
-import type { DocumentPage, DocumentRecord, DocumentType, IngestionJob, IngestionStatus, PageError, StoredDocument } from '../schemas/document.js';
+import type {
+  DocumentPage,
+  DocumentRecord,
+  DocumentType,
+  IngestionJob,
+  IngestionStatus,
+  PageError,
+  StoredDocument,
+} from '../schemas/document.js';
 import type { CachedEntityCard } from '../schemas/entity.js';
 import type { ErasureAudit, ErasureCounts, SelectorKind } from '../schemas/erasure.js';
-import type { ArticleKind, ArticleLink, KnowledgebaseArticle, KnowledgebaseJob, KnowledgebaseJobStatus, KnowledgebaseMeta } from '../schemas/knowledgebase.js';
+import type {
+  ArticleKind,
+  ArticleLink,
+  KnowledgebaseArticle,
+  KnowledgebaseJob,
+  KnowledgebaseJobStatus,
+  KnowledgebaseMeta,
+} from '../schemas/knowledgebase.js';
 import type { McpScope, McpServerEntry, McpTransport } from '../schemas/mcp-server.js';
 import type { Memory, MemoryStatus, MemoryType } from '../schemas/memory.js';
 import type { SourceMode } from '../schemas/registry.js';
@@ -169,7 +184,15 @@ export interface Page<T> {
 /** What recall ranks a memory by; the other columns (hash, tiers, tags, metadata, …) are read for its results only. */
 export type MemoryCandidate = Pick<
   Memory,
-  'id' | 'content' | 'context_id' | 'session_id' | 'subject_id' | 'source_scope' | 'source_memory_id' | 'occurred_at' | 'created_at'
+  | 'id'
+  | 'content'
+  | 'context_id'
+  | 'session_id'
+  | 'subject_id'
+  | 'source_scope'
+  | 'source_memory_id'
+  | 'occurred_at'
+  | 'created_at'
 > & {
   /** Write order (`WrittenMemory.seq`): where its conversation's turns are read from. */
   seq: number;
@@ -191,7 +214,19 @@ export type KeywordTerm = string | readonly string[];
 export interface KeywordHit extends ScoredId, CandidateRow {}
 
 /** A memory as a node of the association graph: what analyses and snapshots need, without content or vector. */
-export type MemoryNode = Pick<Memory, 'id' | 'type' | 'subtype' | 'importance' | 'tags' | 'context_id' | 'abstract' | 'content_hash' | 'created_at' | 'updated_at'>;
+export type MemoryNode = Pick<
+  Memory,
+  | 'id'
+  | 'type'
+  | 'subtype'
+  | 'importance'
+  | 'tags'
+  | 'context_id'
+  | 'abstract'
+  | 'content_hash'
+  | 'created_at'
+  | 'updated_at'
+>;
 
 export interface MemoryStore {
   insert(memories: NewMemory[]): Promise<void>;
@@ -203,16 +238,28 @@ export interface MemoryStore {
    * The memories among `ids` that pass the filter (without one: all of them), with the columns recall ranks by
    * and, with `similarTo`, their vectors' similarity to it.
    */
-  candidates(workspaceId: string, ids: readonly string[], options?: { filter?: MemoryFilter; similarTo?: Float32Array }): Promise<CandidateRow[]>;
+  candidates(
+    workspaceId: string,
+    ids: readonly string[],
+    options?: { filter?: MemoryFilter; similarTo?: Float32Array },
+  ): Promise<CandidateRow[]>;
   /** The oldest memory per content hash among the given statuses (default: active). */
-  findByContentHashes(workspaceId: string, hashes: readonly string[], statuses?: MemoryStatus[]): Promise<Map<string, Memory>>;
+  findByContentHashes(
+    workspaceId: string,
+    hashes: readonly string[],
+    statuses?: MemoryStatus[],
+  ): Promise<Map<string, Memory>>;
   /** Applies the patch; a new embedding replaces the vector and the keyword entry follows the content. */
   update(workspaceId: string, id: string, patch: MemoryPatch, embedding?: Float32Array): Promise<Memory | null>;
   /** Replaces stored vectors (re-embedding with another model); the search index follows after commit. */
   setEmbeddings(entries: ReadonlyArray<{ workspaceId: string; id: string; embedding: Float32Array }>): Promise<void>;
   /** Permanently removes the memories, their vectors, keyword entries and edges. Returns how many existed. */
   hardDelete(workspaceId: string, ids: readonly string[]): Promise<number>;
-  list(workspaceId: string, filter: MemoryFilter, page: { limit: number; cursor?: string | undefined }): Promise<Page<Memory>>;
+  list(
+    workspaceId: string,
+    filter: MemoryFilter,
+    page: { limit: number; cursor?: string | undefined },
+  ): Promise<Page<Memory>>;
   count(workspaceId: string, filter: MemoryFilter): Promise<number>;
   /** How many memories matching the filter there are of each type and subtype. */
   countByKind(workspaceId: string, filter: MemoryFilter): Promise<KindCount[]>;
@@ -221,7 +268,11 @@ export interface MemoryStore {
   /** Nearest neighbours by cosine similarity among memories matching the filter. */
   vectorSearch(workspaceId: string, vector: Float32Array, options: VectorSearchOptions): Promise<VectorHit[]>;
   /** `vectorSearch` for many query vectors at once (one result list per vector, in order). */
-  vectorSearchMany(workspaceId: string, vectors: readonly Float32Array[], options: VectorSearchOptions): Promise<VectorHit[][]>;
+  vectorSearchMany(
+    workspaceId: string,
+    vectors: readonly Float32Array[],
+    options: VectorSearchOptions,
+  ): Promise<VectorHit[][]>;
   /**
    * Full-text search: any of the terms (OR), ranked by the engine's relevance (BM25 / ts_rank). A term of several
    * words matches as a phrase. With `required`, a memory must also contain every required term (entity anchoring,
@@ -235,14 +286,25 @@ export interface MemoryStore {
   keywordSearch(
     workspaceId: string,
     terms: readonly string[],
-    options: { k: number; filter?: MemoryFilter; required?: readonly KeywordTerm[]; order?: 'relevance' | 'newest'; weights?: readonly number[]; similarTo?: Float32Array },
+    options: {
+      k: number;
+      filter?: MemoryFilter;
+      required?: readonly KeywordTerm[];
+      order?: 'relevance' | 'newest';
+      weights?: readonly number[];
+      similarTo?: Float32Array;
+    },
   ): Promise<KeywordHit[]>;
   /**
    * The memories that pass the filter written at most `reach` places before or after one of the given write
    * positions (`seq`, counting every memory of the database), in write order: what conversation adjacency is decided
    * from (core/recall/conversation.ts).
    */
-  writtenAround(workspaceId: string, seqs: readonly number[], options: { reach: number; filter?: MemoryFilter }): Promise<WrittenMemory[]>;
+  writtenAround(
+    workspaceId: string,
+    seqs: readonly number[],
+    options: { reach: number; filter?: MemoryFilter },
+  ): Promise<WrittenMemory[]>;
   /**
    * How many keyword-index entries match each query (a term or phrase, or with `all` every one of the terms at
    * once), counted up to `cap` (more is reported as `cap + 1`): what a keyword search would have to score. Never
@@ -250,7 +312,11 @@ export interface MemoryStore {
    * (SQLite) counts across them, since that is the work a search does. Cheap, so that a search can leave out
    * terms too common to score quickly.
    */
-  keywordMatchCounts(workspaceId: string, queries: ReadonlyArray<readonly KeywordTerm[]>, options: { cap: number }): Promise<number[]>;
+  keywordMatchCounts(
+    workspaceId: string,
+    queries: ReadonlyArray<readonly KeywordTerm[]>,
+    options: { cap: number },
+  ): Promise<number[]>;
   /**
    * How many memories the keyword index holds, in the population `keywordMatchCounts` counts in (SQLite: the whole
    * index, read from FTS5's own statistics; Postgres: the workspace's active originals, counted): with a term's
@@ -260,7 +326,12 @@ export interface MemoryStore {
   /** Counts a recall hit: access_count + 1, last_accessed_at, importance x1.1 (cap 1) unless pinned. */
   recordAccess(workspaceId: string, ids: readonly string[], at: string): Promise<void>;
   /** Memories in storage order after `afterSeq`, with their embeddings (export, re-embed). */
-  scan(workspaceId: string | null, afterSeq: number, limit: number, filter?: MemoryFilter): Promise<Array<{ seq: number; memory: Memory; embedding: Float32Array | null }>>;
+  scan(
+    workspaceId: string | null,
+    afterSeq: number,
+    limit: number,
+    filter?: MemoryFilter,
+  ): Promise<Array<{ seq: number; memory: Memory; embedding: Float32Array | null }>>;
 }
 
 export interface WorkspaceStore {
@@ -308,14 +379,24 @@ export interface AssociationStore {
   neighbours(
     workspaceId: string,
     memoryIds: readonly string[],
-    options: { direction: Direction; relationships?: string[]; excludeRelationships?: readonly string[]; minStrength?: number; limit?: number },
+    options: {
+      direction: Direction;
+      relationships?: string[];
+      excludeRelationships?: readonly string[];
+      minStrength?: number;
+      limit?: number;
+    },
   ): Promise<Association[]>;
   /** Every edge of a workspace in id order, from after `afterId` (export). */
   scan(workspaceId: string, afterId: string | null, limit: number): Promise<Association[]>;
   /** The same order and paging as `scan`, as light graph edges (graph analysis). */
   scanEdges(workspaceId: string, afterId: string | null, limit: number): Promise<GraphEdge[]>;
   /** How many edges touch each memory from other memories (backlinks), for the given ids; some relationships may be left out. */
-  incomingCounts(workspaceId: string, memoryIds: readonly string[], options?: { excludeRelationships?: readonly string[] }): Promise<Map<string, number>>;
+  incomingCounts(
+    workspaceId: string,
+    memoryIds: readonly string[],
+    options?: { excludeRelationships?: readonly string[] },
+  ): Promise<Map<string, number>>;
   delete(workspaceId: string, id: string): Promise<boolean>;
   count(workspaceId: string): Promise<number>;
 }
@@ -390,7 +471,10 @@ export interface SessionStore {
   list(options: { workspaceId?: string; contextId?: string; activeAt?: string }): Promise<Session[]>;
   /** Sessions whose expiry is at or before `at`, oldest first. */
   expired(at: string, limit: number): Promise<Session[]>;
-  update(id: string, patch: Partial<Pick<Session, 'expires_at' | 'ttl_seconds' | 'metadata' | 'updated_at'>>): Promise<Session | null>;
+  update(
+    id: string,
+    patch: Partial<Pick<Session, 'expires_at' | 'ttl_seconds' | 'metadata' | 'updated_at'>>,
+  ): Promise<Session | null>;
   delete(id: string): Promise<boolean>;
   /** Inserts or replaces the entry under its key (created_at survives a replace). */
   putEntry(sessionId: string, entry: WorkingMemoryEntry): Promise<WorkingMemoryEntry>;
@@ -409,14 +493,22 @@ export interface ThreadStore {
     workspaceId: string,
     options: { activeAt: string; userId?: string; updatedAfter?: string; limit: number; offset: number },
   ): Promise<{ threads: ChatThread[]; total: number }>;
-  update(workspaceId: string, id: string, patch: Partial<Pick<ChatThread, 'title' | 'metadata' | 'updated_at'>>): Promise<ChatThread | null>;
+  update(
+    workspaceId: string,
+    id: string,
+    patch: Partial<Pick<ChatThread, 'title' | 'metadata' | 'updated_at'>>,
+  ): Promise<ChatThread | null>;
   /** Removes the thread and its messages. */
   delete(workspaceId: string, id: string): Promise<boolean>;
   /**
    * Gives the messages the thread's next indexes, in order, and stores them; null when the thread does not exist.
    * Run it in a transaction: the thread row's counter update is what keeps concurrent appends apart.
    */
-  appendMessages(workspaceId: string, threadId: string, messages: readonly NewChatMessage[]): Promise<ChatMessage[] | null>;
+  appendMessages(
+    workspaceId: string,
+    threadId: string,
+    messages: readonly NewChatMessage[],
+  ): Promise<ChatMessage[] | null>;
   listMessages(
     workspaceId: string,
     threadId: string,
@@ -437,8 +529,17 @@ export interface ContradictionStore {
   listUnresolved(workspaceId: string, limit: number): Promise<Contradiction[]>;
   countUnresolved(workspaceId: string): Promise<number>;
   /** Sets resolution and resolved_at if it is still unresolved; null otherwise (already resolved, or unknown). */
-  claimResolution(workspaceId: string, id: string, resolution: ContradictionResolution, at: string): Promise<Contradiction | null>;
-  update(workspaceId: string, id: string, patch: Partial<Pick<Contradiction, 'resolved_at' | 'resolution' | 'merged_memory_id'>>): Promise<Contradiction | null>;
+  claimResolution(
+    workspaceId: string,
+    id: string,
+    resolution: ContradictionResolution,
+    at: string,
+  ): Promise<Contradiction | null>;
+  update(
+    workspaceId: string,
+    id: string,
+    patch: Partial<Pick<Contradiction, 'resolved_at' | 'resolution' | 'merged_memory_id'>>,
+  ): Promise<Contradiction | null>;
 }
 
 export interface EntityStore {
@@ -452,17 +553,26 @@ export interface KnowledgebaseStore {
   getMeta(workspaceId: string): Promise<KnowledgebaseMeta | null>;
   putMeta(meta: KnowledgebaseMeta): Promise<void>;
   /** Articles in listing order (`position`, then id). */
-  listArticles(workspaceId: string, page: { limit: number; offset: number; kind?: ArticleKind | undefined }): Promise<KnowledgebaseArticle[]>;
+  listArticles(
+    workspaceId: string,
+    page: { limit: number; offset: number; kind?: ArticleKind | undefined },
+  ): Promise<KnowledgebaseArticle[]>;
   countArticles(workspaceId: string, kind?: ArticleKind): Promise<number>;
   getArticle(workspaceId: string, id: string): Promise<KnowledgebaseArticle | null>;
   /** Inserts or replaces the article, and the record of which memories it cites. */
   putArticle(article: KnowledgebaseArticle): Promise<void>;
   deleteArticles(workspaceId: string, ids: readonly string[]): Promise<number>;
   /** Articles that cite the memory, in listing order. */
-  articlesCiting(workspaceId: string, memoryId: string): Promise<Array<Pick<KnowledgebaseArticle, 'id' | 'title' | 'kind'>>>;
+  articlesCiting(
+    workspaceId: string,
+    memoryId: string,
+  ): Promise<Array<Pick<KnowledgebaseArticle, 'id' | 'title' | 'kind'>>>;
   createJob(job: KnowledgebaseJob): Promise<void>;
   getJob(workspaceId: string, id: string): Promise<KnowledgebaseJob | null>;
-  updateJob(id: string, patch: Partial<Pick<KnowledgebaseJob, 'status' | 'result' | 'error' | 'updated_at'>>): Promise<KnowledgebaseJob | null>;
+  updateJob(
+    id: string,
+    patch: Partial<Pick<KnowledgebaseJob, 'status' | 'result' | 'error' | 'updated_at'>>,
+  ): Promise<KnowledgebaseJob | null>;
 }
 
 /** A stretch of a page's transcript that the page is searched by, with its vector. */
@@ -489,7 +599,9 @@ export interface PageMatch {
   passage: { index: number; text: string };
 }
 
-export type IngestionJobPatch = Partial<Omit<IngestionJob, 'id' | 'workspace_id' | 'document_id' | 'extraction_options' | 'created_at'>>;
+export type IngestionJobPatch = Partial<
+  Omit<IngestionJob, 'id' | 'workspace_id' | 'document_id' | 'extraction_options' | 'created_at'>
+>;
 
 /** A memory made from a chunk of a document; `job_id` is the run that last produced it. */
 export interface DocumentMemoryLink {
@@ -505,8 +617,22 @@ export interface DocumentStore {
   insert(document: DocumentRecord): Promise<void>;
   get(workspaceId: string, id: string): Promise<StoredDocument | null>;
   /** Newest first; `status` filters by the current job's status. */
-  list(workspaceId: string, options: { status?: IngestionStatus | undefined; documentType?: DocumentType | undefined; limit: number; offset: number }): Promise<{ documents: StoredDocument[]; total: number }>;
-  update(workspaceId: string, id: string, patch: Partial<Pick<DocumentRecord, 'current_job_id' | 'extraction_options' | 'context_id' | 'importance' | 'updated_at'>>): Promise<void>;
+  list(
+    workspaceId: string,
+    options: {
+      status?: IngestionStatus | undefined;
+      documentType?: DocumentType | undefined;
+      limit: number;
+      offset: number;
+    },
+  ): Promise<{ documents: StoredDocument[]; total: number }>;
+  update(
+    workspaceId: string,
+    id: string,
+    patch: Partial<
+      Pick<DocumentRecord, 'current_job_id' | 'extraction_options' | 'context_id' | 'importance' | 'updated_at'>
+    >,
+  ): Promise<void>;
   /** Removes the document with its bytes, pages, jobs and memory links (not the memories). */
   delete(workspaceId: string, id: string): Promise<boolean>;
   putOriginal(workspaceId: string, documentId: string, bytes: Uint8Array): Promise<void>;
@@ -515,26 +641,46 @@ export interface DocumentStore {
   /** Replaces every page of the document. */
   replacePages(workspaceId: string, documentId: string, pages: readonly NewDocumentPage[]): Promise<void>;
   /** In page order. */
-  listPages(workspaceId: string, documentId: string, page: { limit?: number; offset?: number }): Promise<{ pages: DocumentPage[]; total: number }>;
+  listPages(
+    workspaceId: string,
+    documentId: string,
+    page: { limit?: number; offset?: number },
+  ): Promise<{ pages: DocumentPage[]; total: number }>;
   getPage(workspaceId: string, documentId: string, pageId: string): Promise<DocumentPage | null>;
   /**
    * The `k` pages whose best passage is nearest to the vector (max-sim: a page scores its best passage's cosine
    * similarity; exact scan), best first, each with that passage; optionally within the given documents.
    */
-  searchPages(workspaceId: string, vector: Float32Array, options: { k: number; documentIds?: readonly string[] | undefined }): Promise<PageMatch[]>;
+  searchPages(
+    workspaceId: string,
+    vector: Float32Array,
+    options: { k: number; documentIds?: readonly string[] | undefined },
+  ): Promise<PageMatch[]>;
   /** Every workspace's passages after the given one, in (page_id, passage_no) order (re-embedding walks them). */
   scanPassages(after: PassageKey | null, limit: number): Promise<Array<PassageKey & { text: string }>>;
   setPassageEmbeddings(entries: ReadonlyArray<PassageKey & { embedding: Float32Array }>): Promise<void>;
   /** Records links; an existing link is moved to the new job (with its new page and chunk) when another job made it. */
   linkMemories(links: readonly DocumentMemoryLink[]): Promise<void>;
   /** In page and chunk order; `exceptJobId` keeps only links made by other jobs. */
-  linkedMemoryIds(workspaceId: string, documentId: string, options: { limit?: number; offset?: number; exceptJobId?: string }): Promise<{ ids: string[]; total: number }>;
+  linkedMemoryIds(
+    workspaceId: string,
+    documentId: string,
+    options: { limit?: number; offset?: number; exceptJobId?: string },
+  ): Promise<{ ids: string[]; total: number }>;
   createJob(job: IngestionJob): Promise<void>;
   getJob(workspaceId: string, id: string): Promise<IngestionJob | null>;
   /** Newest first. */
-  listJobs(workspaceId: string, options: { status?: IngestionStatus | undefined; documentId?: string | undefined; limit: number; offset: number }): Promise<{ jobs: IngestionJob[]; total: number }>;
+  listJobs(
+    workspaceId: string,
+    options: { status?: IngestionStatus | undefined; documentId?: string | undefined; limit: number; offset: number },
+  ): Promise<{ jobs: IngestionJob[]; total: number }>;
   /** Applies the patch if the job's status is one of `onlyFrom` (any status when absent); null otherwise or when absent. */
-  updateJob(workspaceId: string, id: string, patch: IngestionJobPatch, onlyFrom?: readonly IngestionStatus[]): Promise<IngestionJob | null>;
+  updateJob(
+    workspaceId: string,
+    id: string,
+    patch: IngestionJobPatch,
+    onlyFrom?: readonly IngestionStatus[],
+  ): Promise<IngestionJob | null>;
 }
 
 /** The saved state of one session's Python sandbox (opaque bytes) and what the sandbox says about it. */
@@ -577,7 +723,14 @@ export interface SandboxCheckpointStore {
    * is `replaces` (null: only if none is stored). False, and nothing stored, when the session is gone or the stored
    * checkpoint is another (a node moved the session on meanwhile).
    */
-  put(sessionId: string, data: Uint8Array, metadata: JsonObject, at: string, revision: string, replaces: string | null): Promise<boolean>;
+  put(
+    sessionId: string,
+    data: Uint8Array,
+    metadata: JsonObject,
+    at: string,
+    revision: string,
+    replaces: string | null,
+  ): Promise<boolean>;
   get(sessionId: string): Promise<SandboxCheckpoint | null>;
   /** The revision of the session's checkpoint, without its data; null when it has none. */
   revision(sessionId: string): Promise<string | null>;
@@ -588,7 +741,11 @@ export interface ApplicationStore {
   create(application: Application): Promise<void>;
   get(id: string): Promise<Application | null>;
   /** Oldest first; `linkedTo` keeps those linked to any of these workspaces. */
-  list(options: { limit: number; offset: number; linkedTo?: readonly string[] }): Promise<{ applications: Application[]; total: number }>;
+  list(options: {
+    limit: number;
+    offset: number;
+    linkedTo?: readonly string[];
+  }): Promise<{ applications: Application[]; total: number }>;
   update(id: string, patch: Partial<Omit<Application, 'id' | 'tenant_id' | 'created_at'>>): Promise<Application | null>;
   /** Removes the application and its links. */
   delete(id: string): Promise<boolean>;
@@ -650,7 +807,22 @@ export interface SkillStore extends ScopedStore<Skill, SkillPatch> {
 }
 
 export type McpServerPatch = Partial<
-  Pick<McpServerEntry, 'description' | 'transport' | 'command' | 'args' | 'url' | 'env_keys' | 'header_keys' | 'sealed_secrets' | 'source_mode' | 'enabled' | 'metadata' | 'last_synced_at' | 'updated_at'>
+  Pick<
+    McpServerEntry,
+    | 'description'
+    | 'transport'
+    | 'command'
+    | 'args'
+    | 'url'
+    | 'env_keys'
+    | 'header_keys'
+    | 'sealed_secrets'
+    | 'source_mode'
+    | 'enabled'
+    | 'metadata'
+    | 'last_synced_at'
+    | 'updated_at'
+  >
 >;
 
 export interface McpServerStore extends ScopedStore<McpServerEntry, McpServerPatch> {
@@ -662,8 +834,15 @@ export interface DataProviderStore {
   create(provider: DataProvider): Promise<void>;
   get(workspaceId: string, id: string): Promise<DataProvider | null>;
   /** Oldest first. */
-  list(workspaceId: string, page: { limit: number; offset: number }): Promise<{ providers: DataProvider[]; total: number }>;
-  update(workspaceId: string, id: string, patch: Partial<Omit<DataProvider, 'id' | 'workspace_id' | 'created_at'>>): Promise<DataProvider | null>;
+  list(
+    workspaceId: string,
+    page: { limit: number; offset: number },
+  ): Promise<{ providers: DataProvider[]; total: number }>;
+  update(
+    workspaceId: string,
+    id: string,
+    patch: Partial<Omit<DataProvider, 'id' | 'workspace_id' | 'created_at'>>,
+  ): Promise<DataProvider | null>;
   delete(workspaceId: string, id: string): Promise<boolean>;
 }
 
@@ -702,7 +881,11 @@ export interface ErasureStore {
    * selector's subject), the sessions with their working memory and sandbox checkpoints, the threads with their
    * messages, and the user's registry entries of this workspace. Counts too the links that go with the memories.
    */
-  removeAround(workspaceId: string, selector: PersonSelector, records: PersonalRecords): Promise<Omit<ErasureCounts, 'memories'>>;
+  removeAround(
+    workspaceId: string,
+    selector: PersonSelector,
+    records: PersonalRecords,
+  ): Promise<Omit<ErasureCounts, 'memories'>>;
   /** Leaves no bytes of removed memories in the engine's search structures (after `MemoryStore.hardDelete`). */
   purgeSearchEntries(): Promise<void>;
   /** The user's registry entries above any workspace (user-scoped skills and MCP servers). */

@@ -86,7 +86,9 @@ export class TaskRunner {
     const unstarted = this.leased.map((t) => t.id);
     this.leased = [];
     for (const id of unstarted) this.held.delete(id);
-    await this.storage.tasks.release(unstarted).catch((error: unknown) => this.report('handing back leased tasks failed', error));
+    await this.storage.tasks
+      .release(unstarted)
+      .catch((error: unknown) => this.report('handing back leased tasks failed', error));
     this.unsubscribe();
   }
 
@@ -157,7 +159,9 @@ export class TaskRunner {
   private async renewLeases(): Promise<void> {
     if (this.held.size === 0) return;
     const until = addMs(isoNow(this.clock), this.options.leaseMs);
-    await this.storage.tasks.extendLeases([...this.held], until).catch((error: unknown) => this.report('renewing task leases failed', error));
+    await this.storage.tasks
+      .extendLeases([...this.held], until)
+      .catch((error: unknown) => this.report('renewing task leases failed', error));
   }
 
   private async flushCompleted(): Promise<void> {
@@ -192,10 +196,17 @@ export class TaskRunner {
       const databaseAway = error instanceof AppError && error.code === 'storage_unavailable';
       const final = !handler || (!databaseAway && task.attempts >= this.options.maxAttempts);
       this.telemetry.taskFailed(task.kind, final);
-      const delayMs = databaseAway ? (error.retryAfter ?? 1) * 1000 : Math.min(1000 * 2 ** task.attempts, MAX_BACKOFF_MS);
+      const delayMs = databaseAway
+        ? (error.retryAfter ?? 1) * 1000
+        : Math.min(1000 * 2 ** task.attempts, MAX_BACKOFF_MS);
       const retryAt = final ? null : addMs(isoNow(this.clock), delayMs);
-      this.log[final ? 'error' : 'warn']({ task: task.id, kind: task.kind, attempts: task.attempts, err: message }, final ? 'task failed for good' : 'task failed; will retry');
-      await this.storage.tasks.fail(task.id, message, retryAt).catch((e: unknown) => this.report('recording a task failure failed', e));
+      this.log[final ? 'error' : 'warn'](
+        { task: task.id, kind: task.kind, attempts: task.attempts, err: message },
+        final ? 'task failed for good' : 'task failed; will retry',
+      );
+      await this.storage.tasks
+        .fail(task.id, message, retryAt)
+        .catch((e: unknown) => this.report('recording a task failure failed', e));
     }
   }
 

@@ -35,12 +35,32 @@ describe('applications', () => {
     });
     expect(await memd.applications.get(app.id)).toEqual(app);
 
-    const full = await memd.applications.create({ name: 'Agent', description: 'does things', app_type: 'agent', enabled: false, config: { model: 'x' }, metadata: { team: 'ml' } });
-    expect(full).toMatchObject({ app_type: 'agent', enabled: false, description: 'does things', config: { model: 'x' }, metadata: { team: 'ml' } });
+    const full = await memd.applications.create({
+      name: 'Agent',
+      description: 'does things',
+      app_type: 'agent',
+      enabled: false,
+      config: { model: 'x' },
+      metadata: { team: 'ml' },
+    });
+    expect(full).toMatchObject({
+      app_type: 'agent',
+      enabled: false,
+      description: 'does things',
+      config: { model: 'x' },
+      metadata: { team: 'ml' },
+    });
 
     const changed = await memd.applications.update.withResponse(full.id, { enabled: true, description: null });
     expect(changed.status).toBe(200);
-    expect(changed.data).toMatchObject({ name: 'Agent', app_type: 'agent', enabled: true, description: null, config: { model: 'x' }, metadata: { team: 'ml' } });
+    expect(changed.data).toMatchObject({
+      name: 'Agent',
+      app_type: 'agent',
+      enabled: true,
+      description: null,
+      config: { model: 'x' },
+      metadata: { team: 'ml' },
+    });
 
     expect((await memd.applications.delete.withResponse(full.id)).status).toBe(204);
     await expect(memd.applications.get(full.id)).rejects.toBeInstanceOf(NotFoundError);
@@ -49,7 +69,15 @@ describe('applications', () => {
   });
 
   it('refuses bad input and changes nothing', async () => {
-    for (const body of [{}, { name: '' }, { name: '   ' }, { name: 'x', app_type: 'robot' }, { name: 'x', enabled: 'yes' }, { name: 'x', config: [] }, { name: 'x', color: 'red' }]) {
+    for (const body of [
+      {},
+      { name: '' },
+      { name: '   ' },
+      { name: 'x', app_type: 'robot' },
+      { name: 'x', enabled: 'yes' },
+      { name: 'x', config: [] },
+      { name: 'x', color: 'red' },
+    ]) {
       const refused = memd.applications.create(invalid(body));
       await expect(refused, JSON.stringify(body)).rejects.toBeInstanceOf(ValidationError);
       await expect(refused).rejects.toMatchObject({ status: 422, code: 'validation_error' });
@@ -78,24 +106,45 @@ describe('applications', () => {
   });
 
   it('links to workspaces with overrides merged over the config (RFC 7386), and disables without unlinking', async () => {
-    const app = await memd.applications.create({ name: 'Chat', app_type: 'chat', config: { model: { name: 'small', temperature: 0.2 }, tools: ['search', 'code'], greeting: 'hi' } });
-    const linkedIn = async (workspaceId: string) => (await memd.applications.inWorkspace(workspaceId)).applications.find((a) => a.id === app.id);
+    const app = await memd.applications.create({
+      name: 'Chat',
+      app_type: 'chat',
+      config: { model: { name: 'small', temperature: 0.2 }, tools: ['search', 'code'], greeting: 'hi' },
+    });
+    const linkedIn = async (workspaceId: string) =>
+      (await memd.applications.inWorkspace(workspaceId)).applications.find((a) => a.id === app.id);
 
-    const linked = await memd.applications.link.withResponse(app.id, 'team-a', { config_overrides: { model: { temperature: 0.9 }, tools: ['search'], greeting: null } });
+    const linked = await memd.applications.link.withResponse(app.id, 'team-a', {
+      config_overrides: { model: { temperature: 0.9 }, tools: ['search'], greeting: null },
+    });
     expect(linked.status).toBe(201);
-    expect(linked.data).toMatchObject({ application_id: app.id, workspace_id: 'team-a', enabled: true, config_overrides: { model: { temperature: 0.9 }, tools: ['search'], greeting: null } });
+    expect(linked.data).toMatchObject({
+      application_id: app.id,
+      workspace_id: 'team-a',
+      enabled: true,
+      config_overrides: { model: { temperature: 0.9 }, tools: ['search'], greeting: null },
+    });
 
     const inA = await memd.applications.inWorkspace.withResponse('team-a');
     expect(inA.status).toBe(200);
     const entry = inA.data.applications.find((a) => a.id === app.id)!;
     expect(entry.effective_config).toEqual({ model: { name: 'small', temperature: 0.9 }, tools: ['search'] });
-    expect(entry).toMatchObject({ name: 'Chat', config: app.config, effective_enabled: true, association: { enabled: true } });
+    expect(entry).toMatchObject({
+      name: 'Chat',
+      config: app.config,
+      effective_enabled: true,
+      association: { enabled: true },
+    });
     expect(await linkedIn('team-b')).toBeUndefined();
 
     // Changing the link keeps what is not sent.
     const disabled = await memd.applications.link.withResponse(app.id, 'team-a', { enabled: false });
     expect(disabled.status).toBe(200);
-    expect(disabled.data).toMatchObject({ enabled: false, config_overrides: { tools: ['search'] }, created_at: linked.data.created_at });
+    expect(disabled.data).toMatchObject({
+      enabled: false,
+      config_overrides: { tools: ['search'] },
+      created_at: linked.data.created_at,
+    });
     const still = (await linkedIn('team-a'))!;
     expect(still).toMatchObject({ effective_enabled: false, association: { enabled: false } });
     expect(still.effective_config.model).toEqual({ name: 'small', temperature: 0.9 });
@@ -103,7 +152,11 @@ describe('applications', () => {
     // An application disabled as a whole is disabled everywhere, whatever its links say.
     await memd.applications.link(app.id, 'team-b', {});
     await memd.applications.update(app.id, { enabled: false });
-    expect(await linkedIn('team-b')).toMatchObject({ association: { enabled: true }, effective_enabled: false, effective_config: app.config });
+    expect(await linkedIn('team-b')).toMatchObject({
+      association: { enabled: true },
+      effective_enabled: false,
+      effective_config: app.config,
+    });
 
     expect((await memd.applications.unlink.withResponse(app.id, 'team-a')).status).toBe(204);
     await expect(memd.applications.unlink(app.id, 'team-a')).rejects.toBeInstanceOf(NotFoundError);
@@ -115,8 +168,12 @@ describe('applications', () => {
     await expect(memd.applications.link('app_0000000000000000', 'team-a', {})).rejects.toBeInstanceOf(NotFoundError);
     await expect(memd.applications.link(app.id, 'nowhere', {})).rejects.toBeInstanceOf(NotFoundError);
     await expect(memd.applications.inWorkspace('nowhere')).rejects.toBeInstanceOf(NotFoundError);
-    await expect(memd.applications.link(app.id, 'team-a', invalid({ enabled: 1 }))).rejects.toMatchObject({ status: 422 });
-    await expect(memd.applications.link(app.id, 'team-a', invalid({ config_overrides: 'x' }))).rejects.toMatchObject({ status: 422 });
+    await expect(memd.applications.link(app.id, 'team-a', invalid({ enabled: 1 }))).rejects.toMatchObject({
+      status: 422,
+    });
+    await expect(memd.applications.link(app.id, 'team-a', invalid({ config_overrides: 'x' }))).rejects.toMatchObject({
+      status: 422,
+    });
     expect((await memd.applications.inWorkspace('team-a')).applications.find((a) => a.id === app.id)).toBeUndefined();
   });
 
@@ -158,9 +215,14 @@ describe('the registries in the OpenAPI document', () => {
         '/v1/data-providers/{provider_id}/sync',
       ]),
     );
-    expect(doc.paths['/v1/applications'].post.requestBody.content['application/json'].schema.properties.app_type.enum).toEqual(['generic', 'chat', 'agent', 'tool']);
+    expect(
+      doc.paths['/v1/applications'].post.requestBody.content['application/json'].schema.properties.app_type.enum,
+    ).toEqual(['generic', 'chat', 'agent', 'tool']);
     // A data provider is one named shape: the stored record without its sealed secrets, saying whether they are set.
-    expect(doc.paths['/v1/data-providers/{provider_id}'].get.responses['200'].content['application/json'].schema.properties.data_provider).toEqual({ $ref: '#/components/schemas/DataProvider' });
+    expect(
+      doc.paths['/v1/data-providers/{provider_id}'].get.responses['200'].content['application/json'].schema.properties
+        .data_provider,
+    ).toEqual({ $ref: '#/components/schemas/DataProvider' });
     const provider = doc.components.schemas.DataProvider;
     expect(Object.keys(provider.properties)).toContain('has_encrypted_args');
     expect(Object.keys(provider.properties)).not.toContain('encrypted_args');

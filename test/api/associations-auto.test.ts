@@ -31,9 +31,19 @@ describe('automatic association picks the relationship from the taxonomy', () =>
     const { first, edges } = await autoLinks(
       ws,
       { content: 'Checkout fails with HTTP 502 errors under heavy load', subtype: 'error', type: 'semantic' },
-      { content: 'Fix for checkout failing with HTTP 502 errors under heavy load: raise the proxy timeout', subtype: 'fix', type: 'procedural' },
+      {
+        content: 'Fix for checkout failing with HTTP 502 errors under heavy load: raise the proxy timeout',
+        subtype: 'fix',
+        type: 'procedural',
+      },
     );
-    expect(edges).toEqual([expect.objectContaining({ target_id: first.id, relationship: 'solves', metadata: expect.objectContaining({ similarity_score: expect.any(Number) }) })]);
+    expect(edges).toEqual([
+      expect.objectContaining({
+        target_id: first.id,
+        relationship: 'solves',
+        metadata: expect.objectContaining({ similarity_score: expect.any(Number) }),
+      }),
+    ]);
     expect(edges[0]!.strength).toBeGreaterThanOrEqual(0.6);
   });
 
@@ -51,15 +61,33 @@ describe('automatic association picks the relationship from the taxonomy', () =>
     const ws = await graphWorkspace(memd, 'auto-time');
     const events = await autoLinks(
       ws,
-      { content: 'Weekly sprint review meeting with the platform team', type: 'episodic', metadata: { occurred_at: '2026-02-02T10:00:00Z' } },
-      { content: 'Weekly sprint review meeting with the platform team and design', type: 'episodic', metadata: { occurred_at: '2026-02-09T10:00:00Z' } },
+      {
+        content: 'Weekly sprint review meeting with the platform team',
+        type: 'episodic',
+        metadata: { occurred_at: '2026-02-02T10:00:00Z' },
+      },
+      {
+        content: 'Weekly sprint review meeting with the platform team and design',
+        type: 'episodic',
+        metadata: { occurred_at: '2026-02-09T10:00:00Z' },
+      },
     );
     expect(events.edges).toEqual([expect.objectContaining({ target_id: events.first.id, relationship: 'after' })]);
 
     const ws2 = await graphWorkspace(memd, 'auto-plain');
-    const variant = await autoLinks(ws2, { content: 'Weekly sprint review meeting with the platform team' }, { content: 'Weekly sprint review meeting with the platform team and design' });
-    expect(variant.edges).toEqual([expect.objectContaining({ target_id: variant.first.id, relationship: 'variant_of' })]);
-    const similar = await autoLinks(ws2, { content: 'The payment service times out under heavy load' }, { content: 'The payment service times out under load on Fridays' });
+    const variant = await autoLinks(
+      ws2,
+      { content: 'Weekly sprint review meeting with the platform team' },
+      { content: 'Weekly sprint review meeting with the platform team and design' },
+    );
+    expect(variant.edges).toEqual([
+      expect.objectContaining({ target_id: variant.first.id, relationship: 'variant_of' }),
+    ]);
+    const similar = await autoLinks(
+      ws2,
+      { content: 'The payment service times out under heavy load' },
+      { content: 'The payment service times out under load on Fridays' },
+    );
     expect(similar.edges.find((e) => e.target_id === similar.first.id)).toMatchObject({ relationship: 'similar_to' });
   });
 });

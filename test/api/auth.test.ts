@@ -25,11 +25,17 @@ describe('authentication with MEMD_ADMIN_KEY', () => {
     const admin = client(server.url, { authorization: `Bearer ${ADMIN}` });
     await admin.post('/v1/workspaces', { id: 'team-a', name: 'A' });
     await admin.post('/v1/workspaces', { id: 'team-b', name: 'B' });
-    const secretB = (await admin.post('/v1/memories', { workspace_id: 'team-b', content: 'B secret plan' })).body.memory;
+    const secretB = (await admin.post('/v1/memories', { workspace_id: 'team-b', content: 'B secret plan' })).body
+      .memory;
 
     const issued = await admin.post('/v1/api-keys', { name: 'agent-a', workspaces: ['team-a'] });
     expect(issued.status).toBe(201);
-    expect(issued.body.api_key).toMatchObject({ id: expect.stringMatching(/^key_/), key: expect.stringMatching(/^memd_/), name: 'agent-a', workspaces: ['team-a'] });
+    expect(issued.body.api_key).toMatchObject({
+      id: expect.stringMatching(/^key_/),
+      key: expect.stringMatching(/^memd_/),
+      name: 'agent-a',
+      workspaces: ['team-a'],
+    });
     const keyA = client(server.url, { authorization: `Bearer ${issued.body.api_key.key}` });
 
     // Naming no workspace, a single-workspace key means its own.

@@ -43,7 +43,11 @@ describe('POST /v1/memories/batch', () => {
       [6, 'create', 'error'],
       [7, 'create', 'success'],
     ]);
-    expect(body.results[5]).toMatchObject({ success: false, memory_id: 'mem_missing', error: expect.stringContaining('not found') });
+    expect(body.results[5]).toMatchObject({
+      success: false,
+      memory_id: 'mem_missing',
+      error: expect.stringContaining('not found'),
+    });
     expect(body.results[6]!.error).toContain('content');
     expect(body.results[7]).toMatchObject({ action: 'skipped', memory_id: body.results[0]!.memory_id });
     expect(body.results[1]!.memory).toMatchObject({ content: 'batch created B (client shape)', importance: 0.7 });
@@ -62,7 +66,10 @@ describe('POST /v1/memories/batch', () => {
 
   it('stores a thousand memories in one call', async () => {
     const ws = (await memd.workspaces.create({ name: 'bulk' })).workspace.id;
-    const operations = Array.from({ length: 1000 }, (_, i) => ({ op: 'create' as const, content: `bulk memory ${i}: item ${i * 7919} of the ledger` }));
+    const operations = Array.from({ length: 1000 }, (_, i) => ({
+      op: 'create' as const,
+      content: `bulk memory ${i}: item ${i * 7919} of the ledger`,
+    }));
     expect(await memd.memories.batch({ workspace_id: ws, operations })).toMatchObject({ successful: 1000, failed: 0 });
     expect((await memd.memories.list({ workspace_id: ws })).total_count).toBe(1000);
   });

@@ -26,7 +26,16 @@ beforeAll(async () => {
   await server.drainTasks();
   await memd.contradictions.scan('brief');
   const thread = (await memd.threads.create({ workspace_id: 'brief', title: 'Onboarding chat' })).thread;
-  await memd.threads.append(thread.thread_id, { messages: [{ role: 'user', content: 'Hello' }, { role: 'assistant', content: 'Welcome!' }] }, { query: { workspace_id: 'brief' } });
+  await memd.threads.append(
+    thread.thread_id,
+    {
+      messages: [
+        { role: 'user', content: 'Hello' },
+        { role: 'assistant', content: 'Welcome!' },
+      ],
+    },
+    { query: { workspace_id: 'brief' } },
+  );
 });
 afterAll(() => server.stop());
 
@@ -34,7 +43,11 @@ describe('briefing', () => {
   it('summarises recent memories, sessions, open threads and contradictions', async () => {
     const session = (await memd.sessions.start({ workspace_id: 'brief' })).session;
     const { briefing } = await memd.sessions.briefing({ workspace_id: 'brief' });
-    expect(briefing).toMatchObject({ workspace_id: 'brief', lookback_minutes: 60, generated_at: clock.now().toISOString() });
+    expect(briefing).toMatchObject({
+      workspace_id: 'brief',
+      lookback_minutes: 60,
+      generated_at: clock.now().toISOString(),
+    });
     expect(briefing.summary).toBe(
       '3 new memories in the last 60 minutes (semantic 2, decision 1); most important: “The team decided to ship the beta on Friday.”; “I moved to Berlin”. ' +
         '1 active session, 1 started in the last 60 minutes. ' +
@@ -42,9 +55,25 @@ describe('briefing', () => {
         '1 unresolved contradiction to review.',
     );
     // Newest first, at the abstract level; derived facts are not listed.
-    expect(briefing.recent_memories.map((m) => m.content)).toEqual(['I moved to Berlin', 'The team decided to ship the beta on Friday.', 'I live in Paris']);
-    expect(briefing.recent_memories[1]).toMatchObject({ type: expect.any(String), subtype: 'decision', importance: 0.9, tags: [], session_id: null });
-    expect(briefing.contradictions).toMatchObject([{ contradiction_type: 'exclusive_value', memory_a_content: 'I live in Paris', memory_b_content: 'I moved to Berlin' }]);
+    expect(briefing.recent_memories.map((m) => m.content)).toEqual([
+      'I moved to Berlin',
+      'The team decided to ship the beta on Friday.',
+      'I live in Paris',
+    ]);
+    expect(briefing.recent_memories[1]).toMatchObject({
+      type: expect.any(String),
+      subtype: 'decision',
+      importance: 0.9,
+      tags: [],
+      session_id: null,
+    });
+    expect(briefing.contradictions).toMatchObject([
+      {
+        contradiction_type: 'exclusive_value',
+        memory_a_content: 'I live in Paris',
+        memory_b_content: 'I moved to Berlin',
+      },
+    ]);
     // The fields the reference's clients read, beside the spec's own: the same contradictions, memories and threads.
     expect(briefing.contradictions_detected).toEqual(briefing.contradictions);
     expect(briefing.memories).toEqual(briefing.recent_memories);
@@ -55,9 +84,20 @@ describe('briefing', () => {
   });
 
   it('honours lookback, detail level, limit and the include switches', async () => {
-    const wide = (await memd.sessions.briefing({ workspace_id: 'brief', lookback_minutes: 600, limit: 2, detail_level: 'full', include_contradictions: false })).briefing;
+    const wide = (
+      await memd.sessions.briefing({
+        workspace_id: 'brief',
+        lookback_minutes: 600,
+        limit: 2,
+        detail_level: 'full',
+        include_contradictions: false,
+      })
+    ).briefing;
     expect(wide.summary).toMatch(/^4 new memories in the last 10 hours \(.* among the latest 2\)/);
-    expect(wide.recent_memories.map((m) => m.content)).toEqual(['I moved to Berlin', 'The team decided to ship the beta on Friday. The announcement goes out the same morning.']);
+    expect(wide.recent_memories.map((m) => m.content)).toEqual([
+      'I moved to Berlin',
+      'The team decided to ship the beta on Friday. The announcement goes out the same morning.',
+    ]);
     expect(wide.contradictions).toEqual([]);
     expect(wide.summary).toContain('1 unresolved contradiction to review.');
 
@@ -66,7 +106,9 @@ describe('briefing', () => {
 
     clock.advance(2 * 3_600_000);
     const later = (await memd.sessions.briefing({ workspace_id: 'brief' })).briefing;
-    expect(later.summary).toMatch(/^No new memories in the last 60 minutes\. .* No chat threads active in the last 60 minutes\. 1 unresolved contradiction to review\.$/);
+    expect(later.summary).toMatch(
+      /^No new memories in the last 60 minutes\. .* No chat threads active in the last 60 minutes\. 1 unresolved contradiction to review\.$/,
+    );
   });
 
   it('comes with a new session on request, looking back a day by default', async () => {
@@ -76,7 +118,11 @@ describe('briefing', () => {
     expect(briefed.status).toBe(201);
     expect(briefed.data.briefing).toMatchObject({ workspace_id: 'brief', lookback_minutes: 1_440 });
     expect(briefed.data.briefing!.recent_memories[0]).toMatchObject({ content: 'I moved to Berlin' });
-    const tuned = await memd.sessions.start({ workspace_id: 'brief', briefing: true, briefing_options: { lookback_hours: 0.5, detail_level: 'overview', limit: 1 } });
+    const tuned = await memd.sessions.start({
+      workspace_id: 'brief',
+      briefing: true,
+      briefing_options: { lookback_hours: 0.5, detail_level: 'overview', limit: 1 },
+    });
     expect(tuned.briefing).toMatchObject({ lookback_minutes: 30, recent_memories: [] });
     const fresh = await memd.sessions.start({ workspace_id: 'brief-new', briefing: true });
     expect(fresh.briefing!.summary).toBe(
@@ -85,15 +131,29 @@ describe('briefing', () => {
   });
 
   it('answers bad input with a 4xx', async () => {
-    for (const query of ['lookback_minutes=0', 'lookback_minutes=x', 'detail_level=everything', 'limit=0', 'limit=101', 'include_memories=perhaps']) {
+    for (const query of [
+      'lookback_minutes=0',
+      'lookback_minutes=x',
+      'detail_level=everything',
+      'limit=0',
+      'limit=101',
+      'include_memories=perhaps',
+    ]) {
       expect((await api.get(`/v1/sessions/briefing?workspace_id=brief&${query}`)).status, query).toBe(422);
     }
     // A query parameter the route does not know is ignored.
     expect((await api.get('/v1/sessions/briefing?workspace_id=brief&other=1')).status).toBe(200);
     expect((await api.get('/v1/sessions/briefing', { 'x-session-id': 'sess_unknown' })).status).toBe(404);
     const before = (await api.get('/v1/sessions?workspace_id=brief')).body.total_count;
-    for (const body of [{ briefing: 'yes' }, { briefing: true, briefing_options: { lookback_hours: 0 } }, { briefing: true, briefing_options: { depth: 1 } }, { briefing_options: { limit: 101 } }]) {
-      expect((await api.post('/v1/sessions', { workspace_id: 'brief', ...body })).status, JSON.stringify(body)).toBe(422);
+    for (const body of [
+      { briefing: 'yes' },
+      { briefing: true, briefing_options: { lookback_hours: 0 } },
+      { briefing: true, briefing_options: { depth: 1 } },
+      { briefing_options: { limit: 101 } },
+    ]) {
+      expect((await api.post('/v1/sessions', { workspace_id: 'brief', ...body })).status, JSON.stringify(body)).toBe(
+        422,
+      );
     }
     expect((await api.get('/v1/sessions?workspace_id=brief')).body.total_count).toBe(before);
   });

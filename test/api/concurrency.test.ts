@@ -14,7 +14,9 @@ describe('concurrency', () => {
   it('200 concurrent creates store 200 memories, none lost, no 5xx', async () => {
     const ws = (await api.post('/v1/workspaces', { name: 'concurrent' })).body.workspace.id;
     const responses = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => api.post('/v1/memories', { workspace_id: ws, content: `concurrent memory ${i} about topic ${i * 31}` })),
+      Array.from({ length: 200 }, (_, i) =>
+        api.post('/v1/memories', { workspace_id: ws, content: `concurrent memory ${i} about topic ${i * 31}` }),
+      ),
     );
     expect(responses.map((r) => r.status).filter((s) => s !== 201)).toEqual([]);
     const ids = new Set(responses.map((r) => r.body.memory.id));

@@ -14,7 +14,13 @@ let api: Client;
 let port: string;
 
 beforeAll(async () => {
-  server = await startServer({ env: { MEMD_SANDBOX_SPARE: 'start', MEMD_SANDBOX_TIMEOUT_MS: String(TIMEOUT_MS), MEMD_SANDBOX_MEMORY_BYTES: String(MEMORY_BYTES) } });
+  server = await startServer({
+    env: {
+      MEMD_SANDBOX_SPARE: 'start',
+      MEMD_SANDBOX_TIMEOUT_MS: String(TIMEOUT_MS),
+      MEMD_SANDBOX_MEMORY_BYTES: String(MEMORY_BYTES),
+    },
+  });
   api = client(server.url);
   port = new URL(server.url).port;
 });
@@ -43,14 +49,22 @@ describe('limits', () => {
     await run(h, "kept = 'still here'");
     const looped = await run(h, "print('started')\nwhile True:\n    pass");
     expect(looped.output).toBe('started\n');
-    expect(looped.error).toMatch(new RegExp(`^TimeoutError: execution exceeded the ${TIMEOUT_MS} ms limit and was interrupted\n[\\s\\S]*KeyboardInterrupt$`));
+    expect(looped.error).toMatch(
+      new RegExp(
+        `^TimeoutError: execution exceeded the ${TIMEOUT_MS} ms limit and was interrupted\n[\\s\\S]*KeyboardInterrupt$`,
+      ),
+    );
     expect((await run(h, 'kept')).result).toBe('still here');
   });
 
   it('stops a memory bomb with an error that names the limit; the sandbox and the server carry on', async () => {
     const h = await newSession();
     await run(h, "kept = 'still here'");
-    for (const bomb of ['b = bytearray(200 * 2**20)', 'l = [0] * 10**9', "grown = []\nwhile True:\n    grown.append(' ' * 100_000)"]) {
+    for (const bomb of [
+      'b = bytearray(200 * 2**20)',
+      'l = [0] * 10**9',
+      "grown = []\nwhile True:\n    grown.append(' ' * 100_000)",
+    ]) {
       const error = await failing(h, bomb);
       expect(error).toMatch(/MemoryError/);
       expect(error).toContain(`(the sandbox memory limit is ${MEMORY_BYTES} bytes)`);
@@ -69,19 +83,27 @@ describe('isolation', () => {
 
   it('reads no host file: not /etc/hostname, not the data directory', async () => {
     expect(await failing(h, "open('/etc/hostname').read()")).toMatch(/FileNotFoundError/);
-    expect(await failing(h, `open(${JSON.stringify(join(server.dataDir, 'memd.sqlite'))}, 'rb').read(16)`)).toMatch(/FileNotFoundError/);
+    expect(await failing(h, `open(${JSON.stringify(join(server.dataDir, 'memd.sqlite'))}, 'rb').read(16)`)).toMatch(
+      /FileNotFoundError/,
+    );
     expect(await failing(h, `import os\nos.listdir(${JSON.stringify(server.dataDir)})`)).toMatch(/FileNotFoundError/);
   });
 
   it("opens no connection, not even to the server's own port", async () => {
-    expect(await failing(h, `import socket\nsocket.create_connection(('127.0.0.1', ${port}), timeout=2)`)).toMatch(/PermissionError/);
-    expect(await failing(h, "import socket\nsocket.socket(socket.AF_INET, socket.SOCK_STREAM).connect(('127.0.0.1', 80))")).toMatch(/PermissionError/);
+    expect(await failing(h, `import socket\nsocket.create_connection(('127.0.0.1', ${port}), timeout=2)`)).toMatch(
+      /PermissionError/,
+    );
+    expect(
+      await failing(h, "import socket\nsocket.socket(socket.AF_INET, socket.SOCK_STREAM).connect(('127.0.0.1', 80))"),
+    ).toMatch(/PermissionError/);
   });
 
   it("reaches no JavaScript: js, pyodide_js and pyodide's HTTP client are gone", async () => {
     expect(await failing(h, 'import js')).toMatch(/ModuleNotFoundError: module 'js' is not available in the sandbox/);
     expect(await failing(h, 'import pyodide_js')).toMatch(/ModuleNotFoundError/);
-    expect(await failing(h, `from pyodide.http import pyfetch\npyfetch('${server.url}/health')`)).toMatch(/ModuleNotFoundError: module 'pyodide' is not available/);
+    expect(await failing(h, `from pyodide.http import pyfetch\npyfetch('${server.url}/health')`)).toMatch(
+      /ModuleNotFoundError: module 'pyodide' is not available/,
+    );
     expect(await failing(h, "import __main__\n__main__._pyodide_core.to_js({'a': 1})")).toMatch(/AttributeError/);
     expect(await failing(h, 'import gc\ngc.get_objects()')).toMatch(/AttributeError/);
     expect((await run(h, '1 + 1')).result).toBe('2');
@@ -94,7 +116,9 @@ describe('isolation', () => {
     expect((await run(unfenced, REMOVE_IMPORT_FENCE)).error).toBeNull();
     expect((await run(unfenced, finders)).result).not.toMatch(/Fence/);
     for (const attempt of ['import pyodide', 'import pyodide.ffi', 'from pyodide.ffi import to_js', 'import js']) {
-      expect(await failing(unfenced, attempt), attempt).toMatch(/^ModuleNotFoundError: No module named '(pyodide|js)'/m);
+      expect(await failing(unfenced, attempt), attempt).toMatch(
+        /^ModuleNotFoundError: No module named '(pyodide|js)'/m,
+      );
     }
     expect((await run(unfenced, '1 + 1')).result).toBe('2');
   });

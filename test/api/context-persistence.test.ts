@@ -32,7 +32,8 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const result = async (api: Client, h: Record<string, string>, code: string) => (await api.post('/v1/context/execute', { code }, h)).body;
+const result = async (api: Client, h: Record<string, string>, code: string) =>
+  (await api.post('/v1/context/execute', { code }, h)).body;
 
 describe('checkpoints in the database', () => {
   let b: Awaited<ReturnType<typeof node>>;
@@ -50,7 +51,10 @@ describe('checkpoints in the database', () => {
     b = await node();
     expect((await result(b.api, h, 'label, len(records)')).result).toBe('["from A", 2]');
     expect((await result(b.api, h, 'gen')).error).toMatch(/NameError/); // a generator cannot be pickled
-    expect((await b.api.get('/v1/context/status', h)).body.metadata).toMatchObject({ created_at: before.created_at, exec_count: before.exec_count + 2 });
+    expect((await b.api.get('/v1/context/status', h)).body.metadata).toMatchObject({
+      created_at: before.created_at,
+      exec_count: before.exec_count + 2,
+    });
   });
 
   it('a restart restores what was live at shutdown, without a checkpoint call', async () => {
@@ -64,7 +68,10 @@ describe('checkpoints in the database', () => {
     const h2 = { 'x-session-id': (await c.api.post('/v1/sessions', { workspace_id: 'ctx-persist' })).body.session.id };
     await result(c.api, h2, "auto = 'saved on its own'");
     const stored = () => c.server.app.services.storage.sandboxCheckpoints.get(h2['x-session-id']);
-    await vi.waitFor(async () => expect((await stored())?.metadata).toMatchObject({ saved: ['auto'] }), { timeout: 30_000, interval: 200 });
+    await vi.waitFor(async () => expect((await stored())?.metadata).toMatchObject({ saved: ['auto'] }), {
+      timeout: 30_000,
+      interval: 200,
+    });
   });
 
   it('cleanup deletes the checkpoint: no server restores it', async () => {

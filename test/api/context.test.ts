@@ -30,7 +30,8 @@ beforeAll(async () => {
     { workspace_id: 'ctx-load-b', content: 'The launch moved to April 9.', type: 'episodic', tags: ['project'] },
     { workspace_id: 'ctx-load-b', content: 'Launch checklist of the other team.', type: 'procedural' },
   ];
-  for (const id of ['ctx-load-a', 'ctx-load-b']) expect((await api.post('/v1/workspaces', { id, name: id })).status).toBe(201);
+  for (const id of ['ctx-load-a', 'ctx-load-b'])
+    expect((await api.post('/v1/workspaces', { id, name: id })).status).toBe(201);
   for (const memory of seed) expect((await api.post('/v1/memories', memory)).status).toBe(201);
 });
 afterAll(async () => {
@@ -44,7 +45,10 @@ interface SandboxSession {
   h: Record<string, string>;
 }
 
-async function newSession(workspaceId = 'ctx-main', options: { ttl_seconds?: number; session_id?: string } = {}): Promise<SandboxSession> {
+async function newSession(
+  workspaceId = 'ctx-main',
+  options: { ttl_seconds?: number; session_id?: string } = {},
+): Promise<SandboxSession> {
   const created = await api.post('/v1/sessions', { workspace_id: workspaceId, ttl_seconds: 86_400, ...options });
   expect(created.status).toBe(201);
   const id = created.body.session.id as string;
@@ -58,23 +62,39 @@ function shared(workspaceId: string): Promise<SandboxSession> {
   return sharedSessions.get(workspaceId)!;
 }
 
-const run = (s: SandboxSession, code: string, extra: Record<string, unknown> = {}) => api.post('/v1/context/execute', { code, ...extra }, s.h);
+const run = (s: SandboxSession, code: string, extra: Record<string, unknown> = {}) =>
+  api.post('/v1/context/execute', { code, ...extra }, s.h);
 const resultOf = async (s: SandboxSession, code: string) => (await run(s, code)).body.result as string | null;
 const errorOf = async (s: SandboxSession, code: string) => (await run(s, code)).body.error as string | null;
 const status = async (s: SandboxSession) => (await api.get('/v1/context/status', s.h)).body;
 
 const python = (code: string) => `Here is the next step:\n\`\`\`python\n${code}\n\`\`\``;
-const isCodeWriting = (req: RecordedRequest) => req.messages[0]?.content.startsWith('You reach a goal by writing Python code') ?? false;
-const isEvaluation = (req: RecordedRequest) => req.messages[0]?.content.startsWith('You judge whether a goal has been reached') ?? false;
+const isCodeWriting = (req: RecordedRequest) =>
+  req.messages[0]?.content.startsWith('You reach a goal by writing Python code') ?? false;
+const isEvaluation = (req: RecordedRequest) =>
+  req.messages[0]?.content.startsWith('You judge whether a goal has been reached') ?? false;
 
 describe('execute', () => {
   it('keeps state between calls and returns output, result and the variables it changed', async () => {
     const s = await shared('ctx-main');
-    expect((await run(s, "x = 2\nprint('hello')")).body).toEqual({ output: 'hello\n', result: null, error: null, variables_changed: ['x'] });
-    expect((await run(s, 'y = x * 21\ny')).body).toEqual({ output: '', result: '42', error: null, variables_changed: ['y'] });
+    expect((await run(s, "x = 2\nprint('hello')")).body).toEqual({
+      output: 'hello\n',
+      result: null,
+      error: null,
+      variables_changed: ['x'],
+    });
+    expect((await run(s, 'y = x * 21\ny')).body).toEqual({
+      output: '',
+      result: '42',
+      error: null,
+      variables_changed: ['y'],
+    });
     expect(await resultOf(s, "{'a': [1, 2], 'b': None}")).toBe('{"a": [1, 2], "b": null}');
     expect(await resultOf(s, "'plain text'")).toBe('plain text');
-    expect((await run(s, "z = 'unused'", { result_var: 'x' })).body).toMatchObject({ result: '2', variables_changed: ['z'] });
+    expect((await run(s, "z = 'unused'", { result_var: 'x' })).body).toMatchObject({
+      result: '2',
+      variables_changed: ['z'],
+    });
     expect((await run(s, 'x + 1', { return_result: false })).body.result).toBeNull();
 
     const long = (await run(s, "'a' * 5000", { max_return_chars: 100 })).body.result as string;
@@ -93,7 +113,10 @@ describe('execute', () => {
     expect(raised.body.error).toMatch(/ValueError: bad value: 7$/);
     expect(await errorOf(s, 'def broken(:')).toMatch(/SyntaxError/);
     expect(await errorOf(s, 'undefined_name')).toMatch(/NameError: name 'undefined_name' is not defined/);
-    expect((await run(s, "print('before')\nkept = kept + 1\n1 / 0")).body).toMatchObject({ output: 'before\n', variables_changed: ['kept'] });
+    expect((await run(s, "print('before')\nkept = kept + 1\n1 / 0")).body).toMatchObject({
+      output: 'before\n',
+      variables_changed: ['kept'],
+    });
     expect(await resultOf(s, 'kept')).toBe('2');
   });
 });
@@ -101,12 +124,34 @@ describe('execute', () => {
 describe('inject, inspect and status', () => {
   it('injects JSON values, inspects one variable or all, and reports status with counters', async () => {
     const s = await newSession();
-    expect(await status(s)).toEqual({ exists: false, active: false, execution_count: 0, variable_count: 0, variables: [], total_size_bytes: 0, memory_limit_bytes: 268_435_456, metadata: null });
+    expect(await status(s)).toEqual({
+      exists: false,
+      active: false,
+      execution_count: 0,
+      variable_count: 0,
+      variables: [],
+      total_size_bytes: 0,
+      memory_limit_bytes: 268_435_456,
+      metadata: null,
+    });
 
-    const injected = await api.post('/v1/context/inject', { key: 'config', value: { threshold: 0.5, names: ['a', 'b'] } }, s.h);
-    expect(injected.body).toEqual({ variable: 'config', key: 'config', type: 'dict', preview: "{'threshold': 0.5, 'names': ['a', 'b']}" });
-    expect((await api.post('/v1/context/inject', { key: 'rows', value: '[1, 2, 3]', parse_json: true }, s.h)).body).toMatchObject({ type: 'list', preview: '[1, 2, 3]' });
-    expect((await api.post('/v1/context/inject', { key: 'raw', value: '[1, 2, 3]' }, s.h)).body).toMatchObject({ type: 'str' });
+    const injected = await api.post(
+      '/v1/context/inject',
+      { key: 'config', value: { threshold: 0.5, names: ['a', 'b'] } },
+      s.h,
+    );
+    expect(injected.body).toEqual({
+      variable: 'config',
+      key: 'config',
+      type: 'dict',
+      preview: "{'threshold': 0.5, 'names': ['a', 'b']}",
+    });
+    expect(
+      (await api.post('/v1/context/inject', { key: 'rows', value: '[1, 2, 3]', parse_json: true }, s.h)).body,
+    ).toMatchObject({ type: 'list', preview: '[1, 2, 3]' });
+    expect((await api.post('/v1/context/inject', { key: 'raw', value: '[1, 2, 3]' }, s.h)).body).toMatchObject({
+      type: 'str',
+    });
     expect(await resultOf(s, "sum(rows) + config['threshold']")).toBe('6.5');
     await run(s, "text = 'x' * 1000");
 
@@ -122,12 +167,29 @@ describe('inject, inspect and status', () => {
 
     const overview = (await api.post('/v1/context/inspect', {}, s.h)).body;
     expect(overview.variable_count).toBe(4);
-    expect(overview.variables).toEqual({ config: 'dict, 2 keys', rows: 'list, 3 items', raw: 'str, 9 chars', text: 'str, 1000 chars' });
+    expect(overview.variables).toEqual({
+      config: 'dict, 2 keys',
+      rows: 'list, 3 items',
+      raw: 'str, 9 chars',
+      text: 'str, 1000 chars',
+    });
     expect(overview.total_size_bytes).toBeGreaterThan(1000);
 
     const after = await status(s);
-    expect(after).toMatchObject({ exists: true, active: true, execution_count: 2, variable_count: 4, variables: ['config', 'rows', 'raw', 'text'], total_size_bytes: overview.total_size_bytes });
-    expect(after.metadata).toEqual({ created_at: expect.any(String), exec_count: 2, total_operations: 9, last_exec_at: expect.any(String) });
+    expect(after).toMatchObject({
+      exists: true,
+      active: true,
+      execution_count: 2,
+      variable_count: 4,
+      variables: ['config', 'rows', 'raw', 'text'],
+      total_size_bytes: overview.total_size_bytes,
+    });
+    expect(after.metadata).toEqual({
+      created_at: expect.any(String),
+      exec_count: 2,
+      total_operations: 9,
+      last_exec_at: expect.any(String),
+    });
     expect(Date.parse(after.metadata.last_exec_at)).toBeGreaterThanOrEqual(Date.parse(after.metadata.created_at));
   });
 });
@@ -149,19 +211,25 @@ describe('load and recall()', () => {
     expect(await resultOf(s, "0 < mems[0]['relevance_score'] <= 1, mems[0]['tags']")).toBe('[true, ["project"]]');
 
     // Python's recall() searches the same workspace, and only it.
-    expect(JSON.parse((await resultOf(s, "sorted({m['workspace_id'] for m in recall('launch', 10)})"))!)).toEqual(['ctx-load-a']);
+    expect(JSON.parse((await resultOf(s, "sorted({m['workspace_id'] for m in recall('launch', 10)})"))!)).toEqual([
+      'ctx-load-a',
+    ]);
     expect(await resultOf(s, "len(recall('launch moved', limit=1))")).toBe('1');
   });
 
   it('applies limit, types, tags and min_relevance, and adds embeddings only when asked', async () => {
     const s = await shared('ctx-load-a');
-    const load = async (body: Record<string, unknown>) => (await api.post('/v1/context/load', { var: 'found', query: 'launch', ...body }, s.h)).body;
+    const load = async (body: Record<string, unknown>) =>
+      (await api.post('/v1/context/load', { var: 'found', query: 'launch', ...body }, s.h)).body;
     expect(await load({ limit: 1 })).toMatchObject({ count: 1, total_available: 3 });
     expect(await load({ types: ['procedural'] })).toMatchObject({ count: 1 });
     expect(await resultOf(s, "found[0]['content']")).toBe('Launch checklist: steps to release the app.');
     expect(await load({ tags: ['project'] })).toMatchObject({ count: 1 });
     expect(await resultOf(s, "found[0]['content']")).toBe('The launch moved to March 3.');
-    expect(await load({ query: 'The launch moved to March 3.', min_relevance: 0.99 })).toMatchObject({ count: 1, total_available: 1 });
+    expect(await load({ query: 'The launch moved to March 3.', min_relevance: 0.99 })).toMatchObject({
+      count: 1,
+      total_available: 1,
+    });
     expect(await load({ limit: 2, include_embeddings: true })).toMatchObject({ count: 2 });
     expect(await resultOf(s, "[len(m['embedding']) for m in found]")).toBe('[256, 256]');
   });
@@ -173,12 +241,25 @@ describe('query', () => {
     await run(s, "notes = ['The launch moved to March 3', 'Budget: 40k']");
     fake.script('The launch is on March 3.');
     const before = fake.requests.length;
-    const answered = await api.post('/v1/context/query', { prompt: 'When is the launch?', variables: ['notes'], result_var: 'answer' }, s.h);
-    expect(answered.body).toEqual({ response: 'The launch is on March 3.', variables_used: ['notes'], variables_included: ['notes'], tokens_used: expect.any(Number), result_var: 'answer' });
+    const answered = await api.post(
+      '/v1/context/query',
+      { prompt: 'When is the launch?', variables: ['notes'], result_var: 'answer' },
+      s.h,
+    );
+    expect(answered.body).toEqual({
+      response: 'The launch is on March 3.',
+      variables_used: ['notes'],
+      variables_included: ['notes'],
+      tokens_used: expect.any(Number),
+      result_var: 'answer',
+    });
     expect(fake.requests).toHaveLength(before + 1);
     const sent = fake.requests.at(-1)!.messages;
     expect(sent[0]).toMatchObject({ role: 'system', content: expect.stringContaining('Python analysis session') });
-    expect(sent.at(-1)).toEqual({ role: 'user', content: 'When is the launch?\n\n### notes\n["The launch moved to March 3", "Budget: 40k"]' });
+    expect(sent.at(-1)).toEqual({
+      role: 'user',
+      content: 'When is the launch?\n\n### notes\n["The launch moved to March 3", "Budget: 40k"]',
+    });
     expect(await resultOf(s, 'answer')).toBe('The launch is on March 3.');
   });
 
@@ -202,34 +283,72 @@ describe('query', () => {
 describe('rlm', () => {
   it('loops: the model writes code, the sandbox runs it, the model evaluates, until ACHIEVED (verbose trace)', async () => {
     const s = await shared('ctx-main');
-    const first = "numbers = [3, 1, 2]\nprint(sorted(numbers))";
+    const first = 'numbers = [3, 1, 2]\nprint(sorted(numbers))';
     const second = "total = sum(numbers)\nprint('total:', total)";
     fake.script(python(first), 'CONTINUE\nThe total is still missing.', python(second), 'ACHIEVED\nThe total is 6.');
     const before = fake.requests.length;
-    const result = await api.post('/v1/context/rlm', { goal: 'Add up the numbers 3, 1 and 2', detail_level: 'verbose', result_var: 'outcome' }, s.h);
+    const result = await api.post(
+      '/v1/context/rlm',
+      { goal: 'Add up the numbers 3, 1 and 2', detail_level: 'verbose', result_var: 'outcome' },
+      s.h,
+    );
     expect(result.status).toBe(200);
     expect(result.body).toEqual({
       result: 'total: 6\n',
       iterations: 2,
       goal_achieved: true,
       trace: [
-        { iteration: 1, generated_code: first, exec_output: '[1, 2, 3]', variables_changed: ['numbers'], evaluation: 'CONTINUE\nThe total is still missing.', action: 'continue' },
-        { iteration: 2, generated_code: second, exec_output: 'total: 6', variables_changed: ['total'], evaluation: 'ACHIEVED\nThe total is 6.', action: 'achieved' },
+        {
+          iteration: 1,
+          generated_code: first,
+          exec_output: '[1, 2, 3]',
+          variables_changed: ['numbers'],
+          evaluation: 'CONTINUE\nThe total is still missing.',
+          action: 'continue',
+        },
+        {
+          iteration: 2,
+          generated_code: second,
+          exec_output: 'total: 6',
+          variables_changed: ['total'],
+          evaluation: 'ACHIEVED\nThe total is 6.',
+          action: 'achieved',
+        },
       ],
     });
     const calls = fake.requests.slice(before);
-    expect(calls.map((req) => (isCodeWriting(req) ? 'code' : isEvaluation(req) ? 'evaluate' : 'other'))).toEqual(['code', 'evaluate', 'code', 'evaluate']);
-    expect(calls[0]!.messages.at(-1)!.content).toMatch(/^Goal: Add up the numbers 3, 1 and 2\n\nWrite the code for the first step\.$/);
+    expect(calls.map((req) => (isCodeWriting(req) ? 'code' : isEvaluation(req) ? 'evaluate' : 'other'))).toEqual([
+      'code',
+      'evaluate',
+      'code',
+      'evaluate',
+    ]);
+    expect(calls[0]!.messages.at(-1)!.content).toMatch(
+      /^Goal: Add up the numbers 3, 1 and 2\n\nWrite the code for the first step\.$/,
+    );
     expect(calls[2]!.messages.at(-1)!.content).toContain('Step 1 output:\n[1, 2, 3]');
     expect(await resultOf(s, 'outcome, total')).toBe('["total: 6\\n", 6]');
   });
 
   it('finishes when the code sets _goal_achieved, with memories from memory_query (brief trace)', async () => {
     const s = await shared('ctx-load-a');
-    fake.script(python("_final_result = sorted(m['content'] for m in memories if 'moved' in m['content'])\n_goal_achieved = True"));
+    fake.script(
+      python(
+        "_final_result = sorted(m['content'] for m in memories if 'moved' in m['content'])\n_goal_achieved = True",
+      ),
+    );
     const before = fake.requests.length;
-    const result = await api.post('/v1/context/rlm', { goal: 'When did the launch move to?', memory_query: 'launch', memory_limit: 10, detail_level: 'brief' }, s.h);
-    expect(result.body).toEqual({ result: '["The launch moved to March 3."]', iterations: 1, goal_achieved: true, trace: [{ iteration: 1, action: 'achieved' }] });
+    const result = await api.post(
+      '/v1/context/rlm',
+      { goal: 'When did the launch move to?', memory_query: 'launch', memory_limit: 10, detail_level: 'brief' },
+      s.h,
+    );
+    expect(result.body).toEqual({
+      result: '["The launch moved to March 3."]',
+      iterations: 1,
+      goal_achieved: true,
+      trace: [{ iteration: 1, action: 'achieved' }],
+    });
     expect(fake.requests).toHaveLength(before + 1); // no evaluation call
     expect(fake.requests.at(-1)!.messages.at(-1)!.content).toContain('### memories\n[{');
     expect(fake.requests.at(-1)!.messages.at(-1)!.content).not.toContain('April 9');
@@ -238,12 +357,25 @@ describe('rlm', () => {
   it('stops at max_iterations; minimal and standard traces', async () => {
     const s = await shared('ctx-main');
     fake.script(python("print('working')"), 'CONTINUE\nNot yet.');
-    const minimal = await api.post('/v1/context/rlm', { goal: 'Never quite done', max_iterations: 1, detail_level: 'minimal' }, s.h);
-    expect(minimal.body).toEqual({ result: 'working\n', iterations: 1, goal_achieved: false, trace: [{ iteration: 1, action: 'continue' }] });
+    const minimal = await api.post(
+      '/v1/context/rlm',
+      { goal: 'Never quite done', max_iterations: 1, detail_level: 'minimal' },
+      s.h,
+    );
+    expect(minimal.body).toEqual({
+      result: 'working\n',
+      iterations: 1,
+      goal_achieved: false,
+      trace: [{ iteration: 1, action: 'continue' }],
+    });
 
     fake.script(python("print('x' * 3000)"), 'FAILED\nIt cannot be done.');
     const standard = (await api.post('/v1/context/rlm', { goal: 'Print a lot' }, s.h)).body;
-    expect(standard).toMatchObject({ iterations: 1, goal_achieved: false, trace: [{ iteration: 1, action: 'failed', evaluation: 'FAILED\nIt cannot be done.' }] });
+    expect(standard).toMatchObject({
+      iterations: 1,
+      goal_achieved: false,
+      trace: [{ iteration: 1, action: 'failed', evaluation: 'FAILED\nIt cannot be done.' }],
+    });
     expect(standard.trace[0].exec_output).toMatch(/^x{2000}\.\.\. \[3000 characters in all\]$/);
   });
 
@@ -252,7 +384,13 @@ describe('rlm', () => {
     fake.script(python('step = 1'), { status: 503, message: 'overloaded' });
     expect((await api.post('/v1/context/rlm', { goal: 'Anything' }, s.h)).status).toBe(502);
     const before = fake.requests.length;
-    for (const bad of [{ detail_level: 'everything' }, { max_iterations: 0 }, { max_iterations: 51 }, { memory_limit: 501 }, { goal: '  ' }]) {
+    for (const bad of [
+      { detail_level: 'everything' },
+      { max_iterations: 0 },
+      { max_iterations: 51 },
+      { memory_limit: 501 },
+      { goal: '  ' },
+    ]) {
       expect((await api.post('/v1/context/rlm', { goal: 'x', ...bad }, s.h)).status, JSON.stringify(bad)).toBe(422);
     }
     expect(fake.requests).toHaveLength(before);
@@ -375,7 +513,16 @@ describe('lifecycle', () => {
   async function expectFreshUnder(id: string, workspaceId: string): Promise<void> {
     const again = await newSession(workspaceId, { session_id: id });
     // A sandbox left alive here, or a checkpoint, would make it exist (with `x`).
-    expect(await status(again)).toEqual({ exists: false, active: false, execution_count: 0, variable_count: 0, variables: [], total_size_bytes: 0, memory_limit_bytes: 268_435_456, metadata: null });
+    expect(await status(again)).toEqual({
+      exists: false,
+      active: false,
+      execution_count: 0,
+      variable_count: 0,
+      variables: [],
+      total_size_bytes: 0,
+      memory_limit_bytes: 268_435_456,
+      metadata: null,
+    });
   }
 
   it('a deleted session takes its live sandbox and its checkpoint with it', async () => {

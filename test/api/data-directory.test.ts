@@ -11,7 +11,8 @@ afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 describe('a SQLite data directory belongs to one server', () => {
   it('refuses a second server while the first runs, in this process or another, and admits the next after a stop or a crash', async () => {
     const first = await startServer({ dataDir });
-    const id = (await client(first.url).post('/v1/memories', { content: 'The vault door opens at nine.' })).body.memory.id as string;
+    const id = (await client(first.url).post('/v1/memories', { content: 'The vault door opens at nine.' })).body.memory
+      .id as string;
     try {
       await expect(startServer({ dataDir })).rejects.toThrow(/in use by another memd process/);
       await expect(spawnServer({ MEMD_DATA_DIR: dataDir })).rejects.toThrow(/in use by another memd process/);

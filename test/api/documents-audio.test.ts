@@ -28,7 +28,10 @@ describe('audio transcription', () => {
       for (const name of ['call.wav', 'call.mp3', 'call.m4a', 'call.ogg', 'call.webm']) {
         const refused = await uploadDocument(server.url, { name, bytes: Buffer.from('audio bytes') });
         expect(refused.status, name).toBe(501);
-        expect(refused.body).toMatchObject({ code: 'not_implemented', message: expect.stringContaining('MEMD_TRANSCRIPTION_BASE_URL') });
+        expect(refused.body).toMatchObject({
+          code: 'not_implemented',
+          message: expect.stringContaining('MEMD_TRANSCRIPTION_BASE_URL'),
+        });
       }
       expect((await client(server.url).get('/v1/documents')).body.total_count).toBe(0);
     } finally {
@@ -37,21 +40,41 @@ describe('audio transcription', () => {
   });
 
   it('transcribes through the configured OpenAI-compatible endpoint; pages and memories come from the transcript', async () => {
-    const server = await startServer({ env: { MEMD_TRANSCRIPTION_BASE_URL: fake.baseUrl, MEMD_TRANSCRIPTION_MODEL: 'whisper-small', MEMD_TRANSCRIPTION_API_KEY: 'speech-key' } });
+    const server = await startServer({
+      env: {
+        MEMD_TRANSCRIPTION_BASE_URL: fake.baseUrl,
+        MEMD_TRANSCRIPTION_MODEL: 'whisper-small',
+        MEMD_TRANSCRIPTION_API_KEY: 'speech-key',
+      },
+    });
     try {
       fake.replies.push({ status: 200, body: { text: SPOKEN } });
       const { document, job, pages } = await ingestAudio(server);
       expect(job).toMatchObject({ status: 'completed', error: null });
-      expect(document).toMatchObject({ document_type: 'audio', mime_type: 'audio/wav', page_count: 1, memory_count: 1 });
-      expect(pages).toMatchObject([{ page_no: 1, transcript: SPOKEN, transcript_model: 'whisper-small', transcript_confidence: null }]);
+      expect(document).toMatchObject({
+        document_type: 'audio',
+        mime_type: 'audio/wav',
+        page_count: 1,
+        memory_count: 1,
+      });
+      expect(pages).toMatchObject([
+        { page_no: 1, transcript: SPOKEN, transcript_model: 'whisper-small', transcript_confidence: null },
+      ]);
       const request = fake.requests.at(-1)!;
-      expect(request).toMatchObject({ path: '/v1/audio/transcriptions', fields: { model: 'whisper-small', response_format: 'json' }, file: { name: 'call.wav', type: 'audio/wav' } });
+      expect(request).toMatchObject({
+        path: '/v1/audio/transcriptions',
+        fields: { model: 'whisper-small', response_format: 'json' },
+        file: { name: 'call.wav', type: 'audio/wav' },
+      });
       expect(request.file!.bytes.equals(tinyWav())).toBe(true);
       expect(request.headers.authorization).toBe('Bearer speech-key');
 
       fake.replies.push({ status: 500, body: { error: { message: 'decoder crashed' } } });
       const failed = await ingestAudio(server, 'broken.wav');
-      expect(failed.job.error).toEqual({ code: 'transcription_failed', message: expect.stringContaining('decoder crashed') });
+      expect(failed.job.error).toEqual({
+        code: 'transcription_failed',
+        message: expect.stringContaining('decoder crashed'),
+      });
     } finally {
       await server.stop();
     }
@@ -65,14 +88,19 @@ describe('audio transcription', () => {
       MEMD_PEER_LLM_SPEECH_MODEL: 'whisper-large-v3',
       MEMD_PEER_LLM_SPEECH_ALIASES: 'whisper-1',
     });
-    const server = await startServer({ env: { MEMD_TRANSCRIPTION_BASE_URL: `${peer.url}/v1`, MEMD_TRANSCRIPTION_MODEL: 'whisper-1' } });
+    const server = await startServer({
+      env: { MEMD_TRANSCRIPTION_BASE_URL: `${peer.url}/v1`, MEMD_TRANSCRIPTION_MODEL: 'whisper-1' },
+    });
     const disabled = await startPeer();
     try {
       fake.replies.push({ status: 200, body: { text: SPOKEN } });
       const { pages } = await ingestAudio(server);
       expect(pages[0]).toMatchObject({ transcript: SPOKEN, transcript_model: 'whisper-1' });
       // The alias became the upstream's model id; the rest of the form went as sent.
-      expect(fake.requests.at(-1)).toMatchObject({ fields: { model: 'whisper-large-v3', response_format: 'json' }, file: { name: 'call.wav', type: 'audio/wav' } });
+      expect(fake.requests.at(-1)).toMatchObject({
+        fields: { model: 'whisper-large-v3', response_format: 'json' },
+        file: { name: 'call.wav', type: 'audio/wav' },
+      });
       const form = new FormData();
       form.append('file', new Blob([tinyWav()], { type: 'audio/wav' }), 'a.wav');
       const off = await memdClient(disabled.url).request<any>('POST', '/v1/audio/transcriptions', { body: form });

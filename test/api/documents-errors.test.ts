@@ -26,8 +26,15 @@ async function failedJob(file: UploadFile) {
 
 describe('files that cannot be ingested', () => {
   it('an empty, corrupt or text-less file is accepted and its job fails with the reason', async () => {
-    expect((await failedJob({ name: 'empty.txt', type: 'text/plain', bytes: '' })).error).toEqual({ code: 'empty_document', message: 'the file is empty' });
-    const pdf = await failedJob({ name: 'broken.pdf', type: 'application/pdf', bytes: '%PDF-1.4\nthis is not a real pdf' });
+    expect((await failedJob({ name: 'empty.txt', type: 'text/plain', bytes: '' })).error).toEqual({
+      code: 'empty_document',
+      message: 'the file is empty',
+    });
+    const pdf = await failedJob({
+      name: 'broken.pdf',
+      type: 'application/pdf',
+      bytes: '%PDF-1.4\nthis is not a real pdf',
+    });
     expect(pdf.error.code).toBe('corrupt_document');
     expect(pdf.error.message).toMatch(/^not a readable PDF/);
     const docx = await failedJob({ name: 'broken.docx', bytes: Buffer.from('PK\u0003\u0004 not a zip archive') });
@@ -42,20 +49,40 @@ describe('files that cannot be ingested', () => {
   });
 
   it('an unsupported type is a 415 and stores nothing; a body that is not multipart is a 415 too', async () => {
-    const gif = await uploadDocument(server.url, { name: 'photo.gif', type: 'image/gif', bytes: Buffer.from('GIF89a') }, { workspace_id: 'docs-a' });
+    const gif = await uploadDocument(
+      server.url,
+      { name: 'photo.gif', type: 'image/gif', bytes: Buffer.from('GIF89a') },
+      { workspace_id: 'docs-a' },
+    );
     expect(gif.status).toBe(415);
     expect(gif.body).toMatchObject({ code: 'unsupported_media_type', message: expect.stringContaining('PDF (.pdf)') });
-    const unknown = await uploadDocument(server.url, { name: 'data.bin', bytes: 'plain words' }, { workspace_id: 'docs-a' });
+    const unknown = await uploadDocument(
+      server.url,
+      { name: 'data.bin', bytes: 'plain words' },
+      { workspace_id: 'docs-a' },
+    );
     expect(unknown.status).toBe(415);
     // A PDF without a useful name or type is recognised by its signature.
-    expect((await uploadDocument(server.url, { name: 'blob', bytes: minimalPdf(['Signed page.']) }, { workspace_id: 'docs-a' })).body.document.document_type).toBe('pdf');
+    expect(
+      (
+        await uploadDocument(
+          server.url,
+          { name: 'blob', bytes: minimalPdf(['Signed page.']) },
+          { workspace_id: 'docs-a' },
+        )
+      ).body.document.document_type,
+    ).toBe('pdf');
     const json = await api.post('/v1/documents', { file: 'hello' });
     expect(json.status).toBe(415);
     expect((await api.get('/v1/documents?workspace_id=docs-a')).body.total_count).toBe(1);
   });
 
   it('a file over MEMD_DOCUMENT_MAX_BYTES is a 413', async () => {
-    const big = await uploadDocument(server.url, { name: 'big.txt', bytes: 'x'.repeat(5000) }, { workspace_id: 'docs-b' });
+    const big = await uploadDocument(
+      server.url,
+      { name: 'big.txt', bytes: 'x'.repeat(5000) },
+      { workspace_id: 'docs-b' },
+    );
     expect(big.status).toBe(413);
     expect(big.body).toMatchObject({ code: 'payload_too_large', message: expect.stringContaining('4096 bytes') });
     expect((await api.get('/v1/documents?workspace_id=docs-b')).body.total_count).toBe(0);
@@ -77,12 +104,17 @@ describe('files that cannot be ingested', () => {
     for (const [upload, fields, path] of cases) {
       const response = await uploadDocument(server.url, upload, { workspace_id: 'docs-b', ...fields });
       expect(response.status, JSON.stringify(fields)).toBe(422);
-      expect(response.body.details.map((d: { path: string }) => d.path), JSON.stringify(fields)).toContain(path);
+      expect(
+        response.body.details.map((d: { path: string }) => d.path),
+        JSON.stringify(fields),
+      ).toContain(path);
     }
     const form = new FormData();
     form.append('file', new Blob(['one']), 'one.txt');
     form.append('file', new Blob(['two']), 'two.txt');
-    expect((await memdClient(server.url).request('POST', '/v1/documents?workspace_id=docs-b', { body: form })).status).toBe(422);
+    expect(
+      (await memdClient(server.url).request('POST', '/v1/documents?workspace_id=docs-b', { body: form })).status,
+    ).toBe(422);
     expect((await api.get('/v1/documents?workspace_id=docs-b')).body.total_count).toBe(0);
     expect((await api.post('/v1/documents/search', { query: ' ' })).status).toBe(422);
     expect((await api.post('/v1/documents/search', { query: 'x', limit: 101 })).status).toBe(422);
@@ -92,11 +124,23 @@ describe('files that cannot be ingested', () => {
 
 describe('workspace isolation', () => {
   it('nothing of a document in workspace A is seen or changed through workspace B', async () => {
-    const { document, job } = (await uploadDocument(server.url, { name: 'secret.txt', bytes: 'The vault code is kept by the night porter.' }, { workspace_id: 'docs-a' })).body;
+    const { document, job } = (
+      await uploadDocument(
+        server.url,
+        { name: 'secret.txt', bytes: 'The vault code is kept by the night porter.' },
+        { workspace_id: 'docs-a' },
+      )
+    ).body;
     await server.drainTasks();
     const pageId = (await api.get(`/v1/documents/${document.id}/pages?workspace_id=docs-a`)).body.pages[0].id;
     const b = '?workspace_id=docs-b';
-    for (const path of [`/v1/documents/${document.id}`, `/v1/documents/${document.id}/pages`, `/v1/documents/${document.id}/pages/${pageId}`, `/v1/documents/${document.id}/memories`, `/v1/documents/jobs/${job.id}`]) {
+    for (const path of [
+      `/v1/documents/${document.id}`,
+      `/v1/documents/${document.id}/pages`,
+      `/v1/documents/${document.id}/pages/${pageId}`,
+      `/v1/documents/${document.id}/memories`,
+      `/v1/documents/jobs/${job.id}`,
+    ]) {
       expect((await api.get(`${path}${b}`)).status, path).toBe(404);
     }
     expect((await api.post(`/v1/documents/jobs/${job.id}/cancel${b}`)).status).toBe(404);
@@ -104,10 +148,18 @@ describe('workspace isolation', () => {
     expect((await api.delete(`/v1/documents/${document.id}${b}&delete_memories=true`)).status).toBe(404);
     expect((await api.get(`/v1/documents${b}`)).body.total_count).toBe(0);
     expect((await api.get(`/v1/documents/jobs${b}`)).body.total_count).toBe(0);
-    expect((await api.post('/v1/documents/search', { query: 'vault code night porter', workspace_id: 'docs-b' })).body.pages).toEqual([]);
+    expect(
+      (await api.post('/v1/documents/search', { query: 'vault code night porter', workspace_id: 'docs-b' })).body.pages,
+    ).toEqual([]);
     // Workspace resolution follows the usual order: X-Workspace-ID finds it, and A still has all of it.
-    expect((await api.get(`/v1/documents/${document.id}`, { 'x-workspace-id': 'docs-a' })).body.document).toMatchObject({ status: 'completed', memory_count: 1 });
-    const found = await api.post('/v1/documents/search', { query: 'vault code night porter', limit: 1 }, { 'x-workspace-id': 'docs-a' });
+    expect((await api.get(`/v1/documents/${document.id}`, { 'x-workspace-id': 'docs-a' })).body.document).toMatchObject(
+      { status: 'completed', memory_count: 1 },
+    );
+    const found = await api.post(
+      '/v1/documents/search',
+      { query: 'vault code night porter', limit: 1 },
+      { 'x-workspace-id': 'docs-a' },
+    );
     expect(found.body.pages.map((p: { document_id: string }) => p.document_id)).toEqual([document.id]);
   });
 });
@@ -131,10 +183,23 @@ describe('a document whose extraction outlasts MEMD_DOCUMENT_EXTRACT_TIMEOUT_MS'
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(202);
     await slow.drainTasks();
     const job = (await slowApi.get(`/v1/documents/jobs/${accepted.body.job.id}`)).body.job;
-    expect(job).toMatchObject({ status: 'failed', error: { code: 'extraction_timeout', message: `text extraction took longer than ${deadlineMs} ms (MEMD_DOCUMENT_EXTRACT_TIMEOUT_MS)` } });
-    expect((await slowApi.get(`/v1/documents/${accepted.body.document.id}`)).body.document).toMatchObject({ status: 'failed', page_count: 0, memory_count: 0 });
+    expect(job).toMatchObject({
+      status: 'failed',
+      error: {
+        code: 'extraction_timeout',
+        message: `text extraction took longer than ${deadlineMs} ms (MEMD_DOCUMENT_EXTRACT_TIMEOUT_MS)`,
+      },
+    });
+    expect((await slowApi.get(`/v1/documents/${accepted.body.document.id}`)).body.document).toMatchObject({
+      status: 'failed',
+      page_count: 0,
+      memory_count: 0,
+    });
 
-    const ordinary = await uploadDocument(slow.url, { name: 'after.docx', bytes: await minimalDocx(['Read after the slow one.']) });
+    const ordinary = await uploadDocument(slow.url, {
+      name: 'after.docx',
+      bytes: await minimalDocx(['Read after the slow one.']),
+    });
     await slow.drainTasks();
     expect((await slowApi.get(`/v1/documents/jobs/${ordinary.body.job.id}`)).body.job.status).toBe('completed');
   });

@@ -10,7 +10,11 @@ import { testBackend } from '../support/test-database.js';
 
 /** `n` paragraphs of about 150 characters, each its own chunk at chunk_size 200, all different. */
 const paragraphs = (n: number, topic = 'inventory') =>
-  Array.from({ length: n }, (_, i) => `Record ${i + 1} of the ${topic} ledger: shelf ${i % 7} holds ${i * 3 + 1} crates of item ${i + 1}, checked by clerk number ${i + 11} on a quiet afternoon.`).join('\n\n');
+  Array.from(
+    { length: n },
+    (_, i) =>
+      `Record ${i + 1} of the ${topic} ledger: shelf ${i % 7} holds ${i * 3 + 1} crates of item ${i + 1}, checked by clerk number ${i + 11} on a quiet afternoon.`,
+  ).join('\n\n');
 const SMALL_CHUNKS = JSON.stringify({ chunk_size: 200 });
 
 let server: TestServer;
@@ -24,7 +28,9 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 async function completed(name: string, text: string, fields: Record<string, string> = {}) {
-  const { document } = (await uploadDocument(server.url, { name, bytes: text }, { extraction_options: SMALL_CHUNKS, ...fields })).body;
+  const { document } = (
+    await uploadDocument(server.url, { name, bytes: text }, { extraction_options: SMALL_CHUNKS, ...fields })
+  ).body;
   await server.drainTasks();
   return (await api.get(`/v1/documents/${document.id}`)).body as { document: any; job: any };
 }
@@ -38,26 +44,45 @@ describe('cancel', () => {
     expect(cancelled.body.job.finished_at).not.toBeNull();
     await server.drainTasks();
     const detail = (await api.get(`/v1/documents/${document.id}`)).body;
-    expect(detail.document).toMatchObject({ status: 'cancelled', page_count: 0, memory_count: 0, original_stored: false });
+    expect(detail.document).toMatchObject({
+      status: 'cancelled',
+      page_count: 0,
+      memory_count: 0,
+      original_stored: false,
+    });
     expect((await api.post(`/v1/documents/jobs/${job.id}/cancel`)).status).toBe(409);
     expect((await api.post('/v1/documents/jobs/job_unknown/cancel')).status).toBe(404);
   });
 
   it('a processing job stops between chunks and keeps what it wrote', async () => {
-    const { document, job } = (await uploadDocument(server.url, { name: 'long.txt', bytes: paragraphs(40) }, { extraction_options: SMALL_CHUNKS })).body;
+    const { document, job } = (
+      await uploadDocument(
+        server.url,
+        { name: 'long.txt', bytes: paragraphs(40) },
+        { extraction_options: SMALL_CHUNKS },
+      )
+    ).body;
     // Embedding calls of the job: 1 for the pages, then one per step of 16 chunks; hold the second step.
     const hold = embedder.holdCall(3);
     const draining = server.drainTasks();
     await hold.reached;
     const running = (await api.get(`/v1/documents/jobs/${job.id}`)).body.job;
-    expect(running).toMatchObject({ status: 'processing', progress: { chunks_total: 40, chunks_processed: 16, memories: 16 } });
-    expect((await api.get('/v1/documents?status=processing')).body.documents.map((d: any) => d.id)).toEqual([document.id]);
+    expect(running).toMatchObject({
+      status: 'processing',
+      progress: { chunks_total: 40, chunks_processed: 16, memories: 16 },
+    });
+    expect((await api.get('/v1/documents?status=processing')).body.documents.map((d: any) => d.id)).toEqual([
+      document.id,
+    ]);
     expect((await api.post(`/v1/documents/jobs/${job.id}/cancel`)).body.job.status).toBe('cancelled');
     hold.release();
     await draining;
     const after = (await api.get(`/v1/documents/${document.id}`)).body;
     // The step in flight finished; no step began after the cancel.
-    expect(after.job).toMatchObject({ status: 'cancelled', progress: { chunks_total: 40, chunks_processed: 32, memories: 32 } });
+    expect(after.job).toMatchObject({
+      status: 'cancelled',
+      progress: { chunks_total: 40, chunks_processed: 32, memories: 32 },
+    });
     expect(after.document).toMatchObject({ status: 'cancelled', memory_count: 32 });
     expect((await api.get(`/v1/documents/${document.id}/memories?limit=1000`)).body.total_count).toBe(32);
   });
@@ -78,16 +103,26 @@ describe('reprocess', () => {
     expect((await api.post(`/v1/documents/${first.document.id}/reprocess`, {})).status).toBe(409);
     await server.drainTasks();
     const again = (await api.get(`/v1/documents/${first.document.id}`)).body;
-    expect(again.job).toMatchObject({ id: same.body.job.id, status: 'completed', progress: { memories: 5, chunks_deduplicated: 0 } });
+    expect(again.job).toMatchObject({
+      id: same.body.job.id,
+      status: 'completed',
+      progress: { memories: 5, chunks_deduplicated: 0 },
+    });
     expect(again.document.memory_ids).toEqual(before);
     // Without the original (not retained) the stored pages are cut again, not extracted again.
     expect((await api.get(`/v1/documents/${first.document.id}/pages`)).body.pages).toEqual(firstPages);
 
-    const wider = await api.post(`/v1/documents/${first.document.id}/reprocess`, { extraction_options: { chunk_size: 300 } });
+    const wider = await api.post(`/v1/documents/${first.document.id}/reprocess`, {
+      extraction_options: { chunk_size: 300 },
+    });
     expect(wider.body.job.extraction_options).toEqual({ chunk_size: 300, page_size: 3000 });
     await server.drainTasks();
     const rechunked = (await api.get(`/v1/documents/${first.document.id}`)).body;
-    expect(rechunked.document).toMatchObject({ status: 'completed', memory_count: 3, extraction_options: { chunk_size: 300 } });
+    expect(rechunked.document).toMatchObject({
+      status: 'completed',
+      memory_count: 3,
+      extraction_options: { chunk_size: 300 },
+    });
     // Chunks of two paragraphs are new memories, the one-paragraph chunks they replace are gone; the last one is unchanged.
     expect(rechunked.document.memory_ids.filter((id: string) => before.includes(id))).toEqual([before[4]]);
     for (const id of before.slice(0, 4)) expect((await api.get(`/v1/memories/${id}`)).status).toBe(404);
@@ -96,10 +131,20 @@ describe('reprocess', () => {
   });
 
   it('with the original retained, pages are extracted again; a failed upload without it cannot be reprocessed', async () => {
-    const kept = (await uploadDocument(server.url, { name: 'kept.pdf', bytes: minimalPdf(['Kept page one.', 'Kept page two.']) }, { retain_original: 'true' })).body;
+    const kept = (
+      await uploadDocument(
+        server.url,
+        { name: 'kept.pdf', bytes: minimalPdf(['Kept page one.', 'Kept page two.']) },
+        { retain_original: 'true' },
+      )
+    ).body;
     await server.drainTasks();
     const oldPages = (await api.get(`/v1/documents/${kept.document.id}/pages`)).body.pages;
-    expect((await api.get(`/v1/documents/${kept.document.id}`)).body.document).toMatchObject({ status: 'completed', original_stored: true, retain_original: true });
+    expect((await api.get(`/v1/documents/${kept.document.id}`)).body.document).toMatchObject({
+      status: 'completed',
+      original_stored: true,
+      retain_original: true,
+    });
     await api.post(`/v1/documents/${kept.document.id}/reprocess`);
     await server.drainTasks();
     const newPages = (await api.get(`/v1/documents/${kept.document.id}/pages`)).body.pages;
@@ -112,7 +157,10 @@ describe('reprocess', () => {
     expect(refused.status).toBe(409);
     expect(refused.body.message).toContain('upload the file again');
     expect((await api.post('/v1/documents/doc_unknown/reprocess')).status).toBe(404);
-    expect((await api.post(`/v1/documents/${broken.document.id}/reprocess`, { extraction_options: { chunk_size: 10 } })).status).toBe(422);
+    expect(
+      (await api.post(`/v1/documents/${broken.document.id}/reprocess`, { extraction_options: { chunk_size: 10 } }))
+        .status,
+    ).toBe(422);
   });
 });
 
@@ -122,14 +170,21 @@ describe('delete', () => {
     expect((await api.delete(`/v1/documents/${keep.document.id}`)).status).toBe(204);
     expect((await api.get(`/v1/documents/${keep.document.id}`)).status).toBe(404);
     expect((await api.get(`/v1/documents/jobs/${keep.job.id}`)).status).toBe(404);
-    for (const id of keep.document.memory_ids) expect((await api.get(`/v1/memories/${id}`)).body.memory.metadata.document_id).toBe(keep.document.id);
+    for (const id of keep.document.memory_ids)
+      expect((await api.get(`/v1/memories/${id}`)).body.memory.metadata.document_id).toBe(keep.document.id);
 
     // Two sentences per chunk: enrichment derives facts from each.
-    const drop = await completed('drop.txt', 'The shredder room is on the second floor. Only managers may enter it after six in the evening.\n\nThe shredder jams on glossy paper. Maintenance clears it every Friday morning before nine.');
-    const facts = (await api.get('/v1/memories?limit=500')).body.memories.filter((m: any) => drop.document.memory_ids.includes(m.source_memory_id));
+    const drop = await completed(
+      'drop.txt',
+      'The shredder room is on the second floor. Only managers may enter it after six in the evening.\n\nThe shredder jams on glossy paper. Maintenance clears it every Friday morning before nine.',
+    );
+    const facts = (await api.get('/v1/memories?limit=500')).body.memories.filter((m: any) =>
+      drop.document.memory_ids.includes(m.source_memory_id),
+    );
     expect(facts.length).toBeGreaterThan(0);
     expect((await api.delete(`/v1/documents/${drop.document.id}?delete_memories=true`)).status).toBe(204);
-    for (const id of [...drop.document.memory_ids, ...facts.map((f: any) => f.id)]) expect((await api.get(`/v1/memories/${id}`)).status).toBe(404);
+    for (const id of [...drop.document.memory_ids, ...facts.map((f: any) => f.id)])
+      expect((await api.get(`/v1/memories/${id}`)).status).toBe(404);
     expect((await api.delete(`/v1/documents/${drop.document.id}`)).status).toBe(404);
   });
 });
@@ -142,7 +197,13 @@ describe('restart', () => {
       // A short lease: on Postgres the job's task stays leased to the stopped server until the lease runs out
       // (another node may hold it); SQLite hands every lease back at the next start.
       const first = await startServer({ dataDir, embedder: holdable, env: { MEMD_TASK_LEASE_MS: '1000' } });
-      const { document, job } = (await uploadDocument(first.url, { name: 'big.txt', bytes: paragraphs(40, 'warehouse') }, { extraction_options: SMALL_CHUNKS })).body;
+      const { document, job } = (
+        await uploadDocument(
+          first.url,
+          { name: 'big.txt', bytes: paragraphs(40, 'warehouse') },
+          { extraction_options: SMALL_CHUNKS },
+        )
+      ).body;
       const hold = holdable.holdCall(3);
       void first.drainTasks();
       await hold.reached;
@@ -152,15 +213,23 @@ describe('restart', () => {
       const second = await startServer({ dataDir });
       try {
         const again = client(second.url);
-        expect((await again.get(`/v1/documents/jobs/${job.id}`)).body.job).toMatchObject({ status: 'processing', progress: { chunks_processed: 16 } });
+        expect((await again.get(`/v1/documents/jobs/${job.id}`)).body.job).toMatchObject({
+          status: 'processing',
+          progress: { chunks_processed: 16 },
+        });
         if (testBackend() === 'postgres') await sleep(1_100);
         await second.drainTasks();
         const detail = (await again.get(`/v1/documents/${document.id}`)).body;
-        expect(detail.job).toMatchObject({ status: 'completed', progress: { chunks_total: 40, chunks_processed: 40, memories: 40, chunks_deduplicated: 0 } });
+        expect(detail.job).toMatchObject({
+          status: 'completed',
+          progress: { chunks_total: 40, chunks_processed: 40, memories: 40, chunks_deduplicated: 0 },
+        });
         expect(detail.document).toMatchObject({ status: 'completed', memory_count: 40, original_stored: false });
         const memories = (await again.get(`/v1/documents/${document.id}/memories?limit=1000`)).body.memories;
         expect(new Set(memories.map((m: any) => m.content)).size).toBe(40);
-        const all = (await again.get('/v1/memories?limit=500')).body.memories.filter((m: any) => m.metadata.document_id === document.id && m.source_memory_id === null);
+        const all = (await again.get('/v1/memories?limit=500')).body.memories.filter(
+          (m: any) => m.metadata.document_id === document.id && m.source_memory_id === null,
+        );
         expect(all.length).toBe(40);
       } finally {
         await second.stop();

@@ -11,7 +11,8 @@ const dataDir = mkdtempSync(join(tmpdir(), 'memd-crash-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 /** Two sentences over 80 characters: each memory queues enrichment that derives exactly two facts. */
-const content = (n: number) => `Crash test memory number ${n} records a delivery to warehouse ${n % 17}. The parcel weighed ${n} grams and arrived on time.`;
+const content = (n: number) =>
+  `Crash test memory number ${n} records a delivery to warehouse ${n % 17}. The parcel weighed ${n} grams and arrived on time.`;
 
 describe('durability', () => {
   it('a SIGKILL loses no acknowledged write and no queued task', async () => {

@@ -15,12 +15,18 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 describe('changing the embedder of a data directory', () => {
   it('is refused at start with a clear message, and `memd reembed` converts the data', async () => {
     const first = await startServer({ dataDir });
-    const memory = (await client(first.url).post('/v1/memories', { content: 'The lighthouse keeper feeds the gulls at dawn.' })).body.memory;
-    expect((await uploadDocument(first.url, { name: 'ferry.txt', bytes: 'The ferry leaves the dock at nine.' })).status).toBe(202);
+    const memory = (
+      await client(first.url).post('/v1/memories', { content: 'The lighthouse keeper feeds the gulls at dawn.' })
+    ).body.memory;
+    expect(
+      (await uploadDocument(first.url, { name: 'ferry.txt', bytes: 'The ferry leaves the dock at nine.' })).status,
+    ).toBe(202);
     await first.drainTasks();
     await first.stop();
 
-    await expect(startServer({ dataDir, env: { MEMD_EMBEDDING_DIMENSIONS: '64' } })).rejects.toThrow(/hash\/feature-hash-v1 \(256 dimensions\).*\(64 dimensions\).*reembed/);
+    await expect(startServer({ dataDir, env: { MEMD_EMBEDDING_DIMENSIONS: '64' } })).rejects.toThrow(
+      /hash\/feature-hash-v1 \(256 dimensions\).*\(64 dimensions\).*reembed/,
+    );
 
     const run = promisify(execFile);
     const { stdout } = await run(process.execPath, ['bin/memd.js', 'reembed'], {
@@ -36,9 +42,14 @@ describe('changing the embedder of a data directory', () => {
       const [vector] = await second.app.services.embedder.embed(['The lighthouse keeper feeds the gulls at dawn.']);
       const found = await second.app.services.storage.memories.vectorSearch('_default', vector!, { k: 1 });
       expect(found[0]).toMatchObject({ id: memory.id, score: expect.closeTo(1, 5) });
-      const pages = await client(second.url).post('/v1/documents/search', { query: 'The ferry leaves the dock at nine.' });
+      const pages = await client(second.url).post('/v1/documents/search', {
+        query: 'The ferry leaves the dock at nine.',
+      });
       expect(pages.status).toBe(200);
-      expect(pages.body.pages[0]).toMatchObject({ passage: { text: 'The ferry leaves the dock at nine.' }, relevance_score: expect.closeTo(1, 5) });
+      expect(pages.body.pages[0]).toMatchObject({
+        passage: { text: 'The ferry leaves the dock at nine.' },
+        relevance_score: expect.closeTo(1, 5),
+      });
     } finally {
       await second.stop();
     }

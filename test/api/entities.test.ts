@@ -23,7 +23,8 @@ async function about(subject: string, content: string, extra: Json = {}, workspa
   return created.body.memory as Json;
 }
 
-const derive = (entity: string, body: Json = {}) => api.post(`/v1/entities/${entity}/derive`, { workspace_id: 'ent', ...body });
+const derive = (entity: string, body: Json = {}) =>
+  api.post(`/v1/entities/${entity}/derive`, { workspace_id: 'ent', ...body });
 const keys = (insights: Json[]) => insights.map((i) => i.metadata.insight_key).sort();
 
 describe('entities', () => {
@@ -38,23 +39,44 @@ describe('entities', () => {
     clock.advance(1_000);
     const first = await derive('ana');
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ subject_id: 'ana', workspace_id: 'ent', insights_created: 5, insights_updated: 0, source_memory_count: 5 });
+    expect(first.body).toMatchObject({
+      subject_id: 'ana',
+      workspace_id: 'ent',
+      insights_created: 5,
+      insights_updated: 0,
+      source_memory_count: 5,
+    });
     expect(keys(first.body.insights)).toEqual(['entities', 'events', 'overview', 'preferences', 'profile']);
     const preferences = first.body.insights.find((i: Json) => i.metadata.insight_key === 'preferences');
-    expect(preferences).toMatchObject({ subtype: 'inference', subject_id: 'ana', observer_id: null, metadata: { derived_by: 'rules', rule_based: true, source_memory_count: 5 } });
-    expect(preferences.content).toBe('Rule-based aggregation (no language model) of 2 preference memories about ana: Ana prefers green tea; Ana likes hiking on weekends.');
-    expect(first.body.insights.find((i: Json) => i.metadata.insight_key === 'overview').content).toMatch(/^Rule-based overview \(no language model\): 5 memories about ana from 2026-03-01 to 2026-03-01/);
+    expect(preferences).toMatchObject({
+      subtype: 'inference',
+      subject_id: 'ana',
+      observer_id: null,
+      metadata: { derived_by: 'rules', rule_based: true, source_memory_count: 5 },
+    });
+    expect(preferences.content).toBe(
+      'Rule-based aggregation (no language model) of 2 preference memories about ana: Ana prefers green tea; Ana likes hiking on weekends.',
+    );
+    expect(first.body.insights.find((i: Json) => i.metadata.insight_key === 'overview').content).toMatch(
+      /^Rule-based overview \(no language model\): 5 memories about ana from 2026-03-01 to 2026-03-01/,
+    );
 
     const unchanged = await derive('ana');
     expect(unchanged.body).toMatchObject({ insights_created: 0, insights_updated: 0 });
-    expect(unchanged.body.insights.map((i: Json) => i.id).sort()).toEqual(first.body.insights.map((i: Json) => i.id).sort());
+    expect(unchanged.body.insights.map((i: Json) => i.id).sort()).toEqual(
+      first.body.insights.map((i: Json) => i.id).sort(),
+    );
 
     await about('ana', 'Ana prefers window seats on trains');
     clock.advance(1_000);
     const updated = await derive('ana');
     expect(updated.body).toMatchObject({ insights_created: 0, insights_updated: 2, source_memory_count: 6 });
-    expect(updated.body.insights.find((i: Json) => i.metadata.insight_key === 'preferences').content).toContain('Ana prefers window seats on trains');
-    expect((await api.get('/v1/memories?workspace_id=ent&subject_id=ana&subtype=inference&limit=100')).body.total_count).toBe(5);
+    expect(updated.body.insights.find((i: Json) => i.metadata.insight_key === 'preferences').content).toContain(
+      'Ana prefers window seats on trains',
+    );
+    expect(
+      (await api.get('/v1/memories?workspace_id=ent&subject_id=ana&subtype=inference&limit=100')).body.total_count,
+    ).toBe(5);
 
     const forced = await derive('ana', { force: true });
     expect(forced.body).toMatchObject({ insights_created: 0, insights_updated: 0 });
@@ -73,7 +95,12 @@ describe('entities', () => {
   it('serves a cached card until the memories about the entity change', async () => {
     const first = await api.get('/v1/entities/ana/card?workspace_id=ent');
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ entity_id: 'ana', workspace_id: 'ent', cached: false, generated_at: clock.now().toISOString() });
+    expect(first.body).toMatchObject({
+      entity_id: 'ana',
+      workspace_id: 'ent',
+      cached: false,
+      generated_at: clock.now().toISOString(),
+    });
     expect(first.body.reflection).toMatch(/^Rule-based reflection \(no language model\) from 6 memories about ana/);
     expect(first.body.confidence).toBeCloseTo(0.66, 5);
     expect(keys(first.body.insights)).toEqual(['entities', 'events', 'overview', 'preferences', 'profile']);
@@ -81,7 +108,11 @@ describe('entities', () => {
 
     clock.advance(1_000);
     const second = await api.get('/v1/entities/ana/card?workspace_id=ent');
-    expect(second.body).toMatchObject({ cached: true, generated_at: first.body.generated_at, reflection: first.body.reflection });
+    expect(second.body).toMatchObject({
+      cached: true,
+      generated_at: first.body.generated_at,
+      reflection: first.body.reflection,
+    });
 
     await about('ana', 'Ana adopted a cat named Miso');
     clock.advance(1_000);
@@ -95,7 +126,10 @@ describe('entities', () => {
   it('knows no entity without memories, and keeps workspaces apart', async () => {
     expect((await derive('nobody')).status).toBe(404);
     expect((await api.get('/v1/entities/nobody/card?workspace_id=ent')).status).toBe(404);
-    expect((await api.get('/v1/entities/nobody/insights?workspace_id=ent')).body).toMatchObject({ insights: [], total_count: 0 });
+    expect((await api.get('/v1/entities/nobody/insights?workspace_id=ent')).body).toMatchObject({
+      insights: [],
+      total_count: 0,
+    });
     expect((await api.post('/v1/entities/ana/derive', { workspace_id: 'ent-other' })).status).toBe(404);
     expect((await api.get('/v1/entities/ana/insights?workspace_id=ent-other')).body.total_count).toBe(0);
     expect((await api.get('/v1/entities/ana/card?workspace_id=no-such-ws')).status).toBe(404);
@@ -103,8 +137,10 @@ describe('entities', () => {
 
   it('answers bad input with a 4xx and changes nothing', async () => {
     const before = (await api.get('/v1/memories?workspace_id=ent&subject_id=ana&limit=1')).body.total_count;
-    for (const body of [{ force: 'yes' }, { observer_id: '' }, { extra: 1 }]) expect((await derive('ana', body)).status, JSON.stringify(body)).toBe(422);
-    for (const query of ['limit=0', 'limit=501', 'observer_id=']) expect((await api.get(`/v1/entities/ana/insights?workspace_id=ent&${query}`)).status, query).toBe(422);
+    for (const body of [{ force: 'yes' }, { observer_id: '' }, { extra: 1 }])
+      expect((await derive('ana', body)).status, JSON.stringify(body)).toBe(422);
+    for (const query of ['limit=0', 'limit=501', 'observer_id='])
+      expect((await api.get(`/v1/entities/ana/insights?workspace_id=ent&${query}`)).status, query).toBe(422);
     expect((await api.get('/v1/entities/ana/card?workspace_id=ent&force_refresh=maybe')).status).toBe(422);
     expect((await api.get('/v1/memories?workspace_id=ent&subject_id=ana&limit=1')).body.total_count).toBe(before);
   });
@@ -130,11 +166,16 @@ describe('entities with a language model', () => {
       clock.advance(1_000);
       await llmApi.post('/v1/memories', { content, subject_id: 'cy' });
     }
-    const insight = (content: string) => JSON.stringify({ insights: [{ key: 'Fitness Habits', content, importance: 0.8 }] });
+    const insight = (content: string) =>
+      JSON.stringify({ insights: [{ key: 'Fitness Habits', content, importance: 0.8 }] });
     fake.script(insight('Cy is a committed runner.'));
     const first = await llmApi.post('/v1/entities/cy/derive', {});
     expect(first.body).toMatchObject({ insights_created: 1, insights_updated: 0 });
-    expect(first.body.insights[0]).toMatchObject({ content: 'Cy is a committed runner.', importance: 0.8, metadata: { insight_key: 'fitness_habits', derived_by: 'llm', rule_based: false } });
+    expect(first.body.insights[0]).toMatchObject({
+      content: 'Cy is a committed runner.',
+      importance: 0.8,
+      metadata: { insight_key: 'fitness_habits', derived_by: 'llm', rule_based: false },
+    });
 
     fake.script((req) => {
       expect(ask('Existing insight keys')(req)).toBe(true);
@@ -146,8 +187,14 @@ describe('entities with a language model', () => {
     expect(second.body.insights).toHaveLength(1);
 
     clock.advance(1_000);
-    fake.script(JSON.stringify({ reflection: 'Cy is a disciplined runner preparing for the Berlin marathon.', confidence: 0.85 }));
+    fake.script(
+      JSON.stringify({ reflection: 'Cy is a disciplined runner preparing for the Berlin marathon.', confidence: 0.85 }),
+    );
     const card = await llmApi.get('/v1/entities/cy/card');
-    expect(card.body).toMatchObject({ reflection: 'Cy is a disciplined runner preparing for the Berlin marathon.', confidence: 0.85, cached: false });
+    expect(card.body).toMatchObject({
+      reflection: 'Cy is a disciplined runner preparing for the Berlin marathon.',
+      confidence: 0.85,
+      cached: false,
+    });
   });
 });

@@ -15,7 +15,10 @@ describe('health, OpenAPI and docs', () => {
     expect((await api.get('/health')).body).toEqual({ status: 'healthy' });
     const ready = await api.get('/health/ready');
     expect(ready.status).toBe(200);
-    expect(ready.body).toMatchObject({ status: 'ready', services: { storage: 'ok', search_index: 'warm', embedder: 'hash/feature-hash-v1', llm: 'none' } });
+    expect(ready.body).toMatchObject({
+      status: 'ready',
+      services: { storage: 'ok', search_index: 'warm', embedder: 'hash/feature-hash-v1', llm: 'none' },
+    });
     expect((await api.get('/')).body).toMatchObject({ name: 'memd' });
   });
 
@@ -23,7 +26,13 @@ describe('health, OpenAPI and docs', () => {
     const tasks = async () => (await api.get('/health/ready')).body.services.tasks;
     await api.post('/v1/workspaces', { id: 'backlog', name: 'backlog' });
     const before = await tasks();
-    const batch = await api.post('/v1/memories/batch', { workspace_id: 'backlog', operations: ['Ana fixed the bike.', 'Ben sold the kite.', 'Cy lost the map.'].map((content) => ({ op: 'create', content })) });
+    const batch = await api.post('/v1/memories/batch', {
+      workspace_id: 'backlog',
+      operations: ['Ana fixed the bike.', 'Ben sold the kite.', 'Cy lost the map.'].map((content) => ({
+        op: 'create',
+        content,
+      })),
+    });
     expect(batch.status).toBeLessThan(300);
     const queued = await tasks();
     expect(queued.pending).toBeGreaterThanOrEqual(before.pending + 3);
@@ -37,9 +46,21 @@ describe('health, OpenAPI and docs', () => {
   it('publishes an OpenAPI document generated from the route schemas, and the docs page', async () => {
     const doc = (await api.get('/openapi.json')).body;
     expect(doc.openapi).toMatch(/^3\./);
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/v1/memories', '/v1/memories/{memory_id}', '/v1/memories/batch', '/v1/workspaces/{workspace_id}/export', '/v1/workspaces/{workspace_id}/contexts', '/v1/api-keys']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/v1/memories',
+        '/v1/memories/{memory_id}',
+        '/v1/memories/batch',
+        '/v1/workspaces/{workspace_id}/export',
+        '/v1/workspaces/{workspace_id}/contexts',
+        '/v1/api-keys',
+      ]),
+    );
     const create = doc.paths['/v1/memories'].post;
-    expect(create.requestBody.content['application/json'].schema.properties.importance).toMatchObject({ minimum: 0, maximum: 1 });
+    expect(create.requestBody.content['application/json'].schema.properties.importance).toMatchObject({
+      minimum: 0,
+      maximum: 1,
+    });
     expect(Object.keys(doc.paths).every((p: string) => p.startsWith('/v1/') || p.startsWith('/health'))).toBe(true);
     const docs = await api.get('/docs/');
     expect(docs.status).toBe(200);

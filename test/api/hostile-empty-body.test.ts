@@ -19,13 +19,16 @@ const bodiless = (method: string, path: string, headers: Record<string, string> 
 /** The same call without a Content-Type. */
 const bare = (method: string, path: string): Promise<ApiResponse> => api.raw(method, path);
 
-const bodyPaths = (response: ApiResponse): string[] => ((response.body?.details ?? []) as Array<{ path: string }>).map((d) => d.path).filter((p) => p.startsWith('/body'));
+const bodyPaths = (response: ApiResponse): string[] =>
+  ((response.body?.details ?? []) as Array<{ path: string }>).map((d) => d.path).filter((p) => p.startsWith('/body'));
 
 describe('a request without a body is a request without a body', () => {
   it('on every route: an empty JSON body answers as no body does; it is refused only where the body has a required field', async () => {
     // The import (next test) and the upload (multipart only: 415 to anything else) read other media types.
     const otherMedia = ['POST /v1/workspaces/{workspace_id}/import', 'POST /v1/documents'];
-    const routes = (await listRoutes(api)).filter((r) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method) && !otherMedia.includes(routeName(r)));
+    const routes = (await listRoutes(api)).filter(
+      (r) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method) && !otherMedia.includes(routeName(r)),
+    );
     expect(routes.length).toBeGreaterThan(60);
     const jsonBody = (route: Route) => route.bodies['application/json'];
     let optional = 0;
@@ -38,7 +41,10 @@ describe('a request without a body is a request without a body', () => {
       expect(empty.status, `${name}: ${JSON.stringify(empty.body)}`).toBeLessThan(500);
       expect(empty.body?.code, name).not.toBe('invalid_json');
       expect(empty.status, name).not.toBe(415);
-      expect({ status: empty.status, code: empty.body?.code }, name).toEqual({ status: none.status, code: none.body?.code });
+      expect({ status: empty.status, code: empty.body?.code }, name).toEqual({
+        status: none.status,
+        code: none.body?.code,
+      });
       const schema = jsonBody(route);
       if (schema && !requiresNothing(schema)) {
         expect(empty.status, name).toBe(422);
@@ -75,9 +81,12 @@ describe('a request without a body is a request without a body', () => {
     it('associations: delete one', async () => {
       const a = (await api.post('/v1/memories', { content: 'Service A calls service B' })).body.memory;
       const b = (await api.post('/v1/memories', { content: 'Service B owns the ledger' })).body.memory;
-      const link = (await api.post(`/v1/memories/${a.id}/associate`, { target_id: b.id, relationship: 'depends_on' })).body.association;
+      const link = (await api.post(`/v1/memories/${a.id}/associate`, { target_id: b.id, relationship: 'depends_on' }))
+        .body.association;
       expect((await bodiless('DELETE', `/v1/memories/${a.id}/associations/${link.id}`)).status).toBe(204);
-      expect((await api.get(`/v1/memories/${a.id}/associations`)).body.associations.map((x: { id: string }) => x.id)).not.toContain(link.id);
+      expect(
+        (await api.get(`/v1/memories/${a.id}/associations`)).body.associations.map((x: { id: string }) => x.id),
+      ).not.toContain(link.id);
     });
 
     it('sessions: touch, commit, delete', async () => {
@@ -88,7 +97,11 @@ describe('a request without a body is a request without a body', () => {
       expect(Date.parse(touched.body.expires_at)).toBeGreaterThanOrEqual(Date.parse(session.expires_at));
       const committed = await bodiless('POST', `/v1/sessions/${session.id}/commit`);
       expect(committed.status).toBe(200);
-      expect(committed.body).toMatchObject({ session_id: session.id, memories_extracted: expect.any(Number), memories_created: expect.any(Number) });
+      expect(committed.body).toMatchObject({
+        session_id: session.id,
+        memories_extracted: expect.any(Number),
+        memories_created: expect.any(Number),
+      });
       expect((await bodiless('DELETE', `/v1/sessions/${session.id}`)).status).toBe(204);
       expect((await api.get(`/v1/sessions/${session.id}`)).status).toBe(404);
     });
@@ -101,17 +114,29 @@ describe('a request without a body is a request without a body', () => {
 
     it('threads: decompose, delete a message, delete the thread', async () => {
       const thread = (await api.post('/v1/threads', { title: 'Standup' })).body.thread;
-      const added = await api.post(`/v1/threads/${thread.thread_id}/messages`, { messages: [{ role: 'user', content: 'I moved the standup to 9:30' }, { role: 'assistant', content: 'Noted' }] });
+      const added = await api.post(`/v1/threads/${thread.thread_id}/messages`, {
+        messages: [
+          { role: 'user', content: 'I moved the standup to 9:30' },
+          { role: 'assistant', content: 'Noted' },
+        ],
+      });
       const decomposed = await bodiless('POST', `/v1/threads/${thread.thread_id}/decompose`);
       expect(decomposed.status).toBe(200);
       expect(decomposed.body).toMatchObject({ thread_id: thread.thread_id, messages_processed: 2 });
-      expect((await bodiless('DELETE', `/v1/threads/${thread.thread_id}/messages/${added.body.messages[1].message_id}`)).status).toBe(204);
+      expect(
+        (await bodiless('DELETE', `/v1/threads/${thread.thread_id}/messages/${added.body.messages[1].message_id}`))
+          .status,
+      ).toBe(204);
       expect((await bodiless('DELETE', `/v1/threads/${thread.thread_id}`)).status).toBe(204);
       expect((await api.get(`/v1/threads/${thread.thread_id}`)).status).toBe(404);
     });
 
     it('documents: cancel a job, reprocess, delete', async () => {
-      const upload = await uploadDocument(server.url, { name: 'notes.docx', bytes: await minimalDocx(['The office closes at six.']) }, { retain_original: 'true' });
+      const upload = await uploadDocument(
+        server.url,
+        { name: 'notes.docx', bytes: await minimalDocx(['The office closes at six.']) },
+        { retain_original: 'true' },
+      );
       expect(upload.status).toBe(202);
       const cancelled = await bodiless('POST', `/v1/documents/jobs/${upload.body.job.id}/cancel`);
       expect(cancelled.status).toBe(200);

@@ -40,9 +40,17 @@ describe('JSON nested beyond MEMD_JSON_MAX_DEPTH (64) is refused before validati
     ['POST', '/v1/sessions', {}, 'working_memory'],
     ['POST', '/v1/threads', {}, 'metadata'],
   ])('%s %s with 5,000 levels in %s: 400 invalid_json, nothing stored', async (method, path, fields, field) => {
-    const before = { memories: await memoryCount(), sessions: (await api.get('/v1/sessions')).body.total_count, apps: (await api.get('/v1/applications')).body.total_count };
+    const before = {
+      memories: await memoryCount(),
+      sessions: (await api.get('/v1/sessions')).body.total_count,
+      apps: (await api.get('/v1/applications')).body.total_count,
+    };
     expectRefused(await send(method, path, withDeep(fields, field, 5_000)), 400, 'invalid_json', '/body');
-    expect({ memories: await memoryCount(), sessions: (await api.get('/v1/sessions')).body.total_count, apps: (await api.get('/v1/applications')).body.total_count }).toEqual(before);
+    expect({
+      memories: await memoryCount(),
+      sessions: (await api.get('/v1/sessions')).body.total_count,
+      apps: (await api.get('/v1/applications')).body.total_count,
+    }).toEqual(before);
     expect((await api.get('/v1/workspaces/_default')).body.workspace.settings).not.toHaveProperty('a');
   });
 
@@ -53,11 +61,20 @@ describe('JSON nested beyond MEMD_JSON_MAX_DEPTH (64) is refused before validati
     let level = (await api.get(`/v1/memories/${stored.body.memory.id}`)).body.memory.metadata;
     for (let depth = 1; depth < 63; depth++) level = level.a;
     expect(level).toEqual({ a: 1 });
-    expectRefused(await send('POST', '/v1/memories', withDeep({ content: 'sixty-five levels' }, 'metadata', 64)), 400, 'invalid_json', '/body');
+    expectRefused(
+      await send('POST', '/v1/memories', withDeep({ content: 'sixty-five levels' }, 'metadata', 64)),
+      400,
+      'invalid_json',
+      '/body',
+    );
   });
 
   it('an array nested 100,000 levels is refused as fast as any other body, and the server stays up', async () => {
-    expectRefused(await send('POST', '/v1/memories/recall', '['.repeat(100_000) + ']'.repeat(100_000)), 400, 'invalid_json');
+    expectRefused(
+      await send('POST', '/v1/memories/recall', '['.repeat(100_000) + ']'.repeat(100_000)),
+      400,
+      'invalid_json',
+    );
     expect((await api.get('/health')).status).toBe(200);
   });
 
@@ -80,7 +97,11 @@ describe('JSON nested beyond MEMD_JSON_MAX_DEPTH (64) is refused before validati
   });
 
   it('inside an upload form field, an NDJSON import line and an injected JSON value too', async () => {
-    const upload = await uploadDocument(server.url, { name: 'a.txt', type: 'text/plain', bytes: 'hello' }, { metadata: nested(5_000) });
+    const upload = await uploadDocument(
+      server.url,
+      { name: 'a.txt', type: 'text/plain', bytes: 'hello' },
+      { metadata: nested(5_000) },
+    );
     expectRefused(upload, 400, 'invalid_json', '/metadata');
     expect((await api.get('/v1/documents')).body.total_count).toBe(0);
 
@@ -89,13 +110,19 @@ describe('JSON nested beyond MEMD_JSON_MAX_DEPTH (64) is refused before validati
       JSON.stringify({ type: 'memory', data: { content: 'a fine line' } }),
       `{"type":"memory","data":{"content":"a deep line","metadata":${nested(5_000)}}}`,
     ].join('\n');
-    const imported = await api.raw('POST', '/v1/workspaces/deep-import/import', lines, { 'content-type': 'application/x-ndjson' });
+    const imported = await api.raw('POST', '/v1/workspaces/deep-import/import', lines, {
+      'content-type': 'application/x-ndjson',
+    });
     expect(imported.status).toBe(200);
     expect(imported.body).toMatchObject({ imported: 1, errors: 1 });
     expect(imported.body.details.join(' ')).toMatch(/line 2.*deeper than 64 levels/);
 
     const session = (await api.post('/v1/sessions', {})).body.session;
-    const injected = await api.post('/v1/context/inject', { key: 'v', value: nested(5_000), parse_json: true }, { 'x-session-id': session.id });
+    const injected = await api.post(
+      '/v1/context/inject',
+      { key: 'v', value: nested(5_000), parse_json: true },
+      { 'x-session-id': session.id },
+    );
     expectRefused(injected, 400, 'invalid_json', '/body/value');
   });
 });
@@ -104,7 +131,10 @@ describe('text no database can hold', () => {
   it('a body that is not UTF-8: 400, nothing stored', async () => {
     const before = await memoryCount();
     const bytes = Buffer.concat([Buffer.from('{"content":"caf'), Buffer.from([0xe9, 0xff]), Buffer.from('"}')]);
-    const response = await memdClient(server.url).request('POST', '/v1/memories', { headers: { 'content-type': 'application/json' }, body: bytes });
+    const response = await memdClient(server.url).request('POST', '/v1/memories', {
+      headers: { 'content-type': 'application/json' },
+      body: bytes,
+    });
     expect(response.status).toBe(400);
     expect(response.data).toMatchObject({ code: 'invalid_json', message: expect.stringMatching(/UTF-8/) });
     expect(await memoryCount()).toBe(before);
@@ -159,7 +189,11 @@ describe('JSON that is not what a body is', () => {
     expect((await send('POST', '/v1/memories', '\ufeff{"content":"written by a Windows tool"}')).status).toBe(201);
   });
 
-  it.each([['an array', '[{"content":"x"}]'], ['a string', '"x"'], ['a number', '1']])('%s where an object goes: 422, nothing stored', async (_, body) => {
+  it.each([
+    ['an array', '[{"content":"x"}]'],
+    ['a string', '"x"'],
+    ['a number', '1'],
+  ])('%s where an object goes: 422, nothing stored', async (_, body) => {
     const before = await memoryCount();
     expectRefused(await send('POST', '/v1/memories', body), 422, 'validation_error');
     expect(await memoryCount()).toBe(before);

@@ -21,7 +21,12 @@ let api: Client;
 let baseline: number;
 
 const residentBytes = (): number => residentOf(server.child.pid!);
-const words = (text: string) => text.toLowerCase().replace(/[^a-z0-9 ]/g, ' ').split(/\s+/).filter(Boolean);
+const words = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9 ]/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
 
 /** Uploads, samples the server's memory until the job ends and then for a few seconds, and returns the job and pages. */
 async function ingest(file: UploadFile) {
@@ -49,7 +54,10 @@ beforeAll(async () => {
   server = await spawnServer({ ...storageEnv(dataDir), MEMD_DOCUMENT_RENDER_MEMORY_MB: String(RENDER_MB) });
   api = client(server.url);
   // The render and OCR threads have run once (modules and the model loaded): the memory of a server that has read a scan.
-  const warm = await ingest({ name: 'warm-up.pdf', bytes: await pdfWithScans([{ scan: ['The first scan of the day'] }]) });
+  const warm = await ingest({
+    name: 'warm-up.pdf',
+    bytes: await pdfWithScans([{ scan: ['The first scan of the day'] }]),
+  });
   expect(warm.job.status).toBe('completed');
   await sleep(500);
   baseline = residentBytes();
@@ -77,11 +85,21 @@ describe('a scanned PDF whose pages decode to far more than they weigh', () => {
     console.info(`hostile scans: ${memory}`);
     expect(job).toMatchObject({ status: 'completed', error: null });
     expect(job.page_errors).toEqual([
-      { page_no: 2, code: 'image_too_large', message: 'page 2 draws an image of more than MEMD_OCR_MAX_PIXELS (25000000) pixels' },
-      { page_no: 3, code: 'render_out_of_memory', message: `drawing page 3 needed more than ${RENDER_MB} MiB (MEMD_DOCUMENT_RENDER_MEMORY_MB)` },
+      {
+        page_no: 2,
+        code: 'image_too_large',
+        message: 'page 2 draws an image of more than MEMD_OCR_MAX_PIXELS (25000000) pixels',
+      },
+      {
+        page_no: 3,
+        code: 'render_out_of_memory',
+        message: `drawing page 3 needed more than ${RENDER_MB} MiB (MEMD_DOCUMENT_RENDER_MEMORY_MB)`,
+      },
     ]);
     expect(pages.map((p: any) => p.transcript === '')).toEqual([false, true, true, false]);
-    expect(words(pages[3].transcript)).toEqual(expect.arrayContaining(['granite', 'blocks', 'shipped', 'aberdeen', 'march']));
+    expect(words(pages[3].transcript)).toEqual(
+      expect.arrayContaining(['granite', 'blocks', 'shipped', 'aberdeen', 'march']),
+    );
     // Unbounded, the 100 M pixel page alone took a process to 1.3 GiB (BENCHMARKS.md, "OCR and page drawing memory").
     expect(peak - baseline, memory).toBeLessThan(512 * MiB);
     // What stays: the C allocator may keep the arenas of the two render threads that were ended (up to 64 MiB each
@@ -91,7 +109,10 @@ describe('a scanned PDF whose pages decode to far more than they weigh', () => {
 
   it('the server still serves, and reads an ordinary scan afterwards', async () => {
     expect((await api.get('/health/ready')).status).toBe(200);
-    const { job, pages } = await ingest({ name: 'after.pdf', bytes: await pdfWithScans([{ scan: ['Still standing after the quarry'] }]) });
+    const { job, pages } = await ingest({
+      name: 'after.pdf',
+      bytes: await pdfWithScans([{ scan: ['Still standing after the quarry'] }]),
+    });
     expect(job).toMatchObject({ status: 'completed', page_errors: [] });
     expect(words(pages[0].transcript)).toEqual(expect.arrayContaining(['still', 'standing', 'quarry']));
   });

@@ -25,19 +25,30 @@ beforeAll(async () => {
   wire = memdClient(server.url);
   await api.post('/v1/workspaces', { id: WS, name: 'Sweep' });
   const ws = { workspace_id: WS };
-  const a = (await api.post('/v1/memories', { ...ws, content: 'Ana leads the platform team', subject_id: 'ana', tags: ['team'] })).body.memory;
+  const a = (
+    await api.post('/v1/memories', { ...ws, content: 'Ana leads the platform team', subject_id: 'ana', tags: ['team'] })
+  ).body.memory;
   const b = (await api.post('/v1/memories', { ...ws, content: 'The platform team deploys on Tuesdays' })).body.memory;
   await api.post(`/v1/memories/${a.id}/associate`, { ...ws, target_id: b.id, relationship: 'related_to' });
   const session = (await api.post('/v1/sessions', { ...ws })).body.session;
   await api.post(`/v1/sessions/${session.id}/memory`, { key: 'k', value: 'v' });
   const thread = (await api.post(`/v1/threads?workspace_id=${WS}`, { title: 't' })).body.thread;
-  await api.post(`/v1/threads/${thread.thread_id}/messages?workspace_id=${WS}`, { messages: [{ role: 'user', content: 'hello' }] });
-  const upload = await uploadDocument(server.url, { name: 'a.docx', bytes: await minimalDocx(['Office hours are nine to five.']) }, { workspace_id: WS });
+  await api.post(`/v1/threads/${thread.thread_id}/messages?workspace_id=${WS}`, {
+    messages: [{ role: 'user', content: 'hello' }],
+  });
+  const upload = await uploadDocument(
+    server.url,
+    { name: 'a.docx', bytes: await minimalDocx(['Office hours are nine to five.']) },
+    { workspace_id: WS },
+  );
   await server.drainTasks();
   const pages = await api.get(`/v1/documents/${upload.body.document.id}/pages?workspace_id=${WS}`);
-  const skill = (await api.post('/v1/skills', { ...ws, manifest: '---\nname: sweep-skill\ndescription: A skill\n---\nDo it.\n' })).body.skill;
+  const skill = (
+    await api.post('/v1/skills', { ...ws, manifest: '---\nname: sweep-skill\ndescription: A skill\n---\nDo it.\n' })
+  ).body.skill;
   const mcp = (await api.post('/v1/mcp-servers', { ...ws, name: 'sweep-mcp', command: 'npx' })).body.mcp_server;
-  const provider = (await api.post('/v1/data-providers', { ...ws, name: 'sweep-dp', provider_type: 'local' })).body.data_provider;
+  const provider = (await api.post('/v1/data-providers', { ...ws, name: 'sweep-dp', provider_type: 'local' })).body
+    .data_provider;
   const app = (await api.post('/v1/applications', { name: 'sweep-app' })).body;
   Object.assign(real, {
     memory_id: a.id,
@@ -86,15 +97,22 @@ const DESIGNED_5XX = new Set(['not_implemented', 'provider_unavailable', 'not_re
 function problemWith(answer: Answer): string | undefined {
   const error = answer.body as { statusCode?: unknown; code?: unknown; message?: unknown } | string;
   if (answer.status < 400) return undefined;
-  if (!answer.contentType.includes('application/json') || typeof error !== 'object') return `${answer.status} without a JSON body: ${String(error).slice(0, 80)}`;
-  if (error.statusCode !== answer.status || typeof error.code !== 'string' || typeof error.message !== 'string') return `${answer.status} with a malformed error body`;
-  if (answer.status >= 500 && !DESIGNED_5XX.has(error.code)) return `${answer.status} ${error.code}: ${String(error.message)}`;
+  if (!answer.contentType.includes('application/json') || typeof error !== 'object')
+    return `${answer.status} without a JSON body: ${String(error).slice(0, 80)}`;
+  if (error.statusCode !== answer.status || typeof error.code !== 'string' || typeof error.message !== 'string')
+    return `${answer.status} with a malformed error body`;
+  if (answer.status >= 500 && !DESIGNED_5XX.has(error.code))
+    return `${answer.status} ${error.code}: ${String(error.message)}`;
   return undefined;
 }
 
 const JSON_TYPE = { 'content-type': 'application/json' };
-const deep = (levels: number, open: string, close: string, leaf = '1') => open.repeat(levels) + leaf + close.repeat(levels);
-const query = (path: string, params: Record<string, string>) => `${path}${path.includes('?') ? '&' : '?'}${Object.entries(params).map(([k, v]) => `${k}=${v}`).join('&')}`;
+const deep = (levels: number, open: string, close: string, leaf = '1') =>
+  open.repeat(levels) + leaf + close.repeat(levels);
+const query = (path: string, params: Record<string, string>) =>
+  `${path}${path.includes('?') ? '&' : '?'}${Object.entries(params)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&')}`;
 
 /** Whole bodies that are hostile whatever the route: too deep, not UTF-8, not an object, not JSON, poisoned. */
 const hostileBodies: Array<[string, string | Uint8Array]> = [
@@ -119,7 +137,11 @@ const hostileMedia: Array<[string, Record<string, string>, string]> = [
   ['form-urlencoded', { 'content-type': 'application/x-www-form-urlencoded' }, 'content=x&importance=0.5'],
   ['xml', { 'content-type': 'application/xml' }, '<memory><content>x</content></memory>'],
   ['ndjson', { 'content-type': 'application/x-ndjson' }, '{"type":"memory","data":{"content":"x"}}\n'],
-  ['multipart', { 'content-type': 'multipart/form-data; boundary=b' }, '--b\r\nContent-Disposition: form-data; name="content"\r\n\r\nx\r\n--b--\r\n'],
+  [
+    'multipart',
+    { 'content-type': 'multipart/form-data; boundary=b' },
+    '--b\r\nContent-Disposition: form-data; name="content"\r\n\r\nx\r\n--b--\r\n',
+  ],
   ['no content type', {}, '{"content":"x"}'],
   ['a made-up type', { 'content-type': 'application/vnd.whatever' }, '{}'],
 ];
@@ -200,13 +222,19 @@ function probesOf(route: Route, ids: (name: string) => string): Probe[] {
   }
   for (const name of queryNames(route)) {
     for (const [label, value] of hostileQueryValues) {
-      probes.push({ label: `query ${name}: ${label}`, path: query(path, { [name]: value }), ...(takesBody(route) && { headers: JSON_TYPE, body: JSON.stringify(sample) }) });
+      probes.push({
+        label: `query ${name}: ${label}`,
+        path: query(path, { [name]: value }),
+        ...(takesBody(route) && { headers: JSON_TYPE, body: JSON.stringify(sample) }),
+      });
     }
   }
   for (const [label, headers] of hostileHeaders) probes.push({ label: `headers: ${label}`, path, headers });
   for (const name of pathNames(route)) {
     for (const [label, value] of hostilePathValues) {
-      const hostilePath = route.path.replace(/\{([^}]+)\}/g, (_, other: string) => (other === name ? value : encodeURIComponent(ids(other))));
+      const hostilePath = route.path.replace(/\{([^}]+)\}/g, (_, other: string) =>
+        other === name ? value : encodeURIComponent(ids(other)),
+      );
       probes.push({ label: `path ${name}: ${label}`, path: hostilePath });
     }
   }
@@ -217,12 +245,29 @@ function probesOf(route: Route, ids: (name: string) => string): Probe[] {
 async function snapshot(): Promise<string> {
   const memories = await api.get(`/v1/memories?workspace_id=${WS}&limit=100&status=active`);
   const lists = await Promise.all(
-    ['/v1/sessions', '/v1/threads', '/v1/documents', '/v1/skills', '/v1/mcp-servers', '/v1/data-providers'].map((path) => api.get(`${path}?workspace_id=${WS}`)),
+    ['/v1/sessions', '/v1/threads', '/v1/documents', '/v1/skills', '/v1/mcp-servers', '/v1/data-providers'].map(
+      (path) => api.get(`${path}?workspace_id=${WS}`),
+    ),
   );
   const workspace = await api.get(`/v1/workspaces/${WS}`);
   return JSON.stringify({
-    memories: (memories.body.memories as Array<Record<string, unknown>>).map(({ id, content, importance, tags, metadata, pinned, status, type }) => ({ id, content, importance, tags, metadata, pinned, status, type })),
-    counts: lists.map((list) => (list.body as Record<string, unknown>).total_count ?? Object.values(list.body as object).find(Array.isArray)?.length),
+    memories: (memories.body.memories as Array<Record<string, unknown>>).map(
+      ({ id, content, importance, tags, metadata, pinned, status, type }) => ({
+        id,
+        content,
+        importance,
+        tags,
+        metadata,
+        pinned,
+        status,
+        type,
+      }),
+    ),
+    counts: lists.map(
+      (list) =>
+        (list.body as Record<string, unknown>).total_count ??
+        Object.values(list.body as object).find(Array.isArray)?.length,
+    ),
     workspace: workspace.body.workspace,
   });
 }
@@ -241,7 +286,8 @@ async function sweep(routes: Route[], ids: (name: string) => string): Promise<{ 
       if (problem) problems.push(`${routeName(route)} [${probe.label}] → ${problem}`);
     }
     // A route that refused everything it was sent changed nothing.
-    if (!accepted && (await snapshot()) !== before) problems.push(`${routeName(route)}: refused every probe but changed the workspace`);
+    if (!accepted && (await snapshot()) !== before)
+      problems.push(`${routeName(route)}: refused every probe but changed the workspace`);
   }
   return { sent, problems };
 }
@@ -256,20 +302,28 @@ const sweptWithoutObjects = (route: Route) => route.method === 'DELETE' || route
 const SWEEP_TIMEOUT_MS = 600_000;
 
 describe('hostile input on every route', () => {
-  it('routes that act on objects that exist (all but deletes and the context environment): never a failure, refusals in JSON, a route that refused every probe changed nothing', async () => {
-    const routes = (await listRoutes(api)).filter((r) => !sweptWithoutObjects(r));
-    expect(routes.length).toBeGreaterThan(90);
-    const { sent, problems } = await sweep(routes, (name) => real[name] ?? 'missing-id');
-    expect(problems).toEqual([]);
-    expect(sent).toBeGreaterThan(4_000);
-    expect((await api.get('/health/ready')).status).toBe(200);
-  }, SWEEP_TIMEOUT_MS);
+  it(
+    'routes that act on objects that exist (all but deletes and the context environment): never a failure, refusals in JSON, a route that refused every probe changed nothing',
+    async () => {
+      const routes = (await listRoutes(api)).filter((r) => !sweptWithoutObjects(r));
+      expect(routes.length).toBeGreaterThan(90);
+      const { sent, problems } = await sweep(routes, (name) => real[name] ?? 'missing-id');
+      expect(problems).toEqual([]);
+      expect(sent).toBeGreaterThan(4_000);
+      expect((await api.get('/health/ready')).status).toBe(200);
+    },
+    SWEEP_TIMEOUT_MS,
+  );
 
-  it('deletes and the context environment, on objects that do not exist (validation comes first, and nothing is deleted)', async () => {
-    const routes = (await listRoutes(api)).filter(sweptWithoutObjects);
-    expect(routes.length).toBeGreaterThan(20);
-    const { sent, problems } = await sweep(routes, (name) => (name === '*' ? 'missing.md' : 'missing-id'));
-    expect(problems).toEqual([]);
-    expect(sent).toBeGreaterThan(500);
-  }, SWEEP_TIMEOUT_MS);
+  it(
+    'deletes and the context environment, on objects that do not exist (validation comes first, and nothing is deleted)',
+    async () => {
+      const routes = (await listRoutes(api)).filter(sweptWithoutObjects);
+      expect(routes.length).toBeGreaterThan(20);
+      const { sent, problems } = await sweep(routes, (name) => (name === '*' ? 'missing.md' : 'missing-id'));
+      expect(problems).toEqual([]);
+      expect(sent).toBeGreaterThan(500);
+    },
+    SWEEP_TIMEOUT_MS,
+  );
 });

@@ -39,7 +39,10 @@ describe('the longest memories of the smallest pieces', () => {
       expect(recalled.status).toBe(200);
       expect((await api.post('/v1/memories/reflect', { query })).status).toBeLessThan(500);
     }
-    for (const [name, id] of ids) expect((await api.get(`/v1/memories/${id}`)).body.memory.content, name).toBe(contents[name as keyof typeof contents].trim());
+    for (const [name, id] of ids)
+      expect((await api.get(`/v1/memories/${id}`)).body.memory.content, name).toBe(
+        contents[name as keyof typeof contents].trim(),
+      );
     expect((await api.get('/health/ready')).status).toBe(200);
   });
 });

@@ -75,7 +75,10 @@ describe('a Word document that decompresses to far more than it weighs', () => {
     const run = await ingest('bomb.docx', bomb);
     console.info(`1 GiB bomb: ${describeRun(run)}`);
     expect(run.job.status).toBe('failed');
-    expect(run.job.error).toEqual({ code: 'document_too_large', message: expect.stringMatching(/decompresses to more than 268435456 bytes \(MEMD_DOCUMENT_MAX_EXPANDED_BYTES\)/) });
+    expect(run.job.error).toEqual({
+      code: 'document_too_large',
+      message: expect.stringMatching(/decompresses to more than 268435456 bytes \(MEMD_DOCUMENT_MAX_EXPANDED_BYTES\)/),
+    });
     expect(run.peak - baseline, describeRun(run)).toBeLessThan(64 * MiB);
     expect(run.after - baseline, describeRun(run)).toBeLessThan(64 * MiB);
   });
@@ -83,16 +86,25 @@ describe('a Word document that decompresses to far more than it weighs', () => {
   it('one that declares 1 KiB for a part that inflates to 1 GiB: stopped at the first byte too many', async () => {
     const run = await ingest('liar.docx', await inflatingDocx(1024 * MiB, { declare: 1024 }));
     console.info(`lying bomb: ${describeRun(run)}`);
-    expect(run.job.error).toEqual({ code: 'document_too_large', message: "'word/document.xml' decompresses to more than the archive declares for it (a decompression bomb)" });
+    expect(run.job.error).toEqual({
+      code: 'document_too_large',
+      message: "'word/document.xml' decompresses to more than the archive declares for it (a decompression bomb)",
+    });
     expect(run.peak - baseline, describeRun(run)).toBeLessThan(64 * MiB);
     expect(run.after - baseline, describeRun(run)).toBeLessThan(64 * MiB);
   });
 
   it(`within the size bound but too big to parse in ${HEAP_MB} MiB: the thread is stopped at its heap limit, the job says so, the memory comes back`, async () => {
     // 64 MiB of one-word paragraphs: over a million elements for the parser to hold.
-    const run = await ingest('dense.docx', await inflatingDocx(64 * MiB, { paragraph: '<w:p><w:r><w:t>word</w:t></w:r></w:p>' }));
+    const run = await ingest(
+      'dense.docx',
+      await inflatingDocx(64 * MiB, { paragraph: '<w:p><w:r><w:t>word</w:t></w:r></w:p>' }),
+    );
     console.info(`heap bomb: ${describeRun(run)}`);
-    expect(run.job.error).toEqual({ code: 'extraction_out_of_memory', message: `text extraction needed more than ${HEAP_MB} MiB (MEMD_DOCUMENT_EXTRACT_MEMORY_MB)` });
+    expect(run.job.error).toEqual({
+      code: 'extraction_out_of_memory',
+      message: `text extraction needed more than ${HEAP_MB} MiB (MEMD_DOCUMENT_EXTRACT_MEMORY_MB)`,
+    });
     expect(run.peak - baseline, describeRun(run)).toBeLessThan(512 * MiB);
     // What stays is bounded by one thread's heap limit, not by the peak: the C allocator may keep the ended thread's arena
     // (up to 64 MiB on 64-bit glibc) for the next thread to reuse; a bound of 64 MiB failed by 0.45 MiB in CI (2026-11-25).

@@ -14,7 +14,8 @@ afterAll(() => server.stop());
 
 describe('workspace isolation', () => {
   it('nothing of workspace A is returned or changed through workspace B', async () => {
-    const a = (await api.post('/v1/memories', { workspace_id: 'iso-a', content: 'A-only fact about zebras' })).body.memory;
+    const a = (await api.post('/v1/memories', { workspace_id: 'iso-a', content: 'A-only fact about zebras' })).body
+      .memory;
     const throughB = '?workspace_id=iso-b';
     expect((await api.get(`/v1/memories/${a.id}${throughB}`)).status).toBe(404);
     expect((await api.put(`/v1/memories/${a.id}`, { workspace_id: 'iso-b', importance: 0.1 })).status).toBe(404);
@@ -36,6 +37,9 @@ describe('workspace isolation', () => {
     const twin = (await api.post('/v1/memories', { workspace_id: 'iso-b', content: 'A-only fact about zebras' })).body;
     expect(twin.action).toBe('created');
     expect(twin.memory.id).not.toBe(a.id);
-    expect((await api.get(`/v1/memories/${a.id}?workspace_id=iso-a`)).body.memory).toMatchObject({ importance: 0.5, status: 'active' });
+    expect((await api.get(`/v1/memories/${a.id}?workspace_id=iso-a`)).body.memory).toMatchObject({
+      importance: 0.5,
+      status: 'active',
+    });
   });
 });

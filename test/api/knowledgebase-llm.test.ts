@@ -32,7 +32,14 @@ function writeArticle(request: RecordedRequest): string {
 
 beforeAll(async () => {
   fake = await startFakeOpenAI({ respond: writeArticle });
-  server = await startServer({ env: { MEMD_LLM_PROVIDER: 'openai', MEMD_LLM_BASE_URL: fake.baseUrl, MEMD_LLM_MODEL: 'kb-writer', MEMD_LLM_MAX_RETRIES: '0' } });
+  server = await startServer({
+    env: {
+      MEMD_LLM_PROVIDER: 'openai',
+      MEMD_LLM_BASE_URL: fake.baseUrl,
+      MEMD_LLM_MODEL: 'kb-writer',
+      MEMD_LLM_MAX_RETRIES: '0',
+    },
+  });
   api = client(server.url);
   memd = memdClient(server.url);
 });
@@ -47,7 +54,11 @@ describe('knowledgebase generation with a language model', () => {
     const before = fake.requests.length;
     const report = (await api.post('/v1/knowledgebase/generate', { workspace_id: seed.ws })).body;
     expect(report).toMatchObject({ generator: 'llm', community_count: 3 });
-    expect(report.changes.created.sort()).toEqual(['topics/database-operations', 'topics/growing-tomatoes', 'topics/sourdough-baking']);
+    expect(report.changes.created.sort()).toEqual([
+      'topics/database-operations',
+      'topics/growing-tomatoes',
+      'topics/sourdough-baking',
+    ]);
     const calls = fake.requests.slice(before);
     expect(calls).toHaveLength(3);
     const dbPrompt = calls.find((c) => c.messages.at(-1)!.content.includes('PostgreSQL'))!;
@@ -55,8 +66,13 @@ describe('knowledgebase generation with a language model', () => {
     expect(dbPrompt.messages[0]).toMatchObject({ role: 'system', content: expect.stringContaining('knowledgebase') });
     for (const id of seed.db) expect(dbPrompt.messages.at(-1)!.content).toContain(`[${id}]`);
 
-    const article = (await api.get(`/v1/knowledgebase/articles/topics/database-operations?workspace_id=${seed.ws}`)).body;
-    expect(article).toMatchObject({ title: 'Database operations', summary: 'What the agent knows about database operations.', generator: 'llm' });
+    const article = (await api.get(`/v1/knowledgebase/articles/topics/database-operations?workspace_id=${seed.ws}`))
+      .body;
+    expect(article).toMatchObject({
+      title: 'Database operations',
+      summary: 'What the agent knows about database operations.',
+      generator: 'llm',
+    });
     expect(article.content).toMatch(/^# Database operations\n\nWhat the agent knows/);
     expect(article.content).toContain('## Overview');
     expect(article.content).toContain('## Sources');
@@ -64,7 +80,9 @@ describe('knowledgebase generation with a language model', () => {
 
     // Nothing changed: no model call at all.
     const calm = fake.requests.length;
-    expect((await api.post('/v1/knowledgebase/generate', { workspace_id: seed.ws })).body.changes.unchanged).toHaveLength(3);
+    expect(
+      (await api.post('/v1/knowledgebase/generate', { workspace_id: seed.ws })).body.changes.unchanged,
+    ).toHaveLength(3);
     expect(fake.requests.length).toBe(calm);
   });
 
@@ -74,7 +92,8 @@ describe('knowledgebase generation with a language model', () => {
     fake.script('I would rather write a poem.', 'Still no JSON, sorry.');
     const report = (await api.post('/v1/knowledgebase/generate', { workspace_id: seed.ws })).body;
     expect(report.community_count).toBe(3);
-    const articles = (await api.get(`/v1/knowledgebase/articles?workspace_id=${seed.ws}&article_type=topic`)).body.articles;
+    const articles = (await api.get(`/v1/knowledgebase/articles?workspace_id=${seed.ws}&article_type=topic`)).body
+      .articles;
     const db = articles.find((a: { memory_ids: string[] }) => a.memory_ids.includes(seed.db[0]!));
     expect(db).toMatchObject({ generator: 'extractive', title: expect.stringContaining('PostgreSQL') });
     expect(articles.filter((a: { generator: string }) => a.generator === 'llm')).toHaveLength(2);

@@ -37,15 +37,25 @@ describe('/metrics as requests flow', () => {
 
     const count = 'memd_http_request_duration_seconds_count';
     expect(growth(before, after, count, { method: 'POST', route: '/v1/memories', status_code: '201' })).toBe(1);
-    expect(growth(before, after, count, { method: 'GET', route: '/v1/memories/:memory_id', status_code: '200' })).toBe(1);
-    expect(growth(before, after, count, { method: 'GET', route: '/v1/memories/:memory_id', status_code: '404' })).toBe(1);
+    expect(growth(before, after, count, { method: 'GET', route: '/v1/memories/:memory_id', status_code: '200' })).toBe(
+      1,
+    );
+    expect(growth(before, after, count, { method: 'GET', route: '/v1/memories/:memory_id', status_code: '404' })).toBe(
+      1,
+    );
     expect(growth(before, after, count, { route: 'unmatched', status_code: '404' })).toBe(1);
-    expect(growth(before, after, 'memd_http_request_duration_seconds_sum', { method: 'POST', route: '/v1/memories' })).toBeGreaterThan(0);
+    expect(
+      growth(before, after, 'memd_http_request_duration_seconds_sum', { method: 'POST', route: '/v1/memories' }),
+    ).toBeGreaterThan(0);
     // The le="+Inf" bucket holds every request.
-    expect(sampleValue(after, 'memd_http_request_duration_seconds_bucket', { route: '/v1/memories', le: '+Inf' })).toBe(sampleValue(after, count, { route: '/v1/memories' }));
+    expect(sampleValue(after, 'memd_http_request_duration_seconds_bucket', { route: '/v1/memories', le: '+Inf' })).toBe(
+      sampleValue(after, count, { route: '/v1/memories' }),
+    );
     // Labels are patterns: no id, no raw path.
     const routes = new Set(after.filter((s) => s.name === count).map((s) => s.labels.route));
-    expect([...routes].some((route) => route!.includes(created.body.memory.id) || route!.includes('no/such'))).toBe(false);
+    expect([...routes].some((route) => route!.includes(created.body.memory.id) || route!.includes('no/such'))).toBe(
+      false,
+    );
   });
 
   it('times each recall phase that ran and counts cache hits and misses', async () => {
@@ -59,7 +69,8 @@ describe('/metrics as requests flow', () => {
     expect(growth(before, after, 'memd_recall_cache_lookups_total', { result: 'miss' })).toBe(1);
     expect(growth(before, after, 'memd_recall_cache_lookups_total', { result: 'hit' })).toBe(1);
     const phases = 'memd_recall_phase_duration_seconds_count';
-    for (const phase of ['embed_query', 'dense', 'keyword', 'fusion', 'rank', 'present']) expect(growth(before, after, phases, { phase }), phase).toBe(1);
+    for (const phase of ['embed_query', 'dense', 'keyword', 'fusion', 'rank', 'present'])
+      expect(growth(before, after, phases, { phase }), phase).toBe(1);
     // No reranker is configured and the query has no conversation to rewrite it with.
     for (const phase of ['rerank', 'rewrite']) expect(growth(before, after, phases, { phase }), phase).toBe(0);
     expect(growth(before, after, 'memd_recall_phase_duration_seconds_sum', { phase: 'dense' })).toBeGreaterThan(0);
@@ -71,14 +82,25 @@ describe('/metrics as requests flow', () => {
     const before = await scrape();
     // The query rewrite waits for a model that never answers, until its timeout; the client gives up first.
     fake.script({ hang: true });
-    const gaveUp = memdClient(server.url).memories.recall({ query: 'why?', context: [{ role: 'user', content: 'the dashboard' }] }, { signal: AbortSignal.timeout(200) });
+    const gaveUp = memdClient(server.url).memories.recall(
+      { query: 'why?', context: [{ role: 'user', content: 'the dashboard' }] },
+      { signal: AbortSignal.timeout(200) },
+    );
     await expect(gaveUp).rejects.toThrow();
     // The server finishes the recall without the rewrite, and has no one to answer.
-    await vi.waitFor(async () => expect(growth(before, await scrape(), 'memd_recall_phase_duration_seconds_count', { phase: 'present' })).toBe(1), { timeout: 5_000 });
+    await vi.waitFor(
+      async () =>
+        expect(growth(before, await scrape(), 'memd_recall_phase_duration_seconds_count', { phase: 'present' })).toBe(
+          1,
+        ),
+      { timeout: 5_000 },
+    );
     await sleep(50);
     const after = await scrape();
     const recalls = { method: 'POST', route: '/v1/memories/recall' };
-    expect(growth(before, after, 'memd_http_request_duration_seconds_count', { ...recalls, status_code: '499' })).toBe(1);
+    expect(growth(before, after, 'memd_http_request_duration_seconds_count', { ...recalls, status_code: '499' })).toBe(
+      1,
+    );
     expect(growth(before, after, 'memd_http_request_duration_seconds_count', recalls)).toBe(1);
   });
 
@@ -100,7 +122,9 @@ describe('/metrics as requests flow', () => {
   it('reports the task queue by state, tasks run and task failures', async () => {
     await server.drainTasks();
     await api.post('/v1/memories', { content: 'The boiler is serviced every October.' });
-    await server.app.services.storage.tasks.enqueue([{ kind: 'no.such.kind', workspaceId: null, payload: {}, runAt: new Date().toISOString() }]);
+    await server.app.services.storage.tasks.enqueue([
+      { kind: 'no.such.kind', workspaceId: null, payload: {}, runAt: new Date().toISOString() },
+    ]);
     const queued = await scrape();
     expect(sampleValue(queued, 'memd_tasks', { state: 'pending' })).toBe(2);
     expect(sampleValue(queued, 'memd_tasks', { state: 'failed' })).toBe(0);
@@ -113,7 +137,9 @@ describe('/metrics as requests flow', () => {
     // A task nobody handles fails for good at once.
     expect(sampleValue(drained, 'memd_tasks', { state: 'failed' })).toBe(1);
     expect(growth(queued, drained, 'memd_task_failures_total', { kind: 'no.such.kind', final: 'true' })).toBe(1);
-    expect(growth(queued, drained, 'memd_task_duration_seconds_count', { kind: 'memory.enrich', outcome: 'ok' })).toBe(1);
+    expect(growth(queued, drained, 'memd_task_duration_seconds_count', { kind: 'memory.enrich', outcome: 'ok' })).toBe(
+      1,
+    );
   });
 
   it('counts live sandboxes', async () => {

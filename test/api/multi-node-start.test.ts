@@ -38,14 +38,24 @@ describe('three nodes started at once on an empty database', () => {
     // Two groups at once: three nodes on the default schema (the extension is created too), three on a named one
     // that does not exist yet.
     const common = { ...postgresStorageEnv(''), MEMD_DATABASE_URL: url.href };
-    const starts = [startNodes(['a', 'b', 'c'], { ...common, MEMD_DATABASE_SCHEMA: '' }), startNodes(['d', 'e', 'f'], { ...common, MEMD_DATABASE_SCHEMA: 'memd' })];
+    const starts = [
+      startNodes(['a', 'b', 'c'], { ...common, MEMD_DATABASE_SCHEMA: '' }),
+      startNodes(['d', 'e', 'f'], { ...common, MEMD_DATABASE_SCHEMA: 'memd' }),
+    ];
     const groups = await Promise.allSettled(starts);
     const nodes = groups.flatMap((g) => (g.status === 'fulfilled' ? g.value.nodes : []));
-    group = { nodes, stop: async () => void (await Promise.all(groups.map((g) => (g.status === 'fulfilled' ? g.value.stop() : undefined)))) };
+    group = {
+      nodes,
+      stop: async () =>
+        void (await Promise.all(groups.map((g) => (g.status === 'fulfilled' ? g.value.stop() : undefined)))),
+    };
     for (const g of groups) if (g.status === 'rejected') throw g.reason;
 
     for (const schema of ['public', 'memd']) {
-      const applied = await query<{ name: string }>(url.href, `SELECT name FROM ${schema}.kysely_migration ORDER BY name`);
+      const applied = await query<{ name: string }>(
+        url.href,
+        `SELECT name FROM ${schema}.kysely_migration ORDER BY name`,
+      );
       expect(applied.map((row) => row.name)).toEqual(MIGRATIONS);
     }
     expect(await query(url.href, "SELECT extname FROM pg_extension WHERE extname = 'vector'")).toHaveLength(1);
@@ -54,7 +64,9 @@ describe('three nodes started at once on an empty database', () => {
     const [a, b, c, d, e] = nodes;
     const created = await a!.api.post('/v1/memories', { content: 'The boiler is serviced every October.' });
     expect(created.status).toBe(201);
-    for (const node of [b!, c!]) expect((await node.api.get(`/v1/memories/${created.body.memory.id}`)).status).toBe(200);
-    for (const node of [d!, e!]) expect((await node.api.get(`/v1/memories/${created.body.memory.id}`)).status).toBe(404);
+    for (const node of [b!, c!])
+      expect((await node.api.get(`/v1/memories/${created.body.memory.id}`)).status).toBe(200);
+    for (const node of [d!, e!])
+      expect((await node.api.get(`/v1/memories/${created.body.memory.id}`)).status).toBe(404);
   }, 180_000);
 });

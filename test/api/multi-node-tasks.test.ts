@@ -7,11 +7,17 @@ import { freshSchema } from '../support/postgres.js';
 import { postgresStorageEnv, type Client } from '../support/server.js';
 
 /** Two sentences over 80 characters: each memory queues enrichment that derives exactly two facts. */
-const content = (n: number) => `Crash test memory number ${n} records a delivery to warehouse ${n % 17}. The parcel weighed ${n} grams and arrived on time.`;
+const content = (n: number) =>
+  `Crash test memory number ${n} records a delivery to warehouse ${n % 17}. The parcel weighed ${n} grams and arrived on time.`;
 
 /** The first step of a memory's enrichment asks the model to file it: one such request is one run of its task. */
 const isRefinement = (request: RecordedRequest) => /You file memories/.test(request.messages[0]?.content ?? '');
-const REFINED = JSON.stringify({ type: 'episodic', subtype: null, abstract: 'A delivery was recorded.', overview: 'A delivery to a warehouse was recorded.' });
+const REFINED = JSON.stringify({
+  type: 'episodic',
+  subtype: null,
+  abstract: 'A delivery was recorded.',
+  overview: 'A delivery to a warehouse was recorded.',
+});
 
 /**
  * Three API nodes on one database, written to at once, one of them killed with SIGKILL in the middle of its
@@ -28,7 +34,10 @@ describe('three nodes on one database, one killed with SIGKILL mid-task', () => 
   });
 
   it('loses no acknowledged write, and runs every queued task to its end exactly once', async () => {
-    fake = await startFakeOpenAI({ respond: (request) => (request.headers.authorization === 'Bearer node-c' ? { hang: true } : isRefinement(request) ? REFINED : '{}') });
+    fake = await startFakeOpenAI({
+      respond: (request) =>
+        request.headers.authorization === 'Bearer node-c' ? { hang: true } : isRefinement(request) ? REFINED : '{}',
+    });
     group = await startNodes(
       ['a', 'b', 'c'],
       {
@@ -76,7 +85,8 @@ describe('three nodes on one database, one killed with SIGKILL mid-task', () => 
     }
 
     // The queue empties without a failure: C's tasks came back after their leases and ran on A and B.
-    let counts: { pending: number; running: number; failed: number } = (await a.api.get('/health/ready')).body.services.tasks;
+    let counts: { pending: number; running: number; failed: number } = (await a.api.get('/health/ready')).body.services
+      .tasks;
     for (let i = 0; i < 600 && counts.pending + counts.running > 0; i++) {
       await sleep(200);
       counts = (await a.api.get('/health/ready')).body.services.tasks;
@@ -86,7 +96,9 @@ describe('three nodes on one database, one killed with SIGKILL mid-task', () => 
     // Each memory's task ran to its end once on the survivors (C finished none), the ones C held included;
     // and did its work once: two facts each.
     const runs = new Map<string, number>();
-    for (const r of fake.requests) if (r.headers.authorization !== 'Bearer node-c' && isRefinement(r)) runs.set(r.messages[1]!.content, (runs.get(r.messages[1]!.content) ?? 0) + 1);
+    for (const r of fake.requests)
+      if (r.headers.authorization !== 'Bearer node-c' && isRefinement(r))
+        runs.set(r.messages[1]!.content, (runs.get(r.messages[1]!.content) ?? 0) + 1);
     const memories = await allMemories(a.api);
     const parents = memories.filter((m) => m.source_memory_id === null);
     const facts = factsPerMemory(memories);

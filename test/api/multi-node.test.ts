@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_EXPIRE_TASK, SESSION_SWEEP_INTERVAL_MS, SESSION_SWEEP_TASK } from '../../src/core/sessions/expiry.js';
 import { freshSchema } from '../support/postgres.js';
-import { client, ManualClock, postgresStorageEnv, startServer, type Client, type TestServer } from '../support/server.js';
+import {
+  client,
+  ManualClock,
+  postgresStorageEnv,
+  startServer,
+  type Client,
+  type TestServer,
+} from '../support/server.js';
 
 /**
  * Scale-out: three API nodes over one PostgreSQL database, a client's calls reaching any of them, several at once.
@@ -38,22 +45,39 @@ describe('three API nodes over one PostgreSQL database', () => {
 
   it('recalls through one node what another acknowledged, never a result cached before the write', async () => {
     expect((await a.post('/v1/workspaces', { id: 'ops', name: 'ops' })).status).toBe(201);
-    const created = await a.post('/v1/memories', { workspace_id: 'ops', content: 'The staging database password rotates every Monday.' });
+    const created = await a.post('/v1/memories', {
+      workspace_id: 'ops',
+      content: 'The staging database password rotates every Monday.',
+    });
     expect(created.status).toBe(201);
     const id = created.body.memory.id as string;
 
     const query = 'When does the staging password rotate?';
-    expect((await recallOnB(query)).memories.map((m) => m.content)).toContain('The staging database password rotates every Monday.');
+    expect((await recallOnB(query)).memories.map((m) => m.content)).toContain(
+      'The staging database password rotates every Monday.',
+    );
     const repeated = await recallOnB(query);
     expect(repeated.cached).toBe(true);
 
     // Changed through A: B's cached answer is stale and must not be served.
-    expect((await a.put(`/v1/memories/${id}`, { workspace_id: 'ops', content: 'The staging database password rotates every Friday.' })).status).toBe(200);
+    expect(
+      (
+        await a.put(`/v1/memories/${id}`, {
+          workspace_id: 'ops',
+          content: 'The staging database password rotates every Friday.',
+        })
+      ).status,
+    ).toBe(200);
     const afterUpdate = await recallOnB(query);
     expect(afterUpdate.cached).toBe(false);
-    expect(afterUpdate.memories.find((m) => m.id === id)?.content).toBe('The staging database password rotates every Friday.');
+    expect(afterUpdate.memories.find((m) => m.id === id)?.content).toBe(
+      'The staging database password rotates every Friday.',
+    );
 
-    const added = await a.post('/v1/memories', { workspace_id: 'ops', content: 'The production database password rotates on the first of each month.' });
+    const added = await a.post('/v1/memories', {
+      workspace_id: 'ops',
+      content: 'The production database password rotates on the first of each month.',
+    });
     expect(added.status).toBe(201);
     expect((await recallOnB(query)).memories.map((m) => m.id)).toContain(added.body.memory.id);
 
@@ -69,7 +93,10 @@ describe('three API nodes over one PostgreSQL database', () => {
       nodes.map(async (writer, w) => {
         const others = nodes.filter((node) => node !== writer);
         for (let i = 0; i < 6; i++) {
-          const created = await writer.post('/v1/memories', { workspace_id: 'fleet', content: `Cargo manifest ${w}-${i}: the crate for bay ${w * 10 + i} holds ${['anchors', 'ropes', 'lamps', 'sails', 'charts', 'buoys'][i]}.` });
+          const created = await writer.post('/v1/memories', {
+            workspace_id: 'fleet',
+            content: `Cargo manifest ${w}-${i}: the crate for bay ${w * 10 + i} holds ${['anchors', 'ropes', 'lamps', 'sails', 'charts', 'buoys'][i]}.`,
+          });
           expect(created.status).toBe(201);
           // The same query each time: an answer cached on a node before this write would miss it.
           for (const res of await Promise.all(others.map((node) => node.post('/v1/memories/recall', query)))) {
@@ -93,7 +120,11 @@ describe('three API nodes over one PostgreSQL database', () => {
       [0, 1, 2, 0],
       [2, 0, 1, 2],
     ];
-    const sessions = await Promise.all(routes.map(async () => ({ 'x-session-id': (await a.post('/v1/sessions', { workspace_id: 'ops' })).body.session.id as string })));
+    const sessions = await Promise.all(
+      routes.map(async () => ({
+        'x-session-id': (await a.post('/v1/sessions', { workspace_id: 'ops' })).body.session.id as string,
+      })),
+    );
     await Promise.all(
       routes.map(async (route, s) => {
         const h = sessions[s]!;
@@ -112,7 +143,10 @@ describe('three API nodes over one PostgreSQL database', () => {
 
   it('forgets a deleted workspace on every node, also when it is created again under the same id', async () => {
     expect((await a.post('/v1/workspaces', { id: 'scratch', name: 'scratch' })).status).toBe(201);
-    expect((await a.post('/v1/memories', { workspace_id: 'scratch', content: 'The scratch bucket is emptied nightly.' })).status).toBe(201);
+    expect(
+      (await a.post('/v1/memories', { workspace_id: 'scratch', content: 'The scratch bucket is emptied nightly.' }))
+        .status,
+    ).toBe(201);
     const ask = async () => {
       const res = await b.post('/v1/memories/recall', { workspace_id: 'scratch', query: 'scratch bucket' });
       await nodeB.app.services.recall.flushAccess();
@@ -137,7 +171,11 @@ describe('three API nodes over one PostgreSQL database', () => {
     const sessions = await Promise.all(
       Array.from({ length: 6 }, async (_, i) => {
         const workspace = `expiring-${i}`;
-        const res = await nodes[i % 3]!.post('/v1/sessions', { workspace_id: workspace, ttl_seconds: 60, working_memory: entries });
+        const res = await nodes[i % 3]!.post('/v1/sessions', {
+          workspace_id: workspace,
+          ttl_seconds: 60,
+          working_memory: entries,
+        });
         expect(res.status).toBe(201);
         return { workspace, id: res.body.session.id as string };
       }),
@@ -147,13 +185,17 @@ describe('three API nodes over one PostgreSQL database', () => {
 
     for (const { workspace, id } of sessions) {
       for (const node of nodes) expect((await node.get(`/v1/sessions/${id}`)).status).toBe(404);
-      const committed = (await c.get(`/v1/memories?workspace_id=${workspace}&session_id=${id}&status=all`)).body.memories.map((m: { content: string }) => m.content);
+      const committed = (
+        await c.get(`/v1/memories?workspace_id=${workspace}&session_id=${id}&status=all`)
+      ).body.memories.map((m: { content: string }) => m.content);
       expect(committed.sort()).toEqual(['I always prefer dark mode in the editor', 'user name: Ana']);
     }
     // One sweep ran for the slot: its successor is queued once, and no expiry task is left.
     const queued = await nodeA.app.services.storage.tasks.list({ limit: 100 });
     expect(queued.filter((t) => t.kind === SESSION_EXPIRE_TASK)).toEqual([]);
-    expect(queued.filter((t) => t.kind === SESSION_SWEEP_TASK)).toMatchObject([{ status: 'pending', runAt: expect.any(String) }]);
+    expect(queued.filter((t) => t.kind === SESSION_SWEEP_TASK)).toMatchObject([
+      { status: 'pending', runAt: expect.any(String) },
+    ]);
     expect(Date.parse(queued.find((t) => t.kind === SESSION_SWEEP_TASK)!.runAt)).toBeGreaterThan(clock.now().getTime());
   });
 });

@@ -13,7 +13,12 @@ describe('routes the reference’s clients call that memd does not offer', () =>
   afterAll(() => server.stop());
 
   it('answers /v1/datasets/… with 501 and a message that says so', async () => {
-    for (const [method, path] of [['GET', '/v1/datasets'], ['POST', '/v1/datasets'], ['GET', '/v1/datasets/ds_1/rows'], ['DELETE', '/v1/datasets/ds_1']] as const) {
+    for (const [method, path] of [
+      ['GET', '/v1/datasets'],
+      ['POST', '/v1/datasets'],
+      ['GET', '/v1/datasets/ds_1/rows'],
+      ['DELETE', '/v1/datasets/ds_1'],
+    ] as const) {
       const res = await api.raw(method, path, method === 'POST' ? {} : undefined);
       expect([res.status, res.body.code], `${method} ${path}`).toEqual([501, 'not_implemented']);
       expect(res.body.message).toMatch(/not offered/);
@@ -21,7 +26,11 @@ describe('routes the reference’s clients call that memd does not offer', () =>
   });
 
   it('answers the image of a text page with 501, and an unknown page with 404', async () => {
-    const upload = await uploadDocument(server.url, { name: 'a.txt', bytes: Buffer.from('Page text.'), type: 'text/plain' });
+    const upload = await uploadDocument(server.url, {
+      name: 'a.txt',
+      bytes: Buffer.from('Page text.'),
+      type: 'text/plain',
+    });
     await server.drainTasks();
     const document = upload.body.document.id as string;
     const page = (await api.get(`/v1/documents/${document}/pages`)).body.pages[0].id as string;

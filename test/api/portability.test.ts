@@ -10,7 +10,11 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-const lines = (ndjson: string) => ndjson.trim().split('\n').map((l) => JSON.parse(l));
+const lines = (ndjson: string) =>
+  ndjson
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 const comparable = (m: Record<string, unknown>) => {
   const { id: _id, workspace_id: _ws, source_memory_id, ...rest } = m;
   return { ...rest, has_parent: source_memory_id !== null };
@@ -18,8 +22,22 @@ const comparable = (m: Record<string, unknown>) => {
 
 async function seed(ws: string) {
   await api.post('/v1/workspaces', { id: ws, name: ws });
-  const a = (await api.post('/v1/memories', { workspace_id: ws, content: 'Kai adopted a dog named Biscuit. Biscuit is a two-year-old beagle who loves the beach.', tags: ['pets'], metadata: { date: '2024-02-01' }, importance: 0.8 })).body.memory;
-  const b = (await api.post('/v1/memories', { workspace_id: ws, content: 'Kai walks Biscuit every morning.', associations: [a.id] })).body.memory;
+  const a = (
+    await api.post('/v1/memories', {
+      workspace_id: ws,
+      content: 'Kai adopted a dog named Biscuit. Biscuit is a two-year-old beagle who loves the beach.',
+      tags: ['pets'],
+      metadata: { date: '2024-02-01' },
+      importance: 0.8,
+    })
+  ).body.memory;
+  const b = (
+    await api.post('/v1/memories', {
+      workspace_id: ws,
+      content: 'Kai walks Biscuit every morning.',
+      associations: [a.id],
+    })
+  ).body.memory;
   await api.put(`/v1/memories/${b.id}`, { workspace_id: ws, pinned: true });
   const c = (await api.post('/v1/memories', { workspace_id: ws, content: 'An obsolete note.' })).body.memory;
   await api.delete(`/v1/memories/${c.id}?workspace_id=${ws}`);
@@ -36,8 +54,20 @@ describe('export', () => {
     const all = lines(res.body);
     const memories = all.filter((l) => l.type === 'memory');
     const edges = all.filter((l) => l.type === 'association');
-    expect(all[0]).toMatchObject({ type: 'header', version: '1.0', workspace_id: 'exp', total_memories: memories.length, total_associations: edges.length, offset: 0, limit: 0 });
-    expect(all.at(-1)).toEqual({ type: 'footer', memories_exported: memories.length, associations_exported: edges.length });
+    expect(all[0]).toMatchObject({
+      type: 'header',
+      version: '1.0',
+      workspace_id: 'exp',
+      total_memories: memories.length,
+      total_associations: edges.length,
+      offset: 0,
+      limit: 0,
+    });
+    expect(all.at(-1)).toEqual({
+      type: 'footer',
+      memories_exported: memories.length,
+      associations_exported: edges.length,
+    });
     expect(memories.map((m) => m.index)).toEqual(memories.map((_, i) => i));
     expect(memories.some((m) => m.data.status === 'deleted')).toBe(true);
     expect(memories.filter((m) => m.data.source_memory_id !== null).length).toBeGreaterThanOrEqual(2);
@@ -60,7 +90,9 @@ describe('import', () => {
     await seed('src');
     const exported = (await api.get('/v1/workspaces/src/export')).body as string;
     await api.post('/v1/workspaces', { id: 'dst', name: 'dst' });
-    const res = await api.raw('POST', '/v1/workspaces/dst/import', exported, { 'content-type': 'application/x-ndjson' });
+    const res = await api.raw('POST', '/v1/workspaces/dst/import', exported, {
+      'content-type': 'application/x-ndjson',
+    });
     expect(res.status).toBe(200);
     const source = lines(exported);
     const sourceMemories = source.filter((l) => l.type === 'memory').map((l) => l.data);
@@ -73,13 +105,27 @@ describe('import', () => {
 
     // Edges compared by the content they connect.
     const contentOf = (ms: Array<{ id: string; content: string }>) => new Map(ms.map((m) => [m.id, m.content]));
-    const edgeKeys = (ls: Array<{ type: string; data: { source_id: string; target_id: string; relationship_type: string; strength: number } }>, names: Map<string, string>) =>
-      ls.filter((l) => l.type === 'association').map((l) => `${names.get(l.data.source_id)} -${l.data.relationship_type}/${l.data.strength}-> ${names.get(l.data.target_id)}`).sort();
+    const edgeKeys = (
+      ls: Array<{
+        type: string;
+        data: { source_id: string; target_id: string; relationship_type: string; strength: number };
+      }>,
+      names: Map<string, string>,
+    ) =>
+      ls
+        .filter((l) => l.type === 'association')
+        .map(
+          (l) =>
+            `${names.get(l.data.source_id)} -${l.data.relationship_type}/${l.data.strength}-> ${names.get(l.data.target_id)}`,
+        )
+        .sort();
     expect(edgeKeys(copy, contentOf(copyMemories))).toEqual(edgeKeys(source, contentOf(sourceMemories)));
     expect(edgeKeys(copy, contentOf(copyMemories)).length).toBeGreaterThanOrEqual(3);
 
     // A second import skips every memory by content hash.
-    const again = await api.raw('POST', '/v1/workspaces/dst/import', exported, { 'content-type': 'application/x-ndjson' });
+    const again = await api.raw('POST', '/v1/workspaces/dst/import', exported, {
+      'content-type': 'application/x-ndjson',
+    });
     expect(again.body).toMatchObject({ imported: 0, skipped_duplicates: sourceMemories.length });
   });
 
@@ -105,17 +151,28 @@ describe('import', () => {
     expect(res.body).toMatchObject({ imported: 2, associations_imported: 1, errors: 4 });
     expect(res.body.details).toHaveLength(4);
     const listed = (await api.get('/v1/memories?workspace_id=json-in')).body.memories;
-    expect(listed.find((m: { content: string }) => m.content === 'Imported memory one').created_at).toBe('2020-01-01T00:00:00.000Z');
+    expect(listed.find((m: { content: string }) => m.content === 'Imported memory one').created_at).toBe(
+      '2020-01-01T00:00:00.000Z',
+    );
   });
 
   it('reports malformed NDJSON lines, refuses oversized bodies and unknown workspaces', async () => {
     await api.post('/v1/workspaces', { id: 'nd-in', name: 'nd' });
-    const body = ['{"type":"header","version":"1.0"}', 'not json', '{"type":"memory","index":0,"data":{"content":"line memory"}}', '{"type":"mystery"}'].join('\n');
+    const body = [
+      '{"type":"header","version":"1.0"}',
+      'not json',
+      '{"type":"memory","index":0,"data":{"content":"line memory"}}',
+      '{"type":"mystery"}',
+    ].join('\n');
     const res = await api.raw('POST', '/v1/workspaces/nd-in/import', body, { 'content-type': 'application/x-ndjson' });
     expect(res.body).toMatchObject({ imported: 1, errors: 2 });
     expect(res.body.details[0]).toContain('line 2');
-    const huge = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ type: 'memory', index: i, data: { content: `padding memory number ${i} `.repeat(4) } })).join('\n');
-    const tooBig = await api.raw('POST', '/v1/workspaces/nd-in/import', huge, { 'content-type': 'application/x-ndjson' });
+    const huge = Array.from({ length: 3000 }, (_, i) =>
+      JSON.stringify({ type: 'memory', index: i, data: { content: `padding memory number ${i} `.repeat(4) } }),
+    ).join('\n');
+    const tooBig = await api.raw('POST', '/v1/workspaces/nd-in/import', huge, {
+      'content-type': 'application/x-ndjson',
+    });
     expect(tooBig.status).toBe(413);
     // Without a Content-Length (chunked), the limit is enforced while reading.
     const chunked = await memdClient(server.url).request<{ code: string }>('POST', '/v1/workspaces/nd-in/import', {

@@ -15,11 +15,16 @@ describe('MEMD_RATE_LIMIT_PER_MINUTE', () => {
     const admin = client(server.url, { authorization: `Bearer ${ADMIN}` });
     expect((await admin.post('/v1/workspaces', { id: 'limited', name: 'limited' })).status).toBe(201);
     const keyFor = async (name: string): Promise<Client> =>
-      client(server.url, { authorization: `Bearer ${(await admin.post('/v1/api-keys', { name, workspaces: ['limited'] })).body.api_key.key}` });
+      client(server.url, {
+        authorization: `Bearer ${(await admin.post('/v1/api-keys', { name, workspaces: ['limited'] })).body.api_key.key}`,
+      });
     const first = await keyFor('first');
     const second = await keyFor('second');
 
-    for (let i = 0; i < LIMIT; i++) expect((await first.post('/v1/memories', { content: `Note number ${i} about the limited workspace.` })).status).toBe(201);
+    for (let i = 0; i < LIMIT; i++)
+      expect(
+        (await first.post('/v1/memories', { content: `Note number ${i} about the limited workspace.` })).status,
+      ).toBe(201);
     const refused = await first.post('/v1/memories', { content: 'One note too many.' });
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ statusCode: 429, code: 'rate_limited', retry_after: expect.any(Number) });

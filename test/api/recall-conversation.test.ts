@@ -13,7 +13,8 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 let workspaces = 0;
-const workspace = async (): Promise<string> => (await memd.workspaces.create({ id: `conversation-${++workspaces}`, name: 'conversation' })).workspace.id;
+const workspace = async (): Promise<string> =>
+  (await memd.workspaces.create({ id: `conversation-${++workspaces}`, name: 'conversation' })).workspace.id;
 
 const recall = async (workspace_id: string, query: string, extra: { limit?: number; min_relevance?: number } = {}) =>
   (await memd.memories.recall({ workspace_id, query, ...extra })).memories;
@@ -22,18 +23,34 @@ const HOUR = 3_600_000;
 // The reply holds none of the question's words: only its place in the conversation can find it.
 const QUESTION = 'How long have you been restoring vintage motorcycles in the garage?';
 const REPLY = 'Eleven years now, ever since my father left me his old toolbox.';
-const FILLER = ['The weather turned cold again this week.', 'Did you watch the football match on Sunday?', 'My sister moved to Lisbon for a new job.'];
+const FILLER = [
+  'The weather turned cold again this week.',
+  'Did you watch the football match on Sunday?',
+  'My sister moved to Lisbon for a new job.',
+];
 const ASKED = 'how long restoring vintage motorcycles garage';
 
 /** Lines of a conversation between two speakers, each opening with its speaker's label. */
 const turns = (lines: string[]): string[] => lines.map((line, i) => `${i % 2 === 0 ? 'Ana' : 'Ben'}: ${line}`);
 
-const batch = async (workspace_id: string, contents: string[], metadata: (i: number) => Record<string, unknown> = () => ({})) => {
-  const answer = await memd.memories.batch({ workspace_id, operations: contents.map((content, i) => ({ op: 'create' as const, content, metadata: metadata(i) })) });
+const batch = async (
+  workspace_id: string,
+  contents: string[],
+  metadata: (i: number) => Record<string, unknown> = () => ({}),
+) => {
+  const answer = await memd.memories.batch({
+    workspace_id,
+    operations: contents.map((content, i) => ({ op: 'create' as const, content, metadata: metadata(i) })),
+  });
   return answer.results.map((r) => r.memory_id!);
 };
 /** One memory per call (through `as`, e.g. a client in a session); the clock moves on a second, as between a client's separate calls. */
-const write = async (workspace_id: string, content: string, extra: { metadata?: Record<string, unknown> } = {}, as: MemdClient = memd) => {
+const write = async (
+  workspace_id: string,
+  content: string,
+  extra: { metadata?: Record<string, unknown> } = {},
+  as: MemdClient = memd,
+) => {
   clock.advance(1000);
   return (await as.memories.create({ workspace_id, content, ...extra })).memory.id;
 };
@@ -59,7 +76,9 @@ describe('conversation adjacency without the client’s help (issue 20)', () => 
     expect(await replyFound(ws, ids[2]!)).toEqual({ found: false, context: false });
     // The speaker in metadata makes the same lines turns.
     const named = await workspace();
-    const turnIds = await batch(named, [FILLER[0]!, QUESTION, REPLY, FILLER[1]!, FILLER[2]!], (i) => ({ speaker: i % 2 === 0 ? 'Ana' : 'Ben' }));
+    const turnIds = await batch(named, [FILLER[0]!, QUESTION, REPLY, FILLER[1]!, FILLER[2]!], (i) => ({
+      speaker: i % 2 === 0 ? 'Ana' : 'Ben',
+    }));
     expect(await replyFound(named, turnIds[2]!)).toEqual({ found: true, context: true });
   });
 
@@ -74,7 +93,9 @@ describe('conversation adjacency without the client’s help (issue 20)', () => 
 
   it('a batch spanning two sittings (dated apart in metadata) is two conversations', async () => {
     const ws = await workspace();
-    const ids = await batch(ws, turns([QUESTION, REPLY, FILLER[0]!]), (i) => ({ session_date: i === 0 ? '8 May 2023' : '25 May 2023' }));
+    const ids = await batch(ws, turns([QUESTION, REPLY, FILLER[0]!]), (i) => ({
+      session_date: i === 0 ? '8 May 2023' : '25 May 2023',
+    }));
     expect(await replyFound(ws, ids[1]!)).toEqual({ found: false, context: false });
   });
 
@@ -110,18 +131,43 @@ describe('a shorter answer is the head of a longer one', () => {
     // context, expansion over links and every arm have a say), with links between some of them.
     const subjects = ['garden', 'kitchen', 'garage', 'studio', 'office', 'attic', 'cellar', 'porch'];
     const things = ['lamp', 'shelf', 'bicycle', 'piano', 'clock', 'mirror', 'rug', 'kettle', 'ladder', 'heater'];
-    const contents = subjects.flatMap((room, r) => things.map((thing, t) => `${t % 2 === 0 ? 'Ana' : 'Ben'}: The ${thing} in the ${room} ${(r + t) % 3 === 0 ? 'needs repair before the party' : (r * t) % 4 === 1 ? 'was bought at the flea market' : `stands next to the ${things[(t + r) % things.length]}`}.`));
+    const contents = subjects.flatMap((room, r) =>
+      things.map(
+        (thing, t) =>
+          `${t % 2 === 0 ? 'Ana' : 'Ben'}: The ${thing} in the ${room} ${(r + t) % 3 === 0 ? 'needs repair before the party' : (r * t) % 4 === 1 ? 'was bought at the flea market' : `stands next to the ${things[(t + r) % things.length]}`}.`,
+      ),
+    );
     const ids: string[] = [];
     for (let i = 0; i < contents.length; i += 20) ids.push(...(await batch(ws, contents.slice(i, i + 20))));
     for (let i = 0; i + 7 < ids.length; i += 7) {
-      expect((await memd.memories.associate.withResponse(ids[i]!, { workspace_id: ws, target_id: ids[i + 7]!, relationship: 'references', strength: 0.9 })).status).toBe(201);
+      expect(
+        (
+          await memd.memories.associate.withResponse(ids[i]!, {
+            workspace_id: ws,
+            target_id: ids[i + 7]!,
+            relationship: 'references',
+            strength: 0.9,
+          })
+        ).status,
+      ).toBe(201);
     }
-    const queries = ['Which lamp needs repair before the party?', 'bicycle bought at the flea market', 'what stands next to the piano in the studio', 'kettle garage ladder repair', 'Where is the mirror?'];
+    const queries = [
+      'Which lamp needs repair before the party?',
+      'bicycle bought at the flea market',
+      'what stands next to the piano in the studio',
+      'kettle garage ladder repair',
+      'Where is the mirror?',
+    ];
     for (const query of queries) {
       const answers = new Map<number, string[]>();
-      for (const limit of [5, 10, 20, 25]) answers.set(limit, (await recall(ws, query, { limit, min_relevance: 0 })).map((m) => m.id));
+      for (const limit of [5, 10, 20, 25])
+        answers.set(
+          limit,
+          (await recall(ws, query, { limit, min_relevance: 0 })).map((m) => m.id),
+        );
       expect(answers.get(25)!.length, query).toBe(25);
-      for (const limit of [5, 10, 20]) expect(answers.get(limit), `${query} at limit ${limit}`).toEqual(answers.get(25)!.slice(0, limit));
+      for (const limit of [5, 10, 20])
+        expect(answers.get(limit), `${query} at limit ${limit}`).toEqual(answers.get(25)!.slice(0, limit));
     }
   });
 });

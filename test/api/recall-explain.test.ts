@@ -21,7 +21,9 @@ describe('recall with explain: true', () => {
   it('says where each arm placed a result, its ranking features and boosts, and what was left out past the limit', async () => {
     const ws = await workspace();
     const { memory: best } = await ws.memories.create({ content: 'The staging database listens on port 5433.' });
-    const { memory: second } = await ws.memories.create({ content: 'The production database port is 5432, not the staging one.' });
+    const { memory: second } = await ws.memories.create({
+      content: 'The production database port is 5432, not the staging one.',
+    });
     await ws.memories.create({ content: 'Office plants need water every Thursday.' });
 
     const plain = await ws.memories.recall({ query: 'staging database port', limit: 1 });
@@ -53,9 +55,15 @@ describe('recall with explain: true', () => {
     const { memory: anchor } = await ws.memories.create({ content: 'Kestrel is the codename of the billing rewrite.' });
     const { memory: linked } = await ws.memories.create({ content: 'Invoices move to the new ledger in March.' });
     await ws.associations.create(anchor.id, { target_id: linked.id, relationship: 'references', strength: 0.9 });
-    const { memory: weak } = await ws.memories.create({ content: 'Kestrel falcons hover over the parking lot on windy mornings, people say.' });
+    const { memory: weak } = await ws.memories.create({
+      content: 'Kestrel falcons hover over the parking lot on windy mornings, people say.',
+    });
 
-    const result = await ws.memories.recall({ query: 'Kestrel billing rewrite codename', tolerance: 'strict', explain: true });
+    const result = await ws.memories.recall({
+      query: 'Kestrel billing rewrite codename',
+      tolerance: 'strict',
+      explain: true,
+    });
     const byId = new Map(result.memories.map((m) => [m.id, m]));
     expect(byId.get(anchor.id)!.explanation!.found_by).toBe('search');
     const expanded = byId.get(linked.id);

@@ -11,7 +11,12 @@ let memd: MemdClient;
 beforeAll(async () => {
   fake = await startFakeOpenAI();
   server = await startServer({
-    env: { MEMD_LLM_PROVIDER: 'openai', MEMD_LLM_BASE_URL: fake.baseUrl, MEMD_LLM_MODEL: 'test-model', MEMD_RECALL_RERANKER: 'llm' },
+    env: {
+      MEMD_LLM_PROVIDER: 'openai',
+      MEMD_LLM_BASE_URL: fake.baseUrl,
+      MEMD_LLM_MODEL: 'test-model',
+      MEMD_RECALL_RERANKER: 'llm',
+    },
     llm: providerFor({ baseUrl: fake.baseUrl, maxRetries: 0 }),
   });
   memd = memdClient(server.url);
@@ -29,7 +34,12 @@ const userPrompt = (i: number) => fake.requests[i]!.messages.at(-1)!.content;
 describe('recall with a language model configured', () => {
   it('rewrites the query with the recent conversation and reports the rewrite', async () => {
     await memd.workspaces.create({ id: 'rewrite', name: 'rewrite' });
-    const target = (await memd.memories.create({ workspace_id: 'rewrite', content: 'The Helios dashboard loads slowly because of an unindexed query.' })).memory;
+    const target = (
+      await memd.memories.create({
+        workspace_id: 'rewrite',
+        content: 'The Helios dashboard loads slowly because of an unindexed query.',
+      })
+    ).memory;
     fake.script(JSON.stringify({ query: 'Why is the Helios dashboard slow?' }));
     const res = await memd.memories.recall({
       workspace_id: 'rewrite',
@@ -49,8 +59,12 @@ describe('recall with a language model configured', () => {
 
   it('reranks uncertain results with the model (mode_used hybrid)', async () => {
     await memd.workspaces.create({ id: 'rerank', name: 'rerank' });
-    const first = (await memd.memories.create({ workspace_id: 'rerank', content: 'Garden party planning: order chairs and a tent.' })).memory;
-    const second = (await memd.memories.create({ workspace_id: 'rerank', content: 'Garden party guests: invite the neighbours too.' })).memory;
+    const first = (
+      await memd.memories.create({ workspace_id: 'rerank', content: 'Garden party planning: order chairs and a tent.' })
+    ).memory;
+    const second = (
+      await memd.memories.create({ workspace_id: 'rerank', content: 'Garden party guests: invite the neighbours too.' })
+    ).memory;
     // The best relevance is 0.5 (half the query's words): under a threshold of 0.9 the model reranks, under 0 it does not.
     const query = 'garden party menu ideas';
     const plain = await memd.memories.recall({ workspace_id: 'rerank', query, rag_threshold: 0 });
@@ -68,7 +82,12 @@ describe('recall with a language model configured', () => {
 
   it('keeps recall working when the model fails (no rewrite, no rerank)', async () => {
     await memd.workspaces.create({ id: 'failing', name: 'failing' });
-    const target = (await memd.memories.create({ workspace_id: 'failing', content: 'Server room temperature alarm triggers above 28 degrees.' })).memory;
+    const target = (
+      await memd.memories.create({
+        workspace_id: 'failing',
+        content: 'Server room temperature alarm triggers above 28 degrees.',
+      })
+    ).memory;
     fake.script({ status: 500, message: 'down' }, { status: 500, message: 'down' });
     const res = await memd.memories.recall({
       workspace_id: 'failing',

@@ -43,14 +43,21 @@ const seed = async (c: MemdClient, workspace_id: string) => {
 function citingModel(request: RecordedRequest): string {
   const prompt = request.messages.at(-1)!.content;
   const cited = [...prompt.matchAll(/^\[(\d+)\] .*offsite/gm)].map((m) => Number(m[1]));
-  return JSON.stringify({ reflection: 'The Lisbon offsite is in the second week of May, with a budget of 40,000 euros.', sources: cited, confidence: 0.85 });
+  return JSON.stringify({
+    reflection: 'The Lisbon offsite is in the second week of May, with a budget of 40,000 euros.',
+    sources: cited,
+    confidence: 0.85,
+  });
 }
 
 describe('POST /v1/memories/reflect with a language model', () => {
   it('builds the prompt from the recalled memories and returns the answer with its sources', async () => {
     const ids = await seed(memd, 'reflect-llm');
     fake.script(citingModel);
-    const res = await memd.memories.reflect({ workspace_id: 'reflect-llm', query: 'When is the Lisbon offsite and what is its budget?' });
+    const res = await memd.memories.reflect({
+      workspace_id: 'reflect-llm',
+      query: 'When is the Lisbon offsite and what is its budget?',
+    });
     expect(res).toMatchObject({
       reflection: 'The Lisbon offsite is in the second week of May, with a budget of 40,000 euros.',
       confidence: 0.85,
@@ -69,7 +76,12 @@ describe('POST /v1/memories/reflect with a language model', () => {
   it('applies the filters to what the prompt carries, and leaves sources out when asked', async () => {
     await seed(memd, 'reflect-filters');
     fake.script(citingModel);
-    const res = await memd.memories.reflect({ workspace_id: 'reflect-filters', query: 'Lisbon offsite budget', tags: ['budget'], include_sources: false });
+    const res = await memd.memories.reflect({
+      workspace_id: 'reflect-filters',
+      query: 'Lisbon offsite budget',
+      tags: ['budget'],
+      include_sources: false,
+    });
     expect(res.source_memories).toEqual([]);
     const prompt = fake.requests[0]!.messages.at(-1)!.content;
     expect(prompt).toContain(MEMORIES[1]!.content);
@@ -87,13 +99,19 @@ describe('POST /v1/memories/reflect with a language model', () => {
     expect(res.metadata).toEqual({ sources: 'all_given' });
 
     fake.script(citingModel);
-    const cited = await memd.memories.reflect({ workspace_id: 'reflect-uncited', query: 'When is the Lisbon offsite?' });
+    const cited = await memd.memories.reflect({
+      workspace_id: 'reflect-uncited',
+      query: 'When is the Lisbon offsite?',
+    });
     expect(cited.metadata).toEqual({ sources: 'cited' });
   });
 
   it('does not ask the model when no memory is relevant', async () => {
     await seed(memd, 'reflect-nothing');
-    const res = await memd.memories.reflect({ workspace_id: 'reflect-nothing', query: 'quantum chromodynamics lecture notes' });
+    const res = await memd.memories.reflect({
+      workspace_id: 'reflect-nothing',
+      query: 'quantum chromodynamics lecture notes',
+    });
     expect(res).toMatchObject({ source_memories: [], confidence: 0, metadata: { sources: 'none' } });
     expect(res.reflection).toMatch(/no stored memories/i);
     expect(fake.requests).toHaveLength(0);
@@ -102,23 +120,31 @@ describe('POST /v1/memories/reflect with a language model', () => {
   it('turns a failing provider into a 502 JSON error', async () => {
     await seed(memd, 'reflect-failing');
     fake.script({ status: 500, message: 'model crashed' }, { status: 500, message: 'model crashed again' });
-    const failure = await failureOf(memd.memories.reflect({ workspace_id: 'reflect-failing', query: 'When is the Lisbon offsite?' }));
+    const failure = await failureOf(
+      memd.memories.reflect({ workspace_id: 'reflect-failing', query: 'When is the Lisbon offsite?' }),
+    );
     expect(failure).toBeInstanceOf(ServerError);
     expect(failure).toMatchObject({ status: 502, code: 'provider_error', body: { statusCode: 502 } });
     expect(failure.message).toMatch(/500/);
   });
 
   it('rejects an out-of-range depth with 422', async () => {
-    for (const depth of [0, 6, 2.5]) expect((await failureOf(memd.memories.reflect({ query: 'x', depth }))).status).toBe(422);
+    for (const depth of [0, 6, 2.5])
+      expect((await failureOf(memd.memories.reflect({ query: 'x', depth }))).status).toBe(422);
     // A value the client's types refuse goes untyped.
-    expect((await client(withLlm.url).post('/v1/memories/reflect', { query: 'x', detail_level: 'tiny' })).status).toBe(422);
+    expect((await client(withLlm.url).post('/v1/memories/reflect', { query: 'x', detail_level: 'tiny' })).status).toBe(
+      422,
+    );
   });
 });
 
 describe('POST /v1/memories/reflect without a language model', () => {
   it('returns an extractive synthesis that says so, with its sources', async () => {
     const ids = await seed(plain, 'reflect-plain');
-    const res = await plain.memories.reflect({ workspace_id: 'reflect-plain', query: 'What is the budget of the Lisbon offsite?' });
+    const res = await plain.memories.reflect({
+      workspace_id: 'reflect-plain',
+      query: 'What is the budget of the Lisbon offsite?',
+    });
     expect(res.synthesis).toBe('extractive');
     expect(res.reflection).toMatch(/extractive/i);
     expect(res.reflection).toMatch(/no language model is configured/i);

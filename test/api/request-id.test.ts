@@ -28,7 +28,9 @@ describe('request ids', () => {
     expect(first).toMatch(UUID);
     expect(second).toMatch(UUID);
     expect(first).not.toBe(second);
-    expect((await api.get('/health', { 'x-request-id': 'lb-7f3a.42:1' })).headers.get('x-request-id')).toBe('lb-7f3a.42:1');
+    expect((await api.get('/health', { 'x-request-id': 'lb-7f3a.42:1' })).headers.get('x-request-id')).toBe(
+      'lb-7f3a.42:1',
+    );
     for (const unfit of ['has spaces in it', 'x'.repeat(129), 'quote"d']) {
       expect((await api.get('/health', { 'x-request-id': unfit })).headers.get('x-request-id')).toMatch(UUID);
     }
@@ -42,8 +44,15 @@ describe('request ids', () => {
   it('puts the request id in the lines the core logs while serving the request', async () => {
     await api.post('/v1/memories', { content: 'The Helios dashboard loads slowly.' });
     // A body of many packets: the request is read in the socket's context, and the handler must be back in its own.
-    const conversation = Array.from({ length: 60 }, (_, i) => ({ role: 'user', content: `Turn ${i}: look at the Helios dashboard. ${'More detail. '.repeat(1_000)}` }));
-    const recalled = await api.post('/v1/memories/recall', { query: 'why is it slow?', context: conversation }, { 'x-request-id': 'recall-with-failing-rewrite' });
+    const conversation = Array.from({ length: 60 }, (_, i) => ({
+      role: 'user',
+      content: `Turn ${i}: look at the Helios dashboard. ${'More detail. '.repeat(1_000)}`,
+    }));
+    const recalled = await api.post(
+      '/v1/memories/recall',
+      { query: 'why is it slow?', context: conversation },
+      { 'x-request-id': 'recall-with-failing-rewrite' },
+    );
     expect(recalled.status).toBe(200);
     const warnings = logs.withMessage('query rewrite skipped');
     expect(warnings).toHaveLength(1);

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConflictError, GoneError, NotFoundError, ValidationError, type MemdClient } from '../../packages/client/src/index.js';
+import {
+  ConflictError,
+  GoneError,
+  NotFoundError,
+  ValidationError,
+  type MemdClient,
+} from '../../packages/client/src/index.js';
 import { ManualClock, client, failureOf, memdClient, startServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -14,16 +20,32 @@ afterAll(() => server.stop());
 
 describe('sessions and working memory', () => {
   it('creates a session with its workspace and context, and serves its working memory', async () => {
-    const created = await memd.sessions.start.withResponse({ workspace_id: 'sess-ws', context_id: 'ctx-1', ttl_seconds: 120, metadata: { agent: 'a1' }, working_memory: { goal: 'ship' } });
+    const created = await memd.sessions.start.withResponse({
+      workspace_id: 'sess-ws',
+      context_id: 'ctx-1',
+      ttl_seconds: 120,
+      metadata: { agent: 'a1' },
+      working_memory: { goal: 'ship' },
+    });
     expect(created.status).toBe(201);
     const session = created.data.session;
-    expect(session).toMatchObject({ id: expect.stringMatching(/^sess_[0-9a-f]{32}$/), workspace_id: 'sess-ws', context_id: 'ctx-1', working_memory: { goal: 'ship' }, metadata: { agent: 'a1' } });
+    expect(session).toMatchObject({
+      id: expect.stringMatching(/^sess_[0-9a-f]{32}$/),
+      workspace_id: 'sess-ws',
+      context_id: 'ctx-1',
+      working_memory: { goal: 'ship' },
+      metadata: { agent: 'a1' },
+    });
     expect(Date.parse(session.expires_at) - Date.parse(session.created_at)).toBe(120_000);
     expect(created.data.briefing).toBeNull();
     expect((await memd.workspaces.get('sess-ws')).workspace.id).toBe('sess-ws');
     expect((await memd.workspaces.contexts.list('sess-ws')).contexts.map((c) => c.id)).toContain('ctx-1');
 
-    const entry = await memd.sessions.workingMemory.set.withResponse(session.id, { key: 'plan', value: { steps: [1, 2] }, ttl_seconds: 30 });
+    const entry = await memd.sessions.workingMemory.set.withResponse(session.id, {
+      key: 'plan',
+      value: { steps: [1, 2] },
+      ttl_seconds: 30,
+    });
     expect(entry.status).toBe(201);
     expect(entry.data).toMatchObject({ key: 'plan', value: { steps: [1, 2] }, ttl_seconds: 30 });
     expect(await memd.sessions.workingMemory.get(session.id)).toEqual({ goal: 'ship', plan: { steps: [1, 2] } });
@@ -42,7 +64,8 @@ describe('sessions and working memory', () => {
     expect(viaBody.session.expires_at).toBe(new Date(clock.now().getTime() + 120_000).toISOString());
     clock.advance(121_000);
     expect(await failureOf(memd.sessions.get(session.id))).toBeInstanceOf(GoneError);
-    const listed = async (expired: boolean) => (await memd.sessions.list({ workspace_id: 'sess-ws', include_expired: expired })).sessions.map((s) => s.id);
+    const listed = async (expired: boolean) =>
+      (await memd.sessions.list({ workspace_id: 'sess-ws', include_expired: expired })).sessions.map((s) => s.id);
     expect(await listed(false)).not.toContain(session.id);
     expect(await listed(true)).toContain(session.id);
   });
@@ -59,7 +82,8 @@ describe('sessions and working memory', () => {
 
   it('deletes a session but keeps the memories written in it', async () => {
     const session = (await memd.sessions.start({ workspace_id: 'sess-ws' })).session;
-    const memory = (await memd.withSession(session.id).memories.create({ content: 'Written during the session.' })).memory;
+    const memory = (await memd.withSession(session.id).memories.create({ content: 'Written during the session.' }))
+      .memory;
     expect((await memd.sessions.end.withResponse(session.id)).status).toBe(204);
     expect(await failureOf(memd.sessions.get(session.id))).toBeInstanceOf(NotFoundError);
     expect((await memd.memories.get(memory.id, { workspace_id: 'sess-ws' })).memory.session_id).toBe(session.id);
@@ -73,7 +97,11 @@ describe('sessions and working memory', () => {
     expect(await failureOf(memd.sessions.start({ session_id: session.id }))).toBeInstanceOf(ConflictError);
     // A body without its key: the client's types refuse it.
     expect((await client(server.url).post(`/v1/sessions/${session.id}/memory`, { value: 1 })).status).toBe(422);
-    expect(await failureOf(memd.sessions.touch(session.id, {}, { query: { extend_seconds: 10 } }))).toBeInstanceOf(ValidationError);
-    expect(await failureOf(memd.sessions.workingMemory.set('sess_nope', { key: 'k', value: 1 }))).toBeInstanceOf(NotFoundError);
+    expect(await failureOf(memd.sessions.touch(session.id, {}, { query: { extend_seconds: 10 } }))).toBeInstanceOf(
+      ValidationError,
+    );
+    expect(await failureOf(memd.sessions.workingMemory.set('sess_nope', { key: 'k', value: 1 }))).toBeInstanceOf(
+      NotFoundError,
+    );
   });
 });

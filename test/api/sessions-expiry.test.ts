@@ -25,11 +25,13 @@ const afterNextSweep = () => clock.advance(SESSION_SWEEP_INTERVAL_MS + 1_000);
 const committedBy = async (a: MemdClient, workspace: string, sessionId: string) =>
   (await a.memories.list({ workspace_id: workspace, session_id: sessionId, status: 'all' })).memories;
 
-const listed = async (a: MemdClient, workspace: string) => (await a.sessions.list({ workspace_id: workspace, include_expired: true })).sessions.map((s) => s.id);
+const listed = async (a: MemdClient, workspace: string) =>
+  (await a.sessions.list({ workspace_id: workspace, include_expired: true })).sessions.map((s) => s.id);
 
 describe('session expiry in the background', () => {
   it('auto-commits an expired session, then removes it', async () => {
-    const session = (await memd.sessions.start({ workspace_id: 'expiry-ws', ttl_seconds: 60, working_memory: ENTRIES })).session;
+    const session = (await memd.sessions.start({ workspace_id: 'expiry-ws', ttl_seconds: 60, working_memory: ENTRIES }))
+      .session;
     clock.advance(61_000);
     expect(await failureOf(memd.sessions.get(session.id))).toBeInstanceOf(GoneError);
     expect((await memd.sessions.list({ workspace_id: 'expiry-ws' })).sessions).toEqual([]);
@@ -40,11 +42,16 @@ describe('session expiry in the background', () => {
     expect(await failureOf(memd.sessions.get(session.id))).toBeInstanceOf(NotFoundError);
     expect(await listed(memd, 'expiry-ws')).toEqual([]);
     // The two entries above the default threshold became long-term memories of the session.
-    expect((await committedBy(memd, 'expiry-ws', session.id)).map((m) => m.content).sort()).toEqual(['I always prefer dark mode in the editor', 'user name: Ana']);
+    expect((await committedBy(memd, 'expiry-ws', session.id)).map((m) => m.content).sort()).toEqual([
+      'I always prefer dark mode in the editor',
+      'user name: Ana',
+    ]);
   });
 
   it('leaves a touched session alone', async () => {
-    const session = (await memd.sessions.start({ workspace_id: 'expiry-touch', ttl_seconds: 60, working_memory: ENTRIES })).session;
+    const session = (
+      await memd.sessions.start({ workspace_id: 'expiry-touch', ttl_seconds: 60, working_memory: ENTRIES })
+    ).session;
     clock.advance(50_000);
     await memd.sessions.touch(session.id, {}, { query: { extend_seconds: 3600 } });
     afterNextSweep();
@@ -54,7 +61,9 @@ describe('session expiry in the background', () => {
   });
 
   it('creates nothing twice when a session committed by hand expires', async () => {
-    const session = (await memd.sessions.start({ workspace_id: 'expiry-twice', ttl_seconds: 60, working_memory: ENTRIES })).session;
+    const session = (
+      await memd.sessions.start({ workspace_id: 'expiry-twice', ttl_seconds: 60, working_memory: ENTRIES })
+    ).session;
     expect((await memd.sessions.commit(session.id)).memories_created).toBe(2);
     await memd.sessions.workingMemory.set(session.id, { key: 'deadline', value: 'The launch deadline is June 10' });
     clock.advance(61_000);
@@ -86,7 +95,13 @@ describe('session expiry across a restart', () => {
 
   it('commits a session that expired while the server was down', async () => {
     const first = await startServer({ clock: restartClock, dataDir });
-    const session = (await memdClient(first.url).sessions.start({ workspace_id: 'restart-ws', ttl_seconds: 60, working_memory: ENTRIES })).session;
+    const session = (
+      await memdClient(first.url).sessions.start({
+        workspace_id: 'restart-ws',
+        ttl_seconds: 60,
+        working_memory: ENTRIES,
+      })
+    ).session;
     await first.stop();
 
     restartClock.advance(3_600_000);

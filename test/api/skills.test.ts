@@ -3,10 +3,19 @@ import { Readable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import { extract } from 'tar-stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, ManualClock, memdClient, startServer, startTwoTeams, type Client, type TestServer } from '../support/server.js';
+import {
+  client,
+  ManualClock,
+  memdClient,
+  startServer,
+  startTwoTeams,
+  type Client,
+  type TestServer,
+} from '../support/server.js';
 
 const sha = (text: string | Buffer) => createHash('sha256').update(text).digest('hex');
-const MANIFEST = '---\nname: review\ndescription: Reviews pull requests\nversion: 1.0\n---\n\n# Review\nRead the diff first.\n';
+const MANIFEST =
+  '---\nname: review\ndescription: Reviews pull requests\nversion: 1.0\n---\n\n# Review\nRead the diff first.\n';
 const BINARY = Buffer.from([0, 1, 2, 254, 255, 0x80, 0x0a]);
 
 const manifestOf = (name: string, extra = '') => `---\nname: ${name}\n${extra}---\nBody of ${name}\n`;
@@ -90,20 +99,50 @@ describe('skills: records, manifest and files', () => {
     ]);
 
     const text = await api.get(`/v1/skills/${skill.id}/files/scripts/run.py?workspace_id=team-a`);
-    expect(text.body.file).toMatchObject({ path: 'scripts/run.py', encoding: 'utf8', content: 'print("hi")\n', sha256: sha('print("hi")\n') });
-    const encoded = await api.get(`/v1/skills/${skill.id}/files/${encodeURIComponent('assets/logo.bin')}?workspace_id=team-a`);
+    expect(text.body.file).toMatchObject({
+      path: 'scripts/run.py',
+      encoding: 'utf8',
+      content: 'print("hi")\n',
+      sha256: sha('print("hi")\n'),
+    });
+    const encoded = await api.get(
+      `/v1/skills/${skill.id}/files/${encodeURIComponent('assets/logo.bin')}?workspace_id=team-a`,
+    );
     expect(encoded.body.file).toMatchObject({ path: 'assets/logo.bin', encoding: 'base64', size: BINARY.length });
     expect(Buffer.from(encoded.body.file.content, 'base64')).toEqual(BINARY);
     expect((await api.get(`/v1/skills/${skill.id}/files/nope.txt?workspace_id=team-a`)).status).toBe(404);
   });
 
   it('writes the manifest from `body` and fields (the client library’s shape)', async () => {
-    const skill = await createSkill(api, { name: 'from-parts', description: 'Made of parts', version: '0.2.0', license: 'MIT', allowed_tools: 'Read', body: '# Steps\nDo it.' });
-    expect(skill).toMatchObject({ name: 'from-parts', description: 'Made of parts', version: '0.2.0', workspace_id: '_default' });
-    expect(skill.manifest).toBe('---\nname: from-parts\ndescription: Made of parts\nversion: 0.2.0\nlicense: MIT\nallowed-tools: Read\n---\n\n# Steps\nDo it.');
+    const skill = await createSkill(api, {
+      name: 'from-parts',
+      description: 'Made of parts',
+      version: '0.2.0',
+      license: 'MIT',
+      allowed_tools: 'Read',
+      body: '# Steps\nDo it.',
+    });
+    expect(skill).toMatchObject({
+      name: 'from-parts',
+      description: 'Made of parts',
+      version: '0.2.0',
+      workspace_id: '_default',
+    });
+    expect(skill.manifest).toBe(
+      '---\nname: from-parts\ndescription: Made of parts\nversion: 0.2.0\nlicense: MIT\nallowed-tools: Read\n---\n\n# Steps\nDo it.',
+    );
     // A manifest without front matter takes its name and description from the request.
-    const plain = await createSkill(api, { manifest: 'Just instructions.', name: 'plain', description: 'No front matter' });
-    expect(plain).toMatchObject({ name: 'plain', description: 'No front matter', version: null, manifest: 'Just instructions.' });
+    const plain = await createSkill(api, {
+      manifest: 'Just instructions.',
+      name: 'plain',
+      description: 'No front matter',
+    });
+    expect(plain).toMatchObject({
+      name: 'plain',
+      description: 'No front matter',
+      version: null,
+      manifest: 'Just instructions.',
+    });
   });
 
   it('refuses bad skills whole: nothing is created', async () => {
@@ -122,16 +161,31 @@ describe('skills: records, manifest and files', () => {
       [{ manifest: manifestOf('x'), files: [{ path: 'a/../../b', content: 'x' }] }, '/files/0/path'],
       [{ manifest: manifestOf('x'), files: [{ path: 'a//b', content: 'x' }] }, '/files/0/path'],
       [{ manifest: manifestOf('x'), files: [{ path: 'a\\..\\b', content: 'x' }] }, '/files/0/path'],
-      [{ manifest: manifestOf('x'), files: [{ path: 'ok.txt', content: 'x' }, { path: 'ok.txt', content: 'y' }] }, '/files/1/path'],
+      [
+        {
+          manifest: manifestOf('x'),
+          files: [
+            { path: 'ok.txt', content: 'x' },
+            { path: 'ok.txt', content: 'y' },
+          ],
+        },
+        '/files/1/path',
+      ],
       [{ manifest: manifestOf('x'), files: [{ path: 'SKILL.md', content: 'x' }] }, '/files/0/path'],
-      [{ manifest: manifestOf('x'), files: [{ path: 'b.bin', content: 'not base64!', encoding: 'base64' }] }, '/files/0/content'],
+      [
+        { manifest: manifestOf('x'), files: [{ path: 'b.bin', content: 'not base64!', encoding: 'base64' }] },
+        '/files/0/content',
+      ],
       [{ manifest: manifestOf('x'), scope: 'user' }, '/user_id'],
       [{ manifest: manifestOf('x'), scope: 'planet' }, '/body/scope'],
     ];
     for (const [body, path] of bad) {
       const res = await api.post('/v1/skills', body);
       expect(res.status, JSON.stringify(body)).toBe(422);
-      expect(res.body.details.map((d: { path: string }) => d.path), JSON.stringify(body)).toContain(path);
+      expect(
+        res.body.details.map((d: { path: string }) => d.path),
+        JSON.stringify(body),
+      ).toContain(path);
     }
     expect((await api.get('/v1/skills?include_shadowed=true')).body.total_count).toBe(before);
 
@@ -150,25 +204,48 @@ describe('skills: records, manifest and files', () => {
     const same = await api.put(at('docs/guide/intro.md'), { content: '# Intro' });
     expect(same.status).toBe(200);
     expect(same.body.file).toEqual(created.body.file);
-    const changed = await api.put(at(encodeURIComponent('docs/guide/intro.md')), { content: BINARY.toString('base64'), encoding: 'base64' });
+    const changed = await api.put(at(encodeURIComponent('docs/guide/intro.md')), {
+      content: BINARY.toString('base64'),
+      encoding: 'base64',
+    });
     expect(changed.status).toBe(200);
-    expect(changed.body.file).toMatchObject({ size: BINARY.length, sha256: sha(BINARY), created_at: created.body.file.created_at });
+    expect(changed.body.file).toMatchObject({
+      size: BINARY.length,
+      sha256: sha(BINARY),
+      created_at: created.body.file.created_at,
+    });
 
-    for (const path of ['..%2Fsecret.txt', 'a%2F..%2F..%2Fsecret.txt', '%2Fetc%2Fpasswd', 'a%2F%2Fb', 'a%2F.%2Fb', 'a%5Cb']) {
+    for (const path of [
+      '..%2Fsecret.txt',
+      'a%2F..%2F..%2Fsecret.txt',
+      '%2Fetc%2Fpasswd',
+      'a%2F%2Fb',
+      'a%2F.%2Fb',
+      'a%5Cb',
+    ]) {
       const res = await api.put(at(path), { content: 'x' });
       expect(res.status, path).toBe(422);
       expect((await api.get(at(path))).status, path).toBe(422);
     }
     expect((await api.put(at('ok.txt'), { content: 'x', encoding: 'hex' })).status).toBe(422);
-    expect((await api.get(`/v1/skills/${skill.id}/files`)).body.files.map((f: { path: string }) => f.path)).toEqual(['SKILL.md', 'docs/guide/intro.md']);
+    expect((await api.get(`/v1/skills/${skill.id}/files`)).body.files.map((f: { path: string }) => f.path)).toEqual([
+      'SKILL.md',
+      'docs/guide/intro.md',
+    ]);
 
     // SKILL.md is the manifest: writing it updates the fields its front matter states; it keeps the name.
     const manifest = manifestOf('editable', 'description: Second\nversion: "2"\n');
     expect((await api.put(at('SKILL.md'), { content: manifest })).status).toBe(200);
-    expect((await api.get(`/v1/skills/${skill.id}`)).body.skill).toMatchObject({ manifest, description: 'Second', version: '2' });
+    expect((await api.get(`/v1/skills/${skill.id}`)).body.skill).toMatchObject({
+      manifest,
+      description: 'Second',
+      version: '2',
+    });
     const renamed = await api.put(at('SKILL.md'), { content: manifestOf('other-name') });
     expect(renamed.status).toBe(422);
-    expect((await api.put(at('SKILL.md'), { content: BINARY.toString('base64'), encoding: 'base64' })).status).toBe(422);
+    expect((await api.put(at('SKILL.md'), { content: BINARY.toString('base64'), encoding: 'base64' })).status).toBe(
+      422,
+    );
     expect((await api.get(`/v1/skills/${skill.id}/manifest`)).body).toBe(manifest);
 
     expect((await api.delete(at('docs/guide/intro.md'))).status).toBe(204);
@@ -179,12 +256,25 @@ describe('skills: records, manifest and files', () => {
 
   it('updates metadata; fields stated by the front matter are changed there', async () => {
     const skill = await createSkill(api, { manifest: manifestOf('meta', 'description: Stated\n') });
-    const version = await api.put(`/v1/skills/${skill.id}`, { version: '3.1', metadata: { a: 1 }, source_mode: 'mirrored' });
+    const version = await api.put(`/v1/skills/${skill.id}`, {
+      version: '3.1',
+      metadata: { a: 1 },
+      source_mode: 'mirrored',
+    });
     expect(version.status).toBe(200);
-    expect(version.body.skill).toMatchObject({ version: '3.1', description: 'Stated', metadata: { a: 1 }, source_mode: 'mirrored', manifest: skill.manifest });
+    expect(version.body.skill).toMatchObject({
+      version: '3.1',
+      description: 'Stated',
+      metadata: { a: 1 },
+      source_mode: 'mirrored',
+      manifest: skill.manifest,
+    });
 
     // A description that differs from the front matter's wins (also at creation), and the front matter says so too.
-    const created = await api.post('/v1/skills', { manifest: manifestOf('meta-created', 'description: From the file\n'), description: 'From the request' });
+    const created = await api.post('/v1/skills', {
+      manifest: manifestOf('meta-created', 'description: From the file\n'),
+      description: 'From the request',
+    });
     expect([created.status, created.body.skill.description]).toEqual([201, 'From the request']);
     expect(created.body.skill.manifest).toBe(manifestOf('meta-created', 'description: From the request\n'));
     const described = await api.put(`/v1/skills/${skill.id}`, { description: 'Other' });
@@ -194,9 +284,13 @@ describe('skills: records, manifest and files', () => {
     expect((await api.put(`/v1/skills/${skill.id}`, {})).status).toBe(422);
     expect((await api.put(`/v1/skills/${skill.id}`, { name: 'x' })).status).toBe(422);
 
-    const replaced = await api.put(`/v1/skills/${skill.id}`, { manifest: manifestOf('meta', 'description: New one\n') });
+    const replaced = await api.put(`/v1/skills/${skill.id}`, {
+      manifest: manifestOf('meta', 'description: New one\n'),
+    });
     expect(replaced.body.skill).toMatchObject({ description: 'New one', version: '3.1' });
-    expect((await api.get(`/v1/skills/${skill.id}/files/SKILL.md`)).body.file.content).toBe(manifestOf('meta', 'description: New one\n'));
+    expect((await api.get(`/v1/skills/${skill.id}/files/SKILL.md`)).body.file.content).toBe(
+      manifestOf('meta', 'description: New one\n'),
+    );
 
     expect((await api.delete(`/v1/skills/${skill.id}`)).status).toBe(204);
     expect((await api.get(`/v1/skills/${skill.id}`)).status).toBe(404);
@@ -220,7 +314,12 @@ describe('skills: records, manifest and files', () => {
     expect(res.headers.get('content-type')).toBe('application/gzip');
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="bundled.tar.gz"');
     const files = await untar(Buffer.from(res.data));
-    expect([...files.keys()].sort()).toEqual(['bundled/SKILL.md', 'bundled/assets/data.bin', `bundled/${longPath}`, 'bundled/scripts/run.sh']);
+    expect([...files.keys()].sort()).toEqual([
+      'bundled/SKILL.md',
+      'bundled/assets/data.bin',
+      `bundled/${longPath}`,
+      'bundled/scripts/run.sh',
+    ]);
     expect(files.get('bundled/SKILL.md')!.toString()).toBe(manifestOf('bundled'));
     expect(files.get('bundled/assets/data.bin')).toEqual(BINARY);
     expect(files.get('bundled/scripts/run.sh')!.toString()).toBe('echo hi\n');
@@ -233,8 +332,16 @@ describe('skills: scopes and precedence', () => {
   it('resolves each name to user, then workspace, then tenant, then global; lists winners or everything', async () => {
     const global = await createSkill(api, { scope: 'global', manifest: manifestOf('lint', 'description: global\n') });
     const tenant = await createSkill(api, { scope: 'tenant', manifest: manifestOf('lint', 'description: tenant\n') });
-    const inA = await createSkill(api, { scope: 'workspace', workspace_id: 'team-a', manifest: manifestOf('lint', 'description: team-a\n') });
-    const ana = await createSkill(api, { scope: 'user', user_id: 'ana', manifest: manifestOf('lint', 'description: ana\n') });
+    const inA = await createSkill(api, {
+      scope: 'workspace',
+      workspace_id: 'team-a',
+      manifest: manifestOf('lint', 'description: team-a\n'),
+    });
+    const ana = await createSkill(api, {
+      scope: 'user',
+      user_id: 'ana',
+      manifest: manifestOf('lint', 'description: ana\n'),
+    });
     const onlyGlobal = await createSkill(api, { scope: 'global', manifest: manifestOf('format') });
     expect(ana).toMatchObject({ scope: 'user', user_id: 'ana', workspace_id: null });
     expect(global).toMatchObject({ scope: 'global', user_id: null, workspace_id: null });
@@ -250,18 +357,27 @@ describe('skills: scopes and precedence', () => {
     expect((await winner('{"name": "missing"}')).skill).toBeNull();
     expect((await api.post('/v1/skills/resolve', {})).status).toBe(422);
 
-    const list = async (query: string) => (await api.get(`/v1/skills?${query}`)).body.skills.filter((s: { name: string }) => s.name === 'lint');
+    const list = async (query: string) =>
+      (await api.get(`/v1/skills?${query}`)).body.skills.filter((s: { name: string }) => s.name === 'lint');
     const winners = await list('workspace_id=team-a');
     expect(winners.map((s: { id: string; shadowed: boolean }) => [s.id, s.shadowed])).toEqual([[inA.id, false]]);
     const all = await list('workspace_id=team-a&user_id=ana&include_shadowed=true');
-    expect(all.map((s: { scope: string; shadowed: boolean; shadowed_by: string | null }) => [s.scope, s.shadowed, s.shadowed_by])).toEqual([
+    expect(
+      all.map((s: { scope: string; shadowed: boolean; shadowed_by: string | null }) => [
+        s.scope,
+        s.shadowed,
+        s.shadowed_by,
+      ]),
+    ).toEqual([
       ['user', false, null],
       ['workspace', true, ana.id],
       ['tenant', true, ana.id],
       ['global', true, ana.id],
     ]);
     expect((await list('workspace_id=team-a&scope=global')).map((s: { id: string }) => s.id)).toEqual([]);
-    expect((await list('workspace_id=team-a&scope=global&include_shadowed=true')).map((s: { id: string }) => s.id)).toEqual([global.id]);
+    expect(
+      (await list('workspace_id=team-a&scope=global&include_shadowed=true')).map((s: { id: string }) => s.id),
+    ).toEqual([global.id]);
     expect((await list('workspace_id=team-b')).map((s: { id: string }) => s.id)).toEqual([tenant.id]);
     expect((await api.get('/v1/skills?scope=planet')).status).toBe(422);
 
@@ -279,11 +395,15 @@ describe('skills: scopes and precedence', () => {
     expect((await api.put(`/v1/skills/${inA.id}/files/x.txt?workspace_id=team-b`, { content: 'x' })).status).toBe(404);
     expect((await api.delete(`/v1/skills/${inA.id}?workspace_id=team-b`)).status).toBe(404);
     expect((await api.post(`/v1/skills/${inA.id}/sync?workspace_id=team-b`, { files: [] })).status).toBe(404);
-    expect((await api.get('/v1/skills?workspace_id=team-b')).body.skills.map((s: { id: string }) => s.id)).not.toContain(inA.id);
+    expect(
+      (await api.get('/v1/skills?workspace_id=team-b')).body.skills.map((s: { id: string }) => s.id),
+    ).not.toContain(inA.id);
     expect((await api.post('/v1/skills/resolve', { name: 'private', workspace_id: 'team-b' })).body.skill).toBeNull();
     expect((await api.get(`/v1/skills/${inA.id}`, { 'x-workspace-id': 'team-a' })).status).toBe(200);
     // A workspace named for the first time is created: it sees only the entries above every workspace.
-    const fresh = (await api.get('/v1/skills?workspace_id=nowhere')).body.skills as Array<{ workspace_id: string | null }>;
+    const fresh = (await api.get('/v1/skills?workspace_id=nowhere')).body.skills as Array<{
+      workspace_id: string | null;
+    }>;
     expect(fresh.length).toBeGreaterThan(0);
     expect(fresh.every((skill) => skill.workspace_id === null)).toBe(true);
   });
@@ -302,9 +422,14 @@ describe('skills with auth on', () => {
   it('lets a workspace key write its workspace’s skills and read tenant-level ones; tenant-level writes need the admin', async () => {
     const own = await createSkill(keyA, { manifest: manifestOf('own') });
     expect(own.workspace_id).toBe('team-a');
-    for (const scope of ['tenant', 'global']) expect((await keyA.post('/v1/skills', { scope, manifest: manifestOf('wide') })).status).toBe(403);
-    expect((await keyA.post('/v1/skills', { scope: 'user', user_id: 'ana', manifest: manifestOf('mine') })).status).toBe(403);
-    expect((await keyA.post('/v1/skills', { workspace_id: 'team-b', manifest: manifestOf('theirs') })).status).toBe(403);
+    for (const scope of ['tenant', 'global'])
+      expect((await keyA.post('/v1/skills', { scope, manifest: manifestOf('wide') })).status).toBe(403);
+    expect(
+      (await keyA.post('/v1/skills', { scope: 'user', user_id: 'ana', manifest: manifestOf('mine') })).status,
+    ).toBe(403);
+    expect((await keyA.post('/v1/skills', { workspace_id: 'team-b', manifest: manifestOf('theirs') })).status).toBe(
+      403,
+    );
 
     const shared = await createSkill(admin, { scope: 'tenant', manifest: manifestOf('shared') });
     expect((await keyA.get(`/v1/skills/${shared.id}`)).status).toBe(200);
@@ -334,7 +459,12 @@ describe('skills: two-way sync', () => {
   });
   afterAll(() => syncServer.stop());
 
-  const entry = (path: string, content: string, modified: string, withContent = false) => ({ path, sha256: sha(content), modified_at: modified, ...(withContent ? { content } : {}) });
+  const entry = (path: string, content: string, modified: string, withContent = false) => ({
+    path,
+    sha256: sha(content),
+    modified_at: modified,
+    ...(withContent ? { content } : {}),
+  });
   const sync = async (id: string, body: unknown) => {
     const res = await c.post(`/v1/skills/${id}/sync`, body);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -348,14 +478,34 @@ describe('skills: two-way sync', () => {
 
   it('uploads, downloads and deletes on each side from the snapshot and the last sync time', async () => {
     const manifest = manifestOf('synced');
-    const skill = await createSkill(c, { manifest, source_mode: 'mirrored', files: [{ path: 'a.txt', content: 'a1' }, { path: 'b.txt', content: 'b1' }] });
+    const skill = await createSkill(c, {
+      manifest,
+      source_mode: 'mirrored',
+      files: [
+        { path: 'a.txt', content: 'a1' },
+        { path: 'b.txt', content: 'b1' },
+      ],
+    });
 
     // First sync: no common past, so nothing is deleted anywhere.
     clock.advance(60_000);
     const first = await sync(skill.id, {
-      files: [entry('SKILL.md', manifest, T(0)), entry('a.txt', 'a1', T(0)), entry('new.txt', 'n1', T(1), true), entry('keep.txt', 'k1', T(1), true), entry('later.txt', 'l1', T(1))],
+      files: [
+        entry('SKILL.md', manifest, T(0)),
+        entry('a.txt', 'a1', T(0)),
+        entry('new.txt', 'n1', T(1), true),
+        entry('keep.txt', 'k1', T(1), true),
+        entry('later.txt', 'l1', T(1)),
+      ],
     });
-    expect(first).toMatchObject({ synced_at: T(1), uploaded: ['keep.txt', 'new.txt'], upload: ['later.txt'], delete_on_client: [], deleted_on_server: [], conflicts: [] });
+    expect(first).toMatchObject({
+      synced_at: T(1),
+      uploaded: ['keep.txt', 'new.txt'],
+      upload: ['later.txt'],
+      delete_on_client: [],
+      deleted_on_server: [],
+      conflicts: [],
+    });
     expect(paths(first.download)).toEqual(['b.txt']);
     expect(await content(skill.id, 'new.txt')).toBe('n1');
     expect(await content(skill.id, 'later.txt')).toBeNull();
@@ -368,34 +518,70 @@ describe('skills: two-way sync', () => {
     clock.advance(60_000);
     const second = await sync(skill.id, {
       since,
-      files: [entry('SKILL.md', manifest, T(0)), entry('a.txt', 'a1', T(0)), entry('b.txt', 'b1', T(1)), entry('new.txt', 'n2', T(3))],
+      files: [
+        entry('SKILL.md', manifest, T(0)),
+        entry('a.txt', 'a1', T(0)),
+        entry('b.txt', 'b1', T(1)),
+        entry('new.txt', 'n2', T(3)),
+      ],
     });
-    expect(second).toMatchObject({ synced_at: T(3), uploaded: [], upload: ['new.txt'], delete_on_client: ['a.txt'], deleted_on_server: ['keep.txt'], conflicts: [] });
+    expect(second).toMatchObject({
+      synced_at: T(3),
+      uploaded: [],
+      upload: ['new.txt'],
+      delete_on_client: ['a.txt'],
+      deleted_on_server: ['keep.txt'],
+      conflicts: [],
+    });
     expect(paths(second.download)).toEqual(['b.txt']);
     expect(await content(skill.id, 'keep.txt')).toBeNull();
     expect(await content(skill.id, 'new.txt')).toBe('n1');
 
     // A client that deleted a file the server changed since gets it back: a change beats a deletion.
-    const third = await sync(skill.id, { since, files: [entry('SKILL.md', manifest, T(0)), entry('new.txt', 'n2', T(3), true)] });
+    const third = await sync(skill.id, {
+      since,
+      files: [entry('SKILL.md', manifest, T(0)), entry('new.txt', 'n2', T(3), true)],
+    });
     expect(third).toMatchObject({ uploaded: ['new.txt'], upload: [], deleted_on_server: [] });
     expect(paths(third.download)).toEqual(['b.txt']);
     expect(await content(skill.id, 'new.txt')).toBe('n2');
 
     // Nothing differs: nothing to do, and SKILL.md is never deleted (a client without it downloads it).
-    const settled = await sync(skill.id, { since: third.synced_at, files: [entry('b.txt', 'b2', T(3)), entry('new.txt', 'n2', T(3))] });
-    expect(settled).toMatchObject({ uploaded: [], upload: [], delete_on_client: [], deleted_on_server: [], conflicts: [] });
+    const settled = await sync(skill.id, {
+      since: third.synced_at,
+      files: [entry('b.txt', 'b2', T(3)), entry('new.txt', 'n2', T(3))],
+    });
+    expect(settled).toMatchObject({
+      uploaded: [],
+      upload: [],
+      delete_on_client: [],
+      deleted_on_server: [],
+      conflicts: [],
+    });
     expect(paths(settled.download)).toEqual(['SKILL.md']);
   });
 
   it('settles a file both sides changed by the source mode', async () => {
     const manifest = manifestOf('conflicted');
-    const skill = await createSkill(c, { manifest, source_mode: 'mirrored', files: [{ path: 'f.txt', content: 'base' }] });
-    const since = (await sync(skill.id, { files: [entry('SKILL.md', manifest, clock.now().toISOString()), entry('f.txt', 'base', clock.now().toISOString())] })).synced_at;
+    const skill = await createSkill(c, {
+      manifest,
+      source_mode: 'mirrored',
+      files: [{ path: 'f.txt', content: 'base' }],
+    });
+    const since = (
+      await sync(skill.id, {
+        files: [
+          entry('SKILL.md', manifest, clock.now().toISOString()),
+          entry('f.txt', 'base', clock.now().toISOString()),
+        ],
+      })
+    ).synced_at;
     const serverEdit = async (text: string) => {
       clock.advance(60_000);
       await c.put(`/v1/skills/${skill.id}/files/f.txt`, { content: text });
     };
-    const clientEdit = (text: string, minutesAgo: number) => entry('f.txt', text, new Date(clock.now().getTime() - minutesAgo * 60_000).toISOString(), true);
+    const clientEdit = (text: string, minutesAgo: number) =>
+      entry('f.txt', text, new Date(clock.now().getTime() - minutesAgo * 60_000).toISOString(), true);
     const files = (edit: ReturnType<typeof entry>) => [entry('SKILL.md', manifest, since), edit];
 
     // mirrored: the later change wins.
@@ -413,17 +599,27 @@ describe('skills: two-way sync', () => {
     await c.put(`/v1/skills/${skill.id}`, { source_mode: 'server' });
     await serverEdit('server 3');
     clock.advance(60_000);
-    expect(await sync(skill.id, { since, files: files(clientEdit('client 3', 0)) })).toMatchObject({ uploaded: [], conflicts: [{ path: 'f.txt', winner: 'server' }] });
+    expect(await sync(skill.id, { since, files: files(clientEdit('client 3', 0)) })).toMatchObject({
+      uploaded: [],
+      conflicts: [{ path: 'f.txt', winner: 'server' }],
+    });
     await c.put(`/v1/skills/${skill.id}`, { source_mode: 'filesystem' });
     await serverEdit('server 4');
-    expect(await sync(skill.id, { since, files: files(clientEdit('client 4', 0.5)) })).toMatchObject({ uploaded: ['f.txt'], conflicts: [{ path: 'f.txt', winner: 'client' }] });
+    expect(await sync(skill.id, { since, files: files(clientEdit('client 4', 0.5)) })).toMatchObject({
+      uploaded: ['f.txt'],
+      conflicts: [{ path: 'f.txt', winner: 'client' }],
+    });
     expect(await content(skill.id, 'f.txt')).toBe('client 4');
   });
 
   it('refuses a sync it cannot apply whole, changing nothing', async () => {
     const manifest = manifestOf('strict');
     // The client's side wins conflicts here, so that the renaming SKILL.md below is taken, and refused.
-    const skill = await createSkill(c, { manifest, source_mode: 'filesystem', files: [{ path: 'x.txt', content: 'x' }] });
+    const skill = await createSkill(c, {
+      manifest,
+      source_mode: 'filesystem',
+      files: [{ path: 'x.txt', content: 'x' }],
+    });
     const now = clock.now().toISOString();
     const refused = [
       { files: [{ ...entry('a.txt', 'right', now), content: 'wrong' }] },

@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeLlmServer } from '../support/fake-llm-server.js';
 import { GoneError, NotFoundError, ValidationError, type MemdClient } from '../../packages/client/src/index.js';
 import { providerFor } from '../providers/llm/setup.js';
-import { ManualClock, client, failureOf, memdClient, startServer, type Client, type TestServer } from '../support/server.js';
+import {
+  ManualClock,
+  client,
+  failureOf,
+  memdClient,
+  startServer,
+  type Client,
+  type TestServer,
+} from '../support/server.js';
 
 const clock = new ManualClock();
 let server: TestServer;
@@ -29,7 +37,8 @@ async function thread(workspace: string, body: NewThread = {}) {
 }
 
 const say = (content: NewMessage['content'], role: Role = 'user'): NewMessage => ({ role, content });
-const append = (workspace: string, id: string, messages: NewMessage[]) => memd.threads.append(id, { messages }, { query: { workspace_id: workspace } });
+const append = (workspace: string, id: string, messages: NewMessage[]) =>
+  memd.threads.append(id, { messages }, { query: { workspace_id: workspace } });
 /** The query that puts a call in `workspace_id`. */
 const inWorkspace = (workspace_id: string) => ({ workspace_id });
 const a = inWorkspace('chat-a');
@@ -38,7 +47,13 @@ describe('chat threads', () => {
   it('creates threads with a generated or a chosen id, unique per workspace, and serves them under both paths', async () => {
     await memd.workspaces.create({ id: 'chat-a', name: 'A' });
     await memd.workspaces.create({ id: 'chat-b', name: 'B' });
-    const generated = await thread('chat-a', { title: 'First', user_id: 'u1', observer_id: 'agent', subject_id: 'ana', metadata: { channel: 'web' } });
+    const generated = await thread('chat-a', {
+      title: 'First',
+      user_id: 'u1',
+      observer_id: 'agent',
+      subject_id: 'ana',
+      metadata: { channel: 'web' },
+    });
     expect(generated).toMatchObject({
       thread_id: expect.stringMatching(/^thread_[0-9a-f]{16}$/),
       workspace_id: 'chat-a',
@@ -58,17 +73,31 @@ describe('chat threads', () => {
     expect(chosen.status).toBe(201);
     expect((await failureOf(memd.threads.create({ workspace_id: 'chat-a', thread_id: 'conv-1' }))).status).toBe(409);
     expect((await memd.threads.create.withResponse({ workspace_id: 'chat-b', thread_id: 'conv-1' })).status).toBe(201);
-    expect((await api.get('/v1/chat/threads/conv-1?workspace_id=chat-a')).body).toMatchObject({ thread_id: 'conv-1', user_id: 'u2' });
+    expect((await api.get('/v1/chat/threads/conv-1?workspace_id=chat-a')).body).toMatchObject({
+      thread_id: 'conv-1',
+      user_id: 'u2',
+    });
     expect((await memd.threads.get('conv-1', inWorkspace('chat-b'))).user_id).toBeNull();
 
     expect((await memd.threads.list(a)).total_count).toBe(2);
-    expect((await memd.threads.list({ ...a, user_id: 'u1' })).threads.map((t) => t.thread_id)).toEqual([generated.thread_id]);
+    expect((await memd.threads.list({ ...a, user_id: 'u1' })).threads.map((t) => t.thread_id)).toEqual([
+      generated.thread_id,
+    ]);
     const page = await api.get('/v1/chat/threads?workspace_id=chat-a&limit=1&offset=1');
     expect([page.body.threads.length, page.body.total_count]).toEqual([1, 2]);
 
     clock.advance(1_000);
-    const updated = await memd.threads.update(generated.thread_id, { title: 'Renamed', metadata: { channel: 'app' } }, { query: a });
-    expect(updated).toMatchObject({ thread_id: generated.thread_id, title: 'Renamed', metadata: { channel: 'app' }, subject_id: 'ana' });
+    const updated = await memd.threads.update(
+      generated.thread_id,
+      { title: 'Renamed', metadata: { channel: 'app' } },
+      { query: a },
+    );
+    expect(updated).toMatchObject({
+      thread_id: generated.thread_id,
+      title: 'Renamed',
+      metadata: { channel: 'app' },
+      subject_id: 'ana',
+    });
     expect(updated.updated_at > generated.updated_at).toBe(true);
   });
 
@@ -76,7 +105,18 @@ describe('chat threads', () => {
     const t = await thread('chat-a');
     const answer = await memd.threads.append.withResponse(
       t.thread_id,
-      { messages: [say('Hello'), say([{ type: 'text', text: 'Hi! How can I help?' }, { type: 'image', data: { url: 'https://x/y.png' } }], 'assistant')] },
+      {
+        messages: [
+          say('Hello'),
+          say(
+            [
+              { type: 'text', text: 'Hi! How can I help?' },
+              { type: 'image', data: { url: 'https://x/y.png' } },
+            ],
+            'assistant',
+          ),
+        ],
+      },
       { query: a },
     );
     expect(answer.status).toBe(201);
@@ -95,16 +135,27 @@ describe('chat threads', () => {
         metadata: {},
         created_at: expect.any(String),
       },
-      expect.objectContaining({ index: 1, role: 'assistant', content: [{ type: 'text', text: 'Hi! How can I help?' }, { type: 'image', data: { url: 'https://x/y.png' } }] }),
+      expect.objectContaining({
+        index: 1,
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Hi! How can I help?' },
+          { type: 'image', data: { url: 'https://x/y.png' } },
+        ],
+      }),
     ]);
-    const second = await api.post(`/v1/chat/threads/${t.thread_id}/messages?workspace_id=chat-a`, { messages: [say('{"ok":true}', 'tool'), say('Be brief.', 'system')] });
+    const second = await api.post(`/v1/chat/threads/${t.thread_id}/messages?workspace_id=chat-a`, {
+      messages: [say('{"ok":true}', 'tool'), say('Be brief.', 'system')],
+    });
     expect(second.body.messages.map((m: { index: number }) => m.index)).toEqual([2, 3]);
     expect((await memd.threads.get(t.thread_id, a)).message_count).toBe(4);
   });
 
   it('keeps indexes unique and increasing under 50 concurrent appends', async () => {
     const t = await thread('chat-a');
-    const responses = await Promise.all(Array.from({ length: 50 }, (_, i) => append('chat-a', t.thread_id, [say(`m${i} first`), say(`m${i} second`)])));
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => append('chat-a', t.thread_id, [say(`m${i} first`), say(`m${i} second`)])),
+    );
     for (const r of responses) {
       const [one, two] = r.messages as [(typeof r.messages)[number], (typeof r.messages)[number]];
       expect(two.index).toBe(one.index + 1);
@@ -117,7 +168,11 @@ describe('chat threads', () => {
 
   it('pages messages by after_index, order, limit and offset, and serves the full thread', async () => {
     const t = await thread('chat-a', { title: 'Paging' });
-    await append('chat-a', t.thread_id, Array.from({ length: 6 }, (_, i) => say(`message ${i}`)));
+    await append(
+      'chat-a',
+      t.thread_id,
+      Array.from({ length: 6 }, (_, i) => say(`message ${i}`)),
+    );
     const indexes = (page: { messages: Array<{ index: number }> }) => page.messages.map((m) => m.index);
     const after = await memd.threads.messages(t.thread_id, { ...a, after_index: 2 });
     expect([indexes(after), after.total_count]).toEqual([[3, 4, 5], 3]);
@@ -132,7 +187,9 @@ describe('chat threads', () => {
     const t = await thread('chat-a');
     const middle = (await append('chat-a', t.thread_id, [say('a'), say('b'), say('c')])).messages[1]!;
     expect((await memd.threads.deleteMessage.withResponse(t.thread_id, middle.message_id, a)).status).toBe(204);
-    expect(await failureOf(memd.threads.deleteMessage(t.thread_id, middle.message_id, a))).toBeInstanceOf(NotFoundError);
+    expect(await failureOf(memd.threads.deleteMessage(t.thread_id, middle.message_id, a))).toBeInstanceOf(
+      NotFoundError,
+    );
     expect((await append('chat-a', t.thread_id, [say('d')])).messages[0]!.index).toBe(3);
     expect((await memd.threads.messages(t.thread_id, a)).messages.map((m) => m.content)).toEqual(['a', 'c', 'd']);
     expect((await memd.threads.get(t.thread_id, a)).message_count).toBe(3);
@@ -140,13 +197,26 @@ describe('chat threads', () => {
     expect((await api.delete(`/v1/chat/threads/${t.thread_id}?workspace_id=chat-a`)).status).toBe(204);
     expect(await failureOf(memd.threads.get(t.thread_id, a))).toBeInstanceOf(NotFoundError);
     expect(await failureOf(memd.threads.messages(t.thread_id, a))).toBeInstanceOf(NotFoundError);
-    expect((await server.app.services.storage.threads.listMessages('chat-a', t.thread_id, { order: 'asc', limit: 10, offset: 0 })).total).toBe(0);
+    expect(
+      (
+        await server.app.services.storage.threads.listMessages('chat-a', t.thread_id, {
+          order: 'asc',
+          limit: 10,
+          offset: 0,
+        })
+      ).total,
+    ).toBe(0);
     expect(await failureOf(memd.threads.delete(t.thread_id, a))).toBeInstanceOf(NotFoundError);
   });
 
   it('expires threads: 410 until the background cleanup removes them with their messages', async () => {
-    expect(await failureOf(thread('chat-a', { expires_at: new Date(clock.now().getTime() - 1).toISOString() }))).toBeInstanceOf(ValidationError);
-    const t = await thread('chat-a', { expires_at: new Date(clock.now().getTime() + 60_000).toISOString(), title: 'Short-lived' });
+    expect(
+      await failureOf(thread('chat-a', { expires_at: new Date(clock.now().getTime() - 1).toISOString() })),
+    ).toBeInstanceOf(ValidationError);
+    const t = await thread('chat-a', {
+      expires_at: new Date(clock.now().getTime() + 60_000).toISOString(),
+      title: 'Short-lived',
+    });
     await append('chat-a', t.thread_id, [say('soon gone')]);
     clock.advance(61_000);
     expect(await failureOf(memd.threads.get(t.thread_id, a))).toBeInstanceOf(GoneError);
@@ -155,7 +225,15 @@ describe('chat threads', () => {
     clock.advance(300_000);
     await server.drainTasks();
     expect(await failureOf(memd.threads.get(t.thread_id, a))).toBeInstanceOf(NotFoundError);
-    expect((await server.app.services.storage.threads.listMessages('chat-a', t.thread_id, { order: 'asc', limit: 10, offset: 0 })).total).toBe(0);
+    expect(
+      (
+        await server.app.services.storage.threads.listMessages('chat-a', t.thread_id, {
+          order: 'asc',
+          limit: 10,
+          offset: 0,
+        })
+      ).total,
+    ).toBe(0);
   });
 
   it('keeps workspaces apart', async () => {
@@ -186,13 +264,16 @@ describe('chat threads', () => {
       [{ role: 'user', content: 42 }],
     ];
     // Untyped: the client's types refuse most of these.
-    const appendRaw = (messages: unknown[]) => api.post(`/v1/threads/${t.thread_id}/messages?workspace_id=chat-a`, { messages });
+    const appendRaw = (messages: unknown[]) =>
+      api.post(`/v1/threads/${t.thread_id}/messages?workspace_id=chat-a`, { messages });
     for (const messages of badAppends) expect((await appendRaw(messages)).status, JSON.stringify(messages)).toBe(422);
     expect((await api.post(`/v1/threads/${t.thread_id}/messages?workspace_id=chat-a`, {})).status).toBe(422);
     expect(await failureOf(append('chat-a', 'thread_missing', [say('x')]))).toBeInstanceOf(NotFoundError);
     const base = `/v1/threads/${t.thread_id}/messages?workspace_id=chat-a`;
-    for (const query of ['limit=0', 'limit=1001', 'offset=-1', 'order=sideways', 'after_index=x']) expect((await api.get(`${base}&${query}`)).status, query).toBe(422);
-    for (const query of ['limit=0', 'limit=201', 'offset=-1']) expect((await api.get(`/v1/threads?workspace_id=chat-a&${query}`)).status, query).toBe(422);
+    for (const query of ['limit=0', 'limit=1001', 'offset=-1', 'order=sideways', 'after_index=x'])
+      expect((await api.get(`${base}&${query}`)).status, query).toBe(422);
+    for (const query of ['limit=0', 'limit=201', 'offset=-1'])
+      expect((await api.get(`/v1/threads?workspace_id=chat-a&${query}`)).status, query).toBe(422);
     for (const body of [{ thread_id: 'bad id!' }, { title: 5 }, { expires_at: 'tomorrow' }, { unknown: 1 }]) {
       expect((await api.post('/v1/threads?workspace_id=chat-a', body)).status, JSON.stringify(body)).toBe(422);
     }
@@ -214,12 +295,30 @@ describe('thread decomposition', () => {
     const t = await thread('chat-a', { observer_id: 'agent-7', subject_id: 'ana', user_id: 'u-ana' });
     await append('chat-a', t.thread_id, conversation);
     const first = await memd.threads.decompose(t.thread_id, a);
-    expect(first).toEqual({ thread_id: t.thread_id, workspace_id: 'chat-a', messages_processed: 5, memories_created: 2, from_index: 0, to_index: 4 });
+    expect(first).toEqual({
+      thread_id: t.thread_id,
+      workspace_id: 'chat-a',
+      messages_processed: 5,
+      memories_created: 2,
+      from_index: 0,
+      to_index: 4,
+    });
     const memories = (await memd.memories.list({ ...a, subject_id: 'ana', limit: 100 })).memories;
-    expect(memories.map((m) => m.content).sort()).toEqual(['I live in Lisbon and I work as a nurse.', 'My favourite food is grilled sardines.']);
+    expect(memories.map((m) => m.content).sort()).toEqual([
+      'I live in Lisbon and I work as a nurse.',
+      'My favourite food is grilled sardines.',
+    ]);
     const lisbon = memories.find((m) => m.content.includes('Lisbon'));
-    expect(lisbon).toMatchObject({ observer_id: 'agent-7', subject_id: 'ana', user_id: 'u-ana', metadata: { source: 'chat_history', thread_id: t.thread_id, message_range: [1, 1] } });
-    expect(await memd.threads.get(t.thread_id, a)).toMatchObject({ last_decomposed_index: 4, last_decomposed_at: clock.now().toISOString() });
+    expect(lisbon).toMatchObject({
+      observer_id: 'agent-7',
+      subject_id: 'ana',
+      user_id: 'u-ana',
+      metadata: { source: 'chat_history', thread_id: t.thread_id, message_range: [1, 1] },
+    });
+    expect(await memd.threads.get(t.thread_id, a)).toMatchObject({
+      last_decomposed_index: 4,
+      last_decomposed_at: clock.now().toISOString(),
+    });
 
     const second = await api.post(`/v1/chat/threads/${t.thread_id}/decompose?workspace_id=chat-a`);
     expect(second.body).toMatchObject({ messages_processed: 0, memories_created: 0, from_index: null, to_index: null });
@@ -232,13 +331,19 @@ describe('thread decomposition', () => {
 
   it('decomposes in the background once ten messages wait', async () => {
     const t = await thread('chat-a', { subject_id: 'bo' });
-    await append('chat-a', t.thread_id, Array.from({ length: 9 }, (_, i) => say(`I visited Porto on day ${i + 1} of the trip.`)));
+    await append(
+      'chat-a',
+      t.thread_id,
+      Array.from({ length: 9 }, (_, i) => say(`I visited Porto on day ${i + 1} of the trip.`)),
+    );
     await server.drainTasks();
     expect((await memd.threads.get(t.thread_id, a)).last_decomposed_index).toBe(-1);
     await append('chat-a', t.thread_id, [say('I always book the window seat on trains.')]);
     await server.drainTasks();
     expect((await memd.threads.get(t.thread_id, a)).last_decomposed_index).toBe(9);
-    expect((await memd.memories.list({ ...a, subject_id: 'bo', limit: 100 })).memories.map((m) => m.content)).toContain('I always book the window seat on trains.');
+    expect((await memd.memories.list({ ...a, subject_id: 'bo', limit: 100 })).memories.map((m) => m.content)).toContain(
+      'I always book the window seat on trains.',
+    );
   });
 });
 
@@ -258,16 +363,22 @@ describe('thread decomposition with a language model', () => {
   it('sends chunks with earlier messages as context and stores what the model extracts', async () => {
     const llm = memdClient(llmServer.url);
     const t = (await llm.threads.create({ subject_id: 'ana' })).thread;
-    await llm.threads.append(t.thread_id, { messages: Array.from({ length: 17 }, (_, i) => say(`message number ${i}`)) });
+    await llm.threads.append(t.thread_id, {
+      messages: Array.from({ length: 17 }, (_, i) => say(`message number ${i}`)),
+    });
     const prompts: string[] = [];
     fake.script(
       (req) => {
         prompts.push(req.messages.at(-1)!.content);
-        return JSON.stringify({ memories: [{ content: 'Ana lives in Lisbon.', category: 'profile', importance: 0.9, ref: 3 }] });
+        return JSON.stringify({
+          memories: [{ content: 'Ana lives in Lisbon.', category: 'profile', importance: 0.9, ref: 3 }],
+        });
       },
       (req) => {
         prompts.push(req.messages.at(-1)!.content);
-        return JSON.stringify({ memories: [{ content: 'Ana prefers tea.', category: 'preferences', importance: 0.7, ref: 'nonsense' }] });
+        return JSON.stringify({
+          memories: [{ content: 'Ana prefers tea.', category: 'preferences', importance: 0.7, ref: 'nonsense' }],
+        });
       },
     );
     const result = await llm.threads.decompose(t.thread_id);
@@ -277,7 +388,11 @@ describe('thread decomposition with a language model', () => {
     expect(prompts[1]).toContain('[CONTEXT 10] user: message number 10');
     expect(prompts[1]).toContain('[NEW 16] user: message number 16');
     const memories = (await llm.memories.list({ subject_id: 'ana' })).memories;
-    expect(memories.find((m) => m.content === 'Ana lives in Lisbon.')).toMatchObject({ subtype: 'profile', importance: 0.9, metadata: { message_range: [3, 3], extraction_method: 'llm' } });
+    expect(memories.find((m) => m.content === 'Ana lives in Lisbon.')).toMatchObject({
+      subtype: 'profile',
+      importance: 0.9,
+      metadata: { message_range: [3, 3], extraction_method: 'llm' },
+    });
     expect(memories.find((m) => m.content === 'Ana prefers tea.')!.metadata.message_range).toEqual([15, 16]);
   });
 });

@@ -13,7 +13,10 @@ const ERROR = 2;
 /** The one span named `name` (fails when there is none, or several). */
 function only(spans: readonly ReceivedSpan[], name: string): ReceivedSpan {
   const found = spans.filter((s) => s.name === name);
-  expect(found.map((s) => s.name), `spans named ${name}`).toEqual([name]);
+  expect(
+    found.map((s) => s.name),
+    `spans named ${name}`,
+  ).toEqual([name]);
   return found[0]!;
 }
 
@@ -51,7 +54,11 @@ describe('traces exported over OTLP when the OTEL_* variables switch them on', (
     await server.drainTasks();
     // Half the query's words match: under a rag_threshold of 0.9 the model reranks.
     fake.script({ text: JSON.stringify({ ranking: [2, 1] }), inputTokens: 42, outputTokens: 7 });
-    const recalled = await api.post('/v1/memories/recall', { query: 'garden party menu ideas', rag_threshold: 0.9 }, { traceparent: `00-${traceId}-${callerSpanId}-01` });
+    const recalled = await api.post(
+      '/v1/memories/recall',
+      { query: 'garden party menu ideas', rag_threshold: 0.9 },
+      { traceparent: `00-${traceId}-${callerSpanId}-01` },
+    );
     expect(recalled.status, JSON.stringify(recalled.body)).toBe(200);
     expect(recalled.body.mode_used).toBe('hybrid');
     recallRequestId = recalled.headers.get('x-request-id');
@@ -69,18 +76,35 @@ describe('traces exported over OTLP when the OTEL_* variables switch them on', (
   it('exports a server span per request that continues the caller trace', () => {
     const http = only(spans, 'POST /v1/memories/recall');
     expect(http).toMatchObject({ kind: SERVER, traceId, parentSpanId: callerSpanId });
-    expect(http.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.route': '/v1/memories/recall', 'http.response.status_code': 200, 'memd.request_id': recallRequestId });
+    expect(http.attributes).toMatchObject({
+      'http.request.method': 'POST',
+      'http.route': '/v1/memories/recall',
+      'http.response.status_code': 200,
+      'memd.request_id': recallRequestId,
+    });
     expect(http.resource['service.name']).toBe('memd-under-test');
   });
 
   it('nests a span per recall phase under the recall span', () => {
     // Reflect recalls too: the recall of the recall request is the one under its span.
-    const recalls = spans.filter((s) => s.name === 'recall' && s.parentSpanId === only(spans, 'POST /v1/memories/recall').spanId);
+    const recalls = spans.filter(
+      (s) => s.name === 'recall' && s.parentSpanId === only(spans, 'POST /v1/memories/recall').spanId,
+    );
     expect(recalls).toHaveLength(1);
     const recall = recalls[0]!;
     expect(recall.attributes).toMatchObject({ 'memd.recall.cached': false, 'memd.recall.mode': 'hybrid' });
     expect(childrenOf(spans, recall)).toEqual(
-      expect.arrayContaining(['recall.embed_query', 'recall.dense', 'recall.keyword', 'recall.fusion', 'recall.graph', 'recall.rank', 'recall.expansion', 'recall.rerank', 'recall.present']),
+      expect.arrayContaining([
+        'recall.embed_query',
+        'recall.dense',
+        'recall.keyword',
+        'recall.fusion',
+        'recall.graph',
+        'recall.rank',
+        'recall.expansion',
+        'recall.rerank',
+        'recall.present',
+      ]),
     );
   });
 
@@ -112,17 +136,34 @@ describe('traces exported over OTLP when the OTEL_* variables switch them on', (
     const writes = spans.filter((s) => s.name === 'memory.write');
     expect(writes).toHaveLength(2);
     for (const write of writes) {
-      expect(childrenOf(spans, write).sort()).toEqual(['embeddings feature-hash-v1', 'memory.write.commit', 'memory.write.dedup']);
+      expect(childrenOf(spans, write).sort()).toEqual([
+        'embeddings feature-hash-v1',
+        'memory.write.commit',
+        'memory.write.dedup',
+      ]);
       expect(spans.find((s) => s.spanId === write.parentSpanId)?.name).toBe('POST /v1/memories');
     }
-    const embedding = spans.find((s) => s.name === 'embeddings feature-hash-v1' && s.parentSpanId === writes[0]!.spanId)!;
-    expect(embedding.attributes).toMatchObject({ 'gen_ai.operation.name': 'embeddings', 'gen_ai.request.model': 'feature-hash-v1', 'memd.embedding.texts': 1 });
+    const embedding = spans.find(
+      (s) => s.name === 'embeddings feature-hash-v1' && s.parentSpanId === writes[0]!.spanId,
+    )!;
+    expect(embedding.attributes).toMatchObject({
+      'gen_ai.operation.name': 'embeddings',
+      'gen_ai.request.model': 'feature-hash-v1',
+      'memd.embedding.texts': 1,
+    });
 
     const tasks = spans.filter((s) => s.name === 'task memory.enrich');
     expect(tasks).toHaveLength(2);
     for (const task of tasks) {
       expect(task.parentSpanId).toBe('');
-      expect(childrenOf(spans, task)).toEqual(expect.arrayContaining(['memory.enrich.refine', 'memory.enrich.decompose', 'memory.enrich.associate', 'memory.enrich.contradictions']));
+      expect(childrenOf(spans, task)).toEqual(
+        expect.arrayContaining([
+          'memory.enrich.refine',
+          'memory.enrich.decompose',
+          'memory.enrich.associate',
+          'memory.enrich.contradictions',
+        ]),
+      );
       const refine = spans.find((s) => s.name === 'memory.enrich.refine' && s.parentSpanId === task.spanId)!;
       expect(childrenOf(spans, refine)).toEqual(['chat test-model']);
     }
@@ -132,7 +173,9 @@ describe('traces exported over OTLP when the OTEL_* variables switch them on', (
 describe('the OTLP protocol', () => {
   it('exports protobuf to <OTEL_EXPORTER_OTLP_ENDPOINT>/v1/traces by default', async () => {
     const receiver = await startOtlpReceiver();
-    const server = await startServer({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint.replace('/v1/traces', '') } });
+    const server = await startServer({
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint.replace('/v1/traces', '') },
+    });
     expect((await client(server.url).get('/health')).status).toBe(200);
     await server.stop();
     await receiver.close();
@@ -147,20 +190,32 @@ describe('tracing off', () => {
   const probe = fileURLToPath(new URL('../support/loaded-modules-probe.ts', import.meta.url));
   const loadedModules = (env: Record<string, string>): Promise<string[]> =>
     new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', probe], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', probe], {
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       let output = '';
       child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(output) as string[]) : reject(new Error(`probe exited with ${code}: ${output}`))));
+      child.on('exit', (code) =>
+        code === 0
+          ? resolve(JSON.parse(output) as string[])
+          : reject(new Error(`probe exited with ${code}: ${output}`)),
+      );
     });
 
   // Two processes each transpile and load the whole server: 40 s alone at load 20, past the default 60 s in a full run.
   it('loads no OpenTelemetry SDK, while switched on loads it', { timeout: 180_000 }, async () => {
     const receiver = await startOtlpReceiver();
     try {
-      const [off, on] = await Promise.all([loadedModules({}), loadedModules({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.endpoint })]);
+      const [off, on] = await Promise.all([
+        loadedModules({}),
+        loadedModules({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: receiver.endpoint }),
+      ]);
       // The AI SDK imports the OpenTelemetry API, which does nothing without an SDK.
       expect(off.filter((name) => name !== '@opentelemetry/api')).toEqual([]);
-      expect(on).toEqual(expect.arrayContaining(['@opentelemetry/sdk-trace', '@opentelemetry/exporter-trace-otlp-proto']));
+      expect(on).toEqual(
+        expect.arrayContaining(['@opentelemetry/sdk-trace', '@opentelemetry/exporter-trace-otlp-proto']),
+      );
     } finally {
       await receiver.close();
     }

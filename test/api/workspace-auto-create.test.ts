@@ -13,17 +13,33 @@ describe('workspaces created on first use', () => {
 
   it('creates the workspace a write, a read or a header names for the first time (no auth)', async () => {
     expect((await api.get('/v1/workspaces/project-alpha')).status).toBe(404);
-    const written = await api.post('/v1/memories', { workspace_id: 'project-alpha', content: 'Alpha uses PostgreSQL.' });
+    const written = await api.post('/v1/memories', {
+      workspace_id: 'project-alpha',
+      content: 'Alpha uses PostgreSQL.',
+    });
     expect(written.status).toBe(201);
-    expect((await api.get('/v1/workspaces/project-alpha')).body.workspace).toMatchObject({ id: 'project-alpha', name: 'project-alpha' });
-    expect((await api.get('/v1/workspaces/project-alpha/contexts')).body.contexts.map((c: { id: string }) => c.id)).toEqual(['_default']);
+    expect((await api.get('/v1/workspaces/project-alpha')).body.workspace).toMatchObject({
+      id: 'project-alpha',
+      name: 'project-alpha',
+    });
+    expect(
+      (await api.get('/v1/workspaces/project-alpha/contexts')).body.contexts.map((c: { id: string }) => c.id),
+    ).toEqual(['_default']);
 
-    expect((await api.get('/v1/threads', { 'x-workspace-id': 'project-beta' })).body).toEqual({ threads: [], total_count: 0 });
+    expect((await api.get('/v1/threads', { 'x-workspace-id': 'project-beta' })).body).toEqual({
+      threads: [],
+      total_count: 0,
+    });
     expect((await api.get('/v1/workspaces/project-beta')).status).toBe(200);
-    expect((await api.post('/v1/memories/recall', { query: 'anything' }, { 'x-workspace-id': 'project-gamma' })).body.memories).toEqual([]);
+    expect(
+      (await api.post('/v1/memories/recall', { query: 'anything' }, { 'x-workspace-id': 'project-gamma' })).body
+        .memories,
+    ).toEqual([]);
     const listed = await api.get('/v1/memories?workspace_id=project-delta');
     expect([listed.status, listed.body.memories]).toEqual([200, []]);
-    expect((await api.get('/v1/workspaces')).body.workspaces.map((w: { id: string }) => w.id)).toEqual(expect.arrayContaining(['project-alpha', 'project-beta', 'project-gamma', 'project-delta']));
+    expect((await api.get('/v1/workspaces')).body.workspaces.map((w: { id: string }) => w.id)).toEqual(
+      expect.arrayContaining(['project-alpha', 'project-beta', 'project-gamma', 'project-delta']),
+    );
   });
 
   it('keeps 404 for routes that address the workspace itself, and creates nothing there', async () => {
@@ -31,10 +47,14 @@ describe('workspaces created on first use', () => {
     expect((await api.get('/v1/workspaces/never-made/export')).status).toBe(404);
     expect((await api.get('/v1/workspaces/never-made/schema')).status).toBe(404);
     expect((await api.get('/v1/workspaces/never-made/contradictions')).status).toBe(404);
-    expect((await api.post('/v1/workspaces/never-made/import', { data: { memories: [], associations: [] } })).status).toBe(404);
+    expect(
+      (await api.post('/v1/workspaces/never-made/import', { data: { memories: [], associations: [] } })).status,
+    ).toBe(404);
     expect((await api.put('/v1/workspaces/never-made', { name: 'x' })).status).toBe(404);
     expect((await api.delete('/v1/workspaces/never-made')).status).toBe(404);
-    expect((await api.get('/v1/workspaces')).body.workspaces.map((w: { id: string }) => w.id)).not.toContain('never-made');
+    expect((await api.get('/v1/workspaces')).body.workspaces.map((w: { id: string }) => w.id)).not.toContain(
+      'never-made',
+    );
   });
 
   it('does not create a workspace for a record looked up by id from it', async () => {

@@ -4,7 +4,12 @@ import { client, startServer, startTwoTeams, type Client, type TestServer, type 
 
 type Json = Record<string, any>;
 
-const remember = async (api: Client, workspace: string, content: string, headers: Record<string, string> = {}): Promise<Json> => {
+const remember = async (
+  api: Client,
+  workspace: string,
+  content: string,
+  headers: Record<string, string> = {},
+): Promise<Json> => {
   const res = await api.post('/v1/memories', { workspace_id: workspace, content }, headers);
   expect(res.status).toBe(201);
   return res.body.memory;
@@ -25,7 +30,9 @@ describe('one workspace resolution for every route and method', () => {
     const q = '?workspace_id=res-w';
     expect((await api.get(`/v1/memories/${memory.id}${q}`)).body.memory.id).toBe(memory.id);
     expect((await api.put(`/v1/memories/${memory.id}${q}`, { importance: 0.9 })).body.memory.importance).toBe(0.9);
-    expect((await api.post(`/v1/memories/${memory.id}/decay${q}`, { decay_rate: 0.2 })).body.memory.importance).toBeCloseTo(0.7);
+    expect(
+      (await api.post(`/v1/memories/${memory.id}/decay${q}`, { decay_rate: 0.2 })).body.memory.importance,
+    ).toBeCloseTo(0.7);
     expect((await api.post(`/v1/memories/${memory.id}/traverse${q}`, { max_depth: 1 })).status).toBe(200);
     expect((await api.get(`/v1/memories/${memory.id}/trace${q}`)).body.memory.id).toBe(memory.id);
 
@@ -34,7 +41,9 @@ describe('one workspace resolution for every route and method', () => {
     expect((await api.put(`/v1/memories/${memory.id}`, { tags: ['ops'] })).body.memory.tags).toEqual(['ops']);
     expect((await api.post(`/v1/memories/${memory.id}/decay`, {})).body.memory.importance).toBeCloseTo(0.6);
     const other = await remember(api, 'res-w', 'Releases are tagged on Wednesdays.');
-    expect((await api.post(`/v1/memories/${memory.id}/associate`, { target_id: other.id, relationship: 'precedes' })).status).toBe(201);
+    expect(
+      (await api.post(`/v1/memories/${memory.id}/associate`, { target_id: other.id, relationship: 'precedes' })).status,
+    ).toBe(201);
     expect((await api.get(`/v1/memories/${memory.id}/associations`)).body.associations).toHaveLength(1);
     expect((await api.delete(`/v1/memories/${other.id}`)).status).toBe(204);
     expect((await api.get(`/v1/memories/${other.id}?workspace_id=res-w`)).body.memory.status).toBe('deleted');
@@ -54,7 +63,10 @@ describe('one workspace resolution for every route and method', () => {
     expect((await api.post(`/v1/memories/${memory.id}/decay?workspace_id=res-b`, {})).status).toBe(404);
     expect((await api.delete(`/v1/memories/${memory.id}?workspace_id=res-b`)).status).toBe(404);
     // Nothing changed.
-    expect((await api.get(`/v1/memories/${memory.id}`)).body.memory).toMatchObject({ importance: 0.5, status: 'active' });
+    expect((await api.get(`/v1/memories/${memory.id}`)).body.memory).toMatchObject({
+      importance: 0.5,
+      status: 'active',
+    });
   });
 
   it('finds sessions, threads, skills, MCP servers, data providers, documents and jobs by id', async () => {
@@ -64,43 +76,83 @@ describe('one workspace resolution for every route and method', () => {
 
     const thread = (await api.post('/v1/threads', { workspace_id: 'res-reg', title: 'T' })).body.thread;
     expect((await api.get(`/v1/threads/${thread.thread_id}`)).body.thread.title).toBe('T');
-    expect((await api.post(`/v1/threads/${thread.thread_id}/messages`, { messages: [{ role: 'user', content: 'hi' }] })).status).toBe(201);
+    expect(
+      (await api.post(`/v1/threads/${thread.thread_id}/messages`, { messages: [{ role: 'user', content: 'hi' }] }))
+        .status,
+    ).toBe(201);
 
-    const skill = (await api.post('/v1/skills', { workspace_id: 'res-reg', manifest: '---\nname: deploy\ndescription: Deploys\n---\nSteps\n' })).body.skill;
+    const skill = (
+      await api.post('/v1/skills', {
+        workspace_id: 'res-reg',
+        manifest: '---\nname: deploy\ndescription: Deploys\n---\nSteps\n',
+      })
+    ).body.skill;
     expect((await api.get(`/v1/skills/${skill.id}`)).body.skill.name).toBe('deploy');
     expect((await api.get(`/v1/skills/${skill.id}/files`)).status).toBe(200);
 
-    const server_ = (await api.post('/v1/mcp-servers', { workspace_id: 'res-reg', name: 'files', command: 'npx' })).body.mcp_server;
+    const server_ = (await api.post('/v1/mcp-servers', { workspace_id: 'res-reg', name: 'files', command: 'npx' })).body
+      .mcp_server;
     expect((await api.get(`/v1/mcp-servers/${server_.id}`)).body.mcp_server.name).toBe('files');
-    expect((await api.raw('PATCH', `/v1/mcp-servers/${server_.id}`, { description: 'local files' })).body.mcp_server.description).toBe('local files');
+    expect(
+      (await api.raw('PATCH', `/v1/mcp-servers/${server_.id}`, { description: 'local files' })).body.mcp_server
+        .description,
+    ).toBe('local files');
 
-    const provider = (await api.post('/v1/data-providers', { workspace_id: 'res-reg', name: 'drive', provider_type: 'local' })).body.data_provider;
+    const provider = (
+      await api.post('/v1/data-providers', { workspace_id: 'res-reg', name: 'drive', provider_type: 'local' })
+    ).body.data_provider;
     expect((await api.get(`/v1/data-providers/${provider.id}`)).body.data_provider.name).toBe('drive');
 
-    const upload = await uploadDocument(server.url, { name: 'notes.txt', bytes: Buffer.from('Backups run nightly at two.'), type: 'text/plain' }, { workspace_id: 'res-reg' });
+    const upload = await uploadDocument(
+      server.url,
+      { name: 'notes.txt', bytes: Buffer.from('Backups run nightly at two.'), type: 'text/plain' },
+      { workspace_id: 'res-reg' },
+    );
     expect(upload.status).toBe(202);
     expect((await api.get(`/v1/documents/${upload.body.document.id}`)).body.document.workspace_id).toBe('res-reg');
     expect((await api.get(`/v1/documents/jobs/${upload.body.job.id}`)).body.job.id).toBe(upload.body.job.id);
 
     // Each of them is a 404 from another named workspace.
     const elsewhere = '?workspace_id=res-elsewhere';
-    for (const path of [`/v1/sessions/${session.id}`, `/v1/threads/${thread.thread_id}`, `/v1/skills/${skill.id}`, `/v1/mcp-servers/${server_.id}`, `/v1/data-providers/${provider.id}`, `/v1/documents/${upload.body.document.id}`, `/v1/documents/jobs/${upload.body.job.id}`]) {
+    for (const path of [
+      `/v1/sessions/${session.id}`,
+      `/v1/threads/${thread.thread_id}`,
+      `/v1/skills/${skill.id}`,
+      `/v1/mcp-servers/${server_.id}`,
+      `/v1/data-providers/${provider.id}`,
+      `/v1/documents/${upload.body.document.id}`,
+      `/v1/documents/jobs/${upload.body.job.id}`,
+    ]) {
       expect((await api.get(`${path}${elsewhere}`)).status, path).toBe(404);
     }
   });
 
   it('finds an association and a contradiction by id, and answers 404 from another named workspace, changing nothing', async () => {
-    const [a, b] = [await remember(api, 'res-edges', 'Ana works at Google'), await remember(api, 'res-edges', 'Ana joined Microsoft last spring')];
-    const link = (await api.post(`/v1/memories/${a.id}/associate`, { target_id: b.id, relationship: 'related_to' })).body.association;
-    expect((await api.delete(`/v1/memories/${a.id}/associations/${link.id}?workspace_id=res-elsewhere`)).status).toBe(404);
-    expect((await api.get(`/v1/memories/${a.id}/associations`)).body.associations.map((x: Json) => x.id)).toContain(link.id);
+    const [a, b] = [
+      await remember(api, 'res-edges', 'Ana works at Google'),
+      await remember(api, 'res-edges', 'Ana joined Microsoft last spring'),
+    ];
+    const link = (await api.post(`/v1/memories/${a.id}/associate`, { target_id: b.id, relationship: 'related_to' }))
+      .body.association;
+    expect((await api.delete(`/v1/memories/${a.id}/associations/${link.id}?workspace_id=res-elsewhere`)).status).toBe(
+      404,
+    );
+    expect((await api.get(`/v1/memories/${a.id}/associations`)).body.associations.map((x: Json) => x.id)).toContain(
+      link.id,
+    );
     expect((await api.delete(`/v1/memories/${a.id}/associations/${link.id}`)).status).toBe(204);
-    expect((await api.get(`/v1/memories/${a.id}/associations`)).body.associations.map((x: Json) => x.id)).not.toContain(link.id);
+    expect((await api.get(`/v1/memories/${a.id}/associations`)).body.associations.map((x: Json) => x.id)).not.toContain(
+      link.id,
+    );
 
     await server.drainTasks();
-    expect((await api.post('/v1/workspaces/res-edges/contradictions/scan', { batch_size: 10 })).body.contradictions_found).toBe(1);
+    expect(
+      (await api.post('/v1/workspaces/res-edges/contradictions/scan', { batch_size: 10 })).body.contradictions_found,
+    ).toBe(1);
     const [contradiction] = (await api.get('/v1/workspaces/res-edges/contradictions')).body.contradictions;
-    const elsewhere = await api.post(`/v1/contradictions/${contradiction.id}/resolve?workspace_id=res-elsewhere`, { resolution: 'keep_both' });
+    const elsewhere = await api.post(`/v1/contradictions/${contradiction.id}/resolve?workspace_id=res-elsewhere`, {
+      resolution: 'keep_both',
+    });
     expect(elsewhere.status).toBe(404);
     expect((await api.get('/v1/workspaces/res-edges/contradictions')).body.contradictions).toHaveLength(1);
     const resolved = await api.post(`/v1/contradictions/${contradiction.id}/resolve`, { resolution: 'keep_both' });
@@ -120,8 +172,11 @@ describe('one workspace resolution for every route and method', () => {
   it('takes the workspace from the body, then the query, the header, the session, then _default', async () => {
     const session = (await api.post('/v1/sessions', { workspace_id: 'res-order-session' })).body.session;
     const all = { 'x-workspace-id': 'res-order-header', 'x-session-id': session.id };
-    const write = async (path: string, body: Json, headers: Record<string, string>) => (await api.post(path, { content: `note ${Math.random()}`, ...body }, headers)).body.memory.workspace_id;
-    expect(await write('/v1/memories?workspace_id=res-order-query', { workspace_id: 'res-order-body' }, all)).toBe('res-order-body');
+    const write = async (path: string, body: Json, headers: Record<string, string>) =>
+      (await api.post(path, { content: `note ${Math.random()}`, ...body }, headers)).body.memory.workspace_id;
+    expect(await write('/v1/memories?workspace_id=res-order-query', { workspace_id: 'res-order-body' }, all)).toBe(
+      'res-order-body',
+    );
     expect(await write('/v1/memories?workspace_id=res-order-query', {}, all)).toBe('res-order-query');
     expect(await write('/v1/memories', {}, all)).toBe('res-order-header');
     expect(await write('/v1/memories', {}, { 'x-session-id': session.id })).toBe('res-order-session');
@@ -151,14 +206,19 @@ describe('workspace resolution with API keys', () => {
     expect((await keyA.delete(`/v1/memories/${theirs.id}`)).status).toBe(404);
     expect((await admin.get(`/v1/memories/${theirs.id}`)).body.memory.importance).toBe(0.5);
 
-    const skill = (await admin.post('/v1/skills', { workspace_id: 'team-b', manifest: '---\nname: secret\n---\nx\n' })).body.skill;
+    const skill = (await admin.post('/v1/skills', { workspace_id: 'team-b', manifest: '---\nname: secret\n---\nx\n' }))
+      .body.skill;
     expect((await keyA.get(`/v1/skills/${skill.id}`)).status).toBe(404);
     const session = (await admin.post('/v1/sessions', { workspace_id: 'team-b' })).body.session;
     expect((await keyA.get(`/v1/sessions/${session.id}`)).status).toBe(404);
     const sibling = await remember(admin, 'team-b', 'Team B joined Microsoft last spring.');
-    const link = (await admin.post(`/v1/memories/${theirs.id}/associate`, { target_id: sibling.id, relationship: 'related_to' })).body.association;
+    const link = (
+      await admin.post(`/v1/memories/${theirs.id}/associate`, { target_id: sibling.id, relationship: 'related_to' })
+    ).body.association;
     expect((await keyA.delete(`/v1/memories/${theirs.id}/associations/${link.id}`)).status).toBe(404);
-    expect((await admin.get(`/v1/memories/${theirs.id}/associations`)).body.associations.map((x: Json) => x.id)).toContain(link.id);
+    expect(
+      (await admin.get(`/v1/memories/${theirs.id}/associations`)).body.associations.map((x: Json) => x.id),
+    ).toContain(link.id);
 
     await remember(admin, 'team-b', 'Bea works at Google');
     await remember(admin, 'team-b', 'Bea joined Microsoft last spring');
@@ -166,10 +226,16 @@ describe('workspace resolution with API keys', () => {
     await admin.post('/v1/workspaces/team-b/contradictions/scan', { batch_size: 10 });
     const [contradiction] = (await admin.get('/v1/workspaces/team-b/contradictions')).body.contradictions;
     expect(contradiction).toBeDefined();
-    const hiddenContradiction = await keyA.post(`/v1/contradictions/${contradiction.id}/resolve`, { resolution: 'keep_a' });
-    const absentContradiction = await keyA.post('/v1/contradictions/ctr_0000000000000000/resolve', { resolution: 'keep_a' });
+    const hiddenContradiction = await keyA.post(`/v1/contradictions/${contradiction.id}/resolve`, {
+      resolution: 'keep_a',
+    });
+    const absentContradiction = await keyA.post('/v1/contradictions/ctr_0000000000000000/resolve', {
+      resolution: 'keep_a',
+    });
     expect([hiddenContradiction.status, absentContradiction.status]).toEqual([404, 404]);
-    expect((await admin.get('/v1/workspaces/team-b/contradictions')).body.contradictions.map((c: Json) => c.id)).toContain(contradiction.id);
+    expect(
+      (await admin.get('/v1/workspaces/team-b/contradictions')).body.contradictions.map((c: Json) => c.id),
+    ).toContain(contradiction.id);
     expect((await keyA.delete(`/v1/sessions/${session.id}`)).status).toBe(404);
     expect((await admin.get(`/v1/sessions/${session.id}`)).status).toBe(200);
   });

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BadRequestError, ConflictError, GoneError, NotFoundError, ValidationError, type MemdClient } from '../../packages/client/src/index.js';
+import {
+  BadRequestError,
+  ConflictError,
+  GoneError,
+  NotFoundError,
+  ValidationError,
+  type MemdClient,
+} from '../../packages/client/src/index.js';
 import { ManualClock, failureOf, memdClient, startServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -17,9 +24,17 @@ describe('workspaces', () => {
     const created = await memd.workspaces.create.withResponse({ name: 'Research', settings: { lang: 'en' } });
     expect(created.status).toBe(201);
     const ws = created.data.workspace;
-    expect(ws).toMatchObject({ id: expect.stringMatching(/^ws_[0-9a-f]{16}$/), name: 'Research', settings: { lang: 'en' }, tenant_id: 'default' });
+    expect(ws).toMatchObject({
+      id: expect.stringMatching(/^ws_[0-9a-f]{16}$/),
+      name: 'Research',
+      settings: { lang: 'en' },
+      tenant_id: 'default',
+    });
     expect((await memd.workspaces.get(ws.id)).workspace).toEqual(ws);
-    expect((await memd.workspaces.update(ws.id, { name: 'Research 2' })).workspace).toMatchObject({ name: 'Research 2', settings: { lang: 'en' } });
+    expect((await memd.workspaces.update(ws.id, { name: 'Research 2' })).workspace).toMatchObject({
+      name: 'Research 2',
+      settings: { lang: 'en' },
+    });
     expect((await memd.workspaces.list()).workspaces.map((w) => w.id)).toContain(ws.id);
     expect((await memd.workspaces.delete.withResponse(ws.id)).status).toBe(204);
     expect(await failureOf(memd.workspaces.get(ws.id))).toBeInstanceOf(NotFoundError);
@@ -69,7 +84,9 @@ describe('workspaces', () => {
     expect(schema.memory_types).toEqual(['episodic', 'semantic', 'procedural', 'working']);
     expect(schema.relationship_types).toHaveLength(63);
     expect(new Set(schema.relationship_types).size).toBe(63);
-    expect(schema.relationship_types).toEqual(expect.arrayContaining(['similar_to', 'refines', 'follows_temporally', 'referenced_by', 'parent_of']));
+    expect(schema.relationship_types).toEqual(
+      expect.arrayContaining(['similar_to', 'refines', 'follows_temporally', 'referenced_by', 'parent_of']),
+    );
     expect(schema.memory_subtypes).toHaveLength(13);
     expect(schema.memory_subtypes).toContain('inference');
     expect(schema.can_customize).toBe(false);
@@ -78,9 +95,17 @@ describe('workspaces', () => {
 
   it('creates and lists contexts', async () => {
     const ws = (await memd.workspaces.create({ name: 'ctx' })).workspace.id;
-    const created = await memd.workspaces.contexts.create.withResponse(ws, { name: 'Planning', description: 'Q3 planning' });
+    const created = await memd.workspaces.contexts.create.withResponse(ws, {
+      name: 'Planning',
+      description: 'Q3 planning',
+    });
     expect(created.status).toBe(201);
-    expect(created.data.context).toMatchObject({ id: expect.stringMatching(/^ctx_/), name: 'Planning', description: 'Q3 planning', workspace_id: ws });
+    expect(created.data.context).toMatchObject({
+      id: expect.stringMatching(/^ctx_/),
+      name: 'Planning',
+      description: 'Q3 planning',
+      workspace_id: ws,
+    });
     const listed = (await memd.workspaces.contexts.list(ws)).contexts.map((c) => c.id);
     expect(listed).toEqual(['_default', created.data.context.id]);
     expect(await failureOf(memd.workspaces.contexts.create(ws, { name: '' }))).toBeInstanceOf(ValidationError);
@@ -94,7 +119,12 @@ describe('workspace resolution', () => {
     await memd.workspaces.create({ id: 'ws-header', name: 'h' });
     const session = (await memd.sessions.start({ workspace_id: 'ws-session' })).session;
     const where = async (as: MemdClient, workspace_id?: string) =>
-      (await as.memories.create({ content: `resolution probe ${Math.random()}`, ...(workspace_id && { workspace_id }) })).memory.workspace_id;
+      (
+        await as.memories.create({
+          content: `resolution probe ${Math.random()}`,
+          ...(workspace_id && { workspace_id }),
+        })
+      ).memory.workspace_id;
     const inSession = memd.withSession(session.id);
     expect(await where(inSession.withWorkspace('ws-header'), 'ws-body')).toBe('ws-body');
     expect(await where(inSession.withWorkspace('ws-header'))).toBe('ws-header');
@@ -103,13 +133,21 @@ describe('workspace resolution', () => {
   });
 
   it('gives memories written with X-Session-ID the session and its context', async () => {
-    const session = (await memd.sessions.start({ workspace_id: 'ws-ctx', context_id: 'sprint-9', user_id: 'u7' })).session;
+    const session = (await memd.sessions.start({ workspace_id: 'ws-ctx', context_id: 'sprint-9', user_id: 'u7' }))
+      .session;
     const memory = (await memd.withSession(session.id).memories.create({ content: 'Standup moved to 10:00.' })).memory;
-    expect(memory).toMatchObject({ workspace_id: 'ws-ctx', session_id: session.id, context_id: 'sprint-9', user_id: 'u7' });
+    expect(memory).toMatchObject({
+      workspace_id: 'ws-ctx',
+      session_id: session.id,
+      context_id: 'sprint-9',
+      user_id: 'u7',
+    });
   });
 
   it('refuses an unknown session (404) and an expired one (410) instead of falling back to _default', async () => {
-    expect(await failureOf(memd.withSession('sess_unknown').memories.create({ content: 'lost' }))).toBeInstanceOf(NotFoundError);
+    expect(await failureOf(memd.withSession('sess_unknown').memories.create({ content: 'lost' }))).toBeInstanceOf(
+      NotFoundError,
+    );
     const session = (await memd.sessions.start({ workspace_id: 'ws-exp', ttl_seconds: 60 })).session;
     clock.advance(61_000);
     const expired = await failureOf(memd.withSession(session.id).memories.create({ content: 'too late' }));

@@ -24,7 +24,10 @@ async function doctor(env: Record<string, string>, args: string[] = []) {
   const result = await runCli(['doctor', '--json', ...args], { env: { MEMD_EMBEDDING_PROVIDER: 'hash', ...env } });
   const report = JSON.parse(result.stdout) as { exit_code: number; checks: Check[] };
   expect(report.exit_code).toBe(result.code);
-  return { code: result.code, checks: Object.fromEntries(report.checks.map((check) => [check.check, check])) as Record<string, Check> };
+  return {
+    code: result.code,
+    checks: Object.fromEntries(report.checks.map((check) => [check.check, check])) as Record<string, Check>,
+  };
 }
 
 describe('memd doctor', () => {
@@ -35,7 +38,11 @@ describe('memd doctor', () => {
     expect(result.stdout.trimEnd().split('\n')).toEqual([
       'ok    configuration   sqlite storage, hash embedder, language model: none',
       `ok    data directory  ${dataDir} does not exist yet; the first start creates it`,
-      expect.stringMatching(new RegExp(`^ok    storage         sqlite [\\d.]+ at ${join(dataDir, 'memd.sqlite')}: no schema yet; the first start creates it$`)),
+      expect.stringMatching(
+        new RegExp(
+          `^ok    storage         sqlite [\\d.]+ at ${join(dataDir, 'memd.sqlite')}: no schema yet; the first start creates it$`,
+        ),
+      ),
       'ok    embedder        hash/feature-hash-v1 (256 dimensions) loads and embeds',
       'skip  language model  none configured (MEMD_LLM_PROVIDER)',
       'skip  pgvector        SQLite storage',
@@ -48,12 +55,20 @@ describe('memd doctor', () => {
       await client(server.url).post('/v1/memories', { content: 'Checked while the server runs.' });
       const good = await doctor({ MEMD_DATA_DIR: server.dataDir });
       expect(good.code).toBe(0);
-      expect(good.checks.storage).toMatchObject({ status: 'ok', detail: expect.stringContaining('reachable, schema up to date') });
+      expect(good.checks.storage).toMatchObject({
+        status: 'ok',
+        detail: expect.stringContaining('reachable, schema up to date'),
+      });
 
       const changed = await doctor({ MEMD_DATA_DIR: server.dataDir, MEMD_EMBEDDING_DIMENSIONS: '64' });
       expect(changed.code).toBe(DOCTOR_EXIT.embedder);
-      expect(changed.checks.embedder).toMatchObject({ status: 'fail', detail: expect.stringMatching(/\(256 dimensions\).*\(64 dimensions\).*memd reembed/) });
-      expect((await client(server.url).post('/v1/memories/recall', { query: 'checked while running' })).body.memories).toHaveLength(1);
+      expect(changed.checks.embedder).toMatchObject({
+        status: 'fail',
+        detail: expect.stringMatching(/\(256 dimensions\).*\(64 dimensions\).*memd reembed/),
+      });
+      expect(
+        (await client(server.url).post('/v1/memories/recall', { query: 'checked while running' })).body.memories,
+      ).toHaveLength(1);
     } finally {
       await server.stop();
     }
@@ -61,15 +76,29 @@ describe('memd doctor', () => {
 
   it('exits with the sum of what failed: PostgreSQL unreachable (8) and the language model unreachable (32)', async () => {
     const port = await closedPort();
-    const postgres = { MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: `postgres://memd:secret@127.0.0.1:${port}/memd`, MEMD_DATA_DIR: join(scratch, 'pg') };
+    const postgres = {
+      MEMD_STORAGE: 'postgres',
+      MEMD_DATABASE_URL: `postgres://memd:secret@127.0.0.1:${port}/memd`,
+      MEMD_DATA_DIR: join(scratch, 'pg'),
+    };
     const storageOnly = await doctor(postgres);
     expect(storageOnly.code).toBe(DOCTOR_EXIT.storage);
-    expect(storageOnly.checks.storage).toMatchObject({ status: 'fail', detail: expect.stringContaining('ECONNREFUSED') });
+    expect(storageOnly.checks.storage).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('ECONNREFUSED'),
+    });
     expect(storageOnly.checks.storage!.detail).not.toContain('secret');
     expect(storageOnly.checks.pgvector).toMatchObject({ status: 'skip' });
-    expect(storageOnly.checks['data directory']).toMatchObject({ status: 'skip', detail: 'PostgreSQL storage keeps nothing in it' });
+    expect(storageOnly.checks['data directory']).toMatchObject({
+      status: 'skip',
+      detail: 'PostgreSQL storage keeps nothing in it',
+    });
 
-    const llm = { MEMD_LLM_PROVIDER: 'openai', MEMD_LLM_MODEL: 'small', MEMD_LLM_BASE_URL: `http://127.0.0.1:${port}/v1` };
+    const llm = {
+      MEMD_LLM_PROVIDER: 'openai',
+      MEMD_LLM_MODEL: 'small',
+      MEMD_LLM_BASE_URL: `http://127.0.0.1:${port}/v1`,
+    };
     const both = await doctor({ ...postgres, ...llm });
     expect(both.code).toBe(DOCTOR_EXIT.storage + DOCTOR_EXIT.languageModel);
     expect(both.checks['language model']).toMatchObject({ status: 'fail' });
@@ -78,7 +107,10 @@ describe('memd doctor', () => {
   it('exits 3 on a configuration it cannot read, and 4 when the data directory cannot be written', async () => {
     const invalid = await doctor({ MEMD_STORAGE: 'oracle' });
     expect(invalid.code).toBe(DOCTOR_EXIT.configuration);
-    expect(invalid.checks.configuration).toMatchObject({ status: 'fail', detail: expect.stringContaining('MEMD_STORAGE must be one of sqlite, postgres') });
+    expect(invalid.checks.configuration).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('MEMD_STORAGE must be one of sqlite, postgres'),
+    });
 
     const file = join(scratch, 'a-file');
     writeFileSync(file, '');
@@ -96,23 +128,46 @@ describe('memd doctor', () => {
     try {
       const empty = await doctor(env);
       expect(empty.code).toBe(0);
-      expect(empty.checks.storage).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^postgres [\d.]+.* at postgres:\/\/\S+: no schema yet; the first start creates it$/) });
+      expect(empty.checks.storage).toMatchObject({
+        status: 'ok',
+        detail: expect.stringMatching(
+          /^postgres [\d.]+.* at postgres:\/\/\S+: no schema yet; the first start creates it$/,
+        ),
+      });
 
       const storage = await openPostgresStorage({ url, poolSize: 1, dimensions: 256, schema });
       await storage.close();
       const migrated = await doctor(env);
       expect(migrated.code).toBe(0);
-      expect(migrated.checks.storage).toMatchObject({ status: 'ok', detail: expect.stringContaining('reachable, schema up to date') });
-      expect(migrated.checks.pgvector).toMatchObject({ status: 'ok', detail: expect.stringMatching(/^0\.\d+\.\d+ installed$/) });
+      expect(migrated.checks.storage).toMatchObject({
+        status: 'ok',
+        detail: expect.stringContaining('reachable, schema up to date'),
+      });
+      expect(migrated.checks.pgvector).toMatchObject({
+        status: 'ok',
+        detail: expect.stringMatching(/^0\.\d+\.\d+ installed$/),
+      });
 
       await sql.query(`DELETE FROM ${schema}.kysely_migration WHERE name = '0014_checkpoint_revision'`);
       const behind = await doctor(env);
       expect(behind.code).toBe(0);
-      expect(behind.checks.storage).toMatchObject({ status: 'warn', detail: expect.stringContaining('1 schema versions not applied yet (0014_checkpoint_revision); the next start applies them') });
-      await sql.query(`INSERT INTO ${schema}.kysely_migration (name, timestamp) VALUES ('9999_from_the_future', '2030-01-01')`);
+      expect(behind.checks.storage).toMatchObject({
+        status: 'warn',
+        detail: expect.stringContaining(
+          '1 schema versions not applied yet (0014_checkpoint_revision); the next start applies them',
+        ),
+      });
+      await sql.query(
+        `INSERT INTO ${schema}.kysely_migration (name, timestamp) VALUES ('9999_from_the_future', '2030-01-01')`,
+      );
       const ahead = await doctor(env);
       expect(ahead.code).toBe(DOCTOR_EXIT.storage);
-      expect(ahead.checks.storage).toMatchObject({ status: 'fail', detail: expect.stringContaining('migrated by a newer memd (schema versions this one does not know: 9999_from_the_future)') });
+      expect(ahead.checks.storage).toMatchObject({
+        status: 'fail',
+        detail: expect.stringContaining(
+          'migrated by a newer memd (schema versions this one does not know: 9999_from_the_future)',
+        ),
+      });
     } finally {
       await sql.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       await sql.end();

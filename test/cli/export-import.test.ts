@@ -11,7 +11,11 @@ let server: TestServer;
 let memd: MemdClient;
 let remote: string[];
 const files = mkdtempSync(join(tmpdir(), 'memd-cli-export-'));
-const CONTENTS = ['Alice prefers green tea in the morning.', 'Bob drinks black coffee at noon.', 'The office kettle is broken since Monday.'];
+const CONTENTS = [
+  'Alice prefers green tea in the morning.',
+  'Bob drinks black coffee at noon.',
+  'The office kettle is broken since Monday.',
+];
 
 beforeAll(async () => {
   server = await startServer();
@@ -40,13 +44,18 @@ describe('memd export and import', () => {
     const file = join(files, 'source.ndjson');
     const exported = await runCli(['export', file, '-w', 'source', ...remote]);
     expect(exported).toMatchObject({ code: 0, stdout: '' });
-    const lines = readFileSync(file, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as ExportLine);
+    const lines = readFileSync(file, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as ExportLine);
     expect(lines.map((line) => line.type)).toEqual(['header', 'memory', 'memory', 'memory', 'association', 'footer']);
     expect(existsSync(`${file}.partial`)).toBe(false);
 
     const imported = await runCli(['import', file, '-w', 'from-file', '--create', ...remote]);
     expect(imported.code, imported.stderr).toBe(0);
-    expect(imported.stdout).toBe('imported 3 memories and 1 associations into from-file; 0 duplicates skipped, 0 lines refused\n');
+    expect(imported.stdout).toBe(
+      'imported 3 memories and 1 associations into from-file; 0 duplicates skipped, 0 lines refused\n',
+    );
     // stderr is a pipe here: no progress bar, only what a log should keep.
     expect(imported.stderr).toBe('created workspace from-file\n');
     expect(await holdings('from-file')).toEqual({ contents: [...CONTENTS].sort(), associations: 1 });
@@ -64,13 +73,26 @@ describe('memd export and import', () => {
     const [exported, imported] = await Promise.all([finished(exporter), finished(importer)]);
     expect(exported.code, exported.stderr).toBe(0);
     expect(imported.code, imported.stderr).toBe(0);
-    expect(JSON.parse(imported.stdout)).toEqual({ imported: 3, skipped_duplicates: 0, associations_imported: 1, errors: 0, details: [] });
+    expect(JSON.parse(imported.stdout)).toEqual({
+      imported: 3,
+      skipped_duplicates: 0,
+      associations_imported: 1,
+      errors: 0,
+      details: [],
+    });
     expect(await holdings('piped')).toEqual({ contents: [...CONTENTS].sort(), associations: 1 });
   });
 
   it('imports the good lines of a damaged file, says which were refused, and exits 1', async () => {
     const file = join(files, 'damaged.ndjson');
-    writeFileSync(file, [JSON.stringify({ type: 'memory', data: { content: 'A line that is fine.' } }), '{not json', JSON.stringify({ type: 'memory', data: { tags: ['no content'] } })].join('\n'));
+    writeFileSync(
+      file,
+      [
+        JSON.stringify({ type: 'memory', data: { content: 'A line that is fine.' } }),
+        '{not json',
+        JSON.stringify({ type: 'memory', data: { tags: ['no content'] } }),
+      ].join('\n'),
+    );
     const result = await runCli(['import', file, '-w', 'damaged', '--create', ...remote]);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('imported 1 memories');
@@ -86,13 +108,21 @@ describe('memd export and import', () => {
     expect(exported.stderr).toMatch(/no-such-workspace.*not found.*404/);
     expect(existsSync(file) || existsSync(`${file}.partial`)).toBe(false);
 
-    const imported = await runCli(['import', '-w', 'no-such-workspace', ...remote], { input: `${JSON.stringify({ type: 'memory', data: { content: 'x' } })}\n` });
-    expect(imported).toMatchObject({ code: 1, stderr: expect.stringContaining("workspace 'no-such-workspace' does not exist (--create makes it)") });
+    const imported = await runCli(['import', '-w', 'no-such-workspace', ...remote], {
+      input: `${JSON.stringify({ type: 'memory', data: { content: 'x' } })}\n`,
+    });
+    expect(imported).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining("workspace 'no-such-workspace' does not exist (--create makes it)"),
+    });
     await expect(memd.workspaces.get('no-such-workspace')).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it('stops without a word when the reader of its stdout goes away (memd export | head)', async () => {
-    const lines = Array.from({ length: 3000 }, (_, i) => ({ type: 'memory', data: { content: `Memory ${i} of a workspace too large for a pipe's buffer.` } }));
+    const lines = Array.from({ length: 3000 }, (_, i) => ({
+      type: 'memory',
+      data: { content: `Memory ${i} of a workspace too large for a pipe's buffer.` },
+    }));
     await memd.workspaces.create({ id: 'large', name: 'Large' });
     expect(await memd.workspaces.import('large', lines)).toMatchObject({ imported: 3000 });
     const exporter = spawnCli(['export', '-w', 'large', ...remote]);
@@ -101,7 +131,15 @@ describe('memd export and import', () => {
   });
 
   it('says where it could not connect', async () => {
-    const result = await runCli(['export', '-w', 'source', '--url', `http://127.0.0.1:${await closedPort()}`, '--timeout', '5']);
+    const result = await runCli([
+      'export',
+      '-w',
+      'source',
+      '--url',
+      `http://127.0.0.1:${await closedPort()}`,
+      '--timeout',
+      '5',
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/ECONNREFUSED[\s\S]*is the server running\? --url or MEMD_URL/);
   });

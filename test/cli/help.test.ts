@@ -13,7 +13,20 @@ describe('memd --help', () => {
 
   it('names the commands the issue asks for', () => {
     expect(paths.map((path) => path.join(' '))).toEqual(
-      expect.arrayContaining(['serve', 'peer', 'mcp', 'export', 'import', 'recall', 'keys', 'keys create', 'keys list', 'keys revoke', 'reembed', 'doctor']),
+      expect.arrayContaining([
+        'serve',
+        'peer',
+        'mcp',
+        'export',
+        'import',
+        'recall',
+        'keys',
+        'keys create',
+        'keys list',
+        'keys revoke',
+        'reembed',
+        'doctor',
+      ]),
     );
   });
 
@@ -35,10 +48,16 @@ describe('memd --help', () => {
 
   it('refuses what it does not know with exit status 2 and a hint', async () => {
     const unknownCommand = await runCli(['frobnicate']);
-    expect(unknownCommand).toMatchObject({ code: 2, stderr: expect.stringMatching(/unknown command 'frobnicate'[\s\S]*--help/) });
+    expect(unknownCommand).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/unknown command 'frobnicate'[\s\S]*--help/),
+    });
     const unknownOption = await runCli(['doctor', '--colour', 'blue']);
     expect(unknownOption).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown option '--colour'") });
     const missingQuery = await runCli(['recall']);
-    expect(missingQuery).toMatchObject({ code: 2, stderr: expect.stringContaining("missing required argument 'query'") });
+    expect(missingQuery).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("missing required argument 'query'"),
+    });
   });
 });

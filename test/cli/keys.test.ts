@@ -24,11 +24,15 @@ describe('memd keys', () => {
 
     const withKey = new MemdClient({ baseUrl: teams.server.url, apiKey: secret });
     await withKey.memories.create({ content: 'Written with the new key.', workspace_id: 'team-b' });
-    await expect(withKey.memories.create({ content: 'Not its workspace.', workspace_id: 'team-a' })).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(
+      withKey.memories.create({ content: 'Not its workspace.', workspace_id: 'team-a' }),
+    ).rejects.toBeInstanceOf(ForbiddenError);
 
     const listed = await runCli(['keys', 'list', '--json', ...asAdmin]);
     expect(listed.code).toBe(0);
-    const listedKey = (JSON.parse(listed.stdout) as Array<{ id: string; name: string; workspaces: string[]; key_prefix: string }>).find((key) => key.id === id);
+    const listedKey = (
+      JSON.parse(listed.stdout) as Array<{ id: string; name: string; workspaces: string[]; key_prefix: string }>
+    ).find((key) => key.id === id);
     expect(listedKey).toMatchObject({ name: 'ci runner', workspaces: ['team-b'] });
     expect(secret.startsWith(listedKey!.key_prefix)).toBe(true);
     expect(listed.stdout).not.toContain(secret);
@@ -37,12 +41,16 @@ describe('memd keys', () => {
 
     expect(await runCli(['keys', 'revoke', id!, ...asAdmin])).toMatchObject({ code: 0, stdout: `revoked ${id}\n` });
     await expect(withKey.memories.list({ workspace_id: 'team-b' })).rejects.toBeInstanceOf(UnauthorizedError);
-    expect(JSON.parse((await runCli(['keys', 'list', '--json', ...asAdmin])).stdout).map((key: { id: string }) => key.id)).not.toContain(id);
+    expect(
+      JSON.parse((await runCli(['keys', 'list', '--json', ...asAdmin])).stdout).map((key: { id: string }) => key.id),
+    ).not.toContain(id);
   });
 
   it('takes the admin key from MEMD_API_KEY, or from MEMD_ADMIN_KEY', async () => {
     for (const variable of ['MEMD_API_KEY', 'MEMD_ADMIN_KEY']) {
-      const result = await runCli(['keys', 'list', '--json', '--url', teams.server.url], { env: { [variable]: ADMIN_KEY } });
+      const result = await runCli(['keys', 'list', '--json', '--url', teams.server.url], {
+        env: { [variable]: ADMIN_KEY },
+      });
       expect(result.code, `${variable}: ${result.stderr}`).toBe(0);
     }
   });
@@ -51,6 +59,9 @@ describe('memd keys', () => {
     const anonymous = await runCli(['keys', 'list', '--url', teams.server.url]);
     expect(anonymous).toMatchObject({ code: 1, stderr: expect.stringContaining('401 unauthorized') });
     const noWorkspace = await runCli(['keys', 'create', 'x', ...asAdmin]);
-    expect(noWorkspace).toMatchObject({ code: 2, stderr: expect.stringContaining("required option '-w, --workspace <id>' not specified") });
+    expect(noWorkspace).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("required option '-w, --workspace <id>' not specified"),
+    });
   });
 });

@@ -23,8 +23,15 @@ describe('memd mcp', () => {
       }
     };
     try {
-      const initialized = await call(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'memd-cli-test', version: '0' } });
-      expect(initialized).toMatchObject({ serverInfo: { name: expect.any(String) }, capabilities: { tools: expect.any(Object) } });
+      const initialized = await call(1, 'initialize', {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'memd-cli-test', version: '0' },
+      });
+      expect(initialized).toMatchObject({
+        serverInfo: { name: expect.any(String) },
+        capabilities: { tools: expect.any(Object) },
+      });
       child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
       const { tools } = (await call(2, 'tools/list', {})) as { tools: Array<{ name: string }> };
       expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining([expect.stringMatching(/recall/)]));
@@ -32,5 +39,4 @@ describe('memd mcp', () => {
       child.kill('SIGTERM');
     }
   });
-
 });

@@ -13,13 +13,15 @@ beforeAll(async () => {
   const memd = new MemdClient({ baseUrl: server.url, workspaceId: 'recall-ws' });
   await memd.workspaces.create({ id: 'recall-ws', name: 'Recall' });
   ids = {
-    alice: (await memd.memories.create({ content: 'Alice prefers green tea in the morning.', tags: ['alice'] })).memory.id,
+    alice: (await memd.memories.create({ content: 'Alice prefers green tea in the morning.', tags: ['alice'] })).memory
+      .id,
     bob: (await memd.memories.create({ content: 'Bob drinks green tea after lunch.', tags: ['bob'] })).memory.id,
   };
 });
 afterAll(() => server.stop());
 
-const recalled = (stdout: string): string[] => (JSON.parse(stdout) as { memories: Array<{ id: string }> }).memories.map((memory) => memory.id);
+const recalled = (stdout: string): string[] =>
+  (JSON.parse(stdout) as { memories: Array<{ id: string }> }).memories.map((memory) => memory.id);
 
 describe('memd recall', () => {
   it('prints the server’s answer with --json', async () => {
@@ -27,7 +29,11 @@ describe('memd recall', () => {
     expect(result.code, result.stderr).toBe(0);
     const answer = JSON.parse(result.stdout);
     expect(answer).toMatchObject({ total_count: 2, mode_used: 'rag', cached: false });
-    expect(answer.memories[0]).toMatchObject({ id: ids.alice, content: 'Alice prefers green tea in the morning.', tags: ['alice'] });
+    expect(answer.memories[0]).toMatchObject({
+      id: ids.alice,
+      content: 'Alice prefers green tea in the morning.',
+      tags: ['alice'],
+    });
   });
 
   it('prints a table of what it recalled, with ids to act on', async () => {
@@ -39,9 +45,15 @@ describe('memd recall', () => {
   });
 
   it('passes the filters and the limit on to the server', async () => {
-    expect(recalled((await runCli(['recall', 'green tea', '--tag', 'bob', '--json', ...remote])).stdout)).toEqual([ids.bob]);
-    expect(recalled((await runCli(['recall', 'green tea', '--limit', '1', '--json', ...remote])).stdout)).toHaveLength(1);
-    expect(recalled((await runCli(['recall', 'green tea', '--type', 'procedural', '--json', ...remote])).stdout)).toEqual([]);
+    expect(recalled((await runCli(['recall', 'green tea', '--tag', 'bob', '--json', ...remote])).stdout)).toEqual([
+      ids.bob,
+    ]);
+    expect(recalled((await runCli(['recall', 'green tea', '--limit', '1', '--json', ...remote])).stdout)).toHaveLength(
+      1,
+    );
+    expect(
+      recalled((await runCli(['recall', 'green tea', '--type', 'procedural', '--json', ...remote])).stdout),
+    ).toEqual([]);
     const none = await runCli(['recall', 'green tea', '--type', 'procedural', ...remote]);
     expect(none).toMatchObject({ code: 0, stdout: expect.stringMatching(/^nothing recalled/) });
   });

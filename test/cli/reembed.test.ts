@@ -34,12 +34,16 @@ describe('memd reembed --workspace', () => {
       // An import that brings its own vector keeps it: here a wrong one, as from a foreign or broken export.
       const wrong = Array.from({ length: 256 }, (_, i) => (i === 0 ? 1 : 0));
       const line = JSON.stringify({ type: 'memory', data: { content: CONTENT, embedding: wrong } });
-      expect((await api.raw('POST', '/v1/workspaces/damaged/import', line, { 'content-type': 'application/x-ndjson' })).body).toMatchObject({ imported: 1 });
+      expect(
+        (await api.raw('POST', '/v1/workspaces/damaged/import', line, { 'content-type': 'application/x-ndjson' })).body,
+      ).toMatchObject({ imported: 1 });
       id = (await api.get('/v1/memories?workspace_id=damaged')).body.memories[0].id;
 
       const beside = await runCli(['reembed', '-w', 'damaged', ...local], { env: hash });
       expect(beside.code).toBe(1);
-      expect(beside.stderr).toBe(`memd: ${join(dataDir, 'memd.sqlite')} is in use by another memd process: a SQLite data directory belongs to one server (run several nodes on PostgreSQL)\n`);
+      expect(beside.stderr).toBe(
+        `memd: ${join(dataDir, 'memd.sqlite')} is in use by another memd process: a SQLite data directory belongs to one server (run several nodes on PostgreSQL)\n`,
+      );
     } finally {
       await server.stop();
     }
@@ -50,8 +54,13 @@ describe('memd reembed --workspace', () => {
     expect(repaired.stdout).toBe('done: 1 memories of damaged now use hash/feature-hash-v1 (256 dimensions)\n');
     expect(await vectorScore('damaged', id)).toBeCloseTo(1, 5);
 
-    const changed = await runCli(['reembed', '-w', 'damaged', ...local], { env: { ...hash, MEMD_EMBEDDING_DIMENSIONS: '64' } });
-    expect(changed).toMatchObject({ code: 1, stderr: expect.stringMatching(/\(256 dimensions\).*\(64 dimensions\): every workspace must be re-embedded/) });
+    const changed = await runCli(['reembed', '-w', 'damaged', ...local], {
+      env: { ...hash, MEMD_EMBEDDING_DIMENSIONS: '64' },
+    });
+    expect(changed).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/\(256 dimensions\).*\(64 dimensions\): every workspace must be re-embedded/),
+    });
     const unknown = await runCli(['reembed', '-w', 'nowhere', ...local], { env: hash });
     expect(unknown).toMatchObject({ code: 1, stderr: "memd: workspace 'nowhere' was not found\n" });
   }, 120_000);

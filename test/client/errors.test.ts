@@ -79,7 +79,13 @@ describe('typed errors from a real server', () => {
     const tooLarge = await failure(memd.documents.upload(new Uint8Array(2000).fill(97), {}, { filename: 'big.txt' }));
     expect(tooLarge).toBeInstanceOf(PayloadTooLargeError);
     expect(tooLarge).toMatchObject({ status: 413, code: 'payload_too_large' });
-    const unsupported = await failure(memd.documents.upload(new Uint8Array([1, 2, 3]), {}, { filename: 'tool.exe', contentType: 'application/x-msdownload' }));
+    const unsupported = await failure(
+      memd.documents.upload(
+        new Uint8Array([1, 2, 3]),
+        {},
+        { filename: 'tool.exe', contentType: 'application/x-msdownload' },
+      ),
+    );
     expect(unsupported).toBeInstanceOf(UnsupportedMediaTypeError);
     expect(unsupported.status).toBe(415);
   });

@@ -22,7 +22,9 @@ describe('the client, group by group, against a real server', () => {
   it('workspaces and contexts', async () => {
     const { workspace } = await memd.workspaces.create({ id: 'other-ws', name: 'Other' });
     expect(workspace).toMatchObject({ id: 'other-ws', name: 'Other' });
-    expect((await memd.workspaces.list()).workspaces.map((w) => w.id)).toEqual(expect.arrayContaining(['client-ws', 'other-ws']));
+    expect((await memd.workspaces.list()).workspaces.map((w) => w.id)).toEqual(
+      expect.arrayContaining(['client-ws', 'other-ws']),
+    );
     expect((await memd.workspaces.update('other-ws', { name: 'Renamed' })).workspace.name).toBe('Renamed');
     expect((await memd.workspaces.get('other-ws')).workspace.name).toBe('Renamed');
     const { context } = await memd.workspaces.contexts.create('other-ws', { id: 'notes', name: 'Notes' });
@@ -34,25 +36,47 @@ describe('the client, group by group, against a real server', () => {
   });
 
   it('memories: write, read, change, recall, reflect, batch, associations, delete', async () => {
-    const created = await memd.memories.create({ content: 'The deploy script lives in ops/deploy.sh', tags: ['ops'], importance: 0.8 });
+    const created = await memd.memories.create({
+      content: 'The deploy script lives in ops/deploy.sh',
+      tags: ['ops'],
+      importance: 0.8,
+    });
     expect(created.action).toBe('created');
     const memory = created.memory;
-    expect(memory).toMatchObject({ workspace_id: 'client-ws', content: 'The deploy script lives in ops/deploy.sh', tags: ['ops'], importance: 0.8 });
+    expect(memory).toMatchObject({
+      workspace_id: 'client-ws',
+      content: 'The deploy script lives in ops/deploy.sh',
+      tags: ['ops'],
+      importance: 0.8,
+    });
     expect((await memd.memories.get(memory.id)).memory.id).toBe(memory.id);
     expect((await memd.memories.update(memory.id, { pinned: true })).memory.pinned).toBe(true);
     expect((await memd.memories.list({ tags: ['ops'] })).memories.map((m) => m.id)).toEqual([memory.id]);
 
     const recalled = await memd.memories.recall({ query: 'where is the deploy script?' });
     expect(recalled.memories[0]?.id).toBe(memory.id);
-    expect((await memd.memories.reflect({ query: 'where is the deploy script?' })).source_memories).toContain(memory.id);
+    expect((await memd.memories.reflect({ query: 'where is the deploy script?' })).source_memories).toContain(
+      memory.id,
+    );
 
-    const batch = await memd.memories.batch({ operations: [{ op: 'create', content: 'Staging runs on Fridays' }, { op: 'delete', memory_id: 'mem_missing' }] });
+    const batch = await memd.memories.batch({
+      operations: [
+        { op: 'create', content: 'Staging runs on Fridays' },
+        { op: 'delete', memory_id: 'mem_missing' },
+      ],
+    });
     expect(batch).toMatchObject({ total_operations: 2, successful: 1, failed: 1 });
     const other = batch.results[0]!.memory_id!;
 
-    const link = await memd.associations.create.withResponse(memory.id, { target_id: other, relationship: 'related_to' });
+    const link = await memd.associations.create.withResponse(memory.id, {
+      target_id: other,
+      relationship: 'related_to',
+    });
     expect(link.status).toBe(201);
-    expect((await memd.memories.associate(memory.id, { target_id: other, relationship: 'related_to', strength: 0.9 })).association.strength).toBe(0.9);
+    expect(
+      (await memd.memories.associate(memory.id, { target_id: other, relationship: 'related_to', strength: 0.9 }))
+        .association.strength,
+    ).toBe(0.9);
     const edges = await memd.associations.list(memory.id);
     expect(edges.associations.map((a) => a.target_id)).toEqual([other]);
     expect((await memd.memories.traverse(memory.id, { max_depth: 2 })).paths.length).toBeGreaterThan(0);
@@ -81,7 +105,10 @@ describe('the client, group by group, against a real server', () => {
     const { session, briefing } = await memd.sessions.start({ briefing: true });
     expect(session.workspace_id).toBe('client-ws');
     expect(briefing).not.toBeNull();
-    expect(await memd.sessions.workingMemory.set(session.id, { key: 'goal', value: 'ship it' })).toMatchObject({ key: 'goal', value: 'ship it' });
+    expect(await memd.sessions.workingMemory.set(session.id, { key: 'goal', value: 'ship it' })).toMatchObject({
+      key: 'goal',
+      value: 'ship it',
+    });
     expect(await memd.sessions.workingMemory.get(session.id)).toEqual({ goal: 'ship it' });
     expect((await memd.sessions.get(session.id)).session.id).toBe(session.id);
     expect((await memd.sessions.list()).sessions.map((s) => s.id)).toContain(session.id);
@@ -105,7 +132,12 @@ describe('the client, group by group, against a real server', () => {
 
   it('chat threads', async () => {
     const { thread } = await memd.threads.create({ title: 'Planning' });
-    const appended = await memd.threads.append(thread.thread_id, { messages: [{ role: 'user', content: 'We ship on Monday' }, { role: 'assistant', content: 'Noted' }] });
+    const appended = await memd.threads.append(thread.thread_id, {
+      messages: [
+        { role: 'user', content: 'We ship on Monday' },
+        { role: 'assistant', content: 'Noted' },
+      ],
+    });
     expect(appended.messages.map((m) => m.index)).toEqual([0, 1]);
     expect((await memd.threads.messages(thread.thread_id, { order: 'desc' })).messages[0]!.content).toBe('Noted');
     expect((await memd.threads.full(thread.thread_id)).total_messages).toBe(2);
@@ -125,7 +157,9 @@ describe('the client, group by group, against a real server', () => {
     const b = (await graphWs.memories.create({ content: 'The orders table is partitioned by month' })).memory;
     await graphWs.associations.create(a.id, { target_id: b.id, relationship: 'related_to' });
     expect(await graphWs.graph.stats()).toMatchObject({ node_count: 2, edge_count: 1 });
-    expect((await graphWs.graph.snapshot({ max_nodes: 10 })).nodes.map((n) => n.id).sort()).toEqual([a.id, b.id].sort());
+    expect((await graphWs.graph.snapshot({ max_nodes: 10 })).nodes.map((n) => n.id).sort()).toEqual(
+      [a.id, b.id].sort(),
+    );
     expect((await graphWs.graph.analyze({})).stats.node_count).toBe(2);
     expect((await graphWs.graph.communities({ min_size: 1 })).communities.length).toBeGreaterThan(0);
     const generated = await graphWs.knowledgebase.generate.withResponse({ min_community_size: 1 });
@@ -135,7 +169,9 @@ describe('the client, group by group, against a real server', () => {
   });
 
   it('documents: upload from bytes and from a stream, then read what ingestion made', async () => {
-    const bytes = new TextEncoder().encode('# Runbook\n\nRestart the queue worker when the backlog exceeds a thousand jobs.\n');
+    const bytes = new TextEncoder().encode(
+      '# Runbook\n\nRestart the queue worker when the backlog exceeds a thousand jobs.\n',
+    );
     const uploaded = await memd.documents.upload(bytes, { tags: ['runbook'] }, { filename: 'runbook.md' });
     expect(uploaded.document).toMatchObject({ filename: 'runbook.md', document_type: 'markdown', tags: ['runbook'] });
     const stream = new ReadableStream<Uint8Array>({
@@ -153,7 +189,9 @@ describe('the client, group by group, against a real server', () => {
     const pages = await memd.documents.pages(uploaded.document.id);
     expect(pages.pages[0]!.transcript).toContain('Restart the queue worker');
     expect((await memd.documents.page(uploaded.document.id, pages.pages[0]!.id)).page.id).toBe(pages.pages[0]!.id);
-    expect((await memd.documents.search({ query: 'queue worker backlog' })).pages[0]!.document_id).toBe(uploaded.document.id);
+    expect((await memd.documents.search({ query: 'queue worker backlog' })).pages[0]!.document_id).toBe(
+      uploaded.document.id,
+    );
     expect((await memd.documents.memories(uploaded.document.id)).memories.length).toBeGreaterThan(0);
     expect((await memd.documents.list()).documents.length).toBe(2);
     await memd.documents.delete(fromStream.document.id);
@@ -161,11 +199,17 @@ describe('the client, group by group, against a real server', () => {
   });
 
   it('skills, with files, manifest and bundle', async () => {
-    const { skill } = await memd.skills.create({ manifest: '---\nname: review\ndescription: Reviews pull requests\n---\nRead the diff first.\n' });
+    const { skill } = await memd.skills.create({
+      manifest: '---\nname: review\ndescription: Reviews pull requests\n---\nRead the diff first.\n',
+    });
     expect(await memd.skills.manifest(skill.id)).toContain('Read the diff first.');
-    expect((await memd.skills.files.put.withResponse(skill.id, 'docs/checklist.md', { content: '- tests pass' })).status).toBe(201);
+    expect(
+      (await memd.skills.files.put.withResponse(skill.id, 'docs/checklist.md', { content: '- tests pass' })).status,
+    ).toBe(201);
     expect((await memd.skills.files.get(skill.id, 'docs/checklist.md')).file.content).toBe('- tests pass');
-    expect((await memd.skills.files.list(skill.id)).files.map((f) => f.path)).toEqual(expect.arrayContaining(['SKILL.md', 'docs/checklist.md']));
+    expect((await memd.skills.files.list(skill.id)).files.map((f) => f.path)).toEqual(
+      expect.arrayContaining(['SKILL.md', 'docs/checklist.md']),
+    );
     const bundle = await memd.skills.bundle(skill.id);
     expect([bundle[0], bundle[1]]).toEqual([0x1f, 0x8b]); // gzip
     expect((await memd.skills.resolve({ names: ['review'] })).skills.map((s) => s.name)).toContain('review');
@@ -175,9 +219,16 @@ describe('the client, group by group, against a real server', () => {
   });
 
   it('MCP servers, applications, data providers', async () => {
-    const { mcp_server: entry } = await memd.mcpServers.create({ name: 'github', command: 'npx', env: { TOKEN: 'secret' } });
+    const { mcp_server: entry } = await memd.mcpServers.create({
+      name: 'github',
+      command: 'npx',
+      env: { TOKEN: 'secret' },
+    });
     expect(entry.env).toEqual({ TOKEN: '********' });
-    expect((await memd.mcpServers.export({ reveal_secrets: true })).mcpServers.github).toMatchObject({ command: 'npx', env: { TOKEN: 'secret' } });
+    expect((await memd.mcpServers.export({ reveal_secrets: true })).mcpServers.github).toMatchObject({
+      command: 'npx',
+      env: { TOKEN: 'secret' },
+    });
     expect((await memd.mcpServers.list()).mcp_servers.map((s) => s.id)).toEqual([entry.id]);
 
     const app = await memd.applications.create({ name: 'Bot' });

@@ -1,7 +1,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConnectionError, MemdClient, RateLimitedError, ServerError, ServiceUnavailableError, TimeoutError } from '../../packages/client/src/index.js';
+import {
+  ConnectionError,
+  MemdClient,
+  RateLimitedError,
+  ServerError,
+  ServiceUnavailableError,
+  TimeoutError,
+} from '../../packages/client/src/index.js';
 
 /**
  * A small HTTP server that answers its requests in turn with the handlers given (the last one repeats), recording
@@ -27,7 +34,13 @@ async function scripted(...handlers: Handler[]): Promise<{ url: string; received
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
     request.on('end', () => {
-      received.push({ method: request.method!, url: request.url!, headers: request.headers, body, at: performance.now() });
+      received.push({
+        method: request.method!,
+        url: request.url!,
+        headers: request.headers,
+        body,
+        at: performance.now(),
+      });
       handlers[Math.min(received.length, handlers.length) - 1]!(response, request);
     });
   });
@@ -42,7 +55,14 @@ const json =
     response.writeHead(status, { 'content-type': 'application/json', ...headers });
     response.end(JSON.stringify(body));
   };
-const errorBody = (status: number, code: string, extra: object = {}) => ({ statusCode: status, error: 'x', message: `failed with ${code}`, code, details: [], ...extra });
+const errorBody = (status: number, code: string, extra: object = {}) => ({
+  statusCode: status,
+  error: 'x',
+  message: `failed with ${code}`,
+  code,
+  details: [],
+  ...extra,
+});
 const ok = json(200, { status: 'healthy' });
 const unavailable = json(503, errorBody(503, 'not_ready'));
 /** Cuts the connection without an answer. */
@@ -78,13 +98,18 @@ describe('retries', () => {
 
   it('a 503 that says how the server is configured (no language model) is not retried', async () => {
     const { url, received } = await scripted(json(503, errorBody(503, 'provider_unavailable')));
-    const error = await new MemdClient({ baseUrl: url, retry: fast }).memories.reflect({ query: 'q' }).catch((e: unknown) => e);
+    const error = await new MemdClient({ baseUrl: url, retry: fast }).memories
+      .reflect({ query: 'q' })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 503, code: 'provider_unavailable' });
     expect(received).toHaveLength(1);
   });
 
   it('429 with Retry-After: waits as long as asked, then retries', async () => {
-    const { url, received } = await scripted(json(429, errorBody(429, 'rate_limited', { retry_after: 1 }), { 'retry-after': '1' }), ok);
+    const { url, received } = await scripted(
+      json(429, errorBody(429, 'rate_limited', { retry_after: 1 }), { 'retry-after': '1' }),
+      ok,
+    );
     const memd = new MemdClient({ baseUrl: url, retry: fast });
     expect(await memd.health.live()).toEqual({ status: 'healthy' });
     expect(received).toHaveLength(2);
@@ -93,7 +118,9 @@ describe('retries', () => {
 
   it('429 on every attempt: retried the bounded number of times, then RateLimitedError with retryAfter', async () => {
     const { url, received } = await scripted(json(429, errorBody(429, 'rate_limited', { retry_after: 0 })));
-    const error = await new MemdClient({ baseUrl: url, retry: { ...fast, retries: 3 } }).memories.list().catch((e: unknown) => e);
+    const error = await new MemdClient({ baseUrl: url, retry: { ...fast, retries: 3 } }).memories
+      .list()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitedError);
     expect(error).toMatchObject({ status: 429, code: 'rate_limited', retryAfter: 0 });
     expect(received).toHaveLength(4);
@@ -112,7 +139,9 @@ describe('retries', () => {
     expect(get.received).toHaveLength(2);
 
     const post = await scripted(hangUp, ok);
-    const error = await new MemdClient({ baseUrl: post.url, retry: fast }).memories.create({ content: 'once' }).catch((e: unknown) => e);
+    const error = await new MemdClient({ baseUrl: post.url, retry: fast }).memories
+      .create({ content: 'once' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error).toMatchObject({ status: 0, code: 'connection_error' });
     expect(post.received).toHaveLength(1);
@@ -124,15 +153,21 @@ describe('retries', () => {
 
   it('a refused connection is a ConnectionError once the retries are spent', async () => {
     const { url } = await scripted(ok);
-    servers.splice(0).forEach((s) => { s.close(); });
-    const error = await new MemdClient({ baseUrl: url, retry: { ...fast, retries: 1 } }).health.live().catch((e: unknown) => e);
+    servers.splice(0).forEach((s) => {
+      s.close();
+    });
+    const error = await new MemdClient({ baseUrl: url, retry: { ...fast, retries: 1 } }).health
+      .live()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as Error).message).toMatch(/ECONNREFUSED|fetch failed/);
   });
 
   it('a streamed import is sent once: its body cannot be read twice', async () => {
     const { url, received } = await scripted(unavailable, ok);
-    const error = await new MemdClient({ baseUrl: url, retry: fast }).workspaces.import('ws', [{ type: 'memory', data: { content: 'x' } }]).catch((e: unknown) => e);
+    const error = await new MemdClient({ baseUrl: url, retry: fast }).workspaces
+      .import('ws', [{ type: 'memory', data: { content: 'x' } }])
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServiceUnavailableError);
     expect(received).toHaveLength(1);
     expect(received[0]!.headers['content-type']).toBe('application/x-ndjson');
@@ -179,7 +214,15 @@ describe('headers', () => {
     await memd.workspaces.list();
     await memd.withSession('sess_1').workspaces.list();
     await memd.withWorkspace('ws-2').workspaces.list({ headers: { 'x-request-id': 'r-1' } });
-    expect(received.map((r) => [r.url, r.headers.authorization, r.headers['x-workspace-id'], r.headers['x-session-id'], r.headers['x-request-id']])).toEqual([
+    expect(
+      received.map((r) => [
+        r.url,
+        r.headers.authorization,
+        r.headers['x-workspace-id'],
+        r.headers['x-session-id'],
+        r.headers['x-request-id'],
+      ]),
+    ).toEqual([
       ['/v1/workspaces', 'Bearer k-1', 'ws-1', undefined, undefined],
       ['/v1/workspaces', 'Bearer k-1', 'ws-1', 'sess_1', undefined],
       ['/v1/workspaces', 'Bearer k-1', 'ws-2', undefined, 'r-1'],
@@ -210,28 +253,43 @@ describe('request: the untyped call', () => {
 
   it('answers every status with its body instead of throwing: JSON parsed, other text as text, nothing as undefined', async () => {
     const notFound = errorBody(404, 'not_found');
-    const { url } = await scripted(json(404, notFound), text(502, '<html>Bad gateway</html>', 'text/html'), (response) => response.writeHead(204).end());
+    const { url } = await scripted(
+      json(404, notFound),
+      text(502, '<html>Bad gateway</html>', 'text/html'),
+      (response) => response.writeHead(204).end(),
+    );
     const memd = new MemdClient({ baseUrl: url });
     expect(await memd.request('GET', '/v1/memories/mem_1')).toMatchObject({ status: 404, data: notFound });
-    expect(await memd.request('GET', '/v1/memories/mem_1', { retry: { retries: 0 } })).toMatchObject({ status: 502, data: '<html>Bad gateway</html>' });
+    expect(await memd.request('GET', '/v1/memories/mem_1', { retry: { retries: 0 } })).toMatchObject({
+      status: 502,
+      data: '<html>Bad gateway</html>',
+    });
     expect(await memd.request('DELETE', '/v1/memories/mem_1')).toMatchObject({ status: 204, data: undefined });
   });
 
   it('reads NDJSON as text even when it is one line of JSON', async () => {
     const { url } = await scripted(text(200, '{"type":"header"}\n', 'application/x-ndjson'));
-    expect((await new MemdClient({ baseUrl: url }).request('GET', '/v1/workspaces/w/export')).data).toBe('{"type":"header"}\n');
+    expect((await new MemdClient({ baseUrl: url }).request('GET', '/v1/workspaces/w/export')).data).toBe(
+      '{"type":"header"}\n',
+    );
   });
 
   it('retries 429 and 503 by the policy, then answers the last failure', async () => {
     const limited = json(429, errorBody(429, 'rate_limited'), { 'retry-after': '0' });
     const recovered = await scripted(limited, ok);
-    expect(await new MemdClient({ baseUrl: recovered.url, retry: fast }).request('POST', '/v1/memories', { json: {} })).toMatchObject({ status: 200 });
+    expect(
+      await new MemdClient({ baseUrl: recovered.url, retry: fast }).request('POST', '/v1/memories', { json: {} }),
+    ).toMatchObject({ status: 200 });
     expect(recovered.received).toHaveLength(2);
     const busy = await scripted(unavailable);
-    expect(await new MemdClient({ baseUrl: busy.url, retry: { ...fast, retries: 2 } }).request('GET', '/health')).toMatchObject({ status: 503, data: { code: 'not_ready' } });
+    expect(
+      await new MemdClient({ baseUrl: busy.url, retry: { ...fast, retries: 2 } }).request('GET', '/health'),
+    ).toMatchObject({ status: 503, data: { code: 'not_ready' } });
     expect(busy.received).toHaveLength(3);
     const once = await scripted(limited);
-    expect(await new MemdClient({ baseUrl: once.url, retry: { retries: 0 } }).request('GET', '/health')).toMatchObject({ status: 429 });
+    expect(await new MemdClient({ baseUrl: once.url, retry: { retries: 0 } }).request('GET', '/health')).toMatchObject({
+      status: 429,
+    });
     expect(once.received).toHaveLength(1);
   });
 
@@ -239,8 +297,14 @@ describe('request: the untyped call', () => {
     const { url, received } = await scripted(ok);
     const memd = new MemdClient({ baseUrl: url, apiKey: 'k-1' });
     await memd.request('POST', '/v1/memories', { json: { content: 'x' }, query: { workspace_id: 'w' } });
-    await memd.request('POST', '/v1/memories', { body: '{"content": ', headers: { 'Content-Type': 'application/json' } });
-    await memd.request('POST', '/v1/workspaces/w/import', { body: new TextEncoder().encode('{"type":"memory"}'), headers: { 'content-type': 'application/x-ndjson' } });
+    await memd.request('POST', '/v1/memories', {
+      body: '{"content": ',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    await memd.request('POST', '/v1/workspaces/w/import', {
+      body: new TextEncoder().encode('{"type":"memory"}'),
+      headers: { 'content-type': 'application/x-ndjson' },
+    });
     await memd.request('delete', '/v1/memories/mem_1', { headers: { 'content-type': 'application/json' } });
     await memd.request('POST', '/v1/threads/t/decompose');
     expect(received.map((r) => [r.method, r.url, r.headers['content-type'], r.body, r.headers.authorization])).toEqual([

@@ -30,7 +30,13 @@ const collect = async <T>(lines: AsyncIterable<T>) => {
 };
 
 describe('errorFromResponse', () => {
-  const body = (status: number, code: string) => ({ statusCode: status, error: 'E', message: `m${status}`, code, details: [{ path: '/body/x', message: 'bad' }] });
+  const body = (status: number, code: string) => ({
+    statusCode: status,
+    error: 'E',
+    message: `m${status}`,
+    code,
+    details: [{ path: '/body/x', message: 'bad' }],
+  });
 
   it('picks the class by status and keeps code, message and details', () => {
     const cases: Array<[number, new (...args: never[]) => MemdError]> = [
@@ -47,13 +53,22 @@ describe('errorFromResponse', () => {
     for (const [status, ErrorClass] of cases) {
       const error = errorFromResponse(status, body(status, 'some_code'), undefined);
       expect(error, String(status)).toBeInstanceOf(ErrorClass);
-      expect(error).toMatchObject({ status, code: 'some_code', message: `m${status}`, details: [{ path: '/body/x', message: 'bad' }] });
+      expect(error).toMatchObject({
+        status,
+        code: 'some_code',
+        message: `m${status}`,
+        details: [{ path: '/body/x', message: 'bad' }],
+      });
     }
   });
 
   it('takes retryAfter from the header first, then the body', () => {
-    expect(errorFromResponse(429, { ...body(429, 'rate_limited'), retry_after: 7 }, 3)).toMatchObject({ retryAfter: 3 });
-    expect(errorFromResponse(429, { ...body(429, 'rate_limited'), retry_after: 7 }, undefined)).toMatchObject({ retryAfter: 7 });
+    expect(errorFromResponse(429, { ...body(429, 'rate_limited'), retry_after: 7 }, 3)).toMatchObject({
+      retryAfter: 3,
+    });
+    expect(errorFromResponse(429, { ...body(429, 'rate_limited'), retry_after: 7 }, undefined)).toMatchObject({
+      retryAfter: 7,
+    });
   });
 
   it('reads a body that is not memd’s (a proxy’s page) as the message', () => {
@@ -66,7 +81,10 @@ describe('errorFromResponse', () => {
 
 describe('retryDelay', () => {
   const policy = { ...DEFAULT_RETRY, baseDelayMs: 100, maxDelayMs: 1000, maxRetryAfterMs: 5000 };
-  const failed = (error: MemdError, extra: { attempt?: number; method?: string; idempotent?: boolean; replayable?: boolean } = {}) => ({
+  const failed = (
+    error: MemdError,
+    extra: { attempt?: number; method?: string; idempotent?: boolean; replayable?: boolean } = {},
+  ) => ({
     attempt: 0,
     method: 'POST',
     idempotent: false,
@@ -75,14 +93,17 @@ describe('retryDelay', () => {
     ...extra,
   });
   const unavailable = (code: string) => errorFromResponse(503, { message: 'x', code }, undefined);
-  const limited = (retryAfter: number | undefined) => errorFromResponse(429, { message: 'x', code: 'rate_limited' }, retryAfter);
+  const limited = (retryAfter: number | undefined) =>
+    errorFromResponse(429, { message: 'x', code: 'rate_limited' }, retryAfter);
   const cut = new ConnectionError('cut', { status: 0, code: 'connection_error' });
 
   it('backs off exponentially with full jitter, up to the maximum step', () => {
     expect(retryDelay(policy, failed(unavailable('not_ready'), { attempt: 0 }), () => 1)).toBe(100);
     expect(retryDelay(policy, failed(unavailable('not_ready'), { attempt: 2 }), () => 1)).toBe(400);
     expect(retryDelay(policy, failed(unavailable('not_ready'), { attempt: 2 }), () => 0.5)).toBe(200);
-    expect(retryDelay({ ...policy, retries: 10 }, failed(unavailable('not_ready'), { attempt: 6 }), () => 1)).toBe(1000);
+    expect(retryDelay({ ...policy, retries: 10 }, failed(unavailable('not_ready'), { attempt: 6 }), () => 1)).toBe(
+      1000,
+    );
   });
 
   it('waits at least the Retry-After, and gives up when it is longer than the policy accepts', () => {
@@ -118,14 +139,18 @@ describe('parseRetryAfter', () => {
 
 describe('queryString and fillPath', () => {
   it('repeats array values, leaves absent ones out, writes the rest as text', () => {
-    expect(queryString({ type: ['semantic', 'episodic'], limit: 5, hard: false, cursor: undefined, user_id: null })).toBe('?type=semantic&type=episodic&limit=5&hard=false');
+    expect(
+      queryString({ type: ['semantic', 'episodic'], limit: 5, hard: false, cursor: undefined, user_id: null }),
+    ).toBe('?type=semantic&type=episodic&limit=5&hard=false');
     expect(queryString({})).toBe('');
     expect(queryString({ q: 'a b&c' })).toBe('?q=a+b%26c');
   });
 
   it('encodes path parameters; a wildcard keeps its slashes', () => {
     expect(fillPath('/v1/memories/{memory_id}', ['a/b c'])).toBe('/v1/memories/a%2Fb%20c');
-    expect(fillPath('/v1/skills/{skill_id}/files/{*}', ['sk_1', 'docs/a b.md'])).toBe('/v1/skills/sk_1/files/docs/a%20b.md');
+    expect(fillPath('/v1/skills/{skill_id}/files/{*}', ['sk_1', 'docs/a b.md'])).toBe(
+      '/v1/skills/sk_1/files/docs/a%20b.md',
+    );
     expect(() => fillPath('/v1/memories/{memory_id}', [''])).toThrow(TypeError);
   });
 });

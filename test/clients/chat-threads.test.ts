@@ -9,7 +9,11 @@ describe('SDK: chat threads and messages', () => {
 
   it('createThread, getThread ({thread}), listThreads, appendMessages, getMessages, getThreadFull', async () => {
     // createThread({ title, userId, metadata })
-    const created = await t.sdk.call({ method: 'POST', path: '/v1/threads', body: { workspace_id: 'sdk-threads', user_id: 'ana', title: 'Onboarding', metadata: { channel: 'web' } } });
+    const created = await t.sdk.call({
+      method: 'POST',
+      path: '/v1/threads',
+      body: { workspace_id: 'sdk-threads', user_id: 'ana', title: 'Onboarding', metadata: { channel: 'web' } },
+    });
     expect(created.status, created.errorMessage).toBe(201);
     expectFields(created.body.thread, THREAD_FIELDS, 'thread');
     const id = created.body.thread.id as string;
@@ -26,18 +30,27 @@ describe('SDK: chat threads and messages', () => {
     const appended = await t.sdk.call({
       method: 'POST',
       path: `/v1/threads/${id}/messages?${ws}`,
-      body: { messages: [{ role: 'user', content: 'How do I get VPN access?' }, { role: 'assistant', content: [{ type: 'text', text: 'File an IT ticket.' }], metadata: { model: 'x' } }] },
+      body: {
+        messages: [
+          { role: 'user', content: 'How do I get VPN access?' },
+          { role: 'assistant', content: [{ type: 'text', text: 'File an IT ticket.' }], metadata: { model: 'x' } },
+        ],
+      },
     });
     expect(appended.status, appended.errorMessage).toBe(201);
     expectFields(appended.body, ['messages', 'thread_id', 'new_message_count'], 'append result');
     for (const message of appended.body.messages) expectFields(message, MESSAGE_FIELDS, 'message');
     expect(appended.body.messages.map((m: { message_index: number }) => m.message_index)).toEqual([0, 1]);
     // Beside the spec's own names, which stay.
-    for (const message of appended.body.messages) expect(message).toMatchObject({ message_id: message.id, index: message.message_index });
+    for (const message of appended.body.messages)
+      expect(message).toMatchObject({ message_id: message.id, index: message.message_index });
     expect(got.body.thread.thread_id).toBe(id);
 
     // getMessages(id, { limit, offset, afterIndex, order })
-    const messages = await t.sdk.call({ method: 'GET', path: `/v1/threads/${id}/messages?${ws}&limit=10&offset=0&after_index=0&order=asc` });
+    const messages = await t.sdk.call({
+      method: 'GET',
+      path: `/v1/threads/${id}/messages?${ws}&limit=10&offset=0&after_index=0&order=asc`,
+    });
     expect(messages.status, messages.errorMessage).toBe(200);
     expectFields(messages.body, ['messages', 'thread_id', 'total_count'], 'message list');
     expect(messages.body.messages.map((m: { id: string }) => m.id)).toEqual([appended.body.messages[1].id]);
@@ -55,11 +68,19 @@ describe('MCP server: chat thread tools', () => {
   const t = useClientServer({ workspaceId: '_default' });
 
   it('chat_thread_create, _append, _get (with paging parameters), _list', async () => {
-    const created = await t.sdk.call({ method: 'POST', path: '/v1/chat/threads', body: { thread_id: 'conv-42', user_id: 'ana', title: 'Support chat' } });
+    const created = await t.sdk.call({
+      method: 'POST',
+      path: '/v1/chat/threads',
+      body: { thread_id: 'conv-42', user_id: 'ana', title: 'Support chat' },
+    });
     expect(created.status, created.errorMessage).toBe(201);
     expect(created.body.thread).toMatchObject({ id: 'conv-42', thread_id: 'conv-42', workspace_id: '_default' });
 
-    const appended = await t.sdk.call({ method: 'POST', path: '/v1/chat/threads/conv-42/messages', body: { messages: [{ role: 'user', content: 'My laptop will not boot.' }] } });
+    const appended = await t.sdk.call({
+      method: 'POST',
+      path: '/v1/chat/threads/conv-42/messages',
+      body: { messages: [{ role: 'user', content: 'My laptop will not boot.' }] },
+    });
     expect(appended.status, appended.errorMessage).toBe(201);
 
     // chat_thread_get sends the message paging options to the thread itself: they are ignored, not refused.

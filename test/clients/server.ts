@@ -12,7 +12,10 @@ export interface ClientHarness {
  * One server for a test file (no auth, as `npm start` runs) and an SDK-shaped client configured with a workspace
  * that does not exist yet: clients name their workspace after their project and never create it.
  */
-export function useClientServer(state: ClientState = { workspaceId: 'my-project' }, options: TestServerOptions = {}): ClientHarness {
+export function useClientServer(
+  state: ClientState = { workspaceId: 'my-project' },
+  options: TestServerOptions = {},
+): ClientHarness {
   const harness = {} as ClientHarness;
   beforeAll(async () => {
     harness.server = await startServer(options);

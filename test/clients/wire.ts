@@ -42,7 +42,12 @@ function read<T>({ status, headers, data }: Answer<unknown>): WireResponse<T> {
   const body = data ?? '';
   const error = body as { message?: unknown; detail?: unknown } | null;
   const raw = status < 400 ? undefined : (error?.message ?? error?.detail ?? `HTTP ${status}`);
-  return { status, headers, body: body as T, errorMessage: raw === undefined ? undefined : typeof raw === 'string' ? raw : JSON.stringify(raw) };
+  return {
+    status,
+    headers,
+    body: body as T,
+    errorMessage: raw === undefined ? undefined : typeof raw === 'string' ? raw : JSON.stringify(raw),
+  };
 }
 
 /**
@@ -59,7 +64,12 @@ export function wireClient(baseUrl: string, state: ClientState = {}) {
       return read<T>(await transport.request(method, path, { headers, json: body }));
     },
     /** A call with its own body and content type (multipart uploads, NDJSON imports) or none (export downloads). */
-    async send<T = any>(method: Method, path: string, body?: string | FormData, contentType?: string): Promise<WireResponse<T>> {
+    async send<T = any>(
+      method: Method,
+      path: string,
+      body?: string | FormData,
+      contentType?: string,
+    ): Promise<WireResponse<T>> {
       const headers = { ...(contentType && { 'Content-Type': contentType }), ...identity(state) };
       return read<T>(await transport.request(method, path, { headers, body }));
     },

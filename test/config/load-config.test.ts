@@ -17,7 +17,8 @@ function refusal(env: Env): string {
 }
 
 /** Reads a field of the config by its dotted path (`tasks.leaseMs`). */
-const at = (config: Config, path: string): unknown => path.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown>)[key], config);
+const at = (config: Config, path: string): unknown =>
+  path.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown>)[key], config);
 
 describe('loadConfig', () => {
   it('gives every default when no variable is set', () => {
@@ -43,7 +44,14 @@ describe('loadConfig', () => {
         workerIdleMs: 30_000,
         timeoutMs: 30_000,
       },
-      llm: { provider: 'none', model: undefined, baseUrl: undefined, apiKey: undefined, timeoutMs: 60_000, maxRetries: 2 },
+      llm: {
+        provider: 'none',
+        model: undefined,
+        baseUrl: undefined,
+        apiKey: undefined,
+        timeoutMs: 60_000,
+        maxRetries: 2,
+      },
       tasks: { concurrency: 2, pollIntervalMs: 500, leaseMs: 60_000, maxAttempts: 5 },
       recall: { cacheEntries: 4096, cacheTtlMs: 300_000, reranker: 'none' },
       sandbox: {
@@ -57,8 +65,21 @@ describe('loadConfig', () => {
         checkpointDelayMs: 5_000,
       },
       graph: { maxNodes: 20_000, maxEdges: 200_000, workerMinSize: 5_000 },
-      documents: { maxBytes: 50 * 1024 * 1024, extractTimeoutMs: 300_000, extractMemoryMb: 1024, maxExpandedBytes: 256 * 1024 * 1024, renderMemoryMb: 512 },
-      ocr: { provider: 'local', baseUrl: undefined, apiKey: undefined, timeoutMs: 120_000, maxPixels: 25_000_000, workers: 1 },
+      documents: {
+        maxBytes: 50 * 1024 * 1024,
+        extractTimeoutMs: 300_000,
+        extractMemoryMb: 1024,
+        maxExpandedBytes: 256 * 1024 * 1024,
+        renderMemoryMb: 512,
+      },
+      ocr: {
+        provider: 'local',
+        baseUrl: undefined,
+        apiKey: undefined,
+        timeoutMs: 120_000,
+        maxPixels: 25_000_000,
+        workers: 1,
+      },
       transcription: { baseUrl: undefined, model: 'whisper-1', apiKey: undefined, timeoutMs: 600_000 },
       rateLimit: { perMinute: 0 },
       secrets: { key: undefined, keyFile: resolve('./data/secret.key') },
@@ -97,7 +118,10 @@ describe('loadConfig', () => {
       metrics: { key: 'scrape' },
       secrets: { keyFile: '/tmp/memd-config-test/secret.key' },
     });
-    expect(loadConfig({ MEMD_PORT: '', MEMD_STORAGE: '  ' })).toMatchObject({ port: 61001, storage: { kind: 'sqlite' } });
+    expect(loadConfig({ MEMD_PORT: '', MEMD_STORAGE: '  ' })).toMatchObject({
+      port: 61001,
+      storage: { kind: 'sqlite' },
+    });
   });
 
   // [variable, field, least, most]
@@ -140,16 +164,23 @@ describe('loadConfig', () => {
     ['MEMD_RATE_LIMIT_PER_MINUTE', 'rateLimit.perMinute', 0, 10_000_000],
   ];
 
-  it.each(integers)('%s takes an integer from its least to its most value into %s, and refuses others', (name, path, least, most) => {
-    expect(at(loadConfig({ [name]: String(least) }), path)).toBe(least);
-    expect(at(loadConfig({ [name]: ` ${most} ` }), path)).toBe(most);
-    for (const raw of [String(least - 1), String(most + 1), '1.5', 'ten']) {
-      expect(refusal({ [name]: raw })).toBe(`${name} must be an integer between ${least} and ${most}, got '${raw}'`);
-    }
-  });
+  it.each(integers)(
+    '%s takes an integer from its least to its most value into %s, and refuses others',
+    (name, path, least, most) => {
+      expect(at(loadConfig({ [name]: String(least) }), path)).toBe(least);
+      expect(at(loadConfig({ [name]: ` ${most} ` }), path)).toBe(most);
+      for (const raw of [String(least - 1), String(most + 1), '1.5', 'ten']) {
+        expect(refusal({ [name]: raw })).toBe(`${name} must be an integer between ${least} and ${most}, got '${raw}'`);
+      }
+    },
+  );
 
   it('reads an integer as Number() does (exponent and hex forms included)', () => {
-    expect(loadConfig({ MEMD_TASK_CONCURRENCY: '1e1', MEMD_OCR_WORKERS: '0x4', MEMD_PORT: '8080.0' })).toMatchObject({ tasks: { concurrency: 10 }, ocr: { workers: 4 }, port: 8080 });
+    expect(loadConfig({ MEMD_TASK_CONCURRENCY: '1e1', MEMD_OCR_WORKERS: '0x4', MEMD_PORT: '8080.0' })).toMatchObject({
+      tasks: { concurrency: 10 },
+      ocr: { workers: 4 },
+      port: 8080,
+    });
   });
 
   // [variable, field, accepted values, the value a test refuses]
@@ -163,12 +194,23 @@ describe('loadConfig', () => {
     ['MEMD_OCR_PROVIDER', 'ocr.provider', ['local', 'peer', 'off']],
   ];
 
-  it.each(choices)('%s takes one of its values, in any case, and names them when it refuses another', (name, path, values) => {
-    // What some choices need besides, so that each value loads.
-    const needs: Env = { MEMD_DATABASE_URL: 'postgres://x', MEMD_LLM_PROVIDER: 'openai', MEMD_LLM_MODEL: 'm', MEMD_LLM_BASE_URL: 'http://llm', MEMD_EMBEDDING_BASE_URL: 'http://e', MEMD_EMBEDDING_MODEL: 'e', MEMD_OCR_BASE_URL: 'http://ocr' };
-    for (const value of values) expect(at(loadConfig({ ...needs, [name]: value.toUpperCase() }), path)).toBe(value);
-    expect(refusal({ [name]: 'Nothing' })).toBe(`${name} must be one of ${values.join(', ')}, got 'nothing'`);
-  });
+  it.each(choices)(
+    '%s takes one of its values, in any case, and names them when it refuses another',
+    (name, path, values) => {
+      // What some choices need besides, so that each value loads.
+      const needs: Env = {
+        MEMD_DATABASE_URL: 'postgres://x',
+        MEMD_LLM_PROVIDER: 'openai',
+        MEMD_LLM_MODEL: 'm',
+        MEMD_LLM_BASE_URL: 'http://llm',
+        MEMD_EMBEDDING_BASE_URL: 'http://e',
+        MEMD_EMBEDDING_MODEL: 'e',
+        MEMD_OCR_BASE_URL: 'http://ocr',
+      };
+      for (const value of values) expect(at(loadConfig({ ...needs, [name]: value.toUpperCase() }), path)).toBe(value);
+      expect(refusal({ [name]: 'Nothing' })).toBe(`${name} must be one of ${values.join(', ')}, got 'nothing'`);
+    },
+  );
 
   const flags: Array<[string, string, boolean]> = [
     ['MEMD_WORKSPACE_AUTO_CREATE', 'workspaces.autoCreate', true],
@@ -183,10 +225,26 @@ describe('loadConfig', () => {
   });
 
   it('needs a database URL for Postgres, and reads the pool size and schema only there', () => {
-    expect(refusal({ MEMD_STORAGE: 'postgres' })).toBe('MEMD_STORAGE=postgres needs MEMD_DATABASE_URL (postgres://user:pass@host:5432/db)');
-    expect(loadConfig({ MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: 'postgres://u@h/db' }).storage).toEqual({ kind: 'postgres', url: 'postgres://u@h/db', poolSize: 10, schema: undefined });
-    expect(loadConfig({ MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: 'postgres://u@h/db', MEMD_DATABASE_POOL_SIZE: '200', MEMD_DATABASE_SCHEMA: 'tenant' }).storage).toEqual({ kind: 'postgres', url: 'postgres://u@h/db', poolSize: 200, schema: 'tenant' });
-    expect(refusal({ MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: 'postgres://u@h/db', MEMD_DATABASE_POOL_SIZE: '0' })).toBe("MEMD_DATABASE_POOL_SIZE must be an integer between 1 and 200, got '0'");
+    expect(refusal({ MEMD_STORAGE: 'postgres' })).toBe(
+      'MEMD_STORAGE=postgres needs MEMD_DATABASE_URL (postgres://user:pass@host:5432/db)',
+    );
+    expect(loadConfig({ MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: 'postgres://u@h/db' }).storage).toEqual({
+      kind: 'postgres',
+      url: 'postgres://u@h/db',
+      poolSize: 10,
+      schema: undefined,
+    });
+    expect(
+      loadConfig({
+        MEMD_STORAGE: 'postgres',
+        MEMD_DATABASE_URL: 'postgres://u@h/db',
+        MEMD_DATABASE_POOL_SIZE: '200',
+        MEMD_DATABASE_SCHEMA: 'tenant',
+      }).storage,
+    ).toEqual({ kind: 'postgres', url: 'postgres://u@h/db', poolSize: 200, schema: 'tenant' });
+    expect(
+      refusal({ MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: 'postgres://u@h/db', MEMD_DATABASE_POOL_SIZE: '0' }),
+    ).toBe("MEMD_DATABASE_POOL_SIZE must be an integer between 1 and 200, got '0'");
     // On SQLite the pool size is never read, so a wrong one does no harm.
     expect(loadConfig({ MEMD_DATABASE_POOL_SIZE: 'lots' }).storage.kind).toBe('sqlite');
   });
@@ -200,11 +258,21 @@ describe('loadConfig', () => {
 
   it('needs what each provider needs', () => {
     expect(refusal({ MEMD_LLM_PROVIDER: 'anthropic' })).toBe('MEMD_LLM_PROVIDER=anthropic needs MEMD_LLM_MODEL');
-    expect(refusal({ MEMD_LLM_PROVIDER: 'openai', MEMD_LLM_MODEL: 'm' })).toBe('MEMD_LLM_PROVIDER=openai needs MEMD_LLM_BASE_URL (e.g. https://api.openai.com/v1)');
-    expect(refusal({ MEMD_RECALL_RERANKER: 'llm' })).toBe('MEMD_RECALL_RERANKER=llm needs a language model (MEMD_LLM_PROVIDER)');
-    expect(refusal({ MEMD_EMBEDDING_PROVIDER: 'openai' })).toBe('MEMD_EMBEDDING_PROVIDER=openai needs MEMD_EMBEDDING_BASE_URL');
-    expect(refusal({ MEMD_EMBEDDING_PROVIDER: 'transformers' })).toBe('MEMD_EMBEDDING_PROVIDER=transformers needs MEMD_EMBEDDING_MODEL (a Hugging Face id or a local path)');
-    expect(refusal({ MEMD_OCR_PROVIDER: 'peer' })).toBe('MEMD_OCR_PROVIDER=peer needs MEMD_OCR_BASE_URL (the peer, e.g. http://127.0.0.1:61051/v1)');
+    expect(refusal({ MEMD_LLM_PROVIDER: 'openai', MEMD_LLM_MODEL: 'm' })).toBe(
+      'MEMD_LLM_PROVIDER=openai needs MEMD_LLM_BASE_URL (e.g. https://api.openai.com/v1)',
+    );
+    expect(refusal({ MEMD_RECALL_RERANKER: 'llm' })).toBe(
+      'MEMD_RECALL_RERANKER=llm needs a language model (MEMD_LLM_PROVIDER)',
+    );
+    expect(refusal({ MEMD_EMBEDDING_PROVIDER: 'openai' })).toBe(
+      'MEMD_EMBEDDING_PROVIDER=openai needs MEMD_EMBEDDING_BASE_URL',
+    );
+    expect(refusal({ MEMD_EMBEDDING_PROVIDER: 'transformers' })).toBe(
+      'MEMD_EMBEDDING_PROVIDER=transformers needs MEMD_EMBEDDING_MODEL (a Hugging Face id or a local path)',
+    );
+    expect(refusal({ MEMD_OCR_PROVIDER: 'peer' })).toBe(
+      'MEMD_OCR_PROVIDER=peer needs MEMD_OCR_BASE_URL (the peer, e.g. http://127.0.0.1:61051/v1)',
+    );
     const chosen = loadConfig({
       MEMD_LLM_PROVIDER: 'google',
       MEMD_LLM_MODEL: 'gemini',
@@ -229,7 +297,9 @@ describe('loadConfig', () => {
     expect(loadConfig({ MEMD_SECRET_KEY: key.toString('base64') }).secrets.key).toEqual(key);
     expect(loadConfig({ MEMD_SECRET_KEY: key.toString('base64url') }).secrets.key).toEqual(key);
     for (const raw of ['too-short', Buffer.alloc(16).toString('hex'), 'not base64 at all!']) {
-      expect(refusal({ MEMD_SECRET_KEY: raw })).toBe('MEMD_SECRET_KEY must be 32 bytes written as 64 hex digits or base64 (e.g. `openssl rand -base64 32`)');
+      expect(refusal({ MEMD_SECRET_KEY: raw })).toBe(
+        'MEMD_SECRET_KEY must be 32 bytes written as 64 hex digits or base64 (e.g. `openssl rand -base64 32`)',
+      );
     }
   });
 });
@@ -237,7 +307,9 @@ describe('loadConfig', () => {
 describe('loadConfig: tracing from the OTEL_* variables', () => {
   it('is off unless an exporter or an endpoint asks for it', () => {
     expect(loadConfig({}).tracing).toBeNull();
-    expect(loadConfig({ OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' }).tracing).toBeNull();
+    expect(
+      loadConfig({ OTEL_TRACES_EXPORTER: 'none', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318' }).tracing,
+    ).toBeNull();
     expect(loadConfig({ OTEL_SDK_DISABLED: 'true', OTEL_TRACES_EXPORTER: 'otlp' }).tracing).toBeNull();
     // Disabled, nothing else is read.
     expect(loadConfig({ OTEL_SDK_DISABLED: 'true', OTEL_TRACES_EXPORTER: 'zipkin' }).tracing).toBeNull();
@@ -271,22 +343,39 @@ describe('loadConfig: tracing from the OTEL_* variables', () => {
       resource: { 'service.name': 'from-attributes', 'deployment.environment': 'prod' },
       sampler: { root: 'traceidratio', ratio: 0.25, parentBased: false },
     });
-    const named = loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c/traces', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://ignored', OTEL_SERVICE_NAME: 'agent-memory', OTEL_RESOURCE_ATTRIBUTES: 'service.name=other' }).tracing;
+    const named = loadConfig({
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c/traces',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://ignored',
+      OTEL_SERVICE_NAME: 'agent-memory',
+      OTEL_RESOURCE_ATTRIBUTES: 'service.name=other',
+    }).tracing;
     expect(named).toMatchObject({ endpoint: 'http://c/traces', resource: { 'service.name': 'agent-memory' } });
   });
 
   it('refuses what it cannot export', () => {
-    expect(refusal({ OTEL_TRACES_EXPORTER: 'otlp,zipkin,jaeger' })).toBe("OTEL_TRACES_EXPORTER: only otlp (or none) is supported, got 'zipkin,jaeger'");
-    expect(refusal({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toBe("OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json (OTLP over HTTP, port 4318), got 'grpc'");
-    expect(refusal({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'HTTP/JSON' })).toBe("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL must be http/protobuf or http/json (OTLP over HTTP, port 4318), got 'HTTP/JSON'");
+    expect(refusal({ OTEL_TRACES_EXPORTER: 'otlp,zipkin,jaeger' })).toBe(
+      "OTEL_TRACES_EXPORTER: only otlp (or none) is supported, got 'zipkin,jaeger'",
+    );
+    expect(refusal({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' })).toBe(
+      "OTEL_EXPORTER_OTLP_PROTOCOL must be http/protobuf or http/json (OTLP over HTTP, port 4318), got 'grpc'",
+    );
+    expect(refusal({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'HTTP/JSON' })).toBe(
+      "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL must be http/protobuf or http/json (OTLP over HTTP, port 4318), got 'HTTP/JSON'",
+    );
     expect(refusal({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_TRACES_SAMPLER: 'sometimes' })).toBe(
       "OTEL_TRACES_SAMPLER must be one of always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off, parentbased_traceidratio, got 'sometimes'",
     );
     for (const raw of ['1.5', '-0.1', 'half']) {
-      expect(refusal({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_TRACES_SAMPLER_ARG: raw })).toBe(`OTEL_TRACES_SAMPLER_ARG must be a ratio between 0 and 1, got '${raw}'`);
+      expect(refusal({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_TRACES_SAMPLER_ARG: raw })).toBe(
+        `OTEL_TRACES_SAMPLER_ARG must be a ratio between 0 and 1, got '${raw}'`,
+      );
     }
-    expect(refusal({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_HEADERS: 'a=1,novalue' })).toBe("OTEL_EXPORTER_OTLP_HEADERS must be key=value pairs separated by commas, got 'novalue'");
-    expect(refusal({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_RESOURCE_ATTRIBUTES: '=x' })).toBe("OTEL_RESOURCE_ATTRIBUTES must be key=value pairs separated by commas, got '=x'");
+    expect(refusal({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_HEADERS: 'a=1,novalue' })).toBe(
+      "OTEL_EXPORTER_OTLP_HEADERS must be key=value pairs separated by commas, got 'novalue'",
+    );
+    expect(refusal({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_RESOURCE_ATTRIBUTES: '=x' })).toBe(
+      "OTEL_RESOURCE_ATTRIBUTES must be key=value pairs separated by commas, got '=x'",
+    );
     expect(refusal({ OTEL_SDK_DISABLED: 'perhaps' })).toBe("OTEL_SDK_DISABLED must be true or false, got 'perhaps'");
   });
 });

@@ -48,7 +48,12 @@ describe('the README tables of settings', () => {
 
     const peer = variablesRead(loadPeerConfig, [
       {},
-      { MEMD_PEER_LLM_ENABLED: 'true', MEMD_PEER_LLM_PROFILES: 'fast', MEMD_PEER_LLM_FAST_BASE_URL: 'http://u/v1', MEMD_PEER_LLM_FAST_MODEL: 'm' },
+      {
+        MEMD_PEER_LLM_ENABLED: 'true',
+        MEMD_PEER_LLM_PROFILES: 'fast',
+        MEMD_PEER_LLM_FAST_BASE_URL: 'http://u/v1',
+        MEMD_PEER_LLM_FAST_MODEL: 'm',
+      },
     ]);
     const peerDeclared = new Set([...PEER_SETTINGS, ...Object.values(profileSettings('FAST'))].map((one) => one.name));
     expect([...peer].filter((name) => !peerDeclared.has(name) && !declared.has(name))).toEqual([]);

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { baseUrl, ConfigError, flag, integer, keyValues, list, oneOf, ratio, readSettings, setting, text } from '../../src/config/setting.js';
+import {
+  baseUrl,
+  ConfigError,
+  flag,
+  integer,
+  keyValues,
+  list,
+  oneOf,
+  ratio,
+  readSettings,
+  setting,
+  text,
+} from '../../src/config/setting.js';
 
 /** The ConfigError message reading `value` for the setting throws. */
 function refusal(read: (env: Record<string, string>) => unknown, name: string, value: string): string {
@@ -32,15 +44,25 @@ describe('declared settings', () => {
   });
 
   it('shows a _BYTES setting in KiB, MiB or GiB where that is exact', () => {
-    expect(integer({ name: 'X_BYTES', default: 10 * 1024 ** 2, min: 1, max: 1024 ** 3, meaning: '' })).toMatchObject({ shownDefault: '10 MiB', accepts: '1 to 1 GiB' });
-    expect(integer({ name: 'X_BYTES', default: 1536, min: 1024, max: 3 * 1024 ** 3, meaning: '' })).toMatchObject({ shownDefault: '1536', accepts: '1 KiB to 3 GiB' });
-    expect(integer({ name: 'X_COUNT', default: 1024, min: 0, max: 2048, meaning: '' })).toMatchObject({ shownDefault: '1024', accepts: '0 to 2048' });
+    expect(integer({ name: 'X_BYTES', default: 10 * 1024 ** 2, min: 1, max: 1024 ** 3, meaning: '' })).toMatchObject({
+      shownDefault: '10 MiB',
+      accepts: '1 to 1 GiB',
+    });
+    expect(integer({ name: 'X_BYTES', default: 1536, min: 1024, max: 3 * 1024 ** 3, meaning: '' })).toMatchObject({
+      shownDefault: '1536',
+      accepts: '1 KiB to 3 GiB',
+    });
+    expect(integer({ name: 'X_COUNT', default: 1024, min: 0, max: 2048, meaning: '' })).toMatchObject({
+      shownDefault: '1024',
+      accepts: '0 to 2048',
+    });
   });
 
   it('ratio: 0 to 1 only', () => {
     const share = ratio({ name: 'X_SHARE', default: 1, meaning: '' });
     expect(share.read({ X_SHARE: '0.5' })).toBe(0.5);
-    for (const raw of ['1.01', '-1', 'half']) expect(refusal(share.read, 'X_SHARE', raw)).toBe(`X_SHARE must be a ratio between 0 and 1, got '${raw}'`);
+    for (const raw of ['1.01', '-1', 'half'])
+      expect(refusal(share.read, 'X_SHARE', raw)).toBe(`X_SHARE must be a ratio between 0 and 1, got '${raw}'`);
   });
 
   it('oneOf: a value in any case, read in lower case; the refusal names the choices', () => {
@@ -70,7 +92,12 @@ describe('declared settings', () => {
   });
 
   it('a derived default is worked out from the environment, and shown in its own words', () => {
-    const mode = oneOf({ name: 'X_MODE', values: ['sync', 'delayed'] as const, default: { from: (env) => (env.X_SHARED ? 'sync' : 'delayed'), shown: 'sync when shared' }, meaning: '' });
+    const mode = oneOf({
+      name: 'X_MODE',
+      values: ['sync', 'delayed'] as const,
+      default: { from: (env) => (env.X_SHARED ? 'sync' : 'delayed'), shown: 'sync when shared' },
+      meaning: '',
+    });
     expect(mode.read({})).toBe('delayed');
     expect(mode.read({ X_SHARED: '1' })).toBe('sync');
     expect(mode.read({ X_SHARED: '1', X_MODE: 'delayed' })).toBe('delayed');
@@ -78,18 +105,28 @@ describe('declared settings', () => {
   });
 
   it('a custom kind gets the variable name in its parser', () => {
-    const even = setting({ name: 'X_EVEN', accepts: 'even numbers', meaning: '', parse: (raw, name) => {
-      if (Number(raw) % 2 !== 0) throw new ConfigError(`${name} must be even`);
-      return Number(raw);
-    } });
+    const even = setting({
+      name: 'X_EVEN',
+      accepts: 'even numbers',
+      meaning: '',
+      parse: (raw, name) => {
+        if (Number(raw) % 2 !== 0) throw new ConfigError(`${name} must be even`);
+        return Number(raw);
+      },
+    });
     expect(even.isSet({ X_EVEN: ' ' })).toBe(false);
     expect(even.read({ X_EVEN: '4' })).toBe(4);
     expect(refusal(even.read, 'X_EVEN', '3')).toBe('X_EVEN must be even');
   });
 
   it('readSettings reads a record in its order, so the first wrong variable is the one refused', () => {
-    const record = { a: integer({ name: 'X_A', default: 1, min: 0, max: 9, meaning: '' }), b: flag({ name: 'X_B', default: true, meaning: '' }) };
+    const record = {
+      a: integer({ name: 'X_A', default: 1, min: 0, max: 9, meaning: '' }),
+      b: flag({ name: 'X_B', default: true, meaning: '' }),
+    };
     expect(readSettings(record, { X_B: 'no' })).toEqual({ a: 1, b: false });
-    expect(() => readSettings(record, { X_A: '10', X_B: 'maybe' })).toThrow("X_A must be an integer between 0 and 9, got '10'");
+    expect(() => readSettings(record, { X_A: '10', X_B: 'maybe' })).toThrow(
+      "X_A must be an integer between 0 and 9, got '10'",
+    );
   });
 });

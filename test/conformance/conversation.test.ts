@@ -8,7 +8,13 @@ const DIMS = 8;
 const T0 = '2026-01-01T00:00:00.000Z';
 const at = (minutes: number) => new Date(Date.parse(T0) + minutes * 60_000).toISOString();
 
-const message = (text: string, minute = 1) => ({ id: id('msg'), role: 'user' as const, content: text, metadata: {}, created_at: at(minute) });
+const message = (text: string, minute = 1) => ({
+  id: id('msg'),
+  role: 'user' as const,
+  content: text,
+  metadata: {},
+  created_at: at(minute),
+});
 
 describe.each(storageBackends())('conversation storage conformance: $name', (backend) => {
   afterAll(() => backend.teardown());
@@ -23,7 +29,14 @@ describe.each(storageBackends())('conversation storage conformance: $name', (bac
   describe('threads', () => {
     it('keeps thread ids per workspace, round-trips every field, lists active ones with a total', async () => {
       const s = await fresh();
-      const full = thread('ws_a', 'shared-id', { user_id: 'u1', observer_id: 'agent', subject_id: 'ana', title: 'Hello', metadata: { a: [1] }, expires_at: at(60) });
+      const full = thread('ws_a', 'shared-id', {
+        user_id: 'u1',
+        observer_id: 'agent',
+        subject_id: 'ana',
+        title: 'Hello',
+        metadata: { a: [1] },
+        expires_at: at(60),
+      });
       await s.threads.create(full);
       await s.threads.create(thread('ws_b', 'shared-id'));
       await s.threads.create(thread('ws_a', 'other', { user_id: 'u2', updated_at: at(5) }));
@@ -34,12 +47,23 @@ describe.each(storageBackends())('conversation storage conformance: $name', (bac
       const listed = await s.threads.list('ws_a', { activeAt: at(10), limit: 10, offset: 0 });
       expect(listed.threads.map((t) => t.id)).toEqual(['other', 'shared-id']);
       expect(listed.total).toBe(2);
-      expect((await s.threads.list('ws_a', { activeAt: at(10), userId: 'u1', limit: 10, offset: 0 })).threads.map((t) => t.id)).toEqual(['shared-id']);
+      expect(
+        (await s.threads.list('ws_a', { activeAt: at(10), userId: 'u1', limit: 10, offset: 0 })).threads.map(
+          (t) => t.id,
+        ),
+      ).toEqual(['shared-id']);
       const page = await s.threads.list('ws_a', { activeAt: at(0), limit: 1, offset: 1 });
       expect([page.threads.length, page.total]).toEqual([1, 3]);
-      expect((await s.threads.list('ws_a', { activeAt: at(0), updatedAfter: at(1), limit: 10, offset: 0 })).threads.map((t) => t.id)).toEqual(['other']);
+      expect(
+        (await s.threads.list('ws_a', { activeAt: at(0), updatedAfter: at(1), limit: 10, offset: 0 })).threads.map(
+          (t) => t.id,
+        ),
+      ).toEqual(['other']);
 
-      expect(await s.threads.update('ws_a', 'shared-id', { title: 'Renamed', updated_at: at(2) })).toMatchObject({ title: 'Renamed', metadata: { a: [1] } });
+      expect(await s.threads.update('ws_a', 'shared-id', { title: 'Renamed', updated_at: at(2) })).toMatchObject({
+        title: 'Renamed',
+        metadata: { a: [1] },
+      });
       expect(await s.threads.update('ws_b', 'nope', { title: 'x' })).toBeNull();
       await s.close();
     });
@@ -47,11 +71,24 @@ describe.each(storageBackends())('conversation storage conformance: $name', (bac
     it('appends with increasing indexes, never reused after a delete, and lists messages', async () => {
       const s = await fresh();
       await s.threads.create(thread('ws_a', 't1'));
-      const first = await s.transaction((tx) => tx.threads.appendMessages('ws_a', 't1', [message('zero'), message('one')]));
+      const first = await s.transaction((tx) =>
+        tx.threads.appendMessages('ws_a', 't1', [message('zero'), message('one')]),
+      );
       expect(first!.map((m) => m.message_index)).toEqual([0, 1]);
-      const blocks = [{ type: 'text', text: 'two' }, { type: 'image', data: { url: 'x' } }];
-      const second = await s.transaction((tx) => tx.threads.appendMessages('ws_a', 't1', [{ ...message('', 2), role: 'assistant', content: blocks }]));
-      expect(second![0]).toMatchObject({ message_index: 2, role: 'assistant', content: blocks, thread_id: 't1', workspace_id: 'ws_a' });
+      const blocks = [
+        { type: 'text', text: 'two' },
+        { type: 'image', data: { url: 'x' } },
+      ];
+      const second = await s.transaction((tx) =>
+        tx.threads.appendMessages('ws_a', 't1', [{ ...message('', 2), role: 'assistant', content: blocks }]),
+      );
+      expect(second![0]).toMatchObject({
+        message_index: 2,
+        role: 'assistant',
+        content: blocks,
+        thread_id: 't1',
+        workspace_id: 'ws_a',
+      });
       expect(await s.transaction((tx) => tx.threads.appendMessages('ws_b', 't1', [message('x')]))).toBeNull();
 
       expect(await s.threads.deleteMessage('ws_a', 't1', second![0]!.id, at(3))).toBe(true);
@@ -71,7 +108,11 @@ describe.each(storageBackends())('conversation storage conformance: $name', (bac
     it('hands out unique indexes to concurrent appends', async () => {
       const s = await fresh();
       await s.threads.create(thread('ws_a', 'busy'));
-      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => s.transaction((tx) => tx.threads.appendMessages('ws_a', 'busy', [message(`m${i}a`), message(`m${i}b`)]))));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          s.transaction((tx) => tx.threads.appendMessages('ws_a', 'busy', [message(`m${i}a`), message(`m${i}b`)])),
+        ),
+      );
       const indexes = results.flatMap((r) => r!.map((m) => m.message_index)).sort((a, b) => a - b);
       expect(indexes).toEqual(Array.from({ length: 40 }, (_, i) => i));
       for (const r of results) expect(r![1]!.message_index).toBe(r![0]!.message_index + 1);
@@ -148,11 +189,18 @@ describe.each(storageBackends())('conversation storage conformance: $name', (bac
       const { a, b } = await pair(s);
       const record = contradiction(a.id, b.id);
       await s.contradictions.insert(record);
-      expect(await s.contradictions.claimResolution('ws_a', record.id, 'keep_a', at(5))).toMatchObject({ resolution: 'keep_a', resolved_at: at(5) });
+      expect(await s.contradictions.claimResolution('ws_a', record.id, 'keep_a', at(5))).toMatchObject({
+        resolution: 'keep_a',
+        resolved_at: at(5),
+      });
       expect(await s.contradictions.claimResolution('ws_a', record.id, 'keep_b', at(6))).toBeNull();
       expect(await s.contradictions.countUnresolved('ws_a')).toBe(0);
-      expect(await s.contradictions.update('ws_a', record.id, { resolution: null, resolved_at: null })).toMatchObject({ resolution: null });
-      expect(await s.contradictions.update('ws_a', record.id, { merged_memory_id: b.id })).toMatchObject({ merged_memory_id: b.id });
+      expect(await s.contradictions.update('ws_a', record.id, { resolution: null, resolved_at: null })).toMatchObject({
+        resolution: null,
+      });
+      expect(await s.contradictions.update('ws_a', record.id, { merged_memory_id: b.id })).toMatchObject({
+        merged_memory_id: b.id,
+      });
       await s.memories.hardDelete('ws_a', [a.id]);
       expect(await s.contradictions.get('ws_a', record.id)).toBeNull();
       await s.close();
@@ -166,7 +214,20 @@ describe.each(storageBackends())('conversation storage conformance: $name', (bac
     const a = memory('ws_a', 'I live in Paris', axisVector(DIMS, 0));
     const b = memory('ws_a', 'I moved to Berlin', axisVector(DIMS, 0, 0.3));
     await s.memories.insert([a, b]);
-    await s.contradictions.insert({ id: id('ctr'), workspace_id: 'ws_a', memory_a_id: a.id, memory_b_id: b.id, contradiction_type: 'exclusive_value', confidence: 0.8, detection_method: 'rules', explanation: null, detected_at: T0, resolved_at: null, resolution: null, merged_memory_id: null });
+    await s.contradictions.insert({
+      id: id('ctr'),
+      workspace_id: 'ws_a',
+      memory_a_id: a.id,
+      memory_b_id: b.id,
+      contradiction_type: 'exclusive_value',
+      confidence: 0.8,
+      detection_method: 'rules',
+      explanation: null,
+      detected_at: T0,
+      resolved_at: null,
+      resolution: null,
+      merged_memory_id: null,
+    });
     await s.entities.putCard({ workspace_id: 'ws_a', entity_id: 'ana', card: {}, fingerprint: 'f', generated_at: T0 });
     await s.threads.create(thread('ws_b', 't1'));
     await s.transaction((tx) => tx.workspaces.delete('ws_a'));
@@ -192,9 +253,27 @@ describe.each(storageBackends())('conversation storage conformance: $name', (bac
       expect(await s.entities.subjectFingerprint('ws_a', 'ana')).toBe(changed);
 
       expect(await s.entities.getCard('ws_a', 'ana')).toBeNull();
-      await s.entities.putCard({ workspace_id: 'ws_a', entity_id: 'ana', card: { reflection: 'v1' }, fingerprint: one, generated_at: at(1) });
-      await s.entities.putCard({ workspace_id: 'ws_a', entity_id: 'ana', card: { reflection: 'v2' }, fingerprint: changed, generated_at: at(2) });
-      expect(await s.entities.getCard('ws_a', 'ana')).toEqual({ workspace_id: 'ws_a', entity_id: 'ana', card: { reflection: 'v2' }, fingerprint: changed, generated_at: at(2) });
+      await s.entities.putCard({
+        workspace_id: 'ws_a',
+        entity_id: 'ana',
+        card: { reflection: 'v1' },
+        fingerprint: one,
+        generated_at: at(1),
+      });
+      await s.entities.putCard({
+        workspace_id: 'ws_a',
+        entity_id: 'ana',
+        card: { reflection: 'v2' },
+        fingerprint: changed,
+        generated_at: at(2),
+      });
+      expect(await s.entities.getCard('ws_a', 'ana')).toEqual({
+        workspace_id: 'ws_a',
+        entity_id: 'ana',
+        card: { reflection: 'v2' },
+        fingerprint: changed,
+        generated_at: at(2),
+      });
       expect(await s.entities.getCard('ws_b', 'ana')).toBeNull();
       await s.close();
     });

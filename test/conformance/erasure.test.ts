@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/core/access/principal.js';
-import { ErasureService, noneRemoved, selectorHash, type ErasureScope, type PersonSelector } from '../../src/core/erasure/service.js';
+import {
+  ErasureService,
+  noneRemoved,
+  selectorHash,
+  type ErasureScope,
+  type PersonSelector,
+} from '../../src/core/erasure/service.js';
 import { CoreEvents } from '../../src/core/events.js';
 import type { SqlStorage } from '../../src/storage/sql/storage.js';
 import type { KnowledgebaseArticle, Memory } from '../../src/storage/types.js';
@@ -40,11 +46,16 @@ const admin: Principal = { kind: 'admin' };
 /** Every table and column of the database, as the engine lists them (the FTS and vector tables included). */
 async function columns(storage: SqlStorage): Promise<Array<{ table: string; column: string; dataType: string }>> {
   const { db } = storage.sqlContext;
-  const schema = storage.dialect === 'postgres' ? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db)).rows[0]!.schema : undefined;
+  const schema =
+    storage.dialect === 'postgres'
+      ? (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db)).rows[0]!.schema
+      : undefined;
   const tables = await db.introspection.getTables();
   return tables
     .filter((t) => schema === undefined || t.schema === schema)
-    .flatMap((t) => t.columns.map((c) => ({ table: schema ? `${schema}.${t.name}` : t.name, column: c.name, dataType: c.dataType })));
+    .flatMap((t) =>
+      t.columns.map((c) => ({ table: schema ? `${schema}.${t.name}` : t.name, column: c.name, dataType: c.dataType })),
+    );
 }
 
 /**
@@ -63,13 +74,21 @@ async function columnsHolding(storage: SqlStorage, needle: string): Promise<stri
         : dataType === 'bytea'
           ? sql`position(${bytes} in ${value}) > 0`
           : sql`position(${needle} in CAST(${value} AS TEXT)) > 0`;
-    const { rows } = await sql<{ n: number | string }>`SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${contains}`.execute(db);
+    const { rows } = await sql<{
+      n: number | string;
+    }>`SELECT count(*) AS n FROM ${sql.table(table)} WHERE ${contains}`.execute(db);
     if (Number(rows[0]!.n) > 0) found.push(`${table.split('.').at(-1)}.${column}`);
   }
   return found.sort();
 }
 
-function article(workspaceId: string, articleId: string, kind: KnowledgebaseArticle['kind'], body: string, memoryIds: string[]): KnowledgebaseArticle {
+function article(
+  workspaceId: string,
+  articleId: string,
+  kind: KnowledgebaseArticle['kind'],
+  body: string,
+  memoryIds: string[],
+): KnowledgebaseArticle {
   return {
     workspace_id: workspaceId,
     id: articleId,
@@ -97,10 +116,25 @@ function article(workspaceId: string, articleId: string, kind: KnowledgebaseArti
  */
 async function seedWorkspace(storage: SqlStorage, workspaceId: string): Promise<{ alice: Memory[]; bob: Memory }> {
   await storage.workspaces.ensure(workspace(workspaceId));
-  const alice = memory(workspaceId, `Alice says ${USER_WORD} tea is best`, axisVector(DIMENSIONS, 0), { user_id: USER, subject_id: 'dave', abstract: `${USER_WORD} tea` });
-  const fact = memory(workspaceId, `${USER_WORD} tea is best`, axisVector(DIMENSIONS, 0, 0.1), { user_id: USER, source_scope: 'fact', source_memory_id: alice.id });
-  const insight = memory(workspaceId, `Dave hears about ${USER_WORD} tea`, axisVector(DIMENSIONS, 1), { subject_id: 'dave', subtype: 'insight', source_memory_id: alice.id });
-  const bob = memory(workspaceId, 'Bob plays chess on Sundays', axisVector(DIMENSIONS, 2), { user_id: 'bob', subject_id: 'erin' });
+  const alice = memory(workspaceId, `Alice says ${USER_WORD} tea is best`, axisVector(DIMENSIONS, 0), {
+    user_id: USER,
+    subject_id: 'dave',
+    abstract: `${USER_WORD} tea`,
+  });
+  const fact = memory(workspaceId, `${USER_WORD} tea is best`, axisVector(DIMENSIONS, 0, 0.1), {
+    user_id: USER,
+    source_scope: 'fact',
+    source_memory_id: alice.id,
+  });
+  const insight = memory(workspaceId, `Dave hears about ${USER_WORD} tea`, axisVector(DIMENSIONS, 1), {
+    subject_id: 'dave',
+    subtype: 'insight',
+    source_memory_id: alice.id,
+  });
+  const bob = memory(workspaceId, 'Bob plays chess on Sundays', axisVector(DIMENSIONS, 2), {
+    user_id: 'bob',
+    subject_id: 'erin',
+  });
   await storage.memories.insert([alice, fact, insight, bob]);
   await storage.associations.upsert(association(workspaceId, alice.id, bob.id));
   await storage.contradictions.insert({
@@ -139,19 +173,60 @@ async function seedWorkspace(storage: SqlStorage, workspaceId: string): Promise<
     created_at: T0,
     updated_at: T0,
   });
-  await storage.documents.linkMemories([{ document_id: documentId, memory_id: alice.id, workspace_id: workspaceId, job_id: jobId, page_no: 1, chunk_index: 0 }]);
+  await storage.documents.linkMemories([
+    {
+      document_id: documentId,
+      memory_id: alice.id,
+      workspace_id: workspaceId,
+      job_id: jobId,
+      page_no: 1,
+      chunk_index: 0,
+    },
+  ]);
 
   await storage.knowledgebase.putArticle(article(workspaceId, 'index', 'index', `Topics: ${USER_WORD} tea; chess`, []));
-  await storage.knowledgebase.putArticle(article(workspaceId, 'topic-tea', 'topic', `All about ${USER_WORD} tea`, [alice.id]));
+  await storage.knowledgebase.putArticle(
+    article(workspaceId, 'topic-tea', 'topic', `All about ${USER_WORD} tea`, [alice.id]),
+  );
   await storage.knowledgebase.putArticle(article(workspaceId, 'topic-chess', 'topic', 'All about chess', [bob.id]));
-  await storage.entities.putCard({ workspace_id: workspaceId, entity_id: 'dave', card: { reflection: `Dave hears of ${USER_WORD}` }, fingerprint: 'f', generated_at: T0 });
-  await storage.entities.putCard({ workspace_id: workspaceId, entity_id: 'erin', card: { reflection: 'Erin watches chess' }, fingerprint: 'f', generated_at: T0 });
+  await storage.entities.putCard({
+    workspace_id: workspaceId,
+    entity_id: 'dave',
+    card: { reflection: `Dave hears of ${USER_WORD}` },
+    fingerprint: 'f',
+    generated_at: T0,
+  });
+  await storage.entities.putCard({
+    workspace_id: workspaceId,
+    entity_id: 'erin',
+    card: { reflection: 'Erin watches chess' },
+    fingerprint: 'f',
+    generated_at: T0,
+  });
 
   for (const userId of [USER, 'bob']) {
     const sessionId = id('sess');
-    await storage.sessions.create({ id: sessionId, workspace_id: workspaceId, tenant_id: 'default', context_id: '_default', user_id: userId, metadata: {}, ttl_seconds: 3600, expires_at: '2027-01-01T00:00:00.000Z', created_at: T0, updated_at: T0 });
+    await storage.sessions.create({
+      id: sessionId,
+      workspace_id: workspaceId,
+      tenant_id: 'default',
+      context_id: '_default',
+      user_id: userId,
+      metadata: {},
+      ttl_seconds: 3600,
+      expires_at: '2027-01-01T00:00:00.000Z',
+      created_at: T0,
+      updated_at: T0,
+    });
     const said = userId === USER ? USER_WORD : 'chess';
-    await storage.sessions.putEntry(sessionId, { key: 'topic', value: { said }, ttl_seconds: null, expires_at: null, created_at: T0, updated_at: T0 });
+    await storage.sessions.putEntry(sessionId, {
+      key: 'topic',
+      value: { said },
+      ttl_seconds: null,
+      expires_at: null,
+      created_at: T0,
+      updated_at: T0,
+    });
     await storage.sandboxCheckpoints.put(sessionId, Buffer.from(`x = "${said}"`, 'utf8'), {}, T0, 'r1', null);
     const threadId = id('thread');
     await storage.threads.create(thread(workspaceId, threadId, { user_id: userId }));
@@ -159,18 +234,45 @@ async function seedWorkspace(storage: SqlStorage, workspaceId: string): Promise<
       { id: id('msg'), role: 'user', content: `I like ${said}`, metadata: {}, created_at: T0 },
       { id: id('msg'), role: 'assistant', content: 'Noted.', metadata: {}, created_at: T0 },
     ]);
-    await storage.mcpServers.create(mcpServer(`tools-${userId === USER ? 'alice' : 'bob'}`, { scope: 'local', workspace_id: workspaceId, user_id: userId }));
+    await storage.mcpServers.create(
+      mcpServer(`tools-${userId === USER ? 'alice' : 'bob'}`, {
+        scope: 'local',
+        workspace_id: workspaceId,
+        user_id: userId,
+      }),
+    );
   }
   return { alice: [alice, fact, insight], bob };
 }
-
 
 /** The user's entries above any workspace: a user-scoped skill (with a file that quotes them) and MCP server. */
 async function seedTenantLevel(storage: SqlStorage): Promise<void> {
   const content = Buffer.from(`# Tea\nBrew ${USER_WORD} tea.`, 'utf8');
   await storage.skills.create(
-    { id: id('skill'), tenant_id: 'default', scope: 'user', workspace_id: null, user_id: USER, name: 'tea', version: null, description: null, source_mode: 'server', metadata: {}, created_at: T0, updated_at: T0 },
-    [{ path: 'SKILL.md', content, size: content.length, sha256: createHash('sha256').update(content).digest('hex'), created_at: T0, updated_at: T0 }],
+    {
+      id: id('skill'),
+      tenant_id: 'default',
+      scope: 'user',
+      workspace_id: null,
+      user_id: USER,
+      name: 'tea',
+      version: null,
+      description: null,
+      source_mode: 'server',
+      metadata: {},
+      created_at: T0,
+      updated_at: T0,
+    },
+    [
+      {
+        path: 'SKILL.md',
+        content,
+        size: content.length,
+        sha256: createHash('sha256').update(content).digest('hex'),
+        created_at: T0,
+        updated_at: T0,
+      },
+    ],
   );
   await storage.mcpServers.create(mcpServer('alice-everywhere', { scope: 'user', workspace_id: null, user_id: USER }));
 }
@@ -179,11 +281,17 @@ for (const backend of storageBackends()) {
   describe(`erasure on ${backend.name}`, () => {
     let storage: SqlStorage;
     let erasure: ErasureService;
-    const erase = (selector: PersonSelector, scope: ErasureScope) => erasure.erase({ selector, scope, principal: admin });
+    const erase = (selector: PersonSelector, scope: ErasureScope) =>
+      erasure.erase({ selector, scope, principal: admin });
 
     beforeAll(async () => {
       storage = await backend.open(DIMENSIONS);
-      erasure = new ErasureService({ storage, clock: { now: () => new Date(T0) }, events: new CoreEvents(storage.workspaces), sandboxes: { cleanup: async () => undefined } });
+      erasure = new ErasureService({
+        storage,
+        clock: { now: () => new Date(T0) },
+        events: new CoreEvents(storage.workspaces),
+        sandboxes: { cleanup: async () => undefined },
+      });
     });
     afterAll(async () => {
       await storage.close();
@@ -191,7 +299,9 @@ for (const backend of storageBackends()) {
     });
 
     it('knows every column that holds a user or subject id', async () => {
-      const idColumns = (await columns(storage)).filter((c) => /(^|_)(user|subject|entity)_id$/.test(c.column)).map((c) => `${c.table.split('.').at(-1)}.${c.column}`);
+      const idColumns = (await columns(storage))
+        .filter((c) => /(^|_)(user|subject|entity)_id$/.test(c.column))
+        .map((c) => `${c.table.split('.').at(-1)}.${c.column}`);
       expect([...new Set(idColumns)].sort()).toEqual(ID_COLUMNS);
     });
 
@@ -200,13 +310,32 @@ for (const backend of storageBackends()) {
       const other = await seedWorkspace(storage, 'erase-other');
       await seedTenantLevel(storage);
       // The search can fail: before, it finds the user and their words in every kind of record seeded.
-      expect(await columnsHolding(storage, USER)).toEqual(expect.arrayContaining(['mcp_servers.scope_key', 'mcp_servers.user_id', 'memories.user_id', 'sessions.user_id', 'skills.scope_key', 'skills.user_id', 'chat_threads.user_id']));
+      expect(await columnsHolding(storage, USER)).toEqual(
+        expect.arrayContaining([
+          'mcp_servers.scope_key',
+          'mcp_servers.user_id',
+          'memories.user_id',
+          'sessions.user_id',
+          'skills.scope_key',
+          'skills.user_id',
+          'chat_threads.user_id',
+        ]),
+      );
       console.log(backend.name, await columnsHolding(storage, USER_WORD), await columnsHolding(storage, USER));
       expect(await columnsHolding(storage, USER_WORD)).toEqual(
-        expect.arrayContaining(['chat_messages.content', 'entity_cards.card', 'kb_articles.body', 'memories.abstract', 'memories.content', 'working_memory.value']),
+        expect.arrayContaining([
+          'chat_messages.content',
+          'entity_cards.card',
+          'kb_articles.body',
+          'memories.abstract',
+          'memories.content',
+          'working_memory.value',
+        ]),
       );
       const aliceIds = one.alice.map((m) => m.id);
-      expect((await storage.memories.keywordSearch('erase-one', [USER_WORD], { k: 10 })).map((h) => h.id)).toContain(aliceIds[0]);
+      expect((await storage.memories.keywordSearch('erase-one', [USER_WORD], { k: 10 })).map((h) => h.id)).toContain(
+        aliceIds[0],
+      );
 
       const first = await erase({ kind: 'user_id', id: USER }, { workspaceId: 'erase-one' });
       expect(first.workspaces).toEqual(['erase-one']);
@@ -228,11 +357,15 @@ for (const backend of storageBackends()) {
       // Gone from the workspace, its search indexes included; the other workspace and bob untouched.
       expect(await storage.memories.getMany('erase-one', aliceIds)).toEqual([]);
       expect(await storage.memories.keywordSearch('erase-one', [USER_WORD], { k: 10 })).toEqual([]);
-      const nearest = (await storage.memories.vectorSearch('erase-one', axisVector(DIMENSIONS, 0), { k: 10 })).map((h) => h.id);
+      const nearest = (await storage.memories.vectorSearch('erase-one', axisVector(DIMENSIONS, 0), { k: 10 })).map(
+        (h) => h.id,
+      );
       expect(nearest).toEqual([one.bob.id]);
       expect(await storage.memories.get('erase-other', other.alice[0]!.id)).not.toBeNull();
       expect(await storage.memories.get('erase-one', one.bob.id)).not.toBeNull();
-      expect((await storage.knowledgebase.listArticles('erase-one', { limit: 10, offset: 0 })).map((a) => a.id)).toEqual(['topic-chess']);
+      expect(
+        (await storage.knowledgebase.listArticles('erase-one', { limit: 10, offset: 0 })).map((a) => a.id),
+      ).toEqual(['topic-chess']);
       expect(await storage.entities.getCard('erase-one', 'erin')).not.toBeNull();
       expect((await storage.sessions.list({ workspaceId: 'erase-one' })).map((s) => s.user_id)).toEqual(['bob']);
 
@@ -243,7 +376,9 @@ for (const backend of storageBackends()) {
       // Not a trace left, in any column of any table: the audit records keep a hash only.
       expect(await columnsHolding(storage, USER)).toEqual([]);
       expect(await columnsHolding(storage, USER_WORD)).toEqual([]);
-      expect(await columnsHolding(storage, 'bob')).toEqual(expect.arrayContaining(['memories.user_id', 'sessions.user_id', 'chat_threads.user_id']));
+      expect(await columnsHolding(storage, 'bob')).toEqual(
+        expect.arrayContaining(['memories.user_id', 'sessions.user_id', 'chat_threads.user_id']),
+      );
 
       const audits = await erasure.audits(10);
       expect(audits.map((a) => a.id).sort()).toEqual([everywhere.id, first.id].sort());
@@ -258,12 +393,27 @@ for (const backend of storageBackends()) {
 
     it('removes everything about a subject: their memories, threads and entity card', async () => {
       await storage.workspaces.ensure(workspace('erase-subject'));
-      const about = memory('erase-subject', `Carol loves ${SUBJECT_WORD}`, axisVector(DIMENSIONS, 3), { user_id: 'bob', subject_id: SUBJECT });
+      const about = memory('erase-subject', `Carol loves ${SUBJECT_WORD}`, axisVector(DIMENSIONS, 3), {
+        user_id: 'bob',
+        subject_id: SUBJECT,
+      });
       const unrelated = memory('erase-subject', 'Bob fixes bikes', axisVector(DIMENSIONS, 4), { user_id: 'bob' });
       await storage.memories.insert([about, unrelated]);
-      await storage.entities.putCard({ workspace_id: 'erase-subject', entity_id: SUBJECT, card: { reflection: SUBJECT_WORD }, fingerprint: 'f', generated_at: T0 });
-      await storage.threads.create(thread('erase-subject', id('thread'), { user_id: 'bob', subject_id: SUBJECT, title: SUBJECT_WORD }));
-      expect(await columnsHolding(storage, SUBJECT)).toEqual(['chat_threads.subject_id', 'entity_cards.entity_id', 'memories.subject_id']);
+      await storage.entities.putCard({
+        workspace_id: 'erase-subject',
+        entity_id: SUBJECT,
+        card: { reflection: SUBJECT_WORD },
+        fingerprint: 'f',
+        generated_at: T0,
+      });
+      await storage.threads.create(
+        thread('erase-subject', id('thread'), { user_id: 'bob', subject_id: SUBJECT, title: SUBJECT_WORD }),
+      );
+      expect(await columnsHolding(storage, SUBJECT)).toEqual([
+        'chat_threads.subject_id',
+        'entity_cards.entity_id',
+        'memories.subject_id',
+      ]);
 
       const erased = await erase({ kind: 'subject_id', id: SUBJECT }, { workspaceId: 'erase-subject' });
       expect(erased.removed).toEqual({ ...noneRemoved(), memories: 1, entity_cards: 1, threads: 1 });
@@ -273,7 +423,9 @@ for (const backend of storageBackends()) {
     });
 
     it('refuses a workspace that does not exist, and removes nothing twice', async () => {
-      await expect(erase({ kind: 'user_id', id: USER }, { workspaceId: 'no-such-workspace' })).rejects.toMatchObject({ code: 'not_found' });
+      await expect(erase({ kind: 'user_id', id: USER }, { workspaceId: 'no-such-workspace' })).rejects.toMatchObject({
+        code: 'not_found',
+      });
       const again = await erase({ kind: 'user_id', id: USER }, { allWorkspaces: true });
       expect(again.removed).toEqual(noneRemoved());
     });

@@ -17,10 +17,15 @@ describe('SQLite keyword index maintenance', () => {
     // Each insert is its own write: FTS5 adds a segment per write and merges only in groups.
     for (let i = 0; i < 60; i++) {
       await storage.memories.insert([
-        memory('ws_a', `note ${i} about ${i % 2 === 0 ? 'gardening' : 'sailing'} and the harbour`, axisVector(DIMS, i % DIMS)),
+        memory(
+          'ws_a',
+          `note ${i} about ${i % 2 === 0 ? 'gardening' : 'sailing'} and the harbour`,
+          axisVector(DIMS, i % DIMS),
+        ),
       ]);
     }
-    const search = async () => (await storage.memories.keywordSearch('ws_a', ['sailing'], { k: 100 })).map((r) => r.id).sort();
+    const search = async () =>
+      (await storage.memories.keywordSearch('ws_a', ['sailing'], { k: 100 })).map((r) => r.id).sort();
     const before = await search();
     expect(before).toHaveLength(30);
     expect(await mergeKeywordIndex(storage.sqlContext.db)).toBe(1);

@@ -12,11 +12,21 @@ describe('migrations merged out of order', () => {
     const raw = new Database(':memory:');
     sqliteVec.load(raw);
     const db = new Kysely<any>({ dialect: new SqliteDialect({ database: raw }) });
-    const at = (m: { up(db: Kysely<any>, dialect: 'sqlite'): Promise<void> }) => ({ up: (k: Kysely<any>) => m.up(k, 'sqlite') });
-    const before = { '0001_foundation': at(foundation), '0002_sessions': at(sessions), '0004_conversation': at(conversation) };
-    expect((await new Migrator({ db, provider: { getMigrations: async () => before } }).migrateToLatest()).error).toBeUndefined();
+    const at = (m: { up(db: Kysely<any>, dialect: 'sqlite'): Promise<void> }) => ({
+      up: (k: Kysely<any>) => m.up(k, 'sqlite'),
+    });
+    const before = {
+      '0001_foundation': at(foundation),
+      '0002_sessions': at(sessions),
+      '0004_conversation': at(conversation),
+    };
+    expect(
+      (await new Migrator({ db, provider: { getMigrations: async () => before } }).migrateToLatest()).error,
+    ).toBeUndefined();
     await migrateToLatest(db, 'sqlite');
-    const tables = (await db.selectFrom('sqlite_master').select('name').where('type', '=', 'table').execute()).map((r) => r.name);
+    const tables = (await db.selectFrom('sqlite_master').select('name').where('type', '=', 'table').execute()).map(
+      (r) => r.name,
+    );
     expect(tables).toEqual(expect.arrayContaining(['kb_articles', 'knowledgebases', 'kb_jobs', 'chat_threads']));
     await db.destroy();
   });

@@ -22,26 +22,46 @@ async function build(storage: SqlStorage): Promise<void> {
   for (let at = 0; at < corpus.size; at += 1_000) {
     const texts = corpus.slice(at, at + 1_000);
     const vectors = await embedder.embed(texts);
-    await storage.transaction((tx) => tx.memories.insert(texts.map((text, i) => memory('ws', text, vectors[i]!, { id: `m${at + i}`, content_hash: `h${at + i}` }))));
+    await storage.transaction((tx) =>
+      tx.memories.insert(
+        texts.map((text, i) => memory('ws', text, vectors[i]!, { id: `m${at + i}`, content_hash: `h${at + i}` })),
+      ),
+    );
   }
   await storage.engine.warmUp(storage.sqlContext.db);
 }
 
 function recallOver(storage: SqlStorage): RecallService {
-  return new RecallService({ storage, queryEmbedder: embedder, clock: systemClock, llm: null, reranker: null, log: { info: () => undefined, warn: () => undefined, error: () => undefined }, cache: { maxEntries: 0, ttlMs: 0 } });
+  return new RecallService({
+    storage,
+    queryEmbedder: embedder,
+    clock: systemClock,
+    llm: null,
+    reranker: null,
+    log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    cache: { maxEntries: 0, ttlMs: 0 },
+  });
 }
 
 describe.each(storageBackends())('recall when every query word is common: $name', (backend) => {
   afterAll(() => backend.teardown());
 
-  it('a memory holding every word of the query comes before memories holding some of them', { timeout: 600_000 }, async () => {
+  it('a memory holding every word of the query comes before memories holding some of them', {
+    timeout: 600_000,
+  }, async () => {
     const storage = await backend.open(DIMS);
     await build(storage);
     const recall = recallOver(storage);
     const asked = corpus.questions.filter((q) => q.kind === 'all words' || q.kind === 'question');
     // The premise: each word of these questions is too common for a keyword search to score all its matches.
-    const words = [...new Set(asked.filter((q) => q.kind === 'all words').flatMap((q) => q.text.toLowerCase().split(' ')))];
-    const counts = await storage.memories.keywordMatchCounts('ws', words.map((w) => [w]), { cap: MAX_SCORED_MATCHES });
+    const words = [
+      ...new Set(asked.filter((q) => q.kind === 'all words').flatMap((q) => q.text.toLowerCase().split(' '))),
+    ];
+    const counts = await storage.memories.keywordMatchCounts(
+      'ws',
+      words.map((w) => [w]),
+      { cap: MAX_SCORED_MATCHES },
+    );
     expect(counts.length).toBeGreaterThan(0);
     expect(counts.every((n) => n > MAX_SCORED_MATCHES)).toBe(true);
     const firsts: Array<{ query: string; first: string | undefined; right: string }> = [];

@@ -23,7 +23,13 @@ async function build(storage: SqlStorage): Promise<void> {
   for (let at = 0; at < corpus.size; at += 1_000) {
     const texts = corpus.slice(at, at + 1_000);
     const vectors = await embedder.embed(texts);
-    const rows = texts.map((text, i) => memory('ws', text, vectors[i]!, { id: `m${String(at + i).padStart(5, '0')}`, content_hash: `h${at + i}`, created_at: new Date(Date.UTC(2026, 0, 1) + (at + i) * 1000).toISOString() }));
+    const rows = texts.map((text, i) =>
+      memory('ws', text, vectors[i]!, {
+        id: `m${String(at + i).padStart(5, '0')}`,
+        content_hash: `h${at + i}`,
+        created_at: new Date(Date.UTC(2026, 0, 1) + (at + i) * 1000).toISOString(),
+      }),
+    );
     await storage.transaction((tx) => tx.memories.insert(rows));
   }
 }
@@ -33,9 +39,20 @@ it('SQLite and Postgres rank the same memories first for the same questions', { 
   for (const backend of backends) {
     const storage = await backend.open(DIMS, { annMinSize: Number.POSITIVE_INFINITY });
     await build(storage);
-    const recall = new RecallService({ storage, queryEmbedder: embedder, clock: systemClock, llm: null, reranker: null, log: { info: () => undefined, warn: () => undefined, error: () => undefined }, cache: { maxEntries: 0, ttlMs: 0 } });
+    const recall = new RecallService({
+      storage,
+      queryEmbedder: embedder,
+      clock: systemClock,
+      llm: null,
+      reranker: null,
+      log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+      cache: { maxEntries: 0, ttlMs: 0 },
+    });
     const tops: string[][] = [];
-    for (const question of corpus.questions) tops.push((await recall.recall({ workspaceId: 'ws', query: question.text, limit: 10 })).memories.map((m) => m.id));
+    for (const question of corpus.questions)
+      tops.push(
+        (await recall.recall({ workspaceId: 'ws', query: question.text, limit: 10 })).memories.map((m) => m.id),
+      );
     answers.set(backend.name, tops);
     await recall.close();
     await storage.close();

@@ -25,7 +25,8 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
     const apart = memory('ws_a', 'Melanie went to class, then to the pottery shop', axisVector(DIMS, 2));
     const other = memory('ws_b', 'Melanie loves pottery class', axisVector(DIMS, 3));
     await s.memories.insert([anchored, unanchored, apart, other]);
-    const ids = async (terms: string[], required?: string[]) => (await s.memories.keywordSearch('ws_a', terms, { k: 10, ...(required && { required }) })).map((r) => r.id).sort();
+    const ids = async (terms: string[], required?: string[]) =>
+      (await s.memories.keywordSearch('ws_a', terms, { k: 10, ...(required && { required }) })).map((r) => r.id).sort();
     expect(await ids(['pottery'], ['Melanie'])).toEqual([anchored.id, apart.id].sort());
     expect(await ids([], ['Melanie'])).toEqual([anchored.id, apart.id].sort());
     expect(await ids(['pottery class'])).toEqual([anchored.id, unanchored.id].sort());
@@ -62,30 +63,60 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
     // cos(query, close) = 1 / |(1, 0.5)|; far is orthogonal to the query.
     expect(hits[0]!.similarity).toBeCloseTo(1 / Math.hypot(1, 0.5), 5);
     expect(hits[1]!.similarity).toBeCloseTo(0, 5);
-    expect((await s.memories.keywordSearch('ws_a', ['heron'], { k: 1 })).map((h) => [h.id, h.similarity])).toEqual([[close.id, null]]);
+    expect((await s.memories.keywordSearch('ws_a', ['heron'], { k: 1 })).map((h) => [h.id, h.similarity])).toEqual([
+      [close.id, null],
+    ]);
     await s.close();
   });
 
   it('reads ranking candidates by id, within the workspace, through the filter, with event time as ISO text and similarity when asked', async () => {
     const s = await fresh();
     const plain = memory('ws_a', 'plain', axisVector(DIMS, 0, 0.5), { created_at: '2024-03-10T10:00:00.000Z' });
-    const fact = memory('ws_a', 'fact', axisVector(DIMS, 1), { source_scope: 'fact', occurred_at: '2024-05-02T09:00:00.000Z' });
+    const fact = memory('ws_a', 'fact', axisVector(DIMS, 1), {
+      source_scope: 'fact',
+      occurred_at: '2024-05-02T09:00:00.000Z',
+    });
     const elsewhere = memory('ws_b', 'elsewhere', axisVector(DIMS, 2));
     await s.memories.insert([plain, fact, elsewhere]);
     const all = await s.memories.candidates('ws_a', [plain.id, fact.id, elsewhere.id, 'mem_missing']);
     expect(all.sort((a, b) => a.memory.content.localeCompare(b.memory.content))).toEqual([
       {
-        memory: { id: fact.id, seq: expect.any(Number), content: 'fact', context_id: fact.context_id, session_id: null, subject_id: null, source_scope: 'fact', source_memory_id: null, occurred_at: '2024-05-02T09:00:00.000Z', created_at: fact.created_at },
+        memory: {
+          id: fact.id,
+          seq: expect.any(Number),
+          content: 'fact',
+          context_id: fact.context_id,
+          session_id: null,
+          subject_id: null,
+          source_scope: 'fact',
+          source_memory_id: null,
+          occurred_at: '2024-05-02T09:00:00.000Z',
+          created_at: fact.created_at,
+        },
         similarity: null,
       },
       {
-        memory: { id: plain.id, seq: expect.any(Number), content: 'plain', context_id: plain.context_id, session_id: null, subject_id: null, source_scope: null, source_memory_id: null, occurred_at: null, created_at: '2024-03-10T10:00:00.000Z' },
+        memory: {
+          id: plain.id,
+          seq: expect.any(Number),
+          content: 'plain',
+          context_id: plain.context_id,
+          session_id: null,
+          subject_id: null,
+          source_scope: null,
+          source_memory_id: null,
+          occurred_at: null,
+          created_at: '2024-03-10T10:00:00.000Z',
+        },
         similarity: null,
       },
     ]);
     // Write order: plain was inserted before the fact.
     expect(all[1]!.memory.seq).toBeLessThan(all[0]!.memory.seq);
-    const originals = await s.memories.candidates('ws_a', [plain.id, fact.id], { filter: { excludeSourceScopes: ['fact'] }, similarTo: axisVector(DIMS, 0) });
+    const originals = await s.memories.candidates('ws_a', [plain.id, fact.id], {
+      filter: { excludeSourceScopes: ['fact'] },
+      similarTo: axisVector(DIMS, 0),
+    });
     expect(originals.map((c) => c.memory.id)).toEqual([plain.id]);
     // cos(axis 0, plain) = 1 / |(1, 0.5)|
     expect(originals[0]!.similarity).toBeCloseTo(1 / Math.hypot(1, 0.5), 5);
@@ -98,36 +129,61 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
     const near = Array.from({ length: bestEffortCandidates(3) + 10 }, (_, i) =>
       memory('ws_a', `january ${i}`, axisVector(DIMS, 0, i / 1000), { occurred_at: '2024-01-15T09:00:00.000Z' }),
     );
-    const far = [1, 2, 3].map((i) => memory('ws_a', `june ${i}`, axisVector(DIMS, 4, i / 10), { occurred_at: '2024-06-15T09:00:00.000Z' }));
+    const far = [1, 2, 3].map((i) =>
+      memory('ws_a', `june ${i}`, axisVector(DIMS, 4, i / 10), { occurred_at: '2024-06-15T09:00:00.000Z' }),
+    );
     await s.memories.insert([...near, ...far]);
     const june = { occurredAfter: '2024-06-01T00:00:00.000Z', occurredBefore: '2024-06-30T23:59:59.999Z' };
-    const search = async (bestEffort: boolean) => (await s.memories.vectorSearch('ws_a', axisVector(DIMS, 0), { k: 3, filter: june, bestEffort })).map((r) => r.id).sort();
+    const search = async (bestEffort: boolean) =>
+      (await s.memories.vectorSearch('ws_a', axisVector(DIMS, 0), { k: 3, filter: june, bestEffort }))
+        .map((r) => r.id)
+        .sort();
     expect(await search(false)).toEqual(far.map((m) => m.id).sort());
     // June's memories are nowhere near the query: the nearest are all January's.
     expect(await search(true)).toEqual([]);
     const january = { occurredBefore: '2024-01-31T23:59:59.999Z' };
-    expect(await s.memories.vectorSearch('ws_a', axisVector(DIMS, 0), { k: 3, filter: january, bestEffort: true })).toHaveLength(3);
+    expect(
+      await s.memories.vectorSearch('ws_a', axisVector(DIMS, 0), { k: 3, filter: january, bestEffort: true }),
+    ).toHaveLength(3);
     await s.close();
   });
 
   it('counts keyword matches up to a cap, for single terms, phrases and terms together', async () => {
     const s = await fresh();
-    const texts = ['red apples in the basket', 'red cars in the street', 'red apples and green pears', 'a red sky', 'blue apples do not exist'];
+    const texts = [
+      'red apples in the basket',
+      'red cars in the street',
+      'red apples and green pears',
+      'a red sky',
+      'blue apples do not exist',
+    ];
     await s.memories.insert(texts.map((t, i) => memory('ws_a', t, axisVector(DIMS, i))));
-    const counts = await s.memories.keywordMatchCounts('ws_a', [['red'], ['apples'], ['red apples'], ['red', 'apples'], ['purple'], []], { cap: 2 });
+    const counts = await s.memories.keywordMatchCounts(
+      'ws_a',
+      [['red'], ['apples'], ['red apples'], ['red', 'apples'], ['purple'], []],
+      { cap: 2 },
+    );
     expect(counts).toEqual([3, 3, 2, 2, 0, 0]); // 4 and 3 matches are over the cap: reported as cap + 1
     expect(await s.memories.keywordMatchCounts('ws_a', [['red']], { cap: 10 })).toEqual([4]);
     // Alternatives: any of them will do ("apples" or "pears", and "red").
-    expect(await s.memories.keywordMatchCounts('ws_a', [[['pears', 'sky'], 'red'], [['pears', 'apples']]], { cap: 10 })).toEqual([2, 3]);
+    expect(
+      await s.memories.keywordMatchCounts('ws_a', [[['pears', 'sky'], 'red'], [['pears', 'apples']]], { cap: 10 }),
+    ).toEqual([2, 3]);
     await s.close();
   });
 
   it('keyword search: a required term may be alternatives; newest first scores nothing; the index counts its memories', async () => {
     const s = await fresh();
-    const texts = ['Dave bought a bicycle in Lyon', 'Dave will buy a bicycle in Lyon', 'Dave sold a bicycle in Lyon', 'Erin bought a kite in Lyon'];
+    const texts = [
+      'Dave bought a bicycle in Lyon',
+      'Dave will buy a bicycle in Lyon',
+      'Dave sold a bicycle in Lyon',
+      'Erin bought a kite in Lyon',
+    ];
     const rows = texts.map((t, i) => memory('ws_a', t, axisVector(DIMS, i)));
     await s.memories.insert(rows);
-    const search = async (required: Array<string | string[]>, order: 'relevance' | 'newest') => s.memories.keywordSearch('ws_a', [], { k: 10, required, order });
+    const search = async (required: Array<string | string[]>, order: 'relevance' | 'newest') =>
+      s.memories.keywordSearch('ws_a', [], { k: 10, required, order });
     const newest = await search(['dave', ['buy', 'bought'], 'bicycle'], 'newest');
     expect(newest.map((h) => h.id)).toEqual([rows[1]!.id, rows[0]!.id]);
     expect(newest.map((h) => h.score)).toEqual([0, 0]);
@@ -143,22 +199,44 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
   it('filters by source scope (null-safe) and by event time, which falls back to the creation time', async () => {
     const s = await fresh();
     const plain = memory('ws_a', 'plain', axisVector(DIMS, 0), { created_at: '2024-03-10T10:00:00.000Z' });
-    const fact = memory('ws_a', 'fact', axisVector(DIMS, 0, 0.1), { source_scope: 'fact', occurred_at: '2024-05-02T09:00:00.000Z' });
-    const session = memory('ws_a', 'session', axisVector(DIMS, 0, 0.2), { source_scope: 'session', occurred_at: '2024-05-20T09:00:00.000Z' });
+    const fact = memory('ws_a', 'fact', axisVector(DIMS, 0, 0.1), {
+      source_scope: 'fact',
+      occurred_at: '2024-05-02T09:00:00.000Z',
+    });
+    const session = memory('ws_a', 'session', axisVector(DIMS, 0, 0.2), {
+      source_scope: 'session',
+      occurred_at: '2024-05-20T09:00:00.000Z',
+    });
     await s.memories.insert([plain, fact, session]);
-    const ids = async (filter: object) => (await s.memories.vectorSearch('ws_a', axisVector(DIMS, 0), { k: 10, filter })).map((r) => r.id).sort();
+    const ids = async (filter: object) =>
+      (await s.memories.vectorSearch('ws_a', axisVector(DIMS, 0), { k: 10, filter })).map((r) => r.id).sort();
     expect(await ids({ sourceScopes: ['fact'] })).toEqual([fact.id]);
     expect(await ids({ sourceScopes: [] })).toEqual([]);
     expect(await ids({ excludeSourceScopes: ['fact'] })).toEqual([plain.id, session.id].sort());
-    expect(await ids({ occurredAfter: '2024-05-01T00:00:00.000Z', occurredBefore: '2024-05-31T23:59:59.999Z' })).toEqual([fact.id, session.id].sort());
+    expect(
+      await ids({ occurredAfter: '2024-05-01T00:00:00.000Z', occurredBefore: '2024-05-31T23:59:59.999Z' }),
+    ).toEqual([fact.id, session.id].sort());
     expect(await ids({ occurredBefore: '2024-04-01T00:00:00.000Z' })).toEqual([plain.id]);
-    expect((await s.memories.keywordSearch('ws_a', ['plain', 'fact', 'session'], { k: 10, filter: { excludeSourceScopes: ['fact'], occurredAfter: '2024-05-01T00:00:00.000Z' } })).map((r) => r.id)).toEqual([session.id]);
+    expect(
+      (
+        await s.memories.keywordSearch('ws_a', ['plain', 'fact', 'session'], {
+          k: 10,
+          filter: { excludeSourceScopes: ['fact'], occurredAfter: '2024-05-01T00:00:00.000Z' },
+        })
+      ).map((r) => r.id),
+    ).toEqual([session.id]);
     await s.close();
   });
 
   it('written around: the memories within reach of given write positions, in write order, that pass the filter', async () => {
     const s = await fresh();
-    const turn = (i: number, overrides = {}) => memory('ws_a', `turn ${i}`, axisVector(DIMS, i % DIMS), { session_id: 's1', metadata: { turn: i }, occurred_at: '2024-05-02T09:00:00.000Z', ...overrides });
+    const turn = (i: number, overrides = {}) =>
+      memory('ws_a', `turn ${i}`, axisVector(DIMS, i % DIMS), {
+        session_id: 's1',
+        metadata: { turn: i },
+        occurred_at: '2024-05-02T09:00:00.000Z',
+        ...overrides,
+      });
     const turns = Array.from({ length: 9 }, (_, i) => turn(i + 1, i === 4 ? { status: 'deleted' } : {}));
     const foreign = memory('ws_b', 'foreign turn', axisVector(DIMS, 0));
     for (const m of [...turns.slice(0, 5), foreign, ...turns.slice(5)]) await s.memories.insert([m]);
@@ -186,7 +264,10 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
     });
     expect(around.every((m, i) => i === 0 || m.seq > around[i - 1]!.seq)).toBe(true);
     // Overlapping and separate ranges, with a filter.
-    const farther = await s.memories.writtenAround('ws_a', [last, third, third + 1], { reach: 4, filter: { statuses: ['active'], excludeIds: [turns[0]!.id] } });
+    const farther = await s.memories.writtenAround('ws_a', [last, third, third + 1], {
+      reach: 4,
+      filter: { statuses: ['active'], excludeIds: [turns[0]!.id] },
+    });
     expect(farther.map((m) => m.metadata.turn)).toEqual([2, 3, 4, 6, 7, 8, 9]);
     expect(await s.memories.writtenAround('ws_b', [third], { reach: 2 })).toEqual([]);
     expect(await s.memories.writtenAround('ws_a', [], { reach: 2 })).toEqual([]);
@@ -200,8 +281,15 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
     await s.associations.upsert(association('ws_a', b!.id, a!.id, 'references', 0.9));
     await s.associations.upsert(association('ws_a', c!.id, a!.id, 'similar_to', 0.7));
     await s.associations.upsert(association('ws_a', c!.id, b!.id, 'part_of', 1));
-    expect(await s.associations.incomingCounts('ws_a', [a!.id, b!.id])).toEqual(new Map([[a!.id, 2], [b!.id, 1]]));
-    expect(await s.associations.incomingCounts('ws_a', [a!.id, b!.id], { excludeRelationships: ['similar_to', 'part_of'] })).toEqual(new Map([[a!.id, 1]]));
+    expect(await s.associations.incomingCounts('ws_a', [a!.id, b!.id])).toEqual(
+      new Map([
+        [a!.id, 2],
+        [b!.id, 1],
+      ]),
+    );
+    expect(
+      await s.associations.incomingCounts('ws_a', [a!.id, b!.id], { excludeRelationships: ['similar_to', 'part_of'] }),
+    ).toEqual(new Map([[a!.id, 1]]));
     await s.close();
   });
 });

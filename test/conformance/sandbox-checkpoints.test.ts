@@ -37,9 +37,18 @@ describe.each(storageBackends())('sandbox checkpoint storage conformance: $name'
   it('stores binary data and metadata in the session’s workspace, replaces them, deletes them', async () => {
     const s = await fresh();
     expect(await s.sandboxCheckpoints.get('sess_a')).toBeNull();
-    expect(await s.sandboxCheckpoints.put('sess_a', allBytes, { saved: ['x'], exec_count: 2 }, T0, 'r1', null)).toBe(true);
+    expect(await s.sandboxCheckpoints.put('sess_a', allBytes, { saved: ['x'], exec_count: 2 }, T0, 'r1', null)).toBe(
+      true,
+    );
     const stored = await s.sandboxCheckpoints.get('sess_a');
-    expect(stored).toEqual({ session_id: 'sess_a', workspace_id: 'ws_a', data: allBytes, metadata: { saved: ['x'], exec_count: 2 }, updated_at: T0, revision: 'r1' });
+    expect(stored).toEqual({
+      session_id: 'sess_a',
+      workspace_id: 'ws_a',
+      data: allBytes,
+      metadata: { saved: ['x'], exec_count: 2 },
+      updated_at: T0,
+      revision: 'r1',
+    });
     expect(stored!.data).toBeInstanceOf(Uint8Array);
 
     const larger = new Uint8Array(3 * 1024 * 1024).map((_, i) => (i * 7) % 251);

@@ -21,7 +21,11 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
       const s = await fresh();
       await s.workspaces.ensure({ ...workspace('ws_a'), name: 'changed?' });
       expect((await s.workspaces.get('ws_a'))?.name).toBe('ws_a');
-      const updated = await s.workspaces.update('ws_a', { name: 'Alpha', settings: { x: 1 }, updated_at: '2026-02-01T00:00:00.000Z' });
+      const updated = await s.workspaces.update('ws_a', {
+        name: 'Alpha',
+        settings: { x: 1 },
+        updated_at: '2026-02-01T00:00:00.000Z',
+      });
       expect(updated).toMatchObject({ name: 'Alpha', settings: { x: 1 }, updated_at: '2026-02-01T00:00:00.000Z' });
       expect((await s.workspaces.list()).map((w) => w.id)).toEqual(['ws_a', 'ws_b']);
       expect(await s.workspaces.update('nope', { name: 'x' })).toBeNull();
@@ -35,7 +39,15 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
       const b1 = memory('ws_b', 'beta apples', axisVector(DIMS, 0));
       await s.memories.insert([a1, a2, b1]);
       await s.associations.upsert(association('ws_a', a1.id, a2.id));
-      await s.contexts.create({ id: 'c1', workspace_id: 'ws_a', name: 'c1', description: null, settings: {}, created_at: a1.created_at, updated_at: a1.created_at });
+      await s.contexts.create({
+        id: 'c1',
+        workspace_id: 'ws_a',
+        name: 'c1',
+        description: null,
+        settings: {},
+        created_at: a1.created_at,
+        updated_at: a1.created_at,
+      });
       await s.tasks.enqueue([{ kind: 'k', workspaceId: 'ws_a', payload: {}, runAt: a1.created_at }]);
 
       expect(await s.workspaces.delete('ws_a')).toBe(true);
@@ -96,8 +108,18 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
       const other = memory('ws_b', 'elsewhere', axisVector(DIMS, 0));
       await s.memories.insert([...batch, other]);
       const asked = [batch[4]!.id, 'mem_missing', batch[0]!.id, other.id, batch[5]!.id, batch[2]!.id];
-      expect((await s.memories.getMany('ws_a', asked)).map((m) => m.id)).toEqual([batch[4]!.id, batch[0]!.id, batch[5]!.id, batch[2]!.id]);
-      expect((await s.memories.getMany('ws_a', [...asked].reverse())).map((m) => m.id)).toEqual([batch[2]!.id, batch[5]!.id, batch[0]!.id, batch[4]!.id]);
+      expect((await s.memories.getMany('ws_a', asked)).map((m) => m.id)).toEqual([
+        batch[4]!.id,
+        batch[0]!.id,
+        batch[5]!.id,
+        batch[2]!.id,
+      ]);
+      expect((await s.memories.getMany('ws_a', [...asked].reverse())).map((m) => m.id)).toEqual([
+        batch[2]!.id,
+        batch[5]!.id,
+        batch[0]!.id,
+        batch[4]!.id,
+      ]);
       await s.close();
     });
 
@@ -105,11 +127,19 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
       const s = await fresh();
       const m = memory('ws_a', 'the server runs postgres', axisVector(DIMS, 0));
       await s.memories.insert([m]);
-      const updated = await s.memories.update('ws_a', m.id, { content: 'the server runs sqlite', importance: 0.9 }, axisVector(DIMS, 3));
+      const updated = await s.memories.update(
+        'ws_a',
+        m.id,
+        { content: 'the server runs sqlite', importance: 0.9 },
+        axisVector(DIMS, 3),
+      );
       expect(updated).toMatchObject({ content: 'the server runs sqlite', importance: 0.9, tags: [], type: 'semantic' });
       expect(await s.memories.keywordSearch('ws_a', ['postgres'], { k: 5 })).toEqual([]);
       expect((await s.memories.keywordSearch('ws_a', ['sqlite'], { k: 5 })).map((r) => r.id)).toEqual([m.id]);
-      expect((await s.memories.vectorSearch('ws_a', axisVector(DIMS, 3), { k: 1 }))[0]).toMatchObject({ id: m.id, score: expect.closeTo(1, 5) });
+      expect((await s.memories.vectorSearch('ws_a', axisVector(DIMS, 3), { k: 1 }))[0]).toMatchObject({
+        id: m.id,
+        score: expect.closeTo(1, 5),
+      });
       expect(await s.memories.update('ws_b', m.id, { importance: 0.1 })).toBeNull();
       await s.close();
     });
@@ -132,10 +162,19 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
       const third = await s.memories.list('ws_a', { tags: ['num'] }, { limit: 3, cursor: second.nextCursor! });
       expect(third.items.map((m) => m.content)).toEqual(['note 0']);
       expect(third.nextCursor).toBeNull();
-      expect((await s.memories.list('ws_a', { tags: ['even', 'num'], types: ['episodic'] }, { limit: 10 })).items.map((m) => m.content)).toEqual(['note 2', 'note 0']);
+      expect(
+        (await s.memories.list('ws_a', { tags: ['even', 'num'], types: ['episodic'] }, { limit: 10 })).items.map(
+          (m) => m.content,
+        ),
+      ).toEqual(['note 2', 'note 0']);
       // 'even' must not match 'evenness'.
       expect(await s.memories.count('ws_a', { tags: ['even'] })).toBe(4);
-      expect(await s.memories.count('ws_a', { createdAfter: '2026-01-03T00:00:00.000Z', createdBefore: '2026-01-05T00:00:00.000Z' })).toBe(3);
+      expect(
+        await s.memories.count('ws_a', {
+          createdAfter: '2026-01-03T00:00:00.000Z',
+          createdBefore: '2026-01-05T00:00:00.000Z',
+        }),
+      ).toBe(3);
       await s.close();
     });
 
@@ -175,7 +214,9 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
 
     it('scans in storage order with embeddings, across statuses', async () => {
       const s = await fresh();
-      const rows = [0, 1, 2].map((i) => memory('ws_a', `scan ${i}`, axisVector(DIMS, i), { status: i === 1 ? 'deleted' : 'active' }));
+      const rows = [0, 1, 2].map((i) =>
+        memory('ws_a', `scan ${i}`, axisVector(DIMS, i), { status: i === 1 ? 'deleted' : 'active' }),
+      );
       await s.memories.insert(rows);
       const page1 = await s.memories.scan('ws_a', 0, 2);
       expect(page1.map((r) => r.memory.content)).toEqual(['scan 0', 'scan 1']);
@@ -205,11 +246,17 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
       expect(results[0]!.score).toBeGreaterThan(results[1]!.score);
       expect(results[2]!.score).toBeCloseTo(0, 5);
 
-      const withArchived = await s.memories.vectorSearch('ws_a', axisVector(DIMS, 0), { k: 1, filter: { statuses: ['active', 'archived'] } });
+      const withArchived = await s.memories.vectorSearch('ws_a', axisVector(DIMS, 0), {
+        k: 1,
+        filter: { statuses: ['active', 'archived'] },
+      });
       expect(withArchived.map((r) => r.id)).toEqual([archived.id]);
       const tagged = await s.memories.vectorSearch('ws_a', axisVector(DIMS, 0), { k: 5, filter: { tags: ['t'] } });
       expect(tagged.map((r) => r.id)).toEqual([near.id, far.id]);
-      const excluded = await s.memories.vectorSearch('ws_a', axisVector(DIMS, 0), { k: 1, filter: { excludeIds: [nearer.id] } });
+      const excluded = await s.memories.vectorSearch('ws_a', axisVector(DIMS, 0), {
+        k: 1,
+        filter: { excludeIds: [nearer.id] },
+      });
       expect(excluded.map((r) => r.id)).toEqual([near.id]);
       await s.close();
     });
@@ -217,15 +264,25 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
     it('names the parent of an atomic fact, also after the index is rebuilt from the database', async () => {
       const s = await fresh({ annMinSize });
       const parent = memory('ws_a', 'Ana moved to Oslo. She loves fjords.', axisVector(DIMS, 2, 0.3));
-      const fact = memory('ws_a', 'Ana moved to Oslo.', axisVector(DIMS, 2), { source_scope: 'fact', source_memory_id: parent.id });
-      const insight = memory('ws_a', 'Ana likes the north', axisVector(DIMS, 2, 0.6), { source_scope: 'insight', source_memory_id: parent.id });
+      const fact = memory('ws_a', 'Ana moved to Oslo.', axisVector(DIMS, 2), {
+        source_scope: 'fact',
+        source_memory_id: parent.id,
+      });
+      const insight = memory('ws_a', 'Ana likes the north', axisVector(DIMS, 2, 0.6), {
+        source_scope: 'insight',
+        source_memory_id: parent.id,
+      });
       await s.memories.insert([parent, fact, insight]);
       const expected = [
         { id: fact.id, factOf: parent.id },
         { id: parent.id, factOf: null },
         { id: insight.id, factOf: null },
       ];
-      const search = async () => (await s.memories.vectorSearch('ws_a', axisVector(DIMS, 2), { k: 3 })).map(({ id, factOf }) => ({ id, factOf }));
+      const search = async () =>
+        (await s.memories.vectorSearch('ws_a', axisVector(DIMS, 2), { k: 3 })).map(({ id, factOf }) => ({
+          id,
+          factOf,
+        }));
       expect(await search()).toEqual(expected);
       await s.engine.dropVectorIndexes(s.sqlContext.db);
       await s.engine.warmUp(s.sqlContext.db);
@@ -239,7 +296,8 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
       const near = memory('ws_a', 'near', axisVector(DIMS, 3, 0.2));
       const far = memory('ws_a', 'far', axisVector(DIMS, 9));
       await s.memories.insert([...copies, near, far]);
-      const search = async (axis: number, k: number, filter = {}) => s.memories.vectorSearch('ws_a', axisVector(DIMS, axis), { k, filter });
+      const search = async (axis: number, k: number, filter = {}) =>
+        s.memories.vectorSearch('ws_a', axisVector(DIMS, axis), { k, filter });
       const ids = (hits: Array<{ id: string }>) => hits.map((h) => h.id);
 
       const all = await search(3, 10);
@@ -252,7 +310,9 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
       expect(ids(others.slice(4))).toEqual([near.id, far.id]);
 
       await s.memories.update('ws_a', copies[0]!.id, { status: 'deleted', deleted_at: '2026-01-02T00:00:00.000Z' });
-      await s.transaction((tx) => tx.memories.setEmbeddings([{ workspaceId: 'ws_a', id: copies[1]!.id, embedding: axisVector(DIMS, 6) }]));
+      await s.transaction((tx) =>
+        tx.memories.setEmbeddings([{ workspaceId: 'ws_a', id: copies[1]!.id, embedding: axisVector(DIMS, 6) }]),
+      );
       const remaining = ids(copies.slice(2));
       const expectAfterChanges = async () => {
         // Four: the replaced copy and `far` tie at similarity 0 after `near`.
@@ -266,7 +326,8 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
       await s.engine.warmUp(s.sqlContext.db);
       await expectAfterChanges();
 
-      for (const id of remaining) await s.memories.update('ws_a', id, { status: 'deleted', deleted_at: '2026-01-02T00:00:00.000Z' });
+      for (const id of remaining)
+        await s.memories.update('ws_a', id, { status: 'deleted', deleted_at: '2026-01-02T00:00:00.000Z' });
       expect(ids(await search(3, 1))).toEqual([near.id]);
       // A new vector after a group emptied (the index gives it the emptied group's node key).
       const newcomer = memory('ws_a', 'newcomer', axisVector(DIMS, 5));
@@ -281,8 +342,13 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
       const m = memory('ws_a', 'moving target', axisVector(DIMS, 1));
       const other = memory('ws_a', 'bystander', axisVector(DIMS, 1, 0.5));
       await s.memories.insert([m, other]);
-      await s.transaction((tx) => tx.memories.setEmbeddings([{ workspaceId: 'ws_a', id: m.id, embedding: axisVector(DIMS, 7) }]));
-      expect((await s.memories.vectorSearch('ws_a', axisVector(DIMS, 7), { k: 1 }))[0]).toMatchObject({ id: m.id, score: expect.closeTo(1, 5) });
+      await s.transaction((tx) =>
+        tx.memories.setEmbeddings([{ workspaceId: 'ws_a', id: m.id, embedding: axisVector(DIMS, 7) }]),
+      );
+      expect((await s.memories.vectorSearch('ws_a', axisVector(DIMS, 7), { k: 1 }))[0]).toMatchObject({
+        id: m.id,
+        score: expect.closeTo(1, 5),
+      });
       expect((await s.memories.vectorSearch('ws_a', axisVector(DIMS, 1), { k: 1 }))[0]!.id).toBe(other.id);
       await s.close();
     });
@@ -298,8 +364,13 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
           { workspaceId: 'ws_a', id: m.id, embedding: axisVector(DIMS, 7) },
         ]),
       );
-      expect(await s.memories.vectorSearch('ws_a', axisVector(DIMS, 7), { k: 1 })).toEqual([expect.objectContaining({ id: m.id, score: expect.closeTo(1, 5) })]);
-      expect((await s.memories.vectorSearch('ws_a', axisVector(DIMS, 6), { k: 2 })).map((r) => r.id)).toEqual([other.id, m.id]);
+      expect(await s.memories.vectorSearch('ws_a', axisVector(DIMS, 7), { k: 1 })).toEqual([
+        expect.objectContaining({ id: m.id, score: expect.closeTo(1, 5) }),
+      ]);
+      expect((await s.memories.vectorSearch('ws_a', axisVector(DIMS, 6), { k: 2 })).map((r) => r.id)).toEqual([
+        other.id,
+        m.id,
+      ]);
       await s.close();
     });
 
@@ -335,7 +406,10 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
     it('never finds atomic facts, nor counts them, even after their content changes', async () => {
       const s = await fresh();
       const parent = memory('ws_a', 'Ana adopted a greyhound. She walks it at dawn.', axisVector(DIMS, 0));
-      const fact = memory('ws_a', 'Ana adopted a greyhound.', axisVector(DIMS, 1), { source_scope: 'fact', source_memory_id: parent.id });
+      const fact = memory('ws_a', 'Ana adopted a greyhound.', axisVector(DIMS, 1), {
+        source_scope: 'fact',
+        source_memory_id: parent.id,
+      });
       await s.memories.insert([parent, fact]);
       expect((await s.memories.keywordSearch('ws_a', ['greyhound'], { k: 5 })).map((r) => r.id)).toEqual([parent.id]);
       expect(await s.memories.keywordMatchCounts('ws_a', [['greyhound']], { cap: 10 })).toEqual([1]);
@@ -355,7 +429,9 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
         return tx.memories.keywordSearch('ws_a', ['quokka'], { k: 5 });
       });
       expect(inside.map((r) => r.id).sort()).toEqual([a.id, b.id].sort());
-      expect(await s.memories.keywordMatchCounts('ws_a', [['quokka'], ['quokka', 'camera'], [], ['walrus']], { cap: 10 })).toEqual([2, 1, 0, 0]);
+      expect(
+        await s.memories.keywordMatchCounts('ws_a', [['quokka'], ['quokka', 'camera'], [], ['walrus']], { cap: 10 }),
+      ).toEqual([2, 1, 0, 0]);
       await s.close();
     });
   });
@@ -366,7 +442,10 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
       const [a, b, c] = ['a', 'b', 'c'].map((x, i) => memory('ws_a', x, axisVector(DIMS, i)));
       await s.memories.insert([a!, b!, c!]);
       const first = await s.associations.upsert(association('ws_a', a!.id, b!.id, 'causes', 0.4));
-      const again = await s.associations.upsert({ ...association('ws_a', a!.id, b!.id, 'causes', 0.9), metadata: { v: 2 } });
+      const again = await s.associations.upsert({
+        ...association('ws_a', a!.id, b!.id, 'causes', 0.9),
+        metadata: { v: 2 },
+      });
       expect(again).toMatchObject({ id: first.id, strength: 0.9, metadata: { v: 2 } });
       await s.associations.upsert(association('ws_a', c!.id, a!.id, 'follows', 0.7));
       expect(await s.associations.count('ws_a')).toBe(2);
@@ -376,9 +455,17 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
       const incoming = await s.associations.listForMemories('ws_a', [a!.id], { direction: 'incoming' });
       expect(incoming.map((e) => e.source_id)).toEqual([c!.id]);
       expect((await s.associations.listForMemories('ws_a', [a!.id], { direction: 'both' })).length).toBe(2);
-      expect((await s.associations.listForMemories('ws_a', [a!.id], { direction: 'both', relationships: ['follows'] })).length).toBe(1);
+      expect(
+        (await s.associations.listForMemories('ws_a', [a!.id], { direction: 'both', relationships: ['follows'] }))
+          .length,
+      ).toBe(1);
       expect(await s.associations.listForMemories('ws_b', [a!.id], { direction: 'both' })).toEqual([]);
-      expect(await s.associations.incomingCounts('ws_a', [a!.id, b!.id, c!.id])).toEqual(new Map([[a!.id, 1], [b!.id, 1]]));
+      expect(await s.associations.incomingCounts('ws_a', [a!.id, b!.id, c!.id])).toEqual(
+        new Map([
+          [a!.id, 1],
+          [b!.id, 1],
+        ]),
+      );
       await s.close();
     });
 
@@ -393,7 +480,10 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
       const found = await s.associations.neighbours('ws_a', [a!.id], { direction: 'both', minStrength: 0.5 });
       expect(found.map((e) => e.target_id)).toEqual([b!.id]);
       await s.associations.upsert(association('ws_a', c!.id, a!.id, 'references', 0.6));
-      const typed = await s.associations.neighbours('ws_a', [a!.id], { direction: 'both', excludeRelationships: ['similar_to', 'variant_of'] });
+      const typed = await s.associations.neighbours('ws_a', [a!.id], {
+        direction: 'both',
+        excludeRelationships: ['similar_to', 'variant_of'],
+      });
       expect(typed.map((e) => [e.source_id, e.relationship])).toEqual([[c!.id, 'references']]);
       await s.close();
     });
@@ -403,8 +493,20 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
     it('leases due tasks once, re-leases expired leases, retries and fails for good', async () => {
       const s = await fresh();
       await s.tasks.enqueue([
-        { kind: 'a', workspaceId: 'ws_a', payload: { n: 1 }, runAt: '2026-01-01T00:00:00.000Z', dedupeKey: 'only-once' },
-        { kind: 'a', workspaceId: 'ws_a', payload: { n: 2 }, runAt: '2026-01-01T00:00:00.000Z', dedupeKey: 'only-once' },
+        {
+          kind: 'a',
+          workspaceId: 'ws_a',
+          payload: { n: 1 },
+          runAt: '2026-01-01T00:00:00.000Z',
+          dedupeKey: 'only-once',
+        },
+        {
+          kind: 'a',
+          workspaceId: 'ws_a',
+          payload: { n: 2 },
+          runAt: '2026-01-01T00:00:00.000Z',
+          dedupeKey: 'only-once',
+        },
         { kind: 'b', workspaceId: null, payload: { n: 3 }, runAt: '2026-01-01T00:00:01.000Z' },
         { kind: 'c', workspaceId: null, payload: { n: 4 }, runAt: '2030-01-01T00:00:00.000Z' },
       ]);
@@ -417,29 +519,60 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
       expect(await s.tasks.claim({ now, leaseUntil: '2026-01-01T00:01:00.000Z', limit: 10 })).toEqual([]);
 
       // The worker holding task 1 died: after its lease, someone else gets it.
-      const reclaimed = await s.tasks.claim({ now: '2026-01-01T00:02:00.000Z', leaseUntil: '2026-01-01T00:03:00.000Z', limit: 1 });
+      const reclaimed = await s.tasks.claim({
+        now: '2026-01-01T00:02:00.000Z',
+        leaseUntil: '2026-01-01T00:03:00.000Z',
+        limit: 1,
+      });
       expect(reclaimed.map((t) => [t.payload.n, t.attempts])).toEqual([[1, 2]]);
       await s.tasks.complete([reclaimed[0]!.id]);
 
       const task3 = claimed[1]!;
       await s.tasks.fail(task3.id, 'boom', '2026-01-01T00:10:00.000Z');
-      expect(await s.tasks.claim({ now: '2026-01-01T00:05:00.000Z', leaseUntil: '2026-01-01T00:06:00.000Z', limit: 10 })).toEqual([]);
-      const retried = await s.tasks.claim({ now: '2026-01-01T00:10:00.000Z', leaseUntil: '2026-01-01T00:11:00.000Z', limit: 10 });
+      expect(
+        await s.tasks.claim({ now: '2026-01-01T00:05:00.000Z', leaseUntil: '2026-01-01T00:06:00.000Z', limit: 10 }),
+      ).toEqual([]);
+      const retried = await s.tasks.claim({
+        now: '2026-01-01T00:10:00.000Z',
+        leaseUntil: '2026-01-01T00:11:00.000Z',
+        limit: 10,
+      });
       expect(retried.map((t) => [t.payload.n, t.lastError])).toEqual([[3, 'boom']]);
       await s.tasks.fail(task3.id, 'boom again', null);
-      expect(await s.tasks.counts('2026-01-01T00:10:00.000Z')).toEqual({ pending: 0, scheduled: 1, running: 0, failed: 1 });
+      expect(await s.tasks.counts('2026-01-01T00:10:00.000Z')).toEqual({
+        pending: 0,
+        scheduled: 1,
+        running: 0,
+        failed: 1,
+      });
       // Renewed leases hold; released ones return to the queue at once.
       await s.tasks.enqueue([{ kind: 'd', workspaceId: null, payload: {}, runAt: '2026-01-01T00:20:00.000Z' }]);
-      const [held] = await s.tasks.claim({ now: '2026-01-01T00:20:00.000Z', leaseUntil: '2026-01-01T00:21:00.000Z', limit: 1 });
+      const [held] = await s.tasks.claim({
+        now: '2026-01-01T00:20:00.000Z',
+        leaseUntil: '2026-01-01T00:21:00.000Z',
+        limit: 1,
+      });
       await s.tasks.extendLeases([held!.id], '2026-01-01T00:30:00.000Z');
-      expect(await s.tasks.claim({ now: '2026-01-01T00:25:00.000Z', leaseUntil: '2026-01-01T00:26:00.000Z', limit: 1 })).toEqual([]);
+      expect(
+        await s.tasks.claim({ now: '2026-01-01T00:25:00.000Z', leaseUntil: '2026-01-01T00:26:00.000Z', limit: 1 }),
+      ).toEqual([]);
       expect(await s.tasks.releaseAllLeases()).toBe(1);
-      expect((await s.tasks.claim({ now: '2026-01-01T00:25:00.000Z', leaseUntil: '2026-01-01T00:26:00.000Z', limit: 1 })).map((t) => t.id)).toEqual([held!.id]);
+      expect(
+        (
+          await s.tasks.claim({ now: '2026-01-01T00:25:00.000Z', leaseUntil: '2026-01-01T00:26:00.000Z', limit: 1 })
+        ).map((t) => t.id),
+      ).toEqual([held!.id]);
       await s.tasks.release([held!.id]);
-      expect((await s.tasks.claim({ now: '2026-01-01T00:25:01.000Z', leaseUntil: '2026-01-01T00:26:00.000Z', limit: 1 })).map((t) => t.id)).toEqual([held!.id]);
+      expect(
+        (
+          await s.tasks.claim({ now: '2026-01-01T00:25:01.000Z', leaseUntil: '2026-01-01T00:26:00.000Z', limit: 1 })
+        ).map((t) => t.id),
+      ).toEqual([held!.id]);
       await s.tasks.complete([held!.id]);
       // A finished key can be queued again.
-      await s.tasks.enqueue([{ kind: 'a', workspaceId: 'ws_a', payload: { n: 5 }, runAt: now, dedupeKey: 'only-once' }]);
+      await s.tasks.enqueue([
+        { kind: 'a', workspaceId: 'ws_a', payload: { n: 5 }, runAt: now, dedupeKey: 'only-once' },
+      ]);
       expect((await s.tasks.counts('2031-01-01T00:00:00.000Z')).pending).toBe(2);
       await s.close();
     });
@@ -472,21 +605,62 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
     it('stores sessions and working memory, hides expired entries and cascades deletes', async () => {
       const s = await fresh();
       const at = '2026-01-01T00:00:00.000Z';
-      const session = { id: 'sess_1', workspace_id: 'ws_a', tenant_id: 'default', context_id: '_default', user_id: null, metadata: { m: 1 }, ttl_seconds: 60, expires_at: '2026-01-01T00:01:00.000Z', created_at: at, updated_at: at };
+      const session = {
+        id: 'sess_1',
+        workspace_id: 'ws_a',
+        tenant_id: 'default',
+        context_id: '_default',
+        user_id: null,
+        metadata: { m: 1 },
+        ttl_seconds: 60,
+        expires_at: '2026-01-01T00:01:00.000Z',
+        created_at: at,
+        updated_at: at,
+      };
       await s.sessions.create(session);
-      await s.sessions.create({ ...session, id: 'sess_2', workspace_id: 'ws_b', expires_at: '2026-01-01T02:00:00.000Z' });
+      await s.sessions.create({
+        ...session,
+        id: 'sess_2',
+        workspace_id: 'ws_b',
+        expires_at: '2026-01-01T02:00:00.000Z',
+      });
       expect(await s.sessions.get('sess_1')).toEqual(session);
       expect((await s.sessions.list({ workspaceId: 'ws_a' })).map((x) => x.id)).toEqual(['sess_1']);
       expect((await s.sessions.list({ activeAt: '2026-01-01T00:30:00.000Z' })).map((x) => x.id)).toEqual(['sess_2']);
       expect((await s.sessions.expired('2026-01-01T00:30:00.000Z', 10)).map((x) => x.id)).toEqual(['sess_1']);
-      expect(await s.sessions.update('sess_1', { expires_at: '2026-01-01T05:00:00.000Z' })).toMatchObject({ expires_at: '2026-01-01T05:00:00.000Z' });
+      expect(await s.sessions.update('sess_1', { expires_at: '2026-01-01T05:00:00.000Z' })).toMatchObject({
+        expires_at: '2026-01-01T05:00:00.000Z',
+      });
 
-      await s.sessions.putEntry('sess_1', { key: 'k', value: { a: [1] }, ttl_seconds: null, expires_at: null, created_at: at, updated_at: at });
-      const replaced = await s.sessions.putEntry('sess_1', { key: 'k', value: 'v2', ttl_seconds: 10, expires_at: '2026-01-01T00:00:10.000Z', created_at: '2026-01-01T00:00:05.000Z', updated_at: '2026-01-01T00:00:05.000Z' });
+      await s.sessions.putEntry('sess_1', {
+        key: 'k',
+        value: { a: [1] },
+        ttl_seconds: null,
+        expires_at: null,
+        created_at: at,
+        updated_at: at,
+      });
+      const replaced = await s.sessions.putEntry('sess_1', {
+        key: 'k',
+        value: 'v2',
+        ttl_seconds: 10,
+        expires_at: '2026-01-01T00:00:10.000Z',
+        created_at: '2026-01-01T00:00:05.000Z',
+        updated_at: '2026-01-01T00:00:05.000Z',
+      });
       expect(replaced).toMatchObject({ value: 'v2', created_at: at, updated_at: '2026-01-01T00:00:05.000Z' });
-      await s.sessions.putEntry('sess_1', { key: 'n', value: null, ttl_seconds: null, expires_at: null, created_at: at, updated_at: at });
+      await s.sessions.putEntry('sess_1', {
+        key: 'n',
+        value: null,
+        ttl_seconds: null,
+        expires_at: null,
+        created_at: at,
+        updated_at: at,
+      });
       expect((await s.sessions.entries('sess_1', '2026-01-01T00:00:09.000Z')).map((e) => e.key)).toEqual(['k', 'n']);
-      expect((await s.sessions.entries('sess_1', '2026-01-01T00:00:10.000Z')).map((e) => [e.key, e.value])).toEqual([['n', null]]);
+      expect((await s.sessions.entries('sess_1', '2026-01-01T00:00:10.000Z')).map((e) => [e.key, e.value])).toEqual([
+        ['n', null],
+      ]);
       expect(await s.sessions.deleteEntry('sess_1', 'n')).toBe(true);
 
       expect(await s.sessions.delete('sess_1')).toBe(true);
@@ -500,7 +674,15 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
   describe('api keys and meta', () => {
     it('stores keys by hash and meta values by key', async () => {
       const s = await fresh();
-      await s.apiKeys.create({ id: 'key_1', name: 'ci', key_hash: 'h1', key_prefix: 'memd_ab', workspaces: ['ws_a'], created_at: '2026-01-01T00:00:00.000Z', last_used_at: null });
+      await s.apiKeys.create({
+        id: 'key_1',
+        name: 'ci',
+        key_hash: 'h1',
+        key_prefix: 'memd_ab',
+        workspaces: ['ws_a'],
+        created_at: '2026-01-01T00:00:00.000Z',
+        last_used_at: null,
+      });
       expect(await s.apiKeys.findByHash('h1')).toMatchObject({ id: 'key_1', workspaces: ['ws_a'] });
       await s.apiKeys.touch('key_1', '2026-01-02T00:00:00.000Z');
       expect((await s.apiKeys.list())[0]!.last_used_at).toBe('2026-01-02T00:00:00.000Z');

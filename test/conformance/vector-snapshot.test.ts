@@ -34,7 +34,10 @@ async function start(path: string): Promise<SqlStorage> {
 }
 
 /** A new database file with `count` memories in ws_a (vectors seeded 0…count-1), started and still running. */
-async function seededDatabase(name: string, count: number): Promise<{ path: string; storage: SqlStorage; memories: NewMemory[] }> {
+async function seededDatabase(
+  name: string,
+  count: number,
+): Promise<{ path: string; storage: SqlStorage; memories: NewMemory[] }> {
   const path = join(dir, `${name}.sqlite`);
   const storage = await start(path);
   await storage.workspaces.create(workspace('ws_a'));
@@ -47,11 +50,33 @@ async function seededDatabase(name: string, count: number): Promise<{ path: stri
  * Ids of the nearest active memories by the index, and by an exact scan of the database (archived memories included
  * in the scan, which the index cannot answer, and left out after it).
  */
-async function nearest(storage: SqlStorage, vector: Float32Array, k = 5): Promise<{ index: string[]; exact: string[] }> {
+async function nearest(
+  storage: SqlStorage,
+  vector: Float32Array,
+  k = 5,
+): Promise<{ index: string[]; exact: string[] }> {
   const index = await storage.memories.vectorSearch('ws_a', vector, { k });
-  const scanned = await storage.memories.vectorSearch('ws_a', vector, { k: k + 5, filter: { statuses: ['active', 'archived'] } });
-  const archived = new Set((await storage.memories.getMany('ws_a', scanned.map((h) => h.id))).filter((m) => m.status === 'archived').map((m) => m.id));
-  return { index: index.map((h) => h.id), exact: scanned.map((h) => h.id).filter((id) => !archived.has(id)).slice(0, k) };
+  const scanned = await storage.memories.vectorSearch('ws_a', vector, {
+    k: k + 5,
+    filter: { statuses: ['active', 'archived'] },
+  });
+  const archived = new Set(
+    (
+      await storage.memories.getMany(
+        'ws_a',
+        scanned.map((h) => h.id),
+      )
+    )
+      .filter((m) => m.status === 'archived')
+      .map((m) => m.id),
+  );
+  return {
+    index: index.map((h) => h.id),
+    exact: scanned
+      .map((h) => h.id)
+      .filter((id) => !archived.has(id))
+      .slice(0, k),
+  };
 }
 
 describe('HNSW snapshot (SQLite)', () => {
@@ -112,7 +137,8 @@ describe('HNSW snapshot (SQLite)', () => {
   it('a damaged snapshot is ignored and the graphs are built from the database', async () => {
     const { path, storage: first, memories } = await seededDatabase('damaged', 50);
     await first.close();
-    for (const name of readdirSync(`${path}.hnsw`)) if (name.endsWith('.usearch')) writeFileSync(join(`${path}.hnsw`, name), 'not a graph');
+    for (const name of readdirSync(`${path}.hnsw`))
+      if (name.endsWith('.usearch')) writeFileSync(join(`${path}.hnsw`, name), 'not a graph');
 
     const second = await start(path);
     expect(lastWarmUp).toEqual({ vectors: 50, fromSnapshot: 0 });

@@ -25,7 +25,10 @@ describe('keyword evidence (BM25 over a memory’s own words)', () => {
   });
 
   it('matches words by their Porter stems, as the keyword index does, and irregular verbs by their other forms', () => {
-    const [derived, irregular] = scores('When did Caroline buy research books?', ['Caroline, a researcher, bought two books.', 'Caroline bought books.']);
+    const [derived, irregular] = scores('When did Caroline buy research books?', [
+      'Caroline, a researcher, bought two books.',
+      'Caroline bought books.',
+    ]);
     const [without] = scores('When did Caroline buy research books?', ['Caroline read two books.']);
     expect(derived).toBeGreaterThan(irregular!);
     expect(irregular).toBeGreaterThan(without!);

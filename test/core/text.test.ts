@@ -1,11 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { splitSentences, words } from '../../src/core/text/index.js';
 
-const wholeWords = (text: string) => Array.from(new Intl.Segmenter('en', { granularity: 'word' }).segment(text.toLowerCase())).filter((s) => s.isWordLike).map((s) => s.segment);
-const wholeSentences = (text: string) => Array.from(new Intl.Segmenter('en', { granularity: 'sentence' }).segment(text), (s) => s.segment.trim()).filter((s) => s !== '');
+const wholeWords = (text: string) =>
+  Array.from(new Intl.Segmenter('en', { granularity: 'word' }).segment(text.toLowerCase()))
+    .filter((s) => s.isWordLike)
+    .map((s) => s.segment);
+const wholeSentences = (text: string) =>
+  Array.from(new Intl.Segmenter('en', { granularity: 'sentence' }).segment(text), (s) => s.segment.trim()).filter(
+    (s) => s !== '',
+  );
 
 describe('segmentation of long texts', () => {
-  const prose = Array.from({ length: 200 }, (_, i) => `Dr. Smith arrived at 3 p.m. on day ${i}; the café's naïve co-op met “inside”.${i % 7 === 0 ? '\n\n' : ' '}`).join('');
+  const prose = Array.from(
+    { length: 200 },
+    (_, i) =>
+      `Dr. Smith arrived at 3 p.m. on day ${i}; the café's naïve co-op met “inside”.${i % 7 === 0 ? '\n\n' : ' '}`,
+  ).join('');
 
   it('words and sentences of a long text are those of segmenting it whole', () => {
     expect(prose.length).toBeGreaterThan(10_000);

@@ -39,7 +39,9 @@ describe('MCP over stdio, memd in the process (on a data directory)', () => {
   });
 
   it('uses the --workspace of the process when a call names none, and answers errors as tool errors', async () => {
-    expect((await mcp.call('remember', { content: 'The office plants need water on Fridays.' })).memory.workspace_id).toBe('stdio-local');
+    expect(
+      (await mcp.call('remember', { content: 'The office plants need water on Fridays.' })).memory.workspace_id,
+    ).toBe('stdio-local');
     expect(await mcp.fail('thread_get', { thread_id: 'thread_missing' })).toMatchObject({ code: 'not_found' });
   });
 
@@ -53,7 +55,10 @@ describe('MCP over stdio, memd in the process (on a data directory)', () => {
     const server = await startServer({ dataDir });
     try {
       const api = client(server.url);
-      const listed = await api.post('/v1/memories/recall', { workspace_id: 'stdio-local', query: 'office plants water' });
+      const listed = await api.post('/v1/memories/recall', {
+        workspace_id: 'stdio-local',
+        query: 'office plants water',
+      });
       expect(listed.body.memories[0].content).toBe('The office plants need water on Fridays.');
     } finally {
       await server.stop();
@@ -89,8 +94,12 @@ describe('MCP over stdio, relayed to a running memd (--url)', () => {
   it('relays resources, prompts and tool errors as the remote answers them', async () => {
     await mcp.call('remember', { content: 'The VPN certificate expires in June.', workspace_id: 'stdio-relay-2' });
     const recent = await mcp.client.readResource({ uri: 'memd://workspaces/stdio-relay-2/memories/recent' });
-    expect(JSON.parse((recent.contents[0] as { text: string }).text).memories[0].content).toBe('The VPN certificate expires in June.');
-    expect((await mcp.client.getPrompt({ name: 'use_memory', arguments: { workspace_id: 'stdio-relay-2' } })).messages).toHaveLength(1);
+    expect(JSON.parse((recent.contents[0] as { text: string }).text).memories[0].content).toBe(
+      'The VPN certificate expires in June.',
+    );
+    expect(
+      (await mcp.client.getPrompt({ name: 'use_memory', arguments: { workspace_id: 'stdio-relay-2' } })).messages,
+    ).toHaveLength(1);
     expect(await mcp.fail('forget', { memory_id: 'mem_missing' })).toMatchObject({ code: 'not_found' });
   });
 });

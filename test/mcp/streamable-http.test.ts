@@ -32,19 +32,38 @@ describe('MCP over streamable HTTP (/mcp)', () => {
     const { tools } = await mcp.client.listTools();
     const recall = tools.find((tool) => tool.name === 'recall')!;
     expect(recall.inputSchema.required).toEqual(['query']);
-    expect(Object.keys(recall.inputSchema.properties!)).toEqual(expect.arrayContaining(['query', 'types', 'tags', 'limit', 'min_relevance', 'traverse_depth', 'detail_level', 'session_id', 'workspace_id']));
+    expect(Object.keys(recall.inputSchema.properties!)).toEqual(
+      expect.arrayContaining([
+        'query',
+        'types',
+        'tags',
+        'limit',
+        'min_relevance',
+        'traverse_depth',
+        'detail_level',
+        'session_id',
+        'workspace_id',
+      ]),
+    );
     expect(recall.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
-    expect(tools.find((tool) => tool.name === 'forget')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    expect(tools.find((tool) => tool.name === 'forget')!.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+    });
   });
 
   it('writes land in the workspace of X-Workspace-ID unless an argument names another, and the API sees them', async () => {
     const scoped = await connectHttp(server.url, { 'x-workspace-id': 'mcp-header' });
     try {
       const byHeader = (await scoped.call('remember', { content: 'Deploys happen on Thursdays.' })).memory;
-      const byArgument = (await scoped.call('remember', { content: 'Releases are tagged by the CI bot.', workspace_id: 'mcp-argument' })).memory;
+      const byArgument = (
+        await scoped.call('remember', { content: 'Releases are tagged by the CI bot.', workspace_id: 'mcp-argument' })
+      ).memory;
       expect([byHeader.workspace_id, byArgument.workspace_id]).toEqual(['mcp-header', 'mcp-argument']);
       const api = client(server.url);
-      expect((await api.get(`/v1/memories/${byHeader.id}?workspace_id=mcp-header`)).body.memory.content).toBe('Deploys happen on Thursdays.');
+      expect((await api.get(`/v1/memories/${byHeader.id}?workspace_id=mcp-header`)).body.memory.content).toBe(
+        'Deploys happen on Thursdays.',
+      );
       expect((await api.get(`/v1/memories/${byArgument.id}?workspace_id=mcp-header`)).status).toBe(404);
     } finally {
       await scoped.close();
@@ -52,8 +71,13 @@ describe('MCP over streamable HTTP (/mcp)', () => {
   });
 
   it('reports failures as tool errors with the API’s code and message', async () => {
-    expect(await mcp.fail('forget', { memory_id: 'mem_0000000000000000' })).toEqual({ code: 'not_found', message: "memory 'mem_0000000000000000' was not found" });
-    expect((await mcp.fail('contradiction_resolve', { contradiction_id: 'ctr_missing', resolution: 'merge' })).code).toBe('not_found');
+    expect(await mcp.fail('forget', { memory_id: 'mem_0000000000000000' })).toEqual({
+      code: 'not_found',
+      message: "memory 'mem_0000000000000000' was not found",
+    });
+    expect(
+      (await mcp.fail('contradiction_resolve', { contradiction_id: 'ctr_missing', resolution: 'merge' })).code,
+    ).toBe('not_found');
     // Arguments are checked as an API body is: the same code, message and details; nothing is written.
     expect(await mcp.fail('remember', { content: 'x', importance: 7, workspace_id: 'mcp-refused' })).toEqual({
       code: 'validation_error',
@@ -61,19 +85,40 @@ describe('MCP over streamable HTTP (/mcp)', () => {
       details: [{ path: '/arguments/importance', message: 'must be <= 1' }],
     });
     expect((await client(server.url).get('/v1/workspaces/mcp-refused')).status).toBe(404);
-    expect(await mcp.fail('recall', { query: 'anything', colour: 'blue' })).toMatchObject({ code: 'validation_error', details: [{ path: '/arguments/colour', message: 'is not a known field' }] });
-    expect((await mcp.fail('context_load', { session_id: 'sess_x', var: '1bad', query: 'q' })).details).toEqual([{ path: '/arguments/var', message: expect.stringContaining('pattern') }]);
+    expect(await mcp.fail('recall', { query: 'anything', colour: 'blue' })).toMatchObject({
+      code: 'validation_error',
+      details: [{ path: '/arguments/colour', message: 'is not a known field' }],
+    });
+    expect((await mcp.fail('context_load', { session_id: 'sess_x', var: '1bad', query: 'q' })).details).toEqual([
+      { path: '/arguments/var', message: expect.stringContaining('pattern') },
+    ]);
   });
 
   it('serves resources: a workspace’s recent memories and its schema', async () => {
-    const written = (await mcp.call('remember', { content: 'The staging database is rebuilt every night.', workspace_id: 'mcp-resources' })).memory;
+    const written = (
+      await mcp.call('remember', {
+        content: 'The staging database is rebuilt every night.',
+        workspace_id: 'mcp-resources',
+      })
+    ).memory;
     const { resources } = await mcp.client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(['memd://workspaces/mcp-resources/memories/recent', 'memd://workspaces/mcp-resources/schema']));
+    expect(resources.map((r) => r.uri)).toEqual(
+      expect.arrayContaining([
+        'memd://workspaces/mcp-resources/memories/recent',
+        'memd://workspaces/mcp-resources/schema',
+      ]),
+    );
     const recent = await mcp.client.readResource({ uri: 'memd://workspaces/mcp-resources/memories/recent' });
     const listing = JSON.parse((recent.contents[0] as { text: string }).text);
     expect(listing).toMatchObject({ workspace_id: 'mcp-resources', total_count: 1 });
     expect(listing.memories.map((m: { id: string }) => m.id)).toEqual([written.id]);
-    const schema = JSON.parse(((await mcp.client.readResource({ uri: 'memd://workspaces/mcp-resources/schema' })).contents[0] as { text: string }).text);
+    const schema = JSON.parse(
+      (
+        (await mcp.client.readResource({ uri: 'memd://workspaces/mcp-resources/schema' })).contents[0] as {
+          text: string;
+        }
+      ).text,
+    );
     expect(schema.memory_types).toEqual(['episodic', 'semantic', 'procedural', 'working']);
     expect(schema.relationship_types).toContain('solves');
     await expect(mcp.client.readResource({ uri: 'memd://workspaces/mcp-nowhere/schema' })).rejects.toThrow(/not_found/);
@@ -83,7 +128,10 @@ describe('MCP over streamable HTTP (/mcp)', () => {
     await mcp.call('remember', { content: 'The customer asked for weekly reports.', workspace_id: 'mcp-prompt' });
     const { prompts } = await mcp.client.listPrompts();
     expect(prompts.map((p) => p.name)).toEqual(['use_memory']);
-    const prompt = await mcp.client.getPrompt({ name: 'use_memory', arguments: { task: 'Draft the weekly report', workspace_id: 'mcp-prompt' } });
+    const prompt = await mcp.client.getPrompt({
+      name: 'use_memory',
+      arguments: { task: 'Draft the weekly report', workspace_id: 'mcp-prompt' },
+    });
     const text = prompt.messages[0]!.content.type === 'text' ? prompt.messages[0]!.content.text : '';
     expect(text).toContain('`recall`');
     expect(text).toContain('The task at hand: Draft the weekly report');
@@ -102,7 +150,11 @@ describe('MEMD_MCP_ENABLED=false', () => {
   it('serves no /mcp, and the API as before', async () => {
     const server = await startServer({ env: { MEMD_MCP_ENABLED: 'false' } });
     try {
-      const response = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+      const response = await fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: '{}',
+      });
       expect(response.status).toBe(404);
       expect((await client(server.url).post('/v1/memories', { content: 'Still here.' })).status).toBe(201);
     } finally {

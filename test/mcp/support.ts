@@ -21,12 +21,18 @@ const isPrompt = (system: string, prompt: string) => system.startsWith(prompt.sp
 
 export function fakeModel(request: RecordedRequest): FakeReply {
   const system = request.messages[0]?.content ?? '';
-  if (isPrompt(system, REFLECT_SYSTEM)) return JSON.stringify({ reflection: MODEL_ANSWERS.reflection, sources: [1], confidence: 0.8 });
+  if (isPrompt(system, REFLECT_SYSTEM))
+    return JSON.stringify({ reflection: MODEL_ANSWERS.reflection, sources: [1], confidence: 0.8 });
   if (isPrompt(system, QUERY_SYSTEM)) return MODEL_ANSWERS.query;
   if (isPrompt(system, RLM_CODE_SYSTEM)) return `\`\`\`python\n${MODEL_ANSWERS.rlmCode}\n\`\`\``;
   if (system.includes('contradict each other')) {
     const ports = request.messages.at(-1)?.content.includes('port 8080') ?? false;
-    return JSON.stringify({ contradicts: ports, type: ports ? 'number_change' : 'other', confidence: 0.9, explanation: ports ? 'The port changed.' : 'Compatible.' });
+    return JSON.stringify({
+      contradicts: ports,
+      type: ports ? 'number_change' : 'other',
+      confidence: 0.9,
+      explanation: ports ? 'The port changed.' : 'Compatible.',
+    });
   }
   return { status: 500, message: 'not scripted: the rules apply' };
 }
@@ -56,7 +62,8 @@ export interface McpTestClient {
   close(): Promise<void>;
 }
 
-const textOf = (result: CallToolResult): string => result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
+const textOf = (result: CallToolResult): string =>
+  result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 
 function wrap(client: Client, onClose: () => Promise<void> = async () => {}): McpTestClient {
   const called = new Set<string>();

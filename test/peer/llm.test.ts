@@ -35,8 +35,24 @@ describe('language-model hosting (forwarding to profile upstreams)', () => {
     expect(models.body).toEqual({
       object: 'list',
       data: [
-        { id: 'fast', object: 'model', created: 0, owned_by: 'memd-peer', model: 'qwen2.5-7b-instruct', aliases: ['quick', 'gpt-4o-mini'], default: true },
-        { id: 'smart', object: 'model', created: 0, owned_by: 'memd-peer', model: 'llama-3.3-70b', aliases: [], default: false },
+        {
+          id: 'fast',
+          object: 'model',
+          created: 0,
+          owned_by: 'memd-peer',
+          model: 'qwen2.5-7b-instruct',
+          aliases: ['quick', 'gpt-4o-mini'],
+          default: true,
+        },
+        {
+          id: 'smart',
+          object: 'model',
+          created: 0,
+          owned_by: 'memd-peer',
+          model: 'llama-3.3-70b',
+          aliases: [],
+          default: false,
+        },
       ],
     });
     expect((await api.get('/health/ready')).body.llm).toEqual({ enabled: true, profiles: ['fast', 'smart'] });
@@ -89,7 +105,10 @@ describe('language-model hosting (forwarding to profile upstreams)', () => {
     // The fake serves chat only: its 404 comes back as it was sent.
     expect(legacy.status).toBe(404);
     expect(legacy.body.error.message).toContain('no route for POST /v1/completions');
-    expect(fake.requests.at(-1)).toMatchObject({ path: '/v1/completions', body: { model: 'llama-3.3-70b', prompt: 'Once upon a time', max_tokens: 5 } });
+    expect(fake.requests.at(-1)).toMatchObject({
+      path: '/v1/completions',
+      body: { model: 'llama-3.3-70b', prompt: 'Once upon a time', max_tokens: 5 },
+    });
 
     fake.script({ status: 429, message: 'slow down', headers: { 'retry-after': '7' } });
     const limited = await api.post('/v1/chat/completions', { model: 'fast', messages });
@@ -103,17 +122,32 @@ describe('language-model hosting (forwarding to profile upstreams)', () => {
 
   it('memd’s own openai language-model provider can use a peer profile', async () => {
     fake.script('Forty-two');
-    const llm = createLlmProvider({ provider: 'openai', baseUrl: `${peer.url}/v1`, model: 'fast', apiKey: undefined, timeoutMs: 5_000, maxRetries: 0 })!;
+    const llm = createLlmProvider({
+      provider: 'openai',
+      baseUrl: `${peer.url}/v1`,
+      model: 'fast',
+      apiKey: undefined,
+      timeoutMs: 5_000,
+      maxRetries: 0,
+    })!;
     expect((await llm.complete({ messages: [{ role: 'user', content: 'The answer?' }] })).text).toBe('Forty-two');
     expect(fake.requests.at(-1)!.body.model).toBe('qwen2.5-7b-instruct');
   });
 
   it('an unreachable upstream is a 502', async () => {
-    const lonely = await startPeer({ MEMD_PEER_LLM_ENABLED: 'true', MEMD_PEER_LLM_PROFILES: 'gone', MEMD_PEER_LLM_GONE_BASE_URL: 'http://127.0.0.1:9/v1', MEMD_PEER_LLM_GONE_MODEL: 'm' });
+    const lonely = await startPeer({
+      MEMD_PEER_LLM_ENABLED: 'true',
+      MEMD_PEER_LLM_PROFILES: 'gone',
+      MEMD_PEER_LLM_GONE_BASE_URL: 'http://127.0.0.1:9/v1',
+      MEMD_PEER_LLM_GONE_MODEL: 'm',
+    });
     try {
       const failed = await client(lonely.url).post('/v1/chat/completions', { messages });
       expect(failed.status).toBe(502);
-      expect(failed.body.error).toMatchObject({ type: 'upstream_error', message: expect.stringContaining("profile 'gone'") });
+      expect(failed.body.error).toMatchObject({
+        type: 'upstream_error',
+        message: expect.stringContaining("profile 'gone'"),
+      });
     } finally {
       await lonely.stop();
     }
@@ -125,9 +159,16 @@ describe('language-model hosting disabled', () => {
     const plain = await startPeer();
     try {
       const off = client(plain.url);
-      for (const response of [await off.post('/v1/chat/completions', { model: 'x', messages }), await off.post('/v1/completions', { prompt: 'x' }), await off.get('/v1/models')]) {
+      for (const response of [
+        await off.post('/v1/chat/completions', { model: 'x', messages }),
+        await off.post('/v1/completions', { prompt: 'x' }),
+        await off.get('/v1/models'),
+      ]) {
         expect(response.status).toBe(501);
-        expect(response.body.error).toMatchObject({ type: 'not_implemented', message: expect.stringContaining('MEMD_PEER_LLM_ENABLED') });
+        expect(response.body.error).toMatchObject({
+          type: 'not_implemented',
+          message: expect.stringContaining('MEMD_PEER_LLM_ENABLED'),
+        });
       }
     } finally {
       await plain.stop();

@@ -20,12 +20,16 @@ describe('checkpoint', () => {
   test('a new manager on the same store restores the variables and the metadata', async () => {
     const store = new InMemoryCheckpointStore();
     const first = managerOn(store);
-    await first.execute('s', { code: "import json\nrecords = [{'id': 1}, {'id': 2}]\nlabel = 'kept'\nsquare = lambda x: x * x\ndef helper():\n    return 1\ngen = (i for i in range(3))" });
+    await first.execute('s', {
+      code: "import json\nrecords = [{'id': 1}, {'id': 2}]\nlabel = 'kept'\nsquare = lambda x: x * x\ndef helper():\n    return 1\ngen = (i for i in range(3))",
+    });
     await first.execute('s', { code: 'total = sum(r["id"] for r in records)' });
     const report = await first.checkpoint('s');
     expect(report.saved.sort()).toEqual(['label', 'records', 'total']);
     expect(report.skipped.map((entry) => entry.name).sort()).toEqual(['gen', 'helper', 'square']);
-    expect(report.skipped.find((entry) => entry.name === 'gen')!.reason).toMatch(/TypeError: cannot pickle 'generator' object/);
+    expect(report.skipped.find((entry) => entry.name === 'gen')!.reason).toMatch(
+      /TypeError: cannot pickle 'generator' object/,
+    );
     const before = (await first.status('s')).metadata!;
     await first.close();
 
@@ -67,7 +71,10 @@ describe('checkpoint after a change', () => {
     const manager = managerOn(store, { config: { checkpointDelayMs: 200 } });
     const run = await manager.execute('later', { code: "note = 'saved without asking'" });
     expect(run.variables_changed).toEqual(['note']);
-    await vi.waitFor(async () => expect((await store.load('later'))?.meta.saved).toEqual(['note']), { timeout: 10_000, interval: 50 });
+    await vi.waitFor(async () => expect((await store.load('later'))?.meta.saved).toEqual(['note']), {
+      timeout: 10_000,
+      interval: 50,
+    });
     const first = (await store.load('later'))!.meta;
 
     await manager.execute('later', { code: 'print(note)' }); // reads only
@@ -75,7 +82,10 @@ describe('checkpoint after a change', () => {
     expect((await store.load('later'))!.meta.saved_at).toBe(first.saved_at);
 
     await manager.setVariable('later', 'injected', [1, 2]);
-    await vi.waitFor(async () => expect((await store.load('later'))?.meta.saved.sort()).toEqual(['injected', 'note']), { timeout: 10_000, interval: 50 });
+    await vi.waitFor(async () => expect((await store.load('later'))?.meta.saved.sort()).toEqual(['injected', 'note']), {
+      timeout: 10_000,
+      interval: 50,
+    });
     // A crash of the server now (no close, no eviction) would lose nothing: another manager restores it.
     const other = managerOn(store, { config: { spare: 'off' } });
     expect((await other.execute('later', { code: 'note, injected' })).result).toBe('["saved without asking", [1, 2]]');

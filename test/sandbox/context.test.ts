@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ContextService, extractCode, type FoundMemory, type MemorySearch, type SandboxScope } from '../../src/core/context/index.js';
+import {
+  ContextService,
+  extractCode,
+  type FoundMemory,
+  type MemorySearch,
+  type SandboxScope,
+} from '../../src/core/context/index.js';
 import type { SandboxManager } from '../../src/sandbox/index.js';
 import { ScriptedLlm, createManager, echoHost, type ScriptedReply } from './support.js';
 
@@ -17,7 +23,10 @@ beforeAll(async () => {
 });
 afterAll(() => manager.close());
 
-const search: MemorySearch = async (_workspaceId, { limit }) => ({ memories: memories.slice(0, limit) as unknown as FoundMemory[], total_available: memories.length });
+const search: MemorySearch = async (_workspaceId, { limit }) => ({
+  memories: memories.slice(0, limit) as unknown as FoundMemory[],
+  total_available: memories.length,
+});
 const scope = (sessionId: string): SandboxScope => ({ sessionId, workspaceId: 'ws' });
 
 function service(replies: ScriptedReply[], rlmTimeBudgetMs?: number) {
@@ -38,8 +47,19 @@ describe('query', () => {
   test("sends the prompt with the variables' contents, cut to max_context_chars, and stores the answer", async () => {
     await manager.execute('query', { code: "notes = 'alpha ' * 1000\ncounts = {'a': 1}" });
     const { llm, context } = service(['There are 1000 alphas.']);
-    const result = await context.query(scope('query'), { prompt: 'How many alphas?', variables: ['notes', 'counts'], maxContextChars: 400, resultVar: 'answer' });
-    expect(result).toEqual({ response: 'There are 1000 alphas.', variables_used: ['notes', 'counts'], variables_included: ['notes', 'counts'], tokens_used: expect.any(Number), result_var: 'answer' });
+    const result = await context.query(scope('query'), {
+      prompt: 'How many alphas?',
+      variables: ['notes', 'counts'],
+      maxContextChars: 400,
+      resultVar: 'answer',
+    });
+    expect(result).toEqual({
+      response: 'There are 1000 alphas.',
+      variables_used: ['notes', 'counts'],
+      variables_included: ['notes', 'counts'],
+      tokens_used: expect.any(Number),
+      result_var: 'answer',
+    });
     const prompt = llm.prompt(0);
     expect(prompt.startsWith('How many alphas?\n\n### notes\nalpha alpha')).toBe(true);
     expect(prompt).toContain('[truncated: 6000 characters in all]');
@@ -50,7 +70,9 @@ describe('query', () => {
 
   test('an unknown variable is not_found', async () => {
     const { context } = service(['unused']);
-    await expect(context.query(scope('query'), { prompt: 'x', variables: ['nowhere'] })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(context.query(scope('query'), { prompt: 'x', variables: ['nowhere'] })).rejects.toMatchObject({
+      code: 'not_found',
+    });
   });
 });
 
@@ -94,14 +116,24 @@ describe('rlm', () => {
   test('code that sets _goal_achieved and _final_result finishes without asking the evaluator', async () => {
     const { llm, context } = service([python("_final_result = {'answer': 42}\n_goal_achieved = True")]);
     const result = await context.rlm(scope('rlm-flag'), { goal: 'Find the answer', detailLevel: 'minimal' });
-    expect(result).toEqual({ result: '{"answer": 42}', iterations: 1, goal_achieved: true, trace: [{ iteration: 1, action: 'achieved' }] });
+    expect(result).toEqual({
+      result: '{"answer": 42}',
+      iterations: 1,
+      goal_achieved: true,
+      trace: [{ iteration: 1, action: 'achieved' }],
+    });
     expect(llm.requests).toHaveLength(1);
   });
 
   test('flags from an earlier run do not end the next one', async () => {
     const { llm, context } = service([python('x = 1'), 'FAILED\nNo way to do it.']);
     const result = await context.rlm(scope('rlm-flag'), { goal: 'Another goal', detailLevel: 'brief' });
-    expect(result).toEqual({ result: null, iterations: 1, goal_achieved: false, trace: [{ iteration: 1, action: 'failed' }] });
+    expect(result).toEqual({
+      result: null,
+      iterations: 1,
+      goal_achieved: false,
+      trace: [{ iteration: 1, action: 'failed' }],
+    });
     expect(llm.requests).toHaveLength(2);
   });
 
@@ -116,9 +148,16 @@ describe('rlm', () => {
 
   test('memory_query loads recalled memories into `memories` and shows them to the model', async () => {
     const { llm, context } = service([python("_final_result = memories[0]['content']\n_goal_achieved = True")]);
-    const result = await context.rlm(scope('rlm-memories'), { goal: 'When is the launch?', memoryQuery: 'launch', memoryLimit: 1, detailLevel: 'detailed' });
+    const result = await context.rlm(scope('rlm-memories'), {
+      goal: 'When is the launch?',
+      memoryQuery: 'launch',
+      memoryLimit: 1,
+      detailLevel: 'detailed',
+    });
     expect(result).toMatchObject({ result: 'The launch moved to March 3.', goal_achieved: true, iterations: 1 });
-    expect(llm.prompt(0)).toContain('### memories\n[{"id": "mem_1", "content": "The launch moved to March 3.", "type": "episodic"}]');
+    expect(llm.prompt(0)).toContain(
+      '### memories\n[{"id": "mem_1", "content": "The launch moved to March 3.", "type": "episodic"}]',
+    );
     expect(result.trace[0]).toHaveProperty('generated_code');
   });
 
@@ -126,7 +165,9 @@ describe('rlm', () => {
     const { llm, context } = service([python('1 / 0'), 'FAILED\nDivision by zero.']);
     const result = await context.rlm(scope('rlm-error'), { goal: 'Divide' });
     expect(result.trace[0]).toMatchObject({ action: 'failed' });
-    expect((result.trace[0] as { exec_output: string }).exec_output).toMatch(/^Error:\nTraceback[\s\S]*ZeroDivisionError: division by zero$/);
+    expect((result.trace[0] as { exec_output: string }).exec_output).toMatch(
+      /^Error:\nTraceback[\s\S]*ZeroDivisionError: division by zero$/,
+    );
     expect(llm.prompt(1)).toContain('ZeroDivisionError');
   });
 
@@ -135,12 +176,18 @@ describe('rlm', () => {
     const { context } = service([python('started = True'), 'hang'], 1_500);
     const result = await context.rlm(scope('rlm-budget'), { goal: 'Slow evaluation' });
     expect(result).toMatchObject({ iterations: 1, goal_achieved: false });
-    expect(result.trace[0]).toMatchObject({ evaluation: 'not evaluated: the time budget ran out', action: 'continue', variables_changed: ['started'] });
+    expect(result.trace[0]).toMatchObject({
+      evaluation: 'not evaluated: the time budget ran out',
+      action: 'continue',
+      variables_changed: ['started'],
+    });
   });
 
   test('an unknown detail level is a validation error', async () => {
     const { context } = service([]);
-    await expect(context.rlm(scope('rlm-x'), { goal: 'x', detailLevel: 'everything' })).rejects.toMatchObject({ code: 'validation_error' });
+    await expect(context.rlm(scope('rlm-x'), { goal: 'x', detailLevel: 'everything' })).rejects.toMatchObject({
+      code: 'validation_error',
+    });
   });
 });
 

@@ -13,19 +13,28 @@ afterAll(() => manager.close());
 
 describe('execute', () => {
   test('state persists between calls', async () => {
-    expect(await manager.execute('state', { code: 'counter = 41' })).toEqual({ output: '', result: null, error: null, variables_changed: ['counter'] });
+    expect(await manager.execute('state', { code: 'counter = 41' })).toEqual({
+      output: '',
+      result: null,
+      error: null,
+      variables_changed: ['counter'],
+    });
     const next = await manager.execute('state', { code: 'counter += 1\ncounter' });
     expect(next).toEqual({ output: '', result: '42', error: null, variables_changed: ['counter'] });
   });
 
   test('stdout and stderr are captured in the order written', async () => {
-    const run = await manager.execute('output', { code: "import sys\nprint('one')\nprint('two', file=sys.stderr)\nprint('three')" });
+    const run = await manager.execute('output', {
+      code: "import sys\nprint('one')\nprint('two', file=sys.stderr)\nprint('three')",
+    });
     expect(run.output).toBe('one\ntwo\nthree\n');
     expect(run.error).toBeNull();
   });
 
   test('a Python exception comes back in error with its traceback', async () => {
-    const run = await manager.execute('errors', { code: "def divide(a, b):\n    return a / b\n\nprint('before')\ndivide(1, 0)" });
+    const run = await manager.execute('errors', {
+      code: "def divide(a, b):\n    return a / b\n\nprint('before')\ndivide(1, 0)",
+    });
     expect(run.output).toBe('before\n');
     expect(run.result).toBeNull();
     expect(run.error).toMatch(/^Traceback \(most recent call last\):/);
@@ -43,14 +52,18 @@ describe('execute', () => {
 
   test('result: strings as they are, JSON when possible, repr otherwise', async () => {
     expect((await manager.execute('results', { code: "'text'" })).result).toBe('text');
-    expect((await manager.execute('results', { code: "{'a': [1, 2.5, None, True]}" })).result).toBe('{"a": [1, 2.5, null, true]}');
+    expect((await manager.execute('results', { code: "{'a': [1, 2.5, None, True]}" })).result).toBe(
+      '{"a": [1, 2.5, null, true]}',
+    );
     expect((await manager.execute('results', { code: '{1, 2}' })).result).toBe('{1, 2}');
     expect((await manager.execute('results', { code: 'None' })).result).toBeNull();
     expect((await manager.execute('results', { code: 'x = 1' })).result).toBeNull();
   });
 
   test('result_var selects the returned value; return_result false returns none', async () => {
-    expect((await manager.execute('results', { code: 'answer = [1, 2, 3]\n99', resultVar: 'answer' })).result).toBe('[1, 2, 3]');
+    expect((await manager.execute('results', { code: 'answer = [1, 2, 3]\n99', resultVar: 'answer' })).result).toBe(
+      '[1, 2, 3]',
+    );
     expect((await manager.execute('results', { code: '99', returnResult: false })).result).toBeNull();
     const missing = await manager.execute('results', { code: 'pass', resultVar: 'nowhere' });
     expect(missing.error).toContain("result_var 'nowhere' is not defined");
@@ -78,7 +91,9 @@ describe('execute', () => {
 
   test('concurrent calls on one session run one at a time, in order', async () => {
     await manager.execute('order', { code: 'seen = []' });
-    const calls = [1, 2, 3, 4].map((n) => manager.execute('order', { code: `import time\ntime.sleep(0.0${5 - n})\nseen.append(${n})` }));
+    const calls = [1, 2, 3, 4].map((n) =>
+      manager.execute('order', { code: `import time\ntime.sleep(0.0${5 - n})\nseen.append(${n})` }),
+    );
     await Promise.all(calls);
     expect((await manager.execute('order', { code: 'seen' })).result).toBe('[1, 2, 3, 4]');
   });
@@ -98,13 +113,22 @@ describe('variables', () => {
     expect((one as { preview: string }).preview.length).toBeLessThanOrEqual(20);
     expect((one as { size_bytes: number }).size_bytes).toBeGreaterThan(800);
     const overview = await manager.inspect('inspect', undefined);
-    expect(overview).toMatchObject({ variable_count: 2, variables: { items: 'list, 100 items', name: 'str, 4 chars' } });
+    expect(overview).toMatchObject({
+      variable_count: 2,
+      variables: { items: 'list, 100 items', name: 'str, 4 chars' },
+    });
     expect((overview as { total_size_bytes: number }).total_size_bytes).toBeGreaterThan(800);
   });
 
-  test("a variable whose repr() fails can still be inspected", async () => {
-    await manager.execute('inspect', { code: "class Odd:\n    def __repr__(self):\n        raise ValueError('no repr')\nodd = Odd()" });
-    expect(await manager.inspect('inspect', 'odd')).toMatchObject({ variable: 'odd', type: 'Odd', preview: "<Odd whose repr() failed: ValueError: no repr>" });
+  test('a variable whose repr() fails can still be inspected', async () => {
+    await manager.execute('inspect', {
+      code: "class Odd:\n    def __repr__(self):\n        raise ValueError('no repr')\nodd = Odd()",
+    });
+    expect(await manager.inspect('inspect', 'odd')).toMatchObject({
+      variable: 'odd',
+      type: 'Odd',
+      preview: '<Odd whose repr() failed: ValueError: no repr>',
+    });
     expect(await manager.inspect('inspect', undefined)).toMatchObject({ variables: { odd: 'Odd' } });
   });
 
@@ -113,8 +137,15 @@ describe('variables', () => {
   });
 
   test('setVariable binds JSON data as dicts and lists', async () => {
-    const bound = await manager.setVariable('inject', 'records', [{ id: 1, tags: ['a'] }, { id: 2, tags: [] }]);
-    expect(bound).toEqual({ variable: 'records', type: 'list', preview: "[{'id': 1, 'tags': ['a']}, {'id': 2, 'tags': []}]" });
+    const bound = await manager.setVariable('inject', 'records', [
+      { id: 1, tags: ['a'] },
+      { id: 2, tags: [] },
+    ]);
+    expect(bound).toEqual({
+      variable: 'records',
+      type: 'list',
+      preview: "[{'id': 1, 'tags': ['a']}, {'id': 2, 'tags': []}]",
+    });
     const run = await manager.execute('inject', { code: "type(records[0]).__name__, records[0]['tags'][0]" });
     expect(run.result).toBe('["dict", "a"]');
   });
@@ -146,7 +177,12 @@ describe('variables', () => {
     await manager.execute('status', { code: 'y = 2' });
     await manager.inspect('status', 'x');
     const status = await manager.status('status');
-    expect(status).toMatchObject({ exists: true, variable_count: 2, variables: ['x', 'y'], memory_limit_bytes: 268435456 });
+    expect(status).toMatchObject({
+      exists: true,
+      variable_count: 2,
+      variables: ['x', 'y'],
+      memory_limit_bytes: 268435456,
+    });
     expect(status.metadata).toMatchObject({ exec_count: 2, total_operations: 3 });
     expect(Date.parse(status.metadata!.created_at)).toBeLessThanOrEqual(Date.parse(status.metadata!.last_exec_at!));
   });
@@ -161,7 +197,9 @@ describe('host helpers', () => {
   });
 
   test('recall checks its limit before asking the host', async () => {
-    expect((await manager.execute('host-a', { code: "recall('x', limit=0)" })).error).toMatch(/ValueError: recall limit must be between 1 and 500$/);
+    expect((await manager.execute('host-a', { code: "recall('x', limit=0)" })).error).toMatch(
+      /ValueError: recall limit must be between 1 and 500$/,
+    );
   });
 
   test('a host failure is a Python exception the code can catch', async () => {
@@ -175,9 +213,13 @@ describe('host helpers', () => {
       }),
     });
     try {
-      const run = await failing.execute('s', { code: "try:\n    llm_query('hi')\nexcept RuntimeError as e:\n    caught = str(e)\ncaught" });
+      const run = await failing.execute('s', {
+        code: "try:\n    llm_query('hi')\nexcept RuntimeError as e:\n    caught = str(e)\ncaught",
+      });
       expect(run.result).toBe('model offline');
-      expect((await failing.execute('s', { code: "llm_query('hi')" })).error).toMatch(/SandboxHostError: model offline$/);
+      expect((await failing.execute('s', { code: "llm_query('hi')" })).error).toMatch(
+        /SandboxHostError: model offline$/,
+      );
     } finally {
       await failing.close();
     }

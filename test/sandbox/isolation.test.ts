@@ -45,7 +45,9 @@ describe('filesystem', () => {
   test('host files cannot be read', async () => {
     expect(await failing("open('/etc/hostname').read()")).toMatch(/FileNotFoundError/);
     expect(await failing("open('/etc/passwd').read()")).toMatch(/FileNotFoundError/);
-    expect(await failing(`open(${JSON.stringify(join(dataDir, 'memd.sqlite'))}, 'rb').read()`)).toMatch(/FileNotFoundError/);
+    expect(await failing(`open(${JSON.stringify(join(dataDir, 'memd.sqlite'))}, 'rb').read()`)).toMatch(
+      /FileNotFoundError/,
+    );
     expect(await failing(`import os\nos.listdir(${JSON.stringify(dataDir)})`)).toMatch(/FileNotFoundError/);
   });
 
@@ -62,11 +64,21 @@ describe('filesystem', () => {
 
 describe('network', () => {
   test('sockets, HTTP clients and the JS fetch bridge all fail, and nothing reaches the port', async () => {
-    expect(await failing(`import socket\nsocket.create_connection(('127.0.0.1', ${port}), timeout=2)`)).toMatch(/PermissionError/);
-    expect(await failing(`import urllib.request\nurllib.request.urlopen('http://127.0.0.1:${port}/', timeout=2).read()`)).toMatch(/URLError|PermissionError/);
-    expect(await failing(`import http.client\nc = http.client.HTTPConnection('127.0.0.1', ${port}, timeout=2)\nc.request('GET', '/')`)).toMatch(/PermissionError/);
+    expect(await failing(`import socket\nsocket.create_connection(('127.0.0.1', ${port}), timeout=2)`)).toMatch(
+      /PermissionError/,
+    );
+    expect(
+      await failing(`import urllib.request\nurllib.request.urlopen('http://127.0.0.1:${port}/', timeout=2).read()`),
+    ).toMatch(/URLError|PermissionError/);
+    expect(
+      await failing(
+        `import http.client\nc = http.client.HTTPConnection('127.0.0.1', ${port}, timeout=2)\nc.request('GET', '/')`,
+      ),
+    ).toMatch(/PermissionError/);
     expect(await failing('import socket\nsocket.socket(socket.AF_INET, socket.SOCK_DGRAM)')).toMatch(/PermissionError/);
-    expect(await failing("from pyodide.http import pyfetch\npyfetch('http://127.0.0.1/')")).toMatch(/ModuleNotFoundError: module 'pyodide' is not available/);
+    expect(await failing("from pyodide.http import pyfetch\npyfetch('http://127.0.0.1/')")).toMatch(
+      /ModuleNotFoundError: module 'pyodide' is not available/,
+    );
     expect(connections).toBe(0);
   });
 });
@@ -149,19 +161,30 @@ describe("Pyodide's JavaScript bridge", () => {
     ["import sys\nsys.modules['js']", /KeyError/],
     ["import importlib.util\nimportlib.util.find_spec('js')", /ModuleNotFoundError/],
     // The interpreter's own ways to build a module again hand out loaded modules only.
-    ["import _imp\nfrom importlib.machinery import ModuleSpec\n_imp.create_builtin(ModuleSpec('_pyodide_core', None))", /ModuleNotFoundError/],
-    ["import _imp\nfrom importlib.machinery import ModuleSpec\n_imp.create_dynamic(ModuleSpec('_pyodide_core', None, origin='_pyodide_core'))", /ModuleNotFoundError/],
+    [
+      "import _imp\nfrom importlib.machinery import ModuleSpec\n_imp.create_builtin(ModuleSpec('_pyodide_core', None))",
+      /ModuleNotFoundError/,
+    ],
+    [
+      "import _imp\nfrom importlib.machinery import ModuleSpec\n_imp.create_dynamic(ModuleSpec('_pyodide_core', None, origin='_pyodide_core'))",
+      /ModuleNotFoundError/,
+    ],
     // Pyodide's __main__ imported the core module; gc could list every object alive.
     ['import __main__\n__main__._pyodide_core.to_js', /AttributeError: 'NoneType' object has no attribute 'to_js'/],
     ['import gc\ngc.get_objects()', /AttributeError: module 'gc' has no attribute 'get_objects'/],
     ['import gc\ngc.get_referents(gc)', /AttributeError/],
-    ["import gc, _imp\nfrom importlib.machinery import ModuleSpec\n_imp.create_builtin(ModuleSpec('gc', None)).get_referrers", /AttributeError/],
+    [
+      "import gc, _imp\nfrom importlib.machinery import ModuleSpec\n_imp.create_builtin(ModuleSpec('gc', None)).get_referrers",
+      /AttributeError/,
+    ],
   ])('%s fails', async (code, expected) => {
     expect(await failing(code)).toMatch(expected);
   });
 
   test('gc still collects, and what the standard library needs of it works', async () => {
-    const run = await manager.execute('escape', { code: "import gc, timeit\ngc.disable()\ngc.enable()\nisinstance(gc.collect(), int), gc.isenabled(), timeit.timeit('1 + 1', number=10) > 0" });
+    const run = await manager.execute('escape', {
+      code: "import gc, timeit\ngc.disable()\ngc.enable()\nisinstance(gc.collect(), int), gc.isenabled(), timeit.timeit('1 + 1', number=10) > 0",
+    });
     expect(run).toMatchObject({ error: null, result: '[true, true, true]' });
   });
 
@@ -212,7 +235,16 @@ for name, ref in helpers.items():
 
 describe('the import fence holds when Python takes it apart', () => {
   test('with the hook removed, the import caches cleared and __import__ replaced, no bridge module can be imported again', async () => {
-    const attempts = ['import pyodide', 'import pyodide.ffi', 'from pyodide.ffi import to_js', "importlib.import_module('pyodide.code')", 'import _pyodide._base', 'import js', 'import pyodide_js', 'import ctypes'];
+    const attempts = [
+      'import pyodide',
+      'import pyodide.ffi',
+      'from pyodide.ffi import to_js',
+      "importlib.import_module('pyodide.code')",
+      'import _pyodide._base',
+      'import js',
+      'import pyodide_js',
+      'import ctypes',
+    ];
     const run = await manager.execute('unfenced', {
       code: `${REMOVE_IMPORT_FENCE}
 outcomes = {}
@@ -227,7 +259,10 @@ outcomes`,
     expect(run.error).toBeNull();
     const outcomes = JSON.parse(run.result!) as Record<string, string>;
     expect(Object.keys(outcomes)).toEqual(attempts);
-    for (const [attempt, outcome] of Object.entries(outcomes)) expect(outcome, attempt).toMatch(/^ModuleNotFoundError: No module named '(pyodide|_pyodide|js|pyodide_js|_?ctypes)'$/);
+    for (const [attempt, outcome] of Object.entries(outcomes))
+      expect(outcome, attempt).toMatch(
+        /^ModuleNotFoundError: No module named '(pyodide|_pyodide|js|pyodide_js|_?ctypes)'$/,
+      );
   });
 
   test('the sources are gone from the standard library archive, which still serves the rest of the library', async () => {
@@ -245,7 +280,13 @@ import statistics, fractions, csv, xml.etree.ElementTree, email.mime.text
 }`,
     });
     expect(run.error).toBeNull();
-    expect(JSON.parse(run.result!)).toEqual({ bridge_entries: [], archive_spec: 'None', path_spec: 'None', stdlib_entries: true, median: 2 });
+    expect(JSON.parse(run.result!)).toEqual({
+      bridge_entries: [],
+      archive_spec: 'None',
+      path_spec: 'None',
+      stdlib_entries: true,
+      median: 2,
+    });
   });
 });
 

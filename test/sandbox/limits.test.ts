@@ -23,7 +23,9 @@ describe('time limit', () => {
     await manager.execute('loop', { code: "kept = 'still here'" });
     const run = await manager.execute('loop', { code: "print('started')\nwhile True:\n    pass" });
     expect(run.output).toBe('started\n');
-    expect(run.error).toMatch(new RegExp(`^TimeoutError: execution exceeded the ${TIMEOUT_MS} ms limit and was interrupted\n`));
+    expect(run.error).toMatch(
+      new RegExp(`^TimeoutError: execution exceeded the ${TIMEOUT_MS} ms limit and was interrupted\n`),
+    );
     expect(run.error).toMatch(/KeyboardInterrupt$/);
     expect((await manager.execute('loop', { code: 'kept' })).result).toBe('still here');
   });
@@ -45,8 +47,14 @@ describe('time limit', () => {
     await manager.execute('stubborn', { code: "saved = 'from the checkpoint'" });
     await manager.checkpoint('stubborn');
     await manager.execute('stubborn', { code: "unsaved = 'lost'" });
-    const run = await manager.execute('stubborn', { code: 'import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass' });
-    expect(run.error).toMatch(new RegExp(`^TimeoutError: execution exceeded the ${TIMEOUT_MS} ms limit and could not be interrupted; the sandbox was restarted from its checkpoint of .+ \\(variables: saved\\)$`));
+    const run = await manager.execute('stubborn', {
+      code: 'import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass',
+    });
+    expect(run.error).toMatch(
+      new RegExp(
+        `^TimeoutError: execution exceeded the ${TIMEOUT_MS} ms limit and could not be interrupted; the sandbox was restarted from its checkpoint of .+ \\(variables: saved\\)$`,
+      ),
+    );
     expect((await manager.execute('stubborn', { code: 'saved' })).result).toBe('from the checkpoint');
     expect((await manager.execute('stubborn', { code: 'unsaved' })).error).toMatch(/NameError/);
   });
@@ -62,7 +70,11 @@ describe('memory limit', () => {
   const bombs: [string, string, RegExp][] = [
     ['a huge string', "x = 'a' * 10**10", /(MemoryError|OverflowError)/],
     ['a huge list', 'l = [0] * 10**9', /MemoryError/],
-    ['a list grown in a loop', "grown = []\nwhile True:\n    grown.append(' ' * 10_000 + str(len(grown)))", /MemoryError/],
+    [
+      'a list grown in a loop',
+      "grown = []\nwhile True:\n    grown.append(' ' * 10_000 + str(len(grown)))",
+      /MemoryError/,
+    ],
     ['a bytearray past the limit', 'b = bytearray(200 * 2**20)', /MemoryError/],
   ];
 
@@ -70,12 +82,15 @@ describe('memory limit', () => {
     await manager.execute('bombs', { code: "kept = 'still here'" });
     const run = await manager.execute('bombs', { code });
     expect(run.error).toMatch(expected);
-    if (/MemoryError/.test(run.error!)) expect(run.error).toContain(`(the sandbox memory limit is ${MEMORY_LIMIT} bytes)`);
+    if (/MemoryError/.test(run.error!))
+      expect(run.error).toContain(`(the sandbox memory limit is ${MEMORY_LIMIT} bytes)`);
     expect((await manager.execute('bombs', { code: "globals().pop('grown', None)\nkept" })).result).toBe('still here');
   });
 
   test('the limit holds: the interpreter heap never grows past it', async () => {
-    await manager.execute('heap', { code: "chunks = []\ntry:\n    while True:\n        chunks.append(bytearray(4 * 2**20))\nexcept MemoryError:\n    pass\nheld = len(chunks) * 4" });
+    await manager.execute('heap', {
+      code: 'chunks = []\ntry:\n    while True:\n        chunks.append(bytearray(4 * 2**20))\nexcept MemoryError:\n    pass\nheld = len(chunks) * 4',
+    });
     const held = Number((await manager.execute('heap', { code: 'held' })).result);
     expect(held).toBeGreaterThan(32);
     expect(held).toBeLessThan(128);
@@ -87,15 +102,21 @@ describe('memory limit', () => {
       code: "chunk = b'x' * (16 * 2**20)\nfor i in range(100):\n    with open(f'/tmp/f{i}', 'wb') as f:\n        f.write(chunk)",
     });
     expect(run.error).toMatch(/OSError: \[Errno 51\] No space left on device|MemoryError/);
-    const freed = await manager.execute('files', { code: "import os\nfor name in os.listdir('/tmp'):\n    os.remove('/tmp/' + name)\ndel chunk\nwith open('/tmp/small', 'w') as f:\n    f.write('ok')\nopen('/tmp/small').read()" });
+    const freed = await manager.execute('files', {
+      code: "import os\nfor name in os.listdir('/tmp'):\n    os.remove('/tmp/' + name)\ndel chunk\nwith open('/tmp/small', 'w') as f:\n    f.write('ok')\nopen('/tmp/small').read()",
+    });
     expect(freed).toMatchObject({ error: null, result: 'ok' });
   });
 
   test('a crash of the interpreter (C stack overflow) ends only that sandbox, which is restored', async () => {
     await manager.execute('crash', { code: "saved = 'from the checkpoint'" });
     await manager.checkpoint('crash');
-    const run = await manager.execute('crash', { code: 'import json\nnested = []\nfor _ in range(200_000):\n    nested = [nested]\njson.dumps(nested)' });
-    expect(run.error).toMatch(/^SandboxError: the sandbox stopped \(.+\); the sandbox was restarted from its checkpoint of .+ \(variables: saved\)$/s);
+    const run = await manager.execute('crash', {
+      code: 'import json\nnested = []\nfor _ in range(200_000):\n    nested = [nested]\njson.dumps(nested)',
+    });
+    expect(run.error).toMatch(
+      /^SandboxError: the sandbox stopped \(.+\); the sandbox was restarted from its checkpoint of .+ \(variables: saved\)$/s,
+    );
     expect((await manager.execute('crash', { code: 'saved' })).result).toBe('from the checkpoint');
   });
 });

@@ -1,6 +1,11 @@
 import type { SandboxConfig } from '../../src/config.js';
 import type { LlmProvider, LlmRequest, LlmResponse } from '../../src/providers/llm/types.js';
-import { InMemoryCheckpointStore, SandboxManager, type SandboxHost, type SandboxManagerOptions } from '../../src/sandbox/index.js';
+import {
+  InMemoryCheckpointStore,
+  SandboxManager,
+  type SandboxHost,
+  type SandboxManagerOptions,
+} from '../../src/sandbox/index.js';
 
 export const MiB = 1024 * 1024;
 
@@ -24,7 +29,9 @@ export const echoHost = (sessionId: string): SandboxHost => ({
   recall: async (query, limit) => [{ session: sessionId, query, limit }],
 });
 
-export function createManager(options: Omit<Partial<SandboxManagerOptions>, 'config'> & { config?: Partial<SandboxConfig> } = {}) {
+export function createManager(
+  options: Omit<Partial<SandboxManagerOptions>, 'config'> & { config?: Partial<SandboxConfig> } = {},
+) {
   const store = (options.store as InMemoryCheckpointStore | undefined) ?? new InMemoryCheckpointStore();
   const manager = new SandboxManager({
     hostFor: echoHost,
@@ -52,7 +59,9 @@ export class ScriptedLlm implements LlmProvider {
     const reply = this.replies.shift();
     if (reply === undefined) throw new Error('the scripted model has no reply left');
     if (reply === 'hang') {
-      return new Promise((_resolve, reject) => request.signal?.addEventListener('abort', () => reject(new Error('aborted'))));
+      return new Promise((_resolve, reject) =>
+        request.signal?.addEventListener('abort', () => reject(new Error('aborted'))),
+      );
     }
     return { text: reply, inputTokens: undefined, outputTokens: undefined };
   }

@@ -7,7 +7,16 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 export const CHROMIUM = process.env.MEMD_TEST_CHROMIUM ?? '/usr/bin/chromium';
 
 /** Headless, and quiet on the network: without the background-networking flags chromium dials out at start. */
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/ui/', import.meta.url));
 
@@ -20,8 +29,14 @@ export interface WatchedPage {
 }
 
 /** A fresh page (its own storage) that records every console error and uncaught exception. */
-export async function openPage(browser: Browser, options: { colorScheme?: 'light' | 'dark' } = {}): Promise<WatchedPage> {
-  const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, colorScheme: options.colorScheme ?? 'light' });
+export async function openPage(
+  browser: Browser,
+  options: { colorScheme?: 'light' | 'dark' } = {},
+): Promise<WatchedPage> {
+  const context = await browser.newContext({
+    viewport: { width: 1360, height: 900 },
+    colorScheme: options.colorScheme ?? 'light',
+  });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (message) => {

@@ -35,7 +35,10 @@ export function finished(child: ChildProcessWithoutNullStreams): Promise<CliResu
 }
 
 /** Runs `memd <args>` to its end, with `input` on stdin (none: stdin closed at once). */
-export function runCli(args: readonly string[], options: { env?: Record<string, string>; input?: string } = {}): Promise<CliResult> {
+export function runCli(
+  args: readonly string[],
+  options: { env?: Record<string, string>; input?: string } = {},
+): Promise<CliResult> {
   const child = spawnCli(args, options.env);
   const result = finished(child);
   child.stdin.end(options.input);

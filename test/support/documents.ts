@@ -15,7 +15,9 @@ export function minimalPdf(pages: readonly string[]): Buffer {
       .split('\n')
       .map((line, row) => `BT /F1 11 Tf 56 ${760 - 14 * row} Td (${escapeText(line)}) Tj ET`)
       .join('\n');
-    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + 2 * i} 0 R >>`);
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + 2 * i} 0 R >>`,
+    );
     objects.push(`<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`);
   });
   let pdf = '%PDF-1.4\n';
@@ -51,8 +53,17 @@ export async function minimalDocx(paragraphs: readonly string[]): Promise<Buffer
         '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
     ),
   );
-  const body = paragraphs.map((p) => `<w:p><w:r><w:t xml:space="preserve">${p.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</w:t></w:r></w:p>`).join('');
-  zip.file('word/document.xml', xml(`<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`));
+  const body = paragraphs
+    .map(
+      (p) => `<w:p><w:r><w:t xml:space="preserve">${p.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</w:t></w:r></w:p>`,
+    )
+    .join('');
+  zip.file(
+    'word/document.xml',
+    xml(
+      `<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`,
+    ),
+  );
   return zip.generateAsync({ type: 'nodebuffer' });
 }
 
@@ -73,7 +84,10 @@ export async function uploadDocument(
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) for (const v of [value].flat()) form.append(name, v);
   if (file) form.append('file', new Blob([file.bytes], { type: file.type ?? 'application/octet-stream' }), file.name);
-  const answer = await memdClient(baseUrl).request<any>('POST', `/v1/documents${options.query ?? ''}`, { body: form, headers: options.headers ?? {} });
+  const answer = await memdClient(baseUrl).request<any>('POST', `/v1/documents${options.query ?? ''}`, {
+    body: form,
+    headers: options.headers ?? {},
+  });
   return { status: answer.status, body: answer.data ?? '', headers: answer.headers };
 }
 
@@ -86,8 +100,14 @@ export async function textImage(lines: readonly string[], format: 'png' | 'jpeg'
   context.fillRect(0, 0, canvas.width, canvas.height);
   context.fillStyle = 'black';
   context.font = '30px sans-serif';
-  lines.forEach((line, i) => { context.fillText(line, 20, 50 + 44 * i); });
-  return format === 'png' ? canvas.encode('png') : format === 'jpeg' ? canvas.encode('jpeg', 90) : canvas.encode('webp', 90);
+  lines.forEach((line, i) => {
+    context.fillText(line, 20, 50 + 44 * i);
+  });
+  return format === 'png'
+    ? canvas.encode('png')
+    : format === 'jpeg'
+      ? canvas.encode('jpeg', 90)
+      : canvas.encode('webp', 90);
 }
 
 /** The same picture as an uncompressed baseline TIFF (RGB, one strip), written by hand: header, pixels, one IFD. */
@@ -144,7 +164,9 @@ export async function multiPageTiff(pages: ReadonlyArray<readonly string[]>): Pr
       else if (type === 3) ifd.writeUInt16LE(value, at + 8);
       else ifd.writeUInt32LE(value, at + 8);
     });
-    [8, 8, 8].forEach((bits, i) => { ifd.writeUInt16LE(bits, 2 + entries.length * 12 + 4 + 2 * i); });
+    [8, 8, 8].forEach((bits, i) => {
+      ifd.writeUInt16LE(bits, 2 + entries.length * 12 + 4 + 2 * i);
+    });
     // Link the previous IFD (or the header) to this one.
     const linked = Buffer.concat(parts);
     linked.writeUInt32LE(ifdOffset, link);
@@ -160,11 +182,23 @@ export async function multiPageTiff(pages: ReadonlyArray<readonly string[]>): Pr
  * `count` different blank grey images of `width` × `height` pixels, each a few kilobytes deflated whatever its size
  * (what a hostile file draws to make the renderer decode far more than it weighs).
  */
-export type PdfPage = { text: string } | { scan: readonly string[] } | { blankImages: { width: number; height: number; count: number } };
+export type PdfPage =
+  | { text: string }
+  | { scan: readonly string[] }
+  | { blankImages: { width: number; height: number; count: number } };
 
 /** A PDF written by pdf-lib, small pages (400 × 200 pt), one per entry. */
 export async function pdfWithScans(pages: readonly PdfPage[]): Promise<Buffer> {
-  const { PDFDocument, PDFName, PDFRawStream, StandardFonts, concatTransformationMatrix, drawObject, popGraphicsState, pushGraphicsState } = await import('pdf-lib');
+  const {
+    PDFDocument,
+    PDFName,
+    PDFRawStream,
+    StandardFonts,
+    concatTransformationMatrix,
+    drawObject,
+    popGraphicsState,
+    pushGraphicsState,
+  } = await import('pdf-lib');
   const pdf = await PDFDocument.create();
   const font = await pdf.embedFont(StandardFonts.Helvetica);
   for (const content of pages) {
@@ -173,18 +207,37 @@ export async function pdfWithScans(pages: readonly PdfPage[]): Promise<Buffer> {
       const { width, height, count } = content.blankImages;
       const data = await deflated(width * height, 0xff);
       for (let i = 0; i < count; i++) {
-        const dict = pdf.context.obj({ Type: 'XObject', Subtype: 'Image', Width: width, Height: height, ColorSpace: 'DeviceGray', BitsPerComponent: 8, Filter: 'FlateDecode', Length: data.length });
+        const dict = pdf.context.obj({
+          Type: 'XObject',
+          Subtype: 'Image',
+          Width: width,
+          Height: height,
+          ColorSpace: 'DeviceGray',
+          BitsPerComponent: 8,
+          Filter: 'FlateDecode',
+          Length: data.length,
+        });
         // A distinct object each (a repeated reference would be decoded once).
         const ref = pdf.context.register(PDFRawStream.of(dict, data));
         page.node.setXObject(PDFName.of(`Im${i}`), ref);
-        page.pushOperators(pushGraphicsState(), concatTransformationMatrix(400, 0, 0, 200, 0, 0), drawObject(`Im${i}`), popGraphicsState());
+        page.pushOperators(
+          pushGraphicsState(),
+          concatTransformationMatrix(400, 0, 0, 200, 0, 0),
+          drawObject(`Im${i}`),
+          popGraphicsState(),
+        );
       }
     } else if ('text' in content) {
       page.drawText(content.text, { x: 20, y: 170, size: 11, font, maxWidth: 360, lineHeight: 14 });
     } else {
       const image = await pdf.embedPng(await textImage(content.scan));
       const scale = Math.min(360 / image.width, 160 / image.height);
-      page.drawImage(image, { x: 20, y: 180 - image.height * scale, width: image.width * scale, height: image.height * scale });
+      page.drawImage(image, {
+        x: 20,
+        y: 180 - image.height * scale,
+        width: image.width * scale,
+        height: image.height * scale,
+      });
     }
   }
   return Buffer.from(await pdf.save());
@@ -198,7 +251,8 @@ async function deflated(bytes: number, value: number): Promise<Buffer> {
   const ended = new Promise((resolve) => deflate.once('end', resolve));
   const unit = Buffer.alloc(1024 * 1024, value);
   for (let left = bytes; left > 0; left -= unit.length) {
-    if (!deflate.write(left >= unit.length ? unit : unit.subarray(0, left))) await new Promise((resolve) => deflate.once('drain', resolve));
+    if (!deflate.write(left >= unit.length ? unit : unit.subarray(0, left)))
+      await new Promise((resolve) => deflate.once('drain', resolve));
   }
   deflate.end();
   await ended;
@@ -262,7 +316,12 @@ const stored = (name: string, text: string): ZipEntry => {
 };
 
 /** Deflates `head`, then `body` repeated up to `bytes` in all, then `tail`, a chunk at a time (never all in memory). */
-async function deflatedRun(head: string, body: string, tail: string, bytes: number): Promise<{ data: Buffer; crc: number; size: number }> {
+async function deflatedRun(
+  head: string,
+  body: string,
+  tail: string,
+  bytes: number,
+): Promise<{ data: Buffer; crc: number; size: number }> {
   const deflate = createDeflateRaw({ level: 9 });
   const out: Buffer[] = [];
   deflate.on('data', (chunk: Buffer) => out.push(chunk));
@@ -277,7 +336,8 @@ async function deflatedRun(head: string, body: string, tail: string, bytes: numb
   await write(Buffer.from(head));
   const unit = Buffer.from(body.repeat(Math.max(1, Math.floor((1024 * 1024) / body.length))));
   const room = bytes - head.length - tail.length;
-  for (let left = room; left > 0; left -= unit.length) await write(left >= unit.length ? unit : unit.subarray(0, left - (left % body.length)));
+  for (let left = room; left > 0; left -= unit.length)
+    await write(left >= unit.length ? unit : unit.subarray(0, left - (left % body.length)));
   await write(Buffer.from(tail));
   deflate.end();
   await ended;
@@ -289,9 +349,14 @@ async function deflatedRun(head: string, body: string, tail: string, bytes: numb
  * body. One letter repeated deflates about 1,000:1 (1 GiB in 1 MB); `declare` makes the archive state a smaller size
  * for the part than it inflates to.
  */
-export async function inflatingDocx(bytes: number, options: { paragraph?: string; declare?: number } = {}): Promise<Buffer> {
+export async function inflatingDocx(
+  bytes: number,
+  options: { paragraph?: string; declare?: number } = {},
+): Promise<Buffer> {
   const paragraph = options.paragraph ?? 'a';
-  const open = xml('<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>') + (options.paragraph ? '' : '<w:p><w:r><w:t>');
+  const open =
+    xml('<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>') +
+    (options.paragraph ? '' : '<w:p><w:r><w:t>');
   const close = `${options.paragraph ? '' : '</w:t></w:r></w:p>'}</w:body></w:document>`;
   const main = await deflatedRun(open, paragraph, close, bytes);
   return zipArchive([

@@ -11,7 +11,9 @@ export async function allMemories(api: Client): Promise<ListedMemory[]> {
   const all: ListedMemory[] = [];
   let cursor: string | null = null;
   do {
-    const page: { memories: ListedMemory[]; next_cursor: string | null } = (await api.get(`/v1/memories?limit=500${cursor ? `&cursor=${cursor}` : ''}`)).body;
+    const page: { memories: ListedMemory[]; next_cursor: string | null } = (
+      await api.get(`/v1/memories?limit=500${cursor ? `&cursor=${cursor}` : ''}`)
+    ).body;
     all.push(...page.memories);
     cursor = page.next_cursor;
   } while (cursor);
@@ -21,6 +23,7 @@ export async function allMemories(api: Client): Promise<ListedMemory[]> {
 /** How many atomic facts each memory has, by parent id. */
 export function factsPerMemory(memories: readonly ListedMemory[]): Map<string, number> {
   const perParent = new Map<string, number>();
-  for (const m of memories) if (m.source_memory_id) perParent.set(m.source_memory_id, (perParent.get(m.source_memory_id) ?? 0) + 1);
+  for (const m of memories)
+    if (m.source_memory_id) perParent.set(m.source_memory_id, (perParent.get(m.source_memory_id) ?? 0) + 1);
   return perParent;
 }

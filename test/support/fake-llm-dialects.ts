@@ -28,7 +28,10 @@ export const openAIDialect: Dialect = {
   basePath: '/v1',
   route: (path, body) => (path === '/v1/chat/completions' ? { model: String(body.model) } : undefined),
   conversation: (body) =>
-    list(body.messages).map((message) => ({ role: roleOf(field(message, 'role')), content: textOf(field(message, 'content')) })),
+    list(body.messages).map((message) => ({
+      role: roleOf(field(message, 'role')),
+      content: textOf(field(message, 'content')),
+    })),
   answer: (text, usage, model) => ({
     id: 'chatcmpl-fake',
     object: 'chat.completion',
@@ -47,9 +50,15 @@ export const openAIDialect: Dialect = {
       choices: [{ index: 0, delta, finish_reason: finish }],
     });
     const words = text.split(/(?<= )/);
-    return [chunk({ role: 'assistant', content: '' }, null), ...words.map((word) => chunk({ content: word }, null)), chunk({}, 'stop')];
+    return [
+      chunk({ role: 'assistant', content: '' }, null),
+      ...words.map((word) => chunk({ content: word }, null)),
+      chunk({}, 'stop'),
+    ];
   },
-  error: (status, message) => ({ error: { message, type: status === 429 ? 'rate_limit_exceeded' : 'server_error', code: status } }),
+  error: (status, message) => ({
+    error: { message, type: status === 429 ? 'rate_limit_exceeded' : 'server_error', code: status },
+  }),
 };
 
 export const anthropicDialect: Dialect = {
@@ -58,7 +67,10 @@ export const anthropicDialect: Dialect = {
   route: (path, body) => (path === '/v1/messages' ? { model: String(body.model) } : undefined),
   conversation: (body) => [
     ...(body.system === undefined ? [] : [{ role: 'system' as const, content: textOf(body.system) }]),
-    ...list(body.messages).map((message) => ({ role: roleOf(field(message, 'role')), content: textOf(field(message, 'content')) })),
+    ...list(body.messages).map((message) => ({
+      role: roleOf(field(message, 'role')),
+      content: textOf(field(message, 'content')),
+    })),
   ],
   answer: (text, usage, model) => ({
     id: 'msg_fake',
@@ -72,7 +84,10 @@ export const anthropicDialect: Dialect = {
   }),
   error: (status, message) => ({
     type: 'error',
-    error: { type: status === 429 ? 'rate_limit_error' : status >= 500 ? 'api_error' : 'invalid_request_error', message },
+    error: {
+      type: status === 429 ? 'rate_limit_error' : status >= 500 ? 'api_error' : 'invalid_request_error',
+      message,
+    },
   }),
 };
 
@@ -84,7 +99,9 @@ export const googleDialect: Dialect = {
     return model === undefined ? undefined : { model: decodeURIComponent(model) };
   },
   conversation: (body) => [
-    ...(body.systemInstruction === undefined ? [] : [{ role: 'system' as const, content: textOf(field(body.systemInstruction, 'parts')) }]),
+    ...(body.systemInstruction === undefined
+      ? []
+      : [{ role: 'system' as const, content: textOf(field(body.systemInstruction, 'parts')) }]),
     ...list(body.contents).map((content) => ({
       role: field(content, 'role') === 'model' ? ('assistant' as const) : roleOf(field(content, 'role')),
       content: textOf(field(content, 'parts')),
@@ -92,9 +109,15 @@ export const googleDialect: Dialect = {
   ],
   answer: (text, usage) => ({
     candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }],
-    usageMetadata: { promptTokenCount: usage.input, candidatesTokenCount: usage.output, totalTokenCount: usage.input + usage.output },
+    usageMetadata: {
+      promptTokenCount: usage.input,
+      candidatesTokenCount: usage.output,
+      totalTokenCount: usage.input + usage.output,
+    },
   }),
-  error: (status, message) => ({ error: { code: status, message, status: status === 429 ? 'RESOURCE_EXHAUSTED' : 'INTERNAL' } }),
+  error: (status, message) => ({
+    error: { code: status, message, status: status === 429 ? 'RESOURCE_EXHAUSTED' : 'INTERNAL' },
+  }),
 };
 
 function field(value: unknown, key: string): unknown {

@@ -67,9 +67,12 @@ export interface FakeLlmServer {
   close(): Promise<void>;
 }
 
-export const startFakeOpenAI = (options?: FakeLlmServerOptions): Promise<FakeLlmServer> => startFake(openAIDialect, options);
-export const startFakeAnthropic = (options?: FakeLlmServerOptions): Promise<FakeLlmServer> => startFake(anthropicDialect, options);
-export const startFakeGoogle = (options?: FakeLlmServerOptions): Promise<FakeLlmServer> => startFake(googleDialect, options);
+export const startFakeOpenAI = (options?: FakeLlmServerOptions): Promise<FakeLlmServer> =>
+  startFake(openAIDialect, options);
+export const startFakeAnthropic = (options?: FakeLlmServerOptions): Promise<FakeLlmServer> =>
+  startFake(anthropicDialect, options);
+export const startFakeGoogle = (options?: FakeLlmServerOptions): Promise<FakeLlmServer> =>
+  startFake(googleDialect, options);
 
 async function startFake(dialect: Dialect, options: FakeLlmServerOptions = {}): Promise<FakeLlmServer> {
   const requests: RecordedRequest[] = [];
@@ -93,12 +96,19 @@ async function startFake(dialect: Dialect, options: FakeLlmServerOptions = {}): 
       messages: route ? dialect.conversation(body) : [],
     };
     requests.push(recorded);
-    if (!route) return sendJson(res, 404, dialect.error(404, `fake ${dialect.name} server: no route for ${recorded.method} ${path}`));
+    if (!route)
+      return sendJson(
+        res,
+        404,
+        dialect.error(404, `fake ${dialect.name} server: no route for ${recorded.method} ${path}`),
+      );
 
     const next = queue.shift() ?? options.respond ?? nothingScripted;
     const reply = typeof next === 'function' ? await next(recorded) : next;
-    if (typeof reply === 'string' && body.stream === true && dialect.stream) return sendEvents(res, dialect.stream(reply, route.model));
-    if (typeof reply === 'string') return sendJson(res, 200, dialect.answer(reply, estimateUsage(recorded, reply), route.model));
+    if (typeof reply === 'string' && body.stream === true && dialect.stream)
+      return sendEvents(res, dialect.stream(reply, route.model));
+    if (typeof reply === 'string')
+      return sendJson(res, 200, dialect.answer(reply, estimateUsage(recorded, reply), route.model));
     if ('hang' in reply) return; // closeAllConnections() in close() ends it
     if ('disconnect' in reply) return void req.socket.destroy();
 
@@ -109,13 +119,17 @@ async function startFake(dialect: Dialect, options: FakeLlmServerOptions = {}): 
       const answer = { input: reply.inputTokens ?? usage.input, output: reply.outputTokens ?? usage.output };
       return sendJson(res, 200, dialect.answer(reply.text, answer, route.model));
     }
-    const errorBody = 'body' in reply ? reply.body : dialect.error(reply.status, reply.message ?? `fake ${dialect.name} error ${reply.status}`);
+    const errorBody =
+      'body' in reply
+        ? reply.body
+        : dialect.error(reply.status, reply.message ?? `fake ${dialect.name} error ${reply.status}`);
     sendJson(res, reply.status, errorBody, reply.headers);
   };
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, dialect.error(500, `fake ${dialect.name} server failed: ${String(error)}`));
+      if (!res.headersSent)
+        sendJson(res, 500, dialect.error(500, `fake ${dialect.name} server failed: ${String(error)}`));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -26,7 +26,11 @@ export async function startFakeTranscription(): Promise<FakeTranscriptionServer>
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     // The platform's own multipart parser reads the form.
-    const form = await new Request('http://fake', { method: 'POST', headers: req.headers as Record<string, string>, body: Buffer.concat(chunks) }).formData();
+    const form = await new Request('http://fake', {
+      method: 'POST',
+      headers: req.headers as Record<string, string>,
+      body: Buffer.concat(chunks),
+    }).formData();
     const fields: Record<string, string> = {};
     let file: TranscriptionRequest['file'] = null;
     for (const [name, value] of form.entries()) {

@@ -29,9 +29,13 @@ export async function seedTopics(memd: MemdClient, id: string) {
   const db = await remember(memd, ws, DATABASES);
   const garden = await remember(memd, ws, GARDENING);
   const bread = await remember(memd, ws, BAKING);
-  const loners = await remember(memd, ws, ['The office wifi password changes monthly', 'Quarterly taxes are due in April']);
+  const loners = await remember(memd, ws, [
+    'The office wifi password changes monthly',
+    'Quarterly taxes are due in April',
+  ]);
   for (const group of [db, garden, bread]) {
-    for (let i = 0; i < group.length; i++) for (let j = i + 1; j < group.length; j++) await link(memd, ws, group[i]!, group[j]!, 'related_to', 0.8);
+    for (let i = 0; i < group.length; i++)
+      for (let j = i + 1; j < group.length; j++) await link(memd, ws, group[i]!, group[j]!, 'related_to', 0.8);
   }
   await link(memd, ws, garden[0]!, bread[0]!, 'related_to', 0.3);
   return { ws, db, garden, bread, loners };

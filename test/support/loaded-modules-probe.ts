@@ -12,7 +12,13 @@ import { loadConfig } from '../../src/config.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'memd-probe-'));
 const otel = Object.fromEntries(Object.entries(process.env).filter(([key]) => key.startsWith('OTEL_')));
-const config = loadConfig({ ...otel, MEMD_DATA_DIR: dataDir, MEMD_EMBEDDING_PROVIDER: 'hash', MEMD_HOST: '127.0.0.1', MEMD_PORT: '0' });
+const config = loadConfig({
+  ...otel,
+  MEMD_DATA_DIR: dataDir,
+  MEMD_EMBEDDING_PROVIDER: 'hash',
+  MEMD_HOST: '127.0.0.1',
+  MEMD_PORT: '0',
+});
 const app = await createApp(config, { logLevel: 'silent' });
 const url = await app.listen(0);
 await app.ready();

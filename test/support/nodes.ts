@@ -19,10 +19,18 @@ export interface NodeGroup {
  * memd API nodes as separate processes, started at once, each with a data directory of its own: what `env` gives
  * them in common (one Postgres database and schema) is all they share. `envFor` adds per-node settings.
  */
-export async function startNodes(names: readonly string[], env: Record<string, string>, envFor: (name: string) => Record<string, string> = () => ({})): Promise<NodeGroup> {
+export async function startNodes(
+  names: readonly string[],
+  env: Record<string, string>,
+  envFor: (name: string) => Record<string, string> = () => ({}),
+): Promise<NodeGroup> {
   const dirs = names.map(() => mkdtempSync(join(tmpdir(), 'memd-node-')));
-  const started = await Promise.allSettled(names.map((name, i) => spawnServer({ ...env, MEMD_DATA_DIR: dirs[i]!, ...envFor(name) })));
-  const nodes = started.flatMap((result, i) => (result.status === 'fulfilled' ? [{ ...result.value, name: names[i]!, api: client(result.value.url) }] : []));
+  const started = await Promise.allSettled(
+    names.map((name, i) => spawnServer({ ...env, MEMD_DATA_DIR: dirs[i]!, ...envFor(name) })),
+  );
+  const nodes = started.flatMap((result, i) =>
+    result.status === 'fulfilled' ? [{ ...result.value, name: names[i]!, api: client(result.value.url) }] : [],
+  );
   const stop = async () => {
     await Promise.all(
       nodes.map(async (node) => {

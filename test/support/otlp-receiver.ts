@@ -65,7 +65,10 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     const contentType = request.headers['content-type'] ?? '';
     if (contentType.includes('json')) {
       const exported = JSON.parse(body.toString('utf8')) as {
-        resourceSpans: Array<{ resource?: { attributes?: OtlpKeyValue[] }; scopeSpans: Array<{ spans: Array<Record<string, any>> }> }>;
+        resourceSpans: Array<{
+          resource?: { attributes?: OtlpKeyValue[] };
+          scopeSpans: Array<{ spans: Array<Record<string, any>> }>;
+        }>;
       };
       for (const { resource, scopeSpans } of exported.resourceSpans) {
         for (const { spans: batch } of scopeSpans) {

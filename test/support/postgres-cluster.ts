@@ -60,7 +60,10 @@ function asServerUser(): { wrap: (bin: string, args: string[]) => [string, strin
   if (process.getuid?.() !== 0) return { wrap: (bin, args) => [bin, args], own: () => undefined };
   const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
   const [uid, gid] = [id('-u'), id('-g')];
-  return { wrap: (bin, args) => ['runuser', ['-u', 'postgres', '--', bin, ...args]], own: (path) => chownSync(path, uid, gid) };
+  return {
+    wrap: (bin, args) => ['runuser', ['-u', 'postgres', '--', bin, ...args]],
+    own: (path) => chownSync(path, uid, gid),
+  };
 }
 
 export interface ClusterOptions {
@@ -93,7 +96,17 @@ export async function startPostgresCluster(options: ClusterOptions = {}): Promis
   user.own(dir);
   try {
     // C collation: text sorts by bytes, as SQLite compares it; --no-sync: a throwaway cluster.
-    await exec('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--no-locale', '--no-sync', '--no-instructions']);
+    await exec('initdb', [
+      '-D',
+      data,
+      '-U',
+      'postgres',
+      '--auth=trust',
+      '--encoding=UTF8',
+      '--no-locale',
+      '--no-sync',
+      '--no-instructions',
+    ]);
     const port = await freePort();
     // Trust, but only over loopback and this cluster's own socket directory.
     writeFileSync(join(data, 'pg_hba.conf'), 'local all all trust\nhost all all 127.0.0.1/32 trust\n');

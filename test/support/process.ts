@@ -24,10 +24,19 @@ export function spawnServer(env: Record<string, string>, options: SpawnOptions =
   const { script = 'src/main.ts', args = [], listening = 'memd listening' } = options;
   const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
     cwd: ROOT,
-    env: { ...process.env, MEMD_HOST: '127.0.0.1', MEMD_PORT: '0', MEMD_EMBEDDING_PROVIDER: 'hash', MEMD_LOG_LEVEL: 'info', ...env },
+    env: {
+      ...process.env,
+      MEMD_HOST: '127.0.0.1',
+      MEMD_PORT: '0',
+      MEMD_EMBEDDING_PROVIDER: 'hash',
+      MEMD_LOG_LEVEL: 'info',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
+  const exited = new Promise<number | string | null>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal)),
+  );
   return new Promise((resolve, reject) => {
     let output = '';
     const onData = (chunk: Buffer) => {
@@ -46,4 +55,5 @@ export function spawnServer(env: Record<string, string>, options: SpawnOptions =
 }
 
 /** A process's resident memory now, in bytes (Linux: VmRSS of /proc/<pid>/status). */
-export const residentBytes = (pid: number): number => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
+export const residentBytes = (pid: number): number =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;

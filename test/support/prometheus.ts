@@ -26,13 +26,24 @@ export function parseMetrics(text: string): Sample[] {
  * The value of the sample named `name` whose labels include `labels`; several match: their sum. Undefined when
  * none matches, so that a missing series is not mistaken for a zero.
  */
-export function sampleValue(samples: readonly Sample[], name: string, labels: Record<string, string> = {}): number | undefined {
-  const matching = samples.filter((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+export function sampleValue(
+  samples: readonly Sample[],
+  name: string,
+  labels: Record<string, string> = {},
+): number | undefined {
+  const matching = samples.filter(
+    (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
+  );
   return matching.length === 0 ? undefined : matching.reduce((total, s) => total + s.value, 0);
 }
 
 /** How much a series grew between two scrapes (a series absent before counts from 0). */
-export function growth(before: readonly Sample[], after: readonly Sample[], name: string, labels: Record<string, string> = {}): number {
+export function growth(
+  before: readonly Sample[],
+  after: readonly Sample[],
+  name: string,
+  labels: Record<string, string> = {},
+): number {
   const now = sampleValue(after, name, labels);
   if (now === undefined) throw new Error(`no series ${name}${JSON.stringify(labels)} in the second scrape`);
   return now - (sampleValue(before, name, labels) ?? 0);

@@ -18,7 +18,12 @@ export function axisVector(dimensions: number, axis: number, spill = 0): Float32
   return v.map((x) => x / norm);
 }
 
-export function memory(workspaceId: string, content: string, embedding: Float32Array, overrides: Partial<NewMemory> = {}): NewMemory {
+export function memory(
+  workspaceId: string,
+  content: string,
+  embedding: Float32Array,
+  overrides: Partial<NewMemory> = {},
+): NewMemory {
   return {
     id: id('mem'),
     workspace_id: workspaceId,
@@ -54,8 +59,23 @@ export function memory(workspaceId: string, content: string, embedding: Float32A
   };
 }
 
-export function association(workspaceId: string, sourceId: string, targetId: string, relationship = 'similar_to', strength = 0.5): Association {
-  return { id: id('assoc'), workspace_id: workspaceId, source_id: sourceId, target_id: targetId, relationship, strength, metadata: {}, created_at: NOW };
+export function association(
+  workspaceId: string,
+  sourceId: string,
+  targetId: string,
+  relationship = 'similar_to',
+  strength = 0.5,
+): Association {
+  return {
+    id: id('assoc'),
+    workspace_id: workspaceId,
+    source_id: sourceId,
+    target_id: targetId,
+    relationship,
+    strength,
+    metadata: {},
+    created_at: NOW,
+  };
 }
 
 export function thread(workspaceId: string, threadId: string, overrides: Partial<ChatThread> = {}): ChatThread {
@@ -79,7 +99,11 @@ export function thread(workspaceId: string, threadId: string, overrides: Partial
   };
 }
 
-export const mcpServer = (name: string, owner: Pick<McpServerEntry, 'scope' | 'workspace_id' | 'user_id'>, overrides: Partial<McpServerEntry> = {}): McpServerEntry => ({
+export const mcpServer = (
+  name: string,
+  owner: Pick<McpServerEntry, 'scope' | 'workspace_id' | 'user_id'>,
+  overrides: Partial<McpServerEntry> = {},
+): McpServerEntry => ({
   id: id('mcp'),
   tenant_id: 'default',
   name,

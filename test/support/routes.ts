@@ -45,12 +45,17 @@ export const routeName = (route: Route): string => `${route.method} ${route.path
 /** Every route the app registers with a schema (aliases hidden from the document share their twin's schemas). */
 export async function listRoutes(api: Client): Promise<Route[]> {
   const doc = (await api.get('/openapi.json')).body as {
-    paths: Record<string, Record<string, { parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: Schema }> } }>>;
+    paths: Record<
+      string,
+      Record<string, { parameters?: Parameter[]; requestBody?: { content: Record<string, { schema: Schema }> } }>
+    >;
   };
   const routes: Route[] = [];
   for (const [path, operations] of Object.entries(doc.paths)) {
     for (const [method, operation] of Object.entries(operations)) {
-      const bodies = Object.fromEntries(Object.entries(operation.requestBody?.content ?? {}).map(([type, { schema }]) => [type, schema]));
+      const bodies = Object.fromEntries(
+        Object.entries(operation.requestBody?.content ?? {}).map(([type, { schema }]) => [type, schema]),
+      );
       routes.push({ method: method.toUpperCase(), path, parameters: operation.parameters ?? [], bodies });
     }
   }
@@ -59,12 +64,16 @@ export async function listRoutes(api: Client): Promise<Route[]> {
 
 /** The route's path with each parameter replaced (by name, `*` for a wildcard), URL-encoded. */
 export function fillPath(route: Route, value: (name: string) => string): string {
-  return route.path.replace(/\{([^}]+)\}/g, (_, name: string) => (name === '*' ? value(name) : encodeURIComponent(value(name))));
+  return route.path.replace(/\{([^}]+)\}/g, (_, name: string) =>
+    name === '*' ? value(name) : encodeURIComponent(value(name)),
+  );
 }
 
 /** Whether `{}` satisfies a body schema (a required field with a default is filled in), so that no body is a valid one. */
 export const requiresNothing = (schema: Schema): boolean =>
-  schema.type === 'object' && (schema.required ?? []).every((name) => schema.properties?.[name]?.default !== undefined) && !((schema.minProperties as number | undefined) ?? 0);
+  schema.type === 'object' &&
+  (schema.required ?? []).every((name) => schema.properties?.[name]?.default !== undefined) &&
+  !((schema.minProperties as number | undefined) ?? 0);
 
 const variants = (schema: Schema): Schema[] => [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])];
 
@@ -84,7 +93,12 @@ export function sampleOf(schema: Schema): unknown {
       return 'sample'.padEnd(schema.minLength ?? 0, 'x');
     case 'integer':
     case 'number': {
-      const low = typeof schema.minimum === 'number' ? schema.minimum : typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 1 : 1;
+      const low =
+        typeof schema.minimum === 'number'
+          ? schema.minimum
+          : typeof schema.exclusiveMinimum === 'number'
+            ? schema.exclusiveMinimum + 1
+            : 1;
       return typeof schema.maximum === 'number' ? Math.min(low, schema.maximum) : low;
     }
     case 'boolean':
@@ -93,7 +107,9 @@ export function sampleOf(schema: Schema): unknown {
       return Array.from({ length: schema.minItems ?? 0 }, () => sampleOf(schema.items ?? {}));
     case 'object':
     case undefined:
-      return Object.fromEntries((schema.required ?? []).map((name) => [name, sampleOf(schema.properties?.[name] ?? {})]));
+      return Object.fromEntries(
+        (schema.required ?? []).map((name) => [name, sampleOf(schema.properties?.[name] ?? {})]),
+      );
     default:
       return null;
   }
@@ -104,9 +120,11 @@ export function numbersIn(schema: Schema, where: string): Array<{ where: string;
   const found: Array<{ where: string; schema: Schema }> = [];
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   if (types.includes('integer') || types.includes('number')) found.push({ where, schema });
-  for (const [name, property] of Object.entries(schema.properties ?? {})) found.push(...numbersIn(property, `${where}.${name}`));
+  for (const [name, property] of Object.entries(schema.properties ?? {}))
+    found.push(...numbersIn(property, `${where}.${name}`));
   if (schema.items) found.push(...numbersIn(schema.items, `${where}[]`));
-  if (typeof schema.additionalProperties === 'object') found.push(...numbersIn(schema.additionalProperties as Schema, `${where}.*`));
+  if (typeof schema.additionalProperties === 'object')
+    found.push(...numbersIn(schema.additionalProperties as Schema, `${where}.*`));
   for (const part of [...variants(schema), ...(schema.allOf ?? [])]) found.push(...numbersIn(part, where));
   return found;
 }

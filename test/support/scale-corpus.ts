@@ -11,8 +11,14 @@
  */
 import { seededRandom } from '../../src/core/random.js';
 
-const FIRST = 'Anouk Bruno Chiara Dmitri Elif Femi Greta Hamid Ingrid Jonas Keiko Lars Marisol Nikhil Oona Pavel Quinn Rania Soren Tamsin Ugo Vera Wiktor Xiomara Yannick Zofia Amaru Beatrix Cosmin Delphine Emeka Freya Gustavo Hedda Ilkka Jovana Kwame Liesel Matteo Nadia Orla Piet Renske Sakura Tobias Ulrike Vasco Wanjiru Xavier Yelena Zoltan Aiko Bram Catalina Dario Esme Fintan Gaia Henrik Isolde Joaquim Kalinda Leandro Maelle Niamh Olaf Pilar Radek Saoirse Teodor Umaima Valter Wren Ximena Yusuf Zelda Anselm Berit Corrado Dagny Eamon Flavia Gunnar Hyacinth Idris Jarmila Kasimir Lucasta Mirko Nerys Oswin Perpetua Rasmus Sunniva Thaddeus Ursel Vilja Wendeline'.split(' ');
-const LAST = 'Holm Abara Bergstrom Castellanos Dufresne Eriksen Fairweather Gallagher Haddad Ivanova Jankowski Kowalczyk Lindqvist Moreau Nakamura Okafor Petrovic Quarshie Rasmussen Szabo Tanaka Uribe Valenti Whitlock Xu Yilmaz Zamora Achterberg Bianchi Cardoso Delacroix Engel Fonseca Grimaldi Hartmann Iversen Jablonski Kovac Laurent Mbeki Novak Oyelaran Pellegrini Quintero Rossi Salazar Thorsen Umarov Vasquez Wojcik Yamada Zielinski Arnaud Brandt Cavalcanti Dimitriou Ekström Ferreira Gutierrez Horvath Ishikawa Janssen Kristiansen Lombardi Marchetti Nieminen Ortega Pacheco Quist Ribeiro Sandoval Tremblay Ulloa Varga Weller Yoshida Zubiri Alcott Baranski Crowther Drummond Esposito Falkner Gorski Hollis Ingram Jaramillo Kessler Lachance Merriweather Nordin Ostrowski Pemberton Rydberg Stavros Tolliver Vukovic Winterbourne Yardley'.split(' ');
+const FIRST =
+  'Anouk Bruno Chiara Dmitri Elif Femi Greta Hamid Ingrid Jonas Keiko Lars Marisol Nikhil Oona Pavel Quinn Rania Soren Tamsin Ugo Vera Wiktor Xiomara Yannick Zofia Amaru Beatrix Cosmin Delphine Emeka Freya Gustavo Hedda Ilkka Jovana Kwame Liesel Matteo Nadia Orla Piet Renske Sakura Tobias Ulrike Vasco Wanjiru Xavier Yelena Zoltan Aiko Bram Catalina Dario Esme Fintan Gaia Henrik Isolde Joaquim Kalinda Leandro Maelle Niamh Olaf Pilar Radek Saoirse Teodor Umaima Valter Wren Ximena Yusuf Zelda Anselm Berit Corrado Dagny Eamon Flavia Gunnar Hyacinth Idris Jarmila Kasimir Lucasta Mirko Nerys Oswin Perpetua Rasmus Sunniva Thaddeus Ursel Vilja Wendeline'.split(
+    ' ',
+  );
+const LAST =
+  'Holm Abara Bergstrom Castellanos Dufresne Eriksen Fairweather Gallagher Haddad Ivanova Jankowski Kowalczyk Lindqvist Moreau Nakamura Okafor Petrovic Quarshie Rasmussen Szabo Tanaka Uribe Valenti Whitlock Xu Yilmaz Zamora Achterberg Bianchi Cardoso Delacroix Engel Fonseca Grimaldi Hartmann Iversen Jablonski Kovac Laurent Mbeki Novak Oyelaran Pellegrini Quintero Rossi Salazar Thorsen Umarov Vasquez Wojcik Yamada Zielinski Arnaud Brandt Cavalcanti Dimitriou Ekström Ferreira Gutierrez Horvath Ishikawa Janssen Kristiansen Lombardi Marchetti Nieminen Ortega Pacheco Quist Ribeiro Sandoval Tremblay Ulloa Varga Weller Yoshida Zubiri Alcott Baranski Crowther Drummond Esposito Falkner Gorski Hollis Ingram Jaramillo Kessler Lachance Merriweather Nordin Ostrowski Pemberton Rydberg Stavros Tolliver Vukovic Winterbourne Yardley'.split(
+    ' ',
+  );
 
 /** What a person does to an object, as stored (past) and asked (base), and in other words for paraphrases. */
 interface Action {
@@ -50,26 +56,104 @@ const ACTIONS: Action[] = [
   ['sketch', 'sketched', 'draw', 'drew'],
   ['choose', 'chose', 'pick', 'picked'],
   ['store', 'stored', 'keep', 'kept'],
-].map(([base, past, otherBase, otherPast]) => ({ base: base!, past: past!, otherBase: otherBase!, otherPast: otherPast! }));
+].map(([base, past, otherBase, otherPast]) => ({
+  base: base!,
+  past: past!,
+  otherBase: otherBase!,
+  otherPast: otherPast!,
+}));
 
 /** Objects and another word for each (paraphrases share no word with the stored memory). */
 const OBJECTS: Array<[string, string]> = [
-  ['necklace', 'pendant'], ['bicycle', 'bike'], ['sofa', 'couch'], ['carpet', 'rug'], ['jacket', 'coat'],
-  ['kettle', 'water boiler'], ['car', 'automobile'], ['mug', 'cup'], ['satchel', 'shoulder bag'], ['hat', 'cap'],
-  ['dinghy', 'rowing boat'], ['painting', 'canvas'], ['camera', 'camcorder'], ['phone', 'mobile'], ['wristwatch', 'timepiece'],
-  ['ring', 'band'], ['vase', 'urn'], ['clock', 'chronometer'], ['mirror', 'looking glass'], ['drill', 'power tool'],
-  ['ladder', 'stepladder'], ['tent', 'shelter'], ['backpack', 'rucksack'], ['scarf', 'shawl'], ['blanket', 'quilt'],
-  ['pillow', 'cushion'], ['armchair', 'recliner'], ['desk', 'writing table'], ['bookcase', 'shelving unit'], ['stove', 'oven'],
-  ['fridge', 'refrigerator'], ['violin', 'fiddle'], ['piano', 'upright keyboard'], ['drum', 'snare'], ['kite', 'glider'],
-  ['sled', 'toboggan'], ['lantern', 'torch'], ['helmet', 'headgear'], ['boots', 'wellingtons'], ['umbrella', 'parasol'],
-  ['wallet', 'purse'], ['bracelet', 'bangle'], ['brooch', 'lapel pin'], ['skateboard', 'longboard'], ['canoe', 'kayak'],
-  ['hammock', 'swing bed'], ['telescope', 'spyglass'], ['typewriter', 'writing machine'], ['bucket', 'pail'], ['shovel', 'spade'],
+  ['necklace', 'pendant'],
+  ['bicycle', 'bike'],
+  ['sofa', 'couch'],
+  ['carpet', 'rug'],
+  ['jacket', 'coat'],
+  ['kettle', 'water boiler'],
+  ['car', 'automobile'],
+  ['mug', 'cup'],
+  ['satchel', 'shoulder bag'],
+  ['hat', 'cap'],
+  ['dinghy', 'rowing boat'],
+  ['painting', 'canvas'],
+  ['camera', 'camcorder'],
+  ['phone', 'mobile'],
+  ['wristwatch', 'timepiece'],
+  ['ring', 'band'],
+  ['vase', 'urn'],
+  ['clock', 'chronometer'],
+  ['mirror', 'looking glass'],
+  ['drill', 'power tool'],
+  ['ladder', 'stepladder'],
+  ['tent', 'shelter'],
+  ['backpack', 'rucksack'],
+  ['scarf', 'shawl'],
+  ['blanket', 'quilt'],
+  ['pillow', 'cushion'],
+  ['armchair', 'recliner'],
+  ['desk', 'writing table'],
+  ['bookcase', 'shelving unit'],
+  ['stove', 'oven'],
+  ['fridge', 'refrigerator'],
+  ['violin', 'fiddle'],
+  ['piano', 'upright keyboard'],
+  ['drum', 'snare'],
+  ['kite', 'glider'],
+  ['sled', 'toboggan'],
+  ['lantern', 'torch'],
+  ['helmet', 'headgear'],
+  ['boots', 'wellingtons'],
+  ['umbrella', 'parasol'],
+  ['wallet', 'purse'],
+  ['bracelet', 'bangle'],
+  ['brooch', 'lapel pin'],
+  ['skateboard', 'longboard'],
+  ['canoe', 'kayak'],
+  ['hammock', 'swing bed'],
+  ['telescope', 'spyglass'],
+  ['typewriter', 'writing machine'],
+  ['bucket', 'pail'],
+  ['shovel', 'spade'],
 ];
-const ADJECTIVES = 'tiny old shiny heavy red blue antique broken new wooden silver green fragile enormous vintage cheap expensive dusty striped yellow'.split(' ');
-const WHERE = ['in the backyard', 'at the office', 'in the kitchen', 'in the garage', 'at the market', 'in the attic', 'at the beach', 'in the basement', 'at the park', 'in the studio', 'at the harbour', 'in the garden', 'at the station', 'in the workshop', 'at school', 'in the hallway', 'at the library', 'in the cellar', 'on the balcony', 'at the gym'];
-const CITIES = 'Montreal Almaty Bergen Cusco Dakar Edinburgh Fukuoka Gdansk Hobart Izmir Jaipur Kraków Lyon Medellín Nagoya Oaxaca Porto Quito Riga Salvador Tbilisi Utrecht Valparaíso Windhoek Xalapa Yerevan Zagreb Aarhus Bilbao Chiang Mai Daegu Essen Florence Ghent Halifax Innsbruck Jakarta Kyoto Lille Malmö Nantes Odessa Perth Québec Rosario Seville Tampere Uppsala Vilnius Wellington Adelaide Bologna Cork Dresden Eindhoven Faro Graz Hanoi Ibadan Jerusalem Kobe Leipzig Mendoza Nice Osaka Pune Reykjavik Sapporo Toulouse Ulm Verona Winnipeg Yokohama Zurich Antwerp Brno Calgary Durban Esbjerg Fez Geneva Helsinki Inverness Jena Kaunas Lausanne Manchester Nairobi Oslo Palermo Rotterdam Split Tallinn Turin Valencia Warsaw Cádiz Ljubljana Marseille Bratislava'.split(' ');
-const JOBS = 'an electrician|a nurse|a baker|a carpenter|a pilot|a librarian|a chemist|a plumber|a teacher|a journalist|an architect|a florist|a translator|a mechanic|a dentist|a gardener|an accountant|a photographer|a lawyer|a chef|a surveyor|a potter|a vet|a tailor|a geologist|a sailor|a pharmacist|a welder|a violinist|a park ranger'.split('|');
-const HOBBIES = 'birdwatching|rock climbing|knitting|chess|sourdough baking|salsa dancing|woodworking|astronomy|pottery|trail running|fly fishing|calligraphy|beekeeping|origami|karaoke|sailing|jigsaw puzzles|archery|gardening|stamp collecting'.split('|');
+const ADJECTIVES =
+  'tiny old shiny heavy red blue antique broken new wooden silver green fragile enormous vintage cheap expensive dusty striped yellow'.split(
+    ' ',
+  );
+const WHERE = [
+  'in the backyard',
+  'at the office',
+  'in the kitchen',
+  'in the garage',
+  'at the market',
+  'in the attic',
+  'at the beach',
+  'in the basement',
+  'at the park',
+  'in the studio',
+  'at the harbour',
+  'in the garden',
+  'at the station',
+  'in the workshop',
+  'at school',
+  'in the hallway',
+  'at the library',
+  'in the cellar',
+  'on the balcony',
+  'at the gym',
+];
+const CITIES =
+  'Montreal Almaty Bergen Cusco Dakar Edinburgh Fukuoka Gdansk Hobart Izmir Jaipur Kraków Lyon Medellín Nagoya Oaxaca Porto Quito Riga Salvador Tbilisi Utrecht Valparaíso Windhoek Xalapa Yerevan Zagreb Aarhus Bilbao Chiang Mai Daegu Essen Florence Ghent Halifax Innsbruck Jakarta Kyoto Lille Malmö Nantes Odessa Perth Québec Rosario Seville Tampere Uppsala Vilnius Wellington Adelaide Bologna Cork Dresden Eindhoven Faro Graz Hanoi Ibadan Jerusalem Kobe Leipzig Mendoza Nice Osaka Pune Reykjavik Sapporo Toulouse Ulm Verona Winnipeg Yokohama Zurich Antwerp Brno Calgary Durban Esbjerg Fez Geneva Helsinki Inverness Jena Kaunas Lausanne Manchester Nairobi Oslo Palermo Rotterdam Split Tallinn Turin Valencia Warsaw Cádiz Ljubljana Marseille Bratislava'.split(
+    ' ',
+  );
+const JOBS =
+  'an electrician|a nurse|a baker|a carpenter|a pilot|a librarian|a chemist|a plumber|a teacher|a journalist|an architect|a florist|a translator|a mechanic|a dentist|a gardener|an accountant|a photographer|a lawyer|a chef|a surveyor|a potter|a vet|a tailor|a geologist|a sailor|a pharmacist|a welder|a violinist|a park ranger'.split(
+    '|',
+  );
+const HOBBIES =
+  'birdwatching|rock climbing|knitting|chess|sourdough baking|salsa dancing|woodworking|astronomy|pottery|trail running|fly fishing|calligraphy|beekeeping|origami|karaoke|sailing|jigsaw puzzles|archery|gardening|stamp collecting'.split(
+    '|',
+  );
 const MONTHS = 'January February March April May June July August September October November December'.split(' ');
 
 /** The four kinds of question, as the issue names them. */
@@ -116,7 +200,8 @@ function keysOf(e: Event): string[] {
   ];
 }
 
-const eventText = (e: Event): string => `On ${e.date.day} ${e.date.month} ${e.date.year}, ${e.name} ${e.action.past} a ${e.adjective} ${e.object[0]} ${e.where} in ${e.city}.`;
+const eventText = (e: Event): string =>
+  `On ${e.date.day} ${e.date.month} ${e.date.year}, ${e.name} ${e.action.past} a ${e.adjective} ${e.object[0]} ${e.where} in ${e.city}.`;
 
 /** The corpus: `memory(i)` for any i, and the questions. */
 export class ScaleCorpus {
@@ -148,12 +233,16 @@ export class ScaleCorpus {
         const event = this.event(seededRandom(this.seed * 1_000_003 + index * 31 + attempt * 7_919 + 1));
         const keys = keysOf(event);
         if (keys.some((k) => this.reserved.has(k))) continue;
-        keys.forEach((k) => { this.reserved.add(k); });
+        keys.forEach((k) => {
+          this.reserved.add(k);
+        });
         this.targets.set(index, event);
         break;
       }
     }
-    this.questions = QUESTION_KINDS.flatMap((kind) => [...this.targets].map(([answer, e]) => ({ kind, answer, text: questionText(kind, e) })));
+    this.questions = QUESTION_KINDS.flatMap((kind) =>
+      [...this.targets].map(([answer, e]) => ({ kind, answer, text: questionText(kind, e) })),
+    );
   }
 
   /** The text of memory `i`: a dated event (60 %), what someone does for a living (25 %) or likes (15 %). */

@@ -66,7 +66,10 @@ export function postgresStorageEnv(schema: string): Record<string, string> {
  */
 export function storageEnv(dataDir: string): Record<string, string> {
   if (testBackend() === 'sqlite') return { MEMD_DATA_DIR: dataDir };
-  return { MEMD_DATA_DIR: dataDir, ...postgresStorageEnv(`t_${createHash('sha256').update(dataDir).digest('hex').slice(0, 16)}`) };
+  return {
+    MEMD_DATA_DIR: dataDir,
+    ...postgresStorageEnv(`t_${createHash('sha256').update(dataDir).digest('hex').slice(0, 16)}`),
+  };
 }
 
 /**
@@ -112,7 +115,14 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
   };
 }
 
-const STORAGE_SETTINGS = ['MEMD_DATA_DIR', 'MEMD_STORAGE', 'MEMD_DATABASE_URL', 'MEMD_DATABASE_SCHEMA', 'MEMD_DATABASE_POOL_SIZE', 'MEMD_SECRET_KEY'];
+const STORAGE_SETTINGS = [
+  'MEMD_DATA_DIR',
+  'MEMD_STORAGE',
+  'MEMD_DATABASE_URL',
+  'MEMD_DATABASE_SCHEMA',
+  'MEMD_DATABASE_POOL_SIZE',
+  'MEMD_SECRET_KEY',
+];
 const pickStorage = (env: Record<string, string> = {}): Record<string, string> =>
   Object.fromEntries(Object.entries(env).filter(([key]) => STORAGE_SETTINGS.includes(key)));
 
@@ -130,7 +140,12 @@ const TEST_CLIENT_TIMEOUT_MS = 10 * 60_000;
  * timeout shorter than the test's own.
  */
 export function memdClient(baseUrl: string, options: Omit<ClientOptions, 'baseUrl'> = {}): MemdClient {
-  return new MemdClient({ timeoutMs: TEST_CLIENT_TIMEOUT_MS, ...options, baseUrl, retry: { retries: 0, ...options.retry } });
+  return new MemdClient({
+    timeoutMs: TEST_CLIENT_TIMEOUT_MS,
+    ...options,
+    baseUrl,
+    retry: { retries: 0, ...options.retry },
+  });
 }
 
 /** The error a typed call failed with; a call that succeeds fails the test. */
@@ -152,17 +167,28 @@ export async function failureOf(call: Promise<unknown>): Promise<MemdError> {
  */
 export function client(baseUrl: string, defaultHeaders: Record<string, string> = {}) {
   const memd = memdClient(baseUrl, { headers: defaultHeaders });
-  const call = async <T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> => {
+  const call = async <T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<ApiResponse<T>> => {
     const sent: RequestOptions =
-      body === undefined ? { headers } : typeof body === 'string' ? { body, headers: { 'content-type': 'application/json', ...headers } } : { json: body, headers };
+      body === undefined
+        ? { headers }
+        : typeof body === 'string'
+          ? { body, headers: { 'content-type': 'application/json', ...headers } }
+          : { json: body, headers };
     const answer = await memd.request<T>(method, path, sent);
     // An empty body reads as '' (the package answers undefined), as tests have always seen it.
     return { status: answer.status, body: answer.data ?? ('' as T), headers: answer.headers };
   };
   return {
     get: <T = any>(path: string, headers?: Record<string, string>) => call<T>('GET', path, undefined, headers),
-    post: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) => call<T>('POST', path, body ?? {}, headers),
-    put: <T = any>(path: string, body: unknown, headers?: Record<string, string>) => call<T>('PUT', path, body, headers),
+    post: <T = any>(path: string, body?: unknown, headers?: Record<string, string>) =>
+      call<T>('POST', path, body ?? {}, headers),
+    put: <T = any>(path: string, body: unknown, headers?: Record<string, string>) =>
+      call<T>('PUT', path, body, headers),
     delete: <T = any>(path: string, headers?: Record<string, string>) => call<T>('DELETE', path, undefined, headers),
     raw: call,
   };

@@ -22,7 +22,11 @@ function sqliteBackend(): StorageBackend {
     name: 'sqlite',
     open: (dimensions, options) => {
       dir ??= mkdtempSync(join(tmpdir(), 'memd-conformance-'));
-      return openSqliteStorage({ path: join(dir, `${opened++}.sqlite`), dimensions, annMinSize: options?.annMinSize ?? 0 });
+      return openSqliteStorage({
+        path: join(dir, `${opened++}.sqlite`),
+        dimensions,
+        annMinSize: options?.annMinSize ?? 0,
+      });
     },
     teardown: async () => {
       if (dir) rmSync(dir, { recursive: true, force: true });
@@ -38,7 +42,12 @@ function postgresBackend(name: string, server: () => Promise<Server>): StorageBa
     name,
     async open(dimensions) {
       started ??= await server();
-      return openPostgresStorage({ url: started.url, poolSize: started.maxConnections, dimensions, schema: freshSchema() });
+      return openPostgresStorage({
+        url: started.url,
+        poolSize: started.maxConnections,
+        dimensions,
+        schema: freshSchema(),
+      });
     },
     async teardown() {
       await started?.stop?.();
@@ -52,7 +61,10 @@ function postgresBackend(name: string, server: () => Promise<Server>): StorageBa
  * pgvector build) embedded in this process, where the server is the oldest supported (15): the SQL must run on both.
  */
 export function storageBackends(options: { pglite?: boolean } = {}): StorageBackend[] {
-  const backends = [sqliteBackend(), postgresBackend('postgres', async () => ({ url: testDatabaseUrl(), maxConnections: 4 }))];
+  const backends = [
+    sqliteBackend(),
+    postgresBackend('postgres', async () => ({ url: testDatabaseUrl(), maxConnections: 4 })),
+  ];
   if (options.pglite) backends.push(postgresBackend('postgres 18 (PGlite)', startPglite));
   return backends;
 }

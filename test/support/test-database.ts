@@ -4,4 +4,5 @@ import { inject } from 'vitest';
 export const testDatabaseUrl = (): string => inject('postgresUrl');
 
 /** Which backend `startServer()` runs memd on: `MEMD_TEST_BACKEND=postgres` (the `postgres` project) or SQLite. */
-export const testBackend = (): 'sqlite' | 'postgres' => (process.env.MEMD_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite');
+export const testBackend = (): 'sqlite' | 'postgres' =>
+  process.env.MEMD_TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite';

@@ -40,7 +40,19 @@ export async function ensureUiBuilt(): Promise<void> {
       continue;
     }
     try {
-      if (stale()) execFileSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', join(root, 'ui', 'vite.config.ts'), '--logLevel', 'warn'], { cwd: root, stdio: 'pipe' });
+      if (stale())
+        execFileSync(
+          process.execPath,
+          [
+            join(root, 'node_modules', 'vite', 'bin', 'vite.js'),
+            'build',
+            '--config',
+            join(root, 'ui', 'vite.config.ts'),
+            '--logLevel',
+            'warn',
+          ],
+          { cwd: root, stdio: 'pipe' },
+        );
       return;
     } finally {
       rmSync(LOCK, { recursive: true, force: true });

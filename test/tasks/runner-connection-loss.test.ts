@@ -36,10 +36,23 @@ describe.skipIf(!postgresBinDir())('a task runner whose database restarts', () =
     await storage.close();
   });
 
-  const runnerWith = async (handler: TaskHandler, options: { clock?: Clock; maxAttempts?: number } = {}): Promise<TaskRunner> => {
+  const runnerWith = async (
+    handler: TaskHandler,
+    options: { clock?: Clock; maxAttempts?: number } = {},
+  ): Promise<TaskRunner> => {
     const clock = options.clock ?? systemClock;
-    const log: Logger = { info: () => undefined, warn: () => undefined, error: (_details, message) => errors.push(message ?? '') };
-    const runner = new TaskRunner(storage, clock, new CoreEvents(storage.workspaces), { ...OPTIONS, maxAttempts: options.maxAttempts ?? OPTIONS.maxAttempts }, log);
+    const log: Logger = {
+      info: () => undefined,
+      warn: () => undefined,
+      error: (_details, message) => errors.push(message ?? ''),
+    };
+    const runner = new TaskRunner(
+      storage,
+      clock,
+      new CoreEvents(storage.workspaces),
+      { ...OPTIONS, maxAttempts: options.maxAttempts ?? OPTIONS.maxAttempts },
+      log,
+    );
     runner.register(KIND, handler);
     await storage.tasks.enqueue([{ kind: KIND, workspaceId: null, payload: {}, runAt: isoNow(clock) }]);
     return runner;

@@ -58,7 +58,9 @@ describe('explorer: conversation', () => {
     const states = panel.getByRole('list', { name: 'Messages' }).locator('.badge');
     await expect.poll(async () => (await states.allTextContents()).filter((t) => t === 'waiting').length).toBe(3);
     await panel.getByRole('button', { name: 'Decompose now' }).click();
-    await expect.poll(() => panel.getByRole('status').textContent()).toMatch(/Read 3 messages \(0–2\), created \d+ memories\./);
+    await expect
+      .poll(() => panel.getByRole('status').textContent())
+      .toMatch(/Read 3 messages \(0–2\), created \d+ memories\./);
     await expect.poll(async () => (await states.allTextContents()).filter((t) => t === 'decomposed').length).toBe(3);
     expect((await chat().threads.full(id)).thread.last_decomposed_index).toBe(2);
     await screenshot(page, 'threads-light');
@@ -80,7 +82,12 @@ describe('explorer: conversation', () => {
     const cards = page.locator('section.contradiction');
     await expect.poll(() => cards.count()).toBe(2);
     const ana = cards.filter({ hasText: 'Ana works at Google' });
-    await expect.poll(() => ana.locator('.side').allTextContents()).toEqual([expect.stringContaining('Ana works at Google'), expect.stringContaining('Ana joined Microsoft last spring')]);
+    await expect
+      .poll(() => ana.locator('.side').allTextContents())
+      .toEqual([
+        expect.stringContaining('Ana works at Google'),
+        expect.stringContaining('Ana joined Microsoft last spring'),
+      ]);
     await screenshot(page, 'contradictions-light');
 
     await ana.getByRole('button', { name: 'Keep B', exact: true }).click();
@@ -115,13 +122,23 @@ describe('explorer: conversation', () => {
     await page.getByRole('button', { name: 'Facts two', exact: true }).click();
     const panel = page.getByRole('complementary', { name: 'Workspace Facts two' });
     await expect.poll(() => panel.getByRole('link', { name: '2 open contradictions' }).count()).toBe(1);
-    await expect.poll(() => page.getByRole('row', { name: /Facts two/ }).getByRole('link', { name: '2', exact: true }).count()).toBe(1);
+    await expect
+      .poll(() =>
+        page
+          .getByRole('row', { name: /Facts two/ })
+          .getByRole('link', { name: '2', exact: true })
+          .count(),
+      )
+      .toBe(1);
     await panel.getByRole('link', { name: '2 open contradictions' }).click();
     await expect.poll(() => page.url()).toContain('/ui/w/facts-2/conversation/contradictions');
 
     const cards = page.locator('section.contradiction');
     await expect.poll(() => cards.count()).toBe(2);
-    await cards.filter({ hasText: 'Bruno works at Oracle' }).getByRole('button', { name: 'Keep A', exact: true }).click();
+    await cards
+      .filter({ hasText: 'Bruno works at Oracle' })
+      .getByRole('button', { name: 'Keep A', exact: true })
+      .click();
     await expect.poll(() => cards.count()).toBe(1);
     expect((await memd.memories.get(oracle.id)).memory.status).toBe('active');
     expect((await memd.memories.get(amazon.id)).memory.status).toBe('deleted');

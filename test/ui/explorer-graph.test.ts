@@ -23,10 +23,23 @@ async function twoClusters(workspace: string): Promise<string[]> {
     'Crash reports of the mobile app go to the on-call engineer.',
     'The on-call rotation changes every Monday.',
   ];
-  const { results } = await memd.memories.batch({ operations: contents.map((content) => ({ op: 'create' as const, content })) });
+  const { results } = await memd.memories.batch({
+    operations: contents.map((content) => ({ op: 'create' as const, content })),
+  });
   const ids = results.map((r) => r.memory_id!);
-  const link = (a: number, b: number, strength = 0.9) => memd.associations.create(ids[a]!, { target_id: ids[b]!, relationship: 'related_to', strength });
-  for (const [a, b] of [[0, 1], [1, 2], [2, 0], [1, 3], [4, 5], [5, 6], [6, 4], [6, 7]] as const) await link(a, b);
+  const link = (a: number, b: number, strength = 0.9) =>
+    memd.associations.create(ids[a]!, { target_id: ids[b]!, relationship: 'related_to', strength });
+  for (const [a, b] of [
+    [0, 1],
+    [1, 2],
+    [2, 0],
+    [1, 3],
+    [4, 5],
+    [5, 6],
+    [6, 4],
+    [6, 7],
+  ] as const)
+    await link(a, b);
   await link(3, 4, 0.2);
   return ids;
 }
@@ -42,7 +55,9 @@ describe('explorer: graph', () => {
     await expect.poll(() => summary.getByText('memories', { exact: true }).count()).toBe(1);
     const communities = summary.getByRole('listitem').filter({ has: page.locator('.swatch') });
     await expect.poll(() => communities.count()).toBeGreaterThanOrEqual(2);
-    await expect.poll(() => page.getByRole('img', { name: /Association graph: 8 memories, 9 associations/ }).count()).toBe(1);
+    await expect
+      .poll(() => page.getByRole('img', { name: /Association graph: 8 memories, 9 associations/ }).count())
+      .toBe(1);
 
     // A community focused: its button says so.
     await communities.first().getByRole('button').click();

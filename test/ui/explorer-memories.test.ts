@@ -33,12 +33,18 @@ describe('explorer: memories', () => {
     expect(stored.map((m) => m.content)).toEqual(['The staging database listens on port 5433.']);
 
     // Another memory, so that the tag filter has something to leave out.
-    await explorer.memd.memories.create({ workspace_id: 'notes', content: 'Lunch is at noon on Fridays.', tags: ['office'] });
+    await explorer.memd.memories.create({
+      workspace_id: 'notes',
+      content: 'Lunch is at noon on Fridays.',
+      tags: ['office'],
+    });
     await page.getByLabel('Tags (all)').fill('databases');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await expect.poll(() => page.url()).toContain('tags=databases');
     const rows = page.getByRole('listbox', { name: 'Memories' }).getByRole('option');
-    await expect.poll(() => rows.allTextContents()).toEqual([expect.stringContaining('The staging database listens on port 5433.')]);
+    await expect
+      .poll(() => rows.allTextContents())
+      .toEqual([expect.stringContaining('The staging database listens on port 5433.')]);
     await screenshot(page, 'memories-light');
 
     // Keyboard: the list takes focus, Enter opens the active row.
@@ -46,20 +52,35 @@ describe('explorer: memories', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => page.url()).toContain(`/ui/w/notes/memories/${stored[0]!.id}`);
     await expect.poll(() => page.locator('h1').textContent()).toBe('The staging database listens on port 5433.');
-    for (const field of ['content_hash', 'access_count', 'decay_factor', 'source_scope', 'created_at']) await expect.poll(() => page.getByRole('rowheader', { name: field, exact: true }).count()).toBe(1);
+    for (const field of ['content_hash', 'access_count', 'decay_factor', 'source_scope', 'created_at'])
+      await expect.poll(() => page.getByRole('rowheader', { name: field, exact: true }).count()).toBe(1);
     await expect.poll(() => page.getByRole('heading', { name: 'Abstract' }).count()).toBe(1);
     expectCleanConsole(watched);
   });
 
   it('edits, pins, decays, archives, soft-deletes and hard-deletes a memory from its page', async () => {
-    const { memory } = await explorer.memd.memories.create({ workspace_id: 'notes', content: 'Deploys happen every Tuesday after the standup.', importance: 0.6 });
-    const { memory: other } = await explorer.memd.memories.create({ workspace_id: 'notes', content: 'The release train leaves on Wednesdays.' });
-    await explorer.memd.associations.create(memory.id, { workspace_id: 'notes', target_id: other.id, relationship: 'related_to', strength: 0.7 });
+    const { memory } = await explorer.memd.memories.create({
+      workspace_id: 'notes',
+      content: 'Deploys happen every Tuesday after the standup.',
+      importance: 0.6,
+    });
+    const { memory: other } = await explorer.memd.memories.create({
+      workspace_id: 'notes',
+      content: 'The release train leaves on Wednesdays.',
+    });
+    await explorer.memd.associations.create(memory.id, {
+      workspace_id: 'notes',
+      target_id: other.id,
+      relationship: 'related_to',
+      strength: 0.7,
+    });
     const watched = await explorer.open(`/ui/w/notes/memories/${memory.id}`);
     const { page } = watched;
     const current = async () => (await explorer.memd.memories.get(memory.id, { workspace_id: 'notes' })).memory;
 
-    await expect.poll(() => page.getByRole('link', { name: 'The release train leaves on Wednesdays.' }).count()).toBe(1);
+    await expect
+      .poll(() => page.getByRole('link', { name: 'The release train leaves on Wednesdays.' }).count())
+      .toBe(1);
     await expect.poll(() => page.locator('.graphcanvas canvas').count()).toBeGreaterThan(0);
     await screenshot(page, 'memory-detail-light');
 
@@ -68,7 +89,9 @@ describe('explorer: memories', () => {
     await dialog.getByLabel('Content').fill('Deploys happen every Tuesday after the standup meeting.');
     await dialog.getByLabel('Tags', { exact: true }).fill('process');
     await dialog.getByRole('button', { name: 'Save' }).click();
-    await expect.poll(async () => (await current()).content).toBe('Deploys happen every Tuesday after the standup meeting.');
+    await expect
+      .poll(async () => (await current()).content)
+      .toBe('Deploys happen every Tuesday after the standup meeting.');
     expect((await current()).tags).toEqual(['process']);
 
     await page.getByRole('button', { name: 'Pin', exact: true }).click();
@@ -91,23 +114,48 @@ describe('explorer: memories', () => {
     await page.getByRole('button', { name: 'Delete for good…' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete for good' }).click();
     await expect.poll(() => page.url()).toMatch(/\/ui\/w\/notes\/memories$/);
-    await expect(explorer.memd.memories.get(memory.id, { workspace_id: 'notes' })).rejects.toMatchObject({ status: 404 });
+    await expect(explorer.memd.memories.get(memory.id, { workspace_id: 'notes' })).rejects.toMatchObject({
+      status: 404,
+    });
     expectCleanConsole(watched);
   });
 
   it('filters by type, subtype, user, subject, status and dates, and the URL keeps the filters', async () => {
     const memd = explorer.memd.withWorkspace('filters');
     await memd.workspaces.create({ id: 'filters', name: 'Filters' });
-    await memd.memories.create({ content: 'To deploy, merge to main and tag a release.', type: 'procedural', subtype: 'runbook', user_id: 'alice', subject_id: 'deploys' });
-    await memd.memories.create({ content: 'Alice prefers deploying on Tuesdays.', type: 'semantic', user_id: 'alice', subject_id: 'alice' });
-    await memd.memories.create({ content: 'Bob rolled back the release on Friday.', type: 'episodic', user_id: 'bob', subject_id: 'deploys' });
-    const { memory: old } = await memd.memories.create({ content: 'The old deploy script lived in the tools repository.', type: 'procedural', user_id: 'alice' });
+    await memd.memories.create({
+      content: 'To deploy, merge to main and tag a release.',
+      type: 'procedural',
+      subtype: 'runbook',
+      user_id: 'alice',
+      subject_id: 'deploys',
+    });
+    await memd.memories.create({
+      content: 'Alice prefers deploying on Tuesdays.',
+      type: 'semantic',
+      user_id: 'alice',
+      subject_id: 'alice',
+    });
+    await memd.memories.create({
+      content: 'Bob rolled back the release on Friday.',
+      type: 'episodic',
+      user_id: 'bob',
+      subject_id: 'deploys',
+    });
+    const { memory: old } = await memd.memories.create({
+      content: 'The old deploy script lived in the tools repository.',
+      type: 'procedural',
+      user_id: 'alice',
+    });
     await memd.memories.update(old.id, { status: 'archived' });
 
     const watched = await explorer.open('/ui/w/filters/memories');
     const { page } = watched;
     const rows = page.getByRole('listbox', { name: 'Memories' }).getByRole('option');
-    const contents = async () => (await rows.allTextContents()).map((text) => /(To deploy|Alice prefers|Bob rolled|The old deploy)/.exec(text)?.[1]).sort();
+    const contents = async () =>
+      (await rows.allTextContents())
+        .map((text) => /(To deploy|Alice prefers|Bob rolled|The old deploy)/.exec(text)?.[1])
+        .sort();
     await expect.poll(contents).toEqual(['Alice prefers', 'Bob rolled', 'To deploy']);
     const form = page.getByRole('form', { name: 'Filter memories' });
     const apply = () => form.getByRole('button', { name: 'Apply filters' }).click();
@@ -151,18 +199,30 @@ describe('explorer: memories', () => {
   it('shows where a memory came from and its atomic facts; a fact links back to its source', async () => {
     const { memory } = await explorer.memd.memories.create({
       workspace_id: 'notes',
-      content: 'Jordan moved to Lisbon in March. Jordan works as a nurse at the city hospital. The commute takes twenty minutes.',
+      content:
+        'Jordan moved to Lisbon in March. Jordan works as a nurse at the city hospital. The commute takes twenty minutes.',
       user_id: 'jordan',
     });
     await explorer.server.drainTasks();
     const watched = await explorer.open(`/ui/w/notes/memories/${memory.id}`);
     const { page } = watched;
     const provenance = page.getByRole('region', { name: 'Provenance' });
-    await expect.poll(() => provenance.locator('dt').allTextContents()).toEqual(expect.arrayContaining(['came from', 'user', 'session']));
-    expect(await provenance.locator('div', { has: page.locator('dt', { hasText: /^user$/ }) }).locator('dd').textContent()).toBe('jordan');
+    await expect
+      .poll(() => provenance.locator('dt').allTextContents())
+      .toEqual(expect.arrayContaining(['came from', 'user', 'session']));
+    expect(
+      await provenance
+        .locator('div', { has: page.locator('dt', { hasText: /^user$/ }) })
+        .locator('dd')
+        .textContent(),
+    ).toBe('jordan');
     const facts = page.getByRole('region', { name: /^Atomic facts/ });
     await expect.poll(() => facts.getByRole('heading').textContent()).toBe('Atomic facts (3)');
-    expect((await facts.getByRole('link').allTextContents()).sort()).toEqual(['Jordan moved to Lisbon in March.', 'Jordan works as a nurse at the city hospital.', 'The commute takes twenty minutes.']);
+    expect((await facts.getByRole('link').allTextContents()).sort()).toEqual([
+      'Jordan moved to Lisbon in March.',
+      'Jordan works as a nurse at the city hospital.',
+      'The commute takes twenty minutes.',
+    ]);
 
     await facts.getByRole('link', { name: 'The commute takes twenty minutes.' }).click();
     await expect.poll(() => page.locator('h1').textContent()).toBe('The commute takes twenty minutes.');
@@ -175,7 +235,10 @@ describe('explorer: memories', () => {
 
   it('pages a large workspace from the server by cursor and keeps only the rows in view in the document', async () => {
     await explorer.memd.workspaces.create({ id: 'big', name: 'Big' });
-    const operations = Array.from({ length: 1_000 }, (_, i) => ({ op: 'create' as const, content: `Inventory item number ${i} is on shelf ${i % 37}.` }));
+    const operations = Array.from({ length: 1_000 }, (_, i) => ({
+      op: 'create' as const,
+      content: `Inventory item number ${i} is on shelf ${i % 37}.`,
+    }));
     await explorer.memd.memories.batch({ workspace_id: 'big', operations });
     const watched = await explorer.open('/ui/w/big/memories');
     const { page } = watched;
@@ -190,7 +253,11 @@ describe('explorer: memories', () => {
     // End moves to the last loaded row; reaching it loads the next page, and so on. Each press waits for its page:
     // a press while the previous page is still on its way lands on the same last row and loads nothing (a fixed
     // 300 ms between presses failed once in CI with 200 loaded).
-    const loaded = async () => Number(/· (\d+) loaded/.exec((await page.getByText(/1,000 memories match · \d+ loaded/).textContent()) ?? '')?.[1] ?? 0);
+    const loaded = async () =>
+      Number(
+        /· (\d+) loaded/.exec((await page.getByText(/1,000 memories match · \d+ loaded/).textContent()) ?? '')?.[1] ??
+          0,
+      );
     await list.focus();
     let count = await loaded();
     expect(count).toBe(100);
@@ -208,10 +275,16 @@ describe('explorer: memories', () => {
 
   it('works from the keyboard alone: skip link, tab order, the list, a dialog that takes focus and closes on Escape', async () => {
     await explorer.memd.workspaces.create({ id: 'keys', name: 'Keys' });
-    const { memory } = await explorer.memd.memories.create({ workspace_id: 'keys', content: 'The keyboard test memory lives here.' });
+    const { memory } = await explorer.memd.memories.create({
+      workspace_id: 'keys',
+      content: 'The keyboard test memory lives here.',
+    });
     const watched = await explorer.open('/ui/w/keys/memories');
     const { page } = watched;
-    const focused = () => page.evaluate('document.activeElement?.getAttribute("role") ?? document.activeElement?.textContent?.trim() ?? document.activeElement?.id');
+    const focused = () =>
+      page.evaluate(
+        'document.activeElement?.getAttribute("role") ?? document.activeElement?.textContent?.trim() ?? document.activeElement?.id',
+      );
     const outline = () => page.evaluate('getComputedStyle(document.activeElement).outlineStyle');
     await expect.poll(() => page.getByRole('listbox', { name: 'Memories' }).getByRole('option').count()).toBe(1);
 

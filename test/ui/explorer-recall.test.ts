@@ -9,7 +9,8 @@ beforeAll(async () => {
   explorer = await startExplorer();
   const memd = explorer.memd.withWorkspace('team');
   await memd.workspaces.create({ id: 'team', name: 'Team' });
-  const write = async (name: string, content: string) => (ids[name] = (await memd.memories.create({ content })).memory.id);
+  const write = async (name: string, content: string) =>
+    (ids[name] = (await memd.memories.create({ content })).memory.id);
   await write('tea', 'Alice prefers green tea in the morning.');
   await write('coffee', 'Alice drinks coffee only on Mondays.');
   await write('port', 'The staging database listens on port 5433.');
@@ -28,7 +29,9 @@ describe('explorer: recall playground', () => {
 
     const results = page.locator('ol.results > li');
     await expect.poll(() => results.count()).toBe(1);
-    await expect.poll(() => results.first().getByRole('link').textContent()).toBe('The staging database listens on port 5433.');
+    await expect
+      .poll(() => results.first().getByRole('link').textContent())
+      .toBe('The staging database listens on port 5433.');
     await expect.poll(() => page.getByText('intents:').count()).toBe(1);
 
     // The arm table: the keyword arm placed it first.
@@ -41,8 +44,17 @@ describe('explorer: recall playground', () => {
     // Why it matched: features and boosts.
     await results.first().getByText('Why it matched').click();
     const features = results.first().getByRole('table', { name: /Ranking features/ });
-    await expect.poll(() => features.getByRole('rowheader').allTextContents()).toEqual(expect.arrayContaining(['keyword', 'similarity', 'coverage']));
-    await expect.poll(() => results.first().getByText(/Boosts: scope ×1\.20/).count()).toBe(1);
+    await expect
+      .poll(() => features.getByRole('rowheader').allTextContents())
+      .toEqual(expect.arrayContaining(['keyword', 'similarity', 'coverage']));
+    await expect
+      .poll(() =>
+        results
+          .first()
+          .getByText(/Boosts: scope ×1\.20/)
+          .count(),
+      )
+      .toBe(1);
     await expect.poll(() => results.first().getByRole('meter', { name: 'relevance' }).count()).toBe(1);
     await expect.poll(() => results.first().getByRole('meter', { name: 'trust' }).count()).toBe(1);
 
@@ -56,14 +68,19 @@ describe('explorer: recall playground', () => {
     // Why not this one?
     await page.getByLabel('Why not this memory?').fill(ids.plants!);
     await page.getByRole('button', { name: 'Explain' }).click();
-    await expect.poll(() => page.getByRole('status').textContent()).toMatch(/under the floor|No arm placed it|after the last place/);
+    await expect
+      .poll(() => page.getByRole('status').textContent())
+      .toMatch(/under the floor|No arm placed it|after the last place/);
     await screenshot(page, 'recall-light');
     expectCleanConsole(watched);
   });
 
   it('finds a memory written on the page by recall, from the screen links, and opens why it matched', async () => {
     await explorer.memd.workspaces.create({ id: 'written', name: 'Written' });
-    await explorer.memd.memories.create({ workspace_id: 'written', content: 'The coffee machine on the third floor is broken.' });
+    await explorer.memd.memories.create({
+      workspace_id: 'written',
+      content: 'The coffee machine on the third floor is broken.',
+    });
     const watched = await explorer.open('/ui/w/written/memories');
     const { page } = watched;
     await page.getByText('Write a memory').click();
@@ -75,13 +92,23 @@ describe('explorer: recall playground', () => {
     await page.getByLabel('Query').fill('Who cleans the espresso grinder?');
     await page.getByRole('button', { name: 'Recall', exact: true }).click();
     const first = page.locator('ol.results > li').first();
-    await expect.poll(() => first.getByRole('link').textContent()).toBe('The espresso grinder is cleaned every Friday by Marta.');
+    await expect
+      .poll(() => first.getByRole('link').textContent())
+      .toBe('The espresso grinder is cleaned every Friday by Marta.');
     // Every score the result carries: relevance, boosted score, trust, freshness, and its match signals.
-    for (const meter of ['relevance', 'trust', 'freshness']) expect(await first.getByRole('meter', { name: meter, exact: true }).count()).toBe(1);
+    for (const meter of ['relevance', 'trust', 'freshness'])
+      expect(await first.getByRole('meter', { name: meter, exact: true }).count()).toBe(1);
     expect(await first.getByText(/boosted score \d/).count()).toBe(1);
     expect((await first.getByTitle('match signal').allTextContents()).length).toBeGreaterThan(0);
     await first.getByText('Why it matched').click();
-    await expect.poll(() => first.getByRole('table', { name: /Ranking features/ }).getByRole('rowheader').count()).toBeGreaterThan(0);
+    await expect
+      .poll(() =>
+        first
+          .getByRole('table', { name: /Ranking features/ })
+          .getByRole('rowheader')
+          .count(),
+      )
+      .toBeGreaterThan(0);
     await expect.poll(() => first.getByText(/^Boosts: scope/).isVisible()).toBe(true);
     expectCleanConsole(watched);
   });
@@ -96,7 +123,9 @@ describe('explorer: recall playground', () => {
     const reflection = page.getByRole('region', { name: 'Reflection' });
     await expect.poll(() => reflection.getByText('extractive: no language model').count()).toBe(1);
     const sources = reflection.getByRole('link');
-    await expect.poll(() => sources.allTextContents()).toEqual(expect.arrayContaining(['Alice prefers green tea in the morning.']));
+    await expect
+      .poll(() => sources.allTextContents())
+      .toEqual(expect.arrayContaining(['Alice prefers green tea in the morning.']));
     await screenshot(page, 'recall-reflect-dark');
     await sources.filter({ hasText: 'Alice prefers green tea in the morning.' }).click();
     await expect.poll(() => page.url()).toContain(`/ui/w/team/memories/${ids.tea}`);

@@ -23,13 +23,18 @@ describe('explorer: workspaces', () => {
     const memd = explorer.memd.withWorkspace('research');
     await memd.memories.create({ content: 'Alice prefers green tea.', type: 'semantic' });
     await memd.memories.create({ content: 'How to deploy: merge to main, then tag a release.', type: 'procedural' });
-    const { memory: gone } = await memd.memories.create({ content: 'We met the auditors yesterday.', type: 'episodic' });
+    const { memory: gone } = await memd.memories.create({
+      content: 'We met the auditors yesterday.',
+      type: 'episodic',
+    });
     await memd.memories.delete(gone.id);
     await page.reload();
 
     const panel = page.getByRole('complementary', { name: 'Workspace Research' });
     const byType = panel.getByRole('table', { name: 'Active memories by type' });
-    await expect.poll(() => byType.locator('tr').allTextContents()).toEqual(['semantic1', 'episodic0', 'procedural1', 'working0']);
+    await expect
+      .poll(() => byType.locator('tr').allTextContents())
+      .toEqual(['semantic1', 'episodic0', 'procedural1', 'working0']);
     const byStatus = panel.getByRole('table', { name: 'Memories by status' });
     await expect.poll(() => byStatus.locator('tr').allTextContents()).toEqual(['active2', 'archived0', 'deleted1']);
     await expect.poll(() => panel.getByText(/new memories in the last/).count()).toBe(1);
@@ -37,7 +42,9 @@ describe('explorer: workspaces', () => {
 
     await panel.getByRole('form', { name: 'Rename the workspace' }).getByLabel('Name').fill('Research notes');
     await panel.getByRole('button', { name: 'Rename' }).click();
-    await expect.poll(async () => (await explorer.memd.workspaces.get('research')).workspace.name).toBe('Research notes');
+    await expect
+      .poll(async () => (await explorer.memd.workspaces.get('research')).workspace.name)
+      .toBe('Research notes');
     await expect.poll(() => page.getByRole('row', { name: /Research notes/ }).count()).toBe(1);
     expectCleanConsole(watched);
   });
@@ -53,10 +60,16 @@ describe('explorer: workspaces', () => {
     const { page } = watched;
     await page.getByRole('button', { name: 'Source', exact: true }).click();
     const panel = page.getByRole('complementary', { name: 'Workspace Source' });
-    const [download] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: 'Export (NDJSON)' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      panel.getByRole('button', { name: 'Export (NDJSON)' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('source.ndjson');
     const file = readFileSync((await download.path())!, 'utf8');
-    const lines = file.trim().split('\n').map((line) => JSON.parse(line) as { type: string });
+    const lines = file
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string });
     expect(lines.map((l) => l.type)).toEqual(['header', 'memory', 'memory', 'association', 'footer']);
     await expect.poll(() => panel.getByText('2 of 2 memories').count()).toBe(1);
 
@@ -72,15 +85,22 @@ describe('explorer: workspaces', () => {
         if (label && label !== window.__progress.at(-1)) window.__progress.push(label);
       }).observe(document.body, { childList: true, subtree: true, characterData: true, attributes: true });
     })()`);
-    await target.getByLabel('Import an export file into this workspace').setInputFiles({ name: 'source.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from(file) });
-    await expect.poll(() => target.getByRole('status').textContent()).toBe('Imported 2 memories and 1 associations; 0 duplicates skipped.');
+    await target
+      .getByLabel('Import an export file into this workspace')
+      .setInputFiles({ name: 'source.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from(file) });
+    await expect
+      .poll(() => target.getByRole('status').textContent())
+      .toBe('Imported 2 memories and 1 associations; 0 duplicates skipped.');
     const kib = Math.round(Buffer.byteLength(file) / 1024);
     const shown = (await page.evaluate('window.__progress')) as string[];
     expect(shown[0]).toBe(`0 of ${kib} KiB sent`);
     expect(shown.at(-1)).toBe(`${kib} of ${kib} KiB sent`);
     expect(await target.locator('.progress').count()).toBe(0);
     const copied = await explorer.memd.memories.list({ workspace_id: 'copy' });
-    expect(copied.memories.map((m) => m.content).sort()).toEqual(['Hotfixes skip the release train.', 'The release train leaves on Wednesdays.']);
+    expect(copied.memories.map((m) => m.content).sort()).toEqual([
+      'Hotfixes skip the release train.',
+      'The release train leaves on Wednesdays.',
+    ]);
     expectCleanConsole(watched);
   });
 

@@ -34,7 +34,8 @@ export function useApi(): Api {
 
 /** A failure in words for the page: the server's message and code when it gave them. */
 export function describeError(error: unknown): string {
-  if (error instanceof MemdError) return error.status ? `${error.message} (${error.status} ${error.code})` : error.message;
+  if (error instanceof MemdError)
+    return error.status ? `${error.message} (${error.status} ${error.code})` : error.message;
   return error instanceof Error ? error.message : String(error);
 }
 

@@ -14,7 +14,8 @@ const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
 export function ago(iso: string | null | undefined, now = Date.now()): string {
   if (!iso) return '—';
   const delta = Date.parse(iso) - now;
-  for (const [unit, ms] of UNITS) if (Math.abs(delta) >= ms || unit === 'second') return relative.format(Math.round(delta / ms), unit);
+  for (const [unit, ms] of UNITS)
+    if (Math.abs(delta) >= ms || unit === 'second') return relative.format(Math.round(delta / ms), unit);
   return iso;
 }
 
@@ -22,7 +23,8 @@ export function ago(iso: string | null | undefined, now = Date.now()): string {
 export const when = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleString() : '—');
 
 /** A score to three decimals. */
-export const score = (value: number | null | undefined): string => (value === null || value === undefined ? '—' : value.toFixed(3));
+export const score = (value: number | null | undefined): string =>
+  value === null || value === undefined ? '—' : value.toFixed(3);
 
 /** A whole number with separators. */
 export const count = (value: number): string => value.toLocaleString();

@@ -54,7 +54,7 @@ export function useAction(): Action {
     [],
   );
   const run = useCallback(
-    async <T,>(work: () => Promise<T>): Promise<{ value: T } | undefined> => {
+    async <T>(work: () => Promise<T>): Promise<{ value: T } | undefined> => {
       setBusy(true);
       setError(undefined);
       try {

@@ -19,16 +19,21 @@ function fetchWithUploadProgress(onProgress: (progress: Progress) => void): type
     return new Promise<Response>((resolve, reject) => {
       const request = new XMLHttpRequest();
       request.open(init.method ?? 'GET', String(input));
-      new Headers(init.headers).forEach((value, name) => { request.setRequestHeader(name, value); });
+      new Headers(init.headers).forEach((value, name) => {
+        request.setRequestHeader(name, value);
+      });
       request.responseType = 'blob';
-      request.upload.onprogress = (event) => onProgress({ done: event.loaded, total: event.lengthComputable ? event.total : undefined });
+      request.upload.onprogress = (event) =>
+        onProgress({ done: event.loaded, total: event.lengthComputable ? event.total : undefined });
       request.onload = () => {
         const headers = new Headers();
         for (const line of request.getAllResponseHeaders().trim().split(/\r?\n/)) {
           const at = line.indexOf(':');
           if (at > 0) headers.append(line.slice(0, at).trim(), line.slice(at + 1).trim());
         }
-        resolve(new Response(request.status === 204 ? null : (request.response as Blob), { status: request.status, headers }));
+        resolve(
+          new Response(request.status === 204 ? null : (request.response as Blob), { status: request.status, headers }),
+        );
       };
       request.onerror = () => reject(new TypeError('network error'));
       request.onabort = () => reject(new DOMException('aborted', 'AbortError'));
@@ -39,14 +44,23 @@ function fetchWithUploadProgress(onProgress: (progress: Progress) => void): type
 }
 
 /** Imports an export file (NDJSON) into the workspace through the client, reporting the bytes sent. */
-export async function importFile(workspaceId: string, file: File, onProgress: (progress: Progress) => void): Promise<ImportReport> {
+export async function importFile(
+  workspaceId: string,
+  file: File,
+  onProgress: (progress: Progress) => void,
+): Promise<ImportReport> {
   // A large file takes its time; a streamed body is never resent by the client.
   const uploading = createClient(storedKey.get(), { fetch: fetchWithUploadProgress(onProgress), timeoutMs: 600_000 });
   return uploading.workspaces.import(workspaceId, file.stream());
 }
 
 /** Reads the workspace's export line by line and saves it as a file, reporting the memories read. */
-export async function exportToFile(memd: MemdClient, workspaceId: string, onProgress: (progress: Progress) => void, signal?: AbortSignal): Promise<void> {
+export async function exportToFile(
+  memd: MemdClient,
+  workspaceId: string,
+  onProgress: (progress: Progress) => void,
+  signal?: AbortSignal,
+): Promise<void> {
   const lines: string[] = [];
   let total: number | undefined;
   let memories = 0;

@@ -39,7 +39,9 @@ export type ThreadPage = Result<Operation<'/v1/threads/{thread_id}/full', 'get'>
 export type Message = ThreadPage['messages'][number];
 export type Decomposition = Result<Operation<'/v1/threads/{thread_id}/decompose', 'post'>>;
 
-export type Contradiction = Result<Operation<'/v1/workspaces/{workspace_id}/contradictions', 'get'>>['contradictions'][number];
+export type Contradiction = Result<
+  Operation<'/v1/workspaces/{workspace_id}/contradictions', 'get'>
+>['contradictions'][number];
 export type Resolution = JsonBody<Operation<'/v1/contradictions/{contradiction_id}/resolve', 'post'>>['resolution'];
 
 /** A thread's id and a message's id, read in one place (the API names them `thread_id` and `message_id`). */

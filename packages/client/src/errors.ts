@@ -20,7 +20,14 @@ export class MemdError extends Error {
 
   constructor(
     message: string,
-    options: { status: number; code: MemdError['code']; details?: ErrorDetail[]; body?: unknown; retryAfter?: number | undefined; cause?: unknown },
+    options: {
+      status: number;
+      code: MemdError['code'];
+      details?: ErrorDetail[];
+      body?: unknown;
+      retryAfter?: number | undefined;
+      cause?: unknown;
+    },
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
@@ -80,8 +87,15 @@ const isErrorBody = (body: unknown): body is Partial<ErrorBody> & { message: str
 /** The typed error for a failed response; `retryAfter` in seconds, from the Retry-After header or the body. */
 export function errorFromResponse(status: number, body: unknown, retryAfter: number | undefined): MemdError {
   const parsed = isErrorBody(body) ? body : undefined;
-  const message = parsed?.message ?? (typeof body === 'string' && body.trim() !== '' ? body.trim().slice(0, 500) : `HTTP ${status}`);
-  const options = { status, code: parsed?.code ?? `http_${status}`, details: Array.isArray(parsed?.details) ? parsed.details : [], body, retryAfter: retryAfter ?? parsed?.retry_after };
+  const message =
+    parsed?.message ?? (typeof body === 'string' && body.trim() !== '' ? body.trim().slice(0, 500) : `HTTP ${status}`);
+  const options = {
+    status,
+    code: parsed?.code ?? `http_${status}`,
+    details: Array.isArray(parsed?.details) ? parsed.details : [],
+    body,
+    retryAfter: retryAfter ?? parsed?.retry_after,
+  };
   const ErrorClass = CLASS_BY_STATUS[status] ?? (status >= 500 ? ServerError : MemdError);
   return new ErrorClass(message, options);
 }

@@ -28,13 +28,15 @@ export type LineSource = AsyncIterable<unknown> | Iterable<unknown>;
 /** A byte stream of `source`, read from it only as the stream is read. */
 export function toStream(source: LineSource): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  const iterator = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : (source as Iterable<unknown>)[Symbol.iterator]();
+  const iterator =
+    Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : (source as Iterable<unknown>)[Symbol.iterator]();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       const { done, value } = await iterator.next();
       if (done) return controller.close();
       if (value instanceof Uint8Array) controller.enqueue(value);
-      else if (typeof value === 'string') controller.enqueue(encoder.encode(value.endsWith('\n') ? value : `${value}\n`));
+      else if (typeof value === 'string')
+        controller.enqueue(encoder.encode(value.endsWith('\n') ? value : `${value}\n`));
       else controller.enqueue(encoder.encode(`${JSON.stringify(value)}\n`));
     },
     async cancel(reason) {

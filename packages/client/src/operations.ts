@@ -19,7 +19,9 @@ export type Operation<P extends Path, M extends MethodOf<P>> = NonNullable<paths
 export type Content<R, Media extends string> = R extends { content: { [K in Media]: infer T } } ? T : never;
 
 export type JsonBody<O> = O extends { requestBody?: infer R } ? Content<NonNullable<R>, 'application/json'> : never;
-export type MultipartBody<O> = O extends { requestBody?: infer R } ? Content<NonNullable<R>, 'multipart/form-data'> : never;
+export type MultipartBody<O> = O extends { requestBody?: infer R }
+  ? Content<NonNullable<R>, 'multipart/form-data'>
+  : never;
 export type Query<O> = O extends { parameters: { query?: infer Q } } ? Exclude<Q, undefined> : never;
 
 type SuccessStatus = 200 | 201 | 202 | 204;
@@ -32,7 +34,9 @@ export type Result<O, Media extends string = 'application/json'> = {
 }[keyof Responses<O> & SuccessStatus];
 
 /** One string argument per `{parameter}` of the path template, in order. */
-export type PathArgs<P extends string> = P extends `${string}{${string}}${infer Rest}` ? [string, ...PathArgs<Rest>] : [];
+export type PathArgs<P extends string> = P extends `${string}{${string}}${infer Rest}`
+  ? [string, ...PathArgs<Rest>]
+  : [];
 
 /** No argument when there is no T, an optional one when every field of T is optional, else a required one. */
 // biome-ignore lint/complexity/noBannedTypes: `{} extends T` is how a type asks whether every field of T is optional.
@@ -69,7 +73,8 @@ export function fillPath(template: string, values: readonly unknown[]): string {
   let index = 0;
   return template.replace(PARAMETER, (_match, name: string) => {
     const value = values[index++];
-    if (typeof value !== 'string' || value === '') throw new TypeError(`${template}: {${name}} must be a non-empty string`);
+    if (typeof value !== 'string' || value === '')
+      throw new TypeError(`${template}: {${name}} must be a non-empty string`);
     return name === '*' ? value.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(value);
   });
 }
@@ -77,12 +82,22 @@ export function fillPath(template: string, values: readonly unknown[]): string {
 const parameterCount = (template: string): number => template.match(PARAMETER)?.length ?? 0;
 
 /** Marks `method` as the client's method of the operation `METHOD template` (the completeness test reads it). */
-export function calls<F extends (...args: never[]) => unknown>(method: string, template: string, fn: F): F & { readonly operation: string } {
-  return Object.defineProperty(fn, 'operation', { value: `${method.toUpperCase()} ${template}` }) as F & { readonly operation: string };
+export function calls<F extends (...args: never[]) => unknown>(
+  method: string,
+  template: string,
+  fn: F,
+): F & { readonly operation: string } {
+  return Object.defineProperty(fn, 'operation', { value: `${method.toUpperCase()} ${template}` }) as F & {
+    readonly operation: string;
+  };
 }
 
 /** The method of `METHOD template` made from `call`: it answers the body; its `withResponse` twin, the whole answer. */
-export function endpoint<A extends unknown[], Data>(method: string, template: string, call: (...args: A) => Promise<Answer<Data>>): Endpoint<A, Data> {
+export function endpoint<A extends unknown[], Data>(
+  method: string,
+  template: string,
+  call: (...args: A) => Promise<Answer<Data>>,
+): Endpoint<A, Data> {
   const data = async (...args: A) => (await call(...args)).data;
   return calls(method, template, Object.assign(data, { withResponse: call }));
 }
@@ -91,14 +106,23 @@ export function endpoint<A extends unknown[], Data>(method: string, template: st
  * The method of one operation over `transport`: `(…path parameters, body, options)` when it takes a JSON body (an
  * all-optional body may be left out), `(…path parameters, query, options)` otherwise.
  */
-export function operationMethod<P extends Path, M extends MethodOf<P>>(transport: Transport, method: M, path: P, flags: EndpointFlags = {}): OperationMethod<P, M> {
+export function operationMethod<P extends Path, M extends MethodOf<P>>(
+  transport: Transport,
+  method: M,
+  path: P,
+  flags: EndpointFlags = {},
+): OperationMethod<P, M> {
   const key = `${method.toUpperCase()} ${path}`;
-  const shape: { body: boolean; query: boolean } | undefined = (operations as Record<string, { body: boolean; query: boolean }>)[key];
+  const shape: { body: boolean; query: boolean } | undefined = (
+    operations as Record<string, { body: boolean; query: boolean }>
+  )[key];
   if (!shape) throw new Error(`${key} is not an operation of the API this client was generated from`);
   const count = parameterCount(path);
   return endpoint(method, path, (...args: unknown[]) => {
     const input = args[count];
-    const options = (shape.body || shape.query ? args[count + 1] : input) as (CallOptions & { query?: Record<string, unknown> }) | undefined;
+    const options = (shape.body || shape.query ? args[count + 1] : input) as
+      | (CallOptions & { query?: Record<string, unknown> })
+      | undefined;
     return transport.send({
       ...options,
       method,

@@ -28,5 +28,13 @@ export const requestOver =
   (transport: Transport) =>
   <T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<Answer<T>> => {
     const { json, body, read = 'json', idempotent = false, ...call } = options;
-    return transport.send<T>({ ...call, method, path, body: requestBody(json, body), read, idempotent, answers: 'every' });
+    return transport.send<T>({
+      ...call,
+      method,
+      path,
+      body: requestBody(json, body),
+      read,
+      idempotent,
+      answers: 'every',
+    });
   };

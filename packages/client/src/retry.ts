@@ -39,11 +39,18 @@ export interface FailedAttempt {
  * request does anything, so they are retried for every method; a connection failure may come after the server acted,
  * so only idempotent requests are sent again. A timeout is the caller's budget spent, and is never retried.
  */
-export function retryDelay(policy: RetryPolicy, failed: FailedAttempt, random: () => number = Math.random): number | undefined {
+export function retryDelay(
+  policy: RetryPolicy,
+  failed: FailedAttempt,
+  random: () => number = Math.random,
+): number | undefined {
   if (failed.attempt >= policy.retries || !failed.replayable) return undefined;
   const { error } = failed;
   const backoff = random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** failed.attempt);
-  if (error instanceof RateLimitedError || (error instanceof ServiceUnavailableError && !LASTING_UNAVAILABILITY.has(error.code))) {
+  if (
+    error instanceof RateLimitedError ||
+    (error instanceof ServiceUnavailableError && !LASTING_UNAVAILABILITY.has(error.code))
+  ) {
     if (error.retryAfter === undefined) return backoff;
     const asked = error.retryAfter * 1000;
     return asked > policy.maxRetryAfterMs ? undefined : Math.max(asked, backoff);

@@ -140,19 +140,32 @@ export class Transport {
 
   async send<T>(request: TransportRequest): Promise<Answer<T>> {
     const policy = { ...this.#retry, ...request.retry };
-    const replayable = !(request.body && ('stream' in request.body || ('raw' in request.body && isStream(request.body.raw))));
+    const replayable = !(
+      request.body &&
+      ('stream' in request.body || ('raw' in request.body && isStream(request.body.raw)))
+    );
     for (let attempt = 0; ; attempt++) {
       let failure: MemdError;
       let answered: Answer<T> | undefined;
       try {
         answered = await this.#attempt<T>(request);
         if (answered.status < 400 || request.answers !== 'every') return answered;
-        failure = errorFromResponse(answered.status, answered.data, parseRetryAfter(answered.headers.get('retry-after')));
+        failure = errorFromResponse(
+          answered.status,
+          answered.data,
+          parseRetryAfter(answered.headers.get('retry-after')),
+        );
       } catch (error) {
         if (!(error instanceof MemdError)) throw error;
         failure = error;
       }
-      const delay = retryDelay(policy, { attempt, error: failure, method: request.method.toUpperCase(), idempotent: request.idempotent ?? false, replayable });
+      const delay = retryDelay(policy, {
+        attempt,
+        error: failure,
+        method: request.method.toUpperCase(),
+        idempotent: request.idempotent ?? false,
+        replayable,
+      });
       if (delay === undefined) {
         if (answered) return answered;
         throw failure;
@@ -185,7 +198,8 @@ export class Transport {
       if (!response.ok) {
         const body = await readBody(response);
         const answered = request.answers === 'every' || request.answers?.includes(response.status);
-        if (!answered) throw errorFromResponse(response.status, body, parseRetryAfter(response.headers.get('retry-after')));
+        if (!answered)
+          throw errorFromResponse(response.status, body, parseRetryAfter(response.headers.get('retry-after')));
         return { data: body as T, status: response.status, headers: response.headers };
       }
       streaming = request.read === 'stream';
@@ -194,7 +208,12 @@ export class Transport {
       if (error instanceof MemdError) throw error;
       if (signal?.aborted) throw signal.reason;
       const what = `${method} ${request.path}`;
-      if (timedOut) throw new TimeoutError(`${what}: no answer within ${timeoutMs} ms`, { status: 0, code: 'timeout', cause: error });
+      if (timedOut)
+        throw new TimeoutError(`${what}: no answer within ${timeoutMs} ms`, {
+          status: 0,
+          code: 'timeout',
+          cause: error,
+        });
       throw new ConnectionError(`${what}: ${describe(error)}`, { status: 0, code: 'connection_error', cause: error });
     } finally {
       clearTimeout(timer);
@@ -220,7 +239,8 @@ export class Transport {
   }
 }
 
-const isStream = (body: unknown): body is ReadableStream<Uint8Array> => typeof (body as ReadableStream | null)?.getReader === 'function';
+const isStream = (body: unknown): body is ReadableStream<Uint8Array> =>
+  typeof (body as ReadableStream | null)?.getReader === 'function';
 
 /** The cause of a failed fetch, e.g. `connect ECONNREFUSED 127.0.0.1:1`. */
 function describe(error: unknown): string {

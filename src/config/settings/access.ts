@@ -3,7 +3,11 @@ import { ConfigError, flag, setting, text, type Env } from '../setting.js';
 import { dataDirOf } from './storage.js';
 
 export const AUTH = {
-  adminKey: text({ name: 'MEMD_ADMIN_KEY', accepts: 'secret', meaning: 'unset: local development, no auth. Set: every `/v1` route needs `Authorization: Bearer <key>`' }),
+  adminKey: text({
+    name: 'MEMD_ADMIN_KEY',
+    accepts: 'secret',
+    meaning: 'unset: local development, no auth. Set: every `/v1` route needs `Authorization: Bearer <key>`',
+  }),
 };
 
 export const WORKSPACES = {
@@ -25,8 +29,15 @@ export interface SecretsConfig {
 
 /** A 32-byte key written as 64 hex digits or base64 (standard or URL-safe). */
 function secretKey(raw: string, name: string): Buffer {
-  const decoded = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, 'hex') : /^[A-Za-z0-9+/_-]+={0,2}$/.test(raw) ? Buffer.from(raw, 'base64') : undefined;
-  if (decoded?.length !== 32) throw new ConfigError(`${name} must be 32 bytes written as 64 hex digits or base64 (e.g. \`openssl rand -base64 32\`)`);
+  const decoded = /^[0-9a-f]{64}$/i.test(raw)
+    ? Buffer.from(raw, 'hex')
+    : /^[A-Za-z0-9+/_-]+={0,2}$/.test(raw)
+      ? Buffer.from(raw, 'base64')
+      : undefined;
+  if (decoded?.length !== 32)
+    throw new ConfigError(
+      `${name} must be 32 bytes written as 64 hex digits or base64 (e.g. \`openssl rand -base64 32\`)`,
+    );
   return decoded;
 }
 
@@ -40,4 +51,7 @@ export const SECRETS = {
   }),
 };
 
-export const secretsConfig = (env: Env): SecretsConfig => ({ key: SECRETS.key.read(env), keyFile: resolve(dataDirOf(env), 'secret.key') });
+export const secretsConfig = (env: Env): SecretsConfig => ({
+  key: SECRETS.key.read(env),
+  keyFile: resolve(dataDirOf(env), 'secret.key'),
+});

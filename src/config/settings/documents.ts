@@ -2,7 +2,13 @@ import { integer, type SettingValues } from '../setting.js';
 
 /** Document uploads and their text extraction. */
 export const DOCUMENTS = {
-  maxBytes: integer({ name: 'MEMD_DOCUMENT_MAX_BYTES', default: 50 * 1024 ** 2, min: 1, max: 1024 ** 3, meaning: 'largest document upload (413 beyond)' }),
+  maxBytes: integer({
+    name: 'MEMD_DOCUMENT_MAX_BYTES',
+    default: 50 * 1024 ** 2,
+    min: 1,
+    max: 1024 ** 3,
+    meaning: 'largest document upload (413 beyond)',
+  }),
   extractTimeoutMs: integer({
     name: 'MEMD_DOCUMENT_EXTRACT_TIMEOUT_MS',
     default: 300_000,
@@ -22,7 +28,8 @@ export const DOCUMENTS = {
     default: 256 * 1024 ** 2,
     min: 1024,
     max: 16 * 1024 ** 3,
-    meaning: 'most bytes a Word document (a zip) may decompress to, as declared and as inflated (beyond: `document_too_large`, checked before the parser sees it)',
+    meaning:
+      'most bytes a Word document (a zip) may decompress to, as declared and as inflated (beyond: `document_too_large`, checked before the parser sees it)',
   }),
   renderMemoryMb: integer({
     name: 'MEMD_DOCUMENT_RENDER_MEMORY_MB',

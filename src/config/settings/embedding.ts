@@ -28,10 +28,29 @@ export const EMBEDDING = {
     meaning:
       '`local` (USE-lite, offline), `openai` (any OpenAI-compatible `/embeddings`, the embedding peer too), `transformers` (Hugging Face ONNX model by id or path; optional dependency), `hash` (tests only)',
   }),
-  model: text({ name: 'MEMD_EMBEDDING_MODEL', accepts: 'model id', meaning: 'the model: required by `transformers` (a Hugging Face id or a local path); `openai` sends it; `local` offers only its own' }),
-  baseUrl: text({ name: 'MEMD_EMBEDDING_BASE_URL', accepts: 'URL', meaning: 'with `openai`, required: the base URL, ending before `/embeddings`' }),
-  apiKey: text({ name: 'MEMD_EMBEDDING_API_KEY', accepts: 'secret', meaning: 'with `openai`: sent as `Authorization: Bearer`' }),
-  dimensions: integer({ name: 'MEMD_EMBEDDING_DIMENSIONS', min: 8, max: 8192, meaning: 'width of the vectors: lets `openai` skip its probe call and `hash` pick its width (unset: what the model gives)' }),
+  model: text({
+    name: 'MEMD_EMBEDDING_MODEL',
+    accepts: 'model id',
+    meaning:
+      'the model: required by `transformers` (a Hugging Face id or a local path); `openai` sends it; `local` offers only its own',
+  }),
+  baseUrl: text({
+    name: 'MEMD_EMBEDDING_BASE_URL',
+    accepts: 'URL',
+    meaning: 'with `openai`, required: the base URL, ending before `/embeddings`',
+  }),
+  apiKey: text({
+    name: 'MEMD_EMBEDDING_API_KEY',
+    accepts: 'secret',
+    meaning: 'with `openai`: sent as `Authorization: Bearer`',
+  }),
+  dimensions: integer({
+    name: 'MEMD_EMBEDDING_DIMENSIONS',
+    min: 8,
+    max: 8192,
+    meaning:
+      'width of the vectors: lets `openai` skip its probe call and `hash` pick its width (unset: what the model gives)',
+  }),
   workers: integer({
     name: 'MEMD_EMBEDDING_WORKERS',
     default: { from: () => Math.max(1, Math.min(2, availableParallelism())), shown: '2 (1 on one core)' },
@@ -44,16 +63,30 @@ export const EMBEDDING = {
     default: DEFAULT_WORKER_IDLE_MS,
     min: 0,
     max: 3_600_000,
-    meaning: '`local` keeps one model thread; the others (up to `MEMD_EMBEDDING_WORKERS`) start while work waits for a thread and stop after this long idle',
+    meaning:
+      '`local` keeps one model thread; the others (up to `MEMD_EMBEDDING_WORKERS`) start while work waits for a thread and stop after this long idle',
   }),
-  timeoutMs: integer({ name: 'MEMD_EMBEDDING_TIMEOUT_MS', default: 30_000, min: 100, max: 600_000, meaning: 'deadline of one embedding request' }),
+  timeoutMs: integer({
+    name: 'MEMD_EMBEDDING_TIMEOUT_MS',
+    default: 30_000,
+    min: 100,
+    max: 600_000,
+    meaning: 'deadline of one embedding request',
+  }),
 };
 
 /** One embedding provider's settings: the provider and model given, everything else from MEMD_EMBEDDING_*. */
-export function embeddingConfig(env: Env, provider: EmbeddingConfig['provider'], model: string | undefined): EmbeddingConfig {
-  if (provider === 'openai' && !EMBEDDING.baseUrl.isSet(env)) throw new ConfigError('MEMD_EMBEDDING_PROVIDER=openai needs MEMD_EMBEDDING_BASE_URL');
+export function embeddingConfig(
+  env: Env,
+  provider: EmbeddingConfig['provider'],
+  model: string | undefined,
+): EmbeddingConfig {
+  if (provider === 'openai' && !EMBEDDING.baseUrl.isSet(env))
+    throw new ConfigError('MEMD_EMBEDDING_PROVIDER=openai needs MEMD_EMBEDDING_BASE_URL');
   if (provider === 'transformers' && !model) {
-    throw new ConfigError('MEMD_EMBEDDING_PROVIDER=transformers needs MEMD_EMBEDDING_MODEL (a Hugging Face id or a local path)');
+    throw new ConfigError(
+      'MEMD_EMBEDDING_PROVIDER=transformers needs MEMD_EMBEDDING_MODEL (a Hugging Face id or a local path)',
+    );
   }
   return {
     provider,

@@ -1,11 +1,16 @@
 import { ConfigError, flag, keyValues, listItems, oneOf, ratio, setting, text, type Env } from '../setting.js';
 
 export const METRICS = {
-  enabled: flag({ name: 'MEMD_METRICS_ENABLED', default: true, meaning: '`false` removes `GET /metrics` (Prometheus)' }),
+  enabled: flag({
+    name: 'MEMD_METRICS_ENABLED',
+    default: true,
+    meaning: '`false` removes `GET /metrics` (Prometheus)',
+  }),
   key: text({
     name: 'MEMD_METRICS_KEY',
     accepts: 'secret',
-    meaning: 'with `MEMD_ADMIN_KEY` set, `/metrics` takes `Authorization: Bearer` with the admin key or this key (a scrape-only credential); without `MEMD_ADMIN_KEY` it is open like the rest of the API',
+    meaning:
+      'with `MEMD_ADMIN_KEY` set, `/metrics` takes `Authorization: Bearer` with the admin key or this key (a scrape-only credential); without `MEMD_ADMIN_KEY` it is open like the rest of the API',
   }),
 };
 
@@ -35,24 +40,35 @@ const OTLP_PROTOCOL = {
  * or an OTLP endpoint given with no exporter named; OTEL_SDK_DISABLED=true and OTEL_TRACES_EXPORTER=none keep it off.
  */
 export const TRACING = {
-  disabled: flag({ name: 'OTEL_SDK_DISABLED', default: false, meaning: '`true` keeps tracing off whatever else is set' }),
+  disabled: flag({
+    name: 'OTEL_SDK_DISABLED',
+    default: false,
+    meaning: '`true` keeps tracing off whatever else is set',
+  }),
   exporters: setting({
     name: 'OTEL_TRACES_EXPORTER',
     accepts: '`otlp`, `none`',
-    meaning: '`otlp` turns tracing on (to `http://localhost:4318` unless an endpoint is given); `none` keeps it off. Unset: on when an endpoint is given',
+    meaning:
+      '`otlp` turns tracing on (to `http://localhost:4318` unless an endpoint is given); `none` keeps it off. Unset: on when an endpoint is given',
     parse(raw) {
       const names = listItems(raw.toLowerCase());
       const unsupported = names.filter((name) => name !== 'otlp' && name !== 'none');
-      if (unsupported.length > 0) throw new ConfigError(`OTEL_TRACES_EXPORTER: only otlp (or none) is supported, got '${unsupported.join(',')}'`);
+      if (unsupported.length > 0)
+        throw new ConfigError(`OTEL_TRACES_EXPORTER: only otlp (or none) is supported, got '${unsupported.join(',')}'`);
       return names;
     },
   }),
-  tracesEndpoint: text({ name: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', accepts: 'URL', meaning: 'the URL spans are sent to, as is; turns tracing on' }),
+  tracesEndpoint: text({
+    name: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+    accepts: 'URL',
+    meaning: 'the URL spans are sent to, as is; turns tracing on',
+  }),
   endpoint: text({
     name: 'OTEL_EXPORTER_OTLP_ENDPOINT',
     default: 'http://localhost:4318',
     accepts: 'URL',
-    meaning: 'the collector, to which `/v1/traces` is added (when no per-signal endpoint is given); setting it turns tracing on',
+    meaning:
+      'the collector, to which `/v1/traces` is added (when no per-signal endpoint is given); setting it turns tracing on',
   }),
   tracesProtocol: setting({
     name: 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL',
@@ -60,18 +76,48 @@ export const TRACING = {
     meaning: 'how spans are sent, over `OTEL_EXPORTER_OTLP_PROTOCOL`',
     ...OTLP_PROTOCOL,
   }),
-  protocol: setting({ name: 'OTEL_EXPORTER_OTLP_PROTOCOL', default: 'http/protobuf', meaning: 'how spans are sent: OTLP over HTTP (port 4318), protobuf or JSON', ...OTLP_PROTOCOL }),
+  protocol: setting({
+    name: 'OTEL_EXPORTER_OTLP_PROTOCOL',
+    default: 'http/protobuf',
+    meaning: 'how spans are sent: OTLP over HTTP (port 4318), protobuf or JSON',
+    ...OTLP_PROTOCOL,
+  }),
   sampler: oneOf({
     name: 'OTEL_TRACES_SAMPLER',
-    values: ['always_on', 'always_off', 'traceidratio', 'parentbased_always_on', 'parentbased_always_off', 'parentbased_traceidratio'] as const,
+    values: [
+      'always_on',
+      'always_off',
+      'traceidratio',
+      'parentbased_always_on',
+      'parentbased_always_off',
+      'parentbased_traceidratio',
+    ] as const,
     default: 'parentbased_always_on',
     meaning: "which traces are kept; `parentbased_*` follows the caller's `traceparent` where there is one",
   }),
-  samplerArg: ratio({ name: 'OTEL_TRACES_SAMPLER_ARG', default: 1, meaning: 'with `traceidratio`: the share of traces kept' }),
-  headers: keyValues({ name: 'OTEL_EXPORTER_OTLP_HEADERS', meaning: 'headers sent with every export (URL-encoded values)' }),
-  tracesHeaders: keyValues({ name: 'OTEL_EXPORTER_OTLP_TRACES_HEADERS', meaning: 'headers sent with span exports, over `OTEL_EXPORTER_OTLP_HEADERS`' }),
-  resourceAttributes: keyValues({ name: 'OTEL_RESOURCE_ATTRIBUTES', meaning: 'attributes of the resource every span carries' }),
-  serviceName: text({ name: 'OTEL_SERVICE_NAME', default: 'memd', accepts: 'name', meaning: '`service.name` of the resource (over one in `OTEL_RESOURCE_ATTRIBUTES`)' }),
+  samplerArg: ratio({
+    name: 'OTEL_TRACES_SAMPLER_ARG',
+    default: 1,
+    meaning: 'with `traceidratio`: the share of traces kept',
+  }),
+  headers: keyValues({
+    name: 'OTEL_EXPORTER_OTLP_HEADERS',
+    meaning: 'headers sent with every export (URL-encoded values)',
+  }),
+  tracesHeaders: keyValues({
+    name: 'OTEL_EXPORTER_OTLP_TRACES_HEADERS',
+    meaning: 'headers sent with span exports, over `OTEL_EXPORTER_OTLP_HEADERS`',
+  }),
+  resourceAttributes: keyValues({
+    name: 'OTEL_RESOURCE_ATTRIBUTES',
+    meaning: 'attributes of the resource every span carries',
+  }),
+  serviceName: text({
+    name: 'OTEL_SERVICE_NAME',
+    default: 'memd',
+    accepts: 'name',
+    meaning: '`service.name` of the resource (over one in `OTEL_RESOURCE_ATTRIBUTES`)',
+  }),
 };
 
 /** Tracing from the OTEL_* variables, or null when they leave it off (nothing more is read then). */
@@ -90,7 +136,15 @@ export function tracingConfig(env: Env): TracingConfig | null {
     protocol,
     headers: { ...TRACING.headers.read(env), ...TRACING.tracesHeaders.read(env) },
     // OTEL_SERVICE_NAME, when given, wins over a service.name among the attributes; its default does not.
-    resource: { 'service.name': serviceName, ...TRACING.resourceAttributes.read(env), ...(TRACING.serviceName.isSet(env) && { 'service.name': serviceName }) },
-    sampler: { root: sampler.replace('parentbased_', '') as TracingConfig['sampler']['root'], ratio, parentBased: sampler.startsWith('parentbased_') },
+    resource: {
+      'service.name': serviceName,
+      ...TRACING.resourceAttributes.read(env),
+      ...(TRACING.serviceName.isSet(env) && { 'service.name': serviceName }),
+    },
+    sampler: {
+      root: sampler.replace('parentbased_', '') as TracingConfig['sampler']['root'],
+      ratio,
+      parentBased: sampler.startsWith('parentbased_'),
+    },
   };
 }

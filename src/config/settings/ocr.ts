@@ -30,7 +30,10 @@ export const OCR_PROVIDER = oneOf({
 
 /** How images are read (memd's, and the peer's own OCR). */
 export const OCR = {
-  baseUrl: baseUrl({ name: 'MEMD_OCR_BASE_URL', meaning: 'with `peer`, required: the peer, ending before `/ocr` (e.g. `http://127.0.0.1:61051/v1`)' }),
+  baseUrl: baseUrl({
+    name: 'MEMD_OCR_BASE_URL',
+    meaning: 'with `peer`, required: the peer, ending before `/ocr` (e.g. `http://127.0.0.1:61051/v1`)',
+  }),
   apiKey: text({ name: 'MEMD_OCR_API_KEY', accepts: 'secret', meaning: "with `peer`: the peer's `MEMD_PEER_API_KEY`" }),
   timeoutMs: integer({
     name: 'MEMD_OCR_TIMEOUT_MS',
@@ -44,7 +47,8 @@ export const OCR = {
     default: 25_000_000,
     min: 10_000,
     max: 400_000_000,
-    meaning: 'largest image read, in pixels, from its header before decoding (larger: `image_too_large`; PDF pages are drawn at 300 dpi or less to fit)',
+    meaning:
+      'largest image read, in pixels, from its header before decoding (larger: `image_too_large`; PDF pages are drawn at 300 dpi or less to fit)',
   }),
   workers: integer({
     name: 'MEMD_OCR_WORKERS',
@@ -59,6 +63,7 @@ export const OCR = {
 /** OCR settings; `provider` is MEMD_OCR_PROVIDER for memd and MEMD_PEER_OCR for the peer (which serves `local` or nothing). */
 export function ocrConfig(env: Env, provider: OcrConfig['provider']): OcrConfig {
   const ocr = readSettings(OCR, env);
-  if (provider === 'peer' && !ocr.baseUrl) throw new ConfigError('MEMD_OCR_PROVIDER=peer needs MEMD_OCR_BASE_URL (the peer, e.g. http://127.0.0.1:61051/v1)');
+  if (provider === 'peer' && !ocr.baseUrl)
+    throw new ConfigError('MEMD_OCR_PROVIDER=peer needs MEMD_OCR_BASE_URL (the peer, e.g. http://127.0.0.1:61051/v1)');
   return { provider, ...ocr };
 }

@@ -8,7 +8,8 @@ export const SANDBOX = {
     default: 8,
     min: 1,
     max: 1024,
-    meaning: 'sandboxes alive at once on a node; beyond that the least recently used is checkpointed to the database and stopped, and restored on its next call',
+    meaning:
+      'sandboxes alive at once on a node; beyond that the least recently used is checkpointed to the database and stopped, and restored on its next call',
   }),
   executionTimeoutMs: integer({
     name: 'MEMD_SANDBOX_TIMEOUT_MS',
@@ -31,7 +32,13 @@ export const SANDBOX = {
     max: 86_400_000,
     meaning: 'a sandbox idle this long is checkpointed to the database and stopped, and restored on its next call',
   }),
-  maxOutputChars: integer({ name: 'MEMD_SANDBOX_MAX_OUTPUT_CHARS', default: 50_000, min: 100, max: 10_000_000, meaning: 'output of one call captured' }),
+  maxOutputChars: integer({
+    name: 'MEMD_SANDBOX_MAX_OUTPUT_CHARS',
+    default: 50_000,
+    min: 100,
+    max: 10_000_000,
+    meaning: 'output of one call captured',
+  }),
   spare: oneOf({
     name: 'MEMD_SANDBOX_SPARE',
     values: ['start', 'first-use', 'off'] as const,
@@ -42,7 +49,10 @@ export const SANDBOX = {
   checkpoint: oneOf({
     name: 'MEMD_SANDBOX_CHECKPOINT',
     values: ['sync', 'delayed'] as const,
-    default: { from: (env) => (STORAGE.kind.read(env) === 'postgres' ? 'sync' : 'delayed'), shown: '`delayed` on SQLite, `sync` on Postgres' },
+    default: {
+      from: (env) => (STORAGE.kind.read(env) === 'postgres' ? 'sync' : 'delayed'),
+      shown: '`delayed` on SQLite, `sync` on Postgres',
+    },
     meaning:
       "when a call that changed variables is checkpointed: `sync` saves before the call answers, so the session's next call continues from it on any node (a node whose live sandbox another node has moved on from takes the stored state); `delayed` saves `MEMD_SANDBOX_CHECKPOINT_DELAY_MS` later, off the response path",
   }),

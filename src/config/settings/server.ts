@@ -8,24 +8,39 @@ export const SERVER = {
     name: 'MEMD_LOG_LEVEL',
     default: 'info',
     accepts: 'pino level',
-    meaning: 'pino log level: `trace`, `debug`, `info`, `warn`, `error`, `fatal` or `silent` (the embedding peer reads it too)',
+    meaning:
+      'pino log level: `trace`, `debug`, `info`, `warn`, `error`, `fatal` or `silent` (the embedding peer reads it too)',
   }),
-  bodyLimitBytes: integer({ name: 'MEMD_BODY_LIMIT_BYTES', default: 10 * 1024 ** 2, min: 1024, max: 1024 ** 3, meaning: 'largest request body of an ordinary route (413 beyond)' }),
-  importBodyLimitBytes: integer({ name: 'MEMD_IMPORT_BODY_LIMIT_BYTES', default: 512 * 1024 ** 2, min: 1024, max: 16 * 1024 ** 3, meaning: 'largest body of a workspace import (413 beyond)' }),
+  bodyLimitBytes: integer({
+    name: 'MEMD_BODY_LIMIT_BYTES',
+    default: 10 * 1024 ** 2,
+    min: 1024,
+    max: 1024 ** 3,
+    meaning: 'largest request body of an ordinary route (413 beyond)',
+  }),
+  importBodyLimitBytes: integer({
+    name: 'MEMD_IMPORT_BODY_LIMIT_BYTES',
+    default: 512 * 1024 ** 2,
+    min: 1024,
+    max: 16 * 1024 ** 3,
+    meaning: 'largest body of a workspace import (413 beyond)',
+  }),
   // Far below where recursive walks of a value (validation, JSON.stringify, drivers) run out of stack.
   jsonMaxDepth: integer({
     name: 'MEMD_JSON_MAX_DEPTH',
     default: 64,
     min: 2,
     max: 1000,
-    meaning: 'deepest nesting of objects and arrays in JSON a client sends (a body, an import line, a form field; `{}` is one level); deeper is 400 `invalid_json` before validation',
+    meaning:
+      'deepest nesting of objects and arrays in JSON a client sends (a body, an import line, a form field; `{}` is one level); deeper is 400 `invalid_json` before validation',
   }),
   shutdownTimeoutMs: integer({
     name: 'MEMD_SHUTDOWN_TIMEOUT_MS',
     default: 10_000,
     min: 0,
     max: 600_000,
-    meaning: 'how long a stop (SIGTERM, SIGINT) may take (requests in flight, sandbox checkpoints, the vector index snapshot) before the process exits anyway',
+    meaning:
+      'how long a stop (SIGTERM, SIGINT) may take (requests in flight, sandbox checkpoints, the vector index snapshot) before the process exits anyway',
   }),
 };
 
@@ -46,6 +61,7 @@ export const MCP = {
   enabled: flag({
     name: 'MEMD_MCP_ENABLED',
     default: true,
-    meaning: 'MCP over streamable HTTP at `/mcp` (same auth, workspaces and rate limit as `/v1`, counted apart); `false`: no `/mcp`',
+    meaning:
+      'MCP over streamable HTTP at `/mcp` (same auth, workspaces and rate limit as `/v1`, counted apart); `false`: no `/mcp`',
   }),
 };

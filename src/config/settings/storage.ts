@@ -6,12 +6,42 @@ export type StorageConfig =
   | { kind: 'postgres'; url: string; poolSize: number; schema: string | undefined };
 
 export const STORAGE = {
-  dataDir: text({ name: 'MEMD_DATA_DIR', default: './data', accepts: 'path', meaning: 'data directory (the SQLite database, the secret key)' }),
-  kind: oneOf({ name: 'MEMD_STORAGE', values: ['sqlite', 'postgres'] as const, default: 'sqlite', meaning: 'the database engine' }),
-  sqliteFile: text({ name: 'MEMD_SQLITE_FILE', default: 'memd.sqlite', accepts: 'path', meaning: 'the SQLite database, in the data directory (one server per file)' }),
-  url: text({ name: 'MEMD_DATABASE_URL', accepts: 'URL', meaning: 'with `postgres`, required: `postgres://user:pass@host:5432/db` (PostgreSQL ≥ 15 with pgvector ≥ 0.8)' }),
-  poolSize: integer({ name: 'MEMD_DATABASE_POOL_SIZE', default: 10, min: 1, max: 200, meaning: 'Postgres connections of each node' }),
-  schema: text({ name: 'MEMD_DATABASE_SCHEMA', shownDefault: 'the search path of the role (`public`)', accepts: 'name', meaning: 'Postgres schema that holds the tables' }),
+  dataDir: text({
+    name: 'MEMD_DATA_DIR',
+    default: './data',
+    accepts: 'path',
+    meaning: 'data directory (the SQLite database, the secret key)',
+  }),
+  kind: oneOf({
+    name: 'MEMD_STORAGE',
+    values: ['sqlite', 'postgres'] as const,
+    default: 'sqlite',
+    meaning: 'the database engine',
+  }),
+  sqliteFile: text({
+    name: 'MEMD_SQLITE_FILE',
+    default: 'memd.sqlite',
+    accepts: 'path',
+    meaning: 'the SQLite database, in the data directory (one server per file)',
+  }),
+  url: text({
+    name: 'MEMD_DATABASE_URL',
+    accepts: 'URL',
+    meaning: 'with `postgres`, required: `postgres://user:pass@host:5432/db` (PostgreSQL ≥ 15 with pgvector ≥ 0.8)',
+  }),
+  poolSize: integer({
+    name: 'MEMD_DATABASE_POOL_SIZE',
+    default: 10,
+    min: 1,
+    max: 200,
+    meaning: 'Postgres connections of each node',
+  }),
+  schema: text({
+    name: 'MEMD_DATABASE_SCHEMA',
+    shownDefault: 'the search path of the role (`public`)',
+    accepts: 'name',
+    meaning: 'Postgres schema that holds the tables',
+  }),
 };
 
 /** The data directory, made absolute. */
@@ -19,7 +49,8 @@ export const dataDirOf = (env: Env): string => resolve(STORAGE.dataDir.read(env)
 
 /** The engine and where its data is; the Postgres settings are read only when Postgres is chosen. */
 export function storageConfig(env: Env): StorageConfig {
-  if (STORAGE.kind.read(env) === 'sqlite') return { kind: 'sqlite', path: resolve(dataDirOf(env), STORAGE.sqliteFile.read(env)) };
+  if (STORAGE.kind.read(env) === 'sqlite')
+    return { kind: 'sqlite', path: resolve(dataDirOf(env), STORAGE.sqliteFile.read(env)) };
   const url = STORAGE.url.read(env);
   if (!url) throw new ConfigError('MEMD_STORAGE=postgres needs MEMD_DATABASE_URL (postgres://user:pass@host:5432/db)');
   return { kind: 'postgres', url, poolSize: STORAGE.poolSize.read(env), schema: STORAGE.schema.read(env) };

@@ -2,8 +2,20 @@ import { integer, type SettingValues } from '../setting.js';
 
 /** The durable background task queue of each node. */
 export const TASKS = {
-  concurrency: integer({ name: 'MEMD_TASK_CONCURRENCY', default: 2, min: 1, max: 64, meaning: 'background tasks one node runs at once' }),
-  pollIntervalMs: integer({ name: 'MEMD_TASK_POLL_MS', default: 500, min: 10, max: 60_000, meaning: 'how often an idle node looks for due tasks' }),
+  concurrency: integer({
+    name: 'MEMD_TASK_CONCURRENCY',
+    default: 2,
+    min: 1,
+    max: 64,
+    meaning: 'background tasks one node runs at once',
+  }),
+  pollIntervalMs: integer({
+    name: 'MEMD_TASK_POLL_MS',
+    default: 500,
+    min: 10,
+    max: 60_000,
+    meaning: 'how often an idle node looks for due tasks',
+  }),
   leaseMs: integer({
     name: 'MEMD_TASK_LEASE_MS',
     default: 60_000,
@@ -11,7 +23,13 @@ export const TASKS = {
     max: 3_600_000,
     meaning: 'a running task renews its lease; the tasks of a worker that died return to the queue after the lease',
   }),
-  maxAttempts: integer({ name: 'MEMD_TASK_MAX_ATTEMPTS', default: 5, min: 1, max: 100, meaning: 'attempts of a failing task before it stays `failed` (the database being unavailable does not count)' }),
+  maxAttempts: integer({
+    name: 'MEMD_TASK_MAX_ATTEMPTS',
+    default: 5,
+    min: 1,
+    max: 100,
+    meaning: 'attempts of a failing task before it stays `failed` (the database being unavailable does not count)',
+  }),
 };
 
 export type TasksConfig = SettingValues<typeof TASKS>;

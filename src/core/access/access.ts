@@ -113,13 +113,19 @@ export class AccessResolver {
       authorizeWorkspace(principal, choice.workspaceId);
       return { principal, workspaceId: choice.workspaceId, session: choice.session };
     }
-    const holders = (await this.deps.locator.workspacesOf(ref.kind, ref.id)).filter((w) => w === null || mayUse(principal, w));
+    const holders = (await this.deps.locator.workspacesOf(ref.kind, ref.id)).filter(
+      (w) => w === null || mayUse(principal, w),
+    );
     if (holders.length === 0) throw notFound(LABELS[ref.kind], ref.id);
     // An entry above every workspace is reached from the caller's own workspace.
     const home = homeWorkspace(principal, choice.workspaceId);
-    const workspaceId = holders.includes(null) || holders.includes(home) ? home : holders.length === 1 ? holders[0]! : null;
+    const workspaceId =
+      holders.includes(null) || holders.includes(home) ? home : holders.length === 1 ? holders[0]! : null;
     if (workspaceId === null) {
-      throw new AppError('not_found', `${LABELS[ref.kind]} '${ref.id}' exists in several of your workspaces: name one with workspace_id`);
+      throw new AppError(
+        'not_found',
+        `${LABELS[ref.kind]} '${ref.id}' exists in several of your workspaces: name one with workspace_id`,
+      );
     }
     authorizeWorkspace(principal, workspaceId);
     return { principal, workspaceId, session: null };

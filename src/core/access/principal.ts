@@ -5,11 +5,13 @@ import type { ApiKey } from '../../storage/types.js';
 export type Principal = { kind: 'admin' } | { kind: 'local' } | { kind: 'key'; key: ApiKey };
 
 /** Whether the caller may use the workspace: the admin and local mode everywhere, a key in its workspaces. */
-export const mayUse = (principal: Principal, workspaceId: string): boolean => principal.kind !== 'key' || principal.key.workspaces.includes(workspaceId);
+export const mayUse = (principal: Principal, workspaceId: string): boolean =>
+  principal.kind !== 'key' || principal.key.workspaces.includes(workspaceId);
 
 /** The check made for a workspace the caller named: naming one the key does not hold is refused outright. */
 export function authorizeWorkspace(principal: Principal, workspaceId: string): void {
-  if (!mayUse(principal, workspaceId)) throw new AppError('forbidden', `this API key has no access to workspace '${workspaceId}'`);
+  if (!mayUse(principal, workspaceId))
+    throw new AppError('forbidden', `this API key has no access to workspace '${workspaceId}'`);
 }
 
 export function requireAdmin(principal: Principal): void {
@@ -20,7 +22,8 @@ export function requireAdmin(principal: Principal): void {
 export const mayCreateWorkspaces = (principal: Principal): boolean => principal.kind !== 'key';
 
 /** The workspaces a key-holder may see; undefined for callers who see every workspace. */
-export const visibleWorkspaces = (principal: Principal): readonly string[] | undefined => (principal.kind === 'key' ? principal.key.workspaces : undefined);
+export const visibleWorkspaces = (principal: Principal): readonly string[] | undefined =>
+  principal.kind === 'key' ? principal.key.workspaces : undefined;
 
 /** The workspace a key-holder means when naming none: its only workspace, if it has exactly one. */
 export const defaultWorkspaceOf = (principal: Principal): string | undefined =>

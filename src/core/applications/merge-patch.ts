@@ -1,6 +1,7 @@
 import type { JsonObject } from '../../storage/types.js';
 
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * JSON Merge Patch (RFC 7386): objects merge key by key, all the way down; `null` removes a key; anything else

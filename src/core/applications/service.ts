@@ -14,7 +14,9 @@ export interface ApplicationInput {
   metadata?: JsonObject | undefined;
 }
 
-export type ApplicationPatch = Partial<Omit<ApplicationInput, 'description'>> & { description?: string | null | undefined };
+export type ApplicationPatch = Partial<Omit<ApplicationInput, 'description'>> & {
+  description?: string | null | undefined;
+};
 
 /** An application as it is in one workspace. */
 export interface WorkspaceApplication {
@@ -55,7 +57,10 @@ export class ApplicationService {
     return application;
   }
 
-  list(page: { limit: number; offset: number }, visibleIn?: readonly string[]): Promise<{ applications: Application[]; total: number }> {
+  list(
+    page: { limit: number; offset: number },
+    visibleIn?: readonly string[],
+  ): Promise<{ applications: Application[]; total: number }> {
     return this.storage.applications.list({ ...page, ...(visibleIn ? { linkedTo: visibleIn } : {}) });
   }
 
@@ -76,7 +81,11 @@ export class ApplicationService {
   }
 
   /** Creates or changes the link; fields not given keep their value (new link: enabled, no overrides). */
-  async link(id: string, workspaceId: string, input: { enabled?: boolean | undefined; config_overrides?: JsonObject | undefined }): Promise<{ link: ApplicationLink; created: boolean }> {
+  async link(
+    id: string,
+    workspaceId: string,
+    input: { enabled?: boolean | undefined; config_overrides?: JsonObject | undefined },
+  ): Promise<{ link: ApplicationLink; created: boolean }> {
     await this.get(id);
     await this.workspaces.get(workspaceId);
     const now = isoNow(this.clock);
@@ -97,7 +106,8 @@ export class ApplicationService {
   async unlink(id: string, workspaceId: string): Promise<void> {
     await this.get(id);
     await this.workspaces.get(workspaceId);
-    if (!(await this.storage.applications.deleteLink(id, workspaceId))) throw notFound(`link of application '${id}' to workspace`, workspaceId);
+    if (!(await this.storage.applications.deleteLink(id, workspaceId)))
+      throw notFound(`link of application '${id}' to workspace`, workspaceId);
   }
 
   async inWorkspace(workspaceId: string): Promise<WorkspaceApplication[]> {

@@ -5,7 +5,6 @@ import { isoNow, type Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import type { Principal } from '../access/principal.js';
 
-
 export interface IssuedKey {
   id: string;
   /** The secret: shown once, at creation; only its hash is stored. */
@@ -58,7 +57,13 @@ export class ApiKeyService {
       last_used_at: null,
     };
     await this.storage.apiKeys.create(record);
-    return { id: record.id, key: secret, name: record.name, workspaces: record.workspaces, created_at: record.created_at };
+    return {
+      id: record.id,
+      key: secret,
+      name: record.name,
+      workspaces: record.workspaces,
+      created_at: record.created_at,
+    };
   }
 
   list(): Promise<ApiKey[]> {

@@ -9,14 +9,22 @@ export class DatabaseCheckpointStore implements CheckpointStore {
     private readonly clock: Clock,
   ) {}
 
-  save(sessionId: string, data: Uint8Array, meta: CheckpointMeta, revision: string, replaces: string | null): Promise<boolean> {
+  save(
+    sessionId: string,
+    data: Uint8Array,
+    meta: CheckpointMeta,
+    revision: string,
+    replaces: string | null,
+  ): Promise<boolean> {
     // A session that has ended meanwhile keeps nothing (its row, and its checkpoint, are gone).
     return this.storage.sandboxCheckpoints.put(sessionId, data, { ...meta }, isoNow(this.clock), revision, replaces);
   }
 
   async load(sessionId: string): Promise<StoredCheckpoint | null> {
     const checkpoint = await this.storage.sandboxCheckpoints.get(sessionId);
-    return checkpoint ? { data: checkpoint.data, meta: checkpoint.metadata as unknown as CheckpointMeta, revision: checkpoint.revision } : null;
+    return checkpoint
+      ? { data: checkpoint.data, meta: checkpoint.metadata as unknown as CheckpointMeta, revision: checkpoint.revision }
+      : null;
   }
 
   revision(sessionId: string): Promise<string | null> {

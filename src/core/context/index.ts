@@ -14,4 +14,10 @@ export type {
 } from './service.js';
 export { DatabaseCheckpointStore } from './checkpoint-store.js';
 export { sandboxHost, type SandboxHostDeps } from './host.js';
-export { recallMemorySearch, type FoundMemory, type MemorySearch, type MemorySearchRequest, type MemorySearchResult } from './memory-search.js';
+export {
+  recallMemorySearch,
+  type FoundMemory,
+  type MemorySearch,
+  type MemorySearchRequest,
+  type MemorySearchResult,
+} from './memory-search.js';

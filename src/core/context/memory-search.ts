@@ -40,7 +40,12 @@ export function recallMemorySearch(recall: RecallService, storage: Storage): Mem
       tags: request.tags,
       minRelevance: request.minRelevance ?? 0,
     });
-    const embeddings = request.includeEmbeddings ? await storage.memories.getEmbeddings(workspaceId, result.memories.map((m) => m.id)) : undefined;
+    const embeddings = request.includeEmbeddings
+      ? await storage.memories.getEmbeddings(
+          workspaceId,
+          result.memories.map((m) => m.id),
+        )
+      : undefined;
     const memories = result.memories.map((memory): FoundMemory => {
       const vectorOf = embeddings?.get(memory.id);
       return { ...memory, ...(vectorOf && { embedding: Array.from(vectorOf) }) };

@@ -29,8 +29,13 @@ Reply with exactly one \`\`\`python code block and nothing else.`;
 
 export function rlmCodePrompt(goal: string, variables: ContextVariable[], history: RlmStep[]): string {
   const parts = [`Goal: ${goal}`];
-  if (variables.length > 0) parts.push(`Variables already in the sandbox:\n\n${variables.map(variableBlock).join('\n\n')}`);
-  history.forEach((step, index) => { parts.push(`Step ${index + 1} code:\n\`\`\`python\n${step.code}\n\`\`\`\nStep ${index + 1} output:\n${step.output}`); });
+  if (variables.length > 0)
+    parts.push(`Variables already in the sandbox:\n\n${variables.map(variableBlock).join('\n\n')}`);
+  history.forEach((step, index) => {
+    parts.push(
+      `Step ${index + 1} code:\n\`\`\`python\n${step.code}\n\`\`\`\nStep ${index + 1} output:\n${step.output}`,
+    );
+  });
   parts.push(history.length === 0 ? 'Write the code for the first step.' : 'Write the code for the next step.');
   return parts.join('\n\n');
 }

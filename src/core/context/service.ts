@@ -115,7 +115,8 @@ const DETAIL_LEVELS: Record<string, RlmDetailLevel> = {
 
 export function parseDetailLevel(level: string | undefined): RlmDetailLevel {
   const parsed = DETAIL_LEVELS[level ?? 'standard'];
-  if (!parsed) throw new AppError('validation_error', `detail_level must be one of ${Object.keys(DETAIL_LEVELS).join(', ')}`);
+  if (!parsed)
+    throw new AppError('validation_error', `detail_level must be one of ${Object.keys(DETAIL_LEVELS).join(', ')}`);
   return parsed;
 }
 
@@ -128,7 +129,13 @@ export class ContextService {
     const { variable, ...search } = request;
     const found = await this.options.search(workspaceId, { ...search, limit: request.limit ?? DEFAULT_LOAD_LIMIT });
     await this.options.sandboxes.setVariable(sessionId, variable, found.memories);
-    return { count: found.memories.length, variable, var: variable, query: request.query, total_available: found.total_available };
+    return {
+      count: found.memories.length,
+      variable,
+      var: variable,
+      query: request.query,
+      total_available: found.total_available,
+    };
   }
 
   /** Sends the prompt with the named variables' contents; stores the answer in `resultVar` if given. */
@@ -137,10 +144,19 @@ export class ContextService {
     const names = request.variables ?? [];
     const perVariable = Math.floor((request.maxContextChars ?? DEFAULT_MAX_CONTEXT_CHARS) / Math.max(names.length, 1));
     const variables = await this.readVariables(sessionId, names, perVariable);
-    const answer = await llm.complete({ system: QUERY_SYSTEM, messages: [{ role: 'user', content: queryPrompt(request.prompt, variables) }] });
+    const answer = await llm.complete({
+      system: QUERY_SYSTEM,
+      messages: [{ role: 'user', content: queryPrompt(request.prompt, variables) }],
+    });
     if (request.resultVar) await this.options.sandboxes.setVariable(sessionId, request.resultVar, answer.text);
     const tokens = (answer.inputTokens ?? 0) + (answer.outputTokens ?? 0);
-    return { response: answer.text, variables_used: names, variables_included: names, tokens_used: tokens, result_var: request.resultVar ?? null };
+    return {
+      response: answer.text,
+      variables_used: names,
+      variables_included: names,
+      tokens_used: tokens,
+      result_var: request.resultVar ?? null,
+    };
   }
 
   /**
@@ -155,7 +171,10 @@ export class ContextService {
     const deadline = Date.now() + (this.options.rlmTimeBudgetMs ?? 120_000);
     const names = [...(request.variables ?? [])];
     if (request.memoryQuery) {
-      const found = await this.options.search(workspaceId, { query: request.memoryQuery, limit: request.memoryLimit ?? DEFAULT_RLM_MEMORY_LIMIT });
+      const found = await this.options.search(workspaceId, {
+        query: request.memoryQuery,
+        limit: request.memoryLimit ?? DEFAULT_RLM_MEMORY_LIMIT,
+      });
       await sandboxes.setVariable(sessionId, RLM_MEMORIES_VARIABLE, found.memories);
       if (!names.includes(RLM_MEMORIES_VARIABLE)) names.push(RLM_MEMORIES_VARIABLE);
     }
@@ -168,7 +187,10 @@ export class ContextService {
     const history: RlmStep[] = [];
     let lastRun: ExecuteResult | undefined;
     for (let iteration = 1; iteration <= (request.maxIterations ?? 10); iteration++) {
-      const written = await this.ask(llm, deadline, { system: RLM_CODE_SYSTEM, messages: [{ role: 'user', content: rlmCodePrompt(request.goal, variables, history) }] });
+      const written = await this.ask(llm, deadline, {
+        system: RLM_CODE_SYSTEM,
+        messages: [{ role: 'user', content: rlmCodePrompt(request.goal, variables, history) }],
+      });
       if (written === undefined) break;
       const step: RlmStep = { code: extractCode(written), output: '' };
       lastRun = await sandboxes.execute(sessionId, { code: step.code, returnResult: true });
@@ -177,10 +199,20 @@ export class ContextService {
       const finishedByCode = (await sandboxes.getVariableText(sessionId, '_goal_achieved', 10)) === 'true';
       const judged = finishedByCode
         ? 'ACHIEVED (the code set _goal_achieved)'
-        : await this.ask(llm, deadline, { system: RLM_EVALUATION_SYSTEM, messages: [{ role: 'user', content: rlmEvaluationPrompt(request.goal, step) }] });
+        : await this.ask(llm, deadline, {
+            system: RLM_EVALUATION_SYSTEM,
+            messages: [{ role: 'user', content: rlmEvaluationPrompt(request.goal, step) }],
+          });
       const evaluation = judged?.trim() ?? 'not evaluated: the time budget ran out';
       const action = judged === undefined ? 'continue' : actionFor(evaluation);
-      trace.push({ iteration, generated_code: step.code, exec_output: step.output, variables_changed: lastRun.variables_changed, evaluation, action });
+      trace.push({
+        iteration,
+        generated_code: step.code,
+        exec_output: step.output,
+        variables_changed: lastRun.variables_changed,
+        evaluation,
+        action,
+      });
       history.push({ code: step.code, output: cut(step.output, HISTORY_OUTPUT_CHARS) });
       if (action !== 'continue' || judged === undefined) break;
     }
@@ -189,7 +221,12 @@ export class ContextService {
     const finalResult = await sandboxes.getVariableText(sessionId, '_final_result', RLM_RESULT_CHARS);
     const result = finalResult ?? lastRun?.result ?? (lastRun?.output || null);
     if (request.resultVar && result !== null) await sandboxes.setVariable(sessionId, request.resultVar, result);
-    return { result, iterations: trace.length, goal_achieved: goalAchieved, trace: trace.map((entry) => trimEntry(entry, detail)) };
+    return {
+      result,
+      iterations: trace.length,
+      goal_achieved: goalAchieved,
+      trace: trace.map((entry) => trimEntry(entry, detail)),
+    };
   }
 
   private async readVariables(sessionId: string, names: string[], maxChars: number): Promise<ContextVariable[]> {
@@ -217,7 +254,10 @@ export class ContextService {
 
 /** The code in a model's reply: its python blocks, else its fenced blocks, else the whole reply. */
 export function extractCode(reply: string): string {
-  const blocks = [...reply.matchAll(/```([\w+-]*)[^\n]*\n([\s\S]*?)```/g)].map((match) => ({ language: (match[1] ?? '').toLowerCase(), code: match[2] ?? '' }));
+  const blocks = [...reply.matchAll(/```([\w+-]*)[^\n]*\n([\s\S]*?)```/g)].map((match) => ({
+    language: (match[1] ?? '').toLowerCase(),
+    code: match[2] ?? '',
+  }));
   const python = blocks.filter((block) => block.language === 'python' || block.language === 'py');
   const chosen = python.length > 0 ? python : blocks.filter((block) => block.language === '');
   return (chosen.length > 0 ? chosen.map((block) => block.code).join('\n') : reply).trim();
@@ -239,7 +279,12 @@ function trimEntry(entry: RlmTraceEntry, detail: RlmDetailLevel): RlmResult['tra
   if (detail === 'minimal') return { iteration: entry.iteration, action: entry.action };
   if (detail === 'verbose') return entry;
   const { generated_code, exec_output, evaluation } = entry;
-  return { ...entry, generated_code: cut(generated_code, STANDARD_TRACE_CHARS), exec_output: cut(exec_output, STANDARD_TRACE_CHARS), evaluation: cut(evaluation, STANDARD_TRACE_CHARS) };
+  return {
+    ...entry,
+    generated_code: cut(generated_code, STANDARD_TRACE_CHARS),
+    exec_output: cut(exec_output, STANDARD_TRACE_CHARS),
+    evaluation: cut(evaluation, STANDARD_TRACE_CHARS),
+  };
 }
 
 function cut(text: string, maxChars: number): string {

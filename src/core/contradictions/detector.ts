@@ -54,7 +54,12 @@ function ruleVerdict(signals: readonly ConflictSignal[], similarity: number): Ve
   const type = TYPE_PRIORITY.find((kind) => signals.some((s) => s.kind === kind))!;
   const strength = Math.max(...signals.map((s) => s.strength));
   const clamped = Math.min(1, Math.max(0, similarity));
-  return { type, confidence: round2(Math.min(0.99, strength * (0.6 + 0.4 * clamped))), method: 'rules', explanation: signals.map((s) => s.detail).join('; ') };
+  return {
+    type,
+    confidence: round2(Math.min(0.99, strength * (0.6 + 0.4 * clamped))),
+    method: 'rules',
+    explanation: signals.map((s) => s.detail).join('; '),
+  };
 }
 
 /**
@@ -74,20 +79,39 @@ export class ContradictionDetector {
   };
 
   /** Checks the memory against its nearest neighbours (all, or those written before it); returns the contradictions newly recorded. */
-  async checkNeighbours(memory: Memory, embedding: Float32Array, neighbourhood: 'all' | 'written-before'): Promise<Contradiction[]> {
+  async checkNeighbours(
+    memory: Memory,
+    embedding: Float32Array,
+    neighbourhood: 'all' | 'written-before',
+  ): Promise<Contradiction[]> {
     const { storage } = this.deps;
-    const neighbours = (await storage.memories.vectorSearch(memory.workspace_id, embedding, { k: NEIGHBOURS, filter: { derived: false, excludeIds: [memory.id] } }))
-      .filter((n) => n.score >= SLOT_SIMILARITY);
+    const neighbours = (
+      await storage.memories.vectorSearch(memory.workspace_id, embedding, {
+        k: NEIGHBOURS,
+        filter: { derived: false, excludeIds: [memory.id] },
+      })
+    ).filter((n) => n.score >= SLOT_SIMILARITY);
     if (neighbours.length === 0) return [];
-    const others = new Map((await storage.memories.getMany(memory.workspace_id, neighbours.map((n) => n.id))).map((m) => [m.id, m]));
+    const others = new Map(
+      (
+        await storage.memories.getMany(
+          memory.workspace_id,
+          neighbours.map((n) => n.id),
+        )
+      ).map((m) => [m.id, m]),
+    );
     const found: Finding[] = [];
     let llmCalls = 0;
     for (const { id, score } of neighbours) {
       const other = others.get(id);
-      if (!other || !checkable(other) || (neighbourhood === 'written-before' && !writtenBefore(other, memory))) continue;
+      if (!other || !checkable(other) || (neighbourhood === 'written-before' && !writtenBefore(other, memory)))
+        continue;
       const [earlier, later] = ordered(memory, other);
       const signals = conflictSignals(earlier.content, later.content).filter((s) => score >= s.minSimilarity);
-      const reviewed = this.deps.llm !== null && llmCalls < LLM_CALLS_PER_MEMORY && (signals.length > 0 || score >= LLM_REVIEW_SIMILARITY);
+      const reviewed =
+        this.deps.llm !== null &&
+        llmCalls < LLM_CALLS_PER_MEMORY &&
+        (signals.length > 0 || score >= LLM_REVIEW_SIMILARITY);
       if (reviewed) llmCalls++;
       const verdict = await this.decide(memory, other, signals, score, reviewed);
       if (verdict) found.push({ memory, other, verdict });
@@ -99,7 +123,10 @@ export class ContradictionDetector {
    * A scan's extra pass: memories that give the same attribute of the same subject different values ("X lives in
    * Y"), compared across the batch whatever their similarity, since the attribute already ties them together.
    */
-  async checkAttributes(memories: readonly Memory[], embeddings: ReadonlyMap<string, Float32Array>): Promise<Contradiction[]> {
+  async checkAttributes(
+    memories: readonly Memory[],
+    embeddings: ReadonlyMap<string, Float32Array>,
+  ): Promise<Contradiction[]> {
     const groups = new Map<string, Array<{ memory: Memory; value: string }>>();
     for (const memory of memories.filter(checkable)) {
       for (const slot of extractSlots(memory.content)) {
@@ -118,7 +145,9 @@ export class ContradictionDetector {
           const [ex, ey] = [embeddings.get(x.memory.id), embeddings.get(y.memory.id)];
           const similarity = ex && ey ? cosine(ex, ey) : 0;
           const [earlier, later] = ordered(x.memory, y.memory);
-          const signals = conflictSignals(earlier.content, later.content).filter((s) => s.kind === 'exclusive_value' || similarity >= s.minSimilarity);
+          const signals = conflictSignals(earlier.content, later.content).filter(
+            (s) => s.kind === 'exclusive_value' || similarity >= s.minSimilarity,
+          );
           const verdict = await this.decide(x.memory, y.memory, signals, similarity, this.deps.llm !== null);
           if (verdict) found.push({ memory: x.memory, other: y.memory, verdict });
         }
@@ -128,16 +157,27 @@ export class ContradictionDetector {
   }
 
   /** The rules' verdict, unless the language model reviewed the pair: then its answer stands (rules if it fails). */
-  private async decide(memory: Memory, other: Memory, signals: readonly ConflictSignal[], similarity: number, reviewed: boolean): Promise<Verdict | null> {
+  private async decide(
+    memory: Memory,
+    other: Memory,
+    signals: readonly ConflictSignal[],
+    similarity: number,
+    reviewed: boolean,
+  ): Promise<Verdict | null> {
     const rules = ruleVerdict(signals, similarity);
     const llm = this.deps.llm;
     if (!reviewed || !llm) return rules;
     const [earlier, later] = ordered(memory, other);
     try {
       const answer = await judgeWithLlm(llm, earlier.content, later.content);
-      return answer.contradicts ? { type: answer.type, confidence: round2(answer.confidence), method: 'llm', explanation: answer.explanation } : null;
+      return answer.contradicts
+        ? { type: answer.type, confidence: round2(answer.confidence), method: 'llm', explanation: answer.explanation }
+        : null;
     } catch (error) {
-      this.deps.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'LLM contradiction judge failed; using rules');
+      this.deps.log.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        'LLM contradiction judge failed; using rules',
+      );
       return rules;
     }
   }
@@ -186,7 +226,9 @@ export class ContradictionDetector {
 }
 
 /** Whether `x` was last written before `y` (ties by id), so that of two memories exactly one is the later. */
-const writtenBefore = (x: Memory, y: Memory): boolean => x.updated_at < y.updated_at || (x.updated_at === y.updated_at && x.id < y.id);
+const writtenBefore = (x: Memory, y: Memory): boolean =>
+  x.updated_at < y.updated_at || (x.updated_at === y.updated_at && x.id < y.id);
 
 /** Earlier first: by creation time, then id. */
-const ordered = (x: Memory, y: Memory): [Memory, Memory] => (x.created_at < y.created_at || (x.created_at === y.created_at && x.id < y.id) ? [x, y] : [y, x]);
+const ordered = (x: Memory, y: Memory): [Memory, Memory] =>
+  x.created_at < y.created_at || (x.created_at === y.created_at && x.id < y.id) ? [x, y] : [y, x];

@@ -21,15 +21,25 @@ function parseVerdict(value: unknown): LlmVerdict {
   const v = value as Record<string, unknown>;
   if (typeof v?.contradicts !== 'boolean') throw new Error('"contradicts" must be a boolean');
   const type = CONTRADICTION_TYPES.find((t) => t === v.type) ?? 'other';
-  const confidence = typeof v.confidence === 'number' && Number.isFinite(v.confidence) ? Math.min(1, Math.max(0, v.confidence)) : 0.5;
-  return { contradicts: v.contradicts, type, confidence, explanation: typeof v.explanation === 'string' ? v.explanation.trim() : '' };
+  const confidence =
+    typeof v.confidence === 'number' && Number.isFinite(v.confidence) ? Math.min(1, Math.max(0, v.confidence)) : 0.5;
+  return {
+    contradicts: v.contradicts,
+    type,
+    confidence,
+    explanation: typeof v.explanation === 'string' ? v.explanation.trim() : '',
+  };
 }
 
 /** The language model's reading of a pair; throws (provider_error) when it gives no usable answer. */
 export async function judgeWithLlm(llm: LlmProvider, earlier: string, later: string): Promise<LlmVerdict> {
   const { value } = await completeJson(
     llm,
-    { system: SYSTEM, messages: [{ role: 'user', content: `Earlier memory: ${earlier}\nLater memory: ${later}` }], temperature: 0 },
+    {
+      system: SYSTEM,
+      messages: [{ role: 'user', content: `Earlier memory: ${earlier}\nLater memory: ${later}` }],
+      temperature: 0,
+    },
     parseVerdict,
   );
   return value;

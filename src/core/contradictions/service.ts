@@ -36,7 +36,10 @@ export class ContradictionService {
     const { storage, workspaces, detector } = this.deps;
     await workspaces.get(workspaceId);
     const batch = (await storage.memories.list(workspaceId, { derived: false }, { limit: batchSize })).items;
-    const embeddings = await storage.memories.getEmbeddings(workspaceId, batch.map((m) => m.id));
+    const embeddings = await storage.memories.getEmbeddings(
+      workspaceId,
+      batch.map((m) => m.id),
+    );
     const found: Contradiction[] = [];
     for (const memory of batch) {
       const embedding = embeddings.get(memory.id);
@@ -53,11 +56,17 @@ export class ContradictionService {
    * new memory that supersedes both (which are soft-deleted). Resolving twice is a conflict. The resolution is
    * claimed first, so two concurrent calls cannot both act; if acting fails, the claim is released.
    */
-  async resolve(workspaceId: string, id: string, resolution: ContradictionResolution, mergedContent: string | undefined): Promise<Contradiction> {
+  async resolve(
+    workspaceId: string,
+    id: string,
+    resolution: ContradictionResolution,
+    mergedContent: string | undefined,
+  ): Promise<Contradiction> {
     const { storage, clock } = this.deps;
     const existing = await storage.contradictions.get(workspaceId, id);
     if (!existing) throw notFound('contradiction', id);
-    if (existing.resolved_at !== null) throw conflict(`contradiction '${id}' was already resolved (${existing.resolution}) at ${existing.resolved_at}`);
+    if (existing.resolved_at !== null)
+      throw conflict(`contradiction '${id}' was already resolved (${existing.resolution}) at ${existing.resolved_at}`);
     const merged = mergedContent?.trim();
     if (resolution === 'merge' && !merged) throw invalid('/merged_content', 'is required when resolution is merge');
     const claimed = await storage.contradictions.claimResolution(workspaceId, id, resolution, isoNow(clock));
@@ -90,16 +99,22 @@ export class ContradictionService {
   private async merge(contradiction: Contradiction, content: string): Promise<Contradiction> {
     const { storage, memories, workspaces, clock } = this.deps;
     const workspaceId = contradiction.workspace_id;
-    const originals = await storage.memories.getMany(workspaceId, [contradiction.memory_a_id, contradiction.memory_b_id]);
+    const originals = await storage.memories.getMany(workspaceId, [
+      contradiction.memory_a_id,
+      contradiction.memory_b_id,
+    ]);
     const scope = await workspaces.writeScope(workspaceId);
     // Similarity dedup would fold the merged text back into one of the two it replaces.
-    const { memory } = await memories.create({ ...scope, dedup: { ...scope.dedup, enabled: false } }, {
-      content,
-      importance: Math.max(...originals.map((m) => m.importance)),
-      tags: dedupeTags(originals.flatMap((m) => m.tags)),
-      metadata: { merged_from: originals.map((m) => m.id), contradiction_id: contradiction.id },
-      ...sharedAttribution(originals),
-    });
+    const { memory } = await memories.create(
+      { ...scope, dedup: { ...scope.dedup, enabled: false } },
+      {
+        content,
+        importance: Math.max(...originals.map((m) => m.importance)),
+        tags: dedupeTags(originals.flatMap((m) => m.tags)),
+        metadata: { merged_from: originals.map((m) => m.id), contradiction_id: contradiction.id },
+        ...sharedAttribution(originals),
+      },
+    );
     const now = isoNow(clock);
     for (const original of originals) {
       if (original.id === memory.id) continue;
@@ -126,5 +141,10 @@ function sharedAttribution(originals: readonly Memory[]) {
     const values = new Set(originals.map(pick));
     return values.size === 1 ? ([...values][0] ?? undefined) : undefined;
   };
-  return { context_id: shared((m) => m.context_id), subject_id: shared((m) => m.subject_id), observer_id: shared((m) => m.observer_id), user_id: shared((m) => m.user_id) };
+  return {
+    context_id: shared((m) => m.context_id),
+    subject_id: shared((m) => m.subject_id),
+    observer_id: shared((m) => m.observer_id),
+    user_id: shared((m) => m.user_id),
+  };
 }

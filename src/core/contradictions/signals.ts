@@ -37,7 +37,11 @@ const stem = (word: string): string => word.replace(/(?<=\w{3})(?:ing|ed)$/, '')
 const REST_MIN_OVERLAP = 0.5;
 
 /** Shared share (Jaccard) of the statements' content-word stems, leaving out the tokens `ignored` says. */
-function restOverlap(tokensA: readonly string[], tokensB: readonly string[], ignored: (token: string) => boolean): number {
+function restOverlap(
+  tokensA: readonly string[],
+  tokensB: readonly string[],
+  ignored: (token: string) => boolean,
+): number {
   const rest = (tokens: readonly string[]) => new Set(contentWords(tokens.filter((t) => !ignored(t))).map(stem));
   const restA = rest(tokensA);
   const restB = rest(tokensB);
@@ -53,7 +57,12 @@ function negationSignal(a: string, b: string): ConflictSignal | null {
   const tokensB = words(b);
   if (tokensA.some(isNegation) === tokensB.some(isNegation)) return null;
   if (restOverlap(tokensA, tokensB, isNegation) < REST_MIN_OVERLAP) return null;
-  return { kind: 'negation', detail: 'one statement negates the other', strength: 0.75, minSimilarity: TOPIC_SIMILARITY };
+  return {
+    kind: 'negation',
+    detail: 'one statement negates the other',
+    strength: 0.75,
+    minSimilarity: TOPIC_SIMILARITY,
+  };
 }
 
 const DATE_PARTS = ['year', 'month', 'day', 'weekday', 'hour', 'minute'] as const;
@@ -78,14 +87,16 @@ function datesIn(text: string): StatedDate[] {
 }
 
 /** Two dates agree when every part both state is the same: "May 3" agrees with "May 3rd, 2026". */
-const datesAgree = (x: StatedDate, y: StatedDate): boolean => DATE_PARTS.every((p) => x.parts[p] === undefined || y.parts[p] === undefined || x.parts[p] === y.parts[p]);
+const datesAgree = (x: StatedDate, y: StatedDate): boolean =>
+  DATE_PARTS.every((p) => x.parts[p] === undefined || y.parts[p] === undefined || x.parts[p] === y.parts[p]);
 
 /** The text with its date expressions blanked out (same length, so offsets hold). */
 const withoutDates = (text: string, dates: readonly StatedDate[]): string =>
   dates.reduceRight((t, d) => `${t.slice(0, d.start)}${' '.repeat(d.end - d.start)}${t.slice(d.end)}`, text);
 
 /** Numbers of a text whose dates are blanked out, decimals and ordinals included ("3rd" → "3"). */
-const numbersIn = (undated: string): string[] => (undated.match(/\d+(?:[.,]\d+)?/g) ?? []).map((n) => n.replace(',', '.'));
+const numbersIn = (undated: string): string[] =>
+  (undated.match(/\d+(?:[.,]\d+)?/g) ?? []).map((n) => n.replace(',', '.'));
 
 /** Exclusive values; one that is a date is reported as the date change it is ("the deadline: may 3 vs june 10"). */
 function slotSignals(a: string, b: string): ConflictSignal[] {
@@ -117,13 +128,29 @@ export function conflictSignals(a: string, b: string): ConflictSignal[] {
   const sameStatement = restOverlap(words(undatedA), words(undatedB), hasDigit) >= REST_MIN_OVERLAP;
   // A date of a single-valued attribute already says it better than the bare dates.
   const datedSlot = slots.some((s) => s.kind === 'date_change');
-  if (sameStatement && !datedSlot && datesA.length > 0 && datesB.length > 0 && !datesA.some((x) => datesB.some((y) => datesAgree(x, y)))) {
-    signals.push({ kind: 'date_change', detail: `${datesA.map((d) => d.text).join(', ')} vs ${datesB.map((d) => d.text).join(', ')}`, strength: 0.8, minSimilarity: TOPIC_SIMILARITY });
+  if (
+    sameStatement &&
+    !datedSlot &&
+    datesA.length > 0 &&
+    datesB.length > 0 &&
+    !datesA.some((x) => datesB.some((y) => datesAgree(x, y)))
+  ) {
+    signals.push({
+      kind: 'date_change',
+      detail: `${datesA.map((d) => d.text).join(', ')} vs ${datesB.map((d) => d.text).join(', ')}`,
+      strength: 0.8,
+      minSimilarity: TOPIC_SIMILARITY,
+    });
   }
   const numbersA = numbersIn(undatedA);
   const numbersB = numbersIn(undatedB);
   if (sameStatement && numbersA.length > 0 && numbersB.length > 0 && numbersA.join(' ') !== numbersB.join(' ')) {
-    signals.push({ kind: 'number_change', detail: `${numbersA.join(', ')} vs ${numbersB.join(', ')}`, strength: 0.7, minSimilarity: TOPIC_SIMILARITY });
+    signals.push({
+      kind: 'number_change',
+      detail: `${numbersA.join(', ')} vs ${numbersB.join(', ')}`,
+      strength: 0.7,
+      minSimilarity: TOPIC_SIMILARITY,
+    });
   }
   signals.push(...slots);
   return signals;

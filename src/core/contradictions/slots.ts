@@ -27,9 +27,36 @@ const POSSESSOR = `[Mm]y|[Oo]ur|[Tt]he|(?:${NAME})'s`;
 /** A free value runs to the end of its clause; `clauseValue` trims it further. */
 const FREE = '[^,.;!?]+';
 const SINGLE_VALUED = [
-  'deadline', 'due date', 'release date', 'launch date', 'start date', 'end date', 'name', 'birthday', 'address', 'email',
-  'phone number', 'capital', 'price', 'cost', 'budget', 'salary', 'age', 'owner', 'manager', 'lead', 'boss', 'port',
-  'version', 'timezone', 'time zone', 'status', 'meeting', 'appointment', 'flight', 'goal',
+  'deadline',
+  'due date',
+  'release date',
+  'launch date',
+  'start date',
+  'end date',
+  'name',
+  'birthday',
+  'address',
+  'email',
+  'phone number',
+  'capital',
+  'price',
+  'cost',
+  'budget',
+  'salary',
+  'age',
+  'owner',
+  'manager',
+  'lead',
+  'boss',
+  'port',
+  'version',
+  'timezone',
+  'time zone',
+  'status',
+  'meeting',
+  'appointment',
+  'flight',
+  'goal',
 ].join('|');
 
 interface Pattern {
@@ -47,60 +74,124 @@ const PATTERNS: Pattern[] = [
   {
     attribute: 'residence',
     strength: 'strong',
-    regex: new RegExp(String.raw`(?<subject>${SUBJECT})\s+(?:now\s+|currently\s+|still\s+)?(?:live|lives|am living|is living|are living|reside|resides|am based|is based|are based|stay|stays)\s+in\s+(?<value>${NAME})`, 'g'),
+    regex: new RegExp(
+      String.raw`(?<subject>${SUBJECT})\s+(?:now\s+|currently\s+|still\s+)?(?:live|lives|am living|is living|are living|reside|resides|am based|is based|are based|stay|stays)\s+in\s+(?<value>${NAME})`,
+      'g',
+    ),
   },
   {
     attribute: 'residence',
     strength: 'strong',
-    regex: new RegExp(String.raw`(?<subject>${SUBJECT})\s+(?:just\s+|recently\s+)?(?:moved|relocated|have moved|has moved|am moving|is moving|are moving|am relocating|is relocating)\s+(?:back\s+)?to\s+(?<value>${NAME})`, 'g'),
+    regex: new RegExp(
+      String.raw`(?<subject>${SUBJECT})\s+(?:just\s+|recently\s+)?(?:moved|relocated|have moved|has moved|am moving|is moving|are moving|am relocating|is relocating)\s+(?:back\s+)?to\s+(?<value>${NAME})`,
+      'g',
+    ),
   },
   {
     attribute: 'residence',
     strength: 'strong',
-    regex: new RegExp(String.raw`(?<value>${NAME})\s+is\s+where\s+(?<subject>${SUBJECT})\s+(?:live|lives|reside|resides|am based|is based|are based)\b`, 'g'),
+    regex: new RegExp(
+      String.raw`(?<value>${NAME})\s+is\s+where\s+(?<subject>${SUBJECT})\s+(?:live|lives|reside|resides|am based|is based|are based)\b`,
+      'g',
+    ),
   },
   {
     attribute: 'origin',
     strength: 'strong',
-    regex: new RegExp(String.raw`(?<subject>${SUBJECT})\s+(?:am|is|are|come|comes)\s+(?:originally\s+)?from\s+(?<value>${NAME})`, 'g'),
+    regex: new RegExp(
+      String.raw`(?<subject>${SUBJECT})\s+(?:am|is|are|come|comes)\s+(?:originally\s+)?from\s+(?<value>${NAME})`,
+      'g',
+    ),
   },
   {
     attribute: 'employer',
     strength: 'strong',
-    regex: new RegExp(String.raw`(?<subject>${SUBJECT})\s+(?:now\s+|currently\s+)?(?:work|works|am working|is working|are working)\s+(?:at|for)\s+(?<value>${NAME})`, 'g'),
+    regex: new RegExp(
+      String.raw`(?<subject>${SUBJECT})\s+(?:now\s+|currently\s+)?(?:work|works|am working|is working|are working)\s+(?:at|for)\s+(?<value>${NAME})`,
+      'g',
+    ),
   },
   {
     attribute: 'employer',
     strength: 'strong',
-    regex: new RegExp(String.raw`(?<subject>${SUBJECT})\s+(?:just\s+)?(?:joined|has joined|have joined)\s+(?<value>${NAME})`, 'g'),
+    regex: new RegExp(
+      String.raw`(?<subject>${SUBJECT})\s+(?:just\s+)?(?:joined|has joined|have joined)\s+(?<value>${NAME})`,
+      'g',
+    ),
   },
   {
     attribute: (g) => `favourite ${g.attr}`,
     strength: 'strong',
-    regex: new RegExp(String.raw`(?<subject>${POSSESSOR})\s+favou?rite\s+(?<attr>[a-z]+(?:\s[a-z]+)?)\s+(?:is|are)\s+(?:now\s+)?(?<value>${FREE})`, 'g'),
+    regex: new RegExp(
+      String.raw`(?<subject>${POSSESSOR})\s+favou?rite\s+(?<attr>[a-z]+(?:\s[a-z]+)?)\s+(?:is|are)\s+(?:now\s+)?(?<value>${FREE})`,
+      'g',
+    ),
   },
   {
     attribute: (g) => g.attr!,
     strength: 'strong',
-    regex: new RegExp(String.raw`(?<subject>${POSSESSOR})\s+(?<attr>(?:[a-z]+\s){0,2}(?:${SINGLE_VALUED}))\s+(?:is|are|will be|has moved to|moved to)\s+(?:now\s+|still\s+)?(?<value>${FREE})`, 'g'),
+    regex: new RegExp(
+      String.raw`(?<subject>${POSSESSOR})\s+(?<attr>(?:[a-z]+\s){0,2}(?:${SINGLE_VALUED}))\s+(?:is|are|will be|has moved to|moved to)\s+(?:now\s+|still\s+)?(?<value>${FREE})`,
+      'g',
+    ),
   },
   {
     attribute: (g) => `opinion of ${clauseValue(g.value!)}`,
     strength: 'strong',
-    regex: new RegExp(String.raw`(?<subject>${SUBJECT})\s+(?:really\s+|truly\s+)?(?<verb>loves?|likes?|enjoys?|adores?|hates?|dislikes?|detests?|can't stand|cannot stand)\s+(?<value>${FREE})`, 'g'),
+    regex: new RegExp(
+      String.raw`(?<subject>${SUBJECT})\s+(?:really\s+|truly\s+)?(?<verb>loves?|likes?|enjoys?|adores?|hates?|dislikes?|detests?|can't stand|cannot stand)\s+(?<value>${FREE})`,
+      'g',
+    ),
     value: (g) => (POSITIVE.has(g.verb!) ? 'positive' : 'negative'),
   },
   {
     attribute: 'preference',
     strength: 'weak',
-    regex: new RegExp(String.raw`(?<subject>${SUBJECT})\s+(?:now\s+|still\s+)?(?:prefers?|preferred)\s+(?<value>${FREE})`, 'g'),
+    regex: new RegExp(
+      String.raw`(?<subject>${SUBJECT})\s+(?:now\s+|still\s+)?(?:prefers?|preferred)\s+(?<value>${FREE})`,
+      'g',
+    ),
   },
 ];
 
 const FIRST_PERSON = new Set(['i', 'my', 'user', 'the user']);
 /** Capitalised because they open the sentence, not because they are names: "Then Ana moved to Rome". */
-const SENTENCE_OPENERS = new Set(['then', 'now', 'so', 'also', 'today', 'yesterday', 'recently', 'finally', 'and', 'but', 'meanwhile', 'currently']);
-const CLAUSE_END = new Set(['and', 'but', 'because', 'since', 'for', 'with', 'when', 'while', 'over', 'than', 'instead', 'rather', 'at', 'in', 'on', 'during', 'until', 'from', 'to', 'so']);
+const SENTENCE_OPENERS = new Set([
+  'then',
+  'now',
+  'so',
+  'also',
+  'today',
+  'yesterday',
+  'recently',
+  'finally',
+  'and',
+  'but',
+  'meanwhile',
+  'currently',
+]);
+const CLAUSE_END = new Set([
+  'and',
+  'but',
+  'because',
+  'since',
+  'for',
+  'with',
+  'when',
+  'while',
+  'over',
+  'than',
+  'instead',
+  'rather',
+  'at',
+  'in',
+  'on',
+  'during',
+  'until',
+  'from',
+  'to',
+  'so',
+]);
 const LEADING = new Set(['the', 'a', 'an', 'now', 'currently', 'still', 'on']);
 const MAX_VALUE_WORDS = 5;
 
@@ -137,7 +228,8 @@ export function extractSlots(text: string): Slot[] {
         const groups = match.groups as Record<string, string>;
         const value = pattern.value ? pattern.value(groups) : clauseValue(groups.value!);
         const attribute = typeof pattern.attribute === 'string' ? pattern.attribute : pattern.attribute(groups);
-        if (value && attribute) slots.push({ subject: subjectKey(groups.subject!), attribute, value, strength: pattern.strength });
+        if (value && attribute)
+          slots.push({ subject: subjectKey(groups.subject!), attribute, value, strength: pattern.strength });
       }
     }
   }
@@ -158,7 +250,8 @@ export function slotConflicts(a: readonly Slot[], b: readonly Slot[]): Array<[Sl
   const conflicts: Array<[Slot, Slot]> = [];
   for (const x of a) {
     for (const y of b) {
-      if (x.subject === y.subject && x.attribute === y.attribute && valuesDisagree(x.value, y.value)) conflicts.push([x, y]);
+      if (x.subject === y.subject && x.attribute === y.attribute && valuesDisagree(x.value, y.value))
+        conflicts.push([x, y]);
     }
   }
   return conflicts;

@@ -66,7 +66,10 @@ export class DataProviderService {
     return provider;
   }
 
-  async list(workspaceId: string, page: { limit: number; offset: number }): Promise<{ providers: DataProvider[]; total: number }> {
+  async list(
+    workspaceId: string,
+    page: { limit: number; offset: number },
+  ): Promise<{ providers: DataProvider[]; total: number }> {
     await this.deps.workspaces.get(workspaceId);
     return this.deps.storage.dataProviders.list(workspaceId, page);
   }
@@ -95,7 +98,9 @@ export class DataProviderService {
   async sync(workspaceId: string, id: string): Promise<DataProviderSyncReport> {
     const provider = await this.get(workspaceId, id);
     const sealed = provider.sealed_args;
-    const result = await this.deps.syncers[provider.provider_type].sync(provider, () => (sealed === null ? null : this.deps.secrets.open<JsonObject>(sealed, secretContext(id))));
+    const result = await this.deps.syncers[provider.provider_type].sync(provider, () =>
+      sealed === null ? null : this.deps.secrets.open<JsonObject>(sealed, secretContext(id)),
+    );
     const now = isoNow(this.deps.clock);
     return { ...result, provider: await this.save(workspaceId, id, { last_synced_at: now }), synced_at: now };
   }

@@ -1,7 +1,8 @@
 import yauzl from 'yauzl';
 import { IngestionProblem } from './extract.js';
 
-const corrupt = (error: unknown) => new IngestionProblem('corrupt_document', `not a readable Word document: ${(error as Error).message}`);
+const corrupt = (error: unknown) =>
+  new IngestionProblem('corrupt_document', `not a readable Word document: ${(error as Error).message}`);
 
 /**
  * A Word document is a zip archive, and a 1 MB archive can hold an entry that inflates to gigabytes (the parser
@@ -13,7 +14,10 @@ const corrupt = (error: unknown) => new IngestionProblem('corrupt_document', `no
 export async function assertExpandsWithin(bytes: Uint8Array, maxBytes: number): Promise<void> {
   let archive: yauzl.ZipFile;
   try {
-    archive = await yauzl.fromBufferPromise(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { lazyEntries: true, validateEntrySizes: true });
+    archive = await yauzl.fromBufferPromise(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+      lazyEntries: true,
+      validateEntrySizes: true,
+    });
   } catch (error) {
     throw corrupt(error);
   }
@@ -23,7 +27,10 @@ export async function assertExpandsWithin(bytes: Uint8Array, maxBytes: number): 
     for await (const entry of archive.eachEntry()) {
       declared += entry.uncompressedSize;
       if (declared > maxBytes) {
-        throw new IngestionProblem('document_too_large', `the document decompresses to more than ${maxBytes} bytes (MEMD_DOCUMENT_MAX_EXPANDED_BYTES)`);
+        throw new IngestionProblem(
+          'document_too_large',
+          `the document decompresses to more than ${maxBytes} bytes (MEMD_DOCUMENT_MAX_EXPANDED_BYTES)`,
+        );
       }
       entries.push(entry);
     }
@@ -33,7 +40,10 @@ export async function assertExpandsWithin(bytes: Uint8Array, maxBytes: number): 
         for await (const _chunk of await archive.openReadStreamPromise(entry)) void _chunk;
       } catch (error) {
         if (/too many bytes/i.test((error as Error).message)) {
-          throw new IngestionProblem('document_too_large', `'${entry.fileName}' decompresses to more than the archive declares for it (a decompression bomb)`);
+          throw new IngestionProblem(
+            'document_too_large',
+            `'${entry.fileName}' decompresses to more than the archive declares for it (a decompression bomb)`,
+          );
         }
         throw corrupt(error);
       }

@@ -27,7 +27,8 @@ function piecesOf(text: string, maxChars: number): Piece[] {
     .map((p) => p.replace(/[ \t]+\n/g, '\n').trim())
     .filter((p) => p.length > 0);
   return paragraphs.flatMap((paragraph) => {
-    const parts = paragraph.length <= maxChars ? [paragraph] : splitSentences(paragraph).flatMap((s) => cutAtWords(s, maxChars));
+    const parts =
+      paragraph.length <= maxChars ? [paragraph] : splitSentences(paragraph).flatMap((s) => cutAtWords(s, maxChars));
     return parts.map((part, i): Piece => ({ text: part, joiner: i === 0 ? '\n\n' : ' ' }));
   });
 }

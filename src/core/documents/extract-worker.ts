@@ -1,4 +1,11 @@
-import { extractPages, IngestionProblem, type ExtractLimits, type ExtractRequest, type Extraction, type ProblemCode } from './extract.js';
+import {
+  extractPages,
+  IngestionProblem,
+  type ExtractLimits,
+  type ExtractRequest,
+  type Extraction,
+  type ProblemCode,
+} from './extract.js';
 
 export type WorkerAnswer = { ok: true; extraction: Extraction } | { ok: false; code: ProblemCode; message: string };
 

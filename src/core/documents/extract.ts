@@ -53,7 +53,11 @@ export interface Extraction {
 
 /** Bytes → text: UTF-8 (BOM dropped), else Windows-1252; NUL bytes mean the file is not text at all. */
 function decodeText(bytes: Uint8Array): string {
-  if (bytes.includes(0)) throw new IngestionProblem('corrupt_document', 'the file holds binary data, not text (UTF-16 is not supported; save it as UTF-8)');
+  if (bytes.includes(0))
+    throw new IngestionProblem(
+      'corrupt_document',
+      'the file holds binary data, not text (UTF-16 is not supported; save it as UTF-8)',
+    );
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
@@ -62,7 +66,11 @@ function decodeText(bytes: Uint8Array): string {
 }
 
 /** Text without pages of its own: a form feed starts a page, and pages hold at most `pageSize` characters. */
-export const paginate = (text: string, pageSize: number): string[] => text.replace(/\r\n?/g, '\n').split('\f').flatMap((part) => packText(part, pageSize));
+export const paginate = (text: string, pageSize: number): string[] =>
+  text
+    .replace(/\r\n?/g, '\n')
+    .split('\f')
+    .flatMap((part) => packText(part, pageSize));
 
 async function pdfPages(bytes: Uint8Array): Promise<string[]> {
   // Loaded on first use: only the extraction worker pays for pdf.js.
@@ -88,7 +96,10 @@ async function docxText(bytes: Uint8Array, maxExpandedBytes: number): Promise<st
   }
 }
 
-async function pagesOf({ bytes, type, pageSize }: ExtractRequest, { maxExpandedBytes }: ExtractLimits): Promise<Extraction> {
+async function pagesOf(
+  { bytes, type, pageSize }: ExtractRequest,
+  { maxExpandedBytes }: ExtractLimits,
+): Promise<Extraction> {
   switch (type) {
     case 'pdf':
       return { extractor: 'unpdf', pages: await pdfPages(bytes) };

@@ -22,7 +22,9 @@ export class DocumentExtractor {
   readonly #worker: LazyWorker;
 
   constructor(private readonly limits: ExtractorLimits) {
-    this.#worker = new LazyWorker(siblingModule(import.meta.url, 'extract-worker'), { resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb } });
+    this.#worker = new LazyWorker(siblingModule(import.meta.url, 'extract-worker'), {
+      resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb },
+    });
   }
 
   async extract(request: ExtractRequest): Promise<Extraction> {
@@ -34,9 +36,16 @@ export class DocumentExtractor {
       answer = (await this.#worker.run(task, { signal: deadline })) as WorkerAnswer;
     } catch (error) {
       this.#worker.discard();
-      if (deadline.aborted) throw new IngestionProblem('extraction_timeout', `text extraction took longer than ${timeoutMs} ms (MEMD_DOCUMENT_EXTRACT_TIMEOUT_MS)`);
+      if (deadline.aborted)
+        throw new IngestionProblem(
+          'extraction_timeout',
+          `text extraction took longer than ${timeoutMs} ms (MEMD_DOCUMENT_EXTRACT_TIMEOUT_MS)`,
+        );
       if ((error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        throw new IngestionProblem('extraction_out_of_memory', `text extraction needed more than ${memoryMb} MiB (MEMD_DOCUMENT_EXTRACT_MEMORY_MB)`);
+        throw new IngestionProblem(
+          'extraction_out_of_memory',
+          `text extraction needed more than ${memoryMb} MiB (MEMD_DOCUMENT_EXTRACT_MEMORY_MB)`,
+        );
       }
       throw error;
     }

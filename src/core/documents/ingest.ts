@@ -1,6 +1,15 @@
 import type { Logger } from '../logger.js';
 import type { EmbeddingProvider } from '../../providers/embedding/types.js';
-import type { DocumentMemoryLink, IngestionJob, IngestionJobPatch, NewDocumentPage, NewTask, StoredDocument, Storage, Task } from '../../storage/types.js';
+import type {
+  DocumentMemoryLink,
+  IngestionJob,
+  IngestionJobPatch,
+  NewDocumentPage,
+  NewTask,
+  StoredDocument,
+  Storage,
+  Task,
+} from '../../storage/types.js';
 import { isoNow, type Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import type { MemoryDraft } from '../memories/records.js';
@@ -18,7 +27,13 @@ export const INGEST_TASK = 'document.ingest';
 const CHUNKS_PER_STEP = 16;
 
 export function ingestTask(job: Pick<IngestionJob, 'id' | 'workspace_id'>, now: string): NewTask {
-  return { kind: INGEST_TASK, workspaceId: job.workspace_id, payload: { job_id: job.id }, runAt: now, dedupeKey: `${INGEST_TASK}:${job.id}` };
+  return {
+    kind: INGEST_TASK,
+    workspaceId: job.workspace_id,
+    payload: { job_id: job.id },
+    runAt: now,
+    dedupeKey: `${INGEST_TASK}:${job.id}`,
+  };
 }
 
 export interface IngestorDeps {
@@ -46,14 +61,20 @@ export class DocumentIngestor {
     const { storage, clock } = this.deps;
     const workspaceId = task.workspaceId!;
     const found = await storage.documents.getJob(workspaceId, String(task.payload.job_id));
-    const job = found?.status === 'queued' ? await this.update(found, { status: 'processing', started_at: isoNow(clock) }, ['queued']) : found;
+    const job =
+      found?.status === 'queued'
+        ? await this.update(found, { status: 'processing', started_at: isoNow(clock) }, ['queued'])
+        : found;
     if (job?.status !== 'processing') return;
     const document = await storage.documents.get(workspaceId, job.document_id);
     if (!document) return;
     try {
       if (await this.run(document, job)) await this.settle(document, job, { status: 'completed' });
     } catch (error) {
-      const problem = error instanceof IngestionProblem ? error : new IngestionProblem('ingestion_failed', error instanceof Error ? error.message : String(error));
+      const problem =
+        error instanceof IngestionProblem
+          ? error
+          : new IngestionProblem('ingestion_failed', error instanceof Error ? error.message : String(error));
       if (problem !== error) this.deps.log.warn({ err: problem.message, job: job.id }, 'document ingestion failed');
       await this.settle(document, job, { status: 'failed', error_code: problem.code, error_message: problem.message });
     }
@@ -82,14 +103,27 @@ export class DocumentIngestor {
    * Pages from the stored original, each with a vector per passage; a reprocess without the original keeps the pages
    * it has. Null when the job was cancelled while its pages were read (OCR takes a while).
    */
-  private async storePages(document: StoredDocument, job: IngestionJob, pageSize: number): Promise<IngestionJob | null> {
+  private async storePages(
+    document: StoredDocument,
+    job: IngestionJob,
+    pageSize: number,
+  ): Promise<IngestionJob | null> {
     const { storage, reader, embedder, clock } = this.deps;
     const bytes = await storage.documents.getOriginal(document.workspace_id, document.id);
     if (!bytes) {
-      if (document.page_count === 0) throw new IngestionProblem('original_missing', 'the original file was not retained and no pages were stored; upload it again');
+      if (document.page_count === 0)
+        throw new IngestionProblem(
+          'original_missing',
+          'the original file was not retained and no pages were stored; upload it again',
+        );
       return this.update(job, { pages_total: document.page_count });
     }
-    const reading = await reader.read(document, bytes, pageSize, async () => (await storage.documents.getJob(document.workspace_id, job.id))?.status !== 'processing');
+    const reading = await reader.read(
+      document,
+      bytes,
+      pageSize,
+      async () => (await storage.documents.getJob(document.workspace_id, job.id))?.status !== 'processing',
+    );
     if (!reading) return null;
     const passages = reading.pages.map((page) => passagesOf(page.transcript));
     const vectors = await embedder.embed(passages.flat().map(normaliseContent));
@@ -106,7 +140,11 @@ export class DocumentIngestor {
     }));
     return storage.transaction(async (tx) => {
       await tx.documents.replacePages(document.workspace_id, document.id, pages);
-      return tx.documents.updateJob(document.workspace_id, job.id, { pages_total: pages.length, page_errors: reading.problems, updated_at: now });
+      return tx.documents.updateJob(document.workspace_id, job.id, {
+        pages_total: pages.length,
+        page_errors: reading.problems,
+        updated_at: now,
+      });
     });
   }
 
@@ -115,15 +153,30 @@ export class DocumentIngestor {
    * back as an exact duplicate belongs to this document when it cites it (an earlier run, or this step repeated
    * after a crash); otherwise it is someone else's text and the chunk only counts as deduplicated.
    */
-  private async writeChunks(document: StoredDocument, job: IngestionJob, scope: MemoryWriteScope, chunks: readonly Chunk[]): Promise<void> {
+  private async writeChunks(
+    document: StoredDocument,
+    job: IngestionJob,
+    scope: MemoryWriteScope,
+    chunks: readonly Chunk[],
+  ): Promise<void> {
     const { storage, memories, clock } = this.deps;
-    const outcomes = await memories.createMany(scope, chunks.map((chunk) => draftOf(document, chunk)));
+    const outcomes = await memories.createMany(
+      scope,
+      chunks.map((chunk) => draftOf(document, chunk)),
+    );
     const links: DocumentMemoryLink[] = [];
     outcomes.forEach((outcome, i) => {
       if ('error' in outcome) throw outcome.error;
       const chunk = chunks[i]!;
       if (outcome.action === 'created' || outcome.memory.metadata.document_id === document.id) {
-        links.push({ document_id: document.id, memory_id: outcome.memory.id, workspace_id: document.workspace_id, job_id: job.id, page_no: chunk.page_no, chunk_index: chunk.index });
+        links.push({
+          document_id: document.id,
+          memory_id: outcome.memory.id,
+          workspace_id: document.workspace_id,
+          job_id: job.id,
+          page_no: chunk.page_no,
+          chunk_index: chunk.index,
+        });
       }
     });
     // Progress is recorded whatever the status: a job cancelled meanwhile still says how far it got.
@@ -140,7 +193,9 @@ export class DocumentIngestor {
 
   /** Memories of the document that an earlier run made and this one did not (their text changed): removed. */
   private async dropStaleMemories(document: StoredDocument, jobId: string): Promise<void> {
-    const { ids } = await this.deps.storage.documents.linkedMemoryIds(document.workspace_id, document.id, { exceptJobId: jobId });
+    const { ids } = await this.deps.storage.documents.linkedMemoryIds(document.workspace_id, document.id, {
+      exceptJobId: jobId,
+    });
     await this.deps.memories.hardDeleteMany(document.workspace_id, ids);
   }
 
@@ -154,13 +209,27 @@ export class DocumentIngestor {
   private async settle(document: StoredDocument, job: IngestionJob, patch: IngestionJobPatch): Promise<void> {
     const { storage, clock } = this.deps;
     await storage.transaction(async (tx) => {
-      await tx.documents.updateJob(document.workspace_id, job.id, { ...patch, finished_at: isoNow(clock), updated_at: isoNow(clock) }, ['processing']);
+      await tx.documents.updateJob(
+        document.workspace_id,
+        job.id,
+        { ...patch, finished_at: isoNow(clock), updated_at: isoNow(clock) },
+        ['processing'],
+      );
       if (!document.retain_original) await tx.documents.deleteOriginal(document.workspace_id, document.id);
     });
   }
 
-  private update(job: IngestionJob, patch: IngestionJobPatch, onlyFrom?: IngestionJob['status'][]): Promise<IngestionJob | null> {
-    return this.deps.storage.documents.updateJob(job.workspace_id, job.id, { ...patch, updated_at: isoNow(this.deps.clock) }, onlyFrom);
+  private update(
+    job: IngestionJob,
+    patch: IngestionJobPatch,
+    onlyFrom?: IngestionJob['status'][],
+  ): Promise<IngestionJob | null> {
+    return this.deps.storage.documents.updateJob(
+      job.workspace_id,
+      job.id,
+      { ...patch, updated_at: isoNow(this.deps.clock) },
+      onlyFrom,
+    );
   }
 }
 

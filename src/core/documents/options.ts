@@ -13,7 +13,9 @@ export interface ExtractionOptions {
 export const DEFAULT_EXTRACTION_OPTIONS: ExtractionOptions = { chunk_size: 1_000, page_size: 3_000 };
 
 /** Later layers override earlier ones; unset fields keep the defaults. */
-export function resolveOptions(...layers: ReadonlyArray<Partial<ExtractionOptions> | JsonObject | undefined>): ExtractionOptions {
+export function resolveOptions(
+  ...layers: ReadonlyArray<Partial<ExtractionOptions> | JsonObject | undefined>
+): ExtractionOptions {
   const options = { ...DEFAULT_EXTRACTION_OPTIONS };
   for (const layer of layers) {
     for (const key of Object.keys(DEFAULT_EXTRACTION_OPTIONS) as Array<keyof ExtractionOptions>) {
@@ -34,5 +36,7 @@ export interface Chunk {
 /** The chunks of the document's pages, in order: the same pages and size always give the same chunks. */
 export function chunksOf(pages: readonly Pick<DocumentPage, 'page_no' | 'transcript'>[], chunkSize: number): Chunk[] {
   let index = 0;
-  return pages.flatMap((page) => packText(page.transcript, chunkSize).map((text) => ({ page_no: page.page_no, index: index++, text })));
+  return pages.flatMap((page) =>
+    packText(page.transcript, chunkSize).map((text) => ({ page_no: page.page_no, index: index++, text })),
+  );
 }

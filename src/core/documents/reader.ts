@@ -37,12 +37,14 @@ export interface DocumentReaderDeps {
   ocrLimits: { timeoutMs: number; maxPixels: number };
 }
 
-const OCR_OFF = 'OCR is off on this server (MEMD_OCR_PROVIDER=off); MEMD_OCR_PROVIDER=local reads images in-process, or peer with MEMD_OCR_BASE_URL';
+const OCR_OFF =
+  'OCR is off on this server (MEMD_OCR_PROVIDER=off); MEMD_OCR_PROVIDER=local reads images in-process, or peer with MEMD_OCR_BASE_URL';
 const TRANSCRIPTION_OFF =
   'audio transcription is not configured on this server; set MEMD_TRANSCRIPTION_BASE_URL to an OpenAI-compatible endpoint that serves /audio/transcriptions (e.g. https://api.openai.com/v1, a whisper server, or an embedding peer forwarding to one) and MEMD_TRANSCRIPTION_MODEL';
 
 /** An OCR failure as a job reports it: an unreadable image is a corrupt document, the rest keep their code. */
-const problemCode = (problem: OcrProblem): ProblemCode => (problem.code === 'invalid_image' ? 'corrupt_document' : problem.code);
+const problemCode = (problem: OcrProblem): ProblemCode =>
+  problem.code === 'invalid_image' ? 'corrupt_document' : problem.code;
 
 /**
  * Turns a stored document into page transcripts, whatever it is: text formats and PDF text layers through the
@@ -61,14 +63,25 @@ export class DocumentReader {
   }
 
   /** The document's pages; null when `stopped` says the job was cancelled on the way (checked before each OCR page). */
-  async read(source: ReadSource, bytes: Uint8Array, pageSize: number, stopped: () => Promise<boolean>): Promise<Reading | null> {
+  async read(
+    source: ReadSource,
+    bytes: Uint8Array,
+    pageSize: number,
+    stopped: () => Promise<boolean>,
+  ): Promise<Reading | null> {
     if (bytes.length === 0) throw new IngestionProblem('empty_document', 'the file is empty');
     const reading = await this.pagesOf(source, bytes, pageSize, stopped);
-    if (reading?.pages.every((page) => page.transcript.trim() === '')) throw new IngestionProblem('no_text', this.whyNoText(source.document_type, reading.problems));
+    if (reading?.pages.every((page) => page.transcript.trim() === ''))
+      throw new IngestionProblem('no_text', this.whyNoText(source.document_type, reading.problems));
     return reading;
   }
 
-  private async pagesOf(source: ReadSource, bytes: Uint8Array, pageSize: number, stopped: () => Promise<boolean>): Promise<Reading | null> {
+  private async pagesOf(
+    source: ReadSource,
+    bytes: Uint8Array,
+    pageSize: number,
+    stopped: () => Promise<boolean>,
+  ): Promise<Reading | null> {
     switch (source.document_type) {
       case 'image':
         return this.readImageUpload(bytes, stopped);
@@ -76,7 +89,13 @@ export class DocumentReader {
         return { pages: await this.transcribe(source, bytes, pageSize), problems: [] };
       default: {
         const extraction = await this.deps.extractor.extract({ bytes, type: source.document_type, pageSize });
-        const pages = extraction.pages.map((transcript): ReadPage => ({ transcript, transcript_model: extraction.extractor, transcript_confidence: null }));
+        const pages = extraction.pages.map(
+          (transcript): ReadPage => ({
+            transcript,
+            transcript_model: extraction.extractor,
+            transcript_confidence: null,
+          }),
+        );
         if (source.document_type !== 'pdf' || !this.deps.ocr) return { pages, problems: [] };
         return this.readScannedPages(bytes, pages, stopped);
       }
@@ -91,7 +110,11 @@ export class DocumentReader {
     const tiff = tiffPages(bytes);
     if (tiff.length <= 1) return { pages: [await this.readImage(bytes)], problems: [] };
     const ocr = this.ocrOrRefuse();
-    const blank: ReadPage[] = tiff.map(() => ({ transcript: '', transcript_model: ocr.model, transcript_confidence: null }));
+    const blank: ReadPage[] = tiff.map(() => ({
+      transcript: '',
+      transcript_model: ocr.model,
+      transcript_confidence: null,
+    }));
     return this.readPagesByOcr(blank, async (pageNo) => tiff[pageNo - 1]!(), stopped);
   }
 
@@ -107,7 +130,11 @@ export class DocumentReader {
   }
 
   /** PDF pages without a text layer are drawn (at most MEMD_OCR_MAX_PIXELS) and read by OCR, one at a time. */
-  private readScannedPages(pdf: Uint8Array, pages: ReadPage[], stopped: () => Promise<boolean>): Promise<Reading | null> {
+  private readScannedPages(
+    pdf: Uint8Array,
+    pages: ReadPage[],
+    stopped: () => Promise<boolean>,
+  ): Promise<Reading | null> {
     const { timeoutMs, maxPixels } = this.deps.ocrLimits;
     return this.readPagesByOcr(
       pages,
@@ -123,7 +150,11 @@ export class DocumentReader {
    * Reads the pages that have no text yet by OCR, one at a time, a cancel seen before each: `imageOf` gives a page's
    * image, or why it has none. A page that cannot be read stays blank and is listed with its reason.
    */
-  private async readPagesByOcr(pages: readonly ReadPage[], imageOf: (pageNo: number) => Promise<Uint8Array | PageError>, stopped: () => Promise<boolean>): Promise<Reading | null> {
+  private async readPagesByOcr(
+    pages: readonly ReadPage[],
+    imageOf: (pageNo: number) => Promise<Uint8Array | PageError>,
+    stopped: () => Promise<boolean>,
+  ): Promise<Reading | null> {
     const ocr = this.ocrOrRefuse();
     const problems: PageError[] = [];
     const read = [...pages];
@@ -137,7 +168,11 @@ export class DocumentReader {
       }
       try {
         const result = await ocr.recognize(image);
-        read[pageNo - 1] = { transcript: result.text, transcript_model: result.model, transcript_confidence: result.confidence };
+        read[pageNo - 1] = {
+          transcript: result.text,
+          transcript_model: result.model,
+          transcript_confidence: result.confidence,
+        };
       } catch (error) {
         if (!(error instanceof OcrProblem)) throw error;
         problems.push({ page_no: pageNo, code: problemCode(error), message: error.message });
@@ -155,7 +190,11 @@ export class DocumentReader {
     if (!this.deps.transcriber) throw new IngestionProblem('transcription_unavailable', TRANSCRIPTION_OFF);
     try {
       const { text, model } = await this.deps.transcriber.transcribe(bytes, source.filename, source.mime_type);
-      return paginate(text, pageSize).map((transcript) => ({ transcript, transcript_model: model, transcript_confidence: null }));
+      return paginate(text, pageSize).map((transcript) => ({
+        transcript,
+        transcript_model: model,
+        transcript_confidence: null,
+      }));
     } catch (error) {
       if (error instanceof TranscriptionProblem) throw new IngestionProblem('transcription_failed', error.message);
       throw error;
@@ -163,10 +202,13 @@ export class DocumentReader {
   }
 
   private whyNoText(type: DocumentType, problems: readonly PageError[]): string {
-    if (problems.length > 0) return `no page has text; ${problems.map((p) => `page ${p.page_no}: ${p.message}`).join('; ')}`;
+    if (problems.length > 0)
+      return `no page has text; ${problems.map((p) => `page ${p.page_no}: ${p.message}`).join('; ')}`;
     switch (type) {
       case 'pdf':
-        return this.deps.ocr ? 'the PDF has no text layer and OCR found no text on its pages' : `the PDF has no text layer (scanned pages need OCR: ${OCR_OFF})`;
+        return this.deps.ocr
+          ? 'the PDF has no text layer and OCR found no text on its pages'
+          : `the PDF has no text layer (scanned pages need OCR: ${OCR_OFF})`;
       case 'image':
         return 'OCR found no text in the image';
       case 'audio':

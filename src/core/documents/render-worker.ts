@@ -82,7 +82,13 @@ function watchMessages(): void {
  * on the caller's side). Skia's own pixel memory is native and seen by neither check; BENCHMARKS.md has the process's
  * peak for a page stopped at the bound.
  */
-export default async function renderPage({ bytes, pageNo, maxPixels, memoryBytes, verdict }: RenderRequest): Promise<RenderedPage> {
+export default async function renderPage({
+  bytes,
+  pageNo,
+  maxPixels,
+  memoryBytes,
+  verdict,
+}: RenderRequest): Promise<RenderedPage> {
   const { createIsomorphicCanvasFactory, getDocumentProxy, renderPageAsImage } = await import('unpdf');
   const canvasImport = () => import('@napi-rs/canvas');
   // pdf.js says it left an image out only as a warning: this thread does nothing else, so its console is ours to read.
@@ -100,14 +106,26 @@ export default async function renderPage({ bytes, pageNo, maxPixels, memoryBytes
     const pdf = await getDocumentProxy(bytes, { verbosity: 1, CanvasFactory, maxImageSize: maxPixels });
     try {
       const { width, height } = (await pdf.getPage(pageNo)).getViewport({ scale: 1 });
-      const image = await renderPageAsImage(pdf, pageNo, { canvasImport, scale: renderScale(width, height, maxPixels) });
-      if (imageRemoved) return { ok: false, code: 'image_too_large', message: `page ${pageNo} draws an image of more than MEMD_OCR_MAX_PIXELS (${maxPixels}) pixels` };
+      const image = await renderPageAsImage(pdf, pageNo, {
+        canvasImport,
+        scale: renderScale(width, height, maxPixels),
+      });
+      if (imageRemoved)
+        return {
+          ok: false,
+          code: 'image_too_large',
+          message: `page ${pageNo} draws an image of more than MEMD_OCR_MAX_PIXELS (${maxPixels}) pixels`,
+        };
       return { ok: true, image: new Uint8Array(image) };
     } finally {
       await pdf.loadingTask.destroy();
     }
   } catch (error) {
-    return { ok: false, code: 'render_failed', message: `page ${pageNo} could not be drawn: ${(error as Error).message}` };
+    return {
+      ok: false,
+      code: 'render_failed',
+      message: `page ${pageNo} could not be drawn: ${(error as Error).message}`,
+    };
   } finally {
     drawing = null;
     clearInterval(watch);

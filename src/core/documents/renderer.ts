@@ -17,7 +17,9 @@ export class PageRenderer {
   readonly #worker: LazyWorker;
 
   constructor(private readonly limits: RendererLimits) {
-    this.#worker = new LazyWorker(siblingModule(import.meta.url, 'render-worker'), { resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb } });
+    this.#worker = new LazyWorker(siblingModule(import.meta.url, 'render-worker'), {
+      resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb },
+    });
   }
 
   /** The page as a PNG image, or why it could not be drawn (in time, in memory). */
@@ -28,12 +30,32 @@ export class PageRenderer {
     const verdict = new Int32Array(new SharedArrayBuffer(4));
     let drawn: RenderedPage;
     try {
-      drawn = (await this.#worker.run({ ...request, memoryBytes: memoryMb * 1024 * 1024, verdict } satisfies RenderRequest, { signal: deadline })) as RenderedPage;
+      drawn = (await this.#worker.run(
+        { ...request, memoryBytes: memoryMb * 1024 * 1024, verdict } satisfies RenderRequest,
+        { signal: deadline },
+      )) as RenderedPage;
     } catch (error) {
-      if (Atomics.load(verdict, 0) === OVER_BUDGET || (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        drawn = { ok: false, code: 'render_out_of_memory', message: `drawing page ${request.pageNo} needed more than ${memoryMb} MiB (MEMD_DOCUMENT_RENDER_MEMORY_MB)` };
-      } else if (deadline.aborted) drawn = { ok: false, code: 'render_timeout', message: `drawing page ${request.pageNo} took longer than ${timeoutMs} ms (MEMD_OCR_TIMEOUT_MS)` };
-      else drawn = { ok: false, code: 'render_failed', message: `page ${request.pageNo} could not be drawn: ${(error as Error).message}` };
+      if (
+        Atomics.load(verdict, 0) === OVER_BUDGET ||
+        (error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY'
+      ) {
+        drawn = {
+          ok: false,
+          code: 'render_out_of_memory',
+          message: `drawing page ${request.pageNo} needed more than ${memoryMb} MiB (MEMD_DOCUMENT_RENDER_MEMORY_MB)`,
+        };
+      } else if (deadline.aborted)
+        drawn = {
+          ok: false,
+          code: 'render_timeout',
+          message: `drawing page ${request.pageNo} took longer than ${timeoutMs} ms (MEMD_OCR_TIMEOUT_MS)`,
+        };
+      else
+        drawn = {
+          ok: false,
+          code: 'render_failed',
+          message: `page ${request.pageNo} could not be drawn: ${(error as Error).message}`,
+        };
     }
     if (!drawn.ok) this.#worker.discard();
     return drawn;

@@ -1,7 +1,16 @@
 import { createHash } from 'node:crypto';
 import { conflict, notFound } from '../../errors.js';
 import type { EmbeddingProvider } from '../../providers/embedding/types.js';
-import type { DocumentRecord, DocumentType, IngestionJob, IngestionStatus, JsonObject, Memory, StoredDocument, Storage } from '../../storage/types.js';
+import type {
+  DocumentRecord,
+  DocumentType,
+  IngestionJob,
+  IngestionStatus,
+  JsonObject,
+  Memory,
+  StoredDocument,
+  Storage,
+} from '../../storage/types.js';
 import { isoNow, type Clock } from '../clock.js';
 import type { CoreEvents } from '../events.js';
 import { newId } from '../ids.js';
@@ -94,16 +103,32 @@ export class DocumentService {
     return { document: presentDocument(await this.document(workspace.id, documentId)), job: presentJob(job) };
   }
 
-  async list(workspaceId: string, options: { status?: IngestionStatus | undefined; documentType?: DocumentType | undefined; limit: number; offset: number }) {
+  async list(
+    workspaceId: string,
+    options: {
+      status?: IngestionStatus | undefined;
+      documentType?: DocumentType | undefined;
+      limit: number;
+      offset: number;
+    },
+  ) {
     await this.deps.workspaces.get(workspaceId);
     const { documents, total } = await this.deps.storage.documents.list(workspaceId, options);
-    return { documents: documents.map(presentDocument), total_count: total, limit: options.limit, offset: options.offset };
+    return {
+      documents: documents.map(presentDocument),
+      total_count: total,
+      limit: options.limit,
+      offset: options.offset,
+    };
   }
 
   /** The document with the ids of the memories its chunks became, and its current job. */
   async get(workspaceId: string, id: string) {
     const document = await this.document(workspaceId, id);
-    const [{ ids }, job] = await Promise.all([this.deps.storage.documents.linkedMemoryIds(workspaceId, id, {}), this.job(workspaceId, document.current_job_id)]);
+    const [{ ids }, job] = await Promise.all([
+      this.deps.storage.documents.linkedMemoryIds(workspaceId, id, {}),
+      this.job(workspaceId, document.current_job_id),
+    ]);
     return { document: { ...presentDocument(document), memory_ids: ids }, job };
   }
 
@@ -135,12 +160,18 @@ export class DocumentService {
   async search(workspaceId: string, request: { query: string; limit: number; documentIds?: string[] | undefined }) {
     await this.deps.workspaces.get(workspaceId);
     const [vector] = await this.deps.queryEmbedder.embed([normaliseContent(request.query)]);
-    const found = await this.deps.storage.documents.searchPages(workspaceId, vector!, { k: request.limit, documentIds: request.documentIds });
+    const found = await this.deps.storage.documents.searchPages(workspaceId, vector!, {
+      k: request.limit,
+      documentIds: request.documentIds,
+    });
     const pages = found.map(({ page, score, passage }) => ({ ...page, relevance_score: score, passage }));
     return { pages, total_count: pages.length, query: request.query };
   }
 
-  async jobs(workspaceId: string, options: { status?: IngestionStatus | undefined; documentId?: string | undefined; limit: number; offset: number }) {
+  async jobs(
+    workspaceId: string,
+    options: { status?: IngestionStatus | undefined; documentId?: string | undefined; limit: number; offset: number },
+  ) {
     await this.deps.workspaces.get(workspaceId);
     const { jobs, total } = await this.deps.storage.documents.listJobs(workspaceId, options);
     return { jobs: jobs.map(presentJob), total_count: total, limit: options.limit, offset: options.offset };
@@ -162,12 +193,18 @@ export class DocumentService {
     if (!job) throw notFound('ingestion job', jobId);
     const now = isoNow(clock);
     const cancelled = await storage.transaction(async (tx) => {
-      const updated = await tx.documents.updateJob(workspaceId, jobId, { status: 'cancelled', finished_at: now, updated_at: now }, ACTIVE);
+      const updated = await tx.documents.updateJob(
+        workspaceId,
+        jobId,
+        { status: 'cancelled', finished_at: now, updated_at: now },
+        ACTIVE,
+      );
       const document = updated && (await tx.documents.get(workspaceId, updated.document_id));
       if (document && !document.retain_original) await tx.documents.deleteOriginal(workspaceId, document.id);
       return updated;
     });
-    if (!cancelled) throw conflict(`ingestion job '${jobId}' is ${job.status}; only a queued or processing job can be cancelled`);
+    if (!cancelled)
+      throw conflict(`ingestion job '${jobId}' is ${job.status}; only a queued or processing job can be cancelled`);
     return { job: presentJob(cancelled) };
   }
 
@@ -180,8 +217,12 @@ export class DocumentService {
   async reprocess(workspaceId: string, id: string, change: ReprocessChange = {}) {
     const { storage, clock, events } = this.deps;
     const document = await this.document(workspaceId, id);
-    if (ACTIVE.includes(document.status)) throw conflict(`document '${id}' is being ingested (job '${document.current_job_id}' is ${document.status}); cancel it or wait`);
-    if (!document.original_stored && document.page_count === 0) throw conflict(`document '${id}' has neither its original nor pages to reprocess; upload the file again`);
+    if (ACTIVE.includes(document.status))
+      throw conflict(
+        `document '${id}' is being ingested (job '${document.current_job_id}' is ${document.status}); cancel it or wait`,
+      );
+    if (!document.original_stored && document.page_count === 0)
+      throw conflict(`document '${id}' has neither its original nor pages to reprocess; upload the file again`);
     const now = isoNow(clock);
     const options = resolveOptions(document.extraction_options, change.extractionOptions);
     const job = newJob(workspaceId, id, options, now);
@@ -208,8 +249,14 @@ export class DocumentService {
     const { storage, memories, clock } = this.deps;
     const document = await this.document(workspaceId, id);
     const now = isoNow(clock);
-    await storage.documents.updateJob(workspaceId, document.current_job_id, { status: 'cancelled', finished_at: now, updated_at: now }, ACTIVE);
-    if (deleteMemories) await memories.hardDeleteMany(workspaceId, (await storage.documents.linkedMemoryIds(workspaceId, id, {})).ids);
+    await storage.documents.updateJob(
+      workspaceId,
+      document.current_job_id,
+      { status: 'cancelled', finished_at: now, updated_at: now },
+      ACTIVE,
+    );
+    if (deleteMemories)
+      await memories.hardDeleteMany(workspaceId, (await storage.documents.linkedMemoryIds(workspaceId, id, {})).ids);
     await storage.documents.delete(workspaceId, id);
   }
 

@@ -36,7 +36,9 @@ function directoryOffsets(bytes: Uint8Array, layout: TiffLayout): Array<{ start:
   for (let start = offsetAt(view, firstDirectoryField(layout), layout); start > 0 && !seen.has(start); ) {
     if (start + countWidth > bytes.length) break;
     seen.add(start);
-    const count = layout.big ? Number(view.getBigUint64(start, layout.littleEndian)) : view.getUint16(start, layout.littleEndian);
+    const count = layout.big
+      ? Number(view.getBigUint64(start, layout.littleEndian))
+      : view.getUint16(start, layout.littleEndian);
     // Where this directory keeps the offset of the next one (0 on the last page).
     const next = start + countWidth + count * entryWidth;
     if (next + offsetWidth(layout) > bytes.length) break;

@@ -57,9 +57,11 @@ function addTo(total: ErasureCounts, part: Partial<ErasureCounts>): void {
  * the id can hash it again and find the record (to show that an erasure happened); the record alone does not say
  * whom it was for. (A guessable id can be found by hashing guesses: the audit list is admin-only.)
  */
-export const selectorHash = (selector: PersonSelector): string => createHash('sha256').update(`memd-erasure:${selector.kind}:${selector.id}`, 'utf8').digest('hex');
+export const selectorHash = (selector: PersonSelector): string =>
+  createHash('sha256').update(`memd-erasure:${selector.kind}:${selector.id}`, 'utf8').digest('hex');
 
-const requestedBy = (principal: Principal): string => (principal.kind === 'key' ? `key:${principal.key.id}` : principal.kind);
+const requestedBy = (principal: Principal): string =>
+  principal.kind === 'key' ? `key:${principal.key.id}` : principal.kind;
 
 interface ErasureDeps {
   storage: Storage;
@@ -113,7 +115,13 @@ export class ErasureService {
     for (const sessionId of sessions) await sandboxes.cleanup(sessionId);
     // Recall caches (on every node) stop answering with what was removed.
     for (const workspaceId of changed) await events.memoriesChanged(workspaceId);
-    return { id: audit.id, erased_at: audit.erased_at, selector: { [selector.kind]: selector.id }, workspaces, removed };
+    return {
+      id: audit.id,
+      erased_at: audit.erased_at,
+      selector: { [selector.kind]: selector.id },
+      workspaces,
+      removed,
+    };
   }
 
   /** The audit trail, newest first. */

@@ -62,7 +62,8 @@ export function categorise(text: string, key?: string): Classification {
   const rules = classifyByRules(text);
   if (rules.subtype) return { category: CATEGORY_OF_SUBTYPE[rules.subtype], ...rules };
   const hinted = key === undefined ? undefined : KEY_HINTS.find(([, pattern]) => pattern.test(key.toLowerCase()))?.[0];
-  if (hinted) return { category: hinted, ...FILING[hinted], type: rules.type === 'working' ? 'working' : FILING[hinted].type };
+  if (hinted)
+    return { category: hinted, ...FILING[hinted], type: rules.type === 'working' ? 'working' : FILING[hinted].type };
   if (rules.type === 'procedural') return { category: 'patterns', ...rules };
   if (rules.type === 'episodic') return { category: 'events', ...rules };
   return { category: 'entities', ...rules };
@@ -70,9 +71,11 @@ export function categorise(text: string, key?: string): Classification {
 
 /** The category of a stored memory: from its subtype when it has a known one, else from its words. */
 export function categoryOfMemory(memory: { content: string; subtype: string | null }): ExtractionCategory {
-  const bySubtype = memory.subtype === null ? undefined : (CATEGORY_OF_SUBTYPE as Record<string, ExtractionCategory>)[memory.subtype];
+  const bySubtype =
+    memory.subtype === null ? undefined : (CATEGORY_OF_SUBTYPE as Record<string, ExtractionCategory>)[memory.subtype];
   return bySubtype ?? categorise(memory.content).category;
 }
 
 /** Type and subtype for a category a language model chose. */
-export const filingOf = (category: ExtractionCategory): { type: MemoryType; subtype: MemorySubtype | null } => FILING[category];
+export const filingOf = (category: ExtractionCategory): { type: MemoryType; subtype: MemorySubtype | null } =>
+  FILING[category];

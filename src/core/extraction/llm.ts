@@ -29,7 +29,10 @@ function parseItems(value: unknown): ExtractedItem[] {
     const content = typeof item.content === 'string' ? item.content.trim() : '';
     const category = EXTRACTION_CATEGORIES.find((c) => c === item.category);
     if (!content || !category) return [];
-    const importance = typeof item.importance === 'number' && Number.isFinite(item.importance) ? Math.min(1, Math.max(0, item.importance)) : 0.5;
+    const importance =
+      typeof item.importance === 'number' && Number.isFinite(item.importance)
+        ? Math.min(1, Math.max(0, item.importance))
+        : 0.5;
     const ref = typeof item.ref === 'string' || typeof item.ref === 'number' ? item.ref : null;
     return [{ content, category, importance, ref }];
   });
@@ -37,6 +40,10 @@ function parseItems(value: unknown): ExtractedItem[] {
 
 /** Asks the model for memories in the shared format; throws (provider_error) when it gives no usable answer. */
 export async function extractWithLlm(llm: LlmProvider, system: string, input: string): Promise<ExtractedItem[]> {
-  const { value } = await completeJson(llm, { system: `${system}\n${EXTRACTION_FORMAT}`, messages: [{ role: 'user', content: input }], temperature: 0 }, parseItems);
+  const { value } = await completeJson(
+    llm,
+    { system: `${system}\n${EXTRACTION_FORMAT}`, messages: [{ role: 'user', content: input }], temperature: 0 },
+    parseItems,
+  );
   return value;
 }

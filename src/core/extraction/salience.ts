@@ -7,9 +7,17 @@ export interface Assessment extends Classification {
 }
 
 /** How much a statement of each category is usually worth remembering. */
-const CATEGORY_BASE = { profile: 0.7, preferences: 0.65, cases: 0.6, patterns: 0.6, events: 0.55, entities: 0.45 } as const;
+const CATEGORY_BASE = {
+  profile: 0.7,
+  preferences: 0.65,
+  cases: 0.6,
+  patterns: 0.6,
+  events: 0.55,
+  entities: 0.45,
+} as const;
 
-const EMPHASIS = /\b(?:important|remember|always|never|must|critical|crucial|essential|don't forget|do not forget|note that|make sure|key)\b/i;
+const EMPHASIS =
+  /\b(?:important|remember|always|never|must|critical|crucial|essential|don't forget|do not forget|note that|make sure|key)\b/i;
 /** Something specific: a number, an address, or a capitalised word inside the sentence (a name). */
 const SPECIFIC = /\d|@|https?:\/\/|(?<=\S\s+)[A-Z][a-z]/;
 

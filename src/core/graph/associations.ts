@@ -36,13 +36,22 @@ export class AssociationService {
 
   async associate(workspaceId: string, sourceId: string, input: AssociateInput): Promise<AssociateResult> {
     const relationship = normaliseRelationship(input.relationship);
-    if (!relationship) throw invalid('/relationship', `unknown relationship type '${input.relationship}'; GET /v1/workspaces/{workspace_id}/schema lists them`);
+    if (!relationship)
+      throw invalid(
+        '/relationship',
+        `unknown relationship type '${input.relationship}'; GET /v1/workspaces/{workspace_id}/schema lists them`,
+      );
     if (input.target_id === sourceId) throw invalid('/target_id', 'a memory cannot be associated with itself');
-    const [source, target] = await Promise.all([this.storage.memories.get(workspaceId, sourceId), this.storage.memories.get(workspaceId, input.target_id)]);
+    const [source, target] = await Promise.all([
+      this.storage.memories.get(workspaceId, sourceId),
+      this.storage.memories.get(workspaceId, input.target_id),
+    ]);
     if (!source) throw notFound('memory', sourceId);
-    if (source.status === 'deleted') throw new AppError('conflict', `memory '${sourceId}' is deleted; it cannot gain associations`);
+    if (source.status === 'deleted')
+      throw new AppError('conflict', `memory '${sourceId}' is deleted; it cannot gain associations`);
     // A target in another workspace is indistinguishable from a missing one: nothing leaks across the boundary.
-    if (!target || target.status === 'deleted') throw invalid('/target_id', `no memory '${input.target_id}' in workspace '${workspaceId}'`);
+    if (!target || target.status === 'deleted')
+      throw invalid('/target_id', `no memory '${input.target_id}' in workspace '${workspaceId}'`);
 
     const proposed: Association = {
       id: newId('assoc'),
@@ -63,19 +72,29 @@ export class AssociationService {
    * The edges of a memory in the given direction, optionally of some relationship types. Edges to soft-deleted
    * memories are left out: a deleted memory is gone for every reader but a direct GET.
    */
-  async list(workspaceId: string, memoryId: string, options: { direction: Direction; relationships?: readonly string[] }): Promise<Association[]> {
+  async list(
+    workspaceId: string,
+    memoryId: string,
+    options: { direction: Direction; relationships?: readonly string[] },
+  ): Promise<Association[]> {
     await this.requireMemory(workspaceId, memoryId);
     const relationships = relationshipFilter({ types: options.relationships, typesPath: '/relationships' });
-    const edges = await this.storage.associations.listForMemories(workspaceId, [memoryId], { direction: options.direction, ...(relationships && { relationships }) });
+    const edges = await this.storage.associations.listForMemories(workspaceId, [memoryId], {
+      direction: options.direction,
+      ...(relationships && { relationships }),
+    });
     const farIds = [...new Set(edges.map((e) => (e.source_id === memoryId ? e.target_id : e.source_id)))];
-    const deleted = new Set((await this.storage.memories.getMany(workspaceId, farIds)).filter((m) => m.status === 'deleted').map((m) => m.id));
+    const deleted = new Set(
+      (await this.storage.memories.getMany(workspaceId, farIds)).filter((m) => m.status === 'deleted').map((m) => m.id),
+    );
     return edges.filter((e) => !deleted.has(e.source_id === memoryId ? e.target_id : e.source_id));
   }
 
   /** Removes one edge of the memory; 404 when the association does not exist or does not touch the memory. */
   async remove(workspaceId: string, memoryId: string, associationId: string): Promise<void> {
     const edge = await this.storage.associations.get(workspaceId, associationId);
-    if (!edge || (edge.source_id !== memoryId && edge.target_id !== memoryId)) throw notFound('association', associationId);
+    if (!edge || (edge.source_id !== memoryId && edge.target_id !== memoryId))
+      throw notFound('association', associationId);
     await this.storage.associations.delete(workspaceId, associationId);
     await this.events.memoriesChanged(workspaceId);
   }

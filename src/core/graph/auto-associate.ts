@@ -8,7 +8,14 @@ export const AUTO_ASSOCIATE_MIN_SIMILARITY = 0.6;
 const VARIANT_SIMILARITY = 0.9;
 
 type Role = 'problem' | 'fix' | 'approach';
-const ROLE_BY_SUBTYPE: Readonly<Record<string, Role>> = { problem: 'problem', error: 'problem', solution: 'fix', fix: 'fix', code_pattern: 'approach', workflow: 'approach' };
+const ROLE_BY_SUBTYPE: Readonly<Record<string, Role>> = {
+  problem: 'problem',
+  error: 'problem',
+  solution: 'fix',
+  fix: 'fix',
+  code_pattern: 'approach',
+  workflow: 'approach',
+};
 
 /** What a newer memory of one role states about an older one of another (a fix solves a problem, …). */
 const ROLE_RELATIONSHIPS: ReadonlyArray<[Role, Role, RelationshipType]> = [
@@ -20,7 +27,18 @@ const ROLE_RELATIONSHIPS: ReadonlyArray<[Role, Role, RelationshipType]> = [
 
 /** Subtypes whose newer statement about the same subject replaces the older one when it says so. */
 const REPLACEABLE = new Set(['decision', 'preference', 'profile', 'directive']);
-const CHANGE_CUES = new Set(['now', 'instead', 'anymore', 'longer', 'switched', 'changed', 'moved', 'replaced', 'replaces', 'no']);
+const CHANGE_CUES = new Set([
+  'now',
+  'instead',
+  'anymore',
+  'longer',
+  'switched',
+  'changed',
+  'moved',
+  'replaced',
+  'replaces',
+  'no',
+]);
 
 /**
  * The relationship an automatic link states, from the newer memory to an older similar one, picked from the taxonomy:

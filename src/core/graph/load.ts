@@ -39,7 +39,12 @@ const EDGE_PAGE = 2_000;
  * The active memories of a workspace in scope and the associations among them, bounded: the newest `maxNodes`
  * memories (soft-deleted and archived ones are not part of the graph) and at most `maxEdges` associations.
  */
-export async function loadGraph(storage: Storage, workspaceId: string, scope: GraphScope, limits: Pick<GraphConfig, 'maxNodes' | 'maxEdges'>): Promise<LoadedGraph> {
+export async function loadGraph(
+  storage: Storage,
+  workspaceId: string,
+  scope: GraphScope,
+  limits: Pick<GraphConfig, 'maxNodes' | 'maxEdges'>,
+): Promise<LoadedGraph> {
   const relationships = relationshipFilter({ types: scope.relationshipTypes, typesPath: '/relationship_types' });
   const wanted = relationships ? new Set<string>(relationships) : null;
   const newest = await storage.memories.listNodes(workspaceId, nodeFilter(scope), limits.maxNodes + 1);
@@ -51,7 +56,8 @@ export async function loadGraph(storage: Storage, workspaceId: string, scope: Gr
   for (let after: string | null = null; ; ) {
     const page = await storage.associations.scanEdges(workspaceId, after, EDGE_PAGE);
     for (const edge of page) {
-      if (index.has(edge.source_id) && index.has(edge.target_id) && (!wanted || wanted.has(edge.relationship))) edges.push(edge);
+      if (index.has(edge.source_id) && index.has(edge.target_id) && (!wanted || wanted.has(edge.relationship)))
+        edges.push(edge);
     }
     if (edges.length >= limits.maxEdges) {
       truncated ||= edges.length > limits.maxEdges || page.length === EDGE_PAGE;
@@ -72,7 +78,8 @@ export async function loadGraph(storage: Storage, workspaceId: string, scope: Gr
 function nodeFilter(scope: GraphScope): MemoryFilter {
   const types = (scope.nodeTypes ?? []).map((t) => t.trim().toLowerCase());
   const unknown = types.find((t) => !(MEMORY_TYPES as readonly string[]).includes(t));
-  if (unknown !== undefined) throw invalid('/node_types', `unknown memory type '${unknown}'; one of ${MEMORY_TYPES.join(', ')}`);
+  if (unknown !== undefined)
+    throw invalid('/node_types', `unknown memory type '${unknown}'; one of ${MEMORY_TYPES.join(', ')}`);
   return {
     statuses: ['active'],
     ...(scope.contextId !== undefined && { contextId: scope.contextId }),

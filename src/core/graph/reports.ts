@@ -34,7 +34,11 @@ export function statsReport(graph: LoadedGraph, stats: GraphStats) {
   };
 }
 
-export function communitiesReport(graph: LoadedGraph, found: Communities, options: { resolution: number; minSize: number }) {
+export function communitiesReport(
+  graph: LoadedGraph,
+  found: Communities,
+  options: { resolution: number; minSize: number },
+) {
   const ids = (members: readonly number[]) => members.map((v) => graph.nodes[v]!.id);
   const kept = found.communities.filter((c) => c.members.length >= options.minSize);
   return {
@@ -54,7 +58,11 @@ export function communitiesReport(graph: LoadedGraph, found: Communities, option
   };
 }
 
-export function centralityReport(graph: LoadedGraph, c: Centrality, options: { sortBy: CentralityMeasure; limit: number }) {
+export function centralityReport(
+  graph: LoadedGraph,
+  c: Centrality,
+  options: { sortBy: CentralityMeasure; limit: number },
+) {
   const inDegree = new Uint32Array(graph.nodes.length);
   const outDegree = new Uint32Array(graph.nodes.length);
   for (const edge of graph.edges) {
@@ -67,7 +75,9 @@ export function centralityReport(graph: LoadedGraph, c: Centrality, options: { s
     eigenvector: (v) => c.eigenvector?.[v] ?? 0,
     degree: (v) => c.degree[v]!,
   };
-  const order = graph.nodes.map((_, v) => v).sort((x, y) => score[options.sortBy](y) - score[options.sortBy](x) || x - y);
+  const order = graph.nodes
+    .map((_, v) => v)
+    .sort((x, y) => score[options.sortBy](y) - score[options.sortBy](x) || x - y);
   return {
     sort_by: options.sortBy,
     betweenness_method: c.betweennessSamples < graph.nodes.length ? ('sampled' as const) : ('exact' as const),
@@ -109,7 +119,13 @@ export function bridgesReport(graph: LoadedGraph, found: NonNullable<AnalysisRes
       const associations = associationsOfPair.get(pairKey(x, y)) ?? [];
       return {
         memory_ids: [x, y],
-        associations: associations.map((e) => ({ id: e.id, source_id: e.source_id, target_id: e.target_id, relationship: e.relationship, strength: e.strength })),
+        associations: associations.map((e) => ({
+          id: e.id,
+          source_id: e.source_id,
+          target_id: e.target_id,
+          relationship: e.relationship,
+          strength: e.strength,
+        })),
       };
     }),
   };

@@ -3,7 +3,14 @@ import type { Storage } from '../../storage/types.js';
 import type { AnalysisPart, AnalysisResult } from './analysis/analyze.js';
 import type { GraphAnalyzer } from './analysis/analyzer.js';
 import { loadGraph, type GraphScope, type LoadedGraph } from './load.js';
-import { bridgesReport, centralityReport, communitiesReport, statsReport, summaryReport, type CentralityMeasure } from './reports.js';
+import {
+  bridgesReport,
+  centralityReport,
+  communitiesReport,
+  statsReport,
+  summaryReport,
+  type CentralityMeasure,
+} from './reports.js';
 
 export interface CommunityOptions {
   resolution: number;
@@ -28,15 +35,33 @@ export class GraphService {
   ) {}
 
   load(workspaceId: string, scope: GraphScope, maxNodes = this.limits.maxNodes): Promise<LoadedGraph> {
-    return loadGraph(this.storage, workspaceId, scope, { maxNodes: Math.min(maxNodes, this.limits.maxNodes), maxEdges: this.limits.maxEdges });
+    return loadGraph(this.storage, workspaceId, scope, {
+      maxNodes: Math.min(maxNodes, this.limits.maxNodes),
+      maxEdges: this.limits.maxEdges,
+    });
   }
 
   async snapshot(workspaceId: string, scope: GraphScope, maxNodes: number) {
     const graph = await this.load(workspaceId, scope, maxNodes);
     return {
       ...header(graph),
-      nodes: graph.nodes.map((n) => ({ id: n.id, label: n.abstract ?? '', type: n.type, subtype: n.subtype, importance: n.importance, tags: n.tags, context_id: n.context_id, created_at: n.created_at })),
-      edges: graph.edges.map((e) => ({ id: e.id, source: e.source_id, target: e.target_id, relationship: e.relationship, strength: e.strength })),
+      nodes: graph.nodes.map((n) => ({
+        id: n.id,
+        label: n.abstract ?? '',
+        type: n.type,
+        subtype: n.subtype,
+        importance: n.importance,
+        tags: n.tags,
+        context_id: n.context_id,
+        created_at: n.created_at,
+      })),
+      edges: graph.edges.map((e) => ({
+        id: e.id,
+        source: e.source_id,
+        target: e.target_id,
+        relationship: e.relationship,
+        strength: e.strength,
+      })),
     };
   }
 
@@ -61,9 +86,19 @@ export class GraphService {
   }
 
   /** `maxNodes`: only the newest memories, the same ones a snapshot of that size draws (a viewer's picture). */
-  async analyze(workspaceId: string, scope: GraphScope, options: CommunityOptions & CentralityOptions & { maxNodes?: number | undefined }) {
+  async analyze(
+    workspaceId: string,
+    scope: GraphScope,
+    options: CommunityOptions & CentralityOptions & { maxNodes?: number | undefined },
+  ) {
     const started = performance.now();
-    const { graph, result } = await this.analyse(workspaceId, scope, ['stats', 'communities', 'centrality', 'bridges'], options.resolution, options.maxNodes);
+    const { graph, result } = await this.analyse(
+      workspaceId,
+      scope,
+      ['stats', 'communities', 'centrality', 'bridges'],
+      options.resolution,
+      options.maxNodes,
+    );
     const stats = statsReport(graph, result.stats!);
     const communities = communitiesReport(graph, result.communities!, options);
     const centrality = centralityReport(graph, result.centrality!, options);
@@ -80,12 +115,24 @@ export class GraphService {
   }
 
   /** Loads the graph in scope and runs the analyses asked for. */
-  async analyse(workspaceId: string, scope: GraphScope, parts: AnalysisPart[], resolution = 1, maxNodes?: number): Promise<{ graph: LoadedGraph; result: AnalysisResult }> {
+  async analyse(
+    workspaceId: string,
+    scope: GraphScope,
+    parts: AnalysisPart[],
+    resolution = 1,
+    maxNodes?: number,
+  ): Promise<{ graph: LoadedGraph; result: AnalysisResult }> {
     const graph = await this.load(workspaceId, scope, maxNodes);
     return { graph, result: await this.analyzer.run({ graph: graph.compact, parts, resolution }) };
   }
 }
 
 function header(graph: LoadedGraph) {
-  return { workspace_id: graph.workspaceId, node_count: graph.nodes.length, edge_count: graph.edges.length, truncated: graph.truncated, includes_rpg: false };
+  return {
+    workspace_id: graph.workspaceId,
+    node_count: graph.nodes.length,
+    edge_count: graph.edges.length,
+    truncated: graph.truncated,
+    includes_rpg: false,
+  };
 }

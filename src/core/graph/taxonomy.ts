@@ -21,7 +21,9 @@ export type RelationshipCategory = keyof typeof RELATIONSHIP_CATEGORIES;
 export type RelationshipType = (typeof RELATIONSHIP_CATEGORIES)[RelationshipCategory][number];
 
 const CATEGORY_BY_TYPE: ReadonlyMap<string, RelationshipCategory> = new Map(
-  Object.entries(RELATIONSHIP_CATEGORIES).flatMap(([category, types]) => types.map((type) => [type, category as RelationshipCategory])),
+  Object.entries(RELATIONSHIP_CATEGORIES).flatMap(([category, types]) =>
+    types.map((type) => [type, category as RelationshipCategory]),
+  ),
 );
 
 export const RELATIONSHIP_TYPES: readonly RelationshipType[] = [...CATEGORY_BY_TYPE.keys()] as RelationshipType[];

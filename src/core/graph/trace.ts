@@ -32,7 +32,12 @@ export interface TraceResult {
   /** Relationship categories of the memory's edges, with counts per type. */
   categories: Array<{ category: string; count: number; relationships: Record<string, number> }>;
   /** The memory's direct associations, strongest first, with the memory at the other end. */
-  association_chain: Array<{ association: Association; direction: 'outgoing' | 'incoming'; category: string | null; memory: MemoryRef }>;
+  association_chain: Array<{
+    association: Association;
+    direction: 'outgoing' | 'incoming';
+    category: string | null;
+    memory: MemoryRef;
+  }>;
   /** Knowledgebase articles that cite the memory. */
   articles: Array<{ id: string; title: string; kind: string }>;
 }
@@ -48,12 +53,20 @@ export async function traceMemory(storage: Storage, workspaceId: string, memoryI
   const [edges, chain, derived, articles] = await Promise.all([
     storage.associations.listForMemories(workspaceId, [memoryId], { direction: 'both' }),
     sourceChain(storage, memory),
-    storage.memories.list(workspaceId, { sourceMemoryId: memoryId, statuses: ['active', 'archived'] }, { limit: MAX_DERIVED }),
+    storage.memories.list(
+      workspaceId,
+      { sourceMemoryId: memoryId, statuses: ['active', 'archived'] },
+      { limit: MAX_DERIVED },
+    ),
     storage.knowledgebase.articlesCiting(workspaceId, memoryId),
   ]);
   const farIds = [...new Set(edges.map((e) => farEnd(e, memoryId)))];
-  const far = new Map((await storage.memories.getMany(workspaceId, farIds)).filter((m) => m.status !== 'deleted').map((m) => [m.id, m]));
-  const live = edges.filter((e) => far.has(farEnd(e, memoryId))).sort((a, b) => b.strength - a.strength || a.id.localeCompare(b.id));
+  const far = new Map(
+    (await storage.memories.getMany(workspaceId, farIds)).filter((m) => m.status !== 'deleted').map((m) => [m.id, m]),
+  );
+  const live = edges
+    .filter((e) => far.has(farEnd(e, memoryId)))
+    .sort((a, b) => b.strength - a.strength || a.id.localeCompare(b.id));
 
   return {
     memory,
@@ -71,10 +84,18 @@ export async function traceMemory(storage: Storage, workspaceId: string, memoryI
   };
 }
 
-const farEnd = (edge: Association, memoryId: string): string => (edge.source_id === memoryId ? edge.target_id : edge.source_id);
+const farEnd = (edge: Association, memoryId: string): string =>
+  edge.source_id === memoryId ? edge.target_id : edge.source_id;
 
 export function memoryRef(m: Memory): MemoryRef {
-  return { id: m.id, type: m.type, subtype: m.subtype, status: m.status, abstract: m.abstract ?? m.content.slice(0, 100), created_at: m.created_at };
+  return {
+    id: m.id,
+    type: m.type,
+    subtype: m.subtype,
+    status: m.status,
+    abstract: m.abstract ?? m.content.slice(0, 100),
+    created_at: m.created_at,
+  };
 }
 
 function describeSource(memory: Memory): TraceResult['source'] {
@@ -113,12 +134,19 @@ async function sourceChain(storage: Storage, memory: Memory): Promise<TraceResul
   return chain;
 }
 
-async function parentOf(storage: Storage, memory: Memory): Promise<{ memory: Memory; via: 'source_memory_id' | 'part_of' } | null> {
+async function parentOf(
+  storage: Storage,
+  memory: Memory,
+): Promise<{ memory: Memory; via: 'source_memory_id' | 'part_of' } | null> {
   if (memory.source_memory_id) {
     const parent = await storage.memories.get(memory.workspace_id, memory.source_memory_id);
     return parent ? { memory: parent, via: 'source_memory_id' } : null;
   }
-  const [partOf] = await storage.associations.neighbours(memory.workspace_id, [memory.id], { direction: 'outgoing', relationships: ['part_of'], limit: 1 });
+  const [partOf] = await storage.associations.neighbours(memory.workspace_id, [memory.id], {
+    direction: 'outgoing',
+    relationships: ['part_of'],
+    limit: 1,
+  });
   if (!partOf) return null;
   const parent = await storage.memories.get(memory.workspace_id, partOf.target_id);
   return parent ? { memory: parent, via: 'part_of' } : null;
@@ -133,6 +161,10 @@ function categoryCounts(edges: readonly Association[]): TraceResult['categories'
     byCategory.set(category, counts);
   }
   return [...byCategory.entries()]
-    .map(([category, relationships]) => ({ category, count: Object.values(relationships).reduce((a, b) => a + b, 0), relationships }))
+    .map(([category, relationships]) => ({
+      category,
+      count: Object.values(relationships).reduce((a, b) => a + b, 0),
+      relationships,
+    }))
     .sort((a, b) => b.count - a.count || a.category.localeCompare(b.category));
 }

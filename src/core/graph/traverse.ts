@@ -51,12 +51,22 @@ const MAX_EDGES_PER_HOP = 20_000;
  * at most `maxDepth` hops, one storage read per hop of at most MAX_EDGES_PER_HOP edges, `maxNodes` distinct
  * memories (the start included) and `maxPaths` paths. Only active memories are reached.
  */
-export async function traverse(storage: Storage, workspaceId: string, startId: string, options: TraverseOptions): Promise<TraverseResult> {
+export async function traverse(
+  storage: Storage,
+  workspaceId: string,
+  startId: string,
+  options: TraverseOptions,
+): Promise<TraverseResult> {
   const started = performance.now();
-  const relationships = relationshipFilter({ types: options.relationshipTypes, categories: options.relationshipCategories, typesPath: '/relationship_types' });
+  const relationships = relationshipFilter({
+    types: options.relationshipTypes,
+    categories: options.relationshipCategories,
+    typesPath: '/relationship_types',
+  });
   const start = await storage.memories.get(workspaceId, startId);
   if (!start) throw notFound('memory', startId);
-  if (start.status === 'deleted') throw new AppError('conflict', `memory '${startId}' is deleted; its associations are no longer followed`);
+  if (start.status === 'deleted')
+    throw new AppError('conflict', `memory '${startId}' is deleted; its associations are no longer followed`);
 
   const perHop = Math.min(MAX_EDGES_PER_HOP, (options.maxPaths + options.maxNodes) * EDGES_PER_BUDGET_UNIT);
   const discovered = new Set([startId]);
@@ -90,7 +100,12 @@ export async function traverse(storage: Storage, workspaceId: string, startId: s
     }
     frontier = next.sort((a, b) => b.total_strength - a.total_strength);
   }
-  return { paths, unique_nodes: [...discovered], total_paths: paths.length, query_latency_ms: Math.round((performance.now() - started) * 100) / 100 };
+  return {
+    paths,
+    unique_nodes: [...discovered],
+    total_paths: paths.length,
+    query_latency_ms: Math.round((performance.now() - started) * 100) / 100,
+  };
 }
 
 interface Step {
@@ -99,7 +114,11 @@ interface Step {
 }
 
 /** For each frontier memory, the edges leaving it in the requested direction, strongest first. */
-function stepsByNode(edges: readonly Association[], near: ReadonlySet<string>, direction: Direction): Map<string, Step[]> {
+function stepsByNode(
+  edges: readonly Association[],
+  near: ReadonlySet<string>,
+  direction: Direction,
+): Map<string, Step[]> {
   const steps = new Map<string, Step[]>();
   const add = (from: string, step: Step) => {
     const list = steps.get(from);
@@ -110,7 +129,8 @@ function stepsByNode(edges: readonly Association[], near: ReadonlySet<string>, d
     if (direction !== 'incoming' && near.has(edge.source_id)) add(edge.source_id, { edge, far: edge.target_id });
     if (direction !== 'outgoing' && near.has(edge.target_id)) add(edge.target_id, { edge, far: edge.source_id });
   }
-  for (const list of steps.values()) list.sort((a, b) => b.edge.strength - a.edge.strength || a.edge.id.localeCompare(b.edge.id));
+  for (const list of steps.values())
+    list.sort((a, b) => b.edge.strength - a.edge.strength || a.edge.id.localeCompare(b.edge.id));
   return steps;
 }
 

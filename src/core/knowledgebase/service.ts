@@ -3,7 +3,16 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from '../logger.js';
 import { AppError, notFound } from '../../errors.js';
 import type { LlmProvider } from '../../providers/llm/types.js';
-import type { ArticleLink, KnowledgebaseArticle, KnowledgebaseJob, KnowledgebaseMeta, Memory, MemoryNode, Storage, Task } from '../../storage/types.js';
+import type {
+  ArticleLink,
+  KnowledgebaseArticle,
+  KnowledgebaseJob,
+  KnowledgebaseMeta,
+  Memory,
+  MemoryNode,
+  Storage,
+  Task,
+} from '../../storage/types.js';
 import { isoNow, type Clock } from '../clock.js';
 import type { CoreEvents } from '../events.js';
 import type { Community } from '../graph/analysis/communities.js';
@@ -59,13 +68,23 @@ export class KnowledgebaseService {
 
   async generate(workspaceId: string, options: GenerateOptions) {
     const { storage, clock } = this.deps;
-    const { graph, result } = await this.deps.graph.analyse(workspaceId, { contextId: options.contextId, createdAfter: options.since }, ['communities'], options.resolution);
+    const { graph, result } = await this.deps.graph.analyse(
+      workspaceId,
+      { contextId: options.contextId, createdAfter: options.since },
+      ['communities'],
+      options.resolution,
+    );
     const found = result.communities!;
-    const communities = found.communities.filter((c) => c.members.length >= options.minCommunitySize).slice(0, options.maxCommunities);
+    const communities = found.communities
+      .filter((c) => c.members.length >= options.minCommunitySize)
+      .slice(0, options.maxCommunities);
     const existing = await storage.knowledgebase.listArticles(workspaceId, { limit: ALL_ARTICLES, offset: 0 });
     const previousTopics = existing.filter((a) => a.kind === 'topic');
     const nodesOf = (c: Community) => c.members.map((v) => graph.nodes[v]!);
-    const matched = matchTopics(communities.map((c) => nodesOf(c).map((n) => n.id)), previousTopics);
+    const matched = matchTopics(
+      communities.map((c) => nodesOf(c).map((n) => n.id)),
+      previousTopics,
+    );
     // Word rarity across the graph, for extractive titles; read once, and only when an article is (re)written.
     let corpus: Corpus | undefined;
     const now = isoNow(clock);
@@ -79,7 +98,12 @@ export class KnowledgebaseService {
       const signature = signatureOf(nodes);
       const placement = { memory_ids: nodes.map((n) => n.id), community_id: community.id, position: rank + 1 };
       if (previous && previous.signature === signature && !options.force) {
-        topics.push({ ...previous, ...placement, links: [], metadata: { ...previous.metadata, cohesion: round(community.cohesion) } });
+        topics.push({
+          ...previous,
+          ...placement,
+          links: [],
+          metadata: { ...previous.metadata, cohesion: round(community.cohesion) },
+        });
         changes.unchanged.push(previous.id);
         continue;
       }
@@ -88,7 +112,9 @@ export class KnowledgebaseService {
       const members = await this.membersInOrder(workspaceId, placement.memory_ids);
       corpus ??= corpusOf(graph.nodes.map((n) => n.abstract ?? ''));
       const topic = describeTopic(members, corpus);
-      const draft: ArticleDraft = this.deps.llm ? await writeWithLlm(this.deps.llm, topic, members, this.deps.log) : writeExtractive(topic, members);
+      const draft: ArticleDraft = this.deps.llm
+        ? await writeWithLlm(this.deps.llm, topic, members, this.deps.log)
+        : writeExtractive(topic, members);
       const id = previous?.id ?? uniqueId(`topics/${slugOf(draft.title) || 'topic'}`, takenIds);
       takenIds.add(id);
       topics.push({
@@ -112,7 +138,13 @@ export class KnowledgebaseService {
     const keptIds = new Set(topics.map((t) => t.id));
     changes.removed = previousTopics.filter((a) => !keptIds.has(a.id)).map((a) => a.id);
 
-    const index = indexArticle(workspaceId, topics, graph.nodes.length, existing.find((a) => a.id === INDEX_ARTICLE_ID)?.created_at ?? now, now);
+    const index = indexArticle(
+      workspaceId,
+      topics,
+      graph.nodes.length,
+      existing.find((a) => a.id === INDEX_ARTICLE_ID)?.created_at ?? now,
+      now,
+    );
     const previousMeta = await storage.knowledgebase.getMeta(workspaceId);
     const meta: KnowledgebaseMeta = {
       workspace_id: workspaceId,
@@ -144,7 +176,16 @@ export class KnowledgebaseService {
   /** Queues a generation as a durable task; the job says how it went. */
   async enqueue(workspaceId: string, options: GenerateOptions): Promise<KnowledgebaseJob> {
     const now = isoNow(this.deps.clock);
-    const job: KnowledgebaseJob = { id: newId('job'), workspace_id: workspaceId, status: 'queued', options: { ...options }, result: null, error: null, created_at: now, updated_at: now };
+    const job: KnowledgebaseJob = {
+      id: newId('job'),
+      workspace_id: workspaceId,
+      status: 'queued',
+      options: { ...options },
+      result: null,
+      error: null,
+      created_at: now,
+      updated_at: now,
+    };
     await this.deps.storage.transaction(async (tx) => {
       await tx.knowledgebase.createJob(job);
       await tx.tasks.enqueue([{ kind: KNOWLEDGEBASE_TASK, workspaceId, payload: { job_id: job.id }, runAt: now }]);
@@ -161,9 +202,17 @@ export class KnowledgebaseService {
     await storage.knowledgebase.updateJob(job.id, { status: 'running', updated_at: isoNow(clock) });
     try {
       const report = await this.generate(job.workspace_id, job.options as unknown as GenerateOptions);
-      await storage.knowledgebase.updateJob(job.id, { status: 'succeeded', result: { ...report.stats, changes: report.changes }, updated_at: isoNow(clock) });
+      await storage.knowledgebase.updateJob(job.id, {
+        status: 'succeeded',
+        result: { ...report.stats, changes: report.changes },
+        updated_at: isoNow(clock),
+      });
     } catch (error) {
-      await storage.knowledgebase.updateJob(job.id, { status: 'failed', error: error instanceof Error ? error.message : String(error), updated_at: isoNow(clock) });
+      await storage.knowledgebase.updateJob(job.id, {
+        status: 'failed',
+        error: error instanceof Error ? error.message : String(error),
+        updated_at: isoNow(clock),
+      });
     }
   };
 
@@ -176,14 +225,24 @@ export class KnowledgebaseService {
   async info(workspaceId: string) {
     const { storage } = this.deps;
     const meta = await storage.knowledgebase.getMeta(workspaceId);
-    if (!meta) throw new AppError('not_found', `workspace '${workspaceId}' has no knowledgebase yet; POST /v1/knowledgebase/generate writes it`);
+    if (!meta)
+      throw new AppError(
+        'not_found',
+        `workspace '${workspaceId}' has no knowledgebase yet; POST /v1/knowledgebase/generate writes it`,
+      );
     const index = await storage.knowledgebase.getArticle(workspaceId, INDEX_ARTICLE_ID);
     return { ...presentMeta(meta), index: index ? presentArticle(index) : null };
   }
 
-  async articles(workspaceId: string, page: { limit: number; offset: number; kind?: KnowledgebaseArticle['kind'] | undefined }) {
+  async articles(
+    workspaceId: string,
+    page: { limit: number; offset: number; kind?: KnowledgebaseArticle['kind'] | undefined },
+  ) {
     const { storage } = this.deps;
-    const [articles, total] = await Promise.all([storage.knowledgebase.listArticles(workspaceId, page), storage.knowledgebase.countArticles(workspaceId, page.kind)]);
+    const [articles, total] = await Promise.all([
+      storage.knowledgebase.listArticles(workspaceId, page),
+      storage.knowledgebase.countArticles(workspaceId, page.kind),
+    ]);
     return { articles: articles.map(presentArticle), total, limit: page.limit, offset: page.offset };
   }
 
@@ -195,20 +254,43 @@ export class KnowledgebaseService {
 
   async export(workspaceId: string) {
     const { index: _index, ...knowledgebase } = await this.info(workspaceId);
-    const articles = await this.deps.storage.knowledgebase.listArticles(workspaceId, { limit: ALL_ARTICLES, offset: 0 });
-    return { version: '1.0', exported_at: isoNow(this.deps.clock), knowledgebase, articles: articles.map(presentArticle) };
+    const articles = await this.deps.storage.knowledgebase.listArticles(workspaceId, {
+      limit: ALL_ARTICLES,
+      offset: 0,
+    });
+    return {
+      version: '1.0',
+      exported_at: isoNow(this.deps.clock),
+      knowledgebase,
+      articles: articles.map(presentArticle),
+    };
   }
 
   /** Articles as nodes and the associations between their memories as weighted links. */
   async graph(workspaceId: string) {
     const { generated_at } = await this.info(workspaceId);
-    const articles = await this.deps.storage.knowledgebase.listArticles(workspaceId, { limit: ALL_ARTICLES, offset: 0 });
-    const links = articles.flatMap((a) => (a.kind === 'topic' ? a.links.filter((l) => a.id < l.article_id).map((l) => ({ source: a.id, target: l.article_id, weight: l.weight })) : []));
+    const articles = await this.deps.storage.knowledgebase.listArticles(workspaceId, {
+      limit: ALL_ARTICLES,
+      offset: 0,
+    });
+    const links = articles.flatMap((a) =>
+      a.kind === 'topic'
+        ? a.links
+            .filter((l) => a.id < l.article_id)
+            .map((l) => ({ source: a.id, target: l.article_id, weight: l.weight }))
+        : [],
+    );
     return {
       workspace_id: workspaceId,
       generated_at,
       includes_rpg: false,
-      nodes: articles.map((a) => ({ id: a.id, title: a.title, article_type: a.kind, size: a.memory_ids.length, community_id: a.community_id })),
+      nodes: articles.map((a) => ({
+        id: a.id,
+        title: a.title,
+        article_type: a.kind,
+        size: a.memory_ids.length,
+        community_id: a.community_id,
+      })),
       links,
     };
   }
@@ -218,7 +300,11 @@ export class KnowledgebaseService {
   async community(workspaceId: string, id: string) {
     await this.info(workspaceId);
     const communityId = /^\d{1,9}$/.test(id) ? Number(id) : null;
-    const topics = await this.deps.storage.knowledgebase.listArticles(workspaceId, { limit: ALL_ARTICLES, offset: 0, kind: 'topic' });
+    const topics = await this.deps.storage.knowledgebase.listArticles(workspaceId, {
+      limit: ALL_ARTICLES,
+      offset: 0,
+      kind: 'topic',
+    });
     const article = communityId === null ? undefined : topics.find((a) => a.community_id === communityId);
     if (!article || communityId === null) throw notFound('community', id);
     return {
@@ -242,7 +328,13 @@ export class KnowledgebaseService {
 }
 
 /** The index: every topic, largest first, rebuilt on each generation (it is cheap and always extractive). */
-function indexArticle(workspaceId: string, topics: readonly KnowledgebaseArticle[], memoryCount: number, createdAt: string, now: string): KnowledgebaseArticle {
+function indexArticle(
+  workspaceId: string,
+  topics: readonly KnowledgebaseArticle[],
+  memoryCount: number,
+  createdAt: string,
+  now: string,
+): KnowledgebaseArticle {
   return {
     workspace_id: workspaceId,
     id: INDEX_ARTICLE_ID,
@@ -272,9 +364,16 @@ function signatureOf(nodes: readonly MemoryNode[]): string {
  * Pairs new communities with previous topic articles, greatest overlap first, one to one, when they share at least
  * half of their memories (Jaccard). Returns community rank → article.
  */
-function matchTopics(communities: readonly string[][], previous: readonly KnowledgebaseArticle[]): Map<number, KnowledgebaseArticle> {
+function matchTopics(
+  communities: readonly string[][],
+  previous: readonly KnowledgebaseArticle[],
+): Map<number, KnowledgebaseArticle> {
   const articleOf = new Map<string, number>();
-  previous.forEach((a, i) => { a.memory_ids.forEach((id) => { articleOf.set(id, i); }); });
+  previous.forEach((a, i) => {
+    a.memory_ids.forEach((id) => {
+      articleOf.set(id, i);
+    });
+  });
   const candidates: Array<{ rank: number; article: number; overlap: number }> = [];
   communities.forEach((ids, rank) => {
     const shared = new Map<number, number>();
@@ -299,7 +398,10 @@ function matchTopics(communities: readonly string[][], previous: readonly Knowle
 }
 
 /** Topics link to each other where associations join their memories; the weight counts those pairs. */
-function linkTopics(topics: KnowledgebaseArticle[], links: ReadonlyArray<{ a: number; b: number; pairs: number }>): void {
+function linkTopics(
+  topics: KnowledgebaseArticle[],
+  links: ReadonlyArray<{ a: number; b: number; pairs: number }>,
+): void {
   const byCommunity = new Map(topics.map((t) => [t.community_id, t]));
   for (const { a, b, pairs } of links) {
     const x = byCommunity.get(a);
@@ -318,4 +420,3 @@ function uniqueId(base: string, taken: ReadonlySet<string>): string {
 }
 
 const round = (x: number): number => Math.round(x * 1e6) / 1e6;
-

@@ -61,11 +61,16 @@ export function describeTopic(members: readonly Memory[], corpus: Corpus): Topic
 
 function countPerMember(members: readonly Memory[], extract: (m: Memory) => Iterable<string>): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const member of members) for (const item of new Set(extract(member))) counts.set(item, (counts.get(item) ?? 0) + 1);
+  for (const member of members)
+    for (const item of new Set(extract(member))) counts.set(item, (counts.get(item) ?? 0) + 1);
   return counts;
 }
 
-function ranked(counts: ReadonlyMap<string, number>, score: (item: string, count: number) => number, minOccurrences: number): string[] {
+function ranked(
+  counts: ReadonlyMap<string, number>,
+  score: (item: string, count: number) => number,
+  minOccurrences: number,
+): string[] {
   return [...counts.entries()]
     .filter(([, n]) => n >= minOccurrences)
     .map(([item, n]) => ({ item, score: score(item, n) }))

@@ -22,14 +22,20 @@ const SUMMARY_CHARS = 300;
 /** Link to a memory as the API serves it. */
 export const memoryLink = (id: string): string => `[${id}](/v1/memories/${id})`;
 
-const SECTION_BY_TYPE: Record<MemoryType, string> = { semantic: 'Facts', procedural: 'How-to', episodic: 'Events', working: 'Working notes' };
+const SECTION_BY_TYPE: Record<MemoryType, string> = {
+  semantic: 'Facts',
+  procedural: 'How-to',
+  episodic: 'Events',
+  working: 'Working notes',
+};
 
 /**
  * An article without a language model: the summary is the most central memory's abstract; "Key points" are the
  * most central memories; the rest are grouped by memory type (events in time order); every point links its memory.
  */
 export function writeExtractive(topic: Topic, members: readonly Memory[]): ArticleDraft {
-  const point = (m: Memory) => `- ${truncateAtWord(m.content.replace(/\s+/g, ' ').trim(), POINT_CHARS)} (${memoryLink(m.id)})`;
+  const point = (m: Memory) =>
+    `- ${truncateAtWord(m.content.replace(/\s+/g, ' ').trim(), POINT_CHARS)} (${memoryLink(m.id)})`;
   const lead = members[0];
   const summary = lead ? truncateAtWord(lead.abstract ?? lead.content, SUMMARY_CHARS) : '';
   const sections = [`# ${topic.title}`, summary, '## Key points', members.slice(0, KEY_POINTS).map(point).join('\n')];
@@ -37,7 +43,8 @@ export function writeExtractive(topic: Topic, members: readonly Memory[]): Artic
   for (const type of Object.keys(SECTION_BY_TYPE) as MemoryType[]) {
     const ofType = rest.filter((m) => m.type === type);
     if (ofType.length === 0) continue;
-    if (type === 'episodic') ofType.sort((a, b) => (a.occurred_at ?? a.created_at).localeCompare(b.occurred_at ?? b.created_at));
+    if (type === 'episodic')
+      ofType.sort((a, b) => (a.occurred_at ?? a.created_at).localeCompare(b.occurred_at ?? b.created_at));
     const more = ofType.length > PER_SECTION ? `\n- … and ${ofType.length - PER_SECTION} more` : '';
     sections.push(`## ${SECTION_BY_TYPE[type]}`, ofType.slice(0, PER_SECTION).map(point).join('\n') + more);
   }
@@ -65,10 +72,12 @@ const SYSTEM = [
 
 function parseArticle(value: unknown): LlmArticle {
   const v = value as Partial<Record<keyof LlmArticle, unknown>> | null;
-  const text = (x: unknown, max: number) => (typeof x === 'string' && x.trim() && x.length <= max ? x.trim() : undefined);
+  const text = (x: unknown, max: number) =>
+    typeof x === 'string' && x.trim() && x.length <= max ? x.trim() : undefined;
   const title = text(v?.title, 200);
   const summary = text(v?.summary, 2000);
-  if (!title || !summary || !Array.isArray(v?.sections) || v.sections.length === 0) throw new Error('expected {title, summary, sections: [{heading, content}]}');
+  if (!title || !summary || !Array.isArray(v?.sections) || v.sections.length === 0)
+    throw new Error('expected {title, summary, sections: [{heading, content}]}');
   const sections = v.sections.map((s: unknown) => {
     const section = s as { heading?: unknown; content?: unknown } | null;
     const heading = text(section?.heading, 200);
@@ -84,24 +93,47 @@ function parseArticle(value: unknown): LlmArticle {
  * answer (after completeJson's corrective retry) falls back to the extractive article: generation never fails
  * because of the model.
  */
-export async function writeWithLlm(llm: LlmProvider, topic: Topic, members: readonly Memory[], log: Logger): Promise<ArticleDraft> {
+export async function writeWithLlm(
+  llm: LlmProvider,
+  topic: Topic,
+  members: readonly Memory[],
+  log: Logger,
+): Promise<ArticleDraft> {
   const listed = members
     .slice(0, PROMPT_MEMORIES)
-    .map((m) => `[${m.id}] (${m.type}${m.subtype ? `/${m.subtype}` : ''}) ${truncateAtWord(m.content.replace(/\s+/g, ' ').trim(), PROMPT_MEMORY_CHARS)}`)
+    .map(
+      (m) =>
+        `[${m.id}] (${m.type}${m.subtype ? `/${m.subtype}` : ''}) ${truncateAtWord(m.content.replace(/\s+/g, ' ').trim(), PROMPT_MEMORY_CHARS)}`,
+    )
     .join('\n');
   const hints = [...topic.entities, ...topic.terms].join(', ');
   try {
     const { value } = await completeJson(
       llm,
-      { system: SYSTEM, messages: [{ role: 'user', content: `Key terms: ${hints || 'none'}\n\nMemories, most central first:\n${listed}` }], temperature: 0.2 },
+      {
+        system: SYSTEM,
+        messages: [
+          { role: 'user', content: `Key terms: ${hints || 'none'}\n\nMemories, most central first:\n${listed}` },
+        ],
+        temperature: 0.2,
+      },
       parseArticle,
     );
     const sources = members.slice(0, SOURCES_LISTED).map((m) => `- ${memoryLink(m.id)}`);
     const more = members.length > SOURCES_LISTED ? [`- … and ${members.length - SOURCES_LISTED} more`] : [];
-    const body = [`# ${value.title}`, value.summary, ...value.sections.flatMap((s) => [`## ${s.heading}`, s.content]), '## Sources', [...sources, ...more].join('\n')].join('\n\n');
+    const body = [
+      `# ${value.title}`,
+      value.summary,
+      ...value.sections.flatMap((s) => [`## ${s.heading}`, s.content]),
+      '## Sources',
+      [...sources, ...more].join('\n'),
+    ].join('\n\n');
     return { title: value.title, summary: value.summary, body, generator: 'llm' };
   } catch (error) {
-    log.warn({ topic: topic.title, err: error instanceof Error ? error.message : String(error) }, 'LLM article failed; writing it extractively');
+    log.warn(
+      { topic: topic.title, err: error instanceof Error ? error.message : String(error) },
+      'LLM article failed; writing it extractively',
+    );
     return writeExtractive(topic, members);
   }
 }

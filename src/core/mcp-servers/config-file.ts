@@ -32,12 +32,28 @@ export function readConfigFile(file: ConfigFile): ImportedServer[] {
       throw invalid(`/mcpServers/${name}/type`, 'differs from `transport`');
     }
     const { type, transport, disabled, description, ...connection } = server;
-    return { name, connection: { ...connection, transport: transport ?? type }, description, enabled: disabled !== true };
+    return {
+      name,
+      connection: { ...connection, transport: transport ?? type },
+      description,
+      enabled: disabled !== true,
+    };
   });
 }
 
 /** A server as the configuration file writes it: what its transport uses, `disabled` only when it is. */
-export function configFileServer(server: { transport: McpTransport; command: string | null; args: string[]; url: string | null; env: StringMap; headers: StringMap; enabled: boolean }): ConfigFileServer {
-  const reach = server.transport === 'stdio' ? { command: server.command ?? '', args: server.args, env: server.env } : { url: server.url ?? '', headers: server.headers };
+export function configFileServer(server: {
+  transport: McpTransport;
+  command: string | null;
+  args: string[];
+  url: string | null;
+  env: StringMap;
+  headers: StringMap;
+  enabled: boolean;
+}): ConfigFileServer {
+  const reach =
+    server.transport === 'stdio'
+      ? { command: server.command ?? '', args: server.args, env: server.env }
+      : { url: server.url ?? '', headers: server.headers };
   return { transport: server.transport, ...reach, ...(server.enabled ? {} : { disabled: true }) };
 }

@@ -31,13 +31,22 @@ export interface ConnectionInput {
  * `http`. Stdio needs a command; the other transports need a URL. A secret sent back as the mask keeps the value
  * stored in `secretsOf` (a read-modify-write of a masked entry must not overwrite its secrets with asterisks).
  */
-export function connectionOf(input: ConnectionInput, current: Connection | null, pointer = '', secretsOf: Connection | null = current): Connection {
+export function connectionOf(
+  input: ConnectionInput,
+  current: Connection | null,
+  pointer = '',
+  secretsOf: Connection | null = current,
+): Connection {
   const command = input.command !== undefined ? input.command : (current?.command ?? null);
   const url = input.url !== undefined ? input.url : (current?.url ?? null);
-  const transport = input.transport ?? current?.transport ?? (command !== null ? 'stdio' : url !== null ? 'http' : null);
-  if (transport === null) throw invalid(`${pointer}/command`, 'an MCP server needs `command` (stdio) or `url` (http, sse, streamable-http)');
-  if (transport === 'stdio' && command === null) throw invalid(`${pointer}/command`, 'is required for the stdio transport');
-  if (transport !== 'stdio' && url === null) throw invalid(`${pointer}/url`, `is required for the ${transport} transport`);
+  const transport =
+    input.transport ?? current?.transport ?? (command !== null ? 'stdio' : url !== null ? 'http' : null);
+  if (transport === null)
+    throw invalid(`${pointer}/command`, 'an MCP server needs `command` (stdio) or `url` (http, sse, streamable-http)');
+  if (transport === 'stdio' && command === null)
+    throw invalid(`${pointer}/command`, 'is required for the stdio transport');
+  if (transport !== 'stdio' && url === null)
+    throw invalid(`${pointer}/url`, `is required for the ${transport} transport`);
   return {
     transport,
     command,
@@ -53,7 +62,8 @@ function unmask(given: StringMap, stored: StringMap, pointer: string): StringMap
     Object.entries(given).map(([key, value]) => {
       if (value !== MASK) return [key, value];
       const kept = stored[key];
-      if (kept === undefined) throw invalid(`${pointer}/${key}`, 'is the mask of a secret this entry does not have: send the value');
+      if (kept === undefined)
+        throw invalid(`${pointer}/${key}`, 'is the mask of a secret this entry does not have: send the value');
       return [key, kept];
     }),
   );
@@ -61,7 +71,15 @@ function unmask(given: StringMap, stored: StringMap, pointer: string): StringMap
 
 /** Equal connections hash alike whatever the key order of env and headers. */
 export function connectionHash(connection: Connection): string {
-  const sorted = (map: StringMap) => Object.fromEntries(Object.entries(map).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  const canonical = JSON.stringify([connection.transport, connection.command, connection.args, connection.url, sorted(connection.env), sorted(connection.headers)]);
+  const sorted = (map: StringMap) =>
+    Object.fromEntries(Object.entries(map).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const canonical = JSON.stringify([
+    connection.transport,
+    connection.command,
+    connection.args,
+    connection.url,
+    sorted(connection.env),
+    sorted(connection.headers),
+  ]);
   return createHash('sha256').update(canonical).digest('hex');
 }

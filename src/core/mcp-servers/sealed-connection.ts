@@ -3,12 +3,18 @@ import { MASK, masked, type SecretBox } from '../secrets/secret-box.js';
 import type { Connection, ConnectionInput, StringMap } from './connection.js';
 
 /** An entry as the API shows it: env and headers masked, or revealed. */
-export type McpServerView = Omit<McpServerEntry, 'env_keys' | 'header_keys' | 'sealed_secrets'> & { env: StringMap; headers: StringMap };
+export type McpServerView = Omit<McpServerEntry, 'env_keys' | 'header_keys' | 'sealed_secrets'> & {
+  env: StringMap;
+  headers: StringMap;
+};
 
 type Secrets = { env: StringMap; headers: StringMap };
 
 /** The fields of an entry that hold its connection. */
-type StoredConnection = Pick<McpServerEntry, 'transport' | 'command' | 'args' | 'url' | 'env_keys' | 'header_keys' | 'sealed_secrets'>;
+type StoredConnection = Pick<
+  McpServerEntry,
+  'transport' | 'command' | 'args' | 'url' | 'env_keys' | 'header_keys' | 'sealed_secrets'
+>;
 
 /**
  * An MCP server's connection as stored: everything in clear but the env and header values, which are sealed
@@ -29,7 +35,9 @@ export class SealedConnections {
 
   /** The stored connection; its secrets are decrypted only when `withSecrets` (they need the key). */
   connection(entry: McpServerEntry, withSecrets = true): Connection {
-    const secrets = withSecrets ? this.open(entry) : { env: masked(entry.env_keys), headers: masked(entry.header_keys) };
+    const secrets = withSecrets
+      ? this.open(entry)
+      : { env: masked(entry.env_keys), headers: masked(entry.header_keys) };
     return { transport: entry.transport, command: entry.command, args: entry.args, url: entry.url, ...secrets };
   }
 
@@ -46,15 +54,22 @@ export class SealedConnections {
   }
 
   private open(entry: McpServerEntry): Secrets {
-    return entry.sealed_secrets === null ? { env: {}, headers: {} } : this.box.open<Secrets>(entry.sealed_secrets, secretContext(entry.id));
+    return entry.sealed_secrets === null
+      ? { env: {}, headers: {} }
+      : this.box.open<Secrets>(entry.sealed_secrets, secretContext(entry.id));
   }
 }
 
 /** Whether an input refers to stored secrets by a masked value. */
-export const hasMask = (input: ConnectionInput): boolean => [input.env, input.headers].some((map) => map !== undefined && Object.values(map).includes(MASK));
+export const hasMask = (input: ConnectionInput): boolean =>
+  [input.env, input.headers].some((map) => map !== undefined && Object.values(map).includes(MASK));
 
 /** Everything of a connection stored in clear: the secret values are sealed apart, their names are not. */
-const reachOf = ({ env, headers, ...reach }: Connection) => ({ ...reach, env_keys: Object.keys(env), header_keys: Object.keys(headers) });
+const reachOf = ({ env, headers, ...reach }: Connection) => ({
+  ...reach,
+  env_keys: Object.keys(env),
+  header_keys: Object.keys(headers),
+});
 
 /** Sealed secrets are bound to their entry. */
 const secretContext = (id: string): string => `mcp_servers/${id}`;

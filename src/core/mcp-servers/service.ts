@@ -1,6 +1,14 @@
 import { conflict } from '../../errors.js';
 import { MCP_SCOPE_NAMES } from '../../schemas/mcp-server.js';
-import type { JsonObject, McpScope, McpServerEntry, McpServerPatch, ScopedOwner, SourceMode, Storage } from '../../storage/types.js';
+import type {
+  JsonObject,
+  McpScope,
+  McpServerEntry,
+  McpServerPatch,
+  ScopedOwner,
+  SourceMode,
+  Storage,
+} from '../../storage/types.js';
 import { isoNow, type Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import { ScopedRegistry, type RegistryDeps, type RegistryKind } from '../registries/registry.js';
@@ -16,7 +24,12 @@ import { hasMask, SealedConnections, type McpServerView } from './sealed-connect
 const MCP_SERVERS: RegistryKind<McpScope, McpServerEntry, McpServerPatch> = {
   noun: 'MCP server',
   aNoun: 'an MCP server',
-  scopes: new ScopeRules(MCP_SCOPE_NAMES, { local: 'workspace and user', project: 'workspace', user: 'user', global: 'none' }),
+  scopes: new ScopeRules(MCP_SCOPE_NAMES, {
+    local: 'workspace and user',
+    project: 'workspace',
+    user: 'user',
+    global: 'none',
+  }),
   store: (storage) => storage.mcpServers,
 };
 
@@ -79,7 +92,12 @@ export class McpServerService extends ScopedRegistry<McpScope, McpServerEntry, M
   async create(caller: RegistryCaller, input: CreateMcpServerInput): Promise<McpServerEntry> {
     await this.deps.workspaces.get(caller.workspaceId);
     const connection = connectionOf(input, null);
-    const entry = this.newEntry(this.kind.scopes.ownerFor(input.scope ?? 'project', caller), input.name, connection, input);
+    const entry = this.newEntry(
+      this.kind.scopes.ownerFor(input.scope ?? 'project', caller),
+      input.name,
+      connection,
+      input,
+    );
     if (!(await this.deps.storage.mcpServers.create(entry))) throw this.taken(entry.name, entry.scope);
     return entry;
   }
@@ -89,7 +107,11 @@ export class McpServerService extends ScopedRegistry<McpScope, McpServerEntry, M
     // env and headers are sealed together: changing either needs the other's stored values.
     const reseal = patch.env !== undefined || patch.headers !== undefined;
     const connection = connectionOf(patch, this.sealed.connection(entry, reseal));
-    return this.save(entry.id, { ...this.sealed.changed(entry.id, connection, reseal), ...details(patch), updated_at: isoNow(this.deps.clock) });
+    return this.save(entry.id, {
+      ...this.sealed.changed(entry.id, connection, reseal),
+      ...details(patch),
+      updated_at: isoNow(this.deps.clock),
+    });
   }
 
   /**
@@ -97,11 +119,19 @@ export class McpServerService extends ScopedRegistry<McpScope, McpServerEntry, M
    * file at one scope; a server of the file is whole (what it leaves out, it does not have; masked secrets keep the
    * stored ones). Every server is checked before anything is written; the writes share one transaction.
    */
-  async import(caller: RegistryCaller, file: ConfigFile, options: { scope: McpScope; onConflict: 'update' | 'skip' }): Promise<ImportReport> {
+  async import(
+    caller: RegistryCaller,
+    file: ConfigFile,
+    options: { scope: McpScope; onConflict: 'update' | 'skip' },
+  ): Promise<ImportReport> {
     await this.deps.workspaces.get(caller.workspaceId);
     const owner = this.kind.scopes.ownerFor(options.scope, caller);
     const servers = readConfigFile(file);
-    const existing = await this.at(caller, owner.scope, servers.map((s) => s.name));
+    const existing = await this.at(
+      caller,
+      owner.scope,
+      servers.map((s) => s.name),
+    );
     const report: ImportReport = { created: [], updated: [], skipped: [], entries: [] };
     const writes: Array<(tx: Storage) => Promise<McpServerEntry>> = [];
     const now = isoNow(this.deps.clock);
@@ -113,14 +143,24 @@ export class McpServerService extends ScopedRegistry<McpScope, McpServerEntry, M
         const entry = this.newEntry(owner, server.name, connectionOf(server.connection, null, pointer), wanted);
         report.created.push(server.name);
         writes.push(async (tx) => {
-          if (!(await tx.mcpServers.create(entry))) throw conflict(`an MCP server named '${entry.name}' was created meanwhile`);
+          if (!(await tx.mcpServers.create(entry)))
+            throw conflict(`an MCP server named '${entry.name}' was created meanwhile`);
           return entry;
         });
       } else if (options.onConflict === 'skip') {
         report.skipped.push(server.name);
       } else {
-        const connection = connectionOf(server.connection, null, pointer, hasMask(server.connection) ? this.sealed.connection(current) : null);
-        const patch: McpServerPatch = { ...this.sealed.fields(current.id, connection), ...details(wanted), updated_at: now };
+        const connection = connectionOf(
+          server.connection,
+          null,
+          pointer,
+          hasMask(server.connection) ? this.sealed.connection(current) : null,
+        );
+        const patch: McpServerPatch = {
+          ...this.sealed.fields(current.id, connection),
+          ...details(wanted),
+          updated_at: now,
+        };
         report.updated.push(server.name);
         writes.push((tx) => this.save(current.id, patch, tx));
       }
@@ -134,7 +174,10 @@ export class McpServerService extends ScopedRegistry<McpScope, McpServerEntry, M
   }
 
   /** The winners visible to the caller as a configuration file; secrets masked unless `reveal`. */
-  async export(caller: RegistryCaller, options: { scope?: McpScope | undefined; reveal: boolean }): Promise<ConfigFile> {
+  async export(
+    caller: RegistryCaller,
+    options: { scope?: McpScope | undefined; reveal: boolean },
+  ): Promise<ConfigFile> {
     const ranked = await this.list(caller, { scope: options.scope, includeShadowed: false });
     const mcpServers: Record<string, ConfigFileServer> = {};
     for (const { entry } of ranked) mcpServers[entry.name] = configFileServer(this.view(entry, options.reveal));
@@ -158,10 +201,18 @@ export class McpServerService extends ScopedRegistry<McpScope, McpServerEntry, M
       entry.source_mode,
     );
     const pushed = decision.action === 'upload';
-    const patch: McpServerPatch = pushed ? { ...this.sealed.fields(id, offered), updated_at: now, last_synced_at: now } : { last_synced_at: now };
+    const patch: McpServerPatch = pushed
+      ? { ...this.sealed.fields(id, offered), updated_at: now, last_synced_at: now }
+      : { last_synced_at: now };
     const saved = await this.save(entry.id, patch);
     const action = pushed ? 'pushed' : decision.action === 'download' ? 'pulled' : 'in_sync';
-    return { action, conflict: decision.conflict, entry: saved, config: action === 'pulled' ? stored : null, synced_at: now };
+    return {
+      action,
+      conflict: decision.conflict,
+      entry: saved,
+      config: action === 'pulled' ? stored : null,
+      synced_at: now,
+    };
   }
 
   /** The API view of an entry: secrets revealed (decrypted) only when asked. */

@@ -33,14 +33,25 @@ export interface BatchOutcome {
 const failure = (index: number, type: BatchItemResult['type'], error: unknown): BatchItemResult => {
   const appError = error instanceof AppError ? error : null;
   if (!appError) throw error;
-  return { index, type, status: 'error', success: false, error: appError.message, ...(appError.details.length ? { details: appError.details } : {}) };
+  return {
+    index,
+    type,
+    status: 'error',
+    success: false,
+    error: appError.message,
+    ...(appError.details.length ? { details: appError.details } : {}),
+  };
 };
 
 /**
  * Runs operations in order. Consecutive creates share one embedding call and one transaction (the fast path for
  * bulk ingestion); updates and deletes run one by one. A failing item is reported and the rest go on.
  */
-export async function runBatch(memories: MemoryService, scope: MemoryWriteScope, operations: readonly BatchOperation[]): Promise<BatchOutcome> {
+export async function runBatch(
+  memories: MemoryService,
+  scope: MemoryWriteScope,
+  operations: readonly BatchOperation[],
+): Promise<BatchOutcome> {
   const results: BatchItemResult[] = [];
   let index = 0;
   while (index < operations.length) {
@@ -50,11 +61,27 @@ export async function runBatch(memories: MemoryService, scope: MemoryWriteScope,
       index++;
     } else if (operation.op === 'create') {
       const run: Array<{ index: number; draft: MemoryDraft }> = [];
-      for (let next = operations[index]; next && next.op === 'create' && 'draft' in next; next = operations[++index]) run.push({ index, draft: next.draft });
-      const outcomes = await memories.createMany(scope, run.map((r) => r.draft));
+      for (let next = operations[index]; next && next.op === 'create' && 'draft' in next; next = operations[++index])
+        run.push({ index, draft: next.draft });
+      const outcomes = await memories.createMany(
+        scope,
+        run.map((r) => r.draft),
+      );
       outcomes.forEach((outcome, i) => {
         const at = run[i]!.index;
-        results.push('error' in outcome ? failure(at, 'create', outcome.error) : { index: at, type: 'create', status: 'success', success: true, memory_id: outcome.memory.id, action: outcome.action, memory: outcome.memory });
+        results.push(
+          'error' in outcome
+            ? failure(at, 'create', outcome.error)
+            : {
+                index: at,
+                type: 'create',
+                status: 'success',
+                success: true,
+                memory_id: outcome.memory.id,
+                action: outcome.action,
+                memory: outcome.memory,
+              },
+        );
       });
     } else {
       try {
@@ -72,5 +99,11 @@ export async function runBatch(memories: MemoryService, scope: MemoryWriteScope,
     }
   }
   const successful = results.filter((r) => r.success).length;
-  return { total_operations: operations.length, total_processed: results.length, successful, failed: results.length - successful, results };
+  return {
+    total_operations: operations.length,
+    total_processed: results.length,
+    successful,
+    failed: results.length - successful,
+    results,
+  };
 }

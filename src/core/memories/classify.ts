@@ -7,7 +7,18 @@ const wholeWords = (phrases: string[]): RegExp => new RegExp(`\\b(?:${phrases.jo
 const TYPE_RULES: Array<[MemoryType, RegExp]> = [
   ['procedural', wholeWords(['how to', 'steps?', 'procedure', 'process', 'method', 'workflow', 'first,? .{0,80}then'])],
   ['working', wholeWords(['currently', 'working on', 'in progress', 'right now', 'blocked', 'next step'])],
-  ['episodic', wholeWords(['yesterday', 'today', 'tomorrow', 'last (?:night|week|month|year)', 'happened', 'occurred', 'we (?:met|decided|fixed|shipped|launched)'])],
+  [
+    'episodic',
+    wholeWords([
+      'yesterday',
+      'today',
+      'tomorrow',
+      'last (?:night|week|month|year)',
+      'happened',
+      'occurred',
+      'we (?:met|decided|fixed|shipped|launched)',
+    ]),
+  ],
 ];
 
 const SUBTYPE_RULES: Array<[MemorySubtype, RegExp]> = [
@@ -18,10 +29,16 @@ const SUBTYPE_RULES: Array<[MemorySubtype, RegExp]> = [
   ['solution', wholeWords(['solution', 'solved (?:by|it|the)', 'resolved (?:by|it|the)', 'the answer is'])],
   ['problem', wholeWords(['problem', 'issue', 'bug', "doesn't work", 'not working', 'broken'])],
   ['decision', wholeWords(['decided', 'decision', 'we chose', 'agreed to', 'going with'])],
-  ['preference', wholeWords(['prefers?', 'preferred', 'favou?rite', 'likes?', 'loves?', 'enjoys?', 'hates?', 'dislikes?'])],
+  [
+    'preference',
+    wholeWords(['prefers?', 'preferred', 'favou?rite', 'likes?', 'loves?', 'enjoys?', 'hates?', 'dislikes?']),
+  ],
   ['directive', /^(?:always|never|do not|don't|must|please)\b/i],
   ['profile', wholeWords(["i'm an?", 'i am an?', 'my name is', 'works as', 'lives in', 'years old', 'was born'])],
-  ['event', wholeWords(['met', 'meeting', 'launched', 'shipped', 'released', 'incident', 'outage', 'attended', 'visited'])],
+  [
+    'event',
+    wholeWords(['met', 'meeting', 'launched', 'shipped', 'released', 'incident', 'outage', 'attended', 'visited']),
+  ],
 ];
 
 /** Rule-based classification, used when the caller gave no type (a configured LLM may refine it later). */

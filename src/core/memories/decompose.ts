@@ -11,29 +11,41 @@ const MIN_FACT_WORDS = 3;
  * Working memories are transient and derived memories are already atomic, so neither is decomposed.
  */
 export function factSentences(memory: Memory): string[] {
-  if (memory.type === 'working' || memory.source_memory_id !== null || memory.content.length < MIN_CONTENT_CHARS) return [];
+  if (memory.type === 'working' || memory.source_memory_id !== null || memory.content.length < MIN_CONTENT_CHARS)
+    return [];
   const sentences = splitSentences(memory.content).filter((s) => words(s).length >= MIN_FACT_WORDS);
   return sentences.length >= 2 ? sentences : [];
 }
 
 /** Fact records for a parent, each inheriting its scope, attribution, tags and metadata, and its `part_of` edge. */
-export function buildFacts(parent: Memory, sentences: readonly string[], embeddings: readonly Float32Array[], now: string): { facts: NewMemory[]; edges: Association[] } {
+export function buildFacts(
+  parent: Memory,
+  sentences: readonly string[],
+  embeddings: readonly Float32Array[],
+  now: string,
+): { facts: NewMemory[]; edges: Association[] } {
   const facts = sentences.map((content, i) =>
-    buildMemory({ workspaceId: parent.workspace_id, tenantId: parent.tenant_id }, newId('mem'), {
-      content,
-      type: parent.type,
-      subtype: null,
-      importance: parent.importance,
-      tags: parent.tags,
-      metadata: { ...parent.metadata, fact_index: i },
-      context_id: parent.context_id,
-      observer_id: parent.observer_id ?? undefined,
-      subject_id: parent.subject_id ?? undefined,
-      user_id: parent.user_id ?? undefined,
-      session_id: parent.session_id ?? undefined,
-      source_memory_id: parent.id,
-      source_scope: FACT_SCOPE,
-    }, embeddings[i]!, now),
+    buildMemory(
+      { workspaceId: parent.workspace_id, tenantId: parent.tenant_id },
+      newId('mem'),
+      {
+        content,
+        type: parent.type,
+        subtype: null,
+        importance: parent.importance,
+        tags: parent.tags,
+        metadata: { ...parent.metadata, fact_index: i },
+        context_id: parent.context_id,
+        observer_id: parent.observer_id ?? undefined,
+        subject_id: parent.subject_id ?? undefined,
+        user_id: parent.user_id ?? undefined,
+        session_id: parent.session_id ?? undefined,
+        source_memory_id: parent.id,
+        source_scope: FACT_SCOPE,
+      },
+      embeddings[i]!,
+      now,
+    ),
   );
   const edges = facts.map((fact) => ({
     id: newId('assoc'),

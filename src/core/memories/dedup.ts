@@ -41,8 +41,10 @@ export function decideDuplicate(
   for (const { memory, similarity } of similar) {
     if (similarity < policy.mergeThreshold) break;
     const existing = fingerprint(memory.content);
-    const update = similarity >= policy.updateThreshold && incoming.size === existing.size && isSubset(incoming, existing);
-    const merge = incoming.size > 0 && existing.size > 0 && (isSubset(existing, incoming) || isSubset(incoming, existing));
+    const update =
+      similarity >= policy.updateThreshold && incoming.size === existing.size && isSubset(incoming, existing);
+    const merge =
+      incoming.size > 0 && existing.size > 0 && (isSubset(existing, incoming) || isSubset(incoming, existing));
     // Conflict detection (dates, numbers, slots) is the costly check: only for a pair the words would rewrite.
     if ((!update && !merge) || conflictSignals(content, memory.content).length > 0) continue;
     if (update) return { action: 'update', existing: memory, similarity };

@@ -53,7 +53,9 @@ export class MemoryEnricher {
     if (!embedding) return;
     const { llm, log } = this.deps;
     const step = <T>(name: string, work: () => Promise<T>) => this.telemetry.span(`memory.enrich.${name}`, work);
-    const memory = llm ? await step('refine', () => refineWithLlm(llm, storage, stored, payload.auto_classified, log)) : stored;
+    const memory = llm
+      ? await step('refine', () => refineWithLlm(llm, storage, stored, payload.auto_classified, log))
+      : stored;
     await step('decompose', () => this.decompose(memory));
     await step('associate', () => this.associate(memory, embedding));
     for (const extra of this.extraSteps) await step(extra.name, () => extra.step(memory, embedding));
@@ -64,7 +66,10 @@ export class MemoryEnricher {
     const { storage, embedder, clock } = this.deps;
     const sentences = factSentences(memory);
     if (sentences.length === 0) return;
-    const already = await storage.memories.count(memory.workspace_id, { sourceMemoryId: memory.id, statuses: ['active', 'archived'] });
+    const already = await storage.memories.count(memory.workspace_id, {
+      sourceMemoryId: memory.id,
+      statuses: ['active', 'archived'],
+    });
     if (already > 0) return;
     const embeddings = await embedder.embed(sentences.map(normaliseContent));
     const { facts, edges } = buildFacts(memory, sentences, embeddings, isoNow(clock));
@@ -83,7 +88,14 @@ export class MemoryEnricher {
     });
     const similar = neighbours.filter((n) => n.score >= AUTO_ASSOCIATE_MIN_SIMILARITY);
     if (similar.length === 0) return;
-    const others = new Map((await storage.memories.getMany(memory.workspace_id, similar.map((n) => n.id))).map((m) => [m.id, m]));
+    const others = new Map(
+      (
+        await storage.memories.getMany(
+          memory.workspace_id,
+          similar.map((n) => n.id),
+        )
+      ).map((m) => [m.id, m]),
+    );
     const now = isoNow(clock);
     // One transaction for all links: one commit instead of one per edge.
     await storage.transaction(async (tx) => {

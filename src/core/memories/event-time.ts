@@ -2,7 +2,16 @@ import * as chrono from 'chrono-node';
 import type { JsonObject } from '../../storage/types.js';
 
 /** Metadata keys that, by common convention, say when the remembered thing happened. First match wins. */
-const EVENT_TIME_KEYS = ['occurred_at', 'event_time', 'event_date', 'timestamp', 'datetime', 'date', 'session_date', 'time'];
+const EVENT_TIME_KEYS = [
+  'occurred_at',
+  'event_time',
+  'event_date',
+  'timestamp',
+  'datetime',
+  'date',
+  'session_date',
+  'time',
+];
 
 /**
  * Reads a date in ISO form or in words ("1:56 pm on 8 May, 2023", "yesterday") and returns it as ISO 8601 UTC.

@@ -25,10 +25,17 @@ function parseRefinement(value: unknown): Refinement {
   if (typeof value !== 'object' || value === null) throw new Error('expected a JSON object');
   const v = value as Record<string, unknown>;
   const refinement: Refinement = {};
-  if (typeof v.type === 'string' && (MEMORY_TYPES as readonly string[]).includes(v.type)) refinement.type = v.type as MemoryType;
-  if (v.subtype === null || (typeof v.subtype === 'string' && (MEMORY_SUBTYPES as readonly string[]).includes(v.subtype))) refinement.subtype = v.subtype as string | null;
-  if (typeof v.abstract === 'string' && v.abstract.trim()) refinement.abstract = truncateAtWord(v.abstract.trim(), ABSTRACT_MAX_CHARS);
-  if (typeof v.overview === 'string' && v.overview.trim()) refinement.overview = truncateAtWord(v.overview.trim(), OVERVIEW_MAX_CHARS);
+  if (typeof v.type === 'string' && (MEMORY_TYPES as readonly string[]).includes(v.type))
+    refinement.type = v.type as MemoryType;
+  if (
+    v.subtype === null ||
+    (typeof v.subtype === 'string' && (MEMORY_SUBTYPES as readonly string[]).includes(v.subtype))
+  )
+    refinement.subtype = v.subtype as string | null;
+  if (typeof v.abstract === 'string' && v.abstract.trim())
+    refinement.abstract = truncateAtWord(v.abstract.trim(), ABSTRACT_MAX_CHARS);
+  if (typeof v.overview === 'string' && v.overview.trim())
+    refinement.overview = truncateAtWord(v.overview.trim(), OVERVIEW_MAX_CHARS);
   return refinement;
 }
 
@@ -36,14 +43,27 @@ function parseRefinement(value: unknown): Refinement {
  * Asks the configured model for better tiers, and for the type when rules chose it. A model failure leaves the
  * rule-based values in place: enrichment must not fail a memory that is already stored and searchable.
  */
-export async function refineWithLlm(llm: LlmProvider, storage: Storage, memory: Memory, autoClassified: boolean, log: Logger): Promise<Memory> {
+export async function refineWithLlm(
+  llm: LlmProvider,
+  storage: Storage,
+  memory: Memory,
+  autoClassified: boolean,
+  log: Logger,
+): Promise<Memory> {
   try {
-    const { value } = await completeJson(llm, { system: SYSTEM, messages: [{ role: 'user', content: memory.content }], json: true, temperature: 0 }, parseRefinement);
+    const { value } = await completeJson(
+      llm,
+      { system: SYSTEM, messages: [{ role: 'user', content: memory.content }], json: true, temperature: 0 },
+      parseRefinement,
+    );
     const patch = autoClassified ? value : { abstract: value.abstract, overview: value.overview };
     const updated = await storage.memories.update(memory.workspace_id, memory.id, patch);
     return updated ?? memory;
   } catch (error) {
-    log.warn({ memory: memory.id, err: error instanceof Error ? error.message : String(error) }, 'LLM refinement skipped');
+    log.warn(
+      { memory: memory.id, err: error instanceof Error ? error.message : String(error) },
+      'LLM refinement skipped',
+    );
     return memory;
   }
 }

@@ -26,7 +26,10 @@ export interface MemoryDraft {
 }
 
 /** A write made through a session belongs to that session and inherits its context and user. */
-export function withSessionDefaults(draft: MemoryDraft, session: Pick<Session, 'id' | 'context_id' | 'user_id'> | null): MemoryDraft {
+export function withSessionDefaults(
+  draft: MemoryDraft,
+  session: Pick<Session, 'id' | 'context_id' | 'user_id'> | null,
+): MemoryDraft {
   if (!session) return draft;
   return {
     ...draft,
@@ -45,7 +48,13 @@ export const DEFAULT_IMPORTANCE = 0.5;
 export const DEFAULT_CONTEXT = '_default';
 
 /** A new memory record with its defaults, classification, tiers and event time filled in. */
-export function buildMemory(scope: WriteScope, id: string, draft: MemoryDraft, embedding: Float32Array, now: string): NewMemory {
+export function buildMemory(
+  scope: WriteScope,
+  id: string,
+  draft: MemoryDraft,
+  embedding: Float32Array,
+  now: string,
+): NewMemory {
   const classified = draft.type ? { type: draft.type, subtype: draft.subtype ?? null } : classifyByRules(draft.content);
   const metadata = draft.metadata ?? {};
   const { abstract, overview } = extractiveTiers(draft.content);

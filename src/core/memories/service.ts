@@ -1,6 +1,14 @@
 import { AppError, invalid, notFound } from '../../errors.js';
 import type { EmbeddingProvider } from '../../providers/embedding/types.js';
-import type { Association, Memory, MemoryFilter, MemoryPatch, MemoryStatus, NewMemory, Storage } from '../../storage/types.js';
+import type {
+  Association,
+  Memory,
+  MemoryFilter,
+  MemoryPatch,
+  MemoryStatus,
+  NewMemory,
+  Storage,
+} from '../../storage/types.js';
 import type { Access } from '../access/access.js';
 import { isoNow, type Clock } from '../clock.js';
 import type { CoreEvents } from '../events.js';
@@ -59,7 +67,12 @@ const DEDUP_NEIGHBOURS = 3;
 /** Which memories a listing shows by status; `all` is every status. */
 export type StatusFilter = 'active' | 'archived' | 'deleted' | 'all';
 
-const STATUSES: Record<StatusFilter, MemoryStatus[]> = { active: ['active'], archived: ['archived'], deleted: ['deleted'], all: ['active', 'archived', 'deleted'] };
+const STATUSES: Record<StatusFilter, MemoryStatus[]> = {
+  active: ['active'],
+  archived: ['archived'],
+  deleted: ['deleted'],
+  all: ['active', 'archived', 'deleted'],
+};
 
 export interface MemoryListing {
   memories: Memory[];
@@ -104,7 +117,9 @@ export class MemoryService {
   /** Many creates, updates and deletes in the caller's workspace; creates inherit the session's context and user. */
   async batch(access: Access, operations: readonly BatchOperation[]): Promise<BatchOutcome> {
     const scope = await this.throughSession(access);
-    const withDefaults = operations.map((o) => ('draft' in o ? { ...o, draft: withSessionDefaults(o.draft, access.session) } : o));
+    const withDefaults = operations.map((o) =>
+      'draft' in o ? { ...o, draft: withSessionDefaults(o.draft, access.session) } : o,
+    );
     return runBatch(this, scope, withDefaults);
   }
 
@@ -115,7 +130,8 @@ export class MemoryService {
 
   async create(scope: MemoryWriteScope, draft: MemoryDraft): Promise<WriteResult> {
     const [outcome] = await this.createMany(scope, [draft]);
-    if (!outcome || 'error' in outcome) throw outcome?.error ?? new AppError('internal_error', 'memory was not written');
+    if (!outcome || 'error' in outcome)
+      throw outcome?.error ?? new AppError('internal_error', 'memory was not written');
     return outcome;
   }
 
@@ -126,7 +142,10 @@ export class MemoryService {
   createMany(scope: MemoryWriteScope, drafts: readonly MemoryDraft[]): Promise<WriteOutcome[]> {
     return this.telemetry.span('memory.write', async (span) => {
       const outcomes = await this.write(scope, drafts);
-      span.setAttributes({ 'memd.memory.drafts': drafts.length, 'memd.memory.created': outcomes.filter((o) => 'action' in o && o.action === 'created').length });
+      span.setAttributes({
+        'memd.memory.drafts': drafts.length,
+        'memd.memory.created': outcomes.filter((o) => 'action' in o && o.action === 'created').length,
+      });
       return outcomes;
     });
   }
@@ -154,29 +173,42 @@ export class MemoryService {
     });
 
     const vectors = await embedder.embed(fresh.map((i) => normaliseContent(trimmed[i]!.content)));
-    const decisions = await this.telemetry.span('memory.write.dedup', () => this.decide(scope, fresh.map((i) => trimmed[i]!), vectors));
+    const decisions = await this.telemetry.span('memory.write.dedup', () =>
+      this.decide(
+        scope,
+        fresh.map((i) => trimmed[i]!),
+        vectors,
+      ),
+    );
     const now = isoNow(clock);
     const inserts: Array<{ index: number; memory: NewMemory }> = [];
     const rewrites: Array<{ index: number; decision: Rewrite; embedding: Float32Array }> = [];
     for (const [position, index] of fresh.entries()) {
       const embedding = vectors[position]!;
       const decision = decisions[position]!;
-      if (decision.action === 'create') inserts.push({ index, memory: buildMemory(scope, newId('mem'), trimmed[index]!, embedding, now) });
+      if (decision.action === 'create')
+        inserts.push({ index, memory: buildMemory(scope, newId('mem'), trimmed[index]!, embedding, now) });
       else if (decision.action === 'skip') outcomes[index] = { memory: decision.existing, action: 'skipped' };
       else rewrites.push({ index, decision, embedding });
     }
 
-    await this.telemetry.span('memory.write.commit', () => storage.transaction(async (tx) => {
-      if (inserts.length > 0) {
-        await tx.memories.insert(inserts.map((i) => i.memory));
-        await tx.tasks.enqueue(inserts.map(({ index, memory }) => enrichTask(memory.id, workspaceId, now, trimmed[index]!.type === undefined)));
-        for (const { index, memory } of inserts) await this.link(tx, memory, trimmed[index]!.associations ?? [], now);
-      }
-      for (const { index, decision, embedding } of rewrites) {
-        const memory = await this.rewrite(tx, decision, trimmed[index]!, embedding, now);
-        outcomes[index] = { memory, action: decision.action === 'update' ? 'updated' : 'merged' };
-      }
-    }));
+    await this.telemetry.span('memory.write.commit', () =>
+      storage.transaction(async (tx) => {
+        if (inserts.length > 0) {
+          await tx.memories.insert(inserts.map((i) => i.memory));
+          await tx.tasks.enqueue(
+            inserts.map(({ index, memory }) =>
+              enrichTask(memory.id, workspaceId, now, trimmed[index]!.type === undefined),
+            ),
+          );
+          for (const { index, memory } of inserts) await this.link(tx, memory, trimmed[index]!.associations ?? [], now);
+        }
+        for (const { index, decision, embedding } of rewrites) {
+          const memory = await this.rewrite(tx, decision, trimmed[index]!, embedding, now);
+          outcomes[index] = { memory, action: decision.action === 'update' ? 'updated' : 'merged' };
+        }
+      }),
+    );
 
     for (const { index, memory } of inserts) {
       const { embedding: _vector, ...record } = memory;
@@ -193,17 +225,28 @@ export class MemoryService {
   }
 
   /** The duplicate decision for each draft, from one batched neighbour search and one lookup of the candidates. */
-  private async decide(scope: MemoryWriteScope, drafts: readonly MemoryDraft[], vectors: readonly Float32Array[]): Promise<DedupDecision[]> {
+  private async decide(
+    scope: MemoryWriteScope,
+    drafts: readonly MemoryDraft[],
+    vectors: readonly Float32Array[],
+  ): Promise<DedupDecision[]> {
     const create: DedupDecision = { action: 'create' };
     if (!scope.dedup.enabled || drafts.length === 0) return drafts.map(() => create);
     const { memories } = this.deps.storage;
-    const neighbours = await memories.vectorSearchMany(scope.workspaceId, vectors, { k: DEDUP_NEIGHBOURS, filter: { derived: false } });
-    const close = neighbours.map((found, i) => (drafts[i]!.source_memory_id ? [] : found.filter((n) => n.score >= scope.dedup.mergeThreshold)));
+    const neighbours = await memories.vectorSearchMany(scope.workspaceId, vectors, {
+      k: DEDUP_NEIGHBOURS,
+      filter: { derived: false },
+    });
+    const close = neighbours.map((found, i) =>
+      drafts[i]!.source_memory_id ? [] : found.filter((n) => n.score >= scope.dedup.mergeThreshold),
+    );
     const candidateIds = [...new Set(close.flat().map((n) => n.id))];
     if (candidateIds.length === 0) return drafts.map(() => create);
     const byId = new Map((await memories.getMany(scope.workspaceId, candidateIds)).map((m) => [m.id, m]));
     return drafts.map((draft, i) => {
-      const similar = close[i]!.flatMap((n) => (byId.has(n.id) ? [{ memory: byId.get(n.id)!, similarity: n.score }] : []));
+      const similar = close[i]!.flatMap((n) =>
+        byId.has(n.id) ? [{ memory: byId.get(n.id)!, similarity: n.score }] : [],
+      );
       return similar.length === 0 ? create : decideDuplicate(draft.content, null, similar, scope.dedup);
     });
   }
@@ -221,9 +264,15 @@ export class MemoryService {
     const metadata = { ...existing.metadata, ...draft.metadata };
     if (decision.action === 'merge') {
       const mergedFrom = Array.isArray(existing.metadata.merged_from) ? existing.metadata.merged_from : [];
-      metadata.merged_from = [...mergedFrom, { content_hash: contentHash(draft.content), similarity: round(decision.similarity), merged_at: now }];
+      metadata.merged_from = [
+        ...mergedFrom,
+        { content_hash: contentHash(draft.content), similarity: round(decision.similarity), merged_at: now },
+      ];
     }
-    const importance = Math.min(Math.max(existing.importance, draft.importance ?? 0) * (decision.action === 'merge' ? 1.1 : 1), 1);
+    const importance = Math.min(
+      Math.max(existing.importance, draft.importance ?? 0) * (decision.action === 'merge' ? 1.1 : 1),
+      1,
+    );
     const patch: MemoryPatch = {
       content,
       content_hash: contentHash(content),
@@ -234,8 +283,14 @@ export class MemoryService {
       updated_at: now,
       ...extractiveTiers(content),
     };
-    const reembed = content === draft.content ? embedding : (await this.deps.embedder.embed([normaliseContent(content)]))[0]!;
-    const updated = await tx.memories.update(existing.workspace_id, existing.id, patch, content === existing.content ? undefined : reembed);
+    const reembed =
+      content === draft.content ? embedding : (await this.deps.embedder.embed([normaliseContent(content)]))[0]!;
+    const updated = await tx.memories.update(
+      existing.workspace_id,
+      existing.id,
+      patch,
+      content === existing.content ? undefined : reembed,
+    );
     if (content !== existing.content) await this.replaceDerived(tx, existing.workspace_id, existing.id, now, false);
     return updated!;
   }
@@ -258,14 +313,22 @@ export class MemoryService {
   }
 
   /** Drafts whose `associations` name memories that are not active in the workspace, with the error for each. */
-  private async unknownAssociations(workspaceId: string, drafts: readonly MemoryDraft[]): Promise<Map<number, AppError>> {
+  private async unknownAssociations(
+    workspaceId: string,
+    drafts: readonly MemoryDraft[],
+  ): Promise<Map<number, AppError>> {
     const wanted = [...new Set(drafts.flatMap((d) => d.associations ?? []))];
     if (wanted.length === 0) return new Map();
-    const found = new Set((await this.deps.storage.memories.getMany(workspaceId, wanted)).filter((m) => m.status === 'active').map((m) => m.id));
+    const found = new Set(
+      (await this.deps.storage.memories.getMany(workspaceId, wanted))
+        .filter((m) => m.status === 'active')
+        .map((m) => m.id),
+    );
     const errors = new Map<number, AppError>();
     drafts.forEach((d, i) => {
       const missing = (d.associations ?? []).filter((id) => !found.has(id));
-      if (missing.length > 0) errors.set(i, invalid('/associations', `unknown memory id(s) in this workspace: ${missing.join(', ')}`));
+      if (missing.length > 0)
+        errors.set(i, invalid('/associations', `unknown memory id(s) in this workspace: ${missing.join(', ')}`));
     });
     return errors;
   }
@@ -279,17 +342,26 @@ export class MemoryService {
   }
 
   /** A page of a workspace's memories, newest first, with the count of all that match. */
-  async list(workspaceId: string, status: StatusFilter, filter: Omit<MemoryFilter, 'statuses'>, page: { limit: number; cursor?: string | undefined }): Promise<MemoryListing> {
+  async list(
+    workspaceId: string,
+    status: StatusFilter,
+    filter: Omit<MemoryFilter, 'statuses'>,
+    page: { limit: number; cursor?: string | undefined },
+  ): Promise<MemoryListing> {
     await this.deps.writeScope(workspaceId);
     const statusFilter: MemoryFilter = { ...filter, statuses: STATUSES[status] };
-    const [found, total] = await Promise.all([this.deps.storage.memories.list(workspaceId, statusFilter, page), this.deps.storage.memories.count(workspaceId, statusFilter)]);
+    const [found, total] = await Promise.all([
+      this.deps.storage.memories.list(workspaceId, statusFilter, page),
+      this.deps.storage.memories.count(workspaceId, statusFilter),
+    ]);
     return { memories: found.items, nextCursor: found.nextCursor, total };
   }
 
   async update(workspaceId: string, id: string, change: MemoryUpdate): Promise<Memory> {
     const { storage, embedder, clock } = this.deps;
     const existing = await this.get(workspaceId, id);
-    if (existing.status === 'deleted') throw new AppError('conflict', `memory '${id}' is deleted; only a hard delete applies to it`);
+    if (existing.status === 'deleted')
+      throw new AppError('conflict', `memory '${id}' is deleted; only a hard delete applies to it`);
     const now = isoNow(clock);
     const patch: MemoryPatch = { updated_at: now };
     for (const key of ['type', 'subtype', 'importance', 'metadata', 'pinned'] as const) {
@@ -309,7 +381,8 @@ export class MemoryService {
       Object.assign(patch, extractiveTiers(content));
       embedding = (await embedder.embed([normaliseContent(content)]))[0]!;
     }
-    if (change.metadata !== undefined) patch.occurred_at = eventTimeFromMetadata(change.metadata, new Date(existing.created_at));
+    if (change.metadata !== undefined)
+      patch.occurred_at = eventTimeFromMetadata(change.metadata, new Date(existing.created_at));
     const updated = await storage.transaction(async (tx) => {
       const row = await tx.memories.update(workspaceId, id, patch, embedding);
       if (contentChanged) {
@@ -365,13 +438,21 @@ export class MemoryService {
   }
 
   /** Derived memories (facts) of a parent whose content changed or went away: removed, or soft-deleted. */
-  private async replaceDerived(tx: Storage, workspaceId: string, parentId: string, now: string, hard: boolean): Promise<void> {
+  private async replaceDerived(
+    tx: Storage,
+    workspaceId: string,
+    parentId: string,
+    now: string,
+    hard: boolean,
+  ): Promise<void> {
     const statuses: MemoryStatus[] = hard ? ['active', 'archived', 'deleted'] : ['active', 'archived'];
     const derived = await tx.memories.list(workspaceId, { sourceMemoryId: parentId, statuses }, { limit: 10_000 });
     const ids = derived.items.map((m) => m.id);
     if (ids.length === 0) return;
     if (hard) await tx.memories.hardDelete(workspaceId, ids);
-    else for (const factId of ids) await tx.memories.update(workspaceId, factId, { status: 'deleted', deleted_at: now, updated_at: now });
+    else
+      for (const factId of ids)
+        await tx.memories.update(workspaceId, factId, { status: 'deleted', deleted_at: now, updated_at: now });
   }
 
   /** After a commit, before the write is acknowledged (see CoreEvents.memoriesChanged). */
@@ -384,7 +465,13 @@ export class MemoryService {
 
 export function enrichTask(memoryId: string, workspaceId: string, now: string, autoClassified: boolean) {
   const payload: EnrichPayload = { memory_id: memoryId, auto_classified: autoClassified };
-  return { kind: ENRICH_TASK, workspaceId, payload: { ...payload }, runAt: now, dedupeKey: `${ENRICH_TASK}:${memoryId}` };
+  return {
+    kind: ENRICH_TASK,
+    workspaceId,
+    payload: { ...payload },
+    runAt: now,
+    dedupeKey: `${ENRICH_TASK}:${memoryId}`,
+  };
 }
 
 const round = (x: number): number => Math.round(x * 1e6) / 1e6;

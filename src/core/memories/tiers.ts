@@ -24,7 +24,10 @@ export const DETAIL_LEVELS = ['abstract', 'overview', 'full'] as const;
 export type DetailLevel = (typeof DETAIL_LEVELS)[number];
 
 /** A memory's text at a detail level: its tier when it has one, else a cut of the content at that tier's size. */
-export function textAtDetailLevel(memory: { content: string; abstract: string | null; overview: string | null }, level: DetailLevel): string {
+export function textAtDetailLevel(
+  memory: { content: string; abstract: string | null; overview: string | null },
+  level: DetailLevel,
+): string {
   if (level === 'full') return memory.content;
   if (level === 'overview') return memory.overview ?? truncateAtWord(memory.content, OVERVIEW_MAX_CHARS);
   return memory.abstract ?? truncateAtWord(memory.content, ABSTRACT_MAX_CHARS);

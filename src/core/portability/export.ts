@@ -13,9 +13,25 @@ export interface ExportOptions {
 }
 
 export type ExportLine =
-  | { type: 'header'; version: string; workspace_id: string; exported_at: string; total_memories: number; total_associations: number; offset: number; limit: number }
+  | {
+      type: 'header';
+      version: string;
+      workspace_id: string;
+      exported_at: string;
+      total_memories: number;
+      total_associations: number;
+      offset: number;
+      limit: number;
+    }
   | { type: 'memory'; index: number; data: Memory & { embedding?: number[] } }
-  | { type: 'association'; data: Pick<Association, 'source_id' | 'target_id' | 'strength' | 'metadata'> & { id: string; relationship_type: string; created_at: string } }
+  | {
+      type: 'association';
+      data: Pick<Association, 'source_id' | 'target_id' | 'strength' | 'metadata'> & {
+        id: string;
+        relationship_type: string;
+        created_at: string;
+      };
+    }
   | { type: 'footer'; memories_exported: number; associations_exported: number };
 
 const EVERY_STATUS = { statuses: ['active', 'archived', 'deleted'] as Memory['status'][] };
@@ -25,9 +41,26 @@ const EVERY_STATUS = { statuses: ['active', 'archived', 'deleted'] as Memory['st
  * the database, so memory use does not grow with the workspace; a partial export (offset/limit) carries the edges
  * that leave its memories.
  */
-export async function* exportWorkspace(storage: Storage, workspaceId: string, options: ExportOptions, exportedAt: string): AsyncGenerator<ExportLine> {
-  const [totalMemories, totalAssociations] = await Promise.all([storage.memories.count(workspaceId, EVERY_STATUS), storage.associations.count(workspaceId)]);
-  yield { type: 'header', version: EXPORT_FORMAT_VERSION, workspace_id: workspaceId, exported_at: exportedAt, total_memories: totalMemories, total_associations: totalAssociations, offset: options.offset, limit: options.limit };
+export async function* exportWorkspace(
+  storage: Storage,
+  workspaceId: string,
+  options: ExportOptions,
+  exportedAt: string,
+): AsyncGenerator<ExportLine> {
+  const [totalMemories, totalAssociations] = await Promise.all([
+    storage.memories.count(workspaceId, EVERY_STATUS),
+    storage.associations.count(workspaceId),
+  ]);
+  yield {
+    type: 'header',
+    version: EXPORT_FORMAT_VERSION,
+    workspace_id: workspaceId,
+    exported_at: exportedAt,
+    total_memories: totalMemories,
+    total_associations: totalAssociations,
+    offset: options.offset,
+    limit: options.limit,
+  };
 
   const partial = options.offset > 0 || options.limit > 0;
   const exportedIds: string[] = [];
@@ -57,7 +90,15 @@ export async function* exportWorkspace(storage: Storage, workspaceId: string, op
     for await (const edge of lines) {
       yield {
         type: 'association',
-        data: { id: edge.id, source_id: edge.source_id, target_id: edge.target_id, relationship_type: edge.relationship, strength: edge.strength, metadata: edge.metadata, created_at: edge.created_at },
+        data: {
+          id: edge.id,
+          source_id: edge.source_id,
+          target_id: edge.target_id,
+          relationship_type: edge.relationship,
+          strength: edge.strength,
+          metadata: edge.metadata,
+          created_at: edge.created_at,
+        },
       };
       edges++;
     }
@@ -75,8 +116,14 @@ async function* everyEdge(storage: Storage, workspaceId: string): AsyncGenerator
   }
 }
 
-async function* edgesLeaving(storage: Storage, workspaceId: string, memoryIds: readonly string[]): AsyncGenerator<Association> {
+async function* edgesLeaving(
+  storage: Storage,
+  workspaceId: string,
+  memoryIds: readonly string[],
+): AsyncGenerator<Association> {
   for (let start = 0; start < memoryIds.length; start += PAGE) {
-    yield* await storage.associations.listForMemories(workspaceId, memoryIds.slice(start, start + PAGE), { direction: 'outgoing' });
+    yield* await storage.associations.listForMemories(workspaceId, memoryIds.slice(start, start + PAGE), {
+      direction: 'outgoing',
+    });
   }
 }

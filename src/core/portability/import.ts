@@ -80,7 +80,11 @@ interface ImportDeps {
  * and fields, and keep an exported vector only when it has the embedder's dimensions. Import restores; it does not
  * re-derive facts or links (those come with the export).
  */
-export async function importRecords(deps: ImportDeps, scope: WriteScope, records: AsyncIterable<ImportRecord>): Promise<ImportReport> {
+export async function importRecords(
+  deps: ImportDeps,
+  scope: WriteScope,
+  records: AsyncIterable<ImportRecord>,
+): Promise<ImportReport> {
   const report: ImportReport = { imported: 0, skipped_duplicates: 0, associations_imported: 0, errors: 0, details: [] };
   const fail = (line: number, message: string) => {
     report.errors++;
@@ -111,7 +115,11 @@ export async function importRecords(deps: ImportDeps, scope: WriteScope, records
     const source = idMap.get(data.source_id);
     const target = idMap.get(data.target_id);
     if (!relationship) fail(line, `unknown relationship '${data.relationship_type ?? data.relationship ?? ''}'`);
-    else if (!source || !target) fail(line, `association refers to a memory that is not in this import (${!source ? data.source_id : data.target_id})`);
+    else if (!source || !target)
+      fail(
+        line,
+        `association refers to a memory that is not in this import (${!source ? data.source_id : data.target_id})`,
+      );
     else if (source === target) fail(line, 'association links a memory to itself');
     else {
       await deps.storage.associations.upsert({
@@ -142,7 +150,11 @@ async function importMemoryBatch(
   const { storage, embedder, clock } = deps;
   const hashes = batch.map(({ data }) => contentHash(data.content));
   // Any status counts: re-importing a backup must not resurrect what was deleted since.
-  const existing = await storage.memories.findByContentHashes(scope.workspaceId, hashes, ['active', 'archived', 'deleted']);
+  const existing = await storage.memories.findByContentHashes(scope.workspaceId, hashes, [
+    'active',
+    'archived',
+    'deleted',
+  ]);
   const fresh: Array<{ data: ImportedMemory; hash: string }> = [];
   batch.forEach(({ data }, i) => {
     const hash = hashes[i]!;
@@ -160,7 +172,10 @@ async function importMemoryBatch(
   // An exported vector of the embedder's width is kept, unless it is no direction at all: a value beyond float32, or
   // all zeros, would make every similarity to it NaN. Such a memory is embedded again.
   const reusable = (v: number[] | undefined) =>
-    v !== undefined && v.length === embedder.dimensions && Float32Array.from(v).every(Number.isFinite) && v.some((x) => x !== 0);
+    v !== undefined &&
+    v.length === embedder.dimensions &&
+    Float32Array.from(v).every(Number.isFinite) &&
+    v.some((x) => x !== 0);
   const toEmbed = fresh.filter(({ data }) => !reusable(data.embedding));
   const embedded = await embedder.embed(toEmbed.map(({ data }) => normaliseContent(data.content)));
   const vectors = new Map(toEmbed.map(({ hash }, i) => [hash, embedded[i]!]));

@@ -61,12 +61,19 @@ export class AccessRecorder {
       try {
         await this.storage.transaction(async (tx) => {
           for (let round = 1; round <= rounds; round++) {
-            await tx.memories.recordAccess(workspaceId, [...counts].filter(([, times]) => times >= round).map(([id]) => id), at);
+            await tx.memories.recordAccess(
+              workspaceId,
+              [...counts].filter(([, times]) => times >= round).map(([id]) => id),
+              at,
+            );
           }
         });
       } catch (error) {
         // Access counts are bookkeeping: losing a batch must not fail anything else.
-        this.log.warn({ workspace: workspaceId, err: error instanceof Error ? error.message : String(error) }, 'recording recall accesses failed');
+        this.log.warn(
+          { workspace: workspaceId, err: error instanceof Error ? error.message : String(error) },
+          'recording recall accesses failed',
+        );
       }
     }
   }

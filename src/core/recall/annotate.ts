@@ -9,12 +9,14 @@ const RECENT_ACCESS_BONUS = 0.05;
  * Age for freshness and staleness: since the memory's content last changed (`updated_at`). A memory re-stated or
  * corrected yesterday is fresh information even if it was first written a year ago.
  */
-const ageDays = (memory: Memory, now: Date): number => Math.max(0, (now.getTime() - Date.parse(memory.updated_at)) / DAY_MS);
+const ageDays = (memory: Memory, now: Date): number =>
+  Math.max(0, (now.getTime() - Date.parse(memory.updated_at)) / DAY_MS);
 
 /** 2^(-age_days / 7), +0.05 when recalled or read in the last 24 h, capped at 1 (reference formula). */
 export function freshness(memory: Memory, now: Date): number {
   const base = 2 ** (-ageDays(memory, now) / FRESHNESS_HALF_LIFE_DAYS);
-  const accessedRecently = memory.last_accessed_at !== null && now.getTime() - Date.parse(memory.last_accessed_at) < DAY_MS;
+  const accessedRecently =
+    memory.last_accessed_at !== null && now.getTime() - Date.parse(memory.last_accessed_at) < DAY_MS;
   return Math.min(1, base + (accessedRecently ? RECENT_ACCESS_BONUS : 0));
 }
 
@@ -39,6 +41,11 @@ function sourceReliability(memory: Memory): number {
  */
 export function trustScore(memory: Memory, fresh: number): number {
   const verified = memory.pinned || memory.metadata.verified === true ? 1 : 0.5;
-  const score = 0.3 * fresh + 0.2 * Math.min(memory.access_count / 10, 1) + 0.2 * memory.decay_factor + 0.15 * verified + 0.15 * sourceReliability(memory);
+  const score =
+    0.3 * fresh +
+    0.2 * Math.min(memory.access_count / 10, 1) +
+    0.2 * memory.decay_factor +
+    0.15 * verified +
+    0.15 * sourceReliability(memory);
   return Math.min(1, Math.max(0, score));
 }

@@ -1,4 +1,12 @@
-import { FACT_SCOPE, type KeywordHit, type KeywordTerm, type MemoryCandidate, type MemoryFilter, type ScoredId, type Storage } from '../../storage/types.js';
+import {
+  FACT_SCOPE,
+  type KeywordHit,
+  type KeywordTerm,
+  type MemoryCandidate,
+  type MemoryFilter,
+  type ScoredId,
+  type Storage,
+} from '../../storage/types.js';
 import { interleave, type ArmResult } from './fusion.js';
 import { inverseDocumentFrequency, keywordScoresOf, scoredTerms, type KeywordEvidence } from './keyword-score.js';
 import type { ProcessedQuery } from './query.js';
@@ -29,12 +37,20 @@ export interface ArmInput {
  * The query's terms and how rare each is in the workspace (counted as the keyword arm counts them, up to its cap).
  * Rejections are left to whoever awaits it.
  */
-export async function keywordEvidence(matchCounts: MatchCountCache, workspaceId: string, query: ProcessedQuery): Promise<KeywordEvidence> {
+export async function keywordEvidence(
+  matchCounts: MatchCountCache,
+  workspaceId: string,
+  query: ProcessedQuery,
+): Promise<KeywordEvidence> {
   const terms = scoredTerms(query);
   if (terms.length === 0) return { terms, idf: [] };
   const [documents, matches] = await Promise.all([
     matchCounts.documentCount(workspaceId),
-    matchCounts.matchCounts(workspaceId, terms.map((t) => [t.asked]), MAX_SCORED_MATCHES),
+    matchCounts.matchCounts(
+      workspaceId,
+      terms.map((t) => [t.asked]),
+      MAX_SCORED_MATCHES,
+    ),
   ]);
   return { terms, idf: matches.map((m) => inverseDocumentFrequency(m, documents)) };
 }
@@ -67,7 +83,14 @@ export const DENSE_KEPT_PER_DEPTH = 2;
  * path; it fetches twice the depth because facts and originals share it. Facts name their parent, so no row is
  * read here: `readProposed` reads those of what the two arms propose.
  */
-export async function denseArms({ storage, workspaceId, vector, filter, depth, seen }: ArmInput): Promise<{ vector: ArmResult; fact: ArmResult }> {
+export async function denseArms({
+  storage,
+  workspaceId,
+  vector,
+  filter,
+  depth,
+  seen,
+}: ArmInput): Promise<{ vector: ArmResult; fact: ArmResult }> {
   const met = await storage.memories.vectorSearch(workspaceId, vector, { k: DENSE_ASKED_PER_DEPTH * depth, filter });
   // Every memory the search met, kept or not: other arms' candidates among them need no vector read.
   for (const hit of met) seen.similarity.set(hit.id, hit.score);
@@ -90,10 +113,14 @@ export async function denseArms({ storage, workspaceId, vector, filter, depth, s
 }
 
 /** Reads the rows of the memories the dense arms propose, in one statement, into `seen`. */
-export async function readProposed({ storage, workspaceId, filter, seen }: ArmInput, dense: readonly ArmResult[]): Promise<void> {
+export async function readProposed(
+  { storage, workspaceId, filter, seen }: ArmInput,
+  dense: readonly ArmResult[],
+): Promise<void> {
   const proposed = [...new Set(dense.flatMap((arm) => arm.ids))];
   // The filter again: the search applied it to the facts, not to their parents.
-  for (const { memory } of await storage.memories.candidates(workspaceId, proposed, { filter: originals(filter) })) seen.rows.set(memory.id, memory);
+  for (const { memory } of await storage.memories.candidates(workspaceId, proposed, { filter: originals(filter) }))
+    seen.rows.set(memory.id, memory);
 }
 
 /**
@@ -122,7 +149,10 @@ export async function boundedKeywordSearch(
   filter: MemoryFilter,
 ): Promise<KeywordHit[]> {
   const search = keywordSearcher(input, filter);
-  const everyWord = words.length > 0 && required.length + words.length >= 2 ? search([], [...required, ...words], 'newest') : Promise.resolve([]);
+  const everyWord =
+    words.length > 0 && required.length + words.length >= 2
+      ? search([], [...required, ...words], 'newest')
+      : Promise.resolve([]);
   const [holdingAll, best] = await Promise.all([everyWord, rarestTermsSearch(input, search, terms, required)]);
   const ids = new Set(holdingAll.map((hit) => hit.id));
   return [...holdingAll, ...best.filter((hit) => !ids.has(hit.id))];
@@ -130,11 +160,20 @@ export async function boundedKeywordSearch(
 
 const RELEVANCE_OVERFETCH = 2;
 
-type KeywordSearcher = (any: readonly string[], all: readonly KeywordTerm[], order: 'relevance' | 'newest', weights?: readonly number[]) => Promise<KeywordHit[]>;
+type KeywordSearcher = (
+  any: readonly string[],
+  all: readonly KeywordTerm[],
+  order: 'relevance' | 'newest',
+  weights?: readonly number[],
+) => Promise<KeywordHit[]>;
 
 /** Keyword searches of one recall, each asked once; their hits' rows and similarities go into `seen`. */
-function keywordSearcher({ storage, workspaceId, vector, depth, keywordSearches, seen }: ArmInput, filter: MemoryFilter): KeywordSearcher {
-  const lower = (term: KeywordTerm): KeywordTerm => (typeof term === 'string' ? term.toLowerCase() : term.map((t) => t.toLowerCase()).sort());
+function keywordSearcher(
+  { storage, workspaceId, vector, depth, keywordSearches, seen }: ArmInput,
+  filter: MemoryFilter,
+): KeywordSearcher {
+  const lower = (term: KeywordTerm): KeywordTerm =>
+    typeof term === 'string' ? term.toLowerCase() : term.map((t) => t.toLowerCase()).sort();
   return (any, all, order, weights) => {
     // The keyword index folds case: "Dave" and "dave" ask the same (and weighs them the same).
     const key = JSON.stringify([[...any].map((t) => t.toLowerCase()).sort(), all.map(lower).sort(), order, filter]);
@@ -143,14 +182,16 @@ function keywordSearcher({ storage, workspaceId, vector, depth, keywordSearches,
       // Scored searches take twice the depth: their hits are ranked again by our own BM25 and cut to the depth, so
       // which memories make it depends less on the engine's score (FTS5's BM25, Postgres's ts_rank).
       const k = order === 'relevance' ? RELEVANCE_OVERFETCH * depth : depth;
-      found = storage.memories.keywordSearch(workspaceId, any, { k, filter, required: all, order, weights, similarTo: vector }).then((hits) => {
-        for (const hit of hits) {
-          // Keyword search never finds facts (storage), and its filter includes the request's.
-          seen.rows.set(hit.id, hit.memory);
-          if (hit.similarity !== null && !seen.similarity.has(hit.id)) seen.similarity.set(hit.id, hit.similarity);
-        }
-        return hits;
-      });
+      found = storage.memories
+        .keywordSearch(workspaceId, any, { k, filter, required: all, order, weights, similarTo: vector })
+        .then((hits) => {
+          for (const hit of hits) {
+            // Keyword search never finds facts (storage), and its filter includes the request's.
+            seen.rows.set(hit.id, hit.memory);
+            if (hit.similarity !== null && !seen.similarity.has(hit.id)) seen.similarity.set(hit.id, hit.similarity);
+          }
+          return hits;
+        });
       keywordSearches.set(key, found);
     }
     return found;
@@ -171,9 +212,13 @@ async function rarestTermsSearch(
 ): Promise<KeywordHit[]> {
   if (terms.length + required.length === 0) return [];
   const cap = MAX_SCORED_MATCHES;
-  const [counts, documents] = await Promise.all([matchCounts.matchCounts(workspaceId, [...terms.map((t) => [t]), required], cap), matchCounts.documentCount(workspaceId)]);
+  const [counts, documents] = await Promise.all([
+    matchCounts.matchCounts(workspaceId, [...terms.map((t) => [t]), required], cap),
+    matchCounts.documentCount(workspaceId),
+  ]);
   // How rare each term is, for an engine whose score does not measure it (Postgres's ts_rank).
-  const weights = (asked: readonly string[]) => asked.map((t) => inverseDocumentFrequency(counts[terms.indexOf(t)]!, documents));
+  const weights = (asked: readonly string[]) =>
+    asked.map((t) => inverseDocumentFrequency(counts[terms.indexOf(t)]!, documents));
   if (required.length > 0 && counts.at(-1)! <= cap) return search(terms, required, 'relevance', weights(terms));
   const present = terms.filter((_, i) => counts[i]! > 0);
   const rare = present.filter((t) => counts[terms.indexOf(t)]! <= cap);
@@ -185,11 +230,16 @@ async function rarestTermsSearch(
   // The rarest words that together match few enough. BM25 reads every entry of each term it scores, so a word
   // in a third of the workspace ("project" in a project tracker) made the search 3× slower while adding next to
   // nothing to the ranking (its inverse document frequency is near 0).
-  const wordCounts = await matchCounts.matchCounts(workspaceId, words.map((w) => [w]), COMMON_COUNT_CAP);
+  const wordCounts = await matchCounts.matchCounts(
+    workspaceId,
+    words.map((w) => [w]),
+    COMMON_COUNT_CAP,
+  );
   const byRarity = words.map((word, i) => ({ word, count: wordCounts[i]! })).sort((a, b) => a.count - b.count);
   // Every candidate set is counted in one go (each count stops at the cap): one trip to the database, not one each.
   const sets: KeywordTerm[][] = [];
-  for (let n = required.length > 0 ? 0 : 1; n <= byRarity.length; n++) sets.push([...required, ...byRarity.slice(0, n).map((w) => w.word)]);
+  for (let n = required.length > 0 ? 0 : 1; n <= byRarity.length; n++)
+    sets.push([...required, ...byRarity.slice(0, n).map((w) => w.word)]);
   const setCounts = await matchCounts.matchCounts(workspaceId, sets, cap);
   const together = sets.find((_, i) => setCounts[i]! <= cap);
   return together ? search([], together, 'relevance') : [];
@@ -205,7 +255,10 @@ function wordsOf(query: ProcessedQuery, terms: readonly string[] = query.terms):
 
 /** Keyword hits in the order of this recall's keyword evidence (BM25 over their own words), best first. */
 async function byKeywordEvidence(input: ArmInput, hits: readonly KeywordHit[]): Promise<KeywordHit[]> {
-  const scores = keywordScoresOf(await input.keywordEvidence, hits.map((hit) => hit.memory.content));
+  const scores = keywordScoresOf(
+    await input.keywordEvidence,
+    hits.map((hit) => hit.memory.content),
+  );
   return hits
     .map((hit, i) => ({ ...hit, score: scores[i]! }))
     .sort((a, b) => b.score - a.score)
@@ -243,7 +296,10 @@ export async function entityArm(input: ArmInput): Promise<ArmResult> {
   const lists = await Promise.all(
     query.entities.slice(0, MAX_ENTITIES).map(async (entity) => {
       const others = otherTerms(query, entity);
-      const hits = await byKeywordEvidence(input, await boundedKeywordSearch(input, others, [entity], wordsOf(query, others), filter));
+      const hits = await byKeywordEvidence(
+        input,
+        await boundedKeywordSearch(input, others, [entity], wordsOf(query, others), filter),
+      );
       return hits.map((h) => h.id);
     }),
   );
@@ -261,9 +317,10 @@ export async function temporalArm(input: ArmInput): Promise<ArmResult> {
   const [byMeaning, byWords] = await Promise.all([
     // Soft arm: the window's memories among the nearest, not an exact scan of the whole window.
     storage.memories.vectorSearch(workspaceId, vector, { k: depth, filter: inWindow, bestEffort: true }),
-    boundedKeywordSearch(input, query.terms, [], wordsOf(query), inWindow).then((hits) => byKeywordEvidence(input, hits)),
+    boundedKeywordSearch(input, query.terms, [], wordsOf(query), inWindow).then((hits) =>
+      byKeywordEvidence(input, hits),
+    ),
   ]);
   for (const hit of byMeaning) if (!seen.similarity.has(hit.id)) seen.similarity.set(hit.id, hit.score);
   return { arm: 'temporal', ids: interleave([byMeaning.map((h) => h.id), byWords.map((h) => h.id)]).slice(0, depth) };
 }
-

@@ -14,7 +14,8 @@ const BACKLINK_STEP = 0.05;
 const BACKLINK_CAP = 1.2;
 
 /** When the memory's event happened if known, else when it was written. */
-export const eventTime = (memory: Pick<Memory, 'occurred_at' | 'created_at'>): string => memory.occurred_at ?? memory.created_at;
+export const eventTime = (memory: Pick<Memory, 'occurred_at' | 'created_at'>): string =>
+  memory.occurred_at ?? memory.created_at;
 
 /** x(1 - w + w * 2^(-age_hours / 168)): w = 0 ignores age, w = 1 halves the score every week. */
 export function recencyFactor(memory: Pick<Memory, 'occurred_at' | 'created_at'>, now: Date, weight: number): number {
@@ -25,7 +26,9 @@ export function recencyFactor(memory: Pick<Memory, 'occurred_at' | 'created_at'>
 
 /** x1.5 in the caller's context (explicit or its session's), x1.2 elsewhere in the workspace or when none is known. */
 export function scopeFactor(memory: Pick<Memory, 'context_id'>, scopeContextId: string | undefined): number {
-  return scopeContextId !== undefined && memory.context_id === scopeContextId ? SAME_CONTEXT_BOOST : SAME_WORKSPACE_BOOST;
+  return scopeContextId !== undefined && memory.context_id === scopeContextId
+    ? SAME_CONTEXT_BOOST
+    : SAME_WORKSPACE_BOOST;
 }
 
 export function backlinkFactor(incoming: number): number {

@@ -47,7 +47,8 @@ export const SPEAKER_KEYS = ['speaker', 'role', 'author'] as const;
 const SPEAKER_LABEL = /^\s*[\p{L}\p{N}][\p{L}\p{N}'’._-]*(?: [\p{L}\p{N}'’._-]+){0,3}:\s/u;
 
 /** Whether a memory written without a session or a conversation's name reads as a turn of a conversation. */
-export const isTurn = (m: Pick<WrittenMemory, 'content' | 'metadata'>): boolean => firstOf(m.metadata, SPEAKER_KEYS) !== null || SPEAKER_LABEL.test(m.content);
+export const isTurn = (m: Pick<WrittenMemory, 'content' | 'metadata'>): boolean =>
+  firstOf(m.metadata, SPEAKER_KEYS) !== null || SPEAKER_LABEL.test(m.content);
 
 type Thread =
   | { kind: 'named'; context: string; name: string; turn: number | null }
@@ -68,7 +69,12 @@ function threadOf(m: WrittenMemory): Thread {
   const name = firstOf(m.metadata, CONVERSATION_KEYS);
   if (name !== null) {
     const turn = firstOf(m.metadata, TURN_KEYS);
-    return { kind: 'named', context: m.context_id, name: String(name), turn: typeof turn === 'number' ? turn : turn !== null && /^-?\d+$/.test(turn) ? Number(turn) : null };
+    return {
+      kind: 'named',
+      context: m.context_id,
+      name: String(name),
+      turn: typeof turn === 'number' ? turn : turn !== null && /^-?\d+$/.test(turn) ? Number(turn) : null,
+    };
   }
   if (m.session_id !== null) return { kind: 'session', context: m.context_id, session: m.session_id };
   return isTurn(m) ? { kind: 'write', context: m.context_id, written: m.created_at } : { kind: 'alone' };
@@ -126,9 +132,14 @@ export function conversationNeighbours(
     const thread = threadOfId(anchor);
     const time = times.get(anchor.id)!;
     const same: WrittenMemory[] = [];
-    for (let i = firstAtLeast(sorted, anchor.seq - reach); i < sorted.length && sorted[i]!.seq <= anchor.seq + reach; i++) {
+    for (
+      let i = firstAtLeast(sorted, anchor.seq - reach);
+      i < sorted.length && sorted[i]!.seq <= anchor.seq + reach;
+      i++
+    ) {
       const m = sorted[i]!;
-      if (m.id !== anchor.id && sameConversation(thread, time, threadOfId(m), times.get(m.id)!, options.withinMs)) same.push(m);
+      if (m.id !== anchor.id && sameConversation(thread, time, threadOfId(m), times.get(m.id)!, options.withinMs))
+        same.push(m);
     }
     if (thread.kind === 'named' && thread.turn !== null) {
       // Numbered turns: their numbers say the order, whatever order they were written in.
@@ -138,13 +149,21 @@ export function conversationNeighbours(
         const offset = turn === null ? 0 : turn - thread.turn;
         if (offset !== 0 && Math.abs(offset) <= options.span && !byOffset.has(offset)) byOffset.set(offset, m);
       }
-      for (const [offset, m] of [...byOffset].sort((a, b) => Math.abs(a[0]) - Math.abs(b[0]) || a[0] - b[0])) found.push({ anchorId: anchor.id, offset, id: m.id, memory: m });
+      for (const [offset, m] of [...byOffset].sort((a, b) => Math.abs(a[0]) - Math.abs(b[0]) || a[0] - b[0]))
+        found.push({ anchorId: anchor.id, offset, id: m.id, memory: m });
       continue;
     }
-    const before = same.filter((m) => m.seq < anchor.seq).reverse().slice(0, options.span);
+    const before = same
+      .filter((m) => m.seq < anchor.seq)
+      .reverse()
+      .slice(0, options.span);
     const after = same.filter((m) => m.seq > anchor.seq).slice(0, options.span);
-    before.forEach((m, i) => { found.push({ anchorId: anchor.id, offset: -(i + 1), id: m.id, memory: m }); });
-    after.forEach((m, i) => { found.push({ anchorId: anchor.id, offset: i + 1, id: m.id, memory: m }); });
+    before.forEach((m, i) => {
+      found.push({ anchorId: anchor.id, offset: -(i + 1), id: m.id, memory: m });
+    });
+    after.forEach((m, i) => {
+      found.push({ anchorId: anchor.id, offset: i + 1, id: m.id, memory: m });
+    });
   }
   return found;
 }
@@ -153,11 +172,16 @@ export function conversationNeighbours(
  * The ids of `candidates` written within `reach` places of one of `sources` other than itself: only those can have a
  * source among their conversation neighbours.
  */
-export function writtenNear(candidates: ReadonlyArray<{ id: string; seq: number }>, sources: ReadonlyArray<{ id: string; seq: number }>, reach: number): string[] {
+export function writtenNear(
+  candidates: ReadonlyArray<{ id: string; seq: number }>,
+  sources: ReadonlyArray<{ id: string; seq: number }>,
+  reach: number,
+): string[] {
   const sorted = [...sources].sort((a, b) => a.seq - b.seq);
   return candidates
     .filter((c) => {
-      for (let i = firstAtLeast(sorted, c.seq - reach); i < sorted.length && sorted[i]!.seq <= c.seq + reach; i++) if (sorted[i]!.id !== c.id) return true;
+      for (let i = firstAtLeast(sorted, c.seq - reach); i < sorted.length && sorted[i]!.seq <= c.seq + reach; i++)
+        if (sorted[i]!.id !== c.id) return true;
       return false;
     })
     .map((c) => c.id);

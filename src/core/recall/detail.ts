@@ -4,13 +4,17 @@ import type { DetailLevel, TokenSummary } from './types.js';
 const ABSTRACT_CHARS = 100;
 const OVERVIEW_CHARS = 500;
 
-const cut = (content: string, chars: number): string => (content.length <= chars ? content : `${content.slice(0, chars)}...`);
+const cut = (content: string, chars: number): string =>
+  content.length <= chars ? content : `${content.slice(0, chars)}...`;
 
 /**
  * The content a detail level returns: the stored tier, else a cut of the content (the reference's behaviour: NOTES.md,
  * "Values from the reference service").
  */
-export function contentAt(level: DetailLevel, memory: { content: string; abstract: string | null; overview: string | null }): string {
+export function contentAt(
+  level: DetailLevel,
+  memory: { content: string; abstract: string | null; overview: string | null },
+): string {
   if (level === 'abstract') return memory.abstract || cut(memory.content, ABSTRACT_CHARS);
   if (level === 'overview') return memory.overview || cut(memory.content, OVERVIEW_CHARS);
   return memory.content;

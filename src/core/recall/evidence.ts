@@ -47,7 +47,10 @@ export const stemSet = (text: string): Set<string> => new Set(tokens(text).map(s
  * Stemmed words of recently ranked texts, in order: a recall reads every candidate's words (coverage, "about"), and
  * the next recalls meet many of the same candidates. Bounded by characters held, not entries: a memory may be long.
  */
-const TEXT_STEMS = new LRUCache<string, readonly string[]>({ maxSize: 1_000_000, sizeCalculation: (_, text) => text.length + 1 });
+const TEXT_STEMS = new LRUCache<string, readonly string[]>({
+  maxSize: 1_000_000,
+  sizeCalculation: (_, text) => text.length + 1,
+});
 
 function textStems(text: string): readonly string[] {
   let stems = TEXT_STEMS.get(text);
@@ -64,12 +67,16 @@ const NONE: readonly number[] = [];
  * Share of the query's terms (lower-cased content words) a text contains, in any of their forms, 0..1. The terms
  * are stemmed once; the returned function is applied to every candidate of a recall.
  */
-export function termCoverage(terms: readonly string[], forms: ReadonlyMap<string, readonly string[]> = new Map()): (text: string) => number {
+export function termCoverage(
+  terms: readonly string[],
+  forms: ReadonlyMap<string, readonly string[]> = new Map(),
+): (text: string) => number {
   // Each stem says which terms it stands for: a text is read once, with no set of its own words built.
   if (terms.length === 0) return () => 0;
   const termsOfStem = new Map<string, number[]>();
   terms.forEach((term, i) => {
-    for (const s of new Set([term, ...(forms.get(term) ?? [])].map(stem))) termsOfStem.set(s, [...(termsOfStem.get(s) ?? []), i]);
+    for (const s of new Set([term, ...(forms.get(term) ?? [])].map(stem)))
+      termsOfStem.set(s, [...(termsOfStem.get(s) ?? []), i]);
   });
   return (text) => {
     const found = new Set<number>();
@@ -90,7 +97,8 @@ export function cosine(a: Float32Array, b: Float32Array): number {
  * word match (share of query words it contains). Either kind of evidence alone can make a memory relevant: a
  * paraphrase shares few words, an exact identifier ("XK-42") may embed far from the query.
  */
-export const relevanceOf = (similarity: number, coverage: number): number => Math.min(1, Math.max(0, similarity, coverage));
+export const relevanceOf = (similarity: number, coverage: number): number =>
+  Math.min(1, Math.max(0, similarity, coverage));
 
 /** How many leading words count as the subject position of a memory ("Caroline: …", "Alice prefers …"). */
 const SUBJECT_WORDS = 4;
@@ -100,7 +108,9 @@ const SUBJECT_WORDS = 4;
  * opens its text. "Gina: the store is doing great" is about Gina; "Jon: Hey Gina! …" mentions her. The names are
  * stemmed once; the returned function is applied to every candidate of a recall.
  */
-export function aboutAny(entities: readonly string[]): (memory: { content: string; subject_id: string | null }) => boolean {
+export function aboutAny(
+  entities: readonly string[],
+): (memory: { content: string; subject_id: string | null }) => boolean {
   const names = entities.map((entity) => tokens(entity).map(stem)).filter((name) => name.length > 0);
   if (names.length === 0) return () => false;
   const longest = Math.max(...names.map((name) => name.length));

@@ -58,7 +58,8 @@ export interface RecallExplanation {
 export const LEFT_OUT_PER_REASON = 20;
 const SNIPPET_CHARS = 200;
 
-export const snippet = (content: string): string => (content.length > SNIPPET_CHARS ? `${content.slice(0, SNIPPET_CHARS)}…` : content);
+export const snippet = (content: string): string =>
+  content.length > SNIPPET_CHARS ? `${content.slice(0, SNIPPET_CHARS)}…` : content;
 
 /** The arms' places of a memory, read from the ranked lists the arms returned. */
 export function armRanksOf(results: readonly ArmResult[]): (id: string) => ArmRanks {

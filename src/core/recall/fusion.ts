@@ -27,7 +27,11 @@ export interface FusedCandidate {
 export type ArmWeights = Readonly<Record<ArmName, number>>;
 
 /** Weighted reciprocal rank fusion; `into` accumulates across phases (the graph arm runs after the others). */
-export function fuse(results: readonly ArmResult[], weights: ArmWeights, into = new Map<string, FusedCandidate>()): Map<string, FusedCandidate> {
+export function fuse(
+  results: readonly ArmResult[],
+  weights: ArmWeights,
+  into = new Map<string, FusedCandidate>(),
+): Map<string, FusedCandidate> {
   for (const { arm, ids, scores } of results) {
     const weight = weights[arm];
     ids.forEach((id, index) => {
@@ -45,10 +49,12 @@ export function fuse(results: readonly ArmResult[], weights: ArmWeights, into = 
   return into;
 }
 
-
 /** Interleaves ranked lists by reciprocal rank (equal weights), for an arm that asks more than one question. */
 export function interleave(lists: ReadonlyArray<readonly string[]>): string[] {
   const scores = new Map<string, number>();
-  for (const list of lists) list.forEach((id, index) => { scores.set(id, (scores.get(id) ?? 0) + 1 / (RRF_K + index + 1)); });
+  for (const list of lists)
+    list.forEach((id, index) => {
+      scores.set(id, (scores.get(id) ?? 0) + 1 / (RRF_K + index + 1));
+    });
   return [...scores.entries()].sort((a, b) => b[1] - a[1]).map(([id]) => id);
 }

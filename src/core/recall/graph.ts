@@ -35,9 +35,17 @@ function edgesByNode(edges: readonly Association[], nodes: readonly string[]): M
  * Bounded graph traversal as a retrieval arm: the direct neighbours of the best candidates so far over typed
  * links, ranked by the seed's rank and the edge's strength. Runs after the other arms, which supply its seeds.
  */
-export async function graphArm(storage: Storage, workspaceId: string, seeds: readonly string[], depth: number): Promise<ArmResult> {
+export async function graphArm(
+  storage: Storage,
+  workspaceId: string,
+  seeds: readonly string[],
+  depth: number,
+): Promise<ArmResult> {
   if (seeds.length === 0) return { arm: 'graph', ids: [] };
-  const edges = await storage.associations.neighbours(workspaceId, seeds, { direction: 'both', excludeRelationships: NOT_KNOWLEDGE_LINKS });
+  const edges = await storage.associations.neighbours(workspaceId, seeds, {
+    direction: 'both',
+    excludeRelationships: NOT_KNOWLEDGE_LINKS,
+  });
   const byNode = edgesByNode(edges, seeds);
   const scores = new Map<string, number>();
   const seedSet = new Set(seeds);
@@ -48,7 +56,10 @@ export async function graphArm(storage: Storage, workspaceId: string, seeds: rea
       scores.set(id, Math.max(scores.get(id) ?? 0, edge.strength / (rank + 1)));
     }
   });
-  const ids = [...scores.entries()].sort((a, b) => b[1] - a[1]).slice(0, depth).map(([id]) => id);
+  const ids = [...scores.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, depth)
+    .map(([id]) => id);
   return { arm: 'graph', ids };
 }
 
@@ -87,10 +98,18 @@ export async function expand(
     // Strength is at most 1: a node whose best possible discovery would fall under the relevance floor, or under
     // the score a result needs to be returned, has nothing to offer; the walk stops early when none has.
     const reach = EXPANSION_DECAY ** depth;
-    frontier = frontier.filter((f) => f.relevance * reach >= options.minRelevance && f.boosted * reach > options.minScore);
+    frontier = frontier.filter(
+      (f) => f.relevance * reach >= options.minRelevance && f.boosted * reach > options.minScore,
+    );
     if (frontier.length === 0) break;
     const ids = frontier.map((f) => f.id);
-    const byNode = edgesByNode(await storage.associations.neighbours(workspaceId, ids, { direction: 'both', excludeRelationships: [DECOMPOSITION] }), ids);
+    const byNode = edgesByNode(
+      await storage.associations.neighbours(workspaceId, ids, {
+        direction: 'both',
+        excludeRelationships: [DECOMPOSITION],
+      }),
+      ids,
+    );
     const found: Array<{ id: string; parent: ExpansionSeed; strength: number }> = [];
     for (const parent of frontier) {
       for (const edge of byNode.get(parent.id) ?? []) {
@@ -107,7 +126,15 @@ export async function expand(
       const memory = accepted.get(id);
       if (!memory) continue;
       if (discovered.length + next.length >= options.maxExpansion) break;
-      next.push({ id, memory, depth, parentId: parent.id, strength, relevance: parent.relevance * strength * decay, boosted: parent.boosted * strength * decay });
+      next.push({
+        id,
+        memory,
+        depth,
+        parentId: parent.id,
+        strength,
+        relevance: parent.relevance * strength * decay,
+        boosted: parent.boosted * strength * decay,
+      });
     }
     discovered.push(...next);
     frontier = [...next].sort((a, b) => b.boosted - a.boosted);

@@ -3,7 +3,8 @@ import { TEMPORAL_WORDS } from './temporal.js';
 
 export type Intent = 'entity' | 'temporal' | 'event' | 'general';
 
-const EVENT_WORDS = /\b(meeting|meetings|met|decided|decision|decisions|launch|launched|shipped|released|release|incident|outage|happened|what happened|when did)\b/i;
+const EVENT_WORDS =
+  /\b(meeting|meetings|met|decided|decision|decisions|launch|launched|shipped|released|release|incident|outage|happened|what happened|when did)\b/i;
 
 /**
  * Rule-based intent, from the reference rules (NOTES.md, "Values from the reference service"); several may apply, `general` only when none does.

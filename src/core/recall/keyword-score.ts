@@ -34,7 +34,10 @@ function porter(word: string): string {
 }
 
 /** Porter stems of recently scored texts, in order; bounded by characters held (a memory may be long). */
-const TEXT_STEMS = new LRUCache<string, readonly string[]>({ maxSize: 1_000_000, sizeCalculation: (_, text) => text.length + 1 });
+const TEXT_STEMS = new LRUCache<string, readonly string[]>({
+  maxSize: 1_000_000,
+  sizeCalculation: (_, text) => text.length + 1,
+});
 
 function textStems(text: string): readonly string[] {
   let stems = TEXT_STEMS.get(text);
@@ -59,7 +62,9 @@ export function scoredTerms(query: ProcessedQuery): ScoredTerm[] {
     const forms = [term, ...(query.termForms.get(term) ?? [])];
     return { asked: forms.length === 1 ? term : forms, words: [new Set(forms.map(porter))] };
   });
-  const phrases = query.phrases.map((phrase): ScoredTerm => ({ asked: phrase, words: phrase.split(' ').map((w) => new Set([porter(w)])) }));
+  const phrases = query.phrases.map(
+    (phrase): ScoredTerm => ({ asked: phrase, words: phrase.split(' ').map((w) => new Set([porter(w)])) }),
+  );
   return [...words, ...phrases];
 }
 
@@ -110,4 +115,5 @@ export interface KeywordEvidence {
 }
 
 /** BM25 of each text under this recall's keyword evidence. */
-export const keywordScoresOf = (evidence: KeywordEvidence, texts: readonly string[]): number[] => bm25Scores(evidence.terms, evidence.idf, texts);
+export const keywordScoresOf = (evidence: KeywordEvidence, texts: readonly string[]): number[] =>
+  bm25Scores(evidence.terms, evidence.idf, texts);

@@ -29,12 +29,20 @@ export class MatchCountCache {
   }
 
   /** As `MemoryStore.keywordMatchCounts`, served from recent counts where possible. */
-  async matchCounts(workspaceId: string, queries: ReadonlyArray<readonly KeywordTerm[]>, cap: number): Promise<number[]> {
+  async matchCounts(
+    workspaceId: string,
+    queries: ReadonlyArray<readonly KeywordTerm[]>,
+    cap: number,
+  ): Promise<number[]> {
     const keys = queries.map((terms) => JSON.stringify([workspaceId, cap, terms]));
     const counts = keys.map((key) => this.counts.get(key));
     const missing = counts.flatMap((count, i) => (count === undefined ? [i] : []));
     if (missing.length > 0) {
-      const fresh = await this.storage.memories.keywordMatchCounts(workspaceId, missing.map((i) => queries[i]!), { cap });
+      const fresh = await this.storage.memories.keywordMatchCounts(
+        workspaceId,
+        missing.map((i) => queries[i]!),
+        { cap },
+      );
       missing.forEach((i, n) => {
         counts[i] = fresh[n]!;
         this.counts.set(keys[i]!, fresh[n]!);

@@ -67,13 +67,20 @@ export function requestFilter(request: RecallRequest): MemoryFilter {
  * set it, except when the query names its own time window ("in May 2023"): then "recent" is not what it wants.
  * Entity queries expand over associations unless the caller said no (our default expands anyway).
  */
-export function resolveOptions(request: RecallRequest, intents: readonly Intent[], namesWindow: boolean): ResolvedOptions {
+export function resolveOptions(
+  request: RecallRequest,
+  intents: readonly Intent[],
+  namesWindow: boolean,
+): ResolvedOptions {
   const timeMinded = intents.includes('temporal') || intents.includes('event');
   return {
     limit: request.limit ?? RECALL_DEFAULTS.limit,
     threshold: relevanceThreshold(request.tolerance ?? RECALL_DEFAULTS.tolerance, request.minRelevance),
-    recencyWeight: request.recencyWeight ?? (timeMinded && !namesWindow ? RECALL_DEFAULTS.temporalRecencyWeight : RECALL_DEFAULTS.recencyWeight),
-    includeAssociations: request.includeAssociations ?? (intents.includes('entity') || RECALL_DEFAULTS.includeAssociations),
+    recencyWeight:
+      request.recencyWeight ??
+      (timeMinded && !namesWindow ? RECALL_DEFAULTS.temporalRecencyWeight : RECALL_DEFAULTS.recencyWeight),
+    includeAssociations:
+      request.includeAssociations ?? (intents.includes('entity') || RECALL_DEFAULTS.includeAssociations),
     traverseDepth: request.traverseDepth ?? RECALL_DEFAULTS.traverseDepth,
     maxExpansion: request.maxExpansion ?? RECALL_DEFAULTS.maxExpansion,
     ragThreshold: request.ragThreshold ?? RECALL_DEFAULTS.ragThreshold,

@@ -20,19 +20,80 @@ export interface ProcessedQuery {
 }
 
 /** Words that open questions and requests; capitalised at the start, they are not names. */
-const QUESTION_WORDS = new Set(['what', 'when', 'where', 'who', 'whom', 'whose', 'which', 'why', 'how', 'did', 'does', 'do', 'is', 'are', 'was', 'were', 'can', 'could', 'would', 'should', 'will', 'has', 'have', 'had']);
+const QUESTION_WORDS = new Set([
+  'what',
+  'when',
+  'where',
+  'who',
+  'whom',
+  'whose',
+  'which',
+  'why',
+  'how',
+  'did',
+  'does',
+  'do',
+  'is',
+  'are',
+  'was',
+  'were',
+  'can',
+  'could',
+  'would',
+  'should',
+  'will',
+  'has',
+  'have',
+  'had',
+]);
 /** Verbs that open a request ("Tell me about …", "List the …"); elsewhere in a query they are content. */
-const REQUEST_VERBS = new Set(['tell', 'list', 'show', 'find', 'give', 'describe', 'remind', 'recall', 'summarize', 'summarise']);
+const REQUEST_VERBS = new Set([
+  'tell',
+  'list',
+  'show',
+  'find',
+  'give',
+  'describe',
+  'remind',
+  'recall',
+  'summarize',
+  'summarise',
+]);
 
 /** Words too general to search for on their own in a question (they match nearly everything). */
-const QUERY_FILLER = new Set([...QUESTION_WORDS, 'kind', 'kinds', 'type', 'types', 'sort', 'much', 'many', 'long', 'ago', 'ever', 'likely', 'think', 'know', 'something', 'anything', 'someone', 'anyone', 'get', 'got', 'one', 'ones']);
+const QUERY_FILLER = new Set([
+  ...QUESTION_WORDS,
+  'kind',
+  'kinds',
+  'type',
+  'types',
+  'sort',
+  'much',
+  'many',
+  'long',
+  'ago',
+  'ever',
+  'likely',
+  'think',
+  'know',
+  'something',
+  'anything',
+  'someone',
+  'anyone',
+  'get',
+  'got',
+  'one',
+  'ones',
+]);
 
 const QUOTED = /"([^"]{2,100})"|“([^”]{2,100})”/g;
 /** A capitalised word (letters, inner apostrophes/hyphens/dots for "O'Neil", "Jean-Luc", "Dr."), with its position. */
 const CAPITALISED = /\p{Lu}[\p{L}\p{M}\p{N}'’-]*[\p{L}\p{M}\p{N}]|\p{Lu}/gu;
 /** Calendar words are capitalised but name times, not entities; the temporal step reads them. */
 const CALENDAR = new Set(
-  'january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday'.split(' '),
+  'january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday'.split(
+    ' ',
+  ),
 );
 /** Between two words of one name: a space, or an abbreviation's dot and a space ("Dr. Seuss"). */
 const NAME_GAP = /^\.?\s$/;
@@ -61,8 +122,14 @@ function properNouns(text: string): string[] {
     const start = match.index;
     const word = match[0].replace(POSSESSIVE, '');
     const lower = word.toLowerCase().replace(/\.$/, '');
-    const atSentenceStart = /(^\s*|[.!?]\s+)$/.test(text.slice(0, start)) && !(run.length > 0 && NAME_GAP.test(text.slice(runEnd, start)) && run.at(-1)!.length <= 3);
-    const skip = lower.length < 2 || STOPWORDS.has(lower) || CALENDAR.has(lower) || (atSentenceStart && (QUESTION_WORDS.has(lower) || REQUEST_VERBS.has(lower)));
+    const atSentenceStart =
+      /(^\s*|[.!?]\s+)$/.test(text.slice(0, start)) &&
+      !(run.length > 0 && NAME_GAP.test(text.slice(runEnd, start)) && run.at(-1)!.length <= 3);
+    const skip =
+      lower.length < 2 ||
+      STOPWORDS.has(lower) ||
+      CALENDAR.has(lower) ||
+      (atSentenceStart && (QUESTION_WORDS.has(lower) || REQUEST_VERBS.has(lower)));
     const gap = text.slice(runEnd, start);
     // Consecutive capitalised words form one name; a dot only joins after a short abbreviation ("Dr.", "St.").
     const joins = run.length > 0 && NAME_GAP.test(gap) && (gap.length === 1 || run.at(-1)!.length <= 3);
@@ -98,10 +165,13 @@ export function processQuery(text: string, now: Date): ProcessedQuery {
   const relativeWords = new Set(windows.filter((w) => w.relative).flatMap((w) => words(w.text)));
   const all = words(text);
   const opening = REQUEST_VERBS.has(all[0] ?? '') ? 1 : 0;
-  const isTerm = (w: string) => w.length <= MAX_TERM_CHARS && !STOPWORDS.has(w) && !QUERY_FILLER.has(w) && !relativeWords.has(w);
+  const isTerm = (w: string) =>
+    w.length <= MAX_TERM_CHARS && !STOPWORDS.has(w) && !QUERY_FILLER.has(w) && !relativeWords.has(w);
   const cleaned = all.slice(opening).map((w) => w.replace(POSSESSIVE, ''));
   const terms = [...new Set(cleaned.filter(isTerm))];
-  const phrases = [...new Set(cleaned.slice(1).flatMap((w, i) => (isTerm(w) && isTerm(cleaned[i]!) ? [`${cleaned[i]} ${w}`] : [])))];
+  const phrases = [
+    ...new Set(cleaned.slice(1).flatMap((w, i) => (isTerm(w) && isTerm(cleaned[i]!) ? [`${cleaned[i]} ${w}`] : []))),
+  ];
   const termForms = new Map<string, string[]>();
   for (const term of terms) {
     const others = verbForms(term).filter((f) => !terms.includes(f));

@@ -19,14 +19,15 @@ export const LLM_RERANK_WINDOW = 20;
 const CANDIDATE_CHARS = 400;
 
 const SYSTEM = [
-  'You rank an AI agent\'s memories by how useful each is for answering a query.',
+  "You rank an AI agent's memories by how useful each is for answering a query.",
   'Answer with a JSON object {"ranking": [n, ...]} listing the numbers of the memories, most useful first.',
   'Judge only by the memory texts given.',
 ].join('\n');
 
 function parseRanking(value: unknown): number[] {
   const ranking = (value as { ranking?: unknown } | null)?.ranking;
-  if (!Array.isArray(ranking) || !ranking.every((n) => Number.isInteger(n))) throw new Error('expected {"ranking": [integers]}');
+  if (!Array.isArray(ranking) || !ranking.every((n) => Number.isInteger(n)))
+    throw new Error('expected {"ranking": [integers]}');
   return ranking as number[];
 }
 
@@ -51,13 +52,22 @@ export class LlmReranker implements Reranker {
 
   async rerank(query: string, candidates: readonly RerankCandidate[]): Promise<string[]> {
     const window = candidates.slice(0, LLM_RERANK_WINDOW);
-    const listing = window.map((c, i) => `${i + 1}. ${truncateAtWord(c.content.replace(/\s+/g, ' '), CANDIDATE_CHARS)}`).join('\n');
+    const listing = window
+      .map((c, i) => `${i + 1}. ${truncateAtWord(c.content.replace(/\s+/g, ' '), CANDIDATE_CHARS)}`)
+      .join('\n');
     const { value } = await completeJson(
       this.llm,
-      { system: SYSTEM, messages: [{ role: 'user', content: `Query: ${query}\n\nMemories:\n${listing}` }], temperature: 0 },
+      {
+        system: SYSTEM,
+        messages: [{ role: 'user', content: `Query: ${query}\n\nMemories:\n${listing}` }],
+        temperature: 0,
+      },
       parseRanking,
     );
-    const reordered = applyRanking(window.map((c) => c.id), value);
+    const reordered = applyRanking(
+      window.map((c) => c.id),
+      value,
+    );
     return [...reordered, ...candidates.slice(LLM_RERANK_WINDOW).map((c) => c.id)];
   }
 }

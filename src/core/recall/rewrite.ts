@@ -19,14 +19,22 @@ function parseQuery(value: unknown): string {
 }
 
 /** The query made standalone with the recent conversation (`context`), by the configured language model. */
-export async function rewriteQuery(llm: LlmProvider, query: string, context: readonly ConversationTurn[]): Promise<string> {
+export async function rewriteQuery(
+  llm: LlmProvider,
+  query: string,
+  context: readonly ConversationTurn[],
+): Promise<string> {
   const conversation = context
     .slice(-TURNS)
     .map((turn) => `${turn.role}: ${truncateAtWord(turn.content.replace(/\s+/g, ' '), TURN_CHARS)}`)
     .join('\n');
   const { value } = await completeJson(
     llm,
-    { system: SYSTEM, messages: [{ role: 'user', content: `Conversation:\n${conversation}\n\nQuestion: ${query}` }], temperature: 0 },
+    {
+      system: SYSTEM,
+      messages: [{ role: 'user', content: `Conversation:\n${conversation}\n\nQuestion: ${query}` }],
+      temperature: 0,
+    },
     parseQuery,
   );
   return value;

@@ -6,11 +6,33 @@ import type { Clock } from '../clock.js';
 import { noTelemetry, type Telemetry } from '../telemetry.js';
 import { AccessRecorder } from './access.js';
 import { freshness, staleness, trustScore } from './annotate.js';
-import { armRanksOf, LEFT_OUT_PER_REASON, snippet, type Boosts, type LeftOut, type RecallExplanation, type ResultExplanation } from './explain.js';
-import { denseArms, entityArm, keywordArm, keywordEvidence, readProposed, seenMemories, temporalArm, type ArmInput } from './arms.js';
+import {
+  armRanksOf,
+  LEFT_OUT_PER_REASON,
+  snippet,
+  type Boosts,
+  type LeftOut,
+  type RecallExplanation,
+  type ResultExplanation,
+} from './explain.js';
+import {
+  denseArms,
+  entityArm,
+  keywordArm,
+  keywordEvidence,
+  readProposed,
+  seenMemories,
+  temporalArm,
+  type ArmInput,
+} from './arms.js';
 import { backlinkFactor, eventTime, recencyFactor, scopeFactor } from './boosts.js';
 import { RecallCache } from './cache.js';
-import { conversationNeighbours, writtenNear, WRITTEN_AROUND_PER_SPAN, type ConversationNeighbour } from './conversation.js';
+import {
+  conversationNeighbours,
+  writtenNear,
+  WRITTEN_AROUND_PER_SPAN,
+  type ConversationNeighbour,
+} from './conversation.js';
 import { contentAt, tokenSummary } from './detail.js';
 import { aboutAny, cosine, relevanceOf, termCoverage } from './evidence.js';
 import { fuse, RRF_K, type ArmName, type ArmResult, type ArmWeights, type FusedCandidate } from './fusion.js';
@@ -48,7 +70,17 @@ export interface RecallTuning {
 
 export const DEFAULT_TUNING: RecallTuning = {
   weights: { vector: 1, keyword: 1, entity: 1, fact: 1, temporal: 1, graph: 0.5 },
-  ranking: { keyword: 2, similarity: 1.5, fact: 0.25, coverage: 1, complete: 1, keywordContext: 0.5, fused: 0.8, about: 0.2, inWindow: 1 },
+  ranking: {
+    keyword: 2,
+    similarity: 1.5,
+    fact: 0.25,
+    coverage: 1,
+    complete: 1,
+    keywordContext: 0.5,
+    fused: 0.8,
+    about: 0.2,
+    inWindow: 1,
+  },
   overfetch: 0.8,
   minDepth: 20,
   graphSeeds: 5,
@@ -59,7 +91,10 @@ export const DEFAULT_TUNING: RecallTuning = {
 };
 
 /** Changes to the default tuning; arm and ranking weights not named keep their default. */
-export type TuningOverride = Partial<Omit<RecallTuning, 'weights' | 'ranking'>> & { weights?: Partial<ArmWeights>; ranking?: Partial<RankingWeights> };
+export type TuningOverride = Partial<Omit<RecallTuning, 'weights' | 'ranking'>> & {
+  weights?: Partial<ArmWeights>;
+  ranking?: Partial<RankingWeights>;
+};
 
 /** The default tuning with `override` applied (benches compare settings this way). */
 export const tunedBy = (override: TuningOverride): RecallTuning => ({
@@ -81,7 +116,8 @@ export const STABLE_PLACES = 25;
 export const rankedPlaces = (limit: number): number => Math.max(limit, STABLE_PLACES);
 
 /** How many candidates each arm returns for a request of `limit` results. */
-export const armDepth = (tuning: RecallTuning, limit: number): number => Math.max(tuning.overfetch * rankedPlaces(limit), tuning.minDepth);
+export const armDepth = (tuning: RecallTuning, limit: number): number =>
+  Math.max(tuning.overfetch * rankedPlaces(limit), tuning.minDepth);
 
 export interface RecallDeps {
   storage: Storage;
@@ -132,7 +168,8 @@ type CachedRecall = Omit<RecallResult, 'search_latency_ms' | 'query_embedding_ms
 const round = (x: number, digits = 6): number => Math.round(x * 10 ** digits) / 10 ** digits;
 
 /** Best first: ranking score, then relevance, then id (stable across runs). */
-const byScore = (a: Scored, b: Scored): number => b.boosted - a.boosted || b.relevance - a.relevance || a.id.localeCompare(b.id);
+const byScore = (a: Scored, b: Scored): number =>
+  b.boosted - a.boosted || b.relevance - a.relevance || a.id.localeCompare(b.id);
 
 /** Unnamed conversation neighbours must have happened within this time of their anchor: one sitting, not the next day. */
 const SAME_SITTING_MS = 3_600_000;
@@ -159,7 +196,11 @@ export class RecallService {
   recall(request: RecallRequest): Promise<RecallResult> {
     return this.telemetry.span('recall', async (span) => {
       const result = await this.run(request);
-      span.setAttributes({ 'memd.recall.cached': result.cached, 'memd.recall.results': result.total_count, 'memd.recall.mode': result.mode_used });
+      span.setAttributes({
+        'memd.recall.cached': result.cached,
+        'memd.recall.results': result.total_count,
+        'memd.recall.mode': result.mode_used,
+      });
       return result;
     });
   }
@@ -172,7 +213,10 @@ export class RecallService {
     const hit = this.cache.get(workspaceId, key, version);
     this.telemetry.recallCache(hit !== undefined);
     if (hit) {
-      this.access.record(workspaceId, hit.memories.map((m) => m.id));
+      this.access.record(
+        workspaceId,
+        hit.memories.map((m) => m.id),
+      );
       return { ...hit, search_latency_ms: round(performance.now() - started, 3), query_embedding_ms: 0, cached: true };
     }
 
@@ -187,11 +231,15 @@ export class RecallService {
     const embeddingMs = performance.now() - embeddingStarted;
 
     const retrieved = await this.retrieve(workspaceId, query, vector!, options, intents.includes('entity'));
-    const { ranked, turns, belowFloor } = await this.telemetry.recallPhase('rank', () => this.score(workspaceId, query, vector!, retrieved, options, now));
+    const { ranked, turns, belowFloor } = await this.telemetry.recallPhase('rank', () =>
+      this.score(workspaceId, query, vector!, retrieved, options, now),
+    );
     const withNeighbours = await this.spreadToNeighbours(workspaceId, ranked, turns, options);
     const withExpansion = await this.expandAssociations(workspaceId, withNeighbours, options);
     const { ordered, reranked } = await this.rerank(query.text, withExpansion, options);
-    const memories = await this.telemetry.recallPhase('present', () => this.present(workspaceId, ordered.slice(0, options.limit), options, now));
+    const memories = await this.telemetry.recallPhase('present', () =>
+      this.present(workspaceId, ordered.slice(0, options.limit), options, now),
+    );
 
     const result: CachedRecall = {
       memories,
@@ -200,13 +248,24 @@ export class RecallService {
       mode_used: reranked ? 'hybrid' : 'rag',
       query_tokens: estimateTokens(request.query),
       query_rewritten: queryText === request.query ? null : queryText,
-      token_summary: tokenSummary(memories.map((m) => m.content), ordered.slice(0, options.limit).map((s) => s.memory.content)),
+      token_summary: tokenSummary(
+        memories.map((m) => m.content),
+        ordered.slice(0, options.limit).map((s) => s.memory.content),
+      ),
       intents,
     };
     if (options.explain) Object.assign(result, this.explain(retrieved, ordered, belowFloor, memories, options));
     this.cache.set(workspaceId, key, result, version);
-    this.access.record(workspaceId, memories.map((m) => m.id));
-    return { ...result, search_latency_ms: round(performance.now() - started, 3), query_embedding_ms: round(embeddingMs, 3), cached: false };
+    this.access.record(
+      workspaceId,
+      memories.map((m) => m.id),
+    );
+    return {
+      ...result,
+      search_latency_ms: round(performance.now() - started, 3),
+      query_embedding_ms: round(embeddingMs, 3),
+      cached: false,
+    };
   }
 
   /** With recent conversation and a language model, the query made standalone; else the query as given. */
@@ -224,20 +283,40 @@ export class RecallService {
   }
 
   /** Runs the arms the intent calls for and fuses them; then the graph arm adds neighbours of the best. */
-  private async retrieve(workspaceId: string, query: ProcessedQuery, vector: Float32Array, options: ResolvedOptions, entityIntent: boolean): Promise<Retrieved> {
+  private async retrieve(
+    workspaceId: string,
+    query: ProcessedQuery,
+    vector: Float32Array,
+    options: ResolvedOptions,
+    entityIntent: boolean,
+  ): Promise<Retrieved> {
     const { storage } = this.deps;
     const { weights } = this.tuning;
     const depth = armDepth(this.tuning, options.limit);
     const seen = seenMemories();
     const evidence = keywordEvidence(this.matchCounts, workspaceId, query);
     evidence.catch(() => undefined); // awaited by the keyword arms and in score()
-    const input: ArmInput = { storage, workspaceId, query, vector, filter: options.filter, depth, matchCounts: this.matchCounts, keywordSearches: new Map(), keywordEvidence: evidence, seen };
+    const input: ArmInput = {
+      storage,
+      workspaceId,
+      query,
+      vector,
+      filter: options.filter,
+      depth,
+      matchCounts: this.matchCounts,
+      keywordSearches: new Map(),
+      keywordEvidence: evidence,
+      seen,
+    };
     const optional: Array<Promise<ArmResult>> = [];
     const { telemetry } = this;
     const runs = (arm: ArmName): boolean => !this.tuning.disabledArms.includes(arm);
-    if (runs('keyword') && query.terms.length > 0) optional.push(telemetry.recallPhase('keyword', () => keywordArm(input)));
-    if (runs('entity') && entityIntent && query.entities.length > 0) optional.push(telemetry.recallPhase('entity', () => entityArm(input)));
-    if (runs('temporal') && query.windows.length > 0) optional.push(telemetry.recallPhase('temporal', () => temporalArm(input)));
+    if (runs('keyword') && query.terms.length > 0)
+      optional.push(telemetry.recallPhase('keyword', () => keywordArm(input)));
+    if (runs('entity') && entityIntent && query.entities.length > 0)
+      optional.push(telemetry.recallPhase('entity', () => entityArm(input)));
+    if (runs('temporal') && query.windows.length > 0)
+      optional.push(telemetry.recallPhase('temporal', () => temporalArm(input)));
     const [dense, ...others] = await Promise.all([telemetry.recallPhase('dense', () => denseArms(input)), ...optional]);
     const arms: ArmResult[] = [dense!.vector, dense!.fact, ...others].filter((arm) => runs(arm.arm));
     const candidates = telemetry.recallPhaseSync('fusion', () => fuse(arms, weights));
@@ -246,7 +325,10 @@ export class RecallService {
     // The graph arm's links are read (on SQLite's reader thread) while this thread reads the dense candidates' rows.
     let graph: Promise<ArmResult> | null = null;
     if (options.includeAssociations && this.tuning.graphSeeds > 0 && weights.graph > 0 && runs('graph')) {
-      const seeds = [...candidates.values()].sort((a, b) => b.fused - a.fused).slice(0, this.tuning.graphSeeds).map((c) => c.id);
+      const seeds = [...candidates.values()]
+        .sort((a, b) => b.fused - a.fused)
+        .slice(0, this.tuning.graphSeeds)
+        .map((c) => c.id);
       graph = telemetry.recallPhase('graph', () => graphArm(storage, workspaceId, seeds, depth));
       graph.catch(() => undefined); // awaited below, after the rows
     }
@@ -261,11 +343,22 @@ export class RecallService {
       fuse([graphResult], weights, candidates);
       ran.push('graph');
       results.push(graphResult);
-      graphCounts = this.countBacklinks(workspaceId, [...candidates.keys()].filter((id) => !searched.has(id)));
+      graphCounts = this.countBacklinks(
+        workspaceId,
+        [...candidates.keys()].filter((id) => !searched.has(id)),
+      );
     }
     const backlinks = Promise.all([searchedCounts, graphCounts]).then(([a, b]) => new Map([...a, ...b]));
     backlinks.catch(() => undefined); // awaited in score()
-    return { candidates, rows: seen.rows, similarity: seen.similarity, arms: ran, results, backlinks, keywordEvidence: evidence };
+    return {
+      candidates,
+      rows: seen.rows,
+      similarity: seen.similarity,
+      arms: ran,
+      results,
+      backlinks,
+      keywordEvidence: evidence,
+    };
   }
 
   /** Knowledge backlinks of `ids` (none when the boost is off). Awaited later; a failure is reported there. */
@@ -310,14 +403,26 @@ export class RecallService {
   }
 
   /** The turns around each anchor in its conversation (conversation.ts: named, a session, or one write call). */
-  private async turnsAround(workspaceId: string, anchors: readonly MemoryCandidate[], options: ResolvedOptions): Promise<ConversationNeighbour[]> {
+  private async turnsAround(
+    workspaceId: string,
+    anchors: readonly MemoryCandidate[],
+    options: ResolvedOptions,
+  ): Promise<ConversationNeighbour[]> {
     if (anchors.length === 0 || this.tuning.neighbourDecay.length === 0) return [];
     const span = this.conversationSpan();
-    const written = await this.deps.storage.memories.writtenAround(workspaceId, anchors.map((m) => m.seq), {
-      reach: span * WRITTEN_AROUND_PER_SPAN,
-      filter: { ...options.filter, excludeSourceScopes: [FACT_SCOPE] },
-    });
-    return conversationNeighbours(anchors.map((m) => m.id), written, { span, withinMs: SAME_SITTING_MS });
+    const written = await this.deps.storage.memories.writtenAround(
+      workspaceId,
+      anchors.map((m) => m.seq),
+      {
+        reach: span * WRITTEN_AROUND_PER_SPAN,
+        filter: { ...options.filter, excludeSourceScopes: [FACT_SCOPE] },
+      },
+    );
+    return conversationNeighbours(
+      anchors.map((m) => m.id),
+      written,
+      { span, withinMs: SAME_SITTING_MS },
+    );
   }
 
   /** How many turns each side conversation context looks at. */
@@ -337,7 +442,10 @@ export class RecallService {
     const { storage } = this.deps;
     const { weights, ranking } = this.tuning;
     const candidateIds = [...candidates.keys()];
-    const memories = await this.accept(workspaceId, candidateIds, options.filter, rows, { vector, similarity: searched });
+    const memories = await this.accept(workspaceId, candidateIds, options.filter, rows, {
+      vector,
+      similarity: searched,
+    });
     const ids = [...memories.keys()];
     // The searches and the read of the other candidates measured their similarity; left are fact-arm parents the
     // dense search did not meet.
@@ -347,11 +455,16 @@ export class RecallService {
     // the best of this query, times the square root of the share of query words the memory holds, so that the best
     // of weak matches (one common word) does not score as a full match. (Linear coverage measured 0.700 recall@10 on
     // LoCoMo, the square root 0.713, none 0.710, with the engine's scores of the keyword arm's own candidates.)
-    const bm25 = keywordScoresOf(await evidence, ids.map((id) => memories.get(id)!.content));
+    const bm25 = keywordScoresOf(
+      await evidence,
+      ids.map((id) => memories.get(id)!.content),
+    );
     const bestKeyword = Math.max(0, ...bm25);
     const coverageOf = termCoverage(query.terms, query.termForms);
     const coverage = new Map(ids.map((id) => [id, coverageOf(memories.get(id)!.content)]));
-    const keyword = new Map(ids.map((id, i) => [id, bestKeyword > 0 ? (bm25[i]! / bestKeyword) * Math.sqrt(coverage.get(id)!) : 0]));
+    const keyword = new Map(
+      ids.map((id, i) => [id, bestKeyword > 0 ? (bm25[i]! / bestKeyword) * Math.sqrt(coverage.get(id)!) : 0]),
+    );
     const isAbout = aboutAny(query.entities);
     const rankingScore = rankingScorer(ranking);
     const maxFused = arms.reduce((total, arm) => total + weights[arm], 0) / (RRF_K + 1);
@@ -365,7 +478,17 @@ export class RecallService {
       const fact = candidate.armScores.get('fact') ?? 0;
       const relevance = relevanceOf(Math.max(similarity, fact), coverage.get(id)!);
       if (relevance < options.threshold) {
-        if (options.explain) belowFloor.push({ id, memory, relevance, boosted: 0, signals: candidate.signals, expanded: false, features: null, boosts: null });
+        if (options.explain)
+          belowFloor.push({
+            id,
+            memory,
+            relevance,
+            boosted: 0,
+            signals: candidate.signals,
+            expanded: false,
+            features: null,
+            boosts: null,
+          });
         continue;
       }
       const features: RankingFeatures = {
@@ -380,7 +503,11 @@ export class RecallService {
         inWindow: query.windows.some((w) => eventTime(memory) >= w.start && eventTime(memory) <= w.end) ? 1 : 0,
       };
       // The fused candidate is this recall's own: its signals are taken over, not copied.
-      const boosts: Boosts = { scope: scopeFactor(memory, options.scopeContextId), recency: recencyFactor(memory, now, options.recencyWeight), backlink: 1 };
+      const boosts: Boosts = {
+        scope: scopeFactor(memory, options.scopeContextId),
+        recency: recencyFactor(memory, now, options.recencyWeight),
+        backlink: 1,
+      };
       scored.push({ id, memory, relevance, boosted: 0, signals: candidate.signals, expanded: false, features, boosts });
     }
     // The backlink boost: memories other memories point at are more central.
@@ -397,7 +524,9 @@ export class RecallService {
     // turns around them are read at once with those of the likely seeds of the conversation spread (the best before
     // keyword context), so that the spread rarely reads again.
     const withKeyword = ids.filter((id) => keyword.get(id)! > 0).map((id) => memories.get(id)!);
-    const near = new Set(writtenNear([...memories.values()], withKeyword, this.conversationSpan() * WRITTEN_AROUND_PER_SPAN));
+    const near = new Set(
+      writtenNear([...memories.values()], withKeyword, this.conversationSpan() * WRITTEN_AROUND_PER_SPAN),
+    );
     // (Reading four more than the seeds cost more rows than the second reads it saved: bench:recall-profile.)
     const likelySeeds = [...scored].sort(byScore).slice(0, this.tuning.neighbourSeeds);
     const anchors = [...new Set([...near, ...likelySeeds.map((s) => s.id)])].map((id) => memories.get(id)!);
@@ -422,7 +551,12 @@ export class RecallService {
    * Conversation context: the turns written just before and after the best results (same context, session and
    * sitting) inherit their score, decayed by distance. A reply ("5 years already!") answers the turn before it.
    */
-  private async spreadToNeighbours(workspaceId: string, ranked: Scored[], turns: TurnsRead, options: ResolvedOptions): Promise<Scored[]> {
+  private async spreadToNeighbours(
+    workspaceId: string,
+    ranked: Scored[],
+    turns: TurnsRead,
+    options: ResolvedOptions,
+  ): Promise<Scored[]> {
     const { neighbourSeeds, neighbourDecay } = this.tuning;
     if (neighbourSeeds === 0 || ranked.length === 0) return ranked;
     const seeds = new Map(ranked.slice(0, neighbourSeeds).map((s) => [s.id, s]));
@@ -437,7 +571,8 @@ export class RecallService {
       const decay = neighbourDecay[Math.abs(offset) - 1];
       if (!anchor || decay === undefined || anchor.relevance * decay < options.threshold) continue;
       const best = inherited.get(id);
-      if (!best || anchor.boosted * decay > best.boosted) inherited.set(id, { memory, relevance: anchor.relevance * decay, boosted: anchor.boosted * decay });
+      if (!best || anchor.boosted * decay > best.boosted)
+        inherited.set(id, { memory, relevance: anchor.relevance * decay, boosted: anchor.boosted * decay });
     }
     for (const [id, { memory, relevance, boosted }] of inherited) {
       const existing = byId.get(id);
@@ -446,7 +581,16 @@ export class RecallService {
         existing.relevance = Math.max(existing.relevance, relevance);
         existing.boosted = Math.max(existing.boosted, boosted);
       } else {
-        byId.set(id, { id, memory, relevance, boosted, signals: new Set(['context']), expanded: false, features: null, boosts: null });
+        byId.set(id, {
+          id,
+          memory,
+          relevance,
+          boosted,
+          signals: new Set(['context']),
+          expanded: false,
+          features: null,
+          boosts: null,
+        });
       }
     }
     return [...byId.values()].sort(byScore);
@@ -457,19 +601,21 @@ export class RecallService {
     if (!options.includeAssociations || options.traverseDepth === 0 || ranked.length === 0) return ranked;
     const places = rankedPlaces(options.limit);
     const seeds = ranked.slice(0, places);
-    const discoveries = await this.telemetry.recallPhase('expansion', () => expand(
-      this.deps.storage,
-      workspaceId,
-      seeds,
-      {
-        maxDepth: options.traverseDepth,
-        maxExpansion: options.maxExpansion,
-        minRelevance: options.threshold,
-        // A discovery must beat the last ranked place to change the answer.
-        minScore: ranked.length >= places ? ranked[places - 1]!.boosted : 0,
-      },
-      (ids) => this.accept(workspaceId, ids, options.filter, new Map()),
-    ));
+    const discoveries = await this.telemetry.recallPhase('expansion', () =>
+      expand(
+        this.deps.storage,
+        workspaceId,
+        seeds,
+        {
+          maxDepth: options.traverseDepth,
+          maxExpansion: options.maxExpansion,
+          minRelevance: options.threshold,
+          // A discovery must beat the last ranked place to change the answer.
+          minScore: ranked.length >= places ? ranked[places - 1]!.boosted : 0,
+        },
+        (ids) => this.accept(workspaceId, ids, options.filter, new Map()),
+      ),
+    );
     const byId = new Map(ranked.map((s) => [s.id, s]));
     for (const found of discoveries) {
       if (found.relevance < options.threshold) continue;
@@ -477,23 +623,43 @@ export class RecallService {
       if (direct) {
         // Found directly (below the returned places) and through the graph: the better score stands.
         direct.signals.add('graph');
-        if (found.boosted > direct.boosted) Object.assign(direct, { relevance: Math.max(direct.relevance, found.relevance), boosted: found.boosted });
+        if (found.boosted > direct.boosted)
+          Object.assign(direct, { relevance: Math.max(direct.relevance, found.relevance), boosted: found.boosted });
         continue;
       }
-      byId.set(found.id, { id: found.id, memory: found.memory, relevance: found.relevance, boosted: found.boosted, signals: new Set(['graph']), expanded: true, features: null, boosts: null });
+      byId.set(found.id, {
+        id: found.id,
+        memory: found.memory,
+        relevance: found.relevance,
+        boosted: found.boosted,
+        signals: new Set(['graph']),
+        expanded: true,
+        features: null,
+        boosts: null,
+      });
     }
     return [...byId.values()].sort(byScore);
   }
 
   /** The rerank step: the configured reranker reorders the leading candidates when retrieval is unsure of itself. */
-  private async rerank(query: string, ranked: Scored[], options: ResolvedOptions): Promise<{ ordered: Scored[]; reranked: boolean }> {
+  private async rerank(
+    query: string,
+    ranked: Scored[],
+    options: ResolvedOptions,
+  ): Promise<{ ordered: Scored[]; reranked: boolean }> {
     const { reranker } = this.deps;
     const confidence = ranked[0]?.relevance ?? 1;
-    if (!reranker || ranked.length < 2 || confidence >= options.ragThreshold) return { ordered: ranked, reranked: false };
+    if (!reranker || ranked.length < 2 || confidence >= options.ragThreshold)
+      return { ordered: ranked, reranked: false };
     // The ranked places, whatever the limit (STABLE_PLACES): a shorter answer stays the head of a longer one.
     const pool = ranked.slice(0, rankedPlaces(options.limit));
     try {
-      const order = await this.telemetry.recallPhase('rerank', () => reranker.rerank(query, pool.map((s) => ({ id: s.id, content: s.memory.content }))));
+      const order = await this.telemetry.recallPhase('rerank', () =>
+        reranker.rerank(
+          query,
+          pool.map((s) => ({ id: s.id, content: s.memory.content })),
+        ),
+      );
       const byId = new Map(pool.map((s) => [s.id, s]));
       const reordered = order.map((id) => byId.get(id)!).filter(Boolean);
       for (const s of reordered) s.signals.add('rerank');
@@ -505,8 +671,20 @@ export class RecallService {
   }
 
   /** The results as returned: their full rows (ranking read only what it needed), annotated. */
-  private async present(workspaceId: string, results: readonly Scored[], options: ResolvedOptions, now: Date): Promise<RecalledMemory[]> {
-    const rows = new Map((await this.deps.storage.memories.getMany(workspaceId, results.map((s) => s.id))).map((m) => [m.id, m]));
+  private async present(
+    workspaceId: string,
+    results: readonly Scored[],
+    options: ResolvedOptions,
+    now: Date,
+  ): Promise<RecalledMemory[]> {
+    const rows = new Map(
+      (
+        await this.deps.storage.memories.getMany(
+          workspaceId,
+          results.map((s) => s.id),
+        )
+      ).map((m) => [m.id, m]),
+    );
     // A memory hard-deleted since it was ranked is gone from the answer.
     return results.flatMap((scored) => {
       const memory = rows.get(scored.id);
@@ -534,11 +712,23 @@ export class RecallService {
    * `explain: true`: each result's arm places, ranking features and boosts, and the best candidates left out (under
    * the floor, or past the limit), so that a reader sees why a memory came back and why another did not.
    */
-  private explain(retrieved: Retrieved, ordered: readonly Scored[], belowFloor: readonly Scored[], memories: RecalledMemory[], options: ResolvedOptions) {
+  private explain(
+    retrieved: Retrieved,
+    ordered: readonly Scored[],
+    belowFloor: readonly Scored[],
+    memories: RecalledMemory[],
+    options: ResolvedOptions,
+  ) {
     const ranksOf = armRanksOf(retrieved.results);
     // Rounded, and named as the wire names things (inWindow -> in_window).
     const rounded = (values: object | null): Record<string, number> | null =>
-      values && Object.fromEntries(Object.entries(values).map(([key, value]) => [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), round(value as number)]));
+      values &&
+      Object.fromEntries(
+        Object.entries(values).map(([key, value]) => [
+          key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+          round(value as number),
+        ]),
+      );
     const byId = new Map(ordered.map((s) => [s.id, s]));
     const leftOut = (scored: readonly Scored[], reason: LeftOut['reason']): LeftOut[] =>
       scored.slice(0, LEFT_OUT_PER_REASON).map((s) => ({
@@ -557,7 +747,10 @@ export class RecallService {
       candidates: retrieved.candidates.size,
       left_out: [
         ...leftOut(ordered.slice(options.limit), 'past_limit'),
-        ...leftOut([...belowFloor].sort((a, b) => b.relevance - a.relevance || a.id.localeCompare(b.id)), 'below_floor'),
+        ...leftOut(
+          [...belowFloor].sort((a, b) => b.relevance - a.relevance || a.id.localeCompare(b.id)),
+          'below_floor',
+        ),
       ],
     };
     return {
@@ -565,7 +758,10 @@ export class RecallService {
       memories: memories.map((m) => {
         const s = byId.get(m.id)!;
         const found_by: ResultExplanation['found_by'] = s.expanded ? 'association' : s.features ? 'search' : 'context';
-        return { ...m, explanation: { found_by, arm_ranks: ranksOf(m.id), features: rounded(s.features), boosts: rounded(s.boosts) } };
+        return {
+          ...m,
+          explanation: { found_by, arm_ranks: ranksOf(m.id), features: rounded(s.features), boosts: rounded(s.boosts) },
+        };
       }),
     };
   }

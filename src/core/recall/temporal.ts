@@ -28,15 +28,26 @@ function relativeSpanMs(text: string): number {
 }
 
 /** The window of one parsed component: its day, its month or its year, as precise as the words were. */
-function windowOf(component: chrono.ParsedComponents, text: string, now: Date): { start: number; end: number; relative: boolean } | null {
+function windowOf(
+  component: chrono.ParsedComponents,
+  text: string,
+  now: Date,
+): { start: number; end: number; relative: boolean } | null {
   const known = (unit: chrono.Component) => component.isCertain(unit);
   if (!known('day') && !known('month') && !known('year') && !known('weekday')) return null; // a time of day alone
   const date = component.date();
-  const relative = known('day') && known('month') && known('year') && !/\d{4}/.test(text) && !/\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i.test(text);
+  const relative =
+    known('day') &&
+    known('month') &&
+    known('year') &&
+    !/\d{4}/.test(text) &&
+    !/\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i.test(text);
   if (relative) {
     const span = relativeSpanMs(text);
     const centre = dayStart(date) + DAY_MS / 2;
-    return span === DAY_MS ? { start: dayStart(date), end: dayStart(date) + DAY_MS - 1, relative } : { start: centre - span / 2, end: centre + span / 2, relative };
+    return span === DAY_MS
+      ? { start: dayStart(date), end: dayStart(date) + DAY_MS - 1, relative }
+      : { start: centre - span / 2, end: centre + span / 2, relative };
   }
   let year = date.getUTCFullYear();
   // "in June" without a year: the most recent June, not the next one.
@@ -73,10 +84,16 @@ export function findTimeWindows(text: string, now: Date): TimeWindow[] {
   for (const match of text.matchAll(BARE_YEAR)) {
     if (covered.some(([a, b]) => match.index >= a && match.index < b)) continue;
     const year = Number(match[1]);
-    windows.push({ text: match[0], start: iso(Date.UTC(year, 0, 1)), end: iso(Date.UTC(year + 1, 0, 1) - 1), relative: false });
+    windows.push({
+      text: match[0],
+      start: iso(Date.UTC(year, 0, 1)),
+      end: iso(Date.UTC(year + 1, 0, 1) - 1),
+      relative: false,
+    });
   }
   return windows;
 }
 
 /** Words that make a query about time even without a date (the reference's temporal rule). */
-export const TEMPORAL_WORDS = /\b(yesterday|today|tonight|tomorrow|recent|recently|lately|ago|since|last (week|month|year|time)|this (week|month|year)|earlier|latest|newest|oldest|first time)\b/i;
+export const TEMPORAL_WORDS =
+  /\b(yesterday|today|tonight|tomorrow|recent|recently|lately|ago|since|last (week|month|year|time)|this (week|month|year)|earlier|latest|newest|oldest|first time)\b/i;

@@ -8,7 +8,16 @@ export type DetailLevel = 'abstract' | 'overview' | 'full';
 export type RecallMode = 'rag' | 'llm' | 'hybrid';
 
 /** What found or boosted a result. Sorted alphabetically in responses. */
-export type MatchSignal = 'vector' | 'keyword' | 'entity' | 'fact' | 'temporal' | 'graph' | 'backlink' | 'context' | 'rerank';
+export type MatchSignal =
+  | 'vector'
+  | 'keyword'
+  | 'entity'
+  | 'fact'
+  | 'temporal'
+  | 'graph'
+  | 'backlink'
+  | 'context'
+  | 'rerank';
 
 export type Staleness = 'none' | 'mild' | 'moderate' | 'severe';
 

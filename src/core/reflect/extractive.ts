@@ -22,9 +22,14 @@ function bestSentence(terms: readonly string[], content: string): string {
  * Reflect without a language model: the most relevant memories quoted, each by its most relevant sentence, under
  * a heading that says plainly that nothing was synthesised.
  */
-export function extractiveReflection(terms: readonly string[], memories: readonly RecalledMemory[]): { reflection: string; used: RecalledMemory[] } {
+export function extractiveReflection(
+  terms: readonly string[],
+  memories: readonly RecalledMemory[],
+): { reflection: string; used: RecalledMemory[] } {
   const used = memories.slice(0, EXTRACTIVE_MEMORIES);
-  const lines = used.map((m, i) => `${i + 1}. ${bestSentence(terms, m.content)} [${m.id}, ${(m.occurred_at ?? m.created_at).slice(0, 10)}]`);
+  const lines = used.map(
+    (m, i) => `${i + 1}. ${bestSentence(terms, m.content)} [${m.id}, ${(m.occurred_at ?? m.created_at).slice(0, 10)}]`,
+  );
   const reflection = [
     'Extractive summary: no language model is configured, so this is not a synthesised answer but the stored memories most relevant to the question, quoted:',
     ...lines,

@@ -10,6 +10,8 @@ const day = (iso: string): string => iso.slice(0, 10);
 
 /** The user message: the memories, numbered, each with its date and type, then the question. */
 export function reflectPrompt(query: string, memories: readonly RecalledMemory[]): string {
-  const listing = memories.map((m, i) => `[${i + 1}] (${day(m.occurred_at ?? m.created_at)}, ${m.type}) ${m.content.replace(/\s+/g, ' ')}`).join('\n');
+  const listing = memories
+    .map((m, i) => `[${i + 1}] (${day(m.occurred_at ?? m.created_at)}, ${m.type}) ${m.content.replace(/\s+/g, ' ')}`)
+    .join('\n');
   return `Memories:\n${listing}\n\nQuestion: ${query}`;
 }

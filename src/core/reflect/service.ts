@@ -10,7 +10,19 @@ import { REFLECT_SYSTEM, reflectPrompt } from './prompt.js';
 
 /** Reflect narrows recall with the same filters; its own knobs are `depth` and `includeSources`. */
 export interface ReflectRequest
-  extends Pick<RecallRequest, 'query' | 'workspaceId' | 'detailLevel' | 'types' | 'subtypes' | 'tags' | 'contextId' | 'observerId' | 'subjectId' | 'scopeContextId'> {
+  extends Pick<
+    RecallRequest,
+    | 'query'
+    | 'workspaceId'
+    | 'detailLevel'
+    | 'types'
+    | 'subtypes'
+    | 'tags'
+    | 'contextId'
+    | 'observerId'
+    | 'subjectId'
+    | 'scopeContextId'
+  > {
   /** Default true. */
   includeSources?: boolean | undefined;
   /** 1-5: how far recall expands over associations, and how many memories it gathers (5 per level). Default 2. */
@@ -46,9 +58,11 @@ interface ModelAnswer {
 
 function parseAnswer(value: unknown): ModelAnswer {
   const v = value as Record<string, unknown> | null;
-  if (typeof v?.reflection !== 'string' || !v.reflection.trim()) throw new Error('expected "reflection" to be non-empty text');
+  if (typeof v?.reflection !== 'string' || !v.reflection.trim())
+    throw new Error('expected "reflection" to be non-empty text');
   const sources = Array.isArray(v.sources) ? v.sources.filter((n): n is number => Number.isInteger(n)) : [];
-  const confidence = typeof v.confidence === 'number' && Number.isFinite(v.confidence) ? Math.min(1, Math.max(0, v.confidence)) : 0.5;
+  const confidence =
+    typeof v.confidence === 'number' && Number.isFinite(v.confidence) ? Math.min(1, Math.max(0, v.confidence)) : 0.5;
   return { reflection: v.reflection.trim(), sources, confidence };
 }
 
@@ -79,21 +93,49 @@ export class ReflectService {
     const synthesis = llm ? 'llm' : 'extractive';
     if (memories.length === 0) {
       // Nothing to ground an answer in: asking a model would only invite an invented one.
-      return { reflection: NOTHING_FOUND, source_memories: [], confidence: 0, tokens_processed: estimateTokens(request.query), synthesis, metadata: { sources: 'none' } };
+      return {
+        reflection: NOTHING_FOUND,
+        source_memories: [],
+        confidence: 0,
+        tokens_processed: estimateTokens(request.query),
+        synthesis,
+        metadata: { sources: 'none' },
+      };
     }
     const result = llm ? await this.synthesise(llm, request.query, memories) : this.extract(request.query, memories);
     // An answer always rests on something: a model that cited nothing answered from all it was given.
     const cited = result.source_memories.length > 0;
     const sources = cited ? result.source_memories : memories.map((m) => m.id);
-    return { ...result, source_memories: request.includeSources === false ? [] : sources, synthesis, metadata: { sources: cited ? 'cited' : 'all_given' } };
+    return {
+      ...result,
+      source_memories: request.includeSources === false ? [] : sources,
+      synthesis,
+      metadata: { sources: cited ? 'cited' : 'all_given' },
+    };
   }
 
-  private async synthesise(llm: LlmProvider, query: string, memories: readonly RecalledMemory[]): Promise<Omit<ReflectResult, 'synthesis' | 'metadata'>> {
+  private async synthesise(
+    llm: LlmProvider,
+    query: string,
+    memories: readonly RecalledMemory[],
+  ): Promise<Omit<ReflectResult, 'synthesis' | 'metadata'>> {
     const prompt = reflectPrompt(query, memories);
-    const { value, inputTokens, outputTokens } = await completeJson(llm, { system: REFLECT_SYSTEM, messages: [{ role: 'user', content: prompt }], temperature: 0.2 }, parseAnswer);
-    const sources = [...new Set(value.sources.map((n) => memories[n - 1]?.id).filter((id): id is string => id !== undefined))];
-    const tokens = (inputTokens ?? estimateTokens(REFLECT_SYSTEM + prompt)) + (outputTokens ?? estimateTokens(value.reflection));
-    return { reflection: value.reflection, source_memories: sources, confidence: round(value.confidence), tokens_processed: tokens };
+    const { value, inputTokens, outputTokens } = await completeJson(
+      llm,
+      { system: REFLECT_SYSTEM, messages: [{ role: 'user', content: prompt }], temperature: 0.2 },
+      parseAnswer,
+    );
+    const sources = [
+      ...new Set(value.sources.map((n) => memories[n - 1]?.id).filter((id): id is string => id !== undefined)),
+    ];
+    const tokens =
+      (inputTokens ?? estimateTokens(REFLECT_SYSTEM + prompt)) + (outputTokens ?? estimateTokens(value.reflection));
+    return {
+      reflection: value.reflection,
+      source_memories: sources,
+      confidence: round(value.confidence),
+      tokens_processed: tokens,
+    };
   }
 
   private extract(query: string, memories: readonly RecalledMemory[]): Omit<ReflectResult, 'synthesis' | 'metadata'> {

@@ -39,7 +39,10 @@ export class ScopedRegistry<S extends string, E extends Scoped<S>, P> {
   }
 
   /** Visible entries by name, each with the entry that shadows it (only winners unless `includeShadowed`). */
-  async list(caller: RegistryCaller, options: { scope?: S | undefined; includeShadowed: boolean }): Promise<Array<Ranked<E>>> {
+  async list(
+    caller: RegistryCaller,
+    options: { scope?: S | undefined; includeShadowed: boolean },
+  ): Promise<Array<Ranked<E>>> {
     await this.deps.workspaces.get(caller.workspaceId);
     return this.kind.scopes.listing(await this.store().listVisible(caller), options);
   }
@@ -62,7 +65,8 @@ export class ScopedRegistry<S extends string, E extends Scoped<S>, P> {
   async get(caller: RegistryCaller, id: string): Promise<E> {
     await this.deps.workspaces.get(caller.workspaceId);
     const entry = await this.store().get(id);
-    if (!entry || (entry.workspace_id !== null && entry.workspace_id !== caller.workspaceId)) throw notFound(this.kind.noun, id);
+    if (!entry || (entry.workspace_id !== null && entry.workspace_id !== caller.workspaceId))
+      throw notFound(this.kind.noun, id);
     return entry;
   }
 

@@ -50,7 +50,11 @@ export class ScopeRules<S extends string> {
   ownerFor(scope: S, caller: RegistryCaller): ScopedOwner<S> {
     const needs = OWNER_COLUMNS[this.owners[scope]];
     if (needs.user && caller.userId === null) throw invalid('/user_id', `is required for scope '${scope}'`);
-    const owner = { scope, workspace_id: needs.workspace ? caller.workspaceId : null, user_id: needs.user ? caller.userId : null };
+    const owner = {
+      scope,
+      workspace_id: needs.workspace ? caller.workspaceId : null,
+      user_id: needs.user ? caller.userId : null,
+    };
     assertWritable(owner, caller);
     return owner;
   }
@@ -58,7 +62,9 @@ export class ScopeRules<S extends string> {
   /** Groups by name (names in order); in each group the entry of the highest scope wins, the rest are shadowed. */
   private rank<T extends Scoped<S>>(entries: readonly T[]): Array<Ranked<T>> {
     const precedence = (entry: T) => this.order.indexOf(entry.scope);
-    const sorted = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : precedence(a) - precedence(b)));
+    const sorted = [...entries].sort((a, b) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : precedence(a) - precedence(b),
+    );
     const ranked: Array<Ranked<T>> = [];
     let winner: T | null = null;
     for (const entry of sorted) {
@@ -72,8 +78,15 @@ export class ScopeRules<S extends string> {
    * A listing: the winners, or every entry with what shadows it, optionally of one scope. The scope filter applies
    * after precedence: a workspace entry shadowed by a user entry stays shadowed when listing the workspace scope.
    */
-  listing<T extends Scoped<S>>(entries: readonly T[], options: { scope?: S | undefined; includeShadowed: boolean }): Array<Ranked<T>> {
-    return this.rank(entries).filter((r) => (options.includeShadowed || r.shadowedBy === null) && (options.scope === undefined || r.entry.scope === options.scope));
+  listing<T extends Scoped<S>>(
+    entries: readonly T[],
+    options: { scope?: S | undefined; includeShadowed: boolean },
+  ): Array<Ranked<T>> {
+    return this.rank(entries).filter(
+      (r) =>
+        (options.includeShadowed || r.shadowedBy === null) &&
+        (options.scope === undefined || r.entry.scope === options.scope),
+    );
   }
 
   /** The winner of each name. */
@@ -84,5 +97,6 @@ export class ScopeRules<S extends string> {
 
 /** Entries above a workspace (user, tenant, global scopes) are written with the admin key only. */
 export function assertWritable(owner: ScopedOwner, caller: RegistryCaller): void {
-  if (owner.workspace_id === null && !caller.tenantAdmin) throw forbidden(`entries of scope '${owner.scope}' are tenant-level: changing them needs the admin key`);
+  if (owner.workspace_id === null && !caller.tenantAdmin)
+    throw forbidden(`entries of scope '${owner.scope}' are tenant-level: changing them needs the admin key`);
 }

@@ -22,7 +22,12 @@ export interface SyncDecision {
  * Both changed: the canonical side of the source mode wins (`server`: the server; `filesystem`: the client;
  * `mirrored`: the later change, the server on a tie).
  */
-export function decideSync(client: SyncCopy | null, server: SyncCopy | null, since: string | null, mode: SourceMode): SyncDecision {
+export function decideSync(
+  client: SyncCopy | null,
+  server: SyncCopy | null,
+  since: string | null,
+  mode: SourceMode,
+): SyncDecision {
   const changed = (copy: SyncCopy) => since === null || Date.parse(copy.modifiedAt) > Date.parse(since);
   if (client && server) {
     if (client.sha256 === server.sha256) return { action: 'in_sync', conflict: false };

@@ -14,7 +14,10 @@ const KEY_BYTES = 32;
 export function openSecretBox(config: SecretsConfig, dialect: 'sqlite' | 'postgres'): SecretBox {
   if (config.key) return new SecretBox(config.key);
   if (dialect === 'postgres') {
-    return new SecretBox(null, 'MEMD_SECRET_KEY is not set; with PostgreSQL all nodes must share one key, so set it to 32 random bytes (base64 or hex)');
+    return new SecretBox(
+      null,
+      'MEMD_SECRET_KEY is not set; with PostgreSQL all nodes must share one key, so set it to 32 random bytes (base64 or hex)',
+    );
   }
   return new SecretBox(readOrCreateKeyFile(config.keyFile));
 }

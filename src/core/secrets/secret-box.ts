@@ -11,7 +11,8 @@ const VERSION = 'v1';
 export const MASK = '********';
 
 /** Each key of a secret map, with its value masked. */
-export const masked = (keys: readonly string[]): Record<string, string> => Object.fromEntries(keys.map((key) => [key, MASK]));
+export const masked = (keys: readonly string[]): Record<string, string> =>
+  Object.fromEntries(keys.map((key) => [key, MASK]));
 
 /**
  * AES-256-GCM over JSON values. A sealed value is bound to its `context` (the record it belongs to) as
@@ -43,18 +44,24 @@ export class SecretBox {
     try {
       if (version !== VERSION || payload === undefined) throw new Error(`unknown format '${version}'`);
       const bytes = Buffer.from(payload, 'base64');
-      const decipher = createDecipheriv(ALGORITHM, key, bytes.subarray(0, IV_BYTES)).setAAD(Buffer.from(context, 'utf8'));
+      const decipher = createDecipheriv(ALGORITHM, key, bytes.subarray(0, IV_BYTES)).setAAD(
+        Buffer.from(context, 'utf8'),
+      );
       decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
       const plain = Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
       return JSON.parse(plain.toString('utf8')) as T;
     } catch {
       // Not the client's fault and not a bug: the key changed since the value was sealed (or the row was copied).
-      throw new AppError('secrets_unavailable', 'a stored secret cannot be decrypted with the configured key (was MEMD_SECRET_KEY or the key file changed?)');
+      throw new AppError(
+        'secrets_unavailable',
+        'a stored secret cannot be decrypted with the configured key (was MEMD_SECRET_KEY or the key file changed?)',
+      );
     }
   }
 
   private requireKey(): Buffer {
-    if (!this.key) throw new AppError('secrets_unavailable', `secrets cannot be stored or read: ${this.missingKeyReason}`);
+    if (!this.key)
+      throw new AppError('secrets_unavailable', `secrets cannot be stored or read: ${this.missingKeyReason}`);
     return this.key;
   }
 }

@@ -40,13 +40,21 @@ export interface OpenThread {
 const TOPICS = 10;
 const DECISIONS = 3;
 
-export function workspaceSummary(kinds: readonly KindCount[], recentCount: number, recent: readonly Memory[], totalAssociations: number): WorkspaceSummary {
+export function workspaceSummary(
+  kinds: readonly KindCount[],
+  recentCount: number,
+  recent: readonly Memory[],
+  totalAssociations: number,
+): WorkspaceSummary {
   const memoryTypes: Record<string, number> = {};
   for (const kind of kinds) memoryTypes[kind.type] = (memoryTypes[kind.type] ?? 0) + kind.count;
   const categories = new Set(kinds.map((kind) => kind.subtype ?? kind.type));
   const tagCounts = new Map<string, number>();
   for (const memory of recent) for (const tag of memory.tags) tagCounts.set(tag, (tagCounts.get(tag) ?? 0) + 1);
-  const topics = [...tagCounts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, TOPICS).map(([tag]) => tag);
+  const topics = [...tagCounts]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, TOPICS)
+    .map(([tag]) => tag);
   return {
     total_memories: kinds.reduce((sum, kind) => sum + kind.count, 0),
     recent_memories: recentCount,
@@ -62,7 +70,10 @@ export function recentActivity(recent: readonly Memory[]): ActivityEntry[] {
   for (const memory of recent) groups.set(memory.session_id, [...(groups.get(memory.session_id) ?? []), memory]);
   return [...groups]
     .map(([sessionId, memories]) => {
-      const timestamp = memories.reduce((latest, m) => (m.created_at > latest ? m.created_at : latest), memories[0]!.created_at);
+      const timestamp = memories.reduce(
+        (latest, m) => (m.created_at > latest ? m.created_at : latest),
+        memories[0]!.created_at,
+      );
       const n = memories.length;
       const where = sessionId ? `in session ${sessionId}` : 'outside a session';
       return {
@@ -70,7 +81,10 @@ export function recentActivity(recent: readonly Memory[]): ActivityEntry[] {
         session_id: sessionId,
         summary: `${n} ${n === 1 ? 'memory' : 'memories'} ${where}`,
         memories_created: n,
-        key_decisions: memories.filter((m) => m.subtype === 'decision').slice(0, DECISIONS).map((m) => textAtDetailLevel(m, 'abstract')),
+        key_decisions: memories
+          .filter((m) => m.subtype === 'decision')
+          .slice(0, DECISIONS)
+          .map((m) => textAtDetailLevel(m, 'abstract')),
       };
     })
     .sort((a, b) => (a.timestamp < b.timestamp ? 1 : a.timestamp > b.timestamp ? -1 : 0));

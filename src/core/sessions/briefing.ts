@@ -2,7 +2,14 @@ import type { Contradiction, Memory, Storage } from '../../storage/types.js';
 import { addMs, isoNow, type Clock } from '../clock.js';
 import { textAtDetailLevel, type DetailLevel } from '../memories/tiers.js';
 import type { WorkspaceService } from '../workspaces/service.js';
-import { openThread, recentActivity, workspaceSummary, type ActivityEntry, type OpenThread, type WorkspaceSummary } from './briefing-digest.js';
+import {
+  openThread,
+  recentActivity,
+  workspaceSummary,
+  type ActivityEntry,
+  type OpenThread,
+  type WorkspaceSummary,
+} from './briefing-digest.js';
 
 export interface BriefingOptions {
   lookbackMinutes: number;
@@ -15,7 +22,13 @@ export interface BriefingOptions {
 /** A session's opening briefing looks back further than GET /sessions/briefing (60 minutes): work resumes after a gap. */
 export const SESSION_BRIEFING_LOOKBACK_HOURS = 24;
 
-export const DEFAULT_BRIEFING_OPTIONS: BriefingOptions = { lookbackMinutes: 60, detailLevel: 'abstract', limit: 10, includeMemories: true, includeContradictions: true };
+export const DEFAULT_BRIEFING_OPTIONS: BriefingOptions = {
+  lookbackMinutes: 60,
+  detailLevel: 'abstract',
+  limit: 10,
+  includeMemories: true,
+  includeContradictions: true,
+};
 
 /** A recent memory as a briefing shows it: its text at the requested detail level. */
 export interface BriefingMemory {
@@ -56,7 +69,8 @@ const HIGHLIGHTS = 2;
 const THREADS_NAMED = 3;
 
 const plural = (n: number, word: string, many = `${word}s`): string => `${n} ${n === 1 ? word : many}`;
-const windowText = (minutes: number): string => (minutes >= 120 && minutes % 60 === 0 ? plural(minutes / 60, 'hour') : plural(minutes, 'minute'));
+const windowText = (minutes: number): string =>
+  minutes >= 120 && minutes % 60 === 0 ? plural(minutes / 60, 'hour') : plural(minutes, 'minute');
 
 /**
  * What happened in a workspace lately, for an agent starting work: new memories, sessions, open chat threads and
@@ -78,7 +92,12 @@ export class BriefingService {
     const recent = await storage.memories.list(workspaceId, recentFilter, { limit: options.limit });
     const memoryCount = await storage.memories.count(workspaceId, recentFilter);
     const sessions = await storage.sessions.list({ workspaceId, activeAt: now });
-    const threads = await storage.threads.list(workspaceId, { activeAt: now, updatedAfter: since, limit: options.limit, offset: 0 });
+    const threads = await storage.threads.list(workspaceId, {
+      activeAt: now,
+      updatedAfter: since,
+      limit: options.limit,
+      offset: 0,
+    });
     const contradictionCount = await storage.contradictions.countUnresolved(workspaceId);
     const kinds = await storage.memories.countByKind(workspaceId, { statuses: ['active'] });
     const totalAssociations = await storage.associations.count(workspaceId);
@@ -90,22 +109,40 @@ export class BriefingService {
     else {
       const kinds = new Map<string, number>();
       for (const m of recent.items) kinds.set(m.subtype ?? m.type, (kinds.get(m.subtype ?? m.type) ?? 0) + 1);
-      const byKind = [...kinds].sort((a, b) => b[1] - a[1]).map(([kind, n]) => `${kind} ${n}`).join(', ');
-      const highlights = [...recent.items].sort((a, b) => b.importance - a.importance).slice(0, HIGHLIGHTS).map((m) => `“${textAtDetailLevel(m, 'abstract')}”`);
+      const byKind = [...kinds]
+        .sort((a, b) => b[1] - a[1])
+        .map(([kind, n]) => `${kind} ${n}`)
+        .join(', ');
+      const highlights = [...recent.items]
+        .sort((a, b) => b.importance - a.importance)
+        .slice(0, HIGHLIGHTS)
+        .map((m) => `“${textAtDetailLevel(m, 'abstract')}”`);
       const sampled = memoryCount > recent.items.length ? ` among the latest ${recent.items.length}` : '';
-      parts.push(`${plural(memoryCount, 'new memory', 'new memories')} in the last ${window} (${byKind}${sampled}); most important: ${highlights.join('; ')}.`);
+      parts.push(
+        `${plural(memoryCount, 'new memory', 'new memories')} in the last ${window} (${byKind}${sampled}); most important: ${highlights.join('; ')}.`,
+      );
     }
     const startedRecently = sessions.filter((s) => s.created_at >= since).length;
-    parts.push(sessions.length === 0 ? 'No active sessions.' : `${plural(sessions.length, 'active session')}, ${startedRecently} started in the last ${window}.`);
+    parts.push(
+      sessions.length === 0
+        ? 'No active sessions.'
+        : `${plural(sessions.length, 'active session')}, ${startedRecently} started in the last ${window}.`,
+    );
     if (threads.total === 0) parts.push(`No chat threads active in the last ${window}.`);
     else {
       const named = threads.threads.slice(0, THREADS_NAMED).map((t) => {
         const pending = t.message_count === 0 ? 0 : Math.max(0, t.message_count - (t.last_decomposed_index + 1));
         return `“${t.title ?? t.id}” (${plural(t.message_count, 'message')}${pending > 0 ? `, ${pending} not yet decomposed` : ''})`;
       });
-      parts.push(`${plural(threads.total, 'open chat thread')} active in the last ${window}: ${named.join(', ')}${threads.total > named.length ? ', …' : ''}.`);
+      parts.push(
+        `${plural(threads.total, 'open chat thread')} active in the last ${window}: ${named.join(', ')}${threads.total > named.length ? ', …' : ''}.`,
+      );
     }
-    parts.push(contradictionCount === 0 ? 'No unresolved contradictions.' : `${plural(contradictionCount, 'unresolved contradiction')} to review.`);
+    parts.push(
+      contradictionCount === 0
+        ? 'No unresolved contradictions.'
+        : `${plural(contradictionCount, 'unresolved contradiction')} to review.`,
+    );
 
     const memories = options.includeMemories ? recent.items.map((m) => briefingMemory(m, options.detailLevel)) : [];
     return {
@@ -136,5 +173,14 @@ export class BriefingService {
 }
 
 function briefingMemory(m: Memory, level: DetailLevel): BriefingMemory {
-  return { id: m.id, content: textAtDetailLevel(m, level), type: m.type, subtype: m.subtype, importance: m.importance, tags: m.tags, session_id: m.session_id, created_at: m.created_at };
+  return {
+    id: m.id,
+    content: textAtDetailLevel(m, level),
+    type: m.type,
+    subtype: m.subtype,
+    importance: m.importance,
+    tags: m.tags,
+    session_id: m.session_id,
+    created_at: m.created_at,
+  };
 }

@@ -16,7 +16,12 @@ export interface CommitOptions {
   maxMemories: number;
 }
 
-export const DEFAULT_COMMIT_OPTIONS: CommitOptions = { minImportance: 0.5, deduplicate: true, categories: null, maxMemories: 50 };
+export const DEFAULT_COMMIT_OPTIONS: CommitOptions = {
+  minImportance: 0.5,
+  deduplicate: true,
+  categories: null,
+  maxMemories: 50,
+};
 
 export interface CommitResult {
   session_id: string;
@@ -36,11 +41,14 @@ interface Candidate extends Assessment {
   method: 'rules' | 'llm';
 }
 
-
-const SYSTEM = 'You turn the working memory of an AI agent session into long-term memories. Each input line is "key: value". Propose a memory for every entry, scored honestly; skip nothing but empty entries.';
+const SYSTEM =
+  'You turn the working memory of an AI agent session into long-term memories. Each input line is "key: value". Propose a memory for every entry, scored honestly; skip nothing but empty entries.';
 
 const isEmpty = (value: unknown): boolean =>
-  value === null || value === '' || (Array.isArray(value) && value.length === 0) || (typeof value === 'object' && value !== null && Object.keys(value).length === 0);
+  value === null ||
+  value === '' ||
+  (Array.isArray(value) && value.length === 0) ||
+  (typeof value === 'object' && value !== null && Object.keys(value).length === 0);
 
 const label = (key: string): string => key.replace(/[_-]+/g, ' ').trim();
 
@@ -62,7 +70,10 @@ export function entryText(key: string, value: unknown): string {
 function explicitChoices(value: unknown): { importance?: number; category?: ExtractionCategory } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
   const record = value as Record<string, unknown>;
-  const importance = typeof record.importance === 'number' && record.importance >= 0 && record.importance <= 1 ? record.importance : undefined;
+  const importance =
+    typeof record.importance === 'number' && record.importance >= 0 && record.importance <= 1
+      ? record.importance
+      : undefined;
   const category = EXTRACTION_CATEGORIES.find((c) => c === record.category);
   return { ...(importance === undefined ? {} : { importance }), ...(category ? { category } : {}) };
 }
@@ -83,9 +94,15 @@ export class SessionCommitter {
   async commit(session: Session, options: CommitOptions): Promise<CommitResult> {
     const started = performance.now();
     const { storage, memories, workspaces } = this.deps;
-    const entries = (await storage.sessions.entries(session.id, isoNow(this.deps.clock))).filter((e) => !isEmpty(e.value));
+    const entries = (await storage.sessions.entries(session.id, isoNow(this.deps.clock))).filter(
+      (e) => !isEmpty(e.value),
+    );
     const extracted = (await this.assess(entries))
-      .filter((c) => c.importance >= options.minImportance && (options.categories === null || options.categories.includes(c.category)))
+      .filter(
+        (c) =>
+          c.importance >= options.minImportance &&
+          (options.categories === null || options.categories.includes(c.category)),
+      )
       .sort((a, b) => b.importance - a.importance)
       .slice(0, options.maxMemories);
 
@@ -93,7 +110,13 @@ export class SessionCommitter {
     const fresh = extracted.filter((c) => !committed.has(entryMarker(c.entry.key, valueHash(c.entry.value))));
     const scope = await workspaces.writeScope(session.workspace_id);
     const writeScope = options.deduplicate ? scope : { ...scope, dedup: { ...scope.dedup, enabled: false } };
-    const outcomes = fresh.length > 0 ? await memories.createMany(writeScope, fresh.map((c) => this.draft(session, c))) : [];
+    const outcomes =
+      fresh.length > 0
+        ? await memories.createMany(
+            writeScope,
+            fresh.map((c) => this.draft(session, c)),
+          )
+        : [];
 
     const breakdown: Record<string, number> = {};
     let created = 0;
@@ -148,21 +171,41 @@ export class SessionCommitter {
       return items.flatMap((item) => {
         const entry = byKey.get(String(item.ref));
         if (!entry) return [];
-        return [this.withExplicitChoices({ entry, content: item.content, method: 'llm', category: item.category, importance: item.importance, ...filingOf(item.category) })];
+        return [
+          this.withExplicitChoices({
+            entry,
+            content: item.content,
+            method: 'llm',
+            category: item.category,
+            importance: item.importance,
+            ...filingOf(item.category),
+          }),
+        ];
       });
     } catch (error) {
-      log.warn({ err: error instanceof Error ? error.message : String(error) }, 'LLM commit scoring failed; using rules');
+      log.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        'LLM commit scoring failed; using rules',
+      );
       return byRules();
     }
   }
 
   private withExplicitChoices(candidate: Candidate): Candidate {
     const chosen = explicitChoices(candidate.entry.value);
-    return { ...candidate, ...chosen, ...(chosen.category && chosen.category !== candidate.category ? filingOf(chosen.category) : {}) };
+    return {
+      ...candidate,
+      ...chosen,
+      ...(chosen.category && chosen.category !== candidate.category ? filingOf(chosen.category) : {}),
+    };
   }
 
   private async committedMarkers(workspaceId: string, sessionId: string): Promise<Set<string>> {
-    const page = await this.deps.storage.memories.list(workspaceId, { sessionId, statuses: ['active', 'archived', 'deleted'] }, { limit: 10_000 });
+    const page = await this.deps.storage.memories.list(
+      workspaceId,
+      { sessionId, statuses: ['active', 'archived', 'deleted'] },
+      { limit: 10_000 },
+    );
     const markers = new Set<string>();
     for (const m of page.items) {
       const { working_memory_key: key, working_memory_value_hash: hash } = m.metadata;

@@ -36,7 +36,13 @@ export class SessionExpiry {
       const expired = await this.deps.storage.sessions.expired(now, SWEEP_BATCH);
       if (expired.length === 0) return;
       await this.deps.storage.tasks.enqueue(
-        expired.map((s) => ({ kind: SESSION_EXPIRE_TASK, workspaceId: s.workspace_id, payload: { session_id: s.id }, runAt: now, dedupeKey: `${SESSION_EXPIRE_TASK}:${s.id}` })),
+        expired.map((s) => ({
+          kind: SESSION_EXPIRE_TASK,
+          workspaceId: s.workspace_id,
+          payload: { session_id: s.id },
+          runAt: now,
+          dedupeKey: `${SESSION_EXPIRE_TASK}:${s.id}`,
+        })),
       );
       this.deps.events.tasksQueued();
     },

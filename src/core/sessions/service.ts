@@ -6,7 +6,13 @@ import { DEFAULT_CONTEXT } from '../memories/records.js';
 import { DEFAULT_TENANT, type WorkspaceService } from '../workspaces/service.js';
 import type { Access } from '../access/access.js';
 import type { DetailLevel } from '../recall/types.js';
-import { DEFAULT_BRIEFING_OPTIONS, SESSION_BRIEFING_LOOKBACK_HOURS, type Briefing, type BriefingOptions, type BriefingService } from './briefing.js';
+import {
+  DEFAULT_BRIEFING_OPTIONS,
+  SESSION_BRIEFING_LOOKBACK_HOURS,
+  type Briefing,
+  type BriefingOptions,
+  type BriefingService,
+} from './briefing.js';
 import { DEFAULT_COMMIT_OPTIONS, type CommitOptions, type CommitResult, type SessionCommitter } from './commit.js';
 
 export const DEFAULT_SESSION_TTL_SECONDS = 3600;
@@ -58,7 +64,11 @@ export class SessionService {
    * Starts a session in the caller's workspace (created with its context when absent) and, when asked, a briefing
    * of the workspace for the agent starting it, looking back further than the briefing route: work resumes after a gap.
    */
-  async start(access: Access, input: SessionInput, briefing: StartBriefingRequest | null): Promise<{ session: SessionView; briefing: Briefing | null }> {
+  async start(
+    access: Access,
+    input: SessionInput,
+    briefing: StartBriefingRequest | null,
+  ): Promise<{ session: SessionView; briefing: Briefing | null }> {
     const session = await this.create(access.workspaceId, input);
     if (!briefing) return { session, briefing: null };
     const options: BriefingOptions = {
@@ -101,7 +111,13 @@ export class SessionService {
     return this.committer.commit(session, { ...DEFAULT_COMMIT_OPTIONS, ...defined });
   }
 
-  async putOwnedEntry(access: Access, id: string, key: string, value: unknown, ttlSeconds: number | null): Promise<WorkingMemoryEntry> {
+  async putOwnedEntry(
+    access: Access,
+    id: string,
+    key: string,
+    value: unknown,
+    ttlSeconds: number | null,
+  ): Promise<WorkingMemoryEntry> {
     await this.owned(access, id);
     return this.putEntry(id, key, value, ttlSeconds);
   }
@@ -128,7 +144,15 @@ export class SessionService {
     const contextId = input.context_id ?? DEFAULT_CONTEXT;
     const now = isoNow(this.clock);
     if (contextId !== DEFAULT_CONTEXT) {
-      await this.storage.contexts.ensure({ id: contextId, workspace_id: workspaceId, name: contextId, description: null, settings: {}, created_at: now, updated_at: now });
+      await this.storage.contexts.ensure({
+        id: contextId,
+        workspace_id: workspaceId,
+        name: contextId,
+        description: null,
+        settings: {},
+        created_at: now,
+        updated_at: now,
+      });
     }
     const ttl = input.ttl_seconds ?? DEFAULT_SESSION_TTL_SECONDS;
     const session: Session = {
@@ -146,7 +170,14 @@ export class SessionService {
     await this.storage.transaction(async (tx) => {
       await tx.sessions.create(session);
       for (const [key, value] of Object.entries(input.working_memory ?? {})) {
-        await tx.sessions.putEntry(id, { key, value, ttl_seconds: null, expires_at: null, created_at: now, updated_at: now });
+        await tx.sessions.putEntry(id, {
+          key,
+          value,
+          ttl_seconds: null,
+          expires_at: null,
+          created_at: now,
+          updated_at: now,
+        });
       }
     });
     return this.view(session);
@@ -156,7 +187,8 @@ export class SessionService {
   async get(id: string): Promise<Session> {
     const session = await this.storage.sessions.get(id);
     if (!session) throw notFound('session', id);
-    if (session.expires_at <= isoNow(this.clock)) throw new AppError('gone', `session '${id}' expired at ${session.expires_at}`);
+    if (session.expires_at <= isoNow(this.clock))
+      throw new AppError('gone', `session '${id}' expired at ${session.expires_at}`);
     return session;
   }
 
@@ -165,7 +197,11 @@ export class SessionService {
     return { ...session, working_memory: Object.fromEntries(entries.map((e) => [e.key, e.value])) };
   }
 
-  async list(options: { workspaceId?: string | undefined; contextId?: string | undefined; includeExpired: boolean }): Promise<Session[]> {
+  async list(options: {
+    workspaceId?: string | undefined;
+    contextId?: string | undefined;
+    includeExpired: boolean;
+  }): Promise<Session[]> {
     return this.storage.sessions.list({
       ...(options.workspaceId === undefined ? {} : { workspaceId: options.workspaceId }),
       ...(options.contextId === undefined ? {} : { contextId: options.contextId }),
@@ -182,11 +218,19 @@ export class SessionService {
   async touch(id: string, seconds?: number): Promise<Session> {
     const session = await this.get(id);
     const now = isoNow(this.clock);
-    const updated = await this.storage.sessions.update(id, { expires_at: addMs(now, (seconds ?? session.ttl_seconds) * 1000), updated_at: now });
+    const updated = await this.storage.sessions.update(id, {
+      expires_at: addMs(now, (seconds ?? session.ttl_seconds) * 1000),
+      updated_at: now,
+    });
     return updated!;
   }
 
-  private async putEntry(id: string, key: string, value: unknown, ttlSeconds: number | null): Promise<WorkingMemoryEntry> {
+  private async putEntry(
+    id: string,
+    key: string,
+    value: unknown,
+    ttlSeconds: number | null,
+  ): Promise<WorkingMemoryEntry> {
     await this.get(id);
     const now = isoNow(this.clock);
     return this.storage.sessions.putEntry(id, {

@@ -11,7 +11,11 @@ export function bundleArchive(folder: string, files: AsyncIterable<SkillFile>): 
   const archive = pack();
   const write = (file: SkillFile) =>
     new Promise<void>((resolve, reject) =>
-      archive.entry({ name: `${folder}/${file.path}`, size: file.size, mtime: new Date(file.updated_at), mode: 0o644 }, file.content, (error) => (error ? reject(error) : resolve())),
+      archive.entry(
+        { name: `${folder}/${file.path}`, size: file.size, mtime: new Date(file.updated_at), mode: 0o644 },
+        file.content,
+        (error) => (error ? reject(error) : resolve()),
+      ),
     );
   void (async () => {
     try {

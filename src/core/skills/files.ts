@@ -52,7 +52,9 @@ export function utf8Text(bytes: Buffer): string | null {
 /** Text files as text, anything else as base64. */
 export function encodeContent(bytes: Buffer): { encoding: FileEncoding; content: string } {
   const text = utf8Text(bytes);
-  return text === null ? { encoding: 'base64', content: bytes.toString('base64') } : { encoding: 'utf8', content: text };
+  return text === null
+    ? { encoding: 'base64', content: bytes.toString('base64') }
+    : { encoding: 'utf8', content: text };
 }
 
 /** A file record for `content` stored at `at`. */

@@ -29,7 +29,8 @@ export function frontMatter(manifest: string): Record<string, unknown> {
   if (error) throw invalid('/manifest', `the front matter is not valid YAML: ${error.message.split('\n')[0]}`);
   const value: unknown = document.toJS();
   if (value === null || value === undefined) return {};
-  if (typeof value !== 'object' || Array.isArray(value)) throw invalid('/manifest', 'the front matter must be a YAML mapping');
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw invalid('/manifest', 'the front matter must be a YAML mapping');
   return value as Record<string, unknown>;
 }
 
@@ -41,7 +42,9 @@ export function frontMatter(manifest: string): Record<string, unknown> {
  */
 export function withGivenFields(manifest: string, given: Pick<GivenFields, 'description' | 'version'>): string {
   const stated = frontMatter(manifest);
-  const changes = (['description', 'version'] as const).filter((field) => given[field] !== undefined && stated[field] !== undefined && stated[field] !== given[field]);
+  const changes = (['description', 'version'] as const).filter(
+    (field) => given[field] !== undefined && stated[field] !== undefined && stated[field] !== given[field],
+  );
   const match = FRONT_MATTER.exec(manifest);
   if (changes.length === 0 || !match) return manifest;
   const document = parseDocument(match[1] ?? '');
@@ -59,15 +62,18 @@ export function manifestFields(manifest: string, given: GivenFields, current?: M
   const stated = frontMatter(manifest);
   const pick = (field: (typeof FIELDS)[number]): string | null => {
     const written = stated[field];
-    if (written !== undefined && typeof written !== 'string') throw invalid('/manifest', `the front matter's '${field}' must be a string`);
+    if (written !== undefined && typeof written !== 'string')
+      throw invalid('/manifest', `the front matter's '${field}' must be a string`);
     const requested = given[field];
-    if (written !== undefined && requested !== undefined && written !== requested) throw invalid(`/${field}`, `differs from the manifest's front matter ('${written}')`);
+    if (written !== undefined && requested !== undefined && written !== requested)
+      throw invalid(`/${field}`, `differs from the manifest's front matter ('${written}')`);
     return written ?? requested ?? current?.[field] ?? null;
   };
   const name = pick('name');
   if (name === null) throw invalid('/name', 'is required (in the request or as `name` in the manifest front matter)');
   if (!SKILL_NAME.test(name)) throw invalid('/name', `must match ${SKILL_NAME_PATTERN}`);
-  if (current && name !== current.name) throw invalid('/manifest', `a skill's name cannot change ('${current.name}'); create a new skill instead`);
+  if (current && name !== current.name)
+    throw invalid('/manifest', `a skill's name cannot change ('${current.name}'); create a new skill instead`);
   return { name, description: pick('description'), version: pick('version') };
 }
 

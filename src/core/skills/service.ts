@@ -1,6 +1,15 @@
 import { invalid, notFound } from '../../errors.js';
 import { SKILL_SCOPE_NAMES } from '../../schemas/skill.js';
-import { SKILL_MANIFEST_PATH, type JsonObject, type Skill, type SkillFile, type SkillFileInfo, type SkillPatch, type SkillScope, type SourceMode } from '../../storage/types.js';
+import {
+  SKILL_MANIFEST_PATH,
+  type JsonObject,
+  type Skill,
+  type SkillFile,
+  type SkillFileInfo,
+  type SkillPatch,
+  type SkillScope,
+  type SourceMode,
+} from '../../storage/types.js';
 import { isoNow, type Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import { ScopedRegistry, type RegistryDeps, type RegistryKind } from '../registries/registry.js';
@@ -68,8 +77,20 @@ export class SkillService extends ScopedRegistry<SkillScope, Skill, SkillPatch> 
     const manifest = withGivenFields(manifestOf(input), input);
     const fields = manifestFields(manifest, input);
     const now = isoNow(clock);
-    const files = [skillFile(SKILL_MANIFEST_PATH, Buffer.from(manifest, 'utf8'), now), ...initialFiles(input.files ?? [], now)];
-    const skill = { id: newId('skill'), tenant_id: DEFAULT_TENANT, ...owner, ...fields, source_mode: input.source_mode ?? 'server', metadata: input.metadata ?? {}, created_at: now, updated_at: now };
+    const files = [
+      skillFile(SKILL_MANIFEST_PATH, Buffer.from(manifest, 'utf8'), now),
+      ...initialFiles(input.files ?? [], now),
+    ];
+    const skill = {
+      id: newId('skill'),
+      tenant_id: DEFAULT_TENANT,
+      ...owner,
+      ...fields,
+      source_mode: input.source_mode ?? 'server',
+      metadata: input.metadata ?? {},
+      created_at: now,
+      updated_at: now,
+    };
     const created = await storage.transaction((tx) => tx.skills.create(skill, files));
     if (!created) throw this.taken(fields.name, owner.scope);
     return { ...skill, manifest };
@@ -78,8 +99,15 @@ export class SkillService extends ScopedRegistry<SkillScope, Skill, SkillPatch> 
   async update(caller: RegistryCaller, id: string, patch: UpdateSkillInput): Promise<Skill> {
     const skill = await this.writable(caller, id);
     const manifest = withGivenFields(patch.manifest ?? skill.manifest, patch);
-    const { name: _name, ...fields } = manifestFields(manifest, { description: patch.description, version: patch.version }, skill);
-    const writes = manifest === skill.manifest ? [] : [skillFile(SKILL_MANIFEST_PATH, Buffer.from(manifest, 'utf8'), isoNow(this.deps.clock))];
+    const { name: _name, ...fields } = manifestFields(
+      manifest,
+      { description: patch.description, version: patch.version },
+      skill,
+    );
+    const writes =
+      manifest === skill.manifest
+        ? []
+        : [skillFile(SKILL_MANIFEST_PATH, Buffer.from(manifest, 'utf8'), isoNow(this.deps.clock))];
     await this.write(skill, { writes, patch: { ...fields, source_mode: patch.source_mode, metadata: patch.metadata } });
     return this.get(caller, id);
   }
@@ -97,7 +125,12 @@ export class SkillService extends ScopedRegistry<SkillScope, Skill, SkillPatch> 
   }
 
   /** Creates or replaces one file; the same content again changes nothing (not even its time). */
-  async putFile(caller: RegistryCaller, id: string, path: string, content: Buffer): Promise<{ file: SkillFileInfo; created: boolean }> {
+  async putFile(
+    caller: RegistryCaller,
+    id: string,
+    path: string,
+    content: Buffer,
+  ): Promise<{ file: SkillFileInfo; created: boolean }> {
     const skill = await this.writable(caller, id);
     checkFilePath(path);
     const existing = await this.deps.storage.skills.getFile(id, path);
@@ -109,7 +142,8 @@ export class SkillService extends ScopedRegistry<SkillScope, Skill, SkillPatch> 
 
   async deleteFile(caller: RegistryCaller, id: string, path: string): Promise<void> {
     const skill = await this.writable(caller, id);
-    if (checkFilePath(path) === SKILL_MANIFEST_PATH) throw invalid('/path', `${SKILL_MANIFEST_PATH} is the manifest: replace it, or delete the skill`);
+    if (checkFilePath(path) === SKILL_MANIFEST_PATH)
+      throw invalid('/path', `${SKILL_MANIFEST_PATH} is the manifest: replace it, or delete the skill`);
     if (!(await this.deps.storage.skills.getFile(id, path))) throw notFound(`file of skill '${id}'`, path);
     await this.write(skill, { deletes: [path] });
   }
@@ -134,14 +168,21 @@ export class SkillService extends ScopedRegistry<SkillScope, Skill, SkillPatch> 
     const now = isoNow(this.deps.clock);
     const plan = syncSkillFiles(skill, await this.deps.storage.skills.listFiles(id), request, now);
     await this.write(skill, { writes: plan.writes, deletes: plan.deletes });
-    return { ...plan.report, skill: plan.writes.length + plan.deletes.length > 0 ? await this.get(caller, id) : skill, synced_at: now };
+    return {
+      ...plan.report,
+      skill: plan.writes.length + plan.deletes.length > 0 ? await this.get(caller, id) : skill,
+      synced_at: now,
+    };
   }
 
   /**
    * Writes files, deletes files and changes the record in one transaction; a new SKILL.md updates the fields its
    * front matter states (checked before anything is written).
    */
-  private async write(skill: Skill, change: { writes?: readonly SkillFile[]; deletes?: readonly string[]; patch?: Omit<SkillPatch, 'updated_at'> }): Promise<void> {
+  private async write(
+    skill: Skill,
+    change: { writes?: readonly SkillFile[]; deletes?: readonly string[]; patch?: Omit<SkillPatch, 'updated_at'> },
+  ): Promise<void> {
     const { writes = [], deletes = [], patch = {} } = change;
     if (writes.length === 0 && deletes.length === 0 && Object.keys(patch).length === 0) return;
     const manifest = writes.find((f) => f.path === SKILL_MANIFEST_PATH);
@@ -156,22 +197,29 @@ export class SkillService extends ScopedRegistry<SkillScope, Skill, SkillPatch> 
 
 function manifestOf(input: CreateSkillInput): string {
   if (input.manifest !== undefined) {
-    if (input.body !== undefined) throw invalid('/body', 'send either `manifest` (the whole SKILL.md) or `body`, not both');
+    if (input.body !== undefined)
+      throw invalid('/body', 'send either `manifest` (the whole SKILL.md) or `body`, not both');
     for (const part of ['license', 'compatibility', 'allowed_tools'] as const) {
-      if (input[part] !== undefined) throw invalid(`/${part}`, 'goes with `body`; with `manifest`, write it in the front matter');
+      if (input[part] !== undefined)
+        throw invalid(`/${part}`, 'goes with `body`; with `manifest`, write it in the front matter');
     }
     return input.manifest;
   }
-  if (input.body === undefined) throw invalid('/manifest', 'is required (or `body` with the fields of its front matter)');
+  if (input.body === undefined)
+    throw invalid('/manifest', 'is required (or `body` with the fields of its front matter)');
   const { name, description, version, license, compatibility, allowed_tools } = input;
-  return composeManifest({ name, description, version, license, compatibility, 'allowed-tools': allowed_tools }, input.body);
+  return composeManifest(
+    { name, description, version, license, compatibility, 'allowed-tools': allowed_tools },
+    input.body,
+  );
 }
 
 function initialFiles(inputs: readonly FileInput[], at: string): SkillFile[] {
   const seen = new Set<string>();
   return inputs.map((input, i) => {
     const path = checkFilePath(input.path, `/files/${i}/path`);
-    if (path === SKILL_MANIFEST_PATH) throw invalid(`/files/${i}/path`, `${SKILL_MANIFEST_PATH} is the manifest: send it as \`manifest\``);
+    if (path === SKILL_MANIFEST_PATH)
+      throw invalid(`/files/${i}/path`, `${SKILL_MANIFEST_PATH} is the manifest: send it as \`manifest\``);
     if (seen.has(path)) throw invalid(`/files/${i}/path`, `'${path}' is listed twice`);
     seen.add(path);
     return skillFile(path, decodeContent(input.content, input.encoding ?? 'utf8', `/files/${i}/content`), at);

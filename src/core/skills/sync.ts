@@ -47,7 +47,12 @@ export interface SkillSyncPlan {
  * The per-file decisions of a two-way sync (see `decideSync`), and the writes they imply on the server. SKILL.md is
  * never deleted: a client without it downloads it. A request that cannot be applied whole is refused whole.
  */
-export function syncSkillFiles(skill: Skill, serverFiles: readonly SkillFileInfo[], request: SkillSyncRequest, now: string): SkillSyncPlan {
+export function syncSkillFiles(
+  skill: Skill,
+  serverFiles: readonly SkillFileInfo[],
+  request: SkillSyncRequest,
+  now: string,
+): SkillSyncPlan {
   const clientFiles = new Map<string, { file: ClientFile; index: number }>();
   request.files.forEach((file, index) => {
     checkFilePath(file.path, `/files/${index}/path`);
@@ -55,13 +60,19 @@ export function syncSkillFiles(skill: Skill, serverFiles: readonly SkillFileInfo
     clientFiles.set(file.path, { file, index });
   });
   const server = new Map(serverFiles.map((f) => [f.path, f]));
-  const plan: SkillSyncPlan = { writes: [], deletes: [], report: { uploaded: [], upload: [], download: [], delete_on_client: [], deleted_on_server: [], conflicts: [] } };
+  const plan: SkillSyncPlan = {
+    writes: [],
+    deletes: [],
+    report: { uploaded: [], upload: [], download: [], delete_on_client: [], deleted_on_server: [], conflicts: [] },
+  };
   const { report } = plan;
 
   for (const path of [...new Set([...server.keys(), ...clientFiles.keys()])].sort()) {
     const client = clientFiles.get(path)?.file;
     const stored = server.get(path);
-    const clientCopy: SyncCopy | null = client ? { sha256: client.sha256.toLowerCase(), modifiedAt: client.modified_at } : null;
+    const clientCopy: SyncCopy | null = client
+      ? { sha256: client.sha256.toLowerCase(), modifiedAt: client.modified_at }
+      : null;
     const serverCopy: SyncCopy | null = stored ? { sha256: stored.sha256, modifiedAt: stored.updated_at } : null;
     let { action, conflict } = decideSync(clientCopy, serverCopy, request.since, skill.source_mode);
     if (action === 'delete_on_server' && path === SKILL_MANIFEST_PATH) action = 'download';
@@ -85,7 +96,12 @@ export function syncSkillFiles(skill: Skill, serverFiles: readonly SkillFileInfo
 }
 
 function uploaded(file: ClientFile, index: number, now: string): SkillFile {
-  const stored = skillFile(file.path, decodeContent(file.content!, file.encoding ?? 'utf8', `/files/${index}/content`), now);
-  if (stored.sha256 !== file.sha256.toLowerCase()) throw invalid(`/files/${index}/sha256`, 'does not match the content sent');
+  const stored = skillFile(
+    file.path,
+    decodeContent(file.content!, file.encoding ?? 'utf8', `/files/${index}/content`),
+    now,
+  );
+  if (stored.sha256 !== file.sha256.toLowerCase())
+    throw invalid(`/files/${index}/sha256`, 'does not match the content sent');
   return stored;
 }

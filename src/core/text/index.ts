@@ -5,7 +5,8 @@ import { LRUCache } from 'lru-cache';
 export const normaliseContent = (content: string): string => content.replace(/\s+/g, ' ').trim();
 
 /** SHA-256 hex of the normalised content; export/import and the duplicate check compare it. */
-export const contentHash = (content: string): string => createHash('sha256').update(normaliseContent(content), 'utf8').digest('hex');
+export const contentHash = (content: string): string =>
+  createHash('sha256').update(normaliseContent(content), 'utf8').digest('hex');
 
 /**
  * ICU segmentation through Intl.Segmenter costs, per segment, the length of the whole text it was given (V8 copies
@@ -14,7 +15,8 @@ export const contentHash = (content: string): string => createHash('sha256').upd
  */
 const SEGMENT_WINDOW = 1_024;
 
-const isSpace = (code: number): boolean => code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0xa0 || code === 0x2028 || code === 0x2029;
+const isSpace = (code: number): boolean =>
+  code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0xa0 || code === 0x2028 || code === 0x2029;
 
 /**
  * `text` in consecutive pieces of at most SEGMENT_WINDOW characters, each cut after the last line break in the window
@@ -45,7 +47,8 @@ const segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
  */
 export function splitSentences(text: string): string[] {
   const sentences: string[] = [];
-  for (const piece of windows(text)) for (const { segment } of segmenter.segment(piece)) if (segment.trim()) sentences.push(segment.trim());
+  for (const piece of windows(text))
+    for (const { segment } of segmenter.segment(piece)) if (segment.trim()) sentences.push(segment.trim());
   return sentences;
 }
 
@@ -67,7 +70,8 @@ export function words(text: string): string[] {
   let found = recentWords.get(text);
   if (!found) {
     const list: string[] = [];
-    for (const piece of windows(text.toLowerCase())) for (const { segment, isWordLike } of wordSegmenter.segment(piece)) if (isWordLike) list.push(segment);
+    for (const piece of windows(text.toLowerCase()))
+      for (const { segment, isWordLike } of wordSegmenter.segment(piece)) if (isWordLike) list.push(segment);
     found = list;
     recentWords.set(text, found);
   }

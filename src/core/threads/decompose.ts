@@ -33,7 +33,6 @@ export interface DecomposeResult {
   to_index: number | null;
 }
 
-
 const SYSTEM =
   'You extract long-term memories from a chat between a user and an AI assistant. Lines marked NEW are to be ' +
   'processed; lines marked CONTEXT were processed before and only help you understand. Keep facts about the user, ' +
@@ -45,7 +44,11 @@ export function messageText(message: Pick<ChatMessage, 'content'>): string {
   return message.content.flatMap((block) => (typeof block.text === 'string' ? [block.text] : [])).join('\n');
 }
 
-type Extraction = Pick<MemoryDraft, 'content' | 'type' | 'subtype' | 'importance'> & { category: string; method: 'rules' | 'llm'; range: [number, number] };
+type Extraction = Pick<MemoryDraft, 'content' | 'type' | 'subtype' | 'importance'> & {
+  category: string;
+  method: 'rules' | 'llm';
+  range: [number, number];
+};
 
 /**
  * Turns the messages of a thread that no run has processed yet into memories, attributed to the thread's
@@ -57,16 +60,40 @@ export class ThreadDecomposer {
 
   async decompose(thread: ChatThread): Promise<DecomposeResult> {
     const { storage, memories, workspaces, clock } = this.deps;
-    const page = await storage.threads.listMessages(thread.workspace_id, thread.id, { afterIndex: thread.last_decomposed_index, order: 'asc', limit: MAX_MESSAGES_PER_RUN, offset: 0 });
+    const page = await storage.threads.listMessages(thread.workspace_id, thread.id, {
+      afterIndex: thread.last_decomposed_index,
+      order: 'asc',
+      limit: MAX_MESSAGES_PER_RUN,
+      offset: 0,
+    });
     const pending = page.messages;
-    const result: DecomposeResult = { thread_id: thread.id, workspace_id: thread.workspace_id, messages_processed: pending.length, memories_created: 0, from_index: null, to_index: null };
+    const result: DecomposeResult = {
+      thread_id: thread.id,
+      workspace_id: thread.workspace_id,
+      messages_processed: pending.length,
+      memories_created: 0,
+      from_index: null,
+      to_index: null,
+    };
     if (pending.length === 0) return result;
 
     const extractions = this.deps.llm ? await this.byLlm(this.deps.llm, pending) : byRules(pending);
     const scope = await workspaces.writeScope(thread.workspace_id);
-    const outcomes = extractions.length > 0 ? await memories.createMany(scope, extractions.map((e) => draftFor(thread, e))) : [];
+    const outcomes =
+      extractions.length > 0
+        ? await memories.createMany(
+            scope,
+            extractions.map((e) => draftFor(thread, e)),
+          )
+        : [];
     const toIndex = pending[pending.length - 1]!.message_index;
-    await storage.threads.markDecomposed(thread.workspace_id, thread.id, thread.last_decomposed_index, toIndex, isoNow(clock));
+    await storage.threads.markDecomposed(
+      thread.workspace_id,
+      thread.id,
+      thread.last_decomposed_index,
+      toIndex,
+      isoNow(clock),
+    );
     return {
       ...result,
       memories_created: outcomes.filter((o) => !('error' in o) && o.action === 'created').length,
@@ -104,7 +131,10 @@ export class ThreadDecomposer {
           });
         }
       } catch (error) {
-        this.deps.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'LLM thread decomposition failed; using rules for this chunk');
+        this.deps.log.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          'LLM thread decomposition failed; using rules for this chunk',
+        );
         extractions.push(...byRules(fresh));
       }
     }
@@ -121,7 +151,17 @@ function byRules(messages: readonly ChatMessage[]): Extraction[] {
       const assessed = assessStatement(sentence);
       const importance = Math.round(Math.min(0.95, assessed.importance + adjustment) * 100) / 100;
       if (importance < MIN_IMPORTANCE) return [];
-      return [{ content: sentence, type: assessed.type, subtype: assessed.subtype, importance, category: assessed.category, method: 'rules', range: [message.message_index, message.message_index] }];
+      return [
+        {
+          content: sentence,
+          type: assessed.type,
+          subtype: assessed.subtype,
+          importance,
+          category: assessed.category,
+          method: 'rules',
+          range: [message.message_index, message.message_index],
+        },
+      ];
     });
   });
 }
@@ -134,6 +174,12 @@ function draftFor(thread: ChatThread, extraction: Extraction): MemoryDraft {
     user_id: thread.user_id ?? undefined,
     observer_id: thread.observer_id ?? undefined,
     subject_id: thread.subject_id ?? undefined,
-    metadata: { source: 'chat_history', thread_id: thread.id, message_range: range, category, extraction_method: method },
+    metadata: {
+      source: 'chat_history',
+      thread_id: thread.id,
+      message_range: range,
+      category,
+      extraction_method: method,
+    },
   };
 }

@@ -53,9 +53,11 @@ export class ThreadService {
     const workspace = await workspaces.get(input.workspace_id);
     const now = isoNow(clock);
     const expiresAt = input.expires_at == null ? null : new Date(input.expires_at).toISOString();
-    if (expiresAt !== null && expiresAt <= now) throw invalid('/expires_at', 'must be in the future (or null for a permanent thread)');
+    if (expiresAt !== null && expiresAt <= now)
+      throw invalid('/expires_at', 'must be in the future (or null for a permanent thread)');
     const id = input.thread_id ?? newId('thread');
-    if (await storage.threads.get(workspace.id, id)) throw conflict(`thread '${id}' already exists in workspace '${workspace.id}'`);
+    if (await storage.threads.get(workspace.id, id))
+      throw conflict(`thread '${id}' already exists in workspace '${workspace.id}'`);
     const contextId = input.context_id ?? DEFAULT_CONTEXT;
     const thread: ChatThread = {
       id,
@@ -75,7 +77,15 @@ export class ThreadService {
       updated_at: now,
     };
     await storage.transaction(async (tx) => {
-      await tx.contexts.ensure({ id: contextId, workspace_id: workspace.id, name: contextId, description: null, settings: {}, created_at: now, updated_at: now });
+      await tx.contexts.ensure({
+        id: contextId,
+        workspace_id: workspace.id,
+        name: contextId,
+        description: null,
+        settings: {},
+        created_at: now,
+        updated_at: now,
+      });
       await tx.threads.create(thread);
     });
     return thread;
@@ -85,11 +95,15 @@ export class ThreadService {
   async get(workspaceId: string, id: string): Promise<ChatThread> {
     const thread = await this.deps.storage.threads.get(workspaceId, id);
     if (!thread) throw notFound('thread', id);
-    if (thread.expires_at !== null && thread.expires_at <= isoNow(this.deps.clock)) throw new AppError('gone', `thread '${id}' expired at ${thread.expires_at}`);
+    if (thread.expires_at !== null && thread.expires_at <= isoNow(this.deps.clock))
+      throw new AppError('gone', `thread '${id}' expired at ${thread.expires_at}`);
     return thread;
   }
 
-  async list(workspaceId: string, options: Paging & { userId?: string | undefined }): Promise<{ threads: ChatThread[]; total: number }> {
+  async list(
+    workspaceId: string,
+    options: Paging & { userId?: string | undefined },
+  ): Promise<{ threads: ChatThread[]; total: number }> {
     await this.deps.workspaces.get(workspaceId);
     return this.deps.storage.threads.list(workspaceId, {
       activeAt: isoNow(this.deps.clock),
@@ -99,9 +113,17 @@ export class ThreadService {
     });
   }
 
-  async update(workspaceId: string, id: string, patch: { title?: string | null | undefined; metadata?: JsonObject | undefined }): Promise<ChatThread> {
+  async update(
+    workspaceId: string,
+    id: string,
+    patch: { title?: string | null | undefined; metadata?: JsonObject | undefined },
+  ): Promise<ChatThread> {
     await this.get(workspaceId, id);
-    const change = { updated_at: isoNow(this.deps.clock), ...(patch.title === undefined ? {} : { title: patch.title }), ...(patch.metadata === undefined ? {} : { metadata: patch.metadata }) };
+    const change = {
+      updated_at: isoNow(this.deps.clock),
+      ...(patch.title === undefined ? {} : { title: patch.title }),
+      ...(patch.metadata === undefined ? {} : { metadata: patch.metadata }),
+    };
     const updated = await this.deps.storage.threads.update(workspaceId, id, change);
     if (!updated) throw notFound('thread', id);
     return updated;
@@ -131,20 +153,37 @@ export class ThreadService {
    * Appends in order with the thread's next indexes; concurrent appends never share or reorder an index. Once
    * enough messages wait for decomposition, a background decomposition is queued (see AUTO_DECOMPOSE).
    */
-  async append(workspaceId: string, id: string, inputs: readonly MessageInput[]): Promise<{ messages: ChatMessage[]; messageCount: number }> {
+  async append(
+    workspaceId: string,
+    id: string,
+    inputs: readonly MessageInput[],
+  ): Promise<{ messages: ChatMessage[]; messageCount: number }> {
     const { storage, clock, events } = this.deps;
     const thread = await this.get(workspaceId, id);
     const now = isoNow(clock);
-    const messages = inputs.map((m) => ({ id: newId('msg'), role: m.role, content: m.content, metadata: m.metadata ?? {}, created_at: now }));
+    const messages = inputs.map((m) => ({
+      id: newId('msg'),
+      role: m.role,
+      content: m.content,
+      metadata: m.metadata ?? {},
+      created_at: now,
+    }));
     let queued = false;
     const stored = await storage.transaction(async (tx) => {
       const appended = await tx.threads.appendMessages(workspaceId, id, messages);
       if (!appended) throw notFound('thread', id);
       const pending = appended[appended.length - 1]!.message_index - thread.last_decomposed_index;
       if (pending >= AUTO_DECOMPOSE.minPendingMessages) {
-        const earliest = thread.last_decomposed_at === null ? now : addMs(thread.last_decomposed_at, AUTO_DECOMPOSE.minIntervalMs);
+        const earliest =
+          thread.last_decomposed_at === null ? now : addMs(thread.last_decomposed_at, AUTO_DECOMPOSE.minIntervalMs);
         await tx.tasks.enqueue([
-          { kind: THREAD_DECOMPOSE_TASK, workspaceId, payload: { thread_id: id }, runAt: earliest > now ? earliest : now, dedupeKey: `${THREAD_DECOMPOSE_TASK}:${workspaceId}:${id}` },
+          {
+            kind: THREAD_DECOMPOSE_TASK,
+            workspaceId,
+            payload: { thread_id: id },
+            runAt: earliest > now ? earliest : now,
+            dedupeKey: `${THREAD_DECOMPOSE_TASK}:${workspaceId}:${id}`,
+          },
         ]);
         queued = true;
       }
@@ -158,7 +197,8 @@ export class ThreadService {
   async deleteMessage(workspaceId: string, id: string, messageId: string): Promise<void> {
     await this.get(workspaceId, id);
     const now = isoNow(this.deps.clock);
-    if (!(await this.deps.storage.transaction((tx) => tx.threads.deleteMessage(workspaceId, id, messageId, now)))) throw notFound('message', messageId);
+    if (!(await this.deps.storage.transaction((tx) => tx.threads.deleteMessage(workspaceId, id, messageId, now))))
+      throw notFound('message', messageId);
   }
 
   async decompose(workspaceId: string, id: string): Promise<DecomposeResult> {

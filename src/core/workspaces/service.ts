@@ -24,7 +24,8 @@ export interface WorkspaceSchema {
   can_customize: boolean;
 }
 
-const number01 = (value: unknown): number | undefined => (typeof value === 'number' && value >= 0 && value <= 1 ? value : undefined);
+const number01 = (value: unknown): number | undefined =>
+  typeof value === 'number' && value >= 0 && value <= 1 ? value : undefined;
 
 /** The duplicate policy of a workspace: `settings.deduplication` may switch it off or move its thresholds. */
 export function dedupPolicyOf(settings: JsonObject): DedupPolicy {
@@ -49,11 +50,21 @@ export class WorkspaceService {
   ) {}
 
   /** A key may create a workspace it already names (its own id); a workspace with a generated id needs the admin. */
-  async create(principal: Principal, input: { id?: string | undefined; name: string; settings?: JsonObject | undefined }): Promise<Workspace> {
+  async create(
+    principal: Principal,
+    input: { id?: string | undefined; name: string; settings?: JsonObject | undefined },
+  ): Promise<Workspace> {
     if (input.id) authorizeWorkspace(principal, input.id);
     else requireAdmin(principal);
     const now = isoNow(this.clock);
-    const workspace: Workspace = { id: input.id ?? newId('ws'), tenant_id: DEFAULT_TENANT, name: input.name, settings: input.settings ?? {}, created_at: now, updated_at: now };
+    const workspace: Workspace = {
+      id: input.id ?? newId('ws'),
+      tenant_id: DEFAULT_TENANT,
+      name: input.name,
+      settings: input.settings ?? {},
+      created_at: now,
+      updated_at: now,
+    };
     if (await this.storage.workspaces.get(workspace.id)) throw conflict(`workspace '${workspace.id}' already exists`);
     await this.storage.transaction(async (tx) => {
       await tx.workspaces.create(workspace);
@@ -74,7 +85,14 @@ export class WorkspaceService {
   async ensure(id: string, name = id): Promise<Workspace> {
     const now = isoNow(this.clock);
     await this.storage.transaction(async (tx) => {
-      await tx.workspaces.ensure({ id, tenant_id: DEFAULT_TENANT, name, settings: {}, created_at: now, updated_at: now });
+      await tx.workspaces.ensure({
+        id,
+        tenant_id: DEFAULT_TENANT,
+        name,
+        settings: {},
+        created_at: now,
+        updated_at: now,
+      });
       await tx.contexts.ensure(defaultContext(id, now));
     });
     return (await this.storage.workspaces.get(id))!;
@@ -90,7 +108,10 @@ export class WorkspaceService {
     return (await this.storage.workspaces.get(id)) !== null;
   }
 
-  async update(id: string, patch: { name?: string | undefined; settings?: JsonObject | undefined }): Promise<Workspace> {
+  async update(
+    id: string,
+    patch: { name?: string | undefined; settings?: JsonObject | undefined },
+  ): Promise<Workspace> {
     await this.get(id);
     const updated = await this.storage.workspaces.update(id, { ...patch, updated_at: isoNow(this.clock) });
     if (!updated) throw notFound('workspace', id);
@@ -98,7 +119,8 @@ export class WorkspaceService {
   }
 
   async delete(id: string): Promise<void> {
-    if (id === DEFAULT_WORKSPACE) throw new AppError('bad_request', `the '${DEFAULT_WORKSPACE}' workspace cannot be deleted`);
+    if (id === DEFAULT_WORKSPACE)
+      throw new AppError('bad_request', `the '${DEFAULT_WORKSPACE}' workspace cannot be deleted`);
     const { deleted, sessions } = await this.storage.transaction(async (tx) => {
       const sessions = await tx.sessions.list({ workspaceId: id });
       return { deleted: await tx.workspaces.delete(id), sessions };
@@ -113,7 +135,9 @@ export class WorkspaceService {
     return {
       memory_types: [...MEMORY_TYPES],
       relationship_types: [...RELATIONSHIP_TYPES],
-      relationship_categories: Object.fromEntries(Object.entries(RELATIONSHIP_CATEGORIES).map(([category, types]) => [category, [...types]])),
+      relationship_categories: Object.fromEntries(
+        Object.entries(RELATIONSHIP_CATEGORIES).map(([category, types]) => [category, [...types]]),
+      ),
       memory_subtypes: [...MEMORY_SUBTYPES],
       can_customize: false,
     };
@@ -124,7 +148,15 @@ export class WorkspaceService {
     return { workspaceId: workspace.id, tenantId: workspace.tenant_id, dedup: dedupPolicyOf(workspace.settings) };
   }
 
-  async createContext(workspaceId: string, input: { id?: string | undefined; name: string; description?: string | undefined; settings?: JsonObject | undefined }): Promise<Context> {
+  async createContext(
+    workspaceId: string,
+    input: {
+      id?: string | undefined;
+      name: string;
+      description?: string | undefined;
+      settings?: JsonObject | undefined;
+    },
+  ): Promise<Context> {
     await this.get(workspaceId);
     const now = isoNow(this.clock);
     const context: Context = {
@@ -136,7 +168,8 @@ export class WorkspaceService {
       created_at: now,
       updated_at: now,
     };
-    if (await this.storage.contexts.get(workspaceId, context.id)) throw conflict(`context '${context.id}' already exists in workspace '${workspaceId}'`);
+    if (await this.storage.contexts.get(workspaceId, context.id))
+      throw conflict(`context '${context.id}' already exists in workspace '${workspaceId}'`);
     await this.storage.contexts.create(context);
     return context;
   }
@@ -148,5 +181,13 @@ export class WorkspaceService {
 }
 
 function defaultContext(workspaceId: string, now: string): Context {
-  return { id: DEFAULT_CONTEXT, workspace_id: workspaceId, name: 'Default', description: null, settings: {}, created_at: now, updated_at: now };
+  return {
+    id: DEFAULT_CONTEXT,
+    workspace_id: workspaceId,
+    name: 'Default',
+    description: null,
+    settings: {},
+    created_at: now,
+    updated_at: now,
+  };
 }

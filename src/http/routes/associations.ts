@@ -17,14 +17,18 @@ import { objectAccess } from '../request-context.js';
 import type { App } from '../server.js';
 
 const MemoryParams = IdParams('memory_id', 'memory id (mem_…)');
-const AssociationParams = Type.Object({ ...MemoryParams.properties, ...IdParams('association_id', 'association id (assoc_…)').properties });
+const AssociationParams = Type.Object({
+  ...MemoryParams.properties,
+  ...IdParams('association_id', 'association id (assoc_…)').properties,
+});
 const tags = ['associations'];
 
 /** Links between memories, traversal of the graph they form, and a memory's provenance trace. */
 export function associationRoutes(app: App, services: CoreServices): void {
   const associations = services.associations;
   /** Every route here addresses its memory by id: the workspace is the memory's. */
-  const workspaceOf = async (request: FastifyRequest, memoryId: string) => (await objectAccess(services, request, 'memory', memoryId)).workspaceId;
+  const workspaceOf = async (request: FastifyRequest, memoryId: string) =>
+    (await objectAccess(services, request, 'memory', memoryId)).workspaceId;
 
   // docs/specification.md §4 names `/associate`; the client library posts to `/associations` (NOTES.md, "Values from
   // the reference service"). Same body, same behaviour.
@@ -34,7 +38,8 @@ export function associationRoutes(app: App, services: CoreServices): void {
       {
         schema: {
           tags,
-          summary: 'Link this memory (source) to another (target). 201 when the edge is new; 200 when that (source, target, relationship) edge existed and its strength and metadata were updated',
+          summary:
+            'Link this memory (source) to another (target). 201 when the edge is new; 200 when that (source, target, relationship) edge existed and its strength and metadata were updated',
           params: MemoryParams,
           body: AssociateBody,
           response: { 200: AssociationEnvelope, 201: AssociationEnvelope, 409: ErrorResponse, ...commonErrors },
@@ -51,18 +56,37 @@ export function associationRoutes(app: App, services: CoreServices): void {
 
   app.get(
     '/memories/:memory_id/associations',
-    { schema: { tags, summary: 'The edges of a memory, by direction and relationship type; edges to deleted memories are left out', params: MemoryParams, querystring: ListAssociationsQuery, response: { 200: AssociationListResponse, ...commonErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'The edges of a memory, by direction and relationship type; edges to deleted memories are left out',
+        params: MemoryParams,
+        querystring: ListAssociationsQuery,
+        response: { 200: AssociationListResponse, ...commonErrors },
+      },
+    },
     async (request) => {
       const q = request.query;
       const workspaceId = await workspaceOf(request, request.params.memory_id);
-      const edges = await associations.list(workspaceId, request.params.memory_id, { direction: q.direction, relationships: splitList(q.relationships) });
+      const edges = await associations.list(workspaceId, request.params.memory_id, {
+        direction: q.direction,
+        relationships: splitList(q.relationships),
+      });
       return { associations: edges, total_count: edges.length };
     },
   );
 
   app.delete(
     '/memories/:memory_id/associations/:association_id',
-    { schema: { tags, summary: 'Remove one edge of the memory (either end)', params: AssociationParams, querystring: WorkspaceQuery, response: { 204: Type.Null(), ...commonErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Remove one edge of the memory (either end)',
+        params: AssociationParams,
+        querystring: WorkspaceQuery,
+        response: { 204: Type.Null(), ...commonErrors },
+      },
+    },
     async (request, reply) => {
       const workspaceId = await workspaceOf(request, request.params.memory_id);
       await associations.remove(workspaceId, request.params.memory_id, request.params.association_id);
@@ -75,7 +99,8 @@ export function associationRoutes(app: App, services: CoreServices): void {
     {
       schema: {
         tags,
-        summary: 'Paths from a memory through its associations, breadth-first and strongest first, bounded by depth, paths and nodes; cycles end a path',
+        summary:
+          'Paths from a memory through its associations, breadth-first and strongest first, bounded by depth, paths and nodes; cycles end a path',
         params: MemoryParams,
         body: TraverseBody,
         response: { 200: TraverseResponse, 409: ErrorResponse, ...commonErrors },
@@ -89,7 +114,16 @@ export function associationRoutes(app: App, services: CoreServices): void {
 
   app.get(
     '/memories/:memory_id/trace',
-    { schema: { tags, summary: 'Provenance: where the memory came from, its relationship categories, its associations and the articles citing it', params: MemoryParams, querystring: WorkspaceQuery, response: { 200: TraceResponse, ...commonErrors } } },
+    {
+      schema: {
+        tags,
+        summary:
+          'Provenance: where the memory came from, its relationship categories, its associations and the articles citing it',
+        params: MemoryParams,
+        querystring: WorkspaceQuery,
+        response: { 200: TraceResponse, ...commonErrors },
+      },
+    },
     async (request) => {
       return associations.trace(await workspaceOf(request, request.params.memory_id), request.params.memory_id);
     },

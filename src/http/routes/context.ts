@@ -48,7 +48,8 @@ export function contextRoutes(app: App, services: CoreServices): void {
     {
       schema: {
         tags,
-        summary: 'Run Python in the session’s sandbox; variables persist between calls. A Python exception is a 200 with `error`',
+        summary:
+          'Run Python in the session’s sandbox; variables persist between calls. A Python exception is a 200 with `error`',
         headers: SessionHeader,
         body: ExecuteBody,
         response: { 200: ExecuteResponse, ...sessionErrors },
@@ -108,7 +109,11 @@ export function contextRoutes(app: App, services: CoreServices): void {
     async (request) => {
       const { sessionId } = await scopeOf(request);
       const { key, value, parse_json } = request.body;
-      const bound = await sandboxes.setVariable(sessionId, key, parse_json ? parseJsonValue(value, services.config.jsonMaxDepth) : value);
+      const bound = await sandboxes.setVariable(
+        sessionId,
+        key,
+        parse_json ? parseJsonValue(value, services.config.jsonMaxDepth) : value,
+      );
       return { ...bound, key: bound.variable };
     },
   );
@@ -134,7 +139,8 @@ export function contextRoutes(app: App, services: CoreServices): void {
     {
       schema: {
         tags,
-        summary: 'Recursive reasoning: the model writes code, the sandbox runs it, the model judges the output, until the goal is reached',
+        summary:
+          'Recursive reasoning: the model writes code, the sandbox runs it, the model judges the output, until the goal is reached',
         headers: SessionHeader,
         body: RlmBody,
         response: { 200: RlmResponse, ...modelErrors },
@@ -147,7 +153,14 @@ export function contextRoutes(app: App, services: CoreServices): void {
 
   app.get(
     '/context/status',
-    { schema: { tags, summary: 'Whether the session has a sandbox, its variables, sizes, limit and counters', headers: SessionHeader, response: { 200: StatusResponse, ...sessionErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Whether the session has a sandbox, its variables, sizes, limit and counters',
+        headers: SessionHeader,
+        response: { 200: StatusResponse, ...sessionErrors },
+      },
+    },
     async (request) => {
       const status = await sandboxes.status((await scopeOf(request)).sessionId);
       // `active` and `execution_count`: the names client libraries read.
@@ -173,7 +186,14 @@ export function contextRoutes(app: App, services: CoreServices): void {
 
   app.delete(
     '/context/cleanup',
-    { schema: { tags, summary: 'Remove the sandbox and its checkpoint', headers: SessionHeader, response: { 204: Type.Null(), ...sessionErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Remove the sandbox and its checkpoint',
+        headers: SessionHeader,
+        response: { 204: Type.Null(), ...sessionErrors },
+      },
+    },
     async (request, reply) => {
       await sandboxes.cleanup((await scopeOf(request)).sessionId);
       return reply.status(204).send(null);

@@ -2,7 +2,14 @@ import { Type } from 'typebox';
 import { authorizeWorkspace } from '../../core/access/principal.js';
 import type { CoreServices } from '../../services.js';
 import { commonErrors, ErrorResponse, IdParams } from '../schemas/common.js';
-import { Contradiction, ListContradictionsQuery, ResolveBody, ResolveQuery, ScanBody, ScanResponse } from '../schemas/contradiction.js';
+import {
+  Contradiction,
+  ListContradictionsQuery,
+  ResolveBody,
+  ResolveQuery,
+  ScanBody,
+  ScanResponse,
+} from '../schemas/contradiction.js';
 import { WorkspaceParams } from '../schemas/workspace.js';
 import { objectAccess } from '../request-context.js';
 import type { App } from '../server.js';
@@ -18,19 +25,33 @@ export function contradictionRoutes(app: App, services: CoreServices): void {
         summary: 'Unresolved contradictions, newest first',
         params: WorkspaceParams,
         querystring: ListContradictionsQuery,
-        response: { 200: Type.Object({ contradictions: Type.Array(Contradiction), count: Type.Integer() }), ...commonErrors },
+        response: {
+          200: Type.Object({ contradictions: Type.Array(Contradiction), count: Type.Integer() }),
+          ...commonErrors,
+        },
       },
     },
     async (request) => {
       authorizeWorkspace(request.principal, request.params.workspace_id);
-      const contradictions = await services.contradictions.listUnresolved(request.params.workspace_id, request.query.limit);
+      const contradictions = await services.contradictions.listUnresolved(
+        request.params.workspace_id,
+        request.query.limit,
+      );
       return { contradictions, count: contradictions.length };
     },
   );
 
   app.post(
     '/workspaces/:workspace_id/contradictions/scan',
-    { schema: { tags, summary: 'Check the most recent memories for contradictions', params: WorkspaceParams, body: Type.Optional(ScanBody), response: { 200: ScanResponse, ...commonErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Check the most recent memories for contradictions',
+        params: WorkspaceParams,
+        body: Type.Optional(ScanBody),
+        response: { 200: ScanResponse, ...commonErrors },
+      },
+    },
     async (request) => {
       const workspaceId = request.params.workspace_id;
       authorizeWorkspace(request.principal, workspaceId);

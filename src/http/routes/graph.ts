@@ -22,8 +22,14 @@ import type { App } from '../server.js';
 const tags = ['graph'];
 
 /** The scope fields every graph route shares, from a query string or a body. */
-export function graphScope(input: Pick<GraphScopeQuery, 'context_id' | 'node_types' | 'relationship_types'>): GraphScope {
-  return { contextId: input.context_id, nodeTypes: splitList(input.node_types), relationshipTypes: splitList(input.relationship_types) };
+export function graphScope(
+  input: Pick<GraphScopeQuery, 'context_id' | 'node_types' | 'relationship_types'>,
+): GraphScope {
+  return {
+    contextId: input.context_id,
+    nodeTypes: splitList(input.node_types),
+    relationshipTypes: splitList(input.relationship_types),
+  };
 }
 
 /**
@@ -39,7 +45,14 @@ export function graphRoutes(app: App, services: CoreServices): void {
 
   app.get(
     '/graph/snapshot',
-    { schema: { tags, summary: 'The graph itself: active memories (newest max_nodes) and the associations between them', querystring: SnapshotQuery, response: { 200: SnapshotResponse, ...commonErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'The graph itself: active memories (newest max_nodes) and the associations between them',
+        querystring: SnapshotQuery,
+        response: { 200: SnapshotResponse, ...commonErrors },
+      },
+    },
     async (request) => {
       const { workspaceId, scope } = await scoped(request, request.query);
       return services.graph.snapshot(workspaceId, scope, request.query.max_nodes);
@@ -48,7 +61,14 @@ export function graphRoutes(app: App, services: CoreServices): void {
 
   app.get(
     '/graph/stats',
-    { schema: { tags, summary: 'Node and edge counts, density, average degree, connected components, relationship counts', querystring: GraphScopeQuery, response: { 200: StatsResponse, ...commonErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Node and edge counts, density, average degree, connected components, relationship counts',
+        querystring: GraphScopeQuery,
+        response: { 200: StatsResponse, ...commonErrors },
+      },
+    },
     async (request) => {
       const { workspaceId, scope } = await scoped(request, request.query);
       return services.graph.stats(workspaceId, scope);
@@ -57,7 +77,14 @@ export function graphRoutes(app: App, services: CoreServices): void {
 
   app.get(
     '/graph/communities',
-    { schema: { tags, summary: 'Communities by Louvain on strength-weighted edges (deterministic for a given graph)', querystring: CommunitiesQuery, response: { 200: CommunitiesResponse, ...commonErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Communities by Louvain on strength-weighted edges (deterministic for a given graph)',
+        querystring: CommunitiesQuery,
+        response: { 200: CommunitiesResponse, ...commonErrors },
+      },
+    },
     async (request) => {
       const q = request.query;
       const { workspaceId, scope } = await scoped(request, q);
@@ -70,7 +97,8 @@ export function graphRoutes(app: App, services: CoreServices): void {
     {
       schema: {
         tags,
-        summary: 'Per-memory degree, betweenness (exact on small graphs, estimated from sampled sources on large ones), eigenvector and PageRank, highest first',
+        summary:
+          'Per-memory degree, betweenness (exact on small graphs, estimated from sampled sources on large ones), eigenvector and PageRank, highest first',
         querystring: CentralityQuery,
         response: { 200: CentralityResponse, ...commonErrors },
       },
@@ -84,7 +112,14 @@ export function graphRoutes(app: App, services: CoreServices): void {
 
   app.get(
     '/graph/bridges',
-    { schema: { tags, summary: 'Articulation points (memories whose loss splits the graph) and bridge edges (links whose loss does)', querystring: GraphScopeQuery, response: { 200: BridgesResponse, ...commonErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Articulation points (memories whose loss splits the graph) and bridge edges (links whose loss does)',
+        querystring: GraphScopeQuery,
+        response: { 200: BridgesResponse, ...commonErrors },
+      },
+    },
     async (request) => {
       const { workspaceId, scope } = await scoped(request, request.query);
       return services.graph.bridges(workspaceId, scope);
@@ -93,11 +128,24 @@ export function graphRoutes(app: App, services: CoreServices): void {
 
   app.post(
     '/graph/analyze',
-    { schema: { tags, summary: 'Stats, communities, centrality and bridges in one pass, with a summary', body: AnalyzeBody, response: { 200: AnalyzeResponse, ...commonErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Stats, communities, centrality and bridges in one pass, with a summary',
+        body: AnalyzeBody,
+        response: { 200: AnalyzeResponse, ...commonErrors },
+      },
+    },
     async (request) => {
       const b = request.body;
       const { workspaceId, scope } = await scoped(request, b);
-      return services.graph.analyze(workspaceId, scope, { resolution: b.resolution, minSize: b.min_size, sortBy: b.sort_by, limit: b.top_k, maxNodes: b.max_nodes });
+      return services.graph.analyze(workspaceId, scope, {
+        resolution: b.resolution,
+        minSize: b.min_size,
+        sortBy: b.sort_by,
+        limit: b.top_k,
+        maxNodes: b.max_nodes,
+      });
     },
   );
 }

@@ -11,11 +11,17 @@ const Readiness = Type.Object({
     llm: Type.String(),
     tasks: Type.Object(
       {
-        pending: Type.Integer({ description: 'due now: the backlog of background enrichment (facts, links, contradiction checks) and other work' }),
+        pending: Type.Integer({
+          description:
+            'due now: the backlog of background enrichment (facts, links, contradiction checks) and other work',
+        }),
         scheduled: Type.Integer({ description: 'waiting for their time: recurring work, retries' }),
         running: Type.Integer(),
         failed: Type.Integer(),
-        finished_last_minute: Type.Integer({ description: "tasks this server finished in the last minute: the backlog's drain rate here (other API nodes drain it too)" }),
+        finished_last_minute: Type.Integer({
+          description:
+            "tasks this server finished in the last minute: the backlog's drain rate here (other API nodes drain it too)",
+        }),
       },
       { description: 'the background queue' },
     ),
@@ -31,16 +37,34 @@ export function healthRoutes(app: App, services: CoreServices): void {
     docs: '/docs',
   }));
 
-  app.get('/health', { schema: { tags: ['health'], summary: 'The process is up', response: { 200: Type.Object({ status: Type.Literal('healthy') }) } } }, async () => ({
-    status: 'healthy' as const,
-  }));
+  app.get(
+    '/health',
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'The process is up',
+        response: { 200: Type.Object({ status: Type.Literal('healthy') }) },
+      },
+    },
+    async () => ({
+      status: 'healthy' as const,
+    }),
+  );
 
   app.get(
     '/health/ready',
-    { schema: { tags: ['health'], summary: 'Storage, embedder and search indexes are ready (503 until then)', response: { 200: Readiness, 503: Readiness } } },
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Storage, embedder and search indexes are ready (503 until then)',
+        response: { 200: Readiness, 503: Readiness },
+      },
+    },
     async (_request, reply) => {
       const { ready, ...parts } = await services.health.readiness();
-      return reply.status(ready ? 200 : 503).send({ status: ready ? ('ready' as const) : ('not_ready' as const), services: parts });
+      return reply
+        .status(ready ? 200 : 503)
+        .send({ status: ready ? ('ready' as const) : ('not_ready' as const), services: parts });
     },
   );
 }

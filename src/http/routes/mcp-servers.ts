@@ -41,7 +41,14 @@ export function mcpServerRoutes(app: App, services: CoreServices): void {
 
   app.post(
     '/mcp-servers',
-    { schema: { tags, summary: 'Register an MCP server', body: CreateMcpServerBody, response: { 201: McpServerEnvelope, 409: ErrorResponse, ...commonErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Register an MCP server',
+        body: CreateMcpServerBody,
+        response: { 201: McpServerEnvelope, 409: ErrorResponse, ...commonErrors },
+      },
+    },
     async (request, reply) => {
       const caller = await scopedCaller(request, request.body);
       return reply.status(201).send({ mcp_server: masked(await registry.create(caller, request.body)) });
@@ -50,17 +57,37 @@ export function mcpServerRoutes(app: App, services: CoreServices): void {
 
   app.get(
     '/mcp-servers',
-    { schema: { tags, summary: 'MCP servers visible here: the precedence winner of each name (local, project, user, global)', querystring: ListMcpServersQuery, response: { 200: McpServerList, ...commonErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'MCP servers visible here: the precedence winner of each name (local, project, user, global)',
+        querystring: ListMcpServersQuery,
+        response: { 200: McpServerList, ...commonErrors },
+      },
+    },
     async (request) => {
       const q = request.query;
-      const ranked = await registry.list(await scopedCaller(request, q), { scope: q.scope, includeShadowed: q.include_shadowed });
-      return { mcp_servers: ranked.slice(q.offset, q.offset + q.limit).map((r) => listedView(r, masked(r.entry))), total_count: ranked.length };
+      const ranked = await registry.list(await scopedCaller(request, q), {
+        scope: q.scope,
+        includeShadowed: q.include_shadowed,
+      });
+      return {
+        mcp_servers: ranked.slice(q.offset, q.offset + q.limit).map((r) => listedView(r, masked(r.entry))),
+        total_count: ranked.length,
+      };
     },
   );
 
   app.post(
     '/mcp-servers/resolve',
-    { schema: { tags, summary: 'The precedence winner of each name, with env and headers decrypted', body: ResolveMcpServersBody, response: { 200: ResolvedMcpServers, ...commonErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'The precedence winner of each name, with env and headers decrypted',
+        body: ResolveMcpServersBody,
+        response: { 200: ResolvedMcpServers, ...commonErrors },
+      },
+    },
     async (request) => {
       const caller = await scopedCaller(request, request.body);
       const names = requestedNames(request.body);
@@ -81,16 +108,33 @@ export function mcpServerRoutes(app: App, services: CoreServices): void {
     },
     async (request) => {
       const { mcpServers, scope, on_conflict } = request.body;
-      for (const name of Object.keys(mcpServers)) if (!NAME.test(name)) throw invalid(`/mcpServers/${name}`, `the server name must match ${ENTRY_NAME_PATTERN}`);
+      for (const name of Object.keys(mcpServers))
+        if (!NAME.test(name)) throw invalid(`/mcpServers/${name}`, `the server name must match ${ENTRY_NAME_PATTERN}`);
       const caller = await scopedCaller(request, request.body);
-      const report = await registry.import(caller, { mcpServers }, { scope: scope ?? 'project', onConflict: on_conflict ?? 'update' });
-      return { created: report.created, updated: report.updated, skipped: report.skipped, mcp_servers: report.entries.map(masked) };
+      const report = await registry.import(
+        caller,
+        { mcpServers },
+        { scope: scope ?? 'project', onConflict: on_conflict ?? 'update' },
+      );
+      return {
+        created: report.created,
+        updated: report.updated,
+        skipped: report.skipped,
+        mcp_servers: report.entries.map(masked),
+      };
     },
   );
 
   app.get(
     '/mcp-servers/export',
-    { schema: { tags, summary: 'The winners visible here as a `{"mcpServers": {…}}` configuration file', querystring: ExportQuery, response: { 200: ConfigFile, ...commonErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'The winners visible here as a `{"mcpServers": {…}}` configuration file',
+        querystring: ExportQuery,
+        response: { 200: ConfigFile, ...commonErrors },
+      },
+    },
     async (request) => {
       const q = request.query;
       return registry.export(await scopedCaller(request, q), { scope: q.scope, reveal: q.reveal_secrets });
@@ -99,8 +143,20 @@ export function mcpServerRoutes(app: App, services: CoreServices): void {
 
   app.get(
     '/mcp-servers/:server_id',
-    { schema: { tags, summary: 'An MCP server (secrets masked)', params: McpServerParams, querystring: WorkspaceQuery, response: { 200: McpServerEnvelope, ...commonErrors } } },
-    async (request) => ({ mcp_server: masked(await registry.get(await entryCaller(request, request.params.server_id), request.params.server_id)) }),
+    {
+      schema: {
+        tags,
+        summary: 'An MCP server (secrets masked)',
+        params: McpServerParams,
+        querystring: WorkspaceQuery,
+        response: { 200: McpServerEnvelope, ...commonErrors },
+      },
+    },
+    async (request) => ({
+      mcp_server: masked(
+        await registry.get(await entryCaller(request, request.params.server_id), request.params.server_id),
+      ),
+    }),
   );
 
   // PATCH too: the client library sends its partial updates that way.
@@ -108,7 +164,15 @@ export function mcpServerRoutes(app: App, services: CoreServices): void {
     app.route({
       method,
       url: '/mcp-servers/:server_id',
-      schema: { tags, summary: 'Change an MCP server; omitted fields stay', hide: method === 'PATCH', params: McpServerParams, querystring: WorkspaceQuery, body: UpdateMcpServerBody, response: { 200: McpServerEnvelope, ...commonErrors } },
+      schema: {
+        tags,
+        summary: 'Change an MCP server; omitted fields stay',
+        hide: method === 'PATCH',
+        params: McpServerParams,
+        querystring: WorkspaceQuery,
+        body: UpdateMcpServerBody,
+        response: { 200: McpServerEnvelope, ...commonErrors },
+      },
       handler: async (request) => {
         const caller = await entryCaller(request, request.params.server_id);
         return { mcp_server: masked(await registry.update(caller, request.params.server_id, request.body)) };
@@ -118,7 +182,15 @@ export function mcpServerRoutes(app: App, services: CoreServices): void {
 
   app.delete(
     '/mcp-servers/:server_id',
-    { schema: { tags, summary: 'Delete an MCP server', params: McpServerParams, querystring: WorkspaceQuery, response: { 204: Type.Null(), ...commonErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Delete an MCP server',
+        params: McpServerParams,
+        querystring: WorkspaceQuery,
+        response: { 204: Type.Null(), ...commonErrors },
+      },
+    },
     async (request, reply) => {
       await registry.delete(await entryCaller(request, request.params.server_id), request.params.server_id);
       return reply.status(204).send(null);
@@ -143,8 +215,18 @@ export function mcpServerRoutes(app: App, services: CoreServices): void {
     async (request) => {
       const caller = await entryCaller(request, request.params.server_id);
       const { config, modified_at, since } = request.body;
-      const report = await registry.sync(caller, request.params.server_id, { config, modified_at, since: since ?? null });
-      return { action: report.action, conflict: report.conflict, mcp_server: masked(report.entry), config: report.config, synced_at: report.synced_at };
+      const report = await registry.sync(caller, request.params.server_id, {
+        config,
+        modified_at,
+        since: since ?? null,
+      });
+      return {
+        action: report.action,
+        conflict: report.conflict,
+        mcp_server: masked(report.entry),
+        config: report.config,
+        synced_at: report.synced_at,
+      };
     },
   );
 }

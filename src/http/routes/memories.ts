@@ -27,7 +27,14 @@ export function memoryRoutes(app: App, services: CoreServices): void {
 
   app.post(
     '/memories',
-    { schema: { tags, summary: 'Remember something (write pipeline: hash, embed, duplicate check, store)', body: CreateMemoryBody, response: { 201: WriteMemoryResponse, ...commonErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Remember something (write pipeline: hash, embed, duplicate check, store)',
+        body: CreateMemoryBody,
+        response: { 201: WriteMemoryResponse, ...commonErrors },
+      },
+    },
     async (request, reply) => {
       const { workspace_id: _named, ...draft } = request.body;
       return reply.status(201).send(await memories.remember(await scopedAccess(services, request), draft));
@@ -36,7 +43,14 @@ export function memoryRoutes(app: App, services: CoreServices): void {
 
   app.get(
     '/memories',
-    { schema: { tags, summary: 'List a workspace’s memories, newest first, with a cursor', querystring: ListMemoriesQuery, response: { 200: MemoryListResponse, ...commonErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'List a workspace’s memories, newest first, with a cursor',
+        querystring: ListMemoriesQuery,
+        response: { 200: MemoryListResponse, ...commonErrors },
+      },
+    },
     async (request) => {
       const q = request.query;
       const access = await scopedAccess(services, request);
@@ -63,14 +77,34 @@ export function memoryRoutes(app: App, services: CoreServices): void {
 
   app.get(
     '/memories/:memory_id',
-    { schema: { tags, summary: 'Get one memory', params: MemoryParams, querystring: WorkspaceQuery, response: { 200: MemoryEnvelope, ...commonErrors } } },
-    async (request) => ({ memory: await memories.get((await memoryAccess(request, request.params.memory_id)).workspaceId, request.params.memory_id) }),
+    {
+      schema: {
+        tags,
+        summary: 'Get one memory',
+        params: MemoryParams,
+        querystring: WorkspaceQuery,
+        response: { 200: MemoryEnvelope, ...commonErrors },
+      },
+    },
+    async (request) => ({
+      memory: await memories.get(
+        (await memoryAccess(request, request.params.memory_id)).workspaceId,
+        request.params.memory_id,
+      ),
+    }),
   );
 
   app.put(
     '/memories/:memory_id',
     {
-      schema: { tags, summary: 'Change a memory; only the fields given change', params: MemoryParams, querystring: WorkspaceQuery, body: UpdateMemoryBody, response: { 200: MemoryEnvelope, ...commonErrors } },
+      schema: {
+        tags,
+        summary: 'Change a memory; only the fields given change',
+        params: MemoryParams,
+        querystring: WorkspaceQuery,
+        body: UpdateMemoryBody,
+        response: { 200: MemoryEnvelope, ...commonErrors },
+      },
     },
     async (request) => {
       const { workspace_id: _named, ...change } = request.body;
@@ -81,9 +115,21 @@ export function memoryRoutes(app: App, services: CoreServices): void {
 
   app.delete(
     '/memories/:memory_id',
-    { schema: { tags, summary: 'Delete a memory: soft (status deleted, record kept) or, with hard=true, for good', params: MemoryParams, querystring: DeleteMemoryQuery, response: { 204: Type.Null(), ...commonErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Delete a memory: soft (status deleted, record kept) or, with hard=true, for good',
+        params: MemoryParams,
+        querystring: DeleteMemoryQuery,
+        response: { 204: Type.Null(), ...commonErrors },
+      },
+    },
     async (request, reply) => {
-      await memories.delete((await memoryAccess(request, request.params.memory_id)).workspaceId, request.params.memory_id, request.query.hard);
+      await memories.delete(
+        (await memoryAccess(request, request.params.memory_id)).workspaceId,
+        request.params.memory_id,
+        request.query.hard,
+      );
       return reply.status(204).send(null);
     },
   );
@@ -108,7 +154,14 @@ export function memoryRoutes(app: App, services: CoreServices): void {
 
   app.post(
     '/memories/batch',
-    { schema: { tags, summary: 'Create, update and delete many memories; each operation succeeds or fails on its own', body: BatchBody, response: { 200: BatchResponse, ...commonErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Create, update and delete many memories; each operation succeeds or fails on its own',
+        body: BatchBody,
+        response: { 200: BatchResponse, ...commonErrors },
+      },
+    },
     async (request) => memories.batch(await scopedAccess(services, request), parseBatch(request.body.operations)),
   );
 }

@@ -1,7 +1,14 @@
 import type { Static, TSchema } from 'typebox';
 import type { BatchOperation } from '../../core/memories/batch.js';
 import { toAppError } from '../errors.js';
-import { BatchCreateFlat, BatchCreateNested, BatchDelete, BatchUpdateFlat, BatchUpdateNested, type BatchItem } from '../schemas/batch.js';
+import {
+  BatchCreateFlat,
+  BatchCreateNested,
+  BatchDelete,
+  BatchUpdateFlat,
+  BatchUpdateNested,
+  type BatchItem,
+} from '../schemas/batch.js';
 import { compileBodySchema } from '../validation.js';
 
 const check = <S extends TSchema>(schema: S) => compileBodySchema<Static<S>>(schema);
@@ -15,7 +22,12 @@ type Op = 'create' | 'update' | 'delete';
 
 /** The Ajv errors of the shape an item most likely meant, as a validation AppError. */
 function invalidItem(validate: { errors?: unknown }) {
-  return toAppError(Object.assign(new Error('invalid operation'), { validation: validate.errors ?? [], validationContext: 'operation' }));
+  return toAppError(
+    Object.assign(new Error('invalid operation'), {
+      validation: validate.errors ?? [],
+      validationContext: 'operation',
+    }),
+  );
 }
 
 /** One batch item, in the REST shape or the client library's nested one (`action` naming the op), as a core operation. */

@@ -9,7 +9,10 @@ import type { App } from '../server.js';
 export function notOfferedRoutes(app: App): void {
   for (const url of ['/datasets', '/datasets/*']) {
     app.all(url, { schema: { hide: true } }, async () => {
-      throw new AppError('not_implemented', 'datasets are not offered by memd: store records as memories (POST /v1/memories, /v1/memories/batch) or upload them as documents (POST /v1/documents)');
+      throw new AppError(
+        'not_implemented',
+        'datasets are not offered by memd: store records as memories (POST /v1/memories, /v1/memories/batch) or upload them as documents (POST /v1/documents)',
+      );
     });
   }
 }

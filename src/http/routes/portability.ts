@@ -7,7 +7,15 @@ import type { ImportRecord } from '../../core/portability/import.js';
 import { AppError, invalid } from '../../errors.js';
 import type { CoreServices } from '../../services.js';
 import { commonErrors, ErrorResponse } from '../schemas/common.js';
-import { ExportLine, ExportQuery, ImportedAssociation, ImportedMemory, ImportJsonBody, ImportReport, toExportOptions } from '../schemas/portability.js';
+import {
+  ExportLine,
+  ExportQuery,
+  ImportedAssociation,
+  ImportedMemory,
+  ImportJsonBody,
+  ImportReport,
+  toExportOptions,
+} from '../schemas/portability.js';
 import { WorkspaceParams } from '../schemas/workspace.js';
 import { parseClientJson } from '../json-body.js';
 import { compileBodySchema } from '../validation.js';
@@ -17,19 +25,28 @@ const NDJSON = 'application/x-ndjson';
 const isMemory = compileBodySchema<ImportedMemory>(ImportedMemory);
 const isAssociation = compileBodySchema<ImportedAssociation>(ImportedAssociation);
 
-const firstProblem = (validate: { errors?: Array<{ instancePath: string; message?: string }> | null | undefined }): string => {
+const firstProblem = (validate: {
+  errors?: Array<{ instancePath: string; message?: string }> | null | undefined;
+}): string => {
   const e = validate.errors?.[0];
   return e ? `${e.instancePath || 'data'} ${e.message ?? 'is invalid'}` : 'is invalid';
 };
 
 function toRecord(kind: unknown, data: unknown, line: number): ImportRecord {
-  if (kind === 'memory') return isMemory(data) ? { kind: 'memory', line, data } : { kind: 'invalid', line, message: `memory ${firstProblem(isMemory)}` };
-  if (kind === 'association') return isAssociation(data) ? { kind: 'association', line, data } : { kind: 'invalid', line, message: `association ${firstProblem(isAssociation)}` };
+  if (kind === 'memory')
+    return isMemory(data)
+      ? { kind: 'memory', line, data }
+      : { kind: 'invalid', line, message: `memory ${firstProblem(isMemory)}` };
+  if (kind === 'association')
+    return isAssociation(data)
+      ? { kind: 'association', line, data }
+      : { kind: 'invalid', line, message: `association ${firstProblem(isAssociation)}` };
   if (kind === 'header' || kind === 'footer') return { kind: 'ignored' };
   return { kind: 'invalid', line, message: `unknown line type '${String(kind)}'` };
 }
 
-const tooLarge = (limitBytes: number) => new AppError('payload_too_large', `the import is larger than ${limitBytes} bytes (MEMD_IMPORT_BODY_LIMIT_BYTES)`);
+const tooLarge = (limitBytes: number) =>
+  new AppError('payload_too_large', `the import is larger than ${limitBytes} bytes (MEMD_IMPORT_BODY_LIMIT_BYTES)`);
 
 /**
  * NDJSON lines → import records. A declared Content-Length over the limit is refused before anything is read
@@ -79,17 +96,25 @@ export function portabilityRoutes(app: App, services: CoreServices): void {
         summary: 'Export a workspace as NDJSON: header, memory lines, association lines, footer (streamed)',
         params: WorkspaceParams,
         querystring: ExportQuery,
-        response: { 200: { description: 'one JSON object per line', content: { [NDJSON]: { schema: ExportLine } } }, ...commonErrors },
+        response: {
+          200: { description: 'one JSON object per line', content: { [NDJSON]: { schema: ExportLine } } },
+          ...commonErrors,
+        },
       },
     },
     async (request, reply) => {
       const workspaceId = request.params.workspace_id;
       authorizeWorkspace(request.principal, workspaceId);
       const lines = await services.portability.export(workspaceId, toExportOptions(request.query));
-      const stream = Readable.from((async function* () {
-        for await (const line of lines) yield `${JSON.stringify(line)}\n`;
-      })());
-      return reply.type(NDJSON).header('content-disposition', `attachment; filename="${workspaceId}.ndjson"`).send(stream as never);
+      const stream = Readable.from(
+        (async function* () {
+          for await (const line of lines) yield `${JSON.stringify(line)}\n`;
+        })(),
+      );
+      return reply
+        .type(NDJSON)
+        .header('content-disposition', `attachment; filename="${workspaceId}.ndjson"`)
+        .send(stream as never);
     },
   );
 
@@ -97,7 +122,8 @@ export function portabilityRoutes(app: App, services: CoreServices): void {
   void app.register(async (plugin) => {
     plugin.addContentTypeParser(NDJSON, (request, payload, done) => {
       const declared = Number(request.headers['content-length'] ?? 0);
-      if (declared > services.config.importBodyLimitBytes) done(tooLarge(services.config.importBodyLimitBytes), undefined);
+      if (declared > services.config.importBodyLimitBytes)
+        done(tooLarge(services.config.importBodyLimitBytes), undefined);
       else done(null, payload);
     });
     const imports = plugin.withTypeProvider<TypeBoxTypeProvider>();
@@ -107,9 +133,15 @@ export function portabilityRoutes(app: App, services: CoreServices): void {
         bodyLimit: services.config.importBodyLimitBytes,
         schema: {
           tags: ['workspaces'],
-          summary: 'Import NDJSON export lines or `{data: {memories, associations}}`; memories whose content_hash exists are skipped',
+          summary:
+            'Import NDJSON export lines or `{data: {memories, associations}}`; memories whose content_hash exists are skipped',
           params: WorkspaceParams,
-          body: { content: { 'application/json': { schema: ImportJsonBody }, [NDJSON]: { schema: Type.Unknown({ description: 'export lines' }) } } },
+          body: {
+            content: {
+              'application/json': { schema: ImportJsonBody },
+              [NDJSON]: { schema: Type.Unknown({ description: 'export lines' }) },
+            },
+          },
           response: { 200: ImportReport, 413: ErrorResponse, ...commonErrors },
         },
       },
@@ -118,8 +150,12 @@ export function portabilityRoutes(app: App, services: CoreServices): void {
         authorizeWorkspace(request.principal, workspaceId);
         const body = request.body as Readable | { data: { memories: unknown[]; associations: unknown[] } } | undefined;
         // Without a Content-Type there is nothing to read, and no schema of the two was applied.
-        if (!body) throw invalid('/body', 'is required: export lines (application/x-ndjson) or {data} (application/json)');
-        const records = body instanceof Readable ? ndjsonRecords(body, services.config.importBodyLimitBytes, services.config.jsonMaxDepth) : jsonRecords(body.data);
+        if (!body)
+          throw invalid('/body', 'is required: export lines (application/x-ndjson) or {data} (application/json)');
+        const records =
+          body instanceof Readable
+            ? ndjsonRecords(body, services.config.importBodyLimitBytes, services.config.jsonMaxDepth)
+            : jsonRecords(body.data);
         return services.portability.import(workspaceId, records);
       },
     );

@@ -1,6 +1,13 @@
 import type { CoreServices } from '../../services.js';
 import { commonErrors, ErrorResponse } from '../schemas/common.js';
-import { RecallBody, RecallResponse, ReflectBody, ReflectResponse, toRecallRequest, toReflectRequest } from '../schemas/recall.js';
+import {
+  RecallBody,
+  RecallResponse,
+  ReflectBody,
+  ReflectResponse,
+  toRecallRequest,
+  toReflectRequest,
+} from '../schemas/recall.js';
 import { scopedAccess } from '../request-context.js';
 import type { App } from '../server.js';
 
@@ -25,7 +32,8 @@ export function recallRoutes(app: App, services: CoreServices): void {
     {
       schema: {
         tags,
-        summary: 'Answer a question from memories: recall, then synthesis by the language model (extractive without one)',
+        summary:
+          'Answer a question from memories: recall, then synthesis by the language model (extractive without one)',
         body: ReflectBody,
         response: { 200: ReflectResponse, 502: ErrorResponse, ...commonErrors },
       },

@@ -36,7 +36,14 @@ export function skillRoutes(app: App, services: CoreServices): void {
 
   app.post(
     '/skills',
-    { schema: { tags, summary: 'Create a skill from a SKILL.md manifest (or its body and fields) and initial files', body: CreateSkillBody, response: { 201: SkillEnvelope, 409: ErrorResponse, ...commonErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Create a skill from a SKILL.md manifest (or its body and fields) and initial files',
+        body: CreateSkillBody,
+        response: { 201: SkillEnvelope, 409: ErrorResponse, ...commonErrors },
+      },
+    },
     async (request, reply) => {
       const caller = await scopedCaller(request, request.body);
       return reply.status(201).send({ skill: await skills.create(caller, request.body) });
@@ -45,18 +52,35 @@ export function skillRoutes(app: App, services: CoreServices): void {
 
   app.get(
     '/skills',
-    { schema: { tags, summary: 'Skills visible here: the precedence winner of each name (user, workspace, tenant, global)', querystring: ListSkillsQuery, response: { 200: SkillList, ...commonErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Skills visible here: the precedence winner of each name (user, workspace, tenant, global)',
+        querystring: ListSkillsQuery,
+        response: { 200: SkillList, ...commonErrors },
+      },
+    },
     async (request) => {
       const q = request.query;
       const caller = await scopedCaller(request, q);
       const ranked = await skills.list(caller, { scope: q.scope, includeShadowed: q.include_shadowed });
-      return { skills: ranked.slice(q.offset, q.offset + q.limit).map((r) => listedView(r, r.entry)), total_count: ranked.length };
+      return {
+        skills: ranked.slice(q.offset, q.offset + q.limit).map((r) => listedView(r, r.entry)),
+        total_count: ranked.length,
+      };
     },
   );
 
   app.post(
     '/skills/resolve',
-    { schema: { tags, summary: 'The precedence winner of each name', body: ResolveSkillsBody, response: { 200: ResolvedSkills, ...commonErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'The precedence winner of each name',
+        body: ResolveSkillsBody,
+        response: { 200: ResolvedSkills, ...commonErrors },
+      },
+    },
     async (request) => {
       const caller = await scopedCaller(request, request.body);
       const names = requestedNames(request.body);
@@ -67,14 +91,31 @@ export function skillRoutes(app: App, services: CoreServices): void {
 
   app.get(
     '/skills/:skill_id',
-    { schema: { tags, summary: 'A skill (metadata and manifest)', params: SkillParams, querystring: WorkspaceQuery, response: { 200: SkillEnvelope, ...commonErrors } } },
-    async (request) => ({ skill: await skills.get(await entryCaller(request, request.params.skill_id), request.params.skill_id) }),
+    {
+      schema: {
+        tags,
+        summary: 'A skill (metadata and manifest)',
+        params: SkillParams,
+        querystring: WorkspaceQuery,
+        response: { 200: SkillEnvelope, ...commonErrors },
+      },
+    },
+    async (request) => ({
+      skill: await skills.get(await entryCaller(request, request.params.skill_id), request.params.skill_id),
+    }),
   );
 
   app.put(
     '/skills/:skill_id',
     {
-      schema: { tags, summary: 'Change a skill: its manifest, description, version, source mode or metadata (not its name)', params: SkillParams, querystring: WorkspaceQuery, body: UpdateSkillBody, response: { 200: SkillEnvelope, ...commonErrors } },
+      schema: {
+        tags,
+        summary: 'Change a skill: its manifest, description, version, source mode or metadata (not its name)',
+        params: SkillParams,
+        querystring: WorkspaceQuery,
+        body: UpdateSkillBody,
+        response: { 200: SkillEnvelope, ...commonErrors },
+      },
     },
     async (request) => {
       const caller = await entryCaller(request, request.params.skill_id);
@@ -84,7 +125,15 @@ export function skillRoutes(app: App, services: CoreServices): void {
 
   app.delete(
     '/skills/:skill_id',
-    { schema: { tags, summary: 'Delete a skill and its files', params: SkillParams, querystring: WorkspaceQuery, response: { 204: Type.Null(), ...commonErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Delete a skill and its files',
+        params: SkillParams,
+        querystring: WorkspaceQuery,
+        response: { 204: Type.Null(), ...commonErrors },
+      },
+    },
     async (request, reply) => {
       await skills.delete(await entryCaller(request, request.params.skill_id), request.params.skill_id);
       return reply.status(204).send(null);
@@ -99,7 +148,10 @@ export function skillRoutes(app: App, services: CoreServices): void {
         summary: 'The SKILL.md content, as text',
         params: SkillParams,
         querystring: WorkspaceQuery,
-        response: { 200: { description: 'SKILL.md', content: { 'text/markdown': { schema: Type.String() } } }, ...commonErrors },
+        response: {
+          200: { description: 'SKILL.md', content: { 'text/markdown': { schema: Type.String() } } },
+          ...commonErrors,
+        },
       },
     },
     async (request, reply) => {
@@ -110,8 +162,18 @@ export function skillRoutes(app: App, services: CoreServices): void {
 
   app.get(
     '/skills/:skill_id/files',
-    { schema: { tags, summary: 'The files of a skill (SKILL.md included) with size and SHA-256', params: SkillParams, querystring: WorkspaceQuery, response: { 200: Type.Object({ files: Type.Array(SkillFileInfo) }), ...commonErrors } } },
-    async (request) => ({ files: await skills.listFiles(await entryCaller(request, request.params.skill_id), request.params.skill_id) }),
+    {
+      schema: {
+        tags,
+        summary: 'The files of a skill (SKILL.md included) with size and SHA-256',
+        params: SkillParams,
+        querystring: WorkspaceQuery,
+        response: { 200: Type.Object({ files: Type.Array(SkillFileInfo) }), ...commonErrors },
+      },
+    },
+    async (request) => ({
+      files: await skills.listFiles(await entryCaller(request, request.params.skill_id), request.params.skill_id),
+    }),
   );
 
   app.get(
@@ -119,23 +181,45 @@ export function skillRoutes(app: App, services: CoreServices): void {
     {
       schema: {
         tags,
-        summary: 'The whole skill as a gzipped tar: every file under `<name>/` (`curl … | tar xz` makes the skill folder)',
+        summary:
+          'The whole skill as a gzipped tar: every file under `<name>/` (`curl … | tar xz` makes the skill folder)',
         params: SkillParams,
         querystring: WorkspaceQuery,
-        response: { 200: { description: 'tar.gz', content: { [GZIP]: { schema: Type.String({ format: 'binary' }) } } }, ...commonErrors },
+        response: {
+          200: { description: 'tar.gz', content: { [GZIP]: { schema: Type.String({ format: 'binary' }) } } },
+          ...commonErrors,
+        },
       },
     },
     async (request, reply) => {
-      const { skill, files } = await skills.bundle(await entryCaller(request, request.params.skill_id), request.params.skill_id);
-      return reply.type(GZIP).header('content-disposition', `attachment; filename="${skill.name}.tar.gz"`).send(bundleArchive(skill.name, files) as never);
+      const { skill, files } = await skills.bundle(
+        await entryCaller(request, request.params.skill_id),
+        request.params.skill_id,
+      );
+      return reply
+        .type(GZIP)
+        .header('content-disposition', `attachment; filename="${skill.name}.tar.gz"`)
+        .send(bundleArchive(skill.name, files) as never);
     },
   );
 
   app.get(
     '/skills/:skill_id/files/*',
-    { schema: { tags, summary: 'One file: text as is, other bytes base64', params: SkillFileParams, querystring: WorkspaceQuery, response: { 200: Type.Object({ file: SkillFileContent }), ...commonErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'One file: text as is, other bytes base64',
+        params: SkillFileParams,
+        querystring: WorkspaceQuery,
+        response: { 200: Type.Object({ file: SkillFileContent }), ...commonErrors },
+      },
+    },
     async (request) => {
-      const { content, ...info } = await skills.getFile(await entryCaller(request, request.params.skill_id), request.params.skill_id, request.params['*']);
+      const { content, ...info } = await skills.getFile(
+        await entryCaller(request, request.params.skill_id),
+        request.params.skill_id,
+        request.params['*'],
+      );
       return { file: { ...info, ...encodeContent(content) } };
     },
   );
@@ -145,11 +229,16 @@ export function skillRoutes(app: App, services: CoreServices): void {
     {
       schema: {
         tags,
-        summary: 'Create or replace one file (idempotent: the same content changes nothing); SKILL.md replaces the manifest',
+        summary:
+          'Create or replace one file (idempotent: the same content changes nothing); SKILL.md replaces the manifest',
         params: SkillFileParams,
         querystring: WorkspaceQuery,
         body: PutFileBody,
-        response: { 200: Type.Object({ file: SkillFileInfo }), 201: Type.Object({ file: SkillFileInfo }), ...commonErrors },
+        response: {
+          200: Type.Object({ file: SkillFileInfo }),
+          201: Type.Object({ file: SkillFileInfo }),
+          ...commonErrors,
+        },
       },
     },
     async (request, reply) => {
@@ -162,9 +251,21 @@ export function skillRoutes(app: App, services: CoreServices): void {
 
   app.delete(
     '/skills/:skill_id/files/*',
-    { schema: { tags, summary: 'Delete one file (not SKILL.md)', params: SkillFileParams, querystring: WorkspaceQuery, response: { 204: Type.Null(), ...commonErrors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Delete one file (not SKILL.md)',
+        params: SkillFileParams,
+        querystring: WorkspaceQuery,
+        response: { 204: Type.Null(), ...commonErrors },
+      },
+    },
     async (request, reply) => {
-      await skills.deleteFile(await entryCaller(request, request.params.skill_id), request.params.skill_id, request.params['*']);
+      await skills.deleteFile(
+        await entryCaller(request, request.params.skill_id),
+        request.params.skill_id,
+        request.params['*'],
+      );
       return reply.status(204).send(null);
     },
   );
@@ -188,7 +289,10 @@ export function skillRoutes(app: App, services: CoreServices): void {
     },
     async (request) => {
       const caller = await entryCaller(request, request.params.skill_id);
-      return skills.sync(caller, request.params.skill_id, { since: request.body.since ?? null, files: request.body.files });
+      return skills.sync(caller, request.params.skill_id, {
+        since: request.body.since ?? null,
+        files: request.body.files,
+      });
     },
   );
 }

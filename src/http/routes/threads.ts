@@ -44,7 +44,8 @@ const messageView = (m: ChatMessage) => ({
 export function threadRoutes(app: App, services: CoreServices): void {
   const threads = services.threads;
   /** Routes under a thread id address the thread: the workspace is the thread's. */
-  const workspaceOf = async (request: FastifyRequest, threadId: string) => (await objectAccess(services, request, 'thread', threadId)).workspaceId;
+  const workspaceOf = async (request: FastifyRequest, threadId: string) =>
+    (await objectAccess(services, request, 'thread', threadId)).workspaceId;
 
   for (const base of ['/threads', '/chat/threads']) {
     const hide = base !== '/threads';
@@ -52,7 +53,16 @@ export function threadRoutes(app: App, services: CoreServices): void {
 
     app.post(
       base,
-      { schema: { hide, tags, summary: 'Create a chat thread', querystring: ThreadWorkspaceQuery, body: CreateThreadBody, response: { 201: Type.Object({ thread: Thread }), 409: ErrorResponse, ...commonErrors } } },
+      {
+        schema: {
+          hide,
+          tags,
+          summary: 'Create a chat thread',
+          querystring: ThreadWorkspaceQuery,
+          body: CreateThreadBody,
+          response: { 201: Type.Object({ thread: Thread }), 409: ErrorResponse, ...commonErrors },
+        },
+      },
       async (request, reply) => {
         const access = await scopedAccess(services, request);
         const thread = await threads.create({ ...request.body, workspace_id: access.workspaceId });
@@ -74,7 +84,11 @@ export function threadRoutes(app: App, services: CoreServices): void {
       async (request) => {
         const q = request.query;
         const access = await scopedAccess(services, request);
-        const { threads: found, total } = await threads.list(access.workspaceId, { userId: q.user_id, limit: q.limit, offset: q.offset });
+        const { threads: found, total } = await threads.list(access.workspaceId, {
+          userId: q.user_id,
+          limit: q.limit,
+          offset: q.offset,
+        });
         return { threads: found.map(threadView), total_count: total };
       },
     );
@@ -92,14 +106,26 @@ export function threadRoutes(app: App, services: CoreServices): void {
         },
       },
       async (request) => {
-        const view = threadView(await threads.get(await workspaceOf(request, request.params.thread_id), request.params.thread_id));
+        const view = threadView(
+          await threads.get(await workspaceOf(request, request.params.thread_id), request.params.thread_id),
+        );
         return { ...view, thread: view };
       },
     );
 
     app.put(
       `${base}/:thread_id`,
-      { schema: { hide, tags, summary: 'Change a thread’s title or metadata', params: ThreadParams, querystring: ThreadWorkspaceQuery, body: UpdateThreadBody, response: { 200: Thread, ...gone, ...commonErrors } } },
+      {
+        schema: {
+          hide,
+          tags,
+          summary: 'Change a thread’s title or metadata',
+          params: ThreadParams,
+          querystring: ThreadWorkspaceQuery,
+          body: UpdateThreadBody,
+          response: { 200: Thread, ...gone, ...commonErrors },
+        },
+      },
       async (request) => {
         const workspaceId = await workspaceOf(request, request.params.thread_id);
         return threadView(await threads.update(workspaceId, request.params.thread_id, request.body));
@@ -108,7 +134,16 @@ export function threadRoutes(app: App, services: CoreServices): void {
 
     app.delete(
       `${base}/:thread_id`,
-      { schema: { hide, tags, summary: 'Delete a thread and its messages (memories decomposed from it stay)', params: ThreadParams, querystring: ThreadWorkspaceQuery, response: { 204: Type.Null(), ...commonErrors } } },
+      {
+        schema: {
+          hide,
+          tags,
+          summary: 'Delete a thread and its messages (memories decomposed from it stay)',
+          params: ThreadParams,
+          querystring: ThreadWorkspaceQuery,
+          response: { 204: Type.Null(), ...commonErrors },
+        },
+      },
       async (request, reply) => {
         const workspaceId = await workspaceOf(request, request.params.thread_id);
         await threads.delete(workspaceId, request.params.thread_id);
@@ -125,13 +160,21 @@ export function threadRoutes(app: App, services: CoreServices): void {
           summary: 'A thread with a page of its messages',
           params: ThreadParams,
           querystring: FullThreadQuery,
-          response: { 200: Type.Object({ thread: Thread, messages: Type.Array(Message), total_messages: Type.Integer() }), ...gone, ...commonErrors },
+          response: {
+            200: Type.Object({ thread: Thread, messages: Type.Array(Message), total_messages: Type.Integer() }),
+            ...gone,
+            ...commonErrors,
+          },
         },
       },
       async (request) => {
         const q = request.query;
         const workspaceId = await workspaceOf(request, request.params.thread_id);
-        const { thread, messages, total } = await threads.messages(workspaceId, request.params.thread_id, { limit: q.limit, offset: q.offset, order: q.order });
+        const { thread, messages, total } = await threads.messages(workspaceId, request.params.thread_id, {
+          limit: q.limit,
+          offset: q.offset,
+          order: q.order,
+        });
         return { thread: threadView(thread), messages: messages.map(messageView), total_messages: total };
       },
     );
@@ -151,8 +194,16 @@ export function threadRoutes(app: App, services: CoreServices): void {
       },
       async (request, reply) => {
         const workspaceId = await workspaceOf(request, request.params.thread_id);
-        const { messages, messageCount } = await threads.append(workspaceId, request.params.thread_id, request.body.messages);
-        return reply.status(201).send({ messages: messages.map(messageView), thread_id: request.params.thread_id, new_message_count: messageCount });
+        const { messages, messageCount } = await threads.append(
+          workspaceId,
+          request.params.thread_id,
+          request.body.messages,
+        );
+        return reply.status(201).send({
+          messages: messages.map(messageView),
+          thread_id: request.params.thread_id,
+          new_message_count: messageCount,
+        });
       },
     );
 
@@ -165,20 +216,38 @@ export function threadRoutes(app: App, services: CoreServices): void {
           summary: 'A page of a thread’s messages',
           params: ThreadParams,
           querystring: ListMessagesQuery,
-          response: { 200: Type.Object({ messages: Type.Array(Message), thread_id: Type.String(), total_count: Type.Integer() }), ...gone, ...commonErrors },
+          response: {
+            200: Type.Object({ messages: Type.Array(Message), thread_id: Type.String(), total_count: Type.Integer() }),
+            ...gone,
+            ...commonErrors,
+          },
         },
       },
       async (request) => {
         const q = request.query;
         const workspaceId = await workspaceOf(request, request.params.thread_id);
-        const { messages, total } = await threads.messages(workspaceId, request.params.thread_id, { limit: q.limit, offset: q.offset, order: q.order, afterIndex: q.after_index });
+        const { messages, total } = await threads.messages(workspaceId, request.params.thread_id, {
+          limit: q.limit,
+          offset: q.offset,
+          order: q.order,
+          afterIndex: q.after_index,
+        });
         return { messages: messages.map(messageView), thread_id: request.params.thread_id, total_count: total };
       },
     );
 
     app.delete(
       `${base}/:thread_id/messages/:message_id`,
-      { schema: { hide, tags, summary: 'Delete one message (its index is not reused)', params: MessageParams, querystring: ThreadWorkspaceQuery, response: { 204: Type.Null(), ...gone, ...commonErrors } } },
+      {
+        schema: {
+          hide,
+          tags,
+          summary: 'Delete one message (its index is not reused)',
+          params: MessageParams,
+          querystring: ThreadWorkspaceQuery,
+          response: { 204: Type.Null(), ...gone, ...commonErrors },
+        },
+      },
       async (request, reply) => {
         const workspaceId = await workspaceOf(request, request.params.thread_id);
         await threads.deleteMessage(workspaceId, request.params.thread_id, request.params.message_id);

@@ -12,7 +12,12 @@ export const ApplicationAssociation = ApplicationLinkRecord;
 export const WorkspaceApplication = Type.Object({
   ...Application.properties,
   association: ApplicationAssociation,
-  effective_config: Type.Unsafe<Record<string, unknown>>({ type: 'object', additionalProperties: true, description: 'config with config_overrides merged over it (JSON Merge Patch, RFC 7386: objects merge deeply, null removes a key, arrays and scalars replace)' }),
+  effective_config: Type.Unsafe<Record<string, unknown>>({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      'config with config_overrides merged over it (JSON Merge Patch, RFC 7386: objects merge deeply, null removes a key, arrays and scalars replace)',
+  }),
   effective_enabled: Type.Boolean({ description: 'enabled as an application and in this workspace' }),
 });
 
@@ -50,4 +55,7 @@ export const LinkApplicationBody = Type.Object(
 export const ListApplicationsQuery = Type.Object(Paging, { additionalProperties: false });
 
 export const ApplicationParams = Type.Object({ app_id: Type.String({ minLength: 1, maxLength: 256 }) });
-export const ApplicationWorkspaceParams = Type.Object({ app_id: Type.String({ minLength: 1, maxLength: 256 }), workspace_id: Type.String({ minLength: 1, maxLength: 128 }) });
+export const ApplicationWorkspaceParams = Type.Object({
+  app_id: Type.String({ minLength: 1, maxLength: 256 }),
+  workspace_id: Type.String({ minLength: 1, maxLength: 128 }),
+});

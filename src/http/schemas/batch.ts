@@ -33,13 +33,22 @@ const updateOp = Type.Literal('update');
 
 /** REST item shapes, and the client library's nested ones (`memory`, `updates`). */
 export const BatchCreateFlat = Type.Object({ op: createOp, ...memoryDraftFields }, { additionalProperties: false });
-export const BatchCreateNested = Type.Object({ op: createOp, memory: Type.Object(memoryDraftFields, { additionalProperties: false }) }, { additionalProperties: false });
-export const BatchUpdateFlat = Type.Object({ op: updateOp, memory_id: MemoryId, ...memoryUpdateFields }, { additionalProperties: false });
+export const BatchCreateNested = Type.Object(
+  { op: createOp, memory: Type.Object(memoryDraftFields, { additionalProperties: false }) },
+  { additionalProperties: false },
+);
+export const BatchUpdateFlat = Type.Object(
+  { op: updateOp, memory_id: MemoryId, ...memoryUpdateFields },
+  { additionalProperties: false },
+);
 export const BatchUpdateNested = Type.Object(
   { op: updateOp, memory_id: MemoryId, updates: Type.Object(memoryUpdateFields, { additionalProperties: false }) },
   { additionalProperties: false },
 );
-export const BatchDelete = Type.Object({ op: Type.Literal('delete'), memory_id: MemoryId, hard: Type.Optional(Type.Boolean()) }, { additionalProperties: false });
+export const BatchDelete = Type.Object(
+  { op: Type.Literal('delete'), memory_id: MemoryId, hard: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
 
 export const BatchResult = Type.Object({
   index: Type.Integer(),
@@ -61,4 +70,3 @@ export const BatchResponse = Type.Object({
   results: Type.Array(BatchResult),
 });
 export type BatchResponse = Static<typeof BatchResponse>;
-

@@ -6,9 +6,14 @@ export { JsonObject, Nullable, StringEnum, Timestamp } from '../../schemas/primi
 
 /** Required text: at least one non-blank character. */
 export const NonBlank = (options: { maxLength?: number; description?: string } = {}) =>
-  Type.String({ pattern: '\\S', maxLength: options.maxLength ?? 10_000, ...(options.description ? { description: options.description } : {}) });
+  Type.String({
+    pattern: '\\S',
+    maxLength: options.maxLength ?? 10_000,
+    ...(options.description ? { description: options.description } : {}),
+  });
 
-export const Identifier = (description: string) => Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.:@-]+$', description });
+export const Identifier = (description: string) =>
+  Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.:@-]+$', description });
 
 /**
  * The largest position or count a query takes (offsets, message indexes): the largest 32-bit integer, which every
@@ -24,9 +29,12 @@ export const paging = (maxLimit: number, defaultLimit: number) => ({
   offset: Offset,
 });
 
-export const Score01 = (description: string, options: { default?: number } = {}) => Type.Number({ minimum: 0, maximum: 1, description, ...options });
+export const Score01 = (description: string, options: { default?: number } = {}) =>
+  Type.Number({ minimum: 0, maximum: 1, description, ...options });
 
-export const WorkspaceIdField = Type.Optional(Identifier('Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default`'));
+export const WorkspaceIdField = Type.Optional(
+  Identifier('Workspace; default: from X-Workspace-ID, then the X-Session-ID session, then `_default`'),
+);
 
 export const ErrorResponse = Type.Object(
   {

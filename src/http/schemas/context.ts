@@ -8,16 +8,23 @@ import { MemoryTypeField, Tags } from './memory.js';
  * A Python variable name. Checked coarsely here (the sandbox also refuses keywords and dunder names,
  * with the same 422), so a bad name fails before any work is done.
  */
-export const PythonName = (description: string) => Type.String({ pattern: '^[\\p{L}_][\\p{L}\\p{N}_]*$', maxLength: 256, description });
+export const PythonName = (description: string) =>
+  Type.String({ pattern: '^[\\p{L}_][\\p{L}\\p{N}_]*$', maxLength: 256, description });
 
-const VariableNames = (description: string) => Type.Array(PythonName('a variable of the sandbox'), { maxItems: 100, description });
+const VariableNames = (description: string) =>
+  Type.Array(PythonName('a variable of the sandbox'), { maxItems: 100, description });
 
 /** Documents the header every context route needs (its absence is a 400, checked by the route). */
-export const SessionHeader = Type.Object({ 'x-session-id': Type.Optional(Type.String({ description: 'the session whose sandbox this is (required)' })) });
+export const SessionHeader = Type.Object({
+  'x-session-id': Type.Optional(Type.String({ description: 'the session whose sandbox this is (required)' })),
+});
 
 export const ExecuteBody = Type.Object(
   {
-    code: Type.String({ maxLength: 1_000_000, description: 'Python source; the value of a trailing expression is the result' }),
+    code: Type.String({
+      maxLength: 1_000_000,
+      description: 'Python source; the value of a trailing expression is the result',
+    }),
     result_var: Type.Optional(PythonName('return this variable instead of the trailing expression')),
     return_result: Type.Optional(Type.Boolean({ default: true })),
     max_return_chars: Type.Optional(Type.Integer({ minimum: 100, maximum: 100_000, default: 10_000 })),
@@ -27,8 +34,12 @@ export const ExecuteBody = Type.Object(
 
 export const ExecuteResponse = Type.Object({
   output: Type.String({ description: 'stdout and stderr as written, capped' }),
-  result: Nullable(Type.String({ description: 'strings as they are, other values as JSON when possible, else repr()' })),
-  error: Nullable(Type.String({ description: 'the Python exception with its traceback, or a time or memory limit report' })),
+  result: Nullable(
+    Type.String({ description: 'strings as they are, other values as JSON when possible, else repr()' }),
+  ),
+  error: Nullable(
+    Type.String({ description: 'the Python exception with its traceback, or a time or memory limit report' }),
+  ),
   variables_changed: Type.Array(Type.String()),
 });
 
@@ -42,11 +53,18 @@ const inspectFields = {
 export const InspectQuery = Type.Object(inspectFields, { additionalProperties: false });
 export const InspectBody = Type.Object(inspectFields, { additionalProperties: false });
 
-export const VariableDetail = Type.Object({ variable: Type.String(), type: Type.String(), preview: Type.String(), size_bytes: Type.Integer() });
+export const VariableDetail = Type.Object({
+  variable: Type.String(),
+  type: Type.String(),
+  preview: Type.String(),
+  size_bytes: Type.Integer(),
+});
 
 export const VariablesOverview = Type.Object({
   variable_count: Type.Integer(),
-  variables: Type.Record(Type.String(), Type.String(), { description: 'name to a short description, e.g. `list, 3 items`' }),
+  variables: Type.Record(Type.String(), Type.String(), {
+    description: 'name to a short description, e.g. `list, 3 items`',
+  }),
   total_size_bytes: Type.Integer(),
 });
 
@@ -58,7 +76,9 @@ export const LoadBody = Type.Object(
     types: Type.Optional(Type.Array(MemoryTypeField, { maxItems: 4 })),
     tags: Type.Optional(Tags),
     min_relevance: Type.Optional(Score01('leave out memories less similar to the query')),
-    include_embeddings: Type.Optional(Type.Boolean({ default: false, description: 'add each memory’s vector as `embedding`' })),
+    include_embeddings: Type.Optional(
+      Type.Boolean({ default: false, description: 'add each memory’s vector as `embedding`' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -75,18 +95,27 @@ export const InjectBody = Type.Object(
   {
     key: PythonName('the variable to set'),
     value: Type.Unknown({ description: 'any JSON value; objects become dicts, arrays lists' }),
-    parse_json: Type.Optional(Type.Boolean({ default: false, description: 'the value is a string of JSON to parse first' })),
+    parse_json: Type.Optional(
+      Type.Boolean({ default: false, description: 'the value is a string of JSON to parse first' }),
+    ),
   },
   { additionalProperties: false },
 );
 
-export const BoundVariable = Type.Object({ variable: Type.String(), key: Type.String({ description: 'the same as variable (the name client libraries read)' }), type: Type.String(), preview: Type.String() });
+export const BoundVariable = Type.Object({
+  variable: Type.String(),
+  key: Type.String({ description: 'the same as variable (the name client libraries read)' }),
+  type: Type.String(),
+  preview: Type.String(),
+});
 
 export const QueryBody = Type.Object(
   {
     prompt: NonBlank({ maxLength: 100_000 }),
     variables: Type.Optional(VariableNames('variables whose contents go with the prompt')),
-    max_context_chars: Type.Optional(Type.Integer({ minimum: 100, maximum: 500_000, default: 100_000, description: 'shared among the variables' })),
+    max_context_chars: Type.Optional(
+      Type.Integer({ minimum: 100, maximum: 500_000, default: 100_000, description: 'shared among the variables' }),
+    ),
     result_var: Type.Optional(PythonName('store the answer in this variable')),
   },
   { additionalProperties: false },
@@ -96,7 +125,9 @@ export const QueryResponse = Type.Object({
   response: Type.String(),
   variables_used: Type.Array(Type.String()),
   variables_included: Type.Array(Type.String(), { description: 'the same as variables_used' }),
-  tokens_used: Type.Integer({ description: 'tokens the model read and wrote, as it reported them (0 when it did not)' }),
+  tokens_used: Type.Integer({
+    description: 'tokens the model read and wrote, as it reported them (0 when it did not)',
+  }),
   result_var: Nullable(Type.String()),
 });
 
@@ -111,7 +142,11 @@ export const RlmBody = Type.Object(
     variables: Type.Optional(VariableNames('variables shown to the model up front')),
     result_var: Type.Optional(PythonName('store the result in this variable')),
     detail_level: Type.Optional(
-      StringEnum(RLM_DETAIL_LEVELS, { default: 'standard', description: 'minimal (= brief): iteration and action only; standard: fields cut to 2,000 chars; verbose (= detailed): everything' }),
+      StringEnum(RLM_DETAIL_LEVELS, {
+        default: 'standard',
+        description:
+          'minimal (= brief): iteration and action only; standard: fields cut to 2,000 chars; verbose (= detailed): everything',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -126,7 +161,12 @@ const RlmTraceEntry = Type.Object({
   evaluation: Type.Optional(Type.String()),
 });
 
-export const RlmResponse = Type.Object({ result: Nullable(Type.String()), iterations: Type.Integer(), goal_achieved: Type.Boolean(), trace: Type.Array(RlmTraceEntry) });
+export const RlmResponse = Type.Object({
+  result: Nullable(Type.String()),
+  iterations: Type.Integer(),
+  goal_achieved: Type.Boolean(),
+  trace: Type.Array(RlmTraceEntry),
+});
 
 export const StatusResponse = Type.Object({
   exists: Type.Boolean(),
@@ -137,7 +177,12 @@ export const StatusResponse = Type.Object({
   total_size_bytes: Type.Integer(),
   memory_limit_bytes: Type.Integer(),
   metadata: Nullable(
-    Type.Object({ created_at: Timestamp, exec_count: Type.Integer(), total_operations: Type.Integer(), last_exec_at: Nullable(Timestamp) }),
+    Type.Object({
+      created_at: Timestamp,
+      exec_count: Type.Integer(),
+      total_operations: Type.Integer(),
+      last_exec_at: Nullable(Timestamp),
+    }),
   ),
 });
 

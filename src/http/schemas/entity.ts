@@ -3,12 +3,24 @@ import { EntityCardRecord } from '../../schemas/entity.js';
 import { WorkspaceIdField } from './common.js';
 import { Memory } from './memory.js';
 
-const ObserverId = Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'whose perspective: memories observed by them, insights kept for them' }));
+const ObserverId = Type.Optional(
+  Type.String({
+    minLength: 1,
+    maxLength: 256,
+    description: 'whose perspective: memories observed by them, insights kept for them',
+  }),
+);
 
-export const EntityParams = Type.Object({ entity_id: Type.String({ minLength: 1, maxLength: 256, description: 'the subject_id memories are about' }) });
+export const EntityParams = Type.Object({
+  entity_id: Type.String({ minLength: 1, maxLength: 256, description: 'the subject_id memories are about' }),
+});
 
 export const DeriveBody = Type.Object(
-  { workspace_id: WorkspaceIdField, observer_id: ObserverId, force: Type.Boolean({ default: false, description: 're-derive even when the insights are up to date' }) },
+  {
+    workspace_id: WorkspaceIdField,
+    observer_id: ObserverId,
+    force: Type.Boolean({ default: false, description: 're-derive even when the insights are up to date' }),
+  },
   { additionalProperties: false },
 );
 
@@ -21,14 +33,26 @@ export const DeriveResponse = Type.Object({
   insights: Type.Array(Memory),
 });
 
-export const CardQuery = Type.Object({ workspace_id: WorkspaceIdField, force_refresh: Type.Boolean({ default: false }) }, { additionalProperties: false });
+export const CardQuery = Type.Object(
+  { workspace_id: WorkspaceIdField, force_refresh: Type.Boolean({ default: false }) },
+  { additionalProperties: false },
+);
 
 /** The one declaration of an entity's card: src/schemas/entity.ts. */
 export const CardResponse = EntityCardRecord;
 
 export const InsightsQuery = Type.Object(
-  { workspace_id: WorkspaceIdField, observer_id: ObserverId, limit: Type.Integer({ minimum: 1, maximum: 500, default: 20 }) },
+  {
+    workspace_id: WorkspaceIdField,
+    observer_id: ObserverId,
+    limit: Type.Integer({ minimum: 1, maximum: 500, default: 20 }),
+  },
   { additionalProperties: false },
 );
 
-export const InsightsResponse = Type.Object({ entity_id: Type.String(), workspace_id: Type.String(), insights: Type.Array(Memory), total_count: Type.Integer() });
+export const InsightsResponse = Type.Object({
+  entity_id: Type.String(),
+  workspace_id: Type.String(),
+  insights: Type.Array(Memory),
+  total_count: Type.Integer(),
+});

@@ -8,8 +8,17 @@ export const ErasureBody = Type.Object(
   {
     user_id: PersonId('erase everything of this user (give this or subject_id)'),
     subject_id: PersonId('erase everything about this subject (give this or user_id)'),
-    workspace_id: Type.Optional(Identifier('the workspace to erase in; default: from X-Workspace-ID, then the X-Session-ID session, then `_default`')),
-    all_workspaces: Type.Optional(Type.Boolean({ description: 'erase in every workspace the caller may use (the admin: all of them, and the user’s entries above workspaces)' })),
+    workspace_id: Type.Optional(
+      Identifier(
+        'the workspace to erase in; default: from X-Workspace-ID, then the X-Session-ID session, then `_default`',
+      ),
+    ),
+    all_workspaces: Type.Optional(
+      Type.Boolean({
+        description:
+          'erase in every workspace the caller may use (the admin: all of them, and the user’s entries above workspaces)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

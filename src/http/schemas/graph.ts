@@ -4,27 +4,68 @@ import { Nullable, StringEnum, Timestamp, WorkspaceIdField } from './common.js';
 
 const scopeFields = {
   workspace_id: WorkspaceIdField,
-  context_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'only memories of this context' })),
-  node_types: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 20, description: 'memory types (episodic, semantic, procedural, working), comma-separated or repeated' })),
-  relationship_types: Type.Optional(Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 100, description: 'only associations of these types (any case), comma-separated or repeated' })),
-  include_rpg: Type.Boolean({ default: false, description: 'accepted for compatibility; there is no planning graph, so nothing is merged and `includes_rpg` is false' }),
+  context_id: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 128, description: 'only memories of this context' }),
+  ),
+  node_types: Type.Optional(
+    Type.Array(Type.String({ maxLength: 200 }), {
+      maxItems: 20,
+      description: 'memory types (episodic, semantic, procedural, working), comma-separated or repeated',
+    }),
+  ),
+  relationship_types: Type.Optional(
+    Type.Array(Type.String({ maxLength: 2000 }), {
+      maxItems: 100,
+      description: 'only associations of these types (any case), comma-separated or repeated',
+    }),
+  ),
+  include_rpg: Type.Boolean({
+    default: false,
+    description:
+      'accepted for compatibility; there is no planning graph, so nothing is merged and `includes_rpg` is false',
+  }),
 };
 const communityFields = {
-  algorithm: StringEnum(['louvain'] as const, { default: 'louvain', description: 'Louvain (graphology); Leiden is not available' }),
-  resolution: Type.Number({ minimum: 0.01, maximum: 10, default: 1, description: 'above 1: more, smaller communities' }),
-  min_size: Type.Integer({ minimum: 1, maximum: 100_000, default: 1, description: 'smaller communities are left out (their memories count as unassigned)' }),
+  algorithm: StringEnum(['louvain'] as const, {
+    default: 'louvain',
+    description: 'Louvain (graphology); Leiden is not available',
+  }),
+  resolution: Type.Number({
+    minimum: 0.01,
+    maximum: 10,
+    default: 1,
+    description: 'above 1: more, smaller communities',
+  }),
+  min_size: Type.Integer({
+    minimum: 1,
+    maximum: 100_000,
+    default: 1,
+    description: 'smaller communities are left out (their memories count as unassigned)',
+  }),
 };
 const sortBy = StringEnum(CENTRALITY_MEASURES, { default: 'pagerank', description: 'the measure nodes are ranked by' });
 
 export const GraphScopeQuery = Type.Object(scopeFields, { additionalProperties: false });
 export type GraphScopeQuery = Static<typeof GraphScopeQuery>;
 export const SnapshotQuery = Type.Object(
-  { ...scopeFields, max_nodes: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 5_000, description: 'newest memories taken (capped by MEMD_GRAPH_MAX_NODES)' }) },
+  {
+    ...scopeFields,
+    max_nodes: Type.Integer({
+      minimum: 1,
+      maximum: 1_000_000,
+      default: 5_000,
+      description: 'newest memories taken (capped by MEMD_GRAPH_MAX_NODES)',
+    }),
+  },
   { additionalProperties: false },
 );
 export const CommunitiesQuery = Type.Object({ ...scopeFields, ...communityFields }, { additionalProperties: false });
 export const CentralityQuery = Type.Object(
-  { ...scopeFields, sort_by: sortBy, limit: Type.Integer({ minimum: 1, maximum: 100_000, default: 100, description: 'nodes returned, highest first' }) },
+  {
+    ...scopeFields,
+    sort_by: sortBy,
+    limit: Type.Integer({ minimum: 1, maximum: 100_000, default: 100, description: 'nodes returned, highest first' }),
+  },
   { additionalProperties: false },
 );
 export const AnalyzeBody = Type.Object(
@@ -34,7 +75,12 @@ export const AnalyzeBody = Type.Object(
     sort_by: sortBy,
     top_k: Type.Integer({ minimum: 1, maximum: 10_000, default: 20, description: 'nodes in the centrality ranking' }),
     max_nodes: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'analyse only the newest memories, as many as a snapshot of this max_nodes holds (default and cap: MEMD_GRAPH_MAX_NODES)' }),
+      Type.Integer({
+        minimum: 1,
+        maximum: 1_000_000,
+        description:
+          'analyse only the newest memories, as many as a snapshot of this max_nodes holds (default and cap: MEMD_GRAPH_MAX_NODES)',
+      }),
     ),
   },
   { additionalProperties: false },
@@ -45,12 +91,16 @@ const header = {
   workspace_id: Type.String(),
   node_count: Type.Integer({ description: 'active memories in scope' }),
   edge_count: Type.Integer({ description: 'associations between them' }),
-  truncated: Type.Boolean({ description: 'the graph was larger than MEMD_GRAPH_MAX_NODES / _MAX_EDGES; the newest part was analysed' }),
+  truncated: Type.Boolean({
+    description: 'the graph was larger than MEMD_GRAPH_MAX_NODES / _MAX_EDGES; the newest part was analysed',
+  }),
   includes_rpg: Type.Boolean(),
 };
 
 const statsFields = {
-  pair_count: Type.Integer({ description: 'distinct pairs of memories joined by an association (analyses treat the graph as undirected)' }),
+  pair_count: Type.Integer({
+    description: 'distinct pairs of memories joined by an association (analyses treat the graph as undirected)',
+  }),
   density: Type.Number(),
   average_degree: Type.Number({ description: 'distinct neighbours per memory' }),
   max_degree: Type.Integer(),
@@ -83,7 +133,9 @@ const CommunitiesResult = Type.Object(communitiesFields);
 
 const centralityFields = {
   sort_by: Type.String(),
-  betweenness_method: StringEnum(['exact', 'sampled'] as const, { description: 'sampled: Brandes–Pich estimate from betweenness_samples sources' }),
+  betweenness_method: StringEnum(['exact', 'sampled'] as const, {
+    description: 'sampled: Brandes–Pich estimate from betweenness_samples sources',
+  }),
   betweenness_samples: Type.Integer(),
   eigenvector_converged: Type.Boolean(),
   nodes: Type.Array(
@@ -106,7 +158,15 @@ const bridgesFields = {
   bridges: Type.Array(
     Type.Object({
       memory_ids: Type.Array(Type.String()),
-      associations: Type.Array(Type.Object({ id: Type.String(), source_id: Type.String(), target_id: Type.String(), relationship: Type.String(), strength: Type.Number() })),
+      associations: Type.Array(
+        Type.Object({
+          id: Type.String(),
+          source_id: Type.String(),
+          target_id: Type.String(),
+          relationship: Type.String(),
+          strength: Type.Number(),
+        }),
+      ),
     }),
   ),
 };
@@ -126,7 +186,15 @@ export const SnapshotResponse = Type.Object({
       created_at: Timestamp,
     }),
   ),
-  edges: Type.Array(Type.Object({ id: Type.String(), source: Type.String(), target: Type.String(), relationship: Type.String(), strength: Type.Number() })),
+  edges: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      source: Type.String(),
+      target: Type.String(),
+      relationship: Type.String(),
+      strength: Type.Number(),
+    }),
+  ),
 });
 export const StatsResponse = Type.Object({ ...header, ...statsFields });
 export const CommunitiesResponse = Type.Object({ ...header, ...communitiesFields });

@@ -2,11 +2,24 @@ import { Type, type Static } from 'typebox';
 import { MEMORY_SUBTYPES } from '../../core/memories/vocabulary.js';
 import { DEFAULT_DECAY_RATE } from '../../core/memories/service.js';
 import { MemoryRecord, MemoryTypeField } from '../../schemas/memory.js';
-import { Identifier, JsonObject, NonBlank, Nullable, Score01, StringEnum, Timestamp, WorkspaceIdField } from './common.js';
+import {
+  Identifier,
+  JsonObject,
+  NonBlank,
+  Nullable,
+  Score01,
+  StringEnum,
+  Timestamp,
+  WorkspaceIdField,
+} from './common.js';
 
 export { MemoryTypeField };
 
-const Subtype = Type.String({ minLength: 1, maxLength: 64, description: `one of ${MEMORY_SUBTYPES.join(', ')}, or your own` });
+const Subtype = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  description: `one of ${MEMORY_SUBTYPES.join(', ')}, or your own`,
+});
 export const Tags = Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 100 });
 export const CONTENT_MAX_CHARS = 200_000;
 
@@ -21,7 +34,12 @@ export const memoryDraftFields = {
   importance: Type.Optional(Score01('0 forgotten … 1 critical', { default: 0.5 })),
   tags: Type.Optional(Tags),
   metadata: Type.Optional(JsonObject),
-  associations: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { maxItems: 100, description: 'ids of memories to link to (related_to)' })),
+  associations: Type.Optional(
+    Type.Array(Type.String({ minLength: 1 }), {
+      maxItems: 100,
+      description: 'ids of memories to link to (related_to)',
+    }),
+  ),
   context_id: Type.Optional(Identifier('context; default `_default` or the session’s')),
   observer_id: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
   subject_id: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
@@ -29,7 +47,10 @@ export const memoryDraftFields = {
   pinned: Type.Optional(Type.Boolean()),
 };
 
-export const CreateMemoryBody = Type.Object({ ...memoryDraftFields, workspace_id: WorkspaceIdField }, { additionalProperties: false });
+export const CreateMemoryBody = Type.Object(
+  { ...memoryDraftFields, workspace_id: WorkspaceIdField },
+  { additionalProperties: false },
+);
 export type CreateMemoryBody = Static<typeof CreateMemoryBody>;
 
 export const memoryUpdateFields = {
@@ -40,10 +61,17 @@ export const memoryUpdateFields = {
   tags: Type.Optional(Tags),
   metadata: Type.Optional(JsonObject),
   pinned: Type.Optional(Type.Boolean()),
-  status: Type.Optional(StringEnum(['active', 'archived'] as const, { description: 'archive (hidden from recall unless include_archived) or restore' })),
+  status: Type.Optional(
+    StringEnum(['active', 'archived'] as const, {
+      description: 'archive (hidden from recall unless include_archived) or restore',
+    }),
+  ),
 };
 
-export const UpdateMemoryBody = Type.Object({ ...memoryUpdateFields, workspace_id: WorkspaceIdField }, { additionalProperties: false });
+export const UpdateMemoryBody = Type.Object(
+  { ...memoryUpdateFields, workspace_id: WorkspaceIdField },
+  { additionalProperties: false },
+);
 export type UpdateMemoryBody = Static<typeof UpdateMemoryBody>;
 
 export const MemoryEnvelope = Type.Object({ memory: Memory });
@@ -51,12 +79,16 @@ export const MemoryEnvelope = Type.Object({ memory: Memory });
 export const WriteMemoryResponse = Type.Object({
   memory: Memory,
   action: StringEnum(['created', 'skipped', 'updated', 'merged'] as const, {
-    description: 'what the duplicate check decided: a new memory, an exact duplicate returned as is, or an existing memory updated/merged',
+    description:
+      'what the duplicate check decided: a new memory, an exact duplicate returned as is, or an existing memory updated/merged',
   }),
 });
 
 export const DecayBody = Type.Object(
-  { decay_rate: Type.Optional(Score01('subtracted from importance', { default: DEFAULT_DECAY_RATE })), workspace_id: WorkspaceIdField },
+  {
+    decay_rate: Type.Optional(Score01('subtracted from importance', { default: DEFAULT_DECAY_RATE })),
+    workspace_id: WorkspaceIdField,
+  },
   { additionalProperties: false },
 );
 
@@ -81,6 +113,13 @@ export const ListMemoriesQuery = Type.Object(
 );
 export type ListMemoriesQuery = Static<typeof ListMemoriesQuery>;
 
-export const MemoryListResponse = Type.Object({ memories: Type.Array(Memory), next_cursor: Nullable(Type.String()), total_count: Type.Integer() });
+export const MemoryListResponse = Type.Object({
+  memories: Type.Array(Memory),
+  next_cursor: Nullable(Type.String()),
+  total_count: Type.Integer(),
+});
 
-export const DeleteMemoryQuery = Type.Object({ hard: Type.Boolean({ default: false }), workspace_id: WorkspaceIdField }, { additionalProperties: false });
+export const DeleteMemoryQuery = Type.Object(
+  { hard: Type.Boolean({ default: false }), workspace_id: WorkspaceIdField },
+  { additionalProperties: false },
+);

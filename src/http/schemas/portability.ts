@@ -67,7 +67,11 @@ export const ExportLine = Type.Union([
   }),
   Type.Object({ type: Type.Literal('memory'), index: Type.Integer(), data: Memory }),
   Type.Object({ type: Type.Literal('association'), data: ImportedAssociation }),
-  Type.Object({ type: Type.Literal('footer'), memories_exported: Type.Integer(), associations_exported: Type.Integer() }),
+  Type.Object({
+    type: Type.Literal('footer'),
+    memories_exported: Type.Integer(),
+    associations_exported: Type.Integer(),
+  }),
 ]);
 
 export const ExportQuery = Type.Object(
@@ -75,7 +79,10 @@ export const ExportQuery = Type.Object(
     offset: Offset,
     limit: Type.Integer({ minimum: 0, maximum: MAX_POSITION, default: 0, description: '0 = all' }),
     include_associations: Type.Boolean({ default: true }),
-    include_embeddings: Type.Boolean({ default: false, description: 'add each memory’s vector (lets an import into the same embedder skip re-embedding)' }),
+    include_embeddings: Type.Boolean({
+      default: false,
+      description: 'add each memory’s vector (lets an import into the same embedder skip re-embedding)',
+    }),
   },
   { additionalProperties: false },
 );
@@ -97,7 +104,9 @@ export const ImportJsonBody = Type.Object(
         version: Type.Optional(Type.String()),
         workspace_id: Type.Optional(Type.String()),
         exported_at: Type.Optional(Type.String()),
-        memories: Type.Array(Type.Unknown({ description: 'memory records (the `data` of memory lines)' }), { default: [] }),
+        memories: Type.Array(Type.Unknown({ description: 'memory records (the `data` of memory lines)' }), {
+          default: [],
+        }),
         associations: Type.Array(Type.Unknown({ description: 'association records' }), { default: [] }),
       },
       { additionalProperties: true },

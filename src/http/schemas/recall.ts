@@ -5,7 +5,8 @@ import { Memory, MemoryTypeField } from './memory.js';
 import { NonBlank, Nullable, Score01, StringEnum, Timestamp, WorkspaceIdField } from './common.js';
 
 const QUERY_MAX_CHARS = 10_000;
-const Strings = (description: string) => Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 100, description });
+const Strings = (description: string) =>
+  Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 100, description });
 const ScopeId = Type.String({ minLength: 1, maxLength: 256 });
 
 const DetailLevel = StringEnum(['abstract', 'overview', 'full'] as const, {
@@ -17,7 +18,13 @@ const filterFields = {
   types: Type.Optional(Type.Array(MemoryTypeField, { maxItems: 4, description: 'only these types' })),
   subtypes: Type.Optional(Strings('only these subtypes')),
   tags: Type.Optional(Strings('every tag must be present (AND)')),
-  context_id: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'only this context (default: any; the session’s context is preferred by the scope boost)' })),
+  context_id: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 128,
+      description: 'only this context (default: any; the session’s context is preferred by the scope boost)',
+    }),
+  ),
   observer_id: Type.Optional(ScopeId),
   subject_id: Type.Optional(ScopeId),
 };
@@ -28,43 +35,96 @@ export const RecallBody = Type.Object(
     workspace_id: WorkspaceIdField,
     ...filterFields,
     user_id: Type.Optional(ScopeId),
-    mode: Type.Optional(StringEnum(['rag', 'llm', 'hybrid', 'agentic'] as const, { description: 'rag (default); llm, hybrid and agentic are deprecated and answered by the rag engine', default: 'rag' })),
-    tolerance: Type.Optional(StringEnum(['loose', 'moderate', 'strict'] as const, { description: 'relevance floor: loose 0.15, moderate 0.3 (default), strict 0.6' })),
+    mode: Type.Optional(
+      StringEnum(['rag', 'llm', 'hybrid', 'agentic'] as const, {
+        description: 'rag (default); llm, hybrid and agentic are deprecated and answered by the rag engine',
+        default: 'rag',
+      }),
+    ),
+    tolerance: Type.Optional(
+      StringEnum(['loose', 'moderate', 'strict'] as const, {
+        description: 'relevance floor: loose 0.15, moderate 0.3 (default), strict 0.6',
+      }),
+    ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
-    min_relevance: Type.Optional(Nullable(Score01('null: the tolerance floor; 0: no floor; else max(min_relevance, floor)'))),
+    min_relevance: Type.Optional(
+      Nullable(Score01('null: the tolerance floor; 0: no floor; else max(min_relevance, floor)')),
+    ),
     recency_weight: Type.Optional(Score01('0 ignores age; default 0.2, 0.5 for time-minded queries')),
     include_associations: Type.Optional(Type.Boolean({ description: 'expand over associations (default true)' })),
     traverse_depth: Type.Optional(Type.Integer({ minimum: 0, maximum: 5, description: 'expansion hops (default 2)' })),
-    max_expansion: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, description: 'at most this many memories discovered by expansion (default 50)' })),
+    max_expansion: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 500,
+        description: 'at most this many memories discovered by expansion (default 50)',
+      }),
+    ),
     created_after: Type.Optional(Timestamp),
     created_before: Type.Optional(Timestamp),
     context: Type.Optional(
-      Type.Array(Type.Object({ role: Type.String({ minLength: 1, maxLength: 32 }), content: Type.String({ maxLength: 20_000 }) }, { additionalProperties: false }), {
-        maxItems: 100,
-        description: 'recent conversation; with a language model configured, the query is rewritten to stand alone',
-      }),
+      Type.Array(
+        Type.Object(
+          { role: Type.String({ minLength: 1, maxLength: 32 }), content: Type.String({ maxLength: 20_000 }) },
+          { additionalProperties: false },
+        ),
+        {
+          maxItems: 100,
+          description: 'recent conversation; with a language model configured, the query is rewritten to stand alone',
+        },
+      ),
     ),
-    rag_threshold: Type.Optional(Score01('with an LLM reranker configured, rerank when the best relevance is below this (default 0.8)')),
+    rag_threshold: Type.Optional(
+      Score01('with an LLM reranker configured, rerank when the best relevance is below this (default 0.8)'),
+    ),
     detail_level: Type.Optional(DetailLevel),
     include_archived: Type.Optional(Type.Boolean({ default: false })),
     exclude_ids: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 256 }), { maxItems: 1_000 })),
     explain: Type.Optional(
-      Type.Boolean({ default: false, description: 'add `explanation` to the response and to each memory: where each arm placed it, its ranking features and boosts, and the best candidates left out' }),
+      Type.Boolean({
+        default: false,
+        description:
+          'add `explanation` to the response and to each memory: where each arm placed it, its ranking features and boosts, and the best candidates left out',
+      }),
     ),
   },
   { additionalProperties: false },
 );
 export type RecallBody = Static<typeof RecallBody>;
 
-const MatchSignal = StringEnum(['vector', 'keyword', 'entity', 'fact', 'temporal', 'graph', 'backlink', 'context', 'rerank'] as const);
-const ArmRanks = Type.Record(Type.String(), Type.Integer({ minimum: 1 }), { description: 'arm (vector, fact, keyword, entity, temporal, graph) to the place, from 1, it gave the memory' });
+const MatchSignal = StringEnum([
+  'vector',
+  'keyword',
+  'entity',
+  'fact',
+  'temporal',
+  'graph',
+  'backlink',
+  'context',
+  'rerank',
+] as const);
+const ArmRanks = Type.Record(Type.String(), Type.Integer({ minimum: 1 }), {
+  description: 'arm (vector, fact, keyword, entity, temporal, graph) to the place, from 1, it gave the memory',
+});
 
 const ResultExplanation = Type.Object(
   {
-    found_by: StringEnum(['search', 'context', 'association'] as const, { description: 'search: the arms; context: a neighbouring turn of a found one; association: expansion' }),
+    found_by: StringEnum(['search', 'context', 'association'] as const, {
+      description: 'search: the arms; context: a neighbouring turn of a found one; association: expansion',
+    }),
     arm_ranks: ArmRanks,
-    features: Nullable(Type.Record(Type.String(), Type.Number(), { description: 'ranking features, each 0..1 (keyword, similarity, fact, coverage, keyword_context, fused, about, in_window); null unless found by search' })),
-    boosts: Nullable(Type.Object({ scope: Type.Number(), recency: Type.Number(), backlink: Type.Number() }, { description: 'factors multiplied into the ranking score' })),
+    features: Nullable(
+      Type.Record(Type.String(), Type.Number(), {
+        description:
+          'ranking features, each 0..1 (keyword, similarity, fact, coverage, keyword_context, fused, about, in_window); null unless found by search',
+      }),
+    ),
+    boosts: Nullable(
+      Type.Object(
+        { scope: Type.Number(), recency: Type.Number(), backlink: Type.Number() },
+        { description: 'factors multiplied into the ranking score' },
+      ),
+    ),
   },
   { title: 'RecallResultExplanation' },
 );
@@ -72,7 +132,9 @@ const ResultExplanation = Type.Object(
 const RecallExplanation = Type.Object(
   {
     arms: Type.Array(Type.String(), { description: 'the arms that ran' }),
-    arm_depth: Type.Integer({ description: 'candidates each arm returns: a memory placed by no arm within this many was not a candidate' }),
+    arm_depth: Type.Integer({
+      description: 'candidates each arm returns: a memory placed by no arm within this many was not a candidate',
+    }),
     relevance_floor: Type.Number(),
     recency_weight: Type.Number(),
     candidates: Type.Integer({ description: 'distinct candidates the arms proposed, before filters and the floor' }),
@@ -94,8 +156,12 @@ const RecallExplanation = Type.Object(
 export const RecalledMemory = Type.Object({
   ...Memory.properties,
   relevance: Type.Number({ description: 'same as relevance_score' }),
-  relevance_score: Type.Number({ description: 'evidence, 0..1: the larger of cosine similarity and the share of query words present' }),
-  boosted_score: Type.Number({ description: 'the ranking score: fused rank evidence x scope, recency and backlink boosts' }),
+  relevance_score: Type.Number({
+    description: 'evidence, 0..1: the larger of cosine similarity and the share of query words present',
+  }),
+  boosted_score: Type.Number({
+    description: 'the ranking score: fused rank evidence x scope, recency and backlink boosts',
+  }),
   trust_score: Type.Number(),
   freshness: Type.Number(),
   staleness: StringEnum(['none', 'mild', 'moderate', 'severe'] as const),
@@ -111,7 +177,11 @@ export const RecallResponse = Type.Object({
   query_embedding_ms: Type.Number({ description: 'of which embedding the query (0 when cached)' }),
   query_tokens: Type.Integer(),
   query_rewritten: Nullable(Type.String()),
-  token_summary: Type.Object({ returned: Type.Integer(), full_would_be: Type.Integer(), savings_percent: Type.Number() }),
+  token_summary: Type.Object({
+    returned: Type.Integer(),
+    full_would_be: Type.Integer(),
+    savings_percent: Type.Number(),
+  }),
   intents: Type.Array(StringEnum(['entity', 'temporal', 'event', 'general'] as const)),
   cached: Type.Boolean(),
   explanation: Type.Optional(RecallExplanation),
@@ -123,7 +193,14 @@ export const ReflectBody = Type.Object(
     workspace_id: WorkspaceIdField,
     detail_level: Type.Optional(DetailLevel),
     include_sources: Type.Optional(Type.Boolean({ default: true })),
-    depth: Type.Optional(Type.Integer({ minimum: 1, maximum: 5, default: DEFAULT_REFLECT_DEPTH, description: 'association hops, and 5 memories per level' })),
+    depth: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 5,
+        default: DEFAULT_REFLECT_DEPTH,
+        description: 'association hops, and 5 memories per level',
+      }),
+    ),
     ...filterFields,
   },
   { additionalProperties: false },
@@ -135,10 +212,13 @@ export const ReflectResponse = Type.Object({
   source_memories: Type.Array(Type.String()),
   confidence: Type.Number(),
   tokens_processed: Type.Integer(),
-  synthesis: StringEnum(['llm', 'extractive'] as const, { description: 'extractive: no language model is configured; the memories are quoted, not synthesised' }),
+  synthesis: StringEnum(['llm', 'extractive'] as const, {
+    description: 'extractive: no language model is configured; the memories are quoted, not synthesised',
+  }),
   metadata: Type.Object({
     sources: StringEnum(['cited', 'all_given', 'none'] as const, {
-      description: 'cited: the memories the answer cites; all_given: the model cited none, so every memory in its prompt; none: nothing was found',
+      description:
+        'cited: the memories the answer cites; all_given: the model cited none, so every memory in its prompt; none: nothing was found',
     }),
   }),
 });

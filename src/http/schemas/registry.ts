@@ -1,4 +1,13 @@
-import { Type, type TArray, type TNull, type TObject, type TProperties, type TSchema, type TString, type TUnion } from 'typebox';
+import {
+  Type,
+  type TArray,
+  type TNull,
+  type TObject,
+  type TProperties,
+  type TSchema,
+  type TString,
+  type TUnion,
+} from 'typebox';
 import { SourceModeField } from '../../schemas/registry.js';
 import { Nullable, paging, StringEnum, WorkspaceIdField } from './common.js';
 
@@ -9,7 +18,11 @@ export { ScopedFields } from '../../schemas/registry.js';
 export const Paging = paging(200, 50);
 
 export const UserIdField = Type.Optional(
-  Type.String({ minLength: 1, maxLength: 256, description: 'the user whose user- and local-scoped entries apply (a claim that selects entries, not a credential)' }),
+  Type.String({
+    minLength: 1,
+    maxLength: 256,
+    description: 'the user whose user- and local-scoped entries apply (a claim that selects entries, not a credential)',
+  }),
 );
 
 export const SourceMode = SourceModeField;
@@ -19,7 +32,9 @@ export const ScopedListQuery = <S extends readonly string[]>(scopes: S) =>
     {
       workspace_id: WorkspaceIdField,
       user_id: UserIdField,
-      scope: Type.Optional(StringEnum(scopes, { description: 'only entries of this scope (precedence is decided first)' })),
+      scope: Type.Optional(
+        StringEnum(scopes, { description: 'only entries of this scope (precedence is decided first)' }),
+      ),
       include_shadowed: Type.Boolean({ default: false, description: 'also list entries a higher scope overrides' }),
       ...Paging,
     },
@@ -49,7 +64,12 @@ export const ResolveBody = <T extends TSchema>(nameField: T) =>
  * What a resolve answers: the winner of the first name asked (`one`, null if none), the winner of each name found
  * in the order asked (`many`), and the names nothing answers.
  */
-export const Resolved = <One extends string, Many extends string, T extends TSchema>(one: One, many: Many, entry: T, found: string) =>
+export const Resolved = <One extends string, Many extends string, T extends TSchema>(
+  one: One,
+  many: Many,
+  entry: T,
+  found: string,
+) =>
   Type.Object({
     [one]: Nullable(entry),
     [many]: Type.Array(entry, { description: found }),
@@ -57,7 +77,14 @@ export const Resolved = <One extends string, Many extends string, T extends TSch
   } as { [K in One]: TUnion<[T, TNull]> } & { [K in Many]: TArray<T> } & { not_found: TArray<TString> });
 
 export const SyncTimes = {
-  since: Type.Optional(Nullable(Type.String({ format: 'date-time', description: '`synced_at` of your last sync whose actions you completed; absent or null: first sync' }))),
+  since: Type.Optional(
+    Nullable(
+      Type.String({
+        format: 'date-time',
+        description: '`synced_at` of your last sync whose actions you completed; absent or null: first sync',
+      }),
+    ),
+  ),
 };
 
 export const ENTRY_NAME_PATTERN = '^[A-Za-z0-9_.:@-]{1,128}$';

@@ -1,4 +1,8 @@
-import { DEFAULT_BRIEFING_OPTIONS, SESSION_BRIEFING_LOOKBACK_HOURS, type BriefingOptions } from '../../core/sessions/briefing.js';
+import {
+  DEFAULT_BRIEFING_OPTIONS,
+  SESSION_BRIEFING_LOOKBACK_HOURS,
+  type BriefingOptions,
+} from '../../core/sessions/briefing.js';
 import { DEFAULT_COMMIT_OPTIONS, type CommitOptions } from '../../core/sessions/commit.js';
 import type { SessionInput, StartBriefingRequest } from '../../core/sessions/service.js';
 import { Type, type Static } from 'typebox';
@@ -29,7 +33,13 @@ export const CreateSessionBody = Type.Object(
     briefing_options: Type.Optional(
       Type.Object(
         {
-          lookback_hours: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 8_760, description: `default ${SESSION_BRIEFING_LOOKBACK_HOURS}` })),
+          lookback_hours: Type.Optional(
+            Type.Number({
+              exclusiveMinimum: 0,
+              maximum: 8_760,
+              description: `default ${SESSION_BRIEFING_LOOKBACK_HOURS}`,
+            }),
+          ),
           detail_level: Type.Optional(StringEnum(DETAIL_LEVELS, { description: 'default abstract' })),
           limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, description: 'default 10' })),
         },
@@ -45,9 +55,17 @@ export const SessionParams = Type.Object({ session_id: Type.String({ minLength: 
 export type CreateSessionBody = Static<typeof CreateSessionBody>;
 
 /** A session start as the API states it: the session's fields, and the briefing asked for with it (null: none). */
-export function toSessionStart(body: CreateSessionBody): { input: SessionInput; briefing: StartBriefingRequest | null } {
+export function toSessionStart(body: CreateSessionBody): {
+  input: SessionInput;
+  briefing: StartBriefingRequest | null;
+} {
   const { briefing, briefing_options: options, workspace_id: _named, ...input } = body;
-  return { input, briefing: briefing ? { lookbackHours: options?.lookback_hours, detailLevel: options?.detail_level, limit: options?.limit } : null };
+  return {
+    input,
+    briefing: briefing
+      ? { lookbackHours: options?.lookback_hours, detailLevel: options?.detail_level, limit: options?.limit }
+      : null,
+  };
 }
 
 export const WorkingMemoryBody = Type.Object(
@@ -95,11 +113,17 @@ const BriefingMemory = Type.Object({
   created_at: Timestamp,
 });
 
-const BriefingContradiction = Type.Object({ ...Contradiction.properties, memory_a_content: Nullable(Type.String()), memory_b_content: Nullable(Type.String()) });
+const BriefingContradiction = Type.Object({
+  ...Contradiction.properties,
+  memory_a_content: Nullable(Type.String()),
+  memory_b_content: Nullable(Type.String()),
+});
 
 export const Briefing = Type.Object({
   workspace_id: Type.String(),
-  summary: Type.String({ description: 'new memories, active sessions, open chat threads and unresolved contradictions, in words' }),
+  summary: Type.String({
+    description: 'new memories, active sessions, open chat threads and unresolved contradictions, in words',
+  }),
   recent_memories: Type.Array(BriefingMemory),
   contradictions: Type.Array(BriefingContradiction),
   lookback_minutes: Type.Integer(),
@@ -109,7 +133,9 @@ export const Briefing = Type.Object({
       total_memories: Type.Integer({ description: 'active memories in the workspace' }),
       recent_memories: Type.Integer({ description: 'memories written in the lookback window' }),
       active_topics: Type.Array(Type.String(), { description: 'the most frequent tags among the recent memories' }),
-      total_categories: Type.Integer({ description: 'distinct subtypes (or types, for memories without one) among active memories' }),
+      total_categories: Type.Integer({
+        description: 'distinct subtypes (or types, for memories without one) among active memories',
+      }),
       total_associations: Type.Integer(),
       memory_types: Type.Record(Type.String(), Type.Integer(), { description: 'active memories by type' }),
     },
@@ -126,7 +152,14 @@ export const Briefing = Type.Object({
     { description: 'the recent memories grouped by session, newest first' },
   ),
   open_threads: Type.Array(
-    Type.Object({ id: Type.String(), thread_id: Type.String(), title: Nullable(Type.String()), message_count: Type.Integer(), pending_messages: Type.Integer(), updated_at: Timestamp }),
+    Type.Object({
+      id: Type.String(),
+      thread_id: Type.String(),
+      title: Nullable(Type.String()),
+      message_count: Type.Integer(),
+      pending_messages: Type.Integer(),
+      updated_at: Timestamp,
+    }),
     { description: 'chat threads active in the lookback window' },
   ),
   contradictions_detected: Type.Array(BriefingContradiction, { description: 'the same list as contradictions' }),
@@ -135,10 +168,21 @@ export const Briefing = Type.Object({
 
 export const CommitBody = Type.Object(
   {
-    min_importance: Type.Optional(Score01('entries scored below are not committed', { default: DEFAULT_COMMIT_OPTIONS.minImportance })),
-    deduplicate: Type.Optional(Type.Boolean({ default: DEFAULT_COMMIT_OPTIONS.deduplicate, description: 'check long-term memory for near-duplicates' })),
-    categories: Type.Optional(Nullable(Type.Array(StringEnum(EXTRACTION_CATEGORIES), { minItems: 1, description: 'null: all' }))),
-    max_memories: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: DEFAULT_COMMIT_OPTIONS.maxMemories })),
+    min_importance: Type.Optional(
+      Score01('entries scored below are not committed', { default: DEFAULT_COMMIT_OPTIONS.minImportance }),
+    ),
+    deduplicate: Type.Optional(
+      Type.Boolean({
+        default: DEFAULT_COMMIT_OPTIONS.deduplicate,
+        description: 'check long-term memory for near-duplicates',
+      }),
+    ),
+    categories: Type.Optional(
+      Nullable(Type.Array(StringEnum(EXTRACTION_CATEGORIES), { minItems: 1, description: 'null: all' })),
+    ),
+    max_memories: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 500, default: DEFAULT_COMMIT_OPTIONS.maxMemories }),
+    ),
   },
   { additionalProperties: false },
 );

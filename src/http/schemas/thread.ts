@@ -6,26 +6,34 @@ const Order = StringEnum(['asc', 'desc'] as const, { default: 'asc' });
 const Attribution = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 256, description }));
 
 /** A thread as stored (src/schemas/thread.ts), with `thread_id` beside `id`. */
-export const Thread = Type.Object({
-  thread_id: Type.String(),
-  ...ThreadRecord.properties,
-  id: Type.String({ description: 'the same as thread_id (the name client libraries read)' }),
-}, { title: 'Thread' });
-
+export const Thread = Type.Object(
+  {
+    thread_id: Type.String(),
+    ...ThreadRecord.properties,
+    id: Type.String({ description: 'the same as thread_id (the name client libraries read)' }),
+  },
+  { title: 'Thread' },
+);
 
 const { workspace_id: _workspace, ...messageFields } = MessageRecord.properties;
 
 /** A message as stored (src/schemas/thread.ts) without its workspace, with `message_id` and `index` beside `id` and `message_index`. */
-export const Message = Type.Object({
-  message_id: Type.String(),
-  ...messageFields,
-  id: Type.String({ description: 'the same as message_id' }),
-  index: Type.Integer({ description: 'zero-based, strictly increasing within the thread' }),
-  message_index: Type.Integer({ description: 'the same as index' }),
-}, { title: 'Message' });
+export const Message = Type.Object(
+  {
+    message_id: Type.String(),
+    ...messageFields,
+    id: Type.String({ description: 'the same as message_id' }),
+    index: Type.Integer({ description: 'zero-based, strictly increasing within the thread' }),
+    message_index: Type.Integer({ description: 'the same as index' }),
+  },
+  { title: 'Message' },
+);
 
 export const ThreadParams = Type.Object({ thread_id: Type.String({ minLength: 1, maxLength: 256 }) });
-export const MessageParams = Type.Object({ thread_id: Type.String({ minLength: 1, maxLength: 256 }), message_id: Type.String({ minLength: 1, maxLength: 256 }) });
+export const MessageParams = Type.Object({
+  thread_id: Type.String({ minLength: 1, maxLength: 256 }),
+  message_id: Type.String({ minLength: 1, maxLength: 256 }),
+});
 export const ThreadWorkspaceQuery = Type.Object({ workspace_id: WorkspaceIdField }, { additionalProperties: false });
 
 export const CreateThreadBody = Type.Object(
@@ -65,14 +73,22 @@ const messagePaging = {
 
 export const FullThreadQuery = Type.Object(messagePaging, { additionalProperties: false });
 export const ListMessagesQuery = Type.Object(
-  { ...messagePaging, after_index: Type.Optional(Type.Integer({ minimum: -1, maximum: MAX_POSITION, description: 'only messages with a greater index' })) },
+  {
+    ...messagePaging,
+    after_index: Type.Optional(
+      Type.Integer({ minimum: -1, maximum: MAX_POSITION, description: 'only messages with a greater index' }),
+    ),
+  },
   { additionalProperties: false },
 );
 
 export const AppendMessagesBody = Type.Object(
   {
     messages: Type.Array(
-      Type.Object({ role: StringEnum(CHAT_ROLES), content: MessageContentSchema, metadata: Type.Optional(JsonObject) }, { additionalProperties: false }),
+      Type.Object(
+        { role: StringEnum(CHAT_ROLES), content: MessageContentSchema, metadata: Type.Optional(JsonObject) },
+        { additionalProperties: false },
+      ),
       { minItems: 1, maxItems: 1_000 },
     ),
   },

@@ -26,7 +26,9 @@ export const WorkspaceParams = Type.Object({ workspace_id: Type.String({ minLeng
 export const SchemaResponse = Type.Object({
   memory_types: Type.Array(Type.String({ description: 'episodic, semantic, procedural, working' })),
   relationship_types: Type.Array(Type.String()),
-  relationship_categories: Type.Record(Type.String(), Type.Array(Type.String()), { description: 'each of the 11 categories with its types' }),
+  relationship_categories: Type.Record(Type.String(), Type.Array(Type.String()), {
+    description: 'each of the 11 categories with its types',
+  }),
   memory_subtypes: Type.Array(Type.String()),
   can_customize: Type.Boolean(),
 });

@@ -16,5 +16,7 @@ export const ContradictionId = RecordId('the contradiction (ctr_…)');
 export const ThroughSession = Type.Optional(RecordId('a live session this call works through (optional)'));
 
 export const WorkspaceArg = Type.Optional(
-  Identifier('Workspace; default: the X-Workspace-ID (or workspace option) of this MCP connection, else the API key’s only workspace, else `_default`'),
+  Identifier(
+    'Workspace; default: the X-Workspace-ID (or workspace option) of this MCP connection, else the API key’s only workspace, else `_default`',
+  ),
 );

@@ -1,6 +1,16 @@
 import { Type } from 'typebox';
 import type { SandboxScope } from '../../core/context/index.js';
-import { ExecuteBody, InspectBody, LoadBody, QueryBody, RlmBody, toExecuteRequest, toLoadRequest, toQueryRequest, toRlmRequest } from '../../http/schemas/context.js';
+import {
+  ExecuteBody,
+  InspectBody,
+  LoadBody,
+  QueryBody,
+  RlmBody,
+  toExecuteRequest,
+  toLoadRequest,
+  toQueryRequest,
+  toRlmRequest,
+} from '../../http/schemas/context.js';
 import type { ToolContext } from '../caller.js';
 import { defineTool } from '../tool.js';
 import { SessionId } from './arguments.js';
@@ -51,7 +61,8 @@ export const contextInspect = defineTool({
 export const contextQuery = defineTool({
   name: 'context_query',
   title: 'Ask about Python variables',
-  description: 'Ask the language model a question about the contents of sandbox variables (e.g. memories loaded with context_load); result_var stores the answer. Needs a configured language model.',
+  description:
+    'Ask the language model a question about the contents of sandbox variables (e.g. memories loaded with context_load); result_var stores the answer. Needs a configured language model.',
   input: Type.Object({ session_id: SessionId, ...QueryBody.properties }, { additionalProperties: false }),
   effect: 'writes',
   async run(args, context) {

@@ -6,8 +6,12 @@ import { ContradictionId, WorkspaceArg } from './arguments.js';
 export const contradictionsList = defineTool({
   name: 'contradictions_list',
   title: 'List contradictions',
-  description: 'Pairs of memories that contradict each other and are not resolved yet, newest first, with both statements.',
-  input: Type.Object({ ...ListContradictionsQuery.properties, workspace_id: WorkspaceArg }, { additionalProperties: false }),
+  description:
+    'Pairs of memories that contradict each other and are not resolved yet, newest first, with both statements.',
+  input: Type.Object(
+    { ...ListContradictionsQuery.properties, workspace_id: WorkspaceArg },
+    { additionalProperties: false },
+  ),
   effect: 'reads',
   async run({ limit, workspace_id }, { services, scope }) {
     const contradictions = await services.contradictions.listUnresolved((await scope(workspace_id)).workspaceId, limit);
@@ -18,8 +22,12 @@ export const contradictionsList = defineTool({
 export const contradictionResolve = defineTool({
   name: 'contradiction_resolve',
   title: 'Resolve a contradiction',
-  description: 'Settle a contradiction: keep_a (forgets b), keep_b (forgets a), keep_both, or merge (both replaced by merged_content, which is then required).',
-  input: Type.Object({ contradiction_id: ContradictionId, ...ResolveBody.properties, workspace_id: WorkspaceArg }, { additionalProperties: false }),
+  description:
+    'Settle a contradiction: keep_a (forgets b), keep_b (forgets a), keep_both, or merge (both replaced by merged_content, which is then required).',
+  input: Type.Object(
+    { contradiction_id: ContradictionId, ...ResolveBody.properties, workspace_id: WorkspaceArg },
+    { additionalProperties: false },
+  ),
   effect: 'writes',
   async run({ contradiction_id, resolution, merged_content, workspace_id }, { services, object }) {
     const { workspaceId } = await object('contradiction', contradiction_id, workspace_id);

@@ -11,7 +11,10 @@ export const remember = defineTool({
     'Store something worth knowing later: a fact, a decision, a preference, an event, how something is done. One self-contained statement per memory ' +
     '(it is found again by meaning and words). type: semantic (facts, the default), episodic (what happened), procedural (how to), working (short-lived). ' +
     'A duplicate of an existing memory is recognised and not stored twice. Returns the memory with its id.',
-  input: Type.Object({ ...CreateMemoryBody.properties, session_id: ThroughSession, workspace_id: WorkspaceArg }, { additionalProperties: false }),
+  input: Type.Object(
+    { ...CreateMemoryBody.properties, session_id: ThroughSession, workspace_id: WorkspaceArg },
+    { additionalProperties: false },
+  ),
   effect: 'writes',
   async run({ workspace_id, session_id, ...draft }, { services, scope }) {
     return services.memories.remember(await scope(workspace_id, session_id), draft);
@@ -21,8 +24,12 @@ export const remember = defineTool({
 export const updateMemory = defineTool({
   name: 'update_memory',
   title: 'Update a memory',
-  description: 'Change a memory: only the fields given change (content, importance, tags, type, subtype, metadata, pinned; status archived hides it from recall, active restores it).',
-  input: Type.Object({ memory_id: MemoryId, ...UpdateMemoryBody.properties, workspace_id: WorkspaceArg }, { additionalProperties: false }),
+  description:
+    'Change a memory: only the fields given change (content, importance, tags, type, subtype, metadata, pinned; status archived hides it from recall, active restores it).',
+  input: Type.Object(
+    { memory_id: MemoryId, ...UpdateMemoryBody.properties, workspace_id: WorkspaceArg },
+    { additionalProperties: false },
+  ),
   effect: 'writes',
   async run({ memory_id, workspace_id, ...change }, { services, object }) {
     const { workspaceId } = await object('memory', memory_id, workspace_id);
@@ -33,8 +40,12 @@ export const updateMemory = defineTool({
 export const forget = defineTool({
   name: 'forget',
   title: 'Forget a memory',
-  description: 'Delete a memory that is wrong or no longer wanted. Soft by default (status deleted, kept on record, no longer recalled); hard: true removes it for good.',
-  input: Type.Object({ memory_id: MemoryId, ...DeleteMemoryQuery.properties, workspace_id: WorkspaceArg }, { additionalProperties: false }),
+  description:
+    'Delete a memory that is wrong or no longer wanted. Soft by default (status deleted, kept on record, no longer recalled); hard: true removes it for good.',
+  input: Type.Object(
+    { memory_id: MemoryId, ...DeleteMemoryQuery.properties, workspace_id: WorkspaceArg },
+    { additionalProperties: false },
+  ),
   effect: 'deletes',
   async run({ memory_id, hard, workspace_id }, { services, object }) {
     const { workspaceId } = await object('memory', memory_id, workspace_id);

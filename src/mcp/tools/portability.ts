@@ -12,7 +12,10 @@ export const exportWorkspace = defineTool({
   input: Type.Object({ ...ExportQuery.properties, workspace_id: WorkspaceArg }, { additionalProperties: false }),
   effect: 'reads',
   async run(args, { services, scope }) {
-    const lines = await services.portability.export((await scope(args.workspace_id)).workspaceId, toExportOptions(args));
+    const lines = await services.portability.export(
+      (await scope(args.workspace_id)).workspaceId,
+      toExportOptions(args),
+    );
     let ndjson = '';
     for await (const line of lines) ndjson += `${JSON.stringify(line)}\n`;
     return ndjson;

@@ -10,7 +10,10 @@ export const recall = defineTool({
     'Find memories relevant to a question or topic, by meaning and by words, expanded over their associations. Use it before answering anything that ' +
     'earlier work, the user or the project may have settled. Filters: types, subtypes, tags (all must match), context_id, created_after/before; ' +
     'tolerance or min_relevance set how close a match must be; detail_level abstract/overview returns shorter text. Results come best first with relevance_score.',
-  input: Type.Object({ ...RecallBody.properties, session_id: ThroughSession, workspace_id: WorkspaceArg }, { additionalProperties: false }),
+  input: Type.Object(
+    { ...RecallBody.properties, session_id: ThroughSession, workspace_id: WorkspaceArg },
+    { additionalProperties: false },
+  ),
   effect: 'reads',
   async run(args, { services, scope }) {
     return services.search.recall(await scope(args.workspace_id, args.session_id), toRecallRequest(args));
@@ -23,7 +26,10 @@ export const reflect = defineTool({
   description:
     'Answer a question from what is remembered: recalls the relevant memories and synthesises an answer citing them (with a language model configured; ' +
     'otherwise quotes the memories and says so in `synthesis`). Use it for questions that need several memories put together.',
-  input: Type.Object({ ...ReflectBody.properties, session_id: ThroughSession, workspace_id: WorkspaceArg }, { additionalProperties: false }),
+  input: Type.Object(
+    { ...ReflectBody.properties, session_id: ThroughSession, workspace_id: WorkspaceArg },
+    { additionalProperties: false },
+  ),
   effect: 'reads',
   async run(args, { services, scope }) {
     return services.search.reflect(await scope(args.workspace_id, args.session_id), toReflectRequest(args));

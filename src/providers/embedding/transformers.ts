@@ -15,10 +15,17 @@ const BATCH_SIZE = 16;
 /** The part of `@huggingface/transformers` used here (it is optional, so its types may be missing). */
 interface TransformersLibrary {
   env: { allowRemoteModels: boolean; allowLocalModels: boolean };
-  pipeline(task: 'feature-extraction', model: string, options: { local_files_only: boolean; dtype?: string; device: 'cpu' }): Promise<FeatureExtractor>;
+  pipeline(
+    task: 'feature-extraction',
+    model: string,
+    options: { local_files_only: boolean; dtype?: string; device: 'cpu' },
+  ): Promise<FeatureExtractor>;
 }
 interface FeatureExtractor {
-  (texts: string[], options: { pooling: 'mean'; normalize: true }): Promise<{ data: ArrayLike<number>; dims: number[] }>;
+  (
+    texts: string[],
+    options: { pooling: 'mean'; normalize: true },
+  ): Promise<{ data: ArrayLike<number>; dims: number[] }>;
   dispose(): Promise<void>;
 }
 
@@ -40,7 +47,10 @@ export class TransformersEmbeddingProvider implements EmbeddingProvider {
   /** `loadLibrary` exists so tests can simulate the package being absent. */
   constructor(config: TransformersConfig, loadLibrary: () => Promise<unknown> = () => import(TRANSFORMERS_PACKAGE)) {
     if (config.model === undefined) {
-      throw new AppError('provider_unavailable', 'The transformers embedding provider needs MEMD_EMBEDDING_MODEL (a Hugging Face model id or a local directory)');
+      throw new AppError(
+        'provider_unavailable',
+        'The transformers embedding provider needs MEMD_EMBEDDING_MODEL (a Hugging Face model id or a local directory)',
+      );
     }
     this.model = config.model;
     this.#dimensions = config.dimensions;
@@ -60,8 +70,13 @@ export class TransformersEmbeddingProvider implements EmbeddingProvider {
   async embed(texts: readonly string[]): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
     const extractor = await this.#start();
-    return embedSkippingBlanks(texts, () => this.dimensions, (nonBlank) =>
-      embedInLengthSortedBatches(nonBlank, { batchSize: BATCH_SIZE, concurrency: 1 }, (batch) => this.#run(extractor, batch)),
+    return embedSkippingBlanks(
+      texts,
+      () => this.dimensions,
+      (nonBlank) =>
+        embedInLengthSortedBatches(nonBlank, { batchSize: BATCH_SIZE, concurrency: 1 }, (batch) =>
+          this.#run(extractor, batch),
+        ),
     );
   }
 
@@ -75,15 +90,23 @@ export class TransformersEmbeddingProvider implements EmbeddingProvider {
     try {
       output = await extractor(batch, { pooling: 'mean', normalize: true });
     } catch (error) {
-      throw new AppError('provider_error', `Embedding with ${this.model} failed: ${(error as Error).message}`, { cause: error });
+      throw new AppError('provider_error', `Embedding with ${this.model} failed: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     const [rows, width] = output.dims;
     if (output.dims.length !== 2 || rows !== batch.length || width === undefined) {
-      throw new AppError('provider_error', `${this.model} returned a tensor of shape [${output.dims.join(', ')}], expected [${batch.length}, dimensions]; is it a text embedding model?`);
+      throw new AppError(
+        'provider_error',
+        `${this.model} returned a tensor of shape [${output.dims.join(', ')}], expected [${batch.length}, dimensions]; is it a text embedding model?`,
+      );
     }
     this.#dimensions ??= width;
     if (width !== this.#dimensions) {
-      throw new AppError('provider_unavailable', `${this.model} produces ${width}-dimensional vectors but MEMD_EMBEDDING_DIMENSIONS is ${this.#dimensions}`);
+      throw new AppError(
+        'provider_unavailable',
+        `${this.model} produces ${width}-dimensional vectors but MEMD_EMBEDDING_DIMENSIONS is ${this.#dimensions}`,
+      );
     }
     return rowsToUnitVectors(Float32Array.from(output.data), width, `Model ${this.model}`);
   }
@@ -102,10 +125,13 @@ export class TransformersEmbeddingProvider implements EmbeddingProvider {
         ...(local?.dtype === undefined ? {} : { dtype: local.dtype }),
       });
     } catch (error) {
-      const where = local === undefined
-        ? `'${this.model}' from the Hugging Face hub (or its local cache). Without network access, download the model elsewhere and set MEMD_EMBEDDING_MODEL to its directory`
-        : `the model in ${local.path}. The directory needs config.json, tokenizer.json, tokenizer_config.json and onnx/model.onnx (or onnx/model_quantized.onnx)`;
-      throw new AppError('provider_unavailable', `Could not load ${where}: ${(error as Error).message}`, { cause: error });
+      const where =
+        local === undefined
+          ? `'${this.model}' from the Hugging Face hub (or its local cache). Without network access, download the model elsewhere and set MEMD_EMBEDDING_MODEL to its directory`
+          : `the model in ${local.path}. The directory needs config.json, tokenizer.json, tokenizer_config.json and onnx/model.onnx (or onnx/model_quantized.onnx)`;
+      throw new AppError('provider_unavailable', `Could not load ${where}: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     try {
       await this.#run(extractor, ['Warming up the sentence encoder.']);
@@ -121,7 +147,9 @@ export class TransformersEmbeddingProvider implements EmbeddingProvider {
     try {
       return (await this.#loadLibrary()) as TransformersLibrary;
     } catch (error) {
-      const missing = (error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes(TRANSFORMERS_PACKAGE);
+      const missing =
+        (error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND' &&
+        String((error as Error).message).includes(TRANSFORMERS_PACKAGE);
       const message = missing
         ? `MEMD_EMBEDDING_PROVIDER=transformers needs the optional package ${TRANSFORMERS_PACKAGE}, which is not installed; run \`npm install ${TRANSFORMERS_PACKAGE}\``
         : `Could not load ${TRANSFORMERS_PACKAGE}: ${(error as Error).message}`;

@@ -63,8 +63,14 @@ async function runGraph(graph: GraphModel, tokenIds: number[][]): Promise<Float3
     const output = await graph.executeAsync({ indices, values: valuesTensor });
     try {
       const data = await output.data();
-      if (!(data instanceof Float32Array) || output.shape[0] !== tokenIds.length || output.shape[1] !== USE_LITE_DIMENSIONS) {
-        throw new Error(`USE-lite returned shape [${output.shape.join(', ')}], expected [${tokenIds.length}, ${USE_LITE_DIMENSIONS}]`);
+      if (
+        !(data instanceof Float32Array) ||
+        output.shape[0] !== tokenIds.length ||
+        output.shape[1] !== USE_LITE_DIMENSIONS
+      ) {
+        throw new Error(
+          `USE-lite returned shape [${output.shape.join(', ')}], expected [${tokenIds.length}, ${USE_LITE_DIMENSIONS}]`,
+        );
       }
       return data;
     } finally {

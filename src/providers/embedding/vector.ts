@@ -24,7 +24,10 @@ export function toUnitVector(values: ArrayLike<number>, describeSource: string):
   const vector = Float32Array.from(values);
   const norm = l2Norm(vector);
   if (!Number.isFinite(norm) || norm === 0) {
-    throw new AppError('provider_error', `${describeSource} returned a ${norm === 0 ? 'zero' : 'non-finite'} vector, which cannot be normalised`);
+    throw new AppError(
+      'provider_error',
+      `${describeSource} returned a ${norm === 0 ? 'zero' : 'non-finite'} vector, which cannot be normalised`,
+    );
   }
   for (let i = 0; i < vector.length; i++) vector[i] = vector[i]! / norm;
   return vector;

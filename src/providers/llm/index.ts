@@ -37,7 +37,8 @@ export function createLlmProvider(config: LlmConfig, options: LlmProviderOptions
   };
   switch (provider) {
     case 'openai':
-      if (!baseUrl) throw new ConfigError('MEMD_LLM_PROVIDER=openai needs MEMD_LLM_BASE_URL (e.g. https://api.openai.com/v1)');
+      if (!baseUrl)
+        throw new ConfigError('MEMD_LLM_PROVIDER=openai needs MEMD_LLM_BASE_URL (e.g. https://api.openai.com/v1)');
       return createSdkProvider(openAISpec({ model, baseUrl, apiKey }), policy);
     case 'anthropic':
       return createSdkProvider(anthropicSpec({ model, baseUrl, apiKey }), policy);

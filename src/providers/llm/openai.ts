@@ -17,5 +17,9 @@ export function openAISpec(endpoint: LlmEndpoint & { baseUrl: string }): SdkProv
 
 /** LM Studio answers 400 "'response_format.type' must be 'json_schema' or 'text'" to JSON mode. */
 function rejectsNativeJson(error: unknown): boolean {
-  return APICallError.isInstance(error) && error.statusCode === 400 && /response_format/i.test(error.responseBody ?? error.message);
+  return (
+    APICallError.isInstance(error) &&
+    error.statusCode === 400 &&
+    /response_format/i.test(error.responseBody ?? error.message)
+  );
 }

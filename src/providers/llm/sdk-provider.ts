@@ -45,7 +45,9 @@ class EmptyAnswer extends Error {
 
 /** One code path for every AI SDK provider: prompt shaping, JSON mode, retries, timeout, error mapping. */
 export function createSdkProvider(spec: SdkProviderSpec, policy: RetryPolicy): LlmProvider {
-  const jsonModel = spec.nativeJson ? wrapLanguageModel({ model: spec.model, middleware: jsonResponseFormat }) : spec.model;
+  const jsonModel = spec.nativeJson
+    ? wrapLanguageModel({ model: spec.model, middleware: jsonResponseFormat })
+    : spec.model;
   let nativeJson = spec.nativeJson;
 
   const generate = async (request: LlmRequest, signal: AbortSignal, useNativeJson: boolean): Promise<LlmResponse> => {
@@ -81,7 +83,12 @@ export function createSdkProvider(spec: SdkProviderSpec, policy: RetryPolicy): L
     async complete(request) {
       assertPortable(request);
       try {
-        return await runWithRetries((signal) => attempt(request, signal), policy, classifyUpstreamError, request.signal);
+        return await runWithRetries(
+          (signal) => attempt(request, signal),
+          policy,
+          classifyUpstreamError,
+          request.signal,
+        );
       } catch (error) {
         throw error instanceof GaveUp ? providerError(spec, policy, error) : error;
       }
@@ -96,7 +103,10 @@ export function createSdkProvider(spec: SdkProviderSpec, policy: RetryPolicy): L
 function assertPortable(request: LlmRequest): void {
   const firstTurn = request.messages.findIndex((message) => message.role !== 'system');
   if (firstTurn !== -1 && request.messages.slice(firstTurn).some((message) => message.role === 'system')) {
-    throw new AppError('internal_error', 'LlmRequest: system messages must precede the user/assistant turns (use `system` for instructions)');
+    throw new AppError(
+      'internal_error',
+      'LlmRequest: system messages must precede the user/assistant turns (use `system` for instructions)',
+    );
   }
 }
 
@@ -105,7 +115,10 @@ function providerError(spec: SdkProviderSpec, policy: RetryPolicy, failure: Gave
   const tries = `${failure.attempts} attempt${failure.attempts === 1 ? '' : 's'}`;
   let message: string;
   if (failure.reason === 'timeout') {
-    const before = failure.lastError === undefined ? '' : `; the attempt before failed with ${describeUpstreamError(failure.lastError)}`;
+    const before =
+      failure.lastError === undefined
+        ? ''
+        : `; the attempt before failed with ${describeUpstreamError(failure.lastError)}`;
     message = `${who} timed out after ${policy.timeoutMs} ms (${tries}${before}); raise MEMD_LLM_TIMEOUT_MS or check the endpoint`;
   } else {
     const why = failure.reason === 'no_time_left' ? `, no time left for a retry within ${policy.timeoutMs} ms` : '';

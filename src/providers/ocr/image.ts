@@ -17,10 +17,14 @@ export function checkImage(bytes: Uint8Array, maxPixels: number): { width: numbe
     throw new OcrProblem('invalid_image', `not a readable image: ${(error as Error).message}`);
   }
   const { width, height, type = 'unknown' } = size;
-  if (!READABLE.has(type)) throw new OcrProblem('invalid_image', `${type} images are not read (PNG, JPEG, TIFF, WebP, BMP and PNM are)`);
+  if (!READABLE.has(type))
+    throw new OcrProblem('invalid_image', `${type} images are not read (PNG, JPEG, TIFF, WebP, BMP and PNM are)`);
   if (!(width > 0 && height > 0)) throw new OcrProblem('invalid_image', 'the image has no pixels');
   if (width * height > maxPixels) {
-    throw new OcrProblem('image_too_large', `the image is ${width}×${height} pixels, more than MEMD_OCR_MAX_PIXELS (${maxPixels}); scale it down`);
+    throw new OcrProblem(
+      'image_too_large',
+      `the image is ${width}×${height} pixels, more than MEMD_OCR_MAX_PIXELS (${maxPixels}); scale it down`,
+    );
   }
   return { width, height, type };
 }

@@ -25,20 +25,39 @@ export class PeerOcrProvider implements OcrProvider {
     let response: Response;
     let body: unknown;
     try {
-      response = await fetch(this.#endpoint, { method: 'POST', headers, body: image, signal: AbortSignal.timeout(this.config.timeoutMs) });
+      response = await fetch(this.#endpoint, {
+        method: 'POST',
+        headers,
+        body: image,
+        signal: AbortSignal.timeout(this.config.timeoutMs),
+      });
       body = await response.json().catch(() => null);
     } catch (error) {
-      if ((error as Error).name === 'TimeoutError') throw new OcrProblem('ocr_timeout', `the OCR peer did not answer within ${this.config.timeoutMs} ms (MEMD_OCR_TIMEOUT_MS)`);
+      if ((error as Error).name === 'TimeoutError')
+        throw new OcrProblem(
+          'ocr_timeout',
+          `the OCR peer did not answer within ${this.config.timeoutMs} ms (MEMD_OCR_TIMEOUT_MS)`,
+        );
       const cause = (error as Error).cause as Error | undefined;
-      throw new OcrProblem('ocr_failed', `the OCR peer at ${this.#endpoint} failed: ${cause?.message ?? (error as Error).message}`);
+      throw new OcrProblem(
+        'ocr_failed',
+        `the OCR peer at ${this.#endpoint} failed: ${cause?.message ?? (error as Error).message}`,
+      );
     }
     if (!response.ok) {
-      const { message, code } = ((body as { error?: { message?: unknown; code?: unknown } } | null)?.error ?? {}) as { message?: unknown; code?: unknown };
+      const { message, code } = ((body as { error?: { message?: unknown; code?: unknown } } | null)?.error ?? {}) as {
+        message?: unknown;
+        code?: unknown;
+      };
       const problem = PROBLEM_CODES.find((c) => c === code) ?? 'ocr_failed';
-      throw new OcrProblem(problem, typeof message === 'string' ? message : `the OCR peer answered HTTP ${response.status}`);
+      throw new OcrProblem(
+        problem,
+        typeof message === 'string' ? message : `the OCR peer answered HTTP ${response.status}`,
+      );
     }
     const result = body as Partial<OcrResult> | null;
-    if (typeof result?.text !== 'string' || typeof result.model !== 'string') throw new OcrProblem('ocr_failed', `the OCR peer at ${this.#endpoint} answered without text and model`);
+    if (typeof result?.text !== 'string' || typeof result.model !== 'string')
+      throw new OcrProblem('ocr_failed', `the OCR peer at ${this.#endpoint} answered without text and model`);
     return result as OcrResult;
   }
 

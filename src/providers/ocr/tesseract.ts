@@ -25,10 +25,15 @@ type Confident = { confidence: number };
 const unit = (confidence: number): number => Math.round(Math.max(0, Math.min(100, confidence))) / 100;
 const box = ({ x0, y0, x1, y1 }: Bbox): OcrBox => ({ x0, y0, x1, y1 });
 /** Of confidences already on 0..1. */
-const mean = (items: readonly Confident[]): number => (items.length === 0 ? 0 : Math.round((100 * items.reduce((sum, item) => sum + item.confidence, 0)) / items.length) / 100);
+const mean = (items: readonly Confident[]): number =>
+  items.length === 0
+    ? 0
+    : Math.round((100 * items.reduce((sum, item) => sum + item.confidence, 0)) / items.length) / 100;
 
 function linesOf(page: Page): OcrLine[] {
-  const lines: Line[] = (page.blocks ?? []).flatMap((block) => block.paragraphs.flatMap((paragraph) => paragraph.lines));
+  const lines: Line[] = (page.blocks ?? []).flatMap((block) =>
+    block.paragraphs.flatMap((paragraph) => paragraph.lines),
+  );
   return lines.map((line) => ({
     text: line.text.trim(),
     confidence: unit(line.confidence),
@@ -76,18 +81,35 @@ export class TesseractOcrProvider implements OcrProvider {
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         engine.alive = false;
-        reject(new OcrProblem('ocr_timeout', `reading the image took longer than ${this.config.timeoutMs} ms (MEMD_OCR_TIMEOUT_MS)`));
+        reject(
+          new OcrProblem(
+            'ocr_timeout',
+            `reading the image took longer than ${this.config.timeoutMs} ms (MEMD_OCR_TIMEOUT_MS)`,
+          ),
+        );
       }, this.config.timeoutMs);
     });
     try {
-      const { data } = await Promise.race([engine.worker.recognize(image, {}, { text: true, blocks: true }), deadline, engine.death]);
+      const { data } = await Promise.race([
+        engine.worker.recognize(image, {}, { text: true, blocks: true }),
+        deadline,
+        engine.death,
+      ]);
       const lines = linesOf(data);
-      return { text: data.text.trim(), confidence: mean(lines.flatMap((line) => line.words)), model: this.model, width, height, lines };
+      return {
+        text: data.text.trim(),
+        confidence: mean(lines.flatMap((line) => line.words)),
+        model: this.model,
+        width,
+        height,
+        lines,
+      };
     } catch (error) {
       if (error instanceof OcrProblem) throw error;
       const message = error instanceof Error ? error.message : String(error);
       // Leptonica could not decode the bytes although the header looked like an image: truncated or corrupt.
-      if (/read image/i.test(message)) throw new OcrProblem('invalid_image', 'the image could not be decoded (corrupt or truncated)');
+      if (/read image/i.test(message))
+        throw new OcrProblem('invalid_image', 'the image could not be decoded (corrupt or truncated)');
       throw new OcrProblem('ocr_failed', `the OCR engine failed: ${message}`);
     } finally {
       clearTimeout(timer);
@@ -113,7 +135,10 @@ export class TesseractOcrProvider implements OcrProvider {
     } catch (error) {
       this.#busy--;
       this.#waiting.shift()?.();
-      throw new OcrProblem('ocr_failed', `the OCR model could not be loaded: ${error instanceof Error ? error.message : String(error)}`);
+      throw new OcrProblem(
+        'ocr_failed',
+        `the OCR model could not be loaded: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 
@@ -123,7 +148,10 @@ export class TesseractOcrProvider implements OcrProvider {
     else void this.#stop(engine);
     this.#waiting.shift()?.();
     clearTimeout(this.#idleTimer);
-    this.#idleTimer = setTimeout(() => void Promise.all(this.#idle.splice(0).map((e) => this.#stop(e))), IDLE_MS).unref();
+    this.#idleTimer = setTimeout(
+      () => void Promise.all(this.#idle.splice(0).map((e) => this.#stop(e))),
+      IDLE_MS,
+    ).unref();
   }
 
   async #start(): Promise<Engine> {
@@ -143,7 +171,9 @@ export class TesseractOcrProvider implements OcrProvider {
       worker,
       alive: true,
       death: new Promise<never>((_, reject) => {
-        thread.on('error', (error: Error) => reject(new OcrProblem('ocr_failed', `the OCR engine stopped: ${error.message}`)));
+        thread.on('error', (error: Error) =>
+          reject(new OcrProblem('ocr_failed', `the OCR engine stopped: ${error.message}`)),
+        );
         thread.once('exit', () => reject(new OcrProblem('ocr_failed', 'the OCR engine stopped')));
       }),
     };

@@ -35,19 +35,30 @@ export class OpenAiTranscriber {
     let response: Response;
     let text: string;
     try {
-      response = await fetch(this.#endpoint, { method: 'POST', headers, body: form, signal: AbortSignal.timeout(this.config.timeoutMs) });
+      response = await fetch(this.#endpoint, {
+        method: 'POST',
+        headers,
+        body: form,
+        signal: AbortSignal.timeout(this.config.timeoutMs),
+      });
       text = await response.text();
     } catch (error) {
-      if ((error as Error).name === 'TimeoutError') throw new TranscriptionProblem(`the transcription endpoint did not answer within ${this.config.timeoutMs} ms (MEMD_TRANSCRIPTION_TIMEOUT_MS)`);
+      if ((error as Error).name === 'TimeoutError')
+        throw new TranscriptionProblem(
+          `the transcription endpoint did not answer within ${this.config.timeoutMs} ms (MEMD_TRANSCRIPTION_TIMEOUT_MS)`,
+        );
       const cause = (error as Error).cause as Error | undefined;
-      throw new TranscriptionProblem(`the transcription endpoint ${this.#endpoint} failed: ${cause?.message ?? (error as Error).message}`);
+      throw new TranscriptionProblem(
+        `the transcription endpoint ${this.#endpoint} failed: ${cause?.message ?? (error as Error).message}`,
+      );
     }
     const body = parseJson(text);
     if (!response.ok) {
       const message = typeof body?.error?.message === 'string' ? body.error.message : text.slice(0, 200);
       throw new TranscriptionProblem(`the transcription endpoint answered HTTP ${response.status}: ${message}`);
     }
-    if (typeof body?.text !== 'string') throw new TranscriptionProblem(`the transcription endpoint ${this.#endpoint} answered without a \`text\` field`);
+    if (typeof body?.text !== 'string')
+      throw new TranscriptionProblem(`the transcription endpoint ${this.#endpoint} answered without a \`text\` field`);
     return { text: body.text, model: this.model };
   }
 }

@@ -23,7 +23,16 @@
  */
 
 /** Pyodide's bridge to JavaScript and what reaches below Python: no module of theirs exists in a sandbox. */
-export const BRIDGE_MODULES = ['js', 'pyodide_js', 'pyodide', '_pyodide', '_pyodide_core', 'ctypes', '_ctypes', 'micropip'] as const;
+export const BRIDGE_MODULES = [
+  'js',
+  'pyodide_js',
+  'pyodide',
+  '_pyodide',
+  '_pyodide_core',
+  'ctypes',
+  '_ctypes',
+  'micropip',
+] as const;
 
 export const FENCE_SOURCE = String.raw`
 def install_fence(*allowed):

@@ -24,14 +24,16 @@ export function erasePackages(archive: Uint8Array, packages: readonly string[]):
   const decoder = new TextDecoder();
   let erased = 0;
   for (let entry = view.getUint32(end + 16, true), i = 0; i < count; i++) {
-    if (view.getUint32(entry, true) !== CENTRAL_ENTRY) throw new Error('sandbox: the standard library archive is not a plain zip');
+    if (view.getUint32(entry, true) !== CENTRAL_ENTRY)
+      throw new Error('sandbox: the standard library archive is not a plain zip');
     const compressedSize = view.getUint32(entry + 20, true);
     const nameLength = view.getUint16(entry + 28, true);
     const next = entry + 46 + nameLength + view.getUint16(entry + 30, true) + view.getUint16(entry + 32, true);
     const name = decoder.decode(archive.subarray(entry + 46, entry + 46 + nameLength));
     if (packages.includes(name.split('/')[0]!)) {
       const local = view.getUint32(entry + 42, true);
-      if (view.getUint32(local, true) !== LOCAL_HEADER) throw new Error('sandbox: the standard library archive is not a plain zip');
+      if (view.getUint32(local, true) !== LOCAL_HEADER)
+        throw new Error('sandbox: the standard library archive is not a plain zip');
       const localName = local + 30;
       const data = localName + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
       archive.fill(ERASED, entry + 46, entry + 46 + nameLength);

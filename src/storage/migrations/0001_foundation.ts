@@ -8,7 +8,11 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
   // In `public`, so that every schema on the search path sees the type.
   if (pg) await sql`CREATE EXTENSION IF NOT EXISTS vector SCHEMA public`.execute(db);
 
-  await db.schema.createTable('meta').addColumn('key', 'text', (c) => c.primaryKey()).addColumn('value', 'text', (c) => c.notNull()).execute();
+  await db.schema
+    .createTable('meta')
+    .addColumn('key', 'text', (c) => c.primaryKey())
+    .addColumn('value', 'text', (c) => c.notNull())
+    .execute();
 
   await db.schema
     .createTable('workspaces')
@@ -34,7 +38,9 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
 
   await db.schema
     .createTable('memories')
-    .addColumn('seq', pg ? 'bigint' : 'integer', (c) => (pg ? c.primaryKey().generatedAlwaysAsIdentity() : c.primaryKey().autoIncrement()))
+    .addColumn('seq', pg ? 'bigint' : 'integer', (c) =>
+      pg ? c.primaryKey().generatedAlwaysAsIdentity() : c.primaryKey().autoIncrement(),
+    )
     .addColumn('id', 'text', (c) => c.notNull().unique())
     .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id').onDelete('cascade'))
     .addColumn('tenant_id', 'text', (c) => c.notNull())
@@ -65,7 +71,11 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
     .addColumn('updated_at', t.timestamp, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('memories_ws_created').on('memories').columns(['workspace_id', 'status', 'created_at']).execute();
+  await db.schema
+    .createIndex('memories_ws_created')
+    .on('memories')
+    .columns(['workspace_id', 'status', 'created_at'])
+    .execute();
   await db.schema.createIndex('memories_ws_hash').on('memories').columns(['workspace_id', 'content_hash']).execute();
   await db.schema.createIndex('memories_ws_subject').on('memories').columns(['workspace_id', 'subject_id']).execute();
   await db.schema.createIndex('memories_ws_session').on('memories').columns(['workspace_id', 'session_id']).execute();
@@ -80,11 +90,15 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
   await db.schema.createIndex('memory_vectors_ws').on('memory_vectors').column('workspace_id').execute();
 
   if (pg) {
-    await sql`ALTER TABLE memories ADD COLUMN search_tsv tsvector GENERATED ALWAYS AS (to_tsvector('english', content)) STORED`.execute(db);
+    await sql`ALTER TABLE memories ADD COLUMN search_tsv tsvector GENERATED ALWAYS AS (to_tsvector('english', content)) STORED`.execute(
+      db,
+    );
     await sql`CREATE INDEX memories_search_tsv ON memories USING gin (search_tsv)`.execute(db);
   } else {
     // Contentless: the text lives in `memories`; rowid = memories.seq.
-    await sql`CREATE VIRTUAL TABLE memory_fts USING fts5(content, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2')`.execute(db);
+    await sql`CREATE VIRTUAL TABLE memory_fts USING fts5(content, content='', contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2')`.execute(
+      db,
+    );
   }
 
   await db.schema
@@ -104,7 +118,9 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
 
   await db.schema
     .createTable('tasks')
-    .addColumn('id', pg ? 'bigint' : 'integer', (c) => (pg ? c.primaryKey().generatedAlwaysAsIdentity() : c.primaryKey().autoIncrement()))
+    .addColumn('id', pg ? 'bigint' : 'integer', (c) =>
+      pg ? c.primaryKey().generatedAlwaysAsIdentity() : c.primaryKey().autoIncrement(),
+    )
     .addColumn('kind', 'text', (c) => c.notNull())
     .addColumn('workspace_id', 'text', (c) => c.references('workspaces.id').onDelete('cascade'))
     .addColumn('payload', t.json, (c) => c.notNull())

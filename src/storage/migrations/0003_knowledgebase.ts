@@ -10,8 +10,16 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
   // Edges of given memories within a workspace (traversal, recall's graph arm) and a workspace's edges in id order
   // (graph analysis, export). Without these, SQLite answers both from (workspace_id, created_at): every edge of the
   // workspace read and sorted per call.
-  await db.schema.createIndex('associations_ws_source').on('associations').columns(['workspace_id', 'source_id']).execute();
-  await db.schema.createIndex('associations_ws_target').on('associations').columns(['workspace_id', 'target_id']).execute();
+  await db.schema
+    .createIndex('associations_ws_source')
+    .on('associations')
+    .columns(['workspace_id', 'source_id'])
+    .execute();
+  await db.schema
+    .createIndex('associations_ws_target')
+    .on('associations')
+    .columns(['workspace_id', 'target_id'])
+    .execute();
   await db.schema.createIndex('associations_ws_id').on('associations').columns(['workspace_id', 'id']).execute();
 
   await db.schema
@@ -53,9 +61,19 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
     .addColumn('article_id', 'text', (c) => c.notNull())
     .addColumn('memory_id', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('kb_article_memories_pk', ['workspace_id', 'article_id', 'memory_id'])
-    .addForeignKeyConstraint('kb_article_memories_article', ['workspace_id', 'article_id'], 'kb_articles', ['workspace_id', 'id'], (fk) => fk.onDelete('cascade'))
+    .addForeignKeyConstraint(
+      'kb_article_memories_article',
+      ['workspace_id', 'article_id'],
+      'kb_articles',
+      ['workspace_id', 'id'],
+      (fk) => fk.onDelete('cascade'),
+    )
     .execute();
-  await db.schema.createIndex('kb_article_memories_memory').on('kb_article_memories').columns(['workspace_id', 'memory_id']).execute();
+  await db.schema
+    .createIndex('kb_article_memories_memory')
+    .on('kb_article_memories')
+    .columns(['workspace_id', 'memory_id'])
+    .execute();
 
   await db.schema
     .createTable('kb_jobs')

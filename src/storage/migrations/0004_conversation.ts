@@ -27,7 +27,11 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
     .addColumn('updated_at', t.timestamp, (c) => c.notNull())
     .addPrimaryKeyConstraint('chat_threads_pk', ['workspace_id', 'id'])
     .execute();
-  await db.schema.createIndex('chat_threads_ws_updated').on('chat_threads').columns(['workspace_id', 'updated_at']).execute();
+  await db.schema
+    .createIndex('chat_threads_ws_updated')
+    .on('chat_threads')
+    .columns(['workspace_id', 'updated_at'])
+    .execute();
   await db.schema.createIndex('chat_threads_expiry').on('chat_threads').column('expires_at').execute();
 
   await db.schema
@@ -40,7 +44,13 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
     .addColumn('content', t.json, (c) => c.notNull())
     .addColumn('metadata', t.json, (c) => c.notNull())
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
-    .addForeignKeyConstraint('chat_messages_thread', ['workspace_id', 'thread_id'], 'chat_threads', ['workspace_id', 'id'], (fk) => fk.onDelete('cascade'))
+    .addForeignKeyConstraint(
+      'chat_messages_thread',
+      ['workspace_id', 'thread_id'],
+      'chat_threads',
+      ['workspace_id', 'id'],
+      (fk) => fk.onDelete('cascade'),
+    )
     .addUniqueConstraint('chat_messages_index', ['workspace_id', 'thread_id', 'message_index'])
     .execute();
 
@@ -61,7 +71,11 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
     // A pair is recorded once (the older memory is always `a`), whatever detects it again later.
     .addUniqueConstraint('contradictions_pair', ['memory_a_id', 'memory_b_id'])
     .execute();
-  await db.schema.createIndex('contradictions_ws_open').on('contradictions').columns(['workspace_id', 'resolved_at', 'detected_at']).execute();
+  await db.schema
+    .createIndex('contradictions_ws_open')
+    .on('contradictions')
+    .columns(['workspace_id', 'resolved_at', 'detected_at'])
+    .execute();
   await db.schema.createIndex('contradictions_b').on('contradictions').column('memory_b_id').execute();
 
   await db.schema

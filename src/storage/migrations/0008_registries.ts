@@ -31,7 +31,11 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
     .addColumn('updated_at', t.timestamp, (c) => c.notNull())
     .addPrimaryKeyConstraint('application_workspaces_pk', ['application_id', 'workspace_id'])
     .execute();
-  await db.schema.createIndex('application_workspaces_ws').on('application_workspaces').column('workspace_id').execute();
+  await db.schema
+    .createIndex('application_workspaces_ws')
+    .on('application_workspaces')
+    .column('workspace_id')
+    .execute();
 
   // Scoped entries (skills, MCP servers): workspace_id and user_id are null above their scope. `scope_key` spells
   // scope + owners without nulls, so one unique constraint holds a name once per scope and owner on both engines.
@@ -109,5 +113,9 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
     .addColumn('updated_at', t.timestamp, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('data_providers_ws').on('data_providers').columns(['workspace_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('data_providers_ws')
+    .on('data_providers')
+    .columns(['workspace_id', 'created_at'])
+    .execute();
 }

@@ -51,7 +51,11 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
     .addUniqueConstraint('document_pages_no', ['document_id', 'page_no'])
     .execute();
-  await db.schema.createIndex('document_pages_ws').on('document_pages').columns(['workspace_id', 'document_id']).execute();
+  await db.schema
+    .createIndex('document_pages_ws')
+    .on('document_pages')
+    .columns(['workspace_id', 'document_id'])
+    .execute();
 
   await db.schema
     .createTable('ingestion_jobs')
@@ -73,7 +77,11 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
     .addColumn('finished_at', t.timestamp)
     .addColumn('updated_at', t.timestamp, (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('ingestion_jobs_ws_created').on('ingestion_jobs').columns(['workspace_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('ingestion_jobs_ws_created')
+    .on('ingestion_jobs')
+    .columns(['workspace_id', 'created_at'])
+    .execute();
   await db.schema.createIndex('ingestion_jobs_document').on('ingestion_jobs').column('document_id').execute();
 
   // Which memories a document's chunks became; `job_id` is the run that last produced each (reprocess drops the rest).
@@ -87,6 +95,10 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
     .addColumn('chunk_index', 'integer', (c) => c.notNull())
     .addPrimaryKeyConstraint('document_memories_pk', ['document_id', 'memory_id'])
     .execute();
-  await db.schema.createIndex('document_memories_order').on('document_memories').columns(['document_id', 'page_no', 'chunk_index']).execute();
+  await db.schema
+    .createIndex('document_memories_order')
+    .on('document_memories')
+    .columns(['document_id', 'page_no', 'chunk_index'])
+    .execute();
   await db.schema.createIndex('document_memories_memory').on('document_memories').column('memory_id').execute();
 }

@@ -6,6 +6,10 @@ import type { Kysely } from 'kysely';
  * The new index serves every query the (workspace, target) one did, so that one goes.
  */
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createIndex('associations_ws_target_rel').on('associations').columns(['workspace_id', 'target_id', 'relationship']).execute();
+  await db.schema
+    .createIndex('associations_ws_target_rel')
+    .on('associations')
+    .columns(['workspace_id', 'target_id', 'relationship'])
+    .execute();
   await db.schema.dropIndex('associations_ws_target').execute();
 }

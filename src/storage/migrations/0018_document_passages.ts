@@ -20,9 +20,15 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
     .addColumn('embedding', dialect === 'postgres' ? sql`vector` : 'blob', (c) => c.notNull())
     .addPrimaryKeyConstraint('document_passages_pk', ['page_id', 'passage_no'])
     .execute();
-  await db.schema.createIndex('document_passages_ws').on('document_passages').columns(['workspace_id', 'document_id']).execute();
+  await db.schema
+    .createIndex('document_passages_ws')
+    .on('document_passages')
+    .columns(['workspace_id', 'document_id'])
+    .execute();
   await sql`INSERT INTO document_passages (page_id, passage_no, workspace_id, document_id, text, embedding)
-    SELECT id, 0, workspace_id, document_id, substr(transcript, 1, 8000), embedding FROM document_pages WHERE transcript <> ''`.execute(db);
+    SELECT id, 0, workspace_id, document_id, substr(transcript, 1, 8000), embedding FROM document_pages WHERE transcript <> ''`.execute(
+    db,
+  );
   await db.schema.alterTable('document_pages').dropColumn('embedding').execute();
   await db.schema.alterTable('document_pages').addColumn('transcript_confidence', t.float).execute();
   await db.schema

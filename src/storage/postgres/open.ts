@@ -50,7 +50,10 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sql
     await db.destroy().catch(() => undefined);
     // At start the operator needs the driver's own words (refused, authentication failed), not the API's 503.
     const reason = error instanceof AppError && error.cause instanceof Error ? error.cause : error;
-    throw new Error(`opening the PostgreSQL database failed: ${reason instanceof Error ? reason.message : String(reason)}`, { cause: error });
+    throw new Error(
+      `opening the PostgreSQL database failed: ${reason instanceof Error ? reason.message : String(reason)}`,
+      { cause: error },
+    );
   }
   return new SqlStorage(db, new PostgresSearchEngine(options.dimensions), async () => {});
 }
@@ -63,7 +66,11 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sql
  * whole database rather than one per schema: starts are rare and migrations short, and nodes of different schemas
  * then never interleave catalogue changes (see also migrateToLatest on naming the schema of Kysely's tables).
  */
-async function migrateExclusively(url: string, schema: string | undefined, migrate: () => Promise<void>): Promise<void> {
+async function migrateExclusively(
+  url: string,
+  schema: string | undefined,
+  migrate: () => Promise<void>,
+): Promise<void> {
   const lock = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
   lock.on('error', () => undefined);
   await lock.connect();

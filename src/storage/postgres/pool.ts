@@ -16,9 +16,19 @@ export const CONNECT_TIMEOUT_MS = 30_000;
  */
 const UNAVAILABLE_STATES = /^(08...|57P0[1-3]|53300)$/;
 /** Socket-level failures node reports before any SQLSTATE exists. */
-const UNAVAILABLE_SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const UNAVAILABLE_SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 /** pg's own words for a connection that ended under a query, or a client left unusable by that. */
-const UNAVAILABLE_MESSAGES = /Connection terminated|not queryable|timeout exceeded when trying to connect|Connection ended/i;
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|not queryable|timeout exceeded when trying to connect|Connection ended/i;
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
@@ -28,7 +38,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 const unavailable = (cause: unknown): AppError =>
-  new AppError('storage_unavailable', 'the database is not available; try again shortly', { retryAfter: RETRY_AFTER_SECONDS, cause });
+  new AppError('storage_unavailable', 'the database is not available; try again shortly', {
+    retryAfter: RETRY_AFTER_SECONDS,
+    cause,
+  });
 
 /** Rethrows a lost database as `storage_unavailable` (503), anything else as it came. */
 function translate(error: unknown): never {
@@ -51,7 +64,12 @@ export interface PoolOptions {
  * than kept half set up.
  */
 export function createPool(options: PoolOptions): { pool: PostgresPool; raw: pg.Pool } {
-  const raw = new pg.Pool({ connectionString: options.url, max: options.size, types: options.types, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  const raw = new pg.Pool({
+    connectionString: options.url,
+    max: options.size,
+    types: options.types,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
   // An idle connection that drops (a restart, a network cut) emits here; the pool has already let it go.
   raw.on('error', () => undefined);
   const prepared = new WeakSet<pg.PoolClient>();
@@ -63,7 +81,9 @@ export function createPool(options: PoolOptions): { pool: PostgresPool; raw: pg.
     if (!wrapper) {
       wrapper = {
         query: ((sql: unknown, parameters?: ReadonlyArray<unknown>) =>
-          typeof sql === 'string' ? client.query(sql, parameters as unknown[]).catch(translate) : client.query(sql as never)) as unknown as PostgresPoolClient['query'],
+          typeof sql === 'string'
+            ? client.query(sql, parameters as unknown[]).catch(translate)
+            : client.query(sql as never)) as unknown as PostgresPoolClient['query'],
         // pg replaces `release` on every checkout: always call the current one.
         release: () => client.release(),
       };

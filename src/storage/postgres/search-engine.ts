@@ -10,7 +10,8 @@ import { FACT_SCOPE, factOf, type KeywordTerm, type MemoryFilter, type VectorHit
  */
 function tsQuery(query: Pick<KeywordQuery, 'terms' | 'required'>): RawBuilder<unknown> {
   const term = (text: string) => sql`phraseto_tsquery('english', ${text})`;
-  const anyOf = (terms: readonly string[]) => (terms.length === 1 ? term(terms[0]!) : sql`(${sql.join(terms.map(term), sql` || `)})`);
+  const anyOf = (terms: readonly string[]) =>
+    terms.length === 1 ? term(terms[0]!) : sql`(${sql.join(terms.map(term), sql` || `)})`;
   const parts = query.required.map((required) => (typeof required === 'string' ? term(required) : anyOf(required)));
   if (query.terms.length > 0) parts.push(anyOf(query.terms));
   return sql.join(parts, sql` && `);
@@ -24,7 +25,10 @@ function tsQuery(query: Pick<KeywordQuery, 'terms' | 'required'>): RawBuilder<un
 function relevance(query: KeywordQuery, tsquery: RawBuilder<unknown>): RawBuilder<number> {
   const { weights } = query;
   if (!weights || query.terms.length === 0) return sql<number>`ts_rank_cd(memories.search_tsv, (${tsquery}))`;
-  const parts = query.terms.map((term, i) => sql`${weights[i] ?? 1}::float8 * ts_rank(memories.search_tsv, phraseto_tsquery('english', ${term}), 1)`);
+  const parts = query.terms.map(
+    (term, i) =>
+      sql`${weights[i] ?? 1}::float8 * ts_rank(memories.search_tsv, phraseto_tsquery('english', ${term}), 1)`,
+  );
   return sql<number>`(${sql.join(parts, sql` + `)})`;
 }
 
@@ -71,7 +75,14 @@ export class PostgresSearchEngine implements SearchEngine {
   onVectorsRemoved(): void {}
   onWorkspaceDropped(): void {}
 
-  vectorSearch(db: Kysely<Database>, workspaceId: string, vectors: readonly Float32Array[], k: number, filter: MemoryFilter, bestEffort: boolean): Promise<VectorHit[][]> {
+  vectorSearch(
+    db: Kysely<Database>,
+    workspaceId: string,
+    vectors: readonly Float32Array[],
+    k: number,
+    filter: MemoryFilter,
+    bestEffort: boolean,
+  ): Promise<VectorHit[][]> {
     const sqlFilter = memoryFilter(this, workspaceId, filter);
     const search = bestEffort ? this.nearestAmongNearest.bind(this) : this.nearest.bind(this);
     return Promise.all(vectors.map((vector) => search(db, workspaceId, vector, k, sqlFilter)));
@@ -81,7 +92,13 @@ export class PostgresSearchEngine implements SearchEngine {
    * Best effort: the filter's matches among the workspace's nearest vectors. A selective filter (a time window)
    * made the iterative index scan walk up to its tuple limit, 1.2-1.4 s a search at 164k vectors (bench:recall).
    */
-  private async nearestAmongNearest(db: Kysely<Database>, workspaceId: string, vector: Float32Array, k: number, filter: FilterBuilder): Promise<VectorHit[]> {
+  private async nearestAmongNearest(
+    db: Kysely<Database>,
+    workspaceId: string,
+    vector: Float32Array,
+    k: number,
+    filter: FilterBuilder,
+  ): Promise<VectorHit[]> {
     const distance = sql<number>`${this.typedEmbedding} <=> ${sql`${this.encodeVector(vector)}::vector(${sql.lit(this.dimensions)})`}`;
     const near = db
       .selectFrom('memory_vectors')
@@ -101,7 +118,13 @@ export class PostgresSearchEngine implements SearchEngine {
     return rows.map((r) => ({ id: r.id, score: 1 - Number(r.distance), factOf: factOf(r) }));
   }
 
-  private async nearest(db: Kysely<Database>, workspaceId: string, vector: Float32Array, k: number, filter: FilterBuilder): Promise<VectorHit[]> {
+  private async nearest(
+    db: Kysely<Database>,
+    workspaceId: string,
+    vector: Float32Array,
+    k: number,
+    filter: FilterBuilder,
+  ): Promise<VectorHit[]> {
     const query = sql`${this.encodeVector(vector)}::vector(${sql.lit(this.dimensions)})`;
     const distance = sql<number>`${this.typedEmbedding} <=> ${query}`;
     const rows = await db
@@ -114,23 +137,27 @@ export class PostgresSearchEngine implements SearchEngine {
       .limit(k)
       .execute();
     // Iterative index scans return rows in relaxed order: sort exactly here.
-    return rows.map((r) => ({ id: r.id, score: 1 - Number(r.distance), factOf: factOf(r) })).sort((a, b) => b.score - a.score);
+    return rows
+      .map((r) => ({ id: r.id, score: 1 - Number(r.distance), factOf: factOf(r) }))
+      .sort((a, b) => b.score - a.score);
   }
 
   keywordRanking(db: Kysely<Database>, query: KeywordQuery, k: number, workspaceId: string, filter: MemoryFilter) {
     const tsquery = tsQuery(query);
     // Newest first scores none (as SQLite): the caller ranks the matches itself.
     const score = query.order === 'newest' ? sql<number>`0` : relevance(query, tsquery);
-    return db
-      .selectFrom('memories')
-      .select(['memories.seq', score.as('score')])
-      .where(sql<SqlBool>`memories.search_tsv @@ (${tsquery})`)
-      // Facts stay out of keyword search (FACT_SCOPE); the generated column still indexes them.
-      .where(sql<SqlBool>`memories.source_scope IS DISTINCT FROM ${FACT_SCOPE}`)
-      .where(memoryFilter(this, workspaceId, filter))
-      .orderBy('score', 'desc')
-      .orderBy('memories.seq', 'desc')
-      .limit(k);
+    return (
+      db
+        .selectFrom('memories')
+        .select(['memories.seq', score.as('score')])
+        .where(sql<SqlBool>`memories.search_tsv @@ (${tsquery})`)
+        // Facts stay out of keyword search (FACT_SCOPE); the generated column still indexes them.
+        .where(sql<SqlBool>`memories.source_scope IS DISTINCT FROM ${FACT_SCOPE}`)
+        .where(memoryFilter(this, workspaceId, filter))
+        .orderBy('score', 'desc')
+        .orderBy('memories.seq', 'desc')
+        .limit(k)
+    );
   }
 
   async read<R>(db: Kysely<Database>, queries: ReadonlyArray<Compilable<R>>): Promise<R[][]> {
@@ -138,7 +165,12 @@ export class PostgresSearchEngine implements SearchEngine {
     return Promise.all(queries.map(async (query) => (await db.executeQuery(query.compile())).rows));
   }
 
-  async keywordMatchCounts(db: Kysely<Database>, workspaceId: string, queries: ReadonlyArray<readonly KeywordTerm[]>, cap: number): Promise<number[]> {
+  async keywordMatchCounts(
+    db: Kysely<Database>,
+    workspaceId: string,
+    queries: ReadonlyArray<readonly KeywordTerm[]>,
+    cap: number,
+  ): Promise<number[]> {
     if (queries.length === 0) return [];
     // Every count in one statement: one round trip, where a recall's four to eight counts had been as many.
     const counts = queries.map(
@@ -152,18 +184,26 @@ export class PostgresSearchEngine implements SearchEngine {
 
   async keywordDocumentCount(db: Kysely<Database>, workspaceId: string): Promise<number> {
     const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM memories
-      WHERE workspace_id = ${workspaceId} AND status = 'active' AND source_scope IS DISTINCT FROM ${FACT_SCOPE}`.execute(db);
+      WHERE workspace_id = ${workspaceId} AND status = 'active' AND source_scope IS DISTINCT FROM ${FACT_SCOPE}`.execute(
+      db,
+    );
     return Number(rows[0]?.n ?? 0);
   }
 
   async dropVectorIndexes(db: Kysely<Database>): Promise<void> {
-    const { rows } = await sql<{ indexname: string }>`SELECT indexname FROM pg_indexes WHERE tablename = 'memory_vectors' AND indexname LIKE 'memory_vectors_hnsw_%' AND schemaname = current_schema()`.execute(db);
+    const { rows } = await sql<{
+      indexname: string;
+    }>`SELECT indexname FROM pg_indexes WHERE tablename = 'memory_vectors' AND indexname LIKE 'memory_vectors_hnsw_%' AND schemaname = current_schema()`.execute(
+      db,
+    );
     for (const { indexname } of rows) await sql`DROP INDEX IF EXISTS ${sql.id(indexname)}`.execute(db);
   }
 
   async warmUp(db: Kysely<Database>): Promise<null> {
     const name = `memory_vectors_hnsw_${this.dimensions}`;
-    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(name)} ON memory_vectors USING hnsw ((${this.typedEmbedding}) vector_cosine_ops)`.execute(db);
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(name)} ON memory_vectors USING hnsw ((${this.typedEmbedding}) vector_cosine_ops)`.execute(
+      db,
+    );
     return null;
   }
 

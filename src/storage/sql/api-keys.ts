@@ -18,7 +18,10 @@ export class SqlApiKeyStore implements ApiKeyStore {
   constructor(private readonly ctx: SqlContext) {}
 
   async create(key: ApiKey): Promise<void> {
-    await this.ctx.db.insertInto('api_keys').values({ ...key, workspaces: json(key.workspaces) }).execute();
+    await this.ctx.db
+      .insertInto('api_keys')
+      .values({ ...key, workspaces: json(key.workspaces) })
+      .execute();
   }
 
   async findByHash(keyHash: string): Promise<ApiKey | null> {

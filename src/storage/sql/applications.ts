@@ -40,7 +40,15 @@ export class SqlApplicationStore implements ApplicationStore {
   constructor(private readonly ctx: SqlContext) {}
 
   async create(application: Application): Promise<void> {
-    await this.ctx.db.insertInto('applications').values({ ...application, enabled: bit(application.enabled), config: json(application.config), metadata: json(application.metadata) }).execute();
+    await this.ctx.db
+      .insertInto('applications')
+      .values({
+        ...application,
+        enabled: bit(application.enabled),
+        config: json(application.config),
+        metadata: json(application.metadata),
+      })
+      .execute();
   }
 
   async get(id: string): Promise<Application | null> {
@@ -48,21 +56,41 @@ export class SqlApplicationStore implements ApplicationStore {
     return row ? toApplication(row) : null;
   }
 
-  async list(options: { limit: number; offset: number; linkedTo?: readonly string[] }): Promise<{ applications: Application[]; total: number }> {
+  async list(options: {
+    limit: number;
+    offset: number;
+    linkedTo?: readonly string[];
+  }): Promise<{ applications: Application[]; total: number }> {
     let q = this.ctx.db.selectFrom('applications');
     const linkedTo = options.linkedTo;
     if (linkedTo !== undefined) {
       if (linkedTo.length === 0) return { applications: [], total: 0 };
-      q = q.where('id', 'in', (eb) => eb.selectFrom('application_workspaces').select('application_id').where('workspace_id', 'in', linkedTo));
+      q = q.where('id', 'in', (eb) =>
+        eb.selectFrom('application_workspaces').select('application_id').where('workspace_id', 'in', linkedTo),
+      );
     }
     // One after the other: inside a transaction both run on one connection.
-    const rows = await q.selectAll().orderBy('created_at').orderBy('id').limit(options.limit).offset(options.offset).execute();
+    const rows = await q
+      .selectAll()
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(options.limit)
+      .offset(options.offset)
+      .execute();
     const count = await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     return { applications: rows.map(toApplication), total: Number(count.n) };
   }
 
-  async update(id: string, patch: Partial<Omit<Application, 'id' | 'tenant_id' | 'created_at'>>): Promise<Application | null> {
-    const row = await this.ctx.db.updateTable('applications').set(applicationValues(patch)).where('id', '=', id).returningAll().executeTakeFirst();
+  async update(
+    id: string,
+    patch: Partial<Omit<Application, 'id' | 'tenant_id' | 'created_at'>>,
+  ): Promise<Application | null> {
+    const row = await this.ctx.db
+      .updateTable('applications')
+      .set(applicationValues(patch))
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
     return row ? toApplication(row) : null;
   }
 
@@ -87,7 +115,11 @@ export class SqlApplicationStore implements ApplicationStore {
       .insertInto('application_workspaces')
       .values(values)
       .onConflict((oc) =>
-        oc.columns(['application_id', 'workspace_id']).doUpdateSet({ enabled: values.enabled, config_overrides: values.config_overrides, updated_at: values.updated_at }),
+        oc.columns(['application_id', 'workspace_id']).doUpdateSet({
+          enabled: values.enabled,
+          config_overrides: values.config_overrides,
+          updated_at: values.updated_at,
+        }),
       )
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -108,14 +140,26 @@ export class SqlApplicationStore implements ApplicationStore {
       .selectFrom('application_workspaces as l')
       .innerJoin('applications as a', 'a.id', 'l.application_id')
       .selectAll('a')
-      .select(['l.enabled as link_enabled', 'l.config_overrides', 'l.created_at as linked_at', 'l.updated_at as link_updated_at'])
+      .select([
+        'l.enabled as link_enabled',
+        'l.config_overrides',
+        'l.created_at as linked_at',
+        'l.updated_at as link_updated_at',
+      ])
       .where('l.workspace_id', '=', workspaceId)
       .orderBy('a.created_at')
       .orderBy('a.id')
       .execute();
     return rows.map(({ link_enabled, config_overrides, linked_at, link_updated_at, ...application }) => ({
       application: toApplication(application),
-      link: toLink({ application_id: application.id, workspace_id: workspaceId, enabled: link_enabled, config_overrides, created_at: linked_at, updated_at: link_updated_at }),
+      link: toLink({
+        application_id: application.id,
+        workspace_id: workspaceId,
+        enabled: link_enabled,
+        config_overrides,
+        created_at: linked_at,
+        updated_at: link_updated_at,
+      }),
     }));
   }
 }

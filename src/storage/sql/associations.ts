@@ -30,7 +30,9 @@ export class SqlAssociationStore implements AssociationStore {
       .insertInto('associations')
       .values({ ...a, metadata: json(a.metadata) })
       .onConflict((oc) =>
-        oc.columns(['source_id', 'target_id', 'relationship']).doUpdateSet({ strength: a.strength, metadata: json(a.metadata) }),
+        oc
+          .columns(['source_id', 'target_id', 'relationship'])
+          .doUpdateSet({ strength: a.strength, metadata: json(a.metadata) }),
       )
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -38,24 +40,45 @@ export class SqlAssociationStore implements AssociationStore {
   }
 
   async get(workspaceId: string, id: string): Promise<Association | null> {
-    const row = await this.ctx.db.selectFrom('associations').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    const row = await this.ctx.db
+      .selectFrom('associations')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toAssociation(row) : null;
   }
 
-  listForMemories(workspaceId: string, memoryIds: readonly string[], options: { direction: Direction; relationships?: string[] }): Promise<Association[]> {
+  listForMemories(
+    workspaceId: string,
+    memoryIds: readonly string[],
+    options: { direction: Direction; relationships?: string[] },
+  ): Promise<Association[]> {
     return this.edges(workspaceId, memoryIds, options.direction, { relationships: options.relationships }, false);
   }
 
   neighbours(
     workspaceId: string,
     memoryIds: readonly string[],
-    options: { direction: Direction; relationships?: string[]; excludeRelationships?: readonly string[]; minStrength?: number; limit?: number },
+    options: {
+      direction: Direction;
+      relationships?: string[];
+      excludeRelationships?: readonly string[];
+      minStrength?: number;
+      limit?: number;
+    },
   ): Promise<Association[]> {
     return this.edges(workspaceId, memoryIds, options.direction, options, true);
   }
 
   /** Edges leaving (`outgoing`) or entering (`incoming`) the given memories; `activeFarEnd` skips edges to non-active memories. */
-  private async edges(workspaceId: string, memoryIds: readonly string[], direction: Direction, query: EdgeQuery, activeFarEnd: boolean): Promise<Association[]> {
+  private async edges(
+    workspaceId: string,
+    memoryIds: readonly string[],
+    direction: Direction,
+    query: EdgeQuery,
+    activeFarEnd: boolean,
+  ): Promise<Association[]> {
     if (memoryIds.length === 0) return [];
     const sides: Array<['source_id' | 'target_id', 'source_id' | 'target_id']> = [];
     if (direction !== 'incoming') sides.push(['source_id', 'target_id']);
@@ -70,15 +93,18 @@ export class SqlAssociationStore implements AssociationStore {
         q = q.innerJoin('memories', 'memories.id', `associations.${far}`).where('memories.status', '=', 'active');
       }
       if (query.relationships?.length) q = q.where('associations.relationship', 'in', query.relationships);
-      if (query.excludeRelationships?.length) q = q.where('associations.relationship', 'not in', [...query.excludeRelationships]);
-      if (query.minStrength !== undefined && query.minStrength > 0) q = q.where('associations.strength', '>=', query.minStrength);
+      if (query.excludeRelationships?.length)
+        q = q.where('associations.relationship', 'not in', [...query.excludeRelationships]);
+      if (query.minStrength !== undefined && query.minStrength > 0)
+        q = q.where('associations.strength', '>=', query.minStrength);
       q = q.orderBy('associations.strength', 'desc').orderBy('associations.id');
       if (query.limit !== undefined) q = q.limit(query.limit);
       return q;
     });
     // Off the main thread where the engine can (SQLite's reader thread): recall reads its dense candidates meanwhile.
     const seen = new Map<string, Association>();
-    for (const rows of await this.ctx.engine.read(this.ctx.db, queries)) for (const row of rows) seen.set(row.id, toAssociation(row));
+    for (const rows of await this.ctx.engine.read(this.ctx.db, queries))
+      for (const row of rows) seen.set(row.id, toAssociation(row));
     return [...seen.values()];
   }
 
@@ -90,12 +116,19 @@ export class SqlAssociationStore implements AssociationStore {
   }
 
   async scanEdges(workspaceId: string, afterId: string | null, limit: number): Promise<GraphEdge[]> {
-    let q = this.ctx.db.selectFrom('associations').select(['id', 'source_id', 'target_id', 'relationship', 'strength']).where('workspace_id', '=', workspaceId);
+    let q = this.ctx.db
+      .selectFrom('associations')
+      .select(['id', 'source_id', 'target_id', 'relationship', 'strength'])
+      .where('workspace_id', '=', workspaceId);
     if (afterId !== null) q = q.where('id', '>', afterId);
     return q.orderBy('id').limit(limit).execute();
   }
 
-  async incomingCounts(workspaceId: string, memoryIds: readonly string[], options: { excludeRelationships?: readonly string[] } = {}): Promise<Map<string, number>> {
+  async incomingCounts(
+    workspaceId: string,
+    memoryIds: readonly string[],
+    options: { excludeRelationships?: readonly string[] } = {},
+  ): Promise<Map<string, number>> {
     if (memoryIds.length === 0) return new Map();
     let q = this.ctx.db
       .selectFrom('associations')
@@ -109,7 +142,11 @@ export class SqlAssociationStore implements AssociationStore {
   }
 
   async delete(workspaceId: string, id: string): Promise<boolean> {
-    const result = await this.ctx.db.deleteFrom('associations').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    const result = await this.ctx.db
+      .deleteFrom('associations')
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 

@@ -25,7 +25,12 @@ export class SqlContradictionStore implements ContradictionStore {
   async insert(contradiction: Contradiction): Promise<boolean> {
     const { db } = this.ctx;
     const { memory_a_id: a, memory_b_id: b } = contradiction;
-    const reversed = await db.selectFrom('contradictions').select('id').where('memory_a_id', '=', b).where('memory_b_id', '=', a).executeTakeFirst();
+    const reversed = await db
+      .selectFrom('contradictions')
+      .select('id')
+      .where('memory_a_id', '=', b)
+      .where('memory_b_id', '=', a)
+      .executeTakeFirst();
     if (reversed) return false;
     const inserted = await db
       .insertInto('contradictions')
@@ -37,7 +42,12 @@ export class SqlContradictionStore implements ContradictionStore {
   }
 
   async get(workspaceId: string, id: string): Promise<Contradiction | null> {
-    const row = await this.ctx.db.selectFrom('contradictions').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    const row = await this.ctx.db
+      .selectFrom('contradictions')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toContradiction(row) : null;
   }
 
@@ -64,7 +74,12 @@ export class SqlContradictionStore implements ContradictionStore {
     return Number(row.n);
   }
 
-  async claimResolution(workspaceId: string, id: string, resolution: ContradictionResolution, at: string): Promise<Contradiction | null> {
+  async claimResolution(
+    workspaceId: string,
+    id: string,
+    resolution: ContradictionResolution,
+    at: string,
+  ): Promise<Contradiction | null> {
     const row = await this.ctx.db
       .updateTable('contradictions')
       .set({ resolution, resolved_at: at })
@@ -81,7 +96,13 @@ export class SqlContradictionStore implements ContradictionStore {
     id: string,
     patch: Partial<Pick<Contradiction, 'resolved_at' | 'resolution' | 'merged_memory_id'>>,
   ): Promise<Contradiction | null> {
-    const row = await this.ctx.db.updateTable('contradictions').set(patch).where('workspace_id', '=', workspaceId).where('id', '=', id).returningAll().executeTakeFirst();
+    const row = await this.ctx.db
+      .updateTable('contradictions')
+      .set(patch)
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
     return row ? toContradiction(row) : null;
   }
 }

@@ -31,23 +31,44 @@ export class SqlDataProviderStore implements DataProviderStore {
   constructor(private readonly ctx: SqlContext) {}
 
   async create(provider: DataProvider): Promise<void> {
-    await this.ctx.db.insertInto('data_providers').values({ ...provider, connection_args: json(provider.connection_args), metadata: json(provider.metadata) }).execute();
+    await this.ctx.db
+      .insertInto('data_providers')
+      .values({ ...provider, connection_args: json(provider.connection_args), metadata: json(provider.metadata) })
+      .execute();
   }
 
   async get(workspaceId: string, id: string): Promise<DataProvider | null> {
-    const row = await this.ctx.db.selectFrom('data_providers').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    const row = await this.ctx.db
+      .selectFrom('data_providers')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toProvider(row) : null;
   }
 
-  async list(workspaceId: string, page: { limit: number; offset: number }): Promise<{ providers: DataProvider[]; total: number }> {
+  async list(
+    workspaceId: string,
+    page: { limit: number; offset: number },
+  ): Promise<{ providers: DataProvider[]; total: number }> {
     const q = this.ctx.db.selectFrom('data_providers').where('workspace_id', '=', workspaceId);
     // One after the other: inside a transaction both run on one connection.
-    const rows = await q.selectAll().orderBy('created_at').orderBy('id').limit(page.limit).offset(page.offset).execute();
+    const rows = await q
+      .selectAll()
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
     const count = await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     return { providers: rows.map(toProvider), total: Number(count.n) };
   }
 
-  async update(workspaceId: string, id: string, patch: Partial<Omit<DataProvider, 'id' | 'workspace_id' | 'created_at'>>): Promise<DataProvider | null> {
+  async update(
+    workspaceId: string,
+    id: string,
+    patch: Partial<Omit<DataProvider, 'id' | 'workspace_id' | 'created_at'>>,
+  ): Promise<DataProvider | null> {
     const row = await this.ctx.db
       .updateTable('data_providers')
       .set(patchValues(patch))
@@ -59,7 +80,11 @@ export class SqlDataProviderStore implements DataProviderStore {
   }
 
   async delete(workspaceId: string, id: string): Promise<boolean> {
-    const result = await this.ctx.db.deleteFrom('data_providers').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    const result = await this.ctx.db
+      .deleteFrom('data_providers')
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 }

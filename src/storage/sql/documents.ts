@@ -21,7 +21,12 @@ import type { SqlContext } from './context.js';
 /** Rows per multi-row insert: well inside both engines' bound-parameter limits. */
 const INSERT_CHUNK = 200;
 
-type DocumentRow = Selectable<DocumentsTable> & { status: string; page_count: number | string; memory_count: number | string; original_stored: number | string | boolean };
+type DocumentRow = Selectable<DocumentsTable> & {
+  status: string;
+  page_count: number | string;
+  memory_count: number | string;
+  original_stored: number | string | boolean;
+};
 
 const toDocument = (row: DocumentRow): StoredDocument => ({
   id: row.id,
@@ -78,7 +83,16 @@ const toJob = (row: Selectable<IngestionJobsTable>): IngestionJob => ({
   updated_at: toIso(row.updated_at),
 });
 
-const PAGE_COLUMNS = ['id', 'workspace_id', 'document_id', 'page_no', 'transcript', 'transcript_model', 'transcript_confidence', 'created_at'] as const;
+const PAGE_COLUMNS = [
+  'id',
+  'workspace_id',
+  'document_id',
+  'page_no',
+  'transcript',
+  'transcript_model',
+  'transcript_confidence',
+  'created_at',
+] as const;
 
 /** Documents, their stored bytes, pages (with a vector per passage) and ingestion jobs, and the memories made from them. */
 export class SqlDocumentStore implements DocumentStore {
@@ -96,9 +110,21 @@ export class SqlDocumentStore implements DocumentStore {
       .selectAll('d')
       .select((eb) => [
         'j.status',
-        eb.selectFrom('document_pages as p').select(eb.fn.countAll().as('n')).whereRef('p.document_id', '=', 'd.id').as('page_count'),
-        eb.selectFrom('document_memories as m').select(eb.fn.countAll().as('n')).whereRef('m.document_id', '=', 'd.id').as('memory_count'),
-        eb.selectFrom('document_originals as o').select(eb.fn.countAll().as('n')).whereRef('o.document_id', '=', 'd.id').as('original_stored'),
+        eb
+          .selectFrom('document_pages as p')
+          .select(eb.fn.countAll().as('n'))
+          .whereRef('p.document_id', '=', 'd.id')
+          .as('page_count'),
+        eb
+          .selectFrom('document_memories as m')
+          .select(eb.fn.countAll().as('n'))
+          .whereRef('m.document_id', '=', 'd.id')
+          .as('memory_count'),
+        eb
+          .selectFrom('document_originals as o')
+          .select(eb.fn.countAll().as('n'))
+          .whereRef('o.document_id', '=', 'd.id')
+          .as('original_stored'),
       ])
       .where('d.workspace_id', '=', workspaceId);
   }
@@ -121,7 +147,15 @@ export class SqlDocumentStore implements DocumentStore {
     return row ? toDocument(row as DocumentRow) : null;
   }
 
-  async list(workspaceId: string, options: { status?: IngestionStatus | undefined; documentType?: DocumentType | undefined; limit: number; offset: number }) {
+  async list(
+    workspaceId: string,
+    options: {
+      status?: IngestionStatus | undefined;
+      documentType?: DocumentType | undefined;
+      limit: number;
+      offset: number;
+    },
+  ) {
     let query = this.documents(workspaceId);
     let count = this.db
       .selectFrom('documents as d')
@@ -137,13 +171,24 @@ export class SqlDocumentStore implements DocumentStore {
       count = count.where('d.document_type', '=', options.documentType);
     }
     const [rows, total] = await Promise.all([
-      query.orderBy('d.created_at', 'desc').orderBy('d.id', 'desc').limit(options.limit).offset(options.offset).execute(),
+      query
+        .orderBy('d.created_at', 'desc')
+        .orderBy('d.id', 'desc')
+        .limit(options.limit)
+        .offset(options.offset)
+        .execute(),
       count.executeTakeFirstOrThrow(),
     ]);
     return { documents: rows.map((r) => toDocument(r as DocumentRow)), total: Number(total.n) };
   }
 
-  async update(workspaceId: string, id: string, patch: Partial<Pick<DocumentRecord, 'current_job_id' | 'extraction_options' | 'context_id' | 'importance' | 'updated_at'>>): Promise<void> {
+  async update(
+    workspaceId: string,
+    id: string,
+    patch: Partial<
+      Pick<DocumentRecord, 'current_job_id' | 'extraction_options' | 'context_id' | 'importance' | 'updated_at'>
+    >,
+  ): Promise<void> {
     const { extraction_options, ...rest } = patch;
     await this.db
       .updateTable('documents')
@@ -155,28 +200,51 @@ export class SqlDocumentStore implements DocumentStore {
 
   async delete(workspaceId: string, id: string): Promise<boolean> {
     // Bytes, pages, jobs and memory links go with the row (ON DELETE CASCADE).
-    const result = await this.db.deleteFrom('documents').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('documents')
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
   async putOriginal(workspaceId: string, documentId: string, bytes: Uint8Array): Promise<void> {
-    await this.db.insertInto('document_originals').values({ document_id: documentId, workspace_id: workspaceId, bytes: Buffer.from(bytes) }).execute();
+    await this.db
+      .insertInto('document_originals')
+      .values({ document_id: documentId, workspace_id: workspaceId, bytes: Buffer.from(bytes) })
+      .execute();
   }
 
   async getOriginal(workspaceId: string, documentId: string): Promise<Uint8Array | null> {
-    const row = await this.db.selectFrom('document_originals').select('bytes').where('workspace_id', '=', workspaceId).where('document_id', '=', documentId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('document_originals')
+      .select('bytes')
+      .where('workspace_id', '=', workspaceId)
+      .where('document_id', '=', documentId)
+      .executeTakeFirst();
     return row ? new Uint8Array(row.bytes) : null;
   }
 
   async deleteOriginal(workspaceId: string, documentId: string): Promise<void> {
-    await this.db.deleteFrom('document_originals').where('workspace_id', '=', workspaceId).where('document_id', '=', documentId).execute();
+    await this.db
+      .deleteFrom('document_originals')
+      .where('workspace_id', '=', workspaceId)
+      .where('document_id', '=', documentId)
+      .execute();
   }
 
   async replacePages(workspaceId: string, documentId: string, pages: readonly NewDocumentPage[]): Promise<void> {
     // Passages go with their pages (ON DELETE CASCADE).
-    await this.db.deleteFrom('document_pages').where('workspace_id', '=', workspaceId).where('document_id', '=', documentId).execute();
+    await this.db
+      .deleteFrom('document_pages')
+      .where('workspace_id', '=', workspaceId)
+      .where('document_id', '=', documentId)
+      .execute();
     for (let start = 0; start < pages.length; start += INSERT_CHUNK) {
-      await this.db.insertInto('document_pages').values(pages.slice(start, start + INSERT_CHUNK).map(({ passages: _, ...page }) => page)).execute();
+      await this.db
+        .insertInto('document_pages')
+        .values(pages.slice(start, start + INSERT_CHUNK).map(({ passages: _, ...page }) => page))
+        .execute();
     }
     const passages = pages.flatMap((page) =>
       page.passages.map((passage, passageNo) => ({
@@ -189,15 +257,24 @@ export class SqlDocumentStore implements DocumentStore {
       })),
     );
     for (let start = 0; start < passages.length; start += INSERT_CHUNK) {
-      await this.db.insertInto('document_passages').values(passages.slice(start, start + INSERT_CHUNK)).execute();
+      await this.db
+        .insertInto('document_passages')
+        .values(passages.slice(start, start + INSERT_CHUNK))
+        .execute();
     }
   }
 
   async listPages(workspaceId: string, documentId: string, page: { limit?: number; offset?: number }) {
-    const scope = this.db.selectFrom('document_pages').where('workspace_id', '=', workspaceId).where('document_id', '=', documentId);
+    const scope = this.db
+      .selectFrom('document_pages')
+      .where('workspace_id', '=', workspaceId)
+      .where('document_id', '=', documentId);
     let query = scope.select(PAGE_COLUMNS).orderBy('page_no');
     if (page.limit !== undefined) query = query.limit(page.limit).offset(page.offset ?? 0);
-    const [rows, total] = await Promise.all([query.execute(), scope.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()]);
+    const [rows, total] = await Promise.all([
+      query.execute(),
+      scope.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+    ]);
     return { pages: rows.map(toPage), total: Number(total.n) };
   }
 
@@ -212,12 +289,21 @@ export class SqlDocumentStore implements DocumentStore {
     return row ? toPage(row) : null;
   }
 
-  async searchPages(workspaceId: string, vector: Float32Array, options: { k: number; documentIds?: readonly string[] | undefined }): Promise<PageMatch[]> {
+  async searchPages(
+    workspaceId: string,
+    vector: Float32Array,
+    options: { k: number; documentIds?: readonly string[] | undefined },
+  ): Promise<PageMatch[]> {
     if (options.documentIds?.length === 0) return [];
     // Every passage's distance once, then each page's nearest passage (row_number per page), then the k nearest pages.
     let scored = this.db
       .selectFrom('document_passages')
-      .select(['page_id', 'passage_no', 'text', this.ctx.engine.cosineDistance(sql.ref('embedding'), vector).as('distance')])
+      .select([
+        'page_id',
+        'passage_no',
+        'text',
+        this.ctx.engine.cosineDistance(sql.ref('embedding'), vector).as('distance'),
+      ])
       .where('workspace_id', '=', workspaceId);
     if (options.documentIds) scored = scored.where('document_id', 'in', [...options.documentIds]);
     const ranked = this.db
@@ -227,7 +313,12 @@ export class SqlDocumentStore implements DocumentStore {
     const rows = await this.db
       .selectFrom(ranked.as('best'))
       .innerJoin('document_pages as p', 'p.id', 'best.page_id')
-      .select([...PAGE_COLUMNS.map((column) => `p.${column}` as const), 'best.passage_no', 'best.text', 'best.distance'])
+      .select([
+        ...PAGE_COLUMNS.map((column) => `p.${column}` as const),
+        'best.passage_no',
+        'best.text',
+        'best.distance',
+      ])
       .where('best.rank', '=', 1)
       .orderBy('best.distance')
       .orderBy('p.id')
@@ -242,14 +333,25 @@ export class SqlDocumentStore implements DocumentStore {
 
   async scanPassages(after: PassageKey | null, limit: number): Promise<Array<PassageKey & { text: string }>> {
     let query = this.db.selectFrom('document_passages').select(['page_id', 'passage_no', 'text']);
-    if (after) query = query.where((eb) => eb.or([eb('page_id', '>', after.page_id), eb.and([eb('page_id', '=', after.page_id), eb('passage_no', '>', after.passage_no)])]));
+    if (after)
+      query = query.where((eb) =>
+        eb.or([
+          eb('page_id', '>', after.page_id),
+          eb.and([eb('page_id', '=', after.page_id), eb('passage_no', '>', after.passage_no)]),
+        ]),
+      );
     const rows = await query.orderBy('page_id').orderBy('passage_no').limit(limit).execute();
     return rows.map((row) => ({ ...row, passage_no: Number(row.passage_no) }));
   }
 
   async setPassageEmbeddings(entries: ReadonlyArray<PassageKey & { embedding: Float32Array }>): Promise<void> {
     for (const { page_id, passage_no, embedding } of entries) {
-      await this.db.updateTable('document_passages').set({ embedding: this.ctx.engine.encodeVector(embedding) }).where('page_id', '=', page_id).where('passage_no', '=', passage_no).execute();
+      await this.db
+        .updateTable('document_passages')
+        .set({ embedding: this.ctx.engine.encodeVector(embedding) })
+        .where('page_id', '=', page_id)
+        .where('passage_no', '=', passage_no)
+        .execute();
     }
   }
 
@@ -261,7 +363,11 @@ export class SqlDocumentStore implements DocumentStore {
         .onConflict((oc) =>
           oc
             .columns(['document_id', 'memory_id'])
-            .doUpdateSet((eb) => ({ job_id: eb.ref('excluded.job_id'), page_no: eb.ref('excluded.page_no'), chunk_index: eb.ref('excluded.chunk_index') }))
+            .doUpdateSet((eb) => ({
+              job_id: eb.ref('excluded.job_id'),
+              page_no: eb.ref('excluded.page_no'),
+              chunk_index: eb.ref('excluded.chunk_index'),
+            }))
             // The same text twice in one run keeps its first place.
             .where('document_memories.job_id', '<>', (eb) => eb.ref('excluded.job_id')),
         )
@@ -269,12 +375,22 @@ export class SqlDocumentStore implements DocumentStore {
     }
   }
 
-  async linkedMemoryIds(workspaceId: string, documentId: string, options: { limit?: number; offset?: number; exceptJobId?: string }) {
-    let scope = this.db.selectFrom('document_memories').where('workspace_id', '=', workspaceId).where('document_id', '=', documentId);
+  async linkedMemoryIds(
+    workspaceId: string,
+    documentId: string,
+    options: { limit?: number; offset?: number; exceptJobId?: string },
+  ) {
+    let scope = this.db
+      .selectFrom('document_memories')
+      .where('workspace_id', '=', workspaceId)
+      .where('document_id', '=', documentId);
     if (options.exceptJobId !== undefined) scope = scope.where('job_id', '<>', options.exceptJobId);
     let query = scope.select('memory_id').orderBy('page_no').orderBy('chunk_index').orderBy('memory_id');
     if (options.limit !== undefined) query = query.limit(options.limit).offset(options.offset ?? 0);
-    const [rows, total] = await Promise.all([query.execute(), scope.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()]);
+    const [rows, total] = await Promise.all([
+      query.execute(),
+      scope.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+    ]);
     return { ids: rows.map((r) => r.memory_id), total: Number(total.n) };
   }
 
@@ -286,22 +402,41 @@ export class SqlDocumentStore implements DocumentStore {
   }
 
   async getJob(workspaceId: string, id: string): Promise<IngestionJob | null> {
-    const row = await this.db.selectFrom('ingestion_jobs').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('ingestion_jobs')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toJob(row) : null;
   }
 
-  async listJobs(workspaceId: string, options: { status?: IngestionStatus | undefined; documentId?: string | undefined; limit: number; offset: number }) {
+  async listJobs(
+    workspaceId: string,
+    options: { status?: IngestionStatus | undefined; documentId?: string | undefined; limit: number; offset: number },
+  ) {
     let scope = this.db.selectFrom('ingestion_jobs').where('workspace_id', '=', workspaceId);
     if (options.status) scope = scope.where('status', '=', options.status);
     if (options.documentId) scope = scope.where('document_id', '=', options.documentId);
     const [rows, total] = await Promise.all([
-      scope.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(options.limit).offset(options.offset).execute(),
+      scope
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(options.limit)
+        .offset(options.offset)
+        .execute(),
       scope.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { jobs: rows.map(toJob), total: Number(total.n) };
   }
 
-  async updateJob(workspaceId: string, id: string, patch: IngestionJobPatch, onlyFrom?: readonly IngestionStatus[]): Promise<IngestionJob | null> {
+  async updateJob(
+    workspaceId: string,
+    id: string,
+    patch: IngestionJobPatch,
+    onlyFrom?: readonly IngestionStatus[],
+  ): Promise<IngestionJob | null> {
     const { page_errors, ...rest } = patch;
     let query = this.db
       .updateTable('ingestion_jobs')

@@ -6,7 +6,12 @@ export class SqlEntityStore implements EntityStore {
   constructor(private readonly ctx: SqlContext) {}
 
   async getCard(workspaceId: string, entityId: string): Promise<CachedEntityCard | null> {
-    const row = await this.ctx.db.selectFrom('entity_cards').selectAll().where('workspace_id', '=', workspaceId).where('entity_id', '=', entityId).executeTakeFirst();
+    const row = await this.ctx.db
+      .selectFrom('entity_cards')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('entity_id', '=', entityId)
+      .executeTakeFirst();
     return row ? { ...row, card: parseJsonObject(row.card), generated_at: toIso(row.generated_at) } : null;
   }
 
@@ -15,7 +20,11 @@ export class SqlEntityStore implements EntityStore {
     await this.ctx.db
       .insertInto('entity_cards')
       .values(values)
-      .onConflict((oc) => oc.columns(['workspace_id', 'entity_id']).doUpdateSet({ card: values.card, fingerprint: values.fingerprint, generated_at: values.generated_at }))
+      .onConflict((oc) =>
+        oc
+          .columns(['workspace_id', 'entity_id'])
+          .doUpdateSet({ card: values.card, fingerprint: values.fingerprint, generated_at: values.generated_at }),
+      )
       .execute();
   }
 

@@ -36,14 +36,24 @@ export class SqlErasureStore implements ErasureStore {
   async find(workspaceId: string, selector: PersonSelector): Promise<PersonalRecords> {
     const { db } = this.ctx;
     const found = new Map<string, string | null>();
-    const direct = await db.selectFrom('memories').select(['id', 'subject_id']).where('workspace_id', '=', workspaceId).where(selector.kind, '=', selector.id).execute();
+    const direct = await db
+      .selectFrom('memories')
+      .select(['id', 'subject_id'])
+      .where('workspace_id', '=', workspaceId)
+      .where(selector.kind, '=', selector.id)
+      .execute();
     for (const row of direct) found.set(row.id, row.subject_id);
     // Derived memories (facts of a memory, insights from it) repeat what it says, whoever they name.
     let frontier = [...found.keys()];
     while (frontier.length > 0) {
       const next: string[] = [];
       for (const ids of chunks(frontier)) {
-        const rows = await db.selectFrom('memories').select(['id', 'subject_id']).where('workspace_id', '=', workspaceId).where('source_memory_id', 'in', ids).execute();
+        const rows = await db
+          .selectFrom('memories')
+          .select(['id', 'subject_id'])
+          .where('workspace_id', '=', workspaceId)
+          .where('source_memory_id', 'in', ids)
+          .execute();
         for (const row of rows) {
           if (found.has(row.id)) continue;
           found.set(row.id, row.subject_id);
@@ -54,9 +64,19 @@ export class SqlErasureStore implements ErasureStore {
     }
     const sessions =
       selector.kind === 'user_id'
-        ? await db.selectFrom('sessions').select('id').where('workspace_id', '=', workspaceId).where('user_id', '=', selector.id).execute()
+        ? await db
+            .selectFrom('sessions')
+            .select('id')
+            .where('workspace_id', '=', workspaceId)
+            .where('user_id', '=', selector.id)
+            .execute()
         : [];
-    const threads = await db.selectFrom('chat_threads').select('id').where('workspace_id', '=', workspaceId).where(selector.kind, '=', selector.id).execute();
+    const threads = await db
+      .selectFrom('chat_threads')
+      .select('id')
+      .where('workspace_id', '=', workspaceId)
+      .where(selector.kind, '=', selector.id)
+      .execute();
     return {
       memoryIds: [...found.keys()],
       subjectIds: [...new Set([...found.values()].filter((subject): subject is string => subject !== null))],
@@ -65,7 +85,11 @@ export class SqlErasureStore implements ErasureStore {
     };
   }
 
-  async removeAround(workspaceId: string, selector: PersonSelector, records: PersonalRecords): Promise<Omit<ErasureCounts, 'memories'>> {
+  async removeAround(
+    workspaceId: string,
+    selector: PersonSelector,
+    records: PersonalRecords,
+  ): Promise<Omit<ErasureCounts, 'memories'>> {
     const { db } = this.ctx;
     const associations = new Set<string>();
     const contradictions = new Set<string>();
@@ -87,9 +111,19 @@ export class SqlErasureStore implements ErasureStore {
         .where((eb) => eb.or([eb('memory_a_id', 'in', ids), eb('memory_b_id', 'in', ids)]))
         .execute();
       for (const pair of pairs) contradictions.add(pair.id);
-      const links = await db.selectFrom('document_memories').select((eb) => eb.fn.countAll().as('n')).where('workspace_id', '=', workspaceId).where('memory_id', 'in', ids).executeTakeFirstOrThrow();
+      const links = await db
+        .selectFrom('document_memories')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('workspace_id', '=', workspaceId)
+        .where('memory_id', 'in', ids)
+        .executeTakeFirstOrThrow();
       documentLinks += Number(links.n);
-      const citing = await db.selectFrom('kb_article_memories').select('article_id').where('workspace_id', '=', workspaceId).where('memory_id', 'in', ids).execute();
+      const citing = await db
+        .selectFrom('kb_article_memories')
+        .select('article_id')
+        .where('workspace_id', '=', workspaceId)
+        .where('memory_id', 'in', ids)
+        .execute();
       for (const row of citing) articles.add(row.article_id);
     }
     return {
@@ -97,7 +131,10 @@ export class SqlErasureStore implements ErasureStore {
       contradictions: contradictions.size,
       document_links: documentLinks,
       knowledgebase_articles: await this.removeArticles(workspaceId, [...articles]),
-      entity_cards: await this.removeCards(workspaceId, selector.kind === 'subject_id' ? [...records.subjectIds, selector.id] : records.subjectIds),
+      entity_cards: await this.removeCards(
+        workspaceId,
+        selector.kind === 'subject_id' ? [...records.subjectIds, selector.id] : records.subjectIds,
+      ),
       ...(await this.removeSessions(workspaceId, records.sessionIds)),
       ...(await this.removeThreads(workspaceId, records.threadIds)),
       ...(await this.removeRegistryEntries(selector, workspaceId)),
@@ -120,7 +157,13 @@ export class SqlErasureStore implements ErasureStore {
   }
 
   async listAudits(limit: number): Promise<ErasureAudit[]> {
-    const rows = await this.ctx.db.selectFrom('erasures').selectAll().orderBy('erased_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    const rows = await this.ctx.db
+      .selectFrom('erasures')
+      .selectAll()
+      .orderBy('erased_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
     return rows.map(toAudit);
   }
 
@@ -129,10 +172,18 @@ export class SqlErasureStore implements ErasureStore {
     if (articleIds.length === 0) return 0;
     let removed = 0;
     for (const ids of chunks(articleIds)) {
-      const result = await this.ctx.db.deleteFrom('kb_articles').where('workspace_id', '=', workspaceId).where('id', 'in', ids).executeTakeFirst();
+      const result = await this.ctx.db
+        .deleteFrom('kb_articles')
+        .where('workspace_id', '=', workspaceId)
+        .where('id', 'in', ids)
+        .executeTakeFirst();
       removed += Number(result.numDeletedRows);
     }
-    const index = await this.ctx.db.deleteFrom('kb_articles').where('workspace_id', '=', workspaceId).where('kind', '=', 'index').executeTakeFirst();
+    const index = await this.ctx.db
+      .deleteFrom('kb_articles')
+      .where('workspace_id', '=', workspaceId)
+      .where('kind', '=', 'index')
+      .executeTakeFirst();
     return removed + Number(index.numDeletedRows);
   }
 
@@ -140,20 +191,39 @@ export class SqlErasureStore implements ErasureStore {
   private async removeCards(workspaceId: string, subjectIds: readonly string[]): Promise<number> {
     let removed = 0;
     for (const ids of chunks([...new Set(subjectIds)])) {
-      const result = await this.ctx.db.deleteFrom('entity_cards').where('workspace_id', '=', workspaceId).where('entity_id', 'in', ids).executeTakeFirst();
+      const result = await this.ctx.db
+        .deleteFrom('entity_cards')
+        .where('workspace_id', '=', workspaceId)
+        .where('entity_id', 'in', ids)
+        .executeTakeFirst();
       removed += Number(result.numDeletedRows);
     }
     return removed;
   }
 
   /** Sessions, with their working memory and sandbox checkpoints (by cascade, counted first). */
-  private async removeSessions(workspaceId: string, sessionIds: readonly string[]): Promise<Pick<ErasureCounts, 'sessions' | 'working_memory_entries' | 'sandbox_checkpoints'>> {
+  private async removeSessions(
+    workspaceId: string,
+    sessionIds: readonly string[],
+  ): Promise<Pick<ErasureCounts, 'sessions' | 'working_memory_entries' | 'sandbox_checkpoints'>> {
     const { db } = this.ctx;
     const counts = { sessions: 0, working_memory_entries: 0, sandbox_checkpoints: 0 };
     for (const ids of chunks(sessionIds)) {
-      const entries = await db.selectFrom('working_memory').select((eb) => eb.fn.countAll().as('n')).where('session_id', 'in', ids).executeTakeFirstOrThrow();
-      const checkpoints = await db.selectFrom('sandbox_checkpoints').select((eb) => eb.fn.countAll().as('n')).where('session_id', 'in', ids).executeTakeFirstOrThrow();
-      const deleted = await db.deleteFrom('sessions').where('workspace_id', '=', workspaceId).where('id', 'in', ids).executeTakeFirst();
+      const entries = await db
+        .selectFrom('working_memory')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('session_id', 'in', ids)
+        .executeTakeFirstOrThrow();
+      const checkpoints = await db
+        .selectFrom('sandbox_checkpoints')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('session_id', 'in', ids)
+        .executeTakeFirstOrThrow();
+      const deleted = await db
+        .deleteFrom('sessions')
+        .where('workspace_id', '=', workspaceId)
+        .where('id', 'in', ids)
+        .executeTakeFirst();
       counts.sessions += Number(deleted.numDeletedRows);
       counts.working_memory_entries += Number(entries.n);
       counts.sandbox_checkpoints += Number(checkpoints.n);
@@ -162,12 +232,24 @@ export class SqlErasureStore implements ErasureStore {
   }
 
   /** Threads with their messages (by cascade, counted first). */
-  private async removeThreads(workspaceId: string, threadIds: readonly string[]): Promise<Pick<ErasureCounts, 'threads' | 'messages'>> {
+  private async removeThreads(
+    workspaceId: string,
+    threadIds: readonly string[],
+  ): Promise<Pick<ErasureCounts, 'threads' | 'messages'>> {
     const { db } = this.ctx;
     const counts = { threads: 0, messages: 0 };
     for (const ids of chunks(threadIds)) {
-      const messages = await db.selectFrom('chat_messages').select((eb) => eb.fn.countAll().as('n')).where('workspace_id', '=', workspaceId).where('thread_id', 'in', ids).executeTakeFirstOrThrow();
-      const deleted = await db.deleteFrom('chat_threads').where('workspace_id', '=', workspaceId).where('id', 'in', ids).executeTakeFirst();
+      const messages = await db
+        .selectFrom('chat_messages')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('workspace_id', '=', workspaceId)
+        .where('thread_id', 'in', ids)
+        .executeTakeFirstOrThrow();
+      const deleted = await db
+        .deleteFrom('chat_threads')
+        .where('workspace_id', '=', workspaceId)
+        .where('id', 'in', ids)
+        .executeTakeFirst();
       counts.threads += Number(deleted.numDeletedRows);
       counts.messages += Number(messages.n);
     }
@@ -175,7 +257,10 @@ export class SqlErasureStore implements ErasureStore {
   }
 
   /** A user's own skills and MCP servers (their files by cascade): of one workspace, or above all (`null`). */
-  private async removeRegistryEntries(selector: PersonSelector, workspaceId: string | null): Promise<Pick<ErasureCounts, 'skills' | 'mcp_servers'>> {
+  private async removeRegistryEntries(
+    selector: PersonSelector,
+    workspaceId: string | null,
+  ): Promise<Pick<ErasureCounts, 'skills' | 'mcp_servers'>> {
     if (selector.kind !== 'user_id') return { skills: 0, mcp_servers: 0 };
     const { db } = this.ctx;
     const skills = await db

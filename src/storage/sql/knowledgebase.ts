@@ -53,13 +53,22 @@ const toJob = (row: Selectable<KbJobsTable>): KnowledgebaseJob => ({
   updated_at: toIso(row.updated_at),
 });
 
-const articleRow = (a: KnowledgebaseArticle) => ({ ...a, memory_ids: json(a.memory_ids), links: json(a.links), metadata: json(a.metadata) });
+const articleRow = (a: KnowledgebaseArticle) => ({
+  ...a,
+  memory_ids: json(a.memory_ids),
+  links: json(a.links),
+  metadata: json(a.metadata),
+});
 
 export class SqlKnowledgebaseStore implements KnowledgebaseStore {
   constructor(private readonly ctx: SqlContext) {}
 
   async getMeta(workspaceId: string): Promise<KnowledgebaseMeta | null> {
-    const row = await this.ctx.db.selectFrom('knowledgebases').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirst();
+    const row = await this.ctx.db
+      .selectFrom('knowledgebases')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirst();
     return row ? toMeta(row) : null;
   }
 
@@ -73,7 +82,10 @@ export class SqlKnowledgebaseStore implements KnowledgebaseStore {
       .execute();
   }
 
-  async listArticles(workspaceId: string, page: { limit: number; offset: number; kind?: ArticleKind | undefined }): Promise<KnowledgebaseArticle[]> {
+  async listArticles(
+    workspaceId: string,
+    page: { limit: number; offset: number; kind?: ArticleKind | undefined },
+  ): Promise<KnowledgebaseArticle[]> {
     let q = this.ctx.db.selectFrom('kb_articles').selectAll().where('workspace_id', '=', workspaceId);
     if (page.kind !== undefined) q = q.where('kind', '=', page.kind);
     const rows = await q.orderBy('position').orderBy('id').limit(page.limit).offset(page.offset).execute();
@@ -81,13 +93,21 @@ export class SqlKnowledgebaseStore implements KnowledgebaseStore {
   }
 
   async countArticles(workspaceId: string, kind?: ArticleKind): Promise<number> {
-    let q = this.ctx.db.selectFrom('kb_articles').select((eb) => eb.fn.countAll().as('n')).where('workspace_id', '=', workspaceId);
+    let q = this.ctx.db
+      .selectFrom('kb_articles')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('workspace_id', '=', workspaceId);
     if (kind !== undefined) q = q.where('kind', '=', kind);
     return Number((await q.executeTakeFirstOrThrow()).n);
   }
 
   async getArticle(workspaceId: string, id: string): Promise<KnowledgebaseArticle | null> {
-    const row = await this.ctx.db.selectFrom('kb_articles').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    const row = await this.ctx.db
+      .selectFrom('kb_articles')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toArticle(row) : null;
   }
 
@@ -99,7 +119,11 @@ export class SqlKnowledgebaseStore implements KnowledgebaseStore {
       .values({ workspace_id, id, created_at, ...rest })
       .onConflict((oc) => oc.columns(['workspace_id', 'id']).doUpdateSet(rest))
       .execute();
-    await db.deleteFrom('kb_article_memories').where('workspace_id', '=', workspace_id).where('article_id', '=', id).execute();
+    await db
+      .deleteFrom('kb_article_memories')
+      .where('workspace_id', '=', workspace_id)
+      .where('article_id', '=', id)
+      .execute();
     const cited = [...new Set(article.memory_ids)];
     // Bounded batches: SQLite caps bound parameters per statement.
     for (let start = 0; start < cited.length; start += 250) {
@@ -110,14 +134,23 @@ export class SqlKnowledgebaseStore implements KnowledgebaseStore {
 
   async deleteArticles(workspaceId: string, ids: readonly string[]): Promise<number> {
     if (ids.length === 0) return 0;
-    const result = await this.ctx.db.deleteFrom('kb_articles').where('workspace_id', '=', workspaceId).where('id', 'in', [...ids]).executeTakeFirst();
+    const result = await this.ctx.db
+      .deleteFrom('kb_articles')
+      .where('workspace_id', '=', workspaceId)
+      .where('id', 'in', [...ids])
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 
-  async articlesCiting(workspaceId: string, memoryId: string): Promise<Array<Pick<KnowledgebaseArticle, 'id' | 'title' | 'kind'>>> {
+  async articlesCiting(
+    workspaceId: string,
+    memoryId: string,
+  ): Promise<Array<Pick<KnowledgebaseArticle, 'id' | 'title' | 'kind'>>> {
     const rows = await this.ctx.db
       .selectFrom('kb_article_memories as m')
-      .innerJoin('kb_articles as a', (join) => join.onRef('a.workspace_id', '=', 'm.workspace_id').onRef('a.id', '=', 'm.article_id'))
+      .innerJoin('kb_articles as a', (join) =>
+        join.onRef('a.workspace_id', '=', 'm.workspace_id').onRef('a.id', '=', 'm.article_id'),
+      )
       .select(['a.id', 'a.title', 'a.kind'])
       .where('m.workspace_id', '=', workspaceId)
       .where('m.memory_id', '=', memoryId)
@@ -135,11 +168,19 @@ export class SqlKnowledgebaseStore implements KnowledgebaseStore {
   }
 
   async getJob(workspaceId: string, id: string): Promise<KnowledgebaseJob | null> {
-    const row = await this.ctx.db.selectFrom('kb_jobs').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    const row = await this.ctx.db
+      .selectFrom('kb_jobs')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toJob(row) : null;
   }
 
-  async updateJob(id: string, patch: Partial<Pick<KnowledgebaseJob, 'status' | 'result' | 'error' | 'updated_at'>>): Promise<KnowledgebaseJob | null> {
+  async updateJob(
+    id: string,
+    patch: Partial<Pick<KnowledgebaseJob, 'status' | 'result' | 'error' | 'updated_at'>>,
+  ): Promise<KnowledgebaseJob | null> {
     const { result, ...rest } = patch;
     const row = await this.ctx.db
       .updateTable('kb_jobs')

@@ -22,7 +22,12 @@ export class SqlObjectLocator implements ObjectLocator {
   async workspacesOf(kind: LocatableKind, id: string): Promise<Array<string | null>> {
     // The tables differ in their other columns only; `id` and `workspace_id` read the same in each.
     const table = TABLES[kind] as 'skills';
-    const rows = await this.ctx.db.selectFrom(table).select('workspace_id').where('id', '=', id).orderBy('workspace_id').execute();
+    const rows = await this.ctx.db
+      .selectFrom(table)
+      .select('workspace_id')
+      .where('id', '=', id)
+      .orderBy('workspace_id')
+      .execute();
     return rows.map((row) => row.workspace_id);
   }
 }

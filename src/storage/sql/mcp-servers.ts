@@ -47,17 +47,35 @@ export class SqlMcpServerStore extends SqlScopedStore<'mcp_servers', McpServerEn
   }
 
   protected async selectWhere(where: Expression<SqlBool>): Promise<McpServerEntry[]> {
-    const rows = await this.ctx.db.selectFrom('mcp_servers').selectAll().where(where).orderBy('name').orderBy('id').execute();
+    const rows = await this.ctx.db
+      .selectFrom('mcp_servers')
+      .selectAll()
+      .where(where)
+      .orderBy('name')
+      .orderBy('id')
+      .execute();
     return rows.map(toEntry);
   }
 
   create(entry: McpServerEntry): Promise<boolean> {
     const { args, env_keys, header_keys, enabled, metadata } = entry;
-    return this.insertUnlessTaken({ ...entry, args: json(args), env_keys: json(env_keys), header_keys: json(header_keys), enabled: bit(enabled), metadata: json(metadata) });
+    return this.insertUnlessTaken({
+      ...entry,
+      args: json(args),
+      env_keys: json(env_keys),
+      header_keys: json(header_keys),
+      enabled: bit(enabled),
+      metadata: json(metadata),
+    });
   }
 
   async update(id: string, patch: McpServerPatch): Promise<McpServerEntry | null> {
-    const row = await this.ctx.db.updateTable('mcp_servers').set(patchValues(patch)).where('id', '=', id).returningAll().executeTakeFirst();
+    const row = await this.ctx.db
+      .updateTable('mcp_servers')
+      .set(patchValues(patch))
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
     return row ? toEntry(row) : null;
   }
 }

@@ -1,7 +1,26 @@
 import { sql, type Selectable, type Updateable } from 'kysely';
 import type { MemoriesTable } from '../database.js';
 import { bit, json, parseJson, parseJsonObject, toBool, toIso, toIsoOrNull } from '../rows.js';
-import { FACT_SCOPE, factOf, type Memory, type CandidateRow, type KeywordHit, type KindCount, type KeywordTerm, type MemoryFilter, type MemoryNode, type MemoryPatch, type MemoryStatus, type MemoryStore, type MemoryType, type NewMemory, type Page, type VectorHit, type VectorSearchOptions, type WrittenMemory } from '../types.js';
+import {
+  FACT_SCOPE,
+  factOf,
+  type Memory,
+  type CandidateRow,
+  type KeywordHit,
+  type KindCount,
+  type KeywordTerm,
+  type MemoryFilter,
+  type MemoryNode,
+  type MemoryPatch,
+  type MemoryStatus,
+  type MemoryStore,
+  type MemoryType,
+  type NewMemory,
+  type Page,
+  type VectorHit,
+  type VectorSearchOptions,
+  type WrittenMemory,
+} from '../types.js';
 import type { SqlContext } from './context.js';
 import { memoryFilter } from './memory-filter.js';
 import type { VectorEntry } from './search-engine.js';
@@ -44,11 +63,30 @@ export function toMemory(row: Selectable<MemoriesTable>): Memory {
 }
 
 /** The columns recall ranks by (MemoryCandidate). */
-const CANDIDATE_COLUMNS = ['id', 'seq', 'content', 'context_id', 'session_id', 'subject_id', 'source_scope', 'source_memory_id', 'occurred_at', 'created_at'] as const;
+const CANDIDATE_COLUMNS = [
+  'id',
+  'seq',
+  'content',
+  'context_id',
+  'session_id',
+  'subject_id',
+  'source_scope',
+  'source_memory_id',
+  'occurred_at',
+  'created_at',
+] as const;
 
-function toCandidateRow({ similarity, ...row }: Pick<Selectable<MemoriesTable>, (typeof CANDIDATE_COLUMNS)[number]> & { similarity: number | null }): CandidateRow {
+function toCandidateRow({
+  similarity,
+  ...row
+}: Pick<Selectable<MemoriesTable>, (typeof CANDIDATE_COLUMNS)[number]> & { similarity: number | null }): CandidateRow {
   return {
-    memory: { ...row, seq: Number(row.seq), occurred_at: toIsoOrNull(row.occurred_at), created_at: toIso(row.created_at) },
+    memory: {
+      ...row,
+      seq: Number(row.seq),
+      occurred_at: toIsoOrNull(row.occurred_at),
+      created_at: toIso(row.created_at),
+    },
     similarity: similarity === null ? null : Number(similarity),
   };
 }
@@ -66,7 +104,10 @@ function mergedRanges(seqs: readonly number[], reach: number): Array<[number, nu
 
 const WRITTEN_COLUMNS = [...CANDIDATE_COLUMNS, 'metadata'] as const;
 
-function toWritten({ metadata, ...row }: Pick<Selectable<MemoriesTable>, (typeof WRITTEN_COLUMNS)[number]>): WrittenMemory {
+function toWritten({
+  metadata,
+  ...row
+}: Pick<Selectable<MemoriesTable>, (typeof WRITTEN_COLUMNS)[number]>): WrittenMemory {
   return { ...toCandidateRow({ ...row, similarity: null }).memory, metadata: parseJsonObject(metadata) };
 }
 
@@ -115,7 +156,11 @@ function toPatchRow(patch: MemoryPatch): Updateable<MemoriesTable> {
   return row;
 }
 
-const vectorEntry = (m: Pick<Memory, 'id' | 'workspace_id' | 'source_memory_id' | 'source_scope'>, seq: number, embedding: Float32Array): VectorEntry => ({
+const vectorEntry = (
+  m: Pick<Memory, 'id' | 'workspace_id' | 'source_memory_id' | 'source_scope'>,
+  seq: number,
+  embedding: Float32Array,
+): VectorEntry => ({
   seq,
   workspaceId: m.workspace_id,
   id: m.id,
@@ -165,35 +210,62 @@ export class SqlMemoryStore implements MemoryStore {
       const entries = chunk.map((m) => ({ ...vectorEntry(m, seqById.get(m.id)!, m.embedding), content: m.content }));
       await db
         .insertInto('memory_vectors')
-        .values(entries.map((e) => ({ seq: e.seq, workspace_id: e.workspaceId, embedding: engine.encodeVector(e.embedding) })))
+        .values(
+          entries.map((e) => ({
+            seq: e.seq,
+            workspace_id: e.workspaceId,
+            embedding: engine.encodeVector(e.embedding),
+          })),
+        )
         .execute();
-      await engine.addKeywordEntries(db, entries.filter((_, i) => chunk[i]!.source_scope !== FACT_SCOPE));
+      await engine.addKeywordEntries(
+        db,
+        entries.filter((_, i) => chunk[i]!.source_scope !== FACT_SCOPE),
+      );
       const active = entries.filter((_, i) => chunk[i]!.status === 'active');
       this.ctx.afterCommit(() => engine.onVectorsAdded(active));
     }
   }
 
   async get(workspaceId: string, id: string): Promise<Memory | null> {
-    const row = await this.db.selectFrom('memories').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('memories')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toMemory(row) : null;
   }
 
   async getMany(workspaceId: string, ids: readonly string[]): Promise<Memory[]> {
     if (ids.length === 0) return [];
-    const rows = await this.db.selectFrom('memories').selectAll().where('workspace_id', '=', workspaceId).where((eb) => this.ctx.engine.anyOf(eb.ref('id'), ids)).execute();
+    const rows = await this.db
+      .selectFrom('memories')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where((eb) => this.ctx.engine.anyOf(eb.ref('id'), ids))
+      .execute();
     // In the order asked: an IN list promises none (SQLite happened to return key order, Postgres does not).
     const position = new Map(ids.map((id, i) => [id, i]));
     return rows.map(toMemory).sort((a, b) => position.get(a.id)! - position.get(b.id)!);
   }
 
-  async candidates(workspaceId: string, ids: readonly string[], options: { filter?: MemoryFilter; similarTo?: Float32Array } = {}): Promise<CandidateRow[]> {
+  async candidates(
+    workspaceId: string,
+    ids: readonly string[],
+    options: { filter?: MemoryFilter; similarTo?: Float32Array } = {},
+  ): Promise<CandidateRow[]> {
     if (ids.length === 0) return [];
     const { filter, similarTo } = options;
     const rows = await this.db
       .selectFrom('memories')
       .select(CANDIDATE_COLUMNS.map((column) => `memories.${column}` as const))
       .select(this.similarityTo('memories.seq', similarTo).as('similarity'))
-      .where(filter ? memoryFilter(this.ctx.engine, workspaceId, { ...filter, ids: [...ids] }) : (eb) => eb.and([eb('workspace_id', '=', workspaceId), this.ctx.engine.anyOf(eb.ref('id'), ids)]))
+      .where(
+        filter
+          ? memoryFilter(this.ctx.engine, workspaceId, { ...filter, ids: [...ids] })
+          : (eb) => eb.and([eb('workspace_id', '=', workspaceId), this.ctx.engine.anyOf(eb.ref('id'), ids)]),
+      )
       .execute();
     return rows.map(toCandidateRow);
   }
@@ -203,7 +275,9 @@ export class SqlMemoryStore implements MemoryStore {
     if (!vector) return sql<number | null>`NULL`;
     const distance = this.ctx.engine.cosineDistance(sql.ref('memory_vectors.embedding'), vector);
     // A subquery rather than a join: only the rows selected in the end have their vector read.
-    return sql<number | null>`(SELECT 1 - (${distance}) FROM memory_vectors WHERE memory_vectors.seq = ${sql.ref(seq)})`;
+    return sql<
+      number | null
+    >`(SELECT 1 - (${distance}) FROM memory_vectors WHERE memory_vectors.seq = ${sql.ref(seq)})`;
   }
 
   async getEmbeddings(workspaceId: string, ids: readonly string[]): Promise<Map<string, Float32Array>> {
@@ -218,7 +292,11 @@ export class SqlMemoryStore implements MemoryStore {
     return new Map(rows.map((r) => [r.id, this.ctx.engine.decodeVector(r.embedding)]));
   }
 
-  async findByContentHashes(workspaceId: string, hashes: readonly string[], statuses: MemoryStatus[] = ['active']): Promise<Map<string, Memory>> {
+  async findByContentHashes(
+    workspaceId: string,
+    hashes: readonly string[],
+    statuses: MemoryStatus[] = ['active'],
+  ): Promise<Map<string, Memory>> {
     const found = new Map<string, Memory>();
     const unique = [...new Set(hashes)];
     for (let start = 0; start < unique.length; start += INSERT_CHUNK) {
@@ -237,13 +315,27 @@ export class SqlMemoryStore implements MemoryStore {
 
   async update(workspaceId: string, id: string, patch: MemoryPatch, embedding?: Float32Array): Promise<Memory | null> {
     const { db, engine } = this.ctx;
-    const before = await db.selectFrom('memories').select(['seq', 'status']).where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    const before = await db
+      .selectFrom('memories')
+      .select(['seq', 'status'])
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (!before) return null;
     const seq = Number(before.seq);
-    const row = await db.updateTable('memories').set(toPatchRow(patch)).where('seq', '=', seq).returningAll().executeTakeFirstOrThrow();
+    const row = await db
+      .updateTable('memories')
+      .set(toPatchRow(patch))
+      .where('seq', '=', seq)
+      .returningAll()
+      .executeTakeFirstOrThrow();
     const memory = toMemory(row);
     if (embedding) {
-      await db.updateTable('memory_vectors').set({ embedding: engine.encodeVector(embedding) }).where('seq', '=', seq).execute();
+      await db
+        .updateTable('memory_vectors')
+        .set({ embedding: engine.encodeVector(embedding) })
+        .where('seq', '=', seq)
+        .execute();
     }
     if (patch.content !== undefined) {
       await engine.removeKeywordEntries(db, [seq]);
@@ -259,13 +351,24 @@ export class SqlMemoryStore implements MemoryStore {
     return memory;
   }
 
-  async setEmbeddings(entries: ReadonlyArray<{ workspaceId: string; id: string; embedding: Float32Array }>): Promise<void> {
+  async setEmbeddings(
+    entries: ReadonlyArray<{ workspaceId: string; id: string; embedding: Float32Array }>,
+  ): Promise<void> {
     const { db, engine } = this.ctx;
     const added: VectorEntry[] = [];
     for (const { workspaceId, id, embedding } of entries) {
-      const row = await db.selectFrom('memories').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+      const row = await db
+        .selectFrom('memories')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .where('id', '=', id)
+        .executeTakeFirst();
       if (!row) continue;
-      await db.updateTable('memory_vectors').set({ embedding: engine.encodeVector(embedding) }).where('seq', '=', Number(row.seq)).execute();
+      await db
+        .updateTable('memory_vectors')
+        .set({ embedding: engine.encodeVector(embedding) })
+        .where('seq', '=', Number(row.seq))
+        .execute();
       if (row.status === 'active') added.push(vectorEntry(toMemory(row), Number(row.seq), embedding));
     }
     this.ctx.afterCommit(() => engine.onVectorsAdded(added));
@@ -274,7 +377,12 @@ export class SqlMemoryStore implements MemoryStore {
   async hardDelete(workspaceId: string, ids: readonly string[]): Promise<number> {
     if (ids.length === 0) return 0;
     const { db, engine } = this.ctx;
-    const rows = await db.selectFrom('memories').select('seq').where('workspace_id', '=', workspaceId).where('id', 'in', [...ids]).execute();
+    const rows = await db
+      .selectFrom('memories')
+      .select('seq')
+      .where('workspace_id', '=', workspaceId)
+      .where('id', 'in', [...ids])
+      .execute();
     const seqs = rows.map((r) => Number(r.seq));
     if (seqs.length === 0) return 0;
     await engine.removeKeywordEntries(db, seqs);
@@ -284,15 +392,29 @@ export class SqlMemoryStore implements MemoryStore {
     return seqs.length;
   }
 
-  async list(workspaceId: string, filter: MemoryFilter, page: { limit: number; cursor?: string | undefined }): Promise<Page<Memory>> {
-    let query = this.db.selectFrom('memories').selectAll().where(memoryFilter(this.ctx.engine, workspaceId, filter));
+  async list(
+    workspaceId: string,
+    filter: MemoryFilter,
+    page: { limit: number; cursor?: string | undefined },
+  ): Promise<Page<Memory>> {
+    let query = this.db
+      .selectFrom('memories')
+      .selectAll()
+      .where(memoryFilter(this.ctx.engine, workspaceId, filter));
     const cursor = page.cursor ? decodeCursor(page.cursor) : null;
     if (cursor) {
       query = query.where((eb) =>
-        eb.or([eb('created_at', '<', cursor.createdAt), eb.and([eb('created_at', '=', cursor.createdAt), eb('seq', '<', cursor.seq)])]),
+        eb.or([
+          eb('created_at', '<', cursor.createdAt),
+          eb.and([eb('created_at', '=', cursor.createdAt), eb('seq', '<', cursor.seq)]),
+        ]),
       );
     }
-    const rows = await query.orderBy('created_at', 'desc').orderBy('seq', 'desc').limit(page.limit + 1).execute();
+    const rows = await query
+      .orderBy('created_at', 'desc')
+      .orderBy('seq', 'desc')
+      .limit(page.limit + 1)
+      .execute();
     const items = rows.slice(0, page.limit);
     const last = rows.length > page.limit ? items[items.length - 1] : undefined;
     return {
@@ -304,7 +426,18 @@ export class SqlMemoryStore implements MemoryStore {
   async listNodes(workspaceId: string, filter: MemoryFilter, limit: number): Promise<MemoryNode[]> {
     const rows = await this.db
       .selectFrom('memories')
-      .select(['id', 'type', 'subtype', 'importance', 'tags', 'context_id', 'abstract', 'content_hash', 'created_at', 'updated_at'])
+      .select([
+        'id',
+        'type',
+        'subtype',
+        'importance',
+        'tags',
+        'context_id',
+        'abstract',
+        'content_hash',
+        'created_at',
+        'updated_at',
+      ])
       .where(memoryFilter(this.ctx.engine, workspaceId, filter))
       .orderBy('created_at', 'desc')
       .orderBy('seq', 'desc')
@@ -349,15 +482,33 @@ export class SqlMemoryStore implements MemoryStore {
     return (await this.vectorSearchMany(workspaceId, [vector], options))[0]!;
   }
 
-  vectorSearchMany(workspaceId: string, vectors: readonly Float32Array[], options: VectorSearchOptions): Promise<VectorHit[][]> {
+  vectorSearchMany(
+    workspaceId: string,
+    vectors: readonly Float32Array[],
+    options: VectorSearchOptions,
+  ): Promise<VectorHit[][]> {
     if (vectors.length === 0) return Promise.resolve([]);
-    return this.ctx.engine.vectorSearch(this.db, workspaceId, vectors, options.k, options.filter ?? {}, options.bestEffort ?? false);
+    return this.ctx.engine.vectorSearch(
+      this.db,
+      workspaceId,
+      vectors,
+      options.k,
+      options.filter ?? {},
+      options.bestEffort ?? false,
+    );
   }
 
   async keywordSearch(
     workspaceId: string,
     terms: readonly string[],
-    options: { k: number; filter?: MemoryFilter; required?: readonly KeywordTerm[]; order?: 'relevance' | 'newest'; weights?: readonly number[]; similarTo?: Float32Array },
+    options: {
+      k: number;
+      filter?: MemoryFilter;
+      required?: readonly KeywordTerm[];
+      order?: 'relevance' | 'newest';
+      weights?: readonly number[];
+      similarTo?: Float32Array;
+    },
   ): Promise<KeywordHit[]> {
     const kept = terms.flatMap((t, i) => (t.trim() ? [i] : []));
     const query = {
@@ -381,9 +532,18 @@ export class SqlMemoryStore implements MemoryStore {
     return rows!.map(({ score, ...row }) => ({ id: row.id, score: Number(score), ...toCandidateRow(row) }));
   }
 
-  async keywordMatchCounts(workspaceId: string, queries: ReadonlyArray<readonly KeywordTerm[]>, options: { cap: number }): Promise<number[]> {
+  async keywordMatchCounts(
+    workspaceId: string,
+    queries: ReadonlyArray<readonly KeywordTerm[]>,
+    options: { cap: number },
+  ): Promise<number[]> {
     const asked = queries.map(nonBlank);
-    const counted = await this.ctx.engine.keywordMatchCounts(this.db, workspaceId, asked.filter((terms) => terms.length > 0), options.cap);
+    const counted = await this.ctx.engine.keywordMatchCounts(
+      this.db,
+      workspaceId,
+      asked.filter((terms) => terms.length > 0),
+      options.cap,
+    );
     return asked.map((terms) => (terms.length === 0 ? 0 : counted.shift()!));
   }
 
@@ -391,7 +551,11 @@ export class SqlMemoryStore implements MemoryStore {
     return this.ctx.engine.keywordDocumentCount(this.db, workspaceId);
   }
 
-  async writtenAround(workspaceId: string, seqs: readonly number[], options: { reach: number; filter?: MemoryFilter }): Promise<WrittenMemory[]> {
+  async writtenAround(
+    workspaceId: string,
+    seqs: readonly number[],
+    options: { reach: number; filter?: MemoryFilter },
+  ): Promise<WrittenMemory[]> {
     if (seqs.length === 0) return [];
     const ranges = mergedRanges(seqs, options.reach);
     // The ranges pick rows by primary key first; a WHERE holding both the ranges and the filter had SQLite walk the

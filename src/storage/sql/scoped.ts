@@ -7,7 +7,8 @@ import type { SqlContext } from './context.js';
 export type ScopedTable = 'skills' | 'mcp_servers';
 
 /** Scope and owners without nulls: what the unique (scope_key, name) constraint of a scoped table compares. */
-export const scopeKey = (owner: ScopedOwner): string => `${owner.scope}:${owner.workspace_id ?? ''}:${owner.user_id ?? ''}`;
+export const scopeKey = (owner: ScopedOwner): string =>
+  `${owner.scope}:${owner.workspace_id ?? ''}:${owner.user_id ?? ''}`;
 
 /**
  * Entries of the viewer's workspace or of none, and of the viewer's user or of none (what precedence chooses

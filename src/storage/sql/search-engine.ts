@@ -76,17 +76,35 @@ export interface SearchEngine {
    * Nearest neighbours of each query vector among the memories matching the filter, best first. `bestEffort` (see
    * VectorSearchOptions): the filter's matches among the `bestEffortCandidates(k)` nearest.
    */
-  vectorSearch(db: Kysely<Database>, workspaceId: string, vectors: readonly Float32Array[], k: number, filter: MemoryFilter, bestEffort: boolean): Promise<VectorHit[][]>;
+  vectorSearch(
+    db: Kysely<Database>,
+    workspaceId: string,
+    vectors: readonly Float32Array[],
+    k: number,
+    filter: MemoryFilter,
+    bestEffort: boolean,
+  ): Promise<VectorHit[][]>;
   /**
    * The k best matches of any of `terms` and every one of `required` (at least one list is non-empty) among the
    * memories passing the filter, as their `seq` and the engine's score (higher is better), best first. A
    * statement to run with `read`; storage joins what callers need to it.
    */
-  keywordRanking(db: Kysely<Database>, query: KeywordQuery, k: number, workspaceId: string, filter: MemoryFilter): AliasableExpression<KeywordRank>;
+  keywordRanking(
+    db: Kysely<Database>,
+    query: KeywordQuery,
+    k: number,
+    workspaceId: string,
+    filter: MemoryFilter,
+  ): AliasableExpression<KeywordRank>;
   /** Runs read-only statements where they cost the main thread least; the rows of each, in order. */
   read<R>(db: Kysely<Database>, queries: ReadonlyArray<Compilable<R>>): Promise<R[][]>;
   /** For each non-empty list of terms, the index entries matching every one (see MemoryStore.keywordMatchCounts), counted up to `cap + 1`. */
-  keywordMatchCounts(db: Kysely<Database>, workspaceId: string, queries: ReadonlyArray<readonly KeywordTerm[]>, cap: number): Promise<number[]>;
+  keywordMatchCounts(
+    db: Kysely<Database>,
+    workspaceId: string,
+    queries: ReadonlyArray<readonly KeywordTerm[]>,
+    cap: number,
+  ): Promise<number[]>;
   /**
    * How many memories the keyword index counts matches among (see MemoryStore.keywordDocumentCount): the population
    * `keywordMatchCounts` counts in.

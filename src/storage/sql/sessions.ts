@@ -30,7 +30,10 @@ export class SqlSessionStore implements SessionStore {
   constructor(private readonly ctx: SqlContext) {}
 
   async create(session: Session): Promise<void> {
-    await this.ctx.db.insertInto('sessions').values({ ...session, metadata: json(session.metadata) }).execute();
+    await this.ctx.db
+      .insertInto('sessions')
+      .values({ ...session, metadata: json(session.metadata) })
+      .execute();
   }
 
   async get(id: string): Promise<Session | null> {
@@ -48,11 +51,20 @@ export class SqlSessionStore implements SessionStore {
   }
 
   async expired(at: string, limit: number): Promise<Session[]> {
-    const rows = await this.ctx.db.selectFrom('sessions').selectAll().where('expires_at', '<=', at).orderBy('expires_at').limit(limit).execute();
+    const rows = await this.ctx.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('expires_at', '<=', at)
+      .orderBy('expires_at')
+      .limit(limit)
+      .execute();
     return rows.map(toSession);
   }
 
-  async update(id: string, patch: Partial<Pick<Session, 'expires_at' | 'ttl_seconds' | 'metadata' | 'updated_at'>>): Promise<Session | null> {
+  async update(
+    id: string,
+    patch: Partial<Pick<Session, 'expires_at' | 'ttl_seconds' | 'metadata' | 'updated_at'>>,
+  ): Promise<Session | null> {
     const { metadata, ...rest } = patch;
     const row = await this.ctx.db
       .updateTable('sessions')
@@ -98,7 +110,11 @@ export class SqlSessionStore implements SessionStore {
   }
 
   async deleteEntry(sessionId: string, key: string): Promise<boolean> {
-    const result = await this.ctx.db.deleteFrom('working_memory').where('session_id', '=', sessionId).where('key', '=', key).executeTakeFirst();
+    const result = await this.ctx.db
+      .deleteFrom('working_memory')
+      .where('session_id', '=', sessionId)
+      .where('key', '=', key)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 }

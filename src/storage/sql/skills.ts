@@ -1,7 +1,16 @@
 import type { Expression, Selectable, SqlBool } from 'kysely';
 import type { SkillFilesTable, SkillsTable } from '../database.js';
 import { json, parseJsonObject, toIso } from '../rows.js';
-import { SKILL_MANIFEST_PATH, type Skill, type SkillFile, type SkillFileInfo, type SkillPatch, type SkillScope, type SkillStore, type SourceMode } from '../types.js';
+import {
+  SKILL_MANIFEST_PATH,
+  type Skill,
+  type SkillFile,
+  type SkillFileInfo,
+  type SkillPatch,
+  type SkillScope,
+  type SkillStore,
+  type SourceMode,
+} from '../types.js';
 import type { SqlContext } from './context.js';
 import { SqlScopedStore } from './scoped.js';
 
@@ -43,7 +52,9 @@ export class SqlSkillStore extends SqlScopedStore<'skills', Skill> implements Sk
   protected async selectWhere(where: Expression<SqlBool>): Promise<Skill[]> {
     const rows = await this.ctx.db
       .selectFrom('skills')
-      .innerJoin('skill_files as manifest', (join) => join.onRef('manifest.skill_id', '=', 'skills.id').on('manifest.path', '=', SKILL_MANIFEST_PATH))
+      .innerJoin('skill_files as manifest', (join) =>
+        join.onRef('manifest.skill_id', '=', 'skills.id').on('manifest.path', '=', SKILL_MANIFEST_PATH),
+      )
       .selectAll('skills')
       .select('manifest.content as manifest')
       .where(where)
@@ -80,7 +91,12 @@ export class SqlSkillStore extends SqlScopedStore<'skills', Skill> implements Sk
   }
 
   async getFile(skillId: string, path: string): Promise<SkillFile | null> {
-    const row = await this.ctx.db.selectFrom('skill_files').selectAll().where('skill_id', '=', skillId).where('path', '=', path).executeTakeFirst();
+    const row = await this.ctx.db
+      .selectFrom('skill_files')
+      .selectAll()
+      .where('skill_id', '=', skillId)
+      .where('path', '=', path)
+      .executeTakeFirst();
     return row ? { ...toInfo(row), content: row.content } : null;
   }
 
@@ -89,14 +105,22 @@ export class SqlSkillStore extends SqlScopedStore<'skills', Skill> implements Sk
       await this.ctx.db
         .insertInto('skill_files')
         .values(fileRow(skillId, file))
-        .onConflict((oc) => oc.columns(['skill_id', 'path']).doUpdateSet({ content: file.content, size: file.size, sha256: file.sha256, updated_at: file.updated_at }))
+        .onConflict((oc) =>
+          oc
+            .columns(['skill_id', 'path'])
+            .doUpdateSet({ content: file.content, size: file.size, sha256: file.sha256, updated_at: file.updated_at }),
+        )
         .execute();
     }
   }
 
   async deleteFiles(skillId: string, paths: readonly string[]): Promise<number> {
     if (paths.length === 0) return 0;
-    const result = await this.ctx.db.deleteFrom('skill_files').where('skill_id', '=', skillId).where('path', 'in', paths).executeTakeFirst();
+    const result = await this.ctx.db
+      .deleteFrom('skill_files')
+      .where('skill_id', '=', skillId)
+      .where('path', 'in', paths)
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 }

@@ -101,7 +101,9 @@ export class SqlStorage implements Storage {
     const effects: Array<() => void> = [];
     const result = await this.root
       .transaction()
-      .execute((trx) => work(new SqlStorage(this.root, this.engine, this.onClose, this.durabilityBarrier, trx, effects)));
+      .execute((trx) =>
+        work(new SqlStorage(this.root, this.engine, this.onClose, this.durabilityBarrier, trx, effects)),
+      );
     for (const effect of effects) effect();
     return result;
   }

@@ -73,22 +73,39 @@ export class SqlTaskStore implements TaskStore {
 
   async extendLeases(ids: readonly number[], leaseUntil: string): Promise<void> {
     if (ids.length === 0) return;
-    await this.ctx.db.updateTable('tasks').set({ lease_until: leaseUntil }).where('id', 'in', [...ids]).where('status', '=', 'running').execute();
+    await this.ctx.db
+      .updateTable('tasks')
+      .set({ lease_until: leaseUntil })
+      .where('id', 'in', [...ids])
+      .where('status', '=', 'running')
+      .execute();
   }
 
   async releaseAllLeases(): Promise<number> {
-    const result = await this.ctx.db.updateTable('tasks').set({ status: 'pending', lease_until: null }).where('status', '=', 'running').executeTakeFirst();
+    const result = await this.ctx.db
+      .updateTable('tasks')
+      .set({ status: 'pending', lease_until: null })
+      .where('status', '=', 'running')
+      .executeTakeFirst();
     return Number(result.numUpdatedRows);
   }
 
   async release(ids: readonly number[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.ctx.db.updateTable('tasks').set({ status: 'pending', lease_until: null }).where('id', 'in', [...ids]).where('status', '=', 'running').execute();
+    await this.ctx.db
+      .updateTable('tasks')
+      .set({ status: 'pending', lease_until: null })
+      .where('id', 'in', [...ids])
+      .where('status', '=', 'running')
+      .execute();
   }
 
   async complete(ids: readonly number[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.ctx.db.deleteFrom('tasks').where('id', 'in', [...ids]).execute();
+    await this.ctx.db
+      .deleteFrom('tasks')
+      .where('id', 'in', [...ids])
+      .execute();
   }
 
   async fail(id: number, error: string, retryAt: string | null): Promise<void> {

@@ -45,7 +45,12 @@ export class SqlThreadStore implements ThreadStore {
   }
 
   async get(workspaceId: string, id: string): Promise<ChatThread | null> {
-    const row = await this.ctx.db.selectFrom('chat_threads').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    const row = await this.ctx.db
+      .selectFrom('chat_threads')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toThread(row) : null;
   }
 
@@ -60,12 +65,22 @@ export class SqlThreadStore implements ThreadStore {
     if (options.userId !== undefined) q = q.where('user_id', '=', options.userId);
     if (options.updatedAfter !== undefined) q = q.where('updated_at', '>=', options.updatedAfter);
     // One after the other: inside a transaction both run on one connection.
-    const rows = await q.selectAll().orderBy('updated_at', 'desc').orderBy('id').limit(options.limit).offset(options.offset).execute();
+    const rows = await q
+      .selectAll()
+      .orderBy('updated_at', 'desc')
+      .orderBy('id')
+      .limit(options.limit)
+      .offset(options.offset)
+      .execute();
     const count = await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     return { threads: rows.map(toThread), total: Number(count.n) };
   }
 
-  async update(workspaceId: string, id: string, patch: Partial<Pick<ChatThread, 'title' | 'metadata' | 'updated_at'>>): Promise<ChatThread | null> {
+  async update(
+    workspaceId: string,
+    id: string,
+    patch: Partial<Pick<ChatThread, 'title' | 'metadata' | 'updated_at'>>,
+  ): Promise<ChatThread | null> {
     const { metadata, ...rest } = patch;
     const row = await this.ctx.db
       .updateTable('chat_threads')
@@ -78,11 +93,19 @@ export class SqlThreadStore implements ThreadStore {
   }
 
   async delete(workspaceId: string, id: string): Promise<boolean> {
-    const result = await this.ctx.db.deleteFrom('chat_threads').where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    const result = await this.ctx.db
+      .deleteFrom('chat_threads')
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
-  async appendMessages(workspaceId: string, threadId: string, messages: readonly NewChatMessage[]): Promise<ChatMessage[] | null> {
+  async appendMessages(
+    workspaceId: string,
+    threadId: string,
+    messages: readonly NewChatMessage[],
+  ): Promise<ChatMessage[] | null> {
     const count = messages.length;
     // One UPDATE reserves the range: on Postgres it locks the row until commit, SQLite has a single writer.
     const reserved = await this.ctx.db
@@ -98,7 +121,12 @@ export class SqlThreadStore implements ThreadStore {
       .executeTakeFirst();
     if (!reserved) return null;
     const first = Number(reserved.next_message_index) - count;
-    const stored: ChatMessage[] = messages.map((m, i) => ({ ...m, workspace_id: workspaceId, thread_id: threadId, message_index: first + i }));
+    const stored: ChatMessage[] = messages.map((m, i) => ({
+      ...m,
+      workspace_id: workspaceId,
+      thread_id: threadId,
+      message_index: first + i,
+    }));
     if (count > 0) {
       await this.ctx.db
         .insertInto('chat_messages')
@@ -113,9 +141,17 @@ export class SqlThreadStore implements ThreadStore {
     threadId: string,
     options: { afterIndex?: number; order: 'asc' | 'desc'; limit: number; offset: number },
   ): Promise<{ messages: ChatMessage[]; total: number }> {
-    let q = this.ctx.db.selectFrom('chat_messages').where('workspace_id', '=', workspaceId).where('thread_id', '=', threadId);
+    let q = this.ctx.db
+      .selectFrom('chat_messages')
+      .where('workspace_id', '=', workspaceId)
+      .where('thread_id', '=', threadId);
     if (options.afterIndex !== undefined) q = q.where('message_index', '>', options.afterIndex);
-    const rows = await q.selectAll().orderBy('message_index', options.order).limit(options.limit).offset(options.offset).execute();
+    const rows = await q
+      .selectAll()
+      .orderBy('message_index', options.order)
+      .limit(options.limit)
+      .offset(options.offset)
+      .execute();
     const count = await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     return { messages: rows.map(toMessage), total: Number(count.n) };
   }
@@ -138,7 +174,13 @@ export class SqlThreadStore implements ThreadStore {
     return true;
   }
 
-  async markDecomposed(workspaceId: string, threadId: string, expected: number, to: number, at: string): Promise<boolean> {
+  async markDecomposed(
+    workspaceId: string,
+    threadId: string,
+    expected: number,
+    to: number,
+    at: string,
+  ): Promise<boolean> {
     const result = await this.ctx.db
       .updateTable('chat_threads')
       .set({ last_decomposed_index: to, last_decomposed_at: at })

@@ -43,12 +43,20 @@ export class SqlWorkspaceStore implements WorkspaceStore {
     return rows.map(toWorkspace);
   }
 
-  async update(id: string, patch: Partial<Pick<Workspace, 'name' | 'settings' | 'updated_at'>>): Promise<Workspace | null> {
+  async update(
+    id: string,
+    patch: Partial<Pick<Workspace, 'name' | 'settings' | 'updated_at'>>,
+  ): Promise<Workspace | null> {
     const set: Record<string, string> = {};
     if (patch.name !== undefined) set.name = patch.name;
     if (patch.settings !== undefined) set.settings = json(patch.settings);
     if (patch.updated_at !== undefined) set.updated_at = patch.updated_at;
-    const row = await this.ctx.db.updateTable('workspaces').set(set).where('id', '=', id).returningAll().executeTakeFirst();
+    const row = await this.ctx.db
+      .updateTable('workspaces')
+      .set(set)
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
     return row ? toWorkspace(row) : null;
   }
 
@@ -63,7 +71,11 @@ export class SqlWorkspaceStore implements WorkspaceStore {
   }
 
   async memoryVersion(id: string): Promise<number> {
-    const row = await this.ctx.db.selectFrom('memory_versions').select('version').where('workspace_id', '=', id).executeTakeFirst();
+    const row = await this.ctx.db
+      .selectFrom('memory_versions')
+      .select('version')
+      .where('workspace_id', '=', id)
+      .executeTakeFirst();
     return row ? Number(row.version) : 0;
   }
 
@@ -71,7 +83,9 @@ export class SqlWorkspaceStore implements WorkspaceStore {
     await this.ctx.db
       .insertInto('memory_versions')
       .values({ workspace_id: id, version: 1 })
-      .onConflict((oc) => oc.column('workspace_id').doUpdateSet((eb) => ({ version: eb('memory_versions.version', '+', 1) })))
+      .onConflict((oc) =>
+        oc.column('workspace_id').doUpdateSet((eb) => ({ version: eb('memory_versions.version', '+', 1) })),
+      )
       .execute();
   }
 }
@@ -104,12 +118,23 @@ export class SqlContextStore implements ContextStore {
   }
 
   async get(workspaceId: string, id: string): Promise<Context | null> {
-    const row = await this.ctx.db.selectFrom('contexts').selectAll().where('workspace_id', '=', workspaceId).where('id', '=', id).executeTakeFirst();
+    const row = await this.ctx.db
+      .selectFrom('contexts')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id)
+      .executeTakeFirst();
     return row ? toContext(row) : null;
   }
 
   async list(workspaceId: string): Promise<Context[]> {
-    const rows = await this.ctx.db.selectFrom('contexts').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').execute();
+    const rows = await this.ctx.db
+      .selectFrom('contexts')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
     return rows.map(toContext);
   }
 }

@@ -52,7 +52,11 @@ async function openDatabase(options: SqliteOptions, owner: OwnerLock | null): Pr
   const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
   await migrateToLatest(db, 'sqlite');
   seedPlannerStatistics(database);
-  const vectors = new WorkspaceVectorIndexes({ ...DEFAULT_VECTOR_INDEX, ...options.vectorIndex, dimensions: options.dimensions });
+  const vectors = new WorkspaceVectorIndexes({
+    ...DEFAULT_VECTOR_INDEX,
+    ...options.vectorIndex,
+    dimensions: options.dimensions,
+  });
   // A second connection needs a file: an in-memory database exists for its own connection only.
   const reader = options.path === ':memory:' ? null : new SqliteReader(options.path);
   // The HNSW graphs are saved beside the database file at close and loaded at start (vector-snapshot.ts).

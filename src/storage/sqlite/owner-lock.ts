@@ -23,7 +23,10 @@ export function claimDatabase(path: string): OwnerLock {
     lock.close();
     if (!isBusy(error)) throw error;
     // A refusal to state, not a fault to trace: `npm start` and the CLI print the message alone.
-    throw new ConfigError(`${path} is in use by another memd process: a SQLite data directory belongs to one server (run several nodes on PostgreSQL)`, { cause: error });
+    throw new ConfigError(
+      `${path} is in use by another memd process: a SQLite data directory belongs to one server (run several nodes on PostgreSQL)`,
+      { cause: error },
+    );
   }
   return {
     release() {

@@ -33,8 +33,15 @@ export function seedPlannerStatistics(db: Database.Database): void {
   const insert = db.prepare('INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES (?, ?, ?)');
   db.transaction(() => {
     for (const { name, tbl } of indexes) {
-      const columns = db.prepare(`SELECT name FROM pragma_index_info(?) ORDER BY seqno`).all(name) as Array<{ name: string }>;
-      const unique = (db.prepare(`SELECT "unique" FROM pragma_index_list(?) WHERE name = ?`).get(tbl, name) as { unique: number } | undefined)?.unique === 1;
+      const columns = db.prepare(`SELECT name FROM pragma_index_info(?) ORDER BY seqno`).all(name) as Array<{
+        name: string;
+      }>;
+      const unique =
+        (
+          db.prepare(`SELECT "unique" FROM pragma_index_list(?) WHERE name = ?`).get(tbl, name) as
+            | { unique: number }
+            | undefined
+        )?.unique === 1;
       let narrowed = ROWS;
       const stats = columns.map((c, i) => {
         narrowed = Math.max(1, Math.min(narrowed, rowsPerValue(c.name, unique, i === columns.length - 1)));

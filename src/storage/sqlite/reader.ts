@@ -25,10 +25,20 @@ export class SqliteReader {
       const { filename, execArgv } = workerEntry(siblingModule(import.meta.url, 'reader-worker'));
       // Several tasks may wait at the thread: it runs them one after the other as soon as it is free, rather than
       // when this (often busy) thread gets round to handing it the next one.
-      this.#pool = new Piscina({ filename, execArgv, minThreads: 1, maxThreads: 1, idleTimeout: Infinity, concurrentTasksPerWorker: 8 });
+      this.#pool = new Piscina({
+        filename,
+        execArgv,
+        minThreads: 1,
+        maxThreads: 1,
+        idleTimeout: Infinity,
+        concurrentTasksPerWorker: 8,
+      });
     }
     // Only the text and parameters cross to the thread: a compiled Kysely query also carries its syntax tree.
-    const task: ReadTask = { path: this.path, statements: statements.map(({ sql, parameters }) => ({ sql, parameters })) };
+    const task: ReadTask = {
+      path: this.path,
+      statements: statements.map(({ sql, parameters }) => ({ sql, parameters })),
+    };
     return (await this.#pool.run(task)) as unknown[][];
   }
 

@@ -1,8 +1,24 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { expressionBuilder, sql, type Compilable, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import {
+  expressionBuilder,
+  sql,
+  type Compilable,
+  type Expression,
+  type Kysely,
+  type RawBuilder,
+  type SqlBool,
+} from 'kysely';
 import type { Database } from '../database.js';
 import { memoryFilter, type FilterBuilder } from '../sql/memory-filter.js';
-import { bestEffortCandidates, type KeywordEntry, type KeywordQuery, type KeywordRank, type SearchEngine, type VectorEntry, type WarmUpReport } from '../sql/search-engine.js';
+import {
+  bestEffortCandidates,
+  type KeywordEntry,
+  type KeywordQuery,
+  type KeywordRank,
+  type SearchEngine,
+  type VectorEntry,
+  type WarmUpReport,
+} from '../sql/search-engine.js';
 import { factOf, type KeywordTerm, type MemoryFilter, type VectorHit } from '../types.js';
 import type { SqliteReader } from './reader.js';
 import type { IndexedMemory, WorkspaceVectorIndexes } from './vector-index.js';
@@ -13,7 +29,8 @@ const WARM_UP_PAGE = 2_000;
 
 const ftsString = (term: string): string => `"${term.replaceAll('"', '""')}"`;
 
-const ftsAnyOf = (terms: readonly string[]): string => (terms.length === 1 ? ftsString(terms[0]!) : `(${terms.map(ftsString).join(' OR ')})`);
+const ftsAnyOf = (terms: readonly string[]): string =>
+  terms.length === 1 ? ftsString(terms[0]!) : `(${terms.map(ftsString).join(' OR ')})`;
 
 /**
  * FTS5 query syntax: each term a quoted string (quotes doubled; several words make a phrase); required terms ANDed,
@@ -141,7 +158,9 @@ export class SqliteSearchEngine implements SearchEngine {
   }
 
   async removeWorkspaceEntries(db: Kysely<Database>, workspaceId: string): Promise<void> {
-    await sql`DELETE FROM memory_fts WHERE rowid IN (SELECT seq FROM memories WHERE workspace_id = ${workspaceId})`.execute(db);
+    await sql`DELETE FROM memory_fts WHERE rowid IN (SELECT seq FROM memories WHERE workspace_id = ${workspaceId})`.execute(
+      db,
+    );
   }
 
   onVectorsAdded(entries: readonly VectorEntry[]): void {
@@ -156,17 +175,29 @@ export class SqliteSearchEngine implements SearchEngine {
     this.vectors.drop(workspaceId);
   }
 
-  async vectorSearch(db: Kysely<Database>, workspaceId: string, vectors: readonly Float32Array[], k: number, filter: MemoryFilter, bestEffort: boolean): Promise<VectorHit[][]> {
+  async vectorSearch(
+    db: Kysely<Database>,
+    workspaceId: string,
+    vectors: readonly Float32Array[],
+    k: number,
+    filter: MemoryFilter,
+    bestEffort: boolean,
+  ): Promise<VectorHit[][]> {
     const indexed = this.warm && this.vectors.size(workspaceId) >= this.annMinSize;
     const accept = indexed ? indexPredicate(filter) : null;
     // The HNSW search holds this thread for a millisecond or more: statements already bound for the reader thread
     // (this recall's keyword searches) are sent first, so both run at once.
     if (indexed && this.reader) await yieldToEventLoop();
     if (accept) {
-      return this.vectors.search(workspaceId, vectors, k, accept).map((found) => found.map(({ memory, similarity }) => ({ id: memory.id, score: similarity, factOf: memory.factOf })));
+      return this.vectors
+        .search(workspaceId, vectors, k, accept)
+        .map((found) =>
+          found.map(({ memory, similarity }) => ({ id: memory.id, score: similarity, factOf: memory.factOf })),
+        );
     }
     const sqlFilter = memoryFilter(this, workspaceId, filter);
-    const onlyActive = filter.statuses === undefined || (filter.statuses.length === 1 && filter.statuses[0] === 'active');
+    const onlyActive =
+      filter.statuses === undefined || (filter.statuses.length === 1 && filter.statuses[0] === 'active');
     return Promise.all(
       vectors.map(async (vector) => {
         const query = this.encodeVector(vector);
@@ -174,7 +205,13 @@ export class SqliteSearchEngine implements SearchEngine {
           // Index candidates checked against the filter in SQL.
           const wanted = bestEffortCandidates(k);
           const [candidates] = this.vectors.search(workspaceId, [vector], wanted);
-          const matching = await this.exactScan(db, query, k, sqlFilter, candidates!.map((c) => c.seq));
+          const matching = await this.exactScan(
+            db,
+            query,
+            k,
+            sqlFilter,
+            candidates!.map((c) => c.seq),
+          );
           // Fewer candidates than asked for means the index had nothing more to give.
           if (bestEffort || matching.length >= k || candidates!.length < wanted) return matching;
         }
@@ -183,12 +220,23 @@ export class SqliteSearchEngine implements SearchEngine {
     );
   }
 
-  private async exactScan(db: Kysely<Database>, query: Buffer, k: number, filter: FilterBuilder, seqs: number[] | null): Promise<VectorHit[]> {
+  private async exactScan(
+    db: Kysely<Database>,
+    query: Buffer,
+    k: number,
+    filter: FilterBuilder,
+    seqs: number[] | null,
+  ): Promise<VectorHit[]> {
     if (seqs?.length === 0) return [];
     let q = db
       .selectFrom('memories')
       .innerJoin('memory_vectors', 'memory_vectors.seq', 'memories.seq')
-      .select(['memories.id', 'memories.source_scope', 'memories.source_memory_id', sql<number>`vec_distance_cosine(memory_vectors.embedding, ${query})`.as('distance')])
+      .select([
+        'memories.id',
+        'memories.source_scope',
+        'memories.source_memory_id',
+        sql<number>`vec_distance_cosine(memory_vectors.embedding, ${query})`.as('distance'),
+      ])
       .where(filter);
     if (seqs) q = q.where('memories.seq', 'in', seqs);
     const rows = await q.orderBy('distance').limit(k).execute();
@@ -219,7 +267,12 @@ export class SqliteSearchEngine implements SearchEngine {
       ORDER BY score DESC, memories.seq DESC LIMIT ${k})`;
   }
 
-  async keywordMatchCounts(db: Kysely<Database>, _workspaceId: string, queries: ReadonlyArray<readonly KeywordTerm[]>, cap: number): Promise<number[]> {
+  async keywordMatchCounts(
+    db: Kysely<Database>,
+    _workspaceId: string,
+    queries: ReadonlyArray<readonly KeywordTerm[]>,
+    cap: number,
+  ): Promise<number[]> {
     // The FTS index is shared by all workspaces, and a search scores every entry that matches: count those.
     const counts = queries.map((terms) => {
       const count = sql<{ n: number }>`SELECT count(*) AS n FROM (
@@ -259,17 +312,36 @@ export class SqliteSearchEngine implements SearchEngine {
       const rows = await db
         .selectFrom('memory_vectors')
         .innerJoin('memories', 'memories.seq', 'memory_vectors.seq')
-        .select(['memory_vectors.seq', 'memory_vectors.workspace_id', 'memory_vectors.embedding', 'memories.id', 'memories.source_scope', 'memories.source_memory_id'])
+        .select([
+          'memory_vectors.seq',
+          'memory_vectors.workspace_id',
+          'memory_vectors.embedding',
+          'memories.id',
+          'memories.source_scope',
+          'memories.source_memory_id',
+        ])
         .where('memories.status', '=', 'active')
         .where('memory_vectors.seq', '>', afterSeq)
         .orderBy('memory_vectors.seq')
         .limit(WARM_UP_PAGE)
         .execute();
       if (rows.length === 0) break;
-      const stored = rows.map((r) => ({ seq: r.seq, workspaceId: r.workspace_id, id: r.id, derived: r.source_memory_id !== null, factOf: factOf(r), vector: r.embedding as Buffer }));
+      const stored = rows.map((r) => ({
+        seq: r.seq,
+        workspaceId: r.workspace_id,
+        id: r.id,
+        derived: r.source_memory_id !== null,
+        factOf: factOf(r),
+        vector: r.embedding as Buffer,
+      }));
       for (const [workspaceId, list] of byWorkspace(stored)) {
-        if (restored) fromSnapshot += this.vectors.confirm(workspaceId, list, (vector) => this.decodeVector(vector as Buffer));
-        else this.vectors.upsert(workspaceId, list.map(({ vector, ...memory }) => ({ ...memory, embedding: this.decodeVector(vector) })));
+        if (restored)
+          fromSnapshot += this.vectors.confirm(workspaceId, list, (vector) => this.decodeVector(vector as Buffer));
+        else
+          this.vectors.upsert(
+            workspaceId,
+            list.map(({ vector, ...memory }) => ({ ...memory, embedding: this.decodeVector(vector) })),
+          );
       }
       vectors += rows.length;
       afterSeq = rows[rows.length - 1]!.seq;

@@ -99,7 +99,10 @@ interface Member extends IndexedMemory {
  * they, share it. Short, because a workspace holds one per distinct vector.
  */
 export function vectorDigest(embedding: Float32Array | Uint8Array): string {
-  return createHash('sha256').update(new Uint8Array(embedding.buffer, embedding.byteOffset, embedding.byteLength)).digest().toString('latin1', 0, 16);
+  return createHash('sha256')
+    .update(new Uint8Array(embedding.buffer, embedding.byteOffset, embedding.byteLength))
+    .digest()
+    .toString('latin1', 0, 16);
 }
 
 class WorkspaceIndex {
@@ -150,7 +153,13 @@ class WorkspaceIndex {
   /** Whether the memory is held with exactly this vector and description (a restored snapshot is checked so). */
   holds(seq: number, memory: IndexedMemory, digest: string): boolean {
     const member = this.memories.get(seq);
-    return member !== undefined && member.group.digest === digest && member.id === memory.id && member.derived === memory.derived && member.factOf === memory.factOf;
+    return (
+      member !== undefined &&
+      member.group.digest === digest &&
+      member.id === memory.id &&
+      member.derived === memory.derived &&
+      member.factOf === memory.factOf
+    );
   }
 
   /** The groups as a snapshot stores them, beside the graph's own file. */
@@ -182,7 +191,13 @@ class WorkspaceIndex {
     keys.forEach((key, g) => {
       const group: VectorGroup = { key, digest: digestBytes.slice(16 * g, 16 * (g + 1)), members: [] };
       for (const end = at + sizes[g]!; at < end; at++) {
-        const member: Member = { seq: seqs[at]!, id: ids[at]!, derived: derived[at] === '1', factOf: factOf[at]!, group };
+        const member: Member = {
+          seq: seqs[at]!,
+          id: ids[at]!,
+          derived: derived[at] === '1',
+          factOf: factOf[at]!,
+          group,
+        };
         // A literal for the first member, as `open` does: a push onto `[]` reserves 17 slots.
         if (group.members.length === 0) group.members = [member];
         else group.members.push(member);
@@ -262,7 +277,9 @@ export class WorkspaceVectorIndexes {
     if (added.length === 0) return;
     const keys = BigUint64Array.from(added, ({ key }) => BigInt(key));
     const matrix = new Float32Array(added.length * dims);
-    added.forEach(({ embedding }, i) => { matrix.set(embedding, i * dims); });
+    added.forEach(({ embedding }, i) => {
+      matrix.set(embedding, i * dims);
+    });
     index.graph.add(keys, matrix, 0);
   }
 
@@ -283,7 +300,15 @@ export class WorkspaceVectorIndexes {
 
   /** Writes every graph and its groups under `dir` (vector-snapshot.ts). */
   save(dir: string): void {
-    writeSnapshot(dir, this.options, [...this.workspaces].map(([workspaceId, index]) => ({ workspaceId, graph: index.graph, groups: index.toSnapshot() })));
+    writeSnapshot(
+      dir,
+      this.options,
+      [...this.workspaces].map(([workspaceId, index]) => ({
+        workspaceId,
+        graph: index.graph,
+        groups: index.toSnapshot(),
+      })),
+    );
   }
 
   /**
@@ -300,7 +325,8 @@ export class WorkspaceVectorIndexes {
         const index = this.indexFor(workspaceId);
         index.graph.load(graph);
         index.restore(groups);
-        if (index.graph.size() !== index.nodes) throw new Error(`the graph of ${workspaceId} has ${index.graph.size()} nodes, its groups ${index.nodes}`);
+        if (index.graph.size() !== index.nodes)
+          throw new Error(`the graph of ${workspaceId} has ${index.graph.size()} nodes, its groups ${index.nodes}`);
         this.unverified.set(workspaceId, new Set(index.memories.keys()));
       }
       return true;
@@ -342,7 +368,12 @@ export class WorkspaceVectorIndexes {
    * The k nearest memories that `accept` lets through. Asks the graph for more when the filter rejects too many,
    * up to the whole workspace, so the answer has k hits whenever k exist.
    */
-  search(workspaceId: string, vectors: readonly Float32Array[], k: number, accept: (m: IndexedMemory) => boolean = () => true): Neighbour[][] {
+  search(
+    workspaceId: string,
+    vectors: readonly Float32Array[],
+    k: number,
+    accept: (m: IndexedMemory) => boolean = () => true,
+  ): Neighbour[][] {
     const index = this.workspaces.get(workspaceId);
     const nodes = index?.nodes ?? 0;
     if (!index || nodes === 0 || k <= 0) return vectors.map(() => []);

@@ -1,5 +1,16 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { Index } from 'usearch';
 import type { SnapshotGroups, VectorIndexOptions } from './vector-index.js';
@@ -54,7 +65,11 @@ function flush(path: string): void {
 }
 
 /** Writes the graphs and then the manifest naming them, and removes the files of earlier snapshots. */
-export function writeSnapshot(dir: string, options: VectorIndexOptions, workspaces: ReadonlyArray<{ workspaceId: string; graph: Index; groups: SnapshotGroups }>): void {
+export function writeSnapshot(
+  dir: string,
+  options: VectorIndexOptions,
+  workspaces: ReadonlyArray<{ workspaceId: string; graph: Index; groups: SnapshotGroups }>,
+): void {
   mkdirSync(dir, { recursive: true });
   const generation = `${Date.now().toString(36)}-${process.pid}`;
   const entries = workspaces.map(({ workspaceId, graph, groups }, i): SnapshotWorkspace => {
@@ -69,11 +84,16 @@ export function writeSnapshot(dir: string, options: VectorIndexOptions, workspac
   flush(staged);
   renameSync(staged, join(dir, MANIFEST));
   flush(dir);
-  for (const name of readdirSync(dir)) if (name !== MANIFEST && !name.startsWith(generation)) rmSync(join(dir, name), { force: true });
+  for (const name of readdirSync(dir))
+    if (name !== MANIFEST && !name.startsWith(generation)) rmSync(join(dir, name), { force: true });
 }
 
 const sameOptions = (a: VectorIndexOptions, b: VectorIndexOptions): boolean =>
-  a.dimensions === b.dimensions && a.quantization === b.quantization && a.connectivity === b.connectivity && a.expansionAdd === b.expansionAdd && a.expansionSearch === b.expansionSearch;
+  a.dimensions === b.dimensions &&
+  a.quantization === b.quantization &&
+  a.connectivity === b.connectivity &&
+  a.expansionAdd === b.expansionAdd &&
+  a.expansionSearch === b.expansionSearch;
 
 /**
  * The snapshot under `dir` (graph files as full paths), or null: none, unreadable, made with other index options, or

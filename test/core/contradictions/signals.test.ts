@@ -2,12 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { conflictSignals } from '../../../src/core/contradictions/signals.js';
 import { extractSlots } from '../../../src/core/contradictions/slots.js';
 
-const kinds = (a: string, b: string) => conflictSignals(a, b).map((s) => s.kind).sort();
+const kinds = (a: string, b: string) =>
+  conflictSignals(a, b)
+    .map((s) => s.kind)
+    .sort();
 
 describe('conflict signals', () => {
   it('sees a changed residence, employer, origin, favourite and opinion as exclusive values', () => {
     expect(kinds('I live in Paris', 'I moved to Berlin')).toEqual(['exclusive_value']);
-    expect(conflictSignals('I live in Paris', 'I moved to Berlin')[0]).toMatchObject({ detail: 'residence: paris vs berlin', strength: 0.9 });
+    expect(conflictSignals('I live in Paris', 'I moved to Berlin')[0]).toMatchObject({
+      detail: 'residence: paris vs berlin',
+      strength: 0.9,
+    });
     expect(kinds('Ana works at Google', 'Ana joined Microsoft last year')).toEqual(['exclusive_value']);
     expect(kinds("I'm from Spain", 'I am originally from Italy')).toEqual(['exclusive_value']);
     expect(kinds('My favourite colour is blue', 'My favorite colour is green')).toEqual(['exclusive_value']);
@@ -26,8 +32,15 @@ describe('conflict signals', () => {
   });
 
   it('does not take numbers or dates in otherwise different statements for a change', () => {
-    expect(kinds('Mateo told Lukas that chess helps with stress (#220)', 'Grace told Mateo that gardening helps with focus (#292)')).toEqual([]);
-    expect(kinds('The Lyon office opened in March with 12 people', 'The Oslo team hired 3 designers in June')).toEqual([]);
+    expect(
+      kinds(
+        'Mateo told Lukas that chess helps with stress (#220)',
+        'Grace told Mateo that gardening helps with focus (#292)',
+      ),
+    ).toEqual([]);
+    expect(kinds('The Lyon office opened in March with 12 people', 'The Oslo team hired 3 designers in June')).toEqual(
+      [],
+    );
   });
 
   it('sees a negation only when the rest of the statements agrees, with whole tokens', () => {
@@ -59,7 +72,13 @@ describe('conflict signals', () => {
   });
 
   it('reads subjects and names carefully', () => {
-    expect(extractSlots('Yesterday I moved to Rio de Janeiro with Ana.')).toEqual([{ subject: 'self', attribute: 'residence', value: 'rio de janeiro', strength: 'strong' }]);
-    expect(extractSlots("Then Ana's favourite food is sushi and ramen")[0]).toMatchObject({ subject: 'ana', attribute: 'favourite food', value: 'sushi' });
+    expect(extractSlots('Yesterday I moved to Rio de Janeiro with Ana.')).toEqual([
+      { subject: 'self', attribute: 'residence', value: 'rio de janeiro', strength: 'strong' },
+    ]);
+    expect(extractSlots("Then Ana's favourite food is sushi and ramen")[0]).toMatchObject({
+      subject: 'ana',
+      attribute: 'favourite food',
+      value: 'sushi',
+    });
   });
 });

@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { extractSlots, slotConflicts, valuesDisagree, type Slot } from '../../../src/core/contradictions/slots.js';
 
-const slot = (attribute: string, value: string, subject = 'self'): Slot => ({ subject, attribute, value, strength: 'strong' });
+const slot = (attribute: string, value: string, subject = 'self'): Slot => ({
+  subject,
+  attribute,
+  value,
+  strength: 'strong',
+});
 
 describe('extractSlots', () => {
   it('reads the single-valued attributes a statement sets, one per sentence', () => {
-    expect(extractSlots('I moved to Berlin. I work at Siemens.')).toEqual([slot('residence', 'berlin'), slot('employer', 'siemens')]);
+    expect(extractSlots('I moved to Berlin. I work at Siemens.')).toEqual([
+      slot('residence', 'berlin'),
+      slot('employer', 'siemens'),
+    ]);
   });
 
   it('takes "the user" and "I" for the same person, and expands contractions', () => {
@@ -14,7 +22,9 @@ describe('extractSlots', () => {
   });
 
   it('ends a free value at the word that starts another clause, without leading articles', () => {
-    expect(extractSlots('We prefer dark mode because it is easier')).toEqual([{ subject: 'we', attribute: 'preference', value: 'dark mode', strength: 'weak' }]);
+    expect(extractSlots('We prefer dark mode because it is easier')).toEqual([
+      { subject: 'we', attribute: 'preference', value: 'dark mode', strength: 'weak' },
+    ]);
     expect(extractSlots('Our budget is now 5000 dollars')).toEqual([slot('budget', '5000 dollars', 'we')]);
   });
 
@@ -46,7 +56,9 @@ describe('slotConflicts', () => {
   it('pairs slots of the same subject and attribute whose values disagree', () => {
     const paris = slot('residence', 'paris');
     const berlin = slot('residence', 'berlin');
-    expect(slotConflicts([paris, slot('employer', 'acme')], [berlin, slot('employer', 'acme')])).toEqual([[paris, berlin]]);
+    expect(slotConflicts([paris, slot('employer', 'acme')], [berlin, slot('employer', 'acme')])).toEqual([
+      [paris, berlin],
+    ]);
   });
 
   it('does not pair another subject or another attribute', () => {

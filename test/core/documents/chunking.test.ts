@@ -21,16 +21,31 @@ describe('packText', () => {
   });
 
   it('packs whole paragraphs, joined by a blank line, as long as they fit', () => {
-    expect(packText('First paragraph.\n\nSecond paragraph.\n\nThird one here.', 40)).toEqual(['First paragraph.\n\nSecond paragraph.', 'Third one here.']);
+    expect(packText('First paragraph.\n\nSecond paragraph.\n\nThird one here.', 40)).toEqual([
+      'First paragraph.\n\nSecond paragraph.',
+      'Third one here.',
+    ]);
   });
 
   it('splits a paragraph that does not fit between its sentences, joining sentences with a space', () => {
-    expect(packText('One sentence here. Another sentence there. A third sentence follows.', 30)).toEqual(['One sentence here.', 'Another sentence there.', 'A third sentence follows.']);
-    expect(packText('One sentence here. Another sentence there. A third sentence follows.', 45)).toEqual(['One sentence here. Another sentence there.', 'A third sentence follows.']);
+    expect(packText('One sentence here. Another sentence there. A third sentence follows.', 30)).toEqual([
+      'One sentence here.',
+      'Another sentence there.',
+      'A third sentence follows.',
+    ]);
+    expect(packText('One sentence here. Another sentence there. A third sentence follows.', 45)).toEqual([
+      'One sentence here. Another sentence there.',
+      'A third sentence follows.',
+    ]);
   });
 
   it('cuts a sentence that does not fit between words', () => {
-    expect(packText('alpha beta gamma delta epsilon zeta eta theta', 12)).toEqual(['alpha beta', 'gamma delta', 'epsilon zeta', 'eta theta']);
+    expect(packText('alpha beta gamma delta epsilon zeta eta theta', 12)).toEqual([
+      'alpha beta',
+      'gamma delta',
+      'epsilon zeta',
+      'eta theta',
+    ]);
   });
 
   it('cuts a word only when it alone is longer than a segment', () => {

@@ -9,8 +9,14 @@ describe('tiffPages', () => {
     const pages = tiffPages(file);
     expect(pages).toHaveLength(3);
     const sizes = pages.map((page) => imageSize(page()));
-    const expected = await Promise.all([['one'], ['a longer second line'], ['three', 'lines', 'here']].map(async (lines) => imageSize(await textImage(lines))));
-    expect(sizes.map(({ width, height }) => [width, height])).toEqual(expected.map(({ width, height }) => [width, height]));
+    const expected = await Promise.all(
+      [['one'], ['a longer second line'], ['three', 'lines', 'here']].map(async (lines) =>
+        imageSize(await textImage(lines)),
+      ),
+    );
+    expect(sizes.map(({ width, height }) => [width, height])).toEqual(
+      expected.map(({ width, height }) => [width, height]),
+    );
     // Each copy ends its chain at its page: the next-directory link of the page's IFD is zero.
     for (const page of pages) expect(tiffPages(page())).toHaveLength(1);
     // The upload itself is not changed.

@@ -33,24 +33,36 @@ describe('conversation adjacency', () => {
     const d = written('d', { created_at: batch });
     const nextCall = written('n', { created_at: '2024-05-02T09:00:00.001Z' });
     const all = [a, b, otherContext, c, d, nextCall];
-    expect(around(b, all)).toEqual([[-1, 'a'], [1, 'c'], [2, 'd']]);
-    expect(around(d, all)).toEqual([[-1, 'c'], [-2, 'b']]);
+    expect(around(b, all)).toEqual([
+      [-1, 'a'],
+      [1, 'c'],
+      [2, 'd'],
+    ]);
+    expect(around(d, all)).toEqual([
+      [-1, 'c'],
+      [-2, 'b'],
+    ]);
     // Separate writes are not a conversation, however close: unrelated notes saved one by one stay apart.
     expect(around(nextCall, all)).toEqual([]);
   });
 
   it('a batch of statements is not a conversation; a batch of turns is, by their speaker labels or metadata', () => {
     const batch = '2024-05-02T09:00:00.000Z';
-    const facts = ['On 8 September 2019, Anouk Holm tested a tiny necklace in Montreal.', 'Teodor Yamada works as a potter in Graz.', 'Zofia likes jazz.'].map(
-      (content, i) => written(`f${i}`, { content, created_at: batch }),
-    );
+    const facts = [
+      'On 8 September 2019, Anouk Holm tested a tiny necklace in Montreal.',
+      'Teodor Yamada works as a potter in Graz.',
+      'Zofia likes jazz.',
+    ].map((content, i) => written(`f${i}`, { content, created_at: batch }));
     expect(around(facts[1]!, facts)).toEqual([]);
     const turns = [
       written('t0', { content: 'Caroline: I went to a support group yesterday.', created_at: batch }),
       written('t1', { content: '5 years already!', metadata: { speaker: 'Melanie' }, created_at: batch }),
       written('t2', { content: 'user: what did I say about the trip?', created_at: batch }),
     ];
-    expect(around(turns[1]!, turns)).toEqual([[-1, 't0'], [1, 't2']]);
+    expect(around(turns[1]!, turns)).toEqual([
+      [-1, 't0'],
+      [1, 't2'],
+    ]);
     // A statement written in the same call as turns is not one of them.
     expect(around(facts[0]!, [...turns, facts[0]!])).toEqual([]);
   });
@@ -74,16 +86,29 @@ describe('conversation adjacency', () => {
 
   it('metadata naming a conversation: its turns only, however far apart in time, ordered by turn number when given', () => {
     const t2 = written('t2', { metadata: { conversation_id: 'c1', turn: 2 }, created_at: '2024-05-01T09:00:00.000Z' });
-    const t1 = written('t1', { metadata: { conversation_id: 'c1', turn: '1' }, created_at: '2024-05-01T09:00:00.000Z' });
+    const t1 = written('t1', {
+      metadata: { conversation_id: 'c1', turn: '1' },
+      created_at: '2024-05-01T09:00:00.000Z',
+    });
     const other = written('o', { metadata: { conversation_id: 'c2', turn: 3 } });
     const unnamed = written('u');
     const t3 = written('t3', { metadata: { conversation_id: 'c1', turn: 3 }, created_at: '2024-05-09T09:00:00.000Z' });
     const t5 = written('t5', { metadata: { conversation_id: 'c1', turn: 5 }, created_at: '2024-05-09T09:00:00.000Z' });
     const all = [t2, t1, other, unnamed, t3, t5];
-    expect(around(t2, all)).toEqual([[-1, 't1'], [1, 't3']]);
+    expect(around(t2, all)).toEqual([
+      [-1, 't1'],
+      [1, 't3'],
+    ]);
     // Turn 4 was never written: turn 5 is two turns after 3.
-    expect(around(t3, all)).toEqual([[-1, 't2'], [-2, 't1'], [2, 't5']]);
-    const thread = [written('m1', { metadata: { thread_id: 7 } }), written('m2', { metadata: { thread_id: 7 }, created_at: '2024-06-01T00:00:00.000Z' })];
+    expect(around(t3, all)).toEqual([
+      [-1, 't2'],
+      [-2, 't1'],
+      [2, 't5'],
+    ]);
+    const thread = [
+      written('m1', { metadata: { thread_id: 7 } }),
+      written('m2', { metadata: { thread_id: 7 }, created_at: '2024-06-01T00:00:00.000Z' }),
+    ];
     expect(around(thread[1]!, [...thread, unnamed])).toEqual([[-1, 'm1']]);
   });
 

@@ -31,7 +31,11 @@ describe('tokenSummary', () => {
     const full = estimateTokens(long);
     expect(returned).toBeGreaterThan(0);
     expect(full).toBeGreaterThan(returned);
-    expect(summary).toEqual({ returned, full_would_be: full, savings_percent: Math.round(((full - returned) / full) * 1000) / 10 });
+    expect(summary).toEqual({
+      returned,
+      full_would_be: full,
+      savings_percent: Math.round(((full - returned) / full) * 1000) / 10,
+    });
   });
 
   it('saves nothing when the full contents were returned, and never reports negative savings', () => {

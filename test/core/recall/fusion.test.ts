@@ -48,7 +48,12 @@ describe('fuse (weighted reciprocal rank fusion)', () => {
 describe('interleave', () => {
   it('orders ids by their summed reciprocal ranks across the lists', () => {
     // c: 1/62 + 1/61 beats a: 1/61 and b: 1/61 + nothing; a and b tie and keep first-seen order.
-    expect(interleave([['a', 'c'], ['c', 'b']])).toEqual(['c', 'a', 'b']);
+    expect(
+      interleave([
+        ['a', 'c'],
+        ['c', 'b'],
+      ]),
+    ).toEqual(['c', 'a', 'b']);
   });
 
   it('is empty for no lists', () => {

@@ -6,7 +6,12 @@ const processed = (text: string) => processQuery(text, NOW);
 
 describe('processQuery', () => {
   it('keeps content words once, in query order, without stopwords or question words', () => {
-    expect(processed('What tools does the team use, and what tools did the team drop?').terms).toEqual(['tools', 'team', 'use', 'drop']);
+    expect(processed('What tools does the team use, and what tools did the team drop?').terms).toEqual([
+      'tools',
+      'team',
+      'use',
+      'drop',
+    ]);
   });
 
   it('drops a request verb that opens the query, but not the same verb later on', () => {

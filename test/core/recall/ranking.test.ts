@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { rankingScorer, type RankingFeatures } from '../../../src/core/recall/ranking.js';
 
-const ZERO: RankingFeatures = { keyword: 0, similarity: 0, fact: 0, coverage: 0, keywordContext: 0, fused: 0, about: 0, inWindow: 0, complete: 0 };
+const ZERO: RankingFeatures = {
+  keyword: 0,
+  similarity: 0,
+  fact: 0,
+  coverage: 0,
+  keywordContext: 0,
+  fused: 0,
+  about: 0,
+  inWindow: 0,
+  complete: 0,
+};
 
 describe('rankingScorer', () => {
   it('is the weighted mean of the features', () => {

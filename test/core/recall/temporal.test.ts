@@ -2,41 +2,62 @@ import { describe, expect, it } from 'vitest';
 import { TEMPORAL_WORDS, findTimeWindows } from '../../../src/core/recall/temporal.js';
 
 const NOW = new Date('2024-03-15T12:00:00Z');
-const windows = (text: string) => findTimeWindows(text, NOW).map(({ start, end, relative }) => ({ start, end, relative }));
+const windows = (text: string) =>
+  findTimeWindows(text, NOW).map(({ start, end, relative }) => ({ start, end, relative }));
 
 describe('findTimeWindows', () => {
   it('reads a month without a year as the most recent one', () => {
-    expect(windows('what did I do in June')).toEqual([{ start: '2023-06-01T00:00:00.000Z', end: '2023-06-30T23:59:59.999Z', relative: false }]);
-    expect(windows('what did I do in February')).toEqual([{ start: '2024-02-01T00:00:00.000Z', end: '2024-02-29T23:59:59.999Z', relative: false }]);
+    expect(windows('what did I do in June')).toEqual([
+      { start: '2023-06-01T00:00:00.000Z', end: '2023-06-30T23:59:59.999Z', relative: false },
+    ]);
+    expect(windows('what did I do in February')).toEqual([
+      { start: '2024-02-01T00:00:00.000Z', end: '2024-02-29T23:59:59.999Z', relative: false },
+    ]);
   });
 
   it('spans a whole month when the query names a month and a year', () => {
-    expect(windows('books read in May 2023')).toEqual([{ start: '2023-05-01T00:00:00.000Z', end: '2023-05-31T23:59:59.999Z', relative: false }]);
+    expect(windows('books read in May 2023')).toEqual([
+      { start: '2023-05-01T00:00:00.000Z', end: '2023-05-31T23:59:59.999Z', relative: false },
+    ]);
   });
 
   it('spans one day for a full date', () => {
-    expect(windows('the talk on 31 July, 2023')).toEqual([{ start: '2023-07-31T00:00:00.000Z', end: '2023-07-31T23:59:59.999Z', relative: false }]);
+    expect(windows('the talk on 31 July, 2023')).toEqual([
+      { start: '2023-07-31T00:00:00.000Z', end: '2023-07-31T23:59:59.999Z', relative: false },
+    ]);
   });
 
   it('spans a whole year for a bare year, which chrono leaves alone', () => {
-    expect(windows('what happened in 2023')).toEqual([{ start: '2023-01-01T00:00:00.000Z', end: '2023-12-31T23:59:59.999Z', relative: false }]);
+    expect(windows('what happened in 2023')).toEqual([
+      { start: '2023-01-01T00:00:00.000Z', end: '2023-12-31T23:59:59.999Z', relative: false },
+    ]);
   });
 
   it('reads yesterday as that day, relative to now', () => {
-    expect(windows('what did I eat yesterday')).toEqual([{ start: '2024-03-14T00:00:00.000Z', end: '2024-03-14T23:59:59.999Z', relative: true }]);
+    expect(windows('what did I eat yesterday')).toEqual([
+      { start: '2024-03-14T00:00:00.000Z', end: '2024-03-14T23:59:59.999Z', relative: true },
+    ]);
   });
 
   it('reads "last week" as a week around the day seven days ago, not that day alone', () => {
-    expect(windows('what did I do last week')).toEqual([{ start: '2024-03-05T00:00:00.000Z', end: '2024-03-12T00:00:00.000Z', relative: true }]);
+    expect(windows('what did I do last week')).toEqual([
+      { start: '2024-03-05T00:00:00.000Z', end: '2024-03-12T00:00:00.000Z', relative: true },
+    ]);
   });
 
   it('covers a range from its first to its last month', () => {
-    expect(windows('trips from May to July 2023')).toEqual([{ start: '2023-05-01T00:00:00.000Z', end: '2023-07-31T23:59:59.999Z', relative: false }]);
+    expect(windows('trips from May to July 2023')).toEqual([
+      { start: '2023-05-01T00:00:00.000Z', end: '2023-07-31T23:59:59.999Z', relative: false },
+    ]);
   });
 
   it('runs "since" up to now and "before" from the beginning of time', () => {
-    expect(windows('what changed since January')).toEqual([{ start: '2024-01-01T00:00:00.000Z', end: NOW.toISOString(), relative: false }]);
-    expect(windows('what happened before March 2024')).toEqual([{ start: '1970-01-01T00:00:00.000Z', end: '2024-02-29T23:59:59.999Z', relative: false }]);
+    expect(windows('what changed since January')).toEqual([
+      { start: '2024-01-01T00:00:00.000Z', end: NOW.toISOString(), relative: false },
+    ]);
+    expect(windows('what happened before March 2024')).toEqual([
+      { start: '1970-01-01T00:00:00.000Z', end: '2024-02-29T23:59:59.999Z', relative: false },
+    ]);
   });
 
   it('names no window for a time of day alone, nor for a query without a time', () => {
@@ -51,7 +72,15 @@ describe('findTimeWindows', () => {
 
 describe('TEMPORAL_WORDS', () => {
   it('marks words about time that name no date', () => {
-    for (const text of ['what did I do recently', 'a while ago', 'the latest release', 'this month', 'the first time we met']) expect(TEMPORAL_WORDS.test(text), text).toBe(true);
-    for (const text of ['what tools does the team use', 'a weekly report', 'the last page']) expect(TEMPORAL_WORDS.test(text), text).toBe(false);
+    for (const text of [
+      'what did I do recently',
+      'a while ago',
+      'the latest release',
+      'this month',
+      'the first time we met',
+    ])
+      expect(TEMPORAL_WORDS.test(text), text).toBe(true);
+    for (const text of ['what tools does the team use', 'a weekly report', 'the last page'])
+      expect(TEMPORAL_WORDS.test(text), text).toBe(false);
   });
 });

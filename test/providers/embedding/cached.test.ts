@@ -56,7 +56,9 @@ describe('withEmbeddingCache', () => {
     const inner = new HashEmbeddingProvider(32);
     const texts = Array.from({ length: 10 }, (_, i) => `text ${i}`);
     const vectors = await withEmbeddingCache(inner, 3).embed(texts);
-    expect(vectors.map((vector) => Array.from(vector))).toEqual((await inner.embed(texts)).map((vector) => Array.from(vector)));
+    expect(vectors.map((vector) => Array.from(vector))).toEqual(
+      (await inner.embed(texts)).map((vector) => Array.from(vector)),
+    );
   });
 
   it('keeps the identity of the wrapped provider, and is a no-op with maxEntries 0', () => {

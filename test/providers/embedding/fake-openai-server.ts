@@ -30,7 +30,12 @@ export async function startFakeServer(script: Script): Promise<FakeServer> {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const request = { method: req.method, url: req.url, headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as RecordedRequest['body'] };
+      const request = {
+        method: req.method,
+        url: req.url,
+        headers: req.headers,
+        body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as RecordedRequest['body'],
+      };
       requests.push(request);
       const reply = script(request, requests.length - 1);
       if (reply === 'hang') return;
@@ -56,6 +61,18 @@ export async function startFakeServer(script: Script): Promise<FakeServer> {
  */
 export function embeddingsReply(request: RecordedRequest, vectorFor: (text: string) => number[]): Reply {
   const inputs = request.body.input as string[];
-  const data = inputs.map((text, index) => ({ object: 'embedding', index, embedding: vectorFor(text).map((value) => value * 3) }));
-  return { status: 200, body: { object: 'list', model: request.body.model, data: data.reverse(), usage: { prompt_tokens: 1, total_tokens: 1 } } };
+  const data = inputs.map((text, index) => ({
+    object: 'embedding',
+    index,
+    embedding: vectorFor(text).map((value) => value * 3),
+  }));
+  return {
+    status: 200,
+    body: {
+      object: 'list',
+      model: request.body.model,
+      data: data.reverse(),
+      usage: { prompt_tokens: 1, total_tokens: 1 },
+    },
+  };
 }

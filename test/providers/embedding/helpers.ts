@@ -25,7 +25,16 @@ export function expectUnitVectors(vectors: Float32Array[], dimensions: number): 
 
 /** Texts of very different lengths, so that length-sorted batching really reorders them. */
 export function mixedLengthTexts(count: number): string[] {
-  const topics = ['green tea', 'the Postgres migration', 'a flight to Tokyo', 'peanut allergies', 'quarterly revenue', 'the dentist', 'Rust generics', 'a birthday party'];
+  const topics = [
+    'green tea',
+    'the Postgres migration',
+    'a flight to Tokyo',
+    'peanut allergies',
+    'quarterly revenue',
+    'the dentist',
+    'Rust generics',
+    'a birthday party',
+  ];
   return Array.from({ length: count }, (_, i) => {
     const topic = topics[i % topics.length]!;
     const padding = ' and then some more detail about it'.repeat((i * 7) % 11);

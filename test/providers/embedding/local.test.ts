@@ -17,13 +17,25 @@ describe('local embedding provider (USE-lite in worker threads)', () => {
   });
 
   it('returns 512-dimensional unit vectors, including for blank, emoji and very long text', async () => {
-    const vectors = await provider.embed(['Hello world', '', '   ', '🙂🙂', '東京の天気', 'word '.repeat(6_000), '長'.repeat(3_000)]);
+    const vectors = await provider.embed([
+      'Hello world',
+      '',
+      '   ',
+      '🙂🙂',
+      '東京の天気',
+      'word '.repeat(6_000),
+      '長'.repeat(3_000),
+    ]);
     expectUnitVectors(vectors, 512);
     expect(vectors[1]![0]).toBe(1); // blank text: the documented fixed vector e₀
   });
 
   it('ranks a paraphrase above an unrelated sentence', async () => {
-    const [cat, kitten, revenue] = await provider.embed(['The cat sat on the mat', 'A kitten is sitting on a rug', 'Quarterly revenue grew 4%']);
+    const [cat, kitten, revenue] = await provider.embed([
+      'The cat sat on the mat',
+      'A kitten is sitting on a rug',
+      'Quarterly revenue grew 4%',
+    ]);
     expect(dot(cat!, kitten!)).toBeGreaterThan(dot(cat!, revenue!) + 0.2);
   });
 
@@ -32,14 +44,18 @@ describe('local embedding provider (USE-lite in worker threads)', () => {
     const batched = await provider.embed(texts);
     const alone = await Promise.all(texts.map(async (text) => (await provider.embed([text]))[0]!));
     // Same vector up to float noise from batching; any misplacement would drop far below this.
-    texts.forEach((_, i) => { expect(dot(batched[i]!, alone[i]!)).toBeGreaterThan(0.9999); });
+    texts.forEach((_, i) => {
+      expect(dot(batched[i]!, alone[i]!)).toBeGreaterThan(0.9999);
+    });
     expect(await provider.embed([])).toEqual([]);
   });
 
   it('is deterministic for the same input', async () => {
     const texts = ['Alice prefers green tea', 'The deploy failed on Friday'];
     const [first, second] = [await provider.embed(texts), await provider.embed(texts)];
-    texts.forEach((_, i) => { expect(dot(first[i]!, second[i]!)).toBeGreaterThan(0.99999); });
+    texts.forEach((_, i) => {
+      expect(dot(first[i]!, second[i]!)).toBeGreaterThan(0.99999);
+    });
   });
 
   it('leaves the event loop free while a large batch is embedded', async () => {
@@ -104,10 +120,16 @@ describe('USE-lite inference compared with the packaged EmbeddingsModel', () => 
   });
 
   it('produces the same vectors as EmbeddingsModel.embed', async () => {
-    const texts = ['The cat sat on the mat', 'Quarterly revenue grew 4%', `A longer note: ${'the deploy failed again on Friday, '.repeat(20)}`];
+    const texts = [
+      'The cat sat on the mat',
+      'Quarterly revenue grew 4%',
+      `A longer note: ${'the deploy failed again on Friday, '.repeat(20)}`,
+    ];
     const ours = await (await loadUseLite()).embed(texts);
     const reference = await library.embed(texts);
-    texts.forEach((_, i) => { expect(cosine(ours.subarray(i * 512, (i + 1) * 512), reference[i]!)).toBeGreaterThan(0.9999); });
+    texts.forEach((_, i) => {
+      expect(cosine(ours.subarray(i * 512, (i + 1) * 512), reference[i]!)).toBeGreaterThan(0.9999);
+    });
   });
 
   it('gives exactly the ids of whole-text tokenisation for long spaced text', () => {

@@ -20,16 +20,29 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function providerAgainst(script: Script, overrides: { dimensions?: number; timeoutMs?: number; apiKey?: string | undefined } = {}): Promise<OpenAiEmbeddingProvider> {
+async function providerAgainst(
+  script: Script,
+  overrides: { dimensions?: number; timeoutMs?: number; apiKey?: string | undefined } = {},
+): Promise<OpenAiEmbeddingProvider> {
   server = await startFakeServer(script);
-  const config = { model: 'text-embedding-test', baseUrl: `${server.baseUrl}/`, apiKey: API_KEY, dimensions: undefined, timeoutMs: 5_000, ...overrides };
+  const config = {
+    model: 'text-embedding-test',
+    baseUrl: `${server.baseUrl}/`,
+    apiKey: API_KEY,
+    dimensions: undefined,
+    timeoutMs: 5_000,
+    ...overrides,
+  };
   return new OpenAiEmbeddingProvider(config, FAST_RETRIES);
 }
 
 const ok: Script = (request) => embeddingsReply(request, vectorFor);
 
 async function failure(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(AppError);
   return error as AppError;
 }
@@ -43,11 +56,17 @@ describe('openai embedding provider', () => {
     const texts = ['first text', 'second, longer text about tea', 'third'];
     const vectors = await provider.embed(texts);
     const [request] = server!.requests;
-    expect(request).toMatchObject({ method: 'POST', url: '/v1/embeddings', body: { model: 'text-embedding-test', input: texts } });
+    expect(request).toMatchObject({
+      method: 'POST',
+      url: '/v1/embeddings',
+      body: { model: 'text-embedding-test', input: texts },
+    });
     expect(request!.headers.authorization).toBe(`Bearer ${API_KEY}`);
     expect(request!.headers['content-type']).toBe('application/json');
     expectUnitVectors(vectors, 16);
-    texts.forEach((text, i) => { expect(cosine(vectors[i]!, vectorFor(text))).toBeCloseTo(1, 5); });
+    texts.forEach((text, i) => {
+      expect(cosine(vectors[i]!, vectorFor(text))).toBeCloseTo(1, 5);
+    });
   });
 
   it('sends no authorization header without a key', async () => {
@@ -72,7 +91,9 @@ describe('openai embedding provider', () => {
     const vectors = await provider.embed(texts);
     expect(server!.requests.map((request) => (request.body.input as string[]).length)).toEqual([128, 128, 44]);
     expect(server!.requests.flatMap((request) => request.body.input)).toEqual(texts);
-    texts.forEach((text, i) => { expect(cosine(vectors[i]!, vectorFor(text))).toBeCloseTo(1, 5); });
+    texts.forEach((text, i) => {
+      expect(cosine(vectors[i]!, vectorFor(text))).toBeCloseTo(1, 5);
+    });
   });
 
   it('does not send blank texts and gives them the fixed vector e₀', async () => {
@@ -87,7 +108,10 @@ describe('openai embedding provider', () => {
 
   it('retries after a 429, waiting as long as Retry-After asks', async () => {
     const provider = await providerAgainst(
-      (request, index) => (index === 0 ? { status: 429, headers: { 'retry-after': '1' }, body: { error: { message: 'Rate limit reached' } } } : ok(request, index)),
+      (request, index) =>
+        index === 0
+          ? { status: 429, headers: { 'retry-after': '1' }, body: { error: { message: 'Rate limit reached' } } }
+          : ok(request, index),
       { dimensions: 16 },
     );
     const started = Date.now();
@@ -114,7 +138,10 @@ describe('openai embedding provider', () => {
   });
 
   it('does not retry a 401 and points at the API key setting', async () => {
-    const provider = await providerAgainst(() => ({ status: 401, body: { error: { message: `Incorrect API key provided: ${API_KEY}` } } }), { dimensions: 16 });
+    const provider = await providerAgainst(
+      () => ({ status: 401, body: { error: { message: `Incorrect API key provided: ${API_KEY}` } } }),
+      { dimensions: 16 },
+    );
     const error = await failure(provider.embed(['hello']));
     expect(server!.requests).toHaveLength(1);
     expect(error.code).toBe('provider_error');
@@ -140,11 +167,16 @@ describe('openai embedding provider', () => {
   });
 
   it('rejects answers that are not OpenAI-shaped or have the wrong width', async () => {
-    const wrongCount = await providerAgainst(() => ({ status: 200, body: { data: [{ index: 0, embedding: vectorFor('a') }] } }), { dimensions: 16 });
+    const wrongCount = await providerAgainst(
+      () => ({ status: 200, body: { data: [{ index: 0, embedding: vectorFor('a') }] } }),
+      { dimensions: 16 },
+    );
     expect((await failure(wrongCount.embed(['a', 'b']))).message).toContain('1 embeddings for 2 inputs');
     await server!.close();
 
-    const notJson = await providerAgainst(() => ({ status: 200, body: '<html>proxy login</html>' }), { dimensions: 16 });
+    const notJson = await providerAgainst(() => ({ status: 200, body: '<html>proxy login</html>' }), {
+      dimensions: 16,
+    });
     expect((await failure(notJson.embed(['a']))).message).toContain('not JSON');
     await server!.close();
 
@@ -153,6 +185,15 @@ describe('openai embedding provider', () => {
   });
 
   it('refuses to start without a base URL', () => {
-    expect(() => new OpenAiEmbeddingProvider({ model: undefined, baseUrl: undefined, apiKey: undefined, dimensions: undefined, timeoutMs: 1_000 })).toThrow(/MEMD_EMBEDDING_BASE_URL/);
+    expect(
+      () =>
+        new OpenAiEmbeddingProvider({
+          model: undefined,
+          baseUrl: undefined,
+          apiKey: undefined,
+          dimensions: undefined,
+          timeoutMs: 1_000,
+        }),
+    ).toThrow(/MEMD_EMBEDDING_BASE_URL/);
   });
 });

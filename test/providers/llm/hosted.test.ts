@@ -29,8 +29,20 @@ interface Case {
 }
 
 const cases: Case[] = [
-  { provider: 'anthropic', model: 'claude-test', start: startFakeAnthropic, path: '/v1/messages', authHeader: 'x-api-key' },
-  { provider: 'google', model: 'gemini-test', start: startFakeGoogle, path: '/v1beta/models/gemini-test:generateContent', authHeader: 'x-goog-api-key' },
+  {
+    provider: 'anthropic',
+    model: 'claude-test',
+    start: startFakeAnthropic,
+    path: '/v1/messages',
+    authHeader: 'x-api-key',
+  },
+  {
+    provider: 'google',
+    model: 'gemini-test',
+    start: startFakeGoogle,
+    path: '/v1beta/models/gemini-test:generateContent',
+    authHeader: 'x-goog-api-key',
+  },
 ];
 
 let fake: FakeLlmServer | undefined;

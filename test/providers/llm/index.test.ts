@@ -10,7 +10,11 @@ describe('createLlmProvider', () => {
 
   it('builds each provider from MEMD_LLM_* variables', () => {
     const openai = createLlmProvider(
-      loadConfig({ MEMD_LLM_PROVIDER: 'openai', MEMD_LLM_MODEL: 'qwen2.5', MEMD_LLM_BASE_URL: 'http://127.0.0.1:11434/v1' }).llm,
+      loadConfig({
+        MEMD_LLM_PROVIDER: 'openai',
+        MEMD_LLM_MODEL: 'qwen2.5',
+        MEMD_LLM_BASE_URL: 'http://127.0.0.1:11434/v1',
+      }).llm,
     );
     expect(openai).toMatchObject({ name: 'openai', model: 'qwen2.5' });
     const google = createLlmProvider(
@@ -28,7 +32,9 @@ describe('createLlmProvider', () => {
 
 describe('requireLlm', () => {
   it('passes a configured provider through', () => {
-    const llm = createLlmProvider(loadConfig({ MEMD_LLM_PROVIDER: 'google', MEMD_LLM_MODEL: 'g', MEMD_LLM_API_KEY: 'k' }).llm);
+    const llm = createLlmProvider(
+      loadConfig({ MEMD_LLM_PROVIDER: 'google', MEMD_LLM_MODEL: 'g', MEMD_LLM_API_KEY: 'k' }).llm,
+    );
     expect(requireLlm(llm, 'reflect')).toBe(llm);
   });
 

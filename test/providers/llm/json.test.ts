@@ -27,7 +27,10 @@ describe('extractJson', () => {
 
 describe('completeJson', () => {
   const Facts = z.object({ facts: z.array(z.string()) });
-  const request = { system: 'Extract facts as {"facts": string[]}.', messages: [{ role: 'user' as const, content: 'Alice likes tea.' }] };
+  const request = {
+    system: 'Extract facts as {"facts": string[]}.',
+    messages: [{ role: 'user' as const, content: 'Alice likes tea.' }],
+  };
 
   let fake: FakeLlmServer;
   beforeEach(async () => {
@@ -67,7 +70,10 @@ describe('completeJson', () => {
   it('fails with provider_error when the corrected answer is still unusable', async () => {
     fake.script('I would rather not.', 'Still no JSON, sorry.');
     const llm = providerFor({ baseUrl: fake.baseUrl, model: 'stubborn' });
-    const error = await appErrorFrom(completeJson(llm, request, (value) => Facts.parse(value)), 'provider_error');
+    const error = await appErrorFrom(
+      completeJson(llm, request, (value) => Facts.parse(value)),
+      'provider_error',
+    );
     expect(fake.requests).toHaveLength(2);
     expect(fake.requests[1]?.messages.at(-1)?.content).toContain('contains no complete JSON object or array');
     expect(error.message).toContain('LLM provider openai (model stubborn) gave no usable JSON');

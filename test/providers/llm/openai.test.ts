@@ -111,7 +111,9 @@ describe('openai-compatible provider', () => {
     const llm = providerFor({ baseUrl: fake.baseUrl, timeoutMs: 300 });
     const error = await appErrorFrom(llm.complete(ask), 'provider_error');
     expect(fake.requests).toHaveLength(2);
-    expect(error.message).toMatch(/timed out after 300 ms \(2 attempts; the attempt before failed with HTTP 503 .*warming up/);
+    expect(error.message).toMatch(
+      /timed out after 300 ms \(2 attempts; the attempt before failed with HTTP 503 .*warming up/,
+    );
   });
 
   it('stops retrying when the upstream asks for a wait longer than the time budget', async () => {
@@ -177,7 +179,11 @@ describe('openai-compatible provider', () => {
       const llm = providerFor({ baseUrl: fake.baseUrl });
       await expect(llm.complete({ ...ask, json: true })).resolves.toMatchObject({ text: '{"first":1}' });
       await expect(llm.complete({ ...ask, json: true })).resolves.toMatchObject({ text: '{"second":2}' });
-      expect(fake.requests.map((request) => request.body.response_format)).toEqual([{ type: 'json_object' }, undefined, undefined]);
+      expect(fake.requests.map((request) => request.body.response_format)).toEqual([
+        { type: 'json_object' },
+        undefined,
+        undefined,
+      ]);
       expect(fake.requests[2]?.messages[0]?.content).toBe(JSON_INSTRUCTION);
     });
   });

@@ -9,7 +9,15 @@ export const TEST_API_KEY = 'sk-test-0123456789';
 /** A provider against a fake, with millisecond backoffs so retry tests stay fast. */
 export function providerFor(overrides: Partial<LlmConfig>): LlmProvider {
   const llm = createLlmProvider(
-    { provider: 'openai', model: 'test-model', baseUrl: undefined, apiKey: TEST_API_KEY, timeoutMs: 5_000, maxRetries: 2, ...overrides },
+    {
+      provider: 'openai',
+      model: 'test-model',
+      baseUrl: undefined,
+      apiKey: TEST_API_KEY,
+      timeoutMs: 5_000,
+      maxRetries: 2,
+      ...overrides,
+    },
     { retryDelayMs: 1 },
   );
   if (!llm) throw new Error('expected a provider');

@@ -14,7 +14,15 @@ export function ScoreBar({ value, label }: { value: number; label: string }) {
   const clamped = Math.max(0, Math.min(1, value));
   return (
     // biome-ignore lint/a11y/useSemanticElements: a <meter> draws its own bar and hides its children; this shows the number.
-    <span class="scorebar" role="meter" aria-label={label} aria-valuemin={0} aria-valuemax={1} aria-valuenow={value} title={`${label}: ${value.toFixed(3)}`}>
+    <span
+      class="scorebar"
+      role="meter"
+      aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={1}
+      aria-valuenow={value}
+      title={`${label}: ${value.toFixed(3)}`}
+    >
       <span class="fill" style={{ width: `${clamped * 100}%` }} />
       <span class="value">{value.toFixed(3)}</span>
     </span>

@@ -13,7 +13,10 @@ export function KeyPrompt({ open, rejected, onKey }: { open: boolean; rejected: 
           if (key.trim()) onKey(key.trim());
         }}
       >
-        <p>This memd asks for an API key (the admin key, or a key of the workspaces you may see). It is kept for this tab only.</p>
+        <p>
+          This memd asks for an API key (the admin key, or a key of the workspaces you may see). It is kept for this tab
+          only.
+        </p>
         {rejected && (
           <p class="error" role="alert">
             The server did not accept the key.
@@ -21,7 +24,15 @@ export function KeyPrompt({ open, rejected, onKey }: { open: boolean; rejected: 
         )}
         <label>
           Key
-          <input type="password" name="api-key" autocomplete="off" value={key} onInput={(e) => setKey(e.currentTarget.value)} autofocus required />
+          <input
+            type="password"
+            name="api-key"
+            autocomplete="off"
+            value={key}
+            onInput={(e) => setKey(e.currentTarget.value)}
+            autofocus
+            required
+          />
         </label>
         <div class="row end">
           <button type="submit" class="primary">

@@ -26,7 +26,9 @@ const SCREENS = [
 /** The workspace and screen the path names: /ui/w/<workspace>/<screen>/… */
 function placeOf(path: string): { workspace: string | undefined; screen: string | undefined } {
   const match = /^\/ui\/w\/([^/]+)\/([^/]+)/.exec(path);
-  return match ? { workspace: decodeURIComponent(match[1]!), screen: match[2] } : { workspace: undefined, screen: undefined };
+  return match
+    ? { workspace: decodeURIComponent(match[1]!), screen: match[2] }
+    : { workspace: undefined, screen: undefined };
 }
 
 export const workspacePath = (workspace: string, screen: string) => `/ui/w/${encodeURIComponent(workspace)}/${screen}`;
@@ -55,11 +57,22 @@ export function Layout({ children }: { children: ComponentChildren }) {
           memd <span>explorer</span>
         </a>
         <nav aria-label="Screens">
-          <a href="/ui/workspaces" aria-current={location.path === '/ui/workspaces' || location.path === '/ui/' || location.path === '/ui' ? 'page' : undefined}>
+          <a
+            href="/ui/workspaces"
+            aria-current={
+              location.path === '/ui/workspaces' || location.path === '/ui/' || location.path === '/ui'
+                ? 'page'
+                : undefined
+            }
+          >
             Workspaces
           </a>
           {SCREENS.map(([screen, name]) => (
-            <a key={screen} href={workspacePath(workspace, screen)} aria-current={here.screen === screen ? 'page' : undefined}>
+            <a
+              key={screen}
+              href={workspacePath(workspace, screen)}
+              aria-current={here.screen === screen ? 'page' : undefined}
+            >
               {name}
             </a>
           ))}
@@ -79,7 +92,13 @@ export function Layout({ children }: { children: ComponentChildren }) {
             ))}
           </select>
         </label>
-        <button type="button" class="ghost" onClick={() => setTheme(nextTheme(theme))} aria-label={`Theme: ${theme}. Change theme`} title="Change theme">
+        <button
+          type="button"
+          class="ghost"
+          onClick={() => setTheme(nextTheme(theme))}
+          aria-label={`Theme: ${theme}. Change theme`}
+          title="Change theme"
+        >
           {theme === 'dark' ? '☾ dark' : theme === 'light' ? '☀ light' : '◐ system'}
         </button>
         {storedKey.get() && (

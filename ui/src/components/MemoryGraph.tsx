@@ -65,10 +65,22 @@ export function MemoryGraph({ nodes, edges, label, onSelect, layoutMs = 0, highl
           ⤢
         </button>
         <span class="muted small" aria-live="polite">
-          {state === 'loading' ? 'loading the renderer…' : state === 'layout' ? 'laying out…' : state === 'failed' ? `cannot draw the graph here: ${failure}` : ''}
+          {state === 'loading'
+            ? 'loading the renderer…'
+            : state === 'layout'
+              ? 'laying out…'
+              : state === 'failed'
+                ? `cannot draw the graph here: ${failure}`
+                : ''}
         </span>
       </div>
-      <div ref={box} class="graphcanvas" style={{ height }} role="img" aria-label={`${label}: ${nodes.length} memories, ${edges.length} associations`} />
+      <div
+        ref={box}
+        class="graphcanvas"
+        style={{ height }}
+        role="img"
+        aria-label={`${label}: ${nodes.length} memories, ${edges.length} associations`}
+      />
     </div>
   );
 }

@@ -23,7 +23,17 @@ interface Props<T> {
  * End move the active row; Enter opens it. Written here rather than taken from a library: with fixed row heights
  * windowing is the arithmetic below, and the libraries for it target React.
  */
-export function VirtualList<T>({ items, rowHeight, keyOf, render, onOpen, onEndReached, label, total, overscan = 8 }: Props<T>) {
+export function VirtualList<T>({
+  items,
+  rowHeight,
+  keyOf,
+  render,
+  onOpen,
+  onEndReached,
+  label,
+  total,
+  overscan = 8,
+}: Props<T>) {
   const box = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(600);
@@ -56,12 +66,20 @@ export function VirtualList<T>({ items, rowHeight, keyOf, render, onOpen, onEndR
     if (!element) return;
     const top = target * rowHeight;
     if (top < element.scrollTop) element.scrollTop = top;
-    else if (top + rowHeight > element.scrollTop + element.clientHeight) element.scrollTop = top + rowHeight - element.clientHeight;
+    else if (top + rowHeight > element.scrollTop + element.clientHeight)
+      element.scrollTop = top + rowHeight - element.clientHeight;
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
     const page = Math.max(1, Math.floor(height / rowHeight) - 1);
-    const moves: Record<string, number> = { ArrowDown: active + 1, ArrowUp: active - 1, PageDown: active + page, PageUp: active - page, Home: 0, End: items.length - 1 };
+    const moves: Record<string, number> = {
+      ArrowDown: active + 1,
+      ArrowUp: active - 1,
+      PageDown: active + page,
+      PageUp: active - page,
+      Home: 0,
+      End: items.length - 1,
+    };
     if (event.key in moves) {
       event.preventDefault();
       moveTo(moves[event.key]!);

@@ -40,14 +40,26 @@ export interface GraphView {
   destroy(): void;
 }
 
-export function mountGraph(container: HTMLElement, nodes: readonly ViewNode[], edges: readonly ViewEdge[], options: ViewOptions): GraphView {
+export function mountGraph(
+  container: HTMLElement,
+  nodes: readonly ViewNode[],
+  edges: readonly ViewEdge[],
+  options: ViewOptions,
+): GraphView {
   const graph = new Graph({ multi: true, type: 'directed' });
   for (const { id, ...attributes } of nodes) graph.addNode(id, { ...attributes, baseColor: attributes.color });
-  for (const { id, source, target, ...attributes } of edges) if (graph.hasNode(source) && graph.hasNode(target)) graph.addDirectedEdgeWithKey(id, source, target, attributes);
+  for (const { id, source, target, ...attributes } of edges)
+    if (graph.hasNode(source) && graph.hasNode(target)) graph.addDirectedEdgeWithKey(id, source, target, attributes);
 
   const renderer = new Sigma(graph, container, {
     // Sizes in screen pixels (sigma 4 measures them in graph positions by default, which a layout stretches).
-    settings: { itemSizesReference: 'screen', renderEdgeLabels: nodes.length <= 40, labelDensity: 0.6, minCameraRatio: 0.02, maxCameraRatio: 8 },
+    settings: {
+      itemSizesReference: 'screen',
+      renderEdgeLabels: nodes.length <= 40,
+      labelDensity: 0.6,
+      minCameraRatio: 0.02,
+      maxCameraRatio: 8,
+    },
     styles: {
       nodes: [
         DEFAULT_STYLES.nodes,
@@ -57,7 +69,10 @@ export function mountGraph(container: HTMLElement, nodes: readonly ViewNode[], e
           cursor: 'pointer',
         },
       ],
-      edges: [DEFAULT_STYLES.edges, { color: options.dark ? '#5b6069' : '#c4c7cc', labelColor: options.dark ? '#b8bcc4' : '#55595f' }],
+      edges: [
+        DEFAULT_STYLES.edges,
+        { color: options.dark ? '#5b6069' : '#c4c7cc', labelColor: options.dark ? '#b8bcc4' : '#55595f' },
+      ],
     },
   });
   renderer.on('clickNode', ({ node }) => options.onSelect(node));
@@ -65,7 +80,9 @@ export function mountGraph(container: HTMLElement, nodes: readonly ViewNode[], e
   let layout: FA2Layout | null = null;
   let timer: ReturnType<typeof setTimeout> | undefined;
   if (options.layoutMs > 0 && graph.order > 2) {
-    layout = new FA2Layout(graph, { settings: { ...forceAtlas2.inferSettings(graph), barnesHutOptimize: graph.order > 500 } });
+    layout = new FA2Layout(graph, {
+      settings: { ...forceAtlas2.inferSettings(graph), barnesHutOptimize: graph.order > 500 },
+    });
     layout.start();
     timer = setTimeout(() => {
       layout?.stop();
@@ -79,7 +96,9 @@ export function mountGraph(container: HTMLElement, nodes: readonly ViewNode[], e
   return {
     highlight(ids) {
       const dim = options.dark ? '#3a3d42' : '#e3e5e8';
-      graph.forEachNode((node, attributes) => graph.setNodeAttribute(node, 'color', ids === null || ids.has(node) ? attributes.baseColor : dim));
+      graph.forEachNode((node, attributes) =>
+        graph.setNodeAttribute(node, 'color', ids === null || ids.has(node) ? attributes.baseColor : dim),
+      );
     },
     zoomIn: () => void camera.zoomIn({ duration: 200 }),
     zoomOut: () => void camera.zoomOut({ duration: 200 }),

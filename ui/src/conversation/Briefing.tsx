@@ -20,7 +20,13 @@ export function Briefing({ ws }: { ws: string }) {
   const [minutes, setMinutes] = useState(24 * 60);
   const [detail, setDetail] = useState<(typeof DETAIL_LEVELS)[number]>('abstract');
   const loaded = useLoad(
-    async (signal) => (await memd.sessions.briefing({ workspace_id: ws, lookback_minutes: minutes, detail_level: detail, limit: 20 }, { signal })).briefing,
+    async (signal) =>
+      (
+        await memd.sessions.briefing(
+          { workspace_id: ws, lookback_minutes: minutes, detail_level: detail, limit: 20 },
+          { signal },
+        )
+      ).briefing,
     [ws, minutes, detail],
   );
   const briefing = loaded.data;
@@ -59,7 +65,8 @@ export function Briefing({ ws }: { ws: string }) {
             <ul class="plain">
               {briefing.recent_memories.map((m) => (
                 <li key={m.id}>
-                  <Badge kind={m.type}>{m.type}</Badge> <a href={memoryPath(m.id)}>{m.content}</a> <span class="muted small">{ago(m.created_at)}</span>
+                  <Badge kind={m.type}>{m.type}</Badge> <a href={memoryPath(m.id)}>{m.content}</a>{' '}
+                  <span class="muted small">{ago(m.created_at)}</span>
                 </li>
               ))}
             </ul>
@@ -71,7 +78,8 @@ export function Briefing({ ws }: { ws: string }) {
             <ul class="plain">
               {briefing.contradictions.map((c) => (
                 <li key={c.id}>
-                  <Badge kind="contradiction">{c.contradiction_type}</Badge> <a href={memoryPath(c.memory_a_id)}>{c.memory_a_content ?? c.memory_a_id}</a> ↔{' '}
+                  <Badge kind="contradiction">{c.contradiction_type}</Badge>{' '}
+                  <a href={memoryPath(c.memory_a_id)}>{c.memory_a_content ?? c.memory_a_id}</a> ↔{' '}
                   <a href={memoryPath(c.memory_b_id)}>{c.memory_b_content ?? c.memory_b_id}</a>
                 </li>
               ))}

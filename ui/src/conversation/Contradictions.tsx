@@ -21,8 +21,18 @@ export function Contradictions({ ws }: { ws: string }) {
       const { contradictions } = await memd.contradictions.list(ws, { limit: SHOWN }, { signal });
       const ids = [...new Set(contradictions.flatMap((c) => [c.memory_a_id, c.memory_b_id]))];
       // A memory deleted since is shown as gone, not as a failure of the page.
-      const memories = await Promise.all(ids.map((id) => memd.memories.get(id, undefined, { signal }).then((r) => r.memory, () => undefined)));
-      return { contradictions, memories: new Map(memories.filter((m): m is Memory => m !== undefined).map((m) => [m.id, m])) };
+      const memories = await Promise.all(
+        ids.map((id) =>
+          memd.memories.get(id, undefined, { signal }).then(
+            (r) => r.memory,
+            () => undefined,
+          ),
+        ),
+      );
+      return {
+        contradictions,
+        memories: new Map(memories.filter((m): m is Memory => m !== undefined).map((m) => [m.id, m])),
+      };
     },
     [ws],
   );
@@ -50,7 +60,14 @@ export function Contradictions({ ws }: { ws: string }) {
       <Loading when={open.loading && !open.data} />
       {open.data?.contradictions.length === 0 && <p class="muted">No open contradiction.</p>}
       {open.data?.contradictions.map((c) => (
-        <ContradictionCard key={c.id} ws={ws} contradiction={c} a={open.data!.memories.get(c.memory_a_id)} b={open.data!.memories.get(c.memory_b_id)} onResolved={open.reload} />
+        <ContradictionCard
+          key={c.id}
+          ws={ws}
+          contradiction={c}
+          a={open.data!.memories.get(c.memory_a_id)}
+          b={open.data!.memories.get(c.memory_b_id)}
+          onResolved={open.reload}
+        />
       ))}
     </div>
   );
@@ -63,7 +80,19 @@ const RESOLUTIONS: Array<[Resolution, string, string]> = [
   ['merge', 'Merge…', 'one new memory replaces both'],
 ];
 
-function ContradictionCard({ ws, contradiction: c, a, b, onResolved }: { ws: string; contradiction: Contradiction; a?: Memory; b?: Memory; onResolved(): void }) {
+function ContradictionCard({
+  ws,
+  contradiction: c,
+  a,
+  b,
+  onResolved,
+}: {
+  ws: string;
+  contradiction: Contradiction;
+  a?: Memory;
+  b?: Memory;
+  onResolved(): void;
+}) {
   const api = useApi();
   const action = useAction();
   const [merging, setMerging] = useState(false);
@@ -77,7 +106,11 @@ function ContradictionCard({ ws, contradiction: c, a, b, onResolved }: { ws: str
       <h3>
         {label} <span class="muted small">{memory ? ago(memory.created_at) : ''}</span>
       </h3>
-      {memory ? <a href={`${workspacePath(ws, 'memories')}/${id}`}>{memory.content}</a> : <p class="muted">{id} is gone.</p>}
+      {memory ? (
+        <a href={`${workspacePath(ws, 'memories')}/${id}`}>{memory.content}</a>
+      ) : (
+        <p class="muted">{id} is gone.</p>
+      )}
     </article>
   );
   return (
@@ -97,7 +130,13 @@ function ContradictionCard({ ws, contradiction: c, a, b, onResolved }: { ws: str
       {/* biome-ignore lint/a11y/useSemanticElements: a <fieldset> would bring a border and a legend to a row of buttons. */}
       <div class="row wrap" role="group" aria-label="Resolve">
         {RESOLUTIONS.map(([resolution, label, effect]) => (
-          <button key={resolution} type="button" title={effect} disabled={action.busy} onClick={() => (resolution === 'merge' ? setMerging(true) : resolve(resolution))}>
+          <button
+            key={resolution}
+            type="button"
+            title={effect}
+            disabled={action.busy}
+            onClick={() => (resolution === 'merge' ? setMerging(true) : resolve(resolution))}
+          >
             {label}
           </button>
         ))}

@@ -12,19 +12,30 @@ export function Sessions({ ws }: { ws: string }) {
   const { memd } = useApi();
   const [includeExpired, setIncludeExpired] = useState(false);
   const [selected, setSelected] = useState<string | undefined>();
-  const sessions = useLoad(async (signal) => (await memd.sessions.list({ workspace_id: ws, include_expired: includeExpired }, { signal })).sessions, [ws, includeExpired]);
+  const sessions = useLoad(
+    async (signal) =>
+      (await memd.sessions.list({ workspace_id: ws, include_expired: includeExpired }, { signal })).sessions,
+    [ws, includeExpired],
+  );
   const now = useNow();
   const current = selected ?? sessions.data?.[0]?.id;
 
   return (
     <div class="split">
       <div class="pane stack">
-        <StartSession ws={ws} onStarted={(id) => {
+        <StartSession
+          ws={ws}
+          onStarted={(id) => {
             sessions.reload();
             setSelected(id);
-          }} />
+          }}
+        />
         <label class="check">
-          <input type="checkbox" checked={includeExpired} onChange={(e) => setIncludeExpired(e.currentTarget.checked)} />
+          <input
+            type="checkbox"
+            checked={includeExpired}
+            onChange={(e) => setIncludeExpired(e.currentTarget.checked)}
+          />
           include expired sessions
         </label>
         <ErrorNote error={sessions.error} />
@@ -43,10 +54,17 @@ export function Sessions({ ws }: { ws: string }) {
           ))}
         </ul>
       </div>
-      {current && <SessionPanel key={current} ws={ws} id={current} onGone={() => {
+      {current && (
+        <SessionPanel
+          key={current}
+          ws={ws}
+          id={current}
+          onGone={() => {
             setSelected(undefined);
             sessions.reload();
-          }} />}
+          }}
+        />
+      )}
     </div>
   );
 }
@@ -62,7 +80,13 @@ function StartSession({ ws, onStarted }: { ws: string; onStarted(id: string): vo
       aria-label="Start a session"
       onSubmit={async (event) => {
         event.preventDefault();
-        const started = await action.run(() => memd.sessions.start({ workspace_id: ws, ttl_seconds: Number(ttl), ...(user.trim() && { user_id: user.trim() }) }));
+        const started = await action.run(() =>
+          memd.sessions.start({
+            workspace_id: ws,
+            ttl_seconds: Number(ttl),
+            ...(user.trim() && { user_id: user.trim() }),
+          }),
+        );
         if (started) onStarted(started.value.session.id);
       }}
     >
@@ -72,7 +96,14 @@ function StartSession({ ws, onStarted }: { ws: string; onStarted(id: string): vo
       </label>
       <label>
         TTL (s)
-        <input type="number" class="narrow" min={60} max={86400} value={ttl} onInput={(e) => setTtl(e.currentTarget.value)} />
+        <input
+          type="number"
+          class="narrow"
+          min={60}
+          max={86400}
+          value={ttl}
+          onInput={(e) => setTtl(e.currentTarget.value)}
+        />
       </label>
       <button type="submit" disabled={action.busy}>
         Start a session
@@ -101,7 +132,8 @@ function SessionPanel({ ws, id, onGone }: { ws: string; id: string; onGone(): vo
       {session && (
         <>
           <p class="ttl" role="timer" aria-label="time to live">
-            <Badge kind={left > 0 ? 'active' : 'deleted'}>{left > 0 ? 'alive' : 'expired'}</Badge> expires in <strong>{countdown(left)}</strong> <span class="muted small">(TTL {session.ttl_seconds} s, sliding)</span>
+            <Badge kind={left > 0 ? 'active' : 'deleted'}>{left > 0 ? 'alive' : 'expired'}</Badge> expires in{' '}
+            <strong>{countdown(left)}</strong> <span class="muted small">(TTL {session.ttl_seconds} s, sliding)</span>
           </p>
           <Facts
             items={[
@@ -112,7 +144,11 @@ function SessionPanel({ ws, id, onGone }: { ws: string; id: string; onGone(): vo
             ]}
           />
           <div class="row wrap" role="toolbar" aria-label="Session actions">
-            <button type="button" disabled={action.busy} onClick={async () => (await action.run(() => memd.sessions.touch(id, {}))) && loaded.reload()}>
+            <button
+              type="button"
+              disabled={action.busy}
+              onClick={async () => (await action.run(() => memd.sessions.touch(id, {}))) && loaded.reload()}
+            >
               Touch (extend)
             </button>
             <button
@@ -120,7 +156,10 @@ function SessionPanel({ ws, id, onGone }: { ws: string; id: string; onGone(): vo
               disabled={action.busy}
               onClick={async () => {
                 const done = await action.run(() => memd.sessions.commit(id, {}));
-                if (done) setCommitted(`${done.value.memories_created} memories created from ${done.value.memories_extracted} entries (${done.value.memories_deduplicated} duplicates).`);
+                if (done)
+                  setCommitted(
+                    `${done.value.memories_created} memories created from ${done.value.memories_extracted} entries (${done.value.memories_deduplicated} duplicates).`,
+                  );
               }}
             >
               Commit working memory
@@ -128,7 +167,12 @@ function SessionPanel({ ws, id, onGone }: { ws: string; id: string; onGone(): vo
             <a class="button" href={`${workspacePath(ws, 'memories')}?session_id=${encodeURIComponent(id)}`}>
               Its memories
             </a>
-            <button type="button" class="danger" disabled={action.busy} onClick={async () => (await action.run(() => memd.sessions.end(id))) && onGone()}>
+            <button
+              type="button"
+              class="danger"
+              disabled={action.busy}
+              onClick={async () => (await action.run(() => memd.sessions.end(id))) && onGone()}
+            >
               End session
             </button>
           </div>
@@ -163,7 +207,11 @@ function SessionPanel({ ws, id, onGone }: { ws: string; id: string; onGone(): vo
               } catch {
                 // Not JSON: kept as text.
               }
-              const body = { key: key.trim(), value: parsed, ...(entryTtl.trim() && { ttl_seconds: Number(entryTtl) }) };
+              const body = {
+                key: key.trim(),
+                value: parsed,
+                ...(entryTtl.trim() && { ttl_seconds: Number(entryTtl) }),
+              };
               if (await action.run(() => memd.sessions.workingMemory.set(id, body))) {
                 setKey('');
                 setValue('');
@@ -181,7 +229,14 @@ function SessionPanel({ ws, id, onGone }: { ws: string; id: string; onGone(): vo
             </label>
             <label>
               TTL (s)
-              <input type="number" class="narrow" min={1} value={entryTtl} onInput={(e) => setEntryTtl(e.currentTarget.value)} placeholder="none" />
+              <input
+                type="number"
+                class="narrow"
+                min={1}
+                value={entryTtl}
+                onInput={(e) => setEntryTtl(e.currentTarget.value)}
+                placeholder="none"
+              />
             </label>
             <button type="submit" disabled={action.busy}>
               Set

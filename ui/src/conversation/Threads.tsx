@@ -16,27 +16,39 @@ export function Threads({ ws }: { ws: string }) {
   const { memd } = useApi();
   const [offset, setOffset] = useState(0);
   const [selected, setSelected] = useState<string | undefined>();
-  const threads = useLoad((signal) => memd.threads.list({ workspace_id: ws, limit: THREADS_PAGE, offset }, { signal }), [ws, offset]);
+  const threads = useLoad(
+    (signal) => memd.threads.list({ workspace_id: ws, limit: THREADS_PAGE, offset }, { signal }),
+    [ws, offset],
+  );
   const list = threads.data?.threads ?? [];
   const current = selected ?? (list[0] && threadIdOf(list[0]));
 
   return (
     <div class="split">
       <div class="pane stack">
-        <NewThread ws={ws} onCreated={(id) => {
+        <NewThread
+          ws={ws}
+          onCreated={(id) => {
             threads.reload();
             setSelected(id);
-          }} />
+          }}
+        />
         <ErrorNote error={threads.error} />
         <Loading when={threads.loading && !threads.data} />
         {threads.data?.total_count === 0 && <p class="muted">No chat thread in this workspace.</p>}
         <ul class="plain list" aria-label="Threads">
           {list.map((t: Thread) => (
             <li key={threadIdOf(t)}>
-              <button type="button" class="listitem" aria-pressed={threadIdOf(t) === current} onClick={() => setSelected(threadIdOf(t))}>
+              <button
+                type="button"
+                class="listitem"
+                aria-pressed={threadIdOf(t) === current}
+                onClick={() => setSelected(threadIdOf(t))}
+              >
                 <span>{t.title ?? <span class="mono small">{threadIdOf(t)}</span>}</span>
                 <span class="muted small">
-                  {count(t.message_count)} messages · {t.message_count - (t.last_decomposed_index + 1)} not decomposed · {ago(t.updated_at)}
+                  {count(t.message_count)} messages · {t.message_count - (t.last_decomposed_index + 1)} not decomposed ·{' '}
+                  {ago(t.updated_at)}
                 </span>
               </button>
             </li>
@@ -48,9 +60,14 @@ export function Threads({ ws }: { ws: string }) {
               Newer
             </button>
             <span class="muted small">
-              {offset + 1}–{Math.min(offset + THREADS_PAGE, threads.data.total_count)} of {count(threads.data.total_count)}
+              {offset + 1}–{Math.min(offset + THREADS_PAGE, threads.data.total_count)} of{' '}
+              {count(threads.data.total_count)}
             </span>
-            <button type="button" disabled={offset + THREADS_PAGE >= threads.data.total_count} onClick={() => setOffset(offset + THREADS_PAGE)}>
+            <button
+              type="button"
+              disabled={offset + THREADS_PAGE >= threads.data.total_count}
+              onClick={() => setOffset(offset + THREADS_PAGE)}
+            >
               Older
             </button>
           </div>
@@ -71,7 +88,9 @@ function NewThread({ ws, onCreated }: { ws: string; onCreated(id: string): void 
       aria-label="Start a thread"
       onSubmit={async (event) => {
         event.preventDefault();
-        const created = await action.run(() => memd.threads.create({ workspace_id: ws, ...(title.trim() && { title: title.trim() }) }));
+        const created = await action.run(() =>
+          memd.threads.create({ workspace_id: ws, ...(title.trim() && { title: title.trim() }) }),
+        );
         if (created) {
           setTitle('');
           onCreated(threadIdOf(created.value.thread));
@@ -91,13 +110,18 @@ function NewThread({ ws, onCreated }: { ws: string; onCreated(id: string): void 
 }
 
 const textOf = (message: Message): string =>
-  typeof message.content === 'string' ? message.content : message.content.map((block) => block.text ?? json(block.data ?? block.type)).join('\n');
+  typeof message.content === 'string'
+    ? message.content
+    : message.content.map((block) => block.text ?? json(block.data ?? block.type)).join('\n');
 
 function ThreadPanel({ ws, id, onChanged }: { ws: string; id: string; onChanged(): void }) {
   const api = useApi();
   const memd = api.in(ws);
   const [pages, setPages] = useState(1);
-  const loaded = useLoad((signal) => memd.threads.full(id, { limit: Math.min(1000, MESSAGES_PAGE * pages), order: 'asc' }, { signal }), [id, pages]);
+  const loaded = useLoad(
+    (signal) => memd.threads.full(id, { limit: Math.min(1000, MESSAGES_PAGE * pages), order: 'asc' }, { signal }),
+    [id, pages],
+  );
   const action = useAction();
   const [decomposed, setDecomposed] = useState<Decomposition | undefined>();
   const [role, setRole] = useState<(typeof ROLES)[number]>('user');
@@ -118,7 +142,10 @@ function ThreadPanel({ ws, id, onChanged }: { ws: string; id: string; onChanged(
           <Facts
             items={[
               ['messages', count(thread.message_count)],
-              ['decomposed up to', thread.last_decomposed_index < 0 ? 'not yet' : `message ${thread.last_decomposed_index}`],
+              [
+                'decomposed up to',
+                thread.last_decomposed_index < 0 ? 'not yet' : `message ${thread.last_decomposed_index}`,
+              ],
               ['last decomposed', ago(thread.last_decomposed_at)],
               ['waiting', count(thread.message_count - (thread.last_decomposed_index + 1))],
               ['observer / subject', `${thread.observer_id ?? '—'} / ${thread.subject_id ?? '—'}`],
@@ -147,7 +174,8 @@ function ThreadPanel({ ws, id, onChanged }: { ws: string; id: string; onChanged(
           {decomposed && (
             <p role="status">
               Read {decomposed.messages_processed} messages
-              {decomposed.from_index !== null && ` (${decomposed.from_index}–${decomposed.to_index})`}, created {decomposed.memories_created} memories.
+              {decomposed.from_index !== null && ` (${decomposed.from_index}–${decomposed.to_index})`}, created{' '}
+              {decomposed.memories_created} memories.
             </p>
           )}
           <ol class="messages" aria-label="Messages">
@@ -157,7 +185,11 @@ function ThreadPanel({ ws, id, onChanged }: { ws: string; id: string; onChanged(
                   <span>
                     <Badge kind={m.role}>{m.role}</Badge> <span class="muted">#{m.index}</span>
                   </span>
-                  {m.index <= thread.last_decomposed_index ? <Badge kind="active">decomposed</Badge> : <Badge kind="archived">waiting</Badge>}
+                  {m.index <= thread.last_decomposed_index ? (
+                    <Badge kind="active">decomposed</Badge>
+                  ) : (
+                    <Badge kind="archived">waiting</Badge>
+                  )}
                 </div>
                 <p>{textOf(m)}</p>
               </li>

@@ -23,7 +23,11 @@ export function Conversation() {
       <h1>Conversation</h1>
       <nav class="tabs" aria-label="Conversation">
         {TABS.map(([tab, name]) => (
-          <a key={tab} href={`${workspacePath(ws, 'conversation')}/${tab}`} aria-current={tab === current[0] ? 'page' : undefined}>
+          <a
+            key={tab}
+            href={`${workspacePath(ws, 'conversation')}/${tab}`}
+            aria-current={tab === current[0] ? 'page' : undefined}
+          >
             {name}
           </a>
         ))}

@@ -38,13 +38,17 @@ function EditForm({ ws, memory, onClose, onSaved }: Omit<Props, 'open'>) {
     let parsed: Record<string, unknown>;
     try {
       parsed = JSON.parse(metadata) as Record<string, unknown>;
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error('metadata must be a JSON object');
+      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+        throw new Error('metadata must be a JSON object');
     } catch (error) {
       setInvalid(error instanceof Error ? error.message : String(error));
       return undefined;
     }
     setInvalid(undefined);
-    const nextTags = tags.split(',').map((t) => t.trim()).filter(Boolean);
+    const nextTags = tags
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
     const change: MemoryChange = {};
     if (content !== memory.content) change.content = content;
     if (type !== memory.type) change.type = type;
@@ -78,7 +82,14 @@ function EditForm({ ws, memory, onClose, onSaved }: Omit<Props, 'open'>) {
         </label>
         <label>
           Importance
-          <input type="number" min={0} max={1} step={0.05} value={importance} onInput={(e) => setImportance(e.currentTarget.value)} />
+          <input
+            type="number"
+            min={0}
+            max={1}
+            step={0.05}
+            value={importance}
+            onInput={(e) => setImportance(e.currentTarget.value)}
+          />
         </label>
       </div>
       <label>

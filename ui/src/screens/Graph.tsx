@@ -17,7 +17,11 @@ const SIZES = [500, 2000, 5000] as const;
  * Where each node starts: communities on a ring, their members on a small circle around its point, so that
  * ForceAtlas2 begins near a picture where communities are apart and converges in fewer steps.
  */
-function seedPositions(ids: readonly string[], communityOf: ReadonlyMap<string, number>, communities: number): Map<string, { x: number; y: number }> {
+function seedPositions(
+  ids: readonly string[],
+  communityOf: ReadonlyMap<string, number>,
+  communities: number,
+): Map<string, { x: number; y: number }> {
   const members = new Map<number, string[]>();
   for (const id of ids) {
     const c = communityOf.get(id) ?? -1;
@@ -41,9 +45,13 @@ function seedPositions(ids: readonly string[], communityOf: ReadonlyMap<string, 
   return positions;
 }
 
-function viewOf(snapshot: Snapshot, analysis: Analysis): { nodes: ViewNode[]; edges: ViewEdge[]; communityOf: Map<string, number> } {
+function viewOf(
+  snapshot: Snapshot,
+  analysis: Analysis,
+): { nodes: ViewNode[]; edges: ViewEdge[]; communityOf: Map<string, number> } {
   const communityOf = new Map<string, number>();
-  for (const community of analysis.communities.communities) for (const id of community.memory_ids) communityOf.set(id, community.id);
+  for (const community of analysis.communities.communities)
+    for (const id of community.memory_ids) communityOf.set(id, community.id);
   const pagerank = new Map(analysis.centrality.nodes.map((n) => [n.memory_id, n.pagerank]));
   const top = Math.max(1e-9, ...pagerank.values());
   const positions = seedPositions(
@@ -58,7 +66,13 @@ function viewOf(snapshot: Snapshot, analysis: Analysis): { nodes: ViewNode[]; ed
     size: 3 + 12 * Math.sqrt((pagerank.get(n.id) ?? 0) / top),
     ...positions.get(n.id)!,
   }));
-  const edges = snapshot.edges.map((e) => ({ id: e.id, source: e.source, target: e.target, label: e.relationship, size: 0.5 + 2 * e.strength }));
+  const edges = snapshot.edges.map((e) => ({
+    id: e.id,
+    source: e.source,
+    target: e.target,
+    label: e.relationship,
+    size: 0.5 + 2 * e.strength,
+  }));
   return { nodes, edges, communityOf };
 }
 
@@ -78,7 +92,10 @@ export function Graph() {
       const [snapshot, analysis] = await Promise.all([
         memd.graph.snapshot({ max_nodes: maxNodes }, { signal }),
         // The analysis of the memories drawn, not of the whole workspace: communities and ranks of this picture.
-        memd.graph.analyze({ resolution, top_k: Math.min(10_000, maxNodes), sort_by: 'pagerank', max_nodes: maxNodes }, { signal, timeoutMs: 120_000 }),
+        memd.graph.analyze(
+          { resolution, top_k: Math.min(10_000, maxNodes), sort_by: 'pagerank', max_nodes: maxNodes },
+          { signal, timeoutMs: 120_000 },
+        ),
       ]);
       return { snapshot, analysis, ...viewOf(snapshot, analysis) };
     },
@@ -109,7 +126,15 @@ export function Graph() {
           </label>
           <label class="inline">
             Community resolution
-            <input type="number" class="narrow" min={0.1} max={10} step={0.1} value={resolution} onChange={(e) => setResolution(Number(e.currentTarget.value) || 1)} />
+            <input
+              type="number"
+              class="narrow"
+              min={0.1}
+              max={10}
+              step={0.1}
+              value={resolution}
+              onChange={(e) => setResolution(Number(e.currentTarget.value) || 1)}
+            />
           </label>
         </div>
       </div>
@@ -146,9 +171,15 @@ export function Graph() {
               </li>
               {data.analysis.communities.communities.slice(0, 20).map((c) => (
                 <li key={c.id}>
-                  <button type="button" class="link" aria-pressed={focus === c.id} onClick={() => setFocus(focus === c.id ? null : c.id)}>
+                  <button
+                    type="button"
+                    class="link"
+                    aria-pressed={focus === c.id}
+                    onClick={() => setFocus(focus === c.id ? null : c.id)}
+                  >
                     <span class="swatch" style={{ background: communityColor(c.id) }} />
-                    {count(c.size)} · {labelOf.get(c.central_memory_ids[0] ?? '')?.slice(0, 48) ?? c.central_memory_ids[0]}
+                    {count(c.size)} ·{' '}
+                    {labelOf.get(c.central_memory_ids[0] ?? '')?.slice(0, 48) ?? c.central_memory_ids[0]}
                   </button>
                 </li>
               ))}
@@ -157,7 +188,8 @@ export function Graph() {
             <ol class="small">
               {data.analysis.centrality.nodes.slice(0, 10).map((n) => (
                 <li key={n.memory_id}>
-                  <a href={memoryPath(n.memory_id)}>{labelOf.get(n.memory_id)?.slice(0, 60) ?? n.memory_id}</a> <span class="muted">pagerank {score(n.pagerank)}</span>
+                  <a href={memoryPath(n.memory_id)}>{labelOf.get(n.memory_id)?.slice(0, 60) ?? n.memory_id}</a>{' '}
+                  <span class="muted">pagerank {score(n.pagerank)}</span>
                 </li>
               ))}
             </ol>

@@ -19,7 +19,10 @@ const LIST_FILTERS = ['subtype', 'tags'] as const;
 const STATUSES = ['active', 'archived', 'deleted', 'all'] as const;
 
 const words = (text: string | undefined): string[] | undefined => {
-  const list = (text ?? '').split(',').map((w) => w.trim()).filter(Boolean);
+  const list = (text ?? '')
+    .split(',')
+    .map((w) => w.trim())
+    .filter(Boolean);
   return list.length ? list : undefined;
 };
 
@@ -64,7 +67,13 @@ export function Memories() {
   const api = useApi();
   const filters = filtersOf(query);
   const filterKey = `${ws}${searchOf(filters)}`;
-  const [page, setPage] = useState<Page>({ items: [], cursor: null, total: undefined, loading: true, error: undefined });
+  const [page, setPage] = useState<Page>({
+    items: [],
+    cursor: null,
+    total: undefined,
+    loading: true,
+    error: undefined,
+  });
   const inFlight = useRef<AbortController | null>(null);
   const [round, setRound] = useState(0);
 
@@ -77,7 +86,13 @@ export function Memories() {
       .list({ workspace_id: ws, limit: PAGE, ...filters, ...(cursor && { cursor }) }, { signal: controller.signal })
       .then((answer) => {
         if (controller.signal.aborted) return;
-        setPage((p) => ({ items: cursor ? [...p.items, ...answer.memories] : answer.memories, cursor: answer.next_cursor, total: answer.total_count, loading: false, error: undefined }));
+        setPage((p) => ({
+          items: cursor ? [...p.items, ...answer.memories] : answer.memories,
+          cursor: answer.next_cursor,
+          total: answer.total_count,
+          loading: false,
+          error: undefined,
+        }));
       })
       .catch((error: unknown) => {
         if (controller.signal.aborted) return;
@@ -100,7 +115,9 @@ export function Memories() {
       <div class="row wrap spread">
         <h1>Memories</h1>
         <p class="muted" aria-live="polite">
-          {page.total !== undefined ? `${count(page.total)} memories match · ${count(page.items.length)} loaded` : 'Loading…'}
+          {page.total !== undefined
+            ? `${count(page.total)} memories match · ${count(page.items.length)} loaded`
+            : 'Loading…'}
         </p>
       </div>
       <NewMemory workspaceId={ws} onCreated={() => setRound((n) => n + 1)} />
@@ -169,7 +186,12 @@ function FilterForm({ filters, onApply }: { filters: Filters; onApply(filters: F
   const field = (key: string, label: string, placeholder = '') => (
     <label>
       {label}
-      <input name={key} value={draft[key]} placeholder={placeholder} onInput={(e) => setDraft({ ...draft, [key]: e.currentTarget.value })} />
+      <input
+        name={key}
+        value={draft[key]}
+        placeholder={placeholder}
+        onInput={(e) => setDraft({ ...draft, [key]: e.currentTarget.value })}
+      />
     </label>
   );
   return (
@@ -192,7 +214,11 @@ function FilterForm({ filters, onApply }: { filters: Filters; onApply(filters: F
         <legend>Type</legend>
         {MEMORY_TYPES.map((type) => (
           <label key={type} class="check">
-            <input type="checkbox" checked={types.includes(type)} onChange={(e) => setTypes(e.currentTarget.checked ? [...types, type] : types.filter((t) => t !== type))} />
+            <input
+              type="checkbox"
+              checked={types.includes(type)}
+              onChange={(e) => setTypes(e.currentTarget.checked ? [...types, type] : types.filter((t) => t !== type))}
+            />
             {type}
           </label>
         ))}
@@ -214,11 +240,19 @@ function FilterForm({ filters, onApply }: { filters: Filters; onApply(filters: F
       </label>
       <label>
         Created from
-        <input type="date" value={draft.created_after} onInput={(e) => setDraft({ ...draft, created_after: e.currentTarget.value })} />
+        <input
+          type="date"
+          value={draft.created_after}
+          onInput={(e) => setDraft({ ...draft, created_after: e.currentTarget.value })}
+        />
       </label>
       <label>
         to
-        <input type="date" value={draft.created_before} onInput={(e) => setDraft({ ...draft, created_before: e.currentTarget.value })} />
+        <input
+          type="date"
+          value={draft.created_before}
+          onInput={(e) => setDraft({ ...draft, created_before: e.currentTarget.value })}
+        />
       </label>
       <div class="row">
         <button type="submit" class="primary">

@@ -26,7 +26,11 @@ export function MemoryDetail() {
   const loaded = useLoad(
     async (signal) => {
       const trace = await memd.memories.trace(id, undefined, { signal });
-      const facts = await Promise.all(trace.derived_memory_ids.slice(0, FACTS_SHOWN).map((factId) => memd.memories.get(factId, undefined, { signal }).then((r) => r.memory)));
+      const facts = await Promise.all(
+        trace.derived_memory_ids
+          .slice(0, FACTS_SHOWN)
+          .map((factId) => memd.memories.get(factId, undefined, { signal }).then((r) => r.memory)),
+      );
       return { memory: trace.memory, trace, facts };
     },
     [ws, id],
@@ -39,12 +43,32 @@ export function MemoryDetail() {
       </p>
       <ErrorNote error={loaded.error} />
       <Loading when={loaded.loading && !loaded.data} />
-      {loaded.data && <Loaded ws={ws} memory={loaded.data.memory} trace={loaded.data.trace} facts={loaded.data.facts} onChanged={loaded.reload} />}
+      {loaded.data && (
+        <Loaded
+          ws={ws}
+          memory={loaded.data.memory}
+          trace={loaded.data.trace}
+          facts={loaded.data.facts}
+          onChanged={loaded.reload}
+        />
+      )}
     </section>
   );
 }
 
-function Loaded({ ws, memory, trace, facts, onChanged }: { ws: string; memory: Memory; trace: Trace; facts: Memory[]; onChanged(): void }) {
+function Loaded({
+  ws,
+  memory,
+  trace,
+  facts,
+  onChanged,
+}: {
+  ws: string;
+  memory: Memory;
+  trace: Trace;
+  facts: Memory[];
+  onChanged(): void;
+}) {
   const memoryPath = (id: string) => `${workspacePath(ws, 'memories')}/${id}`;
   return (
     <>
@@ -83,7 +107,14 @@ function Loaded({ ws, memory, trace, facts, onChanged }: { ws: string; memory: M
         <Facts
           items={[
             ['came from', trace.source.kind],
-            ['source memory', trace.source.source_memory_id ? <a href={memoryPath(trace.source.source_memory_id)}>{trace.source.source_memory_id}</a> : '—'],
+            [
+              'source memory',
+              trace.source.source_memory_id ? (
+                <a href={memoryPath(trace.source.source_memory_id)}>{trace.source.source_memory_id}</a>
+              ) : (
+                '—'
+              ),
+            ],
             ['source scope', trace.source.source_scope ?? '—'],
             ['session', trace.source.session_id ?? '—'],
             ['user', trace.source.user_id ?? '—'],
@@ -98,7 +129,8 @@ function Loaded({ ws, memory, trace, facts, onChanged }: { ws: string; memory: M
             <ol>
               {trace.source_chain.map((ancestor) => (
                 <li key={ancestor.id}>
-                  <a href={memoryPath(ancestor.id)}>{ancestor.abstract}</a> <span class="muted small">via {ancestor.via}</span>
+                  <a href={memoryPath(ancestor.id)}>{ancestor.abstract}</a>{' '}
+                  <span class="muted small">via {ancestor.via}</span>
                 </li>
               ))}
             </ol>
@@ -108,13 +140,20 @@ function Loaded({ ws, memory, trace, facts, onChanged }: { ws: string; memory: M
           <p>
             Link categories:{' '}
             {trace.categories.map((c) => (
-              <Badge key={c.category} title={Object.entries(c.relationships).map(([r, n]) => `${r}: ${n}`).join(', ')}>
+              <Badge
+                key={c.category}
+                title={Object.entries(c.relationships)
+                  .map(([r, n]) => `${r}: ${n}`)
+                  .join(', ')}
+              >
                 {c.category} {c.count}
               </Badge>
             ))}
           </p>
         )}
-        {trace.articles.length > 0 && <p>Cited by knowledgebase articles: {trace.articles.map((a) => a.title).join(', ')}</p>}
+        {trace.articles.length > 0 && (
+          <p>Cited by knowledgebase articles: {trace.articles.map((a) => a.title).join(', ')}</p>
+        )}
       </section>
 
       <Associations ws={ws} memory={memory} trace={trace} onChanged={onChanged} />
@@ -122,7 +161,9 @@ function Loaded({ ws, memory, trace, facts, onChanged }: { ws: string; memory: M
       <section aria-labelledby="facts">
         <h2 id="facts">Atomic facts ({trace.derived_memory_ids.length})</h2>
         {facts.length === 0 ? (
-          <p class="muted">No fact derived from this memory (short, single-sentence and working memories are not decomposed).</p>
+          <p class="muted">
+            No fact derived from this memory (short, single-sentence and working memories are not decomposed).
+          </p>
         ) : (
           <ul class="plain">
             {facts.map((fact) => (
@@ -143,7 +184,15 @@ function Loaded({ ws, memory, trace, facts, onChanged }: { ws: string; memory: M
                 <th scope="row" class="mono">
                   {name}
                 </th>
-                <td>{typeof value === 'string' && /_at$/.test(name) ? <span title={value}>{when(value)} ({ago(value)})</span> : <pre class="value">{value === null ? 'null' : json(value)}</pre>}</td>
+                <td>
+                  {typeof value === 'string' && /_at$/.test(name) ? (
+                    <span title={value}>
+                      {when(value)} ({ago(value)})
+                    </span>
+                  ) : (
+                    <pre class="value">{value === null ? 'null' : json(value)}</pre>
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -170,31 +219,61 @@ function Actions({ ws, memory, onChanged }: { ws: string; memory: Memory; onChan
         <button type="button" onClick={() => setEditing(true)}>
           Edit
         </button>
-        <button type="button" disabled={action.busy} onClick={() => act(() => memd.memories.update(memory.id, { pinned: !memory.pinned }))}>
+        <button
+          type="button"
+          disabled={action.busy}
+          onClick={() => act(() => memd.memories.update(memory.id, { pinned: !memory.pinned }))}
+        >
           {memory.pinned ? 'Unpin' : 'Pin'}
         </button>
         <span class="row">
           <label class="inline">
             Decay by
-            <input type="number" min={0} max={1} step={0.05} value={rate} onInput={(e) => setRate(e.currentTarget.value)} class="narrow" />
+            <input
+              type="number"
+              min={0}
+              max={1}
+              step={0.05}
+              value={rate}
+              onInput={(e) => setRate(e.currentTarget.value)}
+              class="narrow"
+            />
           </label>
-          <button type="button" disabled={action.busy || memory.pinned} title={memory.pinned ? 'pinned memories do not decay' : undefined} onClick={() => act(() => memd.memories.decay(memory.id, { decay_rate: Number(rate) }))}>
+          <button
+            type="button"
+            disabled={action.busy || memory.pinned}
+            title={memory.pinned ? 'pinned memories do not decay' : undefined}
+            onClick={() => act(() => memd.memories.decay(memory.id, { decay_rate: Number(rate) }))}
+          >
             Decay
           </button>
         </span>
         <span class="muted small">importance {memory.importance.toFixed(3)}</span>
         {memory.status === 'active' && (
-          <button type="button" disabled={action.busy} onClick={() => act(() => memd.memories.update(memory.id, { status: 'archived' }))}>
+          <button
+            type="button"
+            disabled={action.busy}
+            onClick={() => act(() => memd.memories.update(memory.id, { status: 'archived' }))}
+          >
             Archive
           </button>
         )}
         {memory.status === 'archived' && (
-          <button type="button" disabled={action.busy} onClick={() => act(() => memd.memories.update(memory.id, { status: 'active' }))}>
+          <button
+            type="button"
+            disabled={action.busy}
+            onClick={() => act(() => memd.memories.update(memory.id, { status: 'active' }))}
+          >
             Restore
           </button>
         )}
         {memory.status !== 'deleted' && (
-          <button type="button" class="danger" disabled={action.busy} onClick={() => act(() => memd.memories.delete(memory.id))}>
+          <button
+            type="button"
+            class="danger"
+            disabled={action.busy}
+            onClick={() => act(() => memd.memories.delete(memory.id))}
+          >
             Delete
           </button>
         )}
@@ -203,10 +282,16 @@ function Actions({ ws, memory, onChanged }: { ws: string; memory: Memory; onChan
         </button>
       </div>
       <ErrorNote error={action.error} />
-      <EditMemory ws={ws} memory={memory} open={editing} onClose={() => setEditing(false)} onSaved={() => {
+      <EditMemory
+        ws={ws}
+        memory={memory}
+        open={editing}
+        onClose={() => setEditing(false)}
+        onSaved={() => {
           setEditing(false);
           onChanged();
-        }} />
+        }}
+      />
       <Confirm
         title="Delete this memory for good?"
         open={confirmHard}
@@ -214,7 +299,8 @@ function Actions({ ws, memory, onChanged }: { ws: string; memory: Memory; onChan
         onCancel={() => setConfirmHard(false)}
         onConfirm={async () => {
           setConfirmHard(false);
-          if (await action.run(() => memd.memories.delete(memory.id, { hard: true }))) location.route(workspacePath(ws, 'memories'));
+          if (await action.run(() => memd.memories.delete(memory.id, { hard: true })))
+            location.route(workspacePath(ws, 'memories'));
         }}
       >
         <p>The record and its links are removed; a soft delete (Delete) keeps the record with status deleted.</p>
@@ -223,7 +309,17 @@ function Actions({ ws, memory, onChanged }: { ws: string; memory: Memory; onChan
   );
 }
 
-function Associations({ ws, memory, trace, onChanged }: { ws: string; memory: Memory; trace: Trace; onChanged(): void }) {
+function Associations({
+  ws,
+  memory,
+  trace,
+  onChanged,
+}: {
+  ws: string;
+  memory: Memory;
+  trace: Trace;
+  onChanged(): void;
+}) {
   const api = useApi();
   const memd = api.in(ws);
   const location = useLocation();
@@ -233,7 +329,8 @@ function Associations({ ws, memory, trace, onChanged }: { ws: string; memory: Me
   const [strength, setStrength] = useState('0.5');
   const chain = trace.association_chain;
   // The graph is drawn again only when the links change, not on every reload of the page's data.
-  const drawn = chain.map(({ association: a, memory: m }) => `${a.id}:${a.strength}:${m.abstract}`).join('|') + memory.content;
+  const drawn =
+    chain.map(({ association: a, memory: m }) => `${a.id}:${a.strength}:${m.abstract}`).join('|') + memory.content;
 
   const { nodes, edges } = useMemo(() => {
     const around: ViewNode[] = chain
@@ -241,10 +338,23 @@ function Associations({ ws, memory, trace, onChanged }: { ws: string; memory: Me
       .map((link, index, all) => {
         // From the top, clockwise: a single neighbour sits above, its label clear of the centre's.
         const angle = -Math.PI / 2 + (2 * Math.PI * index) / all.length;
-        return { id: link.memory.id, label: link.memory.abstract.slice(0, 60), color: TYPE_COLORS[link.memory.type as MemoryType] ?? '#9ca3af', size: 8, x: Math.cos(angle), y: Math.sin(angle) };
+        return {
+          id: link.memory.id,
+          label: link.memory.abstract.slice(0, 60),
+          color: TYPE_COLORS[link.memory.type as MemoryType] ?? '#9ca3af',
+          size: 8,
+          x: Math.cos(angle),
+          y: Math.sin(angle),
+        };
       });
     const center: ViewNode = { id: memory.id, label: memory.content.slice(0, 60), color: ACCENT, size: 14, x: 0, y: 0 };
-    const links: ViewEdge[] = chain.map(({ association: a }) => ({ id: a.id, source: a.source_id, target: a.target_id, label: a.relationship, size: 1 + 4 * a.strength }));
+    const links: ViewEdge[] = chain.map(({ association: a }) => ({
+      id: a.id,
+      source: a.source_id,
+      target: a.target_id,
+      label: a.relationship,
+      size: 1 + 4 * a.strength,
+    }));
     return { nodes: [center, ...around], edges: links };
   }, [memory.id, drawn]);
 
@@ -253,7 +363,13 @@ function Associations({ ws, memory, trace, onChanged }: { ws: string; memory: Me
       <h2 id="associations">Associations ({chain.length})</h2>
       {chain.length > 0 && (
         <div class="split">
-          <MemoryGraph nodes={nodes} edges={edges} label="This memory and its associations" height="320px" onSelect={(id) => id !== memory.id && location.route(`${workspacePath(ws, 'memories')}/${id}`)} />
+          <MemoryGraph
+            nodes={nodes}
+            edges={edges}
+            label="This memory and its associations"
+            height="320px"
+            onSelect={(id) => id !== memory.id && location.route(`${workspacePath(ws, 'memories')}/${id}`)}
+          />
           <table class="table compact">
             <thead>
               <tr>
@@ -276,7 +392,14 @@ function Associations({ ws, memory, trace, onChanged }: { ws: string; memory: Me
                     <a href={`${workspacePath(ws, 'memories')}/${other.id}`}>{other.abstract}</a>
                   </td>
                   <td>
-                    <button type="button" class="ghost small" aria-label={`Remove the ${a.relationship} link`} onClick={async () => (await action.run(() => memd.associations.delete(memory.id, a.id))) && onChanged()}>
+                    <button
+                      type="button"
+                      class="ghost small"
+                      aria-label={`Remove the ${a.relationship} link`}
+                      onClick={async () =>
+                        (await action.run(() => memd.associations.delete(memory.id, a.id))) && onChanged()
+                      }
+                    >
                       ✕
                     </button>
                   </td>
@@ -291,7 +414,15 @@ function Associations({ ws, memory, trace, onChanged }: { ws: string; memory: Me
         aria-label="Link this memory to another"
         onSubmit={async (event) => {
           event.preventDefault();
-          if (await action.run(() => memd.associations.create(memory.id, { target_id: target.trim(), relationship, strength: Number(strength) }))) {
+          if (
+            await action.run(() =>
+              memd.associations.create(memory.id, {
+                target_id: target.trim(),
+                relationship,
+                strength: Number(strength),
+              }),
+            )
+          ) {
             setTarget('');
             onChanged();
           }
@@ -303,11 +434,24 @@ function Associations({ ws, memory, trace, onChanged }: { ws: string; memory: Me
         </label>
         <label>
           Relationship
-          <input value={relationship} onInput={(e) => setRelationship(e.currentTarget.value)} required list="relationships" />
+          <input
+            value={relationship}
+            onInput={(e) => setRelationship(e.currentTarget.value)}
+            required
+            list="relationships"
+          />
         </label>
         <label>
           Strength
-          <input type="number" min={0} max={1} step={0.1} value={strength} onInput={(e) => setStrength(e.currentTarget.value)} class="narrow" />
+          <input
+            type="number"
+            min={0}
+            max={1}
+            step={0.1}
+            value={strength}
+            onInput={(e) => setStrength(e.currentTarget.value)}
+            class="narrow"
+          />
         </label>
         <button type="submit" disabled={action.busy}>
           Link

@@ -6,7 +6,11 @@ import { workspacePath } from '../components/Layout';
 import { useAction } from '../hooks';
 import type { Memory, MemoryDraft, MemoryType } from '../types';
 
-const tagsOf = (text: string) => text.split(',').map((t) => t.trim()).filter(Boolean);
+const tagsOf = (text: string) =>
+  text
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
 
 /** Write a memory through the write pipeline; the answer says what the duplicate check decided. */
 export function NewMemory({ workspaceId, onCreated }: { workspaceId: string; onCreated(memory: Memory): void }) {
@@ -46,7 +50,13 @@ export function NewMemory({ workspaceId, onCreated }: { workspaceId: string; onC
       >
         <label>
           Content
-          <textarea name="content" rows={3} value={content} onInput={(e) => setContent(e.currentTarget.value)} required />
+          <textarea
+            name="content"
+            rows={3}
+            value={content}
+            onInput={(e) => setContent(e.currentTarget.value)}
+            required
+          />
         </label>
         <div class="row wrap">
           <TypeSelect value={type} onChange={setType} emptyLabel="classify for me" />
@@ -60,7 +70,14 @@ export function NewMemory({ workspaceId, onCreated }: { workspaceId: string; onC
           </label>
           <label>
             Importance
-            <input type="number" min={0} max={1} step={0.05} value={importance} onInput={(e) => setImportance(e.currentTarget.value)} />
+            <input
+              type="number"
+              min={0}
+              max={1}
+              step={0.05}
+              value={importance}
+              onInput={(e) => setImportance(e.currentTarget.value)}
+            />
           </label>
           <label class="check">
             <input type="checkbox" checked={pinned} onChange={(e) => setPinned(e.currentTarget.checked)} />

@@ -27,7 +27,9 @@ export function Recall() {
   const reflect = async (options: RecallOptions) => {
     const done = await reflecting.run(async () => {
       const answer = await memd.memories.reflect(reflectBody(ws, options));
-      const sources = await Promise.all(answer.source_memories.map((id) => memd.memories.get(id).then((r) => r.memory)));
+      const sources = await Promise.all(
+        answer.source_memories.map((id) => memd.memories.get(id).then((r) => r.memory)),
+      );
       return { answer, sources };
     });
     if (done) setReflection(done.value);
@@ -36,8 +38,15 @@ export function Recall() {
   return (
     <section class="recall">
       <h1>Recall</h1>
-      <p class="muted">Ask as an agent would; see what came back, where each retrieval arm placed it, and what was left out.</p>
-      <RecallForm initial={{ ...EMPTY_OPTIONS, query: query.q ?? '' }} busy={recalling.busy || reflecting.busy} onRecall={recall} onReflect={reflect} />
+      <p class="muted">
+        Ask as an agent would; see what came back, where each retrieval arm placed it, and what was left out.
+      </p>
+      <RecallForm
+        initial={{ ...EMPTY_OPTIONS, query: query.q ?? '' }}
+        busy={recalling.busy || reflecting.busy}
+        onRecall={recall}
+        onReflect={reflect}
+      />
       <ErrorNote error={recalling.error} />
       <Loading when={recalling.busy}>Recalling…</Loading>
       {answer && <RecallResults ws={ws} answer={answer} />}
@@ -53,8 +62,12 @@ function Reflection({ ws, answer, sources }: { ws: string; answer: ReflectAnswer
     <section class="card" aria-labelledby="reflection">
       <h2 id="reflection">Reflection</h2>
       <p class="row wrap">
-        <Badge kind={answer.synthesis}>{answer.synthesis === 'llm' ? 'synthesised by the language model' : 'extractive: no language model'}</Badge>
-        <span class="muted small">confidence {answer.confidence.toFixed(2)} · {answer.tokens_processed} tokens read</span>
+        <Badge kind={answer.synthesis}>
+          {answer.synthesis === 'llm' ? 'synthesised by the language model' : 'extractive: no language model'}
+        </Badge>
+        <span class="muted small">
+          confidence {answer.confidence.toFixed(2)} · {answer.tokens_processed} tokens read
+        </span>
       </p>
       <p class="reflection">{answer.reflection}</p>
       <h3>Sources</h3>

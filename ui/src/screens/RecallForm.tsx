@@ -61,7 +61,11 @@ export const EMPTY_OPTIONS: RecallOptions = {
   include_sources: true,
 };
 
-const list = (text: string) => text.split(',').map((w) => w.trim()).filter(Boolean);
+const list = (text: string) =>
+  text
+    .split(',')
+    .map((w) => w.trim())
+    .filter(Boolean);
 const number = (text: string) => (text.trim() === '' ? undefined : Number(text));
 const text = (value: string) => value.trim() || undefined;
 const iso = (local: string) => (local ? new Date(local).toISOString() : undefined);
@@ -108,7 +112,13 @@ export function recallBody(workspaceId: string, o: RecallOptions): RecallBody {
 
 /** The same question as reflect: the filters they share, and reflect's own depth and sources. */
 export function reflectBody(workspaceId: string, o: RecallOptions): ReflectBody {
-  return { workspace_id: workspaceId, query: o.query, include_sources: o.include_sources, ...(number(o.depth) !== undefined && { depth: number(o.depth) }), ...filters(o) };
+  return {
+    workspace_id: workspaceId,
+    query: o.query,
+    include_sources: o.include_sources,
+    ...(number(o.depth) !== undefined && { depth: number(o.depth) }),
+    ...filters(o),
+  };
 }
 
 interface Props {
@@ -121,14 +131,25 @@ interface Props {
 /** The recall playground's form: the query, every recall option, and reflect's own two. */
 export function RecallForm({ initial, busy, onRecall, onReflect }: Props) {
   const [o, setO] = useState(initial);
-  const set = <K extends keyof RecallOptions>(key: K, value: RecallOptions[K]) => setO((current) => ({ ...current, [key]: value }));
+  const set = <K extends keyof RecallOptions>(key: K, value: RecallOptions[K]) =>
+    setO((current) => ({ ...current, [key]: value }));
   const input = (key: keyof RecallOptions, label: string, attributes: Record<string, unknown> = {}) => (
     <label>
       {label}
-      <input name={key} value={o[key] as string} onInput={(e) => set(key, e.currentTarget.value as never)} {...attributes} />
+      <input
+        name={key}
+        value={o[key] as string}
+        onInput={(e) => set(key, e.currentTarget.value as never)}
+        {...attributes}
+      />
     </label>
   );
-  const choice = (key: keyof RecallOptions, label: string, values: readonly string[], defaultLabel = 'server default') => (
+  const choice = (
+    key: keyof RecallOptions,
+    label: string,
+    values: readonly string[],
+    defaultLabel = 'server default',
+  ) => (
     <label>
       {label}
       <select name={key} value={o[key] as string} onChange={(e) => set(key, e.currentTarget.value as never)}>
@@ -152,7 +173,14 @@ export function RecallForm({ initial, busy, onRecall, onReflect }: Props) {
       <div class="row">
         <label class="grow">
           Query
-          <input name="query" type="search" value={o.query} onInput={(e) => set('query', e.currentTarget.value)} required placeholder="what does Alice drink in the morning?" />
+          <input
+            name="query"
+            type="search"
+            value={o.query}
+            onInput={(e) => set('query', e.currentTarget.value)}
+            required
+            placeholder="what does Alice drink in the morning?"
+          />
         </label>
         <button type="submit" name="recall" class="primary" disabled={busy}>
           Recall
@@ -169,7 +197,13 @@ export function RecallForm({ initial, busy, onRecall, onReflect }: Props) {
             <div class="row wrap">
               {MEMORY_TYPES.map((type) => (
                 <label key={type} class="check">
-                  <input type="checkbox" checked={o.types.includes(type)} onChange={(e) => set('types', e.currentTarget.checked ? [...o.types, type] : o.types.filter((t) => t !== type))} />
+                  <input
+                    type="checkbox"
+                    checked={o.types.includes(type)}
+                    onChange={(e) =>
+                      set('types', e.currentTarget.checked ? [...o.types, type] : o.types.filter((t) => t !== type))
+                    }
+                  />
                   {type}
                 </label>
               ))}
@@ -184,7 +218,11 @@ export function RecallForm({ initial, busy, onRecall, onReflect }: Props) {
             {input('created_before', 'Created before', { type: 'datetime-local' })}
             {input('exclude_ids', 'Exclude ids')}
             <label class="check">
-              <input type="checkbox" checked={o.include_archived} onChange={(e) => set('include_archived', e.currentTarget.checked)} />
+              <input
+                type="checkbox"
+                checked={o.include_archived}
+                onChange={(e) => set('include_archived', e.currentTarget.checked)}
+              />
               include archived
             </label>
           </fieldset>
@@ -193,7 +231,12 @@ export function RecallForm({ initial, busy, onRecall, onReflect }: Props) {
             {choice('mode', 'Mode', ['rag', 'llm', 'hybrid', 'agentic'])}
             {choice('tolerance', 'Tolerance', ['loose', 'moderate', 'strict'])}
             {input('limit', 'Limit', { type: 'number', min: 1, max: 100 })}
-            {input('min_relevance', 'Min relevance (empty: the tolerance floor; 0: none)', { type: 'number', min: 0, max: 1, step: 0.05 })}
+            {input('min_relevance', 'Min relevance (empty: the tolerance floor; 0: none)', {
+              type: 'number',
+              min: 0,
+              max: 1,
+              step: 0.05,
+            })}
             {input('recency_weight', 'Recency weight', { type: 'number', min: 0, max: 1, step: 0.05 })}
             {input('rag_threshold', 'Rerank threshold', { type: 'number', min: 0, max: 1, step: 0.05 })}
             {choice('detail_level', 'Detail level', ['abstract', 'overview', 'full'])}
@@ -208,14 +251,24 @@ export function RecallForm({ initial, busy, onRecall, onReflect }: Props) {
             <legend>Conversation</legend>
             <label>
               Recent turns, one a line (role: content)
-              <textarea name="context" rows={3} value={o.context} onInput={(e) => set('context', e.currentTarget.value)} placeholder={'user: I met Alice today\nassistant: How is she?'} />
+              <textarea
+                name="context"
+                rows={3}
+                value={o.context}
+                onInput={(e) => set('context', e.currentTarget.value)}
+                placeholder={'user: I met Alice today\nassistant: How is she?'}
+              />
             </label>
           </fieldset>
           <fieldset>
             <legend>Reflect</legend>
             {input('depth', 'Depth (1–5)', { type: 'number', min: 1, max: 5 })}
             <label class="check">
-              <input type="checkbox" checked={o.include_sources} onChange={(e) => set('include_sources', e.currentTarget.checked)} />
+              <input
+                type="checkbox"
+                checked={o.include_sources}
+                onChange={(e) => set('include_sources', e.currentTarget.checked)}
+              />
               include sources
             </label>
           </fieldset>

@@ -26,19 +26,32 @@ export function RecallResults({ ws, answer }: { ws: string; answer: RecallAnswer
           ))}
         </span>
         <span class="muted">
-          mode {answer.mode_used} · {answer.search_latency_ms.toFixed(1)} ms (query embedding {answer.query_embedding_ms.toFixed(1)} ms){answer.cached ? ' · from the cache' : ''} · {answer.query_tokens} query tokens ·{' '}
-          {answer.token_summary.savings_percent}% fewer tokens than full content
+          mode {answer.mode_used} · {answer.search_latency_ms.toFixed(1)} ms (query embedding{' '}
+          {answer.query_embedding_ms.toFixed(1)} ms){answer.cached ? ' · from the cache' : ''} · {answer.query_tokens}{' '}
+          query tokens · {answer.token_summary.savings_percent}% fewer tokens than full content
         </span>
       </p>
       {answer.query_rewritten && <p class="small">Rewritten with the conversation: “{answer.query_rewritten}”</p>}
       {explanation && (
         <p class="small muted">
-          Arms that ran: {arms.join(', ')} (each proposes its best {explanation.arm_depth}) · {count(explanation.candidates)} candidates · relevance floor {score(explanation.relevance_floor)} · recency weight{' '}
-          {score(explanation.recency_weight)}
+          Arms that ran: {arms.join(', ')} (each proposes its best {explanation.arm_depth}) ·{' '}
+          {count(explanation.candidates)} candidates · relevance floor {score(explanation.relevance_floor)} · recency
+          weight {score(explanation.recency_weight)}
         </p>
       )}
 
-      {answer.memories.length > 0 && explanation && <ArmTable ws={ws} rows={answer.memories.map((m, i) => ({ id: m.id, place: i + 1, content: m.content, ranks: m.explanation?.arm_ranks ?? {} }))} arms={arms} />}
+      {answer.memories.length > 0 && explanation && (
+        <ArmTable
+          ws={ws}
+          rows={answer.memories.map((m, i) => ({
+            id: m.id,
+            place: i + 1,
+            content: m.content,
+            ranks: m.explanation?.arm_ranks ?? {},
+          }))}
+          arms={arms}
+        />
+      )}
 
       <ol class="results">
         {answer.memories.map((memory, index) => (
@@ -49,7 +62,10 @@ export function RecallResults({ ws, answer }: { ws: string; answer: RecallAnswer
       {explanation && explanation.left_out.length > 0 && (
         <section aria-labelledby="left-out">
           <h3 id="left-out">Left out</h3>
-          <p class="small muted">Candidates an arm proposed that did not make the answer: under the relevance floor, or ranked after the last place.</p>
+          <p class="small muted">
+            Candidates an arm proposed that did not make the answer: under the relevance floor, or ranked after the last
+            place.
+          </p>
           <table class="table compact">
             <thead>
               <tr>
@@ -64,7 +80,9 @@ export function RecallResults({ ws, answer }: { ws: string; answer: RecallAnswer
               {explanation.left_out.map((candidate) => (
                 <tr key={candidate.id}>
                   <td>
-                    <Badge kind={candidate.reason}>{candidate.reason === 'below_floor' ? 'under the floor' : 'past the limit'}</Badge>
+                    <Badge kind={candidate.reason}>
+                      {candidate.reason === 'below_floor' ? 'under the floor' : 'past the limit'}
+                    </Badge>
                   </td>
                   <td class="num">{score(candidate.relevance_score)}</td>
                   <td class="num">{candidate.reason === 'below_floor' ? '—' : score(candidate.boosted_score)}</td>
@@ -89,7 +107,15 @@ const placesText = (ranks: ArmRanks): string =>
     .join(', ') || '—';
 
 /** Rows are results, columns the arms that ran: where each arm placed each memory. */
-function ArmTable({ ws, rows, arms }: { ws: string; rows: Array<{ id: string; place: number; content: string; ranks: ArmRanks }>; arms: string[] }) {
+function ArmTable({
+  ws,
+  rows,
+  arms,
+}: {
+  ws: string;
+  rows: Array<{ id: string; place: number; content: string; ranks: ArmRanks }>;
+  arms: string[];
+}) {
   return (
     <table class="table compact armtable">
       <caption>Where each arm placed the results (— : not among its candidates)</caption>
@@ -159,7 +185,12 @@ function Result({ place, memory, href }: { place: number; memory: RecalledMemory
       {why && (
         <details>
           <summary>Why it matched</summary>
-          <Facts items={[['arm places', placesText(why.arm_ranks)], ['found by', why.found_by]]} />
+          <Facts
+            items={[
+              ['arm places', placesText(why.arm_ranks)],
+              ['found by', why.found_by],
+            ]}
+          />
           {why.features && (
             <table class="table compact">
               <caption>Ranking features (each 0..1; the score is their weighted mean, times the boosts)</caption>
@@ -177,10 +208,19 @@ function Result({ place, memory, href }: { place: number; memory: RecalledMemory
           )}
           {why.boosts && (
             <p class="small">
-              Boosts: scope ×{why.boosts.scope.toFixed(2)} · recency ×{why.boosts.recency.toFixed(3)} · backlinks ×{why.boosts.backlink.toFixed(3)}
+              Boosts: scope ×{why.boosts.scope.toFixed(2)} · recency ×{why.boosts.recency.toFixed(3)} · backlinks ×
+              {why.boosts.backlink.toFixed(3)}
             </p>
           )}
-          {!why.features && <p class="small">Not found by the arms: {why.found_by === 'association' ? 'reached over an association from a result' : 'a neighbouring turn of a result in its conversation'}; its score comes from that result.</p>}
+          {!why.features && (
+            <p class="small">
+              Not found by the arms:{' '}
+              {why.found_by === 'association'
+                ? 'reached over an association from a result'
+                : 'a neighbouring turn of a result in its conversation'}
+              ; its score comes from that result.
+            </p>
+          )}
         </details>
       )}
     </li>

@@ -21,12 +21,16 @@ export function WorkspacePanel({ workspace, onChanged }: { workspace: Workspace;
   const stats = useLoad(
     async (signal) => {
       // The list's total_count under a filter is the count: one small request per type and status.
-      const total = async (query: Parameters<typeof memd.memories.list>[0]) => (await memd.memories.list({ workspace_id: ws, limit: 1, ...query }, { signal })).total_count;
+      const total = async (query: Parameters<typeof memd.memories.list>[0]) =>
+        (await memd.memories.list({ workspace_id: ws, limit: 1, ...query }, { signal })).total_count;
       const [byType, byStatus, contradictions, briefing] = await Promise.all([
         Promise.all(MEMORY_TYPES.map(async (type) => [type, await total({ type: [type] })] as const)),
         Promise.all(STATUSES.map(async (status) => [status, await total({ status })] as const)),
         memd.contradictions.list(ws, { limit: 500 }, { signal }),
-        memd.sessions.briefing({ workspace_id: ws, lookback_minutes: ACTIVITY_MINUTES, limit: 5, include_contradictions: false }, { signal }),
+        memd.sessions.briefing(
+          { workspace_id: ws, lookback_minutes: ACTIVITY_MINUTES, limit: 5, include_contradictions: false },
+          { signal },
+        ),
       ]);
       return { byType, byStatus, contradictions: contradictions.count, briefing: briefing.briefing };
     },
@@ -59,7 +63,8 @@ export function WorkspacePanel({ workspace, onChanged }: { workspace: Workspace;
           <p>
             {stats.data.contradictions > 0 ? (
               <a href={`${workspacePath(ws, 'conversation')}/contradictions`}>
-                {stats.data.contradictions >= 500 ? '500+' : stats.data.contradictions} open contradiction{stats.data.contradictions === 1 ? '' : 's'}
+                {stats.data.contradictions >= 500 ? '500+' : stats.data.contradictions} open contradiction
+                {stats.data.contradictions === 1 ? '' : 's'}
               </a>
             ) : (
               'No open contradiction.'
@@ -70,17 +75,22 @@ export function WorkspacePanel({ workspace, onChanged }: { workspace: Workspace;
           <ul class="plain">
             {stats.data.briefing.recent_memories.map((m) => (
               <li key={m.id}>
-                <Badge kind={m.type}>{m.type}</Badge> <a href={`${workspacePath(ws, 'memories')}/${m.id}`}>{m.content}</a> <span class="muted">{ago(m.created_at)}</span>
+                <Badge kind={m.type}>{m.type}</Badge>{' '}
+                <a href={`${workspacePath(ws, 'memories')}/${m.id}`}>{m.content}</a>{' '}
+                <span class="muted">{ago(m.created_at)}</span>
               </li>
             ))}
           </ul>
         </>
       )}
       <Rename workspace={workspace} onChanged={onChanged} />
-      <Transfer workspace={workspace} onImported={() => {
+      <Transfer
+        workspace={workspace}
+        onImported={() => {
           stats.reload();
           onChanged();
-        }} />
+        }}
+      />
       <Delete workspace={workspace} onDeleted={onChanged} />
     </aside>
   );
@@ -150,7 +160,13 @@ function Transfer({ workspace, onImported }: { workspace: Workspace; onImported(
         >
           Export (NDJSON)
         </button>
-        {exported && <Progress label={`${count(exported.done)}${exported.total !== undefined ? ` of ${count(exported.total)}` : ''} memories`} value={exported.done} max={exported.total} />}
+        {exported && (
+          <Progress
+            label={`${count(exported.done)}${exported.total !== undefined ? ` of ${count(exported.total)}` : ''} memories`}
+            value={exported.done}
+            max={exported.total}
+          />
+        )}
       </div>
       <ErrorNote error={exporting.error} />
       <label>
@@ -174,11 +190,18 @@ function Transfer({ workspace, onImported }: { workspace: Workspace; onImported(
           }}
         />
       </label>
-      {sent && importing.busy && <Progress label={`${count(Math.round(sent.done / 1024))} of ${count(Math.round((sent.total ?? 0) / 1024))} KiB sent`} value={sent.done} max={sent.total} />}
+      {sent && importing.busy && (
+        <Progress
+          label={`${count(Math.round(sent.done / 1024))} of ${count(Math.round((sent.total ?? 0) / 1024))} KiB sent`}
+          value={sent.done}
+          max={sent.total}
+        />
+      )}
       <ErrorNote error={importing.error} />
       {report && (
         <p role="status">
-          Imported {count(report.imported)} memories and {count(report.associations_imported)} associations; {count(report.skipped_duplicates)} duplicates skipped
+          Imported {count(report.imported)} memories and {count(report.associations_imported)} associations;{' '}
+          {count(report.skipped_duplicates)} duplicates skipped
           {report.errors > 0 && `, ${count(report.errors)} errors: ${report.details.slice(0, 3).join('; ')}`}.
         </p>
       )}

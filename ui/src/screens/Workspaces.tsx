@@ -17,13 +17,17 @@ export function Workspaces() {
     <section class="split">
       <div class="pane">
         <h1>Workspaces</h1>
-        <CreateWorkspace onCreated={(id) => {
-          workspaces.reload();
-          setSelected(id);
-        }} />
+        <CreateWorkspace
+          onCreated={(id) => {
+            workspaces.reload();
+            setSelected(id);
+          }}
+        />
         <ErrorNote error={workspaces.error} />
         <Loading when={workspaces.loading && !workspaces.data} />
-        {workspaces.data && workspaces.data.length === 0 && <p class="muted">No workspace yet: create one above, or write a memory (it lands in _default).</p>}
+        {workspaces.data && workspaces.data.length === 0 && (
+          <p class="muted">No workspace yet: create one above, or write a memory (it lands in _default).</p>
+        )}
         {workspaces.data && workspaces.data.length > 0 && (
           <table class="table">
             <caption class="sr-only">Workspaces</caption>
@@ -37,7 +41,12 @@ export function Workspaces() {
             </thead>
             <tbody>
               {workspaces.data.map((workspace) => (
-                <WorkspaceRow key={workspace.id} workspace={workspace} selected={workspace.id === current?.id} onSelect={() => setSelected(workspace.id)} />
+                <WorkspaceRow
+                  key={workspace.id}
+                  workspace={workspace}
+                  selected={workspace.id === current?.id}
+                  onSelect={() => setSelected(workspace.id)}
+                />
               ))}
             </tbody>
           </table>
@@ -48,7 +57,15 @@ export function Workspaces() {
   );
 }
 
-function WorkspaceRow({ workspace, selected, onSelect }: { workspace: Workspace; selected: boolean; onSelect(): void }) {
+function WorkspaceRow({
+  workspace,
+  selected,
+  onSelect,
+}: {
+  workspace: Workspace;
+  selected: boolean;
+  onSelect(): void;
+}) {
   const { memd } = useApi();
   const counts = useLoad(
     async (signal) => {
@@ -72,7 +89,9 @@ function WorkspaceRow({ workspace, selected, onSelect }: { workspace: Workspace;
       <td class="num">
         {counts.data ? (
           counts.data.contradictions > 0 ? (
-            <a href={`${workspacePath(workspace.id, 'conversation')}/contradictions`}>{counts.data.contradictions >= 500 ? '500+' : count(counts.data.contradictions)}</a>
+            <a href={`${workspacePath(workspace.id, 'conversation')}/contradictions`}>
+              {counts.data.contradictions >= 500 ? '500+' : count(counts.data.contradictions)}
+            </a>
           ) : (
             '0'
           )
@@ -96,7 +115,9 @@ function CreateWorkspace({ onCreated }: { onCreated(id: string): void }) {
       aria-label="Create a workspace"
       onSubmit={async (event) => {
         event.preventDefault();
-        const created = await action.run(() => memd.workspaces.create({ name: name.trim(), ...(id.trim() && { id: id.trim() }) }));
+        const created = await action.run(() =>
+          memd.workspaces.create({ name: name.trim(), ...(id.trim() && { id: id.trim() }) }),
+        );
         if (!created) return;
         setName('');
         setId('');

@@ -22,7 +22,8 @@ type BlobParts = NonNullable<ConstructorParameters<typeof Blob>[0]>;
 
 async function toBlob(source: UploadSource, contentType: string | undefined): Promise<Blob> {
   if (source instanceof Blob) return contentType ? new Blob([source], { type: contentType }) : source;
-  if (source instanceof Uint8Array || source instanceof ArrayBuffer) return new Blob([source] as unknown as BlobParts, { type: contentType ?? '' });
+  if (source instanceof Uint8Array || source instanceof ArrayBuffer)
+    return new Blob([source] as unknown as BlobParts, { type: contentType ?? '' });
   const chunks: Uint8Array[] = [];
   if ('getReader' in source) {
     const reader = source.getReader();
@@ -49,13 +50,24 @@ export function documentsApi(transport: Transport) {
   const op = methodsOver(transport);
   return {
     /** Upload a document (multipart): `{document, job}` with status 202; the job ingests it. */
-    upload: endpoint('post', UPLOAD, async (file: UploadSource, fields: UploadFields = {}, options: UploadOptions = {}) => {
-      const { filename, contentType, query, ...call } = options;
-      const blob = await toBlob(file, contentType);
-      const ownName = (file as unknown as { name?: unknown }).name;
-      const name = filename ?? (typeof ownName === 'string' && ownName !== '' ? ownName : 'document');
-      return transport.send<UploadResult>({ ...call, method: 'post', path: UPLOAD, query, body: { form: uploadForm(blob, name, fields) }, read: 'json' });
-    }),
+    upload: endpoint(
+      'post',
+      UPLOAD,
+      async (file: UploadSource, fields: UploadFields = {}, options: UploadOptions = {}) => {
+        const { filename, contentType, query, ...call } = options;
+        const blob = await toBlob(file, contentType);
+        const ownName = (file as unknown as { name?: unknown }).name;
+        const name = filename ?? (typeof ownName === 'string' && ownName !== '' ? ownName : 'document');
+        return transport.send<UploadResult>({
+          ...call,
+          method: 'post',
+          path: UPLOAD,
+          query,
+          body: { form: uploadForm(blob, name, fields) },
+          read: 'json',
+        });
+      },
+    ),
     list: op('get', '/v1/documents'),
     get: op('get', '/v1/documents/{document_id}'),
     /** `{delete_memories: true}` also removes the memories made from it. */

@@ -22,7 +22,13 @@ export function skillsApi(transport: Transport) {
     ),
     /** The whole skill as a gzipped tar (every file under `<name>/`). */
     bundle: endpoint('get', BUNDLE, (skillId: string, query?: RegistryQuery, options?: CallOptions) =>
-      transport.send<Uint8Array>({ ...options, method: 'get', path: fillPath(BUNDLE, [skillId]), query, read: 'bytes' }),
+      transport.send<Uint8Array>({
+        ...options,
+        method: 'get',
+        path: fillPath(BUNDLE, [skillId]),
+        query,
+        read: 'bytes',
+      }),
     ),
     files: {
       /** The files with size and SHA-256 (SKILL.md included). */

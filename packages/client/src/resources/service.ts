@@ -11,7 +11,14 @@ export function healthApi(transport: Transport) {
     live: op('get', '/health'),
     /** The readiness of storage, embedder and search indexes: `status` is `not_ready` (status 503) until they are. Not retried. */
     ready: endpoint('get', '/health/ready', (options?: CallOptions) =>
-      transport.send<Readiness>({ retry: { retries: 0 }, ...options, method: 'get', path: '/health/ready', read: 'json', answers: [503] }),
+      transport.send<Readiness>({
+        retry: { retries: 0 },
+        ...options,
+        method: 'get',
+        path: '/health/ready',
+        read: 'json',
+        answers: [503],
+      }),
     ),
   };
 }

@@ -1,5 +1,15 @@
 import { parseLines, toStream, type LineSource } from '../ndjson.js';
-import { calls, endpoint, fillPath, methodsOver, type Content, type JsonBody, type Operation, type Query, type Result } from '../operations.js';
+import {
+  calls,
+  endpoint,
+  fillPath,
+  methodsOver,
+  type Content,
+  type JsonBody,
+  type Operation,
+  type Query,
+  type Result,
+} from '../operations.js';
 import type { CallOptions, Transport } from '../transport.js';
 
 const EXPORT = '/v1/workspaces/{workspace_id}/export';
@@ -18,8 +28,10 @@ export type ImportReport = Result<ImportOperation>;
  */
 export type ImportSource = JsonBody<ImportOperation> | LineSource | ReadableStream<Uint8Array>;
 
-const isStream = (source: unknown): source is ReadableStream<Uint8Array> => typeof (source as ReadableStream | null)?.getReader === 'function';
-const isLines = (source: unknown): source is LineSource => typeof source === 'object' && source !== null && (Symbol.asyncIterator in source || Symbol.iterator in source);
+const isStream = (source: unknown): source is ReadableStream<Uint8Array> =>
+  typeof (source as ReadableStream | null)?.getReader === 'function';
+const isLines = (source: unknown): source is LineSource =>
+  typeof source === 'object' && source !== null && (Symbol.asyncIterator in source || Symbol.iterator in source);
 
 /** Workspaces, their contexts, and moving a workspace's memories out and in. */
 export function workspacesApi(transport: Transport) {
@@ -43,10 +55,20 @@ export function workspacesApi(transport: Transport) {
      * The workspace's export, line by line as it streams in (the timeout covers the wait for its first bytes; the
      * signal, the whole read). `for await (const line of client.workspaces.export('ws'))`.
      */
-    export: calls('get', EXPORT, async function* (workspaceId: string, query?: ExportQuery, options?: CallOptions): AsyncGenerator<ExportLine> {
-      const { data } = await transport.send<ReadableStream<Uint8Array>>({ ...options, method: 'get', path: fillPath(EXPORT, [workspaceId]), query, read: 'stream' });
-      yield* parseLines<ExportLine>(data);
-    }),
+    export: calls(
+      'get',
+      EXPORT,
+      async function* (workspaceId: string, query?: ExportQuery, options?: CallOptions): AsyncGenerator<ExportLine> {
+        const { data } = await transport.send<ReadableStream<Uint8Array>>({
+          ...options,
+          method: 'get',
+          path: fillPath(EXPORT, [workspaceId]),
+          query,
+          read: 'stream',
+        });
+        yield* parseLines<ExportLine>(data);
+      },
+    ),
 
     /** Import into the workspace: `import('b', client.workspaces.export('a'))` copies a workspace. Memories whose content exists are skipped. */
     import: endpoint('post', IMPORT, (workspaceId: string, source: ImportSource, options?: CallOptions) =>

@@ -32,7 +32,10 @@ export function centrality(graph: CompactGraph, adj: Adjacency, g: UndirectedGra
     degreeCentrality[v] = n > 1 ? degree[v]! / (n - 1) : 0;
   }
   const perSource = n + 2 * graph.a.length;
-  const { values: betweenness, sources } = betweennessCentrality(g, Math.max(MIN_SAMPLES, Math.floor(BETWEENNESS_BUDGET / Math.max(1, perSource))));
+  const { values: betweenness, sources } = betweennessCentrality(
+    g,
+    Math.max(MIN_SAMPLES, Math.floor(BETWEENNESS_BUDGET / Math.max(1, perSource))),
+  );
   return {
     degree,
     degreeCentrality,
@@ -65,7 +68,7 @@ function betweennessCentrality(g: UndirectedGraph, samples: number): { values: F
       if (w !== source) values[w]! += delta[w]!;
     }
   }
-  const scale = (n / sources.length) / ((n - 1) * (n - 2));
+  const scale = n / sources.length / ((n - 1) * (n - 2));
   for (let v = 0; v < n; v++) values[v]! *= scale;
   return { values, sources: sources.length };
 }
@@ -83,7 +86,10 @@ function sampleIndices(n: number, k: number): number[] {
 function eigenvector(g: UndirectedGraph): Float64Array | null {
   if (g.order === 0) return new Float64Array(0);
   try {
-    return byIndex(g.order, eigenvectorCentrality(g, { getEdgeWeight: 'weight', maxIterations: 1000, tolerance: 1e-6 }));
+    return byIndex(
+      g.order,
+      eigenvectorCentrality(g, { getEdgeWeight: 'weight', maxIterations: 1000, tolerance: 1e-6 }),
+    );
   } catch {
     return null;
   }

@@ -48,7 +48,11 @@ export function detectCommunities(graph: CompactGraph, g: UndirectedGraph, resol
   }
   const ordered = [...groups.values()].sort((x, y) => y.length - x.length || x[0]! - y[0]!);
   const communityOf = new Int32Array(n);
-  ordered.forEach((members, id) => { members.forEach((v) => { communityOf[v] = id; }); });
+  ordered.forEach((members, id) => {
+    members.forEach((v) => {
+      communityOf[v] = id;
+    });
+  });
 
   const internalPairs = new Uint32Array(ordered.length);
   const internalWeight = new Float64Array(n);

@@ -16,7 +16,10 @@ export interface CompactGraph {
 }
 
 /** Merges directed, weighted edges between node indices into unique undirected pairs; self-loops are dropped. */
-export function compactGraph(order: number, edges: Iterable<{ source: number; target: number; strength: number }>): CompactGraph {
+export function compactGraph(
+  order: number,
+  edges: Iterable<{ source: number; target: number; strength: number }>,
+): CompactGraph {
   const pairIndex = new Map<number, number>();
   const a: number[] = [];
   const b: number[] = [];
@@ -74,7 +77,8 @@ export const degreeOf = (adj: Adjacency, v: number): number => adj.starts[v + 1]
 export function toGraphology(graph: CompactGraph): UndirectedGraph {
   const g = new UndirectedGraph();
   for (let v = 0; v < graph.order; v++) g.addNode(String(v));
-  for (let i = 0; i < graph.a.length; i++) g.addEdge(String(graph.a[i]), String(graph.b[i]), { weight: graph.weight[i] });
+  for (let i = 0; i < graph.a.length; i++)
+    g.addEdge(String(graph.a[i]), String(graph.b[i]), { weight: graph.weight[i] });
   return g;
 }
 
