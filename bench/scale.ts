@@ -11,8 +11,9 @@
  * then drained (its rate printed) and the questions asked again: recall must not depend on it. Last, each server is
  * stopped and started again (stop and ready times).
  *
- * Environment: SCALE_SIZES (100000; e.g. 100000,1000000), SCALE_BACKENDS (sqlite,postgres), SCALE_PG_URL (a real
- * PostgreSQL server with pgvector, needed for postgres; each size gets its own schema, dropped first),
+ * Environment: SCALE_SIZES (100000; e.g. 100000,1000000), SCALE_BACKENDS (sqlite,postgres), SCALE_PG_URL (a
+ * PostgreSQL server with pgvector; each size gets its own schema, dropped first; unset: the server of
+ * bench/postgres.ts, MEMD_BENCH_DATABASE_URL or a throwaway cluster started for the run),
  * SCALE_DIR (/tmp/memd-bench-scale), SCALE_QUESTIONS (250 a kind), SCALE_DRAIN (0), SCALE_PG_POOL (10),
  * SCALE_KEEP=1 (reuse what an earlier run ingested at that size, with the same SCALE_QUESTIONS: the questions pick
  * their right memories), SCALE_SHOW_DIFF (print the
@@ -24,11 +25,13 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { QUESTION_KINDS, ScaleCorpus, type ScaleQuestion } from '../test/support/scale-corpus.js';
 import { machineLine, peakRssMiB, percentile } from './machine.js';
+import { benchPostgres } from './postgres.js';
 import { startBenchServer, waitReady, type BenchServer } from './server-process.js';
 
 const SIZES = (process.env.SCALE_SIZES ?? '100000').split(',').map(Number);
 const BACKENDS = (process.env.SCALE_BACKENDS ?? 'sqlite,postgres').split(',').map((b) => b.trim());
-const PG_URL = process.env.SCALE_PG_URL;
+const benchServer = process.env.SCALE_PG_URL || !BACKENDS.includes('postgres') ? null : await benchPostgres();
+const PG_URL = process.env.SCALE_PG_URL ?? benchServer?.url;
 const ROOT = process.env.SCALE_DIR ?? '/tmp/memd-bench-scale';
 const PER_KIND = Number(process.env.SCALE_QUESTIONS ?? 250);
 const DRAIN = process.env.SCALE_DRAIN === '1';
@@ -245,54 +248,57 @@ log(`machine: ${machineLine()}, load ${load()}`);
 log(
   `sizes ${SIZES.join(', ')}; backends ${BACKENDS.join(', ')}; batches of ${BATCH}, ${IN_FLIGHT} in flight; hash embedder`,
 );
-if (BACKENDS.includes('postgres') && !PG_URL)
-  throw new Error('SCALE_PG_URL is needed for the postgres backend (a PostgreSQL server with pgvector)');
-for (const size of SIZES) {
-  log(`\n== ${size} memories`);
-  const corpus = new ScaleCorpus(size, { questionsPerKind: PER_KIND });
-  const backends: Backend[] = [];
-  for (const name of BACKENDS) {
-    const dir = join(ROOT, `${name}-${size}`);
-    const marker = join(dir, 'ingested');
-    const reuse = KEEP && existsSync(marker);
-    if (!reuse) rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    const env: Record<string, string> = {
-      MEMD_DATA_DIR: dir,
-      MEMD_EMBEDDING_PROVIDER: 'hash',
-      MEMD_RECALL_CACHE_ENTRIES: '0',
-    };
-    if (name === 'postgres') {
-      const schema = `scale_${size}`;
-      if (!reuse) await freshSchema(schema);
-      Object.assign(env, {
-        MEMD_STORAGE: 'postgres',
-        MEMD_DATABASE_URL: PG_URL!,
-        MEMD_DATABASE_SCHEMA: schema,
-        MEMD_DATABASE_POOL_SIZE: POOL,
-      });
+if (benchServer) log(`postgres: ${benchServer.describe}`);
+try {
+  for (const size of SIZES) {
+    log(`\n== ${size} memories`);
+    const corpus = new ScaleCorpus(size, { questionsPerKind: PER_KIND });
+    const backends: Backend[] = [];
+    for (const name of BACKENDS) {
+      const dir = join(ROOT, `${name}-${size}`);
+      const marker = join(dir, 'ingested');
+      const reuse = KEEP && existsSync(marker);
+      if (!reuse) rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+      const env: Record<string, string> = {
+        MEMD_DATA_DIR: dir,
+        MEMD_EMBEDDING_PROVIDER: 'hash',
+        MEMD_RECALL_CACHE_ENTRIES: '0',
+      };
+      if (name === 'postgres') {
+        const schema = `scale_${size}`;
+        if (!reuse) await freshSchema(schema);
+        Object.assign(env, {
+          MEMD_STORAGE: 'postgres',
+          MEMD_DATABASE_URL: PG_URL!,
+          MEMD_DATABASE_SCHEMA: schema,
+          MEMD_DATABASE_POOL_SIZE: POOL,
+        });
+      }
+      const t = performance.now();
+      const backend: Backend = { name, env, server: await startBenchServer(env) };
+      await waitReady(backend.server!.url);
+      log(
+        `  ${name}: ready in ${((performance.now() - t) / 1000).toFixed(1)} s${reuse ? ' (reusing the earlier ingest)' : ''}`,
+      );
+      backends.push(backend);
+      if (!reuse) {
+        await ingest(backend, corpus);
+        writeFileSync(marker, new Date().toISOString());
+      }
     }
-    const t = performance.now();
-    const backend: Backend = { name, env, server: await startBenchServer(env) };
-    await waitReady(backend.server!.url);
-    log(
-      `  ${name}: ready in ${((performance.now() - t) / 1000).toFixed(1)} s${reuse ? ' (reusing the earlier ingest)' : ''}`,
-    );
-    backends.push(backend);
-    if (!reuse) {
-      await ingest(backend, corpus);
-      writeFileSync(marker, new Date().toISOString());
+    try {
+      await questions(backends, corpus, 'right after the ingest');
+      if (DRAIN) {
+        for (const backend of backends) await drain(backend);
+        await questions(backends, corpus, 'after the backlog drained');
+      }
+      for (const backend of backends) await restart(backend);
+    } finally {
+      for (const backend of backends) await backend.server?.stop();
     }
   }
-  try {
-    await questions(backends, corpus, 'right after the ingest');
-    if (DRAIN) {
-      for (const backend of backends) await drain(backend);
-      await questions(backends, corpus, 'after the backlog drained');
-    }
-    for (const backend of backends) await restart(backend);
-  } finally {
-    for (const backend of backends) await backend.server?.stop();
-  }
+} finally {
+  await benchServer?.stop();
 }
 log(`\nload after: ${load()}`);
