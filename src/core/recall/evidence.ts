@@ -44,22 +44,26 @@ export const tokens = (text: string): string[] => text.toLowerCase().match(WORD)
 export const stemSet = (text: string): Set<string> => new Set(tokens(text).map(stem));
 
 /**
- * Stemmed words of recently ranked texts, in order: a recall reads every candidate's words (coverage, "about"), and
- * the next recalls meet many of the same candidates. Bounded by characters held, not entries: a memory may be long.
+ * `stemWord` over a text's words, remembered for recently seen texts: a recall reads every candidate's words
+ * (coverage, "about", keyword scores), and the next recalls meet many of the same candidates. Bounded by characters
+ * held, not entries: a memory may be long.
  */
-const TEXT_STEMS = new LRUCache<string, readonly string[]>({
-  maxSize: 1_000_000,
-  sizeCalculation: (_, text) => text.length + 1,
-});
-
-function textStems(text: string): readonly string[] {
-  let stems = TEXT_STEMS.get(text);
-  if (stems === undefined) {
-    stems = tokens(text).map(stem);
-    TEXT_STEMS.set(text, stems);
-  }
-  return stems;
+export function cachedTextStems(stemWord: (word: string) => string): (text: string) => readonly string[] {
+  const cache = new LRUCache<string, readonly string[]>({
+    maxSize: 1_000_000,
+    sizeCalculation: (_, text) => text.length + 1,
+  });
+  return (text) => {
+    let stems = cache.get(text);
+    if (stems === undefined) {
+      stems = tokens(text).map(stemWord);
+      cache.set(text, stems);
+    }
+    return stems;
+  };
 }
+
+const textStems = cachedTextStems(stem);
 
 const NONE: readonly number[] = [];
 

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { stemmer } from 'stemmer';
 import type { KeywordTerm } from '../../storage/types.js';
-import { tokens } from './evidence.js';
+import { cachedTextStems } from './evidence.js';
 import type { ProcessedQuery } from './query.js';
 
 /**
@@ -33,20 +33,8 @@ function porter(word: string): string {
   return stemmed;
 }
 
-/** Porter stems of recently scored texts, in order; bounded by characters held (a memory may be long). */
-const TEXT_STEMS = new LRUCache<string, readonly string[]>({
-  maxSize: 1_000_000,
-  sizeCalculation: (_, text) => text.length + 1,
-});
-
-function textStems(text: string): readonly string[] {
-  let stems = TEXT_STEMS.get(text);
-  if (stems === undefined) {
-    stems = tokens(text).map(porter);
-    TEXT_STEMS.set(text, stems);
-  }
-  return stems;
-}
+/** Porter stems of recently scored texts, in order. */
+const textStems = cachedTextStems(porter);
 
 /** A term of the query as it is scored: a word with its other forms, or a phrase of adjacent words. */
 export interface ScoredTerm {
