@@ -17,8 +17,9 @@ afterAll(() => server.stop());
 type TraverseRequest = NonNullable<Parameters<MemdClient['memories']['traverse']>[1]>;
 type Path = Awaited<ReturnType<MemdClient['memories']['traverse']>>['paths'][number];
 
-const traverse = (ws: string, id: string, body: TraverseRequest = {}) =>
-  memd.memories.traverse(id, { workspace_id: ws, ...body });
+/** A traversal through the file's server, or through `via`. */
+const traverse = (ws: string, id: string, body: TraverseRequest = {}, via: MemdClient = memd) =>
+  via.memories.traverse(id, { workspace_id: ws, ...body });
 const nodeLists = (paths: Path[]) => paths.map((p) => p.nodes.join('>')).sort();
 
 /** Every path starts at the start, never repeats a memory, and its edges join consecutive memories. */
@@ -162,24 +163,18 @@ describe('POST /v1/memories/{id}/traverse', () => {
   it('keeps max_nodes and max_paths on a dense random graph, at every depth', async () => {
     // A server of its own: the enrichment its 1,000 memories queue (link and contradiction checks among 100,000
     // edges) stops with it, instead of holding up the next test's drainTasks() for most of a minute.
-    const server = await startServer();
-    const memd = memdClient(server.url);
-    const traverse = (ws: string, id: string, body: TraverseRequest = {}) =>
-      memd.memories.traverse(id, { workspace_id: ws, ...body });
+    const own = await startServer();
     try {
-      await denseGraph(server, memd, traverse);
+      await denseGraph(own);
     } finally {
-      await server.stop();
+      await own.stop();
     }
   });
 });
 
 /** 100,000 random edges among 1,000 memories; every traversal of it keeps its limits. */
-async function denseGraph(
-  server: TestServer,
-  memd: MemdClient,
-  traverse: (ws: string, id: string, body?: TraverseRequest) => ReturnType<MemdClient['memories']['traverse']>,
-) {
+async function denseGraph(server: TestServer) {
+  const memd = memdClient(server.url);
   const ws = await graphWorkspace(memd, 'trav-dense');
   const ids = await remember(memd, ws, texts(1000, 'dense'));
   // 100,000 random edges among 1,000 memories (about 200 per memory), written straight to the table: one row per
@@ -220,7 +215,7 @@ async function denseGraph(
     { max_depth: 3, max_paths: 3 },
   ];
   for (const body of bodies) {
-    const res = await traverse(ws, ids[0]!, body);
+    const res = await traverse(ws, ids[0]!, body, memd);
     expect(res.unique_nodes.length).toBeLessThanOrEqual(body.max_nodes ?? 50);
     expect(res.total_paths).toBeLessThanOrEqual(body.max_paths ?? 100);
     expect(res.total_paths).toBeGreaterThan(0);
@@ -228,7 +223,7 @@ async function denseGraph(
     expectWellFormed(res.paths, ids[0]!, body.max_depth ?? 2);
     for (const path of res.paths) for (const node of path.nodes) expect(res.unique_nodes).toContain(node);
   }
-  const wide = await traverse(ws, ids[0]!, { max_depth: 5, max_nodes: 1000, max_paths: 1000 });
+  const wide = await traverse(ws, ids[0]!, { max_depth: 5, max_nodes: 1000, max_paths: 1000 }, memd);
   expect(wide.total_paths).toBe(1000);
 }
 
