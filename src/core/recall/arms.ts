@@ -112,15 +112,25 @@ export async function denseArms({
   };
 }
 
-/** Reads the rows of the memories the dense arms propose, in one statement, into `seen`. */
+/**
+ * Reads the rows of the memories the dense arms propose, in one statement, into `seen`, with their exact
+ * similarity: SQLite's index holds its vectors at half precision, and a similarity off in the fourth decimal
+ * ordered near ties differently than on PostgreSQL (issue 22).
+ */
 export async function readProposed(
-  { storage, workspaceId, filter, seen }: ArmInput,
+  { storage, workspaceId, filter, vector, seen }: ArmInput,
   dense: readonly ArmResult[],
 ): Promise<void> {
   const proposed = [...new Set(dense.flatMap((arm) => arm.ids))];
   // The filter again: the search applied it to the facts, not to their parents.
-  for (const { memory } of await storage.memories.candidates(workspaceId, proposed, { filter: originals(filter) }))
+  const found = await storage.memories.candidates(workspaceId, proposed, {
+    filter: originals(filter),
+    similarTo: vector,
+  });
+  for (const { memory, similarity } of found) {
     seen.rows.set(memory.id, memory);
+    if (similarity !== null) seen.similarity.set(memory.id, similarity);
+  }
 }
 
 /**

@@ -19,6 +19,8 @@ export interface FusedCandidate {
   id: string;
   /** Sum over arms of weight / (RRF_K + rank), rank from 1. */
   fused: number;
+  /** Each arm's share of `fused`. */
+  shares: Map<ArmName, number>;
   signals: Set<MatchSignal>;
   /** Each arm's own score for this memory, where the arm reported one. */
   armScores: Map<ArmName, number>;
@@ -37,16 +39,41 @@ export function fuse(
     ids.forEach((id, index) => {
       let candidate = into.get(id);
       if (!candidate) {
-        candidate = { id, fused: 0, signals: new Set(), armScores: new Map() };
+        candidate = { id, fused: 0, shares: new Map(), signals: new Set(), armScores: new Map() };
         into.set(id, candidate);
       }
-      candidate.fused += weight / (RRF_K + index + 1);
+      const share = weight / (RRF_K + index + 1);
+      candidate.fused += share;
+      candidate.shares.set(arm, (candidate.shares.get(arm) ?? 0) + share);
       candidate.signals.add(arm);
       const score = scores?.get(id);
       if (score !== undefined) candidate.armScores.set(arm, score);
     });
   }
   return into;
+}
+
+/** Rank from 1 of the `depth` best of `scores`, best first; equal scores by id, so that the order is total. */
+export function rankByScore(scores: ReadonlyMap<string, number>, depth: number): Map<string, number> {
+  const ordered = [...scores.entries()].sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0));
+  return new Map(ordered.slice(0, depth).map(([id], index) => [id, index + 1]));
+}
+
+/**
+ * A candidate's fused sum with the shares of the arms in `reranked` taken from the ranks given there (rank from 1;
+ * absent: no share) instead of from the arms' own answers.
+ */
+export function fusedWith(
+  candidate: FusedCandidate,
+  weights: ArmWeights,
+  reranked: ReadonlyMap<ArmName, ReadonlyMap<string, number>>,
+): number {
+  let fused = candidate.fused;
+  for (const [arm, ranks] of reranked) {
+    const rank = ranks.get(candidate.id);
+    fused += (rank === undefined ? 0 : weights[arm] / (RRF_K + rank)) - (candidate.shares.get(arm) ?? 0);
+  }
+  return fused;
 }
 
 /** Interleaves ranked lists by reciprocal rank (equal weights), for an arm that asks more than one question. */

@@ -35,7 +35,16 @@ import {
 } from './conversation.js';
 import { contentAt, tokenSummary } from './detail.js';
 import { aboutAny, cosine, relevanceOf, termCoverage } from './evidence.js';
-import { fuse, RRF_K, type ArmName, type ArmResult, type ArmWeights, type FusedCandidate } from './fusion.js';
+import {
+  fuse,
+  fusedWith,
+  rankByScore,
+  RRF_K,
+  type ArmName,
+  type ArmResult,
+  type ArmWeights,
+  type FusedCandidate,
+} from './fusion.js';
 import { keywordScoresOf, type KeywordEvidence } from './keyword-score.js';
 import { CONTEXT_DISTANCE_DECAY, rankingScorer, type RankingFeatures, type RankingWeights } from './ranking.js';
 import { expand, graphArm, NOT_KNOWLEDGE_LINKS } from './graph.js';
@@ -66,6 +75,8 @@ export interface RecallTuning {
   backlinks: boolean;
   /** Arms left out (the ablation of bench/locomo.ts measures what each adds); none by default. */
   disabledArms: readonly ArmName[];
+  /** The vector arm's share of the fused sum from the candidates' rank in similarity among all of them (score()). */
+  vectorRankAmongCandidates: boolean;
 }
 
 export const DEFAULT_TUNING: RecallTuning = {
@@ -88,6 +99,7 @@ export const DEFAULT_TUNING: RecallTuning = {
   neighbourDecay: [0.8, 0.8],
   backlinks: true,
   disabledArms: [],
+  vectorRankAmongCandidates: true,
 };
 
 /** Changes to the default tuning; arm and ranking weights not named keep their default. */
@@ -167,9 +179,12 @@ type CachedRecall = Omit<RecallResult, 'search_latency_ms' | 'query_embedding_ms
 
 const round = (x: number, digits = 6): number => Math.round(x * 10 ** digits) / 10 ** digits;
 
-/** Best first: ranking score, then relevance, then id (stable across runs). */
+/**
+ * Best first: ranking score, then relevance, then the later written (then id): a total order that is the same on
+ * every backend holding the same memories, whatever ids they were given.
+ */
 const byScore = (a: Scored, b: Scored): number =>
-  b.boosted - a.boosted || b.relevance - a.relevance || a.id.localeCompare(b.id);
+  b.boosted - a.boosted || b.relevance - a.relevance || b.memory.seq - a.memory.seq || a.id.localeCompare(b.id);
 
 /** Unnamed conversation neighbours must have happened within this time of their anchor: one sitting, not the next day. */
 const SAME_SITTING_MS = 3_600_000;
@@ -435,7 +450,7 @@ export class RecallService {
     workspaceId: string,
     query: ProcessedQuery,
     vector: Float32Array,
-    { candidates, rows, similarity: searched, arms, backlinks, keywordEvidence: evidence }: Retrieved,
+    { candidates, rows, similarity: searched, arms, results, backlinks, keywordEvidence: evidence }: Retrieved,
     options: ResolvedOptions,
     now: Date,
   ): Promise<{ ranked: Scored[]; turns: TurnsRead; belowFloor: Scored[] }> {
@@ -469,12 +484,34 @@ export class RecallService {
     const rankingScore = rankingScorer(ranking);
     const maxFused = arms.reduce((total, arm) => total + weights[arm], 0) / (RRF_K + 1);
 
+    const similarities = new Map(
+      ids.map((id) => {
+        const stored = embeddings.get(id);
+        return [id, searched.get(id) ?? (stored ? cosine(vector, stored) : 0)];
+      }),
+    );
+    // The vector arm's share of the fused sum by each candidate's rank in similarity among all of them, not by its
+    // place in the index's answer: SQLite's and PostgreSQL's approximate indexes each miss different near
+    // neighbours, and a memory one of them proposed and the other found by its words had scored higher on the
+    // first (issue 22; BENCHMARKS.md). Where the search is exact the two orders are the same.
+    const reranked = new Map<ArmName, Map<string, number>>();
+    if (this.tuning.vectorRankAmongCandidates && arms.includes('vector'))
+      reranked.set('vector', rankByScore(similarities, armDepth(this.tuning, options.limit)));
+    // `explain` reports the ranks the scores used.
+    for (const result of results) {
+      const ranks = reranked.get(result.arm);
+      if (ranks) result.ids = [...ranks.keys()];
+    }
+
     const scored: Array<Scored & { features: RankingFeatures; boosts: Boosts }> = [];
     const belowFloor: Scored[] = [];
     for (const [id, memory] of memories) {
       const candidate = candidates.get(id)!;
-      const stored = embeddings.get(id);
-      const similarity = searched.get(id) ?? (stored ? cosine(vector, stored) : 0);
+      for (const [arm, ranks] of reranked) {
+        if (ranks.has(id)) candidate.signals.add(arm);
+        else candidate.signals.delete(arm);
+      }
+      const similarity = similarities.get(id)!;
       const fact = candidate.armScores.get('fact') ?? 0;
       const relevance = relevanceOf(Math.max(similarity, fact), coverage.get(id)!);
       if (relevance < options.threshold) {
@@ -498,7 +535,7 @@ export class RecallService {
         coverage: coverage.get(id)!,
         complete: query.terms.length >= 2 && coverage.get(id)! === 1 ? 1 : 0,
         keywordContext: 0, // below, once the turns around are read
-        fused: maxFused > 0 ? candidate.fused / maxFused : 0,
+        fused: maxFused > 0 ? fusedWith(candidate, weights, reranked) / maxFused : 0,
         about: isAbout(memory) ? 1 : 0,
         inWindow: query.windows.some((w) => eventTime(memory) >= w.start && eventTime(memory) <= w.end) ? 1 : 0,
       };

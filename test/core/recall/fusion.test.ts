@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RRF_K, fuse, interleave, type ArmWeights } from '../../../src/core/recall/fusion.js';
+import { RRF_K, fuse, fusedWith, interleave, rankByScore, type ArmWeights } from '../../../src/core/recall/fusion.js';
 
 const EQUAL: ArmWeights = { vector: 1, keyword: 1, entity: 1, fact: 1, temporal: 1, graph: 1 };
 
@@ -58,5 +58,62 @@ describe('interleave', () => {
 
   it('is empty for no lists', () => {
     expect(interleave([])).toEqual([]);
+  });
+});
+
+describe('rankByScore', () => {
+  it('ranks the best scores from 1 and keeps only the first `depth`', () => {
+    const ranks = rankByScore(
+      new Map([
+        ['a', 0.2],
+        ['b', 0.9],
+        ['c', 0.5],
+      ]),
+      2,
+    );
+    expect([...ranks]).toEqual([
+      ['b', 1],
+      ['c', 2],
+    ]);
+  });
+
+  it('orders equal scores by id, whatever order they came in', () => {
+    const scores = (order: string[]) => new Map(order.map((id) => [id, 0.5]));
+    expect([...rankByScore(scores(['z', 'y', 'x']), 3).keys()]).toEqual(['x', 'y', 'z']);
+    expect([...rankByScore(scores(['y', 'x', 'z']), 3).keys()]).toEqual(['x', 'y', 'z']);
+  });
+});
+
+describe('fusedWith', () => {
+  it("replaces one arm's share by the share of the rank given, keeping the other arms'", () => {
+    const fused = fuse(
+      [
+        { arm: 'vector', ids: ['a', 'b'] },
+        { arm: 'keyword', ids: ['b', 'a'] },
+      ],
+      EQUAL,
+    );
+    const swapped = new Map([
+      ['b', 1],
+      ['a', 2],
+    ]);
+    expect(fusedWith(fused.get('a')!, EQUAL, new Map([['vector', swapped]]))).toBeCloseTo(1 / 62 + 1 / 62, 12);
+    expect(fusedWith(fused.get('b')!, EQUAL, new Map([['vector', swapped]]))).toBeCloseTo(1 / 61 + 1 / 61, 12);
+  });
+
+  it('gives no share to a candidate the ranks leave out, and one to a candidate the arm had not found', () => {
+    const fused = fuse(
+      [
+        { arm: 'vector', ids: ['a'] },
+        { arm: 'keyword', ids: ['c'] },
+      ],
+      EQUAL,
+    );
+    const ranks = new Map([['c', 1]]);
+    expect(fusedWith(fused.get('a')!, EQUAL, new Map([['vector', ranks]]))).toBeCloseTo(0, 12);
+    expect(fusedWith(fused.get('c')!, { ...EQUAL, vector: 0.5 }, new Map([['vector', ranks]]))).toBeCloseTo(
+      1 / 61 + 0.5 / 61,
+      12,
+    );
   });
 });
