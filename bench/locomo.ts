@@ -29,7 +29,8 @@
  * MEMD_* variables say otherwise. Options (environment):
  *   LOCOMO_DIR       where the conversations are (default ../shared/bench/locomo-dev, or ../../shared/… from a worktree)
  *   LOCOMO_DATA_DIR  keep the ingested database there and reuse it on the next run (default: a fresh temp dir);
- *                    a reused plain ingest is enriched already, so its "at once" figures are not measured
+ *                    a reused plain ingest is enriched already, so its "at once" figures are not measured (its
+ *                    variants are compared after enrichment instead)
  *   LOCOMO_TUNING    JSON merged over the recall tuning, to compare settings (the reported figures use none)
  *   LOCOMO_MISSES    print the questions whose evidence is not in the top 10
  *   LOCOMO_VARIANTS  JSON list of {name, tuning?, request?} compared with the default as --ablation's table is
@@ -481,6 +482,8 @@ for (const mode of modes) {
     await measure(mode, ingested),
   );
   if (mode === 'session') await variants(mode, 'session', ingested);
+  // A reused plain ingest has no "at once" stage: its settings are compared after enrichment.
+  if (mode === 'plain' && !fresh) await variants(mode, 'plain, enriched', ingested);
 }
 
 const bm25 = bm25Baseline();

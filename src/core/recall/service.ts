@@ -34,7 +34,9 @@ import {
   type ConversationNeighbour,
 } from './conversation.js';
 import { contentAt, tokenSummary } from './detail.js';
-import { aboutAny, cosine, relevanceOf, termCoverage } from './evidence.js';
+import { diversify, redundancyOf, type DiversitySettings } from './diversity.js';
+import { withFeedback, type FeedbackSettings } from './feedback.js';
+import { aboutAny, cosine, relevanceOf, stem, termCoverage } from './evidence.js';
 import { fuse, RRF_K, type ArmName, type ArmResult, type ArmWeights, type FusedCandidate } from './fusion.js';
 import { keywordScoresOf, type KeywordEvidence } from './keyword-score.js';
 import { CONTEXT_DISTANCE_DECAY, rankingScorer, type RankingFeatures, type RankingWeights } from './ranking.js';
@@ -66,6 +68,10 @@ export interface RecallTuning {
   backlinks: boolean;
   /** Arms left out (the ablation of bench/locomo.ts measures what each adds); none by default. */
   disabledArms: readonly ArmName[];
+  /** Reordering of the ranked places against redundancy (diversity.ts); off at penalty 0. */
+  diversity: DiversitySettings;
+  /** Pseudo-relevance feedback within the candidates (feedback.ts); off at weight 0. */
+  feedback: FeedbackSettings;
 }
 
 export const DEFAULT_TUNING: RecallTuning = {
@@ -88,6 +94,8 @@ export const DEFAULT_TUNING: RecallTuning = {
   neighbourDecay: [0.8, 0.8],
   backlinks: true,
   disabledArms: [],
+  diversity: { penalty: 0, measure: 'words', pool: 50 },
+  feedback: { weight: 0, documents: 3, terms: 5 },
 };
 
 /** Changes to the default tuning; arm and ranking weights not named keep their default. */
@@ -236,7 +244,8 @@ export class RecallService {
     );
     const withNeighbours = await this.spreadToNeighbours(workspaceId, ranked, turns, options);
     const withExpansion = await this.expandAssociations(workspaceId, withNeighbours, options);
-    const { ordered, reranked } = await this.rerank(query.text, withExpansion, options);
+    const refined = this.refine(query, withExpansion, options);
+    const { ordered, reranked } = await this.rerank(query.text, refined, options);
     const memories = await this.telemetry.recallPhase('present', () =>
       this.present(workspaceId, ordered.slice(0, options.limit), options, now),
     );
@@ -639,6 +648,21 @@ export class RecallService {
       });
     }
     return [...byId.values()].sort(byScore);
+  }
+
+  /** Pseudo-relevance feedback, then the diversity step, when the tuning turns them on (both off by default). */
+  private refine(query: ProcessedQuery, ranked: Scored[], options: ResolvedOptions): Scored[] {
+    const { diversity, feedback } = this.tuning;
+    if (diversity.penalty <= 0 && feedback.weight <= 0) return ranked;
+    const queryStems = new Set(query.terms.map(stem));
+    const fed = withFeedback(ranked, feedback, queryStems);
+    const pool = fed.slice(0, diversity.pool);
+    return diversify(fed, {
+      places: rankedPlaces(options.limit),
+      pool: diversity.pool,
+      penalty: diversity.penalty,
+      redundancy: redundancyOf(pool, diversity.measure, queryStems),
+    });
   }
 
   /** The rerank step: the configured reranker reorders the leading candidates when retrieval is unsure of itself. */
