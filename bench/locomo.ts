@@ -440,11 +440,14 @@ async function variants(
   stage: string,
   ingested: ReadonlyArray<{ conversation: Conversation; ids: Map<string, string> }>,
 ): Promise<void> {
-  if (process.env.LOCOMO_VARIANTS)
-    variantTable(
-      `${stage}: LOCOMO_VARIANTS`,
-      await evaluate(mode, ingested, [{ name: 'default' }, ...(JSON.parse(process.env.LOCOMO_VARIANTS) as Variant[])]),
-    );
+  if (process.env.LOCOMO_VARIANTS) {
+    const results = await evaluate(mode, ingested, [
+      { name: 'default' },
+      ...(JSON.parse(process.env.LOCOMO_VARIANTS) as Variant[]),
+    ]);
+    variantTable(`${stage}: LOCOMO_VARIANTS`, results);
+    leaveOneOut(`${stage}, LOCOMO_VARIANTS`, results);
+  }
   if (args.has('--ablation')) variantTable(`${stage}: ablation`, await evaluate(mode, ingested, ABLATION));
   if (args.has('--loo')) {
     const results = await evaluate(mode, ingested, GRID);

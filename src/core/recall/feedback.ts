@@ -14,6 +14,11 @@ export interface FeedbackSettings {
   documents: number;
   /** How many of their words are added. */
   terms: number;
+  /**
+   * Search again with the query and those words instead of raising the candidates found: `rank` also ranks by
+   * them, `retrieve` only searches with them and ranks by the query as asked.
+   */
+  search: false | 'rank' | 'retrieve';
 }
 
 export interface FeedbackCandidate {

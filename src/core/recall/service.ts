@@ -35,7 +35,8 @@ import {
 } from './conversation.js';
 import { contentAt, tokenSummary } from './detail.js';
 import { diversify, redundancyOf, type DiversitySettings } from './diversity.js';
-import { withFeedback, type FeedbackSettings } from './feedback.js';
+import { feedbackTerms, withFeedback, type FeedbackSettings } from './feedback.js';
+import { contentStems } from './diversity.js';
 import { aboutAny, cosine, relevanceOf, stem, termCoverage } from './evidence.js';
 import { fuse, RRF_K, type ArmName, type ArmResult, type ArmWeights, type FusedCandidate } from './fusion.js';
 import { keywordScoresOf, type KeywordEvidence } from './keyword-score.js';
@@ -95,7 +96,7 @@ export const DEFAULT_TUNING: RecallTuning = {
   backlinks: true,
   disabledArms: [],
   diversity: { penalty: 0, measure: 'words', pool: 50 },
-  feedback: { weight: 0, documents: 3, terms: 5 },
+  feedback: { weight: 0, documents: 3, terms: 5, search: false },
 };
 
 /** Changes to the default tuning; arm and ranking weights not named keep their default. */
@@ -179,6 +180,19 @@ const round = (x: number, digits = 6): number => Math.round(x * 10 ** digits) / 
 const byScore = (a: Scored, b: Scored): number =>
   b.boosted - a.boosted || b.relevance - a.relevance || a.id.localeCompare(b.id);
 
+/** The query with the feedback terms of its first results added, or null when there are none. */
+function expandedQuery(
+  query: ProcessedQuery,
+  ranked: readonly Scored[],
+  settings: FeedbackSettings,
+  now: Date,
+): ProcessedQuery | null {
+  const queryStems = new Set(query.terms.map(stem));
+  const texts = ranked.slice(0, Math.max(settings.documents, 50)).map((s) => contentStems(s.memory.content));
+  const terms = [...feedbackTerms(texts, settings.documents, settings.terms, queryStems).keys()];
+  return terms.length > 0 ? processQuery(`${query.text} ${terms.join(' ')}`, now) : null;
+}
+
 /** Unnamed conversation neighbours must have happened within this time of their anchor: one sitting, not the next day. */
 const SAME_SITTING_MS = 3_600_000;
 
@@ -238,11 +252,22 @@ export class RecallService {
     const [vector] = await this.telemetry.recallPhase('embed_query', () => this.deps.queryEmbedder.embed([queryText]));
     const embeddingMs = performance.now() - embeddingStarted;
 
-    const retrieved = await this.retrieve(workspaceId, query, vector!, options, intents.includes('entity'));
-    const { ranked, turns, belowFloor } = await this.telemetry.recallPhase('rank', () =>
-      this.score(workspaceId, query, vector!, retrieved, options, now),
-    );
-    const withNeighbours = await this.spreadToNeighbours(workspaceId, ranked, turns, options);
+    const searched = async (asked: ProcessedQuery, rankedBy: ProcessedQuery) => {
+      const found = await this.retrieve(workspaceId, asked, vector!, options, intents.includes('entity'));
+      const scored = await this.telemetry.recallPhase('rank', () =>
+        this.score(workspaceId, rankedBy, vector!, found, options, now),
+      );
+      const spread = await this.spreadToNeighbours(workspaceId, scored.ranked, scored.turns, options);
+      return { retrieved: found, belowFloor: scored.belowFloor, withNeighbours: spread };
+    };
+    let { retrieved, belowFloor, withNeighbours } = await searched(query, query);
+    // Pseudo-relevance feedback by searching again (feedback.ts): the query with the first results' shared words.
+    const expanded = this.tuning.feedback.search ? expandedQuery(query, withNeighbours, this.tuning.feedback, now) : null;
+    if (expanded)
+      ({ retrieved, belowFloor, withNeighbours } = await searched(
+        expanded,
+        this.tuning.feedback.search === 'retrieve' ? query : expanded,
+      ));
     const withExpansion = await this.expandAssociations(workspaceId, withNeighbours, options);
     const refined = this.refine(query, withExpansion, options);
     const { ordered, reranked } = await this.rerank(query.text, refined, options);

@@ -32,14 +32,14 @@ describe('withFeedback', () => {
   ];
 
   it('raises the candidates holding the feedback words, and re-sorts them', () => {
-    const fed = withFeedback(ranked, { weight: 0.5, documents: 2, terms: 5 }, new Set(['melanie']));
+    const fed = withFeedback(ranked, { weight: 0.5, documents: 2, terms: 5, search: false }, new Set(['melanie']));
     expect(fed.map((c) => c.id)).toEqual(['a', 'b', 'd', 'c']);
     expect(fed[2]!.boosted).toBeCloseTo(0.7 * 1.5, 12);
     expect(ranked[3]!.boosted).toBe(0.7); // the input is left as it was
   });
 
   it('changes nothing at weight 0', () => {
-    const fed = withFeedback(ranked, { weight: 0, documents: 2, terms: 5 }, new Set());
+    const fed = withFeedback(ranked, { weight: 0, documents: 2, terms: 5, search: false }, new Set());
     expect(fed).toEqual(ranked);
   });
 });
