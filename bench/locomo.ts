@@ -33,7 +33,8 @@
  *                    variants are compared after enrichment instead)
  *   LOCOMO_TUNING    JSON merged over the recall tuning, to compare settings (the reported figures use none)
  *   LOCOMO_MISSES    print the questions whose evidence is not in the top 10
- *   LOCOMO_VARIANTS  JSON list of {name, tuning?, request?} compared with the default as --ablation's table is
+ *   LOCOMO_VARIANTS  JSON list of {name, tuning?, request?} compared with the default as --ablation's table is,
+ *                    with the leave-one-out over them as --loo prints it
  */
 import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

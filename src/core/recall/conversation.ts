@@ -44,7 +44,7 @@ export const WRITTEN_AROUND_PER_SPAN = 2;
 export const SPEAKER_KEYS = ['speaker', 'role', 'author'] as const;
 
 /** A speaker's label opening a turn ("Caroline: …", "user: …"): up to four words before the colon. */
-export const SPEAKER_LABEL = /^\s*[\p{L}\p{N}][\p{L}\p{N}'’._-]*(?: [\p{L}\p{N}'’._-]+){0,3}:\s/u;
+const SPEAKER_LABEL = /^\s*[\p{L}\p{N}][\p{L}\p{N}'’._-]*(?: [\p{L}\p{N}'’._-]+){0,3}:\s/u;
 
 /** Whether a memory written without a session or a conversation's name reads as a turn of a conversation. */
 export const isTurn = (m: Pick<WrittenMemory, 'content' | 'metadata'>): boolean =>

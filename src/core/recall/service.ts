@@ -34,10 +34,7 @@ import {
   type ConversationNeighbour,
 } from './conversation.js';
 import { contentAt, tokenSummary } from './detail.js';
-import { diversify, redundancyOf, type DiversitySettings } from './diversity.js';
-import { feedbackTerms, withFeedback, type FeedbackSettings } from './feedback.js';
-import { contentStems } from './diversity.js';
-import { aboutAny, cosine, relevanceOf, stem, termCoverage } from './evidence.js';
+import { aboutAny, cosine, relevanceOf, termCoverage } from './evidence.js';
 import { fuse, RRF_K, type ArmName, type ArmResult, type ArmWeights, type FusedCandidate } from './fusion.js';
 import { keywordScoresOf, type KeywordEvidence } from './keyword-score.js';
 import { CONTEXT_DISTANCE_DECAY, rankingScorer, type RankingFeatures, type RankingWeights } from './ranking.js';
@@ -69,10 +66,6 @@ export interface RecallTuning {
   backlinks: boolean;
   /** Arms left out (the ablation of bench/locomo.ts measures what each adds); none by default. */
   disabledArms: readonly ArmName[];
-  /** Reordering of the ranked places against redundancy (diversity.ts); off at penalty 0. */
-  diversity: DiversitySettings;
-  /** Pseudo-relevance feedback within the candidates (feedback.ts); off at weight 0. */
-  feedback: FeedbackSettings;
 }
 
 export const DEFAULT_TUNING: RecallTuning = {
@@ -95,8 +88,6 @@ export const DEFAULT_TUNING: RecallTuning = {
   neighbourDecay: [0.8, 0.8],
   backlinks: true,
   disabledArms: [],
-  diversity: { penalty: 0, measure: 'words', pool: 50 },
-  feedback: { weight: 0, documents: 3, terms: 5, search: false },
 };
 
 /** Changes to the default tuning; arm and ranking weights not named keep their default. */
@@ -180,19 +171,6 @@ const round = (x: number, digits = 6): number => Math.round(x * 10 ** digits) / 
 const byScore = (a: Scored, b: Scored): number =>
   b.boosted - a.boosted || b.relevance - a.relevance || a.id.localeCompare(b.id);
 
-/** The query with the feedback terms of its first results added, or null when there are none. */
-function expandedQuery(
-  query: ProcessedQuery,
-  ranked: readonly Scored[],
-  settings: FeedbackSettings,
-  now: Date,
-): ProcessedQuery | null {
-  const queryStems = new Set(query.terms.map(stem));
-  const texts = ranked.slice(0, Math.max(settings.documents, 50)).map((s) => contentStems(s.memory.content));
-  const terms = [...feedbackTerms(texts, settings.documents, settings.terms, queryStems).keys()];
-  return terms.length > 0 ? processQuery(`${query.text} ${terms.join(' ')}`, now) : null;
-}
-
 /** Unnamed conversation neighbours must have happened within this time of their anchor: one sitting, not the next day. */
 const SAME_SITTING_MS = 3_600_000;
 
@@ -252,25 +230,13 @@ export class RecallService {
     const [vector] = await this.telemetry.recallPhase('embed_query', () => this.deps.queryEmbedder.embed([queryText]));
     const embeddingMs = performance.now() - embeddingStarted;
 
-    const searched = async (asked: ProcessedQuery, rankedBy: ProcessedQuery) => {
-      const found = await this.retrieve(workspaceId, asked, vector!, options, intents.includes('entity'));
-      const scored = await this.telemetry.recallPhase('rank', () =>
-        this.score(workspaceId, rankedBy, vector!, found, options, now),
-      );
-      const spread = await this.spreadToNeighbours(workspaceId, scored.ranked, scored.turns, options);
-      return { retrieved: found, belowFloor: scored.belowFloor, withNeighbours: spread };
-    };
-    let { retrieved, belowFloor, withNeighbours } = await searched(query, query);
-    // Pseudo-relevance feedback by searching again (feedback.ts): the query with the first results' shared words.
-    const expanded = this.tuning.feedback.search ? expandedQuery(query, withNeighbours, this.tuning.feedback, now) : null;
-    if (expanded)
-      ({ retrieved, belowFloor, withNeighbours } = await searched(
-        expanded,
-        this.tuning.feedback.search === 'retrieve' ? query : expanded,
-      ));
+    const retrieved = await this.retrieve(workspaceId, query, vector!, options, intents.includes('entity'));
+    const { ranked, turns, belowFloor } = await this.telemetry.recallPhase('rank', () =>
+      this.score(workspaceId, query, vector!, retrieved, options, now),
+    );
+    const withNeighbours = await this.spreadToNeighbours(workspaceId, ranked, turns, options);
     const withExpansion = await this.expandAssociations(workspaceId, withNeighbours, options);
-    const refined = this.refine(query, withExpansion, options);
-    const { ordered, reranked } = await this.rerank(query.text, refined, options);
+    const { ordered, reranked } = await this.rerank(query.text, withExpansion, options);
     const memories = await this.telemetry.recallPhase('present', () =>
       this.present(workspaceId, ordered.slice(0, options.limit), options, now),
     );
@@ -673,21 +639,6 @@ export class RecallService {
       });
     }
     return [...byId.values()].sort(byScore);
-  }
-
-  /** Pseudo-relevance feedback, then the diversity step, when the tuning turns them on (both off by default). */
-  private refine(query: ProcessedQuery, ranked: Scored[], options: ResolvedOptions): Scored[] {
-    const { diversity, feedback } = this.tuning;
-    if (diversity.penalty <= 0 && feedback.weight <= 0) return ranked;
-    const queryStems = new Set(query.terms.map(stem));
-    const fed = withFeedback(ranked, feedback, queryStems);
-    const pool = fed.slice(0, diversity.pool);
-    return diversify(fed, {
-      places: rankedPlaces(options.limit),
-      pool: diversity.pool,
-      penalty: diversity.penalty,
-      redundancy: redundancyOf(pool, diversity.measure, queryStems),
-    });
   }
 
   /** The rerank step: the configured reranker reorders the leading candidates when retrieval is unsure of itself. */
