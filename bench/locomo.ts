@@ -29,10 +29,12 @@
  * MEMD_* variables say otherwise. Options (environment):
  *   LOCOMO_DIR       where the conversations are (default ../shared/bench/locomo-dev, or ../../shared/… from a worktree)
  *   LOCOMO_DATA_DIR  keep the ingested database there and reuse it on the next run (default: a fresh temp dir);
- *                    a reused plain ingest is enriched already, so its "at once" figures are not measured
+ *                    a reused plain ingest is enriched already, so its "at once" figures are not measured (its
+ *                    variants are compared after enrichment instead)
  *   LOCOMO_TUNING    JSON merged over the recall tuning, to compare settings (the reported figures use none)
  *   LOCOMO_MISSES    print the questions whose evidence is not in the top 10
- *   LOCOMO_VARIANTS  JSON list of {name, tuning?, request?} compared with the default as --ablation's table is
+ *   LOCOMO_VARIANTS  JSON list of {name, tuning?, request?} compared with the default as --ablation's table is,
+ *                    with the leave-one-out over them as --loo prints it
  */
 import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -439,11 +441,14 @@ async function variants(
   stage: string,
   ingested: ReadonlyArray<{ conversation: Conversation; ids: Map<string, string> }>,
 ): Promise<void> {
-  if (process.env.LOCOMO_VARIANTS)
-    variantTable(
-      `${stage}: LOCOMO_VARIANTS`,
-      await evaluate(mode, ingested, [{ name: 'default' }, ...(JSON.parse(process.env.LOCOMO_VARIANTS) as Variant[])]),
-    );
+  if (process.env.LOCOMO_VARIANTS) {
+    const results = await evaluate(mode, ingested, [
+      { name: 'default' },
+      ...(JSON.parse(process.env.LOCOMO_VARIANTS) as Variant[]),
+    ]);
+    variantTable(`${stage}: LOCOMO_VARIANTS`, results);
+    leaveOneOut(`${stage}, LOCOMO_VARIANTS`, results);
+  }
   if (args.has('--ablation')) variantTable(`${stage}: ablation`, await evaluate(mode, ingested, ABLATION));
   if (args.has('--loo')) {
     const results = await evaluate(mode, ingested, GRID);
@@ -481,6 +486,8 @@ for (const mode of modes) {
     await measure(mode, ingested),
   );
   if (mode === 'session') await variants(mode, 'session', ingested);
+  // A reused plain ingest has no "at once" stage: its settings are compared after enrichment.
+  if (mode === 'plain' && !fresh) await variants(mode, 'plain, enriched', ingested);
 }
 
 const bm25 = bm25Baseline();
