@@ -5,6 +5,12 @@ import { bestEffortCandidates, type KeywordQuery, type SearchEngine } from '../s
 import { FACT_SCOPE, factOf, type KeywordTerm, type MemoryFilter, type VectorHit } from '../types.js';
 
 /**
+ * The HNSW beam of a near-duplicate check: what is as close as a duplicate is found within pgvector's default
+ * beam, where recall's wider one (SET per connection in open.ts) looks for more distant neighbours too.
+ */
+const NEAR_DUPLICATE_EF_SEARCH = 40;
+
+/**
  * A tsquery for any of `terms` and every one of `required`. phraseto_tsquery accepts any text, so no user input
  * reaches tsquery syntax; several words make a phrase.
  */
@@ -82,10 +88,33 @@ export class PostgresSearchEngine implements SearchEngine {
     k: number,
     filter: MemoryFilter,
     bestEffort: boolean,
+    minScore?: number,
   ): Promise<VectorHit[][]> {
     const sqlFilter = memoryFilter(this, workspaceId, filter);
+    if (minScore !== undefined && !bestEffort && !db.isTransaction)
+      return this.nearDuplicates(db, workspaceId, vectors, k, sqlFilter);
     const search = bestEffort ? this.nearestAmongNearest.bind(this) : this.nearest.bind(this);
     return Promise.all(vectors.map((vector) => search(db, workspaceId, vector, k, sqlFilter)));
+  }
+
+  /**
+   * A near-duplicate check (VectorSearchOptions.minScore): every vector's search on one connection, with the
+   * narrower beam of NEAR_DUPLICATE_EF_SEARCH for this transaction only. The write path checks each memory of a
+   * batch; at the recall beam this check cost a third of PostgreSQL's ingest time (docs/postgres-tuning.md).
+   */
+  private nearDuplicates(
+    db: Kysely<Database>,
+    workspaceId: string,
+    vectors: readonly Float32Array[],
+    k: number,
+    filter: FilterBuilder,
+  ): Promise<VectorHit[][]> {
+    return db.transaction().execute(async (tx) => {
+      await sql`SET LOCAL hnsw.ef_search = ${sql.lit(NEAR_DUPLICATE_EF_SEARCH)}`.execute(tx);
+      const found: VectorHit[][] = [];
+      for (const vector of vectors) found.push(await this.nearest(tx, workspaceId, vector, k, filter));
+      return found;
+    });
   }
 
   /**
