@@ -17,7 +17,11 @@
  * SCALE_DIR (/tmp/memd-bench-scale), SCALE_QUESTIONS (250 a kind), SCALE_DRAIN (0), SCALE_PG_POOL (10),
  * SCALE_KEEP=1 (reuse what an earlier run ingested at that size, with the same SCALE_QUESTIONS: the questions pick
  * their right memories), SCALE_SHOW_DIFF (print the
- * results of this many questions whose top 10 differ between the two backends).
+ * results of this many questions whose top 10 differ between the two backends), SCALE_BASELINE (the directory of
+ * a built copy of another version, e.g. `git archive main | tar -x -C /tmp/main`, node_modules linked, `npx tsc -p
+ * tsconfig.build.json`: its servers run beside this build's, named `<backend>@baseline`, each in its own data
+ * directory and schema; ingest and questions alternate between all of them), SCALE_BASELINE_BACKENDS (those of
+ * SCALE_BACKENDS the baseline runs too; all of them).
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -30,7 +34,11 @@ import { startBenchServer, waitReady, type BenchServer } from './server-process.
 
 const SIZES = (process.env.SCALE_SIZES ?? '100000').split(',').map(Number);
 const BACKENDS = (process.env.SCALE_BACKENDS ?? 'sqlite,postgres').split(',').map((b) => b.trim());
-const benchServer = process.env.SCALE_PG_URL || !BACKENDS.includes('postgres') ? null : await benchPostgres();
+const benchServer =
+  process.env.SCALE_PG_URL ||
+  !(BACKENDS.includes('postgres') || process.env.SCALE_BASELINE_BACKENDS?.includes('postgres'))
+    ? null
+    : await benchPostgres();
 const PG_URL = process.env.SCALE_PG_URL ?? benchServer?.url;
 const ROOT = process.env.SCALE_DIR ?? '/tmp/memd-bench-scale';
 const PER_KIND = Number(process.env.SCALE_QUESTIONS ?? 250);
@@ -38,6 +46,13 @@ const DRAIN = process.env.SCALE_DRAIN === '1';
 const KEEP = process.env.SCALE_KEEP === '1';
 const POOL = process.env.SCALE_PG_POOL ?? '10';
 const SHOW_DIFF = Number(process.env.SCALE_SHOW_DIFF ?? 0);
+const BASELINE = process.env.SCALE_BASELINE;
+const BASELINE_BACKENDS = (process.env.SCALE_BASELINE_BACKENDS ?? BACKENDS.join(',')).split(',').map((b) => b.trim());
+/** Every server of the run: this build's backends, then the baseline's (named `<backend>@baseline`). */
+const VARIANTS: Array<{ name: string; root: string | undefined }> = [
+  ...BACKENDS.map((name) => ({ name, root: undefined })),
+  ...(BASELINE ? BASELINE_BACKENDS.map((name) => ({ name: `${name}@baseline`, root: BASELINE })) : []),
+];
 const WORKSPACE = 'scale';
 const BATCH = 100;
 const IN_FLIGHT = 4;
@@ -65,6 +80,8 @@ async function json<T = any>(url: string, body?: unknown): Promise<T> {
 interface Backend {
   name: string;
   env: Record<string, string>;
+  /** A built copy of another version (SCALE_BASELINE); unset: this one. */
+  root: string | undefined;
   server: BenchServer | null;
 }
 
@@ -80,46 +97,52 @@ function percentiles(values: readonly number[]): string {
   return `p50 ${at(50)} / p95 ${at(95)} / p99 ${at(99)} ms`;
 }
 
-/** The corpus through the batch endpoint, 4 batches in flight; the rate of each tenth of it. */
-async function ingest(backend: Backend, corpus: ScaleCorpus): Promise<void> {
-  const url = backend.server!.url;
-  await json(`${url}/v1/workspaces`, { id: WORKSPACE, name: 'scale bench' });
-  const started = performance.now();
-  let next = 0;
-  let done = 0;
-  const tenth = Math.max(BATCH, Math.floor(corpus.size / 10));
-  let windowStart = started;
-  let windowDone = 0;
-  const rates: string[] = [];
-  const worker = async () => {
-    for (;;) {
-      const at = next;
-      if (at >= corpus.size) return;
-      next += BATCH;
-      const operations = corpus.slice(at, at + BATCH).map((content) => ({ op: 'create', content }));
-      const result = await json<{ failed: number }>(`${url}/v1/memories/batch`, {
-        workspace_id: WORKSPACE,
-        operations,
-      });
-      if (result.failed > 0) throw new Error(`batch at ${at}: ${result.failed} failed`);
-      done += operations.length;
-      if (done - windowDone >= tenth) {
-        const now = performance.now();
-        rates.push(`${Math.round(((done - windowDone) * 1000) / (now - windowStart))}`);
-        windowStart = now;
-        windowDone = done;
-      }
+/**
+ * The corpus through the batch endpoint, 4 batches in flight, into every backend: a tenth at a time to each in
+ * turn (who goes first alternates), so that the machine's load and each other's background work land on all alike.
+ * Each backend's rate is its own memories over its own time; per tenth as well.
+ */
+async function ingest(backends: Backend[], corpus: ScaleCorpus): Promise<void> {
+  for (const backend of backends)
+    await json(`${backend.server!.url}/v1/workspaces`, { id: WORKSPACE, name: 'scale bench' });
+  const tenth = Math.max(BATCH, Math.ceil(corpus.size / 10 / BATCH) * BATCH);
+  const spent = new Map(backends.map((b) => [b.name, { ms: 0, rates: [] as string[] }]));
+  for (let from = 0, turn = 0; from < corpus.size; from += tenth, turn++) {
+    const to = Math.min(from + tenth, corpus.size);
+    for (const backend of turn % 2 === 0 ? backends : [...backends].reverse()) {
+      const url = backend.server!.url;
+      let next = from;
+      const started = performance.now();
+      const worker = async () => {
+        for (;;) {
+          const at = next;
+          if (at >= to) return;
+          next += BATCH;
+          const operations = corpus.slice(at, Math.min(at + BATCH, to)).map((content) => ({ op: 'create', content }));
+          const result = await json<{ failed: number }>(`${url}/v1/memories/batch`, {
+            workspace_id: WORKSPACE,
+            operations,
+          });
+          if (result.failed > 0) throw new Error(`${backend.name}: batch at ${at}: ${result.failed} failed`);
+        }
+      };
+      await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+      const ms = performance.now() - started;
+      const own = spent.get(backend.name)!;
+      own.ms += ms;
+      own.rates.push(`${Math.round(((to - from) * 1000) / ms)}`);
     }
-  };
-  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
-  const seconds = (performance.now() - started) / 1000;
-  const tasks = await backlog(url);
-  log(
-    `  ${backend.name}: ingested ${corpus.size} in ${seconds.toFixed(1)} s = ${Math.round(corpus.size / seconds)} /s overall; per tenth ${rates.join(', ')} /s`,
-  );
-  log(
-    `  ${backend.name}: backlog right after: ${tasks.pending} tasks pending, ${tasks.running} running; server peak RSS ${await peakRssMiB(backend.server!.pid)} MiB; load ${load()}`,
-  );
+  }
+  for (const backend of backends) {
+    const { ms, rates } = spent.get(backend.name)!;
+    const tasks = await backlog(backend.server!.url);
+    log(
+      `  ${backend.name}: ingested ${corpus.size} in ${(ms / 1000).toFixed(1)} s = ${Math.round((corpus.size * 1000) / ms)} /s overall; per tenth ${rates.join(', ')} /s`,
+    );
+    log(
+      `  ${backend.name}: backlog after the ingest: ${tasks.pending} tasks pending, ${tasks.running} running; server peak RSS ${await peakRssMiB(backend.server!.pid)} MiB; load ${load()}`,
+    );
+  }
 }
 
 interface Asked {
@@ -229,7 +252,7 @@ async function restart(backend: Backend): Promise<void> {
   await backend.server!.stop();
   const stopped = (performance.now() - t) / 1000;
   t = performance.now();
-  backend.server = await startBenchServer(backend.env);
+  backend.server = await startBenchServer(backend.env, backend.root);
   await waitReady(backend.server.url);
   const ready = (performance.now() - t) / 1000;
   log(
@@ -246,7 +269,7 @@ async function freshSchema(schema: string): Promise<void> {
 
 log(`machine: ${machineLine()}, load ${load()}`);
 log(
-  `sizes ${SIZES.join(', ')}; backends ${BACKENDS.join(', ')}; batches of ${BATCH}, ${IN_FLIGHT} in flight; hash embedder`,
+  `sizes ${SIZES.join(', ')}; backends ${VARIANTS.map((v) => v.name).join(', ')}${BASELINE ? ` (baseline: ${BASELINE})` : ''}; batches of ${BATCH}, ${IN_FLIGHT} in flight; hash embedder`,
 );
 if (benchServer) log(`postgres: ${benchServer.describe}`);
 try {
@@ -254,8 +277,10 @@ try {
     log(`\n== ${size} memories`);
     const corpus = new ScaleCorpus(size, { questionsPerKind: PER_KIND });
     const backends: Backend[] = [];
-    for (const name of BACKENDS) {
-      const dir = join(ROOT, `${name}-${size}`);
+    const fresh: Backend[] = [];
+    for (const { name, root } of VARIANTS) {
+      const label = name.replace(/@/g, '-');
+      const dir = join(ROOT, `${label}-${size}`);
       const marker = join(dir, 'ingested');
       const reuse = KEEP && existsSync(marker);
       if (!reuse) rmSync(dir, { recursive: true, force: true });
@@ -265,8 +290,8 @@ try {
         MEMD_EMBEDDING_PROVIDER: 'hash',
         MEMD_RECALL_CACHE_ENTRIES: '0',
       };
-      if (name === 'postgres') {
-        const schema = `scale_${size}`;
+      if (name.startsWith('postgres')) {
+        const schema = `scale_${size}${root ? '_baseline' : ''}`;
         if (!reuse) await freshSchema(schema);
         Object.assign(env, {
           MEMD_STORAGE: 'postgres',
@@ -276,16 +301,18 @@ try {
         });
       }
       const t = performance.now();
-      const backend: Backend = { name, env, server: await startBenchServer(env) };
+      const backend: Backend = { name, env, root, server: await startBenchServer(env, root) };
       await waitReady(backend.server!.url);
       log(
         `  ${name}: ready in ${((performance.now() - t) / 1000).toFixed(1)} s${reuse ? ' (reusing the earlier ingest)' : ''}`,
       );
       backends.push(backend);
-      if (!reuse) {
-        await ingest(backend, corpus);
-        writeFileSync(marker, new Date().toISOString());
-      }
+      if (!reuse) fresh.push(backend);
+    }
+    if (fresh.length > 0) {
+      await ingest(fresh, corpus);
+      for (const backend of fresh)
+        writeFileSync(join(backend.env.MEMD_DATA_DIR!, 'ingested'), new Date().toISOString());
     }
     try {
       await questions(backends, corpus, 'right after the ingest');

@@ -411,6 +411,11 @@ export interface VectorSearchOptions {
    * searches that only add candidates (a soft arm), where an exact scan would cost more than it gives.
    */
   bestEffort?: boolean;
+  /**
+   * Only hits at least this similar are wanted (a near-duplicate check): hits below it may be left out, and an
+   * approximate index may search a narrower beam, since what is that close to the query is found first.
+   */
+  minScore?: number;
 }
 
 export type TaskCounts = Record<TaskStatus | 'scheduled', number>;

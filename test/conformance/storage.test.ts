@@ -261,6 +261,24 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
       await s.close();
     });
 
+    it('a near-duplicate check (minScore) finds the same near neighbours for every vector, in its workspace only', async () => {
+      const s = await fresh();
+      const x = memory('ws_a', 'x', axisVector(DIMS, 0, 0.05));
+      const y = memory('ws_a', 'y', axisVector(DIMS, 1, 0.05));
+      const fact = memory('ws_a', 'fact of x', axisVector(DIMS, 0), { source_memory_id: x.id });
+      const far = memory('ws_a', 'far', axisVector(DIMS, 4));
+      const otherWorkspace = memory('ws_b', 'other', axisVector(DIMS, 1));
+      await s.memories.insert([x, y, fact, far, otherWorkspace]);
+      const queries = [axisVector(DIMS, 0), axisVector(DIMS, 1), axisVector(DIMS, 5)];
+      const options = { k: 3, filter: { derived: false } };
+      const near = await s.memories.vectorSearchMany('ws_a', queries, { ...options, minScore: 0.9 });
+      const close = (hits: ReadonlyArray<{ id: string; score: number }>) =>
+        hits.filter((h) => h.score >= 0.9).map((h) => h.id);
+      expect(near.map(close)).toEqual([[x.id], [y.id], []]);
+      expect(near.map(close)).toEqual((await s.memories.vectorSearchMany('ws_a', queries, options)).map(close));
+      await s.close();
+    });
+
     it('names the parent of an atomic fact, also after the index is rebuilt from the database', async () => {
       const s = await fresh({ annMinSize });
       const parent = memory('ws_a', 'Ana moved to Oslo. She loves fjords.', axisVector(DIMS, 2, 0.3));

@@ -236,6 +236,7 @@ export class MemoryService {
     const neighbours = await memories.vectorSearchMany(scope.workspaceId, vectors, {
       k: DEDUP_NEIGHBOURS,
       filter: { derived: false },
+      minScore: scope.dedup.mergeThreshold,
     });
     const close = neighbours.map((found, i) =>
       drafts[i]!.source_memory_id ? [] : found.filter((n) => n.score >= scope.dedup.mergeThreshold),

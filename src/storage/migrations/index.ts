@@ -14,6 +14,7 @@ import * as memoryVersions from './0013_memory_versions.js';
 import * as checkpointRevision from './0014_checkpoint_revision.js';
 import * as erasures from './0017_erasures.js';
 import * as documentPassages from './0018_document_passages.js';
+import * as taskClaimOrder from './0019_task_claim_order.js';
 
 export interface VersionedMigration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
@@ -35,6 +36,7 @@ export const MIGRATIONS: Record<string, VersionedMigration> = {
   '0014_checkpoint_revision': checkpointRevision,
   '0017_erasures': erasures,
   '0018_document_passages': documentPassages,
+  '0019_task_claim_order': taskClaimOrder,
 };
 
 /** The schema versions this build knows, in order (what `memd doctor` compares a database against). */

@@ -69,6 +69,9 @@ export function createPool(options: PoolOptions): { pool: PostgresPool; raw: pg.
     max: options.size,
     types: options.types,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // Idle connections stay open (pg closes them after 10 s by default): a recall sends several statements at once,
+    // and one that had to open and prepare a new backend first waited for it (docs/postgres-tuning.md).
+    idleTimeoutMillis: 0,
   });
   // An idle connection that drops (a restart, a network cut) emits here; the pool has already let it go.
   raw.on('error', () => undefined);

@@ -495,6 +495,7 @@ export class SqlMemoryStore implements MemoryStore {
       options.k,
       options.filter ?? {},
       options.bestEffort ?? false,
+      options.minScore,
     );
   }
 

@@ -74,7 +74,8 @@ export interface SearchEngine {
   onWorkspaceDropped(workspaceId: string): void;
   /**
    * Nearest neighbours of each query vector among the memories matching the filter, best first. `bestEffort` (see
-   * VectorSearchOptions): the filter's matches among the `bestEffortCandidates(k)` nearest.
+   * VectorSearchOptions): the filter's matches among the `bestEffortCandidates(k)` nearest. `minScore` (see
+   * VectorSearchOptions): hits below it may be left out.
    */
   vectorSearch(
     db: Kysely<Database>,
@@ -83,6 +84,7 @@ export interface SearchEngine {
     k: number,
     filter: MemoryFilter,
     bestEffort: boolean,
+    minScore?: number,
   ): Promise<VectorHit[][]>;
   /**
    * The k best matches of any of `terms` and every one of `required` (at least one list is non-empty) among the
