@@ -112,7 +112,7 @@ export class Metrics {
     });
     this.taskDuration = new Histogram({
       name: 'memd_task_duration_seconds',
-      help: 'Background tasks run, by kind and outcome, and how long they took',
+      help: 'Background tasks run, by kind and outcome, and how long they took (a task run in a batch: its share of the batch)',
       labelNames: ['kind', 'outcome'],
       buckets: BUCKETS.task,
       registers,
@@ -181,8 +181,9 @@ export class Metrics {
     if (tokens.output !== undefined) this.llmTokens.inc({ ...labels, direction: 'output' }, tokens.output);
   }
 
-  task(kind: string, outcome: Outcome, seconds: number): void {
-    this.taskDuration.observe({ kind, outcome }, seconds);
+  /** `count` tasks run as one batch in `seconds`: each counts its share. */
+  task(kind: string, outcome: Outcome, seconds: number, count: number): void {
+    for (let i = 0; i < count; i++) this.taskDuration.observe({ kind, outcome }, seconds / count);
   }
 
   taskFailed(kind: string, final: boolean): void {

@@ -9,6 +9,14 @@ export const TASKS = {
     max: 64,
     meaning: 'background tasks one node runs at once',
   }),
+  batchSize: integer({
+    name: 'MEMD_TASK_BATCH_SIZE',
+    default: 32,
+    min: 1,
+    max: 1_000,
+    meaning:
+      'enrichment tasks run together as one batch (one read, one embedding call, one commit for all): larger batches drain a backlog faster, while each holds the server a little longer between client requests',
+  }),
   pollIntervalMs: integer({
     name: 'MEMD_TASK_POLL_MS',
     default: 500,
