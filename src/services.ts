@@ -51,7 +51,6 @@ import { createOcrProvider } from './providers/ocr/index.js';
 import { createTranscriber } from './providers/transcription/openai.js';
 import type { LlmProvider } from './providers/llm/types.js';
 import { checkEmbedderIdentity } from './core/embedder-identity.js';
-import { isoNow } from './core/clock.js';
 import {
   createObservability,
   instrumentedEmbedder,
@@ -147,7 +146,10 @@ export async function createServices(
   const clock = options.clock ?? systemClock;
   // The gauges read the queue and the sandboxes when scraped, by then built.
   const observability = await createObservability(config, log, {
-    taskCounts: () => db.tasks.counts(isoNow(clock)),
+    taskQueue: async () => {
+      const at = clock.now();
+      return { at, summary: await db.tasks.summary(at.toISOString()) };
+    },
     liveSandboxes: () => sandboxes.liveCount,
   });
   const { metrics, tracing } = observability;
