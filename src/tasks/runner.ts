@@ -20,6 +20,8 @@ export interface TaskRunnerOptions {
   concurrency: number;
   /** The most tasks of a batching kind run as one batch. */
   batchSize: number;
+  /** The longest a task waits for a gap between client requests before it starts anyway (0: it does not wait). */
+  foregroundWaitMs: number;
   pollIntervalMs: number;
   leaseMs: number;
   maxAttempts: number;
@@ -28,8 +30,6 @@ export interface TaskRunnerOptions {
 const MAX_BACKOFF_MS = 5 * 60_000;
 /** Tasks leased per claim, per unit of concurrency: every claim and every completion is a commit. */
 const CLAIM_BATCH_FACTOR = 8;
-/** The longest a task waits for a gap between client requests before it starts anyway. */
-const MAX_FOREGROUND_DEFER_MS = 1_000;
 
 /**
  * Runs queued tasks from the database: leases a batch at a time, runs up to `concurrency` at once, records
@@ -140,7 +140,7 @@ export class TaskRunner {
         // Let the event loop read waiting requests first (a task can run start to end without yielding to I/O),
         // then start only in a gap between them.
         await yieldToEventLoop();
-        await this.foreground.quiet(MAX_FOREGROUND_DEFER_MS);
+        if (this.options.foregroundWaitMs > 0) await this.foreground.quiet(this.options.foregroundWaitMs);
         if (this.running) this.begin(this.takeUnit(this.leased));
       }
       // Woken early by a finished task or by new work queued in this process.

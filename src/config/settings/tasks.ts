@@ -17,6 +17,14 @@ export const TASKS = {
     meaning:
       'enrichment tasks run together as one batch (one read, one embedding call, one commit for all): larger batches drain a backlog faster, while each holds the server a little longer between client requests',
   }),
+  foregroundWaitMs: integer({
+    name: 'MEMD_TASK_FOREGROUND_WAIT_MS',
+    default: 1_000,
+    min: 0,
+    max: 60_000,
+    meaning:
+      'how long background work (a task, or a batch) waits for a gap between client requests before it starts anyway: shorter lets enrichment keep closer pace with sustained writes, at some cost to their latency; 0 never waits',
+  }),
   pollIntervalMs: integer({
     name: 'MEMD_TASK_POLL_MS',
     default: 500,
