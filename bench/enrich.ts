@@ -32,12 +32,12 @@ interface Variant {
 }
 
 const VARIANTS: Variant[] = (process.env.ENRICH_VARIANTS ?? 'this=.').split(';').map((spec) => {
-  const [name, rest] = spec.split('=', 2) as [string, string];
-  const [root, ...settings] = rest.split(',');
+  const at = spec.indexOf('=');
+  const [root, ...settings] = spec.slice(at + 1).split(',');
   return {
-    name,
+    name: spec.slice(0, at),
     root: resolve(root!),
-    env: Object.fromEntries(settings.map((s) => s.split('=', 2) as [string, string])),
+    env: Object.fromEntries(settings.map((s) => [s.slice(0, s.indexOf('=')), s.slice(s.indexOf('=') + 1)])),
   };
 });
 const SIZE = Number(process.env.ENRICH_SIZE ?? 100_000);
