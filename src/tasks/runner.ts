@@ -231,6 +231,10 @@ export class TaskRunner {
       this.finished[this.advanceTo(this.clock.now().getTime()) % 60]! += unit.length;
     } catch (error) {
       if (unit.length > 1) {
+        this.log.warn(
+          { kind: task.kind, tasks: unit.length, err: error instanceof Error ? error.message : String(error) },
+          'a batch of tasks failed; running them one by one',
+        );
         // One bad task must not hold back the others, nor share its retries: each runs, and fails, alone.
         for (const single of unit) await this.execute([single]);
         return;

@@ -214,9 +214,16 @@ export class ContradictionDetector {
   private async record(findings: readonly Finding[]): Promise<Contradiction[]> {
     if (findings.length === 0) return [];
     const now = isoNow(this.deps.clock);
+    // In one order of pairs everywhere: two nodes recording overlapping pairs at once then wait for each other in
+    // turn instead of deadlocking (which failed a whole batch of enrichment, to be run again).
+    const pairKey = ({ memory, other }: Finding) =>
+      ordered(memory, other)
+        .map((m) => m.id)
+        .join(' ');
+    const inOrder = [...findings].sort((x, y) => (pairKey(x) < pairKey(y) ? -1 : pairKey(x) > pairKey(y) ? 1 : 0));
     return this.deps.storage.transaction(async (tx) => {
       const recorded: Contradiction[] = [];
-      for (const { memory, other, verdict } of findings) {
+      for (const { memory, other, verdict } of inOrder) {
         const [a, b] = ordered(memory, other);
         const contradiction: Contradiction = {
           id: newId('ctr'),
