@@ -20,7 +20,7 @@ import {
   sandboxHost,
   type SandboxHostDeps,
 } from './core/context/index.js';
-import { ContradictionDetector } from './core/contradictions/detector.js';
+import { CONTRADICTION_NEIGHBOURS, ContradictionDetector } from './core/contradictions/detector.js';
 import { ContradictionService } from './core/contradictions/service.js';
 import { DataProviderService } from './core/data-providers/service.js';
 import { emptyLocalSync } from './core/data-providers/sync.js';
@@ -51,7 +51,6 @@ import { createOcrProvider } from './providers/ocr/index.js';
 import { createTranscriber } from './providers/transcription/openai.js';
 import type { LlmProvider } from './providers/llm/types.js';
 import { checkEmbedderIdentity } from './core/embedder-identity.js';
-import { isoNow } from './core/clock.js';
 import {
   createObservability,
   instrumentedEmbedder,
@@ -147,7 +146,10 @@ export async function createServices(
   const clock = options.clock ?? systemClock;
   // The gauges read the queue and the sandboxes when scraped, by then built.
   const observability = await createObservability(config, log, {
-    taskCounts: () => db.tasks.counts(isoNow(clock)),
+    taskQueue: async () => {
+      const at = clock.now();
+      return { at, summary: await db.tasks.summary(at.toISOString()) };
+    },
     liveSandboxes: () => sandboxes.liveCount,
   });
   const { metrics, tracing } = observability;
@@ -223,7 +225,7 @@ export async function createServices(
   const enricher = new MemoryEnricher({ storage, embedder, llm, clock, events, log, telemetry: observability });
   const foreground = new ForegroundActivity();
   const tasks = new TaskRunner(storage, clock, events, config.tasks, log, foreground, observability);
-  tasks.register(ENRICH_TASK, enricher.handle);
+  tasks.registerBatch(ENRICH_TASK, enricher.handleMany);
 
   const committer = new SessionCommitter({ storage, memories, workspaces, llm, clock, log });
   const briefings = new BriefingService(storage, workspaces, clock);
@@ -231,7 +233,7 @@ export async function createServices(
   const decomposer = new ThreadDecomposer({ storage, memories, workspaces, llm, clock, log });
   const threads = new ThreadService({ storage, workspaces, decomposer, clock, events });
   const detector = new ContradictionDetector({ storage, llm, clock, log });
-  enricher.addStep('contradictions', detector.onWrite);
+  enricher.addStep('contradictions', detector.onWrite, { neighbours: CONTRADICTION_NEIGHBOURS });
   tasks.register(SESSION_EXPIRE_TASK, expiry.expire);
   tasks.register(THREAD_DECOMPOSE_TASK, decomposer.handle);
   const recurring = [expiry.sweep, threads.cleanup].map((work) => recurringTask(storage, clock, work));

@@ -1,6 +1,6 @@
 import type { EmbeddingProvider } from '../providers/embedding/types.js';
 import type { LlmProvider } from '../providers/llm/types.js';
-import type { Storage, TaskCounts } from '../storage/types.js';
+import type { Storage, TaskCounts, TaskSummary } from '../storage/types.js';
 import type { Clock } from './clock.js';
 
 export interface Readiness {
@@ -10,8 +10,14 @@ export interface Readiness {
   embedder: string;
   search_index: 'warm' | 'warming';
   llm: string;
-  /** The queue's counts, and how many tasks this node finished in the last minute (its drain rate). */
-  tasks: TaskCounts & { finished_last_minute: number };
+  /** The queue's counts, its backlog by kind, and how many tasks this node finished in the last minute (its drain rate). */
+  tasks: TaskCounts & {
+    finished_last_minute: number;
+    /** How long the longest-waiting due task has waited, in seconds (0 without a backlog). */
+    oldest_pending_seconds: number;
+    /** Due tasks by kind, and how long the longest-waiting of each has waited. */
+    backlog: Record<string, { pending: number; oldest_pending_seconds: number }>;
+  };
 }
 
 interface HealthDeps {
@@ -32,17 +38,31 @@ export class HealthCheck {
   async readiness(): Promise<Readiness> {
     const { storage, clock, embedder, llm, isReady, finishedLastMinute } = this.deps;
     // Reading the queue doubles as the storage probe.
-    const tasks = await storage.tasks.counts(clock.now().toISOString()).catch(() => null);
+    const now = clock.now();
+    const queue = await storage.tasks.summary(now.toISOString()).catch(() => null);
+    const backlog = backlogAt(now, queue);
     return {
-      ready: tasks !== null && isReady(),
-      storage: tasks ? 'ok' : 'unreachable',
+      ready: queue !== null && isReady(),
+      storage: queue ? 'ok' : 'unreachable',
       embedder: `${embedder.name}/${embedder.model}`,
       search_index: isReady() ? 'warm' : 'warming',
       llm: llm ? `${llm.name}/${llm.model}` : 'none',
       tasks: {
-        ...(tasks ?? { pending: 0, scheduled: 0, running: 0, failed: 0 }),
+        ...(queue?.counts ?? { pending: 0, scheduled: 0, running: 0, failed: 0 }),
         finished_last_minute: finishedLastMinute(),
+        oldest_pending_seconds: Math.max(0, ...Object.values(backlog).map((b) => b.oldest_pending_seconds)),
+        backlog,
       },
     };
   }
+}
+
+/** The backlog by kind, with waits in whole seconds at `now`. */
+function backlogAt(now: Date, queue: TaskSummary | null): Readiness['tasks']['backlog'] {
+  return Object.fromEntries(
+    (queue?.backlog ?? []).map(({ kind, pending, oldestDueAt }) => [
+      kind,
+      { pending, oldest_pending_seconds: Math.max(0, Math.floor((now.getTime() - Date.parse(oldestDueAt)) / 1000)) },
+    ]),
+  );
 }

@@ -35,10 +35,10 @@ export const RECALL_PHASES = [
 ] as const;
 export type RecallPhase = (typeof RECALL_PHASES)[number];
 
-/** A queued task as telemetry sees it. */
+/** Queued tasks run as one unit, as telemetry sees them: one task, or a batch of one kind. */
 export interface TaskIdentity {
-  id: number;
   kind: string;
+  ids: readonly number[];
 }
 
 export interface Telemetry {
@@ -51,8 +51,9 @@ export interface Telemetry {
   /** A recall was answered from the cache (`hit`) or computed. */
   recallCache(hit: boolean): void;
   /**
-   * Runs one queued task: timed per kind, traced as a root span `task <kind>`, and every log line written while it
-   * runs names the task.
+   * Runs queued tasks (one, or a batch of one kind): timed per kind (each task of a batch counts the batch's time
+   * divided by its size), traced as a root span `task <kind>`, and every log line written while it runs names the
+   * task (the first of a batch, and the batch's size).
    */
   task<T>(task: TaskIdentity, work: () => Promise<T>): Promise<T>;
   /** A task failed: `final` when it will not be retried. */

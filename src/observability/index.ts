@@ -56,10 +56,11 @@ export class Observability implements Telemetry {
     this.metrics.recallCache(hit);
   }
 
-  task<T>(task: TaskIdentity, work: () => Promise<T>): Promise<T> {
-    const attributes = { 'memd.task.id': task.id, 'memd.task.kind': task.kind };
-    return withLogger(this.log.child({ task: task.id, kind: task.kind }), () =>
-      this.tracing.inSpan(`task ${task.kind}`, { root: true, attributes }, async () => {
+  task<T>({ kind, ids }: TaskIdentity, work: () => Promise<T>): Promise<T> {
+    const batch = ids.length > 1 ? { batch: ids.length } : {};
+    const attributes = { 'memd.task.id': ids[0], 'memd.task.kind': kind, 'memd.task.batch': ids.length };
+    return withLogger(this.log.child({ task: ids[0], kind, ...batch }), () =>
+      this.tracing.inSpan(`task ${kind}`, { root: true, attributes }, async () => {
         const started = performance.now();
         let outcome: Outcome = 'error';
         try {
@@ -67,7 +68,7 @@ export class Observability implements Telemetry {
           outcome = 'ok';
           return result;
         } finally {
-          this.metrics.task(task.kind, outcome, seconds(started));
+          this.metrics.task(kind, outcome, seconds(started), ids.length);
         }
       }),
     );

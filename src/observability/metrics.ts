@@ -1,6 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { RECALL_PHASES, type RecallPhase } from '../core/telemetry.js';
-import type { TaskCounts } from '../storage/types.js';
+import type { TaskSummary } from '../storage/types.js';
 
 /** Latency buckets (seconds) per kind of work: a recall phase takes microseconds, a model call seconds. */
 const BUCKETS = {
@@ -20,9 +20,15 @@ export interface ProviderLabels {
   model: string;
 }
 
-/** What the gauges read when scraped: the task queue and the live sandboxes. */
+/** The task queue, and the instant it was read at (the server's clock). */
+export interface QueueReading {
+  at: Date;
+  summary: TaskSummary;
+}
+
+/** What the gauges read when scraped: the task queue (at the scrape's instant) and the live sandboxes. */
 export interface GaugeSources {
-  taskCounts(): Promise<TaskCounts>;
+  taskQueue(): Promise<QueueReading>;
   liveSandboxes(): number;
 }
 
@@ -58,8 +64,10 @@ export class Metrics {
   private readonly llmTokens: Counter<'provider' | 'model' | 'direction'>;
   private readonly taskDuration: Histogram<'kind' | 'outcome'>;
   private readonly taskFailures: Counter<'kind' | 'final'>;
+  /** The queue as read for the scrape in progress: one read serves every queue gauge. */
+  private queue: QueueReading | null = null;
 
-  constructor(sources: GaugeSources) {
+  constructor(private readonly sources: GaugeSources) {
     const registers = [this.registry];
     this.httpDuration = new Histogram({
       name: 'memd_http_request_duration_seconds',
@@ -112,7 +120,7 @@ export class Metrics {
     });
     this.taskDuration = new Histogram({
       name: 'memd_task_duration_seconds',
-      help: 'Background tasks run, by kind and outcome, and how long they took',
+      help: 'Background tasks run, by kind and outcome, and how long they took (a task run in a batch: its share of the batch)',
       labelNames: ['kind', 'outcome'],
       buckets: BUCKETS.task,
       registers,
@@ -123,16 +131,39 @@ export class Metrics {
       labelNames: ['kind', 'final'],
       registers,
     });
+    // Read at scrape time from the database (see scrape()), so every node reports the shared queue.
+    const queue = () => this.queue;
     new Gauge({
       name: 'memd_tasks',
       help: 'Tasks in the durable queue by state: pending (due), scheduled (waiting for their time), running, failed',
       labelNames: ['state'],
       registers,
-      async collect() {
-        // Read at scrape time from the database, so every node reports the shared queue.
-        const counts = await sources.taskCounts().catch(() => null);
+      collect() {
         this.reset();
-        if (counts) for (const state of TASK_STATES) this.set({ state }, counts[state]);
+        const read = queue();
+        if (read) for (const state of TASK_STATES) this.set({ state }, read.summary.counts[state]);
+      },
+    });
+    new Gauge({
+      name: 'memd_task_backlog',
+      help: 'Due tasks waiting to run, by kind (memory.enrich: memories whose facts, links and contradiction checks are still to come)',
+      labelNames: ['kind'],
+      registers,
+      collect() {
+        this.reset();
+        for (const { kind, pending } of queue()?.summary.backlog ?? []) this.set({ kind }, pending);
+      },
+    });
+    new Gauge({
+      name: 'memd_task_backlog_oldest_seconds',
+      help: 'How long the longest-waiting due task of each kind has waited, in seconds',
+      labelNames: ['kind'],
+      registers,
+      collect() {
+        this.reset();
+        const read = queue();
+        for (const { kind, oldestDueAt } of read?.summary.backlog ?? [])
+          this.set({ kind }, Math.max(0, (read!.at.getTime() - Date.parse(oldestDueAt)) / 1000));
       },
     });
     new Gauge({
@@ -149,6 +180,7 @@ export class Metrics {
 
   /** The exposition text: this server's metrics and the process's. */
   async scrape(): Promise<string> {
+    this.queue = await this.sources.taskQueue().catch(() => null);
     const [process, server] = await Promise.all([processMetrics().metrics(), this.registry.metrics()]);
     return `${process}\n${server}`;
   }
@@ -181,8 +213,9 @@ export class Metrics {
     if (tokens.output !== undefined) this.llmTokens.inc({ ...labels, direction: 'output' }, tokens.output);
   }
 
-  task(kind: string, outcome: Outcome, seconds: number): void {
-    this.taskDuration.observe({ kind, outcome }, seconds);
+  /** `count` tasks run as one batch in `seconds`: each counts its share. */
+  task(kind: string, outcome: Outcome, seconds: number, count: number): void {
+    for (let i = 0; i < count; i++) this.taskDuration.observe({ kind, outcome }, seconds / count);
   }
 
   taskFailed(kind: string, final: boolean): void {

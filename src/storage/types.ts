@@ -420,6 +420,20 @@ export interface VectorSearchOptions {
 
 export type TaskCounts = Record<TaskStatus | 'scheduled', number>;
 
+/** The due tasks of one kind: how many, and since when the longest-waiting one has been due. */
+export interface KindBacklog {
+  kind: string;
+  pending: number;
+  /** The earliest `runAt` among them. */
+  oldestDueAt: string;
+}
+
+/** The queue at a glance: counts by state, and the backlog of each kind that has one. */
+export interface TaskSummary {
+  counts: TaskCounts;
+  backlog: KindBacklog[];
+}
+
 export interface NewTask {
   kind: string;
   workspaceId: string | null;
@@ -459,6 +473,8 @@ export interface TaskStore {
   fail(id: number, error: string, retryAt: string | null): Promise<void>;
   /** Tasks by state at `now`: `pending` ones are due, `scheduled` ones wait for their time (recurring work, retries). */
   counts(now: string): Promise<TaskCounts>;
+  /** The counts, and the due tasks by kind, from one read of the queue (health, metrics). */
+  summary(now: string): Promise<TaskSummary>;
   list(options: { status?: TaskStatus; limit: number }): Promise<Task[]>;
 }
 

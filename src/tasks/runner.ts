@@ -9,9 +9,19 @@ import { ForegroundActivity } from './foreground.js';
 
 /** Does one task's work. Must be idempotent: a task whose worker died mid-way runs again after its lease. */
 export type TaskHandler = (task: Task) => Promise<void>;
+/**
+ * Does the work of several tasks of one kind at once (one read, one model call, one commit for all of them), with
+ * the same result as running them one by one. Idempotent like a TaskHandler: a batch that fails runs again task by
+ * task, and one whose worker died runs again after its leases.
+ */
+export type TaskBatchHandler = (tasks: readonly Task[]) => Promise<void>;
 
 export interface TaskRunnerOptions {
   concurrency: number;
+  /** The most tasks of a batching kind run as one batch. */
+  batchSize: number;
+  /** The longest a task waits for a gap between client requests before it starts anyway (0: it does not wait). */
+  foregroundWaitMs: number;
   pollIntervalMs: number;
   leaseMs: number;
   maxAttempts: number;
@@ -20,8 +30,6 @@ export interface TaskRunnerOptions {
 const MAX_BACKOFF_MS = 5 * 60_000;
 /** Tasks leased per claim, per unit of concurrency: every claim and every completion is a commit. */
 const CLAIM_BATCH_FACTOR = 8;
-/** The longest a task waits for a gap between client requests before it starts anyway. */
-const MAX_FOREGROUND_DEFER_MS = 1_000;
 
 /**
  * Runs queued tasks from the database: leases a batch at a time, runs up to `concurrency` at once, records
@@ -30,7 +38,7 @@ const MAX_FOREGROUND_DEFER_MS = 1_000;
  * share the queue safely.
  */
 export class TaskRunner {
-  private readonly handlers = new Map<string, TaskHandler>();
+  private readonly handlers = new Map<string, { run: TaskBatchHandler; batches: boolean }>();
   private running = false;
   private loop: Promise<void> | null = null;
   private readonly inFlight = new Set<Promise<void>>();
@@ -61,6 +69,15 @@ export class TaskRunner {
   }
 
   register(kind: string, handler: TaskHandler): void {
+    this.add(kind, { run: (tasks) => handler(tasks[0]!), batches: false });
+  }
+
+  /** A kind whose leased tasks run together, up to `batchSize` at once in one slot of `concurrency`. */
+  registerBatch(kind: string, handler: TaskBatchHandler): void {
+    this.add(kind, { run: handler, batches: true });
+  }
+
+  private add(kind: string, handler: { run: TaskBatchHandler; batches: boolean }): void {
     if (this.handlers.has(kind)) throw new Error(`a handler for task kind '${kind}' is already registered`);
     this.handlers.set(kind, handler);
   }
@@ -98,12 +115,14 @@ export class TaskRunner {
     for (;;) {
       // Recorded before claiming more: the last batch, or one an earlier drain ran but could not record.
       await this.flushCompleted();
-      const tasks = await this.claim(this.options.concurrency * CLAIM_BATCH_FACTOR);
+      const tasks = await this.claim(this.claimSize());
       if (tasks.length === 0) return ran;
-      for (let i = 0; i < tasks.length; i += this.options.concurrency) {
-        await Promise.all(tasks.slice(i, i + this.options.concurrency).map((task) => this.execute(task)));
+      const units: Task[][] = [];
+      while (tasks.length > 0) units.push(this.takeUnit(tasks));
+      for (let i = 0; i < units.length; i += this.options.concurrency) {
+        await Promise.all(units.slice(i, i + this.options.concurrency).map((unit) => this.execute(unit)));
       }
-      ran += tasks.length;
+      ran += units.reduce((sum, unit) => sum + unit.length, 0);
     }
   }
 
@@ -112,7 +131,7 @@ export class TaskRunner {
       try {
         await this.flushCompleted();
         if (this.leased.length === 0 && this.inFlight.size < this.options.concurrency) {
-          this.leased = await this.claim(this.options.concurrency * CLAIM_BATCH_FACTOR);
+          this.leased = await this.claim(this.claimSize());
         }
       } catch (error) {
         this.report('recording finished tasks or claiming more failed', error);
@@ -121,16 +140,36 @@ export class TaskRunner {
         // Let the event loop read waiting requests first (a task can run start to end without yielding to I/O),
         // then start only in a gap between them.
         await yieldToEventLoop();
-        await this.foreground.quiet(MAX_FOREGROUND_DEFER_MS);
-        if (this.running) this.begin(this.leased.shift()!);
+        if (this.options.foregroundWaitMs > 0) await this.foreground.quiet(this.options.foregroundWaitMs);
+        if (this.running) this.begin(this.takeUnit(this.leased));
       }
       // Woken early by a finished task or by new work queued in this process.
       await this.idle(this.options.pollIntervalMs);
     }
   }
 
-  private begin(task: Task): void {
-    const execution = this.execute(task).finally(() => {
+  /** Enough for every slot: a batch each, or CLAIM_BATCH_FACTOR single tasks each. */
+  private claimSize(): number {
+    return this.options.concurrency * Math.max(CLAIM_BATCH_FACTOR, this.options.batchSize);
+  }
+
+  /**
+   * Takes the next unit of work off `queue`: its first task, with the other tasks of that kind behind it (up to
+   * `batchSize`) when the kind runs in batches.
+   */
+  private takeUnit(queue: Task[]): Task[] {
+    const first = queue.shift()!;
+    if (!this.handlers.get(first.kind)?.batches) return [first];
+    const unit = [first];
+    for (let i = 0; i < queue.length && unit.length < this.options.batchSize; ) {
+      if (queue[i]!.kind === first.kind) unit.push(...queue.splice(i, 1));
+      else i++;
+    }
+    return unit;
+  }
+
+  private begin(unit: Task[]): void {
+    const execution = this.execute(unit).finally(() => {
       this.inFlight.delete(execution);
       this.wake?.();
     });
@@ -180,15 +219,26 @@ export class TaskRunner {
     for (const id of ids) this.held.delete(id);
   }
 
-  private async execute(task: Task): Promise<void> {
+  /** Runs a unit (one task, or a batch of one kind); a batch that fails runs again task by task. */
+  private async execute(unit: readonly Task[]): Promise<void> {
+    const task = unit[0]!;
     const handler = this.handlers.get(task.kind);
     try {
       if (!handler) throw new Error(`no handler for task kind '${task.kind}'`);
-      await this.telemetry.task(task, () => handler(task));
+      await this.telemetry.task({ kind: task.kind, ids: unit.map((t) => t.id) }, () => handler.run(unit));
       // Recorded in the next batch; a crash before that only repeats idempotent work.
-      this.completed.push(task.id);
-      this.finished[this.advanceTo(this.clock.now().getTime()) % 60]! += 1;
+      for (const { id } of unit) this.completed.push(id);
+      this.finished[this.advanceTo(this.clock.now().getTime()) % 60]! += unit.length;
     } catch (error) {
+      if (unit.length > 1) {
+        this.log.warn(
+          { kind: task.kind, tasks: unit.length, err: error instanceof Error ? error.message : String(error) },
+          'a batch of tasks failed; running them one by one',
+        );
+        // One bad task must not hold back the others, nor share its retries: each runs, and fails, alone.
+        for (const single of unit) await this.execute([single]);
+        return;
+      }
       this.held.delete(task.id);
       const message = error instanceof Error ? error.message : String(error);
       // The database going away is no fault of the task: it runs again once the database is back, however many

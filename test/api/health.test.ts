@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client, startServer, type Client, type TestServer } from '../support/server.js';
+import { ManualClock, client, startServer, type Client, type TestServer } from '../support/server.js';
 
 let server: TestServer;
 let api: Client;
@@ -41,6 +41,30 @@ describe('health, OpenAPI and docs', () => {
     const after = await tasks();
     expect(after.pending).toBe(0);
     expect(after.finished_last_minute).toBe(before.finished_last_minute + ran);
+  });
+
+  it('shows the backlog by kind and how long its oldest task has waited', async () => {
+    const clock = new ManualClock();
+    const own = await startServer({ clock });
+    try {
+      const ownApi = client(own.url);
+      const tasks = async () => (await ownApi.get('/health/ready')).body.services.tasks;
+      await own.drainTasks();
+      expect((await tasks()).backlog['memory.enrich']).toBeUndefined();
+      await ownApi.post('/v1/memories', { content: 'Ana fixed the bike.' });
+      clock.advance(30_000);
+      await ownApi.post('/v1/memories', { content: 'Ben sold the kite.' });
+      clock.advance(60_000);
+      const queued = await tasks();
+      expect(queued.backlog['memory.enrich']).toEqual({ pending: 2, oldest_pending_seconds: 90 });
+      expect(queued.oldest_pending_seconds).toBeGreaterThanOrEqual(90);
+      await own.drainTasks();
+      const drained = await tasks();
+      expect(drained.backlog).toEqual({});
+      expect(drained.oldest_pending_seconds).toBe(0);
+    } finally {
+      await own.stop();
+    }
   });
 
   it('publishes an OpenAPI document generated from the route schemas, and the docs page', async () => {

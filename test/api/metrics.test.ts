@@ -128,12 +128,19 @@ describe('/metrics as requests flow', () => {
     const queued = await scrape();
     expect(sampleValue(queued, 'memd_tasks', { state: 'pending' })).toBe(2);
     expect(sampleValue(queued, 'memd_tasks', { state: 'failed' })).toBe(0);
+    expect(sampleValue(queued, 'memd_task_backlog', { kind: 'memory.enrich' })).toBe(1);
+    expect(sampleValue(queued, 'memd_task_backlog', { kind: 'no.such.kind' })).toBe(1);
+    expect(sampleValue(queued, 'memd_task_backlog_oldest_seconds', { kind: 'memory.enrich' })).toBeGreaterThanOrEqual(
+      0,
+    );
 
     // Enrichment asks the model to file the memory; '{}' keeps the rule-based values.
     fake.script('{}');
     expect(await server.drainTasks()).toBe(2);
     const drained = await scrape();
     expect(sampleValue(drained, 'memd_tasks', { state: 'pending' })).toBe(0);
+    expect(sampleValue(drained, 'memd_task_backlog')).toBeUndefined();
+    expect(sampleValue(drained, 'memd_task_backlog_oldest_seconds')).toBeUndefined();
     // A task nobody handles fails for good at once.
     expect(sampleValue(drained, 'memd_tasks', { state: 'failed' })).toBe(1);
     expect(growth(queued, drained, 'memd_task_failures_total', { kind: 'no.such.kind', final: 'true' })).toBe(1);

@@ -152,21 +152,23 @@ describe('traces exported over OTLP when the OTEL_* variables switch them on', (
       'memd.embedding.texts': 1,
     });
 
+    // The two writes' enrichment tasks run as one batch: one root span, each memory refined in it.
     const tasks = spans.filter((s) => s.name === 'task memory.enrich');
-    expect(tasks).toHaveLength(2);
-    for (const task of tasks) {
-      expect(task.parentSpanId).toBe('');
-      expect(childrenOf(spans, task)).toEqual(
-        expect.arrayContaining([
-          'memory.enrich.refine',
-          'memory.enrich.decompose',
-          'memory.enrich.associate',
-          'memory.enrich.contradictions',
-        ]),
-      );
-      const refine = spans.find((s) => s.name === 'memory.enrich.refine' && s.parentSpanId === task.spanId)!;
+    expect(tasks).toHaveLength(1);
+    const task = tasks[0]!;
+    expect(task.parentSpanId).toBe('');
+    expect(task.attributes['memd.task.batch']).toBe(2);
+    expect(childrenOf(spans, task).sort()).toEqual([
+      'memory.enrich.associate',
+      'memory.enrich.contradictions',
+      'memory.enrich.decompose',
+      'memory.enrich.neighbours',
+      'memory.enrich.refine',
+      'memory.enrich.refine',
+      'memory.enrich.write',
+    ]);
+    for (const refine of spans.filter((s) => s.name === 'memory.enrich.refine' && s.parentSpanId === task.spanId))
       expect(childrenOf(spans, refine)).toEqual(['chat test-model']);
-    }
   });
 });
 

@@ -52,7 +52,14 @@ describe('loadConfig', () => {
         timeoutMs: 60_000,
         maxRetries: 2,
       },
-      tasks: { concurrency: 2, pollIntervalMs: 500, leaseMs: 60_000, maxAttempts: 5 },
+      tasks: {
+        concurrency: 2,
+        batchSize: 32,
+        foregroundWaitMs: 1_000,
+        pollIntervalMs: 500,
+        leaseMs: 60_000,
+        maxAttempts: 5,
+      },
       recall: { cacheEntries: 4096, cacheTtlMs: 300_000, reranker: 'none' },
       sandbox: {
         maxLive: 8,

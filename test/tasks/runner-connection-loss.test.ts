@@ -11,7 +11,14 @@ import { postgresBinDir, startPostgresCluster, type PostgresCluster } from '../s
 
 /** Longer than the test: no lease runs out, so only the runner itself can finish what it leased. */
 const LEASE_MS = 3_600_000;
-const OPTIONS = { concurrency: 1, pollIntervalMs: 20, leaseMs: LEASE_MS, maxAttempts: 5 };
+const OPTIONS = {
+  concurrency: 1,
+  batchSize: 1,
+  foregroundWaitMs: 1_000,
+  pollIntervalMs: 20,
+  leaseMs: LEASE_MS,
+  maxAttempts: 5,
+};
 const KIND = 'test.task';
 const NOTHING_QUEUED = { pending: 0, scheduled: 0, running: 0, failed: 0 };
 

@@ -9,6 +9,22 @@ export const TASKS = {
     max: 64,
     meaning: 'background tasks one node runs at once',
   }),
+  batchSize: integer({
+    name: 'MEMD_TASK_BATCH_SIZE',
+    default: 32,
+    min: 1,
+    max: 1_000,
+    meaning:
+      'enrichment tasks run together as one batch (one read, one embedding call, one commit for all): larger batches drain a backlog faster, while each holds the server a little longer between client requests',
+  }),
+  foregroundWaitMs: integer({
+    name: 'MEMD_TASK_FOREGROUND_WAIT_MS',
+    default: 1_000,
+    min: 0,
+    max: 60_000,
+    meaning:
+      'how long background work (a task, or a batch) waits for a gap between client requests before it starts anyway: shorter lets enrichment keep closer pace with sustained writes, at some cost to their latency; 0 never waits',
+  }),
   pollIntervalMs: integer({
     name: 'MEMD_TASK_POLL_MS',
     default: 500,

@@ -1,6 +1,6 @@
 import type { Logger } from '../logger.js';
 import type { LlmProvider } from '../../providers/llm/types.js';
-import type { Contradiction, Memory, Storage } from '../../storage/types.js';
+import type { Contradiction, Memory, Storage, VectorHit } from '../../storage/types.js';
 import { isoNow, type Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import { cosine } from '../../providers/embedding/vector.js';
@@ -9,7 +9,7 @@ import { conflictSignals, SLOT_SIMILARITY, type ConflictKind, type ConflictSigna
 import { extractSlots, valuesDisagree } from './slots.js';
 
 /** Neighbours of a new memory checked for a conflict. */
-const NEIGHBOURS = 8;
+export const CONTRADICTION_NEIGHBOURS = 8;
 /** Without a rule signal, a pair this similar still goes to the language model judge (when one is configured). */
 const LLM_REVIEW_SIMILARITY = 0.8;
 /** Language-model calls per memory checked, most similar pairs first. */
@@ -71,11 +71,23 @@ export class ContradictionDetector {
   constructor(private readonly deps: DetectorDeps) {}
 
   /**
-   * The enrichment step run after every write. A pair is checked once, by the memory written last: the other's
-   * step ran before it existed (or skips it), so a language model judges each pair once.
+   * The enrichment step run after writes, over a batch of memories with their nearest neighbours: one lookup of the
+   * neighbours, one commit for what is found. A pair is checked once, by the memory written last: the other's step
+   * ran before it existed (or skips it), so a language model judges each pair once.
    */
-  readonly onWrite = async (memory: Memory, embedding: Float32Array): Promise<void> => {
-    if (checkable(memory)) await this.checkNeighbours(memory, embedding, 'written-before');
+  readonly onWrite = async (
+    targets: ReadonlyArray<{ memory: Memory; neighbours: readonly VectorHit[] }>,
+  ): Promise<void> => {
+    const checked = targets.flatMap(({ memory, neighbours }) =>
+      checkable(memory) ? [{ memory, neighbours: this.similarEnough(neighbours) }] : [],
+    );
+    const otherIds = [...new Set(checked.flatMap(({ neighbours }) => neighbours.map((n) => n.id)))];
+    if (otherIds.length === 0) return;
+    const others = await this.read(checked[0]!.memory.workspace_id, otherIds);
+    const found: Finding[] = [];
+    for (const { memory, neighbours } of checked)
+      found.push(...(await this.judge(memory, neighbours, others, 'written-before')));
+    await this.record(found);
   };
 
   /** Checks the memory against its nearest neighbours (all, or those written before it); returns the contradictions newly recorded. */
@@ -84,22 +96,35 @@ export class ContradictionDetector {
     embedding: Float32Array,
     neighbourhood: 'all' | 'written-before',
   ): Promise<Contradiction[]> {
-    const { storage } = this.deps;
-    const neighbours = (
-      await storage.memories.vectorSearch(memory.workspace_id, embedding, {
-        k: NEIGHBOURS,
+    const neighbours = this.similarEnough(
+      await this.deps.storage.memories.vectorSearch(memory.workspace_id, embedding, {
+        k: CONTRADICTION_NEIGHBOURS,
         filter: { derived: false, excludeIds: [memory.id] },
-      })
-    ).filter((n) => n.score >= SLOT_SIMILARITY);
-    if (neighbours.length === 0) return [];
-    const others = new Map(
-      (
-        await storage.memories.getMany(
-          memory.workspace_id,
-          neighbours.map((n) => n.id),
-        )
-      ).map((m) => [m.id, m]),
+      }),
     );
+    if (neighbours.length === 0) return [];
+    const others = await this.read(
+      memory.workspace_id,
+      neighbours.map((n) => n.id),
+    );
+    return this.record(await this.judge(memory, neighbours, others, neighbourhood));
+  }
+
+  private similarEnough(neighbours: readonly VectorHit[]): VectorHit[] {
+    return neighbours.slice(0, CONTRADICTION_NEIGHBOURS).filter((n) => n.score >= SLOT_SIMILARITY);
+  }
+
+  private async read(workspaceId: string, ids: readonly string[]): Promise<Map<string, Memory>> {
+    return new Map((await this.deps.storage.memories.getMany(workspaceId, ids)).map((m) => [m.id, m]));
+  }
+
+  /** The memory's contradictions among its neighbours (already read into `others`), judged but not recorded. */
+  private async judge(
+    memory: Memory,
+    neighbours: readonly VectorHit[],
+    others: ReadonlyMap<string, Memory>,
+    neighbourhood: 'all' | 'written-before',
+  ): Promise<Finding[]> {
     const found: Finding[] = [];
     let llmCalls = 0;
     for (const { id, score } of neighbours) {
@@ -116,7 +141,7 @@ export class ContradictionDetector {
       const verdict = await this.decide(memory, other, signals, score, reviewed);
       if (verdict) found.push({ memory, other, verdict });
     }
-    return this.record(found);
+    return found;
   }
 
   /**
@@ -189,9 +214,16 @@ export class ContradictionDetector {
   private async record(findings: readonly Finding[]): Promise<Contradiction[]> {
     if (findings.length === 0) return [];
     const now = isoNow(this.deps.clock);
+    // In one order of pairs everywhere: two nodes recording overlapping pairs at once then wait for each other in
+    // turn instead of deadlocking (which failed a whole batch of enrichment, to be run again).
+    const pairKey = ({ memory, other }: Finding) =>
+      ordered(memory, other)
+        .map((m) => m.id)
+        .join(' ');
+    const inOrder = [...findings].sort((x, y) => (pairKey(x) < pairKey(y) ? -1 : pairKey(x) > pairKey(y) ? 1 : 0));
     return this.deps.storage.transaction(async (tx) => {
       const recorded: Contradiction[] = [];
-      for (const { memory, other, verdict } of findings) {
+      for (const { memory, other, verdict } of inOrder) {
         const [a, b] = ordered(memory, other);
         const contradiction: Contradiction = {
           id: newId('ctr'),

@@ -1,7 +1,7 @@
 import type { Logger } from '../logger.js';
 import type { EmbeddingProvider } from '../../providers/embedding/types.js';
 import type { LlmProvider } from '../../providers/llm/types.js';
-import type { Memory, Storage, Task } from '../../storage/types.js';
+import type { Association, Memory, NewMemory, Storage, Task, VectorHit } from '../../storage/types.js';
 import { isoNow, type Clock } from '../clock.js';
 import type { CoreEvents } from '../events.js';
 import { AUTO_ASSOCIATE_LIMIT, AUTO_ASSOCIATE_MIN_SIMILARITY, chooseRelationship } from '../graph/auto-associate.js';
@@ -12,8 +12,22 @@ import { buildFacts, factSentences } from './decompose.js';
 import { refineWithLlm } from './llm-refine.js';
 import type { EnrichPayload } from './service.js';
 
-/** One idempotent step of the work that follows a memory write; later features add their own. */
-export type EnrichStep = (memory: Memory, embedding: Float32Array) => Promise<void>;
+/** A memory being enriched, with what its batch read once for every step. */
+export interface EnrichTarget {
+  memory: Memory;
+  embedding: Float32Array;
+  /**
+   * Its nearest stated memories (not derived, not itself), most similar first, as many as the steps asked for.
+   * Empty for a derived memory (a fact, an insight): no step links or checks those.
+   */
+  neighbours: VectorHit[];
+}
+
+/**
+ * One idempotent step of the work that follows memory writes, run over a batch of memories of one workspace; later
+ * features add their own. Its result must not depend on how the memories were batched.
+ */
+export type EnrichStep = (targets: readonly EnrichTarget[]) => Promise<void>;
 
 interface EnrichDeps {
   storage: Storage;
@@ -28,92 +42,156 @@ interface EnrichDeps {
 
 /**
  * The background half of the write pipeline: LLM classification and tiers (when configured), atomic facts,
- * automatic links. Every step checks what is already done, so a re-run after a crash repeats nothing.
+ * automatic links, and the steps features add (contradiction checks). It runs over a batch of tasks at once: one
+ * read of their memories and embeddings, one neighbour search for all of them shared by every step, one embedding
+ * call for all their facts, one commit for their facts and links. Every step checks what is already done, so a
+ * re-run after a crash repeats nothing; and since the steps only add derived memories (which no neighbour search
+ * returns) and edges, the result is the same however the tasks were batched.
  */
 export class MemoryEnricher {
   private readonly extraSteps: Array<{ name: string; step: EnrichStep }> = [];
+  private neighbourCount = AUTO_ASSOCIATE_LIMIT;
   private readonly telemetry: Telemetry;
 
   constructor(private readonly deps: EnrichDeps) {
     this.telemetry = deps.telemetry ?? noTelemetry;
   }
 
-  /** Adds a step that runs after the built-in ones (e.g. contradiction detection); `name` names its span. */
-  addStep(name: string, step: EnrichStep): void {
+  /**
+   * Adds a step that runs after the built-in ones (e.g. contradiction detection); `name` names its span, and
+   * `neighbours` is how many nearest memories it needs in each target's `neighbours`.
+   */
+  addStep(name: string, step: EnrichStep, options: { neighbours?: number } = {}): void {
     this.extraSteps.push({ name, step });
+    this.neighbourCount = Math.max(this.neighbourCount, options.neighbours ?? 0);
   }
 
-  readonly handle = async (task: Task): Promise<void> => {
-    const payload = task.payload as unknown as EnrichPayload;
-    const workspaceId = task.workspaceId!;
-    const { storage } = this.deps;
-    const stored = await storage.memories.get(workspaceId, payload.memory_id);
-    if (!stored || stored.status === 'deleted') return;
-    const embedding = (await storage.memories.getEmbeddings(workspaceId, [stored.id])).get(stored.id);
-    if (!embedding) return;
-    const { llm, log } = this.deps;
-    const step = <T>(name: string, work: () => Promise<T>) => this.telemetry.span(`memory.enrich.${name}`, work);
-    const memory = llm
-      ? await step('refine', () => refineWithLlm(llm, storage, stored, payload.auto_classified, log))
-      : stored;
-    await step('decompose', () => this.decompose(memory));
-    await step('associate', () => this.associate(memory, embedding));
-    for (const extra of this.extraSteps) await step(extra.name, () => extra.step(memory, embedding));
-    await this.deps.events.memoriesChanged(workspaceId);
+  /** One task: a batch of one. */
+  readonly handle = (task: Task): Promise<void> => this.handleMany([task]);
+
+  readonly handleMany = async (tasks: readonly Task[]): Promise<void> => {
+    const byWorkspace = new Map<string, EnrichPayload[]>();
+    for (const task of tasks) {
+      const list = byWorkspace.get(task.workspaceId!) ?? [];
+      list.push(task.payload as unknown as EnrichPayload);
+      byWorkspace.set(task.workspaceId!, list);
+    }
+    for (const [workspaceId, payloads] of byWorkspace) await this.enrich(workspaceId, payloads);
   };
 
-  private async decompose(memory: Memory): Promise<void> {
-    const { storage, embedder, clock } = this.deps;
-    const sentences = factSentences(memory);
-    if (sentences.length === 0) return;
-    const already = await storage.memories.count(memory.workspace_id, {
-      sourceMemoryId: memory.id,
-      statuses: ['active', 'archived'],
-    });
-    if (already > 0) return;
-    const embeddings = await embedder.embed(sentences.map(normaliseContent));
-    const { facts, edges } = buildFacts(memory, sentences, embeddings, isoNow(clock));
-    await storage.transaction(async (tx) => {
-      await tx.memories.insert(facts);
-      for (const edge of edges) await tx.associations.upsert(edge);
-    });
+  private async enrich(workspaceId: string, payloads: readonly EnrichPayload[]): Promise<void> {
+    const { storage, llm, log } = this.deps;
+    const step = <T>(name: string, work: () => Promise<T>) =>
+      this.telemetry.span(`memory.enrich.${name}`, work, { 'memd.enrich.batch': payloads.length });
+    const ids = [...new Set(payloads.map((p) => p.memory_id))];
+    const [found, embeddings] = await Promise.all([
+      storage.memories.getMany(workspaceId, ids),
+      storage.memories.getEmbeddings(workspaceId, ids),
+    ]);
+    const stored = found.filter((m) => m.status !== 'deleted' && embeddings.has(m.id));
+    if (stored.length === 0) return;
+    const autoClassified = new Map(payloads.map((p) => [p.memory_id, p.auto_classified]));
+    const memories: Memory[] = [];
+    for (const memory of stored) {
+      memories.push(
+        llm
+          ? await step('refine', () => refineWithLlm(llm, storage, memory, autoClassified.get(memory.id)!, log))
+          : memory,
+      );
+    }
+    const targets = await step('neighbours', () => this.neighbours(workspaceId, memories, embeddings));
+    const facts = await step('decompose', () => this.decompose(memories));
+    const links = await step('associate', () => this.associate(workspaceId, targets));
+    // One commit for the facts (with their part_of edges) and the links of the whole batch.
+    await step('write', () =>
+      storage.transaction(async (tx) => {
+        if (facts.facts.length > 0) await tx.memories.insert(facts.facts);
+        for (const edge of [...facts.edges, ...links]) await tx.associations.upsert(edge);
+      }),
+    );
+    for (const extra of this.extraSteps) await step(extra.name, () => extra.step(targets));
+    await this.deps.events.memoriesChanged(workspaceId);
   }
 
-  private async associate(memory: Memory, embedding: Float32Array): Promise<void> {
-    const { storage, clock } = this.deps;
-    if (memory.source_memory_id !== null) return;
-    const neighbours = await storage.memories.vectorSearch(memory.workspace_id, embedding, {
-      k: AUTO_ASSOCIATE_LIMIT,
-      filter: { derived: false, excludeIds: [memory.id] },
-    });
-    const similar = neighbours.filter((n) => n.score >= AUTO_ASSOCIATE_MIN_SIMILARITY);
-    if (similar.length === 0) return;
-    const others = new Map(
-      (
-        await storage.memories.getMany(
-          memory.workspace_id,
-          similar.map((n) => n.id),
-        )
-      ).map((m) => [m.id, m]),
+  /** Every stated memory's nearest stated neighbours, from one search for the whole batch. */
+  private async neighbours(
+    workspaceId: string,
+    memories: readonly Memory[],
+    embeddings: ReadonlyMap<string, Float32Array>,
+  ): Promise<EnrichTarget[]> {
+    const stated = memories.filter((m) => m.source_memory_id === null);
+    // One more than wanted, itself left out afterwards: a filter excluding each one's own id would need a search each.
+    const found = await this.deps.storage.memories.vectorSearchMany(
+      workspaceId,
+      stated.map((m) => embeddings.get(m.id)!),
+      { k: this.neighbourCount + 1, filter: { derived: false } },
     );
+    const byId = new Map(
+      stated.map((m, i) => [m.id, found[i]!.filter((n) => n.id !== m.id).slice(0, this.neighbourCount)]),
+    );
+    return memories.map((memory) => ({
+      memory,
+      embedding: embeddings.get(memory.id)!,
+      neighbours: byId.get(memory.id) ?? [],
+    }));
+  }
+
+  /** The atomic facts of the memories not decomposed yet, embedded in one call. */
+  private async decompose(memories: readonly Memory[]): Promise<{ facts: NewMemory[]; edges: Association[] }> {
+    const { storage, embedder, clock } = this.deps;
+    const pending: Array<{ memory: Memory; sentences: string[] }> = [];
+    for (const memory of memories) {
+      const sentences = factSentences(memory);
+      if (sentences.length === 0) continue;
+      const already = await storage.memories.count(memory.workspace_id, {
+        sourceMemoryId: memory.id,
+        statuses: ['active', 'archived'],
+      });
+      if (already === 0) pending.push({ memory, sentences });
+    }
+    if (pending.length === 0) return { facts: [], edges: [] };
+    const vectors = await embedder.embed(pending.flatMap((p) => p.sentences.map(normaliseContent)));
     const now = isoNow(clock);
-    // One transaction for all links: one commit instead of one per edge.
-    await storage.transaction(async (tx) => {
-      for (const { id, score } of similar) {
+    const built = { facts: [] as NewMemory[], edges: [] as Association[] };
+    let at = 0;
+    for (const { memory, sentences } of pending) {
+      const { facts, edges } = buildFacts(memory, sentences, vectors.slice(at, at + sentences.length), now);
+      at += sentences.length;
+      built.facts.push(...facts);
+      built.edges.push(...edges);
+    }
+    return built;
+  }
+
+  /** Links from each stated memory to its most similar stated memories, read in one lookup. */
+  private async associate(workspaceId: string, targets: readonly EnrichTarget[]): Promise<Association[]> {
+    const { storage, clock } = this.deps;
+    const similar = targets.map(({ memory, neighbours }) => ({
+      memory,
+      close: neighbours.slice(0, AUTO_ASSOCIATE_LIMIT).filter((n) => n.score >= AUTO_ASSOCIATE_MIN_SIMILARITY),
+    }));
+    const otherIds = [...new Set(similar.flatMap(({ close }) => close.map((n) => n.id)))];
+    if (otherIds.length === 0) return [];
+    const others = new Map((await storage.memories.getMany(workspaceId, otherIds)).map((m) => [m.id, m]));
+    const now = isoNow(clock);
+    return similar.flatMap(({ memory, close }) =>
+      close.flatMap(({ id, score }) => {
         const other = others.get(id);
-        if (!other) continue;
+        if (!other) return [];
         const similarity = Math.round(score * 1e4) / 1e4;
-        await tx.associations.upsert({
-          id: newId('assoc'),
-          workspace_id: memory.workspace_id,
-          source_id: memory.id,
-          target_id: id,
-          relationship: chooseRelationship(memory, other, score),
-          strength: similarity,
-          metadata: { auto_generated: true, similarity_score: similarity },
-          created_at: now,
-        });
-      }
-    });
+        return [
+          {
+            id: newId('assoc'),
+            workspace_id: workspaceId,
+            source_id: memory.id,
+            target_id: id,
+            relationship: chooseRelationship(memory, other, score),
+            strength: similarity,
+            metadata: { auto_generated: true, similarity_score: similarity },
+            created_at: now,
+          },
+        ];
+      }),
+    );
   }
 }

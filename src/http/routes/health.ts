@@ -22,6 +22,20 @@ const Readiness = Type.Object({
           description:
             "tasks this server finished in the last minute: the backlog's drain rate here (other API nodes drain it too)",
         }),
+        oldest_pending_seconds: Type.Integer({
+          description: 'how long the longest-waiting due task has waited (0 without a backlog)',
+        }),
+        backlog: Type.Record(
+          Type.String(),
+          Type.Object({
+            pending: Type.Integer(),
+            oldest_pending_seconds: Type.Integer(),
+          }),
+          {
+            description:
+              'due tasks by kind (`memory.enrich`: memories whose facts, links and contradiction checks are still to come), and how long the longest-waiting of each has waited',
+          },
+        ),
       },
       { description: 'the background queue' },
     ),

@@ -1,7 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { TasksTable } from '../database.js';
 import { json, parseJsonObject, toIso, toIsoOrNull } from '../rows.js';
-import type { NewTask, Task, TaskCounts, TaskStatus, TaskStore } from '../types.js';
+import type { KindBacklog, NewTask, Task, TaskCounts, TaskStatus, TaskStore, TaskSummary } from '../types.js';
 import type { SqlContext } from './context.js';
 
 const toTask = (row: Selectable<TasksTable>): Task => ({
@@ -117,16 +117,24 @@ export class SqlTaskStore implements TaskStore {
   }
 
   async counts(now: string): Promise<TaskCounts> {
+    return (await this.summary(now)).counts;
+  }
+
+  async summary(now: string): Promise<TaskSummary> {
     const state = sql<string>`CASE WHEN status = 'pending' AND run_at > ${now} THEN 'scheduled' ELSE status END`;
     const rows = await this.ctx.db
       .selectFrom('tasks')
-      .select([state.as('state'), (eb) => eb.fn.countAll().as('n')])
+      .select(['kind', state.as('state'), (eb) => eb.fn.countAll().as('n'), (eb) => eb.fn.min('run_at').as('oldest')])
       // By position: Postgres does not see two parameterised CASEs as one expression.
-      .groupBy(sql`1`)
+      .groupBy([sql`1`, sql`2`])
       .execute();
     const counts: TaskCounts = { pending: 0, scheduled: 0, running: 0, failed: 0 };
-    for (const r of rows) counts[r.state as keyof TaskCounts] = Number(r.n);
-    return counts;
+    const backlog: KindBacklog[] = [];
+    for (const r of rows) {
+      counts[r.state as keyof TaskCounts] += Number(r.n);
+      if (r.state === 'pending') backlog.push({ kind: r.kind, pending: Number(r.n), oldestDueAt: toIso(r.oldest) });
+    }
+    return { counts, backlog: backlog.sort((a, b) => a.kind.localeCompare(b.kind)) };
   }
 
   async list(options: { status?: TaskStatus; limit: number }): Promise<Task[]> {

@@ -83,6 +83,15 @@ export interface paths {
                                     failed: number;
                                     /** @description tasks this server finished in the last minute: the backlog's drain rate here (other API nodes drain it too) */
                                     finished_last_minute: number;
+                                    /** @description how long the longest-waiting due task has waited (0 without a backlog) */
+                                    oldest_pending_seconds: number;
+                                    /** @description due tasks by kind (`memory.enrich`: memories whose facts, links and contradiction checks are still to come), and how long the longest-waiting of each has waited */
+                                    backlog: {
+                                        [key: string]: {
+                                            pending: number;
+                                            oldest_pending_seconds: number;
+                                        };
+                                    };
                                 };
                             };
                         };
@@ -111,6 +120,15 @@ export interface paths {
                                     failed: number;
                                     /** @description tasks this server finished in the last minute: the backlog's drain rate here (other API nodes drain it too) */
                                     finished_last_minute: number;
+                                    /** @description how long the longest-waiting due task has waited (0 without a backlog) */
+                                    oldest_pending_seconds: number;
+                                    /** @description due tasks by kind (`memory.enrich`: memories whose facts, links and contradiction checks are still to come), and how long the longest-waiting of each has waited */
+                                    backlog: {
+                                        [key: string]: {
+                                            pending: number;
+                                            oldest_pending_seconds: number;
+                                        };
+                                    };
                                 };
                             };
                         };

@@ -1,0 +1,71 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isoNow, systemClock } from '../../src/core/clock.js';
+import { CoreEvents } from '../../src/core/events.js';
+import type { Logger } from '../../src/core/logger.js';
+import { openSqliteStorage } from '../../src/storage/sqlite/open.js';
+import type { SqlStorage } from '../../src/storage/sql/storage.js';
+import { TaskRunner } from '../../src/tasks/runner.js';
+
+const silent: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const OPTIONS = {
+  concurrency: 2,
+  batchSize: 4,
+  foregroundWaitMs: 0,
+  pollIntervalMs: 20,
+  leaseMs: 60_000,
+  maxAttempts: 1,
+};
+
+describe('a task runner with a batching kind', () => {
+  let dir: string;
+  let storage: SqlStorage;
+  let runner: TaskRunner;
+  /** The tasks each call of the batch handler got, by their payload's `n`. */
+  let calls: number[][];
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'memd-batches-'));
+    storage = await openSqliteStorage({ path: join(dir, 'tasks.sqlite'), dimensions: 8 });
+    calls = [];
+    runner = new TaskRunner(storage, systemClock, new CoreEvents(storage.workspaces), OPTIONS, silent);
+    runner.registerBatch('test.batch', async (tasks) => {
+      const ns = tasks.map((t) => t.payload.n as number);
+      calls.push(ns);
+      if (ns.includes(13)) throw new Error('thirteen');
+    });
+    runner.register('test.single', async () => undefined);
+  });
+  afterEach(async () => {
+    await storage.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const enqueue = (kind: string, ns: number[]) =>
+    storage.tasks.enqueue(ns.map((n) => ({ kind, workspaceId: null, payload: { n }, runAt: isoNow(systemClock) })));
+
+  it('runs the tasks of that kind in batches of at most batchSize, and other kinds one by one', async () => {
+    await enqueue('test.batch', [1, 2, 3]);
+    await enqueue('test.single', [100, 101]);
+    await enqueue('test.batch', [4, 5, 6, 7, 8, 9]);
+    expect(await runner.drain()).toBe(11);
+    expect(calls).toEqual([[1, 2, 3, 4], [5, 6, 7, 8], [9]]);
+    expect(await storage.tasks.counts(isoNow(systemClock))).toEqual({
+      pending: 0,
+      scheduled: 0,
+      running: 0,
+      failed: 0,
+    });
+  });
+
+  it('runs a failed batch again task by task, so that only the bad task fails', async () => {
+    await enqueue('test.batch', [11, 12, 13, 14]);
+    expect(await runner.drain()).toBe(4);
+    expect(calls).toEqual([[11, 12, 13, 14], [11], [12], [13], [14]]);
+    const failed = await storage.tasks.list({ status: 'failed', limit: 10 });
+    expect(failed.map((t) => [t.payload.n, t.lastError])).toEqual([[13, 'thirteen']]);
+    expect((await storage.tasks.counts(isoNow(systemClock))).pending).toBe(0);
+  });
+});
