@@ -17,12 +17,11 @@
  * kept there and reused by a later run of the same size).
  */
 import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { ScaleCorpus } from '../test/support/scale-corpus.js';
 import { parseMetrics, sampleValue } from '../test/support/prometheus.js';
-import { machineLine } from './machine.js';
+import { loadAverages, machineLine } from './machine.js';
 import { startBenchServer, waitReady } from './server-process.js';
 
 interface Variant {
@@ -50,10 +49,7 @@ const IN_FLIGHT = 4;
 
 const log = (line: string) => console.log(line);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
+const load = loadAverages;
 
 async function post(url: string, body: unknown): Promise<void> {
   const response = await fetch(url, {

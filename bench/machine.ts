@@ -1,4 +1,10 @@
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
+
+/** The 1, 5 and 15 minute load averages, for saying how busy the shared machine was during a figure. */
+export const loadAverages = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 /** One line that says where a figure was measured. */
 export function machineLine(): string {

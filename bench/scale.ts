@@ -24,11 +24,10 @@
  * SCALE_BACKENDS the baseline runs too; all of them).
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { QUESTION_KINDS, ScaleCorpus, type ScaleQuestion } from '../test/support/scale-corpus.js';
-import { machineLine, peakRssMiB, percentile } from './machine.js';
+import { loadAverages, machineLine, peakRssMiB, percentile } from './machine.js';
 import { benchPostgres } from './postgres.js';
 import { startBenchServer, waitReady, type BenchServer } from './server-process.js';
 
@@ -59,10 +58,7 @@ const IN_FLIGHT = 4;
 
 const log = (line: string) => console.log(line);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const load = () =>
-  loadavg()
-    .map((l) => l.toFixed(2))
-    .join(' ');
+const load = loadAverages;
 
 async function json<T = any>(url: string, body?: unknown): Promise<T> {
   const response = await fetch(
