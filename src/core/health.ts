@@ -1,7 +1,7 @@
 import type { EmbeddingProvider } from '../providers/embedding/types.js';
 import type { LlmProvider } from '../providers/llm/types.js';
 import type { Storage, TaskCounts, TaskSummary } from '../storage/types.js';
-import type { Clock } from './clock.js';
+import { secondsSince, type Clock } from './clock.js';
 
 export interface Readiness {
   ready: boolean;
@@ -62,7 +62,7 @@ function backlogAt(now: Date, queue: TaskSummary | null): Readiness['tasks']['ba
   return Object.fromEntries(
     (queue?.backlog ?? []).map(({ kind, pending, oldestDueAt }) => [
       kind,
-      { pending, oldest_pending_seconds: Math.max(0, Math.floor((now.getTime() - Date.parse(oldestDueAt)) / 1000)) },
+      { pending, oldest_pending_seconds: Math.floor(secondsSince(now, oldestDueAt)) },
     ]),
   );
 }

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { secondsSince } from '../core/clock.js';
 import { RECALL_PHASES, type RecallPhase } from '../core/telemetry.js';
 import type { TaskSummary } from '../storage/types.js';
 
@@ -163,7 +164,7 @@ export class Metrics {
         this.reset();
         const read = queue();
         for (const { kind, oldestDueAt } of read?.summary.backlog ?? [])
-          this.set({ kind }, Math.max(0, (read!.at.getTime() - Date.parse(oldestDueAt)) / 1000));
+          this.set({ kind }, secondsSince(read!.at, oldestDueAt));
       },
     });
     new Gauge({

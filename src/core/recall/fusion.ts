@@ -60,20 +60,17 @@ export function rankByScore(scores: ReadonlyMap<string, number>, depth: number):
 }
 
 /**
- * A candidate's fused sum with the shares of the arms in `reranked` taken from the ranks given there (rank from 1;
- * absent: no share) instead of from the arms' own answers.
+ * A candidate's fused sum with `arm`'s share taken from `ranks` (rank from 1; absent: no share) instead of from the
+ * arm's own answer.
  */
 export function fusedWith(
   candidate: FusedCandidate,
   weights: ArmWeights,
-  reranked: ReadonlyMap<ArmName, ReadonlyMap<string, number>>,
+  arm: ArmName,
+  ranks: ReadonlyMap<string, number>,
 ): number {
-  let fused = candidate.fused;
-  for (const [arm, ranks] of reranked) {
-    const rank = ranks.get(candidate.id);
-    fused += (rank === undefined ? 0 : weights[arm] / (RRF_K + rank)) - (candidate.shares.get(arm) ?? 0);
-  }
-  return fused;
+  const rank = ranks.get(candidate.id);
+  return candidate.fused - (candidate.shares.get(arm) ?? 0) + (rank === undefined ? 0 : weights[arm] / (RRF_K + rank));
 }
 
 /** Interleaves ranked lists by reciprocal rank (equal weights), for an arm that asks more than one question. */

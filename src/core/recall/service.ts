@@ -494,23 +494,20 @@ export class RecallService {
     // place in the index's answer: SQLite's and PostgreSQL's approximate indexes each miss different near
     // neighbours, and a memory one of them proposed and the other found by its words had scored higher on the
     // first (issue 22; BENCHMARKS.md). Where the search is exact the two orders are the same.
-    const reranked = new Map<ArmName, Map<string, number>>();
-    if (this.tuning.vectorRankAmongCandidates && arms.includes('vector'))
-      reranked.set('vector', rankByScore(similarities, armDepth(this.tuning, options.limit)));
+    const vectorRanks =
+      this.tuning.vectorRankAmongCandidates && arms.includes('vector')
+        ? rankByScore(similarities, armDepth(this.tuning, options.limit))
+        : null;
     // `explain` reports the ranks the scores used.
-    for (const result of results) {
-      const ranks = reranked.get(result.arm);
-      if (ranks) result.ids = [...ranks.keys()];
-    }
+    const vectorArm = vectorRanks && results.find((result) => result.arm === 'vector');
+    if (vectorArm) vectorArm.ids = [...vectorRanks.keys()];
 
     const scored: Array<Scored & { features: RankingFeatures; boosts: Boosts }> = [];
     const belowFloor: Scored[] = [];
     for (const [id, memory] of memories) {
       const candidate = candidates.get(id)!;
-      for (const [arm, ranks] of reranked) {
-        if (ranks.has(id)) candidate.signals.add(arm);
-        else candidate.signals.delete(arm);
-      }
+      if (vectorRanks?.has(id)) candidate.signals.add('vector');
+      else if (vectorRanks) candidate.signals.delete('vector');
       const similarity = similarities.get(id)!;
       const fact = candidate.armScores.get('fact') ?? 0;
       const relevance = relevanceOf(Math.max(similarity, fact), coverage.get(id)!);
@@ -535,7 +532,10 @@ export class RecallService {
         coverage: coverage.get(id)!,
         complete: query.terms.length >= 2 && coverage.get(id)! === 1 ? 1 : 0,
         keywordContext: 0, // below, once the turns around are read
-        fused: maxFused > 0 ? fusedWith(candidate, weights, reranked) / maxFused : 0,
+        fused:
+          maxFused > 0
+            ? (vectorRanks ? fusedWith(candidate, weights, 'vector', vectorRanks) : candidate.fused) / maxFused
+            : 0,
         about: isAbout(memory) ? 1 : 0,
         inWindow: query.windows.some((w) => eventTime(memory) >= w.start && eventTime(memory) <= w.end) ? 1 : 0,
       };

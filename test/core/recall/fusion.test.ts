@@ -97,8 +97,8 @@ describe('fusedWith', () => {
       ['b', 1],
       ['a', 2],
     ]);
-    expect(fusedWith(fused.get('a')!, EQUAL, new Map([['vector', swapped]]))).toBeCloseTo(1 / 62 + 1 / 62, 12);
-    expect(fusedWith(fused.get('b')!, EQUAL, new Map([['vector', swapped]]))).toBeCloseTo(1 / 61 + 1 / 61, 12);
+    expect(fusedWith(fused.get('a')!, EQUAL, 'vector', swapped)).toBeCloseTo(1 / 62 + 1 / 62, 12);
+    expect(fusedWith(fused.get('b')!, EQUAL, 'vector', swapped)).toBeCloseTo(1 / 61 + 1 / 61, 12);
   });
 
   it('gives no share to a candidate the ranks leave out, and one to a candidate the arm had not found', () => {
@@ -110,10 +110,7 @@ describe('fusedWith', () => {
       EQUAL,
     );
     const ranks = new Map([['c', 1]]);
-    expect(fusedWith(fused.get('a')!, EQUAL, new Map([['vector', ranks]]))).toBeCloseTo(0, 12);
-    expect(fusedWith(fused.get('c')!, { ...EQUAL, vector: 0.5 }, new Map([['vector', ranks]]))).toBeCloseTo(
-      1 / 61 + 0.5 / 61,
-      12,
-    );
+    expect(fusedWith(fused.get('a')!, EQUAL, 'vector', ranks)).toBeCloseTo(0, 12);
+    expect(fusedWith(fused.get('c')!, { ...EQUAL, vector: 0.5 }, 'vector', ranks)).toBeCloseTo(1 / 61 + 0.5 / 61, 12);
   });
 });
