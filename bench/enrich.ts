@@ -49,7 +49,6 @@ const IN_FLIGHT = 4;
 
 const log = (line: string) => console.log(line);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const load = loadAverages;
 
 async function post(url: string, body: unknown): Promise<void> {
   const response = await fetch(url, {
@@ -107,7 +106,7 @@ async function base(corpus: ScaleCorpus): Promise<string> {
     await waitReady(server.url);
     await post(`${server.url}/v1/workspaces`, { id: WORKSPACE, name: 'enrich bench' });
     const seconds = await ingest(server.url, corpus, 0, SIZE);
-    log(`base: ${SIZE} memories in ${seconds.toFixed(1)} s (load ${load()})`);
+    log(`base: ${SIZE} memories in ${seconds.toFixed(1)} s (load ${loadAverages()})`);
   } finally {
     await server.stop();
   }
@@ -127,12 +126,12 @@ async function run(variant: Variant, baseDir: string, corpus: ScaleCorpus): Prom
   const server = await startBenchServer(serverEnv(dir, variant), variant.root);
   try {
     await waitReady(server.url);
-    const loadBefore = load();
+    const loadBefore = loadAverages();
     const before = await enriched(server.url);
     const ingestSeconds = await ingest(server.url, corpus, SIZE, SIZE + EXTRA);
     const during = (await enriched(server.url)) - before;
     const left = await backlog(server.url);
-    const loadAtStop = load();
+    const loadAtStop = loadAverages();
     const started = performance.now();
     while ((await backlog(server.url)) > 0) await sleep(250);
     const drainSeconds = (performance.now() - started) / 1000;
@@ -142,7 +141,7 @@ async function run(variant: Variant, baseDir: string, corpus: ScaleCorpus): Prom
       `${during} in ${ingestSeconds.toFixed(1)} s = ${Math.round(during / ingestSeconds)} /s`,
       `${left}`,
       `${drainSeconds.toFixed(1)} s = ${Math.round(left / drainSeconds)} /s`,
-      `${loadBefore} / ${loadAtStop} / ${load()} |`,
+      `${loadBefore} / ${loadAtStop} / ${loadAverages()} |`,
     ].join(' | ');
   } finally {
     await server.stop();
@@ -150,7 +149,7 @@ async function run(variant: Variant, baseDir: string, corpus: ScaleCorpus): Prom
   }
 }
 
-log(`machine: ${machineLine()}, load ${load()}`);
+log(`machine: ${machineLine()}, load ${loadAverages()}`);
 log(
   `SQLite, hash embedder; base ${SIZE} memories, then ${EXTRA} more (batches of ${BATCH}, ${IN_FLIGHT} in flight); variants: ${VARIANTS.map(
     (v) =>
@@ -173,4 +172,4 @@ for (let round = 0; round < ROUNDS; round++) {
   const order = round % 2 === 0 ? VARIANTS : [...VARIANTS].reverse();
   for (const variant of order) log(await run(variant, baseDir, corpus));
 }
-log(`\nload after: ${load()}`);
+log(`\nload after: ${loadAverages()}`);

@@ -58,7 +58,6 @@ const IN_FLIGHT = 4;
 
 const log = (line: string) => console.log(line);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const load = loadAverages;
 
 async function json<T = any>(url: string, body?: unknown): Promise<T> {
   const response = await fetch(
@@ -136,7 +135,7 @@ async function ingest(backends: Backend[], corpus: ScaleCorpus): Promise<void> {
       `  ${backend.name}: ingested ${corpus.size} in ${(ms / 1000).toFixed(1)} s = ${Math.round((corpus.size * 1000) / ms)} /s overall; per tenth ${rates.join(', ')} /s`,
     );
     log(
-      `  ${backend.name}: backlog after the ingest: ${tasks.pending} tasks pending, ${tasks.running} running; server peak RSS ${await peakRssMiB(backend.server!.pid)} MiB; load ${load()}`,
+      `  ${backend.name}: backlog after the ingest: ${tasks.pending} tasks pending, ${tasks.running} running; server peak RSS ${await peakRssMiB(backend.server!.pid)} MiB; load ${loadAverages()}`,
     );
   }
 }
@@ -177,7 +176,7 @@ async function questions(backends: Backend[], corpus: ScaleCorpus, label: string
     for (const backend of order)
       results.get(backend.name)!.push({ ...(await ask(backend, question, answer)), kind: question.kind });
   }
-  log(`  ${label}: ${corpus.questions.length} questions (${PER_KIND} a kind), limit 10, load ${load()}`);
+  log(`  ${label}: ${corpus.questions.length} questions (${PER_KIND} a kind), limit 10, load ${loadAverages()}`);
   log(`  | kind | ${backends.map((b) => `${b.name} hit@1 / @5 / @10`).join(' | ')} |`);
   log(`  |---|${backends.map(() => '---').join('|')}|`);
   for (const kind of [...QUESTION_KINDS, 'all'] as const) {
@@ -263,7 +262,7 @@ async function freshSchema(schema: string): Promise<void> {
   await client.end();
 }
 
-log(`machine: ${machineLine()}, load ${load()}`);
+log(`machine: ${machineLine()}, load ${loadAverages()}`);
 log(
   `sizes ${SIZES.join(', ')}; backends ${VARIANTS.map((v) => v.name).join(', ')}${BASELINE ? ` (baseline: ${BASELINE})` : ''}; batches of ${BATCH}, ${IN_FLIGHT} in flight; hash embedder`,
 );
@@ -324,4 +323,4 @@ try {
 } finally {
   await benchServer?.stop();
 }
-log(`\nload after: ${load()}`);
+log(`\nload after: ${loadAverages()}`);
