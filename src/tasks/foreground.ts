@@ -6,6 +6,8 @@
 export class ForegroundActivity {
   private inFlight = 0;
   private waiters: Array<() => void> = [];
+  /** When the last request ended (performance.now()), or -Infinity before any. */
+  private lastEnded = Number.NEGATIVE_INFINITY;
 
   begin(): void {
     this.inFlight++;
@@ -13,25 +15,35 @@ export class ForegroundActivity {
 
   end(): void {
     this.inFlight = Math.max(0, this.inFlight - 1);
+    this.lastEnded = performance.now();
     if (this.inFlight > 0) return;
     // A copy: each waiter takes itself off the list it was on.
     for (const resume of [...this.waiters]) resume();
     this.waiters = [];
   }
 
-  /** Resolves when no request is in flight, or after `maxWaitMs` at the latest. */
-  quiet(maxWaitMs: number): Promise<void> {
-    if (this.inFlight === 0) return Promise.resolve();
+  /**
+   * Resolves when no request is in flight (true), or after `maxWaitMs` at the latest (false: requests kept coming,
+   * and the caller starts anyway).
+   */
+  quiet(maxWaitMs: number): Promise<boolean> {
+    if (this.inFlight === 0) return Promise.resolve(true);
     return new Promise((resolve) => {
-      const timer = setTimeout(done, maxWaitMs);
+      const timer = setTimeout(() => done(false), maxWaitMs);
       const waiters = this.waiters;
-      function done() {
+      const resume = () => done(true);
+      function done(found: boolean) {
         clearTimeout(timer);
-        const at = waiters.indexOf(done);
+        const at = waiters.indexOf(resume);
         if (at >= 0) waiters.splice(at, 1);
-        resolve();
+        resolve(found);
       }
-      waiters.push(done);
+      waiters.push(resume);
     });
+  }
+
+  /** Whether a request is in flight or ended less than `ms` ago: the gap found is one between a client's calls. */
+  servedWithin(ms: number): boolean {
+    return this.inFlight > 0 || performance.now() - this.lastEnded < ms;
   }
 }

@@ -118,7 +118,7 @@ export class TaskRunner {
       const tasks = await this.claim(this.claimSize());
       if (tasks.length === 0) return ran;
       const units: Task[][] = [];
-      while (tasks.length > 0) units.push(this.takeUnit(tasks));
+      while (tasks.length > 0) units.push(this.takeUnit(tasks, this.options.batchSize));
       for (let i = 0; i < units.length; i += this.options.concurrency) {
         await Promise.all(units.slice(i, i + this.options.concurrency).map((unit) => this.execute(unit)));
       }
@@ -140,8 +140,14 @@ export class TaskRunner {
         // Let the event loop read waiting requests first (a task can run start to end without yielding to I/O),
         // then start only in a gap between them.
         await yieldToEventLoop();
-        if (this.options.foregroundWaitMs > 0) await this.foreground.quiet(this.options.foregroundWaitMs);
-        if (this.running) this.begin(this.takeUnit(this.leased));
+        const wait = this.options.foregroundWaitMs;
+        const gapFound = wait > 0 ? await this.foreground.quiet(wait) : true;
+        // In a gap between a client's calls, one task: the next call waits for whatever started in the gap, and a
+        // batch of 32 enrichments held a serial client's recalls at a million memories to an engine p50 of 66 ms
+        // (13 ms one task at a time; BENCHMARKS.md). A batch when the server is idle, or when calls kept coming for
+        // the whole wait: then waiting longer would starve the background, and a batch is the most it gets done.
+        const serving = gapFound && wait > 0 && this.foreground.servedWithin(wait);
+        if (this.running) this.begin(this.takeUnit(this.leased, serving ? 1 : this.options.batchSize));
       }
       // Woken early by a finished task or by new work queued in this process.
       await this.idle(this.options.pollIntervalMs);
@@ -155,13 +161,13 @@ export class TaskRunner {
 
   /**
    * Takes the next unit of work off `queue`: its first task, with the other tasks of that kind behind it (up to
-   * `batchSize`) when the kind runs in batches.
+   * `size` in all) when the kind runs in batches.
    */
-  private takeUnit(queue: Task[]): Task[] {
+  private takeUnit(queue: Task[], size: number): Task[] {
     const first = queue.shift()!;
     if (!this.handlers.get(first.kind)?.batches) return [first];
     const unit = [first];
-    for (let i = 0; i < queue.length && unit.length < this.options.batchSize; ) {
+    for (let i = 0; i < queue.length && unit.length < size; ) {
       if (queue[i]!.kind === first.kind) unit.push(...queue.splice(i, 1));
       else i++;
     }

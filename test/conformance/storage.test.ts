@@ -594,6 +594,30 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
       expect((await s.tasks.counts('2031-01-01T00:00:00.000Z')).pending).toBe(2);
       await s.close();
     });
+
+    it('claims expired leases and due tasks together, oldest first, up to the limit', async () => {
+      const s = await fresh();
+      const task = (n: number, runAt: string) => ({ kind: 'k', workspaceId: null, payload: { n }, runAt });
+      await s.tasks.enqueue([task(1, '2026-01-01T00:00:01.000Z'), task(2, '2026-01-01T00:00:02.000Z')]);
+      // Both leased by a worker that then dies.
+      await s.tasks.claim({ now: '2026-01-01T00:00:05.000Z', leaseUntil: '2026-01-01T00:01:00.000Z', limit: 10 });
+      await s.tasks.enqueue([
+        task(3, '2026-01-01T00:00:00.000Z'),
+        task(4, '2026-01-01T00:00:03.000Z'),
+        task(5, '2026-01-01T00:00:04.000Z'),
+      ]);
+      const now = '2026-01-01T00:02:00.000Z';
+      const first = await s.tasks.claim({ now, leaseUntil: '2026-01-01T00:03:00.000Z', limit: 3 });
+      // The three oldest by run_at: pending 3, then the expired 1 and 2 (answered in id order).
+      expect(first.map((t) => [t.payload.n, t.attempts])).toEqual([
+        [1, 2],
+        [2, 2],
+        [3, 1],
+      ]);
+      const rest = await s.tasks.claim({ now, leaseUntil: '2026-01-01T00:03:00.000Z', limit: 3 });
+      expect(rest.map((t) => t.payload.n)).toEqual([4, 5]);
+      await s.close();
+    });
   });
 
   describe('transactions', () => {

@@ -27,13 +27,30 @@ describe('background work gives way to client requests', () => {
     foreground.begin();
     let resumed = false;
     void foreground.quiet(1_000).then(() => (resumed = true));
+    let found: boolean | undefined;
+    void foreground.quiet(1_000).then((gap) => (found = gap));
     await vi.advanceTimersByTimeAsync(999);
     expect(resumed).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     expect(resumed).toBe(true);
+    // It gave up waiting: no gap was found.
+    expect(found).toBe(false);
     // A later end resumes nobody twice and never goes below zero.
     foreground.end();
     foreground.end();
-    await expect(foreground.quiet(1_000)).resolves.toBeUndefined();
+    await expect(foreground.quiet(1_000)).resolves.toBe(true);
+  });
+
+  it('tells a gap between calls from an idle server', () => {
+    vi.useFakeTimers();
+    const foreground = new ForegroundActivity();
+    expect(foreground.servedWithin(1_000)).toBe(false);
+    foreground.begin();
+    expect(foreground.servedWithin(1_000)).toBe(true);
+    foreground.end();
+    vi.advanceTimersByTime(999);
+    expect(foreground.servedWithin(1_000)).toBe(true);
+    vi.advanceTimersByTime(1);
+    expect(foreground.servedWithin(1_000)).toBe(false);
   });
 });

@@ -7,6 +7,7 @@ import { CoreEvents } from '../../src/core/events.js';
 import type { Logger } from '../../src/core/logger.js';
 import { openSqliteStorage } from '../../src/storage/sqlite/open.js';
 import type { SqlStorage } from '../../src/storage/sql/storage.js';
+import { ForegroundActivity } from '../../src/tasks/foreground.js';
 import { TaskRunner } from '../../src/tasks/runner.js';
 
 const silent: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -67,5 +68,38 @@ describe('a task runner with a batching kind', () => {
     const failed = await storage.tasks.list({ status: 'failed', limit: 10 });
     expect(failed.map((t) => [t.payload.n, t.lastError])).toEqual([[13, 'thirteen']]);
     expect((await storage.tasks.counts(isoNow(systemClock))).pending).toBe(0);
+  });
+
+  describe('started beside client requests', () => {
+    const served = async (foreground: ForegroundActivity, ns: number[]) => {
+      const gapRunner = new TaskRunner(
+        storage,
+        systemClock,
+        new CoreEvents(storage.workspaces),
+        { ...OPTIONS, concurrency: 1, foregroundWaitMs: 60_000 },
+        silent,
+        foreground,
+      );
+      const seen: number[][] = [];
+      gapRunner.registerBatch('test.batch', async (tasks) => {
+        seen.push(tasks.map((t) => t.payload.n as number));
+      });
+      await enqueue('test.batch', ns);
+      gapRunner.start();
+      while (seen.flat().length < ns.length) await new Promise((r) => setTimeout(r, 10));
+      await gapRunner.stop();
+      return seen;
+    };
+
+    it('runs one task at a time in the gaps between calls, so that the next call waits for one task only', async () => {
+      const foreground = new ForegroundActivity();
+      foreground.begin();
+      foreground.end();
+      expect(await served(foreground, [1, 2, 3])).toEqual([[1], [2], [3]]);
+    });
+
+    it('runs batches when no client has called for the whole wait', async () => {
+      expect(await served(new ForegroundActivity(), [1, 2, 3, 4, 5])).toEqual([[1, 2, 3, 4], [5]]);
+    });
   });
 });

@@ -15,7 +15,7 @@ export const TASKS = {
     min: 1,
     max: 1_000,
     meaning:
-      'enrichment tasks run together as one batch (one read, one embedding call, one commit for all): larger batches drain a backlog faster, while each holds the server a little longer between client requests',
+      "enrichment tasks run together as one batch (one read, one embedding call, one commit for all) when no client has called for the foreground wait, or when calls kept coming for all of it; in the gaps between a client's calls they run one at a time, so that its next call waits for one task only: larger batches drain an idle server's backlog faster",
   }),
   foregroundWaitMs: integer({
     name: 'MEMD_TASK_FOREGROUND_WAIT_MS',
@@ -23,7 +23,7 @@ export const TASKS = {
     min: 0,
     max: 60_000,
     meaning:
-      'how long background work (a task, or a batch) waits for a gap between client requests before it starts anyway: shorter lets enrichment keep closer pace with sustained writes, at some cost to their latency; 0 never waits',
+      'how long background work waits for a gap between client requests before it starts anyway (then as a batch); a gap within this long of a call gets one task: shorter lets enrichment keep closer pace with sustained writes, at some cost to their latency; 0 never waits, and always runs batches',
   }),
   pollIntervalMs: integer({
     name: 'MEMD_TASK_POLL_MS',

@@ -15,6 +15,7 @@ import * as checkpointRevision from './0014_checkpoint_revision.js';
 import * as erasures from './0017_erasures.js';
 import * as documentPassages from './0018_document_passages.js';
 import * as taskClaimOrder from './0019_task_claim_order.js';
+import * as taskBacklog from './0020_task_backlog.js';
 
 export interface VersionedMigration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
@@ -37,6 +38,7 @@ export const MIGRATIONS: Record<string, VersionedMigration> = {
   '0017_erasures': erasures,
   '0018_document_passages': documentPassages,
   '0019_task_claim_order': taskClaimOrder,
+  '0020_task_backlog': taskBacklog,
 };
 
 /** The schema versions this build knows, in order (what `memd doctor` compares a database against). */

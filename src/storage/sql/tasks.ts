@@ -1,4 +1,4 @@
-import { sql, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { TasksTable } from '../database.js';
 import { json, parseJsonObject, toIso, toIsoOrNull } from '../rows.js';
 import type { KindBacklog, NewTask, Task, TaskCounts, TaskStatus, TaskStore, TaskSummary } from '../types.js';
@@ -46,26 +46,39 @@ export class SqlTaskStore implements TaskStore {
 
   async claim(options: { now: string; leaseUntil: string; limit: number }): Promise<Task[]> {
     const { db, engine } = this.ctx;
+    // The due tasks are read as two ordered scans, each by its own index range and stopped at the limit, then merged:
+    // "pending and due, or running with an expired lease" as one OR made SQLite read both whole ranges and sort them
+    // (103 ms a claim, on the main thread, with 950,000 tasks queued after a million-memory ingest).
+    const due = (status: 'pending' | 'running', dueBy: 'run_at' | 'lease_until', strictly: boolean) => {
+      let scan = db
+        .selectFrom('tasks')
+        .select(['id', 'run_at'])
+        .where('status', '=', status)
+        .where(dueBy, strictly ? '<' : '<=', options.now)
+        .orderBy('run_at')
+        .orderBy('id')
+        .limit(options.limit);
+      // Several API nodes may claim at once on Postgres; SQLite has a single writer.
+      if (engine.dialect === 'postgres') scan = scan.forUpdate().skipLocked();
+      return scan;
+    };
     const rows = await db
       .updateTable('tasks')
       .set((eb) => ({ status: 'running', lease_until: options.leaseUntil, attempts: eb('attempts', '+', 1) }))
-      .where('id', 'in', (eb) => {
-        let due = eb
-          .selectFrom('tasks')
-          .select('id')
-          .where((w) =>
-            w.or([
-              w.and([w('status', '=', 'pending'), w('run_at', '<=', options.now)]),
-              w.and([w('status', '=', 'running'), w('lease_until', '<', options.now)]),
-            ]),
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom(
+            eb
+              .selectFrom(due('pending', 'run_at', false).as('pending'))
+              .selectAll()
+              .unionAll(eb.selectFrom(due('running', 'lease_until', true).as('expired')).selectAll())
+              .as('due'),
           )
-          .orderBy('run_at')
-          .orderBy('id')
-          .limit(options.limit);
-        // Several API nodes may claim at once on Postgres; SQLite has a single writer.
-        if (engine.dialect === 'postgres') due = due.forUpdate().skipLocked();
-        return due;
-      })
+          .select('due.id')
+          .orderBy('due.run_at')
+          .orderBy('due.id')
+          .limit(options.limit),
+      )
       .returningAll()
       .execute();
     return rows.map(toTask).sort((a, b) => a.id - b.id);
@@ -121,18 +134,34 @@ export class SqlTaskStore implements TaskStore {
   }
 
   async summary(now: string): Promise<TaskSummary> {
-    const state = sql<string>`CASE WHEN status = 'pending' AND run_at > ${now} THEN 'scheduled' ELSE status END`;
-    const rows = await this.ctx.db
+    const { db, engine } = this.ctx;
+    // Counted from the tasks_backlog index (status, kind, run_at) alone, and off the main thread where the engine
+    // can (SQLite's reader thread): with a million tasks queued, health and metrics read this at every scrape.
+    const byState = db
       .selectFrom('tasks')
-      .select(['kind', state.as('state'), (eb) => eb.fn.countAll().as('n'), (eb) => eb.fn.min('run_at').as('oldest')])
-      // By position: Postgres does not see two parameterised CASEs as one expression.
-      .groupBy([sql`1`, sql`2`])
-      .execute();
+      .select([
+        'status',
+        'kind',
+        (eb) => eb.fn.countAll().as('n'),
+        // Pending but not yet due: a retry's backoff, a sweep's next run.
+        (eb) => eb.fn.sum(eb.case().when('run_at', '>', now).then(1).else(0).end()).as('later'),
+        (eb) => eb.fn.min('run_at').as('oldest'),
+      ])
+      .groupBy(['status', 'kind']);
+    const [rows] = await engine.read(db, [byState]);
     const counts: TaskCounts = { pending: 0, scheduled: 0, running: 0, failed: 0 };
     const backlog: KindBacklog[] = [];
-    for (const r of rows) {
-      counts[r.state as keyof TaskCounts] += Number(r.n);
-      if (r.state === 'pending') backlog.push({ kind: r.kind, pending: Number(r.n), oldestDueAt: toIso(r.oldest) });
+    for (const r of rows!) {
+      const n = Number(r.n);
+      if (r.status !== 'pending') {
+        counts[r.status as Exclude<keyof TaskCounts, 'scheduled'>] += n;
+        continue;
+      }
+      const later = Number(r.later);
+      counts.scheduled += later;
+      counts.pending += n - later;
+      // The oldest pending task of a kind is a due one whenever any is due.
+      if (n > later) backlog.push({ kind: r.kind, pending: n - later, oldestDueAt: toIso(r.oldest) });
     }
     return { counts, backlog: backlog.sort((a, b) => a.kind.localeCompare(b.kind)) };
   }
