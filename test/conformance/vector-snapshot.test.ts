@@ -87,7 +87,7 @@ describe('HNSW snapshot (SQLite)', () => {
     expect(readdirSync(`${path}.hnsw`)).toContain('manifest.json');
 
     const second = await start(path);
-    expect(lastWarmUp).toEqual({ vectors: 200, fromSnapshot: 200 });
+    expect(lastWarmUp).toEqual({ vectors: 200, fromSnapshot: 200, sealed: true });
     for (const [n, i] of [3, 50, 199].entries()) {
       const after = await nearest(second, seeded(i));
       expect(after).toEqual(before[n]);
@@ -116,7 +116,7 @@ describe('HNSW snapshot (SQLite)', () => {
 
     const restarted = await start(path);
     // 100 in the snapshot, 4 of them changed or gone; 20 new and 1 new vector.
-    expect(lastWarmUp).toEqual({ vectors: 117, fromSnapshot: 96 });
+    expect(lastWarmUp).toEqual({ vectors: 117, fromSnapshot: 96, sealed: false });
     for (const [i, m] of added.entries()) expect((await nearest(restarted, seeded(1_000 + i))).index[0]).toBe(m.id);
     // The rewritten memory is found by its new vector, not by its old one.
     expect((await nearest(restarted, seeded(2_000))).index[0]).toBe(kept[0]!.id);
@@ -134,6 +134,26 @@ describe('HNSW snapshot (SQLite)', () => {
     await restarted.close();
   });
 
+  it('a sealed snapshot is trusted for one opening only: a run that dies after opening leaves its writes checked', async () => {
+    const { path, storage: first } = await seededDatabase('sealed', 40);
+    await first.close(); // sealed: the database names this snapshot
+
+    // A run that opens the database (taking the seal), writes, and dies: its files are copied as they are on disk
+    // mid-run (database, its write-ahead log, and the snapshot of the clean close before), and started elsewhere.
+    const running = await start(path);
+    expect(lastWarmUp).toEqual({ vectors: 40, fromSnapshot: 40, sealed: true });
+    const written = memory('ws_a', 'written after the seal was taken', seeded(500));
+    await running.memories.insert([written]);
+    const copy = join(dir, 'sealed-crashed.sqlite');
+    for (const suffix of ['', '-wal', '.hnsw']) cpSync(`${path}${suffix}`, `${copy}${suffix}`, { recursive: true });
+    await running.close();
+
+    const restarted = await start(copy);
+    expect(lastWarmUp).toEqual({ vectors: 41, fromSnapshot: 40, sealed: false });
+    expect((await nearest(restarted, seeded(500))).index[0]).toBe(written.id);
+    await restarted.close();
+  });
+
   it('a damaged snapshot is ignored and the graphs are built from the database', async () => {
     const { path, storage: first, memories } = await seededDatabase('damaged', 50);
     await first.close();
@@ -141,7 +161,7 @@ describe('HNSW snapshot (SQLite)', () => {
       if (name.endsWith('.usearch')) writeFileSync(join(`${path}.hnsw`, name), 'not a graph');
 
     const second = await start(path);
-    expect(lastWarmUp).toEqual({ vectors: 50, fromSnapshot: 0 });
+    expect(lastWarmUp).toEqual({ vectors: 50, fromSnapshot: 0, sealed: false });
     for (const i of [0, 25, 49]) expect((await nearest(second, seeded(i))).index[0]).toBe(memories[i]!.id);
     await second.close();
   });
@@ -154,7 +174,7 @@ describe('HNSW snapshot (SQLite)', () => {
     saved.save(snapshot);
 
     const loaded = new WorkspaceVectorIndexes({ ...DEFAULT_VECTOR_INDEX, dimensions: DIMS });
-    expect(loaded.load(snapshot)).toBe(true);
+    expect(loaded.load(snapshot)).toBe('unverified');
     loaded.upsert('ws', [entry(4)]); // written after the warm-up's scan passed it
     loaded.upsert('ws', [entry(3)]); // rewritten: the write, not the snapshot, is authoritative
     const { embedding, ...stored } = entry(1);

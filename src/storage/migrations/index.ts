@@ -45,7 +45,8 @@ export const MIGRATIONS: Record<string, VersionedMigration> = {
 export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
 
 /** Brings the database to the latest schema; throws with the failing migration's name. */
-export async function migrateToLatest(db: Kysely<any>, dialect: SqlDialect, schema?: string): Promise<void> {
+/** Runs every migration the database has not run; answers how many ran. */
+export async function migrateToLatest(db: Kysely<any>, dialect: SqlDialect, schema?: string): Promise<number> {
   const migrations: Record<string, Migration> = {};
   for (const [name, migration] of Object.entries(MIGRATIONS)) {
     migrations[name] = { up: (kysely) => migration.up(kysely, dialect) };
@@ -66,4 +67,5 @@ export async function migrateToLatest(db: Kysely<any>, dialect: SqlDialect, sche
       cause: error,
     });
   }
+  return results?.filter((r) => r.status === 'Success').length ?? 0;
 }

@@ -45,7 +45,9 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sql
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   try {
-    await migrateExclusively(options.url, options.schema, () => migrateToLatest(db, 'postgres', options.schema));
+    await migrateExclusively(options.url, options.schema, async () => {
+      await migrateToLatest(db, 'postgres', options.schema);
+    });
   } catch (error) {
     await db.destroy().catch(() => undefined);
     // At start the operator needs the driver's own words (refused, authentication failed), not the API's 503.

@@ -126,6 +126,8 @@ export interface SearchEngine {
 export interface WarmUpReport {
   vectors: number;
   fromSnapshot: number;
+  /** The snapshot was sealed (saved at the last clean close, the database not opened since): no row was checked. */
+  sealed: boolean;
 }
 
 /** How many of the nearest a best-effort filtered search looks through: a selective filter needs a wide net. */

@@ -36,6 +36,18 @@ export async function openSqliteStorage(options: SqliteOptions): Promise<SqlStor
   }
 }
 
+/** The meta key of the seal of the HNSW snapshot saved at the last clean close (vector-snapshot.ts). */
+const SEAL = 'vector_snapshot_seal';
+
+/** The seal the database holds, taken out of it: a snapshot is sealed for one opening only. */
+function takeSnapshotSeal(database: Database.Database): string | null {
+  const hasMeta = database.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'`).get();
+  if (!hasMeta) return null;
+  const row = database.prepare(`SELECT value FROM meta WHERE key = ?`).get(SEAL) as { value: string } | undefined;
+  if (row) database.prepare(`DELETE FROM meta WHERE key = ?`).run(SEAL);
+  return row?.value ?? null;
+}
+
 /** Opens the database this process owns (`owner`: see claimDatabase; null for an in-memory one). */
 async function openDatabase(options: SqliteOptions, owner: OwnerLock | null): Promise<SqlStorage> {
   const database = new Database(options.path);
@@ -50,7 +62,9 @@ async function openDatabase(options: SqliteOptions, owner: OwnerLock | null): Pr
   sqliteVec.load(database);
 
   const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
-  await migrateToLatest(db, 'sqlite');
+  // Taken before anything writes, migrations included: a later crash leaves no seal, so the next start checks.
+  const sealed = takeSnapshotSeal(database);
+  const migrated = await migrateToLatest(db, 'sqlite');
   seedPlannerStatistics(database);
   const vectors = new WorkspaceVectorIndexes({
     ...DEFAULT_VECTOR_INDEX,
@@ -61,7 +75,13 @@ async function openDatabase(options: SqliteOptions, owner: OwnerLock | null): Pr
   const reader = options.path === ':memory:' ? null : new SqliteReader(options.path);
   // The HNSW graphs are saved beside the database file at close and loaded at start (vector-snapshot.ts).
   const snapshotDir = options.path === ':memory:' ? null : `${options.path}.hnsw`;
-  const engine = new SqliteSearchEngine(vectors, options.annMinSize ?? 0, reader, snapshotDir);
+  const engine = new SqliteSearchEngine(
+    vectors,
+    options.annMinSize ?? 0,
+    reader,
+    snapshotDir,
+    migrated === 0 ? sealed : null,
+  );
   const wal = new WalSync(options.path === ':memory:' ? null : `${options.path}-wal`);
   const optimize = setInterval(() => database.pragma('optimize'), 60 * 60_000);
   optimize.unref();
@@ -77,6 +97,9 @@ async function openDatabase(options: SqliteOptions, owner: OwnerLock | null): Pr
     await merging;
     // Measured statistics for the next start (cheap: only tables that changed enough are analysed).
     database.pragma('optimize');
+    // engine.close saved the snapshot: the database names it as what it holds, until it is next opened.
+    if (engine.savedSeal)
+      database.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)`).run(SEAL, engine.savedSeal);
     await reader?.close();
     await wal.close();
     // The HNSW snapshot is saved (engine.close ran before this): the next owner may start.

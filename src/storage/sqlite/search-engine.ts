@@ -92,6 +92,10 @@ function byWorkspace<T extends { workspaceId: string }>(entries: readonly T[]): 
 export class SqliteSearchEngine implements SearchEngine {
   readonly dialect = 'sqlite' as const;
   private warm = false;
+  /** What the constructor loaded from a sealed snapshot, for warmUp; null: warmUp loads. */
+  private preloaded: 'sealed' | 'unverified' | 'none' | null = null;
+  /** The seal of the snapshot the last close saved, for the database to keep (open.ts); null: none saved. */
+  savedSeal: string | null = null;
 
   constructor(
     private readonly vectors: WorkspaceVectorIndexes,
@@ -101,7 +105,14 @@ export class SqliteSearchEngine implements SearchEngine {
     private readonly reader: SqliteReader | null = null,
     /** Where the HNSW graphs are saved at close and loaded from at start (vector-snapshot.ts); null: never saved. */
     private readonly snapshotDir: string | null = null,
-  ) {}
+    /**
+     * The seal the database held when opened (open.ts), or null. A snapshot with this seal is loaded here, before
+     * anything can write, and trusted as it is.
+     */
+    sealed: string | null = null,
+  ) {
+    if (snapshotDir !== null && sealed !== null) this.preloaded = vectors.load(snapshotDir, sealed);
+  }
 
   /**
    * Runs reads on the reader thread, or here inside a transaction (whose uncommitted writes only this
@@ -299,12 +310,20 @@ export class SqliteSearchEngine implements SearchEngine {
 
   /**
    * Builds the HNSW graphs from the active memories' vectors, or loads the snapshot of the last clean stop and checks
-   * it against them (a memory it holds with another vector, or does not hold, is upserted; one the database no longer
+   * it against them (unless it is sealed: see the constructor) (a memory it holds with another vector, or does not hold, is upserted; one the database no longer
    * holds as active is removed). Until then searches scan exactly.
    */
   async warmUp(db: Kysely<Database>): Promise<WarmUpReport> {
     await this.reader?.start();
-    const restored = this.snapshotDir !== null && this.vectors.load(this.snapshotDir);
+    const loaded = this.preloaded ?? (this.snapshotDir === null ? 'none' : this.vectors.load(this.snapshotDir));
+    this.preloaded = null;
+    if (loaded === 'sealed') {
+      // Saved at the last clean close, and the database not opened since: it holds what the rows hold.
+      this.warm = true;
+      const held = this.vectors.totalSize();
+      return { vectors: held, fromSnapshot: held, sealed: true };
+    }
+    const restored = loaded === 'unverified';
     let fromSnapshot = 0;
     let vectors = 0;
     let afterSeq = 0;
@@ -349,14 +368,15 @@ export class SqliteSearchEngine implements SearchEngine {
     }
     if (restored) this.vectors.dropUnverified();
     this.warm = true;
-    return { vectors, fromSnapshot };
+    return { vectors, fromSnapshot, sealed: false };
   }
 
   /** Saves the graphs for the next start when they are complete (a snapshot is a shortcut, never required). */
   close(): void {
+    this.savedSeal = null;
     if (this.warm && this.snapshotDir) {
       try {
-        this.vectors.save(this.snapshotDir);
+        this.savedSeal = this.vectors.save(this.snapshotDir);
       } catch {
         // The next start builds from the database, as it would without a snapshot.
         removeSnapshot(this.snapshotDir);

@@ -298,9 +298,9 @@ export class WorkspaceVectorIndexes {
     this.unverified.delete(workspaceId);
   }
 
-  /** Writes every graph and its groups under `dir` (vector-snapshot.ts). */
-  save(dir: string): void {
-    writeSnapshot(
+  /** Writes every graph and its groups under `dir` (vector-snapshot.ts); answers the snapshot's seal. */
+  save(dir: string): string {
+    return writeSnapshot(
       dir,
       this.options,
       [...this.workspaces].map(([workspaceId, index]) => ({
@@ -312,29 +312,39 @@ export class WorkspaceVectorIndexes {
   }
 
   /**
-   * Replaces what is held with the snapshot under `dir` when there is a usable one made with these options. Its
-   * memories stay unverified until `confirm` finds them in the database as they are; `dropUnverified` removes the
-   * rest. False (and nothing held) when there is none or it does not load: the caller builds from the database.
+   * Replaces what is held with the snapshot under `dir` when there is a usable one made with these options.
+   * 'sealed' when its seal is `sealed` (what the database held at its last clean close, not opened since): it holds
+   * exactly the database's active vectors. 'unverified' otherwise: its memories stay unverified until `confirm` finds
+   * them in the database as they are, and `dropUnverified` removes the rest. 'none' (and nothing held) when there is
+   * none or it does not load: the caller builds from the database.
    */
-  load(dir: string): boolean {
+  load(dir: string, sealed: string | null = null): 'sealed' | 'unverified' | 'none' {
     this.clear();
     const snapshot = readSnapshot(dir, this.options);
-    if (!snapshot) return false;
+    if (!snapshot) return 'none';
+    const trusted = sealed !== null && snapshot.seal === sealed;
     try {
-      for (const { workspaceId, graph, groups } of snapshot) {
+      for (const { workspaceId, graph, groups } of snapshot.workspaces) {
         const index = this.indexFor(workspaceId);
         index.graph.load(graph);
         index.restore(groups);
         if (index.graph.size() !== index.nodes)
           throw new Error(`the graph of ${workspaceId} has ${index.graph.size()} nodes, its groups ${index.nodes}`);
-        this.unverified.set(workspaceId, new Set(index.memories.keys()));
+        if (!trusted) this.unverified.set(workspaceId, new Set(index.memories.keys()));
       }
-      return true;
+      return trusted ? 'sealed' : 'unverified';
     } catch {
       // A damaged snapshot is only lost time: build from the database instead.
       this.clear();
-      return false;
+      return 'none';
     }
+  }
+
+  /** How many memories the graphs of every workspace hold. */
+  totalSize(): number {
+    let n = 0;
+    for (const index of this.workspaces.values()) n += index.memories.size;
+    return n;
   }
 
   /**

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import {
   closeSync,
   fsyncSync,
@@ -36,6 +36,11 @@ export interface SnapshotWorkspace {
 
 interface Manifest {
   format: number;
+  /**
+   * A random name written with the snapshot, and into the database at the clean close that saved it. A database
+   * that still holds it when opened was not written since (opening takes it out), so its rows need no checking.
+   */
+  seal?: string;
   options: VectorIndexOptions;
   workspaces: SnapshotWorkspace[];
 }
@@ -64,12 +69,12 @@ function flush(path: string): void {
   }
 }
 
-/** Writes the graphs and then the manifest naming them, and removes the files of earlier snapshots. */
+/** Writes the graphs and then the manifest naming them, and removes the files of earlier snapshots. Answers its seal. */
 export function writeSnapshot(
   dir: string,
   options: VectorIndexOptions,
   workspaces: ReadonlyArray<{ workspaceId: string; graph: Index; groups: SnapshotGroups }>,
-): void {
+): string {
   mkdirSync(dir, { recursive: true });
   const generation = `${Date.now().toString(36)}-${process.pid}`;
   const entries = workspaces.map(({ workspaceId, graph, groups }, i): SnapshotWorkspace => {
@@ -78,7 +83,8 @@ export function writeSnapshot(
     flush(join(dir, file));
     return { workspaceId, graph: file, sha256: fileDigest(join(dir, file)), groups };
   });
-  const manifest: Manifest = { format: FORMAT, options, workspaces: entries };
+  const seal = randomUUID();
+  const manifest: Manifest = { format: FORMAT, seal, options, workspaces: entries };
   const staged = join(dir, `${generation}.manifest.tmp`);
   writeFileSync(staged, JSON.stringify(manifest));
   flush(staged);
@@ -86,6 +92,7 @@ export function writeSnapshot(
   flush(dir);
   for (const name of readdirSync(dir))
     if (name !== MANIFEST && !name.startsWith(generation)) rmSync(join(dir, name), { force: true });
+  return seal;
 }
 
 const sameOptions = (a: VectorIndexOptions, b: VectorIndexOptions): boolean =>
@@ -95,16 +102,24 @@ const sameOptions = (a: VectorIndexOptions, b: VectorIndexOptions): boolean =>
   a.expansionAdd === b.expansionAdd &&
   a.expansionSearch === b.expansionSearch;
 
+/** A snapshot read back: its graphs (files as full paths), and its seal (null: written before seals). */
+export interface Snapshot {
+  seal: string | null;
+  workspaces: SnapshotWorkspace[];
+}
+
 /**
- * The snapshot under `dir` (graph files as full paths), or null: none, unreadable, made with other index options, or
- * a graph file that is not the one written.
+ * The snapshot under `dir`, or null: none, unreadable, made with other index options, or a graph file that is not
+ * the one written.
  */
-export function readSnapshot(dir: string, options: VectorIndexOptions): SnapshotWorkspace[] | null {
+export function readSnapshot(dir: string, options: VectorIndexOptions): Snapshot | null {
   try {
     const manifest = JSON.parse(readFileSync(join(dir, MANIFEST), 'utf8')) as Manifest;
     if (manifest.format !== FORMAT || !sameOptions(manifest.options, options)) return null;
     const workspaces = manifest.workspaces.map((w) => ({ ...w, graph: join(dir, w.graph) }));
-    return workspaces.every((w) => fileDigest(w.graph) === w.sha256) ? workspaces : null;
+    return workspaces.every((w) => fileDigest(w.graph) === w.sha256)
+      ? { seal: manifest.seal ?? null, workspaces }
+      : null;
   } catch {
     return null;
   }
