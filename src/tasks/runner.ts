@@ -141,12 +141,11 @@ export class TaskRunner {
         // then start only in a gap between them.
         await yieldToEventLoop();
         const wait = this.options.foregroundWaitMs;
-        const gapFound = wait > 0 ? await this.foreground.quiet(wait) : true;
         // In a gap between a client's calls, one task: the next call waits for whatever started in the gap, and a
         // batch of 32 enrichments held a serial client's recalls at a million memories to an engine p50 of 66 ms
         // (13 ms one task at a time; BENCHMARKS.md). A batch when the server is idle, or when calls kept coming for
         // the whole wait: then waiting longer would starve the background, and a batch is the most it gets done.
-        const serving = gapFound && wait > 0 && this.foreground.servedWithin(wait);
+        const serving = wait > 0 && (await this.foreground.quiet(wait)) && this.foreground.servedWithin(wait);
         if (this.running) this.begin(this.takeUnit(this.leased, serving ? 1 : this.options.batchSize));
       }
       // Woken early by a finished task or by new work queued in this process.

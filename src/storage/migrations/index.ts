@@ -44,8 +44,7 @@ export const MIGRATIONS: Record<string, VersionedMigration> = {
 /** The schema versions this build knows, in order (what `memd doctor` compares a database against). */
 export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
 
-/** Brings the database to the latest schema; throws with the failing migration's name. */
-/** Runs every migration the database has not run; answers how many ran. */
+/** Brings the database to the latest schema; answers how many migrations ran, throws with the failing one's name. */
 export async function migrateToLatest(db: Kysely<any>, dialect: SqlDialect, schema?: string): Promise<number> {
   const migrations: Record<string, Migration> = {};
   for (const [name, migration] of Object.entries(MIGRATIONS)) {

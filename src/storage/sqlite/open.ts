@@ -39,7 +39,11 @@ export async function openSqliteStorage(options: SqliteOptions): Promise<SqlStor
 /** The meta key of the seal of the HNSW snapshot saved at the last clean close (vector-snapshot.ts). */
 const SEAL = 'vector_snapshot_seal';
 
-/** The seal the database holds, taken out of it: a snapshot is sealed for one opening only. */
+/**
+ * The seal the database holds, taken out of it: a snapshot is sealed for one opening only. Read on the raw
+ * connection before migrations run, when `meta` may not exist yet (a new file); written back at close through
+ * `storage.meta`.
+ */
 function takeSnapshotSeal(database: Database.Database): string | null {
   const hasMeta = database.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'`).get();
   if (!hasMeta) return null;
@@ -98,12 +102,12 @@ async function openDatabase(options: SqliteOptions, owner: OwnerLock | null): Pr
     // Measured statistics for the next start (cheap: only tables that changed enough are analysed).
     database.pragma('optimize');
     // engine.close saved the snapshot: the database names it as what it holds, until it is next opened.
-    if (engine.savedSeal)
-      database.prepare(`INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)`).run(SEAL, engine.savedSeal);
+    if (engine.savedSeal) await storage.meta.set(SEAL, engine.savedSeal);
     await reader?.close();
     await wal.close();
     // The HNSW snapshot is saved (engine.close ran before this): the next owner may start.
     owner?.release();
   };
-  return new SqlStorage(db, engine, close, () => wal.sync());
+  const storage = new SqlStorage(db, engine, close, () => wal.sync());
+  return storage;
 }

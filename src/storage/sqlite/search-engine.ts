@@ -310,8 +310,9 @@ export class SqliteSearchEngine implements SearchEngine {
 
   /**
    * Builds the HNSW graphs from the active memories' vectors, or loads the snapshot of the last clean stop and checks
-   * it against them (unless it is sealed: see the constructor) (a memory it holds with another vector, or does not hold, is upserted; one the database no longer
-   * holds as active is removed). Until then searches scan exactly.
+   * it against them (a memory it holds with another vector, or does not hold, is upserted; one the database no longer
+   * holds as active is removed). A sealed snapshot (see the constructor) is taken as it is. Until then searches scan
+   * exactly.
    */
   async warmUp(db: Kysely<Database>): Promise<WarmUpReport> {
     await this.reader?.start();
