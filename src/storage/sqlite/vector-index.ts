@@ -387,9 +387,14 @@ export class WorkspaceVectorIndexes {
     const index = this.workspaces.get(workspaceId);
     const nodes = index?.nodes ?? 0;
     if (!index || nodes === 0 || k <= 0) return vectors.map(() => []);
-    return vectors.map((vector) => {
-      for (let wanted = Math.min(nodes, k + 8); ; wanted = Math.min(nodes, wanted * 4)) {
-        const matches = index.graph.search(vector, wanted, 1);
+    const first = Math.min(nodes, k + 8);
+    // Several vectors (a write batch's duplicate checks, an enrichment batch's neighbours) go to the graph in one
+    // call, which usearch spreads over every core: the write path's searches held the main thread for a third of
+    // an ingest (BENCHMARKS.md, "Ingest and the HNSW work").
+    const together = vectors.length > 1 ? index.graph.search([...vectors], first, 0) : null;
+    return vectors.map((vector, v) => {
+      for (let wanted = first; ; wanted = Math.min(nodes, wanted * 4)) {
+        const matches = together && wanted === first ? together.get(v) : index.graph.search(vector, wanted, 1);
         const found: Neighbour[] = [];
         const { distances } = matches;
         const keys = keysAsNumbers(matches.keys);
