@@ -21,7 +21,9 @@
  * a built copy of another version, e.g. `git archive main | tar -x -C /tmp/main`, node_modules linked, `npx tsc -p
  * tsconfig.build.json`: its servers run beside this build's, named `<backend>@baseline`, each in its own data
  * directory and schema; ingest and questions alternate between all of them), SCALE_BASELINE_BACKENDS (those of
- * SCALE_BACKENDS the baseline runs too; all of them).
+ * SCALE_BACKENDS the baseline runs too; all of them), SCALE_EMBEDDER (hash; `local` is a model that knows synonyms,
+ * at the sizes it can ingest), SCALE_NAMES (first × last names in use, e.g. `10x10`: 100 names make each name as
+ * common in 10,000 memories as the full 100 × 100 are in 1,000,000).
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -47,6 +49,8 @@ const POOL = process.env.SCALE_PG_POOL ?? '10';
 const SHOW_DIFF = Number(process.env.SCALE_SHOW_DIFF ?? 0);
 const BASELINE = process.env.SCALE_BASELINE;
 const BASELINE_BACKENDS = (process.env.SCALE_BASELINE_BACKENDS ?? BACKENDS.join(',')).split(',').map((b) => b.trim());
+const EMBEDDER = process.env.SCALE_EMBEDDER ?? 'hash';
+const [FIRST_NAMES, LAST_NAMES] = (process.env.SCALE_NAMES ?? '100x100').split('x').map(Number);
 /** Every server of the run: this build's backends, then the baseline's (named `<backend>@baseline`). */
 const VARIANTS: Array<{ name: string; root: string | undefined }> = [
   ...BACKENDS.map((name) => ({ name, root: undefined })),
@@ -264,13 +268,13 @@ async function freshSchema(schema: string): Promise<void> {
 
 log(`machine: ${machineLine()}, load ${loadAverages()}`);
 log(
-  `sizes ${SIZES.join(', ')}; backends ${VARIANTS.map((v) => v.name).join(', ')}${BASELINE ? ` (baseline: ${BASELINE})` : ''}; batches of ${BATCH}, ${IN_FLIGHT} in flight; hash embedder`,
+  `sizes ${SIZES.join(', ')}; backends ${VARIANTS.map((v) => v.name).join(', ')}${BASELINE ? ` (baseline: ${BASELINE})` : ''}; batches of ${BATCH}, ${IN_FLIGHT} in flight; ${EMBEDDER} embedder; ${FIRST_NAMES} × ${LAST_NAMES} names`,
 );
 if (benchServer) log(`postgres: ${benchServer.describe}`);
 try {
   for (const size of SIZES) {
     log(`\n== ${size} memories`);
-    const corpus = new ScaleCorpus(size, { questionsPerKind: PER_KIND });
+    const corpus = new ScaleCorpus(size, { questionsPerKind: PER_KIND, firstNames: FIRST_NAMES, lastNames: LAST_NAMES });
     const backends: Backend[] = [];
     const fresh: Backend[] = [];
     for (const { name, root } of VARIANTS) {
@@ -282,7 +286,7 @@ try {
       mkdirSync(dir, { recursive: true });
       const env: Record<string, string> = {
         MEMD_DATA_DIR: dir,
-        MEMD_EMBEDDING_PROVIDER: 'hash',
+        MEMD_EMBEDDING_PROVIDER: EMBEDDER,
         MEMD_RECALL_CACHE_ENTRIES: '0',
       };
       if (name.startsWith('postgres')) {
