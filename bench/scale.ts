@@ -274,7 +274,11 @@ if (benchServer) log(`postgres: ${benchServer.describe}`);
 try {
   for (const size of SIZES) {
     log(`\n== ${size} memories`);
-    const corpus = new ScaleCorpus(size, { questionsPerKind: PER_KIND, firstNames: FIRST_NAMES, lastNames: LAST_NAMES });
+    const corpus = new ScaleCorpus(size, {
+      questionsPerKind: PER_KIND,
+      firstNames: FIRST_NAMES,
+      lastNames: LAST_NAMES,
+    });
     const backends: Backend[] = [];
     const fresh: Backend[] = [];
     for (const { name, root } of VARIANTS) {
