@@ -261,6 +261,12 @@ export interface MemoryStore {
     page: { limit: number; cursor?: string | undefined },
   ): Promise<Page<Memory>>;
   count(workspaceId: string, filter: MemoryFilter): Promise<number>;
+  /** Those of `ids` that memories in one of `statuses` are derived from (facts, insights), in one read. */
+  sourcesOfDerived(
+    workspaceId: string,
+    ids: readonly string[],
+    statuses: readonly MemoryStatus[],
+  ): Promise<Set<string>>;
   /** How many memories matching the filter there are of each type and subtype. */
   countByKind(workspaceId: string, filter: MemoryFilter): Promise<KindCount[]>;
   /** The newest `limit` memories matching the filter, as graph nodes (graph analysis, snapshots). */

@@ -14,7 +14,13 @@ export type TaskHandler = (task: Task) => Promise<void>;
  * the same result as running them one by one. Idempotent like a TaskHandler: a batch that fails runs again task by
  * task, and one whose worker died runs again after its leases.
  */
-export type TaskBatchHandler = (tasks: readonly Task[]) => Promise<void>;
+export type TaskBatchHandler = (tasks: readonly Task[], giveWay: GiveWay) => Promise<void>;
+/**
+ * Called by a long task between its steps: resolves at once when no client request is in flight, else when none is
+ * (or after a bound). A task runs from one step to the next without reading the socket, so without this a request
+ * that arrives while it runs waits for all of it.
+ */
+export type GiveWay = () => Promise<void>;
 
 export interface TaskRunnerOptions {
   concurrency: number;
@@ -30,6 +36,12 @@ export interface TaskRunnerOptions {
 const MAX_BACKOFF_MS = 5 * 60_000;
 /** Tasks leased per claim, per unit of concurrency: every claim and every completion is a commit. */
 const CLAIM_BATCH_FACTOR = 8;
+/**
+ * The longest a task waits at one of its steps for client requests to finish. A recall at a million memories takes
+ * 10-20 ms, so a serial client's call is waited out; requests that overlap without a gap (a bulk ingest) slow a
+ * batch of enrichment by at most this per step, not by the foreground wait.
+ */
+const GIVE_WAY_MAX_MS = 50;
 
 /**
  * Runs queued tasks from the database: leases a batch at a time, runs up to `concurrency` at once, records
@@ -67,6 +79,15 @@ export class TaskRunner {
   ) {
     this.unsubscribe = events.onTasksQueued(() => this.wake?.());
   }
+
+  /** Handed to batch handlers (see GiveWay); with a foreground wait of 0 background work never waits. */
+  private readonly giveWay: GiveWay = async () => {
+    const wait = Math.min(GIVE_WAY_MAX_MS, this.options.foregroundWaitMs);
+    if (wait === 0) return;
+    // Lets the event loop read a request that arrived while the task ran, so that it counts as in flight.
+    await yieldToEventLoop();
+    await this.foreground.quiet(wait);
+  };
 
   register(kind: string, handler: TaskHandler): void {
     this.add(kind, { run: (tasks) => handler(tasks[0]!), batches: false });
@@ -230,7 +251,7 @@ export class TaskRunner {
     const handler = this.handlers.get(task.kind);
     try {
       if (!handler) throw new Error(`no handler for task kind '${task.kind}'`);
-      await this.telemetry.task({ kind: task.kind, ids: unit.map((t) => t.id) }, () => handler.run(unit));
+      await this.telemetry.task({ kind: task.kind, ids: unit.map((t) => t.id) }, () => handler.run(unit, this.giveWay));
       // Recorded in the next batch; a crash before that only repeats idempotent work.
       for (const { id } of unit) this.completed.push(id);
       this.finished[this.advanceTo(this.clock.now().getTime()) % 60]! += unit.length;

@@ -197,6 +197,22 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
       await s.close();
     });
 
+    it('names the memories that others are derived from, by status and in the workspace only', async () => {
+      const s = await fresh();
+      const [parent, other, bare] = ['parent', 'other', 'bare'].map((c, i) => memory('ws_a', c, axisVector(DIMS, i)));
+      const fact = (of: string, content: string) =>
+        memory('ws_a', content, axisVector(DIMS, 3), { source_memory_id: of, source_scope: 'fact' });
+      const deletedFact = fact(other!.id, 'other, a fact');
+      await s.memories.insert([parent!, other!, bare!, fact(parent!.id, 'parent, a fact'), deletedFact]);
+      await s.memories.update('ws_a', deletedFact.id, { status: 'deleted' });
+      const ids = [parent!.id, other!.id, bare!.id];
+      expect(await s.memories.sourcesOfDerived('ws_a', ids, ['active', 'archived'])).toEqual(new Set([parent!.id]));
+      expect(await s.memories.sourcesOfDerived('ws_a', ids, ['deleted'])).toEqual(new Set([other!.id]));
+      expect((await s.memories.sourcesOfDerived('ws_b', ids, ['active', 'deleted'])).size).toBe(0);
+      expect((await s.memories.sourcesOfDerived('ws_a', [], ['active'])).size).toBe(0);
+      await s.close();
+    });
+
     it('hard delete removes the memory, its vector, keyword entry and edges', async () => {
       const s = await fresh();
       const a = memory('ws_a', 'zebra crossing', axisVector(DIMS, 0));

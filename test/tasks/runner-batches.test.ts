@@ -102,4 +102,63 @@ describe('a task runner with a batching kind', () => {
       expect(await served(new ForegroundActivity(), [1, 2, 3, 4, 5])).toEqual([[1, 2, 3, 4], [5]]);
     });
   });
+
+  describe('giving way between steps', () => {
+    /** Runs one batch whose handler gives way once; answers the order of what happened, `request` events included. */
+    const stepped = async (
+      foregroundWaitMs: number,
+      request: (foreground: ForegroundActivity, events: string[]) => void,
+    ) => {
+      const foreground = new ForegroundActivity();
+      const stepRunner = new TaskRunner(
+        storage,
+        systemClock,
+        new CoreEvents(storage.workspaces),
+        { ...OPTIONS, concurrency: 1, foregroundWaitMs },
+        silent,
+        foreground,
+      );
+      const events: string[] = [];
+      let done!: () => void;
+      const finished = new Promise<void>((resolve) => {
+        done = resolve;
+      });
+      stepRunner.registerBatch('test.batch', async (_tasks, giveWay) => {
+        events.push('first step');
+        request(foreground, events);
+        const started = performance.now();
+        await giveWay();
+        events.push(`second step after ${Math.round(performance.now() - started) >= 40 ? '40 ms or more' : 'less'}`);
+        done();
+      });
+      await enqueue('test.batch', [1]);
+      stepRunner.start();
+      await finished;
+      await stepRunner.stop();
+      return { events, foreground };
+    };
+
+    it('waits while a client request is in flight, and goes on when it ends', async () => {
+      const { events } = await stepped(1_000, (foreground, log) => {
+        foreground.begin();
+        setTimeout(() => {
+          log.push('request ended');
+          foreground.end();
+        }, 20);
+      });
+      expect(events).toEqual(['first step', 'request ended', 'second step after less']);
+    });
+
+    it('waits a bounded time under requests that never leave a gap', async () => {
+      const { events, foreground } = await stepped(1_000, (f) => f.begin());
+      expect(events).toEqual(['first step', 'second step after 40 ms or more']);
+      foreground.end();
+    });
+
+    it('does not wait when the foreground wait is 0', async () => {
+      const { events, foreground } = await stepped(0, (f) => f.begin());
+      expect(events).toEqual(['first step', 'second step after less']);
+      foreground.end();
+    });
+  });
 });

@@ -40,6 +40,8 @@ interface EnrichDeps {
   telemetry?: Telemetry;
 }
 
+const noWait = async (): Promise<void> => undefined;
+
 /**
  * The background half of the write pipeline: LLM classification and tiers (when configured), atomic facts,
  * automatic links, and the steps features add (contradiction checks). It runs over a batch of tasks at once: one
@@ -69,20 +71,30 @@ export class MemoryEnricher {
   /** One task: a batch of one. */
   readonly handle = (task: Task): Promise<void> => this.handleMany([task]);
 
-  readonly handleMany = async (tasks: readonly Task[]): Promise<void> => {
+  /**
+   * `giveWay` is awaited between steps: the caller's chance to let client requests go first (the task runner waits
+   * while one is in flight). Each step is a few milliseconds at most at a million memories; the whole batch more.
+   */
+  readonly handleMany = async (tasks: readonly Task[], giveWay: () => Promise<void> = noWait): Promise<void> => {
     const byWorkspace = new Map<string, EnrichPayload[]>();
     for (const task of tasks) {
       const list = byWorkspace.get(task.workspaceId!) ?? [];
       list.push(task.payload as unknown as EnrichPayload);
       byWorkspace.set(task.workspaceId!, list);
     }
-    for (const [workspaceId, payloads] of byWorkspace) await this.enrich(workspaceId, payloads);
+    for (const [workspaceId, payloads] of byWorkspace) await this.enrich(workspaceId, payloads, giveWay);
   };
 
-  private async enrich(workspaceId: string, payloads: readonly EnrichPayload[]): Promise<void> {
+  private async enrich(
+    workspaceId: string,
+    payloads: readonly EnrichPayload[],
+    giveWay: () => Promise<void>,
+  ): Promise<void> {
     const { storage, llm, log } = this.deps;
-    const step = <T>(name: string, work: () => Promise<T>) =>
-      this.telemetry.span(`memory.enrich.${name}`, work, { 'memd.enrich.batch': payloads.length });
+    const step = async <T>(name: string, work: () => Promise<T>) => {
+      await giveWay();
+      return this.telemetry.span(`memory.enrich.${name}`, work, { 'memd.enrich.batch': payloads.length });
+    };
     const ids = [...new Set(payloads.map((p) => p.memory_id))];
     const [found, embeddings] = await Promise.all([
       storage.memories.getMany(workspaceId, ids),
@@ -110,6 +122,7 @@ export class MemoryEnricher {
       }),
     );
     for (const extra of this.extraSteps) await step(extra.name, () => extra.step(targets));
+    await giveWay();
     await this.deps.events.memoriesChanged(workspaceId);
   }
 
@@ -139,16 +152,18 @@ export class MemoryEnricher {
   /** The atomic facts of the memories not decomposed yet, embedded in one call. */
   private async decompose(memories: readonly Memory[]): Promise<{ facts: NewMemory[]; edges: Association[] }> {
     const { storage, embedder, clock } = this.deps;
-    const pending: Array<{ memory: Memory; sentences: string[] }> = [];
-    for (const memory of memories) {
+    const split = memories.flatMap((memory) => {
       const sentences = factSentences(memory);
-      if (sentences.length === 0) continue;
-      const already = await storage.memories.count(memory.workspace_id, {
-        sourceMemoryId: memory.id,
-        statuses: ['active', 'archived'],
-      });
-      if (already === 0) pending.push({ memory, sentences });
-    }
+      return sentences.length > 0 ? [{ memory, sentences }] : [];
+    });
+    if (split.length === 0) return { facts: [], edges: [] };
+    // A batch is of one workspace (handleMany groups by it); decomposed before means a re-run after a crash.
+    const decomposed = await storage.memories.sourcesOfDerived(
+      split[0]!.memory.workspace_id,
+      split.map(({ memory }) => memory.id),
+      ['active', 'archived'],
+    );
+    const pending = split.filter(({ memory }) => !decomposed.has(memory.id));
     if (pending.length === 0) return { facts: [], edges: [] };
     const vectors = await embedder.embed(pending.flatMap((p) => p.sentences.map(normaliseContent)));
     const now = isoNow(clock);

@@ -478,6 +478,23 @@ export class SqlMemoryStore implements MemoryStore {
     return Number(row.n);
   }
 
+  async sourcesOfDerived(
+    workspaceId: string,
+    ids: readonly string[],
+    statuses: readonly MemoryStatus[],
+  ): Promise<Set<string>> {
+    if (ids.length === 0 || statuses.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('memories')
+      .select('source_memory_id')
+      .distinct()
+      .where('workspace_id', '=', workspaceId)
+      .where('source_memory_id', 'in', [...ids])
+      .where('status', 'in', [...statuses])
+      .execute();
+    return new Set(rows.map((r) => r.source_memory_id!));
+  }
+
   async vectorSearch(workspaceId: string, vector: Float32Array, options: VectorSearchOptions): Promise<VectorHit[]> {
     return (await this.vectorSearchMany(workspaceId, [vector], options))[0]!;
   }
