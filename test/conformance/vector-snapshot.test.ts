@@ -7,22 +7,13 @@ import type { SqlStorage } from '../../src/storage/sql/storage.js';
 import type { NewMemory } from '../../src/storage/types.js';
 import { openSqliteStorage } from '../../src/storage/sqlite/open.js';
 import { DEFAULT_VECTOR_INDEX, WorkspaceVectorIndexes } from '../../src/storage/sqlite/vector-index.js';
-import { memory, workspace } from '../support/records.js';
+import { memory, seededVector, workspace } from '../support/records.js';
 
 const DIMS = 16;
 const dir = mkdtempSync(join(tmpdir(), 'memd-vector-snapshot-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A reproducible unit vector per seed, spread over every dimension. */
-function seeded(seed: number): Float32Array {
-  let state = seed * 7919 + 17;
-  const v = Float32Array.from({ length: DIMS }, () => {
-    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-    return state / 2 ** 31 - 0.5;
-  });
-  const norm = Math.hypot(...v);
-  return v.map((x) => x / norm);
-}
+const seeded = (seed: number): Float32Array => seededVector(DIMS, seed);
 
 let lastWarmUp: WarmUpReport | null = null;
 

@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_VECTOR_INDEX, WorkspaceVectorIndexes } from '../../src/storage/sqlite/vector-index.js';
+import { seededVector } from '../support/records.js';
 
 const DIMS = 24;
 
-/** A reproducible unit vector per seed. */
-function seeded(seed: number): Float32Array {
-  let state = seed * 7919 + 17;
-  const v = Float32Array.from({ length: DIMS }, () => {
-    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-    return state / 2 ** 31 - 0.5;
-  });
-  const norm = Math.hypot(...v);
-  return v.map((x) => x / norm);
-}
+const seeded = (seed: number): Float32Array => seededVector(DIMS, seed);
 
 /** 600 memories, every fifth an original and the rest derived (facts), so a filter for originals rejects most. */
 function indexes(): WorkspaceVectorIndexes {

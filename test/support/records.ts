@@ -18,6 +18,17 @@ export function axisVector(dimensions: number, axis: number, spill = 0): Float32
   return v.map((x) => x / norm);
 }
 
+/** A reproducible unit vector per seed, spread over every dimension. */
+export function seededVector(dimensions: number, seed: number): Float32Array {
+  let state = seed * 7919 + 17;
+  const v = Float32Array.from({ length: dimensions }, () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31 - 0.5;
+  });
+  const norm = Math.hypot(...v);
+  return v.map((x) => x / norm);
+}
+
 export function memory(
   workspaceId: string,
   content: string,
