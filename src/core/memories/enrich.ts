@@ -40,7 +40,8 @@ interface EnrichDeps {
   telemetry?: Telemetry;
 }
 
-const noWait = async (): Promise<void> => undefined;
+/** The caller's chance, between steps, to let client requests go first (the task runner's `GiveWay`). */
+type GiveWay = () => Promise<void>;
 
 /**
  * The background half of the write pipeline: LLM classification and tiers (when configured), atomic facts,
@@ -68,14 +69,11 @@ export class MemoryEnricher {
     this.neighbourCount = Math.max(this.neighbourCount, options.neighbours ?? 0);
   }
 
-  /** One task: a batch of one. */
-  readonly handle = (task: Task): Promise<void> => this.handleMany([task]);
-
   /**
-   * `giveWay` is awaited between steps: the caller's chance to let client requests go first (the task runner waits
-   * while one is in flight). Each step is a few milliseconds at most at a million memories; the whole batch more.
+   * `giveWay` is awaited between steps (the task runner waits while a client request is in flight). Each step is a
+   * few milliseconds at most at a million memories; the whole batch more.
    */
-  readonly handleMany = async (tasks: readonly Task[], giveWay: () => Promise<void> = noWait): Promise<void> => {
+  readonly handleMany = async (tasks: readonly Task[], giveWay: GiveWay): Promise<void> => {
     const byWorkspace = new Map<string, EnrichPayload[]>();
     for (const task of tasks) {
       const list = byWorkspace.get(task.workspaceId!) ?? [];
@@ -88,7 +86,7 @@ export class MemoryEnricher {
   private async enrich(
     workspaceId: string,
     payloads: readonly EnrichPayload[],
-    giveWay: () => Promise<void>,
+    giveWay: GiveWay,
   ): Promise<void> {
     const { storage, llm, log } = this.deps;
     const step = async <T>(name: string, work: () => Promise<T>) => {
