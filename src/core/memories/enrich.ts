@@ -83,11 +83,7 @@ export class MemoryEnricher {
     for (const [workspaceId, payloads] of byWorkspace) await this.enrich(workspaceId, payloads, giveWay);
   };
 
-  private async enrich(
-    workspaceId: string,
-    payloads: readonly EnrichPayload[],
-    giveWay: GiveWay,
-  ): Promise<void> {
+  private async enrich(workspaceId: string, payloads: readonly EnrichPayload[], giveWay: GiveWay): Promise<void> {
     const { storage, llm, log } = this.deps;
     const step = async <T>(name: string, work: () => Promise<T>) => {
       await giveWay();
