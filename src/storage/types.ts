@@ -302,6 +302,17 @@ export interface MemoryStore {
     },
   ): Promise<KeywordHit[]>;
   /**
+   * Of the newest `scan` memories holding every `required` term (as `keywordSearch` matches them), the `k` whose
+   * vectors are nearest to `vector`, nearest first (equal similarities newest first); `score` is the similarity.
+   * Only the `k` kept are read with their ranking columns.
+   */
+  nearestHolding(
+    workspaceId: string,
+    required: readonly KeywordTerm[],
+    vector: Float32Array,
+    options: { scan: number; k: number; filter?: MemoryFilter },
+  ): Promise<KeywordHit[]>;
+  /**
    * The memories that pass the filter written at most `reach` places before or after one of the given write
    * positions (`seq`, counting every memory of the database), in write order: what conversation adjacency is decided
    * from (core/recall/conversation.ts).

@@ -196,6 +196,35 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
     await s.close();
   });
 
+  it('nearest holding a term: the k nearest of its newest matches, nearest first, within the workspace and filter', async () => {
+    const s = await fresh();
+    // Dave's memories written in order 0..4, each a step further from axis 0; Erin's is the nearest of all.
+    const dave = [0, 0.3, 0.6, 0.9, 1.2].map((spill, i) =>
+      memory('ws_a', `Dave note ${i}`, axisVector(DIMS, 0, spill), { status: i === 1 ? 'archived' : 'active' }),
+    );
+    const erin = memory('ws_a', 'Erin note', axisVector(DIMS, 0));
+    const elsewhere = memory('ws_b', 'Dave note elsewhere', axisVector(DIMS, 0));
+    await s.memories.insert([...dave, erin, elsewhere]);
+    const nearest = async (scan: number, k: number) =>
+      (await s.memories.nearestHolding('ws_a', ['dave'], axisVector(DIMS, 0), { scan, k })).map((h) => h.id);
+    expect(await nearest(10, 2)).toEqual([dave[0]!.id, dave[2]!.id]);
+    // Only the newest `scan` matches are measured: of the last two written, the nearer first.
+    expect(await nearest(2, 5)).toEqual([dave[3]!.id, dave[4]!.id]);
+    const hits = await s.memories.nearestHolding('ws_a', ['dave'], axisVector(DIMS, 0), { scan: 10, k: 1 });
+    expect(hits[0]!.score).toBeCloseTo(1, 5);
+    expect(hits[0]!.similarity).toBe(hits[0]!.score);
+    expect(hits[0]!.memory.content).toBe('Dave note 0');
+    expect(
+      await s.memories.nearestHolding('ws_a', ['dave'], axisVector(DIMS, 0), {
+        scan: 10,
+        k: 10,
+        filter: { statuses: ['archived'] },
+      }),
+    ).toMatchObject([{ id: dave[1]!.id }]);
+    expect(await s.memories.nearestHolding('ws_a', [], axisVector(DIMS, 0), { scan: 10, k: 10 })).toEqual([]);
+    await s.close();
+  });
+
   it('filters by source scope (null-safe) and by event time, which falls back to the creation time', async () => {
     const s = await fresh();
     const plain = memory('ws_a', 'plain', axisVector(DIMS, 0), { created_at: '2024-03-10T10:00:00.000Z' });

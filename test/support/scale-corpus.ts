@@ -116,6 +116,18 @@ const OBJECTS: Array<[string, string]> = [
   ['bucket', 'pail'],
   ['shovel', 'spade'],
 ];
+/**
+ * The other words of the paraphrases for the words the memories hold ("try out" for "test", "pendant" for
+ * "necklace"): what an embedding model that knows synonyms would see as the same.
+ */
+export const OTHER_WORDS: ReadonlyArray<readonly [other: string, stored: string]> = [
+  ...ACTIONS.flatMap(({ base, past, otherBase, otherPast }) => [
+    [otherBase, base] as const,
+    [otherPast, past] as const,
+  ]),
+  ...OBJECTS.map(([stored, other]) => [other, stored] as const),
+];
+
 const ADJECTIVES =
   'tiny old shiny heavy red blue antique broken new wooden silver green fragile enormous vintage cheap expensive dusty striped yellow'.split(
     ' ',

@@ -8,7 +8,13 @@ import {
   type Storage,
 } from '../../storage/types.js';
 import { interleave, type ArmResult } from './fusion.js';
-import { inverseDocumentFrequency, keywordScoresOf, scoredTerms, type KeywordEvidence } from './keyword-score.js';
+import {
+  holdsEveryWord,
+  inverseDocumentFrequency,
+  keywordScoresOf,
+  scoredTerms,
+  type KeywordEvidence,
+} from './keyword-score.js';
 import type { ProcessedQuery } from './query.js';
 import type { MatchCountCache } from './match-counts.js';
 
@@ -31,6 +37,11 @@ export interface ArmInput {
   keywordEvidence: Promise<KeywordEvidence>;
   /** What the arms read on the way: candidates' ranking columns and their similarity to the query. */
   seen: SeenMemories;
+  /**
+   * What the query asks about the entities it names, embedded (topical.ts), and how many of an entity's newest
+   * memories the entity arm orders by it; null when the query names none.
+   */
+  topical: { vector: Float32Array; scan: number } | null;
 }
 
 /**
@@ -298,22 +309,48 @@ function otherTerms(query: ProcessedQuery, entity: string): string[] {
 const MAX_ENTITIES = 3;
 
 /**
- * Entity-anchored candidates: memories that name the entity and share other query words, ranked by BM25.
- * One search per named entity (at most three), interleaved.
+ * Entity-anchored candidates: memories that name the entity and share other query words, ranked by BM25, and, unless
+ * one of them holds every word of the query, those of its memories nearest to what the query asks about it
+ * (`nearestAbout`), interleaved. One list per named entity (at most three), interleaved.
  */
 export async function entityArm(input: ArmInput): Promise<ArmResult> {
   const { query, filter, depth } = input;
+  const holdsEvery = holdsEveryWord(query);
   const lists = await Promise.all(
     query.entities.slice(0, MAX_ENTITIES).map(async (entity) => {
       const others = otherTerms(query, entity);
-      const hits = await byKeywordEvidence(
-        input,
-        await boundedKeywordSearch(input, others, [entity], wordsOf(query, others), filter),
-      );
-      return hits.map((h) => h.id);
+      const found = await boundedKeywordSearch(input, others, [entity], wordsOf(query, others), filter);
+      const byWords = await byKeywordEvidence(input, found);
+      // A memory holding every word of the query needs no help from meaning (the `complete` feature ranks it), and
+      // skipping the scan then saves its cost where a name is common (a city named in 1,000 memories at 100,000).
+      const byTopic =
+        input.topical && !found.some((hit) => holdsEvery(hit.memory.content))
+          ? await nearestAbout(input, input.topical, entity)
+          : [];
+      return interleave([byWords.map((h) => h.id), byTopic]);
     }),
   );
   return { arm: 'entity', ids: interleave(lists).slice(0, depth) };
+}
+
+/**
+ * The entity's memories nearest to what the query asks about it, among its newest `topical.scan`: when a name is in
+ * hundreds of memories, BM25 over the query's words favours the shortest of them (the name is all they match), and
+ * the one about what was asked, in other words ("pendant" for "necklace"), was not a candidate at all (issue 24).
+ */
+async function nearestAbout(
+  { storage, workspaceId, filter, depth, seen }: ArmInput,
+  topical: NonNullable<ArmInput['topical']>,
+  entity: string,
+): Promise<string[]> {
+  const hits = await storage.memories.nearestHolding(workspaceId, [entity], topical.vector, {
+    scan: topical.scan,
+    k: depth,
+    filter,
+  });
+  // Their rows serve ranking; their similarity is to the topical query, not the query, so it is not kept in `seen`.
+  for (const hit of hits) seen.rows.set(hit.id, hit.memory);
+  return hits.map((hit) => hit.id);
 }
 
 /**

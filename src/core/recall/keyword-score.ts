@@ -105,3 +105,19 @@ export interface KeywordEvidence {
 /** BM25 of each text under this recall's keyword evidence. */
 export const keywordScoresOf = (evidence: KeywordEvidence, texts: readonly string[]): number[] =>
   bm25Scores(evidence.terms, evidence.idf, texts);
+
+/**
+ * Whether a text holds every content word of the query (each as one of its forms), the words compared by their
+ * Porter stems as the keyword index compares them ("examined" holds "examine"). False for a query of fewer than
+ * two words: one word held says little.
+ */
+export function holdsEveryWord(query: ProcessedQuery): (text: string) => boolean {
+  if (query.terms.length < 2) return () => false;
+  const words = scoredTerms(query)
+    .slice(0, query.terms.length)
+    .map((term) => term.words[0]!);
+  return (text) => {
+    const stems = new Set(textStems(text));
+    return words.every((forms) => [...forms].some((s) => stems.has(s)));
+  };
+}

@@ -9,6 +9,11 @@ export interface RankingFeatures {
   keyword: number;
   /** Cosine similarity of the memory and the query (negative as 0). */
   similarity: number;
+  /**
+   * Cosine similarity of the memory and what the query asks about the entities it names (topical.ts); 0 when it names
+   * none. Among many memories naming one person it is what tells them apart.
+   */
+  topical: number;
   /** Best cosine similarity of one of its atomic facts. */
   fact: number;
   /** Share of the query's words the memory contains. */

@@ -45,7 +45,8 @@ import {
   type ArmWeights,
   type FusedCandidate,
 } from './fusion.js';
-import { keywordScoresOf, type KeywordEvidence } from './keyword-score.js';
+import { holdsEveryWord, keywordScoresOf, type KeywordEvidence } from './keyword-score.js';
+import { topicalText } from './topical.js';
 import { CONTEXT_DISTANCE_DECAY, rankingScorer, type RankingFeatures, type RankingWeights } from './ranking.js';
 import { expand, graphArm, NOT_KNOWLEDGE_LINKS } from './graph.js';
 import { classifyIntent } from './intent.js';
@@ -77,6 +78,8 @@ export interface RecallTuning {
   disabledArms: readonly ArmName[];
   /** The vector arm's share of the fused sum from the candidates' rank in similarity among all of them (score()). */
   vectorRankAmongCandidates: boolean;
+  /** The entity arm also orders this many of a named entity's newest memories by the `topical` query (0: not). */
+  topicalScan: number;
 }
 
 export const DEFAULT_TUNING: RecallTuning = {
@@ -84,6 +87,7 @@ export const DEFAULT_TUNING: RecallTuning = {
   ranking: {
     keyword: 2,
     similarity: 1.5,
+    topical: 3,
     fact: 0.25,
     coverage: 1,
     complete: 1,
@@ -100,6 +104,7 @@ export const DEFAULT_TUNING: RecallTuning = {
   backlinks: true,
   disabledArms: [],
   vectorRankAmongCandidates: true,
+  topicalScan: 500,
 };
 
 /** Changes to the default tuning; arm and ranking weights not named keep their default. */
@@ -145,6 +150,12 @@ export interface RecallDeps {
 }
 
 /** What the arms found: fused candidates, and the rows and similarities their searches read on the way. */
+/** The query's vector, and that of what it asks about the entities it names (topical.ts), when it names any. */
+interface QueryVectors {
+  query: Float32Array;
+  topical: Float32Array | undefined;
+}
+
 interface Retrieved {
   candidates: Map<string, FusedCandidate>;
   rows: ReadonlyMap<string, MemoryCandidate>;
@@ -242,12 +253,17 @@ export class RecallService {
     const options = resolveOptions(request, intents, query.windows.length > 0);
 
     const embeddingStarted = performance.now();
-    const [vector] = await this.telemetry.recallPhase('embed_query', () => this.deps.queryEmbedder.embed([queryText]));
+    // One call for both: what the query asks about the entities it names is embedded beside it (topical.ts).
+    const topicalQuery = this.tuning.ranking.topical > 0 || this.tuning.topicalScan > 0 ? topicalText(query) : null;
+    const [vector, topical] = await this.telemetry.recallPhase('embed_query', () =>
+      this.deps.queryEmbedder.embed(topicalQuery === null ? [queryText] : [queryText, topicalQuery]),
+    );
     const embeddingMs = performance.now() - embeddingStarted;
 
-    const retrieved = await this.retrieve(workspaceId, query, vector!, options, intents.includes('entity'));
+    const vectors: QueryVectors = { query: vector!, topical };
+    const retrieved = await this.retrieve(workspaceId, query, vectors, options, intents.includes('entity'));
     const { ranked, turns, belowFloor } = await this.telemetry.recallPhase('rank', () =>
-      this.score(workspaceId, query, vector!, retrieved, options, now),
+      this.score(workspaceId, query, vectors, retrieved, options, now),
     );
     const withNeighbours = await this.spreadToNeighbours(workspaceId, ranked, turns, options);
     const withExpansion = await this.expandAssociations(workspaceId, withNeighbours, options);
@@ -301,7 +317,7 @@ export class RecallService {
   private async retrieve(
     workspaceId: string,
     query: ProcessedQuery,
-    vector: Float32Array,
+    { query: vector, topical }: QueryVectors,
     options: ResolvedOptions,
     entityIntent: boolean,
   ): Promise<Retrieved> {
@@ -322,6 +338,7 @@ export class RecallService {
       keywordSearches: new Map(),
       keywordEvidence: evidence,
       seen,
+      topical: topical && this.tuning.topicalScan > 0 ? { vector: topical, scan: this.tuning.topicalScan } : null,
     };
     const optional: Array<Promise<ArmResult>> = [];
     const { telemetry } = this;
@@ -449,7 +466,7 @@ export class RecallService {
   private async score(
     workspaceId: string,
     query: ProcessedQuery,
-    vector: Float32Array,
+    { query: vector, topical }: QueryVectors,
     { candidates, rows, similarity: searched, arms, results, backlinks, keywordEvidence: evidence }: Retrieved,
     options: ResolvedOptions,
     now: Date,
@@ -462,10 +479,17 @@ export class RecallService {
       similarity: searched,
     });
     const ids = [...memories.keys()];
+    const coverageOf = termCoverage(query.terms, query.termForms);
+    const coverage = new Map(ids.map((id) => [id, coverageOf(memories.get(id)!.content)]));
+    // What the query asks about the entities it names ranks only where no candidate holds every word of the query:
+    // there words decide, and a nearer topical vector of a memory missing a word must not outrank one holding them
+    // all (issue 24; test/conformance/recall-at-scale.test.ts). The entity arm skips its scan alike.
+    const holdsEvery = holdsEveryWord(query);
+    const topicalRanks = topical !== undefined && !ids.some((id) => holdsEvery(memories.get(id)!.content));
     // The searches and the read of the other candidates measured their similarity; left are fact-arm parents the
-    // dense search did not meet.
-    const unmeasured = ids.filter((id) => !searched.has(id));
-    const embeddings = await storage.memories.getEmbeddings(workspaceId, unmeasured);
+    // dense search did not meet. When the topical query ranks, every candidate's vector is read to measure it.
+    const toRead = topicalRanks ? ids : ids.filter((id) => !searched.has(id));
+    const embeddings = await storage.memories.getEmbeddings(workspaceId, toRead);
     // Keyword evidence: BM25 over each candidate's own words (keyword-score.ts), whichever arm found it, relative to
     // the best of this query, times the square root of the share of query words the memory holds, so that the best
     // of weak matches (one common word) does not score as a full match. (Linear coverage measured 0.700 recall@10 on
@@ -475,8 +499,6 @@ export class RecallService {
       ids.map((id) => memories.get(id)!.content),
     );
     const bestKeyword = Math.max(0, ...bm25);
-    const coverageOf = termCoverage(query.terms, query.termForms);
-    const coverage = new Map(ids.map((id) => [id, coverageOf(memories.get(id)!.content)]));
     const keyword = new Map(
       ids.map((id, i) => [id, bestKeyword > 0 ? (bm25[i]! / bestKeyword) * Math.sqrt(coverage.get(id)!) : 0]),
     );
@@ -528,6 +550,7 @@ export class RecallService {
       const features: RankingFeatures = {
         keyword: keyword.get(id)!,
         similarity,
+        topical: topicalRanks && embeddings.has(id) ? cosine(topical, embeddings.get(id)!) : 0,
         fact,
         coverage: coverage.get(id)!,
         complete: query.terms.length >= 2 && coverage.get(id)! === 1 ? 1 : 0,

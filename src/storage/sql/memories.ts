@@ -550,6 +550,47 @@ export class SqlMemoryStore implements MemoryStore {
     return rows!.map(({ score, ...row }) => ({ id: row.id, score: Number(score), ...toCandidateRow(row) }));
   }
 
+  async nearestHolding(
+    workspaceId: string,
+    required: readonly KeywordTerm[],
+    vector: Float32Array,
+    options: { scan: number; k: number; filter?: MemoryFilter },
+  ): Promise<KeywordHit[]> {
+    const terms = nonBlank(required);
+    if (terms.length === 0 || options.k <= 0 || options.scan <= 0) return [];
+    const { db, engine } = this.ctx;
+    const newest = engine
+      .keywordRanking(
+        db,
+        { terms: [], required: terms, order: 'newest' },
+        options.scan,
+        workspaceId,
+        options.filter ?? {},
+      )
+      .as('hits');
+    // Similarity over the scanned seqs first, and the columns of the k nearest only.
+    const nearest = db
+      .selectFrom(newest)
+      .select(['hits.seq', this.similarityTo('hits.seq', vector).as('similarity')])
+      .orderBy('similarity', 'desc')
+      .orderBy('hits.seq', 'desc')
+      .limit(options.k)
+      .as('nearest');
+    const rows = db
+      .selectFrom(nearest)
+      .innerJoin('memories', 'memories.seq', 'nearest.seq')
+      .select(CANDIDATE_COLUMNS.map((column) => `memories.${column}` as const))
+      .select('nearest.similarity')
+      .where('nearest.similarity', 'is not', null)
+      .orderBy('nearest.similarity', 'desc')
+      .orderBy('nearest.seq', 'desc');
+    const [found] = await engine.read(db, [rows]);
+    return found!.map((row) => {
+      const hit = toCandidateRow(row);
+      return { id: row.id, score: hit.similarity!, ...hit };
+    });
+  }
+
   async keywordMatchCounts(
     workspaceId: string,
     queries: ReadonlyArray<readonly KeywordTerm[]>,

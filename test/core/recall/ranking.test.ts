@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { rankingScorer, type RankingFeatures } from '../../../src/core/recall/ranking.js';
 
 const ZERO: RankingFeatures = {
+  topical: 0,
   keyword: 0,
   similarity: 0,
   fact: 0,
