@@ -1,9 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/core/clock.js';
 import { MAX_SCORED_MATCHES } from '../../src/core/recall/arms.js';
-import { RecallService } from '../../src/core/recall/service.js';
 import { HashEmbeddingProvider } from '../../src/providers/embedding/hash.js';
 import type { SqlStorage } from '../../src/storage/sql/storage.js';
+import { recallServiceOver } from '../support/recall-service.js';
 import { memory, workspace } from '../support/records.js';
 import { ScaleCorpus } from '../support/scale-corpus.js';
 import { storageBackends } from '../support/storage-backends.js';
@@ -31,18 +30,6 @@ async function build(storage: SqlStorage): Promise<void> {
   await storage.engine.warmUp(storage.sqlContext.db);
 }
 
-function recallOver(storage: SqlStorage): RecallService {
-  return new RecallService({
-    storage,
-    queryEmbedder: embedder,
-    clock: systemClock,
-    llm: null,
-    reranker: null,
-    log: { info: () => undefined, warn: () => undefined, error: () => undefined },
-    cache: { maxEntries: 0, ttlMs: 0 },
-  });
-}
-
 describe.each(storageBackends())('recall when every query word is common: $name', (backend) => {
   afterAll(() => backend.teardown());
 
@@ -51,7 +38,7 @@ describe.each(storageBackends())('recall when every query word is common: $name'
   }, async () => {
     const storage = await backend.open(DIMS);
     await build(storage);
-    const recall = recallOver(storage);
+    const recall = recallServiceOver(storage, embedder);
     const asked = corpus.questions.filter((q) => q.kind === 'all words' || q.kind === 'question');
     // The premise: each word of these questions is too common for a keyword search to score all its matches.
     const words = [

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/core/clock.js';
-import { RecallService, tunedBy, type RecallTuning } from '../../src/core/recall/service.js';
+import { type RecallService, tunedBy } from '../../src/core/recall/service.js';
 import type { SqlStorage } from '../../src/storage/sql/storage.js';
+import { recallServiceOver } from '../support/recall-service.js';
 import { memory, workspace } from '../support/records.js';
 import { OTHER_WORDS, ScaleCorpus } from '../support/scale-corpus.js';
 import { storageBackends } from '../support/storage-backends.js';
@@ -24,19 +24,6 @@ async function build(storage: SqlStorage): Promise<void> {
     tx.memories.insert(texts.map((text, i) => memory('ws', text, vectors[i]!, { id: `m${i}`, content_hash: `h${i}` }))),
   );
   await storage.engine.warmUp(storage.sqlContext.db);
-}
-
-function recallOver(storage: SqlStorage, tuning?: RecallTuning): RecallService {
-  return new RecallService({
-    storage,
-    queryEmbedder: embedder,
-    clock: systemClock,
-    llm: null,
-    reranker: null,
-    log: { info: () => undefined, warn: () => undefined, error: () => undefined },
-    cache: { maxEntries: 0, ttlMs: 0 },
-    ...(tuning && { tuning }),
-  });
 }
 
 /** How many paraphrased questions find their one right memory in the top 10. */
@@ -68,8 +55,8 @@ describe.each(storageBackends())('recall among hundreds of memories naming one p
       { cap: 10_000 },
     );
     expect(Math.min(...counts)).toBeGreaterThan(200);
-    const withTopical = recallOver(storage);
-    const withoutTopical = recallOver(storage, tunedBy({ ranking: { topical: 0 }, topicalScan: 0 }));
+    const withTopical = recallServiceOver(storage, embedder);
+    const withoutTopical = recallServiceOver(storage, embedder, tunedBy({ ranking: { topical: 0 }, topicalScan: 0 }));
     const found = await foundInTopTen(withTopical);
     const foundWithout = await foundInTopTen(withoutTopical);
     // Measured: 6 of 12 on both backends, none without the topical query (the person's shortest memories win).

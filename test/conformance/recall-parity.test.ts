@@ -1,8 +1,7 @@
 import { afterAll, expect, it } from 'vitest';
-import { systemClock } from '../../src/core/clock.js';
-import { RecallService } from '../../src/core/recall/service.js';
 import { HashEmbeddingProvider } from '../../src/providers/embedding/hash.js';
 import type { SqlStorage } from '../../src/storage/sql/storage.js';
+import { recallServiceOver } from '../support/recall-service.js';
 import { memory, workspace } from '../support/records.js';
 import { ScaleCorpus } from '../support/scale-corpus.js';
 import { storageBackends } from '../support/storage-backends.js';
@@ -39,15 +38,7 @@ it('SQLite and Postgres rank the same memories first for the same questions', { 
   for (const backend of backends) {
     const storage = await backend.open(DIMS, { annMinSize: Number.POSITIVE_INFINITY });
     await build(storage);
-    const recall = new RecallService({
-      storage,
-      queryEmbedder: embedder,
-      clock: systemClock,
-      llm: null,
-      reranker: null,
-      log: { info: () => undefined, warn: () => undefined, error: () => undefined },
-      cache: { maxEntries: 0, ttlMs: 0 },
-    });
+    const recall = recallServiceOver(storage, embedder);
     const tops: string[][] = [];
     for (const question of corpus.questions)
       tops.push(
