@@ -74,8 +74,9 @@ describe('/metrics as requests flow', () => {
     // No reranker is configured and the query has no conversation to rewrite it with.
     for (const phase of ['rerank', 'rewrite']) expect(growth(before, after, phases, { phase }), phase).toBe(0);
     expect(growth(before, after, 'memd_recall_phase_duration_seconds_sum', { phase: 'dense' })).toBeGreaterThan(0);
-    // The query was embedded once: the cached recall reached no model.
-    expect(growth(before, after, 'memd_embedding_texts_total', { provider: 'hash' })).toBe(1);
+    // The query was embedded once, beside what it asks about the person it names ("what tea does prefer",
+    // core/recall/topical.ts): two texts in one call; the cached recall reached no model.
+    expect(growth(before, after, 'memd_embedding_texts_total', { provider: 'hash' })).toBe(2);
   });
 
   it('counts a request whose client hung up as 499, once', async () => {
