@@ -149,13 +149,13 @@ export interface RecallDeps {
   telemetry?: Telemetry;
 }
 
-/** What the arms found: fused candidates, and the rows and similarities their searches read on the way. */
 /** The query's vector, and that of what it asks about the entities it names (topical.ts), when it names any. */
 interface QueryVectors {
   query: Float32Array;
   topical: Float32Array | undefined;
 }
 
+/** What the arms found: fused candidates, and the rows and similarities their searches read on the way. */
 interface Retrieved {
   candidates: Map<string, FusedCandidate>;
   rows: ReadonlyMap<string, MemoryCandidate>;
@@ -485,7 +485,8 @@ export class RecallService {
     // there words decide, and a nearer topical vector of a memory missing a word must not outrank one holding them
     // all (issue 24; test/conformance/recall-at-scale.test.ts). The entity arm skips its scan alike.
     const holdsEvery = holdsEveryWord(query);
-    const topicalRanks = topical !== undefined && !ids.some((id) => holdsEvery(memories.get(id)!.content));
+    const topicalRanks =
+      topical !== undefined && ranking.topical > 0 && !ids.some((id) => holdsEvery(memories.get(id)!.content));
     // The searches and the read of the other candidates measured their similarity; left are fact-arm parents the
     // dense search did not meet. When the topical query ranks, every candidate's vector is read to measure it.
     const toRead = topicalRanks ? ids : ids.filter((id) => !searched.has(id));

@@ -568,10 +568,12 @@ export class SqlMemoryStore implements MemoryStore {
         options.filter ?? {},
       )
       .as('hits');
-    // Similarity over the scanned seqs first, and the columns of the k nearest only.
+    // Similarity over the scanned seqs first (every memory has its vector row), and the columns of the k nearest only.
+    const distance = engine.cosineDistance(sql.ref('memory_vectors.embedding'), vector);
     const nearest = db
       .selectFrom(newest)
-      .select(['hits.seq', this.similarityTo('hits.seq', vector).as('similarity')])
+      .innerJoin('memory_vectors', 'memory_vectors.seq', 'hits.seq')
+      .select(['hits.seq', sql<number>`1 - (${distance})`.as('similarity')])
       .orderBy('similarity', 'desc')
       .orderBy('hits.seq', 'desc')
       .limit(options.k)
@@ -581,14 +583,10 @@ export class SqlMemoryStore implements MemoryStore {
       .innerJoin('memories', 'memories.seq', 'nearest.seq')
       .select(CANDIDATE_COLUMNS.map((column) => `memories.${column}` as const))
       .select('nearest.similarity')
-      .where('nearest.similarity', 'is not', null)
       .orderBy('nearest.similarity', 'desc')
       .orderBy('nearest.seq', 'desc');
     const [found] = await engine.read(db, [rows]);
-    return found!.map((row) => {
-      const hit = toCandidateRow(row);
-      return { id: row.id, score: hit.similarity!, ...hit };
-    });
+    return found!.map((row) => ({ id: row.id, score: Number(row.similarity), ...toCandidateRow(row) }));
   }
 
   async keywordMatchCounts(
