@@ -6,6 +6,12 @@ export interface WorkerInit {
   interrupt: SharedArrayBuffer;
   /** Int32Array[1]: the main thread writes 1 and notifies when a host reply waits on `hostReplies`. */
   hostSignal: SharedArrayBuffer;
+  /**
+   * `boot_image`: load Python, send its memory as a boot image (`boot-image.ts`) and do nothing else. `sandbox`: one
+   * sandbox, started from `bootImage` when given, else by booting Python.
+   */
+  purpose: 'sandbox' | 'boot_image';
+  bootImage?: SharedArrayBuffer;
 }
 
 export type OperationRequest =
@@ -37,6 +43,7 @@ export type ToWorker = { kind: 'operation'; id: number; request: OperationReques
 export type FromWorker =
   | { kind: 'ready' }
   | { kind: 'startup_failed'; message: string }
+  | { kind: 'boot_image'; data: Uint8Array }
   | { kind: 'result'; id: number; value: unknown; snapshot?: Uint8Array }
   | { kind: 'failure'; id: number; failure: OperationFailure }
   | { kind: 'host_call'; callId: number; helper: HostHelper; argsJson: string };

@@ -40,6 +40,28 @@ const SIGINT = 2;
 const JS_HEAP_LIMIT_MB = 128;
 const workerScript = plainWorkerScript(siblingModule(import.meta.url, 'worker'));
 
+/** A worker thread running worker.ts, with its own interrupt buffer and host reply channel. */
+export function startThread(
+  limits: WorkerLimits,
+  role: Pick<WorkerInit, 'purpose' | 'bootImage'>,
+): { worker: Worker; init: WorkerInit; hostReplies: MessagePort } {
+  const { port1, port2 } = new MessageChannel();
+  const init: WorkerInit = {
+    memoryLimitBytes: limits.memoryLimitBytes,
+    interrupt: new SharedArrayBuffer(4),
+    hostSignal: new SharedArrayBuffer(4),
+    ...role,
+  };
+  const worker = new Worker(workerScript, {
+    workerData: { ...init, hostReplies: port2 },
+    transferList: [port2],
+    env: {},
+    argv: [],
+    resourceLimits: { maxOldGenerationSizeMb: JS_HEAP_LIMIT_MB },
+  });
+  return { worker, init, hostReplies: port1 };
+}
+
 /** The main thread's handle on one sandbox worker: requests with time limits, and host calls. */
 export class SandboxWorker {
   private readonly pending = new Map<number, Pending>();
@@ -53,26 +75,21 @@ export class SandboxWorker {
     private readonly interrupt: Int32Array,
     private readonly hostSignal: Int32Array,
     private readonly hostReplies: MessagePort,
+    /** How the interpreter came to be: booted, or copied from the boot image (boot-image.ts). */
+    readonly startedFrom: 'python' | 'boot_image',
   ) {}
 
-  static start(limits: WorkerLimits): Promise<SandboxWorker> {
-    const interrupt = new SharedArrayBuffer(4);
-    const hostSignal = new SharedArrayBuffer(4);
-    const { port1, port2 } = new MessageChannel();
-    const init: WorkerInit & { hostReplies: MessagePort } = {
-      memoryLimitBytes: limits.memoryLimitBytes,
-      interrupt,
-      hostSignal,
-      hostReplies: port2,
-    };
-    const worker = new Worker(workerScript, {
-      workerData: init,
-      transferList: [port2],
-      env: {},
-      argv: [],
-      resourceLimits: { maxOldGenerationSizeMb: JS_HEAP_LIMIT_MB },
-    });
-    const handle = new SandboxWorker(worker, limits, new Int32Array(interrupt), new Int32Array(hostSignal), port1);
+  /** A sandbox started from the boot image when given (boot-image.ts), else by booting Python. */
+  static start(limits: WorkerLimits, bootImage?: SharedArrayBuffer): Promise<SandboxWorker> {
+    const { worker, init, hostReplies } = startThread(limits, { purpose: 'sandbox', bootImage });
+    const handle = new SandboxWorker(
+      worker,
+      limits,
+      new Int32Array(init.interrupt),
+      new Int32Array(init.hostSignal),
+      hostReplies,
+      bootImage ? 'boot_image' : 'python',
+    );
     return handle.untilReady();
   }
 
@@ -141,7 +158,7 @@ export class SandboxWorker {
           clearTimeout(timer);
           void this.terminate('startup failed');
           reject(new Error(`sandbox worker failed to start: ${message.message}`));
-        } else {
+        } else if (message.kind !== 'boot_image') {
           this.receive(message);
         }
       });
@@ -154,7 +171,7 @@ export class SandboxWorker {
     });
   }
 
-  private receive(message: Exclude<FromWorker, { kind: 'ready' | 'startup_failed' }>): void {
+  private receive(message: Exclude<FromWorker, { kind: 'ready' | 'startup_failed' | 'boot_image' }>): void {
     if (message.kind === 'host_call') {
       void this.answerHostCall(message.callId, message.helper, message.argsJson);
       return;

@@ -1,9 +1,10 @@
 import type { SandboxSpare } from '../config.js';
-import { SandboxWorker, type WorkerLimits } from './sandbox-worker.js';
+import { startSandboxWorker } from './boot-image.js';
+import type { SandboxWorker, WorkerLimits } from './sandbox-worker.js';
 import type { SandboxLogger } from './types.js';
 
 /**
- * One interpreter loaded ahead of need, so that a new session does not wait for a cold start (~3 s). With `start`
+ * One interpreter loaded ahead of need, so that a new session does not wait for a start (~0.4 s from the boot image, boot-image.ts). With `start`
  * it loads when the pool is made; with `first-use` after the first worker is taken; with `off` never.
  * Why `first-use` is the default: NOTES.md, "Context environment", spare interpreter.
  */
@@ -31,7 +32,7 @@ export class SparePool {
     this.spare = undefined;
     try {
       const worker = await spare?.catch(() => undefined);
-      return worker?.alive ? worker : await SandboxWorker.start(this.limits);
+      return worker?.alive ? worker : await startSandboxWorker(this.limits, this.logger);
     } finally {
       if (!this.closed && !this.spare && this.mode !== 'off') this.refill();
     }
@@ -46,7 +47,7 @@ export class SparePool {
   }
 
   private refill(): void {
-    const spare = SandboxWorker.start(this.limits);
+    const spare = startSandboxWorker(this.limits, this.logger);
     spare.catch((error: unknown) => this.logger.warn({ error: String(error) }, 'sandbox spare worker failed to start'));
     this.spare = spare;
   }

@@ -28,21 +28,45 @@ const hostSignal = new Int32Array(init.hostSignal);
 const HOST_POLL_MS = 50;
 
 try {
-  const operations = await startInterpreter();
-  channel.on('message', (message: ToWorker) => send(...perform(operations, message)));
-  send({ kind: 'ready' });
+  if (init.purpose === 'boot_image') {
+    const image = await makeBootImage();
+    send({ kind: 'boot_image', data: image }, [image.buffer as ArrayBuffer]);
+  } else {
+    const operations = await startInterpreter();
+    channel.on('message', (message: ToWorker) => send(...perform(operations, message)));
+    send({ kind: 'ready' });
+  }
 } catch (error) {
   send({ kind: 'startup_failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
 }
 
-async function startInterpreter(): Promise<Map<string, PyCallable>> {
+/**
+ * Loads Pyodide under the sandbox's memory budget and import guard: by booting Python, or from the boot image when
+ * one was given (a copy: Pyodide reads it as its own, unshared, memory).
+ */
+async function loadGuarded(
+  boot: { _makeSnapshot: true } | { _loadSnapshot: Uint8Array } | Record<string, never>,
+): Promise<{ pyodide: PyodideInterface; budget: MemoryBudget }> {
   const budget = new MemoryBudget(init.memoryLimitBytes);
   budget.capHeapGrowth();
   const releaseImportGuard = replaceWasmImports(interrupt);
   const discard = (): void => {};
   // Direct writes to file descriptors 1 and 2 are dropped; print() goes through the runner's capture.
-  const pyodide = await loadPyodide({ env: { HOME: '/home/sandbox' }, stdout: discard, stderr: discard });
+  const pyodide = await loadPyodide({ env: { HOME: '/home/sandbox' }, stdout: discard, stderr: discard, ...boot });
   releaseImportGuard();
+  return { pyodide, budget };
+}
+
+/** Python's memory right after booting, before anything of ours runs in it: see boot-image.ts. */
+async function makeBootImage(): Promise<Uint8Array> {
+  const { pyodide } = await loadGuarded({ _makeSnapshot: true });
+  return pyodide.makeMemorySnapshot();
+}
+
+async function startInterpreter(): Promise<Map<string, PyCallable>> {
+  const { pyodide, budget } = await loadGuarded(
+    init.bootImage ? { _loadSnapshot: new Uint8Array(init.bootImage).slice() } : {},
+  );
   // Before the file budget counts files: the archive is written back whole.
   eraseBridgeSources(pyodide.FS as unknown as ArchiveFs);
   pyodide.setInterruptBuffer(interrupt);

@@ -25,6 +25,9 @@ beforeAll(async () => {
   port = (server.address() as { port: number }).port;
   ({ manager } = createManager());
   await manager.warmUp();
+  // Only a process's first sandbox boots Python (boot-image.test.ts checks it is fenced too); every later one starts
+  // from the boot image, so the sessions below do.
+  await manager.execute('first', { code: '1' });
 });
 
 afterAll(async () => {
