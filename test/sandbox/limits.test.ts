@@ -88,13 +88,15 @@ describe('memory limit', () => {
   });
 
   test('the limit holds: the interpreter heap never grows past it', async () => {
+    // This process has run other test files before (vitest.config.ts, isolate): what counts is what this fill adds.
+    const before = process.memoryUsage().rss;
     await manager.execute('heap', {
       code: 'chunks = []\ntry:\n    while True:\n        chunks.append(bytearray(4 * 2**20))\nexcept MemoryError:\n    pass\nheld = len(chunks) * 4',
     });
     const held = Number((await manager.execute('heap', { code: 'held' })).result);
     expect(held).toBeGreaterThan(32);
     expect(held).toBeLessThan(128);
-    expect(process.memoryUsage().rss).toBeLessThan(2 * 1024 * MiB);
+    expect(process.memoryUsage().rss - before).toBeLessThan(1024 * MiB);
   });
 
   test('files in the sandbox count against the same budget', async () => {

@@ -243,10 +243,12 @@ export class ContextService {
   private async ask(llm: LlmProvider, deadline: number, request: LlmRequest): Promise<string | undefined> {
     const remaining = deadline - Date.now();
     if (remaining <= 0) return undefined;
+    const signal = AbortSignal.timeout(remaining);
     try {
-      return (await llm.complete({ ...request, signal: AbortSignal.timeout(remaining) })).text;
+      return (await llm.complete({ ...request, signal })).text;
     } catch (error) {
-      if (Date.now() >= deadline) return undefined;
+      // The timer may fire a millisecond before Date.now() reaches the deadline: the signal says whether it did.
+      if (signal.aborted || Date.now() >= deadline) return undefined;
       throw error;
     }
   }
