@@ -16,6 +16,7 @@ import * as erasures from './0017_erasures.js';
 import * as documentPassages from './0018_document_passages.js';
 import * as taskClaimOrder from './0019_task_claim_order.js';
 import * as taskBacklog from './0020_task_backlog.js';
+import * as keywordIndexWithoutPendingList from './0021_keyword_index_without_pending_list.js';
 
 export interface VersionedMigration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
@@ -39,6 +40,7 @@ export const MIGRATIONS: Record<string, VersionedMigration> = {
   '0018_document_passages': documentPassages,
   '0019_task_claim_order': taskClaimOrder,
   '0020_task_backlog': taskBacklog,
+  '0021_keyword_index_without_pending_list': keywordIndexWithoutPendingList,
 };
 
 /** The schema versions this build knows, in order (what `memd doctor` compares a database against). */

@@ -1,0 +1,32 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { openPostgresStorage } from '../../src/storage/postgres/open.js';
+import type { SqlStorage } from '../../src/storage/sql/storage.js';
+import { freshSchema } from '../support/postgres.js';
+import { axisVector, memory, workspace } from '../support/records.js';
+import { testDatabaseUrl } from '../support/test-database.js';
+
+/**
+ * PostgreSQL's keyword index takes new entries without a pending list (migration 0021): a list that every search
+ * reads in full made an all-words search ten times slower after an ingest (BENCHMARKS.md).
+ */
+let storage: SqlStorage;
+
+beforeAll(async () => {
+  storage = await openPostgresStorage({ url: testDatabaseUrl(), poolSize: 2, dimensions: 8, schema: freshSchema() });
+  await storage.workspaces.create(workspace('ws'));
+});
+afterAll(() => storage.close());
+
+it('writes keyword entries straight into the index, where a search finds them at once', async () => {
+  const { rows } = await sql<{ options: string[] | null }>`SELECT reloptions AS options FROM pg_class
+    WHERE oid = 'memories_search_tsv'::regclass`.execute(storage.sqlContext.db);
+  expect(rows[0]?.options ?? []).toContain('fastupdate=off');
+
+  const written = Array.from({ length: 200 }, (_, i) =>
+    memory('ws', `Entry ${i} names the ${i % 2 === 0 ? 'heron' : 'kestrel'} of the marsh`, axisVector(8, i % 8)),
+  );
+  await storage.memories.insert(written);
+  const found = await storage.memories.keywordSearch('ws', ['kestrel'], { k: 500 });
+  expect(found).toHaveLength(100);
+});
