@@ -42,7 +42,8 @@ try {
 
 /**
  * Loads Pyodide under the sandbox's memory budget and import guard: by booting Python, or from the boot image when
- * one was given (a copy: Pyodide reads it as its own, unshared, memory).
+ * one was given. Pyodide reads the image where it lies (shared with the other sandboxes): a copy per sandbox kept
+ * 15 MB more resident each (nine sandboxes in one process, 1,705 against 1,584 MiB).
  */
 async function loadGuarded(
   boot: { _makeSnapshot: true } | { _loadSnapshot: Uint8Array } | Record<string, never>,
@@ -65,7 +66,7 @@ async function makeBootImage(): Promise<Uint8Array> {
 
 async function startInterpreter(): Promise<Map<string, PyCallable>> {
   const { pyodide, budget } = await loadGuarded(
-    init.bootImage ? { _loadSnapshot: new Uint8Array(init.bootImage).slice() } : {},
+    init.bootImage ? { _loadSnapshot: new Uint8Array(init.bootImage) } : {},
   );
   // Before the file budget counts files: the archive is written back whole.
   eraseBridgeSources(pyodide.FS as unknown as ArchiveFs);
