@@ -68,6 +68,10 @@ async function startInterpreter(): Promise<Map<string, PyCallable>> {
   const { pyodide, budget } = await loadGuarded(
     init.bootImage ? { _loadSnapshot: new Uint8Array(init.bootImage) } : {},
   );
+  // Python's start-up is where the C library first asks for random bytes, and Emscripten then loads Node's crypto
+  // for them. A sandbox from the boot image skipped that start-up: without this, its first os.urandom (and
+  // `import random`) came after the lock-down had closed the module loader, and the interpreter failed.
+  pyodide.runPython("__import__('os').urandom(1)");
   // Before the file budget counts files: the archive is written back whole.
   eraseBridgeSources(pyodide.FS as unknown as ArchiveFs);
   pyodide.setInterruptBuffer(interrupt);

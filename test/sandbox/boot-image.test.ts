@@ -46,6 +46,13 @@ test('the first sandbox boots Python, later ones start from the boot image, each
     expect((await run(worker, 'import gc\ngc.get_objects()')).error).toMatch(/has no attribute 'get_objects'/);
     expect((await run(worker, 'import json, statistics\njson.dumps(statistics.mean([1, 2, 6]))')).result).toBe('3');
   }
+  // Random bytes and the random module work, and differ from one sandbox to the next.
+  const draw = async (worker: SandboxWorker) =>
+    (await run(worker, 'import os, random\n(os.urandom(8).hex(), random.random())')).result;
+  const draws = [await draw(second), await draw(third)];
+  for (const drawn of draws)
+    expect(JSON.parse(drawn!)).toEqual([expect.stringMatching(/^[0-9a-f]{16}$/), expect.any(Number)]);
+  expect(draws[0]).not.toBe(draws[1]);
   await run(second, 'shared = 2');
   expect((await run(third, 'shared')).error).toMatch(/NameError/);
 });
