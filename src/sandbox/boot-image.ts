@@ -3,9 +3,10 @@ import { SandboxWorker, startThread, type WorkerLimits } from './sandbox-worker.
 import type { SandboxLogger } from './types.js';
 
 /**
- * A new sandbox that boots Python takes about 2.3 s; one that copies in the memory of a Python that has already
- * booted (Pyodide's memory snapshot) about 0.4 s. So a process makes a boot image once per memory limit, in a worker
- * that boots Python, sends its memory and exits, and every sandbox after the first starts from that image. The image is taken before
+ * Loading Pyodide takes about 2.3 s when it boots Python and 0.36 s when it copies in the memory of a Python that has
+ * already booted (Pyodide's memory snapshot); a new session's first execute, cold, about 1.9 s against 1.1 s
+ * (NOTES.md, "Boot image"). So a process makes a boot image once per memory limit, in a worker that boots Python,
+ * sends its memory and exits, and every sandbox after the first starts from that image. The image is taken before
  * anything of ours runs in the interpreter (runner, fence and lock-down are applied to each sandbox after it loads),
  * so it holds nothing of any session. It stays in memory (about 30 MB) for the life of the process.
  *

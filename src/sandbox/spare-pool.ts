@@ -4,8 +4,9 @@ import type { SandboxWorker, WorkerLimits } from './sandbox-worker.js';
 import type { SandboxLogger } from './types.js';
 
 /**
- * One interpreter loaded ahead of need, so that a new session does not wait for a start (~0.4 s from the boot image, boot-image.ts). With `start`
- * it loads when the pool is made; with `first-use` after the first worker is taken; with `off` never.
+ * One interpreter loaded ahead of need, so that a new session does not wait for a start (about 1.1 s from the boot
+ * image, boot-image.ts; about 3 s for a process's first, which boots Python). With `start` it loads when the pool is
+ * made; with `first-use` after the first worker is taken; with `off` never.
  * Why `first-use` is the default: NOTES.md, "Context environment", spare interpreter.
  */
 export class SparePool {

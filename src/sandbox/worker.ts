@@ -43,7 +43,8 @@ try {
 /**
  * Loads Pyodide under the sandbox's memory budget and import guard: by booting Python, or from the boot image when
  * one was given. Pyodide reads the image where it lies (shared with the other sandboxes): a copy per sandbox kept
- * 15 MB more resident each (nine sandboxes in one process, 1,705 against 1,584 MiB).
+ * about 15 MB more resident each (nine sandboxes in one process, measured once with a throwaway script: 1,705
+ * against 1,584 MiB).
  */
 async function loadGuarded(
   boot: { _makeSnapshot: true } | { _loadSnapshot: Uint8Array } | Record<string, never>,
