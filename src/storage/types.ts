@@ -382,6 +382,13 @@ export type Direction = 'outgoing' | 'incoming' | 'both';
 /** An association as an edge of the graph: what analyses read, without metadata. */
 export type GraphEdge = Pick<Association, 'id' | 'source_id' | 'target_id' | 'relationship' | 'strength'>;
 
+/** An edge as seen from one of its ends (`near`), with the row of the memory at the other. */
+export interface NeighbourRow {
+  near: string;
+  association: Association;
+  memory: MemoryCandidate;
+}
+
 export interface AssociationStore {
   /** Inserts, or updates strength and metadata of the existing (source, target, relationship) edge. */
   upsert(association: Association): Promise<Association>;
@@ -404,6 +411,16 @@ export interface AssociationStore {
       limit?: number;
     },
   ): Promise<Association[]>;
+  /**
+   * Edges touching any of the memories (both directions; some relationships may be left out), each with the row of
+   * the memory at its far end, for far ends that are active and pass `filter`: one hop of recall's expansion in one
+   * read, where the edges and then their far ends' rows had been two.
+   */
+  neighbourRows(
+    workspaceId: string,
+    memoryIds: readonly string[],
+    options: { excludeRelationships?: readonly string[]; filter: MemoryFilter },
+  ): Promise<NeighbourRow[]>;
   /** Every edge of a workspace in id order, from after `afterId` (export). */
   scan(workspaceId: string, afterId: string | null, limit: number): Promise<Association[]>;
   /** The same order and paging as `scan`, as light graph edges (graph analysis). */

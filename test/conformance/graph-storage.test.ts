@@ -98,6 +98,42 @@ describe.each(storageBackends())('graph and knowledgebase storage conformance: $
     await s.close();
   });
 
+  it('reads the edges of memories with the rows at their far ends, through the filter, in both directions', async () => {
+    const s = await fresh();
+    const [hub, near, archived, fact, typed] = [0, 1, 2, 3, 4].map((i) =>
+      memory('ws_a', `neighbour ${i}`, axisVector(8, i), i === 3 ? { source_scope: 'fact' } : {}),
+    );
+    await s.memories.insert([hub!, near!, archived!, fact!, typed!]);
+    await s.memories.update('ws_a', archived!.id, { status: 'archived' });
+    const out = { ...association('ws_a', hub!.id, near!.id, 'causes', 0.9), metadata: { why: 'test' } };
+    const into = association('ws_a', typed!.id, hub!.id, 'references', 0.4);
+    const edges = [
+      out,
+      into,
+      association('ws_a', hub!.id, archived!.id, 'causes', 0.8),
+      association('ws_a', hub!.id, fact!.id, 'causes', 0.7),
+      association('ws_a', hub!.id, typed!.id, 'part_of', 1),
+    ];
+    for (const edge of edges) await s.associations.upsert(edge);
+
+    const rows = await s.associations.neighbourRows('ws_a', [hub!.id], {
+      excludeRelationships: ['part_of'],
+      filter: { statuses: ['active', 'archived'], excludeSourceScopes: ['fact'] },
+    });
+    // The archived end is left out although the filter allows it (an edge's far end is active), the fact by the
+    // filter, the part_of edge by relationship; the edge is the edge (its own id and time), the row the far end's.
+    expect(
+      rows
+        .map((r) => ({ near: r.near, edge: r.association, far: r.memory.id, content: r.memory.content }))
+        .sort((a, b) => b.edge.strength - a.edge.strength),
+    ).toEqual([
+      { near: hub!.id, edge: out, far: near!.id, content: 'neighbour 1' },
+      { near: hub!.id, edge: into, far: typed!.id, content: 'neighbour 4' },
+    ]);
+    expect(await s.associations.neighbourRows('ws_b', [hub!.id], { filter: {} })).toEqual([]);
+    await s.close();
+  });
+
   it('stores, replaces and lists articles in position order, per workspace, with paging', async () => {
     const s = await fresh();
     const kb = s.knowledgebase;

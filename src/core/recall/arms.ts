@@ -28,6 +28,8 @@ export interface ArmInput {
   /** How many candidates each arm returns. */
   depth: number;
   matchCounts: MatchCountCache;
+  /** Scored keyword searches read this many times `depth` (RecallTuning.keywordOverfetch). */
+  keywordOverfetch: number;
   /**
    * Keyword searches of this recall by what they ask: the entity arm often asks what the keyword arm asks ("Dave"
    * AND "lunch"), and the keyword index is the costliest part of a recall.
@@ -179,8 +181,6 @@ export async function boundedKeywordSearch(
   return [...holdingAll, ...best.filter((hit) => !ids.has(hit.id))];
 }
 
-const RELEVANCE_OVERFETCH = 2;
-
 type KeywordSearcher = (
   any: readonly string[],
   all: readonly KeywordTerm[],
@@ -190,7 +190,7 @@ type KeywordSearcher = (
 
 /** Keyword searches of one recall, each asked once; their hits' rows and similarities go into `seen`. */
 function keywordSearcher(
-  { storage, workspaceId, vector, depth, keywordSearches, seen }: ArmInput,
+  { storage, workspaceId, vector, depth, keywordOverfetch, keywordSearches, seen }: ArmInput,
   filter: MemoryFilter,
 ): KeywordSearcher {
   const lower = (term: KeywordTerm): KeywordTerm =>
@@ -200,9 +200,9 @@ function keywordSearcher(
     const key = JSON.stringify([[...any].map((t) => t.toLowerCase()).sort(), all.map(lower).sort(), order, filter]);
     let found = keywordSearches.get(key);
     if (!found) {
-      // Scored searches take twice the depth: their hits are ranked again by our own BM25 and cut to the depth, so
-      // which memories make it depends less on the engine's score (FTS5's BM25, Postgres's ts_rank).
-      const k = order === 'relevance' ? RELEVANCE_OVERFETCH * depth : depth;
+      // Scored searches take more than the depth: their hits are ranked again by our own BM25 and cut to the depth,
+      // so which memories make it depends less on the engine's score (FTS5's BM25, Postgres's ts_rank).
+      const k = order === 'relevance' ? keywordOverfetch * depth : depth;
       found = storage.memories
         .keywordSearch(workspaceId, any, { k, filter, required: all, order, weights, similarTo: vector })
         .then((hits) => {

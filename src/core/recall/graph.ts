@@ -1,4 +1,4 @@
-import type { Association, MemoryCandidate, Storage } from '../../storage/types.js';
+import type { Association, MemoryCandidate, MemoryFilter, NeighbourRow, Storage } from '../../storage/types.js';
 import type { ArmResult } from './fusion.js';
 
 /** Edges between a fact and its parent are decomposition, not knowledge: neither the arm nor expansion follows them. */
@@ -76,20 +76,34 @@ export interface Discovery extends ExpansionSeed {
   strength: number;
 }
 
+/** Each node's neighbour rows, strongest edge first (ties by edge id, so runs repeat exactly). */
+function rowsByNode(rows: readonly NeighbourRow[]): Map<string, NeighbourRow[]> {
+  const byNode = new Map<string, NeighbourRow[]>();
+  for (const row of rows) {
+    const list = byNode.get(row.near) ?? [];
+    list.push(row);
+    byNode.set(row.near, list);
+  }
+  for (const list of byNode.values())
+    list.sort(
+      (a, b) => b.association.strength - a.association.strength || a.association.id.localeCompare(b.association.id),
+    );
+  return byNode;
+}
+
 /**
  * Breadth-first expansion over associations, both directions: a memory discovered at hop `depth` from `parent`
  * over an edge of `strength` scores parent x strength x 0.8^depth (relevance and ranking score alike). Seen ids,
- * non-active memories and those the request's filters exclude (`accept`) are skipped; at most `maxExpansion`
- * discoveries. Frontier nodes are visited best first and their edges strongest first, so the first (best)
- * path to a memory is the one that scores it. Discoveries that could not be returned (under `minRelevance`, or
- * not above `minScore`, the score of the last returned place) are not looked for.
+ * non-active memories and those `filter` excludes are skipped (each hop reads the edges with their far ends' rows,
+ * through the filter); at most `maxExpansion` discoveries. Frontier nodes are visited best first and their edges
+ * strongest first, so the first (best) path to a memory is the one that scores it. Discoveries that could not be
+ * returned (under `minRelevance`, or not above `minScore`, the score of the last returned place) are not looked for.
  */
 export async function expand(
   storage: Storage,
   workspaceId: string,
   seeds: readonly ExpansionSeed[],
-  options: { maxDepth: number; maxExpansion: number; minRelevance: number; minScore: number },
-  accept: (ids: string[]) => Promise<Map<string, MemoryCandidate>>,
+  options: { maxDepth: number; maxExpansion: number; minRelevance: number; minScore: number; filter: MemoryFilter },
 ): Promise<Discovery[]> {
   const seen = new Set(seeds.map((s) => s.id));
   const discovered: Discovery[] = [];
@@ -102,39 +116,30 @@ export async function expand(
       (f) => f.relevance * reach >= options.minRelevance && f.boosted * reach > options.minScore,
     );
     if (frontier.length === 0) break;
-    const ids = frontier.map((f) => f.id);
-    const byNode = edgesByNode(
-      await storage.associations.neighbours(workspaceId, ids, {
-        direction: 'both',
-        excludeRelationships: [DECOMPOSITION],
-      }),
-      ids,
+    const byNode = rowsByNode(
+      await storage.associations.neighbourRows(
+        workspaceId,
+        frontier.map((f) => f.id),
+        { excludeRelationships: [DECOMPOSITION], filter: options.filter },
+      ),
     );
-    const found: Array<{ id: string; parent: ExpansionSeed; strength: number }> = [];
-    for (const parent of frontier) {
-      for (const edge of byNode.get(parent.id) ?? []) {
-        const id = farEnd(edge, parent.id);
-        if (seen.has(id)) continue;
-        seen.add(id);
-        found.push({ id, parent, strength: edge.strength });
-      }
-    }
-    const accepted = await accept(found.map((f) => f.id));
     const decay = EXPANSION_DECAY ** depth;
     const next: Discovery[] = [];
-    for (const { id, parent, strength } of found) {
-      const memory = accepted.get(id);
-      if (!memory) continue;
-      if (discovered.length + next.length >= options.maxExpansion) break;
-      next.push({
-        id,
-        memory,
-        depth,
-        parentId: parent.id,
-        strength,
-        relevance: parent.relevance * strength * decay,
-        boosted: parent.boosted * strength * decay,
-      });
+    walk: for (const parent of frontier) {
+      for (const { association, memory } of byNode.get(parent.id) ?? []) {
+        if (seen.has(memory.id)) continue;
+        if (discovered.length + next.length >= options.maxExpansion) break walk;
+        seen.add(memory.id);
+        next.push({
+          id: memory.id,
+          memory,
+          depth,
+          parentId: parent.id,
+          strength: association.strength,
+          relevance: parent.relevance * association.strength * decay,
+          boosted: parent.boosted * association.strength * decay,
+        });
+      }
     }
     discovered.push(...next);
     frontier = [...next].sort((a, b) => b.boosted - a.boosted);

@@ -67,6 +67,11 @@ export interface RecallTuning {
   /** Candidates per arm: max(overfetch x ranked places, minDepth); several arms together propose more. */
   overfetch: number;
   minDepth: number;
+  /**
+   * Scored keyword searches read this many times the depth, ranked again by our own BM25 and cut to the depth: the
+   * engines' scores (FTS5's BM25, Postgres's ts_rank) pick different matches at the engine's cut.
+   */
+  keywordOverfetch: number;
   /** The graph arm starts from this many of the best candidates (0: off). */
   graphSeeds: number;
   /** Conversation neighbours of this many of the best results inherit their score… */
@@ -98,6 +103,7 @@ export const DEFAULT_TUNING: RecallTuning = {
   },
   overfetch: 0.8,
   minDepth: 20,
+  keywordOverfetch: 2,
   graphSeeds: 5,
   neighbourSeeds: 8,
   neighbourDecay: [0.8, 0.8],
@@ -266,10 +272,16 @@ export class RecallService {
       this.score(workspaceId, query, vectors, retrieved, options, now),
     );
     const withNeighbours = await this.spreadToNeighbours(workspaceId, ranked, turns, options);
+    // The full rows of the likely answer are read while expansion looks for more: expansion seldom changes the first
+    // places, and on PostgreSQL reading them after it was one more round trip on every recall.
+    const likelyRows = this.readRows(
+      workspaceId,
+      withNeighbours.slice(0, options.limit).map((s) => s.id),
+    );
     const withExpansion = await this.expandAssociations(workspaceId, withNeighbours, options);
     const { ordered, reranked } = await this.rerank(query.text, withExpansion, options);
     const memories = await this.telemetry.recallPhase('present', () =>
-      this.present(workspaceId, ordered.slice(0, options.limit), options, now),
+      this.present(workspaceId, ordered.slice(0, options.limit), likelyRows, options, now),
     );
 
     const result: CachedRecall = {
@@ -335,6 +347,7 @@ export class RecallService {
       filter: options.filter,
       depth,
       matchCounts: this.matchCounts,
+      keywordOverfetch: this.tuning.keywordOverfetch,
       keywordSearches: new Map(),
       keywordEvidence: evidence,
       seen,
@@ -663,19 +676,14 @@ export class RecallService {
     const places = rankedPlaces(options.limit);
     const seeds = ranked.slice(0, places);
     const discoveries = await this.telemetry.recallPhase('expansion', () =>
-      expand(
-        this.deps.storage,
-        workspaceId,
-        seeds,
-        {
-          maxDepth: options.traverseDepth,
-          maxExpansion: options.maxExpansion,
-          minRelevance: options.threshold,
-          // A discovery must beat the last ranked place to change the answer.
-          minScore: ranked.length >= places ? ranked[places - 1]!.boosted : 0,
-        },
-        (ids) => this.accept(workspaceId, ids, options.filter, new Map()),
-      ),
+      expand(this.deps.storage, workspaceId, seeds, {
+        maxDepth: options.traverseDepth,
+        maxExpansion: options.maxExpansion,
+        minRelevance: options.threshold,
+        // A discovery must beat the last ranked place to change the answer.
+        minScore: ranked.length >= places ? ranked[places - 1]!.boosted : 0,
+        filter: { ...options.filter, excludeSourceScopes: [FACT_SCOPE] },
+      }),
     );
     const byId = new Map(ranked.map((s) => [s.id, s]));
     for (const found of discoveries) {
@@ -731,21 +739,30 @@ export class RecallService {
     }
   }
 
-  /** The results as returned: their full rows (ranking read only what it needed), annotated. */
+  /** Full rows by id; awaited later, where a failure is reported. */
+  private readRows(workspaceId: string, ids: readonly string[]): Promise<Map<string, Memory>> {
+    const rows =
+      ids.length === 0
+        ? Promise.resolve(new Map<string, Memory>())
+        : this.deps.storage.memories.getMany(workspaceId, ids).then((found) => new Map(found.map((m) => [m.id, m])));
+    rows.catch(() => undefined);
+    return rows;
+  }
+
+  /**
+   * The results as returned: their full rows (ranking read only what it needed), annotated. `read` holds the rows
+   * of those that were likely; the others are read now.
+   */
   private async present(
     workspaceId: string,
     results: readonly Scored[],
+    read: Promise<Map<string, Memory>>,
     options: ResolvedOptions,
     now: Date,
   ): Promise<RecalledMemory[]> {
-    const rows = new Map(
-      (
-        await this.deps.storage.memories.getMany(
-          workspaceId,
-          results.map((s) => s.id),
-        )
-      ).map((m) => [m.id, m]),
-    );
+    const rows = await read;
+    const unread = results.filter((s) => !rows.has(s.id)).map((s) => s.id);
+    for (const [id, memory] of await this.readRows(workspaceId, unread)) rows.set(id, memory);
     // A memory hard-deleted since it was ranked is gone from the answer.
     return results.flatMap((scored) => {
       const memory = rows.get(scored.id);

@@ -1,8 +1,10 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { AssociationsTable } from '../database.js';
 import { json, parseJsonObject, toIso } from '../rows.js';
-import type { Association, AssociationStore, Direction, GraphEdge } from '../types.js';
+import type { Association, AssociationStore, Direction, GraphEdge, MemoryFilter, NeighbourRow } from '../types.js';
+import { CANDIDATE_COLUMNS, toCandidateRow } from './candidate-rows.js';
 import type { SqlContext } from './context.js';
+import { memoryFilter } from './memory-filter.js';
 
 const toAssociation = (row: Selectable<AssociationsTable>): Association => ({
   id: row.id,
@@ -69,6 +71,61 @@ export class SqlAssociationStore implements AssociationStore {
     },
   ): Promise<Association[]> {
     return this.edges(workspaceId, memoryIds, options.direction, options, true);
+  }
+
+  async neighbourRows(
+    workspaceId: string,
+    memoryIds: readonly string[],
+    options: { excludeRelationships?: readonly string[]; filter: MemoryFilter },
+  ): Promise<NeighbourRow[]> {
+    if (memoryIds.length === 0) return [];
+    const sides = [
+      ['source_id', 'target_id'],
+      ['target_id', 'source_id'],
+    ] as const;
+    const filter = memoryFilter(this.ctx.engine, workspaceId, options.filter);
+    const queries = sides.map(([near, far]) => {
+      let q = this.ctx.db
+        .selectFrom('associations')
+        .innerJoin('memories', 'memories.id', `associations.${far}`)
+        // The edge's columns under their own names: both tables have an id and a created_at.
+        .select([
+          'associations.id as edge_id',
+          'associations.source_id',
+          'associations.target_id',
+          'associations.relationship',
+          'associations.strength',
+          'associations.metadata',
+          'associations.created_at as edge_created_at',
+        ])
+        .select(CANDIDATE_COLUMNS.map((column) => `memories.${column}` as const))
+        .select(sql<null>`NULL`.as('similarity'))
+        .select(sql.ref<string>(`associations.${near}`).as('near'))
+        .where('associations.workspace_id', '=', workspaceId)
+        .where((eb) => this.ctx.engine.anyOf(eb.ref(`associations.${near}`), memoryIds))
+        // As `neighbours`: the far end is active, whatever statuses the filter allows.
+        .where('memories.status', '=', 'active')
+        .where((eb) => filter(eb as never));
+      if (options.excludeRelationships?.length)
+        q = q.where('associations.relationship', 'not in', [...options.excludeRelationships]);
+      return q.orderBy('associations.strength', 'desc').orderBy('associations.id');
+    });
+    const found: NeighbourRow[] = [];
+    for (const rows of await this.ctx.engine.read(this.ctx.db, queries))
+      for (const row of rows) {
+        const association = toAssociation({
+          id: row.edge_id,
+          workspace_id: workspaceId,
+          source_id: row.source_id,
+          target_id: row.target_id,
+          relationship: row.relationship,
+          strength: row.strength,
+          metadata: row.metadata,
+          created_at: row.edge_created_at,
+        });
+        found.push({ near: row.near, association, memory: toCandidateRow(row).memory });
+      }
+    return found;
   }
 
   /** Edges leaving (`outgoing`) or entering (`incoming`) the given memories; `activeFarEnd` skips edges to non-active memories. */

@@ -22,6 +22,7 @@ import {
   type WrittenMemory,
 } from '../types.js';
 import type { SqlContext } from './context.js';
+import { CANDIDATE_COLUMNS, toCandidateRow } from './candidate-rows.js';
 import { memoryFilter } from './memory-filter.js';
 import type { VectorEntry } from './search-engine.js';
 
@@ -59,35 +60,6 @@ export function toMemory(row: Selectable<MemoriesTable>): Memory {
     occurred_at: toIsoOrNull(row.occurred_at),
     created_at: toIso(row.created_at),
     updated_at: toIso(row.updated_at),
-  };
-}
-
-/** The columns recall ranks by (MemoryCandidate). */
-const CANDIDATE_COLUMNS = [
-  'id',
-  'seq',
-  'content',
-  'context_id',
-  'session_id',
-  'subject_id',
-  'source_scope',
-  'source_memory_id',
-  'occurred_at',
-  'created_at',
-] as const;
-
-function toCandidateRow({
-  similarity,
-  ...row
-}: Pick<Selectable<MemoriesTable>, (typeof CANDIDATE_COLUMNS)[number]> & { similarity: number | null }): CandidateRow {
-  return {
-    memory: {
-      ...row,
-      seq: Number(row.seq),
-      occurred_at: toIsoOrNull(row.occurred_at),
-      created_at: toIso(row.created_at),
-    },
-    similarity: similarity === null ? null : Number(similarity),
   };
 }
 
