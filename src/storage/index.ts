@@ -8,6 +8,12 @@ export type { Storage } from './types.js';
 /** Opens the configured engine at the latest schema. Search indexes warm up separately (`warmUp`). */
 export function openStorage(config: StorageConfig, dimensions: number): Promise<SqlStorage> {
   return config.kind === 'postgres'
-    ? openPostgresStorage({ url: config.url, poolSize: config.poolSize, schema: config.schema, dimensions })
+    ? openPostgresStorage({
+        url: config.url,
+        poolSize: config.poolSize,
+        schema: config.schema,
+        efSearch: config.efSearch,
+        dimensions,
+      })
     : openSqliteStorage({ path: config.path, dimensions });
 }

@@ -240,6 +240,7 @@ describe('loadConfig', () => {
       url: 'postgres://u@h/db',
       poolSize: 10,
       schema: undefined,
+      efSearch: 100,
     });
     expect(
       loadConfig({
@@ -247,11 +248,15 @@ describe('loadConfig', () => {
         MEMD_DATABASE_URL: 'postgres://u@h/db',
         MEMD_DATABASE_POOL_SIZE: '200',
         MEMD_DATABASE_SCHEMA: 'tenant',
+        MEMD_DATABASE_EF_SEARCH: '400',
       }).storage,
-    ).toEqual({ kind: 'postgres', url: 'postgres://u@h/db', poolSize: 200, schema: 'tenant' });
+    ).toEqual({ kind: 'postgres', url: 'postgres://u@h/db', poolSize: 200, schema: 'tenant', efSearch: 400 });
     expect(
       refusal({ MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: 'postgres://u@h/db', MEMD_DATABASE_POOL_SIZE: '0' }),
     ).toBe("MEMD_DATABASE_POOL_SIZE must be an integer between 1 and 200, got '0'");
+    expect(
+      refusal({ MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: 'postgres://u@h/db', MEMD_DATABASE_EF_SEARCH: '5' }),
+    ).toBe("MEMD_DATABASE_EF_SEARCH must be an integer between 10 and 1000, got '5'");
     // On SQLite the pool size is never read, so a wrong one does no harm.
     expect(loadConfig({ MEMD_DATABASE_POOL_SIZE: 'lots' }).storage.kind).toBe('sqlite');
   });

@@ -30,3 +30,22 @@ it('writes keyword entries straight into the index, where a search finds them at
   const found = await storage.memories.keywordSearch('ws', ['kestrel'], { k: 500 });
   expect(found).toHaveLength(100);
 });
+
+it('searches the vector index with the configured beam on every connection (MEMD_DATABASE_EF_SEARCH)', async () => {
+  const beam = async (of: SqlStorage) =>
+    (await sql<{ beam: string }>`SELECT current_setting('hnsw.ef_search') AS beam`.execute(of.sqlContext.db)).rows[0]
+      ?.beam;
+  expect(await beam(storage)).toBe('100');
+  const wider = await openPostgresStorage({
+    url: testDatabaseUrl(),
+    poolSize: 1,
+    dimensions: 8,
+    schema: freshSchema(),
+    efSearch: 400,
+  });
+  try {
+    expect(await beam(wider)).toBe('400');
+  } finally {
+    await wider.close();
+  }
+});

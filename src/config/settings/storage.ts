@@ -3,7 +3,7 @@ import { ConfigError, integer, oneOf, text, type Env } from '../setting.js';
 
 export type StorageConfig =
   | { kind: 'sqlite'; path: string }
-  | { kind: 'postgres'; url: string; poolSize: number; schema: string | undefined };
+  | { kind: 'postgres'; url: string; poolSize: number; schema: string | undefined; efSearch: number };
 
 export const STORAGE = {
   dataDir: text({
@@ -36,6 +36,14 @@ export const STORAGE = {
     max: 200,
     meaning: 'Postgres connections of each node',
   }),
+  efSearch: integer({
+    name: 'MEMD_DATABASE_EF_SEARCH',
+    default: 100,
+    min: 10,
+    max: 1000,
+    meaning:
+      "pgvector's HNSW search beam for recall (`hnsw.ef_search`, set on every connection): wider finds more of the exact nearest neighbours, and costs more (docs/deploy.md)",
+  }),
   schema: text({
     name: 'MEMD_DATABASE_SCHEMA',
     shownDefault: 'the search path of the role (`public`)',
@@ -53,5 +61,11 @@ export function storageConfig(env: Env): StorageConfig {
     return { kind: 'sqlite', path: resolve(dataDirOf(env), STORAGE.sqliteFile.read(env)) };
   const url = STORAGE.url.read(env);
   if (!url) throw new ConfigError('MEMD_STORAGE=postgres needs MEMD_DATABASE_URL (postgres://user:pass@host:5432/db)');
-  return { kind: 'postgres', url, poolSize: STORAGE.poolSize.read(env), schema: STORAGE.schema.read(env) };
+  return {
+    kind: 'postgres',
+    url,
+    poolSize: STORAGE.poolSize.read(env),
+    schema: STORAGE.schema.read(env),
+    efSearch: STORAGE.efSearch.read(env),
+  };
 }

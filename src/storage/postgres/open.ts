@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { STORAGE } from '../../config/settings/storage.js';
 import { AppError } from '../../errors.js';
 import type { Database } from '../database.js';
 import { migrateToLatest } from '../migrations/index.js';
@@ -10,6 +11,11 @@ import { PostgresSearchEngine } from './search-engine.js';
 export interface PostgresOptions {
   url: string;
   poolSize: number;
+  /**
+   * `hnsw.ef_search` of every connection: recall's search beam (the near-duplicate check narrows it per search);
+   * MEMD_DATABASE_EF_SEARCH's default when not given.
+   */
+  efSearch?: number;
   dimensions: number;
   /** Tables live in this schema (created if absent); lets several memd databases share one server. */
   schema?: string | undefined;
@@ -31,6 +37,7 @@ const types = {
 };
 
 export async function openPostgresStorage(options: PostgresOptions): Promise<SqlStorage> {
+  const efSearch = Math.trunc(options.efSearch ?? STORAGE.efSearch.read({}));
   const searchPath = options.schema ? `SET search_path TO ${pg.escapeIdentifier(options.schema)}, public` : null;
   const { pool } = createPool({
     url: options.url,
@@ -40,7 +47,9 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sql
       if (searchPath) await client.query(searchPath);
       // Filtered vector queries keep scanning the HNSW graph until LIMIT rows pass the filter (pgvector >= 0.8);
       // an older pgvector refuses the setting and searches as before.
-      await client.query('SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = 100').catch(() => undefined);
+      await client
+        .query(`SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = ${efSearch}`)
+        .catch(() => undefined);
     },
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
