@@ -21,7 +21,7 @@
  * model of a server), PARITY_PG_URL (a PostgreSQL server with pgvector; unset: bench/postgres.ts),
  * PARITY_DIR (/tmp/memd-bench-parity), PARITY_KEEP=1 (ask again what an earlier run wrote at this size and embedder),
  * PARITY_EXACT=1, PARITY_SHOW_DIFF (print this many questions whose top 10 differ), PARITY_TUNING (JSON merged over
- * the recall tuning of both, e.g. `{"keywordOverfetch":8}`).
+ * the recall tuning of both, e.g. `{"keywordOverfetch":8}`), PARITY_EF_SEARCH (PostgreSQL's MEMD_DATABASE_EF_SEARCH).
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -83,6 +83,7 @@ const apps: Record<BackendName, Awaited<ReturnType<typeof createApp>>> = {
       MEMD_STORAGE: 'postgres',
       MEMD_DATABASE_URL: PG_URL,
       MEMD_DATABASE_SCHEMA: SCHEMA,
+      ...(process.env.PARITY_EF_SEARCH && { MEMD_DATABASE_EF_SEARCH: process.env.PARITY_EF_SEARCH }),
     }),
     appOptions,
   ),
@@ -96,7 +97,7 @@ for (const app of Object.values(apps)) {
 
 log(`bench:parity — ${machineLine()}`);
 log(
-  `PostgreSQL: ${benchServer?.describe ?? 'PARITY_PG_URL'}; embedder ${EMBEDDER}; ${SIZE} memories; recall tuning ${TUNING ? JSON.stringify(TUNING) : 'default'}; load ${loadAverages()}`,
+  `PostgreSQL: ${benchServer?.describe ?? 'PARITY_PG_URL'}; embedder ${EMBEDDER}; ${SIZE} memories; recall tuning ${TUNING ? JSON.stringify(TUNING) : 'default'}; PostgreSQL ef_search ${process.env.PARITY_EF_SEARCH ?? 'default'}; load ${loadAverages()}`,
 );
 
 async function inject(backend: BackendName, method: 'GET' | 'POST', url: string, payload?: unknown) {
