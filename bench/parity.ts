@@ -30,6 +30,7 @@ import pg from 'pg';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { tunedBy, type TuningOverride } from '../src/core/recall/service.js';
+import { cosine } from '../src/providers/embedding/vector.js';
 import type { VectorSearchOptions } from '../src/storage/types.js';
 import { QUESTION_KINDS, ScaleCorpus, type QuestionKind } from '../test/support/scale-corpus.js';
 import { loadAverages, machineLine, percentile } from './machine.js';
@@ -151,24 +152,16 @@ async function storedVectors(backend: BackendName): Promise<{ ids: string[]; vec
   };
 }
 
-const norm = (v: Float32Array) => Math.sqrt(v.reduce((sum, x) => sum + x * x, 0)) || 1;
-
 if (EXACT) {
   for (const backend of BACKENDS) {
     const { ids, vectors } = await storedVectors(backend);
-    const norms = vectors.map(norm);
     const memories = apps[backend].services.storage.memories;
     const approximate = memories.vectorSearch.bind(memories);
     // Recall's dense search only (no filter beyond the workspace's active memories, which is all this corpus has):
     // duplicate checks and best-effort searches keep the index.
     memories.vectorSearch = async (workspaceId: string, vector: Float32Array, options: VectorSearchOptions) => {
       if (options.minScore !== undefined || options.bestEffort) return approximate(workspaceId, vector, options);
-      const q = norm(vector);
-      const scores = vectors.map((v, i) => {
-        let dot = 0;
-        for (let j = 0; j < v.length; j++) dot += v[j]! * vector[j]!;
-        return dot / (norms[i]! * q);
-      });
+      const scores = vectors.map((stored) => cosine(stored, vector));
       return scores
         .map((_, i) => i)
         .sort((a, b) => scores[b]! - scores[a]!)

@@ -385,7 +385,7 @@ export type GraphEdge = Pick<Association, 'id' | 'source_id' | 'target_id' | 're
 /** An edge as seen from one of its ends (`near`), with the row of the memory at the other. */
 export interface NeighbourRow {
   near: string;
-  association: Association;
+  edge: GraphEdge;
   memory: MemoryCandidate;
 }
 

@@ -105,7 +105,7 @@ describe.each(storageBackends())('graph and knowledgebase storage conformance: $
     );
     await s.memories.insert([hub!, near!, archived!, fact!, typed!]);
     await s.memories.update('ws_a', archived!.id, { status: 'archived' });
-    const out = { ...association('ws_a', hub!.id, near!.id, 'causes', 0.9), metadata: { why: 'test' } };
+    const out = association('ws_a', hub!.id, near!.id, 'causes', 0.9);
     const into = association('ws_a', typed!.id, hub!.id, 'references', 0.4);
     const edges = [
       out,
@@ -121,14 +121,34 @@ describe.each(storageBackends())('graph and knowledgebase storage conformance: $
       filter: { statuses: ['active', 'archived'], excludeSourceScopes: ['fact'] },
     });
     // The archived end is left out although the filter allows it (an edge's far end is active), the fact by the
-    // filter, the part_of edge by relationship; the edge is the edge (its own id and time), the row the far end's.
+    // filter, the part_of edge by relationship; the edge is the edge (its own id), the row the far end's.
+    const asEdge = ({ id, source_id, target_id, relationship, strength }: typeof out) => ({
+      id,
+      source_id,
+      target_id,
+      relationship,
+      strength,
+    });
     expect(
       rows
-        .map((r) => ({ near: r.near, edge: r.association, far: r.memory.id, content: r.memory.content }))
+        .map((r) => ({ near: r.near, edge: r.edge, far: r.memory.id, content: r.memory.content }))
         .sort((a, b) => b.edge.strength - a.edge.strength),
     ).toEqual([
-      { near: hub!.id, edge: out, far: near!.id, content: 'neighbour 1' },
-      { near: hub!.id, edge: into, far: typed!.id, content: 'neighbour 4' },
+      { near: hub!.id, edge: asEdge(out), far: near!.id, content: 'neighbour 1' },
+      { near: hub!.id, edge: asEdge(into), far: typed!.id, content: 'neighbour 4' },
+    ]);
+    // Nothing but the memory's ranking columns comes back as the memory.
+    expect(Object.keys(rows[0]!.memory).sort()).toEqual([
+      'content',
+      'context_id',
+      'created_at',
+      'id',
+      'occurred_at',
+      'seq',
+      'session_id',
+      'source_memory_id',
+      'source_scope',
+      'subject_id',
     ]);
     expect(await s.associations.neighbourRows('ws_b', [hub!.id], { filter: {} })).toEqual([]);
     await s.close();

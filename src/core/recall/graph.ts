@@ -1,4 +1,11 @@
-import type { Association, MemoryCandidate, MemoryFilter, NeighbourRow, Storage } from '../../storage/types.js';
+import type {
+  Association,
+  GraphEdge,
+  MemoryCandidate,
+  MemoryFilter,
+  NeighbourRow,
+  Storage,
+} from '../../storage/types.js';
 import type { ArmResult } from './fusion.js';
 
 /** Edges between a fact and its parent are decomposition, not knowledge: neither the arm nor expansion follows them. */
@@ -15,6 +22,9 @@ export const EXPANSION_DECAY = 0.8;
 
 const farEnd = (edge: Association, near: string): string => (edge.source_id === near ? edge.target_id : edge.source_id);
 
+/** Strongest first, ties by id, so that runs repeat exactly. */
+const strongestFirst = (a: GraphEdge, b: GraphEdge): number => b.strength - a.strength || a.id.localeCompare(b.id);
+
 /** Edges of each node, strongest first (ties by id, so runs repeat exactly). */
 function edgesByNode(edges: readonly Association[], nodes: readonly string[]): Map<string, Association[]> {
   const wanted = new Set(nodes);
@@ -27,7 +37,7 @@ function edgesByNode(edges: readonly Association[], nodes: readonly string[]): M
       byNode.set(end, list);
     }
   }
-  for (const list of byNode.values()) list.sort((a, b) => b.strength - a.strength || a.id.localeCompare(b.id));
+  for (const list of byNode.values()) list.sort(strongestFirst);
   return byNode;
 }
 
@@ -76,7 +86,7 @@ export interface Discovery extends ExpansionSeed {
   strength: number;
 }
 
-/** Each node's neighbour rows, strongest edge first (ties by edge id, so runs repeat exactly). */
+/** Each node's neighbour rows, strongest edge first. */
 function rowsByNode(rows: readonly NeighbourRow[]): Map<string, NeighbourRow[]> {
   const byNode = new Map<string, NeighbourRow[]>();
   for (const row of rows) {
@@ -84,10 +94,7 @@ function rowsByNode(rows: readonly NeighbourRow[]): Map<string, NeighbourRow[]> 
     list.push(row);
     byNode.set(row.near, list);
   }
-  for (const list of byNode.values())
-    list.sort(
-      (a, b) => b.association.strength - a.association.strength || a.association.id.localeCompare(b.association.id),
-    );
+  for (const list of byNode.values()) list.sort((a, b) => strongestFirst(a.edge, b.edge));
   return byNode;
 }
 
@@ -126,7 +133,7 @@ export async function expand(
     const decay = EXPANSION_DECAY ** depth;
     const next: Discovery[] = [];
     walk: for (const parent of frontier) {
-      for (const { association, memory } of byNode.get(parent.id) ?? []) {
+      for (const { edge, memory } of byNode.get(parent.id) ?? []) {
         if (seen.has(memory.id)) continue;
         if (discovered.length + next.length >= options.maxExpansion) break walk;
         seen.add(memory.id);
@@ -135,9 +142,9 @@ export async function expand(
           memory,
           depth,
           parentId: parent.id,
-          strength: association.strength,
-          relevance: parent.relevance * association.strength * decay,
-          boosted: parent.boosted * association.strength * decay,
+          strength: edge.strength,
+          relevance: parent.relevance * edge.strength * decay,
+          boosted: parent.boosted * edge.strength * decay,
         });
       }
     }

@@ -84,47 +84,39 @@ export class SqlAssociationStore implements AssociationStore {
       ['target_id', 'source_id'],
     ] as const;
     const filter = memoryFilter(this.ctx.engine, workspaceId, options.filter);
+    // Unordered: the caller orders each node's edges, which come from both sides.
     const queries = sides.map(([near, far]) => {
       let q = this.ctx.db
         .selectFrom('associations')
         .innerJoin('memories', 'memories.id', `associations.${far}`)
-        // The edge's columns under their own names: both tables have an id and a created_at.
+        // The edge's id under its own name: both tables have one.
         .select([
           'associations.id as edge_id',
           'associations.source_id',
           'associations.target_id',
           'associations.relationship',
           'associations.strength',
-          'associations.metadata',
-          'associations.created_at as edge_created_at',
         ])
-        .select(CANDIDATE_COLUMNS.map((column) => `memories.${column}` as const))
-        .select(sql<null>`NULL`.as('similarity'))
         .select(sql.ref<string>(`associations.${near}`).as('near'))
+        .select(CANDIDATE_COLUMNS.map((column) => `memories.${column}` as const))
         .where('associations.workspace_id', '=', workspaceId)
         .where((eb) => this.ctx.engine.anyOf(eb.ref(`associations.${near}`), memoryIds))
         // As `neighbours`: the far end is active, whatever statuses the filter allows.
         .where('memories.status', '=', 'active')
+        // The filter names the memories' columns only, which this join has too.
         .where((eb) => filter(eb as never));
       if (options.excludeRelationships?.length)
         q = q.where('associations.relationship', 'not in', [...options.excludeRelationships]);
-      return q.orderBy('associations.strength', 'desc').orderBy('associations.id');
+      return q;
     });
     const found: NeighbourRow[] = [];
     for (const rows of await this.ctx.engine.read(this.ctx.db, queries))
-      for (const row of rows) {
-        const association = toAssociation({
-          id: row.edge_id,
-          workspace_id: workspaceId,
-          source_id: row.source_id,
-          target_id: row.target_id,
-          relationship: row.relationship,
-          strength: row.strength,
-          metadata: row.metadata,
-          created_at: row.edge_created_at,
+      for (const { edge_id, source_id, target_id, relationship, strength, near, ...memory } of rows)
+        found.push({
+          near,
+          edge: { id: edge_id, source_id, target_id, relationship, strength },
+          memory: toCandidateRow({ ...memory, similarity: null }).memory,
         });
-        found.push({ near: row.near, association, memory: toCandidateRow(row).memory });
-      }
     return found;
   }
 
