@@ -417,15 +417,15 @@ export class RecallService {
   }
 
   /**
-   * Memories among `ids` that pass the request's filters (never facts), fetching only those not yet known; with
-   * `measure`, the similarity to its vector of those fetched is added to its map in the same read.
+   * Memories among `ids` that pass the request's filters (never facts), fetching only those not yet known; the
+   * similarity to `measure`'s vector of those fetched is added to its map in the same read.
    */
   private async accept(
     workspaceId: string,
     ids: readonly string[],
     filter: MemoryFilter,
     known: ReadonlyMap<string, MemoryCandidate>,
-    measure?: { vector: Float32Array; similarity: Map<string, number> },
+    measure: { vector: Float32Array; similarity: Map<string, number> },
   ): Promise<Map<string, MemoryCandidate>> {
     const accepted = new Map<string, MemoryCandidate>();
     const unknown: string[] = [];
@@ -437,11 +437,11 @@ export class RecallService {
     if (unknown.length > 0) {
       const found = await this.deps.storage.memories.candidates(workspaceId, unknown, {
         filter: { ...filter, excludeSourceScopes: [FACT_SCOPE] },
-        ...(measure && { similarTo: measure.vector }),
+        similarTo: measure.vector,
       });
       for (const { memory, similarity } of found) {
         accepted.set(memory.id, memory);
-        if (measure && similarity !== null) measure.similarity.set(memory.id, similarity);
+        if (similarity !== null) measure.similarity.set(memory.id, similarity);
       }
     }
     return accepted;
