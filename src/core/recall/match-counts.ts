@@ -5,12 +5,30 @@ import type { KeywordTerm, Storage } from '../../storage/types.js';
 const COUNT_TTL_MS = 60_000;
 
 /**
+ * The key of one count. The keyword index folds case and a query's terms must all match, in any order, as must any
+ * one of a term's alternatives: "Geneva" and "geneva", or the same words asked in another order, are one count.
+ */
+function countKey(workspaceId: string, cap: number, terms: readonly KeywordTerm[]): string {
+  const folded = terms
+    .map((term) => (typeof term === 'string' ? term.toLowerCase() : term.map((t) => t.toLowerCase()).sort()))
+    .map((term) => JSON.stringify(term))
+    .sort();
+  return JSON.stringify([workspaceId, cap, folded]);
+}
+
+/**
  * Keyword match counts decide whether a term is too common to score (see boundedKeywordSearch) and how much a
  * term weighs (its inverse document frequency): a count a minute old decides as well as a fresh one, and the same
  * words come back query after query. Counting them again cost a recall about 2 ms at 100,000 memories.
  */
 export class MatchCountCache {
   private readonly counts = new LRUCache<string, number>({ max: 50_000, ttl: COUNT_TTL_MS });
+  /**
+   * Counts being read, shared by whoever asks meanwhile. A recall's keyword, entity and temporal arms ask for the
+   * same words at once: on PostgreSQL, where counting a word in a thousand memories visits a thousand rows (about
+   * 6 ms at 100,000 memories), a first question counted each of them two or three times over (BENCHMARKS.md).
+   */
+  private readonly reading = new Map<string, Promise<number>>();
   /**
    * Each workspace's keyword document count. Past its minute the last count still answers while a new one is read
    * (stale while revalidating: counting a large workspace's rows on Postgres takes long, and the weights it sets
@@ -28,27 +46,44 @@ export class MatchCountCache {
     });
   }
 
-  /** As `MemoryStore.keywordMatchCounts`, served from recent counts where possible. */
-  async matchCounts(
-    workspaceId: string,
-    queries: ReadonlyArray<readonly KeywordTerm[]>,
-    cap: number,
-  ): Promise<number[]> {
-    const keys = queries.map((terms) => JSON.stringify([workspaceId, cap, terms]));
-    const counts = keys.map((key) => this.counts.get(key));
-    const missing = counts.flatMap((count, i) => (count === undefined ? [i] : []));
-    if (missing.length > 0) {
-      const fresh = await this.storage.memories.keywordMatchCounts(
-        workspaceId,
-        missing.map((i) => queries[i]!),
-        { cap },
-      );
-      missing.forEach((i, n) => {
-        counts[i] = fresh[n]!;
-        this.counts.set(keys[i]!, fresh[n]!);
+  /** As `MemoryStore.keywordMatchCounts`, served from recent counts and counts being read where possible. */
+  matchCounts(workspaceId: string, queries: ReadonlyArray<readonly KeywordTerm[]>, cap: number): Promise<number[]> {
+    const keys = queries.map((terms) => countKey(workspaceId, cap, terms));
+    const answers = keys.map(
+      (key): number | Promise<number> | undefined => this.counts.get(key) ?? this.reading.get(key),
+    );
+    const missing = new Map<string, readonly KeywordTerm[]>();
+    keys.forEach((key, i) => {
+      if (answers[i] === undefined) missing.set(key, queries[i]!);
+    });
+    if (missing.size > 0) {
+      const read = this.read(workspaceId, missing, cap);
+      keys.forEach((key, i) => {
+        answers[i] ??= read.get(key);
       });
     }
-    return counts as number[];
+    return Promise.all(answers as Array<number | Promise<number>>);
+  }
+
+  /** One statement for every count of `queries` (by key), each shared in `reading` until it is known. */
+  private read(
+    workspaceId: string,
+    queries: ReadonlyMap<string, readonly KeywordTerm[]>,
+    cap: number,
+  ): Map<string, Promise<number>> {
+    const fresh = this.storage.memories.keywordMatchCounts(workspaceId, [...queries.values()], { cap });
+    const reads = new Map([...queries.keys()].map((key, n) => [key, fresh.then((found) => found[n]!)]));
+    for (const [key, count] of reads) {
+      this.reading.set(key, count);
+      // A failed read is reported to those waiting on it and leaves nothing behind: the next ask reads again.
+      void count
+        .then(
+          (value) => this.counts.set(key, value),
+          () => undefined,
+        )
+        .finally(() => this.reading.delete(key));
+    }
+    return reads;
   }
 
   /** As `MemoryStore.keywordDocumentCount`, served from a recent count (see `documents`). */

@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { MatchCountCache } from '../../../src/core/recall/match-counts.js';
+import { openSqliteStorage } from '../../../src/storage/sqlite/open.js';
+import type { SqlStorage } from '../../../src/storage/sql/storage.js';
+import { axisVector, memory, workspace } from '../../support/records.js';
+
+const DIMS = 8;
+const dir = mkdtempSync(join(tmpdir(), 'memd-match-counts-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A real SQLite store whose match-count reads are counted, and fail while `failing` is set. */
+async function countedStorage(name: string) {
+  const storage: SqlStorage = await openSqliteStorage({ path: join(dir, `${name}.sqlite`), dimensions: DIMS });
+  await storage.workspaces.create(workspace('ws_a'));
+  await storage.memories.insert([
+    memory('ws_a', 'Melanie took a pottery class in Geneva', axisVector(DIMS, 0)),
+    memory('ws_a', 'The pottery class in Geneva was full', axisVector(DIMS, 1)),
+    memory('ws_a', 'Caroline moved to Geneva', axisVector(DIMS, 2)),
+  ]);
+  const reads: number[] = [];
+  const state = { failing: false };
+  const read = storage.memories.keywordMatchCounts.bind(storage.memories);
+  storage.memories.keywordMatchCounts = async (workspaceId, queries, options) => {
+    reads.push(queries.length);
+    if (state.failing) throw new Error('the database went away');
+    return read(workspaceId, queries, options);
+  };
+  return { storage, reads, state };
+}
+
+describe('keyword match counts of a recall', () => {
+  it('asks once for what concurrent recalls ask at the same time, whatever the case or the order of the words', async () => {
+    const { storage, reads } = await countedStorage('shared');
+    const cache = new MatchCountCache(storage);
+    const [first, second] = await Promise.all([
+      cache.matchCounts('ws_a', [['Geneva'], ['pottery', 'class']], 100),
+      cache.matchCounts('ws_a', [['geneva'], ['class', 'Pottery'], ['caroline']], 100),
+    ]);
+    expect(first).toEqual([3, 2]);
+    expect(second).toEqual([3, 2, 1]);
+    // The first read counted both of its queries; the second only Caroline, which nobody was counting.
+    expect(reads).toEqual([2, 1]);
+    expect(await cache.matchCounts('ws_a', [['GENEVA']], 100)).toEqual([3]);
+    expect(reads).toEqual([2, 1]);
+    // Another cap is another count.
+    expect(await cache.matchCounts('ws_a', [['geneva']], 1)).toEqual([2]);
+    expect(reads).toEqual([2, 1, 1]);
+    await storage.close();
+  });
+
+  it('reports a failed read to everyone waiting on it, and reads again when asked again', async () => {
+    const { storage, reads, state } = await countedStorage('failing');
+    const cache = new MatchCountCache(storage);
+    state.failing = true;
+    const asked = [cache.matchCounts('ws_a', [['pottery']], 100), cache.matchCounts('ws_a', [['Pottery']], 100)];
+    for (const answer of asked) await expect(answer).rejects.toThrow('the database went away');
+    expect(reads).toEqual([1]);
+    state.failing = false;
+    expect(await cache.matchCounts('ws_a', [['pottery']], 100)).toEqual([2]);
+    expect(reads).toEqual([1, 1]);
+    await storage.close();
+  });
+});
