@@ -222,7 +222,7 @@ export class RecallService {
     this.cache = new RecallCache(deps.cache, deps.clock, deps.storage.workspaces);
     this.access = new AccessRecorder(deps.storage, deps.clock, deps.log);
     this.tuning = deps.tuning ?? DEFAULT_TUNING;
-    this.matchCounts = new MatchCountCache(deps.storage);
+    this.matchCounts = new MatchCountCache(deps.storage, deps.clock);
   }
 
   recall(request: RecallRequest): Promise<RecallResult> {

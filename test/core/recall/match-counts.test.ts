@@ -6,6 +6,7 @@ import { MatchCountCache } from '../../../src/core/recall/match-counts.js';
 import { openSqliteStorage } from '../../../src/storage/sqlite/open.js';
 import type { SqlStorage } from '../../../src/storage/sql/storage.js';
 import { axisVector, memory, workspace } from '../../support/records.js';
+import { ManualClock } from '../../support/server.js';
 
 const DIMS = 8;
 const dir = mkdtempSync(join(tmpdir(), 'memd-match-counts-'));
@@ -61,6 +62,29 @@ describe('keyword match counts of a recall', () => {
     state.failing = false;
     expect(await cache.matchCounts('ws_a', [['pottery']], 100)).toEqual([2]);
     expect(reads).toEqual([1, 1]);
+    await storage.close();
+  });
+
+  it('answers with a count past its minute while reading it again, and reads before answering when it is too old', async () => {
+    const { storage, reads } = await countedStorage('stale');
+    const clock = new ManualClock();
+    const cache = new MatchCountCache(storage, clock);
+    expect(await cache.matchCounts('ws_a', [['geneva']], 100)).toEqual([3]);
+    await storage.memories.insert([memory('ws_a', 'Geneva in the rain', axisVector(DIMS, 3))]);
+    clock.advance(30_000);
+    expect(await cache.matchCounts('ws_a', [['geneva']], 100)).toEqual([3]);
+    expect(reads).toEqual([1]);
+    clock.advance(40_000);
+    // Past its minute: the old count answers, and the count is read again meanwhile.
+    expect(await cache.matchCounts('ws_a', [['geneva']], 100)).toEqual([3]);
+    expect(reads).toEqual([1, 1]);
+    await expect.poll(() => cache.matchCounts('ws_a', [['geneva']], 100)).toEqual([4]);
+    expect(reads).toEqual([1, 1]);
+    await storage.memories.insert([memory('ws_a', 'Geneva at night', axisVector(DIMS, 4))]);
+    clock.advance(11 * 60_000);
+    // Too old to answer: read before answering.
+    expect(await cache.matchCounts('ws_a', [['geneva']], 100)).toEqual([5]);
+    expect(reads).toEqual([1, 1, 1]);
     await storage.close();
   });
 });
