@@ -186,22 +186,24 @@ interface Answer {
   engine: number;
   top: string[];
 }
+/** The backends in the order question `i` asks them: which goes first alternates. */
+const inTurn = (i: number) => (i % 2 === 0 ? BACKENDS : [...BACKENDS].reverse());
+
+/** One question to one backend through the core recall call: the top 10's texts and the engine's time. */
+async function ask(backend: BackendName, query: string): Promise<{ top: string[]; engine: number }> {
+  const result = await apps[backend].services.recall.recall({ workspaceId: WORKSPACE, query, limit: 10 });
+  return {
+    top: result.memories.map((m) => m.content),
+    engine: result.search_latency_ms - (result.query_embedding_ms ?? 0),
+  };
+}
+
 const answers: Record<BackendName, Answer[]> = { sqlite: [], postgres: [] };
 for (const [i, question] of corpus.questions.entries()) {
   const right = corpus.memory(question.answer);
-  for (const backend of i % 2 === 0 ? BACKENDS : [...BACKENDS].reverse()) {
-    const result = await apps[backend].services.recall.recall({
-      workspaceId: WORKSPACE,
-      query: question.text,
-      limit: 10,
-    });
-    const top = result.memories.map((m) => m.content);
-    answers[backend].push({
-      kind: question.kind,
-      rank: top.indexOf(right),
-      engine: result.search_latency_ms - (result.query_embedding_ms ?? 0),
-      top,
-    });
+  for (const backend of inTurn(i)) {
+    const { top, engine } = await ask(backend, question.text);
+    answers[backend].push({ kind: question.kind, rank: top.indexOf(right), engine, top });
   }
 }
 
@@ -229,31 +231,22 @@ for (const kind of kinds) {
     `| ${kind} | ${hits('sqlite')} | ${hits('postgres')} | ${share(asSet, pairs.length)} / ${share(inOrder, pairs.length)} |`,
   );
 }
-for (const backend of BACKENDS) {
-  const sorted = answers[backend].map((a) => a.engine).sort((a, b) => a - b);
-  log(
-    `${backend}: engine p50 / p95 / p99 ${[50, 95, 99].map((p) => percentile(sorted, p).toFixed(1)).join(' / ')} ms (in process, serial, background tasks stopped)`,
-  );
-}
 /** Engine p50 / p95 / p99 / mean of one pass. */
-const latencies = (engine: number[]) => {
+const latencies = (engine: readonly number[]) => {
   const sorted = [...engine].sort((a, b) => a - b);
   const mean = sorted.reduce((total, ms) => total + ms, 0) / Math.max(1, sorted.length);
   return `${[50, 95, 99].map((p) => percentile(sorted, p).toFixed(1)).join(' / ')} / ${mean.toFixed(1)} ms`;
 };
+for (const backend of BACKENDS)
+  log(
+    `${backend}: engine p50 / p95 / p99 / mean ${latencies(answers[backend].map((a) => a.engine))} (in process, serial, background tasks stopped)`,
+  );
 if (PASSES > 1) log('engine p50 / p95 / p99 / mean by pass (pass 1 is the parity pass above; seconds since it ended):');
 const askedAgainFrom = performance.now();
 for (let pass = 2; pass <= PASSES; pass++) {
   const engine: Record<BackendName, number[]> = { sqlite: [], postgres: [] };
   for (const [i, question] of corpus.questions.entries())
-    for (const backend of i % 2 === 0 ? BACKENDS : [...BACKENDS].reverse()) {
-      const result = await apps[backend].services.recall.recall({
-        workspaceId: WORKSPACE,
-        query: question.text,
-        limit: 10,
-      });
-      engine[backend].push(result.search_latency_ms - (result.query_embedding_ms ?? 0));
-    }
+    for (const backend of inTurn(i)) engine[backend].push((await ask(backend, question.text)).engine);
   const at = ((performance.now() - askedAgainFrom) / 1000).toFixed(0);
   log(`  pass ${pass} (${at} s): ${BACKENDS.map((b) => `${b} ${latencies(engine[b])}`).join('; ')}`);
 }
