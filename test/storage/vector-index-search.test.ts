@@ -44,3 +44,38 @@ describe('several vectors searched in one call', () => {
     expect(together[2]![0]!.memory.id).toBe('m250');
   });
 });
+
+describe('the beam a search walks', () => {
+  const dims = 48;
+  const count = 4_000;
+  const vectors = Array.from({ length: count }, (_, seq) => seededVector(dims, seq + 7));
+  const held = new WorkspaceVectorIndexes({ ...DEFAULT_VECTOR_INDEX, dimensions: dims });
+  held.upsert(
+    'ws',
+    vectors.map((embedding, seq) => ({ seq, id: `m${seq}`, derived: false, factOf: null, embedding })),
+  );
+  const queries = Array.from({ length: 200 }, (_, i) => seededVector(dims, 100_000 + i));
+  const exactNearest = (query: Float32Array, k: number): number[] =>
+    vectors
+      .map((v, seq) => ({ seq, similarity: v.reduce((sum, x, d) => sum + x * query[d]!, 0) }))
+      .sort((a, b) => b.similarity - a.similarity)
+      .slice(0, k)
+      .map((n) => n.seq);
+  const exact = queries.map((query) => new Set(exactNearest(query, 5)));
+  const shareFound = (beam?: number): number => {
+    let found = 0;
+    for (const [i, query] of queries.entries()) {
+      const [hits] = held.search('ws', [query], 5, undefined, beam);
+      found += hits!.filter((h) => exact[i]!.has(h.seq)).length;
+    }
+    return found / (queries.length * 5);
+  };
+
+  it("is recall's wide one unless a search asks for its own", () => {
+    const wide = shareFound();
+    // A search for 5 walks recall's beam, not 5 + 8 candidates: on random vectors that is most of the difference.
+    expect(wide).toBeGreaterThanOrEqual(0.97);
+    expect(shareFound(DEFAULT_VECTOR_INDEX.expansionSearch)).toBe(wide);
+    expect(shareFound(1)).toBeLessThan(wide - 0.05);
+  });
+});

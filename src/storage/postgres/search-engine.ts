@@ -1,7 +1,12 @@
 import { sql, type Compilable, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '../database.js';
 import { memoryFilter, type FilterBuilder } from '../sql/memory-filter.js';
-import { bestEffortCandidates, type KeywordQuery, type SearchEngine } from '../sql/search-engine.js';
+import {
+  bestEffortCandidates,
+  NEAR_DUPLICATE_BEAM,
+  type KeywordQuery,
+  type SearchEngine,
+} from '../sql/search-engine.js';
 import { FACT_SCOPE, factOf, type KeywordTerm, type MemoryFilter, type VectorHit } from '../types.js';
 
 /**
@@ -11,12 +16,6 @@ import { FACT_SCOPE, factOf, type KeywordTerm, type MemoryFilter, type VectorHit
  */
 const HNSW_M = 16;
 const HNSW_EF_CONSTRUCTION = 64;
-
-/**
- * The HNSW beam of a near-duplicate check: what is as close as a duplicate is found within pgvector's default
- * beam, where recall's wider one (SET per connection in open.ts) looks for more distant neighbours too.
- */
-const NEAR_DUPLICATE_EF_SEARCH = 40;
 
 /**
  * A tsquery for any of `terms` and every one of `required`. phraseto_tsquery accepts any text, so no user input
@@ -107,7 +106,7 @@ export class PostgresSearchEngine implements SearchEngine {
 
   /**
    * A near-duplicate check (VectorSearchOptions.minScore): every vector's search on one connection, with the
-   * narrower beam of NEAR_DUPLICATE_EF_SEARCH for this transaction only. The write path checks each memory of a
+   * narrower beam of NEAR_DUPLICATE_BEAM for this transaction only. The write path checks each memory of a
    * batch; at the recall beam this check cost a third of PostgreSQL's ingest time (docs/postgres-tuning.md).
    */
   private nearDuplicates(
@@ -118,7 +117,7 @@ export class PostgresSearchEngine implements SearchEngine {
     filter: FilterBuilder,
   ): Promise<VectorHit[][]> {
     return db.transaction().execute(async (tx) => {
-      await sql`SET LOCAL hnsw.ef_search = ${sql.lit(NEAR_DUPLICATE_EF_SEARCH)}`.execute(tx);
+      await sql`SET LOCAL hnsw.ef_search = ${sql.lit(NEAR_DUPLICATE_BEAM)}`.execute(tx);
       const found: VectorHit[][] = [];
       for (const vector of vectors) found.push(await this.nearest(tx, workspaceId, vector, k, filter));
       return found;

@@ -12,6 +12,7 @@ import type { Database } from '../database.js';
 import { memoryFilter, type FilterBuilder } from '../sql/memory-filter.js';
 import {
   bestEffortCandidates,
+  NEAR_DUPLICATE_BEAM,
   type KeywordEntry,
   type KeywordQuery,
   type KeywordRank,
@@ -193,6 +194,7 @@ export class SqliteSearchEngine implements SearchEngine {
     k: number,
     filter: MemoryFilter,
     bestEffort: boolean,
+    minScore?: number,
   ): Promise<VectorHit[][]> {
     const indexed = this.warm && this.vectors.size(workspaceId) >= this.annMinSize;
     const accept = indexed ? indexPredicate(filter) : null;
@@ -201,7 +203,7 @@ export class SqliteSearchEngine implements SearchEngine {
     if (indexed && this.reader) await yieldToEventLoop();
     if (accept) {
       return this.vectors
-        .search(workspaceId, vectors, k, accept)
+        .search(workspaceId, vectors, k, accept, minScore === undefined ? undefined : NEAR_DUPLICATE_BEAM)
         .map((found) =>
           found.map(({ memory, similarity }) => ({ id: memory.id, score: similarity, factOf: memory.factOf })),
         );

@@ -12,6 +12,7 @@ export interface VectorIndexOptions {
   quantization: 'f32' | 'f16' | 'i8';
   connectivity: number;
   expansionAdd: number;
+  /** Recall's beam: how many candidates a search walks the graph for unless it asks for its own (`search`). */
   expansionSearch: number;
 }
 
@@ -251,7 +252,8 @@ export class WorkspaceVectorIndexes {
           quantization: this.options.quantization as ScalarKind,
           connectivity: this.options.connectivity,
           expansion_add: this.options.expansionAdd,
-          expansion_search: this.options.expansionSearch,
+          // usearch walks max(this, results asked) candidates: at 1 each search sets its own beam (`search`).
+          expansion_search: 1,
           multi: false,
         }),
       );
@@ -376,29 +378,34 @@ export class WorkspaceVectorIndexes {
 
   /**
    * The k nearest memories that `accept` lets through. Asks the graph for more when the filter rejects too many,
-   * up to the whole workspace, so the answer has k hits whenever k exist.
+   * up to the whole workspace, so the answer has k hits whenever k exist. `beam`: how many candidates the graph is
+   * walked for at least (recall's `expansionSearch` unless a near-duplicate check asks for a narrower one).
    */
   search(
     workspaceId: string,
     vectors: readonly Float32Array[],
     k: number,
     accept: (m: IndexedMemory) => boolean = () => true,
+    beam: number = this.options.expansionSearch,
   ): Neighbour[][] {
     const index = this.workspaces.get(workspaceId);
     const nodes = index?.nodes ?? 0;
     if (!index || nodes === 0 || k <= 0) return vectors.map(() => []);
     const first = Math.min(nodes, k + 8);
+    // The graph is asked for at least the beam (usearch walks max(its expansion, results asked), its expansion is 1)
+    // and only the `wanted` best are read: the same answer as an index built with that beam.
+    const walked = (wanted: number) => Math.min(nodes, Math.max(wanted, beam));
     // Several vectors (a write batch's duplicate checks, an enrichment batch's neighbours) go to the graph in one
     // call, which usearch spreads over every core: the write path's searches held the main thread for a third of
     // an ingest (BENCHMARKS.md, "Ingest and the HNSW work").
-    const together = vectors.length > 1 ? index.graph.search([...vectors], first, 0) : null;
+    const together = vectors.length > 1 ? index.graph.search([...vectors], walked(first), 0) : null;
     return vectors.map((vector, v) => {
       for (let wanted = first; ; wanted = Math.min(nodes, wanted * 4)) {
-        const matches = together && wanted === first ? together.get(v) : index.graph.search(vector, wanted, 1);
+        const matches = together && wanted === first ? together.get(v) : index.graph.search(vector, walked(wanted), 1);
         const found: Neighbour[] = [];
         const { distances } = matches;
         const keys = keysAsNumbers(matches.keys);
-        for (let i = 0; i < keys.length && found.length < k; i++) {
+        for (let i = 0; i < Math.min(keys.length, wanted) && found.length < k; i++) {
           const group = index.groups[keys[i]!];
           if (!group) continue;
           const similarity = 1 - distances[i]!;
