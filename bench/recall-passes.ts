@@ -1,0 +1,76 @@
+/**
+ * Recall asked again and again of a database bench:scale kept (`SCALE_KEEP=1`): `npx tsx bench/recall-passes.ts`.
+ *
+ * Starts the built server of a checkout on that data directory (SQLite, hash embedder, result cache off), asks the
+ * scale corpus's questions PASSES times, by CONCURRENCY clients at once, and prints per pass the engine latency
+ * (`search_latency_ms` less `query_embedding_ms`) p50 / p95 / p99 / mean, recalls a second, and the mean time a
+ * recall spent in each phase (`memd_recall_phase_duration_seconds` of /metrics; arms overlap, so they do not add
+ * up). The first pass meets cold caches; later ones show a server that has seen the questions' words. Run it for two
+ * checkouts one after the other, alternating, to compare them (one data directory serves one server at a time).
+ *
+ * Environment: PASSES_DIR (the data directory, e.g. /tmp/memd-bench-scale/sqlite-1000000), PASSES_SIZE (the size it
+ * was built for, 1000000), PASSES_QUESTIONS (a kind, as SCALE_QUESTIONS was: 75), PASSES (3), CONCURRENCY (1),
+ * PASSES_ROOT (the checkout whose build runs; this one). Enrichment of a backlog runs as it would; hold it back with
+ * `MEMD_TASK_POLL_MS=60000 MEMD_TASK_FOREGROUND_WAIT_MS=60000` for quieter figures.
+ */
+import { ScaleCorpus, type ScaleQuestion } from '../test/support/scale-corpus.js';
+import { loadAverages, machineLine, percentile } from './machine.js';
+import { startBenchServer, waitReady } from './server-process.js';
+
+const SIZE = Number(process.env.PASSES_SIZE ?? 1_000_000);
+const DIR = process.env.PASSES_DIR ?? `/tmp/memd-bench-scale/sqlite-${SIZE}`;
+const PASSES = Number(process.env.PASSES ?? 3);
+const CONCURRENCY = Number(process.env.CONCURRENCY ?? 1);
+const WORKSPACE = 'scale';
+
+const corpus = new ScaleCorpus(SIZE, { questionsPerKind: Number(process.env.PASSES_QUESTIONS ?? 75) });
+console.log(`${machineLine()}; ${DIR}, ${corpus.questions.length} questions, ${CONCURRENCY} at once`);
+const server = await startBenchServer(
+  { MEMD_DATA_DIR: DIR, MEMD_EMBEDDING_PROVIDER: 'hash', MEMD_RECALL_CACHE_ENTRIES: '0' },
+  process.env.PASSES_ROOT,
+);
+await waitReady(server.url);
+
+/** Seconds spent in each recall phase so far. */
+async function phaseSeconds(): Promise<Map<string, number>> {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  const sums = text.matchAll(/^memd_recall_phase_duration_seconds_sum\{phase="([^"]+)"\} (\S+)$/gm);
+  return new Map([...sums].map(([, phase, seconds]) => [phase!, Number(seconds)]));
+}
+
+async function engineMs(question: ScaleQuestion): Promise<number> {
+  const response = await fetch(`${server.url}/v1/memories/recall`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ workspace_id: WORKSPACE, query: question.text, limit: 10 }),
+  });
+  const body = (await response.json()) as { search_latency_ms: number; query_embedding_ms: number };
+  if (!response.ok) throw new Error(`recall: ${response.status} ${JSON.stringify(body)}`);
+  return body.search_latency_ms - body.query_embedding_ms;
+}
+
+for (let pass = 1; pass <= PASSES; pass++) {
+  const before = await phaseSeconds();
+  const queue = [...corpus.questions];
+  const engine: number[] = [];
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let question = queue.shift(); question; question = queue.shift()) engine.push(await engineMs(question));
+    }),
+  );
+  const perSecond = (engine.length * 1000) / (performance.now() - started);
+  const phases = [...(await phaseSeconds())]
+    .map(([phase, seconds]) => [phase, ((seconds - (before.get(phase) ?? 0)) * 1000) / engine.length] as const)
+    .filter(([, ms]) => ms >= 0.05)
+    .sort((a, b) => b[1] - a[1]);
+  engine.sort((a, b) => a - b);
+  const mean = engine.reduce((sum, ms) => sum + ms, 0) / engine.length;
+  console.log(
+    `pass ${pass}: engine p50 ${percentile(engine, 50).toFixed(1)} / p95 ${percentile(engine, 95).toFixed(1)} / ` +
+      `p99 ${percentile(engine, 99).toFixed(1)} / mean ${mean.toFixed(1)} ms, ${perSecond.toFixed(1)} recalls/s; ` +
+      `load ${loadAverages()}`,
+  );
+  console.log(`  ms a recall by phase: ${phases.map(([phase, ms]) => `${phase} ${ms.toFixed(2)}`).join(', ')}`);
+}
+await server.stop();
