@@ -5,7 +5,7 @@
  * scale corpus's questions PASSES times, by CONCURRENCY clients at once, and prints per pass the engine latency
  * (`search_latency_ms` less `query_embedding_ms`) p50 / p95 / p99 / mean, recalls a second, and the mean time a
  * recall spent in each phase (`memd_recall_phase_duration_seconds` of /metrics; arms overlap, so they do not add
- * up). The first pass meets cold caches; later ones show a server that has seen the questions' words. Run it for two
+ * up), and at the end the server's peak RSS. The first pass meets cold caches; later ones show a server that has seen the questions' words. Run it for two
  * checkouts one after the other, alternating, to compare them (one data directory serves one server at a time).
  *
  * Environment: PASSES_DIR (the data directory, e.g. /tmp/memd-bench-scale/sqlite-1000000), PASSES_SIZE (the size it
@@ -14,7 +14,7 @@
  * `MEMD_TASK_POLL_MS=60000 MEMD_TASK_FOREGROUND_WAIT_MS=60000` for quieter figures.
  */
 import { ScaleCorpus, type ScaleQuestion } from '../test/support/scale-corpus.js';
-import { loadAverages, machineLine, percentile } from './machine.js';
+import { loadAverages, machineLine, peakRssMiB, percentile } from './machine.js';
 import { startBenchServer, waitReady } from './server-process.js';
 
 const SIZE = Number(process.env.PASSES_SIZE ?? 1_000_000);
@@ -73,4 +73,5 @@ for (let pass = 1; pass <= PASSES; pass++) {
   );
   console.log(`  ms a recall by phase: ${phases.map(([phase, ms]) => `${phase} ${ms.toFixed(2)}`).join(', ')}`);
 }
+console.log(`server peak RSS ${await peakRssMiB(server.pid)} MiB`);
 await server.stop();
