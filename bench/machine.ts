@@ -18,6 +18,13 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[index]!;
 }
 
+/** p50 / p95 / p99 / mean of some latencies in ms, in any order: "12.0 / 18.1 / 25.3 / 12.6 ms". */
+export function latencySummary(values: readonly number[]): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mean = sorted.reduce((total, ms) => total + ms, 0) / Math.max(1, sorted.length);
+  return `${[50, 95, 99].map((p) => percentile(sorted, p).toFixed(1)).join(' / ')} / ${mean.toFixed(1)} ms`;
+}
+
 /** Peak resident set size of a process (VmHWM), in MiB. */
 export async function peakRssMiB(pid: number): Promise<number> {
   const { readFile } = await import('node:fs/promises');

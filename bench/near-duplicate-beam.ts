@@ -11,6 +11,7 @@
  * Environment: BEAM_SIZE (memories, 100000), BEAM_PROBES (memories reworded, 400), BEAM_WIDTHS (11,16,24,40,96).
  */
 import { HashEmbeddingProvider } from '../src/providers/embedding/hash.js';
+import { cosine } from '../src/providers/embedding/vector.js';
 import { DEFAULT_VECTOR_INDEX, WorkspaceVectorIndexes } from '../src/storage/sqlite/vector-index.js';
 import { ScaleCorpus } from '../test/support/scale-corpus.js';
 import { loadAverages, machineLine } from './machine.js';
@@ -27,12 +28,6 @@ const rewordings = (text: string): string[] => [
   `${text.replace(/\.$/, '')} again, as before.`,
   text.replace(/\b\w+\b/, 'Yesterday'),
 ];
-
-const dot = (a: Float32Array, b: Float32Array): number => {
-  let sum = 0;
-  for (let d = 0; d < a.length; d++) sum += a[d]! * b[d]!;
-  return sum;
-};
 
 console.log(machineLine());
 const embedder = new HashEmbeddingProvider();
@@ -51,7 +46,7 @@ const probes: Float32Array[] = [];
 for (let p = 0; p < PROBES; p++) probes.push(...(await embedder.embed(rewordings(texts[(p * 7_919 + 13) % SIZE]!))));
 const nearest = probes.map((probe) =>
   vectors
-    .map((vector, seq) => ({ seq, similarity: dot(vector, probe) }))
+    .map((vector, seq) => ({ seq, similarity: cosine(vector, probe) }))
     .filter((n) => n.similarity >= MERGE_THRESHOLD)
     .sort((a, b) => b.similarity - a.similarity)
     .slice(0, NEIGHBOURS)

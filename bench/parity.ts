@@ -35,7 +35,7 @@ import { tunedBy, type TuningOverride } from '../src/core/recall/service.js';
 import { cosine } from '../src/providers/embedding/vector.js';
 import type { VectorSearchOptions } from '../src/storage/types.js';
 import { QUESTION_KINDS, ScaleCorpus, type QuestionKind } from '../test/support/scale-corpus.js';
-import { loadAverages, machineLine, percentile } from './machine.js';
+import { latencySummary, loadAverages, machineLine } from './machine.js';
 import { benchPostgres } from './postgres.js';
 
 const SIZE = Number(process.env.PARITY_SIZE ?? 100_000);
@@ -231,15 +231,9 @@ for (const kind of kinds) {
     `| ${kind} | ${hits('sqlite')} | ${hits('postgres')} | ${share(asSet, pairs.length)} / ${share(inOrder, pairs.length)} |`,
   );
 }
-/** Engine p50 / p95 / p99 / mean of one pass. */
-const latencies = (engine: readonly number[]) => {
-  const sorted = [...engine].sort((a, b) => a - b);
-  const mean = sorted.reduce((total, ms) => total + ms, 0) / Math.max(1, sorted.length);
-  return `${[50, 95, 99].map((p) => percentile(sorted, p).toFixed(1)).join(' / ')} / ${mean.toFixed(1)} ms`;
-};
 for (const backend of BACKENDS)
   log(
-    `${backend}: engine p50 / p95 / p99 / mean ${latencies(answers[backend].map((a) => a.engine))} (in process, serial, background tasks stopped)`,
+    `${backend}: engine p50 / p95 / p99 / mean ${latencySummary(answers[backend].map((a) => a.engine))} (in process, serial, background tasks stopped)`,
   );
 if (PASSES > 1) log('engine p50 / p95 / p99 / mean by pass (pass 1 is the parity pass above; seconds since it ended):');
 const askedAgainFrom = performance.now();
@@ -248,7 +242,7 @@ for (let pass = 2; pass <= PASSES; pass++) {
   for (const [i, question] of corpus.questions.entries())
     for (const backend of inTurn(i)) engine[backend].push((await ask(backend, question.text)).engine);
   const at = ((performance.now() - askedAgainFrom) / 1000).toFixed(0);
-  log(`  pass ${pass} (${at} s): ${BACKENDS.map((b) => `${b} ${latencies(engine[b])}`).join('; ')}`);
+  log(`  pass ${pass} (${at} s): ${BACKENDS.map((b) => `${b} ${latencySummary(engine[b])}`).join('; ')}`);
 }
 let shown = 0;
 for (const [i, a] of answers.sqlite.entries()) {

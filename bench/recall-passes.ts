@@ -14,7 +14,7 @@
  * `MEMD_TASK_POLL_MS=60000 MEMD_TASK_FOREGROUND_WAIT_MS=60000` for quieter figures.
  */
 import { ScaleCorpus, type ScaleQuestion } from '../test/support/scale-corpus.js';
-import { loadAverages, machineLine, peakRssMiB, percentile } from './machine.js';
+import { latencySummary, loadAverages, machineLine, peakRssMiB } from './machine.js';
 import { startBenchServer, waitReady } from './server-process.js';
 
 const SIZE = Number(process.env.PASSES_SIZE ?? 1_000_000);
@@ -64,11 +64,8 @@ for (let pass = 1; pass <= PASSES; pass++) {
     .map(([phase, seconds]) => [phase, ((seconds - (before.get(phase) ?? 0)) * 1000) / engine.length] as const)
     .filter(([, ms]) => ms >= 0.05)
     .sort((a, b) => b[1] - a[1]);
-  engine.sort((a, b) => a - b);
-  const mean = engine.reduce((sum, ms) => sum + ms, 0) / engine.length;
   console.log(
-    `pass ${pass}: engine p50 ${percentile(engine, 50).toFixed(1)} / p95 ${percentile(engine, 95).toFixed(1)} / ` +
-      `p99 ${percentile(engine, 99).toFixed(1)} / mean ${mean.toFixed(1)} ms, ${perSecond.toFixed(1)} recalls/s; ` +
+    `pass ${pass}: engine p50 / p95 / p99 / mean ${latencySummary(engine)}, ${perSecond.toFixed(1)} recalls/s; ` +
       `load ${loadAverages()}`,
   );
   console.log(`  ms a recall by phase: ${phases.map(([phase, ms]) => `${phase} ${ms.toFixed(2)}`).join(', ')}`);

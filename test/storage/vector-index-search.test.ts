@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { cosine } from '../../src/providers/embedding/vector.js';
 import { DEFAULT_VECTOR_INDEX, WorkspaceVectorIndexes } from '../../src/storage/sqlite/vector-index.js';
 import { seededVector } from '../support/records.js';
 
@@ -57,7 +58,7 @@ describe('the beam a search walks', () => {
   const queries = Array.from({ length: 200 }, (_, i) => seededVector(dims, 100_000 + i));
   const exactNearest = (query: Float32Array, k: number): number[] =>
     vectors
-      .map((v, seq) => ({ seq, similarity: v.reduce((sum, x, d) => sum + x * query[d]!, 0) }))
+      .map((v, seq) => ({ seq, similarity: cosine(v, query) }))
       .sort((a, b) => b.similarity - a.similarity)
       .slice(0, k)
       .map((n) => n.seq);
