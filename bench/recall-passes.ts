@@ -10,7 +10,8 @@
  *
  * Environment: PASSES_DIR (the data directory, e.g. /tmp/memd-bench-scale/sqlite-1000000), PASSES_SIZE (the size it
  * was built for, 1000000), PASSES_QUESTIONS (a kind, as SCALE_QUESTIONS was: 75), PASSES (3), CONCURRENCY (1),
- * PASSES_ROOT (the checkout whose build runs; this one). Enrichment of a backlog runs as it would; hold it back with
+ * PASSES_ROOT (the checkout whose build runs; this one), HEALTH_PROBES (0: requests a second to `/health/ready`
+ * meanwhile, as load balancers and orchestrators send them; their latency is printed per pass). Enrichment of a backlog runs as it would; hold it back with
  * `MEMD_TASK_POLL_MS=60000 MEMD_TASK_FOREGROUND_WAIT_MS=60000` for quieter figures.
  */
 import { ScaleCorpus, type ScaleQuestion } from '../test/support/scale-corpus.js';
@@ -22,6 +23,7 @@ const DIR = process.env.PASSES_DIR ?? `/tmp/memd-bench-scale/sqlite-${SIZE}`;
 const PASSES = Number(process.env.PASSES ?? 3);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 1);
 const WORKSPACE = 'scale';
+const HEALTH_PROBES = Number(process.env.HEALTH_PROBES ?? 0);
 
 const corpus = new ScaleCorpus(SIZE, { questionsPerKind: Number(process.env.PASSES_QUESTIONS ?? 75) });
 console.log(`${machineLine()}; ${DIR}, ${corpus.questions.length} questions, ${CONCURRENCY} at once`);
@@ -49,10 +51,30 @@ async function engineMs(question: ScaleQuestion): Promise<number> {
   return body.search_latency_ms - body.query_embedding_ms;
 }
 
+/** Sends HEALTH_PROBES readiness probes a second, each on its own schedule, until `done`; their latencies in ms. */
+async function probeHealth(done: () => boolean): Promise<number[]> {
+  const latencies: number[] = [];
+  const probes: Array<Promise<void>> = [];
+  while (!done()) {
+    probes.push(
+      (async () => {
+        const sent = performance.now();
+        await (await fetch(`${server.url}/health/ready`)).arrayBuffer();
+        latencies.push(performance.now() - sent);
+      })(),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1000 / HEALTH_PROBES));
+  }
+  await Promise.all(probes);
+  return latencies;
+}
+
 for (let pass = 1; pass <= PASSES; pass++) {
   const before = await phaseSeconds();
   const queue = [...corpus.questions];
   const engine: number[] = [];
+  let asked = false;
+  const probes = HEALTH_PROBES > 0 ? probeHealth(() => asked) : Promise.resolve([]);
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
@@ -60,6 +82,8 @@ for (let pass = 1; pass <= PASSES; pass++) {
     }),
   );
   const perSecond = (engine.length * 1000) / (performance.now() - started);
+  asked = true;
+  const health = await probes;
   const phases = [...(await phaseSeconds())]
     .map(([phase, seconds]) => [phase, ((seconds - (before.get(phase) ?? 0)) * 1000) / engine.length] as const)
     .filter(([, ms]) => ms >= 0.05)
@@ -69,6 +93,8 @@ for (let pass = 1; pass <= PASSES; pass++) {
       `load ${loadAverages()}`,
   );
   console.log(`  ms a recall by phase: ${phases.map(([phase, ms]) => `${phase} ${ms.toFixed(2)}`).join(', ')}`);
+  if (health.length > 0)
+    console.log(`  /health/ready p50 / p95 / p99 / mean ${latencySummary(health)} (${health.length})`);
 }
 console.log(`server peak RSS ${await peakRssMiB(server.pid)} MiB`);
 await server.stop();

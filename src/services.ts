@@ -5,6 +5,7 @@ import { ApiKeyService } from './core/auth/api-keys.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { CoreEvents } from './core/events.js';
 import { HealthCheck } from './core/health.js';
+import { QueueReadings } from './core/queue-reading.js';
 import { PortabilityService } from './core/portability/service.js';
 import { CallerSearch } from './core/recall/caller.js';
 import { GraphAnalyzer } from './core/graph/analysis/analyzer.js';
@@ -146,10 +147,8 @@ export async function createServices(
   const clock = options.clock ?? systemClock;
   // The gauges read the queue and the sandboxes when scraped, by then built.
   const observability = await createObservability(config, log, {
-    taskQueue: async () => {
-      const at = clock.now();
-      return { at, summary: await db.tasks.summary(at.toISOString()) };
-    },
+    // The scrape's instant: a reused reading's oldest task has waited since it was read.
+    taskQueue: async () => ({ summary: (await queue.read()).summary, at: clock.now() }),
     liveSandboxes: () => sandboxes.liveCount,
   });
   const { metrics, tracing } = observability;
@@ -175,6 +174,7 @@ export async function createServices(
     throw error;
   }
   const db = storage;
+  const queue = new QueueReadings((now) => db.tasks.summary(now), clock);
 
   const events = new CoreEvents(storage.workspaces);
   const queryEmbedder = withEmbeddingCache(embedder, QUERY_EMBEDDING_CACHE);
@@ -311,6 +311,7 @@ export async function createServices(
     health: new HealthCheck({
       storage,
       clock,
+      queue,
       embedder,
       llm,
       isReady,

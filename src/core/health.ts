@@ -2,6 +2,7 @@ import type { EmbeddingProvider } from '../providers/embedding/types.js';
 import type { LlmProvider } from '../providers/llm/types.js';
 import type { Storage, TaskCounts, TaskSummary } from '../storage/types.js';
 import { secondsSince, type Clock } from './clock.js';
+import type { QueueReadings } from './queue-reading.js';
 
 export interface Readiness {
   ready: boolean;
@@ -23,6 +24,8 @@ export interface Readiness {
 interface HealthDeps {
   storage: Storage;
   clock: Clock;
+  /** The queue's counts, shared with /metrics and reused while counting a large queue is expensive. */
+  queue: QueueReadings;
   embedder: EmbeddingProvider;
   llm: LlmProvider | null;
   /** Search indexes warm and background work started. */
@@ -36,14 +39,21 @@ export class HealthCheck {
   constructor(private readonly deps: HealthDeps) {}
 
   async readiness(): Promise<Readiness> {
-    const { storage, clock, embedder, llm, isReady, finishedLastMinute } = this.deps;
-    // Reading the queue doubles as the storage probe.
-    const now = clock.now();
-    const queue = await storage.tasks.summary(now.toISOString()).catch(() => null);
-    const backlog = backlogAt(now, queue);
+    const { storage, clock, queue: readings, embedder, llm, isReady, finishedLastMinute } = this.deps;
+    // The storage probe is asked every time: the queue's counts may be a reading of a few seconds ago.
+    const [reachable, reading] = await Promise.all([
+      storage.ping().then(
+        () => true,
+        () => false,
+      ),
+      readings.read().catch(() => null),
+    ]);
+    const queue = reading?.summary ?? null;
+    // A reused reading's oldest task has waited since: measured at this instant.
+    const backlog = backlogAt(clock.now(), queue);
     return {
-      ready: queue !== null && isReady(),
-      storage: queue ? 'ok' : 'unreachable',
+      ready: reachable && queue !== null && isReady(),
+      storage: reachable ? 'ok' : 'unreachable',
       embedder: `${embedder.name}/${embedder.model}`,
       search_index: isReady() ? 'warm' : 'warming',
       llm: llm ? `${llm.name}/${llm.model}` : 'none',

@@ -1,7 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { secondsSince } from '../core/clock.js';
+import type { QueueReading } from '../core/queue-reading.js';
 import { RECALL_PHASES, type RecallPhase } from '../core/telemetry.js';
-import type { TaskSummary } from '../storage/types.js';
 
 /** Latency buckets (seconds) per kind of work: a recall phase takes microseconds, a model call seconds. */
 const BUCKETS = {
@@ -19,12 +19,6 @@ export type Outcome = 'ok' | 'error';
 export interface ProviderLabels {
   provider: string;
   model: string;
-}
-
-/** The task queue, and the instant it was read at (the server's clock). */
-export interface QueueReading {
-  at: Date;
-  summary: TaskSummary;
 }
 
 /** What the gauges read when scraped: the task queue (at the scrape's instant) and the live sandboxes. */
