@@ -11,8 +11,9 @@
  * Environment: PASSES_DIR (the data directory, e.g. /tmp/memd-bench-scale/sqlite-1000000), PASSES_SIZE (the size it
  * was built for, 1000000), PASSES_QUESTIONS (a kind, as SCALE_QUESTIONS was: 75), PASSES (3), CONCURRENCY (1),
  * PASSES_ROOT (the checkout whose build runs; this one), HEALTH_PROBES (0: requests a second to `/health/ready`
- * meanwhile, as load balancers and orchestrators send them; their latency is printed per pass). Enrichment of a backlog runs as it would; hold it back with
- * `MEMD_TASK_POLL_MS=60000 MEMD_TASK_FOREGROUND_WAIT_MS=60000` for quieter figures.
+ * meanwhile, as load balancers and orchestrators send them; their latency is printed per pass). Enrichment of a
+ * backlog runs as it would; `MEMD_TASK_POLL_MS=60000 MEMD_TASK_FOREGROUND_WAIT_MS=60000` make it give way to the
+ * questions (it still runs in the gaps between a serial client's requests) for quieter figures.
  */
 import { ScaleCorpus, type ScaleQuestion } from '../test/support/scale-corpus.js';
 import { latencySummary, loadAverages, machineLine, peakRssMiB } from './machine.js';

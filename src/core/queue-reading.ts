@@ -22,8 +22,8 @@ const MAX_REUSE_MS = 10_000;
 
 /**
  * The task queue's counts for `/health/ready` and `/metrics`, read for whoever asks at once and reused for a while
- * when reading is expensive. Both routes count the whole queue (`TaskStore.summary`); with 958,000 tasks queued
- * after an ingest of a million memories, a count took 150–320 ms of SQLite's reader thread (BENCHMARKS.md), and
+ * when reading is expensive. Both routes count the whole queue (`TaskStore.summary`); with about 950,000 tasks
+ * queued after an ingest of a million memories, a count took 148–320 ms of SQLite's reader thread (BENCHMARKS.md), and
  * `/health/ready` needs no key: every probe, or anyone's loop of requests, cost that again, and recalls waited
  * behind it for the reader. Concurrent asks share one read; a read of a large queue that took `d` ms is reused for
  * min(20 × d, 10 s) of both clocks (a test's manual clock jumping forward ends it too). A failed read is not kept.
@@ -51,12 +51,12 @@ export class QueueReadings {
     const at = this.clock.now();
     const reading = this.summary(at.toISOString()).then((summary) => {
       const readAtMs = this.elapsedMs();
-      const cost = readAtMs - started;
       const { pending, scheduled, running, failed } = summary.counts;
       const large = pending + scheduled + running + failed >= LARGE_QUEUE;
-      const reuseMs = large ? Math.min(MAX_REUSE_MS, REUSE_PER_COST * cost) : 0;
-      this.last = { reading: { at, summary }, readAtMs, reuseMs };
-      return { at, summary };
+      const reuseMs = large ? Math.min(MAX_REUSE_MS, REUSE_PER_COST * (readAtMs - started)) : 0;
+      const fresh = { at, summary };
+      this.last = { reading: fresh, readAtMs, reuseMs };
+      return fresh;
     });
     this.pending = reading;
     const done = () => {
