@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { openPostgresStorage } from '../../src/storage/postgres/open.js';
 import type { SqlStorage } from '../../src/storage/sql/storage.js';
 import { openSqliteStorage } from '../../src/storage/sqlite/open.js';
@@ -36,23 +37,44 @@ function sqliteBackend(): StorageBackend {
 
 type Server = Pick<PostgresServer, 'url' | 'maxConnections'> & Partial<Pick<PostgresServer, 'stop'>>;
 
+/**
+ * One schema per backend and vector size for the whole test file, emptied at each open: bringing a new schema up to
+ * date ran every migration again (0.35 s on a quiet machine, 1.6 s a test in CI, where the `postgres` backend of the
+ * storage conformance file took 56 of its 99 s). A file's tests run one after the other and close their storage
+ * before the next opens, so emptying the tables at an open is the fresh database the test asks for.
+ */
 function postgresBackend(name: string, server: () => Promise<Server>): StorageBackend {
   let started: Server | undefined;
+  const schemas = new Map<number, string>();
   return {
     name,
     async open(dimensions) {
       started ??= await server();
-      return openPostgresStorage({
+      const reused = schemas.get(dimensions);
+      const schema = reused ?? freshSchema();
+      schemas.set(dimensions, schema);
+      const storage = await openPostgresStorage({
         url: started.url,
         poolSize: started.maxConnections,
         dimensions,
-        schema: freshSchema(),
+        schema,
       });
+      if (reused) await emptyTables(storage, schema);
+      return storage;
     },
     async teardown() {
       await started?.stop?.();
     },
   };
+}
+
+/** Every table of the schema but the migrations' own bookkeeping, identities restarted. */
+async function emptyTables(storage: SqlStorage, schema: string): Promise<void> {
+  const { rows } = await sql<{ name: string }>`
+    SELECT tablename AS name FROM pg_tables WHERE schemaname = ${schema} AND tablename NOT LIKE 'kysely_migration%'
+  `.execute(storage.sqlContext.db);
+  const tables = rows.map((row) => sql.id(schema, row.name));
+  await sql`TRUNCATE ${sql.join(tables)} RESTART IDENTITY CASCADE`.execute(storage.sqlContext.db);
 }
 
 /**
