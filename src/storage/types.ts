@@ -392,6 +392,11 @@ export interface NeighbourRow {
 export interface AssociationStore {
   /** Inserts, or updates strength and metadata of the existing (source, target, relationship) edge. */
   upsert(association: Association): Promise<Association>;
+  /**
+   * `upsert` of each edge in order, in a few statements (enrichment writes a batch's `part_of` edges and links at
+   * once).
+   */
+  upsertMany(associations: readonly Association[]): Promise<void>;
   get(workspaceId: string, id: string): Promise<Association | null>;
   /** Every edge touching any of the memories in the direction given, whatever the status of the far end. */
   listForMemories(

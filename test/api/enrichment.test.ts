@@ -64,6 +64,27 @@ describe('background enrichment (durable task queue)', () => {
     expect(await children(single.id)).toEqual([]);
   });
 
+  it('makes one fact of a sentence said twice, and no more than 500 of one memory', async () => {
+    const ws = (await api.post('/v1/workspaces', { name: 'many sentences' })).body.workspace.id;
+    const partOf = async (parentId: string) =>
+      (
+        await api.get(
+          `/v1/memories/${parentId}/associations?workspace_id=${ws}&direction=incoming&relationships=part_of`,
+        )
+      ).body.associations as unknown[];
+    const repeated = (
+      await api.post('/v1/memories', {
+        workspace_id: ws,
+        content: 'The pump failed at dawn. The pump  failed at dawn. THE PUMP FAILED AT DAWN. The crew replaced it.',
+      })
+    ).body.memory;
+    const sentences = Array.from({ length: 700 }, (_, i) => `Sensor ${i} reported a reading.`);
+    const long = (await api.post('/v1/memories', { workspace_id: ws, content: sentences.join(' ') })).body.memory;
+    await server.drainTasks();
+    expect(await partOf(repeated.id)).toHaveLength(2);
+    expect(await partOf(long.id)).toHaveLength(500);
+  });
+
   it('links similar memories automatically with their similarity as strength', async () => {
     const ws = (await api.post('/v1/workspaces', { name: 'links' })).body.workspace.id;
     const first = (

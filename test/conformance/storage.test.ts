@@ -503,6 +503,27 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
       await s.close();
     });
 
+    it('upserts many edges as one by one in order: over several statements, an edge named twice kept once', async () => {
+      const s = await fresh();
+      const [a, b] = ['a', 'b'].map((x, i) => memory('ws_a', x, axisVector(DIMS, i)));
+      await s.memories.insert([a!, b!]);
+      const existing = await s.associations.upsert(association('ws_a', a!.id, b!.id, 'r0', 0.1));
+      // 1,200 relationships: more than one statement's worth; r0 exists already, r7 is named twice in one statement's
+      // worth (which PostgreSQL refuses to update twice in one statement).
+      const edges = Array.from({ length: 1_200 }, (_, i) => association('ws_a', a!.id, b!.id, `r${i}`, 0.5));
+      const named = { ...association('ws_a', a!.id, b!.id, 'r7', 0.9), metadata: { v: 2 } };
+      await s.associations.upsertMany([...edges.slice(0, 8), named, ...edges.slice(8)]);
+      expect(await s.associations.count('ws_a')).toBe(1_200);
+      const out = await s.associations.listForMemories('ws_a', [a!.id], { direction: 'outgoing' });
+      const by = new Map(out.map((e) => [e.relationship, e]));
+      expect(by.get('r0')).toMatchObject({ id: existing.id, strength: 0.5 });
+      expect(by.get('r7')).toMatchObject({ id: edges[7]!.id, strength: 0.9, metadata: { v: 2 } });
+      expect(by.get('r1199')).toMatchObject({ id: edges[1199]!.id, strength: 0.5 });
+      await s.associations.upsertMany([]);
+      expect(await s.associations.count('ws_a')).toBe(1_200);
+      await s.close();
+    });
+
     it('neighbours skip edges whose far end is not active and honour min strength and left-out relationships', async () => {
       const s = await fresh();
       const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((x, i) => memory('ws_a', x, axisVector(DIMS, i)));

@@ -112,7 +112,7 @@ export class MemoryEnricher {
     await step('write', () =>
       storage.transaction(async (tx) => {
         if (facts.facts.length > 0) await tx.memories.insert(facts.facts);
-        for (const edge of [...facts.edges, ...links]) await tx.associations.upsert(edge);
+        await tx.associations.upsertMany([...facts.edges, ...links]);
       }),
     );
     for (const extra of this.extraSteps) await step(extra.name, () => extra.step(targets));

@@ -1,14 +1,6 @@
 import { AppError, invalid, notFound } from '../../errors.js';
 import type { EmbeddingProvider } from '../../providers/embedding/types.js';
-import type {
-  Association,
-  Memory,
-  MemoryFilter,
-  MemoryPatch,
-  MemoryStatus,
-  NewMemory,
-  Storage,
-} from '../../storage/types.js';
+import type { Memory, MemoryFilter, MemoryPatch, MemoryStatus, NewMemory, Storage } from '../../storage/types.js';
 import type { Access } from '../access/access.js';
 import { isoNow, type Clock } from '../clock.js';
 import type { CoreEvents } from '../events.js';
@@ -298,8 +290,8 @@ export class MemoryService {
 
   /** Links a new memory to the memories its draft named (`related_to`, moderate strength). */
   private async link(tx: Storage, memory: NewMemory, targetIds: readonly string[], now: string): Promise<void> {
-    for (const targetId of targetIds) {
-      const edge: Association = {
+    await tx.associations.upsertMany(
+      targetIds.map((targetId) => ({
         id: newId('assoc'),
         workspace_id: memory.workspace_id,
         source_id: memory.id,
@@ -308,9 +300,8 @@ export class MemoryService {
         strength: 0.5,
         metadata: { created_with_memory: true },
         created_at: now,
-      };
-      await tx.associations.upsert(edge);
-    }
+      })),
+    );
   }
 
   /** Drafts whose `associations` name memories that are not active in the workspace, with the error for each. */

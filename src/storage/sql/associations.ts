@@ -24,6 +24,12 @@ interface EdgeQuery {
   limit?: number | undefined;
 }
 
+/**
+ * Edges a statement: 8 columns each keeps a statement within PostgreSQL's 65,535 parameters and SQLite's 32,766, and
+ * one row conflicting twice in one PostgreSQL statement is avoided by keeping one edge per key.
+ */
+const UPSERT_CHUNK = 500;
+
 export class SqlAssociationStore implements AssociationStore {
   constructor(private readonly ctx: SqlContext) {}
 
@@ -39,6 +45,29 @@ export class SqlAssociationStore implements AssociationStore {
       .returningAll()
       .executeTakeFirstOrThrow();
     return toAssociation(row);
+  }
+
+  async upsertMany(associations: readonly Association[]): Promise<void> {
+    const byKey = new Map<string, Association>();
+    for (const a of associations) {
+      const key = JSON.stringify([a.source_id, a.target_id, a.relationship]);
+      const first = byKey.get(key);
+      // As upserting them in order: the first inserts the edge, each later one sets its strength and metadata.
+      byKey.set(key, first ? { ...first, strength: a.strength, metadata: a.metadata } : a);
+    }
+    const rows = [...byKey.values()].map((a) => ({ ...a, metadata: json(a.metadata) }));
+    for (let start = 0; start < rows.length; start += UPSERT_CHUNK) {
+      await this.ctx.db
+        .insertInto('associations')
+        .values(rows.slice(start, start + UPSERT_CHUNK))
+        .onConflict((oc) =>
+          oc.columns(['source_id', 'target_id', 'relationship']).doUpdateSet((eb) => ({
+            strength: eb.ref('excluded.strength'),
+            metadata: eb.ref('excluded.metadata'),
+          })),
+        )
+        .execute();
+    }
   }
 
   async get(workspaceId: string, id: string): Promise<Association | null> {
