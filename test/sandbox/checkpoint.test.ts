@@ -8,7 +8,9 @@ vi.setConfig({ testTimeout: 180_000 });
 
 const managers: SandboxManager[] = [];
 function managerOn(store: InMemoryCheckpointStore, config: Parameters<typeof createManager>[0] = {}): SandboxManager {
-  const { manager } = createManager({ ...config, store });
+  // No spare interpreter unless a test asks: each test starts managers of its own, and a spare loaded for each (and
+  // again after each take) doubled the interpreters these tests boot.
+  const { manager } = createManager({ ...config, config: { spare: 'off', ...config.config }, store });
   managers.push(manager);
   return manager;
 }
@@ -87,7 +89,7 @@ describe('checkpoint after a change', () => {
       interval: 50,
     });
     // A crash of the server now (no close, no eviction) would lose nothing: another manager restores it.
-    const other = managerOn(store, { config: { spare: 'off' } });
+    const other = managerOn(store);
     expect((await other.execute('later', { code: 'note, injected' })).result).toBe('["saved without asking", [1, 2]]');
 
     // Cleanup cancels a checkpoint that was due.
@@ -102,7 +104,7 @@ describe('one session served by several nodes in turn', () => {
   test('with sync checkpoints each call continues from the last, whichever node made it, cleanup included', async () => {
     const store = new InMemoryCheckpointStore();
     const a = managerOn(store, { config: { checkpoint: 'sync' } });
-    const b = managerOn(store, { config: { checkpoint: 'sync', spare: 'off' } });
+    const b = managerOn(store, { config: { checkpoint: 'sync' } });
     await a.execute('s', { code: "trail = ['a1']" });
     expect((await b.execute('s', { code: "trail = trail + ['b1']" })).error).toBeNull();
     // A's sandbox is still live with ['a1']; B has moved the session on since.
@@ -119,7 +121,7 @@ describe('one session served by several nodes in turn', () => {
   test('a node that fell behind never overwrites the newer state: not by a checkpoint call, not at shutdown', async () => {
     const store = new InMemoryCheckpointStore();
     const a = managerOn(store);
-    const b = managerOn(store, { config: { checkpoint: 'sync', spare: 'off' } });
+    const b = managerOn(store, { config: { checkpoint: 'sync' } });
     await a.execute('s', { code: "owner = 'a'" });
     await a.checkpoint('s');
     await a.execute('s', { code: "late = 'only on a'" }); // not saved
@@ -130,7 +132,7 @@ describe('one session served by several nodes in turn', () => {
     expect(await store.revision('s')).toBe(moved);
     await a.close();
     expect(await store.revision('s')).toBe(moved);
-    const c = managerOn(store, { config: { spare: 'off' } });
+    const c = managerOn(store);
     expect((await c.execute('s', { code: 'owner' })).result).toBe('b');
     expect((await c.execute('s', { code: 'late' })).error).toMatch(/NameError/);
   });
