@@ -17,7 +17,12 @@ const dataDir = mkdtempSync(join(tmpdir(), 'memd-context-'));
 const running: TestServer[] = [];
 
 async function node(env: Record<string, string> = {}): Promise<{ server: TestServer; api: Client }> {
-  const server = await startServer({ dataDir, env: { MEMD_SANDBOX_CHECKPOINT_DELAY_MS: '0', ...env } });
+  // No spare interpreter: each server here runs one or two sessions before the next replaces it, and the spare
+  // loaded after the first would be booted for nothing.
+  const server = await startServer({
+    dataDir,
+    env: { MEMD_SANDBOX_CHECKPOINT_DELAY_MS: '0', MEMD_SANDBOX_SPARE: 'off', ...env },
+  });
   running.push(server);
   return { server, api: client(server.url) };
 }
