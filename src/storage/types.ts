@@ -584,6 +584,8 @@ export interface ThreadStore {
 export interface ContradictionStore {
   /** Records the pair unless it is already recorded, in either order; true when inserted. */
   insert(contradiction: Contradiction): Promise<boolean>;
+  /** `insert` of each in order, in a few statements; the ones recorded. */
+  insertMany(contradictions: readonly Contradiction[]): Promise<Contradiction[]>;
   get(workspaceId: string, id: string): Promise<Contradiction | null>;
   /** Unresolved ones, newest first. */
   listUnresolved(workspaceId: string, limit: number): Promise<Contradiction[]>;

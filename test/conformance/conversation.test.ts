@@ -184,6 +184,31 @@ describe.each(storageBackends())('conversation storage conformance: $name', (bac
       await s.close();
     });
 
+    it('records many as one by one in order: each pair once, over several statements', async () => {
+      const s = await fresh();
+      const ms = Array.from({ length: 30 }, (_, i) => memory('ws_a', `statement ${i}`, axisVector(DIMS, i % DIMS)));
+      await s.memories.insert(ms);
+      const [m0, m1, m2, m3] = ms.map((m) => m.id) as [string, string, string, string];
+      await s.contradictions.insert(contradiction(m0, m1));
+      const others: Contradiction[] = [];
+      for (let i = 4; i < ms.length && others.length < 300; i++)
+        for (let j = i + 1; j < ms.length && others.length < 300; j++) others.push(contradiction(ms[i]!.id, ms[j]!.id));
+      const fresh23 = contradiction(m2, m3);
+      const recorded = await s.contradictions.insertMany([
+        contradiction(m1, m0), // recorded already, the other way round
+        contradiction(m0, m1), // recorded already
+        fresh23,
+        contradiction(m3, m2), // the pair just before, the other way round
+        contradiction(m2, m3),
+        ...others,
+      ]);
+      expect(recorded.map((c) => c.id)).toEqual([fresh23.id, ...others.map((c) => c.id)]);
+      expect(await s.contradictions.countUnresolved('ws_a')).toBe(302);
+      expect(await s.contradictions.get('ws_a', others[299]!.id)).toEqual(others[299]);
+      expect(await s.contradictions.insertMany([])).toEqual([]);
+      await s.close();
+    });
+
     it('resolves once, can be reopened, and goes with its memories', async () => {
       const s = await fresh();
       const { a, b } = await pair(s);

@@ -222,36 +222,37 @@ export class ContradictionDetector {
         .join(' ');
     const inOrder = [...findings].sort((x, y) => (pairKey(x) < pairKey(y) ? -1 : pairKey(x) > pairKey(y) ? 1 : 0));
     return this.deps.storage.transaction(async (tx) => {
-      const recorded: Contradiction[] = [];
-      for (const { memory, other, verdict } of inOrder) {
-        const [a, b] = ordered(memory, other);
-        const contradiction: Contradiction = {
-          id: newId('ctr'),
-          workspace_id: memory.workspace_id,
-          memory_a_id: a.id,
-          memory_b_id: b.id,
-          contradiction_type: verdict.type,
-          confidence: verdict.confidence,
-          detection_method: verdict.method,
-          explanation: verdict.explanation || null,
-          detected_at: now,
-          resolved_at: null,
-          resolution: null,
-          merged_memory_id: null,
-        };
-        if (!(await tx.contradictions.insert(contradiction))) continue;
-        await tx.associations.upsert({
+      const recorded = await tx.contradictions.insertMany(
+        inOrder.map(({ memory, other, verdict }) => {
+          const [a, b] = ordered(memory, other);
+          return {
+            id: newId('ctr'),
+            workspace_id: memory.workspace_id,
+            memory_a_id: a.id,
+            memory_b_id: b.id,
+            contradiction_type: verdict.type,
+            confidence: verdict.confidence,
+            detection_method: verdict.method,
+            explanation: verdict.explanation || null,
+            detected_at: now,
+            resolved_at: null,
+            resolution: null,
+            merged_memory_id: null,
+          };
+        }),
+      );
+      await tx.associations.upsertMany(
+        recorded.map((c) => ({
           id: newId('assoc'),
-          workspace_id: memory.workspace_id,
-          source_id: b.id,
-          target_id: a.id,
+          workspace_id: c.workspace_id,
+          source_id: c.memory_b_id,
+          target_id: c.memory_a_id,
           relationship: 'contradicts',
-          strength: verdict.confidence,
-          metadata: { auto_generated: true, contradiction_id: contradiction.id, detection_method: verdict.method },
+          strength: c.confidence,
+          metadata: { auto_generated: true, contradiction_id: c.id, detection_method: c.detection_method },
           created_at: now,
-        });
-        recorded.push(contradiction);
-      }
+        })),
+      );
       return recorded;
     });
   }

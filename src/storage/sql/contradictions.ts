@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { ContradictionsTable } from '../database.js';
 import { toIso, toIsoOrNull } from '../rows.js';
 import type { Contradiction, ContradictionResolution, ContradictionStore } from '../types.js';
@@ -19,26 +19,47 @@ const toContradiction = (row: Selectable<ContradictionsTable>): Contradiction =>
   merged_memory_id: row.merged_memory_id,
 });
 
+/** Pairs a statement: 12 columns each stays well within either engine's bound parameters. */
+const INSERT_CHUNK = 250;
+
 export class SqlContradictionStore implements ContradictionStore {
   constructor(private readonly ctx: SqlContext) {}
 
   async insert(contradiction: Contradiction): Promise<boolean> {
-    const { db } = this.ctx;
-    const { memory_a_id: a, memory_b_id: b } = contradiction;
-    const reversed = await db
-      .selectFrom('contradictions')
-      .select('id')
-      .where('memory_a_id', '=', b)
-      .where('memory_b_id', '=', a)
-      .executeTakeFirst();
-    if (reversed) return false;
-    const inserted = await db
-      .insertInto('contradictions')
-      .values(contradiction)
-      .onConflict((oc) => oc.columns(['memory_a_id', 'memory_b_id']).doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    return inserted !== undefined;
+    return (await this.insertMany([contradiction])).length === 1;
+  }
+
+  async insertMany(contradictions: readonly Contradiction[]): Promise<Contradiction[]> {
+    const firstOfPair = new Map<string, Contradiction>();
+    for (const c of contradictions) {
+      const pair = [c.memory_a_id, c.memory_b_id].sort().join(' ');
+      if (!firstOfPair.has(pair)) firstOfPair.set(pair, c);
+    }
+    const wanted = [...firstOfPair.values()];
+    const recorded: Contradiction[] = [];
+    for (let start = 0; start < wanted.length; start += INSERT_CHUNK) {
+      const chunk = wanted.slice(start, start + INSERT_CHUNK);
+      // Pairs recorded the other way round (b, a) are recorded already.
+      const reversed = await this.ctx.db
+        .selectFrom('contradictions')
+        .select(['memory_a_id', 'memory_b_id'])
+        .where(
+          sql<boolean>`(memory_a_id, memory_b_id) IN (VALUES ${sql.join(chunk.map((c) => sql`(${c.memory_b_id}, ${c.memory_a_id})`))})`,
+        )
+        .execute();
+      const recordedReversed = new Set(reversed.map((r) => `${r.memory_b_id} ${r.memory_a_id}`));
+      const fresh = chunk.filter((c) => !recordedReversed.has(`${c.memory_a_id} ${c.memory_b_id}`));
+      if (fresh.length === 0) continue;
+      const inserted = await this.ctx.db
+        .insertInto('contradictions')
+        .values(fresh)
+        .onConflict((oc) => oc.columns(['memory_a_id', 'memory_b_id']).doNothing())
+        .returning('id')
+        .execute();
+      const ids = new Set(inserted.map((row) => row.id));
+      recorded.push(...fresh.filter((c) => ids.has(c.id)));
+    }
+    return recorded;
   }
 
   async get(workspaceId: string, id: string): Promise<Contradiction | null> {
