@@ -94,9 +94,14 @@ const datesAgree = (x: StatedDate, y: StatedDate): boolean =>
 const withoutDates = (text: string, dates: readonly StatedDate[]): string =>
   dates.reduceRight((t, d) => `${t.slice(0, d.start)}${' '.repeat(d.end - d.start)}${t.slice(d.end)}`, text);
 
-/** Numbers of a text whose dates are blanked out, decimals and ordinals included ("3rd" → "3"). */
+/**
+ * Numbers of a text whose dates are blanked out, decimals and ordinals included ("3rd" → "3"). A number after `#`
+ * names a thing (a ticket, an issue, a serial) rather than stating an amount: "bug #123" and "bug #456" are two bugs,
+ * and such labels made templated statements that differ only in them look like changed numbers (16,038 findings
+ * among 5,000 memories of bench:ingest's sentences, BENCHMARKS.md, "enrichment on PostgreSQL").
+ */
 const numbersIn = (undated: string): string[] =>
-  (undated.match(/\d+(?:[.,]\d+)?/g) ?? []).map((n) => n.replace(',', '.'));
+  (undated.match(/(?<![#\d])\d+(?:[.,]\d+)?/g) ?? []).map((n) => n.replace(',', '.'));
 
 /** Exclusive values; one that is a date is reported as the date change it is ("the deadline: may 3 vs june 10"). */
 function slotSignals(a: string, b: string): ConflictSignal[] {

@@ -29,6 +29,20 @@ describe('conflict signals', () => {
     expect(kinds('We fly out on May 3', 'We fly out on June 10')).toEqual(['date_change']);
     expect(kinds('The server listens on port 8080', 'The server listens on port 9090')).toEqual(['number_change']);
     expect(kinds('The deadline is May 3', 'The deadline is May 3rd, 2026')).toEqual([]);
+    expect(kinds('The pipeline needs 4 more engineers by Q2', 'The pipeline needs 6 more engineers by Q2')).toEqual([
+      'number_change',
+    ]);
+  });
+
+  it('does not take a label after # (a ticket, an issue) for an amount', () => {
+    expect(kinds('Fixed bug #123 in the billing service', 'Fixed bug #456 in the billing service')).toEqual([]);
+    expect(
+      kinds(
+        'The team in Cairo agreed that the data pipeline needs 4 more engineers by Q2. (#177)',
+        'The team in Austin agreed that the data pipeline needs 4 more engineers by Q2. (#117)',
+      ),
+    ).toEqual([]);
+    expect(kinds('Ticket #12 needs 3 reviewers', 'Ticket #12 needs 5 reviewers')).toEqual(['number_change']);
   });
 
   it('does not take numbers or dates in otherwise different statements for a change', () => {
