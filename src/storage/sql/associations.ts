@@ -1,5 +1,5 @@
-import { sql, type Selectable } from 'kysely';
-import type { AssociationsTable } from '../database.js';
+import { sql, type OnConflictBuilder, type Selectable } from 'kysely';
+import type { AssociationsTable, Database } from '../database.js';
 import { json, parseJsonObject, toIso } from '../rows.js';
 import type { Association, AssociationStore, Direction, GraphEdge, MemoryFilter, NeighbourRow } from '../types.js';
 import { CANDIDATE_COLUMNS, toCandidateRow } from './candidate-rows.js';
@@ -30,6 +30,13 @@ interface EdgeQuery {
  */
 const UPSERT_CHUNK = 500;
 
+/** An edge written again (same source, target and relationship) keeps its id and takes the new strength and metadata. */
+const updateTheEdge = (oc: OnConflictBuilder<Database, 'associations'>) =>
+  oc.columns(['source_id', 'target_id', 'relationship']).doUpdateSet((eb) => ({
+    strength: eb.ref('excluded.strength'),
+    metadata: eb.ref('excluded.metadata'),
+  }));
+
 export class SqlAssociationStore implements AssociationStore {
   constructor(private readonly ctx: SqlContext) {}
 
@@ -37,11 +44,7 @@ export class SqlAssociationStore implements AssociationStore {
     const row = await this.ctx.db
       .insertInto('associations')
       .values({ ...a, metadata: json(a.metadata) })
-      .onConflict((oc) =>
-        oc
-          .columns(['source_id', 'target_id', 'relationship'])
-          .doUpdateSet({ strength: a.strength, metadata: json(a.metadata) }),
-      )
+      .onConflict(updateTheEdge)
       .returningAll()
       .executeTakeFirstOrThrow();
     return toAssociation(row);
@@ -60,12 +63,7 @@ export class SqlAssociationStore implements AssociationStore {
       await this.ctx.db
         .insertInto('associations')
         .values(rows.slice(start, start + UPSERT_CHUNK))
-        .onConflict((oc) =>
-          oc.columns(['source_id', 'target_id', 'relationship']).doUpdateSet((eb) => ({
-            strength: eb.ref('excluded.strength'),
-            metadata: eb.ref('excluded.metadata'),
-          })),
-        )
+        .onConflict(updateTheEdge)
         .execute();
     }
   }
