@@ -1,12 +1,13 @@
 /**
  * npm run bench:ingest -- [--count 10000] [--batch 100] [--configs sqlite:hash,sqlite:local,postgres:hash,postgres:local]
- *   [--acknowledged-only]
+ *   [--acknowledged-only] [--progress]
  *
  * Memories per second through POST /v1/memories/batch into one workspace of a fresh database, and the server's
  * peak RSS. "acknowledged" = all batches answered (stored, searchable); "enriched" = the background queue (facts,
  * links) drained too (`--acknowledged-only` stops at the acknowledgements: PGlite enrichment takes most of an
  * hour). Postgres is a real server (bench/postgres.ts: a throwaway durable cluster, or MEMD_BENCH_DATABASE_URL), with
- * memd's default pool of 10 connections.
+ * memd's default pool of 10 connections. `--progress` prints the acknowledged rate of each tenth of the count, to
+ * show a rate that changes as the workspace grows.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,7 @@ const { values } = parseArgs({
     inflight: { type: 'string', default: '2' },
     configs: { type: 'string', default: 'sqlite:hash,sqlite:local,postgres:hash,postgres:local' },
     'acknowledged-only': { type: 'boolean', default: false },
+    progress: { type: 'boolean', default: false },
   },
 });
 const count = Number(values.count);
@@ -38,6 +40,23 @@ async function post(url: string, path: string, body: unknown): Promise<any> {
   });
   if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   return res.json();
+}
+
+/** The acknowledged rate of each tenth of the run, printed as it passes. */
+function progressPrinter(started: number) {
+  const step = Math.max(1, Math.round(count / 10));
+  let printedAt = { created: 0, ms: started };
+  return {
+    note(created: number) {
+      if (created - printedAt.created < step) return;
+      const now = performance.now();
+      const rate = ((created - printedAt.created) / (now - printedAt.ms)) * 1000;
+      console.log(
+        `  ${String(created).padStart(8)} acknowledged at ${((now - started) / 1000).toFixed(1)} s: ${rate.toFixed(0)}/s since the last line`,
+      );
+      printedAt = { created, ms: now };
+    },
+  };
 }
 
 async function queueDrained(url: string): Promise<void> {
@@ -72,6 +91,7 @@ async function run(storage: string, embedder: string) {
     let next = 0;
     let created = 0;
     const started = performance.now();
+    const progress = values.progress ? progressPrinter(started) : null;
     await Promise.all(
       Array.from({ length: inflight }, async () => {
         while (next < batches.length) {
@@ -81,6 +101,7 @@ async function run(storage: string, embedder: string) {
             operations: batch.map((content) => ({ op: 'create', content })),
           });
           created += result.results.filter((r: { action?: string }) => r.action === 'created').length;
+          if (progress) progress.note(created);
         }
       }),
     );

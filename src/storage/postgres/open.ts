@@ -6,6 +6,7 @@ import type { Database } from '../database.js';
 import { migrateToLatest } from '../migrations/index.js';
 import { SqlStorage } from '../sql/storage.js';
 import { CONNECT_TIMEOUT_MS, createPool } from './pool.js';
+import { PlannerStatistics } from './planner-statistics.js';
 import { PostgresSearchEngine } from './search-engine.js';
 
 export interface PostgresOptions {
@@ -53,10 +54,12 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sql
     },
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const statistics = new PlannerStatistics(db);
   try {
     await migrateExclusively(options.url, options.schema, async () => {
       await migrateToLatest(db, 'postgres', options.schema);
     });
+    await statistics.start();
   } catch (error) {
     await db.destroy().catch(() => undefined);
     // At start the operator needs the driver's own words (refused, authentication failed), not the API's 503.
@@ -66,7 +69,7 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sql
       { cause: error },
     );
   }
-  return new SqlStorage(db, new PostgresSearchEngine(options.dimensions), async () => {});
+  return new SqlStorage(db, new PostgresSearchEngine(options.dimensions, statistics), () => statistics.settle());
 }
 
 /**

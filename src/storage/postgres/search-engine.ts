@@ -6,8 +6,10 @@ import {
   NEAR_DUPLICATE_BEAM,
   type KeywordQuery,
   type SearchEngine,
+  type VectorEntry,
 } from '../sql/search-engine.js';
 import { FACT_SCOPE, factOf, type KeywordTerm, type MemoryFilter, type VectorHit } from '../types.js';
+import type { PlannerStatistics } from './planner-statistics.js';
 
 /**
  * The HNSW graph's build parameters, pgvector's defaults, named so that they are chosen rather than inherited: on
@@ -52,7 +54,10 @@ function relevance(query: KeywordQuery, tsquery: RawBuilder<unknown>): RawBuilde
 export class PostgresSearchEngine implements SearchEngine {
   readonly dialect = 'postgres' as const;
 
-  constructor(private readonly dimensions: number) {}
+  constructor(
+    private readonly dimensions: number,
+    private readonly statistics?: PlannerStatistics,
+  ) {}
 
   /** The typed expression the HNSW index is built on; queries must use the same one to reach it. */
   private get typedEmbedding() {
@@ -84,7 +89,9 @@ export class PostgresSearchEngine implements SearchEngine {
   async removeKeywordEntries(): Promise<void> {}
   async purgeRemovedKeywordEntries(): Promise<void> {}
   async removeWorkspaceEntries(): Promise<void> {}
-  onVectorsAdded(): void {}
+  onVectorsAdded(entries: readonly VectorEntry[]): void {
+    this.statistics?.noteRowsAdded(entries.length);
+  }
   onVectorsRemoved(): void {}
   onWorkspaceDropped(): void {}
 
