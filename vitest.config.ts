@@ -32,8 +32,9 @@ export default defineConfig({
     // One real PostgreSQL server for the whole run (or MEMD_TEST_DATABASE_URL): the conformance suite and the
     // `postgres` project use it.
     globalSetup: ['test/support/postgres-global-setup.ts'],
-    // Two cores: a few files at once keeps CI fast without starving servers started by the tests.
-    maxWorkers: 2,
+    // Two cores, and a test file is often waiting on a child process (a CLI run, a server, an interpreter's boot):
+    // three files at once keep both cores busier than two (NOTES.md, "Tests and CI").
+    maxWorkers: 3,
     projects: [
       {
         test: { ...shared, name: 'sqlite', include: ['test/**/*.test.ts'], exclude: POSTGRES_ONLY },
