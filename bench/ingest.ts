@@ -101,7 +101,7 @@ async function run(storage: string, embedder: string) {
             operations: batch.map((content) => ({ op: 'create', content })),
           });
           created += result.results.filter((r: { action?: string }) => r.action === 'created').length;
-          if (progress) progress.note(created);
+          progress?.note(created);
         }
       }),
     );

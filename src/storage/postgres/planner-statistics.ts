@@ -25,7 +25,7 @@ const TABLES = sql`memories, memory_vectors`;
 export class PlannerStatistics {
   private rowsAtLastAnalysis = 0;
   private rowsSince = 0;
-  private running: Promise<void> | null = null;
+  private running: Promise<unknown> | null = null;
 
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -45,7 +45,6 @@ export class PlannerStatistics {
     // tables gets a warning, not an error) leaves the statistics to autovacuum, as before.
     this.running = sql`ANALYZE (SKIP_LOCKED) ${TABLES}`
       .execute(this.db)
-      .then(() => undefined)
       .catch(() => undefined)
       .finally(() => {
         // Counted as done either way, so that a failing analysis is not retried at every write.

@@ -56,7 +56,7 @@ export class PostgresSearchEngine implements SearchEngine {
 
   constructor(
     private readonly dimensions: number,
-    private readonly statistics?: PlannerStatistics,
+    private readonly statistics: PlannerStatistics,
   ) {}
 
   /** The typed expression the HNSW index is built on; queries must use the same one to reach it. */
@@ -90,7 +90,7 @@ export class PostgresSearchEngine implements SearchEngine {
   async purgeRemovedKeywordEntries(): Promise<void> {}
   async removeWorkspaceEntries(): Promise<void> {}
   onVectorsAdded(entries: readonly VectorEntry[]): void {
-    this.statistics?.noteRowsAdded(entries.length);
+    this.statistics.noteRowsAdded(entries.length);
   }
   onVectorsRemoved(): void {}
   onWorkspaceDropped(): void {}
