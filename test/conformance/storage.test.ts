@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SqlStorage } from '../../src/storage/sql/storage.js';
-import { association, axisVector, memory, workspace } from '../support/records.js';
+import { association, axisVector, memory, seededVector, workspace } from '../support/records.js';
 import { storageBackends } from '../support/storage-backends.js';
 
 const DIMS = 8;
@@ -292,6 +292,25 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
         hits.filter((h) => h.score >= 0.9).map((h) => h.id);
       expect(near.map(close)).toEqual([[x.id], [y.id], []]);
       expect(near.map(close)).toEqual((await s.memories.vectorSearchMany('ws_a', queries, options)).map(close));
+      await s.close();
+    });
+
+    it('a batch of searches answers each vector as its own search does, in its order, with its filter', async () => {
+      const s = await fresh({ annMinSize });
+      const written = Array.from({ length: 12 }, (_, i) =>
+        memory(i % 5 === 4 ? 'ws_b' : 'ws_a', `m${i}`, seededVector(DIMS, i), { tags: i % 2 === 0 ? ['even'] : [] }),
+      );
+      await s.memories.insert(written);
+      const queries = [100, 101, 102, 103].map((seed) => seededVector(DIMS, seed));
+      for (const options of [{ k: 4 }, { k: 2, filter: { tags: ['even'] } }]) {
+        const batched = await s.memories.vectorSearchMany('ws_a', queries, options);
+        const single = await Promise.all(queries.map((q) => s.memories.vectorSearch('ws_a', q, options)));
+        expect(batched).toHaveLength(queries.length);
+        expect(batched.flat().length).toBeGreaterThan(queries.length);
+        expect(batched.map((hits) => hits.map((h) => h.id))).toEqual(single.map((hits) => hits.map((h) => h.id)));
+        const scores = single.flat().map((hit) => hit.score);
+        for (const [i, hit] of batched.flat().entries()) expect(hit.score).toBeCloseTo(scores[i]!, 5);
+      }
       await s.close();
     });
 
