@@ -154,16 +154,7 @@ export class PostgresSearchEngine implements SearchEngine {
     const rows = await db
       .selectFrom(asked)
       .innerJoinLateral(
-        (eb) =>
-          eb
-            .selectFrom('memory_vectors')
-            .innerJoin('memories', 'memories.seq', 'memory_vectors.seq')
-            .select(['memories.id', 'memories.source_scope', 'memories.source_memory_id', distance.as('distance')])
-            .where('memory_vectors.workspace_id', '=', workspaceId)
-            .where(filter)
-            .orderBy(distance)
-            .limit(k)
-            .as('near'),
+        () => this.nearestQuery(db, workspaceId, distance, k, filter).as('near'),
         (join) => join.onTrue(),
       )
       .select(['asked.column1 as asked', 'near.id', 'near.source_scope', 'near.source_memory_id', 'near.distance'])
@@ -214,19 +205,29 @@ export class PostgresSearchEngine implements SearchEngine {
   ): Promise<VectorHit[]> {
     const query = sql`${this.encodeVector(vector)}::vector(${sql.lit(this.dimensions)})`;
     const distance = sql<number>`${this.typedEmbedding} <=> ${query}`;
-    const rows = await db
+    const rows = await this.nearestQuery(db, workspaceId, distance, k, filter).execute();
+    // Iterative index scans return rows in relaxed order: sort exactly here.
+    return rows
+      .map((r) => ({ id: r.id, score: 1 - Number(r.distance), factOf: factOf(r) }))
+      .sort((a, b) => b.score - a.score);
+  }
+
+  /** The `k` memories of the workspace passing `filter` with the least `distance`, through the HNSW index. */
+  private nearestQuery(
+    db: Kysely<Database>,
+    workspaceId: string,
+    distance: RawBuilder<number>,
+    k: number,
+    filter: FilterBuilder,
+  ) {
+    return db
       .selectFrom('memory_vectors')
       .innerJoin('memories', 'memories.seq', 'memory_vectors.seq')
       .select(['memories.id', 'memories.source_scope', 'memories.source_memory_id', distance.as('distance')])
       .where('memory_vectors.workspace_id', '=', workspaceId)
       .where(filter)
       .orderBy(distance)
-      .limit(k)
-      .execute();
-    // Iterative index scans return rows in relaxed order: sort exactly here.
-    return rows
-      .map((r) => ({ id: r.id, score: 1 - Number(r.distance), factOf: factOf(r) }))
-      .sort((a, b) => b.score - a.score);
+      .limit(k);
   }
 
   keywordRanking(db: Kysely<Database>, query: KeywordQuery, k: number, workspaceId: string, filter: MemoryFilter) {
