@@ -1,4 +1,5 @@
 import { splitSentences, words } from '../text/index.js';
+import { keepRecentResults } from '../text/recent.js';
 import { contentWords } from '../text/stopwords.js';
 
 /**
@@ -220,7 +221,10 @@ function clauseValue(raw: string): string {
 /** Contractions the patterns would otherwise miss. */
 const expand = (sentence: string): string => sentence.replace(/\bI'm\b/g, 'I am').replace(/\b([Ww]e)'re\b/g, '$1 are');
 
-export function extractSlots(text: string): Slot[] {
+/** The slots of a text, kept for recently seen texts (a memory is compared with each of its neighbours). */
+export const extractSlots: (text: string) => readonly Slot[] = keepRecentResults(slotsOf);
+
+function slotsOf(text: string): readonly Slot[] {
   const slots: Slot[] = [];
   for (const sentence of splitSentences(text).map(expand)) {
     for (const pattern of PATTERNS) {
