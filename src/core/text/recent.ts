@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 
 /**
- * `compute`, with its results for recently seen texts kept (4,096 texts, about 32 MB of them at most). Enrichment
+ * `compute`, with its results for recently seen texts kept (4,096 texts, 32 million characters of them at most). Enrichment
  * compares each new memory with each of its neighbours, so a text is analysed again for every pair it is in; what
  * `compute` returns is shared between callers and must not be changed.
  */

@@ -136,7 +136,7 @@ export class PostgresSearchEngine implements SearchEngine {
    * The nearest `k` of each vector in one statement: each vector's index search runs under a lateral join, so a
    * batch of a hundred costs one round trip and one plan instead of a hundred. The write path's duplicate checks and
    * enrichment's neighbours searched a vector a statement, each planned (0.3 ms) for 1.2 ms of execution during an
-   * ingest; in one statement a batch's acknowledged ingest went 45 % faster (BENCHMARKS.md, "one statement a batch").
+   * ingest; in one statement a batch's acknowledged ingest went about 45 % faster (BENCHMARKS.md, "one statement a batch").
    */
   private async nearestMany(
     db: Kysely<Database>,
