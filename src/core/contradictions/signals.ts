@@ -1,6 +1,6 @@
 import * as chrono from 'chrono-node';
 import { words } from '../text/index.js';
-import { keepRecentResults } from '../text/recent.js';
+import { keepRecentResults, RECENT_TEXTS } from '../text/recent.js';
 import { contentWords } from '../text/stopwords.js';
 import { extractSlots, slotConflicts } from './slots.js';
 
@@ -80,12 +80,15 @@ interface StatedDate {
 const REFERENCE_DATE = new Date('2000-01-01T00:00:00Z');
 
 /** The dates a text states, kept for recently seen texts: a text is compared with each of its neighbours. */
-const datesIn: (text: string) => readonly StatedDate[] = keepRecentResults((text) =>
-  chrono.parse(text, REFERENCE_DATE).map((result) => {
-    const parts: StatedDate['parts'] = {};
-    for (const part of DATE_PARTS) if (result.start.isCertain(part)) parts[part] = result.start.get(part) ?? undefined;
-    return { text: result.text, start: result.index, end: result.index + result.text.length, parts };
-  }),
+const datesIn: (text: string) => readonly StatedDate[] = keepRecentResults(
+  (text) =>
+    chrono.parse(text, REFERENCE_DATE).map((result) => {
+      const parts: StatedDate['parts'] = {};
+      for (const part of DATE_PARTS)
+        if (result.start.isCertain(part)) parts[part] = result.start.get(part) ?? undefined;
+      return { text: result.text, start: result.index, end: result.index + result.text.length, parts };
+    }),
+  RECENT_TEXTS,
 );
 
 /** Two dates agree when every part both state is the same: "May 3" agrees with "May 3rd, 2026". */

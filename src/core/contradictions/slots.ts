@@ -1,5 +1,5 @@
 import { splitSentences, words } from '../text/index.js';
-import { keepRecentResults } from '../text/recent.js';
+import { keepRecentResults, RECENT_TEXTS } from '../text/recent.js';
 import { contentWords } from '../text/stopwords.js';
 
 /**
@@ -222,7 +222,7 @@ function clauseValue(raw: string): string {
 const expand = (sentence: string): string => sentence.replace(/\bI'm\b/g, 'I am').replace(/\b([Ww]e)'re\b/g, '$1 are');
 
 /** The slots of a text, kept for recently seen texts (a memory is compared with each of its neighbours). */
-export const extractSlots: (text: string) => readonly Slot[] = keepRecentResults(slotsOf);
+export const extractSlots: (text: string) => readonly Slot[] = keepRecentResults(slotsOf, RECENT_TEXTS);
 
 function slotsOf(text: string): readonly Slot[] {
   const slots: Slot[] = [];

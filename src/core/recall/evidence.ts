@@ -1,4 +1,4 @@
-import { LRUCache } from 'lru-cache';
+import { keepRecentResults } from '../text/recent.js';
 
 /**
  * A light English stemmer for comparing query words with memory words ("camping" ~ "camp", "researched" ~
@@ -49,18 +49,7 @@ export const stemSet = (text: string): Set<string> => new Set(tokens(text).map(s
  * held, not entries: a memory may be long.
  */
 export function cachedTextStems(stemWord: (word: string) => string): (text: string) => readonly string[] {
-  const cache = new LRUCache<string, readonly string[]>({
-    maxSize: 1_000_000,
-    sizeCalculation: (_, text) => text.length + 1,
-  });
-  return (text) => {
-    let stems = cache.get(text);
-    if (stems === undefined) {
-      stems = tokens(text).map(stemWord);
-      cache.set(text, stems);
-    }
-    return stems;
-  };
+  return keepRecentResults((text): readonly string[] => tokens(text).map(stemWord), { maxCharacters: 1_000_000 });
 }
 
 const textStems = cachedTextStems(stem);

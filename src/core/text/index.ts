@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
+import { keepRecentResults, RECENT_TEXTS } from './recent.js';
 
 /** Whitespace runs collapse to one space and the ends are trimmed: "a  b\n" and "a b" are the same memory. */
 export const normaliseContent = (content: string): string => content.replace(/\s+/g, ' ').trim();
@@ -58,24 +58,23 @@ const wordSegmenter = new Intl.Segmenter('en', { granularity: 'word' });
  * ICU segmentation is slow next to everything around it, and the same texts are segmented again and again (a new
  * memory against each of its neighbours, a recall's candidates): recent results are kept. Callers get a copy.
  */
-const recentWords = new LRUCache<string, readonly string[]>({
-  max: 4_096,
-  // Memories run to 200,000 characters: the cache is bounded by what it holds (about 64 MiB of text), not by count.
-  maxSize: 32_000_000,
-  sizeCalculation: (found, text) => text.length + found.reduce((sum, word) => sum + word.length + 8, 0) + 1,
-});
-
-/** Lower-cased words (letters/digits), punctuation dropped. */
-export function words(text: string): string[] {
-  let found = recentWords.get(text);
-  if (!found) {
+const segmentedWords = keepRecentResults(
+  (text): readonly string[] => {
     const list: string[] = [];
     for (const piece of windows(text.toLowerCase()))
       for (const { segment, isWordLike } of wordSegmenter.segment(piece)) if (isWordLike) list.push(segment);
-    found = list;
-    recentWords.set(text, found);
-  }
-  return [...found];
+    return list;
+  },
+  {
+    ...RECENT_TEXTS,
+    // The words count too: about 64 MiB of text and words.
+    sizeOf: (found, text) => text.length + found.reduce((sum, word) => sum + word.length + 8, 0) + 1,
+  },
+);
+
+/** Lower-cased words (letters/digits), punctuation dropped. */
+export function words(text: string): string[] {
+  return [...segmentedWords(text)];
 }
 
 /** Cuts at a word boundary and marks the cut with an ellipsis. */
