@@ -109,6 +109,7 @@ export class PostgresSearchEngine implements SearchEngine {
       return this.nearDuplicates(db, workspaceId, vectors, k, sqlFilter);
     if (bestEffort)
       return Promise.all(vectors.map((vector) => this.nearestAmongNearest(db, workspaceId, vector, k, sqlFilter)));
+    // One vector (recall's dense arm) keeps the plain statement recall's latency was measured with.
     return vectors.length === 1
       ? [await this.nearest(db, workspaceId, vectors[0]!, k, sqlFilter)]
       : this.nearestMany(db, workspaceId, vectors, k, sqlFilter);
