@@ -117,7 +117,12 @@ describe('explorer: workspaces', () => {
     expect(await dialog.getByRole('button', { name: 'Delete for good' }).isDisabled()).toBe(true);
     await dialog.getByLabel(/to confirm/).fill('doomed');
     await screenshot(page, 'workspaces-delete-dark');
+    // The click returns before the page's DELETE is answered: ask the server only after it was.
+    const deleted = page.waitForResponse(
+      (r) => r.request().method() === 'DELETE' && r.url().endsWith('/v1/workspaces/doomed'),
+    );
     await dialog.getByRole('button', { name: 'Delete for good' }).click();
+    expect((await deleted).status()).toBe(204);
     await expect(explorer.memd.workspaces.get('doomed')).rejects.toMatchObject({ status: 404 });
     await expect.poll(() => page.getByRole('button', { name: 'Doomed', exact: true }).count()).toBe(0);
     expectCleanConsole(watched);
