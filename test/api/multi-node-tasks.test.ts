@@ -42,7 +42,9 @@ describe('three nodes on one database, one killed with SIGKILL mid-task', () => 
       ['a', 'b', 'c'],
       {
         ...postgresStorageEnv(freshSchema()),
-        MEMD_TASK_LEASE_MS: '1500',
+        // Short, so that C's tasks come back within seconds; long enough that a survivor's renewal (every third of
+        // it) can be a second or two late on a loaded machine without its task being run a second time.
+        MEMD_TASK_LEASE_MS: '4500',
         MEMD_TASK_POLL_MS: '100',
         MEMD_LLM_PROVIDER: 'openai',
         MEMD_LLM_BASE_URL: fake.baseUrl,
