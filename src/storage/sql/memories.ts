@@ -257,7 +257,7 @@ export class SqlMemoryStore implements MemoryStore {
     const rows = await this.db
       .selectFrom('memories')
       .innerJoin('memory_vectors', 'memory_vectors.seq', 'memories.seq')
-      .select(['memories.id', 'memory_vectors.embedding'])
+      .select((eb) => ['memories.id', this.ctx.engine.storedVector(eb.ref('memory_vectors.embedding')).as('embedding')])
       .where('memories.workspace_id', '=', workspaceId)
       .where((eb) => this.ctx.engine.anyOf(eb.ref('memories.id'), ids))
       .execute();
@@ -634,7 +634,7 @@ export class SqlMemoryStore implements MemoryStore {
       .selectFrom('memories')
       .leftJoin('memory_vectors', 'memory_vectors.seq', 'memories.seq')
       .selectAll('memories')
-      .select('memory_vectors.embedding')
+      .select((eb) => this.ctx.engine.storedVector(eb.ref('memory_vectors.embedding')).as('embedding'))
       .where(memoryFilter(this.ctx.engine, workspaceId, filter))
       .where('memories.seq', '>', afterSeq)
       .orderBy('memories.seq')

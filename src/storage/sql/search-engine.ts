@@ -47,7 +47,10 @@ export interface KeywordRank {
 export interface SearchEngine {
   readonly dialect: SqlDialect;
   encodeVector(vector: Float32Array): Buffer | string;
+  /** Reads what `storedVector` selects. */
   decodeVector(raw: Buffer | string): Float32Array;
+  /** Selects a stored vector column in the form `decodeVector` reads. */
+  storedVector(column: Expression<unknown>): RawBuilder<Buffer | string>;
   /** Cosine distance (0 = same direction) from a stored vector column to the query, for exact scans in SQL. */
   cosineDistance(column: Expression<unknown>, vector: Float32Array): RawBuilder<number>;
   /**

@@ -139,6 +139,10 @@ export class SqliteSearchEngine implements SearchEngine {
     return vector;
   }
 
+  storedVector(column: Expression<unknown>): RawBuilder<Buffer> {
+    return sql<Buffer>`${column}`;
+  }
+
   cosineDistance(column: Expression<unknown>, vector: Float32Array): RawBuilder<number> {
     return sql<number>`vec_distance_cosine(${column}, ${this.encodeVector(vector)})`;
   }
