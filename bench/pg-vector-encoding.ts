@@ -1,14 +1,18 @@
 /**
- * What sending a vector to PostgreSQL costs in pgvector's text form and in its binary form (`pgvectorBinary`,
- * src/storage/postgres/search-engine.ts): `npx tsx bench/pg-vector-encoding.ts`.
+ * What sending vectors to PostgreSQL and reading them back costs in pgvector's text form and in its binary form
+ * (`pgvectorBinary`, `fromPgvectorBinary`, src/storage/postgres/search-engine.ts): `npx tsx bench/pg-vector-encoding.ts`.
  *
- * Batches of VECTORS_BATCH (100) random unit vectors of VECTORS_DIMENSIONS (256) go to the server as one statement of
- * `$n::vector` parameters, as a batch's duplicate check does, VECTORS_ROUNDS (30) times per form, the two forms
- * alternating twice. Printed per form: the client's time to encode a batch and the statement's time (the server
- * reading the vectors; it does nothing else with them). Needs the server binaries, or MEMD_BENCH_DATABASE_URL.
+ * Sending: batches of VECTORS_BATCH (100) random unit vectors of VECTORS_DIMENSIONS (256) go to the server as one
+ * statement of `$n::vector` parameters, as a batch's duplicate check does. Printed per form: the client's time to
+ * encode a batch and the statement's time (the server reading the vectors; it does nothing else with them).
+ * Reading: a batch of random rows by id from a table of 2,000 such vectors, as recall reads its candidates' vectors,
+ * selected as the column (text) or as `vector_send` (binary). Printed per form: the statement's time (the server
+ * printing the vectors, the driver receiving them) and the client's time to decode them.
+ * VECTORS_ROUNDS (30) batches per form, the two forms alternating twice. Needs the server binaries, or
+ * MEMD_BENCH_DATABASE_URL.
  */
 import pg from 'pg';
-import { pgvectorBinary } from '../src/storage/postgres/search-engine.js';
+import { fromPgvectorBinary, pgvectorBinary } from '../src/storage/postgres/search-engine.js';
 import { loadAverages, machineLine } from './machine.js';
 import { benchPostgres } from './postgres.js';
 
@@ -52,6 +56,32 @@ try {
       reading += performance.now() - encoded;
     }
     console.log(`| ${name} | ${(encoding / ROUNDS).toFixed(2)} | ${(reading / ROUNDS).toFixed(2)} |`);
+  }
+
+  await client.query('CREATE TEMP TABLE stored (id int PRIMARY KEY, embedding vector)');
+  const TABLE = 2_000;
+  for (let id = 0; id < TABLE; id++)
+    await client.query('INSERT INTO stored VALUES ($1, $2)', [id, pgvectorBinary(randomUnitVector())]);
+  console.log(`\nreading ${BATCH} of ${TABLE} stored vectors by id`);
+  console.log('| form | statement ms / batch | decode ms / batch |\n|---|---|---|');
+  const readForms = {
+    text: { select: 'embedding', decode: (raw: unknown) => Float32Array.from(JSON.parse(raw as string) as number[]) },
+    binary: { select: 'vector_send(embedding)', decode: (raw: unknown) => fromPgvectorBinary(raw as Buffer) },
+  };
+  for (const name of ['text', 'binary', 'text', 'binary'] as const) {
+    const { select, decode } = readForms[name];
+    let reading = 0;
+    let decoding = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      const ids = Array.from({ length: BATCH }, () => Math.floor(Math.random() * TABLE));
+      const started = performance.now();
+      const { rows } = await client.query(`SELECT ${select} AS embedding FROM stored WHERE id = ANY($1)`, [ids]);
+      const read = performance.now();
+      for (const row of rows) decode(row.embedding);
+      reading += read - started;
+      decoding += performance.now() - read;
+    }
+    console.log(`| ${name} | ${(reading / ROUNDS).toFixed(2)} | ${(decoding / ROUNDS).toFixed(2)} |`);
   }
   console.log(`load ${loadAverages()}`);
 } finally {

@@ -8,6 +8,9 @@
  * up), and at the end the server's peak RSS. The first pass meets cold caches; later ones show a server that has seen the questions' words. Run it for two
  * checkouts one after the other, alternating, to compare them (one data directory serves one server at a time).
  *
+ * On PostgreSQL: PASSES_DATABASE_URL (the server bench:scale wrote to, given it as SCALE_PG_URL) and
+ * PASSES_DATABASE_SCHEMA (the schema it wrote, `scale_<size>`); PASSES_DIR is then the server's data directory only.
+ *
  * Environment: PASSES_DIR (the data directory, e.g. /tmp/memd-bench-scale/sqlite-1000000), PASSES_SIZE (the size it
  * was built for, 1000000), PASSES_QUESTIONS (a kind, as SCALE_QUESTIONS was: 75), PASSES (3), CONCURRENCY (1),
  * PASSES_ROOT (the checkout whose build runs; this one), HEALTH_PROBES (0: requests a second to `/health/ready`
@@ -27,9 +30,20 @@ const WORKSPACE = 'scale';
 const HEALTH_PROBES = Number(process.env.HEALTH_PROBES ?? 0);
 
 const corpus = new ScaleCorpus(SIZE, { questionsPerKind: Number(process.env.PASSES_QUESTIONS ?? 75) });
-console.log(`${machineLine()}; ${DIR}, ${corpus.questions.length} questions, ${CONCURRENCY} at once`);
+const DATABASE_URL = process.env.PASSES_DATABASE_URL;
+const postgres: Record<string, string> = DATABASE_URL
+  ? {
+      MEMD_STORAGE: 'postgres',
+      MEMD_DATABASE_URL: DATABASE_URL,
+      MEMD_DATABASE_SCHEMA: process.env.PASSES_DATABASE_SCHEMA ?? `scale_${SIZE}`,
+    }
+  : {};
+console.log(
+  `${machineLine()}; ${DATABASE_URL ? `PostgreSQL, schema ${postgres.MEMD_DATABASE_SCHEMA}` : DIR}, ` +
+    `${corpus.questions.length} questions, ${CONCURRENCY} at once`,
+);
 const server = await startBenchServer(
-  { MEMD_DATA_DIR: DIR, MEMD_EMBEDDING_PROVIDER: 'hash', MEMD_RECALL_CACHE_ENTRIES: '0' },
+  { MEMD_DATA_DIR: DIR, MEMD_EMBEDDING_PROVIDER: 'hash', MEMD_RECALL_CACHE_ENTRIES: '0', ...postgres },
   process.env.PASSES_ROOT,
 );
 await waitReady(server.url);
