@@ -13,6 +13,10 @@ export interface BenchPostgres {
   stop(): Promise<void>;
 }
 
+/**
+ * The throwaway cluster's settings: docs/postgres-tuning.md's, then `MEMD_BENCH_POSTGRES_SETTINGS` (more lines of
+ * postgresql.conf separated by `;`, e.g. `huge_pages = off`), so that one run can compare a setting both ways.
+ */
 export const BENCH_POSTGRES_SETTINGS = [
   "shared_buffers = '2GB'",
   "maintenance_work_mem = '2GB'",
@@ -20,6 +24,10 @@ export const BENCH_POSTGRES_SETTINGS = [
   "work_mem = '16MB'",
   'max_parallel_maintenance_workers = 1',
   "max_wal_size = '4GB'",
+  ...(process.env.MEMD_BENCH_POSTGRES_SETTINGS ?? '')
+    .split(';')
+    .map((line) => line.trim())
+    .filter((line) => line !== ''),
 ];
 
 export async function benchPostgres(): Promise<BenchPostgres> {
