@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 
 /** The 1, 5 and 15 minute load averages, for saying how busy the shared machine was during a figure. */
@@ -6,10 +7,26 @@ export const loadAverages = (): string =>
     .map((l) => l.toFixed(2))
     .join(' ');
 
+/**
+ * Huge pages the kernel holds in reserve (`vm.nr_hugepages`), "" when none or not Linux: PostgreSQL's default
+ * `huge_pages = try` puts its shared memory on them when there are enough, which changes its CPU a memory
+ * (docs/postgres-tuning.md, "Huge pages"), so a figure says whether they were there.
+ */
+function hugePagesReserved(): string {
+  try {
+    const meminfo = readFileSync('/proc/meminfo', 'utf8');
+    const total = Number(/^HugePages_Total:\s+(\d+)/m.exec(meminfo)?.[1] ?? 0);
+    const size = /^Hugepagesize:\s+(\d+ kB)/m.exec(meminfo)?.[1];
+    return total > 0 ? `, ${total} huge pages of ${size} reserved` : '';
+  } catch {
+    return '';
+  }
+}
+
 /** One line that says where a figure was measured. */
 export function machineLine(): string {
   const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
-  return `${cpu}, ${cpus().length} cores, ${Math.round(totalmem() / 1024 ** 3)} GiB RAM, Node ${process.version}, ${new Date().toISOString()}`;
+  return `${cpu}, ${cpus().length} cores, ${Math.round(totalmem() / 1024 ** 3)} GiB RAM${hugePagesReserved()}, Node ${process.version}, ${new Date().toISOString()}`;
 }
 
 export function percentile(sorted: readonly number[], p: number): number {
