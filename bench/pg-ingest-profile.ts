@@ -3,7 +3,7 @@
  *
  * Starts a throwaway durable cluster with the settings of bench/postgres.ts and pg_stat_statements, and one built
  * server on it (PROBE_ROOT: the directory of a built copy, default this one); sends PROBE_N (20000) memories of the
- * scale corpus through `POST /v1/memories/batch` (100 a call, 4 in flight, hash embedder), the first 80% unmeasured.
+ * scale corpus through `POST /v1/memories/batch` (100 a call, PROBE_IN_FLIGHT (4) in flight, hash embedder), the first 80% unmeasured.
  * Over the last 20% it prints the rate, the CPU the cluster's processes and the server used (from /proc: a figure the
  * machine's load does not inflate, where statement times and rates include waiting for a core), WAL and commits, and
  * the statements by total time. PROBE_RECALL=n then asks n questions a kind and prints the recall statements;
@@ -17,6 +17,7 @@ import { startBenchServer, waitReady } from './server-process.js';
 
 const N = Number(process.env.PROBE_N ?? 20000);
 const POOL = process.env.PROBE_POOL ?? '10';
+const IN_FLIGHT = Number(process.env.PROBE_IN_FLIGHT ?? 4);
 const ROOT = process.env.PROBE_ROOT;
 const cluster = await startPostgresCluster({
   durable: true,
@@ -59,7 +60,7 @@ try {
     let next = from;
     const t = performance.now();
     await Promise.all(
-      Array.from({ length: 4 }, async () => {
+      Array.from({ length: IN_FLIGHT }, async () => {
         for (;;) {
           const at = next;
           if (at >= to) return;
