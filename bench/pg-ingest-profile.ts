@@ -3,11 +3,12 @@
  *
  * Starts a throwaway durable cluster with the settings of bench/postgres.ts and pg_stat_statements, and one built
  * server on it (PROBE_ROOT: the directory of a built copy, default this one); sends PROBE_N (20000) memories of the
- * scale corpus through `POST /v1/memories/batch` (100 a call, PROBE_IN_FLIGHT (4) in flight, hash embedder), the first 80% unmeasured.
- * Over the last 20% it prints the rate, the CPU the cluster's processes and the server used (from /proc: a figure the
- * machine's load does not inflate, where statement times and rates include waiting for a core), WAL and commits, and
- * the statements by total time. PROBE_RECALL=n then asks n questions a kind and prints the recall statements;
- * PROBE_HOLD=1 keeps the cluster until SIGUSR2 (for EXPLAIN). PROBE_POOL (10), PROBE_TASKS (task concurrency).
+ * scale corpus through `POST /v1/memories/batch` (100 a call, PROBE_IN_FLIGHT (4) in flight, hash embedder), the first
+ * 80% unmeasured. Over the last 20% it prints the rate, the CPU the cluster's processes and the server used (from
+ * /proc: a figure the machine's load does not inflate, where statement times and rates include waiting for a core), WAL
+ * and commits, and the statements by total time. PROBE_RECALL=n then asks n questions a kind and prints the recall
+ * statements; PROBE_HOLD=1 keeps the cluster until SIGUSR2 (for EXPLAIN). PROBE_POOL (10), PROBE_TASKS (task
+ * concurrency).
  */
 import pg from 'pg';
 import { ScaleCorpus } from '../test/support/scale-corpus.js';

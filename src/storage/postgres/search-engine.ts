@@ -107,8 +107,8 @@ export class PostgresSearchEngine implements SearchEngine {
 
   /**
    * `vector_send`: the binary form as bytea. The text form cost the server a shortest-digits print and the driver a
-   * JSON parse of each float: 100 vectors of 256 dimensions read and decoded in 3.6–5.5 ms as text, 1.1–1.7 ms in binary
-   * (BENCHMARKS.md, "vectors sent in binary"). Recall reads the vectors of the candidates its vector search did not
+   * JSON parse of each float: 100 vectors of 256 dimensions read and decoded in 3.6–5.5 ms as text, 1.1–1.7 ms in
+   * binary (BENCHMARKS.md, "vectors sent in binary"). Recall reads the vectors of the candidates its vector search did not
    * measure, all of them when the topical query ranks.
    */
   storedVector(column: Expression<unknown>): RawBuilder<Buffer> {
