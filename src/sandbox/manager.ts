@@ -360,13 +360,16 @@ export class SandboxManager {
     this.capacity.release(session);
   }
 
+  /**
+   * Names the limits a run met, both when it met both: code filling the memory slowly on a busy machine was seen
+   * interrupted and then out of memory (a CI run of test/sandbox/limits.test.ts).
+   */
   private explainLimits(error: string | null, interrupted: boolean): string | null {
-    if (interrupted) {
-      return `TimeoutError: execution exceeded the ${this.config.executionTimeoutMs} ms limit and was interrupted\n${error ?? ''}`.trimEnd();
-    }
-    if (error && /^MemoryError\b/m.test(error.split('\n').at(-1) ?? '')) {
-      return `${error}\n(the sandbox memory limit is ${this.config.memoryLimitBytes} bytes)`;
-    }
-    return error;
+    const outOfMemory = error !== null && /^MemoryError\b/m.test(error.split('\n').at(-1) ?? '');
+    const explained = outOfMemory
+      ? `${error}\n(the sandbox memory limit is ${this.config.memoryLimitBytes} bytes)`
+      : error;
+    if (!interrupted) return explained;
+    return `TimeoutError: execution exceeded the ${this.config.executionTimeoutMs} ms limit and was interrupted\n${explained ?? ''}`.trimEnd();
   }
 }

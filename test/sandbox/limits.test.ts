@@ -59,6 +59,17 @@ describe('time limit', () => {
     expect((await manager.execute('stubborn', { code: 'unsaved' })).error).toMatch(/NameError/);
   });
 
+  test('a run interrupted and then out of memory is told both limits', async () => {
+    const run = await manager.execute('both', {
+      code: 'try:\n    while True:\n        pass\nexcept KeyboardInterrupt:\n    b = bytearray(200 * 2**20)',
+    });
+    expect(run.error).toMatch(
+      new RegExp(`^TimeoutError: execution exceeded the ${TIMEOUT_MS} ms limit and was interrupted\n`),
+    );
+    expect(run.error).toMatch(/MemoryError[\s\S]*\(the sandbox memory limit is \d+ bytes\)$/);
+    expect((await manager.execute('both', { code: '1 + 1' })).result).toBe('2');
+  });
+
   test('a loop inside C code (no interrupt checks) is terminated too', async () => {
     const run = await manager.execute('c-loop', { code: 'sum(range(10**15))' });
     expect(run.error).toMatch(/could not be interrupted; the sandbox was restarted empty \(there was no checkpoint\)$/);
@@ -67,6 +78,15 @@ describe('time limit', () => {
 });
 
 describe('memory limit', () => {
+  // Filling 128 MiB took more than the 2 s above on a loaded two-core machine (a CI run): these tests are about the
+  // memory limit, so they run where the time limit is far.
+  let manager: SandboxManager;
+  beforeAll(async () => {
+    ({ manager } = createManager({ config: { executionTimeoutMs: 30_000, memoryLimitBytes: MEMORY_LIMIT } }));
+    await manager.warmUp();
+  });
+  afterAll(() => manager.close());
+
   const bombs: [string, string, RegExp][] = [
     ['a huge string', "x = 'a' * 10**10", /(MemoryError|OverflowError)/],
     ['a huge list', 'l = [0] * 10**9', /MemoryError/],
