@@ -21,7 +21,11 @@ import {
   sandboxHost,
   type SandboxHostDeps,
 } from './core/context/index.js';
-import { CONTRADICTION_NEIGHBOURS, ContradictionDetector } from './core/contradictions/detector.js';
+import {
+  CONTRADICTION_MIN_SIMILARITY,
+  CONTRADICTION_NEIGHBOURS,
+  ContradictionDetector,
+} from './core/contradictions/detector.js';
 import { ContradictionService } from './core/contradictions/service.js';
 import { DataProviderService } from './core/data-providers/service.js';
 import { emptyLocalSync } from './core/data-providers/sync.js';
@@ -233,7 +237,10 @@ export async function createServices(
   const decomposer = new ThreadDecomposer({ storage, memories, workspaces, llm, clock, log });
   const threads = new ThreadService({ storage, workspaces, decomposer, clock, events });
   const detector = new ContradictionDetector({ storage, llm, clock, log });
-  enricher.addStep('contradictions', detector.onWrite, { neighbours: CONTRADICTION_NEIGHBOURS });
+  enricher.addStep('contradictions', detector.onWrite, {
+    neighbours: CONTRADICTION_NEIGHBOURS,
+    minSimilarity: CONTRADICTION_MIN_SIMILARITY,
+  });
   tasks.register(SESSION_EXPIRE_TASK, expiry.expire);
   tasks.register(THREAD_DECOMPOSE_TASK, decomposer.handle);
   const recurring = [expiry.sweep, threads.cleanup].map((work) => recurringTask(storage, clock, work));

@@ -451,8 +451,8 @@ export interface VectorSearchOptions {
    */
   bestEffort?: boolean;
   /**
-   * Only hits at least this similar are wanted (a near-duplicate check): hits below it may be left out, and an
-   * approximate index may search a narrower beam, since what is that close to the query is found first.
+   * Only hits at least this similar are wanted (a near-duplicate check, enrichment's neighbours): hits below it may
+   * be left out, and an approximate index may search a narrower beam, since what is that close is found first.
    */
   minScore?: number;
 }

@@ -10,6 +10,8 @@ import { extractSlots, valuesDisagree } from './slots.js';
 
 /** Neighbours of a new memory checked for a conflict. */
 export const CONTRADICTION_NEIGHBOURS = 8;
+/** The least similar neighbour checked: no signal counts between statements less similar than a strong slot's. */
+export const CONTRADICTION_MIN_SIMILARITY = SLOT_SIMILARITY;
 /** Without a rule signal, a pair this similar still goes to the language model judge (when one is configured). */
 const LLM_REVIEW_SIMILARITY = 0.8;
 /** Language-model calls per memory checked, most similar pairs first. */
@@ -111,7 +113,7 @@ export class ContradictionDetector {
   }
 
   private similarEnough(neighbours: readonly VectorHit[]): VectorHit[] {
-    return neighbours.slice(0, CONTRADICTION_NEIGHBOURS).filter((n) => n.score >= SLOT_SIMILARITY);
+    return neighbours.slice(0, CONTRADICTION_NEIGHBOURS).filter((n) => n.score >= CONTRADICTION_MIN_SIMILARITY);
   }
 
   private async read(workspaceId: string, ids: readonly string[]): Promise<Map<string, Memory>> {

@@ -17,8 +17,9 @@ export interface EnrichTarget {
   memory: Memory;
   embedding: Float32Array;
   /**
-   * Its nearest stated memories (not derived, not itself), most similar first, as many as the steps asked for.
-   * Empty for a derived memory (a fact, an insight): no step links or checks those.
+   * Its nearest stated memories (not derived, not itself), most similar first, as many as the steps asked for, of
+   * those at least as similar as the least any step asked for (fewer when fewer are). Empty for a derived memory
+   * (a fact, an insight): no step links or checks those.
    */
   neighbours: VectorHit[];
 }
@@ -54,6 +55,7 @@ type GiveWay = () => Promise<void>;
 export class MemoryEnricher {
   private readonly extraSteps: Array<{ name: string; step: EnrichStep }> = [];
   private neighbourCount = AUTO_ASSOCIATE_LIMIT;
+  private neighbourFloor = AUTO_ASSOCIATE_MIN_SIMILARITY;
   private readonly telemetry: Telemetry;
 
   constructor(private readonly deps: EnrichDeps) {
@@ -61,12 +63,14 @@ export class MemoryEnricher {
   }
 
   /**
-   * Adds a step that runs after the built-in ones (e.g. contradiction detection); `name` names its span, and
-   * `neighbours` is how many nearest memories it needs in each target's `neighbours`.
+   * Adds a step that runs after the built-in ones (e.g. contradiction detection); `name` names its span,
+   * `neighbours` is how many nearest memories it needs in each target's `neighbours`, and `minSimilarity` the least
+   * similarity of any it looks at.
    */
-  addStep(name: string, step: EnrichStep, options: { neighbours?: number } = {}): void {
+  addStep(name: string, step: EnrichStep, options: { neighbours?: number; minSimilarity?: number } = {}): void {
     this.extraSteps.push({ name, step });
     this.neighbourCount = Math.max(this.neighbourCount, options.neighbours ?? 0);
+    this.neighbourFloor = Math.min(this.neighbourFloor, options.minSimilarity ?? this.neighbourFloor);
   }
 
   /**
@@ -128,10 +132,12 @@ export class MemoryEnricher {
   ): Promise<EnrichTarget[]> {
     const stated = memories.filter((m) => m.source_memory_id === null);
     // One more than wanted, itself left out afterwards: a filter excluding each one's own id would need a search each.
+    // Every step ignores neighbours under its similarity floor, so the search says so (`minScore`) and approximate
+    // indexes search it with their narrower beam (NEAR_DUPLICATE_BEAM: what it finds and saves is measured there).
     const found = await this.deps.storage.memories.vectorSearchMany(
       workspaceId,
       stated.map((m) => embeddings.get(m.id)!),
-      { k: this.neighbourCount + 1, filter: { derived: false } },
+      { k: this.neighbourCount + 1, filter: { derived: false }, minScore: this.neighbourFloor },
     );
     const byId = new Map(
       stated.map((m, i) => [m.id, found[i]!.filter((n) => n.id !== m.id).slice(0, this.neighbourCount)]),

@@ -137,10 +137,13 @@ export interface WarmUpReport {
 export const bestEffortCandidates = (k: number): number => Math.max(10 * k, 100);
 
 /**
- * The HNSW beam of a near-duplicate check (VectorSearchOptions.minScore), on both engines: what is as close as a
- * duplicate is found within a narrow beam, where recall's wider one looks for more distant neighbours too. pgvector
- * at 40 found every neighbour above 0.85 that exact search found (300 probes at 30,000 memories); usearch at 40
- * found 975 of 979 where recall's beam of 96 found 976, in 111 µs a memory against 192 (bench/near-duplicate-beam.ts
- * at 100,000).
+ * The HNSW beam of a search for near neighbours only (VectorSearchOptions.minScore: the write path's duplicate check,
+ * enrichment's neighbours), on both engines: what is that close is found within a narrow beam, where recall's wider
+ * one looks for more distant neighbours too. Duplicates (0.85): pgvector at 40 found every neighbour that exact search
+ * found (300 probes at 30,000 memories); usearch at 40 found 975 of 979 where recall's beam of 96 found 976, in 111 µs
+ * a memory against 192 (bench/near-duplicate-beam.ts at 100,000). Enrichment's (the 8 nearest at 0.5 or above, of
+ * stored memories, `BEAM_PROBE=stored`) at 100,000 hash vectors: usearch 3,081 of 3,192 against 3,108 at 96;
+ * pgvector 3,049 against 3,096 at 100, 1.5–1.8 ms a search against 2.9–3.0; with the default model at 20,000,
+ * usearch 3,187 of 3,200 against 3,197 (BENCHMARKS.md, "enrichment's neighbours on the narrow beam").
  */
 export const NEAR_DUPLICATE_BEAM = 40;
