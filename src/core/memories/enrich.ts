@@ -55,7 +55,8 @@ type GiveWay = () => Promise<void>;
 export class MemoryEnricher {
   private readonly extraSteps: Array<{ name: string; step: EnrichStep }> = [];
   private neighbourCount = AUTO_ASSOCIATE_LIMIT;
-  private neighbourFloor = AUTO_ASSOCIATE_MIN_SIMILARITY;
+  /** The least similarity any step looks at; undefined: a step wants neighbours however dissimilar. */
+  private neighbourFloor: number | undefined = AUTO_ASSOCIATE_MIN_SIMILARITY;
   private readonly telemetry: Telemetry;
 
   constructor(private readonly deps: EnrichDeps) {
@@ -65,12 +66,16 @@ export class MemoryEnricher {
   /**
    * Adds a step that runs after the built-in ones (e.g. contradiction detection); `name` names its span,
    * `neighbours` is how many nearest memories it needs in each target's `neighbours`, and `minSimilarity` the least
-   * similarity of any it looks at.
+   * similarity of any it looks at (without it, it is given them however dissimilar).
    */
   addStep(name: string, step: EnrichStep, options: { neighbours?: number; minSimilarity?: number } = {}): void {
     this.extraSteps.push({ name, step });
-    this.neighbourCount = Math.max(this.neighbourCount, options.neighbours ?? 0);
-    this.neighbourFloor = Math.min(this.neighbourFloor, options.minSimilarity ?? this.neighbourFloor);
+    if (options.neighbours === undefined) return;
+    this.neighbourCount = Math.max(this.neighbourCount, options.neighbours);
+    this.neighbourFloor =
+      options.minSimilarity === undefined || this.neighbourFloor === undefined
+        ? undefined
+        : Math.min(this.neighbourFloor, options.minSimilarity);
   }
 
   /**
