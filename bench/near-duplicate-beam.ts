@@ -21,6 +21,7 @@ import pg from 'pg';
 import { HashEmbeddingProvider } from '../src/providers/embedding/hash.js';
 import { LocalEmbeddingProvider } from '../src/providers/embedding/local.js';
 import { cosine } from '../src/providers/embedding/vector.js';
+import { HNSW_EF_CONSTRUCTION, HNSW_M } from '../src/storage/postgres/search-engine.js';
 import { DEFAULT_VECTOR_INDEX, WorkspaceVectorIndexes } from '../src/storage/sqlite/vector-index.js';
 import { ScaleCorpus } from '../test/support/scale-corpus.js';
 import { loadAverages, machineLine } from './machine.js';
@@ -93,7 +94,7 @@ function sqliteSearch(): Search {
 async function postgresSearch(client: pg.Client): Promise<Search> {
   await client.query(`CREATE EXTENSION IF NOT EXISTS vector; DROP TABLE IF EXISTS beam_vectors;
     CREATE TABLE beam_vectors (seq int PRIMARY KEY, embedding vector(${embedder.dimensions}));
-    CREATE INDEX ON beam_vectors USING hnsw (embedding vector_cosine_ops) WITH (m = 16, ef_construction = 64)`);
+    CREATE INDEX ON beam_vectors USING hnsw (embedding vector_cosine_ops) WITH (m = ${HNSW_M}, ef_construction = ${HNSW_EF_CONSTRUCTION})`);
   for (let from = 0; from < SIZE; from += 1_000) {
     const rows = vectors.slice(from, from + 1_000);
     await client.query('INSERT INTO beam_vectors SELECT * FROM unnest($1::int[], $2::vector[])', [

@@ -17,8 +17,8 @@ import type { PlannerStatistics } from './planner-statistics.js';
  * the hash embedder's vectors at 100,000 memories, m 8 halved the insert's page reads but kept 0.48 of the exact 40
  * nearest where m 16 keeps 0.62, and ef_construction 32 saved a quarter for 0.58 (docs/postgres-tuning.md).
  */
-const HNSW_M = 16;
-const HNSW_EF_CONSTRUCTION = 64;
+export const HNSW_M = 16;
+export const HNSW_EF_CONSTRUCTION = 64;
 
 /** pgvector's binary form is big endian; Float32Array is in the machine's order. */
 const LITTLE_ENDIAN = endianness() === 'LE';
