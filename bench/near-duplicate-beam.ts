@@ -1,5 +1,5 @@
 /**
- * What the near-duplicate check finds and costs at each HNSW beam (NEAR_DUPLICATE_BEAM, src/storage/sql/search-engine.ts):
+ * What the near-duplicate check finds and costs at each HNSW beam (`nearNeighbourBeam`, src/storage/sql/search-engine.ts):
  * `npx tsx bench/near-duplicate-beam.ts`.
  *
  * SQLite's vector index (WorkspaceVectorIndexes, hash embedder) is filled with the scale corpus's memories in batches

@@ -138,7 +138,7 @@ export class MemoryEnricher {
     const stated = memories.filter((m) => m.source_memory_id === null);
     // One more than wanted, itself left out afterwards: a filter excluding each one's own id would need a search each.
     // Every step ignores neighbours under its similarity floor, so the search says so (`minScore`) and approximate
-    // indexes search it with their narrower beam (NEAR_DUPLICATE_BEAM: what it finds and saves is measured there).
+    // indexes search it with their narrower beam (`nearNeighbourBeam`: what it finds and saves is measured there).
     const found = await this.deps.storage.memories.vectorSearchMany(
       workspaceId,
       stated.map((m) => embeddings.get(m.id)!),

@@ -4,7 +4,7 @@ import type { Database } from '../database.js';
 import { memoryFilter, type FilterBuilder } from '../sql/memory-filter.js';
 import {
   bestEffortCandidates,
-  NEAR_DUPLICATE_BEAM,
+  nearNeighbourBeam,
   type KeywordQuery,
   type SearchEngine,
   type VectorEntry,
@@ -149,7 +149,7 @@ export class PostgresSearchEngine implements SearchEngine {
   ): Promise<VectorHit[][]> {
     const sqlFilter = memoryFilter(this, workspaceId, filter);
     if (minScore !== undefined && !bestEffort && !db.isTransaction)
-      return this.nearDuplicates(db, workspaceId, vectors, k, sqlFilter);
+      return this.nearDuplicates(db, workspaceId, vectors, k, sqlFilter, minScore);
     if (bestEffort)
       return Promise.all(vectors.map((vector) => this.nearestAmongNearest(db, workspaceId, vector, k, sqlFilter)));
     // One vector (recall's dense arm) keeps the plain statement recall's latency was measured with.
@@ -159,8 +159,8 @@ export class PostgresSearchEngine implements SearchEngine {
   }
 
   /**
-   * A near-duplicate check (VectorSearchOptions.minScore): every vector's search in one statement, with the
-   * narrower beam of NEAR_DUPLICATE_BEAM for this transaction only. The write path checks each memory of a
+   * A search for near neighbours only (VectorSearchOptions.minScore): every vector's search in one statement, with
+   * the narrower beam of `nearNeighbourBeam` for this transaction only. The write path checks each memory of a
    * batch; at the recall beam this check cost a third of PostgreSQL's ingest time (docs/postgres-tuning.md).
    */
   private nearDuplicates(
@@ -169,9 +169,10 @@ export class PostgresSearchEngine implements SearchEngine {
     vectors: readonly Float32Array[],
     k: number,
     filter: FilterBuilder,
+    minScore: number,
   ): Promise<VectorHit[][]> {
     return db.transaction().execute(async (tx) => {
-      await sql`SET LOCAL hnsw.ef_search = ${sql.lit(NEAR_DUPLICATE_BEAM)}`.execute(tx);
+      await sql`SET LOCAL hnsw.ef_search = ${sql.lit(nearNeighbourBeam(minScore))}`.execute(tx);
       return this.nearestMany(tx, workspaceId, vectors, k, filter);
     });
   }

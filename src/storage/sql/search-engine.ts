@@ -136,14 +136,19 @@ export interface WarmUpReport {
 /** How many of the nearest a best-effort filtered search looks through: a selective filter needs a wide net. */
 export const bestEffortCandidates = (k: number): number => Math.max(10 * k, 100);
 
+/** The similarity from which `nearNeighbourBeam`'s narrowest beam was measured to find what 40 finds. */
+const DUPLICATE_SIMILARITY = 0.85;
+
 /**
- * The HNSW beam of a search for near neighbours only (VectorSearchOptions.minScore: the write path's duplicate check,
- * enrichment's neighbours), on both engines: what is that close is found within a narrow beam, where recall's wider
- * one looks for more distant neighbours too. Duplicates (0.85): pgvector at 40 found every neighbour that exact search
- * found (300 probes at 30,000 memories); usearch at 40 found 975 of 979 where recall's beam of 96 found 976, in 111 µs
- * a memory against 192 (bench/near-duplicate-beam.ts at 100,000). Enrichment's (the 8 nearest at 0.5 or above, of
- * stored memories, `BEAM_PROBE=stored`) at 100,000 hash vectors: usearch 3,081 of 3,192 against 3,108 at 96;
- * pgvector 3,049 against 3,096 at 100, 1.5–1.8 ms a search against 2.9–3.0; with the default model at 20,000,
- * usearch 3,187 of 3,200 against 3,197 (BENCHMARKS.md, "enrichment's neighbours on the narrow beam").
+ * The HNSW beam of a search for near neighbours only (VectorSearchOptions.minScore), on both engines: what is that
+ * close is found within a narrow beam, where recall's wider one looks for more distant neighbours too; the closer the
+ * neighbours wanted, the narrower. Measured with bench/near-duplicate-beam.ts at 100,000 hash vectors (BENCHMARKS.md,
+ * "enrichment's neighbours on the narrow beam" and "the duplicate check on a narrower beam"):
+ * - duplicates (the write path, 0.85 by default; 1,200 rewordings, their 3 nearest at 0.85 or above): usearch found
+ *   969 of 979 at 16 as at 40, in 47–55 µs a rewording against 102–104; pgvector 973 against 974, 0.7–0.9 ms a
+ *   statement against 1.3;
+ * - enrichment's neighbours (0.5; stored memories, their 8 nearest at 0.5 or above): at 40 usearch found 3,081 of
+ *   3,192 where recall's beam of 96 found 3,108, pgvector 3,049 where its 100 found 3,096 (1.5–1.8 ms a statement
+ *   against 2.9–3.0); with the default model at 20,000, usearch 3,187 of 3,200 against 3,197.
  */
-export const NEAR_DUPLICATE_BEAM = 40;
+export const nearNeighbourBeam = (minScore: number): number => (minScore >= DUPLICATE_SIMILARITY ? 16 : 40);

@@ -12,7 +12,7 @@ import type { Database } from '../database.js';
 import { memoryFilter, type FilterBuilder } from '../sql/memory-filter.js';
 import {
   bestEffortCandidates,
-  NEAR_DUPLICATE_BEAM,
+  nearNeighbourBeam,
   type KeywordEntry,
   type KeywordQuery,
   type KeywordRank,
@@ -207,7 +207,7 @@ export class SqliteSearchEngine implements SearchEngine {
     if (indexed && this.reader) await yieldToEventLoop();
     if (accept) {
       return this.vectors
-        .search(workspaceId, vectors, k, accept, minScore === undefined ? undefined : NEAR_DUPLICATE_BEAM)
+        .search(workspaceId, vectors, k, accept, minScore === undefined ? undefined : nearNeighbourBeam(minScore))
         .map((found) =>
           found.map(({ memory, similarity }) => ({ id: memory.id, score: similarity, factOf: memory.factOf })),
         );
