@@ -33,6 +33,8 @@ const WIDTHS = (process.env.BEAM_WIDTHS ?? '11,16,24,40,96').split(',').map(Numb
 const STORED = process.env.BEAM_PROBE === 'stored';
 const THRESHOLD = Number(process.env.BEAM_THRESHOLD ?? (STORED ? 0.5 : 0.85));
 const NEIGHBOURS = Number(process.env.BEAM_NEIGHBOURS ?? (STORED ? 8 : 3));
+/** Results a search asks for: a stored probe finds itself first. */
+const asked = NEIGHBOURS + (STORED ? 1 : 0);
 const WORKSPACE = 'ws';
 const ENGINE = process.env.BEAM_ENGINE ?? 'sqlite';
 
@@ -116,7 +118,6 @@ async function postgresSearch(client: pg.Client): Promise<Search> {
   };
 }
 
-const asked = NEIGHBOURS + (STORED ? 1 : 0);
 const cluster = ENGINE === 'postgres' ? await benchPostgres() : null;
 const client = cluster ? new pg.Client({ connectionString: cluster.url }) : null;
 await client?.connect();

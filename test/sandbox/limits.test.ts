@@ -9,12 +9,18 @@ let manager: SandboxManager;
 /** Host calls that never answer, to show a timeout also ends a wait on the host. */
 const stalledHost = { llmQuery: () => new Promise<string>(() => {}), recall: async () => [] };
 
-beforeAll(async () => {
-  ({ manager } = createManager({
-    config: { executionTimeoutMs: TIMEOUT_MS, memoryLimitBytes: MEMORY_LIMIT },
+/** A warmed-up manager with the memory limit and the time limit given. */
+async function startManager(executionTimeoutMs: number): Promise<SandboxManager> {
+  const { manager } = createManager({
+    config: { executionTimeoutMs, memoryLimitBytes: MEMORY_LIMIT },
     hostFor: (sessionId) => (sessionId === 'stalled' ? stalledHost : echoHost(sessionId)),
-  }));
+  });
   await manager.warmUp();
+  return manager;
+}
+
+beforeAll(async () => {
+  manager = await startManager(TIMEOUT_MS);
 });
 afterAll(() => manager.close());
 
@@ -66,7 +72,9 @@ describe('time limit', () => {
     expect(run.error).toMatch(
       new RegExp(`^TimeoutError: execution exceeded the ${TIMEOUT_MS} ms limit and was interrupted\n`),
     );
-    expect(run.error).toMatch(/MemoryError[\s\S]*\(the sandbox memory limit is \d+ bytes\)$/);
+    expect(run.error).toMatch(
+      new RegExp(`MemoryError[\\s\\S]*\\(the sandbox memory limit is ${MEMORY_LIMIT} bytes\\)$`),
+    );
     expect((await manager.execute('both', { code: '1 + 1' })).result).toBe('2');
   });
 
@@ -82,8 +90,7 @@ describe('memory limit', () => {
   // memory limit, so they run where the time limit is far.
   let manager: SandboxManager;
   beforeAll(async () => {
-    ({ manager } = createManager({ config: { executionTimeoutMs: 30_000, memoryLimitBytes: MEMORY_LIMIT } }));
-    await manager.warmUp();
+    manager = await startManager(30_000);
   });
   afterAll(() => manager.close());
 

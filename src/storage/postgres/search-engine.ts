@@ -149,7 +149,7 @@ export class PostgresSearchEngine implements SearchEngine {
   ): Promise<VectorHit[][]> {
     const sqlFilter = memoryFilter(this, workspaceId, filter);
     if (minScore !== undefined && !bestEffort && !db.isTransaction)
-      return this.nearDuplicates(db, workspaceId, vectors, k, sqlFilter, minScore);
+      return this.nearNeighbours(db, workspaceId, vectors, k, sqlFilter, minScore);
     if (bestEffort)
       return Promise.all(vectors.map((vector) => this.nearestAmongNearest(db, workspaceId, vector, k, sqlFilter)));
     // One vector (recall's dense arm) keeps the plain statement recall's latency was measured with.
@@ -163,7 +163,7 @@ export class PostgresSearchEngine implements SearchEngine {
    * the narrower beam of `nearNeighbourBeam` for this transaction only. The write path checks each memory of a
    * batch; at the recall beam this check cost a third of PostgreSQL's ingest time (docs/postgres-tuning.md).
    */
-  private nearDuplicates(
+  private nearNeighbours(
     db: Kysely<Database>,
     workspaceId: string,
     vectors: readonly Float32Array[],
