@@ -196,6 +196,11 @@ async function questions(backends: Backend[], corpus: ScaleCorpus, label: string
     log(
       `  ${b.name}: engine ${percentiles(rows.map((r) => r.engine))}; round trip ${percentiles(rows.map((r) => r.client))}; server peak RSS ${await peakRssMiB(b.server!.pid)} MiB`,
     );
+    // Which kinds make the tail: a kind's p99 over 100 questions is its second slowest, so read it as a hint.
+    const byKind = QUESTION_KINDS.map(
+      (kind) => `${kind} ${percentiles(rows.filter((r) => r.kind === kind).map((r) => r.engine))}`,
+    );
+    log(`  ${b.name}: engine by kind: ${byKind.join('; ')}`);
   }
   if (backends.length === 2) {
     const [a, b] = backends.map((x) => results.get(x.name)!);
