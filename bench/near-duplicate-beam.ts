@@ -21,7 +21,12 @@ import pg from 'pg';
 import { HashEmbeddingProvider } from '../src/providers/embedding/hash.js';
 import { LocalEmbeddingProvider } from '../src/providers/embedding/local.js';
 import { cosine } from '../src/providers/embedding/vector.js';
-import { HNSW_EF_CONSTRUCTION, HNSW_M } from '../src/storage/postgres/search-engine.js';
+import {
+  HNSW_EF_CONSTRUCTION,
+  HNSW_M,
+  HNSW_OPERATOR_CLASS,
+  HNSW_VECTOR_TYPE,
+} from '../src/storage/postgres/search-engine.js';
 import { DEFAULT_VECTOR_INDEX, WorkspaceVectorIndexes } from '../src/storage/sqlite/vector-index.js';
 import { ScaleCorpus } from '../test/support/scale-corpus.js';
 import { loadAverages, machineLine } from './machine.js';
@@ -90,13 +95,16 @@ function sqliteSearch(): Search {
 }
 
 /**
- * pgvector's HNSW with memd's index parameters on a bench cluster (bench/postgres.ts), filled in rows of 1,000 and
+ * pgvector's HNSW as memd builds it (type, operator class, parameters) on a bench cluster (bench/postgres.ts), filled in rows of 1,000 and
  * indexed as rows arrive (as memd's writes are); one statement a probe, `hnsw.ef_search` set to the beam.
  */
 async function postgresSearch(client: pg.Client): Promise<Search> {
+  // The index as memd builds it: on the vectors cast to the graph's type.
+  const typed = `${HNSW_VECTOR_TYPE}(${embedder.dimensions})`;
+  const indexed = `embedding::${typed}`;
   await client.query(`CREATE EXTENSION IF NOT EXISTS vector; DROP TABLE IF EXISTS beam_vectors;
     CREATE TABLE beam_vectors (seq int PRIMARY KEY, embedding vector(${embedder.dimensions}));
-    CREATE INDEX ON beam_vectors USING hnsw (embedding vector_cosine_ops) WITH (m = ${HNSW_M}, ef_construction = ${HNSW_EF_CONSTRUCTION})`);
+    CREATE INDEX ON beam_vectors USING hnsw ((${indexed}) ${HNSW_OPERATOR_CLASS}) WITH (m = ${HNSW_M}, ef_construction = ${HNSW_EF_CONSTRUCTION})`);
   for (let from = 0; from < SIZE; from += 1_000) {
     const rows = vectors.slice(from, from + 1_000);
     await client.query('INSERT INTO beam_vectors SELECT * FROM unnest($1::int[], $2::vector[])', [
@@ -108,10 +116,10 @@ async function postgresSearch(client: pg.Client): Promise<Search> {
     await client.query(`SET hnsw.ef_search = ${beam}`);
     const found: number[][] = [];
     for (const probe of probes) {
-      const { rows } = await client.query('SELECT seq FROM beam_vectors ORDER BY embedding <=> $1::vector LIMIT $2', [
-        `[${probe.join(',')}]`,
-        asked,
-      ]);
+      const { rows } = await client.query(
+        `SELECT seq FROM beam_vectors ORDER BY ${indexed} <=> $1::vector::${typed} LIMIT $2`,
+        [`[${probe.join(',')}]`, asked],
+      );
       found.push(rows.map((r) => r.seq as number));
     }
     return found;

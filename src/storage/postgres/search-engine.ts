@@ -19,6 +19,9 @@ import type { PlannerStatistics } from './planner-statistics.js';
  */
 export const HNSW_M = 16;
 export const HNSW_EF_CONSTRUCTION = 64;
+/** The type the graph holds its vectors in, and its cosine operator class (see `typedEmbedding`). */
+export const HNSW_VECTOR_TYPE = 'halfvec';
+export const HNSW_OPERATOR_CLASS = 'halfvec_cosine_ops';
 
 /** pgvector's binary form is big endian; Float32Array is in the machine's order. */
 const LITTLE_ENDIAN = endianness() === 'LE';
@@ -98,13 +101,13 @@ export class PostgresSearchEngine implements SearchEngine {
    * searches found as many of the exact nearest (BENCHMARKS.md, "the HNSW index in half precision").
    */
   private get typedEmbedding() {
-    return sql`memory_vectors.embedding::halfvec(${sql.lit(this.dimensions)})`;
+    return sql`memory_vectors.embedding::${sql.raw(HNSW_VECTOR_TYPE)}(${sql.lit(this.dimensions)})`;
   }
 
   /** A query vector as the index compares it: sent as pgvector's binary `vector`, cast by the server. */
   private queryVector(vector: Float32Array) {
     const dimensions = sql.lit(this.dimensions);
-    return sql`${this.encodeVector(vector)}::vector(${dimensions})::halfvec(${dimensions})`;
+    return sql`${this.encodeVector(vector)}::vector(${dimensions})::${sql.raw(HNSW_VECTOR_TYPE)}(${dimensions})`;
   }
 
   /** The HNSW index's name: it says the type, so that a start finds an index of another type or size stale. */
@@ -207,9 +210,7 @@ export class PostgresSearchEngine implements SearchEngine {
     filter: FilterBuilder,
   ): Promise<VectorHit[][]> {
     const asked = sql<{ column1: number; column2: string }>`(VALUES ${sql.join(
-      vectors.map(
-        (vector, i) => sql`(${sql.lit(i)}, ${this.queryVector(vector)})`,
-      ),
+      vectors.map((vector, i) => sql`(${sql.lit(i)}, ${this.queryVector(vector)})`),
     )})`.as('asked');
     const distance = sql<number>`${this.typedEmbedding} <=> asked.column2`;
     const rows = await db
@@ -349,7 +350,7 @@ export class PostgresSearchEngine implements SearchEngine {
    */
   async warmUp(db: Kysely<Database>): Promise<null> {
     const name = this.vectorIndexName;
-    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(name)} ON memory_vectors USING hnsw ((${this.typedEmbedding}) halfvec_cosine_ops) WITH (m = ${sql.lit(HNSW_M)}, ef_construction = ${sql.lit(HNSW_EF_CONSTRUCTION)})`.execute(
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(name)} ON memory_vectors USING hnsw ((${this.typedEmbedding}) ${sql.raw(HNSW_OPERATOR_CLASS)}) WITH (m = ${sql.lit(HNSW_M)}, ef_construction = ${sql.lit(HNSW_EF_CONSTRUCTION)})`.execute(
       db,
     );
     for (const stale of await this.vectorIndexes(db))
