@@ -49,3 +49,35 @@ it('searches the vector index with the configured beam on every connection (MEMD
     await wider.close();
   }
 });
+
+it('counts the keyword population (active originals of a workspace) from its own index', async () => {
+  // One connection on which a table scan is the last resort: the count moves the index's scan count only if the
+  // statement's conditions are the index's predicate (migration 0022).
+  const counter = await openPostgresStorage({
+    url: testDatabaseUrl(),
+    poolSize: 1,
+    dimensions: 8,
+    schema: freshSchema(),
+  });
+  try {
+    const db = counter.sqlContext.db;
+    await counter.workspaces.create(workspace('ws'));
+    const originals = Array.from({ length: 30 }, (_, i) => memory('ws', `original ${i}`, axisVector(8, i)));
+    const facts = originals
+      .slice(0, 5)
+      .map((m, i) => memory('ws', `fact ${i}`, axisVector(8, i), { source_scope: 'fact', source_memory_id: m.id }));
+    await counter.memories.insert([...originals, ...facts]);
+    await sql`SET enable_seqscan = off; SET enable_bitmapscan = off`.execute(db);
+    const indexScans = async (): Promise<number> => {
+      await sql`SELECT pg_stat_force_next_flush()`.execute(db);
+      const { rows } = await sql<{ scans: string }>`SELECT idx_scan AS scans FROM pg_stat_user_indexes
+        WHERE indexrelname = 'memories_keyword_population' AND schemaname = current_schema()`.execute(db);
+      return Number(rows[0]?.scans ?? 0);
+    };
+    const before = await indexScans();
+    expect(await counter.memories.keywordDocumentCount('ws')).toBe(30);
+    await expect.poll(indexScans, { timeout: 5_000 }).toBeGreaterThan(before);
+  } finally {
+    await counter.close();
+  }
+});

@@ -17,6 +17,7 @@ import * as documentPassages from './0018_document_passages.js';
 import * as taskClaimOrder from './0019_task_claim_order.js';
 import * as taskBacklog from './0020_task_backlog.js';
 import * as keywordIndexWithoutPendingList from './0021_keyword_index_without_pending_list.js';
+import * as keywordPopulationIndex from './0022_keyword_population_index.js';
 
 export interface VersionedMigration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
@@ -41,6 +42,7 @@ export const MIGRATIONS: Record<string, VersionedMigration> = {
   '0019_task_claim_order': taskClaimOrder,
   '0020_task_backlog': taskBacklog,
   '0021_keyword_index_without_pending_list': keywordIndexWithoutPendingList,
+  '0022_keyword_population_index': keywordPopulationIndex,
 };
 
 /** The schema versions this build knows, in order (what `memd doctor` compares a database against). */
