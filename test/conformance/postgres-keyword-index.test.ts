@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openPostgresStorage } from '../../src/storage/postgres/open.js';
 import type { SqlStorage } from '../../src/storage/sql/storage.js';
-import { freshSchema } from '../support/postgres.js';
+import { FACT_SCOPE } from '../../src/storage/types.js';
+import { freshSchema, indexScanCount } from '../support/postgres.js';
 import { axisVector, memory, workspace } from '../support/records.js';
 import { testDatabaseUrl } from '../support/test-database.js';
 
@@ -65,15 +66,10 @@ it('counts the keyword population (active originals of a workspace) from its own
     const originals = Array.from({ length: 30 }, (_, i) => memory('ws', `original ${i}`, axisVector(8, i)));
     const facts = originals
       .slice(0, 5)
-      .map((m, i) => memory('ws', `fact ${i}`, axisVector(8, i), { source_scope: 'fact', source_memory_id: m.id }));
+      .map((m, i) => memory('ws', `fact ${i}`, axisVector(8, i), { source_scope: FACT_SCOPE, source_memory_id: m.id }));
     await counter.memories.insert([...originals, ...facts]);
     await sql`SET enable_seqscan = off; SET enable_bitmapscan = off`.execute(db);
-    const indexScans = async (): Promise<number> => {
-      await sql`SELECT pg_stat_force_next_flush()`.execute(db);
-      const { rows } = await sql<{ scans: string }>`SELECT idx_scan AS scans FROM pg_stat_user_indexes
-        WHERE indexrelname = 'memories_keyword_population' AND schemaname = current_schema()`.execute(db);
-      return Number(rows[0]?.scans ?? 0);
-    };
+    const indexScans = () => indexScanCount(db, 'memories_keyword_population');
     const before = await indexScans();
     expect(await counter.memories.keywordDocumentCount('ws')).toBe(30);
     await expect.poll(indexScans, { timeout: 5_000 }).toBeGreaterThan(before);

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openPostgresStorage } from '../../src/storage/postgres/open.js';
 import type { SqlStorage } from '../../src/storage/sql/storage.js';
-import { freshSchema } from '../support/postgres.js';
+import { freshSchema, indexScanCount } from '../support/postgres.js';
 import { memory, seededVector, workspace } from '../support/records.js';
 import { testDatabaseUrl } from '../support/test-database.js';
 
@@ -56,13 +56,7 @@ it('searches the half-precision index, recall and near-neighbour searches alike'
   // HNSW index if the statement's distance is the index's expression, else from a sort that leaves its count alone.
   await sql`ANALYZE memories, memory_vectors`.execute(db);
   await sql`SET enable_seqscan = off; SET enable_sort = off`.execute(db);
-  const indexScans = async (): Promise<number> => {
-    // Statistics reach pg_stat_user_indexes when the backend reports them: ask for that at once.
-    await sql`SELECT pg_stat_force_next_flush()`.execute(db);
-    const { rows } = await sql<{ scans: string }>`SELECT idx_scan AS scans FROM pg_stat_user_indexes
-      WHERE indexrelname = 'memory_vectors_hnsw_half_16' AND schemaname = current_schema()`.execute(db);
-    return Number(rows[0]?.scans ?? 0);
-  };
+  const indexScans = () => indexScanCount(db, 'memory_vectors_hnsw_half_16');
   const asked = written.slice(0, 20);
   const vectors = asked.map((m) => m.embedding!);
 

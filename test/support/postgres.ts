@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { sql, type Kysely } from 'kysely';
 
 export interface PostgresServer {
   url: string;
@@ -33,3 +34,14 @@ export async function startPglite(): Promise<PostgresServer> {
 
 /** A fresh schema name, so tests sharing one server never see each other's tables. */
 export const freshSchema = (): string => `t_${randomBytes(6).toString('hex')}`;
+
+/**
+ * How many scans `index` (of the connection's schema) has served, as pg_stat_user_indexes counts them. The backend's
+ * pending statistics are flushed first, so scans the same connection just ran are counted: use a pool of one.
+ */
+export async function indexScanCount(db: Kysely<any>, index: string): Promise<number> {
+  await sql`SELECT pg_stat_force_next_flush()`.execute(db);
+  const { rows } = await sql<{ scans: string }>`SELECT idx_scan AS scans FROM pg_stat_user_indexes
+    WHERE indexrelname = ${index} AND schemaname = current_schema()`.execute(db);
+  return Number(rows[0]?.scans ?? 0);
+}
