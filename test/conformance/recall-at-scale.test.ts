@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_SCORED_MATCHES } from '../../src/core/recall/arms.js';
 import { HashEmbeddingProvider } from '../../src/providers/embedding/hash.js';
 import type { SqlStorage } from '../../src/storage/sql/storage.js';
@@ -30,15 +30,28 @@ async function build(storage: SqlStorage): Promise<void> {
   await storage.engine.warmUp(storage.sqlContext.db);
 }
 
-describe.each(storageBackends())('recall when every query word is common: $name', (backend) => {
-  afterAll(() => backend.teardown());
+/** The searches for the rarest words together: scored, with every term required and none optional. */
+function rarestTogether(calls: ReadonlyArray<Parameters<SqlStorage['memories']['keywordSearch']>>) {
+  return calls.filter(([, terms, options]) => terms.length === 0 && options.order === 'relevance');
+}
 
-  it('a memory holding every word of the query comes before memories holding some of them', {
-    timeout: 600_000,
-  }, async () => {
-    const storage = await backend.open(DIMS);
+describe.each(storageBackends())('recall when every query word is common: $name', (backend) => {
+  let storage: SqlStorage;
+  let recall: ReturnType<typeof recallServiceOver>;
+
+  beforeAll(async () => {
+    storage = await backend.open(DIMS);
     await build(storage);
-    const recall = recallServiceOver(storage, embedder);
+    recall = recallServiceOver(storage, embedder);
+  }, 600_000);
+
+  afterAll(async () => {
+    await recall?.close();
+    await storage?.close();
+    await backend.teardown();
+  });
+
+  it('a memory holding every word of the query comes before memories holding some of them', async () => {
     const asked = corpus.questions.filter((q) => q.kind === 'all words' || q.kind === 'question');
     // The premise: each word of these questions is too common for a keyword search to score all its matches.
     const words = [
@@ -58,7 +71,22 @@ describe.each(storageBackends())('recall when every query word is common: $name'
     }
     expect(firsts.length).toBe(24);
     expect(firsts.filter((f) => f.first !== f.right)).toEqual([]);
-    await recall.close();
-    await storage.close();
+  });
+
+  it('searches the rarest words together only when no memory holds every word', async () => {
+    const searches = vi.spyOn(storage.memories, 'keywordSearch');
+    try {
+      const question = corpus.questions.find((q) => q.kind === 'all words')!;
+      await recall.recall({ workspaceId: 'ws', query: question.text, limit: 10 });
+      const found = searches.mock.calls.length;
+      expect(found).toBeGreaterThan(0);
+      expect(rarestTogether(searches.mock.calls)).toEqual([]);
+      // A word no memory holds: none holds every word, so the rarest common ones are searched together.
+      const unheld = await recall.recall({ workspaceId: 'ws', query: `${question.text} zeppelin`, limit: 10 });
+      expect(rarestTogether(searches.mock.calls.slice(found)).length).toBeGreaterThan(0);
+      expect(unheld.memories[0]?.content).toBe(corpus.memory(question.answer));
+    } finally {
+      searches.mockRestore();
+    }
   });
 });

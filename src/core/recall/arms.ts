@@ -176,7 +176,10 @@ export async function boundedKeywordSearch(
     words.length > 0 && required.length + words.length >= 2
       ? search([], [...required, ...words], 'newest')
       : Promise.resolve([]);
-  const [holdingAll, best] = await Promise.all([everyWord, rarestTermsSearch(input, search, terms, required)]);
+  const [holdingAll, best] = await Promise.all([
+    everyWord,
+    rarestTermsSearch(input, search, terms, required, everyWord),
+  ]);
   const ids = new Set(holdingAll.map((hit) => hit.id));
   return [...holdingAll, ...best.filter((hit) => !ids.has(hit.id))];
 }
@@ -230,6 +233,7 @@ async function rarestTermsSearch(
   search: KeywordSearcher,
   terms: readonly string[],
   required: readonly KeywordTerm[],
+  holdingEveryWord: Promise<readonly KeywordHit[]>,
 ): Promise<KeywordHit[]> {
   if (terms.length + required.length === 0) return [];
   const cap = MAX_SCORED_MATCHES;
@@ -248,6 +252,11 @@ async function rarestTermsSearch(
   // would drop "the Titan project, which Ana owns" for "owns project Titan" (and doubles the cost).
   const words = present.filter((t) => !t.includes(' '));
   if (required.length + words.length === 0) return [];
+  // Memories holding every word come first (boundedKeywordSearch); those holding the rarest few would follow them.
+  // Where some do, that search is left out: it costs two trips for counts and a scored search of common words (at a
+  // million memories, for a city named beside a person, about half the reader threads' scored-search time of an
+  // all-words recall: src/core/recall/README.md), for memories holding fewer of the query's words than those found.
+  if ((await holdingEveryWord).length > 0) return [];
   // The rarest words that together match few enough. BM25 reads every entry of each term it scores, so a word
   // in a third of the workspace ("project" in a project tracker) made the search 3× slower while adding next to
   // nothing to the ranking (its inverse document frequency is near 0).
