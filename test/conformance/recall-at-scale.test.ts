@@ -73,7 +73,7 @@ describe.each(storageBackends())('recall when every query word is common: $name'
     expect(firsts.filter((f) => f.first !== f.right)).toEqual([]);
   });
 
-  it('searches the rarest words together only when no memory holds every word', async () => {
+  it('asks for every word once, and for the rarest words together only when no memory holds every word', async () => {
     const searches = vi.spyOn(storage.memories, 'keywordSearch');
     try {
       const question = corpus.questions.find((q) => q.kind === 'all words')!;
@@ -81,6 +81,8 @@ describe.each(storageBackends())('recall when every query word is common: $name'
       const found = searches.mock.calls.length;
       expect(found).toBeGreaterThan(0);
       expect(rarestTogether(searches.mock.calls)).toEqual([]);
+      // The entity arms (a full name, a city) ask the keyword arm's every-word search: one statement for all.
+      expect(searches.mock.calls.filter(([, , options]) => options.order === 'newest')).toHaveLength(1);
       // A word no memory holds: none holds every word, so the rarest common ones are searched together.
       const unheld = await recall.recall({ workspaceId: 'ws', query: `${question.text} zeppelin`, limit: 10 });
       expect(rarestTogether(searches.mock.calls.slice(found)).length).toBeGreaterThan(0);

@@ -158,8 +158,8 @@ const COMMON_COUNT_CAP = 20 * MAX_SCORED_MATCHES;
 
 /**
  * Keyword search that finds the memories holding the most query words first, at bounded cost. Two searches run at
- * once: the memories holding every one of `words` (and of `required`), newest first and unscored, which is cheap
- * however common each word is, since every word must match; and the best-scored matches of `terms` (rarestTermsSearch).
+ * once: the memories holding every one of `words` (the query's), newest first and unscored, which is cheap however
+ * common each word is, since every word must match; and the best-scored matches of `terms` (rarestTermsSearch).
  * The first come first. Without that first search, a query whose words are each common ("Anouk Holm necklace
  * Montreal" at a million memories: each name in a hundred memories, each object and city in thousands) was answered
  * from its rarest term alone, and the one memory holding all four words was among a hundred that hold the name.
@@ -172,10 +172,7 @@ export async function boundedKeywordSearch(
   filter: MemoryFilter,
 ): Promise<KeywordHit[]> {
   const search = keywordSearcher(input, filter);
-  const everyWord =
-    words.length > 0 && required.length + words.length >= 2
-      ? search([], [...required, ...words], 'newest')
-      : Promise.resolve([]);
+  const everyWord = words.length >= 2 ? search([], words, 'newest') : Promise.resolve([]);
   const [holdingAll, best] = await Promise.all([
     everyWord,
     rarestTermsSearch(input, search, terms, required, everyWord),
@@ -276,8 +273,8 @@ async function rarestTermsSearch(
 }
 
 /** The query's content words, each with its other verb forms as alternatives ("buy" or "bought"). */
-function wordsOf(query: ProcessedQuery, terms: readonly string[] = query.terms): KeywordTerm[] {
-  return terms.map((term) => {
+function wordsOf(query: ProcessedQuery): KeywordTerm[] {
+  return query.terms.map((term) => {
     const forms = query.termForms.get(term);
     return forms ? [term, ...forms] : term;
   });
@@ -328,7 +325,9 @@ export async function entityArm(input: ArmInput): Promise<ArmResult> {
   const lists = await Promise.all(
     query.entities.slice(0, MAX_ENTITIES).map(async (entity) => {
       const others = otherTerms(query, entity);
-      const found = await boundedKeywordSearch(input, others, [entity], wordsOf(query, others), filter);
+      // Every word of the query, the entity's as words: the same search as the keyword arm's (asked once), where the
+      // entity as a phrase had cost a second one (at a million memories 1.1-1.6 ms a recall for a full name).
+      const found = await boundedKeywordSearch(input, others, [entity], wordsOf(query), filter);
       const byWords = await byKeywordEvidence(input, found);
       // A memory holding every word of the query needs no help from meaning (the `complete` feature ranks it), and
       // skipping the scan then saves its cost where a name is common (each city of the scale corpus is in 820–880
