@@ -95,8 +95,9 @@ function sqliteSearch(): Search {
 }
 
 /**
- * pgvector's HNSW as memd builds it (type, operator class, parameters) on a bench cluster (bench/postgres.ts), filled in rows of 1,000 and
- * indexed as rows arrive (as memd's writes are); one statement a probe, `hnsw.ef_search` set to the beam.
+ * pgvector's HNSW as memd builds it (type, operator class, parameters) on a bench cluster (bench/postgres.ts),
+ * filled in rows of 1,000 and indexed as rows arrive (as memd's writes are); one statement a probe,
+ * `hnsw.ef_search` set to the beam.
  */
 async function postgresSearch(client: pg.Client): Promise<Search> {
   // The index as memd builds it: on the vectors cast to the graph's type.
