@@ -91,4 +91,25 @@ describe.each(storageBackends())('recall when every query word is common: $name'
       searches.mockRestore();
     }
   });
+
+  it('searches no phrase that pairs a name with the word after it', async () => {
+    const question = corpus.questions.find((q) => q.kind === 'question')!;
+    // "When did Anouk Holm test the necklace?": "holm test" is a phrase of adjacent words across the name's edge.
+    const [, , , last, verb] = question.text.toLowerCase().split(' ');
+    const across = `${last} ${verb}`;
+    // The premise: memories hold it ("Anouk Holm tested…"), few enough that a keyword search would score it.
+    const [held] = await storage.memories.keywordMatchCounts('ws', [[across]], { cap: MAX_SCORED_MATCHES });
+    expect(held).toBeGreaterThan(0);
+    expect(held).toBeLessThanOrEqual(MAX_SCORED_MATCHES);
+    const searches = vi.spyOn(storage.memories, 'keywordSearch');
+    try {
+      const result = await recall.recall({ workspaceId: 'ws', query: question.text, limit: 10 });
+      expect(result.memories[0]?.content).toBe(corpus.memory(question.answer));
+      const asked = searches.mock.calls.flatMap(([, terms]) => terms);
+      expect(asked.length).toBeGreaterThan(0);
+      expect(asked).not.toContain(across);
+    } finally {
+      searches.mockRestore();
+    }
+  });
 });

@@ -300,15 +300,34 @@ export async function keywordArm(input: ArmInput): Promise<ArmResult> {
   const { query, filter } = input;
   // Other forms of irregular verbs ("drew" for "drawing"), and adjacent word pairs as phrases: "support group"
   // outranks a memory with "support" and "group" apart.
-  const terms = [...query.terms, ...[...query.termForms.values()].flat(), ...query.phrases];
+  const terms = [...query.terms, ...[...query.termForms.values()].flat(), ...phrasesWithinNames(query)];
   // Keyword search never finds facts (storage): the request's filter is all it needs.
   const hits = await byKeywordEvidence(input, await boundedKeywordSearch(input, terms, [], wordsOf(query), filter));
   return { arm: 'keyword', ids: hits.map((h) => h.id), scores: scoreMap(hits) };
 }
 
+/**
+ * The query's phrases but those that cross a name's edge: "yamada store" in "When did Teodor Yamada store the sofa?"
+ * pairs a name's last word with the verb after it, an accident of word order rather than a compound, and both its
+ * words are searched anyway. Searching it costs the engine a read of where each of its words occurs, and at a
+ * million memories a last name and a verb are each in tens of thousands (src/core/recall/README.md). Keyword
+ * evidence still weighs every phrase.
+ */
+function phrasesWithinNames(query: ProcessedQuery): string[] {
+  if (query.entities.length === 0) return query.phrases;
+  const names = query.entities.map((entity) => new Set(wordsOfName(entity)));
+  const nameOf = (word: string) => names.findIndex((name) => name.has(word));
+  return query.phrases.filter((phrase) => {
+    const [first, second] = phrase.split(' ') as [string, string];
+    return nameOf(first) === nameOf(second);
+  });
+}
+
+const wordsOfName = (entity: string): string[] => entity.toLowerCase().split(/[^\p{L}\p{N}]+/u);
+
 /** Words of the query that are not part of the entity (what is asked about it). */
 function otherTerms(query: ProcessedQuery, entity: string): string[] {
-  const own = new Set(entity.toLowerCase().split(/[^\p{L}\p{N}]+/u));
+  const own = new Set(wordsOfName(entity));
   return query.terms.filter((t) => !own.has(t));
 }
 
