@@ -16,7 +16,7 @@ const DIMS = 64;
 const corpus = new ScaleCorpus(12_000, { firstNames: 2, lastNames: 2, objects: 5, cities: 5, questionsPerKind: 12 });
 const embedder = new HashEmbeddingProvider(DIMS);
 
-async function build(storage: SqlStorage): Promise<void> {
+async function build(storage: SqlStorage, corpus: ScaleCorpus): Promise<void> {
   await storage.workspaces.create(workspace('ws'));
   for (let at = 0; at < corpus.size; at += 1_000) {
     const texts = corpus.slice(at, at + 1_000);
@@ -41,7 +41,7 @@ describe.each(storageBackends())('recall when every query word is common: $name'
 
   beforeAll(async () => {
     storage = await backend.open(DIMS);
-    await build(storage);
+    await build(storage, corpus);
     recall = recallServiceOver(storage, embedder);
   }, 600_000);
 
@@ -108,6 +108,60 @@ describe.each(storageBackends())('recall when every query word is common: $name'
       const asked = searches.mock.calls.flatMap(([, terms]) => terms);
       expect(asked.length).toBeGreaterThan(0);
       expect(asked).not.toContain(across);
+    } finally {
+      searches.mockRestore();
+    }
+  });
+});
+
+/**
+ * Two first names and two last names over 3,000 memories: each word of a name is in more memories than a keyword
+ * search scores, each full name in fewer.
+ */
+const named = new ScaleCorpus(3_000, { firstNames: 2, lastNames: 2, questionsPerKind: 4 });
+
+describe.each(storageBackends())('recall when a name is rare and its words are common: $name', (backend) => {
+  let storage: SqlStorage;
+  let recall: ReturnType<typeof recallServiceOver>;
+
+  beforeAll(async () => {
+    storage = await backend.open(DIMS);
+    await build(storage, named);
+    recall = recallServiceOver(storage, embedder);
+  }, 600_000);
+
+  afterAll(async () => {
+    await recall?.close();
+    await storage?.close();
+    await backend.teardown();
+  });
+
+  it("leaves a name's memories to the entity arm when nothing else the query asks is rare", async () => {
+    const question = named.questions.find((q) => q.kind === 'paraphrase')!;
+    // "When did Anouk Holm try out a pendant?": the memories hold none of its other words.
+    const name = question.text.split(' ').slice(2, 4).join(' ');
+    const nameTerm = name.toLowerCase();
+    const counts = await storage.memories.keywordMatchCounts(
+      'ws',
+      [[nameTerm], ...nameTerm.split(' ').map((w) => [w])],
+      {
+        cap: MAX_SCORED_MATCHES,
+      },
+    );
+    expect(counts[0]).toBeGreaterThan(0);
+    expect(counts[0]).toBeLessThanOrEqual(MAX_SCORED_MATCHES);
+    expect(counts.slice(1).every((n) => n > MAX_SCORED_MATCHES)).toBe(true);
+    const searches = vi.spyOn(storage.memories, 'keywordSearch');
+    try {
+      const result = await recall.recall({ workspaceId: 'ws', query: question.text, limit: 10 });
+      expect(result.memories.length).toBe(10);
+      expect(result.memories.every((m) => m.content.includes(name))).toBe(true);
+      // The entity arm searches the name's memories (the name required); no search asks for the name alone.
+      const calls = searches.mock.calls;
+      expect(calls.some(([, , options]) => options.required?.includes(name))).toBe(true);
+      expect(calls.filter(([, terms, options]) => options.required?.length === 0 && terms.join() === nameTerm)).toEqual(
+        [],
+      );
     } finally {
       searches.mockRestore();
     }

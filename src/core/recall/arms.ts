@@ -170,12 +170,13 @@ export async function boundedKeywordSearch(
   required: readonly KeywordTerm[],
   words: readonly KeywordTerm[],
   filter: MemoryFilter,
+  names: ReadonlySet<string> = new Set(),
 ): Promise<KeywordHit[]> {
   const search = keywordSearcher(input, filter);
   const everyWord = words.length >= 2 ? search([], words, 'newest') : Promise.resolve([]);
   const [holdingAll, best] = await Promise.all([
     everyWord,
-    rarestTermsSearch(input, search, terms, required, everyWord),
+    rarestTermsSearch(input, search, terms, required, everyWord, names),
   ]);
   const ids = new Set(holdingAll.map((hit) => hit.id));
   return [...holdingAll, ...best.filter((hit) => !ids.has(hit.id))];
@@ -231,6 +232,7 @@ async function rarestTermsSearch(
   terms: readonly string[],
   required: readonly KeywordTerm[],
   holdingEveryWord: Promise<readonly KeywordHit[]>,
+  names: ReadonlySet<string>,
 ): Promise<KeywordHit[]> {
   if (terms.length + required.length === 0) return [];
   const cap = MAX_SCORED_MATCHES;
@@ -244,6 +246,10 @@ async function rarestTermsSearch(
   if (required.length > 0 && counts.at(-1)! <= cap) return search(terms, required, 'relevance', weights(terms));
   const present = terms.filter((_, i) => counts[i]! > 0);
   const rare = present.filter((t) => counts[terms.indexOf(t)]! <= cap);
+  // Rare names alone would give the memories naming them with the fewest other words (BM25), while the entity arm
+  // ranks those memories by what else the query asks: at a million memories, where each full name is in a hundred
+  // and every other word is too common, that search was a reader thread's 2.1–2.3 ms of a recall for nothing new.
+  if (rare.length > 0 && rare.every((t) => names.has(t))) return [];
   if (rare.length > 0) return search(rare, required, 'relevance', weights(rare));
   // Words together, without the query's phrases: a phrase's words are among them, and adjacency as a condition
   // would drop "the Titan project, which Ana owns" for "owns project Titan" (and doubles the cost).
@@ -280,6 +286,9 @@ function wordsOf(query: ProcessedQuery): KeywordTerm[] {
   });
 }
 
+/** Named entities the entity arm anchors on, at most. */
+const MAX_ENTITIES = 3;
+
 /** Keyword hits in the order of this recall's keyword evidence (BM25 over their own words), best first. */
 async function byKeywordEvidence(input: ArmInput, hits: readonly KeywordHit[]): Promise<KeywordHit[]> {
   const scores = keywordScoresOf(
@@ -296,13 +305,20 @@ async function byKeywordEvidence(input: ArmInput, hits: readonly KeywordHit[]): 
  * Lexical retrieval: the query's content words, any of which may match (the memories holding all of them first),
  * ranked by BM25 over each memory's own words (keyword-score.ts), on both backends alike.
  */
-export async function keywordArm(input: ArmInput): Promise<ArmResult> {
+export async function keywordArm(input: ArmInput, entityArmRuns: boolean): Promise<ArmResult> {
   const { query, filter } = input;
   // Other forms of irregular verbs ("drew" for "drawing"), and adjacent word pairs as phrases: "support group"
   // outranks a memory with "support" and "group" apart.
   const terms = [...query.terms, ...[...query.termForms.values()].flat(), ...phrasesWithinNames(query)];
   // Keyword search never finds facts (storage): the request's filter is all it needs.
-  const hits = await byKeywordEvidence(input, await boundedKeywordSearch(input, terms, [], wordsOf(query), filter));
+  // The names the entity arm anchors on, as keyword terms: it ranks their memories (rarestTermsSearch).
+  const names = new Set(
+    entityArmRuns ? query.entities.slice(0, MAX_ENTITIES).map((entity) => wordsOfName(entity).join(' ')) : [],
+  );
+  const hits = await byKeywordEvidence(
+    input,
+    await boundedKeywordSearch(input, terms, [], wordsOf(query), filter, names),
+  );
   return { arm: 'keyword', ids: hits.map((h) => h.id), scores: scoreMap(hits) };
 }
 
@@ -330,8 +346,6 @@ function otherTerms(query: ProcessedQuery, entity: string): string[] {
   const own = new Set(wordsOfName(entity));
   return query.terms.filter((t) => !own.has(t));
 }
-
-const MAX_ENTITIES = 3;
 
 /**
  * Entity-anchored candidates: memories that name the entity and share other query words, ranked by BM25, and, unless
