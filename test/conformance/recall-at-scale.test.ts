@@ -92,6 +92,30 @@ describe.each(storageBackends())('recall when every query word is common: $name'
     }
   });
 
+  it('counts and searches nothing more where two common words are all a query holds and no memory holds both', async () => {
+    // "likes" opens what people like, "necklace" what they did: each word in more memories than a search scores.
+    const counts = await storage.memories.keywordMatchCounts('ws', [['likes'], ['necklace'], ['likes', 'necklace']], {
+      cap: MAX_SCORED_MATCHES,
+    });
+    expect(counts[0]).toBeGreaterThan(MAX_SCORED_MATCHES);
+    expect(counts[1]).toBeGreaterThan(MAX_SCORED_MATCHES);
+    expect(counts[2]).toBe(0);
+    const counted = vi.spyOn(storage.memories, 'keywordMatchCounts');
+    const searches = vi.spyOn(storage.memories, 'keywordSearch');
+    try {
+      await recall.recall({ workspaceId: 'ws', query: 'likes necklace', limit: 10 });
+      // Which of the two is rarer changes nothing: both are the only set worth counting.
+      expect(counted.mock.calls.length).toBeGreaterThan(0);
+      expect(counted.mock.calls.filter(([, , options]) => options.cap > MAX_SCORED_MATCHES)).toEqual([]);
+      // Counted: none holds both, so they are not searched together.
+      expect(searches.mock.calls.length).toBeGreaterThan(0);
+      expect(rarestTogether(searches.mock.calls)).toEqual([]);
+    } finally {
+      counted.mockRestore();
+      searches.mockRestore();
+    }
+  });
+
   it('searches no phrase that pairs a name with the word after it', async () => {
     const question = corpus.questions.find((q) => q.kind === 'question')!;
     // "When did Anouk Holm test the necklace?": "holm test" is a phrase of adjacent words across the name's edge.

@@ -262,20 +262,33 @@ async function rarestTermsSearch(
   if ((await holdingEveryWord).length > 0) return [];
   // The rarest words that together match few enough. BM25 reads every entry of each term it scores, so a word
   // in a third of the workspace ("project" in a project tracker) made the search 3× slower while adding next to
-  // nothing to the ranking (its inverse document frequency is near 0).
-  const wordCounts = await matchCounts.matchCounts(
+  // nothing to the ranking (its inverse document frequency is near 0). Each word alone, and the required terms
+  // alone, are known to match too many: the smallest set worth counting has two terms.
+  const smallest = required.length > 0 ? 1 : 2;
+  if (words.length < smallest) return [];
+  // Which words are rarest matters only where there is a choice; counting common words that far cost a semantic
+  // question's first recall at a million memories a trip and a few ms of a reader thread.
+  const byRarity = words.length > smallest ? await rarestFirst(matchCounts, workspaceId, words) : words;
+  // Every candidate set is counted in one go (each count stops at the cap): one trip to the database, not one each.
+  const sets: KeywordTerm[][] = [];
+  for (let n = smallest; n <= byRarity.length; n++) sets.push([...required, ...byRarity.slice(0, n)]);
+  const setCounts = await matchCounts.matchCounts(workspaceId, sets, cap);
+  const at = setCounts.findIndex((count) => count <= cap);
+  // None holds them all (and so none a larger set): nothing to search.
+  return at >= 0 && setCounts[at]! > 0 ? search([], sets[at]!, 'relevance') : [];
+}
+
+/** `words` from the rarest, counted up to COMMON_COUNT_CAP. */
+async function rarestFirst(matchCounts: MatchCountCache, workspaceId: string, words: readonly string[]) {
+  const counts = await matchCounts.matchCounts(
     workspaceId,
     words.map((w) => [w]),
     COMMON_COUNT_CAP,
   );
-  const byRarity = words.map((word, i) => ({ word, count: wordCounts[i]! })).sort((a, b) => a.count - b.count);
-  // Every candidate set is counted in one go (each count stops at the cap): one trip to the database, not one each.
-  const sets: KeywordTerm[][] = [];
-  for (let n = required.length > 0 ? 0 : 1; n <= byRarity.length; n++)
-    sets.push([...required, ...byRarity.slice(0, n).map((w) => w.word)]);
-  const setCounts = await matchCounts.matchCounts(workspaceId, sets, cap);
-  const together = sets.find((_, i) => setCounts[i]! <= cap);
-  return together ? search([], together, 'relevance') : [];
+  return words
+    .map((word, i) => ({ word, count: counts[i]! }))
+    .sort((a, b) => a.count - b.count)
+    .map(({ word }) => word);
 }
 
 /** The query's content words, each with its other verb forms as alternatives ("buy" or "bought"). */
