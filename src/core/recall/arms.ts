@@ -170,7 +170,7 @@ export async function boundedKeywordSearch(
   required: readonly KeywordTerm[],
   words: readonly KeywordTerm[],
   filter: MemoryFilter,
-  names: ReadonlySet<string> = new Set(),
+  names: ReadonlyArray<ReadonlySet<string>> = [],
 ): Promise<KeywordHit[]> {
   const search = keywordSearcher(input, filter);
   const everyWord = words.length >= 2 ? search([], words, 'newest') : Promise.resolve([]);
@@ -232,7 +232,7 @@ async function rarestTermsSearch(
   terms: readonly string[],
   required: readonly KeywordTerm[],
   holdingEveryWord: Promise<readonly KeywordHit[]>,
-  names: ReadonlySet<string>,
+  names: ReadonlyArray<ReadonlySet<string>>,
 ): Promise<KeywordHit[]> {
   if (terms.length + required.length === 0) return [];
   const cap = MAX_SCORED_MATCHES;
@@ -246,10 +246,12 @@ async function rarestTermsSearch(
   if (required.length > 0 && counts.at(-1)! <= cap) return search(terms, required, 'relevance', weights(terms));
   const present = terms.filter((_, i) => counts[i]! > 0);
   const rare = present.filter((t) => counts[terms.indexOf(t)]! <= cap);
-  // Rare names alone would give the memories naming them with the fewest other words (BM25), while the entity arm
-  // ranks those memories by what else the query asks: at a million memories, where each full name is in a hundred
-  // and every other word is too common, that search was a reader thread's 2.1–2.3 ms of a recall for nothing new.
-  if (rare.length > 0 && rare.every((t) => names.has(t))) return [];
+  // Rare terms that are all names or parts of one would give the memories naming them with the fewest other words
+  // (BM25 over the name), while the entity arm ranks those memories by what else the query asks: at a million
+  // memories, where each full name is in a hundred and every other word is too common, that search was a reader
+  // thread's 2.1–2.3 ms of a recall for nothing new.
+  const ofName = (term: string) => names.some((name) => term.split(' ').every((word) => name.has(word)));
+  if (rare.length > 0 && rare.every(ofName)) return [];
   if (rare.length > 0) return search(rare, required, 'relevance', weights(rare));
   // Words together, without the query's phrases: a phrase's words are among them, and adjacency as a condition
   // would drop "the Titan project, which Ana owns" for "owns project Titan" (and doubles the cost).
@@ -323,11 +325,9 @@ export async function keywordArm(input: ArmInput, entityArmRuns: boolean): Promi
   // Other forms of irregular verbs ("drew" for "drawing"), and adjacent word pairs as phrases: "support group"
   // outranks a memory with "support" and "group" apart.
   const terms = [...query.terms, ...[...query.termForms.values()].flat(), ...phrasesWithinNames(query)];
+  // The words of the names the entity arm anchors on: it ranks their memories (rarestTermsSearch).
+  const names = entityArmRuns ? query.entities.slice(0, MAX_ENTITIES).map((e) => new Set(wordsOfName(e))) : [];
   // Keyword search never finds facts (storage): the request's filter is all it needs.
-  // The names the entity arm anchors on, as keyword terms: it ranks their memories (rarestTermsSearch).
-  const names = new Set(
-    entityArmRuns ? query.entities.slice(0, MAX_ENTITIES).map((entity) => wordsOfName(entity).join(' ')) : [],
-  );
   const hits = await byKeywordEvidence(
     input,
     await boundedKeywordSearch(input, terms, [], wordsOf(query), filter, names),
