@@ -250,8 +250,9 @@ async function rarestTermsSearch(
   // (BM25 over the name), while the entity arm ranks those memories by what else the query asks: at a million
   // memories, where each full name is in a hundred and every other word is too common, that search was a reader
   // thread's 2.1–2.3 ms of a recall for nothing new.
+  // Only where the query asks something besides the names: a query that is a name ("QX-7731") is this arm's.
   const ofName = (term: string) => names.some((name) => term.split(' ').every((word) => name.has(word)));
-  if (rare.length > 0 && rare.every(ofName)) return [];
+  if (rare.length > 0 && rare.every(ofName) && !terms.every(ofName)) return [];
   if (rare.length > 0) return search(rare, required, 'relevance', weights(rare));
   // Words together, without the query's phrases: a phrase's words are among them, and adjacency as a condition
   // would drop "the Titan project, which Ana owns" for "owns project Titan" (and doubles the cost).
