@@ -170,13 +170,12 @@ export async function boundedKeywordSearch(
   required: readonly KeywordTerm[],
   words: readonly KeywordTerm[],
   filter: MemoryFilter,
-  names: ReadonlyArray<ReadonlySet<string>> = [],
 ): Promise<KeywordHit[]> {
   const search = keywordSearcher(input, filter);
   const everyWord = words.length >= 2 ? search([], words, 'newest') : Promise.resolve([]);
   const [holdingAll, best] = await Promise.all([
     everyWord,
-    rarestTermsSearch(input, search, terms, required, everyWord, names),
+    rarestTermsSearch(input, search, terms, required, everyWord),
   ]);
   const ids = new Set(holdingAll.map((hit) => hit.id));
   return [...holdingAll, ...best.filter((hit) => !ids.has(hit.id))];
@@ -232,7 +231,6 @@ async function rarestTermsSearch(
   terms: readonly string[],
   required: readonly KeywordTerm[],
   holdingEveryWord: Promise<readonly KeywordHit[]>,
-  names: ReadonlyArray<ReadonlySet<string>>,
 ): Promise<KeywordHit[]> {
   if (terms.length + required.length === 0) return [];
   const cap = MAX_SCORED_MATCHES;
@@ -246,13 +244,6 @@ async function rarestTermsSearch(
   if (required.length > 0 && counts.at(-1)! <= cap) return search(terms, required, 'relevance', weights(terms));
   const present = terms.filter((_, i) => counts[i]! > 0);
   const rare = present.filter((t) => counts[terms.indexOf(t)]! <= cap);
-  // Rare terms that are all names or parts of one would give the memories naming them with the fewest other words
-  // (BM25 over the name), while the entity arm ranks those memories by what else the query asks: at a million
-  // memories, where each full name is in a hundred and every other word is too common, that search was a reader
-  // thread's 2.1–2.3 ms of a recall for nothing new.
-  // Only where the query asks something besides the names: a query that is a name ("QX-7731") is this arm's.
-  const ofName = (term: string) => names.some((name) => term.split(' ').every((word) => name.has(word)));
-  if (rare.length > 0 && rare.every(ofName) && !terms.every(ofName)) return [];
   if (rare.length > 0) return search(rare, required, 'relevance', weights(rare));
   // Words together, without the query's phrases: a phrase's words are among them, and adjacency as a condition
   // would drop "the Titan project, which Ana owns" for "owns project Titan" (and doubles the cost).
@@ -321,18 +312,13 @@ async function byKeywordEvidence(input: ArmInput, hits: readonly KeywordHit[]): 
  * Lexical retrieval: the query's content words, any of which may match (the memories holding all of them first),
  * ranked by BM25 over each memory's own words (keyword-score.ts), on both backends alike.
  */
-export async function keywordArm(input: ArmInput, entityArmRuns: boolean): Promise<ArmResult> {
+export async function keywordArm(input: ArmInput): Promise<ArmResult> {
   const { query, filter } = input;
   // Other forms of irregular verbs ("drew" for "drawing"), and adjacent word pairs as phrases: "support group"
   // outranks a memory with "support" and "group" apart.
   const terms = [...query.terms, ...[...query.termForms.values()].flat(), ...phrasesWithinNames(query)];
-  // The words of the names the entity arm anchors on: it ranks their memories (rarestTermsSearch).
-  const names = entityArmRuns ? query.entities.slice(0, MAX_ENTITIES).map((e) => new Set(wordsOfName(e))) : [];
   // Keyword search never finds facts (storage): the request's filter is all it needs.
-  const hits = await byKeywordEvidence(
-    input,
-    await boundedKeywordSearch(input, terms, [], wordsOf(query), filter, names),
-  );
+  const hits = await byKeywordEvidence(input, await boundedKeywordSearch(input, terms, [], wordsOf(query), filter));
   return { arm: 'keyword', ids: hits.map((h) => h.id), scores: scoreMap(hits) };
 }
 

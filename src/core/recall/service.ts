@@ -356,10 +356,10 @@ export class RecallService {
     const optional: Array<Promise<ArmResult>> = [];
     const { telemetry } = this;
     const runs = (arm: ArmName): boolean => !this.tuning.disabledArms.includes(arm);
-    const entityRuns = runs('entity') && entityIntent && query.entities.length > 0;
     if (runs('keyword') && query.terms.length > 0)
-      optional.push(telemetry.recallPhase('keyword', () => keywordArm(input, entityRuns)));
-    if (entityRuns) optional.push(telemetry.recallPhase('entity', () => entityArm(input)));
+      optional.push(telemetry.recallPhase('keyword', () => keywordArm(input)));
+    if (runs('entity') && entityIntent && query.entities.length > 0)
+      optional.push(telemetry.recallPhase('entity', () => entityArm(input)));
     if (runs('temporal') && query.windows.length > 0)
       optional.push(telemetry.recallPhase('temporal', () => temporalArm(input)));
     const [dense, ...others] = await Promise.all([telemetry.recallPhase('dense', () => denseArms(input)), ...optional]);
