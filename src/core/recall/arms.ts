@@ -17,6 +17,7 @@ import {
 } from './keyword-score.js';
 import type { ProcessedQuery } from './query.js';
 import type { MatchCountCache } from './match-counts.js';
+import { words as textWords } from '../text/index.js';
 
 export interface ArmInput {
   storage: Storage;
@@ -293,9 +294,6 @@ function wordsOf(query: ProcessedQuery): KeywordTerm[] {
   });
 }
 
-/** Named entities the entity arm anchors on, at most. */
-const MAX_ENTITIES = 3;
-
 /** Keyword hits in the order of this recall's keyword evidence (BM25 over their own words), best first. */
 async function byKeywordEvidence(input: ArmInput, hits: readonly KeywordHit[]): Promise<KeywordHit[]> {
   const scores = keywordScoresOf(
@@ -331,7 +329,8 @@ export async function keywordArm(input: ArmInput): Promise<ArmResult> {
  */
 function phrasesWithinNames(query: ProcessedQuery): string[] {
   if (query.entities.length === 0) return query.phrases;
-  const names = query.entities.map((entity) => new Set(wordsOfName(entity)));
+  // Split as the phrases were (query.ts), so that a name's words are the phrases' words.
+  const names = query.entities.map((entity) => new Set(textWords(entity)));
   const nameOf = (word: string) => names.findIndex((name) => name.has(word));
   return query.phrases.filter((phrase) => {
     const [first, second] = phrase.split(' ') as [string, string];
@@ -339,13 +338,13 @@ function phrasesWithinNames(query: ProcessedQuery): string[] {
   });
 }
 
-const wordsOfName = (entity: string): string[] => entity.toLowerCase().split(/[^\p{L}\p{N}]+/u);
-
 /** Words of the query that are not part of the entity (what is asked about it). */
 function otherTerms(query: ProcessedQuery, entity: string): string[] {
-  const own = new Set(wordsOfName(entity));
+  const own = new Set(entity.toLowerCase().split(/[^\p{L}\p{N}]+/u));
   return query.terms.filter((t) => !own.has(t));
 }
+
+const MAX_ENTITIES = 3;
 
 /**
  * Entity-anchored candidates: memories that name the entity and share other query words, ranked by BM25, and, unless
