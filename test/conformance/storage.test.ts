@@ -258,7 +258,10 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
     it('ranks by cosine similarity within the workspace, honouring status and filters', async () => {
       const s = await fresh({ annMinSize });
       const near = memory('ws_a', 'near', axisVector(DIMS, 0, 0.1), { tags: ['t'] });
-      const nearer = memory('ws_a', 'nearer', axisVector(DIMS, 0, 0.01));
+      // The HNSW graphs hold half-precision floats (2^-11 apart just below 1): a spill of 0.01 left `nearer` equal to
+      // the exact matches in PostgreSQL's graph, which then ordered the tie as it liked (the k = 1 search below
+      // returned `nearer` in 15 of 100 tries with the index forced); 0.03 is distinct in half precision too.
+      const nearer = memory('ws_a', 'nearer', axisVector(DIMS, 0, 0.03));
       const far = memory('ws_a', 'far', axisVector(DIMS, 4), { tags: ['t'] });
       const deleted = memory('ws_a', 'deleted', axisVector(DIMS, 0), { status: 'deleted' });
       const archived = memory('ws_a', 'archived', axisVector(DIMS, 0), { status: 'archived' });
