@@ -48,6 +48,9 @@ export const MIGRATIONS: Record<string, VersionedMigration> = {
 /** The schema versions this build knows, in order (what `memd doctor` compares a database against). */
 export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
 
+/** The schema memd's tables live in on PostgreSQL when no MEMD_DATABASE_SCHEMA names one. */
+export const DEFAULT_POSTGRES_SCHEMA = 'public';
+
 /** Brings the database to the latest schema; answers how many migrations ran, throws with the failing one's name. */
 export async function migrateToLatest(db: Kysely<any>, dialect: SqlDialect, schema?: string): Promise<number> {
   const migrations: Record<string, Migration> = {};
@@ -61,7 +64,7 @@ export async function migrateToLatest(db: Kysely<any>, dialect: SqlDialect, sche
     db,
     provider: { getMigrations: async () => migrations },
     allowUnorderedMigrations: true,
-    ...(dialect === 'postgres' ? { migrationTableSchema: schema ?? 'public' } : {}),
+    ...(dialect === 'postgres' ? { migrationTableSchema: schema ?? DEFAULT_POSTGRES_SCHEMA } : {}),
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {

@@ -1,12 +1,13 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import pg from 'pg';
 import { STORAGE } from '../../config/settings/storage.js';
 import { AppError } from '../../errors.js';
 import type { Database } from '../database.js';
-import { migrateToLatest } from '../migrations/index.js';
+import { DEFAULT_POSTGRES_SCHEMA, migrateToLatest } from '../migrations/index.js';
 import { SqlStorage } from '../sql/storage.js';
 import { CONNECT_TIMEOUT_MS, createPool } from './pool.js';
 import { PlannerStatistics } from './planner-statistics.js';
+import { SchemaPostgresDialect } from './schema-introspector.js';
 import { PostgresSearchEngine } from './search-engine.js';
 
 export interface PostgresOptions {
@@ -53,7 +54,10 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sql
         .catch(() => undefined);
     },
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // Introspection (Kysely's migrator) sees only this schema: SchemaIntrospector says why.
+  const db = new Kysely<Database>({
+    dialect: new SchemaPostgresDialect({ pool }, options.schema ?? DEFAULT_POSTGRES_SCHEMA),
+  });
   const statistics = new PlannerStatistics(db);
   try {
     await migrateExclusively(options.url, options.schema, async () => {
