@@ -169,8 +169,9 @@ export class TaskRunner {
         const serving = wait > 0 && (await this.foreground.quiet(wait)) && this.foreground.servedWithin(wait);
         if (this.running) this.begin(this.takeUnit(this.leased, serving ? 1 : this.options.batchSize));
       }
-      // Woken early by a finished task or by new work queued in this process.
-      await this.idle(this.options.pollIntervalMs);
+      // Woken early by a finished task or by new work queued in this process. Not once stopped: a stop() that came
+      // while a claim was in flight found no sleep to wake, and waited out a whole poll interval here.
+      if (this.running) await this.idle(this.options.pollIntervalMs);
     }
   }
 

@@ -1,0 +1,50 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, expect, it } from 'vitest';
+import { isoNow, systemClock } from '../../src/core/clock.js';
+import { CoreEvents } from '../../src/core/events.js';
+import type { Logger } from '../../src/core/logger.js';
+import { openSqliteStorage } from '../../src/storage/sqlite/open.js';
+import type { SqlStorage } from '../../src/storage/sql/storage.js';
+import { TaskRunner } from '../../src/tasks/runner.js';
+
+const silent: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+/** Far longer than the test waits: a stop that sleeps out one poll interval cannot pass. */
+const POLL_INTERVAL_MS = 120_000;
+
+let dir: string;
+let storage: SqlStorage;
+afterEach(async () => {
+  await storage.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+it('a stop that comes while the runner claims work returns at once, and hands the claimed task back', async () => {
+  dir = mkdtempSync(join(tmpdir(), 'memd-runner-stop-'));
+  storage = await openSqliteStorage({ path: join(dir, 'tasks.sqlite'), dimensions: 8 });
+  const options = {
+    concurrency: 1,
+    batchSize: 1,
+    foregroundWaitMs: 0,
+    pollIntervalMs: POLL_INTERVAL_MS,
+    leaseMs: 60_000,
+    maxAttempts: 1,
+  };
+  const runner = new TaskRunner(storage, systemClock, new CoreEvents(storage.workspaces), options, silent);
+  const ran: number[] = [];
+  runner.register('test.single', async (task) => void ran.push(task.payload.n as number));
+  await storage.tasks.enqueue([
+    { kind: 'test.single', workspaceId: null, payload: { n: 1 }, runAt: isoNow(systemClock) },
+  ]);
+
+  runner.start(); // its first claim is now in flight
+  const outcome = await Promise.race([
+    runner.stop().then(() => 'stopped'),
+    sleep(10_000).then(() => 'still stopping after 10 s'),
+  ]);
+  expect(outcome).toBe('stopped');
+  expect(ran).toEqual([]);
+  expect(await storage.tasks.counts(isoNow(systemClock))).toMatchObject({ pending: 1, running: 0 });
+});
