@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { DEFAULT_WORKSPACE } from '../core/workspaces/service.js';
+import { DEFAULT_WORKSPACE } from '../core/workspaces/defaults.js';
 import { progressVisible, startProgress, type Progress } from './progress.js';
 import { addConnectionOptions, addWorkspaceOption, connect, type RemoteOptions } from './remote.js';
 import { openOutput } from './streams.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { DEFAULT_WORKSPACE } from '../core/workspaces/service.js';
+import { DEFAULT_WORKSPACE } from '../core/workspaces/defaults.js';
 import { CommandFailure } from './failure.js';
 import { startProgress } from './progress.js';
 import {

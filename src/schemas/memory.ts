@@ -1,8 +1,8 @@
 import { Type, type Static } from 'typebox';
+import { MEMORY_TYPES } from './memory-types.js';
 import { JsonObject, Nullable, StringEnum, Timestamp } from './primitives.js';
 
-export const MEMORY_TYPES = ['episodic', 'semantic', 'procedural', 'working'] as const;
-export type MemoryType = (typeof MEMORY_TYPES)[number];
+export { MEMORY_TYPES, type MemoryType } from './memory-types.js';
 
 export const MEMORY_STATUSES = ['active', 'archived', 'deleted'] as const;
 export type MemoryStatus = (typeof MEMORY_STATUSES)[number];

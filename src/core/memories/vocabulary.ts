@@ -1,4 +1,4 @@
-export { MEMORY_TYPES } from '../../schemas/memory.js';
+export { MEMORY_TYPES } from '../../schemas/memory-types.js';
 
 export const MEMORY_SUBTYPES = [
   'solution',

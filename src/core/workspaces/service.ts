@@ -10,9 +10,9 @@ import { DEFAULT_CONTEXT } from '../memories/records.js';
 import type { MemoryWriteScope } from '../memories/service.js';
 import { MEMORY_SUBTYPES, MEMORY_TYPES } from '../memories/vocabulary.js';
 import type { SandboxCleanup } from '../sessions/service.js';
+import { DEFAULT_TENANT, DEFAULT_WORKSPACE } from './defaults.js';
 
-export const DEFAULT_WORKSPACE = '_default';
-export const DEFAULT_TENANT = 'default';
+export { DEFAULT_TENANT, DEFAULT_WORKSPACE } from './defaults.js';
 
 export interface WorkspaceSchema {
   /** The four kinds of memory (`type`). */
