@@ -20,7 +20,7 @@ import {
  * that list several times a run only to learn whether its two bookkeeping tables exist. On a server that holds many
  * schemas (several memd databases, or another application's tables) the listing grows with all of them: with 78 memd
  * schemas on the test run's server it returned 23,947 columns in 150 ms a time, and a memd start on that server took
- * 2.6 s on average while the test run went on (NOTES.md, "Tests and CI"). Answering for `schema` alone keeps a start
+ * 3.2 s on average while the test run went on (NOTES.md, "Tests and CI"). Answering for `schema` alone keeps a start
  * as fast on a shared server as on an empty one.
  */
 export class SchemaIntrospector implements DatabaseIntrospector {
