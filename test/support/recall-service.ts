@@ -2,6 +2,7 @@ import { systemClock } from '../../src/core/clock.js';
 import { RecallService, type RecallTuning } from '../../src/core/recall/service.js';
 import type { EmbeddingProvider } from '../../src/providers/embedding/types.js';
 import type { SqlStorage } from '../../src/storage/sql/storage.js';
+import { silentLogger } from './silent-logger.js';
 
 /** The recall engine over a storage alone: no model, no reranker, no cache, nothing logged. */
 export function recallServiceOver(
@@ -15,7 +16,7 @@ export function recallServiceOver(
     clock: systemClock,
     llm: null,
     reranker: null,
-    log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+    log: silentLogger,
     cache: { maxEntries: 0, ttlMs: 0 },
     ...(tuning && { tuning }),
   });

@@ -108,8 +108,9 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
     drainTasks: () => app.services.tasks.drain(),
     async stop() {
       await app.close();
-      // A Postgres schema stays: dropping it while other files start servers fails their migrations (Kysely's
-      // table lookup reads every schema of the database), and the run's server is removed at the end anyway.
+      // A Postgres schema stays: dropping it while other files started servers failed their migrations when Kysely's
+      // table lookup read every schema of the database (it reads only its own since SchemaIntrospector; dropping
+      // was not tried again), and the run's server is removed at the end anyway.
       if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -4,13 +4,12 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isoNow, systemClock } from '../../src/core/clock.js';
 import { CoreEvents } from '../../src/core/events.js';
-import type { Logger } from '../../src/core/logger.js';
 import { openSqliteStorage } from '../../src/storage/sqlite/open.js';
 import type { SqlStorage } from '../../src/storage/sql/storage.js';
 import { ForegroundActivity } from '../../src/tasks/foreground.js';
 import { TaskRunner } from '../../src/tasks/runner.js';
+import { silentLogger } from '../support/silent-logger.js';
 
-const silent: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const OPTIONS = {
   concurrency: 2,
   batchSize: 4,
@@ -31,7 +30,7 @@ describe('a task runner with a batching kind', () => {
     dir = mkdtempSync(join(tmpdir(), 'memd-batches-'));
     storage = await openSqliteStorage({ path: join(dir, 'tasks.sqlite'), dimensions: 8 });
     calls = [];
-    runner = new TaskRunner(storage, systemClock, new CoreEvents(storage.workspaces), OPTIONS, silent);
+    runner = new TaskRunner(storage, systemClock, new CoreEvents(storage.workspaces), OPTIONS, silentLogger);
     runner.registerBatch('test.batch', async (tasks) => {
       const ns = tasks.map((t) => t.payload.n as number);
       calls.push(ns);
@@ -77,7 +76,7 @@ describe('a task runner with a batching kind', () => {
         systemClock,
         new CoreEvents(storage.workspaces),
         { ...OPTIONS, concurrency: 1, foregroundWaitMs: 60_000 },
-        silent,
+        silentLogger,
         foreground,
       );
       const seen: number[][] = [];
@@ -115,7 +114,7 @@ describe('a task runner with a batching kind', () => {
         systemClock,
         new CoreEvents(storage.workspaces),
         { ...OPTIONS, concurrency: 1, foregroundWaitMs },
-        silent,
+        silentLogger,
         foreground,
       );
       const events: string[] = [];

@@ -5,12 +5,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, expect, it } from 'vitest';
 import { isoNow, systemClock } from '../../src/core/clock.js';
 import { CoreEvents } from '../../src/core/events.js';
-import type { Logger } from '../../src/core/logger.js';
 import { openSqliteStorage } from '../../src/storage/sqlite/open.js';
 import type { SqlStorage } from '../../src/storage/sql/storage.js';
 import { TaskRunner } from '../../src/tasks/runner.js';
+import { silentLogger } from '../support/silent-logger.js';
 
-const silent: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 /** Far longer than the test waits: a stop that sleeps out one poll interval cannot pass. */
 const POLL_INTERVAL_MS = 120_000;
 
@@ -32,7 +31,7 @@ it('a stop that comes while the runner claims work returns at once, and hands th
     leaseMs: 60_000,
     maxAttempts: 1,
   };
-  const runner = new TaskRunner(storage, systemClock, new CoreEvents(storage.workspaces), options, silent);
+  const runner = new TaskRunner(storage, systemClock, new CoreEvents(storage.workspaces), options, silentLogger);
   const ran: number[] = [];
   runner.register('test.single', async (task) => void ran.push(task.payload.n as number));
   await storage.tasks.enqueue([
@@ -42,7 +41,8 @@ it('a stop that comes while the runner claims work returns at once, and hands th
   runner.start(); // its first claim is now in flight
   const outcome = await Promise.race([
     runner.stop().then(() => 'stopped'),
-    sleep(10_000).then(() => 'still stopping after 10 s'),
+    // Unreferenced: once the stop has won, this timer keeps no process alive.
+    sleep(10_000, 'still stopping after 10 s', { ref: false }),
   ]);
   expect(outcome).toBe('stopped');
   expect(ran).toEqual([]);
