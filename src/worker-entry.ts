@@ -1,14 +1,19 @@
-import { fileURLToPath } from 'node:url';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ResourceLimits } from 'node:worker_threads';
+import type * as Esbuild from 'esbuild';
 import { Piscina } from 'piscina';
 
 /**
- * Where a worker thread's script lives and how to start it. Built code runs `.js` as is; when the
- * service runs from TypeScript sources (tests, `npm run dev`) the worker needs the tsx loader too.
+ * Where a worker thread's script lives and how to start it. Built code runs `.js` as is. When the service runs from
+ * TypeScript sources (tests, `npm run dev`) the thread runs a JavaScript bundle of the script's own modules instead
+ * (`bundledScript`), so that it needs no TypeScript loader of its own.
  */
 export function workerEntry(scriptUrl: URL): { filename: string; execArgv: string[] } {
-  const filename = fileURLToPath(scriptUrl);
-  return { filename, execArgv: filename.endsWith('.ts') ? ['--import', 'tsx'] : [] };
+  return { filename: fileURLToPath(runnableScript(scriptUrl)), execArgv: [] };
 }
 
 /** The URL of a sibling module, keeping the extension of the calling module (`.ts` in dev, `.js` when built). */
@@ -17,17 +22,52 @@ export function siblingModule(callerUrl: string, basename: string): URL {
   return new URL(`./${basename}${extension}`, callerUrl);
 }
 
+/** What to hand `new Worker(...)` for a module (from `siblingModule`): the script itself when built, else its bundle. */
+export function runnableScript(scriptUrl: URL): URL {
+  return scriptUrl.pathname.endsWith('.ts') ? pathToFileURL(bundledScript(fileURLToPath(scriptUrl))) : scriptUrl;
+}
+
 /**
- * What to hand `new Worker(...)` for a module (from `siblingModule`). Built code starts the `.js`
- * file directly. A plain worker loads its entry module before `--import tsx` hooks take effect (a
- * pool such as piscina imports the task later, so `workerEntry` suffices there); for `.ts` the
- * entry is a small bootstrap that registers tsx and then imports the module.
+ * Bundles are written inside the checkout, so that the packages they import (left out of the bundle) resolve from
+ * its node_modules as the sources' imports do.
  */
-export function plainWorkerScript(scriptUrl: URL): URL {
-  if (!scriptUrl.pathname.endsWith('.ts')) return scriptUrl;
-  const tsxApi = import.meta.resolve('tsx/esm/api');
-  const bootstrap = `const { register } = await import(${JSON.stringify(tsxApi)}); register(); await import(${JSON.stringify(scriptUrl.href)});`;
-  return new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`);
+const BUNDLE_DIRECTORY = fileURLToPath(new URL('../node_modules/.cache/memd-workers/', import.meta.url));
+const bundles = new Map<string, string>();
+
+/**
+ * A TypeScript worker script and the modules of ours it imports as one JavaScript file (packages stay imports),
+ * built once per process with esbuild, the compiler tsx itself uses. A thread that registered tsx instead started
+ * in 0.27-0.31 s against 0.06-0.08 s for a built module, and a sandbox's first call took 1.6 s against 0.9 s
+ * (NOTES.md, "Tests and CI"): every SQLite storage starts two reader threads and every sandbox a thread, so a
+ * test run paid for it hundreds of times. The file is named by its content, written under a temporary name and
+ * renamed, so processes building the same bundle at once never read a partial one.
+ */
+function bundledScript(scriptPath: string): string {
+  const known = bundles.get(scriptPath);
+  if (known) return known;
+  // Only a checkout runs TypeScript, and a checkout has its development dependencies: built code never gets here.
+  const esbuild = createRequire(import.meta.url)('esbuild') as typeof Esbuild;
+  const built = esbuild.buildSync({
+    entryPoints: [scriptPath],
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    write: false,
+    logLevel: 'silent',
+  });
+  const code = built.outputFiles[0]!.contents;
+  const digest = createHash('sha256').update(code).digest('hex').slice(0, 16);
+  const path = join(BUNDLE_DIRECTORY, `${basename(scriptPath, '.ts')}-${digest}.mjs`);
+  if (!existsSync(path)) {
+    mkdirSync(BUNDLE_DIRECTORY, { recursive: true });
+    const partial = `${path}.${process.pid}.${Date.now()}.partial`;
+    writeFileSync(partial, code);
+    renameSync(partial, path);
+  }
+  bundles.set(scriptPath, path);
+  return path;
 }
 
 /**
