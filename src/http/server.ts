@@ -41,6 +41,7 @@ import { skillRoutes } from './routes/skills.js';
 import { threadRoutes } from './routes/threads.js';
 import { workspaceRoutes } from './routes/workspaces.js';
 import { uiRoutes } from './ui.js';
+import { serializerCompiler } from './serialization.js';
 import { validatorCompiler } from './validation.js';
 import { acceptWorkspaceQuery } from './workspace-query.js';
 
@@ -100,6 +101,7 @@ export async function buildHttpServer(services: CoreServices, logger: FastifyBas
   observeRequests(app, services.observability);
 
   app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   acceptJsonBodies(app, services.config.jsonMaxDepth);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) =>
