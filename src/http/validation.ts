@@ -17,16 +17,38 @@ const bodyAjv = addFormats(new Ajv({ ...shared, coerceTypes: false }));
 const textAjv = addFormats(new Ajv({ ...shared, coerceTypes: 'array' }));
 const queryAjv = addFormats(new Ajv({ ...shared, coerceTypes: 'array', removeAdditional: true }));
 
-type BodyValidator = ReturnType<FastifySchemaCompiler<object>>;
+type RouteValidator = ReturnType<FastifySchemaCompiler<object>>;
+/** A compiled check: its outcome, and (as ajv's functions carry them) the reasons of the last failure. */
+type Check = ((data: unknown) => boolean | { value: unknown } | { error: Error }) & {
+  errors?: ValidateFunction['errors'];
+};
+
+/**
+ * A route's validator, compiled by ajv when a request first needs it: compiling every route's schemas took most of a
+ * process's first server start (ajv was 0.87 s of a CPU profile of one, under load), and a process that serves a
+ * few routes never needs the others. ajv keeps what it compiled per schema object, so later app instances of a
+ * process share it. Fastify reads a failed check's reasons from the validator's `errors`.
+ */
+function compiledOnFirstUse(compile: () => Check): RouteValidator {
+  let check: Check | undefined;
+  const validator = (data: unknown) => {
+    check ??= compile();
+    const outcome = check(data);
+    validator.errors = check.errors ?? null;
+    return outcome;
+  };
+  validator.errors = null as ValidateFunction['errors'];
+  return validator as RouteValidator;
+}
 
 /**
  * A request without a body (none sent, or an empty one under `Content-Type: application/json`, which clients send
  * on every call) is the empty object when the route's body has no required field: `{}` with the schema's defaults
  * filled in. A route that needs a body says so.
  */
-function bodyValidator(validate: ValidateFunction): BodyValidator {
+function bodyCheck(validate: ValidateFunction): Check {
   const takesNoBody = validate({});
-  const check = (data: unknown): boolean | { value: unknown } | { error: Error } => {
+  const check: Check = (data) => {
     // Fastify hands a missing body over as null; a JSON `null` is no body either.
     if (data !== null && data !== undefined) {
       const valid = validate(data);
@@ -39,16 +61,15 @@ function bodyValidator(validate: ValidateFunction): BodyValidator {
     validate(body);
     return { value: body };
   };
-  check.errors = null as ValidateFunction['errors'];
-  return check as BodyValidator;
+  return check;
 }
 
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart, contentType }) => {
   // A multipart form is read as a stream by its handler, which checks each field; its schema documents the form.
   if (httpPart === 'body' && contentType === 'multipart/form-data') return () => true;
-  if (httpPart === 'body') return bodyValidator(bodyAjv.compile(schema));
+  if (httpPart === 'body') return compiledOnFirstUse(() => bodyCheck(bodyAjv.compile(schema)));
   const ajv = httpPart === 'querystring' ? queryAjv : textAjv;
-  return ajv.compile(schema) as ReturnType<FastifySchemaCompiler<object>>;
+  return compiledOnFirstUse(() => ajv.compile(schema));
 };
 
 /** Compiles a schema for checking values outside a route (batch items, import lines). */
