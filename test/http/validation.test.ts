@@ -8,9 +8,7 @@ describe('route validators', () => {
   test('a body is checked as sent, with the reasons of a failure where Fastify reads them', () => {
     const validate = validatorCompiler(routeOf(Type.Object({ limit: Type.Integer() }), 'body'));
     expect(validate({ limit: '10' })).toBe(false);
-    expect((validate as unknown as { errors: Array<{ instancePath: string }> }).errors[0]!.instancePath).toBe(
-      '/limit',
-    );
+    expect((validate as unknown as { errors: Array<{ instancePath: string }> }).errors[0]!.instancePath).toBe('/limit');
     expect(validate({ limit: 10 })).toBe(true);
     expect((validate as unknown as { errors: unknown }).errors).toBeNull();
   });
