@@ -1,4 +1,5 @@
-import * as chrono from 'chrono-node';
+// English alone, as `chrono.parse` always parsed: the package's main entry loads its fifteen other languages too.
+import * as chrono from 'chrono-node/en';
 import { words } from '../text/index.js';
 import { keepRecentResults, RECENT_TEXTS } from '../text/recent.js';
 import { contentWords } from '../text/stopwords.js';

@@ -1,4 +1,5 @@
-import * as chrono from 'chrono-node';
+// English alone, as `chrono.parse` always parsed: the package's main entry loads its fifteen other languages too.
+import * as chrono from 'chrono-node/en';
 import type { JsonObject } from '../../storage/types.js';
 
 /** Metadata keys that, by common convention, say when the remembered thing happened. First match wins. */

@@ -1,4 +1,6 @@
-import * as chrono from 'chrono-node';
+import type { Component, ParsedComponents } from 'chrono-node';
+// English alone, as `chrono.parse` always parsed: the package's main entry loads its fifteen other languages too.
+import * as chrono from 'chrono-node/en';
 
 /** A span of event time a query refers to. */
 export interface TimeWindow {
@@ -29,11 +31,11 @@ function relativeSpanMs(text: string): number {
 
 /** The window of one parsed component: its day, its month or its year, as precise as the words were. */
 function windowOf(
-  component: chrono.ParsedComponents,
+  component: ParsedComponents,
   text: string,
   now: Date,
 ): { start: number; end: number; relative: boolean } | null {
-  const known = (unit: chrono.Component) => component.isCertain(unit);
+  const known = (unit: Component) => component.isCertain(unit);
   if (!known('day') && !known('month') && !known('year') && !known('weekday')) return null; // a time of day alone
   const date = component.date();
   const relative =
