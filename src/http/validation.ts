@@ -24,9 +24,9 @@ type Check = ((data: unknown) => boolean | { value: unknown } | { error: Error }
 };
 
 /**
- * A route's validator, compiled by ajv when a request first needs it: compiling every route's schemas took most of a
- * process's first server start (ajv was 0.87 s of a CPU profile of one, under load), and a process that serves a
- * few routes never needs the others. ajv keeps what it compiled per schema object, so later app instances of a
+ * A route's validator, compiled by ajv when a request first needs it: compiling every route's schemas weighed on a
+ * process's first server start (ajv was 0.87 s of 5.9 s in a CPU profile of one, under load), and a process that
+ * serves a few routes never needs the others. ajv keeps what it compiled per schema object, so later app instances of a
  * process share it. Fastify reads a failed check's reasons from the validator's `errors`.
  */
 function compiledOnFirstUse(compile: () => Check): RouteValidator {
