@@ -1,10 +1,21 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { limitRequestRate } from '../http/rate-limit.js';
 import { header } from '../http/request-context.js';
 import type { App } from '../http/server.js';
 import type { CoreServices } from '../services.js';
-import { createMcpServer } from './server.js';
+
+/**
+ * The MCP SDK, its schemas (zod) and our tools: about 200 modules a server that is never asked over MCP need not load
+ * at start (NOTES.md, "Tests and CI"), so they load with the first request to /mcp.
+ */
+const loadMcp = async () => {
+  const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('./server.js'),
+  ]);
+  return { StreamableHTTPServerTransport, createMcpServer };
+};
+let mcp: ReturnType<typeof loadMcp> | undefined;
 
 /** What a stateless server answers to the requests of a stateful session (GET's event stream, DELETE's end). */
 const NOT_ALLOWED = {
@@ -31,6 +42,8 @@ export async function mountStreamableHttp(app: App, services: CoreServices): Pro
 }
 
 async function serve(services: CoreServices, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  mcp ??= loadMcp();
+  const { StreamableHTTPServerTransport, createMcpServer } = await mcp;
   const server = createMcpServer(
     services,
     { principal: request.principal, workspace: header(request, 'x-workspace-id') },
