@@ -1,10 +1,7 @@
 import { ConfigError, type LlmConfig } from '../../config.js';
 import { AppError } from '../../errors.js';
-import { anthropicSpec } from './anthropic.js';
-import { googleSpec } from './google.js';
-import { openAISpec } from './openai.js';
 import type { RetryPolicy } from './retry.js';
-import { createSdkProvider } from './sdk-provider.js';
+import type { SdkProviderSpec } from './sdk-provider.js';
 import type { LlmProvider } from './types.js';
 
 export { completeJson, extractJson, type LlmJsonResponse } from './json.js';
@@ -35,16 +32,51 @@ export function createLlmProvider(config: LlmConfig, options: LlmProviderOptions
     baseDelayMs: options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
     maxDelayMs: MAX_RETRY_DELAY_MS,
   };
+  const endpoint = { model, baseUrl, apiKey };
   switch (provider) {
-    case 'openai':
+    case 'openai': {
       if (!baseUrl)
         throw new ConfigError('MEMD_LLM_PROVIDER=openai needs MEMD_LLM_BASE_URL (e.g. https://api.openai.com/v1)');
-      return createSdkProvider(openAISpec({ model, baseUrl, apiKey }), policy);
+      return loadedOnFirstUse(provider, model, policy, async () =>
+        (await import('./openai.js')).openAISpec({ ...endpoint, baseUrl }),
+      );
+    }
     case 'anthropic':
-      return createSdkProvider(anthropicSpec({ model, baseUrl, apiKey }), policy);
+      return loadedOnFirstUse(provider, model, policy, async () =>
+        (await import('./anthropic.js')).anthropicSpec(endpoint),
+      );
     case 'google':
-      return createSdkProvider(googleSpec({ model, baseUrl, apiKey }), policy);
+      return loadedOnFirstUse(provider, model, policy, async () => (await import('./google.js')).googleSpec(endpoint));
   }
+}
+
+/**
+ * The AI SDK and the provider's package (with zod, about 150 modules) load with the first completion, not at start:
+ * a server that never asks its model, or not yet, needs none of them (NOTES.md, "Tests and CI"). The settings were
+ * checked above, so a mistake in them still stops the boot. A load that fails is tried again by the next completion.
+ */
+function loadedOnFirstUse(
+  name: SdkProviderSpec['name'],
+  model: string,
+  policy: RetryPolicy,
+  specOf: () => Promise<SdkProviderSpec>,
+): LlmProvider {
+  let loaded: Promise<LlmProvider> | undefined;
+  const load = async () => {
+    const [{ createSdkProvider }, spec] = await Promise.all([import('./sdk-provider.js'), specOf()]);
+    return createSdkProvider(spec, policy);
+  };
+  return {
+    name,
+    model,
+    async complete(request) {
+      loaded ??= load().catch((error: unknown) => {
+        loaded = undefined;
+        throw error;
+      });
+      return (await loaded).complete(request);
+    },
+  };
 }
 
 /** For features that cannot degrade without a model (reflect, sandbox `query`/`rlm`): a 503 that says what to set. */

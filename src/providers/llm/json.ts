@@ -1,6 +1,6 @@
 import { AppError } from '../../errors.js';
 import type { LlmProvider, LlmRequest, LlmResponse } from './types.js';
-import { excerpt } from './upstream-error.js';
+import { excerpt } from './excerpt.js';
 
 export interface LlmJsonResponse<T> {
   value: T;

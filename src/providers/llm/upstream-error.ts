@@ -1,4 +1,5 @@
 import { APICallError } from 'ai';
+import { excerpt } from './excerpt.js';
 import type { FailureClass } from './retry.js';
 
 /** Network errors, 408, 409, 429 and 5xx are worth another attempt (the AI SDK's own verdict). */
@@ -37,10 +38,4 @@ function retryAfterMs(headers: Record<string, string> | undefined): number | und
   if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
-
-/** Whitespace-collapsed and cut: enough of an upstream text to act on, not enough to flood a log. */
-export function excerpt(text: string, maxChars = 300): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length <= maxChars ? flat : `${flat.slice(0, maxChars)}…`;
 }
