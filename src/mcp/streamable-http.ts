@@ -5,7 +5,7 @@ import type { App } from '../http/server.js';
 import type { CoreServices } from '../services.js';
 
 /**
- * The MCP SDK, its schemas (zod) and our tools: about 200 modules a server that is never asked over MCP need not load
+ * The MCP SDK (with zod-to-json-schema) and our tools: 88 modules a server that is never asked over MCP need not load
  * at start (NOTES.md, "Tests and CI"), so they load with the first request to /mcp.
  */
 const loadMcp = async () => {

@@ -51,7 +51,7 @@ export function createLlmProvider(config: LlmConfig, options: LlmProviderOptions
 }
 
 /**
- * The AI SDK and the provider's package (with zod, about 150 modules) load with the first completion, not at start:
+ * The AI SDK and the providers' packages (with zod, 133 modules) load with the first completion, not at start:
  * a server that never asks its model, or not yet, needs none of them (NOTES.md, "Tests and CI"). The settings were
  * checked above, so a mistake in them still stops the boot. A load that fails is tried again by the next completion.
  */
