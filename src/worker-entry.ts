@@ -2,29 +2,29 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import type { ResourceLimits } from 'node:worker_threads';
 import type * as Esbuild from 'esbuild';
 import { Piscina } from 'piscina';
 
 /**
- * Where a worker thread's script lives and how to start it. Built code runs `.js` as is. When the service runs from
- * TypeScript sources (tests, `npm run dev`) the thread runs a JavaScript bundle of the script's own modules instead
- * (`bundledScript`), so that it needs no TypeScript loader of its own.
+ * Where a worker thread's script lives and how to start it, for a pool (piscina) and a plain `Worker` alike. Built
+ * code runs `.js` as is. When the service runs from TypeScript sources (tests, `npm run dev`) the thread runs a
+ * JavaScript bundle of the script's own modules instead (`bundledScript`), so that it needs no TypeScript loader of
+ * its own. No flags of the process either: a thread inherits them by default, and a loader the process was started
+ * with (tsx's, an agent's) broke Pyodide's own module loading in the sandbox's thread.
  */
 export function workerEntry(scriptUrl: URL): { filename: string; execArgv: string[] } {
-  return { filename: fileURLToPath(runnableScript(scriptUrl)), execArgv: [] };
+  const filename = scriptUrl.pathname.endsWith('.ts')
+    ? bundledScript(fileURLToPath(scriptUrl))
+    : fileURLToPath(scriptUrl);
+  return { filename, execArgv: [] };
 }
 
 /** The URL of a sibling module, keeping the extension of the calling module (`.ts` in dev, `.js` when built). */
 export function siblingModule(callerUrl: string, basename: string): URL {
   const extension = callerUrl.endsWith('.ts') ? '.ts' : '.js';
   return new URL(`./${basename}${extension}`, callerUrl);
-}
-
-/** What to hand `new Worker(...)` for a module (from `siblingModule`): the script itself when built, else its bundle. */
-export function runnableScript(scriptUrl: URL): URL {
-  return scriptUrl.pathname.endsWith('.ts') ? pathToFileURL(bundledScript(fileURLToPath(scriptUrl))) : scriptUrl;
 }
 
 /**

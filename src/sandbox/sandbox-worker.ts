@@ -1,6 +1,6 @@
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { AppError } from '../errors.js';
-import { runnableScript, siblingModule } from '../worker-entry.js';
+import { siblingModule, workerEntry } from '../worker-entry.js';
 import type { FromWorker, HostHelper, HostReply, OperationRequest, ToWorker, WorkerInit } from './protocol.js';
 import type { SandboxHost } from './types.js';
 
@@ -38,7 +38,7 @@ interface Pending {
 const SIGINT = 2;
 /** The worker's JavaScript heap; Python's memory is the WebAssembly heap, bounded by MemoryBudget. */
 const JS_HEAP_LIMIT_MB = 128;
-const workerScript = runnableScript(siblingModule(import.meta.url, 'worker'));
+const workerScript = workerEntry(siblingModule(import.meta.url, 'worker'));
 
 /** A worker thread running worker.ts, with its own interrupt buffer and host reply channel. */
 export function startThread(
@@ -52,13 +52,12 @@ export function startThread(
     hostSignal: new SharedArrayBuffer(4),
     ...role,
   };
-  const worker = new Worker(workerScript, {
+  const worker = new Worker(workerScript.filename, {
     workerData: { ...init, hostReplies: port2 },
     transferList: [port2],
     env: {},
     argv: [],
-    // Not the process's flags: a loader the process was started with (tsx's, an agent's) has no business in Python's thread.
-    execArgv: [],
+    execArgv: workerScript.execArgv,
     resourceLimits: { maxOldGenerationSizeMb: JS_HEAP_LIMIT_MB },
   });
   return { worker, init, hostReplies: port1 };

@@ -26,19 +26,20 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-async function newSession(): Promise<Record<string, string>> {
-  return { 'x-session-id': (await api.post('/v1/sessions', { workspace_id: 'ctx-limits' })).body.session.id };
+async function newSession(on: Client = api): Promise<Record<string, string>> {
+  return { 'x-session-id': (await on.post('/v1/sessions', { workspace_id: 'ctx-limits' })).body.session.id };
 }
 
-const run = async (h: Record<string, string>, code: string) => {
-  const response = await api.post('/v1/context/execute', { code }, h);
+/** Runs code in the session of `h`, on the file's server unless `on` names another. */
+const run = async (h: Record<string, string>, code: string, on: Client = api) => {
+  const response = await on.post('/v1/context/execute', { code }, h);
   expect(response.status).toBe(200);
   return response.body as { output: string; result: string | null; error: string | null };
 };
 
 /** Runs code that must fail; returns its error. */
-async function failing(h: Record<string, string>, code: string): Promise<string> {
-  const outcome = await run(h, code);
+async function failing(h: Record<string, string>, code: string, on: Client = api): Promise<string> {
+  const outcome = await run(h, code, on);
   expect(outcome.error, `expected an error from: ${code}\nresult: ${outcome.result}`).not.toBeNull();
   return outcome.error!;
 }
@@ -65,22 +66,17 @@ describe('limits', () => {
     });
     try {
       const roomyApi = client(roomy.url);
-      const h = { 'x-session-id': (await roomyApi.post('/v1/sessions', { workspace_id: 'bombs' })).body.session.id };
-      const execute = async (code: string) => {
-        const response = await roomyApi.post('/v1/context/execute', { code }, h);
-        expect(response.status).toBe(200);
-        return response.body as { result: string | null; error: string | null };
-      };
-      await execute("kept = 'still here'");
+      const h = await newSession(roomyApi);
+      await run(h, "kept = 'still here'", roomyApi);
       for (const bomb of [
         'b = bytearray(200 * 2**20)',
         'l = [0] * 10**9',
         "grown = []\nwhile True:\n    grown.append(' ' * 100_000)",
       ]) {
-        const { error } = await execute(bomb);
-        expect(error, bomb).toMatch(/MemoryError/);
+        const error = await failing(h, bomb, roomyApi);
+        expect(error).toMatch(/MemoryError/);
         expect(error).toContain(`(the sandbox memory limit is ${MEMORY_BYTES} bytes)`);
-        expect((await execute("globals().pop('grown', None)\nkept")).result).toBe('still here');
+        expect((await run(h, "globals().pop('grown', None)\nkept", roomyApi)).result).toBe('still here');
       }
       expect((await roomyApi.get('/v1/context/status', h)).body.memory_limit_bytes).toBe(MEMORY_BYTES);
       expect((await roomyApi.get('/health')).status).toBe(200);
