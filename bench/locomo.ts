@@ -10,6 +10,8 @@
  *     ("plain, enriched"): the difference is what recall owes to background enrichment.
  *   - session: each batch sent with the X-Session-ID of a memd session opened for its sitting (the turns carry
  *     that session_id), enrichment waited for, then the questions.
+ *   - turns: one `POST /v1/memories` per turn, in order, no session, as a chat client writes each message as it
+ *     comes; asked at once with the task runner held, as plain.
  * Every question of categories 1-4 with evidence is asked through POST /v1/memories/recall with the server's
  * defaults, at limit 10 and at limit 25. recall@k counts a question when all of its evidence turns are among the
  * first k results (@5 and @10 from the limit-10 answer, @25 from the limit-25 one); "R@10 of 25" reads the first
@@ -18,7 +20,7 @@
  * memory, the question's words OR-ed, Porter stems as memd's index has) is printed beside them.
  *
  * Arguments (after `--`):
- *   --plain / --session  only that mode (default: both)
+ *   --plain / --session / --turns  only those modes (default: all three)
  *   --ablation           R@10 per conversation with each arm and ranking feature switched off (src/core/recall/README.md)
  *   --loo                leave-one-conversation-out: for each conversation, the setting of a grid that is best on the
  *                        other two, measured on it; and which changes help each conversation alone
@@ -46,12 +48,13 @@ import { DEFAULT_TUNING, RecallService, tunedBy, type TuningOverride } from '../
 import type { RecallRequest } from '../src/core/recall/types.js';
 import { loadConversations, type Conversation, type Question } from './locomo-data.js';
 
-type Mode = 'plain' | 'session';
+type Mode = 'plain' | 'session' | 'turns';
+const MODES: readonly Mode[] = ['plain', 'session', 'turns'];
 
 const CATEGORIES: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop' };
 const args = new Set(process.argv.slice(2));
-const modes: Mode[] =
-  args.has('--plain') === args.has('--session') ? ['plain', 'session'] : args.has('--plain') ? ['plain'] : ['session'];
+const asked = MODES.filter((mode) => args.has(`--${mode}`));
+const modes: readonly Mode[] = asked.length > 0 ? asked : MODES;
 
 const keepDir = process.env.LOCOMO_DATA_DIR;
 const dataDir = keepDir ? resolve(keepDir) : mkdtempSync(join(tmpdir(), 'memd-locomo-'));
@@ -120,10 +123,18 @@ async function ingest(
       });
       headers['x-session-id'] = sitting.id;
     }
-    const batch = await call<{
-      results: Array<{ status: string; memory_id?: string; action?: string; error?: string }>;
-    }>('POST', '/v1/memories/batch', { workspace_id: workspaceId, operations }, headers);
-    batch.results.forEach((result, i) => {
+    const results =
+      mode === 'turns'
+        ? await oneByOne(workspaceId, operations)
+        : (
+            await call<{ results: WriteResult[] }>(
+              'POST',
+              '/v1/memories/batch',
+              { workspace_id: workspaceId, operations },
+              headers,
+            )
+          ).results;
+    results.forEach((result, i) => {
       if (result.status !== 'success' || !result.memory_id)
         throw new Error(`turn ${turns[i]!.dia_id} failed: ${result.error}`);
       ids.set(turns[i]!.dia_id, result.memory_id);
@@ -132,6 +143,30 @@ async function ingest(
   }
   writeFileSync(mapFile, JSON.stringify(Object.fromEntries(ids)));
   return { ids, fresh: true };
+}
+
+interface WriteResult {
+  status: string;
+  memory_id?: string;
+  action?: string;
+  error?: string;
+}
+
+/** Each operation through its own `POST /v1/memories`, in order, answered as a batch's results are. */
+async function oneByOne(
+  workspaceId: string,
+  operations: ReadonlyArray<{ content: string; metadata: Record<string, unknown> }>,
+): Promise<WriteResult[]> {
+  const results: WriteResult[] = [];
+  for (const { content, metadata } of operations) {
+    const { memory, action } = await call<{ memory: { id: string }; action: string }>('POST', '/v1/memories', {
+      workspace_id: workspaceId,
+      content,
+      metadata,
+    });
+    results.push({ status: 'success', memory_id: memory.id, action });
+  }
+  return results;
 }
 
 /** Background enrichment (facts, links) is part of ingestion: wait until the queue is empty. */
@@ -471,11 +506,25 @@ async function variants(
   }
 }
 
+/** What each mode is called in the report, asked at once (before enrichment) and after it. */
+const TITLES: Record<Mode, { atOnce?: string; enriched: string }> = {
+  plain: {
+    atOnce: 'plain: no session, asked at once (nothing enriched)',
+    enriched: 'plain, enriched: no session, asked after enrichment',
+  },
+  turns: {
+    atOnce: 'turns: a call per turn, no session, asked at once (nothing enriched)',
+    enriched: 'turns, enriched: a call per turn, no session, asked after enrichment',
+  },
+  session: { enriched: 'session: a session per sitting, asked after enrichment' },
+};
+
 for (const mode of modes) {
   const actions = new Map<string, number>();
   const ingestStarted = performance.now();
-  // Plain: nothing is enriched while the turns are written and asked about.
-  if (mode === 'plain') await app.services.tasks.stop();
+  const { atOnce, enriched } = TITLES[mode];
+  // Asked at once: nothing is enriched while the turns are written and asked about.
+  if (atOnce) await app.services.tasks.stop();
   const ingested: Array<{ conversation: Conversation; ids: Map<string, string> }> = [];
   let fresh = false;
   for (const conversation of conversations) {
@@ -484,24 +533,19 @@ for (const mode of modes) {
     ingested.push({ conversation, ids: written.ids });
   }
   const written = `ingest actions: ${[...actions.entries()].map(([a, n]) => `${a} ${n}`).join(', ') || '(reused data)'}`;
-  if (mode === 'plain' && fresh) {
+  if (atOnce && fresh) {
     console.log(`\n${written}; written in ${((performance.now() - ingestStarted) / 1000).toFixed(1)} s`);
-    report('plain: no session, asked at once (nothing enriched)', await measure(mode, ingested));
-    await variants(mode, 'plain, at once', ingested);
+    report(atOnce, await measure(mode, ingested));
+    await variants(mode, `${mode}, at once`, ingested);
   }
-  if (mode === 'plain') app.services.tasks.start();
+  if (atOnce) app.services.tasks.start();
   const enrichStarted = performance.now();
   await enrichmentDone();
   console.log(`\n${written}; enrichment waited ${((performance.now() - enrichStarted) / 1000).toFixed(1)} s`);
-  report(
-    mode === 'plain'
-      ? 'plain, enriched: no session, asked after enrichment'
-      : 'session: a session per sitting, asked after enrichment',
-    await measure(mode, ingested),
-  );
+  report(enriched, await measure(mode, ingested));
   if (mode === 'session') await variants(mode, 'session', ingested);
-  // A reused plain ingest has no "at once" stage: its settings are compared after enrichment.
-  if (mode === 'plain' && !fresh) await variants(mode, 'plain, enriched', ingested);
+  // A reused ingest asked at once has no "at once" stage: its settings are compared after enrichment.
+  if (atOnce && !fresh) await variants(mode, `${mode}, enriched`, ingested);
 }
 
 const bm25 = bm25Baseline();

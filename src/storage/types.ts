@@ -171,7 +171,6 @@ export interface VectorHit extends ScoredId {
 /**
  * A memory as conversation adjacency reads it (see `MemoryStore.writtenAround`): its ranking columns (so that a turn
  * brought in by its neighbour needs no other read) and its metadata (which may name its conversation and turn).
- * `created_at` is the same for every memory of one write call (a batch).
  */
 export type WrittenMemory = MemoryCandidate & { metadata: JsonObject };
 

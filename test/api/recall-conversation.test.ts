@@ -82,7 +82,23 @@ describe('conversation adjacency without the client’s help (issue 20)', () => 
     expect(await replyFound(named, turnIds[2]!)).toEqual({ found: true, context: true });
   });
 
-  it('separate writes without a session or a name are not a conversation, however close in time', async () => {
+  it('turns written one call each, as a chat client writes messages, are a conversation within the hour', async () => {
+    const ws = await workspace();
+    const [before, question, reply, after] = turns([FILLER[0]!, QUESTION, REPLY, FILLER[1]!]);
+    await write(ws, before!);
+    await write(ws, question!);
+    const replyId = await write(ws, reply!);
+    await write(ws, after!);
+    expect(await replyFound(ws, replyId)).toEqual({ found: true, context: true });
+    // The reply an hour and more after the question is another sitting.
+    const later = await workspace();
+    await write(later, question!);
+    clock.advance(HOUR + 1000);
+    const lateReply = await write(later, reply!);
+    expect(await replyFound(later, lateReply)).toEqual({ found: false, context: false });
+  });
+
+  it('separate writes of statements without a session or a name are not a conversation, however close in time', async () => {
     const ws = await workspace();
     await write(ws, FILLER[0]!);
     await write(ws, QUESTION);

@@ -7,15 +7,15 @@ import type { JsonObject, WrittenMemory } from '../../storage/types.js';
  *   - metadata naming the conversation (`CONVERSATION_KEYS`): the turns of one named conversation in one context,
  *     however far apart in time, ordered by their turn number (`TURN_KEYS`) when both have one, else by write order;
  *   - a session: the memories written in it, in write order, within `withinMs` of each other's event time;
- *   - neither: the memories of one write call (a batch is written in its order, at one instant) in one context,
- *     within `withinMs` of each other's event time (a transcript imported in one call spans several sittings), when
- *     they are turns (`isTurn`: a speaker label opens each, or metadata names its speaker). A batch of statements
- *     ("On 8 September 2019, Anouk Holm tested a necklace…", then an unrelated one) is not a conversation: each
- *     lent its score to the next, and at 100,000 such memories a question in other words than its memory's found
- *     it in the top ten 0.236 of the time, against 0.796 without adjacency (BENCHMARKS.md, "Recall at scale").
- * Memories of different kinds are never neighbours (a named conversation and an unnamed write next to it).
- * Separate writes without a session or a name are not a conversation, even from one user minutes apart: an agent
- * saving unrelated notes one by one would have each note lend its score to the next (NOTES.md).
+ *   - neither: turns (`isTurn`: a speaker label opens each, or metadata names its speaker) written one after the
+ *     other in one context, in write order, within `withinMs` of each other's event time, whether a batch (written
+ *     in its order) or one call each, as a chat client writes messages as they come (a transcript imported in one
+ *     call spans several sittings, told apart by event time). Statements are not turns: a batch of them ("On 8
+ *     September 2019, Anouk Holm tested a necklace…", then an unrelated one) lent each its score to the next, and at
+ *     100,000 such memories a question in other words than its memory's found it in the top ten 0.236 of the time,
+ *     against 0.796 without adjacency (BENCHMARKS.md, "Recall at scale"). Notes an agent saves one by one are
+ *     statements too, unless each opens with a label ("Note: …" reads as a speaker's; NOTES.md).
+ * Memories of different kinds are never neighbours (a named conversation and an unnamed turn next to it).
  */
 
 /** Metadata keys that name a memory's conversation, first present wins. */
@@ -53,7 +53,7 @@ export const isTurn = (m: Pick<WrittenMemory, 'content' | 'metadata'>): boolean 
 type Thread =
   | { kind: 'named'; context: string; name: string; turn: number | null }
   | { kind: 'session'; context: string; session: string }
-  | { kind: 'write'; context: string; written: string }
+  | { kind: 'turns'; context: string }
   | { kind: 'alone' };
 
 const firstOf = (metadata: JsonObject, keys: readonly string[]): string | number | null => {
@@ -77,7 +77,7 @@ function threadOf(m: WrittenMemory): Thread {
     };
   }
   if (m.session_id !== null) return { kind: 'session', context: m.context_id, session: m.session_id };
-  return isTurn(m) ? { kind: 'write', context: m.context_id, written: m.created_at } : { kind: 'alone' };
+  return isTurn(m) ? { kind: 'turns', context: m.context_id } : { kind: 'alone' };
 }
 
 /** Whether `b` belongs to `a`'s conversation (order and distance aside); times are event times in ms. */
@@ -85,8 +85,7 @@ function sameConversation(ta: Thread, timeA: number, tb: Thread, timeB: number, 
   if (ta.kind === 'alone' || tb.kind === 'alone' || ta.kind !== tb.kind || ta.context !== tb.context) return false;
   if (ta.kind === 'named') return ta.name === (tb as typeof ta).name;
   if (Math.abs(timeA - timeB) > withinMs) return false;
-  if (ta.kind === 'session') return ta.session === (tb as typeof ta).session;
-  return ta.written === (tb as typeof ta).written;
+  return ta.kind === 'turns' || ta.session === (tb as typeof ta).session;
 }
 
 /** The first index of `sorted` (by seq) whose seq is at least `seq`. */

@@ -447,7 +447,7 @@ export class RecallService {
     return accepted;
   }
 
-  /** The turns around each anchor in its conversation (conversation.ts: named, a session, or one write call). */
+  /** The turns around each anchor in its conversation (conversation.ts: named, a session, or turns written one after the other). */
   private async turnsAround(
     workspaceId: string,
     anchors: readonly MemoryCandidate[],

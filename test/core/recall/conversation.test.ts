@@ -24,26 +24,32 @@ const around = (anchor: WrittenMemory, all: WrittenMemory[], span = 2) =>
   conversationNeighbours([anchor.id], all, { span, withinMs: HOUR }).map((n) => [n.offset, n.id]);
 
 describe('conversation adjacency', () => {
-  it('without a session or a name: the memories of one write call (a batch, in its order) in one context', () => {
+  it('without a session or a name: turns in one context in write order, one batch or one call each, within the hour', () => {
     const batch = '2024-05-02T09:00:00.000Z';
     const a = written('a', { created_at: batch });
     const b = written('b', { created_at: batch });
     const otherContext = written('x', { context_id: 'elsewhere', created_at: batch });
     const c = written('c', { created_at: batch });
-    const d = written('d', { created_at: batch });
-    const nextCall = written('n', { created_at: '2024-05-02T09:00:00.001Z' });
-    const all = [a, b, otherContext, c, d, nextCall];
+    const nextCall = written('n', { created_at: '2024-05-02T09:00:01.000Z' });
+    const muchLater = written('m', { created_at: '2024-05-02T10:30:00.000Z' });
+    const all = [a, b, otherContext, c, nextCall, muchLater];
     expect(around(b, all)).toEqual([
       [-1, 'a'],
       [1, 'c'],
-      [2, 'd'],
+      [2, 'n'],
     ]);
-    expect(around(d, all)).toEqual([
+    // A chat client writing each message as it comes: the next call's turn follows the batch's last.
+    expect(around(nextCall, all)).toEqual([
       [-1, 'c'],
       [-2, 'b'],
     ]);
-    // Separate writes are not a conversation, however close: unrelated notes saved one by one stay apart.
-    expect(around(nextCall, all)).toEqual([]);
+    // More than an hour on is another sitting.
+    expect(around(muchLater, all)).toEqual([]);
+    // Statements written one by one are not turns: unrelated notes saved one after the other stay apart.
+    const notes = ['The garage door remote needs a new battery.', 'Saffron risotto takes twenty minutes.'].map(
+      (content, i) => written(`note${i}`, { content, created_at: `2024-05-02T09:0${i}:00.000Z` }),
+    );
+    expect(around(notes[1]!, notes)).toEqual([]);
   });
 
   it('a batch of statements is not a conversation; a batch of turns is, by their speaker labels or metadata', () => {
