@@ -2,8 +2,8 @@
  * Retrieval quality on the LoCoMo DEV conversations (../shared/bench/locomo-dev): `npm run bench:locomo`.
  *
  * Each conversation goes into its own workspace through the HTTP API: one memory per dialog turn, content
- * "<speaker>: <text>", metadata {dia_id, session, session_date}, one `POST /v1/memories/batch` per sitting. Two
- * ways of writing and asking, each reported on its own:
+ * "<speaker>: <text>", metadata {dia_id, session, session_date}, one `POST /v1/memories/batch` per sitting (or a
+ * call per turn). Three ways of writing and asking, each reported on its own:
  *   - plain: no session, and the questions are asked at once: the task runner is held while the turns are
  *     written and asked about, so nothing is enriched yet (no facts, no links; the worst case of asking "right
  *     after the write"). Then the runner goes on, enrichment is waited for and the questions are asked again
