@@ -447,7 +447,7 @@ export class RecallService {
     return accepted;
   }
 
-  /** The turns around each anchor in its conversation (conversation.ts: named, a session, or turns written one after the other). */
+  /** The turns around each anchor in its conversation (conversation.ts: named, a session, or turns in write order). */
   private async turnsAround(
     workspaceId: string,
     anchors: readonly MemoryCandidate[],
