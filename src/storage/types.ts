@@ -186,6 +186,7 @@ export type MemoryCandidate = Pick<
   | 'id'
   | 'content'
   | 'context_id'
+  | 'user_id'
   | 'session_id'
   | 'subject_id'
   | 'source_scope'

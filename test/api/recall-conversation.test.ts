@@ -48,7 +48,7 @@ const batch = async (
 const write = async (
   workspace_id: string,
   content: string,
-  extra: { metadata?: Record<string, unknown> } = {},
+  extra: { metadata?: Record<string, unknown>; user_id?: string } = {},
   as: MemdClient = memd,
 ) => {
   clock.advance(1000);
@@ -96,6 +96,20 @@ describe('conversation adjacency without the client’s help (issue 20)', () => 
     clock.advance(HOUR + 1000);
     const lateReply = await write(later, reply!);
     expect(await replyFound(later, lateReply)).toEqual({ found: false, context: false });
+  });
+
+  it('turns of two users in one context, written in between each other, are two conversations', async () => {
+    const ws = await workspace();
+    const [question, reply] = turns([QUESTION, REPLY]);
+    await write(ws, question!, { user_id: 'user-ana' });
+    await write(ws, turns([FILLER[0]!])[0]!, { user_id: 'user-ben' });
+    const replyId = await write(ws, reply!, { user_id: 'user-ana' });
+    expect(await replyFound(ws, replyId)).toEqual({ found: true, context: true });
+    // The same reply from another user does not answer the question.
+    const other = await workspace();
+    await write(other, question!, { user_id: 'user-ana' });
+    const strayId = await write(other, reply!, { user_id: 'user-ben' });
+    expect(await replyFound(other, strayId)).toEqual({ found: false, context: false });
   });
 
   it('separate writes of statements without a session or a name are not a conversation, however close in time', async () => {

@@ -149,6 +149,7 @@ describe.each(storageBackends())('graph and knowledgebase storage conformance: $
       'source_memory_id',
       'source_scope',
       'subject_id',
+      'user_id',
     ]);
     expect(await s.associations.neighbourRows('ws_b', [hub!.id], { filter: {} })).toEqual([]);
     await s.close();

@@ -8,7 +8,7 @@ import type { JsonObject, WrittenMemory } from '../../storage/types.js';
  *     however far apart in time, ordered by their turn number (`TURN_KEYS`) when both have one, else by write order;
  *   - a session: the memories written in it, in write order, within `withinMs` of each other's event time;
  *   - neither: turns (`isTurn`: a speaker label opens each, or metadata names its speaker) written one after the
- *     other in one context, in write order, within `withinMs` of each other's event time, whether a batch (written
+ *     other in one context for one user (`user_id`, or none), in write order, within `withinMs` of each other's event time, whether a batch (written
  *     in its order) or one call each, as a chat client writes messages as they come (a transcript imported in one
  *     call spans several sittings, told apart by event time). Statements are not turns: a batch of them ("On 8
  *     September 2019, Anouk Holm tested a necklace…", then an unrelated one) lent each its score to the next, and at
@@ -53,7 +53,7 @@ export const isTurn = (m: Pick<WrittenMemory, 'content' | 'metadata'>): boolean 
 type Thread =
   | { kind: 'named'; context: string; name: string; turn: number | null }
   | { kind: 'session'; context: string; session: string }
-  | { kind: 'turns'; context: string }
+  | { kind: 'turns'; context: string; user: string | null }
   | { kind: 'alone' };
 
 const firstOf = (metadata: JsonObject, keys: readonly string[]): string | number | null => {
@@ -77,7 +77,7 @@ function threadOf(m: WrittenMemory): Thread {
     };
   }
   if (m.session_id !== null) return { kind: 'session', context: m.context_id, session: m.session_id };
-  return isTurn(m) ? { kind: 'turns', context: m.context_id } : { kind: 'alone' };
+  return isTurn(m) ? { kind: 'turns', context: m.context_id, user: m.user_id } : { kind: 'alone' };
 }
 
 /** Whether `b` belongs to `a`'s conversation (order and distance aside); times are event times in ms. */
@@ -85,7 +85,8 @@ function sameConversation(ta: Thread, timeA: number, tb: Thread, timeB: number, 
   if (ta.kind === 'alone' || tb.kind === 'alone' || ta.kind !== tb.kind || ta.context !== tb.context) return false;
   if (ta.kind === 'named') return ta.name === (tb as typeof ta).name;
   if (Math.abs(timeA - timeB) > withinMs) return false;
-  return ta.kind === 'turns' || ta.session === (tb as typeof ta).session;
+  if (ta.kind === 'turns') return ta.user === (tb as typeof ta).user;
+  return ta.session === (tb as typeof ta).session;
 }
 
 /** The first index of `sorted` (by seq) whose seq is at least `seq`. */

@@ -9,6 +9,7 @@ export const CANDIDATE_COLUMNS = [
   'seq',
   'content',
   'context_id',
+  'user_id',
   'session_id',
   'subject_id',
   'source_scope',

@@ -9,6 +9,7 @@ const written = (id: string, overrides: Partial<WrittenMemory> = {}): WrittenMem
   seq: ++seq,
   content: `Ana: turn ${id}`,
   context_id: '_default',
+  user_id: null,
   subject_id: null,
   source_scope: null,
   source_memory_id: null,
@@ -24,7 +25,7 @@ const around = (anchor: WrittenMemory, all: WrittenMemory[], span = 2) =>
   conversationNeighbours([anchor.id], all, { span, withinMs: HOUR }).map((n) => [n.offset, n.id]);
 
 describe('conversation adjacency', () => {
-  it('without a session or a name: turns in one context in write order, one batch or one call each, within the hour', () => {
+  it('without a session or a name: turns in one context for one user in write order, a batch or a call each, within the hour', () => {
     const batch = '2024-05-02T09:00:00.000Z';
     const a = written('a', { created_at: batch });
     const b = written('b', { created_at: batch });
@@ -45,6 +46,11 @@ describe('conversation adjacency', () => {
     ]);
     // More than an hour on is another sitting.
     expect(around(muchLater, all)).toEqual([]);
+    // Another user's chat in the same context, written in between, is another conversation.
+    const ana = written('ana', { user_id: 'user-ana' });
+    const bob = written('bob', { user_id: 'user-bob' });
+    const ana2 = written('ana2', { user_id: 'user-ana' });
+    expect(around(ana2, [ana, bob, ana2])).toEqual([[-1, 'ana']]);
     // Statements written one by one are not turns: unrelated notes saved one after the other stay apart.
     const notes = ['The garage door remote needs a new battery.', 'Saffron risotto takes twenty minutes.'].map(
       (content, i) => written(`note${i}`, { content, created_at: `2024-05-02T09:0${i}:00.000Z` }),
