@@ -8,13 +8,14 @@ import type { JsonObject, WrittenMemory } from '../../storage/types.js';
  *     however far apart in time, ordered by their turn number (`TURN_KEYS`) when both have one, else by write order;
  *   - a session: the memories written in it, in write order, within `withinMs` of each other's event time;
  *   - neither: turns (`isTurn`: a speaker label opens each, or metadata names its speaker) written one after the
- *     other in one context for one user (`user_id`, or none), in write order, within `withinMs` of each other's event time, whether a batch (written
- *     in its order) or one call each, as a chat client writes messages as they come (a transcript imported in one
- *     call spans several sittings, told apart by event time). Statements are not turns: a batch of them ("On 8
- *     September 2019, Anouk Holm tested a necklace…", then an unrelated one) lent each its score to the next, and at
- *     100,000 such memories a question in other words than its memory's found it in the top ten 0.236 of the time,
- *     against 0.796 without adjacency (BENCHMARKS.md, "Recall at scale"). Notes an agent saves one by one are
- *     statements too, unless each opens with a label ("Note: …" reads as a speaker's; NOTES.md).
+ *     other in one context for one user (`user_id`, or none), in write order, within `withinMs` of each other's
+ *     event time, whether a batch (written in its order) or one call each, as a chat client writes messages as they
+ *     come (a transcript imported in one call spans several sittings, told apart by event time). Statements are
+ *     not turns: a batch of them ("On 8 September 2019, Anouk Holm tested a necklace…", then an unrelated one) lent
+ *     each its score to the next, and at 100,000 such memories a question in other words than its memory's found
+ *     it in the top ten 0.236 of the time, against 0.796 without adjacency (BENCHMARKS.md, "Recall at scale").
+ *     Notes an agent saves one by one are statements too, unless each opens with a label ("Note: …" reads as a
+ *     speaker's; NOTES.md).
  * Memories of different kinds are never neighbours (a named conversation and an unnamed turn next to it).
  */
 
