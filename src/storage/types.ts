@@ -170,9 +170,10 @@ export interface VectorHit extends ScoredId {
 
 /**
  * A memory as conversation adjacency reads it (see `MemoryStore.writtenAround`): its ranking columns (so that a turn
- * brought in by its neighbour needs no other read) and its metadata (which may name its conversation and turn).
+ * brought in by its neighbour needs no other read), its metadata (which may name its conversation and turn) and its
+ * user (unnamed turns of different users are not one conversation). Not candidates' columns: only adjacency reads them.
  */
-export type WrittenMemory = MemoryCandidate & { metadata: JsonObject };
+export type WrittenMemory = MemoryCandidate & Pick<Memory, 'user_id'> & { metadata: JsonObject };
 
 export interface Page<T> {
   items: T[];
@@ -186,7 +187,6 @@ export type MemoryCandidate = Pick<
   | 'id'
   | 'content'
   | 'context_id'
-  | 'user_id'
   | 'session_id'
   | 'subject_id'
   | 'source_scope'

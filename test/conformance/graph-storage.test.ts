@@ -149,7 +149,6 @@ describe.each(storageBackends())('graph and knowledgebase storage conformance: $
       'source_memory_id',
       'source_scope',
       'subject_id',
-      'user_id',
     ]);
     expect(await s.associations.neighbourRows('ws_b', [hub!.id], { filter: {} })).toEqual([]);
     await s.close();

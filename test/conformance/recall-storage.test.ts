@@ -53,7 +53,6 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
       seq: expect.any(Number),
       content: close.content,
       context_id: close.context_id,
-      user_id: null,
       session_id: 'ses_1',
       subject_id: null,
       source_scope: null,
@@ -87,7 +86,6 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
           seq: expect.any(Number),
           content: 'fact',
           context_id: fact.context_id,
-          user_id: null,
           session_id: null,
           subject_id: null,
           source_scope: 'fact',
@@ -103,7 +101,6 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
           seq: expect.any(Number),
           content: 'plain',
           context_id: plain.context_id,
-          user_id: null,
           session_id: null,
           subject_id: null,
           source_scope: null,
@@ -280,7 +277,7 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
     const around = await s.memories.writtenAround('ws_a', [third], { reach: 3, filter: { statuses: ['active'] } });
     // Three places each side of turn 3 are turns 1-2 and 4, the deleted turn 5 and the other workspace's memory.
     expect(around.map((m) => m.metadata.turn)).toEqual([1, 2, 3, 4]);
-    // Each with its ranking columns and metadata.
+    // Each with its ranking columns, its user and its metadata.
     expect(around[2]).toEqual({
       id: turns[2]!.id,
       seq: third,

@@ -1,5 +1,4 @@
-// English alone, as `chrono.parse` always parsed: the package's main entry loads its fifteen other languages too.
-import * as chrono from 'chrono-node/en';
+import { chrono } from '../text/dates.js';
 import { words } from '../text/index.js';
 import { keepRecentResults, RECENT_TEXTS } from '../text/recent.js';
 import { contentWords } from '../text/stopwords.js';

@@ -1,5 +1,4 @@
-// English alone, as `chrono.parse` always parsed: the package's main entry loads its fifteen other languages too.
-import * as chrono from 'chrono-node/en';
+import { chrono } from '../text/dates.js';
 import type { JsonObject } from '../../storage/types.js';
 
 /** Metadata keys that, by common convention, say when the remembered thing happened. First match wins. */

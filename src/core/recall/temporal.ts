@@ -1,6 +1,4 @@
-import type { Component, ParsedComponents } from 'chrono-node';
-// English alone, as `chrono.parse` always parsed: the package's main entry loads its fifteen other languages too.
-import * as chrono from 'chrono-node/en';
+import { chrono, type Component, type ParsedComponents } from '../text/dates.js';
 
 /** A span of event time a query refers to. */
 export interface TimeWindow {

@@ -9,7 +9,6 @@ export const CANDIDATE_COLUMNS = [
   'seq',
   'content',
   'context_id',
-  'user_id',
   'session_id',
   'subject_id',
   'source_scope',

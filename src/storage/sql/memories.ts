@@ -74,13 +74,14 @@ function mergedRanges(seqs: readonly number[], reach: number): Array<[number, nu
   return merged;
 }
 
-const WRITTEN_COLUMNS = [...CANDIDATE_COLUMNS, 'metadata'] as const;
+const WRITTEN_COLUMNS = [...CANDIDATE_COLUMNS, 'user_id', 'metadata'] as const;
 
 function toWritten({
   metadata,
+  user_id,
   ...row
 }: Pick<Selectable<MemoriesTable>, (typeof WRITTEN_COLUMNS)[number]>): WrittenMemory {
-  return { ...toCandidateRow({ ...row, similarity: null }).memory, metadata: parseJsonObject(metadata) };
+  return { ...toCandidateRow({ ...row, similarity: null }).memory, user_id, metadata: parseJsonObject(metadata) };
 }
 
 function toRow(m: Memory) {
