@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply } from 'fastify';
 import { AppError } from '../errors.js';
+import { PACKAGE_ROOT } from '../package-root.js';
 import type { App } from './server.js';
 
 /**
@@ -13,18 +13,7 @@ import type { App } from './server.js';
  */
 export const UI_PREFIX = '/ui';
 
-/** The package's root: the first directory above this module with a package.json (from src/ and from dist/src/). */
-function packageRoot(): string {
-  let directory = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(directory, 'package.json'))) {
-    const parent = dirname(directory);
-    if (parent === directory) throw new Error('no package.json above the server module');
-    directory = parent;
-  }
-  return directory;
-}
-
-export const UI_BUILD_DIR = join(packageRoot(), 'dist', 'ui');
+export const UI_BUILD_DIR = join(PACKAGE_ROOT, 'dist', 'ui');
 
 /**
  * The page may reach this server only: no CDN, fonts or scripts from elsewhere (it works offline). The graph's

@@ -47,6 +47,7 @@ import {
 } from './fusion.js';
 import { holdsEveryWord, keywordScoresOf, type KeywordEvidence } from './keyword-score.js';
 import { topicalText } from './topical.js';
+import { withSynonymsForUnmatched } from './unmatched.js';
 import { CONTEXT_DISTANCE_DECAY, rankingScorer, type RankingFeatures, type RankingWeights } from './ranking.js';
 import { expand, graphArm, NOT_KNOWLEDGE_LINKS } from './graph.js';
 import { classifyIntent } from './intent.js';
@@ -85,6 +86,8 @@ export interface RecallTuning {
   vectorRankAmongCandidates: boolean;
   /** The entity arm also orders this many of a named entity's newest memories by the `topical` query (0: not). */
   topicalScan: number;
+  /** A query word that matches no memory gets up to this many synonyms that do (unmatched.ts; 0: none). */
+  unmatchedSynonyms: number;
 }
 
 export const DEFAULT_TUNING: RecallTuning = {
@@ -111,6 +114,7 @@ export const DEFAULT_TUNING: RecallTuning = {
   disabledArms: [],
   vectorRankAmongCandidates: true,
   topicalScan: 500,
+  unmatchedSynonyms: 2,
 };
 
 /** Changes to the default tuning; arm and ranking weights not named keep their default. */
@@ -254,17 +258,21 @@ export class RecallService {
 
     const queryText = await this.standaloneQuery(request);
     const now = this.deps.clock.now();
-    const query = processQuery(queryText, now);
-    const intents = classifyIntent(query);
-    const options = resolveOptions(request, intents, query.windows.length > 0);
+    const asked = processQuery(queryText, now);
+    const intents = classifyIntent(asked);
+    const options = resolveOptions(request, intents, asked.windows.length > 0);
+    // Counting the query's words (which the keyword arms do anyway) runs while the query is embedded.
+    const expanded = withSynonymsForUnmatched(asked, this.matchCounts, workspaceId, this.tuning.unmatchedSynonyms);
+    expanded.catch(() => undefined); // awaited below, after the embedding
 
     const embeddingStarted = performance.now();
     // One call for both: what the query asks about the entities it names is embedded beside it (topical.ts).
-    const topicalQuery = this.tuning.ranking.topical > 0 || this.tuning.topicalScan > 0 ? topicalText(query) : null;
+    const topicalQuery = this.tuning.ranking.topical > 0 || this.tuning.topicalScan > 0 ? topicalText(asked) : null;
     const [vector, topical] = await this.telemetry.recallPhase('embed_query', () =>
       this.deps.queryEmbedder.embed(topicalQuery === null ? [queryText] : [queryText, topicalQuery]),
     );
     const embeddingMs = performance.now() - embeddingStarted;
+    const query = await expanded;
 
     const vectors: QueryVectors = { query: vector!, topical };
     const retrieved = await this.retrieve(workspaceId, query, vectors, options, intents.includes('entity'));

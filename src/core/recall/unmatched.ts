@@ -1,0 +1,56 @@
+import type { KeywordTerm } from '../../storage/types.js';
+import { synonymsOf } from '../text/synonyms.js';
+import { MAX_SCORED_MATCHES } from './arms.js';
+import type { MatchCountCache } from './match-counts.js';
+import type { ProcessedQuery } from './query.js';
+
+/**
+ * The query with synonyms for the words it asks with that match no memory of the workspace: a word that matches
+ * nothing adds nothing to any keyword search, while a synonym that does ("couch" where the memories say "sofa") is
+ * what the asker meant in the workspace's words. Each such word gets up to `most` of the synonyms of its most frequent
+ * sense (text/synonyms.ts) that match at least one memory, as alternative forms: the keyword searches, BM25 and
+ * coverage then count them as the word (as they count "drew" for "draw"). Words of the names and dates the query
+ * names are left as they are. Words that match anything are never expanded: a thesaurus's other senses would
+ * only add noise to words the workspace already answers (src/core/recall/README.md, "Words that match nothing").
+ */
+export async function withSynonymsForUnmatched(
+  query: ProcessedQuery,
+  matchCounts: MatchCountCache,
+  workspaceId: string,
+  most: number,
+): Promise<ProcessedQuery> {
+  if (most <= 0) return query;
+  const fixed = new Set(
+    [...query.entities, ...query.windows.map((window) => window.text)].flatMap((text) =>
+      text.toLowerCase().split(/[^\p{L}\p{N}]+/u),
+    ),
+  );
+  const open = query.terms.filter((term) => !fixed.has(term) && synonymsOf(term).length > 0);
+  if (open.length === 0) return query;
+  const asked = (term: string): KeywordTerm => {
+    const forms = query.termForms.get(term);
+    return forms ? [term, ...forms] : term;
+  };
+  // Counted as the keyword arms count a term, so that they find these counts cached.
+  const counts = await matchCounts.matchCounts(
+    workspaceId,
+    open.map((term) => [asked(term)]),
+    MAX_SCORED_MATCHES,
+  );
+  const unmatched = open.filter((_, i) => counts[i] === 0);
+  if (unmatched.length === 0) return query;
+  const termForms = new Map(query.termForms);
+  await Promise.all(
+    unmatched.map(async (term) => {
+      const candidates = synonymsOf(term).filter((synonym) => !query.terms.includes(synonym));
+      const found = await matchCounts.matchCounts(
+        workspaceId,
+        candidates.map((synonym) => [synonym]),
+        MAX_SCORED_MATCHES,
+      );
+      const kept = candidates.filter((_, i) => found[i]! > 0).slice(0, most);
+      if (kept.length > 0) termForms.set(term, [...(termForms.get(term) ?? []), ...kept]);
+    }),
+  );
+  return { ...query, termForms };
+}

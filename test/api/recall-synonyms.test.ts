@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MemdClient } from '../../packages/client/src/index.js';
+import { memdClient, startServer, type TestServer } from '../support/server.js';
+
+let server: TestServer;
+let memd: MemdClient;
+
+beforeAll(async () => {
+  server = await startServer();
+  memd = memdClient(server.url);
+});
+afterAll(() => server.stop());
+
+let workspaces = 0;
+const workspaceWith = async (contents: string[]): Promise<string> => {
+  const id = (await memd.workspaces.create({ id: `synonyms-${++workspaces}`, name: 'synonyms' })).workspace.id;
+  await memd.memories.batch({
+    workspace_id: id,
+    operations: contents.map((content) => ({ op: 'create' as const, content })),
+  });
+  return id;
+};
+
+const SOFA = 'Hamid stored an antique sofa in the attic.';
+const OTHERS = [
+  'Hamid repaired a blue bicycle in the garage.',
+  'Lena painted the kitchen walls yellow last spring.',
+  'The quarterly report is due on Friday.',
+  'Hamid likes chess and origami.',
+];
+
+describe('recall with a word the workspace never uses', () => {
+  it('searches the synonyms of its most frequent sense that the workspace does use', async () => {
+    const ws = await workspaceWith([SOFA, ...OTHERS]);
+    const [top] = (await memd.memories.recall({ workspace_id: ws, query: 'Where did Hamid keep the couch?' })).memories;
+    expect(top!.content).toBe(SOFA);
+    // "couch" matches no memory; "sofa", its synonym, is what the keyword search found the memory by.
+    expect(top!.match_signals).toContain('keyword');
+    expect(top!.relevance_score).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it('leaves a word that matches a memory as it is', async () => {
+    const couch = 'The old couch stands in the living room.';
+    const ws = await workspaceWith([SOFA, couch, ...OTHERS]);
+    const found = (await memd.memories.recall({ workspace_id: ws, query: 'couch', limit: 10 })).memories;
+    expect(found[0]!.content).toBe(couch);
+    const sofa = found.find((memory) => memory.content === SOFA);
+    expect(sofa?.match_signals ?? []).not.toContain('keyword');
+  });
+});

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { synonymsOf } from '../../src/core/text/synonyms.js';
+
+describe('synonymsOf', () => {
+  it("gives a noun's synonyms in its most frequent sense", () => {
+    expect(synonymsOf('couch')).toContain('sofa');
+    expect(synonymsOf('purchase')).toContain('buy');
+  });
+
+  it('finds an inflected word by its base form', () => {
+    expect(synonymsOf('couches')).toContain('sofa');
+    expect(synonymsOf('purchased')).toContain('buy');
+  });
+
+  it('gives nothing for a word the table does not hold', () => {
+    expect(synonymsOf('qwzx')).toEqual([]);
+    expect(synonymsOf('Anouk')).toEqual([]);
+  });
+});
