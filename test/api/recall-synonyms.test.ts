@@ -39,6 +39,7 @@ describe('recall with a word the workspace never uses', () => {
     expect(top!.relevance_score).toBeGreaterThanOrEqual(0.5);
   });
 
+  // After the test above: SQLite counts a word across the database's workspaces, and this one writes "couch".
   it('leaves a word that matches a memory as it is', async () => {
     const couch = 'The old couch stands in the living room.';
     const ws = await workspaceWith([SOFA, couch, ...OTHERS]);

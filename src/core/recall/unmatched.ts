@@ -12,6 +12,9 @@ import type { ProcessedQuery } from './query.js';
  * coverage then count them as the word (as they count "drew" for "draw"). Words of the names and dates the query
  * names are left as they are. Words that match anything are never expanded: a thesaurus's other senses would
  * only add noise to words the workspace already answers (src/core/recall/README.md, "Words that match nothing").
+ * "Matches" as the keyword arms count (storage's `keywordMatchCounts`): on PostgreSQL the workspace's memories, on
+ * SQLite its shared full-text index, whose statistics BM25 already reads database-wide; so there a word that only
+ * another workspace uses is not expanded (NOTES.md, "Synonyms for words that match nothing").
  */
 export async function withSynonymsForUnmatched(
   query: ProcessedQuery,
