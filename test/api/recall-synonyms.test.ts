@@ -32,19 +32,28 @@ const OTHERS = [
 describe('recall with a word the workspace never uses', () => {
   it('searches the synonyms of its most frequent sense that the workspace does use', async () => {
     const ws = await workspaceWith([SOFA, ...OTHERS]);
-    const [top] = (await memd.memories.recall({ workspace_id: ws, query: 'Where did Hamid keep the couch?' })).memories;
+    const answer = await memd.memories.recall({
+      workspace_id: ws,
+      query: 'Where did Hamid keep the couch?',
+      explain: true,
+    });
+    const [top] = answer.memories;
     expect(top!.content).toBe(SOFA);
     // "couch" matches no memory; "sofa", its synonym, is what the keyword search found the memory by.
     expect(top!.match_signals).toContain('keyword');
     expect(top!.relevance_score).toBeGreaterThanOrEqual(0.5);
+    // "keep" matches nothing either, but none of its synonyms is in a memory; "Hamid" is a name.
+    expect(answer.explanation!.synonyms).toEqual({ couch: ['sofa'] });
   });
 
   // After the test above: SQLite counts a word across the database's workspaces, and this one writes "couch".
   it('leaves a word that matches a memory as it is', async () => {
     const couch = 'The old couch stands in the living room.';
     const ws = await workspaceWith([SOFA, couch, ...OTHERS]);
-    const found = (await memd.memories.recall({ workspace_id: ws, query: 'couch', limit: 10 })).memories;
+    const answer = await memd.memories.recall({ workspace_id: ws, query: 'couch', limit: 10, explain: true });
+    const found = answer.memories;
     expect(found[0]!.content).toBe(couch);
+    expect(answer.explanation!.synonyms).toEqual({});
     const sofa = found.find((memory) => memory.content === SOFA);
     expect(sofa?.match_signals ?? []).not.toContain('keyword');
   });

@@ -51,6 +51,8 @@ export interface RecallExplanation {
   recency_weight: number;
   /** Distinct candidates the arms proposed (before filters and the floor). */
   candidates: number;
+  /** Words of the query that match no memory, and the synonyms searched in their place (unmatched.ts). */
+  synonyms: Record<string, string[]>;
   /** The best left-out candidates of each reason, at most LEFT_OUT_PER_REASON of each. */
   left_out: LeftOut[];
 }

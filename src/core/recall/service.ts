@@ -272,7 +272,7 @@ export class RecallService {
       this.deps.queryEmbedder.embed(topicalQuery === null ? [queryText] : [queryText, topicalQuery]),
     );
     const embeddingMs = performance.now() - embeddingStarted;
-    const query = await expanded;
+    const { query, synonyms } = await expanded;
 
     const vectors: QueryVectors = { query: vector!, topical };
     const retrieved = await this.retrieve(workspaceId, query, vectors, options, intents.includes('entity'));
@@ -305,7 +305,8 @@ export class RecallService {
       ),
       intents,
     };
-    if (options.explain) Object.assign(result, this.explain(retrieved, ordered, belowFloor, memories, options));
+    if (options.explain)
+      Object.assign(result, this.explain(retrieved, ordered, belowFloor, memories, options, synonyms));
     this.cache.set(workspaceId, key, result, version);
     this.access.record(
       workspaceId,
@@ -804,6 +805,7 @@ export class RecallService {
     belowFloor: readonly Scored[],
     memories: RecalledMemory[],
     options: ResolvedOptions,
+    synonyms: ReadonlyMap<string, readonly string[]>,
   ) {
     const ranksOf = armRanksOf(retrieved.results);
     // Rounded, and named as the wire names things (inWindow -> in_window).
@@ -831,6 +833,7 @@ export class RecallService {
       relevance_floor: options.threshold,
       recency_weight: options.recencyWeight,
       candidates: retrieved.candidates.size,
+      synonyms: Object.fromEntries([...synonyms].map(([word, searched]) => [word, [...searched]])),
       left_out: [
         ...leftOut(ordered.slice(options.limit), 'past_limit'),
         ...leftOut(

@@ -4,6 +4,12 @@ import { MAX_SCORED_MATCHES } from './arms.js';
 import type { MatchCountCache } from './match-counts.js';
 import type { ProcessedQuery } from './query.js';
 
+/** The query as searched, and the synonyms searched for each word of it that matches nothing (`explain` shows them). */
+export interface WithSynonyms {
+  query: ProcessedQuery;
+  synonyms: ReadonlyMap<string, readonly string[]>;
+}
+
 /**
  * The query with synonyms for the words it asks with that match no memory of the workspace: a word that matches
  * nothing adds nothing to any keyword search, while a synonym that does ("couch" where the memories say "sofa") is
@@ -21,15 +27,16 @@ export async function withSynonymsForUnmatched(
   matchCounts: MatchCountCache,
   workspaceId: string,
   most: number,
-): Promise<ProcessedQuery> {
-  if (most <= 0) return query;
+): Promise<WithSynonyms> {
+  const asIs = { query, synonyms: new Map<string, string[]>() };
+  if (most <= 0) return asIs;
   const fixed = new Set(
     [...query.entities, ...query.windows.map((window) => window.text)].flatMap((text) =>
       text.toLowerCase().split(/[^\p{L}\p{N}]+/u),
     ),
   );
   const open = query.terms.filter((term) => !fixed.has(term) && synonymsOf(term).length > 0);
-  if (open.length === 0) return query;
+  if (open.length === 0) return asIs;
   const asked = (term: string): KeywordTerm => {
     const forms = query.termForms.get(term);
     return forms ? [term, ...forms] : term;
@@ -41,8 +48,9 @@ export async function withSynonymsForUnmatched(
     MAX_SCORED_MATCHES,
   );
   const unmatched = open.filter((_, i) => counts[i] === 0);
-  if (unmatched.length === 0) return query;
+  if (unmatched.length === 0) return asIs;
   const termForms = new Map(query.termForms);
+  const synonyms = new Map<string, string[]>();
   await Promise.all(
     unmatched.map(async (term) => {
       const candidates = synonymsOf(term).filter((synonym) => !query.terms.includes(synonym));
@@ -52,8 +60,10 @@ export async function withSynonymsForUnmatched(
         MAX_SCORED_MATCHES,
       );
       const kept = candidates.filter((_, i) => found[i]! > 0).slice(0, most);
-      if (kept.length > 0) termForms.set(term, [...(termForms.get(term) ?? []), ...kept]);
+      if (kept.length === 0) return;
+      termForms.set(term, [...(termForms.get(term) ?? []), ...kept]);
+      synonyms.set(term, kept);
     }),
   );
-  return { ...query, termForms };
+  return { query: { ...query, termForms }, synonyms };
 }

@@ -138,6 +138,10 @@ const RecallExplanation = Type.Object(
     relevance_floor: Type.Number(),
     recency_weight: Type.Number(),
     candidates: Type.Integer({ description: 'distinct candidates the arms proposed, before filters and the floor' }),
+    synonyms: Type.Record(Type.String(), Type.Array(Type.String()), {
+      description:
+        'words of the query that match no memory of the workspace, each with the synonyms (of its most frequent sense) searched in its place',
+    }),
     left_out: Type.Array(
       Type.Object({
         id: Type.String(),

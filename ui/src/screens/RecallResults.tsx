@@ -39,6 +39,14 @@ export function RecallResults({ ws, answer }: { ws: string; answer: RecallAnswer
           weight {score(explanation.recency_weight)}
         </p>
       )}
+      {explanation && Object.keys(explanation.synonyms).length > 0 && (
+        <p class="small muted">
+          No memory holds{' '}
+          {Object.entries(explanation.synonyms)
+            .map(([word, searched]) => `“${word}” (searched as ${searched.join(', ')})`)
+            .join('; ')}
+        </p>
+      )}
 
       {answer.memories.length > 0 && explanation && (
         <ArmTable

@@ -8997,6 +8997,10 @@ export interface components {
             recency_weight: number;
             /** @description distinct candidates the arms proposed, before filters and the floor */
             candidates: number;
+            /** @description words of the query that match no memory of the workspace, each with the synonyms (of its most frequent sense) searched in its place */
+            synonyms: {
+                [key: string]: string[];
+            };
             /** @description the best candidates not returned, up to 20 of each reason */
             left_out: {
                 id: string;
