@@ -338,10 +338,14 @@ function phrasesWithinNames(query: ProcessedQuery): string[] {
   });
 }
 
-/** Words of the query that are not part of the entity (what is asked about it). */
+/**
+ * Words of the query that are not part of the entity (what is asked about it), with the synonyms searched for those
+ * that match no memory: beside a name matched by hundreds of memories, "couch" matching nothing left the name alone
+ * to choose among them (issue 24).
+ */
 function otherTerms(query: ProcessedQuery, entity: string): string[] {
   const own = new Set(entity.toLowerCase().split(/[^\p{L}\p{N}]+/u));
-  return query.terms.filter((t) => !own.has(t));
+  return query.terms.filter((t) => !own.has(t)).flatMap((t) => [t, ...(query.synonyms.get(t) ?? [])]);
 }
 
 const MAX_ENTITIES = 3;

@@ -11,6 +11,11 @@ export interface ProcessedQuery {
   terms: string[];
   /** Other forms of irregular verbs among the terms ("drawing" -> draw, drew, drawn), per term. */
   termForms: Map<string, string[]>;
+  /**
+   * Synonyms searched for terms that match no memory of the workspace ("couch" -> sofa), per term; also among
+   * `termForms`. Empty until unmatched.ts has counted the terms.
+   */
+  synonyms: Map<string, string[]>;
   /** Pairs of content words adjacent in the query ("support group"): phrase terms for the keyword arm. */
   phrases: string[];
   /** Names and quoted phrases, as written (e.g. "Dr. Seuss", "Caroline"): the entity arm's anchors. */
@@ -177,5 +182,5 @@ export function processQuery(text: string, now: Date): ProcessedQuery {
     const others = verbForms(term).filter((f) => !terms.includes(f));
     if (others.length > 0) termForms.set(term, others);
   }
-  return { text, terms, termForms, phrases, entities, windows };
+  return { text, terms, termForms, synonyms: new Map(), phrases, entities, windows };
 }

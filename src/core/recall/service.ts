@@ -272,7 +272,7 @@ export class RecallService {
       this.deps.queryEmbedder.embed(topicalQuery === null ? [queryText] : [queryText, topicalQuery]),
     );
     const embeddingMs = performance.now() - embeddingStarted;
-    const { query, synonyms } = await expanded;
+    const query = await expanded;
 
     const vectors: QueryVectors = { query: vector!, topical };
     const retrieved = await this.retrieve(workspaceId, query, vectors, options, intents.includes('entity'));
@@ -305,8 +305,7 @@ export class RecallService {
       ),
       intents,
     };
-    if (options.explain)
-      Object.assign(result, this.explain(retrieved, ordered, belowFloor, memories, options, synonyms));
+    if (options.explain) Object.assign(result, this.explain(retrieved, ordered, belowFloor, memories, options, query));
     this.cache.set(workspaceId, key, result, version);
     this.access.record(
       workspaceId,
@@ -805,7 +804,7 @@ export class RecallService {
     belowFloor: readonly Scored[],
     memories: RecalledMemory[],
     options: ResolvedOptions,
-    synonyms: ReadonlyMap<string, readonly string[]>,
+    { synonyms }: ProcessedQuery,
   ) {
     const ranksOf = armRanksOf(retrieved.results);
     // Rounded, and named as the wire names things (inWindow -> in_window).

@@ -4,18 +4,13 @@ import { MAX_SCORED_MATCHES } from './arms.js';
 import type { MatchCountCache } from './match-counts.js';
 import type { ProcessedQuery } from './query.js';
 
-/** The query as searched, and the synonyms searched for each word of it that matches nothing (`explain` shows them). */
-export interface WithSynonyms {
-  query: ProcessedQuery;
-  synonyms: ReadonlyMap<string, readonly string[]>;
-}
-
 /**
  * The query with synonyms for the words it asks with that match no memory of the workspace: a word that matches
  * nothing adds nothing to any keyword search, while a synonym that does ("couch" where the memories say "sofa") is
  * what the asker meant in the workspace's words. Each such word gets up to `most` of the synonyms of its most frequent
  * sense (text/synonyms.ts) that match at least one memory, as alternative forms: the keyword searches, BM25 and
- * coverage then count them as the word (as they count "drew" for "draw"). Words of the names and dates the query
+ * coverage then count them as the word (as they count "drew" for "draw"), and the entity arm searches them beside a
+ * name where it searches the word (query.ts `synonyms`). Words of the names and dates the query
  * names are left as they are. Words that match anything are never expanded: a thesaurus's other senses would
  * only add noise to words the workspace already answers (src/core/recall/README.md, "Words that match nothing").
  * "Matches" as the keyword arms count (storage's `keywordMatchCounts`): on PostgreSQL the workspace's memories, on
@@ -27,16 +22,15 @@ export async function withSynonymsForUnmatched(
   matchCounts: MatchCountCache,
   workspaceId: string,
   most: number,
-): Promise<WithSynonyms> {
-  const asIs = { query, synonyms: new Map<string, string[]>() };
-  if (most <= 0) return asIs;
+): Promise<ProcessedQuery> {
+  if (most <= 0) return query;
   const fixed = new Set(
     [...query.entities, ...query.windows.map((window) => window.text)].flatMap((text) =>
       text.toLowerCase().split(/[^\p{L}\p{N}]+/u),
     ),
   );
   const open = query.terms.filter((term) => !fixed.has(term) && synonymsOf(term).length > 0);
-  if (open.length === 0) return asIs;
+  if (open.length === 0) return query;
   const asked = (term: string): KeywordTerm => {
     const forms = query.termForms.get(term);
     return forms ? [term, ...forms] : term;
@@ -48,7 +42,7 @@ export async function withSynonymsForUnmatched(
     MAX_SCORED_MATCHES,
   );
   const unmatched = open.filter((_, i) => counts[i] === 0);
-  if (unmatched.length === 0) return asIs;
+  if (unmatched.length === 0) return query;
   const termForms = new Map(query.termForms);
   const synonyms = new Map<string, string[]>();
   await Promise.all(
@@ -65,5 +59,5 @@ export async function withSynonymsForUnmatched(
       synonyms.set(term, kept);
     }),
   );
-  return { query: { ...query, termForms }, synonyms };
+  return { ...query, termForms, synonyms };
 }
