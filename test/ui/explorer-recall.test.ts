@@ -75,6 +75,23 @@ describe('explorer: recall playground', () => {
     expectCleanConsole(watched);
   });
 
+  it('says which words no memory holds and the synonyms it searched instead', async () => {
+    await explorer.memd.workspaces.create({ id: 'furniture', name: 'Furniture' });
+    await explorer.memd.memories.create({
+      workspace_id: 'furniture',
+      content: 'The old couch stands in the meeting room.',
+    });
+    const watched = await explorer.open('/ui/w/furniture/recall');
+    const { page } = watched;
+    await page.getByLabel('Query').fill('Where is the sofa?');
+    await page.getByRole('button', { name: 'Recall', exact: true }).click();
+    await expect
+      .poll(() => page.locator('ol.results > li').first().getByRole('link').textContent())
+      .toBe('The old couch stands in the meeting room.');
+    await expect.poll(() => page.getByText('No memory holds “sofa” (searched as couch)').count()).toBe(1);
+    expectCleanConsole(watched);
+  });
+
   it('finds a memory written on the page by recall, from the screen links, and opens why it matched', async () => {
     await explorer.memd.workspaces.create({ id: 'written', name: 'Written' });
     await explorer.memd.memories.create({
