@@ -14,6 +14,6 @@ describe('synonymsOf', () => {
 
   it('gives nothing for a word the table does not hold', () => {
     expect(synonymsOf('qwzx')).toEqual([]);
-    expect(synonymsOf('Anouk')).toEqual([]);
+    expect(synonymsOf('eriksen')).toEqual([]);
   });
 });

@@ -18,6 +18,12 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => explorer?.stop());
 
+/** A workspace of its own holding one memory, for a test that must not see the others'. */
+const workspaceWith = async (id: string, content: string): Promise<void> => {
+  await explorer.memd.workspaces.create({ id, name: id });
+  await explorer.memd.memories.create({ workspace_id: id, content });
+};
+
 describe('explorer: recall playground', () => {
   it('finds a memory by recall, shows where each arm placed it, why it matched, and what was left out', async () => {
     const watched = await explorer.open('/ui/w/team/recall');
@@ -76,11 +82,7 @@ describe('explorer: recall playground', () => {
   });
 
   it('says which words no memory holds and the synonyms it searched instead', async () => {
-    await explorer.memd.workspaces.create({ id: 'furniture', name: 'Furniture' });
-    await explorer.memd.memories.create({
-      workspace_id: 'furniture',
-      content: 'The old couch stands in the meeting room.',
-    });
+    await workspaceWith('furniture', 'The old couch stands in the meeting room.');
     const watched = await explorer.open('/ui/w/furniture/recall');
     const { page } = watched;
     await page.getByLabel('Query').fill('Where is the sofa?');
@@ -93,11 +95,7 @@ describe('explorer: recall playground', () => {
   });
 
   it('finds a memory written on the page by recall, from the screen links, and opens why it matched', async () => {
-    await explorer.memd.workspaces.create({ id: 'written', name: 'Written' });
-    await explorer.memd.memories.create({
-      workspace_id: 'written',
-      content: 'The coffee machine on the third floor is broken.',
-    });
+    await workspaceWith('written', 'The coffee machine on the third floor is broken.');
     const watched = await explorer.open('/ui/w/written/memories');
     const { page } = watched;
     await page.getByText('Write a memory').click();

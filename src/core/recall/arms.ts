@@ -341,7 +341,8 @@ function phrasesWithinNames(query: ProcessedQuery): string[] {
 /**
  * Words of the query that are not part of the entity (what is asked about it), with the synonyms searched for those
  * that match no memory: beside a name matched by hundreds of memories, "couch" matching nothing left the name alone
- * to choose among them (issue 24).
+ * to choose among them (issue 24). Not the irregular verbs' other forms: searched here too, they cost a LoCoMo
+ * question (src/core/recall/README.md, "Words that match nothing").
  */
 function otherTerms(query: ProcessedQuery, entity: string): string[] {
   const own = new Set(entity.toLowerCase().split(/[^\p{L}\p{N}]+/u));
