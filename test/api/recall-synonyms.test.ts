@@ -46,6 +46,20 @@ describe('recall with a word the workspace never uses', () => {
     expect(answer.explanation!.synonyms).toEqual({ couch: ['sofa'] });
   });
 
+  it('searches a synonym that is an irregular verb in its other forms, as it searches the query’s own verbs', async () => {
+    const bought = 'Noor bought a copper kettle at the market.';
+    const sold = 'Noor sold a copper lamp at the market.';
+    const ws = await workspaceWith([sold, bought, 'Noor likes chess and origami.']);
+    const answer = await memd.memories.recall({
+      workspace_id: ws,
+      query: 'What did Noor purchase at the market?',
+      explain: true,
+    });
+    // "purchase" matches nothing; its synonym "buy" matches only as "bought".
+    expect(answer.explanation!.synonyms).toEqual({ purchase: ['buy'] });
+    expect(answer.memories[0]!.content).toBe(bought);
+  });
+
   // After the test above: SQLite counts a word across the database's workspaces, and this one writes "couch".
   it('leaves a word that matches a memory as it is', async () => {
     const couch = 'The old couch stands in the living room.';

@@ -15,7 +15,7 @@ import {
   scoredTerms,
   type KeywordEvidence,
 } from './keyword-score.js';
-import type { ProcessedQuery } from './query.js';
+import { type ProcessedQuery, synonymForms } from './query.js';
 import type { MatchCountCache } from './match-counts.js';
 import { words as textWords } from '../text/index.js';
 
@@ -346,7 +346,9 @@ function phrasesWithinNames(query: ProcessedQuery): string[] {
  */
 function otherTerms(query: ProcessedQuery, entity: string): string[] {
   const own = new Set(entity.toLowerCase().split(/[^\p{L}\p{N}]+/u));
-  return query.terms.filter((t) => !own.has(t)).flatMap((t) => [t, ...(query.synonyms.get(t) ?? [])]);
+  return query.terms
+    .filter((t) => !own.has(t))
+    .flatMap((t) => [t, ...(query.synonyms.get(t) ?? []).flatMap(synonymForms)]);
 }
 
 const MAX_ENTITIES = 3;

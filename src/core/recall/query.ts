@@ -155,6 +155,9 @@ function verbForms(term: string): string[] {
   return fromBase.length > 0 ? [base, ...fromBase] : [];
 }
 
+/** A synonym as it is searched: with its other verb forms, as the query's own words are ("buy" or "bought"). */
+export const synonymForms = (synonym: string): string[] => [synonym, ...verbForms(synonym)];
+
 export function processQuery(text: string, now: Date): ProcessedQuery {
   const quotedPhrases = [...text.matchAll(QUOTED)].map((m) => (m[1] ?? m[2] ?? '').trim()).filter(Boolean);
   const names = properNouns(text.replace(QUOTED, ' '));

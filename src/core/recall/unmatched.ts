@@ -2,13 +2,14 @@ import type { KeywordTerm } from '../../storage/types.js';
 import { synonymsOf } from '../text/synonyms.js';
 import { MAX_SCORED_MATCHES } from './arms.js';
 import type { MatchCountCache } from './match-counts.js';
-import type { ProcessedQuery } from './query.js';
+import { type ProcessedQuery, synonymForms } from './query.js';
 
 /**
  * The query with synonyms for the words it asks with that match no memory of the workspace: a word that matches
  * nothing adds nothing to any keyword search, while a synonym that does ("couch" where the memories say "sofa") is
  * what the asker meant in the workspace's words. Each such word gets up to `most` of the synonyms of its most frequent
- * sense (text/synonyms.ts) that match at least one memory, as alternative forms: the keyword searches, BM25 and
+ * sense (text/synonyms.ts) that match at least one memory, each with its other verb forms ("purchase" → buy, bought:
+ * a synonym found only in its past tense is still found), as alternative forms: the keyword searches, BM25 and
  * coverage then count them as the word (as they count "drew" for "draw"), and the entity arm searches them beside a
  * name where it searches the word (query.ts `synonyms`). Words of the names and dates the query
  * names are left as they are. Words that match anything are never expanded: a thesaurus's other senses would
@@ -50,12 +51,12 @@ export async function withSynonymsForUnmatched(
       const candidates = synonymsOf(term).filter((synonym) => !query.terms.includes(synonym));
       const found = await matchCounts.matchCounts(
         workspaceId,
-        candidates.map((synonym) => [synonym]),
+        candidates.map((synonym) => [synonymForms(synonym)]),
         MAX_SCORED_MATCHES,
       );
       const kept = candidates.filter((_, i) => found[i]! > 0).slice(0, most);
       if (kept.length === 0) return;
-      termForms.set(term, [...(termForms.get(term) ?? []), ...kept]);
+      termForms.set(term, [...new Set([...(termForms.get(term) ?? []), ...kept.flatMap(synonymForms)])]);
       synonyms.set(term, kept);
     }),
   );
