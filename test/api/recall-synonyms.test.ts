@@ -60,6 +60,19 @@ describe('recall with a word the workspace never uses', () => {
     expect(answer.memories[0]!.content).toBe(bought);
   });
 
+  it('searches a broader word where no synonym matches: what the word is a kind of', async () => {
+    const canoe = 'Noor keeps a green canoe in the boathouse.';
+    const ws = await workspaceWith([canoe, 'Noor keeps a bicycle in the shed.', 'Noor likes chess and origami.']);
+    const answer = await memd.memories.recall({
+      workspace_id: ws,
+      query: 'Where does Noor keep the kayak?',
+      explain: true,
+    });
+    // "kayak" has no synonym in its first sense; a kayak is a kind of canoe.
+    expect(answer.explanation!.synonyms).toEqual({ kayak: ['canoe'] });
+    expect(answer.memories[0]!.content).toBe(canoe);
+  });
+
   // After the test above: SQLite counts a word across the database's workspaces, and this one writes "couch".
   it('leaves a word that matches a memory as it is', async () => {
     const couch = 'The old couch stands in the living room.';

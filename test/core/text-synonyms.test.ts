@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { synonymsOf } from '../../src/core/text/synonyms.js';
+import { broaderOf, synonymsOf } from '../../src/core/text/synonyms.js';
 
 describe('synonymsOf', () => {
   it("gives a noun's synonyms in its most frequent sense", () => {
@@ -15,5 +15,18 @@ describe('synonymsOf', () => {
   it('gives nothing for a word the table does not hold', () => {
     expect(synonymsOf('qwzx')).toEqual([]);
     expect(synonymsOf('eriksen')).toEqual([]);
+  });
+});
+
+describe('broaderOf', () => {
+  it('gives what the most frequent sense is a kind of', () => {
+    expect(broaderOf('kayak')).toContain('canoe');
+    expect(broaderOf('urn')).toContain('vase');
+    expect(broaderOf('misplace')).toContain('lose');
+  });
+
+  it('finds an inflected word by its base form, and gives nothing for a word the table does not hold', () => {
+    expect(broaderOf('kayaks')).toContain('canoe');
+    expect(broaderOf('qwzx')).toEqual([]);
   });
 });

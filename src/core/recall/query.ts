@@ -12,8 +12,9 @@ export interface ProcessedQuery {
   /** Other forms of irregular verbs among the terms ("drawing" -> draw, drew, drawn), per term. */
   termForms: Map<string, string[]>;
   /**
-   * Synonyms searched for terms that match no memory of the workspace ("couch" -> sofa), per term; also among
-   * `termForms`. Empty until unmatched.ts has counted the terms.
+   * Synonyms searched for terms that match no memory of the workspace ("couch" -> sofa), or where none matches, the
+   * broader words they are a kind of ("kayak" -> canoe), per term; also among `termForms`. Empty until unmatched.ts
+   * has counted the terms.
    */
   synonyms: Map<string, string[]>;
   /** Pairs of content words adjacent in the query ("support group"): phrase terms for the keyword arm. */

@@ -1,5 +1,5 @@
 import type { KeywordTerm } from '../../storage/types.js';
-import { synonymsOf } from '../text/synonyms.js';
+import { broaderOf, synonymsOf } from '../text/synonyms.js';
 import { MAX_SCORED_MATCHES } from './arms.js';
 import type { MatchCountCache } from './match-counts.js';
 import { type ProcessedQuery, synonymForms } from './query.js';
@@ -9,7 +9,8 @@ import { type ProcessedQuery, synonymForms } from './query.js';
  * nothing adds nothing to any keyword search, while a synonym that does ("couch" where the memories say "sofa") is
  * what the asker meant in the workspace's words. Each such word gets up to `most` of the synonyms of its most frequent
  * sense (text/synonyms.ts) that match at least one memory, each with its other verb forms ("purchase" → buy, bought:
- * a synonym found only in its past tense is still found), as alternative forms: the keyword searches, BM25 and
+ * a synonym found only in its past tense is still found), or, where none does, up to `most` of the broader words
+ * that sense is a kind of ("kayak" → canoe: a kayak is one), as alternative forms: the keyword searches, BM25 and
  * coverage then count them as the word (as they count "drew" for "draw"), and the entity arm searches them beside a
  * name where it searches the word (query.ts `synonyms`). Words of the names and dates the query
  * names are left as they are. Words that match anything are never expanded: a thesaurus's other senses would
@@ -30,7 +31,9 @@ export async function withSynonymsForUnmatched(
       text.toLowerCase().split(/[^\p{L}\p{N}]+/u),
     ),
   );
-  const open = query.terms.filter((term) => !fixed.has(term) && synonymsOf(term).length > 0);
+  const open = query.terms.filter(
+    (term) => !fixed.has(term) && (synonymsOf(term).length > 0 || broaderOf(term).length > 0),
+  );
   if (open.length === 0) return query;
   const asked = (term: string): KeywordTerm => {
     const forms = query.termForms.get(term);
@@ -46,15 +49,21 @@ export async function withSynonymsForUnmatched(
   if (unmatched.length === 0) return query;
   const termForms = new Map(query.termForms);
   const synonyms = new Map<string, string[]>();
+  /** Up to `most` of these words that match a memory of the workspace (with their verb forms), in their order. */
+  const matching = async (words: readonly string[]): Promise<string[]> => {
+    const candidates = words.filter((word) => !query.terms.includes(word));
+    const found = await matchCounts.matchCounts(
+      workspaceId,
+      candidates.map((word) => [synonymForms(word)]),
+      MAX_SCORED_MATCHES,
+    );
+    return candidates.filter((_, i) => found[i]! > 0).slice(0, most);
+  };
   await Promise.all(
     unmatched.map(async (term) => {
-      const candidates = synonymsOf(term).filter((synonym) => !query.terms.includes(synonym));
-      const found = await matchCounts.matchCounts(
-        workspaceId,
-        candidates.map((synonym) => [synonymForms(synonym)]),
-        MAX_SCORED_MATCHES,
-      );
-      const kept = candidates.filter((_, i) => found[i]! > 0).slice(0, most);
+      // A broader word only where no synonym is found: "kayak" matching nothing is asked as canoe, a kind it is.
+      let kept = await matching(synonymsOf(term));
+      if (kept.length === 0) kept = await matching(broaderOf(term));
       if (kept.length === 0) return;
       termForms.set(term, [...new Set([...(termForms.get(term) ?? []), ...kept.flatMap(synonymForms)])]);
       synonyms.set(term, kept);

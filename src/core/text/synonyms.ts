@@ -18,23 +18,28 @@ const BASE_FORMS: ReadonlyArray<readonly [suffix: string, replacement: string]> 
   ['ing', 'e'],
 ];
 
-let table: ReadonlyMap<string, readonly string[]> | undefined;
+/** A word's entry: the other words of its most frequent sense, and the words of what that sense is a kind of. */
+interface Entry {
+  synonyms: readonly string[];
+  broader: readonly string[];
+}
 
-function load(): ReadonlyMap<string, readonly string[]> {
-  const map = new Map<string, readonly string[]>();
+const NO_ENTRY: Entry = { synonyms: [], broader: [] };
+
+let table: ReadonlyMap<string, Entry> | undefined;
+
+function load(): ReadonlyMap<string, Entry> {
+  const map = new Map<string, Entry>();
+  const list = (column: string | undefined) => (column ? column.split(' ') : []);
   for (const line of readFileSync(SYNONYMS_FILE, 'utf8').split('\n')) {
-    const tab = line.indexOf('\t');
-    if (tab > 0) map.set(line.slice(0, tab), line.slice(tab + 1).split(' '));
+    const [word, synonyms, broader] = line.split('\t');
+    if (word) map.set(word, { synonyms: list(synonyms), broader: list(broader) });
   }
   return map;
 }
 
-/**
- * Synonyms of a lower-cased noun or verb in its most frequent sense (WordNet 3.1, assets/synonyms/): "couch" → sofa,
- * lounge; "try" → seek, attempt, essay, assay. Empty when the word (or its base form) is not in the table. The table
- * (about 1 MB) is read on first use.
- */
-export function synonymsOf(word: string): readonly string[] {
+/** The entry of a lower-cased word, or of its base form ("couches" → couch, "tried" → try). */
+function entryOf(word: string): Entry {
   table ??= load();
   const found = table.get(word);
   if (found) return found;
@@ -44,5 +49,18 @@ export function synonymsOf(word: string): readonly string[] {
       if (base) return base;
     }
   }
-  return [];
+  return NO_ENTRY;
 }
+
+/**
+ * Synonyms of a lower-cased noun or verb in its most frequent sense (WordNet 3.1, assets/synonyms/): "couch" → sofa,
+ * lounge; "try" → seek, attempt, essay, assay. Empty when the word (or its base form) is not in the table. The table
+ * (about 2 MB) is read on first use.
+ */
+export const synonymsOf = (word: string): readonly string[] => entryOf(word).synonyms;
+
+/**
+ * Broader words for a lower-cased noun or verb: what its most frequent sense is a kind of (WordNet's hypernyms):
+ * "kayak" → canoe, boat; "urn" → vase. Empty when the table holds none.
+ */
+export const broaderOf = (word: string): readonly string[] => entryOf(word).broader;

@@ -140,7 +140,7 @@ const RecallExplanation = Type.Object(
     candidates: Type.Integer({ description: 'distinct candidates the arms proposed, before filters and the floor' }),
     synonyms: Type.Record(Type.String(), Type.Array(Type.String()), {
       description:
-        'words of the query that match no memory of the workspace, each with the synonyms (of its most frequent sense) searched in its place',
+        'words of the query that match no memory of the workspace, each with the synonyms (of its most frequent sense) searched in its place, or where none matches, the broader words it is a kind of',
     }),
     left_out: Type.Array(
       Type.Object({

@@ -8997,7 +8997,7 @@ export interface components {
             recency_weight: number;
             /** @description distinct candidates the arms proposed, before filters and the floor */
             candidates: number;
-            /** @description words of the query that match no memory of the workspace, each with the synonyms (of its most frequent sense) searched in its place */
+            /** @description words of the query that match no memory of the workspace, each with the synonyms (of its most frequent sense) searched in its place, or where none matches, the broader words it is a kind of */
             synonyms: {
                 [key: string]: string[];
             };
