@@ -46,31 +46,29 @@ describe('recall with a word the workspace never uses', () => {
     expect(answer.explanation!.synonyms).toEqual({ couch: ['sofa'] });
   });
 
-  it('searches a synonym that is an irregular verb in its other forms, as it searches the query’s own verbs', async () => {
-    const bought = 'Noor bought a copper kettle at the market.';
-    const sold = 'Noor sold a copper lamp at the market.';
-    const ws = await workspaceWith([sold, bought, 'Noor likes chess and origami.']);
-    const answer = await memd.memories.recall({
-      workspace_id: ws,
+  // Each: the memory to find first, the others beside it, the question, and what is searched for its unmatched word.
+  it.each([
+    {
+      // "purchase" matches nothing; its synonym "buy" matches only as "bought".
+      why: 'a synonym that is an irregular verb, in its other forms as the query’s own verbs are',
+      found: 'Noor bought a copper kettle at the market.',
+      others: ['Noor sold a copper lamp at the market.', 'Noor likes chess and origami.'],
       query: 'What did Noor purchase at the market?',
-      explain: true,
-    });
-    // "purchase" matches nothing; its synonym "buy" matches only as "bought".
-    expect(answer.explanation!.synonyms).toEqual({ purchase: ['buy'] });
-    expect(answer.memories[0]!.content).toBe(bought);
-  });
-
-  it('searches a broader word where no synonym matches: what the word is a kind of', async () => {
-    const canoe = 'Noor keeps a green canoe in the boathouse.';
-    const ws = await workspaceWith([canoe, 'Noor keeps a bicycle in the shed.', 'Noor likes chess and origami.']);
-    const answer = await memd.memories.recall({
-      workspace_id: ws,
+      searched: { purchase: ['buy'] },
+    },
+    {
+      // "kayak" has no synonym in its first sense; a kayak is a kind of canoe.
+      why: 'a broader word where no synonym matches: what the word is a kind of',
+      found: 'Noor keeps a green canoe in the boathouse.',
+      others: ['Noor keeps a bicycle in the shed.', 'Noor likes chess and origami.'],
       query: 'Where does Noor keep the kayak?',
-      explain: true,
-    });
-    // "kayak" has no synonym in its first sense; a kayak is a kind of canoe.
-    expect(answer.explanation!.synonyms).toEqual({ kayak: ['canoe'] });
-    expect(answer.memories[0]!.content).toBe(canoe);
+      searched: { kayak: ['canoe'] },
+    },
+  ])('searches $why', async ({ found, others, query, searched }) => {
+    const ws = await workspaceWith([...others, found]);
+    const answer = await memd.memories.recall({ workspace_id: ws, query, explain: true });
+    expect(answer.explanation!.synonyms).toEqual(searched);
+    expect(answer.memories[0]!.content).toBe(found);
   });
 
   // After the test above: SQLite counts a word across the database's workspaces, and this one writes "couch".
