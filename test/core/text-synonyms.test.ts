@@ -10,6 +10,9 @@ describe('synonymsOf', () => {
   it('finds an inflected word by its base form', () => {
     expect(synonymsOf('couches')).toContain('sofa');
     expect(synonymsOf('purchased')).toContain('buy');
+    // "accused" and "bicycling" are words of the table themselves, with broader words but no synonyms.
+    expect(synonymsOf('accused')).toContain('impeach');
+    expect(synonymsOf('bicycling')).toContain('bike');
   });
 
   it('gives nothing for a word the table does not hold', () => {

@@ -341,8 +341,9 @@ function phrasesWithinNames(query: ProcessedQuery): string[] {
 /**
  * Words of the query that are not part of the entity (what is asked about it), with the synonyms searched for those
  * that match no memory: beside a name matched by hundreds of memories, "couch" matching nothing left the name alone
- * to choose among them (issue 24). Not the irregular verbs' other forms: searched here too, they cost a LoCoMo
- * question (src/core/recall/README.md, "Words that match nothing").
+ * to choose among them (issue 24). A synonym goes with its other verb forms ("buy", "bought"); the query's own words
+ * do not: searched here too, their verb forms cost a LoCoMo question (src/core/recall/README.md, "Words that match
+ * nothing"), and a synonym is searched only for a word that found nothing.
  */
 function otherTerms(query: ProcessedQuery, entity: string): string[] {
   const own = new Set(entity.toLowerCase().split(/[^\p{L}\p{N}]+/u));

@@ -24,8 +24,6 @@ interface Entry {
   broader: readonly string[];
 }
 
-const NO_ENTRY: Entry = { synonyms: [], broader: [] };
-
 let table: ReadonlyMap<string, Entry> | undefined;
 
 function load(): ReadonlyMap<string, Entry> {
@@ -38,18 +36,21 @@ function load(): ReadonlyMap<string, Entry> {
   return map;
 }
 
-/** The entry of a lower-cased word, or of its base form ("couches" → couch, "tried" → try). */
-function entryOf(word: string): Entry {
+/**
+ * A column of the table for a lower-cased word: its own list, or where that is empty, its base form's ("couches" →
+ * couch, "accused" → accuse; "accused" is a word of its own, with broader words but no synonyms).
+ */
+function lookup(word: string, column: keyof Entry): readonly string[] {
   table ??= load();
-  const found = table.get(word);
-  if (found) return found;
+  const own = table.get(word)?.[column];
+  if (own && own.length > 0) return own;
   for (const [suffix, replacement] of BASE_FORMS) {
     if (word.length > suffix.length + 2 && word.endsWith(suffix)) {
-      const base = table.get(word.slice(0, -suffix.length) + replacement);
-      if (base) return base;
+      const base = table.get(word.slice(0, -suffix.length) + replacement)?.[column];
+      if (base && base.length > 0) return base;
     }
   }
-  return NO_ENTRY;
+  return [];
 }
 
 /**
@@ -57,10 +58,10 @@ function entryOf(word: string): Entry {
  * lounge; "try" → seek, attempt, essay, assay. Empty when the word (or its base form) is not in the table. The table
  * (about 2 MB) is read on first use.
  */
-export const synonymsOf = (word: string): readonly string[] => entryOf(word).synonyms;
+export const synonymsOf = (word: string): readonly string[] => lookup(word, 'synonyms');
 
 /**
  * Broader words for a lower-cased noun or verb: what its most frequent sense is a kind of (WordNet's hypernyms):
  * "kayak" → canoe, boat; "urn" → vase. Empty when the table holds none.
  */
-export const broaderOf = (word: string): readonly string[] => entryOf(word).broader;
+export const broaderOf = (word: string): readonly string[] => lookup(word, 'broader');
