@@ -71,7 +71,7 @@ describe('recall with a word the workspace never uses', () => {
     expect(answer.memories[0]!.content).toBe(found);
   });
 
-  // After the test above: SQLite counts a word across the database's workspaces, and this one writes "couch".
+  // After the first test: SQLite counts a word across the database's workspaces, and this one writes "couch".
   it('leaves a word that matches a memory as it is', async () => {
     const couch = 'The old couch stands in the living room.';
     const ws = await workspaceWith([SOFA, couch, ...OTHERS]);
