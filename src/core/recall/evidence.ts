@@ -97,9 +97,19 @@ export const relevanceOf = (similarity: number, coverage: number): number =>
 const SUBJECT_WORDS = 4;
 
 /**
+ * When or where a memory's event happened, set before its subject ("On 8 September 2019, Anouk Holm tested …", "In
+ * Montreal, …"): a short phrase opening with on, in or at and closed by a comma. The subject position starts after
+ * it. Without this a person's dated memories were never about them and their undated ones always were: at a million
+ * memories of issue 24's corpus the one memory a paraphrased question asked about ranked below the person's short
+ * "likes chess and knitting" ones (BENCHMARKS.md, "a dated memory is about its subject").
+ */
+const LEADING_SETTING = /^(?:on|in|at)\s[^,]{1,30},\s*/iu;
+
+/**
  * Whether a memory is about one of the entities rather than merely naming it: the entity is its `subject_id`, or
- * opens its text. "Gina: the store is doing great" is about Gina; "Jon: Hey Gina! …" mentions her. The names are
- * stemmed once; the returned function is applied to every candidate of a recall.
+ * opens its text, after a leading time or place ("On 8 May, Gina …"). "Gina: the store is doing great" is about Gina;
+ * "Jon: Hey Gina! …" mentions her. The names are stemmed once; the returned function is applied to every candidate
+ * of a recall.
  */
 export function aboutAny(
   entities: readonly string[],
@@ -109,7 +119,7 @@ export function aboutAny(
   const longest = Math.max(...names.map((name) => name.length));
   return (memory) => {
     const subject = memory.subject_id === null ? null : tokens(memory.subject_id).map(stem).join(' ');
-    const opening = textStems(memory.content).slice(0, SUBJECT_WORDS + longest - 1);
+    const opening = textStems(memory.content.replace(LEADING_SETTING, '')).slice(0, SUBJECT_WORDS + longest - 1);
     return names.some((name) => {
       if (subject === name.join(' ')) return true;
       const window = opening.slice(0, SUBJECT_WORDS + name.length - 1);

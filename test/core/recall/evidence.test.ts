@@ -95,6 +95,15 @@ describe('aboutAny', () => {
     expect(aboutAny(['Anouk Holm'])(memory('Yesterday Anouk Holm tested a necklace'))).toBe(true);
   });
 
+  it('holds when the entity opens the text after when or where it happened', () => {
+    const holm = aboutAny(['Anouk Holm']);
+    expect(holm(memory('On 8 September 2019, Anouk Holm tested a tiny necklace in Montreal.'))).toBe(true);
+    expect(holm(memory('In Montreal, Anouk Holm tested a necklace'))).toBe(true);
+    expect(holm(memory('On 8 September 2019, Jon told Mia and Sam that Anouk Holm won'))).toBe(false);
+    // Only a short phrase is a setting (at most 30 characters before the comma), not a longer opening clause.
+    expect(holm(memory('In the very last days of a long summer, Anouk Holm won'))).toBe(false);
+  });
+
   it('does not hold when the entity is named only further into the text, or only in part', () => {
     expect(aboutAny(['Gina'])(memory('Jon told Mia and Sam that Gina won'))).toBe(false);
     expect(aboutAny(['Anouk Holm'])(memory('Anouk tested a necklace'))).toBe(false);
