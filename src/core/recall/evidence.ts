@@ -57,12 +57,16 @@ const textStems = cachedTextStems(stem);
 const NONE: readonly number[] = [];
 
 /**
- * Share of the query's terms (lower-cased content words) a text contains, in any of their forms, 0..1. The terms
- * are stemmed once; the returned function is applied to every candidate of a recall.
+ * Share of the query's terms (lower-cased content words) a text contains, in any of their forms, 0..1. The words of
+ * a name of several words (`names`, the entities the query names) count only together: "Sunniva Merriweather works
+ * as a baker in Inverness" holds no part of "Sunniva Ostrowski" (issue 22: such partial names, each of them as near
+ * the cut as the next, made the two backends' tenth places differ; BENCHMARKS.md "a dated memory is about its
+ * subject"). The terms are stemmed once; the returned function is applied to every candidate of a recall.
  */
 export function termCoverage(
   terms: readonly string[],
   forms: ReadonlyMap<string, readonly string[]> = new Map(),
+  names: readonly string[] = [],
 ): (text: string) => number {
   // Each stem says which terms it stands for: a text is read once, with no set of its own words built.
   if (terms.length === 0) return () => 0;
@@ -71,9 +75,14 @@ export function termCoverage(
     for (const s of new Set([term, ...(forms.get(term) ?? [])].map(stem)))
       termsOfStem.set(s, [...(termsOfStem.get(s) ?? []), i]);
   });
+  const wholeNames = names
+    .map((name) => tokens(name).map((word) => terms.indexOf(word)))
+    .filter((indexes) => indexes.length > 1)
+    .map((indexes) => indexes.filter((i) => i >= 0));
   return (text) => {
     const found = new Set<number>();
     for (const s of textStems(text)) for (const i of termsOfStem.get(s) ?? NONE) found.add(i);
+    for (const name of wholeNames) if (!name.every((i) => found.has(i))) for (const i of name) found.delete(i);
     return found.size / terms.length;
   };
 }

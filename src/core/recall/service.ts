@@ -500,7 +500,7 @@ export class RecallService {
       similarity: searched,
     });
     const ids = [...memories.keys()];
-    const coverageOf = termCoverage(query.terms, query.termForms);
+    const coverageOf = termCoverage(query.terms, query.termForms, query.entities);
     const coverage = new Map(ids.map((id) => [id, coverageOf(memories.get(id)!.content)]));
     // What the query asks about the entities it names ranks only where no candidate holds every word of the query:
     // there words decide, and a nearer topical vector of a memory missing a word must not outrank one holding them

@@ -57,6 +57,18 @@ describe('termCoverage', () => {
     expect(termCoverage(['book', 'lake'])('books, books and more books')).toBe(0.5);
   });
 
+  it("counts a name's words only together, a one-word name as any word", () => {
+    const coverage = termCoverage(['sunniva', 'ostrowski', 'umbrella', 'inverness'], new Map(), [
+      'Sunniva Ostrowski',
+      'Inverness',
+    ]);
+    expect(coverage('Sunniva Ostrowski repaired an umbrella in Inverness')).toBe(1);
+    expect(coverage('Sunniva Merriweather works as a baker in Inverness')).toBe(0.25);
+    expect(coverage('Ostrowski said so')).toBe(0);
+    // Words of a name that are not terms of the query (a stop word) need not be held.
+    expect(termCoverage(['four', 'seasons'], new Map(), ['The Four Seasons'])('four seasons pizza')).toBe(1);
+  });
+
   it('matches a term by the other forms it is given (an irregular verb)', () => {
     expect(termCoverage(['buy'])('She bought a bicycle')).toBe(0);
     expect(termCoverage(['buy'], new Map([['buy', ['bought']]]))('She bought a bicycle')).toBe(1);
