@@ -51,7 +51,10 @@ export interface RecallExplanation {
   recency_weight: number;
   /** Distinct candidates the arms proposed (before filters and the floor). */
   candidates: number;
-  /** Words of the query that match no memory, and the synonyms (or broader words) searched in their place (unmatched.ts). */
+  /**
+   * Words of the query that match no memory, and the synonyms (or broader words) searched in their place
+   * (unmatched.ts).
+   */
   synonyms: Record<string, string[]>;
   /** The best left-out candidates of each reason, at most LEFT_OUT_PER_REASON of each. */
   left_out: LeftOut[];
