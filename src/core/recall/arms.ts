@@ -57,7 +57,7 @@ export async function keywordEvidence(
   query: ProcessedQuery,
 ): Promise<KeywordEvidence> {
   const terms = scoredTerms(query);
-  if (terms.length === 0) return { terms, idf: [] };
+  if (terms.length === 0) return { terms, idf: [], matches: [] };
   const [documents, matches] = await Promise.all([
     matchCounts.documentCount(workspaceId),
     matchCounts.matchCounts(
@@ -66,7 +66,7 @@ export async function keywordEvidence(
       MAX_SCORED_MATCHES,
     ),
   ]);
-  return { terms, idf: matches.map((m) => inverseDocumentFrequency(m, documents)) };
+  return { terms, idf: matches.map((m) => inverseDocumentFrequency(m, documents)), matches };
 }
 
 /**

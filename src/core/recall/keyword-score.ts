@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { stemmer } from 'stemmer';
 import type { KeywordTerm } from '../../storage/types.js';
-import { cachedTextStems } from './evidence.js';
+import { cachedTextStems, tokens } from './evidence.js';
 import type { ProcessedQuery } from './query.js';
 
 /**
@@ -100,6 +100,8 @@ export function bm25Scores(terms: readonly ScoredTerm[], idf: readonly number[],
 export interface KeywordEvidence {
   terms: readonly ScoredTerm[];
   idf: readonly number[];
+  /** How many memories each term matches (counted up to a cap). */
+  matches: readonly number[];
 }
 
 /** BM25 of each text under this recall's keyword evidence. */
@@ -120,4 +122,25 @@ export function holdsEveryWord(query: ProcessedQuery): (text: string) => boolean
     const stems = new Set(textStems(text));
     return words.every((forms) => [...forms].some((s) => stems.has(s)));
   };
+}
+
+/**
+ * Share of the query's keyword weight (the idf of its scored terms that match a memory) carried by terms made only of
+ * the words of the names it asks about (`entities`): near 1 where a rare name is most of what the query says ("When
+ * did Teodor Yamada keep a couch?" among a million memories, where the name is in a hundred of them and "couch" in
+ * none), low where the name is in half the workspace (a speaker of a conversation), 0 where the query names no one.
+ * Terms that match nothing weigh the most and score nothing, so they are left out.
+ */
+export function namesShare(evidence: KeywordEvidence, entities: readonly string[]): number {
+  const nameStems = new Set(entities.flatMap((entity) => tokens(entity).map(porter)));
+  if (nameStems.size === 0) return 0;
+  let total = 0;
+  let ofNames = 0;
+  evidence.terms.forEach((term, i) => {
+    if ((evidence.matches[i] ?? 0) === 0) return;
+    const weight = evidence.idf[i] ?? 0;
+    total += weight;
+    if (term.words.every((forms) => [...forms].some((form) => nameStems.has(form)))) ofNames += weight;
+  });
+  return total > 0 ? ofNames / total : 0;
 }

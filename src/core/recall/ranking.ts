@@ -19,6 +19,11 @@ export interface RankingFeatures {
   /** Share of the query's words the memory contains. */
   coverage: number;
   /**
+   * For a memory of someone the query names, where the names are most of its keyword weight: the share of the query's
+   * words that match no memory whose synonyms the memory holds (unmatched.ts `heldSynonyms`); else 0.
+   */
+  synonym: number;
+  /**
    * 1 when the memory contains every word of a query of two words or more. Keyword scores and coverage grade
    * matches, but a memory missing one word of four kept 0.75 of the coverage and, being shorter, as much BM25,
    * so opening with the name asked about, a slightly closer vector and a better rank in the arms put it first

@@ -47,7 +47,7 @@ import {
 } from './fusion.js';
 import { holdsEveryWord, keywordScoresOf, type KeywordEvidence } from './keyword-score.js';
 import { topicalText } from './topical.js';
-import { withSynonymsForUnmatched } from './unmatched.js';
+import { heldSynonyms, withSynonymsForUnmatched } from './unmatched.js';
 import { CONTEXT_DISTANCE_DECAY, rankingScorer, type RankingFeatures, type RankingWeights } from './ranking.js';
 import { expand, graphArm, NOT_KNOWLEDGE_LINKS } from './graph.js';
 import { classifyIntent } from './intent.js';
@@ -98,6 +98,7 @@ export const DEFAULT_TUNING: RecallTuning = {
     topical: 3,
     fact: 0.25,
     coverage: 1,
+    synonym: 1,
     complete: 1,
     keywordContext: 0.5,
     fused: 0.8,
@@ -524,6 +525,7 @@ export class RecallService {
     const keyword = new Map(
       ids.map((id, i) => [id, bestKeyword > 0 ? (bm25[i]! / bestKeyword) * Math.sqrt(coverage.get(id)!) : 0]),
     );
+    const synonymOf = heldSynonyms(query, await evidence);
     const isAbout = aboutAny(query.entities);
     const rankingScore = rankingScorer(ranking);
     const maxFused = arms.reduce((total, arm) => total + weights[arm], 0) / (RRF_K + 1);
@@ -575,6 +577,7 @@ export class RecallService {
         topical: topicalRanks && embeddings.has(id) ? cosine(topical, embeddings.get(id)!) : 0,
         fact,
         coverage: coverage.get(id)!,
+        synonym: synonymOf(memory.content),
         complete: query.terms.length >= 2 && coverage.get(id)! === 1 ? 1 : 0,
         keywordContext: 0, // below, once the turns around are read
         fused:

@@ -1,6 +1,8 @@
 import type { KeywordTerm } from '../../storage/types.js';
 import { broaderOf, synonymsOf } from '../text/synonyms.js';
 import { MAX_SCORED_MATCHES } from './arms.js';
+import { termCoverage, tokens } from './evidence.js';
+import { type KeywordEvidence, namesShare } from './keyword-score.js';
 import type { MatchCountCache } from './match-counts.js';
 import { type ProcessedQuery, synonymForms } from './query.js';
 
@@ -70,4 +72,32 @@ export async function withSynonymsForUnmatched(
     }),
   );
   return { ...query, termForms, synonyms };
+}
+
+/**
+ * Above this share of the query's keyword weight (`namesShare`), the names it asks about are most of what it says.
+ * Measured, not fitted: the scale corpus's paraphrases at a million memories sit at 0.63-0.77, the questions of the
+ * LoCoMo dev conversations that get synonyms at 0.41 or below (their names are speakers, in half the turns).
+ */
+const NAMES_DOMINATE = 0.5;
+
+/**
+ * The `synonym` ranking feature of a recall (ranking.ts): for a memory of someone the query names (it holds every
+ * word of one of the names), the share of the query's words that match nothing in the workspace whose synonyms it
+ * holds (`withSynonymsForUnmatched`), where those names carry over half of the query's keyword weight; 0 for every
+ * other memory, and for every memory of a query with no synonyms searched or no such name.
+ *
+ * Where a name is in a hundred memories (a person among a million), each of them holds the name, which is most of the
+ * query's evidence; BM25's length normalisation and vector similarity then put the person's shortest memories first,
+ * and the one asked about ("When did Teodor Yamada keep a couch?" → "On 10 June 2018, Teodor Yamada stored a
+ * antique sofa …") is told apart only by the synonym it holds. Where names weigh little (LoCoMo's speakers) the
+ * query's other words decide as before: there a word matching nothing is as often a typo or a rare word whose
+ * thesaurus synonym is off ("father" → get, "desert" → leave), and this feature cost a question wherever it applied
+ * (src/core/recall/README.md, "Words that match nothing").
+ */
+export function heldSynonyms(query: ProcessedQuery, evidence: KeywordEvidence): (text: string) => number {
+  if (query.synonyms.size === 0 || namesShare(evidence, query.entities) <= NAMES_DOMINATE) return () => 0;
+  const holdsSynonyms = termCoverage([...query.synonyms.keys()], query.termForms);
+  const holdsName = query.entities.map((entity) => termCoverage(tokens(entity)));
+  return (text) => (holdsName.some((held) => held(text) === 1) ? holdsSynonyms(text) : 0);
 }

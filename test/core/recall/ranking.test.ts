@@ -7,6 +7,7 @@ const ZERO: RankingFeatures = {
   similarity: 0,
   fact: 0,
   coverage: 0,
+  synonym: 0,
   keywordContext: 0,
   fused: 0,
   about: 0,
