@@ -92,8 +92,8 @@ const NAMES_DOMINATE = 0.5;
  * and the one asked about ("When did Teodor Yamada keep a couch?" → "On 10 June 2018, Teodor Yamada stored a
  * antique sofa …") is told apart only by the synonym it holds. Where names weigh little (LoCoMo's speakers) the
  * query's other words decide as before: there a word matching nothing is as often a typo or a rare word whose
- * thesaurus synonym is off ("father" → get, "desert" → leave), and this feature cost a question wherever it applied
- * (src/core/recall/README.md, "Words that match nothing").
+ * thesaurus synonym is off ("father" → get, "desert" → leave), and without the condition on names this feature cost a
+ * LoCoMo question in every form measured (src/core/recall/README.md, "The synonym a memory of the person holds").
  */
 export function heldSynonyms(query: ProcessedQuery, evidence: KeywordEvidence): (text: string) => number {
   if (query.synonyms.size === 0 || namesShare(evidence, query.entities) <= NAMES_DOMINATE) return () => 0;

@@ -116,7 +116,7 @@ const ResultExplanation = Type.Object(
     features: Nullable(
       Type.Record(Type.String(), Type.Number(), {
         description:
-          'ranking features, each 0..1 (keyword, similarity, topical, fact, coverage, complete, keyword_context, fused, about, in_window); null unless found by search',
+          'ranking features, each 0..1 (keyword, similarity, topical, fact, coverage, synonym, complete, keyword_context, fused, about, in_window); null unless found by search',
       }),
     ),
     boosts: Nullable(

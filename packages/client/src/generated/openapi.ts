@@ -9028,7 +9028,7 @@ export interface components {
             arm_ranks: {
                 [key: string]: number;
             };
-            /** @description ranking features, each 0..1 (keyword, similarity, topical, fact, coverage, complete, keyword_context, fused, about, in_window); null unless found by search */
+            /** @description ranking features, each 0..1 (keyword, similarity, topical, fact, coverage, synonym, complete, keyword_context, fused, about, in_window); null unless found by search */
             features: {
                 [key: string]: number;
             } | null;
