@@ -15,12 +15,13 @@
  * PARITY_EXACT=1 replaces the dense search of both with one exact scan over the stored vectors (the same code for
  * both; about 100 ms a question at 100,000 memories): what is left is the parity of everything recall does with the
  * searches' answers, and the difference to the normal run is what the two approximate indexes (usearch, pgvector's
- * HNSW) contribute by proposing different neighbours.
+ * HNSW) contribute by proposing different neighbours. PARITY_EXACT=sqlite (or postgres) replaces that backend's only:
+ * how far the other backend's index alone moves the ten.
  *
  * Environment: PARITY_SIZE (100000), PARITY_QUESTIONS (100 a kind), PARITY_EMBEDDER (hash; `local` is the default
  * model of a server), PARITY_PG_URL (a PostgreSQL server with pgvector; unset: bench/postgres.ts),
  * PARITY_DIR (/tmp/memd-bench-parity), PARITY_KEEP=1 (ask again what an earlier run wrote at this size and embedder),
- * PARITY_EXACT=1, PARITY_SHOW_DIFF (print this many questions whose top 10 differ), PARITY_TUNING (JSON merged over
+ * PARITY_EXACT (1, sqlite or postgres), PARITY_SHOW_DIFF (print this many questions whose top 10 differ), PARITY_TUNING (JSON merged over
  * the recall tuning of both, e.g. `{"keywordOverfetch":8}`), PARITY_EF_SEARCH (PostgreSQL's MEMD_DATABASE_EF_SEARCH),
  * PARITY_PASSES (1; more asks every question again that many times in all, alternating the backends, and prints each
  * pass's engine latencies: the first pass counts every keyword anew, later ones mostly find the counts cached).
@@ -43,7 +44,11 @@ const PER_KIND = Number(process.env.PARITY_QUESTIONS ?? 100);
 const EMBEDDER = process.env.PARITY_EMBEDDER ?? 'hash';
 const ROOT = process.env.PARITY_DIR ?? '/tmp/memd-bench-parity';
 const KEEP = process.env.PARITY_KEEP === '1';
-const EXACT = process.env.PARITY_EXACT === '1';
+/** The backends whose dense search is replaced by an exact scan (PARITY_EXACT: 1 for both, or one backend's name). */
+const EXACT: readonly string[] =
+  process.env.PARITY_EXACT === '1'
+    ? ['sqlite', 'postgres']
+    : (process.env.PARITY_EXACT ?? '').split(',').filter(Boolean);
 const SHOW_DIFF = Number(process.env.PARITY_SHOW_DIFF ?? 0);
 const PASSES = Number(process.env.PARITY_PASSES ?? 1);
 const TUNING = process.env.PARITY_TUNING ? (JSON.parse(process.env.PARITY_TUNING) as TuningOverride) : null;
@@ -155,8 +160,8 @@ async function storedVectors(backend: BackendName): Promise<{ ids: string[]; vec
   };
 }
 
-if (EXACT) {
-  for (const backend of BACKENDS) {
+for (const backend of BACKENDS) {
+  if (EXACT.includes(backend)) {
     const { ids, vectors } = await storedVectors(backend);
     const memories = apps[backend].services.storage.memories;
     const approximate = memories.vectorSearch.bind(memories);
@@ -213,7 +218,7 @@ const of = (backend: BackendName, kind: (typeof kinds)[number]) =>
 const share = (n: number, of: number) => (of === 0 ? '—' : (n / of).toFixed(3));
 log('');
 log(
-  `${corpus.questions.length} questions (${PER_KIND} a kind), limit 10${EXACT ? ', exact dense search on both' : ''}; load ${loadAverages()}`,
+  `${corpus.questions.length} questions (${PER_KIND} a kind), limit 10${EXACT.length > 0 ? `, exact dense search on ${EXACT.join(' and ')}` : ''}; load ${loadAverages()}`,
 );
 log('| kind | SQLite hit@1 / @5 / @10 | PostgreSQL hit@1 / @5 / @10 | same top 10 as a set / in order |');
 log('|---|---|---|---|');
