@@ -21,8 +21,9 @@
  * Environment: PARITY_SIZE (100000), PARITY_QUESTIONS (100 a kind), PARITY_EMBEDDER (hash; `local` is the default
  * model of a server), PARITY_PG_URL (a PostgreSQL server with pgvector; unset: bench/postgres.ts),
  * PARITY_DIR (/tmp/memd-bench-parity), PARITY_KEEP=1 (ask again what an earlier run wrote at this size and embedder),
- * PARITY_EXACT (1, sqlite or postgres), PARITY_SHOW_DIFF (print this many questions whose top 10 differ), PARITY_TUNING (JSON merged over
- * the recall tuning of both, e.g. `{"keywordOverfetch":8}`), PARITY_EF_SEARCH (PostgreSQL's MEMD_DATABASE_EF_SEARCH),
+ * PARITY_EXACT (1, sqlite or postgres), PARITY_SHOW_DIFF (print this many questions whose top 10 differ),
+ * PARITY_TUNING (JSON merged over the recall tuning of both, e.g. `{"keywordOverfetch":8}`), PARITY_EF_SEARCH
+ * (PostgreSQL's MEMD_DATABASE_EF_SEARCH),
  * PARITY_PASSES (1; more asks every question again that many times in all, alternating the backends, and prints each
  * pass's engine latencies: the first pass counts every keyword anew, later ones mostly find the counts cached).
  */
@@ -44,11 +45,6 @@ const PER_KIND = Number(process.env.PARITY_QUESTIONS ?? 100);
 const EMBEDDER = process.env.PARITY_EMBEDDER ?? 'hash';
 const ROOT = process.env.PARITY_DIR ?? '/tmp/memd-bench-parity';
 const KEEP = process.env.PARITY_KEEP === '1';
-/** The backends whose dense search is replaced by an exact scan (PARITY_EXACT: 1 for both, or one backend's name). */
-const EXACT: readonly string[] =
-  process.env.PARITY_EXACT === '1'
-    ? ['sqlite', 'postgres']
-    : (process.env.PARITY_EXACT ?? '').split(',').filter(Boolean);
 const SHOW_DIFF = Number(process.env.PARITY_SHOW_DIFF ?? 0);
 const PASSES = Number(process.env.PARITY_PASSES ?? 1);
 const TUNING = process.env.PARITY_TUNING ? (JSON.parse(process.env.PARITY_TUNING) as TuningOverride) : null;
@@ -56,6 +52,18 @@ const WORKSPACE = 'parity';
 const BATCH = 100;
 const BACKENDS = ['sqlite', 'postgres'] as const;
 type BackendName = (typeof BACKENDS)[number];
+
+/** A misspelt name would label an approximate run exact: it stops the run instead. */
+function exactBackends(setting: string | undefined): readonly BackendName[] {
+  if (setting === '1') return BACKENDS;
+  const names = (setting ?? '').split(',').filter(Boolean);
+  const unknown = names.filter((name) => !(BACKENDS as readonly string[]).includes(name));
+  if (unknown.length > 0)
+    throw new Error(`PARITY_EXACT: unknown backend ${unknown.join(', ')} (1, sqlite or postgres)`);
+  return names as BackendName[];
+}
+/** The backends whose dense search is replaced by an exact scan (PARITY_EXACT: 1 for both, or one backend's name). */
+const EXACT: readonly BackendName[] = exactBackends(process.env.PARITY_EXACT);
 
 const log = (line: string) => console.log(line);
 const benchServer = process.env.PARITY_PG_URL ? null : await benchPostgres();
