@@ -15,7 +15,8 @@
  * Environment: BEAM_SIZE (memories, 100000), BEAM_PROBES (memories probed, 400), BEAM_WIDTHS (11,16,24,40,96),
  * BEAM_PROBE (reworded), BEAM_THRESHOLD and BEAM_NEIGHBOURS (0.85 and 3 reworded, 0.5 and 8 stored), BEAM_EMBEDDER
  * (hash; `local`: the default model, which takes minutes to embed 100,000 texts), BEAM_ENGINE (sqlite; `postgres`:
- * pgvector on a bench cluster, or MEMD_BENCH_DATABASE_URL, one statement a probe, timed with its round trip).
+ * pgvector on a bench cluster, or MEMD_BENCH_DATABASE_URL, one statement a probe, timed with its round trip;
+ * `postgres-ivfflat`: pgvector's IVFFlat trained on the filled table, `ivfflat.probes` in place of the beam).
  */
 import pg from 'pg';
 import { HashEmbeddingProvider } from '../src/providers/embedding/hash.js';
@@ -26,7 +27,8 @@ import {
   HNSW_M,
   HNSW_OPERATOR_CLASS,
   HNSW_VECTOR_TYPE,
-} from '../src/storage/postgres/search-engine.js';
+  ivfflatLists,
+} from '../src/storage/postgres/vector-index.js';
 import { DEFAULT_VECTOR_INDEX, WorkspaceVectorIndexes } from '../src/storage/sqlite/vector-index.js';
 import { ScaleCorpus } from '../test/support/scale-corpus.js';
 import { loadAverages, machineLine } from './machine.js';
@@ -99,13 +101,17 @@ function sqliteSearch(): Search {
  * filled in rows of 1,000 and indexed as rows arrive (as memd's writes are); one statement a probe,
  * `hnsw.ef_search` set to the beam.
  */
-async function postgresSearch(client: pg.Client): Promise<Search> {
+async function postgresSearch(client: pg.Client, ivfflat: boolean): Promise<Search> {
   // The index as memd builds it: on the vectors cast to the graph's type.
   const typed = `${HNSW_VECTOR_TYPE}(${embedder.dimensions})`;
   const indexed = `embedding::${typed}`;
   await client.query(`CREATE EXTENSION IF NOT EXISTS vector; DROP TABLE IF EXISTS beam_vectors;
-    CREATE TABLE beam_vectors (seq int PRIMARY KEY, embedding vector(${embedder.dimensions}));
-    CREATE INDEX ON beam_vectors USING hnsw ((${indexed}) ${HNSW_OPERATOR_CLASS}) WITH (m = ${HNSW_M}, ef_construction = ${HNSW_EF_CONSTRUCTION})`);
+    CREATE TABLE beam_vectors (seq int PRIMARY KEY, embedding vector(${embedder.dimensions}))`);
+  const index = ivfflat
+    ? `CREATE INDEX ON beam_vectors USING ivfflat ((${indexed}) ${HNSW_OPERATOR_CLASS}) WITH (lists = ${ivfflatLists(SIZE)})`
+    : `CREATE INDEX ON beam_vectors USING hnsw ((${indexed}) ${HNSW_OPERATOR_CLASS}) WITH (m = ${HNSW_M}, ef_construction = ${HNSW_EF_CONSTRUCTION})`;
+  // IVFFlat is trained on the rows present (as memd's retraining does), HNSW filled as rows arrive.
+  if (!ivfflat) await client.query(index);
   for (let from = 0; from < SIZE; from += 1_000) {
     const rows = vectors.slice(from, from + 1_000);
     await client.query('INSERT INTO beam_vectors SELECT * FROM unnest($1::int[], $2::vector[])', [
@@ -113,8 +119,9 @@ async function postgresSearch(client: pg.Client): Promise<Search> {
       rows.map((v) => `[${v.join(',')}]`),
     ]);
   }
+  if (ivfflat) await client.query(`SET maintenance_work_mem = '2GB'; ${index}`);
   return async (beam) => {
-    await client.query(`SET hnsw.ef_search = ${beam}`);
+    await client.query(ivfflat ? `SET ivfflat.probes = ${beam}` : `SET hnsw.ef_search = ${beam}`);
     const found: number[][] = [];
     for (const probe of probes) {
       const { rows } = await client.query(
@@ -127,10 +134,10 @@ async function postgresSearch(client: pg.Client): Promise<Search> {
   };
 }
 
-const cluster = ENGINE === 'postgres' ? await benchPostgres() : null;
+const cluster = ENGINE.startsWith('postgres') ? await benchPostgres() : null;
 const client = cluster ? new pg.Client({ connectionString: cluster.url }) : null;
 await client?.connect();
-const search = client ? await postgresSearch(client) : sqliteSearch();
+const search = client ? await postgresSearch(client, ENGINE === 'postgres-ivfflat') : sqliteSearch();
 console.log(`${cluster ? `PostgreSQL: ${cluster.describe}` : 'SQLite (usearch)'}; load ${loadAverages()}`);
 console.log('| beam | found | µs a probe |\n|---|---|---|');
 for (const beam of WIDTHS) {

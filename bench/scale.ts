@@ -7,7 +7,7 @@
  * the issues measured. Printed per backend: ingest rate over time, server RSS, the background backlog after the
  * ingest. Then every question is asked of every backend in turn, alternating (one backend's load never lands on the
  * other's figures): hit@1/5/10 per kind, engine latency (`search_latency_ms` less `query_embedding_ms`) and round
- * trip percentiles, and, with two backends, how often they return the same top 10. With SCALE_DRAIN=1 the backlog is
+ * trip percentiles, and how often each backend returns the first one's top 10. With SCALE_DRAIN=1 the backlog is
  * then drained (its rate printed) and the questions asked again: recall must not depend on it. Last, each server is
  * stopped and started again (stop and ready times).
  *
@@ -23,7 +23,8 @@
  * directory and schema; ingest and questions alternate between all of them), SCALE_BASELINE_BACKENDS (those of
  * SCALE_BACKENDS the baseline runs too; all of them), SCALE_EMBEDDER (hash; `local` is a model that knows synonyms,
  * at the sizes it can ingest), SCALE_NAMES (first × last names in use, e.g. `10x10`: 100 names make each name as
- * common in 10,000 memories as the full 100 × 100 are in 1,000,000).
+ * common in 10,000 memories as the full 100 × 100 are in 1,000,000), SCALE_PG_INDEXES (e.g. `hnsw,ivfflat`: a
+ * PostgreSQL server per vector index kind, `postgres+<kind>`, each in its own schema).
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -51,11 +52,23 @@ const BASELINE = process.env.SCALE_BASELINE;
 const BASELINE_BACKENDS = (process.env.SCALE_BASELINE_BACKENDS ?? BACKENDS.join(',')).split(',').map((b) => b.trim());
 const EMBEDDER = process.env.SCALE_EMBEDDER ?? 'hash';
 const [FIRST_NAMES, LAST_NAMES] = (process.env.SCALE_NAMES ?? '100x100').split('x').map(Number);
+const PG_INDEXES = process.env.SCALE_PG_INDEXES?.split(',').map((kind) => kind.trim());
+interface Variant {
+  name: string;
+  root: string | undefined;
+  /** MEMD_DATABASE_VECTOR_INDEX of a PostgreSQL server (SCALE_PG_INDEXES); unset: the server's default. */
+  vectorIndex?: string;
+}
+/** A PostgreSQL variant once per index kind of SCALE_PG_INDEXES (named `postgres+<kind>`), others as they are. */
+const byIndex = (variant: Variant): Variant[] =>
+  variant.name.startsWith('postgres') && PG_INDEXES
+    ? PG_INDEXES.map((vectorIndex) => ({ ...variant, name: `${variant.name}+${vectorIndex}`, vectorIndex }))
+    : [variant];
 /** Every server of the run: this build's backends, then the baseline's (named `<backend>@baseline`). */
-const VARIANTS: Array<{ name: string; root: string | undefined }> = [
+const VARIANTS: Variant[] = [
   ...BACKENDS.map((name) => ({ name, root: undefined })),
   ...(BASELINE ? BASELINE_BACKENDS.map((name) => ({ name: `${name}@baseline`, root: BASELINE })) : []),
-];
+].flatMap(byIndex);
 const WORKSPACE = 'scale';
 const BATCH = 100;
 const IN_FLIGHT = 4;
@@ -202,8 +215,9 @@ async function questions(backends: Backend[], corpus: ScaleCorpus, label: string
     );
     log(`  ${b.name}: engine by kind: ${byKind.join('; ')}`);
   }
-  if (backends.length === 2) {
-    const [a, b] = backends.map((x) => results.get(x.name)!);
+  // Agreement of the first backend with each other one (SCALE_SHOW_DIFF prints the first pair's differences).
+  for (const [n, other] of backends.slice(1).entries()) {
+    const [a, b] = [backends[0]!, other].map((x) => results.get(x.name)!);
     const same = (kind: string, sameOrder: boolean) => {
       const pairs = a!.map((r, i) => [r, b![i]!] as const).filter(([r]) => kind === 'all' || r.kind === kind);
       const agree = pairs.filter(([x, y]) =>
@@ -214,16 +228,16 @@ async function questions(backends: Backend[], corpus: ScaleCorpus, label: string
       return (agree.length / pairs.length).toFixed(3);
     };
     log(
-      `  same top 10 (as a set / in the same order), ${backends[0]!.name} vs ${backends[1]!.name}: ${[...QUESTION_KINDS, 'all'].map((k) => `${k} ${same(k, false)} / ${same(k, true)}`).join('; ')}`,
+      `  same top 10 (as a set / in the same order), ${backends[0]!.name} vs ${other.name}: ${[...QUESTION_KINDS, 'all'].map((k) => `${k} ${same(k, false)} / ${same(k, true)}`).join('; ')}`,
     );
-    let shown = 0;
+    let shown = n === 0 ? 0 : SHOW_DIFF;
     for (const [i, r] of a!.entries()) {
       if (shown >= SHOW_DIFF || [...r.top].sort().join('\n') === [...b![i]!.top].sort().join('\n')) continue;
       shown++;
       log(`  differs: ${corpus.questions[i]!.text}`);
       for (const [name, rows] of [
         [backends[0]!.name, a!],
-        [backends[1]!.name, b!],
+        [other.name, b!],
       ] as const)
         log(`    ${name}:\n      ${rows[i]!.why.join('\n      ')}`);
     }
@@ -286,8 +300,8 @@ try {
     });
     const backends: Backend[] = [];
     const fresh: Backend[] = [];
-    for (const { name, root } of VARIANTS) {
-      const label = name.replace(/@/g, '-');
+    for (const { name, root, vectorIndex } of VARIANTS) {
+      const label = name.replace(/[@+]/g, '-');
       const dir = join(ROOT, `${label}-${size}`);
       const marker = join(dir, 'ingested');
       const reuse = KEEP && existsSync(marker);
@@ -299,8 +313,9 @@ try {
         MEMD_RECALL_CACHE_ENTRIES: '0',
       };
       if (name.startsWith('postgres')) {
-        const schema = `scale_${size}${root ? '_baseline' : ''}`;
+        const schema = `scale_${size}${root ? '_baseline' : ''}${vectorIndex ? `_${vectorIndex}` : ''}`;
         if (!reuse) await freshSchema(schema);
+        if (vectorIndex) env.MEMD_DATABASE_VECTOR_INDEX = vectorIndex;
         Object.assign(env, {
           MEMD_STORAGE: 'postgres',
           MEMD_DATABASE_URL: PG_URL!,

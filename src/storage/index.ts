@@ -13,6 +13,8 @@ export function openStorage(config: StorageConfig, dimensions: number): Promise<
         poolSize: config.poolSize,
         schema: config.schema,
         efSearch: config.efSearch,
+        vectorIndex: config.vectorIndex,
+        ivfflatProbes: config.ivfflatProbes,
         dimensions,
       })
     : openSqliteStorage({ path: config.path, dimensions });

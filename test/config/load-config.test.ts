@@ -241,6 +241,8 @@ describe('loadConfig', () => {
       poolSize: 10,
       schema: undefined,
       efSearch: 100,
+      vectorIndex: 'hnsw',
+      ivfflatProbes: 40,
     });
     expect(
       loadConfig({
@@ -249,8 +251,21 @@ describe('loadConfig', () => {
         MEMD_DATABASE_POOL_SIZE: '200',
         MEMD_DATABASE_SCHEMA: 'tenant',
         MEMD_DATABASE_EF_SEARCH: '400',
+        MEMD_DATABASE_VECTOR_INDEX: 'IVFFlat',
+        MEMD_DATABASE_IVFFLAT_PROBES: '80',
       }).storage,
-    ).toEqual({ kind: 'postgres', url: 'postgres://u@h/db', poolSize: 200, schema: 'tenant', efSearch: 400 });
+    ).toEqual({
+      kind: 'postgres',
+      url: 'postgres://u@h/db',
+      poolSize: 200,
+      schema: 'tenant',
+      efSearch: 400,
+      vectorIndex: 'ivfflat',
+      ivfflatProbes: 80,
+    });
+    expect(
+      refusal({ MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: 'postgres://u@h/db', MEMD_DATABASE_VECTOR_INDEX: 'ivf' }),
+    ).toBe("MEMD_DATABASE_VECTOR_INDEX must be one of hnsw, ivfflat, got 'ivf'");
     expect(
       refusal({ MEMD_STORAGE: 'postgres', MEMD_DATABASE_URL: 'postgres://u@h/db', MEMD_DATABASE_POOL_SIZE: '0' }),
     ).toBe("MEMD_DATABASE_POOL_SIZE must be an integer between 1 and 200, got '0'");

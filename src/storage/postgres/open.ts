@@ -1,6 +1,6 @@
 import { Kysely } from 'kysely';
 import pg from 'pg';
-import { STORAGE } from '../../config/settings/storage.js';
+import { STORAGE, type VectorIndexKind } from '../../config/settings/storage.js';
 import { AppError } from '../../errors.js';
 import type { Database } from '../database.js';
 import { DEFAULT_POSTGRES_SCHEMA, migrateToLatest } from '../migrations/index.js';
@@ -18,6 +18,9 @@ export interface PostgresOptions {
    * MEMD_DATABASE_EF_SEARCH's default when not given.
    */
   efSearch?: number;
+  /** The dense arm's index (MEMD_DATABASE_VECTOR_INDEX's default when not given) and IVFFlat's probes. */
+  vectorIndex?: VectorIndexKind;
+  ivfflatProbes?: number;
   dimensions: number;
   /** Tables live in this schema (created if absent); lets several memd databases share one server. */
   schema?: string | undefined;
@@ -40,6 +43,7 @@ const types = {
 
 export async function openPostgresStorage(options: PostgresOptions): Promise<SqlStorage> {
   const efSearch = Math.trunc(options.efSearch ?? STORAGE.efSearch.read({}));
+  const ivfflatProbes = Math.trunc(options.ivfflatProbes ?? STORAGE.ivfflatProbes.read({}));
   const searchPath = options.schema ? `SET search_path TO ${pg.escapeIdentifier(options.schema)}, public` : null;
   const { pool } = createPool({
     url: options.url,
@@ -47,10 +51,14 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sql
     types,
     async prepare(client) {
       if (searchPath) await client.query(searchPath);
-      // Filtered vector queries keep scanning the HNSW graph until LIMIT rows pass the filter (pgvector >= 0.8);
-      // an older pgvector refuses the setting and searches as before.
+      // Filtered vector queries keep scanning the HNSW graph (or IVFFlat's lists) until LIMIT rows pass the filter
+      // (pgvector >= 0.8); an older pgvector refuses the settings and searches as before. Both kinds' settings are
+      // set whichever index is built: the other kind's cost nothing.
       await client
-        .query(`SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = ${efSearch}`)
+        .query(
+          `SET hnsw.iterative_scan = relaxed_order; SET hnsw.ef_search = ${efSearch}; ` +
+            `SET ivfflat.iterative_scan = relaxed_order; SET ivfflat.probes = ${ivfflatProbes}`,
+        )
         .catch(() => undefined);
     },
   });
@@ -73,7 +81,15 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sql
       { cause: error },
     );
   }
-  return new SqlStorage(db, new PostgresSearchEngine(options.dimensions, statistics), () => statistics.settle());
+  const engine = new PostgresSearchEngine(db, {
+    dimensions: options.dimensions,
+    vectorIndex: options.vectorIndex ?? STORAGE.vectorIndex.read({}),
+    statistics,
+  });
+  return new SqlStorage(db, engine, async () => {
+    await statistics.settle();
+    await engine.training?.settle();
+  });
 }
 
 /**

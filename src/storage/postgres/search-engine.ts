@@ -10,18 +10,17 @@ import {
   type VectorEntry,
 } from '../sql/search-engine.js';
 import { FACT_SCOPE, factOf, type KeywordTerm, type MemoryFilter, type VectorHit } from '../types.js';
+import type { VectorIndexKind } from '../../config/settings/storage.js';
 import type { PlannerStatistics } from './planner-statistics.js';
-
-/**
- * The HNSW graph's build parameters, pgvector's defaults, named so that they are chosen rather than inherited: on
- * the hash embedder's vectors at 100,000 memories, m 8 halved the insert's page reads but kept 0.48 of the exact 40
- * nearest where m 16 keeps 0.62, and ef_construction 32 saved a quarter for 0.58 (docs/postgres-tuning.md).
- */
-export const HNSW_M = 16;
-export const HNSW_EF_CONSTRUCTION = 64;
-/** The type the graph holds its vectors in, and its cosine operator class (see `typedEmbedding`). */
-export const HNSW_VECTOR_TYPE = 'halfvec';
-export const HNSW_OPERATOR_CLASS = 'halfvec_cosine_ops';
+import {
+  createVectorIndex,
+  HNSW_VECTOR_TYPE,
+  IvfflatTraining,
+  nearNeighbourProbes,
+  VECTOR_INDEX_NAME_PATTERNS,
+  vectorIndexName,
+  vectorRows,
+} from './vector-index.js';
 
 /** pgvector's binary form is big endian; Float32Array is in the machine's order. */
 const LITTLE_ENDIAN = endianness() === 'LE';
@@ -83,16 +82,33 @@ function relevance(query: KeywordQuery, tsquery: RawBuilder<unknown>): RawBuilde
 }
 
 /**
- * Postgres: a generated tsvector column (GIN) for keywords and pgvector with an HNSW index for vectors.
+ * Postgres: a generated tsvector column (GIN) for keywords and pgvector with an HNSW or IVFFlat index for vectors
+ * (MEMD_DATABASE_VECTOR_INDEX; vector-index.ts).
  * Everything lives in the database, so any number of stateless API nodes can share it.
  */
 export class PostgresSearchEngine implements SearchEngine {
   readonly dialect = 'postgres' as const;
 
+  private readonly dimensions: number;
+  private readonly vectorIndex: VectorIndexKind;
+  private readonly statistics: PlannerStatistics;
+  /** With IVFFlat: the training that follows the table's growth. */
+  readonly training: IvfflatTraining | null;
+
   constructor(
-    private readonly dimensions: number,
-    private readonly statistics: PlannerStatistics,
-  ) {}
+    db: Kysely<Database>,
+    options: {
+      dimensions: number;
+      vectorIndex: VectorIndexKind;
+      statistics: PlannerStatistics;
+    },
+  ) {
+    this.dimensions = options.dimensions;
+    this.vectorIndex = options.vectorIndex;
+    this.statistics = options.statistics;
+    this.training =
+      options.vectorIndex === 'ivfflat' ? new IvfflatTraining(db, options.dimensions, this.typedEmbedding) : null;
+  }
 
   /**
    * The typed expression the HNSW index is built on; queries must use the same one to reach it. Half precision:
@@ -110,9 +126,8 @@ export class PostgresSearchEngine implements SearchEngine {
     return sql`${this.encodeVector(vector)}::vector(${dimensions})::${sql.raw(HNSW_VECTOR_TYPE)}(${dimensions})`;
   }
 
-  /** The HNSW index's name: it says the type, so that a start finds an index of another type or size stale. */
   private get vectorIndexName(): string {
-    return `memory_vectors_hnsw_half_${this.dimensions}`;
+    return vectorIndexName(this.vectorIndex, this.dimensions);
   }
 
   encodeVector(vector: Float32Array): Buffer {
@@ -153,6 +168,7 @@ export class PostgresSearchEngine implements SearchEngine {
   async removeWorkspaceEntries(): Promise<void> {}
   onVectorsAdded(entries: readonly VectorEntry[]): void {
     this.statistics.noteRowsAdded(entries.length);
+    this.training?.noteRowsAdded(entries.length);
   }
   onVectorsRemoved(): void {}
   onWorkspaceDropped(): void {}
@@ -191,7 +207,12 @@ export class PostgresSearchEngine implements SearchEngine {
     minScore: number,
   ): Promise<VectorHit[][]> {
     return db.transaction().execute(async (tx) => {
-      await sql`SET LOCAL hnsw.ef_search = ${sql.lit(nearNeighbourBeam(minScore))}`.execute(tx);
+      const beam = nearNeighbourBeam(minScore);
+      // One round trip for both (literals only: the driver sends it as a simple query, where two statements may go).
+      await (this.training
+        ? sql`SET LOCAL hnsw.ef_search = ${sql.lit(beam)}; SET LOCAL ivfflat.probes = ${sql.lit(nearNeighbourProbes(minScore))}`
+        : sql`SET LOCAL hnsw.ef_search = ${sql.lit(beam)}`
+      ).execute(tx);
       return this.nearestMany(tx, workspaceId, vectors, k, filter);
     });
   }
@@ -344,24 +365,26 @@ export class PostgresSearchEngine implements SearchEngine {
   }
 
   /**
-   * Builds the HNSW index if it is missing, then drops any other: an index for another dimension would refuse
-   * every insert (its cast fails), and the full-precision index of earlier versions would double each insert's work.
-   * A node of an earlier version still running beside this one then searches without an index until it is upgraded.
+   * Builds the configured index if it is missing, then drops any other: an index for another dimension would refuse
+   * every insert (its cast fails), and one of the other kind or the full-precision index of earlier versions would
+   * double each insert's work. A node of an earlier version or another setting still running beside this one then
+   * searches without its index until it is restarted alike. An IVFFlat index is trained on the rows present.
    */
   async warmUp(db: Kysely<Database>): Promise<null> {
     const name = this.vectorIndexName;
-    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(name)} ON memory_vectors USING hnsw ((${this.typedEmbedding}) ${sql.raw(HNSW_OPERATOR_CLASS)}) WITH (m = ${sql.lit(HNSW_M)}, ef_construction = ${sql.lit(HNSW_EF_CONSTRUCTION)})`.execute(
-      db,
-    );
+    const rows = this.training ? await vectorRows(db) : 0;
+    await createVectorIndex(this.vectorIndex, name, this.typedEmbedding, { rows, concurrently: false }).execute(db);
+    this.training?.trainedAt(rows);
     for (const stale of await this.vectorIndexes(db))
       if (stale !== name) await sql`DROP INDEX IF EXISTS ${sql.id(stale)}`.execute(db);
     return null;
   }
 
   private async vectorIndexes(db: Kysely<Database>): Promise<string[]> {
+    const patterns = VECTOR_INDEX_NAME_PATTERNS.map((pattern) => sql`indexname LIKE ${pattern}`);
     const { rows } = await sql<{
       indexname: string;
-    }>`SELECT indexname FROM pg_indexes WHERE tablename = 'memory_vectors' AND indexname LIKE 'memory_vectors_hnsw_%' AND schemaname = current_schema()`.execute(
+    }>`SELECT indexname FROM pg_indexes WHERE tablename = 'memory_vectors' AND (${sql.join(patterns, sql` OR `)}) AND schemaname = current_schema()`.execute(
       db,
     );
     return rows.map((r) => r.indexname);

@@ -137,7 +137,7 @@ export interface WarmUpReport {
 export const bestEffortCandidates = (k: number): number => Math.max(10 * k, 100);
 
 /** The similarity from which `nearNeighbourBeam`'s narrowest beam was measured to find what 40 finds. */
-const DUPLICATE_SIMILARITY = 0.85;
+export const DUPLICATE_SIMILARITY = 0.85;
 
 /**
  * The HNSW beam of a search for near neighbours only (VectorSearchOptions.minScore), on both engines: what is that
