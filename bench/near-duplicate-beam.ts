@@ -22,13 +22,7 @@ import pg from 'pg';
 import { HashEmbeddingProvider } from '../src/providers/embedding/hash.js';
 import { LocalEmbeddingProvider } from '../src/providers/embedding/local.js';
 import { cosine } from '../src/providers/embedding/vector.js';
-import {
-  HNSW_EF_CONSTRUCTION,
-  HNSW_M,
-  HNSW_OPERATOR_CLASS,
-  HNSW_VECTOR_TYPE,
-  ivfflatLists,
-} from '../src/storage/postgres/vector-index.js';
+import { HNSW_VECTOR_TYPE, vectorIndexDefinition } from '../src/storage/postgres/vector-index.js';
 import { DEFAULT_VECTOR_INDEX, WorkspaceVectorIndexes } from '../src/storage/sqlite/vector-index.js';
 import { ScaleCorpus } from '../test/support/scale-corpus.js';
 import { loadAverages, machineLine } from './machine.js';
@@ -108,8 +102,8 @@ async function postgresSearch(client: pg.Client, ivfflat: boolean): Promise<Sear
   await client.query(`CREATE EXTENSION IF NOT EXISTS vector; DROP TABLE IF EXISTS beam_vectors;
     CREATE TABLE beam_vectors (seq int PRIMARY KEY, embedding vector(${embedder.dimensions}))`);
   const index = ivfflat
-    ? `CREATE INDEX ON beam_vectors USING ivfflat ((${indexed}) ${HNSW_OPERATOR_CLASS}) WITH (lists = ${ivfflatLists(SIZE)})`
-    : `CREATE INDEX ON beam_vectors USING hnsw ((${indexed}) ${HNSW_OPERATOR_CLASS}) WITH (m = ${HNSW_M}, ef_construction = ${HNSW_EF_CONSTRUCTION})`;
+    ? `CREATE INDEX ON beam_vectors ${vectorIndexDefinition('ivfflat', indexed, SIZE)}`
+    : `CREATE INDEX ON beam_vectors ${vectorIndexDefinition('hnsw', indexed, SIZE)}`;
   // IVFFlat is trained on the rows present (as memd's retraining does), HNSW filled as rows arrive.
   if (!ivfflat) await client.query(index);
   for (let from = 0; from < SIZE; from += 1_000) {

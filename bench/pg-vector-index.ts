@@ -15,13 +15,7 @@
 import pg from 'pg';
 import { HashEmbeddingProvider } from '../src/providers/embedding/hash.js';
 import { pgvectorBinary } from '../src/storage/postgres/search-engine.js';
-import {
-  HNSW_EF_CONSTRUCTION,
-  HNSW_M,
-  HNSW_OPERATOR_CLASS,
-  HNSW_VECTOR_TYPE,
-  ivfflatLists,
-} from '../src/storage/postgres/vector-index.js';
+import { HNSW_VECTOR_TYPE, ivfflatLists, vectorIndexDefinition } from '../src/storage/postgres/vector-index.js';
 import { ScaleCorpus } from '../test/support/scale-corpus.js';
 import { loadAverages, machineLine, percentile } from './machine.js';
 import { benchPostgres } from './postgres.js';
@@ -70,13 +64,11 @@ try {
   await client.query(`SET search_path TO ${SCHEMA}, public; SET maintenance_work_mem = '2GB'`);
   for (const table of ['exact', 'hnsw', 'ivfflat']) await fill(table);
   await timed(`HNSW build over ${SIZE}`, () =>
-    client.query(
-      `CREATE INDEX ON hnsw USING hnsw ((${typed}) ${HNSW_OPERATOR_CLASS}) WITH (m = ${HNSW_M}, ef_construction = ${HNSW_EF_CONSTRUCTION})`,
-    ),
+    client.query(`CREATE INDEX ON hnsw ${vectorIndexDefinition('hnsw', typed, SIZE)}`),
   );
   const lists = ivfflatLists(SIZE);
   await timed(`IVFFlat build over ${SIZE}, ${lists} lists`, () =>
-    client.query(`CREATE INDEX ON ivfflat USING ivfflat ((${typed}) ${HNSW_OPERATOR_CLASS}) WITH (lists = ${lists})`),
+    client.query(`CREATE INDEX ON ivfflat ${vectorIndexDefinition('ivfflat', typed, SIZE)}`),
   );
   await client.query('VACUUM ANALYZE');
 

@@ -15,6 +15,7 @@ import type { PlannerStatistics } from './planner-statistics.js';
 import {
   createVectorIndex,
   HNSW_VECTOR_TYPE,
+  indexedEmbedding,
   IvfflatTraining,
   nearNeighbourProbes,
   VECTOR_INDEX_NAME_PATTERNS,
@@ -106,18 +107,12 @@ export class PostgresSearchEngine implements SearchEngine {
     this.dimensions = options.dimensions;
     this.vectorIndex = options.vectorIndex;
     this.statistics = options.statistics;
-    this.training =
-      options.vectorIndex === 'ivfflat' ? new IvfflatTraining(db, options.dimensions, this.typedEmbedding) : null;
+    this.training = options.vectorIndex === 'ivfflat' ? new IvfflatTraining(db, options.dimensions) : null;
   }
 
-  /**
-   * The typed expression the HNSW index is built on; queries must use the same one to reach it. Half precision:
-   * the stored column keeps float4 (reads, exact similarities), the graph holds float2, as SQLite's usearch index
-   * does (f16). On 100,000 hash vectors the index took 79 MiB instead of 130, an insert 8–10 % less time, and
-   * searches found as many of the exact nearest (BENCHMARKS.md, "the HNSW index in half precision").
-   */
+  /** The typed expression the vector index is built on (`indexedEmbedding`); queries must use it to reach it. */
   private get typedEmbedding() {
-    return sql`memory_vectors.embedding::${sql.raw(HNSW_VECTOR_TYPE)}(${sql.lit(this.dimensions)})`;
+    return sql.raw(indexedEmbedding(this.dimensions));
   }
 
   /** A query vector as the index compares it: sent as pgvector's binary `vector`, cast by the server. */
@@ -373,7 +368,7 @@ export class PostgresSearchEngine implements SearchEngine {
   async warmUp(db: Kysely<Database>): Promise<null> {
     const name = this.vectorIndexName;
     const rows = this.training ? await vectorRows(db) : 0;
-    await createVectorIndex(this.vectorIndex, name, this.typedEmbedding, { rows, concurrently: false }).execute(db);
+    await createVectorIndex(this.vectorIndex, name, this.dimensions, { rows, concurrently: false }).execute(db);
     this.training?.trainedAt(rows);
     for (const stale of await this.vectorIndexes(db))
       if (stale !== name) await sql`DROP INDEX IF EXISTS ${sql.id(stale)}`.execute(db);
