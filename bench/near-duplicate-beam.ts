@@ -22,7 +22,7 @@ import pg from 'pg';
 import { HashEmbeddingProvider } from '../src/providers/embedding/hash.js';
 import { LocalEmbeddingProvider } from '../src/providers/embedding/local.js';
 import { cosine } from '../src/providers/embedding/vector.js';
-import { HNSW_VECTOR_TYPE, vectorIndexDefinition } from '../src/storage/postgres/vector-index.js';
+import { INDEXED_VECTOR_TYPE, vectorIndexDefinition } from '../src/storage/postgres/vector-index.js';
 import { DEFAULT_VECTOR_INDEX, WorkspaceVectorIndexes } from '../src/storage/sqlite/vector-index.js';
 import { ScaleCorpus } from '../test/support/scale-corpus.js';
 import { loadAverages, machineLine } from './machine.js';
@@ -97,7 +97,7 @@ function sqliteSearch(): Search {
  */
 async function postgresSearch(client: pg.Client, ivfflat: boolean): Promise<Search> {
   // The index as memd builds it: on the vectors cast to the graph's type.
-  const typed = `${HNSW_VECTOR_TYPE}(${embedder.dimensions})`;
+  const typed = `${INDEXED_VECTOR_TYPE}(${embedder.dimensions})`;
   const indexed = `embedding::${typed}`;
   await client.query(`CREATE EXTENSION IF NOT EXISTS vector; DROP TABLE IF EXISTS beam_vectors;
     CREATE TABLE beam_vectors (seq int PRIMARY KEY, embedding vector(${embedder.dimensions}))`);

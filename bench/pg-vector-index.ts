@@ -15,7 +15,7 @@
 import pg from 'pg';
 import { HashEmbeddingProvider } from '../src/providers/embedding/hash.js';
 import { pgvectorBinary } from '../src/storage/postgres/search-engine.js';
-import { HNSW_VECTOR_TYPE, ivfflatLists, vectorIndexDefinition } from '../src/storage/postgres/vector-index.js';
+import { INDEXED_VECTOR_TYPE, ivfflatLists, vectorIndexDefinition } from '../src/storage/postgres/vector-index.js';
 import { ScaleCorpus } from '../test/support/scale-corpus.js';
 import { loadAverages, machineLine, percentile } from './machine.js';
 import { benchPostgres } from './postgres.js';
@@ -33,9 +33,9 @@ const client = new pg.Client({ connectionString: server.url });
 await client.connect();
 const embedder = new HashEmbeddingProvider();
 const D = embedder.dimensions;
-const typed = `embedding::${HNSW_VECTOR_TYPE}(${D})`;
+const typed = `embedding::${INDEXED_VECTOR_TYPE}(${D})`;
 const query = (v: Float32Array) => [pgvectorBinary(v)];
-const queryTyped = `$1::vector(${D})::${HNSW_VECTOR_TYPE}(${D})`;
+const queryTyped = `$1::vector(${D})::${INDEXED_VECTOR_TYPE}(${D})`;
 
 console.log(`${machineLine()}; PostgreSQL: ${server.describe}; load ${loadAverages()}`);
 const corpus = new ScaleCorpus(SIZE + INSERTS, { questionsPerKind: Math.ceil(QUESTIONS / 4) });

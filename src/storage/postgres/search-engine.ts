@@ -14,7 +14,7 @@ import type { VectorIndexKind } from '../../config/settings/storage.js';
 import type { PlannerStatistics } from './planner-statistics.js';
 import {
   createVectorIndex,
-  HNSW_VECTOR_TYPE,
+  INDEXED_VECTOR_TYPE,
   indexedEmbedding,
   IvfflatTraining,
   nearNeighbourProbes,
@@ -118,7 +118,7 @@ export class PostgresSearchEngine implements SearchEngine {
   /** A query vector as the index compares it: sent as pgvector's binary `vector`, cast by the server. */
   private queryVector(vector: Float32Array) {
     const dimensions = sql.lit(this.dimensions);
-    return sql`${this.encodeVector(vector)}::vector(${dimensions})::${sql.raw(HNSW_VECTOR_TYPE)}(${dimensions})`;
+    return sql`${this.encodeVector(vector)}::vector(${dimensions})::${sql.raw(INDEXED_VECTOR_TYPE)}(${dimensions})`;
   }
 
   private get vectorIndexName(): string {
@@ -202,12 +202,11 @@ export class PostgresSearchEngine implements SearchEngine {
     minScore: number,
   ): Promise<VectorHit[][]> {
     return db.transaction().execute(async (tx) => {
-      const beam = nearNeighbourBeam(minScore);
-      // One round trip for both (literals only: the driver sends it as a simple query, where two statements may go).
-      await (this.training
-        ? sql`SET LOCAL hnsw.ef_search = ${sql.lit(beam)}; SET LOCAL ivfflat.probes = ${sql.lit(nearNeighbourProbes(minScore))}`
-        : sql`SET LOCAL hnsw.ef_search = ${sql.lit(beam)}`
-      ).execute(tx);
+      // Both kinds' narrower search, whichever index is built (as each connection's settings), in one round trip:
+      // literals only, so the driver sends it as a simple query, where two statements may go.
+      await sql`SET LOCAL hnsw.ef_search = ${sql.lit(nearNeighbourBeam(minScore))}; SET LOCAL ivfflat.probes = ${sql.lit(nearNeighbourProbes(minScore))}`.execute(
+        tx,
+      );
       return this.nearestMany(tx, workspaceId, vectors, k, filter);
     });
   }

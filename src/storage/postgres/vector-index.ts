@@ -11,8 +11,8 @@ import { DUPLICATE_SIMILARITY } from '../sql/search-engine.js';
 export const HNSW_M = 16;
 export const HNSW_EF_CONSTRUCTION = 64;
 /** The type either index holds its vectors in, and its cosine operator class (`indexedEmbedding`). */
-export const HNSW_VECTOR_TYPE = 'halfvec';
-export const HNSW_OPERATOR_CLASS = 'halfvec_cosine_ops';
+export const INDEXED_VECTOR_TYPE = 'halfvec';
+export const INDEX_OPERATOR_CLASS = 'halfvec_cosine_ops';
 
 /**
  * Rows an IVFFlat list holds when trained. With 40 probes a search reads about 12,800 vectors whatever the table's
@@ -52,7 +52,7 @@ export const VECTOR_INDEX_NAME_PATTERNS = ['memory_vectors_hnsw_%', 'memory_vect
 export function vectorIndexDefinition(kind: VectorIndexKind, expression: string, rows: number): string {
   const parameters =
     kind === 'hnsw' ? `m = ${HNSW_M}, ef_construction = ${HNSW_EF_CONSTRUCTION}` : `lists = ${ivfflatLists(rows)}`;
-  return `USING ${kind} ((${expression}) ${HNSW_OPERATOR_CLASS}) WITH (${parameters})`;
+  return `USING ${kind} ((${expression}) ${INDEX_OPERATOR_CLASS}) WITH (${parameters})`;
 }
 
 /**
@@ -63,7 +63,7 @@ export function vectorIndexDefinition(kind: VectorIndexKind, expression: string,
  * half precision").
  */
 export const indexedEmbedding = (dimensions: number): string =>
-  `memory_vectors.embedding::${HNSW_VECTOR_TYPE}(${Math.trunc(dimensions)})`;
+  `memory_vectors.embedding::${INDEXED_VECTOR_TYPE}(${Math.trunc(dimensions)})`;
 
 /** `CREATE INDEX` of either kind over `indexedEmbedding`. */
 export function createVectorIndex(
