@@ -13,6 +13,7 @@ import { SqliteSearchEngine } from './search-engine.js';
 import { withStatementCache } from './statement-cache.js';
 import { DEFAULT_VECTOR_INDEX, WorkspaceVectorIndexes, type VectorIndexOptions } from './vector-index.js';
 import { seedPlannerStatistics } from './planner-stats.js';
+import { WalCheckpoints } from './wal-checkpoint.js';
 import { WalSync } from './wal-sync.js';
 
 export interface SqliteOptions {
@@ -22,6 +23,8 @@ export interface SqliteOptions {
   /** Workspaces with fewer vectors are searched exactly. */
   annMinSize?: number;
   vectorIndex?: Partial<Omit<VectorIndexOptions, 'dimensions'>>;
+  /** How often the write-ahead log is checkpointed (WalCheckpoints); tests move it. */
+  checkpointIntervalMs?: number;
 }
 
 export async function openSqliteStorage(options: SqliteOptions): Promise<SqlStorage> {
@@ -59,6 +62,10 @@ async function openDatabase(options: SqliteOptions, owner: OwnerLock | null): Pr
   // acknowledged writes survive power loss too, with one fsync off the event loop per group of writes.
   database.pragma('journal_mode = WAL');
   database.pragma('synchronous = NORMAL');
+  // Checkpoints run on a thread of their own (WalCheckpoints), not inside this connection's commits; the log is cut
+  // back to 64 MiB when it starts again, however far a burst of writes took it.
+  database.pragma('wal_autocheckpoint = 0');
+  database.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
   database.pragma('foreign_keys = ON');
   database.pragma('busy_timeout = 5000');
   database.pragma('temp_store = MEMORY');
@@ -87,6 +94,9 @@ async function openDatabase(options: SqliteOptions, owner: OwnerLock | null): Pr
     migrated === 0 ? sealed : null,
   );
   const wal = new WalSync(options.path === ':memory:' ? null : `${options.path}-wal`);
+  const checkpoints =
+    options.path === ':memory:' ? null : new WalCheckpoints(options.path, options.checkpointIntervalMs);
+  checkpoints?.start();
   const optimize = setInterval(() => database.pragma('optimize'), 60 * 60_000);
   optimize.unref();
   // The keyword index is merged now and every ten minutes; a failed run (a busy database) is retried at the next.
@@ -104,6 +114,7 @@ async function openDatabase(options: SqliteOptions, owner: OwnerLock | null): Pr
     // engine.close saved the snapshot: the database names it as what it holds, until it is next opened.
     if (engine.savedSeal) await storage.meta.set(SEAL, engine.savedSeal);
     await reader?.close();
+    await checkpoints?.close();
     await wal.close();
     // The HNSW snapshot is saved (engine.close ran before this): the next owner may start.
     owner?.release();
