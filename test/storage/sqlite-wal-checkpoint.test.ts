@@ -24,6 +24,16 @@ const bulky = (workspaceId: string, count: number) =>
 
 const size = (path: string): number => statSync(path).size;
 
+/** A database file written as memd's writer writes it (WAL, no automatic checkpoint), with one table of text. */
+function writerOf(path: string) {
+  const writer = new Database(path);
+  writer.pragma('journal_mode = WAL');
+  writer.pragma('wal_autocheckpoint = 0');
+  writer.pragma('busy_timeout = 5000');
+  writer.exec('CREATE TABLE t (x TEXT)');
+  return { writer, insert: writer.prepare('INSERT INTO t VALUES (?)') };
+}
+
 describe('write-ahead log checkpoints', () => {
   it('the writer commits without checkpointing: its log outgrows the automatic checkpoint, the file stays put', async () => {
     const path = join(dir, 'writer.sqlite');
@@ -56,11 +66,7 @@ describe('write-ahead log checkpoints', () => {
 
   it('once the log is in the file, the next write starts it again from its beginning', async () => {
     const path = join(dir, 'restart.sqlite');
-    const writer = new Database(path);
-    writer.pragma('journal_mode = WAL');
-    writer.pragma('wal_autocheckpoint = 0');
-    writer.exec('CREATE TABLE t (x TEXT)');
-    const insert = writer.prepare('INSERT INTO t VALUES (?)');
+    const { writer, insert } = writerOf(path);
     writer.transaction(() => {
       for (let i = 0; i < 2_000; i++) insert.run('x'.repeat(1_000));
     })();
@@ -83,12 +89,7 @@ describe('write-ahead log checkpoints', () => {
 
   it('under writes that never stop, the log is emptied again and again rather than growing with them', async () => {
     const path = join(dir, 'sustained.sqlite');
-    const writer = new Database(path);
-    writer.pragma('journal_mode = WAL');
-    writer.pragma('wal_autocheckpoint = 0');
-    writer.pragma('busy_timeout = 5000');
-    writer.exec('CREATE TABLE t (x TEXT)');
-    const insert = writer.prepare('INSERT INTO t VALUES (?)');
+    const { writer, insert } = writerOf(path);
     const checkpoints = new WalCheckpoints(path);
     const frames = () => (writer.pragma('wal_checkpoint(PASSIVE)') as Array<{ log: number }>)[0]!.log;
 
