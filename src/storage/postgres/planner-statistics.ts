@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../database.js';
+import { TableGrowth } from './table-growth.js';
 
 /**
  * Rows a node writes before it gathers the planner's statistics the first time. Below this an exact scan of the
@@ -19,13 +20,16 @@ const TABLES = sql`memories, memory_vectors`;
  * search by reading the whole workspace and sorting it, a cost that grows with every memory written: a fresh
  * database's ingest slowed from 2.4 to 12.3 s a thousand memories, and took 2.0 s a thousand again once autovacuum
  * had analyzed the tables (BENCHMARKS.md). So a node that has written as many rows as the tables held at their last
- * analysis (at first FIRST_ANALYZE_AFTER_ROWS) analyzes them itself, in the background: once each time the tables
- * double, a few times in their life; autovacuum's own analyses follow their growth as well.
+ * analysis (at first FIRST_ANALYZE_AFTER_ROWS) analyzes them itself, in the background (TableGrowth): once each
+ * time the tables double, a few times in their life; autovacuum's own analyses follow their growth as well.
  */
 export class PlannerStatistics {
-  private rowsAtLastAnalysis = 0;
-  private rowsSince = 0;
-  private running: Promise<unknown> | null = null;
+  // SKIP_LOCKED: another node analyzing the same tables has it in hand. A failure (a role that does not own the
+  // tables gets a warning, not an error) leaves the statistics to autovacuum, as before.
+  private readonly growth = new TableGrowth(FIRST_ANALYZE_AFTER_ROWS, async () => {
+    await sql`ANALYZE (SKIP_LOCKED) ${TABLES}`.execute(this.db);
+    return null;
+  });
 
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -33,29 +37,16 @@ export class PlannerStatistics {
   async start(): Promise<void> {
     const { rows } = await sql<{ tuples: number }>`
       SELECT reltuples::float8 AS tuples FROM pg_class WHERE oid = 'memory_vectors'::regclass`.execute(this.db);
-    this.rowsAtLastAnalysis = Math.max(0, rows[0]?.tuples ?? 0);
+    this.growth.ranAt(rows[0]?.tuples ?? 0);
   }
 
   /** Rows committed by this node. */
   noteRowsAdded(count: number): void {
-    this.rowsSince += count;
-    if (this.running || this.rowsSince < Math.max(FIRST_ANALYZE_AFTER_ROWS, this.rowsAtLastAnalysis)) return;
-    const counted = this.rowsSince;
-    // SKIP_LOCKED: another node analyzing the same tables has it in hand. A failure (a role that does not own the
-    // tables gets a warning, not an error) leaves the statistics to autovacuum, as before.
-    this.running = sql`ANALYZE (SKIP_LOCKED) ${TABLES}`
-      .execute(this.db)
-      .catch(() => undefined)
-      .finally(() => {
-        // Counted as done either way, so that a failing analysis is not retried at every write.
-        this.rowsAtLastAnalysis += counted;
-        this.rowsSince -= counted;
-        this.running = null;
-      });
+    this.growth.noteRowsAdded(count);
   }
 
   /** Waits for an analysis in progress (before the pool closes). */
   async settle(): Promise<void> {
-    await this.running;
+    await this.growth.settle();
   }
 }

@@ -2,6 +2,7 @@ import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { VectorIndexKind } from '../../config/settings/storage.js';
 import type { Database } from '../database.js';
 import { DUPLICATE_SIMILARITY } from '../sql/search-engine.js';
+import { TableGrowth } from './table-growth.js';
 
 /**
  * The HNSW graph's build parameters, pgvector's defaults, named so that they are chosen rather than inherited: on
@@ -101,17 +102,15 @@ export type Retraining = 'retrained' | 'current' | 'busy';
 /**
  * Keeps an IVFFlat index trained for the table it serves. IVFFlat's lists are the k-means centres of the rows present
  * when it is built: on an empty table (a new database) every vector later lands in lists that describe nothing, and
- * a table that has grown tenfold reads ten times the rows a probe. So once a node has written as many rows as the
- * table held at the last training (at first two lists' worth), it counts the table and, if it now calls for at least
- * twice the lists, builds a new index beside the old one (`CREATE INDEX CONCURRENTLY`: writes and searches go on),
- * swaps the names and drops the old one: a few times in the table's life, each costing what a build at that size
- * costs (2.7 s at 100,000 rows). One node at a time, by a session advisory lock of the schema; each node counts only
- * its own writes, so with several nodes the check comes later but the count it acts on is the table's.
+ * a table that has grown tenfold reads ten times the rows a probe. So each time the table has grown by what it held
+ * at the last training (TableGrowth; at first two lists' worth), a node counts the table and, if it now calls for at
+ * least twice the lists, builds a new index beside the old one (`CREATE INDEX CONCURRENTLY`: writes and searches go
+ * on), swaps the names and drops the old one: a few times in the table's life, each costing what a build at that
+ * size costs (2.7 s at 100,000 rows). One node at a time, by a session advisory lock of the schema.
  */
 export class IvfflatTraining {
-  private rowsAtTraining = 0;
-  private rowsSince = 0;
-  private running: Promise<unknown> | null = null;
+  // A failed build leaves an invalid index under the building name, dropped by the next retraining.
+  private readonly growth = new TableGrowth(2 * IVFFLAT_ROWS_PER_LIST, async () => (await this.train()).rows);
 
   private readonly name: string;
   /** The new index while it is built, and the old one between the swap and its drop. */
@@ -129,33 +128,31 @@ export class IvfflatTraining {
 
   /** The table held `rows` when the index was found or built at start. */
   trainedAt(rows: number): void {
-    this.rowsAtTraining = rows;
+    this.growth.ranAt(rows);
   }
 
   /** Rows committed by this node. */
   noteRowsAdded(count: number): void {
-    this.rowsSince += count;
-    if (this.running || this.rowsSince < Math.max(2 * IVFFLAT_ROWS_PER_LIST, this.rowsAtTraining)) return;
-    this.rowsSince = 0;
-    // A failed build leaves an invalid index under the building name, dropped by the next retraining.
-    this.running = this.retrain()
-      .catch(() => undefined)
-      .finally(() => {
-        this.running = null;
-      });
+    this.growth.noteRowsAdded(count);
   }
 
   /** Counts the table and retrains if it calls for twice the lists or more (tests call it directly). */
-  retrain(): Promise<Retraining> {
+  async retrain(): Promise<Retraining> {
+    const { outcome, rows } = await this.train();
+    if (rows !== null) this.growth.ranAt(rows);
+    return outcome;
+  }
+
+  /** What `retrain` does, with the table's rows when it counted them (not when another node held the lock). */
+  private train(): Promise<{ outcome: Retraining; rows: number | null }> {
     return this.db.connection().execute(async (db) => {
       const key = sql`hashtextextended(current_schema() || ' memd vector index', 0)`;
       const { rows } = await sql<{ locked: boolean }>`SELECT pg_try_advisory_lock(${key}) AS locked`.execute(db);
-      if (!rows[0]?.locked) return 'busy';
+      if (!rows[0]?.locked) return { outcome: 'busy', rows: null };
       try {
         const count = await vectorRows(db);
-        this.rowsAtTraining = count;
         const trained = await trainedLists(db, this.name);
-        if (trained !== null && ivfflatLists(count) < 2 * trained) return 'current';
+        if (trained !== null && ivfflatLists(count) < 2 * trained) return { outcome: 'current', rows: count };
         const building = sql.id(this.building);
         const retired = sql.id(this.retired);
         // Left by a build or a swap that a crash interrupted.
@@ -171,7 +168,7 @@ export class IvfflatTraining {
           await sql`ALTER INDEX ${building} RENAME TO ${sql.id(this.name)}`.execute(tx);
         });
         await sql`DROP INDEX CONCURRENTLY IF EXISTS ${retired}`.execute(db);
-        return 'retrained';
+        return { outcome: 'retrained', rows: count };
       } finally {
         await sql`SELECT pg_advisory_unlock(${key})`.execute(db);
       }
@@ -180,6 +177,6 @@ export class IvfflatTraining {
 
   /** Waits for a retraining in progress (before the pool closes). */
   async settle(): Promise<void> {
-    await this.running;
+    await this.growth.settle();
   }
 }

@@ -13,7 +13,7 @@ export const CHECKPOINT_INTERVAL_MS = 1_000;
  * that takes the log past 1,000 pages, on the connection that commits: memd's only writer, on the main thread. There
  * it copied the log into the database file and synced it while every request waited: at 100,000 memories, with the
  * enrichment backlog committing between recalls, 26 of 840 commits took 20–140 ms (1.6–1.9 ms a commit on average
- * against 0.4–0.5 without; BENCHMARKS.md, "checkpoints off the event loop"). The writer's automatic checkpoint is off
+ * against 0.8 without; BENCHMARKS.md, "checkpoints off the event loop"). The writer's automatic checkpoint is off
  * (`wal_autocheckpoint = 0`), and this thread's connection checkpoints every `intervalMs` instead
  * (checkpoint-worker.ts: passive copies that hold up nobody, and once the log is long, a short RESTART that empties
  * it, since under writes that never stop a passive checkpoint never catches the last commit).
