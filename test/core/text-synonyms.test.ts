@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { broaderOf, synonymsOf } from '../../src/core/text/synonyms.js';
+import { broaderOf, narrowerOf, phrasesIn, synonymsOf } from '../../src/core/text/synonyms.js';
 
 describe('synonymsOf', () => {
   it("gives a noun's synonyms in its most frequent sense", () => {
@@ -31,5 +31,32 @@ describe('broaderOf', () => {
   it('finds an inflected word by its base form, and gives nothing for a word the table does not hold', () => {
     expect(broaderOf('kayaks')).toContain('canoe');
     expect(broaderOf('qwzx')).toEqual([]);
+  });
+});
+
+describe('narrowerOf', () => {
+  it('gives kinds of the most frequent sense, the most common first', () => {
+    expect(narrowerOf('coat').slice(0, 3)).toEqual(['jacket', 'greatcoat', 'overcoat']);
+    expect(narrowerOf('coats')).toContain('jacket');
+    expect(narrowerOf('qwzx')).toEqual([]);
+  });
+});
+
+describe('phrasesIn', () => {
+  const words = (text: string) => text.toLowerCase().split(' ');
+
+  it('finds phrases the table holds as one, the first word in any inflection', () => {
+    expect(phrasesIn(words('When did Anouk try out a pendant'))).toEqual([{ start: 3, length: 2, phrase: 'try out' }]);
+    expect(phrasesIn(words('Who tried out the new bike'))).toEqual([{ start: 1, length: 2, phrase: 'try out' }]);
+    // An irregular verb's past: "gave" is looked up as give.
+    expect(phrasesIn(words('She gave back the ladder'))).toEqual([{ start: 1, length: 2, phrase: 'give back' }]);
+    expect(synonymsOf('try out')).toContain('test');
+    expect(broaderOf('looking glass')).toContain('mirror');
+  });
+
+  it('takes the longest phrase at a position and lets none overlap', () => {
+    const found = phrasesIn(words('we put together a looking glass'));
+    expect(found.map(({ phrase }) => phrase)).toEqual(['put together', 'looking glass']);
+    expect(phrasesIn(words('nothing here is a phrase'))).toEqual([]);
   });
 });

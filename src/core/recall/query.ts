@@ -156,8 +156,18 @@ function verbForms(term: string): string[] {
   return fromBase.length > 0 ? [base, ...fromBase] : [];
 }
 
-/** A synonym as it is searched: with its other verb forms, as the query's own words are ("buy" or "bought"). */
-export const synonymForms = (synonym: string): string[] => [synonym, ...verbForms(synonym)];
+/**
+ * A synonym as it is searched: with its other verb forms, as the query's own words are ("buy" or "bought"), and a
+ * word ending in e after a consonant with its "d" ("examine", "examined"): the light stemmer recall counts held words
+ * with (evidence.ts `stem`) leaves those two apart, so a memory saying "examined" did not count as holding the
+ * synonym "examine" (keyword search, on Porter stems, found it). Changed in the stemmer itself it cost LoCoMo
+ * conversation 26 a question (src/core/recall/README.md, "Words that match nothing").
+ */
+export const synonymForms = (synonym: string): string[] => [
+  synonym,
+  ...verbForms(synonym),
+  ...(/[^aeiou]e$/.test(synonym) ? [`${synonym}d`] : []),
+];
 
 export function processQuery(text: string, now: Date): ProcessedQuery {
   const quotedPhrases = [...text.matchAll(QUOTED)].map((m) => (m[1] ?? m[2] ?? '').trim()).filter(Boolean);

@@ -1,5 +1,6 @@
 import type { KeywordTerm } from '../../storage/types.js';
-import { broaderOf, synonymsOf } from '../text/synonyms.js';
+import { words } from '../text/index.js';
+import { broaderOf, narrowerOf, phrasesIn, synonymsOf } from '../text/synonyms.js';
 import { MAX_SCORED_MATCHES } from './arms.js';
 import { termCoverage, tokens } from './evidence.js';
 import { type KeywordEvidence, namesShare } from './keyword-score.js';
@@ -12,10 +13,12 @@ import { type ProcessedQuery, synonymForms } from './query.js';
  * what the asker meant in the workspace's words. Each such word gets up to `most` of the synonyms of its most frequent
  * sense (text/synonyms.ts) that match at least one memory, each with its other verb forms ("purchase" → buy, bought:
  * a synonym found only in its past tense is still found), or, where none does, up to `most` of the broader words
- * that sense is a kind of ("kayak" → canoe: a kayak is one), as alternative forms: the keyword searches, BM25 and
- * coverage then count them as the word (as they count "drew" for "draw"), and the entity arm searches them beside a
- * name where it searches the word (query.ts `synonyms`). Words of the names and dates the query
- * names are left as they are. Words that match anything are never expanded: a thesaurus's other senses would
+ * that sense is a kind of ("kayak" → canoe: a kayak is one), or, where none of those does either, of the narrower
+ * words that are kinds of it ("coat" → jacket). A phrase the thesaurus holds as one whose words all match nothing
+ * ("try out", "gave back") is looked up as a whole first, for each of its words. All as alternative forms: the
+ * keyword searches, BM25 and coverage then count them as the word (as they count "drew" for "draw"), and the entity
+ * arm searches them beside a name where it searches the word (query.ts `synonyms`). Words of the names and dates the
+ * query names are left as they are. Words that match anything are never expanded: a thesaurus's other senses would
  * only add noise to words the workspace already answers (src/core/recall/README.md, "Words that match nothing").
  * "Matches" as the keyword arms count (storage's `keywordMatchCounts`): on PostgreSQL the workspace's memories, on
  * SQLite its shared full-text index, whose statistics BM25 already reads database-wide; so there a word that only
@@ -33,8 +36,12 @@ export async function withSynonymsForUnmatched(
       text.toLowerCase().split(/[^\p{L}\p{N}]+/u),
     ),
   );
+  const phrases = askedPhrases(query, fixed);
+  const inPhrases = new Set(phrases.flatMap((phrase) => phrase.terms));
   const open = query.terms.filter(
-    (term) => !fixed.has(term) && (synonymsOf(term).length > 0 || broaderOf(term).length > 0),
+    (term) =>
+      !fixed.has(term) &&
+      (inPhrases.has(term) || synonymsOf(term).length > 0 || broaderOf(term).length > 0 || narrowerOf(term).length > 0),
   );
   if (open.length === 0) return query;
   const asked = (term: string): KeywordTerm => {
@@ -47,10 +54,8 @@ export async function withSynonymsForUnmatched(
     open.map((term) => [asked(term)]),
     MAX_SCORED_MATCHES,
   );
-  const unmatched = open.filter((_, i) => counts[i] === 0);
-  if (unmatched.length === 0) return query;
-  const termForms = new Map(query.termForms);
-  const synonyms = new Map<string, string[]>();
+  const unmatched = new Set(open.filter((_, i) => counts[i] === 0));
+  if (unmatched.size === 0) return query;
   /** Up to `most` of these words that match a memory of the workspace (with their verb forms), in their order. */
   const matching = async (words: readonly string[]): Promise<string[]> => {
     const candidates = words.filter((word) => !query.terms.includes(word));
@@ -61,17 +66,61 @@ export async function withSynonymsForUnmatched(
     );
     return candidates.filter((_, i) => found[i]! > 0).slice(0, most);
   };
-  await Promise.all(
-    unmatched.map(async (term) => {
-      // A broader word only where no synonym is found: "kayak" matching nothing is asked as canoe, a kind it is.
-      let kept = await matching(synonymsOf(term));
-      if (kept.length === 0) kept = await matching(broaderOf(term));
-      if (kept.length === 0) return;
-      termForms.set(term, [...new Set([...(termForms.get(term) ?? []), ...kept.flatMap(synonymForms)])]);
-      synonyms.set(term, kept);
-    }),
-  );
+  /**
+   * What the workspace holds for a word or phrase matching nothing: its synonyms that match; where none does, its
+   * broader words ("kayak" matching nothing is asked as canoe, a kind it is); where none of those does either, its
+   * narrower words ("coat" as jacket, a kind of coat).
+   */
+  const kept = async (word: string): Promise<string[]> => {
+    for (const related of [synonymsOf, broaderOf, narrowerOf]) {
+      const found = await matching(related(word));
+      if (found.length > 0) return found;
+    }
+    return [];
+  };
+  const searched = new Map<string, string[]>();
+  // A phrase whose every word matches nothing ("try out", "looking glass") is asked as a whole, for each of its
+  // words: its meaning is not its words' ("try" alone → attempt).
+  const whole = phrases.filter((phrase) => phrase.terms.every((term) => unmatched.has(term)));
+  const byPhrase = await Promise.all(whole.map((phrase) => kept(phrase.phrase)));
+  whole.forEach((phrase, i) => {
+    if (byPhrase[i]!.length > 0) for (const term of phrase.terms) searched.set(term, byPhrase[i]!);
+  });
+  const alone = [...unmatched].filter((term) => !searched.has(term));
+  const byTerm = await Promise.all(alone.map(kept));
+  alone.forEach((term, i) => {
+    if (byTerm[i]!.length > 0) searched.set(term, byTerm[i]!);
+  });
+  if (searched.size === 0) return query;
+  const termForms = new Map(query.termForms);
+  const synonyms = new Map<string, string[]>();
+  for (const term of query.terms) {
+    const words = searched.get(term);
+    if (!words) continue;
+    termForms.set(term, [...new Set([...(termForms.get(term) ?? []), ...words.flatMap(synonymForms)])]);
+    synonyms.set(term, words);
+  }
   return { ...query, termForms, synonyms };
+}
+
+/** A phrase of the table among the query's words, with the query's terms it holds. */
+interface AskedPhrase {
+  phrase: string;
+  terms: string[];
+}
+
+/**
+ * The phrases of the table the query says (text/synonyms.ts `phrasesIn`), with their words that are terms of the
+ * query; none holding a word of a name or a date the query names, none without a term ("out of" has none).
+ */
+function askedPhrases(query: ProcessedQuery, fixed: ReadonlySet<string>): AskedPhrase[] {
+  const said = words(query.text).map((word) => word.replace(/['’]s$/u, ''));
+  return phrasesIn(said).flatMap(({ start, length, phrase }) => {
+    const inPhrase = said.slice(start, start + length);
+    if (inPhrase.some((word) => fixed.has(word))) return [];
+    const terms = query.terms.filter((term) => inPhrase.includes(term));
+    return terms.length > 0 ? [{ phrase, terms }] : [];
+  });
 }
 
 /**

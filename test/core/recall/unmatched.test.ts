@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inverseDocumentFrequency, namesShare, scoredTerms } from '../../../src/core/recall/keyword-score.js';
-import { type ProcessedQuery, processQuery } from '../../../src/core/recall/query.js';
+import { type ProcessedQuery, processQuery, synonymForms } from '../../../src/core/recall/query.js';
 import { heldSynonyms } from '../../../src/core/recall/unmatched.js';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
@@ -49,6 +49,21 @@ describe('heldSynonyms', () => {
     const query = couchAsked(QUESTION);
     const held = heldSynonyms(query, evidenceOf(query, rareName));
     expect([found, short, someoneElse, firstNameOnly].map(held)).toEqual([1, 0, 0, 0]);
+  });
+
+  it('credits a synonym ending in e held in its past tense ("examine", "examined")', () => {
+    const plain = processQuery('When did Hamid Eriksen inspect a couch?', NOW);
+    const query = {
+      ...plain,
+      termForms: new Map([['inspect', synonymForms('examine')]]),
+      synonyms: new Map([['inspect', ['examine']]]),
+    };
+    const held = heldSynonyms(
+      query,
+      evidenceOf(query, (word) => ({ hamid: 100, eriksen: 100, examin: 20_000 })[word] ?? 0),
+    );
+    expect(held('On 2 May 2020, Hamid Eriksen examined a green mug.')).toBe(1);
+    expect(held('Hamid Eriksen likes chess.')).toBe(0);
   });
 
   it('credits nothing where the name weighs little, or no synonym was searched', () => {
