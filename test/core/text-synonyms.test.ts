@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { broaderOf, narrowerOf, phrasesIn, synonymsOf } from '../../src/core/text/synonyms.js';
+import { broaderOf, inThesaurus, narrowerOf, phrasesIn, synonymsOf } from '../../src/core/text/synonyms.js';
 
 describe('synonymsOf', () => {
   it("gives a noun's synonyms in its most frequent sense", () => {
@@ -39,6 +39,13 @@ describe('narrowerOf', () => {
     expect(narrowerOf('coat').slice(0, 3)).toEqual(['jacket', 'greatcoat', 'overcoat']);
     expect(narrowerOf('coats')).toContain('jacket');
     expect(narrowerOf('qwzx')).toEqual([]);
+  });
+});
+
+describe('inThesaurus', () => {
+  it('holds a word the table has, also by its base form, and not one it lacks', () => {
+    expect(['couch', 'couches', 'kayaks', 'try out'].map(inThesaurus)).toEqual([true, true, true, true]);
+    expect(['qwzx', 'eriksen'].map(inThesaurus)).toEqual([false, false]);
   });
 });
 

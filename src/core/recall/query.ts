@@ -19,6 +19,11 @@ export interface ProcessedQuery {
   synonyms: Map<string, string[]>;
   /** Pairs of content words adjacent in the query ("support group"): phrase terms for the keyword arm. */
   phrases: string[];
+  /**
+   * Every word of the query in order, stopwords too, lower-cased, possessives dropped: where unmatched.ts looks for
+   * the thesaurus's phrases ("try out").
+   */
+  said: string[];
   /** Names and quoted phrases, as written (e.g. "Dr. Seuss", "Caroline"): the entity arm's anchors. */
   entities: string[];
   /** Time windows the query names ("in May 2023", "last week", "yesterday"). */
@@ -186,7 +191,8 @@ export function processQuery(text: string, now: Date): ProcessedQuery {
   const opening = REQUEST_VERBS.has(all[0] ?? '') ? 1 : 0;
   const isTerm = (w: string) =>
     w.length <= MAX_TERM_CHARS && !STOPWORDS.has(w) && !QUERY_FILLER.has(w) && !relativeWords.has(w);
-  const cleaned = all.slice(opening).map((w) => w.replace(POSSESSIVE, ''));
+  const said = all.map((w) => w.replace(POSSESSIVE, ''));
+  const cleaned = said.slice(opening);
   const terms = [...new Set(cleaned.filter(isTerm))];
   const phrases = [
     ...new Set(cleaned.slice(1).flatMap((w, i) => (isTerm(w) && isTerm(cleaned[i]!) ? [`${cleaned[i]} ${w}`] : []))),
@@ -196,5 +202,5 @@ export function processQuery(text: string, now: Date): ProcessedQuery {
     const others = verbForms(term).filter((f) => !terms.includes(f));
     if (others.length > 0) termForms.set(term, others);
   }
-  return { text, terms, termForms, synonyms: new Map(), phrases, entities, windows };
+  return { text, terms, termForms, synonyms: new Map(), phrases, said, entities, windows };
 }

@@ -1,6 +1,5 @@
 import type { KeywordTerm } from '../../storage/types.js';
-import { words } from '../text/index.js';
-import { broaderOf, narrowerOf, phrasesIn, synonymsOf } from '../text/synonyms.js';
+import { broaderOf, inThesaurus, narrowerOf, phrasesIn, synonymsOf } from '../text/synonyms.js';
 import { MAX_SCORED_MATCHES } from './arms.js';
 import { termCoverage, tokens } from './evidence.js';
 import { type KeywordEvidence, namesShare } from './keyword-score.js';
@@ -38,11 +37,7 @@ export async function withSynonymsForUnmatched(
   );
   const phrases = askedPhrases(query, fixed);
   const inPhrases = new Set(phrases.flatMap((phrase) => phrase.terms));
-  const open = query.terms.filter(
-    (term) =>
-      !fixed.has(term) &&
-      (inPhrases.has(term) || synonymsOf(term).length > 0 || broaderOf(term).length > 0 || narrowerOf(term).length > 0),
-  );
+  const open = query.terms.filter((term) => !fixed.has(term) && (inPhrases.has(term) || inThesaurus(term)));
   if (open.length === 0) return query;
   const asked = (term: string): KeywordTerm => {
     const forms = query.termForms.get(term);
@@ -114,9 +109,8 @@ interface AskedPhrase {
  * query; none holding a word of a name or a date the query names, none without a term ("out of" has none).
  */
 function askedPhrases(query: ProcessedQuery, fixed: ReadonlySet<string>): AskedPhrase[] {
-  const said = words(query.text).map((word) => word.replace(/['’]s$/u, ''));
-  return phrasesIn(said).flatMap(({ start, length, phrase }) => {
-    const inPhrase = said.slice(start, start + length);
+  return phrasesIn(query.said).flatMap(({ start, length, phrase }) => {
+    const inPhrase = query.said.slice(start, start + length);
     if (inPhrase.some((word) => fixed.has(word))) return [];
     const terms = query.terms.filter((term) => inPhrase.includes(term));
     return terms.length > 0 ? [{ phrase, terms }] : [];

@@ -48,6 +48,15 @@ function columnOf(key: string, column: Column): readonly string[] {
   return text ? text.split(' ') : [];
 }
 
+/** The base forms a word may have by BASE_FORMS, each of at least `shortest` letters before its replacement. */
+function baseForms(word: string, shortest: number): string[] {
+  return BASE_FORMS.flatMap(([suffix, replacement]) =>
+    word.length >= suffix.length + shortest && word.endsWith(suffix)
+      ? [word.slice(0, -suffix.length) + replacement]
+      : [],
+  );
+}
+
 /**
  * A column of the table for a lower-cased word or phrase: its own list, or where that is empty, its base form's
  * ("couches" → couch, "accused" → accuse; "accused" is a word of its own, with broader words but no synonyms).
@@ -55,14 +64,19 @@ function columnOf(key: string, column: Column): readonly string[] {
 function lookup(word: string, column: Column): readonly string[] {
   const own = columnOf(word, column);
   if (own.length > 0) return own;
-  for (const [suffix, replacement] of BASE_FORMS) {
-    if (word.length > suffix.length + 2 && word.endsWith(suffix)) {
-      const base = columnOf(word.slice(0, -suffix.length) + replacement, column);
-      if (base.length > 0) return base;
-    }
+  for (const base of baseForms(word, 3)) {
+    const list = columnOf(base, column);
+    if (list.length > 0) return list;
   }
   return [];
 }
+
+/**
+ * Whether the table holds the lower-cased word or one of its base forms: whether any of `synonymsOf`, `broaderOf`
+ * and `narrowerOf` can give it something (every entry has a word in at least one column).
+ */
+export const inThesaurus = (word: string): boolean =>
+  entry(word) !== undefined || baseForms(word, 3).some((base) => entry(base) !== undefined);
 
 /**
  * Synonyms of a lower-cased noun or verb, or a phrase the table holds (`phrasesIn`), in its most frequent sense
@@ -95,14 +109,7 @@ export interface PhraseAt {
  * The forms a phrase's first word is looked up in: as written, its base forms, an irregular verb's base. Bases of two
  * letters count here ("tried" → try): a phrase's other words keep a short base from matching by chance.
  */
-function firstWordForms(word: string): string[] {
-  const forms = [word];
-  for (const [suffix, replacement] of BASE_FORMS) {
-    if (word.length >= suffix.length + 2 && word.endsWith(suffix))
-      forms.push(word.slice(0, -suffix.length) + replacement);
-  }
-  return [...forms, ...otherVerbForms(word)];
-}
+const firstWordForms = (word: string): string[] => [word, ...baseForms(word, 2), ...otherVerbForms(word)];
 
 /**
  * Phrases of two or three words among lower-cased `words` that the table holds as one ("tried out" → try out, "gave

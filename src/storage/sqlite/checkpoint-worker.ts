@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { threadConnections } from './thread-connections.js';
 
 /** What a checkpoint found in the log and copied into the database file (SQLite's own counts, in frames). */
 export interface CheckpointResult {
@@ -21,19 +22,13 @@ const SMALL_REMAINDER = 256;
 const RESTART_WAIT_MS = 50;
 
 // Worker-thread side of WalCheckpoints: one connection per database file, opened on first use.
-const connections = new Map<string, Database.Database>();
-
-function connection(path: string): Database.Database {
-  let db = connections.get(path);
-  if (!db) {
-    db = new Database(path, { fileMustExist: true });
-    // It writes no rows: a checkpoint copies committed pages from the log into the file, which query_only allows.
-    db.pragma('query_only = ON');
-    db.pragma(`busy_timeout = ${RESTART_WAIT_MS}`);
-    connections.set(path, db);
-  }
+const connections = threadConnections((path) => {
+  const db = new Database(path, { fileMustExist: true });
+  // It writes no rows: a checkpoint copies committed pages from the log into the file, which query_only allows.
+  db.pragma('query_only = ON');
+  db.pragma(`busy_timeout = ${RESTART_WAIT_MS}`);
   return db;
-}
+});
 
 const run = (db: Database.Database, mode: 'PASSIVE' | 'RESTART') => {
   const [row] = db.pragma(`wal_checkpoint(${mode})`) as Array<{ busy: number; log: number; checkpointed: number }>;
@@ -48,7 +43,7 @@ const run = (db: Database.Database, mode: 'PASSIVE' | 'RESTART') => {
  * synchronous=NORMAL each checkpoint syncs the database file: here, not on the thread that commits.
  */
 export default function checkpoint({ path }: { path: string }): CheckpointResult {
-  const db = connection(path);
+  const db = connections.connection(path);
   let row = run(db, 'PASSIVE');
   for (let i = 0; i < 3 && row.log - row.checkpointed > SMALL_REMAINDER; i++) row = run(db, 'PASSIVE');
   if (row.log < RESTART_FRAMES) return { log: row.log, checkpointed: row.checkpointed, restarted: false };
@@ -58,6 +53,5 @@ export default function checkpoint({ path }: { path: string }): CheckpointResult
 
 /** Closes this thread's connections (the pool is being destroyed). */
 export function close(): void {
-  for (const db of connections.values()) db.close();
-  connections.clear();
+  connections.closeAll();
 }

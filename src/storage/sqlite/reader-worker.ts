@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { withStatementCache } from './statement-cache.js';
+import { threadConnections } from './thread-connections.js';
 
 /** A read statement compiled on the main thread (Kysely), run here on this thread's own connection. */
 export interface ReadStatement {
@@ -15,30 +16,23 @@ export interface ReadTask {
 }
 
 // Worker-thread side of SqliteReader: one connection per database file, opened on first use.
-const connections = new Map<string, Database.Database>();
-
-function connection(path: string): Database.Database {
-  let db = connections.get(path);
-  if (!db) {
-    db = withStatementCache(new Database(path, { fileMustExist: true }));
-    // The main thread owns every write; this connection only ever reads (WAL: it never blocks the writer).
-    db.pragma('query_only = ON');
-    db.pragma('busy_timeout = 5000');
-    db.pragma('cache_size = -16384');
-    // Keyword hits come with their vectors' similarity to the query (vec_distance_cosine).
-    sqliteVec.load(db);
-    connections.set(path, db);
-  }
+const connections = threadConnections((path) => {
+  const db = withStatementCache(new Database(path, { fileMustExist: true }));
+  // The main thread owns every write; this connection only ever reads (WAL: it never blocks the writer).
+  db.pragma('query_only = ON');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('cache_size = -16384');
+  // Keyword hits come with their vectors' similarity to the query (vec_distance_cosine).
+  sqliteVec.load(db);
   return db;
-}
+});
 
 export default function read({ path, statements }: ReadTask): unknown[][] {
-  const db = connection(path);
+  const db = connections.connection(path);
   return statements.map(({ sql, parameters }) => db.prepare(sql).all(...parameters));
 }
 
 /** Closes this thread's connections (the pool is being destroyed). */
 export function close(): void {
-  for (const db of connections.values()) db.close();
-  connections.clear();
+  connections.closeAll();
 }
