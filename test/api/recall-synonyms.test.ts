@@ -42,8 +42,9 @@ describe('recall with a word the workspace never uses', () => {
     // "couch" matches no memory; "sofa", its synonym, is what the keyword search found the memory by.
     expect(top!.match_signals).toContain('keyword');
     expect(top!.relevance_score).toBeGreaterThanOrEqual(0.5);
-    // "keep" matches nothing either, but none of its synonyms is in a memory; "Hamid" is a name.
-    expect(answer.explanation!.synonyms).toEqual({ couch: ['sofa'] });
+    // "keep" matches nothing either, and no word of its first sense is in a memory; "store", of a later sense, is,
+    // beside "Hamid", the query's other word that matches. "Hamid" is a name.
+    expect(answer.explanation!.synonyms).toEqual({ keep: ['store'], couch: ['sofa'] });
   });
 
   // Each: the memory to find first, the others beside it, the question, and what is searched for its unmatched word.
@@ -111,6 +112,7 @@ describe('recall with a word the workspace never uses', () => {
       query: 'When did Hamid Eriksen misplace a couch?',
       explain: true,
     });
+    console.log(JSON.stringify(answer.explanation!.synonyms));
     expect(answer.explanation!.synonyms).toEqual({ couch: ['sofa'] });
     expect(answer.memories[0]!.content).toBe(found);
   });

@@ -83,10 +83,18 @@ describe.each(storageBackends())('recall when every query word is common: $name'
       expect(rarestTogether(searches.mock.calls)).toEqual([]);
       // The entity arms (a full name, a city) ask the keyword arm's every-word search: one statement for all.
       expect(searches.mock.calls.filter(([, , options]) => options.order === 'newest')).toHaveLength(1);
-      // A word no memory holds: none holds every word, so the rarest common ones are searched together.
+      // A word no memory holds ("zeppelin", nor any synonym of it): no memory can hold it, so the search for every
+      // word leaves it out and finds the memory holding all the others; the rarest ones are not searched together.
       const unheld = await recall.recall({ workspaceId: 'ws', query: `${question.text} zeppelin`, limit: 10 });
-      expect(rarestTogether(searches.mock.calls.slice(found)).length).toBeGreaterThan(0);
+      const afterUnheld = searches.mock.calls.length;
+      expect(afterUnheld).toBeGreaterThan(found);
+      expect(rarestTogether(searches.mock.calls.slice(found))).toEqual([]);
       expect(unheld.memories[0]?.content).toBe(corpus.memory(question.answer));
+      // A word memories hold, but none beside the others ("likes" opens what people like): none holds every word,
+      // so the rarest common ones are searched together.
+      const apart = await recall.recall({ workspaceId: 'ws', query: `${question.text} likes`, limit: 10 });
+      expect(rarestTogether(searches.mock.calls.slice(afterUnheld)).length).toBeGreaterThan(0);
+      expect(apart.memories[0]?.content).toBe(corpus.memory(question.answer));
     } finally {
       searches.mockRestore();
     }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { broaderOf, inThesaurus, narrowerOf, phrasesIn, synonymsOf } from '../../src/core/text/synonyms.js';
+import {
+  broaderOf,
+  inThesaurus,
+  laterSensesOf,
+  narrowerOf,
+  phrasesIn,
+  synonymsOf,
+} from '../../src/core/text/synonyms.js';
 
 describe('synonymsOf', () => {
   it("gives a noun's synonyms in its most frequent sense", () => {
@@ -39,6 +46,19 @@ describe('narrowerOf', () => {
     expect(narrowerOf('coat').slice(0, 3)).toEqual(['jacket', 'greatcoat', 'overcoat']);
     expect(narrowerOf('coats')).toContain('jacket');
     expect(narrowerOf('qwzx')).toEqual([]);
+  });
+});
+
+describe('laterSensesOf', () => {
+  it("gives the words of a word's later senses, none of its first sense's lists", () => {
+    // "wash" is first the work of washing; in a later verb sense it is a kind of cleaning.
+    expect(laterSensesOf('washed')).toContain('clean');
+    // A wellington is first a city, third a boot.
+    expect(laterSensesOf('wellingtons')).toContain('boot');
+    const first = new Set([...synonymsOf('wash'), ...broaderOf('wash'), ...narrowerOf('wash')]);
+    expect(first.size).toBeGreaterThan(0);
+    expect(laterSensesOf('wash').filter((word) => first.has(word))).toEqual([]);
+    expect(laterSensesOf('qwzx')).toEqual([]);
   });
 });
 

@@ -286,12 +286,21 @@ async function rarestFirst(matchCounts: MatchCountCache, workspaceId: string, wo
     .map(({ word }) => word);
 }
 
-/** The query's content words, each with its other verb forms as alternatives ("buy" or "bought"). */
+/**
+ * The query's content words that some memory of the workspace holds, each with its other verb forms as alternatives
+ * ("buy" or "bought"): what a memory holding every word of the query holds. A word that matches nothing, with no
+ * synonym that does (`absent`), is left out: asked for, it made the search for every word find nothing, and the
+ * memory holding all the others was left to the rarest-words search, which reads the best-scored few of those
+ * holding the rarest two, scored on those two alone. "Who fixed a dusty spade in the studio?", where no memory says
+ * "spade", did not find "… repaired a dusty shovel in the studio …" among 100,000 memories of the scale corpus.
+ */
 function wordsOf(query: ProcessedQuery): KeywordTerm[] {
-  return query.terms.map((term) => {
-    const forms = query.termForms.get(term);
-    return forms ? [term, ...forms] : term;
-  });
+  return query.terms
+    .filter((term) => !query.absent.has(term))
+    .map((term) => {
+      const forms = query.termForms.get(term);
+      return forms ? [term, ...forms] : term;
+    });
 }
 
 /** Keyword hits in the order of this recall's keyword evidence (BM25 over their own words), best first. */

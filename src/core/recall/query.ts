@@ -17,6 +17,12 @@ export interface ProcessedQuery {
    * has counted the terms.
    */
   synonyms: Map<string, string[]>;
+  /**
+   * Terms that match no memory of the workspace and for which no synonym, broader or narrower word does either
+   * (unmatched.ts): no memory can hold them, so a search for memories holding every word of the query leaves them
+   * out. Empty until unmatched.ts has counted the terms.
+   */
+  absent: Set<string>;
   /** Pairs of content words adjacent in the query ("support group"): phrase terms for the keyword arm. */
   phrases: string[];
   /**
@@ -202,5 +208,5 @@ export function processQuery(text: string, now: Date): ProcessedQuery {
     const others = verbForms(term).filter((f) => !terms.includes(f));
     if (others.length > 0) termForms.set(term, others);
   }
-  return { text, terms, termForms, synonyms: new Map(), phrases, said, entities, windows };
+  return { text, terms, termForms, synonyms: new Map(), absent: new Set(), phrases, said, entities, windows };
 }

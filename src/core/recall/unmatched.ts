@@ -1,5 +1,5 @@
 import type { KeywordTerm } from '../../storage/types.js';
-import { broaderOf, inThesaurus, narrowerOf, phrasesIn, synonymsOf } from '../text/synonyms.js';
+import { broaderOf, inThesaurus, laterSensesOf, narrowerOf, phrasesIn, synonymsOf } from '../text/synonyms.js';
 import { MAX_SCORED_MATCHES } from './arms.js';
 import { termCoverage, tokens } from './evidence.js';
 import { type KeywordEvidence, namesShare } from './keyword-score.js';
@@ -21,7 +21,9 @@ import { type ProcessedQuery, synonymForms } from './query.js';
  * only add noise to words the workspace already answers (src/core/recall/README.md, "Words that match nothing").
  * "Matches" as the keyword arms count (storage's `keywordMatchCounts`): on PostgreSQL the workspace's memories, on
  * SQLite its shared full-text index, whose statistics BM25 already reads database-wide; so there a word that only
- * another workspace uses is not expanded (NOTES.md, "Synonyms for words that match nothing").
+ * another workspace uses is not expanded (NOTES.md, "Synonyms for words that match nothing"). A word that matches
+ * nothing and gets nothing in its place (none of those match either, `most` is 0, or it is not in the thesaurus) is
+ * returned among `absent`.
  */
 export async function withSynonymsForUnmatched(
   query: ProcessedQuery,
@@ -29,21 +31,21 @@ export async function withSynonymsForUnmatched(
   workspaceId: string,
   most: number,
 ): Promise<ProcessedQuery> {
-  if (most <= 0) return query;
   const fixed = new Set(
     [...query.entities, ...query.windows.map((window) => window.text)].flatMap((text) =>
       text.toLowerCase().split(/[^\p{L}\p{N}]+/u),
     ),
   );
   const phrases = askedPhrases(query, fixed);
-  const inPhrases = new Set(phrases.flatMap((phrase) => phrase.terms));
-  const open = query.terms.filter((term) => !fixed.has(term) && (inPhrases.has(term) || inThesaurus(term)));
+  // Every word but the names' and dates' is counted, in the thesaurus or not: one that matches nothing and has
+  // nothing searched in its place is `absent` (a typo, a word the workspace never uses). The keyword arms count the
+  // same words anyway, and find these counts cached.
+  const open = query.terms.filter((term) => !fixed.has(term));
   if (open.length === 0) return query;
   const asked = (term: string): KeywordTerm => {
     const forms = query.termForms.get(term);
     return forms ? [term, ...forms] : term;
   };
-  // Counted as the keyword arms count a term, so that they find these counts cached.
   const counts = await matchCounts.matchCounts(
     workspaceId,
     open.map((term) => [asked(term)]),
@@ -61,17 +63,36 @@ export async function withSynonymsForUnmatched(
     );
     return candidates.filter((_, i) => found[i]! > 0).slice(0, most);
   };
+  // The query's words some memory holds, names' too, each with its verb forms.
+  const held = query.terms.filter((term) => !unmatched.has(term)).map(asked);
+  /**
+   * Up to `most` of these words that some memory holds beside every word of the query that matches (`held`), in
+   * their order: a later sense's word must fit what else the query says ("washed" → clean where an old lantern at the
+   * park was cleaned, not work, its noun senses' word, which memories of jobs hold).
+   */
+  const fitting = async (words: readonly string[]): Promise<string[]> => {
+    const candidates = words.filter((word) => !query.terms.includes(word));
+    if (candidates.length === 0 || held.length === 0) return [];
+    const together = await matchCounts.matchCounts(
+      workspaceId,
+      candidates.map((word) => [synonymForms(word), ...held]),
+      MAX_SCORED_MATCHES,
+    );
+    return candidates.filter((_, i) => together[i]! > 0).slice(0, most);
+  };
   /**
    * What the workspace holds for a word or phrase matching nothing: its synonyms that match; where none does, its
    * broader words ("kayak" matching nothing is asked as canoe, a kind it is); where none of those does either, its
-   * narrower words ("coat" as jacket, a kind of coat).
+   * narrower words ("coat" as jacket, a kind of coat); last, the words of its later senses that fit the query's other
+   * words (`fitting`).
    */
   const kept = async (word: string): Promise<string[]> => {
+    if (most <= 0) return [];
     for (const related of [synonymsOf, broaderOf, narrowerOf]) {
       const found = await matching(related(word));
       if (found.length > 0) return found;
     }
-    return [];
+    return fitting(laterSensesOf(word));
   };
   const searched = new Map<string, string[]>();
   // A phrase whose every word matches nothing ("try out", "looking glass") is asked as a whole, for each of its
@@ -81,12 +102,14 @@ export async function withSynonymsForUnmatched(
   whole.forEach((phrase, i) => {
     if (byPhrase[i]!.length > 0) for (const term of phrase.terms) searched.set(term, byPhrase[i]!);
   });
-  const alone = [...unmatched].filter((term) => !searched.has(term));
+  const alone = [...unmatched].filter((term) => !searched.has(term) && inThesaurus(term));
   const byTerm = await Promise.all(alone.map(kept));
   alone.forEach((term, i) => {
     if (byTerm[i]!.length > 0) searched.set(term, byTerm[i]!);
   });
-  if (searched.size === 0) return query;
+  // Words that match nothing and found nothing in their place: no memory holds them.
+  const absent = new Set([...unmatched].filter((term) => !searched.has(term)));
+  if (searched.size === 0) return { ...query, absent };
   const termForms = new Map(query.termForms);
   const synonyms = new Map<string, string[]>();
   for (const term of query.terms) {
@@ -95,7 +118,7 @@ export async function withSynonymsForUnmatched(
     termForms.set(term, [...new Set([...(termForms.get(term) ?? []), ...words.flatMap(synonymForms)])]);
     synonyms.set(term, words);
   }
-  return { ...query, termForms, synonyms };
+  return { ...query, termForms, synonyms, absent };
 }
 
 /** A phrase of the table among the query's words, with the query's terms it holds. */

@@ -20,7 +20,7 @@ const BASE_FORMS: ReadonlyArray<readonly [suffix: string, replacement: string]> 
 ];
 
 /** The table's columns after the word, in their order. */
-const COLUMNS = ['synonyms', 'broader', 'narrower'] as const;
+const COLUMNS = ['synonyms', 'broader', 'narrower', 'later'] as const;
 type Column = (typeof COLUMNS)[number];
 
 /**
@@ -72,8 +72,8 @@ function lookup(word: string, column: Column): readonly string[] {
 }
 
 /**
- * Whether the table holds the lower-cased word or one of its base forms: whether any of `synonymsOf`, `broaderOf`
- * and `narrowerOf` can give it something (every entry has a word in at least one column).
+ * Whether the table holds the lower-cased word or one of its base forms: whether any of `synonymsOf`, `broaderOf`,
+ * `narrowerOf` and `laterSensesOf` can give it something (every entry has a word in at least one column).
  */
 export const inThesaurus = (word: string): boolean =>
   entry(word) !== undefined || baseForms(word, 3).some((base) => entry(base) !== undefined);
@@ -97,6 +97,14 @@ export const broaderOf = (word: string): readonly string[] => lookup(word, 'broa
  * the table holds none.
  */
 export const narrowerOf = (word: string): readonly string[] => lookup(word, 'narrower');
+
+/**
+ * Words of the later senses of a lower-cased noun or verb (their synonyms, broader and narrower words, the most
+ * frequent sense first, at most 48, none of the other lists'): "wash" → … clean; "wellington" → hessian, jackboot,
+ * boot. A word's rarer meanings are among them, so the caller must check that they fit (unmatched.ts). Empty when the
+ * table holds none.
+ */
+export const laterSensesOf = (word: string): readonly string[] => lookup(word, 'later');
 
 /** A run of words the table holds as one phrase: `words[start, start + length)`, as the table's key `phrase`. */
 export interface PhraseAt {

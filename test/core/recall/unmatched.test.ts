@@ -1,7 +1,10 @@
+import { stemmer } from 'stemmer';
 import { describe, expect, it } from 'vitest';
 import { inverseDocumentFrequency, namesShare, scoredTerms } from '../../../src/core/recall/keyword-score.js';
 import { type ProcessedQuery, processQuery, synonymForms } from '../../../src/core/recall/query.js';
-import { heldSynonyms } from '../../../src/core/recall/unmatched.js';
+import type { MatchCountCache } from '../../../src/core/recall/match-counts.js';
+import { heldSynonyms, withSynonymsForUnmatched } from '../../../src/core/recall/unmatched.js';
+import type { KeywordTerm } from '../../../src/storage/types.js';
 
 const NOW = new Date('2026-01-01T00:00:00Z');
 const DOCUMENTS = 1_000_000;
@@ -71,5 +74,73 @@ describe('heldSynonyms', () => {
     expect(heldSynonyms(query, evidenceOf(query, speaker))(found)).toBe(0);
     const plain = processQuery(QUESTION, NOW);
     expect(heldSynonyms(plain, evidenceOf(plain, rareName))(found)).toBe(0);
+  });
+});
+
+/** Counts as storage would give them for a workspace whose memories hold these words this often (alternatives add). */
+function countsOf(held: Record<string, number>): MatchCountCache {
+  const count = (term: KeywordTerm) =>
+    (typeof term === 'string' ? [term] : term).reduce((n, t) => n + (held[t] ?? 0), 0);
+  return {
+    matchCounts: async (_workspace: string, sets: ReadonlyArray<readonly KeywordTerm[]>) =>
+      sets.map((set) => Math.min(...set.map(count))),
+  } as unknown as MatchCountCache;
+}
+
+/**
+ * Counts as storage would give them over these memories: those holding every term (any of a term's forms), words
+ * compared by their Porter stems as the keyword index compares them ("clean" matches "cleaned").
+ */
+function countsIn(memories: readonly string[]): MatchCountCache {
+  const stems = (text: string) =>
+    text
+      .toLowerCase()
+      .split(/[^a-z]+/)
+      .filter(Boolean)
+      .map(stemmer);
+  const held = memories.map((text) => new Set(stems(text)));
+  const holds = (words: Set<string>, term: KeywordTerm) =>
+    (typeof term === 'string' ? [term] : term).some((form) => stems(form).every((w) => words.has(w)));
+  return {
+    matchCounts: async (_workspace: string, sets: ReadonlyArray<readonly KeywordTerm[]>) =>
+      sets.map((set) => held.filter((words) => set.every((term) => holds(words, term))).length),
+  } as unknown as MatchCountCache;
+}
+
+describe('withSynonymsForUnmatched', () => {
+  it("searches a later sense's word only where a memory holds it beside the query's other words", async () => {
+    const query = processQuery('Who washed an old torch at the park?', NOW);
+    // "washed" matches nothing, nor does any word of its first sense; "clean", of a later one, does, beside "old"
+    // and "park". "torch" matches nothing and nothing of any sense of it does.
+    const fits = await withSynonymsForUnmatched(
+      query,
+      countsIn(['Ana cleaned an old lantern at the park.', 'Bo works at the park.']),
+      'ws',
+      2,
+    );
+    expect(fits.synonyms).toEqual(new Map([['washed', ['clean']]]));
+    expect([...fits.absent]).toEqual(['torch']);
+    // Memories hold "cleaned", but none beside "old" and "park": the later sense is not searched.
+    const apart = await withSynonymsForUnmatched(
+      query,
+      countsIn(['Ana cleaned a car in the garage.', 'There was an old lantern at the park.']),
+      'ws',
+      2,
+    );
+    expect(apart.synonyms.size).toBe(0);
+    expect([...apart.absent].sort()).toEqual(['torch', 'washed']);
+  });
+
+  it('leaves absent the words that match nothing and get nothing in their place, not names or dates', async () => {
+    const query = processQuery('Did Hamid Eriksen store the couch in the zorblax in May 2024?', NOW);
+    const expanded = await withSynonymsForUnmatched(query, countsOf({ store: 5, sofa: 3 }), 'ws', 2);
+    // "couch" matches nothing and its synonym does; "zorblax" matches nothing and is in no thesaurus. The name's words
+    // and the date's are never counted as words the workspace lacks.
+    expect(expanded.synonyms).toEqual(new Map([['couch', ['sofa']]]));
+    expect([...expanded.absent]).toEqual(['zorblax']);
+    // With no synonyms asked for, a word that matches nothing is absent whether the thesaurus knows it or not.
+    const plain = await withSynonymsForUnmatched(query, countsOf({ store: 5, sofa: 3 }), 'ws', 0);
+    expect(plain.synonyms.size).toBe(0);
+    expect([...plain.absent].sort()).toEqual(['couch', 'zorblax']);
   });
 });
