@@ -53,7 +53,26 @@ export async function withSynonymsForUnmatched(
   );
   const unmatched = new Set(open.filter((_, i) => counts[i] === 0));
   if (unmatched.size === 0) return query;
-  /** Up to `most` of these words that match a memory of the workspace (with their verb forms), in their order. */
+  /**
+   * Of these words, those more than a tenth of the workspace's memories hold (and more than MAX_SCORED_MATCHES):
+   * searched in place of a word, such a word tells no memory from the others and brings in those it is common in
+   * ("colour" → work, its first sense's broader word, brought every memory saying "works as").
+   */
+  const tooCommon = async (words: readonly string[]): Promise<Set<string>> => {
+    if (words.length === 0) return new Set();
+    const documents = await matchCounts.documentCount(workspaceId);
+    const cap = Math.max(MAX_SCORED_MATCHES, Math.floor(COMMON_SHARE * documents));
+    const counts = await matchCounts.matchCounts(
+      workspaceId,
+      words.map((word) => [synonymForms(word)]),
+      cap,
+    );
+    return new Set(words.filter((_, i) => counts[i]! > cap));
+  };
+  /**
+   * Up to `most` of these words that match a memory of the workspace (with their verb forms), none of them too common
+   * (`tooCommon`), in their order.
+   */
   const matching = async (words: readonly string[]): Promise<string[]> => {
     const candidates = words.filter((word) => !query.terms.includes(word));
     const found = await matchCounts.matchCounts(
@@ -61,7 +80,9 @@ export async function withSynonymsForUnmatched(
       candidates.map((word) => [synonymForms(word)]),
       MAX_SCORED_MATCHES,
     );
-    return candidates.filter((_, i) => found[i]! > 0).slice(0, most);
+    const matched = candidates.filter((_, i) => found[i]! > 0);
+    const common = await tooCommon(candidates.filter((_, i) => found[i]! > MAX_SCORED_MATCHES));
+    return matched.filter((word) => !common.has(word)).slice(0, most);
   };
   // The query's words some memory holds, names' too, each with its verb forms.
   const held = query.terms.filter((term) => !unmatched.has(term)).map(asked);
@@ -78,7 +99,9 @@ export async function withSynonymsForUnmatched(
       candidates.map((word) => [synonymForms(word), ...held]),
       MAX_SCORED_MATCHES,
     );
-    return candidates.filter((_, i) => together[i]! > 0).slice(0, most);
+    const fits = candidates.filter((_, i) => together[i]! > 0);
+    const common = await tooCommon(fits);
+    return fits.filter((word) => !common.has(word)).slice(0, most);
   };
   /**
    * What the workspace holds for a word or phrase matching nothing: its synonyms that match; where none does, its
@@ -120,6 +143,13 @@ export async function withSynonymsForUnmatched(
   }
   return { ...query, termForms, synonyms, absent };
 }
+
+/**
+ * A word searched in place of another may be held by at most this share of the workspace's memories: BM25 weighs such
+ * a word near nothing, and as an alternative form of the word it replaces it makes every memory holding it look as if
+ * it held that word.
+ */
+const COMMON_SHARE = 0.1;
 
 /** A phrase of the table among the query's words, with the query's terms it holds. */
 interface AskedPhrase {

@@ -78,12 +78,13 @@ describe('heldSynonyms', () => {
 });
 
 /** Counts as storage would give them for a workspace whose memories hold these words this often (alternatives add). */
-function countsOf(held: Record<string, number>): MatchCountCache {
+function countsOf(held: Record<string, number>, documents = 1_000): MatchCountCache {
   const count = (term: KeywordTerm) =>
     (typeof term === 'string' ? [term] : term).reduce((n, t) => n + (held[t] ?? 0), 0);
   return {
     matchCounts: async (_workspace: string, sets: ReadonlyArray<readonly KeywordTerm[]>) =>
       sets.map((set) => Math.min(...set.map(count))),
+    documentCount: async () => documents,
   } as unknown as MatchCountCache;
 }
 
@@ -104,10 +105,24 @@ function countsIn(memories: readonly string[]): MatchCountCache {
   return {
     matchCounts: async (_workspace: string, sets: ReadonlyArray<readonly KeywordTerm[]>) =>
       sets.map((set) => held.filter((words) => set.every((term) => holds(words, term))).length),
+    documentCount: async () => memories.length,
   } as unknown as MatchCountCache;
 }
 
 describe('withSynonymsForUnmatched', () => {
+  it('searches no word in its place that a tenth of a large workspace holds', async () => {
+    const query = processQuery('Who coloured a fragile quilt at school?', NOW);
+    // "colour": no synonym matches; of its broader words "work" does, in a quarter of 20,000 memories ("works as");
+    // of its narrower words "paint" does, in few.
+    const held = { work: 5_000, paint: 50, fragile: 900, school: 800 };
+    const expanded = await withSynonymsForUnmatched(query, countsOf(held, 20_000), 'ws', 2);
+    expect(expanded.synonyms.get('coloured')).toEqual(['paint']);
+    // Where a quarter of the workspace is fewer memories than a keyword search scores, the common word is kept.
+    const small = { work: 250, paint: 5, fragile: 90, school: 80 };
+    const kept = await withSynonymsForUnmatched(query, countsOf(small, 1_000), 'ws', 2);
+    expect(kept.synonyms.get('coloured')).toEqual(['work']);
+  });
+
   it("searches a later sense's word only where a memory holds it beside the query's other words", async () => {
     const query = processQuery('Who washed an old torch at the park?', NOW);
     // "washed" matches nothing, nor does any word of its first sense; "clean", of a later one, does, beside "old"
