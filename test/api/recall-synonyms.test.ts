@@ -81,6 +81,15 @@ describe('recall with a word the workspace never uses', () => {
       query: 'What did Noor put together in the study?',
       searched: { put: ['assemble'], together: ['assemble'] },
     },
+    {
+      // WordNet relates "pendant" to no word a memory holds; of the words used most like it (GloVe), "necklace" is
+      // held beside the query's other words, "bracelet" is not.
+      why: 'a word used alike where WordNet relates none, only one a memory holds beside the other words',
+      found: 'Noor cleaned a silver necklace in the hallway.',
+      others: ['Noor bought a bracelet at the market.', 'Noor likes chess and origami.'],
+      query: 'When did Noor clean the pendant in the hallway?',
+      searched: { pendant: ['necklace'] },
+    },
   ])('searches $why', async ({ found, others, query, searched }) => {
     const ws = await workspaceWith([...others, found]);
     const answer = await memd.memories.recall({ workspace_id: ws, query, explain: true });
@@ -112,7 +121,6 @@ describe('recall with a word the workspace never uses', () => {
       query: 'When did Hamid Eriksen misplace a couch?',
       explain: true,
     });
-    console.log(JSON.stringify(answer.explanation!.synonyms));
     expect(answer.explanation!.synonyms).toEqual({ couch: ['sofa'] });
     expect(answer.memories[0]!.content).toBe(found);
   });

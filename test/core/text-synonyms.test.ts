@@ -6,6 +6,7 @@ import {
   narrowerOf,
   phrasesIn,
   synonymsOf,
+  usedAlikeAs,
 } from '../../src/core/text/synonyms.js';
 
 describe('synonymsOf', () => {
@@ -62,9 +63,20 @@ describe('laterSensesOf', () => {
   });
 });
 
+describe('usedAlikeAs', () => {
+  it('gives the words used most like a word, nearest first, none of the other lists and no form of the word', () => {
+    // WordNet relates neither to the word a memory would hold.
+    expect(usedAlikeAs('pendant')[0]).toBe('necklace');
+    expect(usedAlikeAs('timepiece')).toContain('wristwatch');
+    const listed = new Set(['pendant', ...synonymsOf('pendant'), ...broaderOf('pendant'), ...laterSensesOf('pendant')]);
+    expect(usedAlikeAs('pendant').filter((word) => listed.has(word) || word.startsWith('pendant'))).toEqual([]);
+    expect(usedAlikeAs('qwzx')).toEqual([]);
+  });
+});
+
 describe('inThesaurus', () => {
   it('holds a word the table has, also by its base form, and not one it lacks', () => {
-    expect(['couch', 'couches', 'kayaks', 'try out'].map(inThesaurus)).toEqual([true, true, true, true]);
+    expect(['couch', 'couches', 'kayaks', 'try out', 'kept'].map(inThesaurus)).toEqual([true, true, true, true, true]);
     expect(['qwzx', 'eriksen'].map(inThesaurus)).toEqual([false, false]);
   });
 });

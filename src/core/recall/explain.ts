@@ -52,8 +52,8 @@ export interface RecallExplanation {
   /** Distinct candidates the arms proposed (before filters and the floor). */
   candidates: number;
   /**
-   * Words of the query that match no memory, and the synonyms (or broader, narrower or later senses' words)
-   * searched in their place (unmatched.ts).
+   * Words of the query that match no memory, and the synonyms (or broader, narrower, later senses' or alike used
+   * words) searched in their place (unmatched.ts).
    */
   synonyms: Record<string, string[]>;
   /** The best left-out candidates of each reason, at most LEFT_OUT_PER_REASON of each. */

@@ -1,5 +1,13 @@
 import type { KeywordTerm } from '../../storage/types.js';
-import { broaderOf, inThesaurus, laterSensesOf, narrowerOf, phrasesIn, synonymsOf } from '../text/synonyms.js';
+import {
+  broaderOf,
+  inThesaurus,
+  laterSensesOf,
+  narrowerOf,
+  phrasesIn,
+  synonymsOf,
+  usedAlikeAs,
+} from '../text/synonyms.js';
 import { MAX_SCORED_MATCHES } from './arms.js';
 import { termCoverage, tokens } from './evidence.js';
 import { type KeywordEvidence, namesShare } from './keyword-score.js';
@@ -13,7 +21,9 @@ import { type ProcessedQuery, synonymForms } from './query.js';
  * sense (text/synonyms.ts) that match at least one memory, each with its other verb forms ("purchase" → buy, bought:
  * a synonym found only in its past tense is still found), or, where none does, up to `most` of the broader words
  * that sense is a kind of ("kayak" → canoe: a kayak is one), or, where none of those does either, of the narrower
- * words that are kinds of it ("coat" → jacket). A phrase the thesaurus holds as one whose words all match nothing
+ * words that are kinds of it ("coat" → jacket); where none of those does, up to `most` of the words of its later
+ * senses, and where none of those either, of the words used most like it ("pendant" → necklace), in both cases only
+ * those some memory holds beside the query's other words (`fitting`). A phrase the thesaurus holds as one whose words all match nothing
  * ("try out", "gave back") is looked up as a whole first, for each of its words. All as alternative forms: the
  * keyword searches, BM25 and coverage then count them as the word (as they count "drew" for "draw"), and the entity
  * arm searches them beside a name where it searches the word (query.ts `synonyms`). Words of the names and dates the
@@ -106,8 +116,9 @@ export async function withSynonymsForUnmatched(
   /**
    * What the workspace holds for a word or phrase matching nothing: its synonyms that match; where none does, its
    * broader words ("kayak" matching nothing is asked as canoe, a kind it is); where none of those does either, its
-   * narrower words ("coat" as jacket, a kind of coat); last, the words of its later senses that fit the query's other
-   * words (`fitting`).
+   * narrower words ("coat" as jacket, a kind of coat); then the words of its later senses that fit the query's other
+   * words (`fitting`); last, the words used most like it that fit them ("pendant" → necklace, which WordNet does not
+   * relate to it).
    */
   const kept = async (word: string): Promise<string[]> => {
     if (most <= 0) return [];
@@ -115,7 +126,8 @@ export async function withSynonymsForUnmatched(
       const found = await matching(related(word));
       if (found.length > 0) return found;
     }
-    return fitting(laterSensesOf(word));
+    const later = await fitting(laterSensesOf(word));
+    return later.length > 0 ? later : fitting(usedAlikeAs(word));
   };
   const searched = new Map<string, string[]>();
   // A phrase whose every word matches nothing ("try out", "looking glass") is asked as a whole, for each of its

@@ -20,7 +20,7 @@ const BASE_FORMS: ReadonlyArray<readonly [suffix: string, replacement: string]> 
 ];
 
 /** The table's columns after the word, in their order. */
-const COLUMNS = ['synonyms', 'broader', 'narrower', 'later'] as const;
+const COLUMNS = ['synonyms', 'broader', 'narrower', 'later', 'near'] as const;
 type Column = (typeof COLUMNS)[number];
 
 /**
@@ -58,13 +58,20 @@ function baseForms(word: string, shortest: number): string[] {
 }
 
 /**
+ * The forms a word is looked up in after its own: its base forms by BASE_FORMS, and an irregular verb's others
+ * ("kept" → keep: the table holds verbs in their base form).
+ */
+const otherForms = (word: string): string[] => [...baseForms(word, 3), ...otherVerbForms(word)];
+
+/**
  * A column of the table for a lower-cased word or phrase: its own list, or where that is empty, its base form's
- * ("couches" → couch, "accused" → accuse; "accused" is a word of its own, with broader words but no synonyms).
+ * ("couches" → couch, "accused" → accuse, "kept" → keep; "accused" is a word of its own, with broader words but no
+ * synonyms).
  */
 function lookup(word: string, column: Column): readonly string[] {
   const own = columnOf(word, column);
   if (own.length > 0) return own;
-  for (const base of baseForms(word, 3)) {
+  for (const base of otherForms(word)) {
     const list = columnOf(base, column);
     if (list.length > 0) return list;
   }
@@ -73,15 +80,16 @@ function lookup(word: string, column: Column): readonly string[] {
 
 /**
  * Whether the table holds the lower-cased word or one of its base forms: whether any of `synonymsOf`, `broaderOf`,
- * `narrowerOf` and `laterSensesOf` can give it something (every entry has a word in at least one column).
+ * `narrowerOf`, `laterSensesOf` and `usedAlikeAs` can give it something (every entry has a word in at least one
+ * column).
  */
 export const inThesaurus = (word: string): boolean =>
-  entry(word) !== undefined || baseForms(word, 3).some((base) => entry(base) !== undefined);
+  entry(word) !== undefined || otherForms(word).some((base) => entry(base) !== undefined);
 
 /**
  * Synonyms of a lower-cased noun or verb, or a phrase the table holds (`phrasesIn`), in its most frequent sense
  * (WordNet 3.1, assets/synonyms/): "couch" → sofa, lounge; "try" → seek, attempt, essay, assay; "try out" → test,
- * prove. Empty when the word (or its base form) is not in the table. The table (about 4.7 MB) is read on first use.
+ * prove. Empty when the word (or its base form) is not in the table. The table (about 8 MB) is read on first use.
  */
 export const synonymsOf = (word: string): readonly string[] => lookup(word, 'synonyms');
 
@@ -105,6 +113,14 @@ export const narrowerOf = (word: string): readonly string[] => lookup(word, 'nar
  * table holds none.
  */
 export const laterSensesOf = (word: string): readonly string[] => lookup(word, 'later');
+
+/**
+ * Words used most like a lower-cased noun or verb, by their GloVe vectors, the nearest first, at most 12, none of the
+ * other lists': "pendant" → necklace, earrings, brooch …; "timepiece" → wristwatch … (WordNet relates neither). As
+ * often a thing of a kind beside it as the same thing ("pendant" → bracelet) or merely its company ("oven" → bake), so
+ * the caller must check that they fit (unmatched.ts). Empty when the table holds none.
+ */
+export const usedAlikeAs = (word: string): readonly string[] => lookup(word, 'near');
 
 /** A run of words the table holds as one phrase: `words[start, start + length)`, as the table's key `phrase`. */
 export interface PhraseAt {

@@ -146,6 +146,31 @@ describe('withSynonymsForUnmatched', () => {
     expect([...apart.absent].sort()).toEqual(['torch', 'washed']);
   });
 
+  it("searches a word used alike only where a memory holds it beside the query's other words", async () => {
+    const query = processQuery('Who washed a new pendant at the office?', NOW);
+    // WordNet relates "pendant" to no word these memories hold; GloVe puts necklace and bracelet nearest. Only the
+    // necklace was washed, new, at the office.
+    const expanded = await withSynonymsForUnmatched(
+      query,
+      countsIn(['Ana cleaned a new necklace at the office.', 'Bo bought a bracelet at the market.']),
+      'ws',
+      2,
+    );
+    expect(expanded.synonyms.get('pendant')).toEqual(['necklace']);
+    expect(expanded.synonyms.get('washed')).toEqual(['clean']);
+  });
+
+  it('looks an irregular verb up by its base form ("kept" as keep)', async () => {
+    const query = processQuery('Who kept an antique sofa at school?', NOW);
+    const expanded = await withSynonymsForUnmatched(
+      query,
+      countsIn(['Ana stored an antique sofa at school.', 'Bo works at a school.']),
+      'ws',
+      2,
+    );
+    expect(expanded.synonyms.get('kept')).toEqual(['store']);
+  });
+
   it('leaves absent the words that match nothing and get nothing in their place, not names or dates', async () => {
     const query = processQuery('Did Hamid Eriksen store the couch in the zorblax in May 2024?', NOW);
     const expanded = await withSynonymsForUnmatched(query, countsOf({ store: 5, sofa: 3 }), 'ws', 2);
