@@ -15,25 +15,26 @@ import type { MatchCountCache } from './match-counts.js';
 import { type ProcessedQuery, synonymForms } from './query.js';
 
 /**
- * The query with synonyms for the words it asks with that match no memory of the workspace: a word that matches
- * nothing adds nothing to any keyword search, while a synonym that does ("couch" where the memories say "sofa") is
- * what the asker meant in the workspace's words. Each such word gets up to `most` of the synonyms of its most frequent
- * sense (text/synonyms.ts) that match at least one memory, each with its other verb forms ("purchase" → buy, bought:
- * a synonym found only in its past tense is still found), or, where none does, up to `most` of the broader words
- * that sense is a kind of ("kayak" → canoe: a kayak is one), or, where none of those does either, of the narrower
- * words that are kinds of it ("coat" → jacket); where none of those does, up to `most` of the words of its later
- * senses, and where none of those either, of the words used most like it ("pendant" → necklace), in both cases only
- * those some memory holds beside the query's other words (`fitting`). A phrase the thesaurus holds as one whose words all match nothing
- * ("try out", "gave back") is looked up as a whole first, for each of its words. All as alternative forms: the
- * keyword searches, BM25 and coverage then count them as the word (as they count "drew" for "draw"), and the entity
- * arm searches them beside a name where it searches the word (query.ts `synonyms`). Words of the names and dates the
- * query names are left as they are. Words that match anything are never expanded: a thesaurus's other senses would
- * only add noise to words the workspace already answers (src/core/recall/README.md, "Words that match nothing").
- * "Matches" as the keyword arms count (storage's `keywordMatchCounts`): on PostgreSQL the workspace's memories, on
- * SQLite its shared full-text index, whose statistics BM25 already reads database-wide; so there a word that only
- * another workspace uses is not expanded (NOTES.md, "Synonyms for words that match nothing"). A word that matches
- * nothing and gets nothing in its place (none of those match either, `most` is 0, or it is not in the thesaurus) is
- * returned among `absent`.
+ * The query with synonyms for the words it asks with that match no memory of the workspace: a word that matches nothing
+ * adds nothing to any keyword search, while a synonym that does ("couch" where the memories say "sofa") is what the
+ * asker meant in the workspace's words. Each such word gets up to `most` of the synonyms of its most frequent sense
+ * (text/synonyms.ts) that match at least one memory, each with its other verb forms ("purchase" → buy, bought: a
+ * synonym found only in its past tense is still found), or, where none does, up to `most` of the broader words that
+ * sense is a kind of ("kayak" → canoe: a kayak is one), or, where none of those does either, of the narrower words that
+ * are kinds of it ("coat" → jacket); where none of those does, up to `most` of the words of its later senses, and where
+ * none of those either, of the words used most like it ("pendant" → necklace), in both cases only those some memory
+ * holds beside the query's other words (`fitting`). A phrase the thesaurus holds as one whose words all match nothing
+ * ("try out", "gave back") is looked up as a whole first, for each of its words, and where nothing is found for it its
+ * words are not looked up alone; of words side by side that all match nothing and are no phrase ("water boiler"), only
+ * the last is. All as alternative forms: the keyword searches, BM25 and coverage then count them as the word (as they
+ * count "drew" for "draw"), and the entity arm searches them beside a name where it searches the word (query.ts
+ * `synonyms`). Words of the names and dates the query names are left as they are. Words that match anything are never
+ * expanded: a thesaurus's other senses would only add noise to words the workspace already answers
+ * (src/core/recall/README.md, "Words that match nothing"). "Matches" as the keyword arms count (storage's
+ * `keywordMatchCounts`): on PostgreSQL the workspace's memories, on SQLite its shared full-text index, whose statistics
+ * BM25 already reads database-wide; so there a word that only another workspace uses is not expanded (NOTES.md,
+ * "Synonyms for words that match nothing"). A word that matches nothing and gets nothing in its place (none of those
+ * match either, `most` is 0, or it is not in the thesaurus) is returned among `absent`.
  */
 export async function withSynonymsForUnmatched(
   query: ProcessedQuery,
@@ -131,13 +132,21 @@ export async function withSynonymsForUnmatched(
   };
   const searched = new Map<string, string[]>();
   // A phrase whose every word matches nothing ("try out", "looking glass") is asked as a whole, for each of its
-  // words: its meaning is not its words' ("try" alone → attempt).
+  // words: its meaning is not its words' ("try" alone → attempt). So where nothing is found for the phrase, its
+  // words are not asked alone either ("parted with": "part" alone → split, a city).
   const whole = phrases.filter((phrase) => phrase.terms.every((term) => unmatched.has(term)));
   const byPhrase = await Promise.all(whole.map((phrase) => kept(phrase.phrase)));
   whole.forEach((phrase, i) => {
     if (byPhrase[i]!.length > 0) for (const term of phrase.terms) searched.set(term, byPhrase[i]!);
   });
-  const alone = [...unmatched].filter((term) => !searched.has(term) && inThesaurus(term));
+  const inPhrase = new Set(whole.flatMap((phrase) => phrase.terms));
+  // Of words side by side that all match nothing and are no phrase of the table ("water boiler", "shoulder bag"),
+  // only the last is asked alone: an English compound is a kind of its last word, the words before say which kind,
+  // and asked alone they bring their own company ("water" → clean, a word used like it).
+  const modifiers = new Set(
+    query.said.slice(0, -1).filter((word, i) => unmatched.has(word) && unmatched.has(query.said[i + 1]!)),
+  );
+  const alone = [...unmatched].filter((term) => !inPhrase.has(term) && !modifiers.has(term) && inThesaurus(term));
   const byTerm = await Promise.all(alone.map(kept));
   alone.forEach((term, i) => {
     if (byTerm[i]!.length > 0) searched.set(term, byTerm[i]!);

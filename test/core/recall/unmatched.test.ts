@@ -171,6 +171,34 @@ describe('withSynonymsForUnmatched', () => {
     expect(expanded.synonyms.get('kept')).toEqual(['store']);
   });
 
+  it('asks no word of a phrase alone where nothing is found for the phrase', async () => {
+    const query = processQuery('Who parted with a heavy couch at the gym?', NOW);
+    // "part with" is one phrase of the table (spare, give: no memory holds either); "part" alone would be split,
+    // which a memory holds as a city.
+    const expanded = await withSynonymsForUnmatched(
+      query,
+      countsIn(['Ana sold a heavy sofa at the gym.', 'Bo works as a baker in Split.']),
+      'ws',
+      2,
+    );
+    expect(expanded.synonyms).toEqual(new Map([['couch', ['sofa']]]));
+    expect([...expanded.absent]).toEqual(['parted']);
+  });
+
+  it('asks alone only the last of words side by side that all match nothing', async () => {
+    const query = processQuery('Who adorned a shiny water boiler at the office?', NOW);
+    // "water" alone would be clean, a word used like it, which a memory holds beside "shiny" and "office".
+    const expanded = await withSynonymsForUnmatched(
+      query,
+      countsIn(['Ana decorated a shiny kettle at the office.', 'Bo cleaned a shiny lamp at the office.']),
+      'ws',
+      2,
+    );
+    expect(expanded.synonyms.get('boiler')).toEqual(['kettle']);
+    expect(expanded.synonyms.has('water')).toBe(false);
+    expect(expanded.absent.has('water')).toBe(true);
+  });
+
   it('leaves absent the words that match nothing and get nothing in their place, not names or dates', async () => {
     const query = processQuery('Did Hamid Eriksen store the couch in the zorblax in May 2024?', NOW);
     const expanded = await withSynonymsForUnmatched(query, countsOf({ store: 5, sofa: 3 }), 'ws', 2);
