@@ -58,10 +58,10 @@ function baseForms(word: string, shortest: number): string[] {
 }
 
 /**
- * The forms a word is looked up in after its own: its base forms by BASE_FORMS, and an irregular verb's others
- * ("kept" → keep: the table holds verbs in their base form).
+ * The forms a word is looked up in after its own: its base forms by BASE_FORMS of at least `shortest` letters, and an
+ * irregular verb's others ("kept" → keep: the table holds verbs in their base form).
  */
-const otherForms = (word: string): string[] => [...baseForms(word, 3), ...otherVerbForms(word)];
+const otherForms = (word: string, shortest = 3): string[] => [...baseForms(word, shortest), ...otherVerbForms(word)];
 
 /**
  * A column of the table for a lower-cased word or phrase: its own list, or where that is empty, its base form's
@@ -133,7 +133,7 @@ export interface PhraseAt {
  * The forms a phrase's first word is looked up in: as written, its base forms, an irregular verb's base. Bases of two
  * letters count here ("tried" → try): a phrase's other words keep a short base from matching by chance.
  */
-const firstWordForms = (word: string): string[] => [word, ...baseForms(word, 2), ...otherVerbForms(word)];
+const firstWordForms = (word: string): string[] => [word, ...otherForms(word, 2)];
 
 /**
  * Phrases of two or three words among lower-cased `words` that the table holds as one ("tried out" → try out, "gave

@@ -109,6 +109,10 @@ function countsIn(memories: readonly string[]): MatchCountCache {
   } as unknown as MatchCountCache;
 }
 
+/** The query of `question` with what is searched for its unmatched words, over these memories, two a word. */
+const expandedOver = (question: string, memories: readonly string[]) =>
+  withSynonymsForUnmatched(processQuery(question, NOW), countsIn(memories), 'ws', 2);
+
 describe('withSynonymsForUnmatched', () => {
   it('searches no word in its place that a tenth of a large workspace holds', async () => {
     const query = processQuery('Who coloured a fragile quilt at school?', NOW);
@@ -147,53 +151,41 @@ describe('withSynonymsForUnmatched', () => {
   });
 
   it("searches a word used alike only where a memory holds it beside the query's other words", async () => {
-    const query = processQuery('Who washed a new pendant at the office?', NOW);
     // WordNet relates "pendant" to no word these memories hold; GloVe puts necklace and bracelet nearest. Only the
     // necklace was washed, new, at the office.
-    const expanded = await withSynonymsForUnmatched(
-      query,
-      countsIn(['Ana cleaned a new necklace at the office.', 'Bo bought a bracelet at the market.']),
-      'ws',
-      2,
-    );
+    const expanded = await expandedOver('Who washed a new pendant at the office?', [
+      'Ana cleaned a new necklace at the office.',
+      'Bo bought a bracelet at the market.',
+    ]);
     expect(expanded.synonyms.get('pendant')).toEqual(['necklace']);
     expect(expanded.synonyms.get('washed')).toEqual(['clean']);
   });
 
   it('looks an irregular verb up by its base form ("kept" as keep)', async () => {
-    const query = processQuery('Who kept an antique sofa at school?', NOW);
-    const expanded = await withSynonymsForUnmatched(
-      query,
-      countsIn(['Ana stored an antique sofa at school.', 'Bo works at a school.']),
-      'ws',
-      2,
-    );
+    const expanded = await expandedOver('Who kept an antique sofa at school?', [
+      'Ana stored an antique sofa at school.',
+      'Bo works at a school.',
+    ]);
     expect(expanded.synonyms.get('kept')).toEqual(['store']);
   });
 
   it('asks no word of a phrase alone where nothing is found for the phrase', async () => {
-    const query = processQuery('Who parted with a heavy couch at the gym?', NOW);
     // "part with" is one phrase of the table (spare, give: no memory holds either); "part" alone would be split,
     // which a memory holds as a city.
-    const expanded = await withSynonymsForUnmatched(
-      query,
-      countsIn(['Ana sold a heavy sofa at the gym.', 'Bo works as a baker in Split.']),
-      'ws',
-      2,
-    );
+    const expanded = await expandedOver('Who parted with a heavy couch at the gym?', [
+      'Ana sold a heavy sofa at the gym.',
+      'Bo works as a baker in Split.',
+    ]);
     expect(expanded.synonyms).toEqual(new Map([['couch', ['sofa']]]));
     expect([...expanded.absent]).toEqual(['parted']);
   });
 
   it('asks alone only the last of words side by side that all match nothing', async () => {
-    const query = processQuery('Who adorned a shiny water boiler at the office?', NOW);
     // "water" alone would be clean, a word used like it, which a memory holds beside "shiny" and "office".
-    const expanded = await withSynonymsForUnmatched(
-      query,
-      countsIn(['Ana decorated a shiny kettle at the office.', 'Bo cleaned a shiny lamp at the office.']),
-      'ws',
-      2,
-    );
+    const expanded = await expandedOver('Who adorned a shiny water boiler at the office?', [
+      'Ana decorated a shiny kettle at the office.',
+      'Bo cleaned a shiny lamp at the office.',
+    ]);
     expect(expanded.synonyms.get('boiler')).toEqual(['kettle']);
     expect(expanded.synonyms.has('water')).toBe(false);
     expect(expanded.absent.has('water')).toBe(true);
