@@ -25,7 +25,8 @@
  * PARITY_TUNING (JSON merged over the recall tuning of both, e.g. `{"keywordOverfetch":8}`), PARITY_EF_SEARCH
  * (PostgreSQL's MEMD_DATABASE_EF_SEARCH),
  * PARITY_PASSES (1; more asks every question again that many times in all, alternating the backends, and prints each
- * pass's engine latencies: the first pass counts every keyword anew, later ones mostly find the counts cached).
+ * pass's engine latencies: the first pass counts every keyword anew, later ones mostly find the counts cached),
+ * PARITY_SLOWEST (print this many of the first pass's questions slowest on PostgreSQL, with both engine times).
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -257,6 +258,15 @@ for (let pass = 2; pass <= PASSES; pass++) {
   const at = ((performance.now() - askedAgainFrom) / 1000).toFixed(0);
   log(`  pass ${pass} (${at} s): ${BACKENDS.map((b) => `${b} ${latencySummary(engine[b])}`).join('; ')}`);
 }
+const SLOWEST = Number(process.env.PARITY_SLOWEST ?? 0);
+const slowest = answers.postgres
+  .map((answer, i) => ({ answer, i }))
+  .sort((x, y) => y.answer.engine - x.answer.engine)
+  .slice(0, SLOWEST);
+for (const { answer, i } of slowest)
+  log(
+    `slow on postgres: ${answer.engine.toFixed(1)} ms (sqlite ${answers.sqlite[i]!.engine.toFixed(1)}), ${answer.kind}: ${corpus.questions[i]!.text}`,
+  );
 let shown = 0;
 for (const [i, a] of answers.sqlite.entries()) {
   const b = answers.postgres[i]!;

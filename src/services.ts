@@ -336,6 +336,7 @@ export async function createServices(
       const warming = performance.now();
       const index = await db.engine.warmUp(db.sqlContext.db);
       if (index) log.info({ ...index, ms: Math.round(performance.now() - warming) }, 'search index warm');
+      recall.warmUp();
       for (const task of recurring) await task.seed();
       tasks.start();
       ready = true;

@@ -58,6 +58,7 @@ import type { Reranker } from './rerank.js';
 import { rewriteQuery } from './rewrite.js';
 import type { MatchSignal, RecalledMemory, RecallRequest, RecallResult } from './types.js';
 import { estimateTokens } from '../text/index.js';
+import { loadThesaurus } from '../text/synonyms.js';
 
 /** The knobs of ranking, measured on LoCoMo (see bench/locomo.ts); tests and benches may pass their own. */
 export interface RecallTuning {
@@ -215,6 +216,9 @@ const SAME_SITTING_MS = 3_600_000;
  * The recall pipeline (docs/specification.md §1): cache -> intent -> arms in parallel -> RRF fusion -> graph arm -> boosts
  * -> relevance floor -> association expansion -> rerank -> detail level -> annotation -> access counting.
  */
+/** A question with a name, a date and a relative time: the date parser's patterns run on it as on any question. */
+const WARM_UP_QUERY = 'What did Anna Lee say on 3 May 2021 about the trip last week?';
+
 export class RecallService {
   private readonly cache: RecallCache<CachedRecall>;
   private readonly access: AccessRecorder;
@@ -228,6 +232,18 @@ export class RecallService {
     this.access = new AccessRecorder(deps.storage, deps.clock, deps.log);
     this.tuning = deps.tuning ?? DEFAULT_TUNING;
     this.matchCounts = new MatchCountCache(deps.storage, deps.clock);
+  }
+
+  /**
+   * Does at start what the first recalls after it would otherwise pay for: reading the thesaurus (about 250 ms,
+   * text/synonyms.ts) and compiling the date parser's patterns, which V8 interprets the first time they run and
+   * compiles to machine code the second (about 110 ms in a process's second query, whatever it asks; chrono-node's
+   * `executeParser` in a CPU profile). The first two questions to a fresh server took 300-420 ms of engine time on
+   * either backend (BENCHMARKS.md, "the first recalls after a start").
+   */
+  warmUp(): void {
+    loadThesaurus();
+    for (let run = 0; run < 2; run++) processQuery(WARM_UP_QUERY, this.deps.clock.now());
   }
 
   recall(request: RecallRequest): Promise<RecallResult> {

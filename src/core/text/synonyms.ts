@@ -38,9 +38,14 @@ function load(): ReadonlyMap<string, string> {
   return map;
 }
 
-const entry = (key: string): string | undefined => {
+/** Reads the table now if it is not read yet (a server's start: `RecallService.warmUp`). */
+export function loadThesaurus(): void {
   table ??= load();
-  return table.get(key);
+}
+
+const entry = (key: string): string | undefined => {
+  loadThesaurus();
+  return table?.get(key);
 };
 
 function columnOf(key: string, column: Column): readonly string[] {
