@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SqlStorage } from '../../src/storage/sql/storage.js';
+import type { KeywordTerm } from '../../src/storage/types.js';
 import { association, axisVector, memory, workspace } from '../support/records.js';
 import { bestEffortCandidates } from '../../src/storage/sql/search-engine.js';
 import { storageBackends } from '../support/storage-backends.js';
@@ -169,6 +170,43 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
     expect(
       await s.memories.keywordMatchCounts('ws_a', [[['pears', 'sky'], 'red'], [['pears', 'apples']]], { cap: 10 }),
     ).toEqual([2, 3]);
+    await s.close();
+  });
+
+  it('match counts that share terms: as counted one at a time, capped alike, stop words and all', async () => {
+    const s = await fresh();
+    const texts = [
+      'red apples on the table',
+      'red apples and pears',
+      'red pears',
+      'red kite over the hill',
+      'a red kite and red apples',
+      'green apples',
+      'we have red apples',
+    ];
+    await s.memories.insert(texts.map((t, i) => memory('ws_a', t, axisVector(DIMS, i))));
+    // Many counts sharing "red" (a recall checking words each beside the query's others), one sharing alternatives.
+    const beside = (shared: KeywordTerm[]): KeywordTerm[][] =>
+      [['apples'], ['pears'], ['kite'], [['hill', 'table']], ['purple'], ['pears', 'apples']].map((own) => [
+        ...own,
+        ...shared,
+      ]);
+    const oneAtATime = async (queries: KeywordTerm[][], cap: number) =>
+      (await Promise.all(queries.map((q) => s.memories.keywordMatchCounts('ws_a', [q], { cap })))).flat();
+    const asked = beside(['red']);
+    expect(await s.memories.keywordMatchCounts('ws_a', asked, { cap: 10 })).toEqual([4, 2, 2, 2, 0, 1]);
+    expect(await s.memories.keywordMatchCounts('ws_a', asked, { cap: 2 })).toEqual([3, 2, 2, 2, 0, 1]);
+    for (const shared of [
+      ['red'],
+      [['red', 'green']],
+      ['red', 'apples'],
+      ['have'],
+      ['the', 'red'],
+    ] as KeywordTerm[][]) {
+      const queries = beside(shared);
+      for (const cap of [1, 10])
+        expect(await s.memories.keywordMatchCounts('ws_a', queries, { cap })).toEqual(await oneAtATime(queries, cap));
+    }
     await s.close();
   });
 

@@ -11,7 +11,9 @@ import {
 } from '../sql/search-engine.js';
 import { FACT_SCOPE, factOf, type KeywordTerm, type MemoryFilter, type VectorHit } from '../types.js';
 import type { VectorIndexKind } from '../../config/settings/storage.js';
+import { countKeywordMatches } from './match-counts.js';
 import type { PlannerStatistics } from './planner-statistics.js';
+import { tsQuery } from './tsquery.js';
 import {
   createVectorIndex,
   INDEXED_VECTOR_TYPE,
@@ -52,19 +54,6 @@ export function fromPgvectorBinary(bytes: Buffer): Float32Array {
   bytes.copy(target, 0, 4);
   if (LITTLE_ENDIAN) target.swap32();
   return vector;
-}
-
-/**
- * A tsquery for any of `terms` and every one of `required`. phraseto_tsquery accepts any text, so no user input
- * reaches tsquery syntax; several words make a phrase.
- */
-function tsQuery(query: Pick<KeywordQuery, 'terms' | 'required'>): RawBuilder<unknown> {
-  const term = (text: string) => sql`phraseto_tsquery('english', ${text})`;
-  const anyOf = (terms: readonly string[]) =>
-    terms.length === 1 ? term(terms[0]!) : sql`(${sql.join(terms.map(term), sql` || `)})`;
-  const parts = query.required.map((required) => (typeof required === 'string' ? term(required) : anyOf(required)));
-  if (query.terms.length > 0) parts.push(anyOf(query.terms));
-  return sql.join(parts, sql` && `);
 }
 
 /**
@@ -329,21 +318,13 @@ export class PostgresSearchEngine implements SearchEngine {
     return Promise.all(queries.map(async (query) => (await db.executeQuery(query.compile())).rows));
   }
 
-  async keywordMatchCounts(
+  keywordMatchCounts(
     db: Kysely<Database>,
     workspaceId: string,
     queries: ReadonlyArray<readonly KeywordTerm[]>,
     cap: number,
   ): Promise<number[]> {
-    if (queries.length === 0) return [];
-    // Every count in one statement: one round trip, where a recall's four to eight counts had been as many.
-    const counts = queries.map(
-      (terms, i) => sql`(SELECT count(*) FROM (
-        SELECT 1 FROM memories WHERE workspace_id = ${workspaceId} AND status = 'active' AND source_scope IS DISTINCT FROM ${FACT_SCOPE} AND search_tsv @@ (${tsQuery({ terms: [], required: terms })})
-        LIMIT ${cap + 1}) AS matches) AS ${sql.id(`n${i}`)}`,
-    );
-    const { rows } = await sql<Record<string, number>>`SELECT ${sql.join(counts)}`.execute(db);
-    return queries.map((_, i) => Number(rows[0]?.[`n${i}`] ?? 0));
+    return countKeywordMatches(db, workspaceId, queries, cap);
   }
 
   async keywordDocumentCount(db: Kysely<Database>, workspaceId: string): Promise<number> {
