@@ -12,8 +12,8 @@ const SHARED_PASS_FROM = 4;
 
 /**
  * The most memories a shared pass reads. Past it each count is counted on its own: 48 counts over the 2,990
- * memories holding "office" at 100,000 took 13-17 ms in one pass against 10-12 on their own, and 1.9-2.2 ms
- * against 10-55 over the 145 holding "yellow" and "office" (BENCHMARKS.md, "fit counts in one pass").
+ * memories holding "office" at 100,000 took 12-17 ms in one pass against 10-13 on their own, and 1.8-2.4 ms
+ * against 10-55 over the 145 holding "yellow" and "office" (BENCHMARKS.md, "counts that share terms in one pass").
  */
 const SHARED_PASS_ROWS = 1_000;
 
