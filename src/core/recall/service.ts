@@ -212,13 +212,13 @@ const byScore = (a: Scored, b: Scored): number =>
 /** Unnamed conversation neighbours must have happened within this time of their anchor: one sitting, not the next day. */
 const SAME_SITTING_MS = 3_600_000;
 
+/** A question with a name, a date and a relative time: the date parser's patterns run on it as on any question. */
+const WARM_UP_QUERY = 'What did Anna Lee say on 3 May 2021 about the trip last week?';
+
 /**
  * The recall pipeline (docs/specification.md §1): cache -> intent -> arms in parallel -> RRF fusion -> graph arm -> boosts
  * -> relevance floor -> association expansion -> rerank -> detail level -> annotation -> access counting.
  */
-/** A question with a name, a date and a relative time: the date parser's patterns run on it as on any question. */
-const WARM_UP_QUERY = 'What did Anna Lee say on 3 May 2021 about the trip last week?';
-
 export class RecallService {
   private readonly cache: RecallCache<CachedRecall>;
   private readonly access: AccessRecorder;
