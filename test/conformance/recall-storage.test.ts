@@ -210,6 +210,16 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
     await s.close();
   });
 
+  it('match counts that share terms held by many memories: every one counted, not only the first thousand', async () => {
+    const s = await fresh();
+    const texts = Array.from({ length: 1_100 }, (_, i) => (i < 1_050 ? `red apples number ${i}` : `red pears ${i}`));
+    await s.memories.insert(texts.map((t, i) => memory('ws_a', t, axisVector(DIMS, i % DIMS))));
+    const asked: KeywordTerm[][] = [['apples'], ['pears'], ['kite'], ['plums']].map((own) => [...own, 'red']);
+    expect(await s.memories.keywordMatchCounts('ws_a', asked, { cap: 2_000 })).toEqual([1_050, 50, 0, 0]);
+    expect(await s.memories.keywordMatchCounts('ws_a', asked, { cap: 100 })).toEqual([101, 50, 0, 0]);
+    await s.close();
+  });
+
   it('keyword search: a required term may be alternatives; newest first scores nothing; the index counts its memories', async () => {
     const s = await fresh();
     const texts = [
