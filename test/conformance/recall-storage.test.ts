@@ -19,6 +19,13 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
     return storage;
   }
 
+  /** A memory of each of `texts` in ws_a, each with an axis vector, inserted; their rows. */
+  async function inserted(s: SqlStorage, texts: readonly string[]) {
+    const rows = texts.map((t, i) => memory('ws_a', t, axisVector(DIMS, i % DIMS)));
+    await s.memories.insert(rows);
+    return rows;
+  }
+
   it('keyword search: required terms anchor, several words make a phrase', async () => {
     const s = await fresh();
     const anchored = memory('ws_a', 'Melanie signed up for a pottery class', axisVector(DIMS, 0));
@@ -158,7 +165,7 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
       'a red sky',
       'blue apples do not exist',
     ];
-    await s.memories.insert(texts.map((t, i) => memory('ws_a', t, axisVector(DIMS, i))));
+    await inserted(s, texts);
     const counts = await s.memories.keywordMatchCounts(
       'ws_a',
       [['red'], ['apples'], ['red apples'], ['red', 'apples'], ['purple'], []],
@@ -184,7 +191,7 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
       'green apples',
       'we have red apples',
     ];
-    await s.memories.insert(texts.map((t, i) => memory('ws_a', t, axisVector(DIMS, i))));
+    await inserted(s, texts);
     // Many counts sharing "red" (a recall checking words each beside the query's others), one sharing alternatives.
     const beside = (shared: KeywordTerm[]): KeywordTerm[][] =>
       [['apples'], ['pears'], ['kite'], [['hill', 'table']], ['purple'], ['pears', 'apples']].map((own) => [
@@ -213,7 +220,7 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
   it('match counts that share terms held by many memories: every one counted, not only the first thousand', async () => {
     const s = await fresh();
     const texts = Array.from({ length: 1_100 }, (_, i) => (i < 1_050 ? `red apples number ${i}` : `red pears ${i}`));
-    await s.memories.insert(texts.map((t, i) => memory('ws_a', t, axisVector(DIMS, i % DIMS))));
+    await inserted(s, texts);
     const asked: KeywordTerm[][] = [['apples'], ['pears'], ['kite'], ['plums']].map((own) => [...own, 'red']);
     expect(await s.memories.keywordMatchCounts('ws_a', asked, { cap: 2_000 })).toEqual([1_050, 50, 0, 0]);
     expect(await s.memories.keywordMatchCounts('ws_a', asked, { cap: 100 })).toEqual([101, 50, 0, 0]);
@@ -228,8 +235,7 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
       'Dave sold a bicycle in Lyon',
       'Erin bought a kite in Lyon',
     ];
-    const rows = texts.map((t, i) => memory('ws_a', t, axisVector(DIMS, i)));
-    await s.memories.insert(rows);
+    const rows = await inserted(s, texts);
     const search = async (required: Array<string | string[]>, order: 'relevance' | 'newest') =>
       s.memories.keywordSearch('ws_a', [], { k: 10, required, order });
     const newest = await search(['dave', ['buy', 'bought'], 'bicycle'], 'newest');

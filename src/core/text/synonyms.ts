@@ -38,15 +38,13 @@ function load(): ReadonlyMap<string, string> {
   return map;
 }
 
-/** Reads the table now if it is not read yet (a server's start: `RecallService.warmUp`). */
-export function loadThesaurus(): void {
+/** The table, read on first use (or at a server's start: `RecallService.warmUp`). */
+export function loadThesaurus(): ReadonlyMap<string, string> {
   table ??= load();
+  return table;
 }
 
-const entry = (key: string): string | undefined => {
-  loadThesaurus();
-  return table?.get(key);
-};
+const entry = (key: string): string | undefined => loadThesaurus().get(key);
 
 function columnOf(key: string, column: Column): readonly string[] {
   const text = entry(key)?.split('\t')[COLUMNS.indexOf(column)];
