@@ -24,7 +24,9 @@
  * SCALE_BACKENDS the baseline runs too; all of them), SCALE_EMBEDDER (hash; `local` is a model that knows synonyms,
  * at the sizes it can ingest), SCALE_NAMES (first × last names in use, e.g. `10x10`: 100 names make each name as
  * common in 10,000 memories as the full 100 × 100 are in 1,000,000), SCALE_PG_INDEXES (e.g. `hnsw,ivfflat`: a
- * PostgreSQL server per vector index kind, `postgres+<kind>`, each in its own schema).
+ * PostgreSQL server per vector index kind, `postgres+<kind>`, each in its own schema), SCALE_PG_WORKERS (0; n: each
+ * PostgreSQL server measured is an API-only node, `MEMD_TASK_CONCURRENCY=0`, and n worker nodes on its schema run
+ * the background tasks: writes and questions go to the API node only).
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -53,6 +55,7 @@ const BASELINE_BACKENDS = (process.env.SCALE_BASELINE_BACKENDS ?? BACKENDS.join(
 const EMBEDDER = process.env.SCALE_EMBEDDER ?? 'hash';
 const [FIRST_NAMES, LAST_NAMES] = (process.env.SCALE_NAMES ?? '100x100').split('x').map(Number);
 const PG_INDEXES = process.env.SCALE_PG_INDEXES?.split(',').map((kind) => kind.trim());
+const PG_WORKERS = Number(process.env.SCALE_PG_WORKERS ?? 0);
 interface Variant {
   name: string;
   root: string | undefined;
@@ -95,6 +98,8 @@ interface Backend {
   /** A built copy of another version (SCALE_BASELINE); unset: this one. */
   root: string | undefined;
   server: BenchServer | null;
+  /** Worker nodes beside an API-only PostgreSQL server (SCALE_PG_WORKERS); they run its background tasks. */
+  workers: BenchServer[];
 }
 
 async function backlog(url: string): Promise<{ pending: number; running: number; failed: number }> {
@@ -324,10 +329,16 @@ try {
         });
       }
       const t = performance.now();
-      const backend: Backend = { name, env, root, server: await startBenchServer(env, root) };
+      const workers: BenchServer[] = [];
+      if (name.startsWith('postgres') && PG_WORKERS > 0) {
+        for (let n = 0; n < PG_WORKERS; n++)
+          workers.push(await startBenchServer({ ...env, MEMD_DATA_DIR: join(dir, `worker-${n}`) }, root));
+        env.MEMD_TASK_CONCURRENCY = '0';
+      }
+      const backend: Backend = { name, env, root, server: await startBenchServer(env, root), workers };
       await waitReady(backend.server!.url);
       log(
-        `  ${name}: ready in ${((performance.now() - t) / 1000).toFixed(1)} s${reuse ? ' (reusing the earlier ingest)' : ''}`,
+        `  ${name}: ready in ${((performance.now() - t) / 1000).toFixed(1)} s${reuse ? ' (reusing the earlier ingest)' : ''}${workers.length > 0 ? `; an API-only node beside ${workers.length} worker node(s)` : ''}`,
       );
       backends.push(backend);
       if (!reuse) fresh.push(backend);
@@ -345,7 +356,10 @@ try {
       }
       for (const backend of backends) await restart(backend);
     } finally {
-      for (const backend of backends) await backend.server?.stop();
+      for (const backend of backends) {
+        await backend.server?.stop();
+        for (const worker of backend.workers) await worker.stop();
+      }
     }
   }
 } finally {

@@ -338,6 +338,11 @@ export async function createServices(
       if (index) log.info({ ...index, ms: Math.round(performance.now() - warming) }, 'search index warm');
       recall.warmUp();
       for (const task of recurring) await task.seed();
+      if (config.tasks.concurrency === 0 && db.dialect === 'sqlite')
+        log.warn(
+          { setting: 'MEMD_TASK_CONCURRENCY', value: 0 },
+          'no background task runs (enrichment, document ingestion, expiry), and the embedded database has no other node to run them: they wait in the queue until this node starts with 1 or more',
+        );
       tasks.start();
       ready = true;
     },

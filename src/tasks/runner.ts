@@ -103,8 +103,12 @@ export class TaskRunner {
     this.handlers.set(kind, handler);
   }
 
+  /**
+   * Starts claiming and running due tasks; with a concurrency of 0 it does nothing (an API-only node: other nodes
+   * run the queue, and what this node queues waits for them).
+   */
   start(): void {
-    if (this.running) return;
+    if (this.running || this.options.concurrency === 0) return;
     this.running = true;
     this.loop = this.run();
     // Leases stay short so a crashed worker's tasks return soon; a live worker renews those it holds.
@@ -140,8 +144,8 @@ export class TaskRunner {
       if (tasks.length === 0) return ran;
       const units: Task[][] = [];
       while (tasks.length > 0) units.push(this.takeUnit(tasks, this.options.batchSize));
-      for (let i = 0; i < units.length; i += this.options.concurrency) {
-        await Promise.all(units.slice(i, i + this.options.concurrency).map((unit) => this.execute(unit)));
+      for (let i = 0; i < units.length; i += this.slots) {
+        await Promise.all(units.slice(i, i + this.slots).map((unit) => this.execute(unit)));
       }
       ran += units.reduce((sum, unit) => sum + unit.length, 0);
     }
@@ -175,9 +179,14 @@ export class TaskRunner {
     }
   }
 
+  /** Units run at once by `drain`, which a node whose concurrency is 0 (it runs nothing by itself) may be asked to do. */
+  private get slots(): number {
+    return Math.max(1, this.options.concurrency);
+  }
+
   /** Enough for every slot: a batch each, or CLAIM_BATCH_FACTOR single tasks each. */
   private claimSize(): number {
-    return this.options.concurrency * Math.max(CLAIM_BATCH_FACTOR, this.options.batchSize);
+    return this.slots * Math.max(CLAIM_BATCH_FACTOR, this.options.batchSize);
   }
 
   /**

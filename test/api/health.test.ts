@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, client, startServer, type Client, type TestServer } from '../support/server.js';
 
@@ -62,6 +63,27 @@ describe('health, OpenAPI and docs', () => {
       const drained = await tasks();
       expect(drained.backlog).toEqual({});
       expect(drained.oldest_pending_seconds).toBe(0);
+    } finally {
+      await own.stop();
+    }
+  });
+
+  it('runs no background task with a task concurrency of 0, and keeps them queued, visible and drainable', async () => {
+    const own = await startServer({
+      env: { MEMD_TASK_CONCURRENCY: '0', MEMD_TASK_POLL_MS: '10', MEMD_TASK_FOREGROUND_WAIT_MS: '0' },
+      backgroundTasks: true,
+    });
+    try {
+      const ownApi = client(own.url);
+      const tasks = async () => (await ownApi.get('/health/ready')).body.services.tasks;
+      await ownApi.post('/v1/memories', { content: 'Ana fixed the bike.' });
+      // A node that ran tasks would have enriched it many times over in this while (polling every 10 ms).
+      await sleep(1_000);
+      const queued = await tasks();
+      expect(queued.backlog['memory.enrich']).toMatchObject({ pending: 1 });
+      expect(queued.finished_last_minute).toBe(0);
+      expect(await own.drainTasks()).toBeGreaterThanOrEqual(1);
+      expect((await tasks()).backlog).toEqual({});
     } finally {
       await own.stop();
     }

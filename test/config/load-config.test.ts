@@ -144,7 +144,7 @@ describe('loadConfig', () => {
     ['MEMD_EMBEDDING_TIMEOUT_MS', 'embedding.timeoutMs', 100, 600_000],
     ['MEMD_LLM_TIMEOUT_MS', 'llm.timeoutMs', 100, 600_000],
     ['MEMD_LLM_MAX_RETRIES', 'llm.maxRetries', 0, 10],
-    ['MEMD_TASK_CONCURRENCY', 'tasks.concurrency', 1, 64],
+    ['MEMD_TASK_CONCURRENCY', 'tasks.concurrency', 0, 64],
     ['MEMD_TASK_POLL_MS', 'tasks.pollIntervalMs', 10, 60_000],
     ['MEMD_TASK_LEASE_MS', 'tasks.leaseMs', 1_000, 3_600_000],
     ['MEMD_TASK_MAX_ATTEMPTS', 'tasks.maxAttempts', 1, 100],

@@ -5,9 +5,10 @@ export const TASKS = {
   concurrency: integer({
     name: 'MEMD_TASK_CONCURRENCY',
     default: 2,
-    min: 1,
+    min: 0,
     max: 64,
-    meaning: 'background tasks one node runs at once',
+    meaning:
+      'background tasks one node runs at once; 0: this node runs none (an API-only node beside worker nodes on PostgreSQL; on the embedded default nothing then runs the queue, which keeps every task until a node with 1 or more starts)',
   }),
   batchSize: integer({
     name: 'MEMD_TASK_BATCH_SIZE',
