@@ -85,6 +85,7 @@ export async function openPostgresStorage(options: PostgresOptions): Promise<Sql
     dimensions: options.dimensions,
     vectorIndex: options.vectorIndex ?? STORAGE.vectorIndex.read({}),
     statistics,
+    poolSize: options.poolSize,
   });
   return new SqlStorage(db, engine, async () => {
     await statistics.settle();

@@ -1,5 +1,6 @@
 import { endianness } from 'node:os';
 import { sql, type Compilable, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import { AppError } from '../../errors.js';
 import type { Database } from '../database.js';
 import { memoryFilter, type FilterBuilder } from '../sql/memory-filter.js';
 import {
@@ -80,6 +81,7 @@ export class PostgresSearchEngine implements SearchEngine {
   readonly dialect = 'postgres' as const;
 
   private readonly dimensions: number;
+  private readonly poolSize: number;
   private readonly vectorIndex: VectorIndexKind;
   private readonly statistics: PlannerStatistics;
   /** With IVFFlat: the training that follows the table's growth. */
@@ -91,8 +93,11 @@ export class PostgresSearchEngine implements SearchEngine {
       dimensions: number;
       vectorIndex: VectorIndexKind;
       statistics: PlannerStatistics;
+      /** Connections of the pool, each opened and warmed at start (`warmUp`). */
+      poolSize: number;
     },
   ) {
+    this.poolSize = options.poolSize;
     this.dimensions = options.dimensions;
     this.vectorIndex = options.vectorIndex;
     this.statistics = options.statistics;
@@ -352,7 +357,39 @@ export class PostgresSearchEngine implements SearchEngine {
     this.training?.trainedAt(rows);
     for (const stale of await this.vectorIndexes(db))
       if (stale !== name) await sql`DROP INDEX IF EXISTS ${sql.id(stale)}`.execute(db);
+    await this.warmConnections(db);
     return null;
+  }
+
+  /**
+   * Opens every connection of the pool, each reading what a recall reads first: a new server process pays for its
+   * start and for loading the tables', indexes' and pgvector's catalogue entries on its first statements, and a
+   * node's first recalls, whose statements run at once, paid that on each connection the pool opened for them
+   * (BENCHMARKS.md, "a node's first recall on PostgreSQL": warming four of ten left the tail where it was). Asked all
+   * at once, the pool opens a connection for each. One the database refuses (its `max_connections` reached) is left
+   * cold: the node starts as it did before, and a recall that needs it later gets the database's answer then.
+   */
+  private async warmConnections(db: Kysely<Database>): Promise<void> {
+    const unit = new Float32Array(this.dimensions);
+    unit[0] = 1;
+    const firstWords = sql`SELECT 1 FROM memories WHERE workspace_id = '' AND search_tsv @@ to_tsquery('english', 'memd')`;
+    const nearest = sql`SELECT seq FROM memory_vectors ORDER BY ${this.typedEmbedding} <=> ${this.queryVector(unit)} LIMIT 1`;
+    const links = sql`SELECT 1 FROM associations WHERE workspace_id = ''`;
+    const workspace = sql`SELECT 1 FROM workspaces WHERE id = ''`;
+    const version = sql`SELECT 1 FROM memory_versions WHERE workspace_id = ''`;
+    const warmed = await Promise.allSettled(
+      Array.from({ length: this.poolSize }, () =>
+        sql`SELECT EXISTS (${firstWords}), (${nearest}), EXISTS (${links}), EXISTS (${workspace}), EXISTS (${version})`.execute(
+          db,
+        ),
+      ),
+    );
+    for (const result of warmed)
+      if (
+        result.status === 'rejected' &&
+        !(result.reason instanceof AppError && result.reason.code === 'storage_unavailable')
+      )
+        throw result.reason;
   }
 
   private async vectorIndexes(db: Kysely<Database>): Promise<string[]> {
