@@ -77,7 +77,7 @@ describe('health, OpenAPI and docs', () => {
       const ownApi = client(own.url);
       const tasks = async () => (await ownApi.get('/health/ready')).body.services.tasks;
       await ownApi.post('/v1/memories', { content: 'Ana fixed the bike.' });
-      // A node that ran tasks would have enriched it many times over in this while (polling every 10 ms).
+      // Polling every 10 ms, a node that ran tasks would have enriched it long before this second is over.
       await sleep(1_000);
       const queued = await tasks();
       expect(queued.backlog['memory.enrich']).toMatchObject({ pending: 1 });

@@ -365,9 +365,11 @@ export class PostgresSearchEngine implements SearchEngine {
    * Opens every connection of the pool, each reading what a recall reads first: a new server process pays for its
    * start and for loading the tables', indexes' and pgvector's catalogue entries on its first statements, and a
    * node's first recalls, whose statements run at once, paid that on each connection the pool opened for them
-   * (BENCHMARKS.md, "a node's first recall on PostgreSQL": warming four of ten left the tail where it was). Asked all
-   * at once, the pool opens a connection for each. One the database refuses (its `max_connections` reached) is left
-   * cold: the node starts as it did before, and a recall that needs it later gets the database's answer then.
+   * (BENCHMARKS.md, "a node's first recall on PostgreSQL"). The whole pool, not only the four a first recall opened:
+   * later recalls open the others as more of their statements overlap, and docs/deploy.md already sizes the
+   * database's `max_connections` for every node's whole pool. Asked all at once, the pool opens a connection for
+   * each. One the database refuses (`max_connections` reached) is left cold: the node starts as it did before, and a
+   * recall that needs it later gets the database's answer then.
    */
   private async warmConnections(db: Kysely<Database>): Promise<void> {
     const unit = new Float32Array(this.dimensions);
