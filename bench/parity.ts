@@ -26,7 +26,8 @@
  * (PostgreSQL's MEMD_DATABASE_EF_SEARCH),
  * PARITY_PASSES (1; more asks every question again that many times in all, alternating the backends, and prints each
  * pass's engine latencies: the first pass counts every keyword anew, later ones mostly find the counts cached),
- * PARITY_SLOWEST (print this many of the first pass's questions slowest on PostgreSQL, with both engine times).
+ * PARITY_SLOWEST (print this many of the first pass's questions slowest on PostgreSQL, with both engine times),
+ * PARITY_PG_INDEX (`hnsw` or `ivfflat`: PostgreSQL's vector index, in a schema of its own; unset: the default).
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -69,7 +70,9 @@ const EXACT: readonly BackendName[] = exactBackends(process.env.PARITY_EXACT);
 const log = (line: string) => console.log(line);
 const benchServer = process.env.PARITY_PG_URL ? null : await benchPostgres();
 const PG_URL = process.env.PARITY_PG_URL ?? benchServer!.url;
-const SCHEMA = `parity_${SIZE}_${EMBEDDER}`;
+/** PostgreSQL's vector index (MEMD_DATABASE_VECTOR_INDEX); unset: the server's default, in the schema of earlier runs. */
+const PG_INDEX = process.env.PARITY_PG_INDEX;
+const SCHEMA = `parity_${SIZE}_${EMBEDDER}${PG_INDEX ? `_${PG_INDEX}` : ''}`;
 const SQLITE_DIR = join(ROOT, `sqlite-${SIZE}-${EMBEDDER}`);
 /** Written once both backends hold the whole corpus: PARITY_KEEP asks again only a complete pair. */
 const COMPLETE = join(ROOT, `complete-${SIZE}-${EMBEDDER}.json`);
@@ -102,6 +105,7 @@ const apps: Record<BackendName, Awaited<ReturnType<typeof createApp>>> = {
       MEMD_DATABASE_URL: PG_URL,
       MEMD_DATABASE_SCHEMA: SCHEMA,
       ...(process.env.PARITY_EF_SEARCH && { MEMD_DATABASE_EF_SEARCH: process.env.PARITY_EF_SEARCH }),
+      ...(PG_INDEX && { MEMD_DATABASE_VECTOR_INDEX: PG_INDEX }),
     }),
     appOptions,
   ),
@@ -115,7 +119,7 @@ for (const app of Object.values(apps)) {
 
 log(`bench:parity — ${machineLine()}`);
 log(
-  `PostgreSQL: ${benchServer?.describe ?? 'PARITY_PG_URL'}; embedder ${EMBEDDER}; ${SIZE} memories; recall tuning ${TUNING ? JSON.stringify(TUNING) : 'default'}; PostgreSQL ef_search ${process.env.PARITY_EF_SEARCH ?? 'default'}; load ${loadAverages()}`,
+  `PostgreSQL: ${benchServer?.describe ?? 'PARITY_PG_URL'}; embedder ${EMBEDDER}; ${SIZE} memories; recall tuning ${TUNING ? JSON.stringify(TUNING) : 'default'}; PostgreSQL ef_search ${process.env.PARITY_EF_SEARCH ?? 'default'}, vector index ${PG_INDEX ?? 'default'}; load ${loadAverages()}`,
 );
 
 async function inject(backend: BackendName, method: 'GET' | 'POST', url: string, payload?: unknown) {
