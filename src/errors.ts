@@ -75,6 +75,10 @@ export class AppError extends Error {
   }
 }
 
+/** The database could not be reached (a 503 to clients): no fault of the statement that met it. */
+export const isStorageUnavailable = (error: unknown): error is AppError =>
+  error instanceof AppError && error.code === 'storage_unavailable';
+
 export const notFound = (what: string, id: string): AppError =>
   new AppError('not_found', `${what} '${id}' was not found`);
 

@@ -1,6 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from '../core/logger.js';
-import { AppError } from '../errors.js';
+import { isStorageUnavailable } from '../errors.js';
 import { addMs, isoNow, type Clock } from '../core/clock.js';
 import type { CoreEvents } from '../core/events.js';
 import { noTelemetry, type Telemetry } from '../core/telemetry.js';
@@ -279,7 +279,7 @@ export class TaskRunner {
       const message = error instanceof Error ? error.message : String(error);
       // The database going away is no fault of the task: it runs again once the database is back, however many
       // attempts it has had, so that an outage (or several) never gives up queued work.
-      const databaseAway = error instanceof AppError && error.code === 'storage_unavailable';
+      const databaseAway = isStorageUnavailable(error);
       const final = !handler || (!databaseAway && task.attempts >= this.options.maxAttempts);
       this.telemetry.taskFailed(task.kind, final);
       const delayMs = databaseAway

@@ -1,6 +1,6 @@
 import { endianness } from 'node:os';
 import { sql, type Compilable, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
-import { AppError } from '../../errors.js';
+import { isStorageUnavailable } from '../../errors.js';
 import type { Database } from '../database.js';
 import { memoryFilter, type FilterBuilder } from '../sql/memory-filter.js';
 import {
@@ -348,7 +348,8 @@ export class PostgresSearchEngine implements SearchEngine {
    * Builds the configured index if it is missing, then drops any other: an index for another dimension would refuse
    * every insert (its cast fails), and one of the other kind or the full-precision index of earlier versions would
    * double each insert's work. A node of an earlier version or another setting still running beside this one then
-   * searches without its index until it is restarted alike. An IVFFlat index is trained on the rows present.
+   * searches without its index until it is restarted alike. An IVFFlat index is trained on the rows present. Then
+   * the pool's connections are opened and warmed (`warmConnections`).
    */
   async warmUp(db: Kysely<Database>): Promise<null> {
     const name = this.vectorIndexName;
@@ -387,11 +388,7 @@ export class PostgresSearchEngine implements SearchEngine {
       ),
     );
     for (const result of warmed)
-      if (
-        result.status === 'rejected' &&
-        !(result.reason instanceof AppError && result.reason.code === 'storage_unavailable')
-      )
-        throw result.reason;
+      if (result.status === 'rejected' && !isStorageUnavailable(result.reason)) throw result.reason;
   }
 
   private async vectorIndexes(db: Kysely<Database>): Promise<string[]> {
