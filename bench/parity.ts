@@ -27,7 +27,7 @@
  * PARITY_PASSES (1; more asks every question again that many times in all, alternating the backends, and prints each
  * pass's engine latencies: the first pass counts every keyword anew, later ones mostly find the counts cached),
  * PARITY_SLOWEST (print this many of the first pass's questions slowest on PostgreSQL, with both engine times),
- * PARITY_PG_INDEX (`hnsw` or `ivfflat`: PostgreSQL's vector index, in a schema of its own; unset: the default).
+ * PARITY_PG_INDEX (`hnsw` or `ivfflat`: PostgreSQL's vector index, in a schema and a SQLite directory of their own; unset: the default).
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -72,10 +72,15 @@ const benchServer = process.env.PARITY_PG_URL ? null : await benchPostgres();
 const PG_URL = process.env.PARITY_PG_URL ?? benchServer!.url;
 /** PostgreSQL's vector index (MEMD_DATABASE_VECTOR_INDEX); unset: the server's default, in the schema of earlier runs. */
 const PG_INDEX = process.env.PARITY_PG_INDEX;
-const SCHEMA = `parity_${SIZE}_${EMBEDDER}${PG_INDEX ? `_${PG_INDEX}` : ''}`;
-const SQLITE_DIR = join(ROOT, `sqlite-${SIZE}-${EMBEDDER}`);
+/**
+ * The pair's name: a pair written with another PostgreSQL index is another pair, with a SQLite directory and a
+ * completeness marker of its own (under one PARITY_DIR, one pair's marker answered for the other's missing data).
+ */
+const PAIR = `${SIZE}-${EMBEDDER}${PG_INDEX ? `-${PG_INDEX}` : ''}`;
+const SCHEMA = `parity_${PAIR.replaceAll('-', '_')}`;
+const SQLITE_DIR = join(ROOT, `sqlite-${PAIR}`);
 /** Written once both backends hold the whole corpus: PARITY_KEEP asks again only a complete pair. */
-const COMPLETE = join(ROOT, `complete-${SIZE}-${EMBEDDER}.json`);
+const COMPLETE = join(ROOT, `complete-${PAIR}.json`);
 
 const corpus = new ScaleCorpus(SIZE, { questionsPerKind: PER_KIND });
 const admin = new pg.Client({ connectionString: PG_URL });
