@@ -14,7 +14,9 @@
  * Environment: SCALE_SIZES (100000; e.g. 100000,1000000), SCALE_BACKENDS (sqlite,postgres), SCALE_PG_URL (a
  * PostgreSQL server with pgvector; each size gets its own schema, dropped first; unset: the server of
  * bench/postgres.ts, MEMD_BENCH_DATABASE_URL or a throwaway cluster started for the run),
- * SCALE_DIR (/tmp/memd-bench-scale), SCALE_QUESTIONS (250 a kind), SCALE_DRAIN (0), SCALE_PG_POOL (10),
+ * SCALE_DIR (/tmp/memd-bench-scale), SCALE_QUESTIONS (250 a kind), SCALE_PASSES (1: how many times the questions are
+ * asked right after the ingest; later passes find the words' counts cached, as a server that has answered for a while
+ * does), SCALE_DRAIN (0), SCALE_PG_POOL (10),
  * SCALE_KEEP=1 (reuse what an earlier run ingested at that size, with the same SCALE_QUESTIONS: the questions pick
  * their right memories), SCALE_SHOW_DIFF (print the
  * results of this many questions whose top 10 differ between the two backends), SCALE_BASELINE (the directory of
@@ -50,6 +52,8 @@ const DRAIN = process.env.SCALE_DRAIN === '1';
 const KEEP = process.env.SCALE_KEEP === '1';
 const POOL = process.env.SCALE_PG_POOL ?? '10';
 const SHOW_DIFF = Number(process.env.SCALE_SHOW_DIFF ?? 0);
+/** How many times the questions are asked right after the ingest: the first pass counts every word anew. */
+const PASSES = Math.max(1, Number(process.env.SCALE_PASSES ?? 1));
 const BASELINE = process.env.SCALE_BASELINE;
 const BASELINE_BACKENDS = (process.env.SCALE_BASELINE_BACKENDS ?? BACKENDS.join(',')).split(',').map((b) => b.trim());
 const EMBEDDER = process.env.SCALE_EMBEDDER ?? 'hash';
@@ -350,6 +354,7 @@ try {
     }
     try {
       await questions(backends, corpus, 'right after the ingest');
+      for (let pass = 2; pass <= PASSES; pass++) await questions(backends, corpus, `asked again (pass ${pass})`);
       if (DRAIN) {
         for (const backend of backends) await drain(backend);
         await questions(backends, corpus, 'after the backlog drained');
