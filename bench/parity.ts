@@ -71,7 +71,7 @@ const log = (line: string) => console.log(line);
 const benchServer = process.env.PARITY_PG_URL ? null : await benchPostgres();
 const PG_URL = process.env.PARITY_PG_URL ?? benchServer!.url;
 /** PostgreSQL's vector index (MEMD_DATABASE_VECTOR_INDEX); unset: the server's default, in the schema of earlier runs. */
-const PG_INDEX = process.env.PARITY_PG_INDEX;
+const PG_INDEX = process.env.PARITY_PG_INDEX || undefined;
 /**
  * The pair's name: a pair written with another PostgreSQL index is another pair, with a SQLite directory and a
  * completeness marker of its own (under one PARITY_DIR, one pair's marker answered for the other's missing data).
