@@ -27,7 +27,8 @@
  * PARITY_PASSES (1; more asks every question again that many times in all, alternating the backends, and prints each
  * pass's engine latencies: the first pass counts every keyword anew, later ones mostly find the counts cached),
  * PARITY_SLOWEST (print this many of the first pass's questions slowest on PostgreSQL, with both engine times),
- * PARITY_PG_INDEX (`hnsw` or `ivfflat`: PostgreSQL's vector index, in a schema and a SQLite directory of their own; unset: the default).
+ * PARITY_PG_INDEX (`hnsw` or `ivfflat`: PostgreSQL's vector index, in a schema and a SQLite directory of their own; unset: the default),
+ * PARITY_REBUILD (1: each backend's vector index built again and every question asked again, below).
  */
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -49,6 +50,12 @@ const ROOT = process.env.PARITY_DIR ?? '/tmp/memd-bench-parity';
 const KEEP = process.env.PARITY_KEEP === '1';
 const SHOW_DIFF = Number(process.env.PARITY_SHOW_DIFF ?? 0);
 const PASSES = Number(process.env.PARITY_PASSES ?? 1);
+/**
+ * PARITY_REBUILD=1: after the comparison, each backend's vector index is built again from the same stored vectors
+ * and every question asked again. How often a backend's top 10 survives its own index being rebuilt is the spread
+ * the approximate search alone gives a pair of answers, against which the two backends' parity reads.
+ */
+const REBUILD = process.env.PARITY_REBUILD === '1';
 const TUNING = process.env.PARITY_TUNING ? (JSON.parse(process.env.PARITY_TUNING) as TuningOverride) : null;
 const WORKSPACE = 'parity';
 const BATCH = 100;
@@ -66,6 +73,9 @@ function exactBackends(setting: string | undefined): readonly BackendName[] {
 }
 /** The backends whose dense search is replaced by an exact scan (PARITY_EXACT: 1 for both, or one backend's name). */
 const EXACT: readonly BackendName[] = exactBackends(process.env.PARITY_EXACT);
+// The exact scan replaces a search of the open app; the rebuild opens SQLite's again, without it.
+if (REBUILD && EXACT.length > 0)
+  throw new Error('PARITY_REBUILD measures the approximate indexes: not with PARITY_EXACT');
 
 const log = (line: string) => console.log(line);
 const benchServer = process.env.PARITY_PG_URL ? null : await benchPostgres();
@@ -100,27 +110,36 @@ const common = {
   MEMD_SANDBOX_SPARE: 'off',
 };
 const appOptions = TUNING ? { recallTuning: tunedBy(TUNING) } : {};
-const apps: Record<BackendName, Awaited<ReturnType<typeof createApp>>> = {
-  sqlite: await createApp(loadConfig({ ...common, MEMD_DATA_DIR: SQLITE_DIR }), appOptions),
-  postgres: await createApp(
-    loadConfig({
-      ...common,
-      MEMD_DATA_DIR: join(ROOT, 'postgres-node'),
-      MEMD_STORAGE: 'postgres',
-      MEMD_DATABASE_URL: PG_URL,
-      MEMD_DATABASE_SCHEMA: SCHEMA,
-      ...(process.env.PARITY_EF_SEARCH && { MEMD_DATABASE_EF_SEARCH: process.env.PARITY_EF_SEARCH }),
-      ...(PG_INDEX && { MEMD_DATABASE_VECTOR_INDEX: PG_INDEX }),
-    }),
-    appOptions,
-  ),
+type App = Awaited<ReturnType<typeof createApp>>;
+const openApp: Record<BackendName, () => Promise<App>> = {
+  sqlite: () => createApp(loadConfig({ ...common, MEMD_DATA_DIR: SQLITE_DIR }), appOptions),
+  postgres: () =>
+    createApp(
+      loadConfig({
+        ...common,
+        MEMD_DATA_DIR: join(ROOT, 'postgres-node'),
+        MEMD_STORAGE: 'postgres',
+        MEMD_DATABASE_URL: PG_URL,
+        MEMD_DATABASE_SCHEMA: SCHEMA,
+        ...(process.env.PARITY_EF_SEARCH && { MEMD_DATABASE_EF_SEARCH: process.env.PARITY_EF_SEARCH }),
+        ...(PG_INDEX && { MEMD_DATABASE_VECTOR_INDEX: PG_INDEX }),
+      }),
+      appOptions,
+    ),
 };
-for (const app of Object.values(apps)) {
-  // Warm the search indexes as a server does, then stop the task runner before it starts anything (it yields to
-  // the event loop before its first task): enrichment would get to different points on the two.
+/**
+ * Warm the search indexes as a server does, then stop the task runner before it starts anything (it yields to the
+ * event loop before its first task): enrichment would get to different points on the two.
+ */
+async function started(app: App): Promise<App> {
   await app.services.start();
   await app.services.tasks.stop();
+  return app;
 }
+const apps: Record<BackendName, App> = {
+  sqlite: await started(await openApp.sqlite()),
+  postgres: await started(await openApp.postgres()),
+};
 
 log(`bench:parity — ${machineLine()}`);
 log(
@@ -221,14 +240,21 @@ async function ask(backend: BackendName, query: string): Promise<{ top: string[]
   };
 }
 
-const answers: Record<BackendName, Answer[]> = { sqlite: [], postgres: [] };
-for (const [i, question] of corpus.questions.entries()) {
-  const right = corpus.memory(question.answer);
-  for (const backend of inTurn(i)) {
-    const { top, engine } = await ask(backend, question.text);
-    answers[backend].push({ kind: question.kind, rank: top.indexOf(right), engine, top });
+/** Every question asked of both, alternating which goes first. */
+async function askEveryQuestion(): Promise<Record<BackendName, Answer[]>> {
+  const answers: Record<BackendName, Answer[]> = { sqlite: [], postgres: [] };
+  for (const [i, question] of corpus.questions.entries()) {
+    const right = corpus.memory(question.answer);
+    for (const backend of inTurn(i)) {
+      const { top, engine } = await ask(backend, question.text);
+      answers[backend].push({ kind: question.kind, rank: top.indexOf(right), engine, top });
+    }
   }
+  return answers;
 }
+const sameSet = (x: readonly string[], y: readonly string[]) => [...x].sort().join('\n') === [...y].sort().join('\n');
+
+const answers = await askEveryQuestion();
 
 const kinds = [...QUESTION_KINDS, 'all'] as const;
 const of = (backend: BackendName, kind: (typeof kinds)[number]) =>
@@ -248,7 +274,7 @@ for (const kind of kinds) {
       .join(' / ');
   };
   const pairs = of('sqlite', kind).map(({ a, i }) => [a.top, answers.postgres[i]!.top] as const);
-  const asSet = pairs.filter(([x, y]) => [...x].sort().join('\n') === [...y].sort().join('\n')).length;
+  const asSet = pairs.filter(([x, y]) => sameSet(x, y)).length;
   const inOrder = pairs.filter(([x, y]) => x.join('\n') === y.join('\n')).length;
   log(
     `| ${kind} | ${hits('sqlite')} | ${hits('postgres')} | ${share(asSet, pairs.length)} / ${share(inOrder, pairs.length)} |`,
@@ -279,7 +305,7 @@ for (const { answer, i } of slowest)
 let shown = 0;
 for (const [i, a] of answers.sqlite.entries()) {
   const b = answers.postgres[i]!;
-  if (shown >= SHOW_DIFF || [...a.top].sort().join('\n') === [...b.top].sort().join('\n')) continue;
+  if (shown >= SHOW_DIFF || sameSet(a.top, b.top)) continue;
   shown++;
   log(`differs: ${corpus.questions[i]!.text}`);
   for (const [name, top] of [
@@ -287,6 +313,36 @@ for (const [i, a] of answers.sqlite.entries()) {
     ['postgres', b.top],
   ] as const)
     log(`  ${name}:\n    ${top.join('\n    ')}`);
+}
+
+if (REBUILD) {
+  // SQLite: the index a start builds from the stored vectors when there is no snapshot of the last stop's.
+  await apps.sqlite.close();
+  rmSync(join(SQLITE_DIR, 'memd.sqlite.hnsw'), { recursive: true, force: true });
+  apps.sqlite = await started(await openApp.sqlite());
+  // PostgreSQL: the index built anew over the table (a bulk build; the first was built insert by insert).
+  const { rows } = await admin.query<{ indexname: string }>(
+    `SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND tablename = 'memory_vectors' AND indexdef ~ 'USING (hnsw|ivfflat)'`,
+    [SCHEMA],
+  );
+  for (const { indexname } of rows) await admin.query(`REINDEX INDEX ${SCHEMA}.${indexname}`);
+  const rebuilt = await askEveryQuestion();
+  log('');
+  log(
+    `Each backend's vector index built again (SQLite at a start without the snapshot, PostgreSQL by REINDEX of ${rows.map((r) => r.indexname).join(', ')}), every question asked again; load ${loadAverages()}`,
+  );
+  log(
+    '| kind | same top 10 as a set: SQLite before and after | PostgreSQL before and after | SQLite and PostgreSQL after |',
+  );
+  log('|---|---|---|---|');
+  for (const kind of kinds) {
+    const rowsOf = of('sqlite', kind).map(({ i }) => i);
+    const same = (x: Answer[], y: Answer[]) =>
+      share(rowsOf.filter((i) => sameSet(x[i]!.top, y[i]!.top)).length, rowsOf.length);
+    log(
+      `| ${kind} | ${same(answers.sqlite, rebuilt.sqlite)} | ${same(answers.postgres, rebuilt.postgres)} | ${same(rebuilt.sqlite, rebuilt.postgres)} |`,
+    );
+  }
 }
 
 await admin.end();
