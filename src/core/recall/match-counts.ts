@@ -13,23 +13,41 @@ const COUNT_TTL_MS = 60_000;
  */
 const STALE_COUNT_MS = 10 * COUNT_TTL_MS;
 
+/** A count as read: up to `cap`, more reported as `cap + 1` (MemoryStore.keywordMatchCounts). */
 interface Count {
   value: number;
+  cap: number;
   /** `Clock` milliseconds. */
   readAt: number;
 }
 
 /**
- * The key of one count. The keyword index folds case and a query's terms must all match, in any order, as must any
- * one of a term's alternatives: "Geneva" and "geneva", or the same words asked in another order, are one count.
+ * What a count read up to `read.cap` says of the count up to `cap`: an exact count answers any cap, and "more than
+ * `read.cap`" answers every cap up to it. Otherwise nothing (undefined). So the keyword arms' counts up to a thousand
+ * are answered by the counts up to a tenth of the workspace that the synonyms for unmatched words read before them (on
+ * PostgreSQL each count of a common word visits its rows again: BENCHMARKS.md, "counts kept whatever their cap").
  */
-function countKey(workspaceId: string, cap: number, terms: readonly KeywordTerm[]): string {
-  const folded = terms
-    .map((term) => (typeof term === 'string' ? term.toLowerCase() : term.map((t) => t.toLowerCase()).sort()))
-    .map((term) => JSON.stringify(term))
-    .sort();
-  return JSON.stringify([workspaceId, cap, folded]);
+export function countUpTo(read: { value: number; cap: number }, cap: number): number | undefined {
+  if (read.value <= read.cap) return Math.min(read.value, cap + 1);
+  return cap <= read.cap ? cap + 1 : undefined;
 }
+
+/**
+ * The key of one count, whatever its cap. The keyword index folds case and a query's terms must all match, in any
+ * order, as must any one of a term's alternatives: "Geneva" and "geneva", the same words asked in another order, or
+ * a term given as its only alternative (["tent"] and "tent"), are one count.
+ */
+function countKey(workspaceId: string, terms: readonly KeywordTerm[]): string {
+  const folded = terms
+    .map((term) => (typeof term === 'string' ? [term] : term))
+    .map((forms) => [...new Set(forms.map((form) => form.toLowerCase()))].sort())
+    .map((forms) => JSON.stringify(forms.length === 1 ? forms[0] : forms))
+    .sort();
+  return JSON.stringify([workspaceId, folded]);
+}
+
+/** A count being read: its key and the cap it is read up to. */
+const readingKey = (key: string, cap: number): string => `${cap} ${key}`;
 
 /**
  * Keyword match counts decide whether a term is too common to score (see boundedKeywordSearch) and how much a
@@ -70,19 +88,21 @@ export class MatchCountCache {
    */
   matchCounts(workspaceId: string, queries: ReadonlyArray<readonly KeywordTerm[]>, cap: number): Promise<number[]> {
     const now = this.clock.now().getTime();
-    const keys = queries.map((terms) => countKey(workspaceId, cap, terms));
+    const keys = queries.map((terms) => countKey(workspaceId, terms));
     const answers: Array<number | Promise<number> | undefined> = [];
     const missing = new Map<string, readonly KeywordTerm[]>();
     const stale = new Map<string, readonly KeywordTerm[]>();
     keys.forEach((key, i) => {
       const known = this.counts.get(key);
       const age = known ? now - known.readAt : Number.POSITIVE_INFINITY;
-      if (known && age <= STALE_COUNT_MS) {
-        answers.push(known.value);
-        if (age > COUNT_TTL_MS && !this.reading.has(key)) stale.set(key, queries[i]!);
+      const answer = known && age <= STALE_COUNT_MS ? countUpTo(known, cap) : undefined;
+      if (answer !== undefined) {
+        answers.push(answer);
+        if (age > COUNT_TTL_MS && !this.reading.has(readingKey(key, cap))) stale.set(key, queries[i]!);
         return;
       }
-      const reading = this.reading.get(key);
+      // Only a read up to this cap is shared: one up to a higher cap visits more rows and answers later.
+      const reading = this.reading.get(readingKey(key, cap));
       answers.push(reading);
       if (reading === undefined) missing.set(key, queries[i]!);
     });
@@ -106,16 +126,27 @@ export class MatchCountCache {
     const fresh = this.storage.memories.keywordMatchCounts(workspaceId, [...queries.values()], { cap });
     const reads = new Map([...queries.keys()].map((key, n) => [key, fresh.then((found) => found[n]!)]));
     for (const [key, count] of reads) {
-      this.reading.set(key, count);
+      this.reading.set(readingKey(key, cap), count);
       // A failed read is reported to those waiting on it and leaves nothing behind: the next ask reads again.
       void count
         .then(
-          (value) => this.counts.set(key, { value, readAt: this.clock.now().getTime() }),
+          (value) => this.remember(key, { value, cap, readAt: this.clock.now().getTime() }),
           () => undefined,
         )
-        .finally(() => this.reading.delete(key));
+        .finally(() => this.reading.delete(readingKey(key, cap)));
     }
     return reads;
+  }
+
+  /** Keeps the newer count, unless it says less than one read as recently up to a higher cap. */
+  private remember(key: string, count: Count): void {
+    const known = this.counts.get(key);
+    const saysLess =
+      known !== undefined &&
+      count.readAt - known.readAt <= COUNT_TTL_MS &&
+      countUpTo(count, known.cap) === undefined &&
+      countUpTo(known, count.cap) !== undefined;
+    if (!saysLess) this.counts.set(key, count);
   }
 
   /** As `MemoryStore.keywordDocumentCount`, served from a recent count (see `documents`). */

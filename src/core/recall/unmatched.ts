@@ -65,14 +65,20 @@ export async function withSynonymsForUnmatched(
   const unmatched = new Set(open.filter((_, i) => counts[i] === 0));
   if (unmatched.size === 0) return query;
   /**
-   * Of these words, those more than a tenth of the workspace's memories hold (and more than MAX_SCORED_MATCHES):
-   * searched in place of a word, such a word tells no memory from the others and brings in those it is common in
-   * ("colour" → work, its first sense's broader word, brought every memory saying "works as").
+   * A word more than a tenth of the workspace's memories hold (and more than MAX_SCORED_MATCHES) is too common to be
+   * searched in place of another: it tells no memory from the others and brings in those it is common in ("colour"
+   * → work, its first sense's broader word, brought every memory saying "works as"). The counts are read up to this
+   * cap, so that one count says both whether a word matches and whether it is too common, and the keyword arms'
+   * counts of the same words (up to a lower cap) are answered from it (match-counts.ts `countUpTo`).
    */
+  const commonCap = matchCounts
+    .documentCount(workspaceId)
+    .then((documents) => Math.max(MAX_SCORED_MATCHES, Math.floor(COMMON_SHARE * documents)));
+  // A failure is reported where the cap is awaited; this keeps it from going unhandled where no word needs it.
+  commonCap.catch(() => undefined);
   const tooCommon = async (words: readonly string[]): Promise<Set<string>> => {
     if (words.length === 0) return new Set();
-    const documents = await matchCounts.documentCount(workspaceId);
-    const cap = Math.max(MAX_SCORED_MATCHES, Math.floor(COMMON_SHARE * documents));
+    const cap = await commonCap;
     const counts = await matchCounts.matchCounts(
       workspaceId,
       words.map((word) => [synonymForms(word)]),
@@ -82,18 +88,17 @@ export async function withSynonymsForUnmatched(
   };
   /**
    * Up to `most` of these words that match a memory of the workspace (with their verb forms), none of them too common
-   * (`tooCommon`), in their order.
+   * (`commonCap`), in their order.
    */
   const matching = async (words: readonly string[]): Promise<string[]> => {
     const candidates = words.filter((word) => !query.terms.includes(word));
+    const cap = await commonCap;
     const found = await matchCounts.matchCounts(
       workspaceId,
       candidates.map((word) => [synonymForms(word)]),
-      MAX_SCORED_MATCHES,
+      cap,
     );
-    const matched = candidates.filter((_, i) => found[i]! > 0);
-    const common = await tooCommon(candidates.filter((_, i) => found[i]! > MAX_SCORED_MATCHES));
-    return matched.filter((word) => !common.has(word)).slice(0, most);
+    return candidates.filter((_, i) => found[i]! > 0 && found[i]! <= cap).slice(0, most);
   };
   // The query's words some memory holds, names' too, each with its verb forms.
   const held = query.terms.filter((term) => !unmatched.has(term)).map(asked);

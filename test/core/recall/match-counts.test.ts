@@ -46,9 +46,33 @@ describe('keyword match counts of a recall', () => {
     expect(reads).toEqual([2, 1]);
     expect(await cache.matchCounts('ws_a', [['GENEVA']], 100)).toEqual([3]);
     expect(reads).toEqual([2, 1]);
-    // Another cap is another count.
+    // A lower cap is answered from the exact count: "more than 1" is 2.
     expect(await cache.matchCounts('ws_a', [['geneva']], 1)).toEqual([2]);
-    expect(reads).toEqual([2, 1, 1]);
+    expect(reads).toEqual([2, 1]);
+    await storage.close();
+  });
+
+  it('answers a count up to a lower cap from one read up to a higher cap, and reads again for a higher one', async () => {
+    const { storage, reads } = await countedStorage('caps');
+    const cache = new MatchCountCache(storage);
+    // A term given as its only alternative is the same count as the term.
+    expect(await cache.matchCounts('ws_a', [[['geneva']], ['pottery']], 1)).toEqual([2, 2]);
+    expect(reads).toEqual([2]);
+    expect(await cache.matchCounts('ws_a', [['Geneva'], [['pottery']]], 0)).toEqual([1, 1]);
+    expect(reads).toEqual([2]);
+    // "More than 1" says nothing of the count up to 10: read again, and the exact count then answers every cap.
+    expect(await cache.matchCounts('ws_a', [['geneva']], 10)).toEqual([3]);
+    expect(reads).toEqual([2, 1]);
+    expect(await cache.matchCounts('ws_a', [['geneva']], 1)).toEqual([2]);
+    expect(await cache.matchCounts('ws_a', [['geneva']], 100)).toEqual([3]);
+    expect(reads).toEqual([2, 1]);
+    // A read up to another cap under way is not waited for: it may visit more rows.
+    const [high, low] = await Promise.all([
+      cache.matchCounts('ws_a', [['caroline']], 10),
+      cache.matchCounts('ws_a', [['Caroline']], 0),
+    ]);
+    expect([high, low]).toEqual([[1], [1]]);
+    expect(reads).toEqual([2, 1, 1, 1]);
     await storage.close();
   });
 
