@@ -53,7 +53,8 @@ const PASSES = Number(process.env.PARITY_PASSES ?? 1);
 /**
  * PARITY_REBUILD=1: after the comparison, each backend's vector index is built again from the same stored vectors
  * and every question asked again. How often a backend's top 10 survives its own index being rebuilt is the spread
- * the approximate search alone gives a pair of answers, against which the two backends' parity reads.
+ * the approximate search alone gives a pair of answers, against which the two backends' parity reads. A kept pair
+ * (PARITY_KEEP) keeps the rebuilt indexes.
  */
 const REBUILD = process.env.PARITY_REBUILD === '1';
 const TUNING = process.env.PARITY_TUNING ? (JSON.parse(process.env.PARITY_TUNING) as TuningOverride) : null;
@@ -320,7 +321,7 @@ if (REBUILD) {
   await apps.sqlite.close();
   rmSync(join(SQLITE_DIR, 'memd.sqlite.hnsw'), { recursive: true, force: true });
   apps.sqlite = await started(await openApp.sqlite());
-  // PostgreSQL: the index built anew over the table (a bulk build; the first was built insert by insert).
+  // PostgreSQL: the index built anew over the table (a bulk build; a fresh pair's was built insert by insert).
   const { rows } = await admin.query<{ indexname: string }>(
     `SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND tablename = 'memory_vectors' AND indexdef ~ 'USING (hnsw|ivfflat)'`,
     [SCHEMA],
