@@ -140,10 +140,6 @@ export async function withSynonymsForUnmatched(
   // words: its meaning is not its words' ("try" alone → attempt). So where nothing is found for the phrase, its
   // words are not asked alone either ("parted with": "part" alone → split, a city).
   const whole = phrases.filter((phrase) => phrase.terms.every((term) => unmatched.has(term)));
-  const byPhrase = await Promise.all(whole.map((phrase) => kept(phrase.phrase)));
-  whole.forEach((phrase, i) => {
-    if (byPhrase[i]!.length > 0) for (const term of phrase.terms) searched.set(term, byPhrase[i]!);
-  });
   const inPhrase = new Set(whole.flatMap((phrase) => phrase.terms));
   // Of words side by side that all match nothing and are no phrase of the table ("water boiler", "shoulder bag"),
   // only the last is asked alone: an English compound is a kind of its last word, the words before say which kind,
@@ -152,7 +148,15 @@ export async function withSynonymsForUnmatched(
     query.said.slice(0, -1).filter((word, i) => unmatched.has(word) && unmatched.has(query.said[i + 1]!)),
   );
   const alone = [...unmatched].filter((term) => !inPhrase.has(term) && !modifiers.has(term) && inThesaurus(term));
-  const byTerm = await Promise.all(alone.map(kept));
+  // Phrases and lone words are looked up side by side: which words go alone does not depend on what phrases find,
+  // and each lookup is a chain of counts (up to seven) that every arm waits for.
+  const [byPhrase, byTerm] = await Promise.all([
+    Promise.all(whole.map((phrase) => kept(phrase.phrase))),
+    Promise.all(alone.map(kept)),
+  ]);
+  whole.forEach((phrase, i) => {
+    if (byPhrase[i]!.length > 0) for (const term of phrase.terms) searched.set(term, byPhrase[i]!);
+  });
   alone.forEach((term, i) => {
     if (byTerm[i]!.length > 0) searched.set(term, byTerm[i]!);
   });
