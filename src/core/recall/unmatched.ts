@@ -67,39 +67,30 @@ export async function withSynonymsForUnmatched(
   /**
    * A word more than a tenth of the workspace's memories hold (and more than MAX_SCORED_MATCHES) is too common to be
    * searched in place of another: it tells no memory from the others and brings in those it is common in ("colour"
-   * → work, its first sense's broader word, brought every memory saying "works as"). The counts are read up to this
-   * cap, so that one count says both whether a word matches and whether it is too common, and the keyword arms'
-   * counts of the same words (up to a lower cap) are answered from it (match-counts.ts `countUpTo`).
+   * → work, its first sense's broader word, brought every memory saying "works as"). Read when first needed.
    */
-  const commonCap = matchCounts
-    .documentCount(workspaceId)
-    .then((documents) => Math.max(MAX_SCORED_MATCHES, Math.floor(COMMON_SHARE * documents)));
-  // A failure is reported where the cap is awaited; this keeps it from going unhandled where no word needs it.
-  commonCap.catch(() => undefined);
-  const tooCommon = async (words: readonly string[]): Promise<Set<string>> => {
-    if (words.length === 0) return new Set();
+  let commonCap: Promise<number> | undefined;
+  /**
+   * Of these words, those some memory of the workspace holds (with their verb forms) and none too common, in their
+   * order. Each is counted alone up to `commonCap`, so that one count says both, and the keyword arms' counts of the
+   * same words (up to a lower cap) are answered from it (match-counts.ts `countUpTo`).
+   */
+  const usable = async (words: readonly string[]): Promise<string[]> => {
+    if (words.length === 0) return [];
+    commonCap ??= matchCounts
+      .documentCount(workspaceId)
+      .then((documents) => Math.max(MAX_SCORED_MATCHES, Math.floor(COMMON_SHARE * documents)));
     const cap = await commonCap;
     const counts = await matchCounts.matchCounts(
       workspaceId,
       words.map((word) => [synonymForms(word)]),
       cap,
     );
-    return new Set(words.filter((_, i) => counts[i]! > cap));
+    return words.filter((_, i) => counts[i]! > 0 && counts[i]! <= cap);
   };
-  /**
-   * Up to `most` of these words that match a memory of the workspace (with their verb forms), none of them too common
-   * (`commonCap`), in their order.
-   */
-  const matching = async (words: readonly string[]): Promise<string[]> => {
-    const candidates = words.filter((word) => !query.terms.includes(word));
-    const cap = await commonCap;
-    const found = await matchCounts.matchCounts(
-      workspaceId,
-      candidates.map((word) => [synonymForms(word)]),
-      cap,
-    );
-    return candidates.filter((_, i) => found[i]! > 0 && found[i]! <= cap).slice(0, most);
-  };
+  /** Up to `most` of these words that are `usable`, in their order. */
+  const matching = async (words: readonly string[]): Promise<string[]> =>
+    (await usable(words.filter((word) => !query.terms.includes(word)))).slice(0, most);
   // The query's words some memory holds, names' too, each with its verb forms.
   const held = query.terms.filter((term) => !unmatched.has(term)).map(asked);
   /**
@@ -115,9 +106,7 @@ export async function withSynonymsForUnmatched(
       candidates.map((word) => [synonymForms(word), ...held]),
       MAX_SCORED_MATCHES,
     );
-    const fits = candidates.filter((_, i) => together[i]! > 0);
-    const common = await tooCommon(fits);
-    return fits.filter((word) => !common.has(word)).slice(0, most);
+    return (await usable(candidates.filter((_, i) => together[i]! > 0))).slice(0, most);
   };
   /**
    * What the workspace holds for a word or phrase matching nothing: its synonyms that match; where none does, its

@@ -22,11 +22,13 @@ async function countedStorage(name: string) {
     memory('ws_a', 'Caroline moved to Geneva', axisVector(DIMS, 2)),
   ]);
   const reads: number[] = [];
-  const state = { failing: false };
+  /** `held`: reads up to that cap wait for `release` before they read. */
+  const state: { failing: boolean; held?: { cap: number; release: Promise<void> } } = { failing: false };
   const read = storage.memories.keywordMatchCounts.bind(storage.memories);
   storage.memories.keywordMatchCounts = async (workspaceId, queries, options) => {
     reads.push(queries.length);
     if (state.failing) throw new Error('the database went away');
+    if (options.cap === state.held?.cap) await state.held.release;
     return read(workspaceId, queries, options);
   };
   return { storage, reads, state };
@@ -73,6 +75,22 @@ describe('keyword match counts of a recall', () => {
     ]);
     expect([high, low]).toEqual([[1], [1]]);
     expect(reads).toEqual([2, 1, 1, 1]);
+    await storage.close();
+  });
+
+  it('keeps the count that says more when a read up to a lower cap ends after one up to a higher cap', async () => {
+    const { storage, reads, state } = await countedStorage('order');
+    const cache = new MatchCountCache(storage);
+    let release = () => {};
+    state.held = { cap: 0, release: new Promise<void>((resolve) => (release = resolve)) };
+    const low = cache.matchCounts('ws_a', [['geneva']], 0);
+    expect(await cache.matchCounts('ws_a', [['geneva']], 10)).toEqual([3]);
+    release();
+    // The read up to 0 ("more than 0") ends last; the exact 3 read up to 10 is kept and answers a cap of 10 again.
+    expect(await low).toEqual([1]);
+    expect(reads).toEqual([1, 1]);
+    expect(await cache.matchCounts('ws_a', [['geneva']], 10)).toEqual([3]);
+    expect(reads).toEqual([1, 1]);
     await storage.close();
   });
 
