@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import { embedderMismatch, identityOf, readEmbedderIdentity } from '../core/embedder-identity.js';
 import { createEmbeddingProvider, type EmbeddingProvider } from '../providers/embedding/index.js';
 import { createLlmProvider } from '../providers/llm/index.js';
-import { inspectStorage, type StorageInspection } from '../storage/inspect.js';
+import { inspectStorage, type PostgresServerState, type StorageInspection } from '../storage/inspect.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
 
@@ -162,4 +162,39 @@ export function checkPgvector(config: Config, inspection: StorageInspection | nu
       `${where}: older than ${RECOMMENDED_PGVECTOR}, filtered vector searches may return fewer results than asked`,
     );
   return result(name, 'ok', where);
+}
+
+const mebibytes = (bytes: number): string => `${Math.round(bytes / 2 ** 20).toLocaleString('en-US')} MiB`;
+
+/**
+ * Where the PostgreSQL server differs from docs/deploy.md's settings in a way a recall feels, one sentence each:
+ * memd's tables larger than `shared_buffers` (their pages then come from outside PostgreSQL's cache), no pg_prewarm
+ * to refill that cache after a restart (first-pass p99 100–113 ms instead of 61–68 at 100,000 memories after a cold
+ * start, BENCHMARKS.md), huge pages off (ingest about a fifth slower). `huge_pages = try` is not reported: before
+ * PostgreSQL 17 the server does not say whether it got them.
+ */
+export function postgresServerAdvice(server: PostgresServerState): string[] {
+  const advice: string[] = [];
+  if (server.dataBytes > server.sharedBuffersBytes)
+    advice.push(
+      `shared_buffers (${mebibytes(server.sharedBuffersBytes)}) is smaller than memd's tables and indexes (${mebibytes(server.dataBytes)}): recalls read pages from outside PostgreSQL's cache`,
+    );
+  if (!server.preloadedLibraries.some((library) => library.split('/').pop() === 'pg_prewarm'))
+    advice.push('pg_prewarm is not in shared_preload_libraries: after a restart recalls start on an empty cache');
+  if (server.hugePages === 'off') advice.push('huge_pages is off: ingest runs about a fifth slower');
+  return advice;
+}
+
+/** The server's settings against docs/deploy.md's: a warning, never a failure (memd works either way, slower). */
+export function checkPostgresServer(config: Config, inspection: StorageInspection | null): CheckResult {
+  const name = 'postgres server';
+  if (config.storage.kind !== 'postgres') return result(name, 'skip', 'SQLite storage');
+  if (!inspection?.server) return result(name, 'skip', 'PostgreSQL not reachable');
+  const advice = postgresServerAdvice(inspection.server);
+  if (advice.length > 0) return result(name, 'warn', `${advice.join('; ')} (docs/deploy.md, "Server settings")`);
+  return result(
+    name,
+    'ok',
+    `shared_buffers ${mebibytes(inspection.server.sharedBuffersBytes)} holds memd's ${mebibytes(inspection.server.dataBytes)}; pg_prewarm preloaded; huge_pages ${inspection.server.hugePages}`,
+  );
 }

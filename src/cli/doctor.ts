@@ -10,9 +10,8 @@ const line = ({ status, check, detail }: CheckResult): string => `${status.padEn
 
 /** Each check in turn, printed as it ends (loading a model takes a while); the exit status sums the failures' bits. */
 async function runChecks(config: Config, report: (result: CheckResult) => void): Promise<number> {
-  const { checkDataDirectory, checkEmbedder, checkLanguageModel, checkPgvector, checkStorage } = await import(
-    './doctor-checks.js'
-  );
+  const { checkDataDirectory, checkEmbedder, checkLanguageModel, checkPgvector, checkPostgresServer, checkStorage } =
+    await import('./doctor-checks.js');
   let exitCode = 0;
   const record = (result: CheckResult, bit: number) => {
     report(result);
@@ -24,6 +23,8 @@ async function runChecks(config: Config, report: (result: CheckResult) => void):
   record(await checkEmbedder(config, inspection), DOCTOR_EXIT.embedder);
   record(await checkLanguageModel(config), DOCTOR_EXIT.languageModel);
   record(checkPgvector(config, inspection), DOCTOR_EXIT.pgvector);
+  // Advice only: a server off docs/deploy.md's settings works, slower; the check never fails.
+  record(checkPostgresServer(config, inspection), 0);
   return exitCode;
 }
 
@@ -54,7 +55,7 @@ export function doctorCommand(program: Command): void {
     .command('doctor')
     .summary('check the configuration, data directory, storage and models')
     .description(
-      'Check what a server on this configuration needs: data directory writable, storage reachable and migrated, embedder loads, language model answers (if configured), pgvector on PostgreSQL',
+      'Check what a server on this configuration needs: data directory writable, storage reachable and migrated, embedder loads, language model answers (if configured), pgvector and the server settings memd relies on, on PostgreSQL',
     )
     .option('--json', 'print the checks as JSON')
     .addHelpText(

@@ -24,6 +24,20 @@ export interface StorageInspection {
   meta: Record<string, string>;
   /** Postgres only: pgvector as installed in the database, and the version the server could install; null: absent. */
   pgvector?: { installed: string | null; available: string | null };
+  /** Postgres only: the server settings docs/deploy.md recommends, and how much memd's tables hold. */
+  server?: PostgresServerState;
+}
+
+/** What `memd doctor` compares with docs/deploy.md's server settings. */
+export interface PostgresServerState {
+  /** `shared_buffers`, in bytes. */
+  sharedBuffersBytes: number;
+  /** `shared_preload_libraries`, one name each. */
+  preloadedLibraries: string[];
+  /** `huge_pages`: on, off or try. */
+  hugePages: string;
+  /** The memories and their vectors with every index of theirs, in bytes (0 before the first start). */
+  dataBytes: number;
 }
 
 interface MetaRow {
@@ -98,6 +112,12 @@ async function inspectPostgres(url: string, schema: string, timeoutMs: number): 
     const available = await one<{ default_version: string }>(
       "SELECT default_version FROM pg_available_extensions WHERE name = 'vector'",
     );
+    const settings = (await one<{ shared_buffers: string; preload: string; huge_pages: string; data: string }>(
+      `SELECT pg_size_bytes(current_setting('shared_buffers')) AS shared_buffers,
+        current_setting('shared_preload_libraries') AS preload, current_setting('huge_pages') AS huge_pages,
+        coalesce(pg_total_relation_size(to_regclass($1)), 0) + coalesce(pg_total_relation_size(to_regclass($2)), 0) AS data`,
+      [table('memories'), table('memory_vectors')],
+    ))!;
     return {
       engine: 'postgres',
       location: withoutPassword(url),
@@ -106,6 +126,15 @@ async function inspectPostgres(url: string, schema: string, timeoutMs: number): 
       ...compare(applied),
       meta: recordsOf(meta),
       pgvector: { installed: installed?.extversion ?? null, available: available?.default_version ?? null },
+      server: {
+        sharedBuffersBytes: Number(settings.shared_buffers),
+        preloadedLibraries: settings.preload
+          .split(',')
+          .map((name) => name.trim().replace(/^"|"$/g, ''))
+          .filter((name) => name !== ''),
+        hugePages: settings.huge_pages,
+        dataBytes: Number(settings.data),
+      },
     };
   } finally {
     await client.end().catch(() => undefined);

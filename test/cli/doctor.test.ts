@@ -46,6 +46,7 @@ describe('memd doctor', () => {
       'ok    embedder        hash/feature-hash-v1 (256 dimensions) loads and embeds',
       'skip  language model  none configured (MEMD_LLM_PROVIDER)',
       'skip  pgvector        SQLite storage',
+      'skip  postgres server SQLite storage',
     ]);
   });
 
@@ -89,6 +90,7 @@ describe('memd doctor', () => {
     });
     expect(storageOnly.checks.storage!.detail).not.toContain('secret');
     expect(storageOnly.checks.pgvector).toMatchObject({ status: 'skip' });
+    expect(storageOnly.checks['postgres server']).toMatchObject({ status: 'skip', detail: 'PostgreSQL not reachable' });
     expect(storageOnly.checks['data directory']).toMatchObject({
       status: 'skip',
       detail: 'PostgreSQL storage keeps nothing in it',
@@ -147,6 +149,12 @@ describe('memd doctor', () => {
         status: 'ok',
         detail: expect.stringMatching(/^0\.\d+\.\d+ installed$/),
       });
+      // The test server runs PostgreSQL's defaults, not docs/deploy.md's: advice, and still exit 0.
+      expect(migrated.checks['postgres server']).toMatchObject({
+        status: 'warn',
+        detail: expect.stringContaining('pg_prewarm is not in shared_preload_libraries'),
+      });
+      expect(migrated.checks['postgres server']!.detail).not.toContain('shared_buffers (');
 
       await sql.query(`DELETE FROM ${schema}.kysely_migration WHERE name = '0014_checkpoint_revision'`);
       const behind = await doctor(env);
