@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import { withDefaultsOptional } from './caller-schema.js';
 
 /**
  * The last touches to the OpenAPI document that @fastify/swagger builds from the route schemas, so that a client
@@ -8,7 +9,7 @@ import { isDeepStrictEqual } from 'node:util';
  *   mistake, and fail here); a response that is just that shape,
  *   described by its own description (the error body), becomes `components/responses/<title>` likewise;
  * - a request field or parameter with a `default` is optional to the caller, whatever the schema's `required`
- *   says (the server fills the default in before the handler sees it).
+ *   says (the server fills the default in before the handler sees it; `withDefaultsOptional`).
  */
 export function finishOpenApiDocument<T extends object>(document: T): T {
   const doc = document as unknown as OpenApiDocument;
@@ -26,7 +27,8 @@ export function finishOpenApiDocument<T extends object>(document: T): T {
       if (parameter.required && parameter.in !== 'path' && parameter.schema?.default !== undefined)
         parameter.required = false;
     }
-    for (const media of Object.values(operation.requestBody?.content ?? {})) optionalDefaults(media.schema);
+    for (const media of Object.values(operation.requestBody?.content ?? {}))
+      media.schema = withDefaultsOptional(media.schema);
   }
   doc.components = {
     ...doc.components,
@@ -94,22 +96,4 @@ function namedResponseTitle(response: unknown, named: Record<string, JsonObject>
       : undefined;
   const title = typeof ref === 'string' ? ref.replace('#/components/schemas/', '') : undefined;
   return title !== undefined && named[title]?.description === response.description ? title : undefined;
-}
-
-/** Drops from `required` every property that has a default, at any depth of a request body schema. */
-function optionalDefaults(schema: unknown): void {
-  if (Array.isArray(schema)) {
-    for (const item of schema) optionalDefaults(item);
-    return;
-  }
-  if (!isObject(schema)) return;
-  const properties = schema.properties;
-  if (isObject(properties) && Array.isArray(schema.required)) {
-    const required = schema.required.filter(
-      (name) => !(isObject(properties[name]) && properties[name].default !== undefined),
-    );
-    if (required.length > 0) schema.required = required;
-    else delete schema.required;
-  }
-  for (const item of Object.values(schema)) optionalDefaults(item);
 }

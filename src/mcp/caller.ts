@@ -17,6 +17,8 @@ export interface ToolContext {
   caller: McpCaller;
   /** For a call the workspace scopes (see AccessResolver.scope); `sessionId`: the live session it works through. */
   scope(workspaceId: string | undefined, sessionId?: string): Promise<Access>;
+  /** For a call that reads or removes what a workspace holds and never creates it (see AccessResolver.existing). */
+  existing(workspaceId: string | undefined): Promise<Access>;
   /** For a call addressing one record by its id (see AccessResolver.forObject). */
   object(kind: LocatableKind, id: string, workspaceId: string | undefined): Promise<Access>;
   /** For a call acting on a live session's own state (see AccessResolver.ofSession). */
@@ -30,6 +32,7 @@ export function toolContext(services: CoreServices, caller: McpCaller): ToolCont
     services,
     caller,
     scope: (workspaceId, sessionId) => services.access.scope(caller.principal, { ...hints(workspaceId), sessionId }),
+    existing: (workspaceId) => services.access.existing(caller.principal, hints(workspaceId)),
     object: (kind, id, workspaceId) => services.access.forObject(caller.principal, hints(workspaceId), { kind, id }),
     session: (sessionId) => services.access.ofSession(caller.principal, sessionId),
   };

@@ -53,14 +53,17 @@ export async function connectRelay(target: RelayTarget): Promise<{ server: Serve
     instructions: upstream.getInstructions(),
   });
   if (capabilities.tools) {
-    server.setRequestHandler(ListToolsRequestSchema, (request) => upstream.listTools(request.params));
+    server.setRequestHandler(
+      ListToolsRequestSchema,
+      relayed((request) => upstream.listTools(request.params)),
+    );
     server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
       try {
         return (await upstream.callTool(request.params, undefined, {
           timeout: TOOL_CALL_TIMEOUT_MS,
         })) as CallToolResult;
       } catch (error) {
-        if (error instanceof McpError) throw error;
+        if (error instanceof McpError) throw asSentUpstream(error);
         // memd could not be reached, or refused the request outright (a revoked key, the rate limit): the model is told.
         const message = error instanceof Error ? error.message : String(error);
         return {
@@ -71,15 +74,50 @@ export async function connectRelay(target: RelayTarget): Promise<{ server: Serve
     });
   }
   if (capabilities.resources) {
-    server.setRequestHandler(ListResourcesRequestSchema, (request) => upstream.listResources(request.params));
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) =>
-      upstream.listResourceTemplates(request.params),
+    server.setRequestHandler(
+      ListResourcesRequestSchema,
+      relayed((request) => upstream.listResources(request.params)),
     );
-    server.setRequestHandler(ReadResourceRequestSchema, (request) => upstream.readResource(request.params));
+    server.setRequestHandler(
+      ListResourceTemplatesRequestSchema,
+      relayed((request) => upstream.listResourceTemplates(request.params)),
+    );
+    server.setRequestHandler(
+      ReadResourceRequestSchema,
+      relayed((request) => upstream.readResource(request.params)),
+    );
   }
   if (capabilities.prompts) {
-    server.setRequestHandler(ListPromptsRequestSchema, (request) => upstream.listPrompts(request.params));
-    server.setRequestHandler(GetPromptRequestSchema, (request) => upstream.getPrompt(request.params));
+    server.setRequestHandler(
+      ListPromptsRequestSchema,
+      relayed((request) => upstream.listPrompts(request.params)),
+    );
+    server.setRequestHandler(
+      GetPromptRequestSchema,
+      relayed((request) => upstream.getPrompt(request.params)),
+    );
   }
   return { server, upstream };
 }
+
+/**
+ * The remote's protocol error as the remote sent it. The SDK's client turns an error answer into an McpError, whose
+ * constructor puts "MCP error <code>: " before the message the remote sent (which its own McpError had prefixed
+ * already): passed on as it is, an agent would read the prefix twice.
+ */
+function asSentUpstream(error: McpError): McpError {
+  const sent = new McpError(error.code, '', error.data);
+  sent.message = error.message.replace(`MCP error ${error.code}: `, '');
+  return sent;
+}
+
+/** A handler that answers with the remote's answer, and with its protocol errors as it sent them. */
+const relayed =
+  <Request, Result>(forward: (request: Request) => Promise<Result>) =>
+  async (request: Request): Promise<Result> => {
+    try {
+      return await forward(request);
+    } catch (error) {
+      throw error instanceof McpError ? asSentUpstream(error) : error;
+    }
+  };

@@ -1,6 +1,7 @@
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import { authorizeWorkspace } from '../core/access/principal.js';
+import { isIdentifier } from '../core/identifiers.js';
+import { invalid } from '../errors.js';
 import type { ToolContext } from './caller.js';
 import { protocolError } from './errors.js';
 
@@ -14,21 +15,33 @@ const json = (uri: URL, value: unknown): ReadResourceResult => ({
 const variable = (value: string | string[] | undefined): string =>
   Array.isArray(value) ? (value[0] ?? '') : (value ?? '');
 
+/** The workspace a resource URI names, as written there (percent-encoded); a malformed escape is the caller's error. */
+function workspaceOf(variables: Record<string, string | string[]>): string {
+  try {
+    return decodeURIComponent(variable(variables.workspace_id));
+  } catch {
+    throw invalid('workspace_id', 'is not valid percent-encoding');
+  }
+}
+
 /** Resources of every workspace the caller may use: its newest memories, and its schema (the vocabulary of memory types and links). */
 export function registerResources(server: McpServer, context: ToolContext): void {
   const { services, caller } = context;
   const listed = (suffix: string, label: string) => async () => ({
-    resources: (await services.workspaces.list(caller.principal)).map((workspace) => ({
-      uri: `memd://workspaces/${workspace.id}/${suffix}`,
-      name: `${workspace.id}: ${label}`,
-      mimeType: 'application/json',
-    })),
+    // A workspace named before ids were checked everywhere cannot be read through a URI: not listed.
+    resources: (await services.workspaces.list(caller.principal))
+      .filter((workspace) => isIdentifier(workspace.id))
+      .map((workspace) => ({
+        uri: `memd://workspaces/${workspace.id}/${suffix}`,
+        name: `${workspace.id}: ${label}`,
+        mimeType: 'application/json',
+      })),
   });
   const reading =
     (read: (workspaceId: string) => Promise<unknown>) =>
     async (uri: URL, variables: Record<string, string | string[]>): Promise<ReadResourceResult> => {
       try {
-        return json(uri, await read(decodeURIComponent(variable(variables.workspace_id))));
+        return json(uri, await read(workspaceOf(variables)));
       } catch (error) {
         throw protocolError(error);
       }
@@ -62,8 +75,9 @@ export function registerResources(server: McpServer, context: ToolContext): void
       mimeType: 'application/json',
     },
     reading(async (workspaceId) => {
-      authorizeWorkspace(caller.principal, workspaceId);
-      return services.workspaces.schema(workspaceId);
+      // As GET /v1/workspaces/{id}/schema: read, never created.
+      const access = await context.existing(workspaceId);
+      return services.workspaces.schema(access.workspaceId);
     }),
   );
 }

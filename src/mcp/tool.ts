@@ -2,6 +2,7 @@ import type { CallToolResult, Tool as ListedTool } from '@modelcontextprotocol/s
 import type { Static, TObject } from 'typebox';
 import type { Logger } from '../core/logger.js';
 import { AppError } from '../errors.js';
+import { withDefaultsOptional } from '../http/caller-schema.js';
 import { toAppError } from '../http/errors.js';
 import { compileBodySchema } from '../http/validation.js';
 import type { ToolContext } from './caller.js';
@@ -44,7 +45,8 @@ export const listingOf = (tool: Tool): ListedTool => ({
   name: tool.name,
   title: tool.title,
   description: tool.description,
-  inputSchema: tool.input as unknown as ListedTool['inputSchema'],
+  // What a model must pass: the arguments with a default are optional, as they are in the OpenAPI document.
+  inputSchema: withDefaultsOptional(tool.input) as ListedTool['inputSchema'],
   annotations: {
     title: tool.title,
     readOnlyHint: tool.effect === 'reads',

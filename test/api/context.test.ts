@@ -483,16 +483,22 @@ describe('isolation', () => {
     expect(await resultOf(alice, 'secret')).toBe('alice only');
   });
 
-  it("a key for one workspace cannot use another workspace's session (403), and changes nothing there", async () => {
+  it("a key for one workspace cannot use another workspace's session: 404 as for no session, naming no workspace, and nothing changes there", async () => {
     const theirs = await newSession('ctx-team-b');
     await run(theirs, "plan = 'B only'");
     const issued = await api.post('/v1/api-keys', { name: 'agent-a', workspaces: ['ctx-team-a'] });
     const keyA = client(server.url, { authorization: `Bearer ${issued.body.api_key.key}` });
     const mine = (await keyA.post('/v1/sessions', { workspace_id: 'ctx-team-a' })).body.session.id as string;
 
-    expect((await keyA.post('/v1/context/execute', { code: "plan = 'overwritten'" }, theirs.h)).status).toBe(403);
-    expect((await keyA.get('/v1/context/status', theirs.h)).status).toBe(403);
-    expect((await keyA.delete('/v1/context/cleanup', theirs.h)).status).toBe(403);
+    const refused = await keyA.post('/v1/context/execute', { code: "plan = 'overwritten'" }, theirs.h);
+    expect(refused.status).toBe(404);
+    expect(refused.body.message).toBe(`session '${theirs.id}' was not found`);
+    expect((await keyA.get('/v1/context/status', theirs.h)).status).toBe(404);
+    expect((await keyA.delete('/v1/context/cleanup', theirs.h)).status).toBe(404);
+    // A route the workspace scopes, through that session: the same answer, not a 403 naming its workspace.
+    const recall = await keyA.post('/v1/memories/recall', { query: 'plan' }, theirs.h);
+    expect(recall.status).toBe(404);
+    expect(JSON.stringify(recall.body)).not.toContain('ctx-team-b');
     expect((await keyA.post('/v1/context/execute', { code: '1 + 1' }, { 'x-session-id': mine })).body.result).toBe('2');
     expect(await resultOf(theirs, 'plan')).toBe('B only');
   });

@@ -182,6 +182,27 @@ describe('one workspace resolution for every route and method', () => {
     expect(await write('/v1/memories', {}, { 'x-session-id': session.id })).toBe('res-order-session');
     expect(await write('/v1/memories', {}, {})).toBe('_default');
   });
+
+  it('refuses an X-Workspace-ID that is not a workspace id (422), creating nothing; a body that names one still wins', async () => {
+    const refused = await api.post(
+      '/v1/memories',
+      { content: 'Filed under a bad name.' },
+      { 'x-workspace-id': 'hdr bad' },
+    );
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({
+      code: 'validation_error',
+      details: [{ path: 'X-Workspace-ID', message: expect.stringContaining('not a workspace id') }],
+    });
+    expect((await api.get('/v1/memories', { 'x-workspace-id': 'a/b' })).status).toBe(422);
+    expect((await api.get(`/v1/workspaces/${encodeURIComponent('hdr bad')}`)).status).toBe(404);
+    const named = await api.post(
+      '/v1/memories',
+      { workspace_id: 'res-good-body', content: 'Filed under a good name.' },
+      { 'x-workspace-id': 'hdr bad' },
+    );
+    expect(named.body.memory.workspace_id).toBe('res-good-body');
+  });
 });
 
 describe('workspace resolution with API keys', () => {

@@ -101,5 +101,21 @@ describe('MCP over stdio, relayed to a running memd (--url)', () => {
       (await mcp.client.getPrompt({ name: 'use_memory', arguments: { workspace_id: 'stdio-relay-2' } })).messages,
     ).toHaveLength(1);
     expect(await mcp.fail('forget', { memory_id: 'mem_missing' })).toMatchObject({ code: 'not_found' });
+    // A protocol error reads as the remote wrote it: the SDK's prefix once, as an agent connected directly reads it.
+    const direct = await connectHttp(server.url);
+    try {
+      const unknownTool = async (client: typeof direct.client) =>
+        (await client.callTool({ name: 'nope', arguments: {} }).catch((error: Error) => error)) as Error;
+      const [relayedError, directError] = [await unknownTool(mcp.client), await unknownTool(direct.client)];
+      expect(directError.message).toBe("MCP error -32602: MCP error -32602: no tool named 'nope'");
+      expect(relayedError.message).toBe(directError.message);
+      const missing = async (client: typeof direct.client) =>
+        (await client.readResource({ uri: 'memd://workspaces/stdio-nowhere/schema' }).catch((e: Error) => e)) as Error;
+      const [relayedMissing, directMissing] = [await missing(mcp.client), await missing(direct.client)];
+      expect(directMissing.message).toContain("not_found: workspace 'stdio-nowhere' was not found");
+      expect(relayedMissing.message).toBe(directMissing.message);
+    } finally {
+      await direct.close();
+    }
   });
 });

@@ -46,6 +46,18 @@ describe('MCP over streamable HTTP (/mcp)', () => {
       ]),
     );
     expect(recall.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    // An argument with a default is the caller's to leave out, as in the OpenAPI document: `hard` is false unless asked.
+    const forget = tools.find((tool) => tool.name === 'forget')!;
+    expect(forget.inputSchema.properties!.hard).toMatchObject({ default: false });
+    expect(forget.inputSchema.required).toEqual(['memory_id']);
+    const defaultedYetRequired = tools.flatMap((tool) =>
+      (tool.inputSchema.required ?? [])
+        .filter(
+          (name) => (tool.inputSchema.properties?.[name] as { default?: unknown } | undefined)?.default !== undefined,
+        )
+        .map((name) => `${tool.name}.${name}`),
+    );
+    expect(defaultedYetRequired).toEqual([]);
     expect(tools.find((tool) => tool.name === 'forget')!.annotations).toMatchObject({
       readOnlyHint: false,
       destructiveHint: true,
@@ -122,6 +134,38 @@ describe('MCP over streamable HTTP (/mcp)', () => {
     expect(schema.memory_types).toEqual(['episodic', 'semantic', 'procedural', 'working']);
     expect(schema.relationship_types).toContain('solves');
     await expect(mcp.client.readResource({ uri: 'memd://workspaces/mcp-nowhere/schema' })).rejects.toThrow(/not_found/);
+  });
+
+  it('reads a workspace without creating it, and refuses a workspace name the API would refuse, creating nothing', async () => {
+    const api = client(server.url);
+    // Read-only tools answer an absent workspace as their routes do: not found, and it stays absent.
+    expect((await mcp.fail('export_workspace', { workspace_id: 'mcp-absent-export' })).code).toBe('not_found');
+    expect((await mcp.fail('contradictions_list', { workspace_id: 'mcp-absent-ctr' })).code).toBe('not_found');
+    expect((await api.get('/v1/workspaces/mcp-absent-export')).status).toBe(404);
+    expect((await api.get('/v1/workspaces/mcp-absent-ctr')).status).toBe(404);
+
+    await expect(mcp.client.readResource({ uri: 'memd://workspaces/bad%20ws/memories/recent' })).rejects.toThrow(
+      /validation_error/,
+    );
+    await expect(mcp.client.readResource({ uri: 'memd://workspaces/%E0%A4%A/schema' })).rejects.toThrow(
+      /validation_error: workspace_id: is not valid percent-encoding/,
+    );
+    await expect(mcp.client.getPrompt({ name: 'use_memory', arguments: { workspace_id: 'a/b c' } })).rejects.toThrow(
+      /validation_error/,
+    );
+    const badHeader = await connectHttp(server.url, { 'x-workspace-id': 'mcp hdr bad' });
+    try {
+      expect(await badHeader.fail('remember', { content: 'Lost in a bad name.' })).toMatchObject({
+        code: 'validation_error',
+        details: [{ path: 'X-Workspace-ID', message: expect.stringContaining('not a workspace id') }],
+      });
+    } finally {
+      await badHeader.close();
+    }
+    const names = (await api.get('/v1/workspaces')).body.workspaces.map((w: { id: string }) => w.id);
+    expect(names).not.toEqual(expect.arrayContaining(['bad ws']));
+    expect(names.filter((id: string) => !/^[A-Za-z0-9_.:@-]+$/.test(id))).toEqual([]);
+    expect(names).toContain('mcp-resources');
   });
 
   it('offers a prompt that primes an agent to use memory, with what happened lately', async () => {

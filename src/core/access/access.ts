@@ -1,4 +1,5 @@
-import { AppError, notFound } from '../../errors.js';
+import { AppError, invalid, notFound } from '../../errors.js';
+import { isIdentifier } from '../identifiers.js';
 import type { LocatableKind, ObjectLocator, Session } from '../../storage/types.js';
 import { DEFAULT_WORKSPACE } from '../workspaces/service.js';
 import { authorizeWorkspace, defaultWorkspaceOf, mayCreateWorkspaces, mayUse, type Principal } from './principal.js';
@@ -133,16 +134,33 @@ export class AccessResolver {
 
   /** For a call acting on the named session's own state: the session must be live and in a workspace the caller may use. */
   async ofSession(principal: Principal, sessionId: string): Promise<SessionAccess> {
-    const session = await this.deps.session(sessionId);
-    authorizeWorkspace(principal, session.workspace_id);
+    const session = await this.visibleSession(principal, sessionId);
     return { principal, workspaceId: session.workspace_id, session };
   }
 
   private async choose(principal: Principal, hints: WorkspaceHints): Promise<Choice> {
-    const session = hints.sessionId ? await this.deps.session(hints.sessionId) : null;
-    const named = hints.body ?? hints.query ?? hints.header ?? session?.workspace_id;
+    const session = hints.sessionId ? await this.visibleSession(principal, hints.sessionId) : null;
+    const hinted = hints.body ?? hints.query ?? hints.header;
+    // A transport's schema checks the body and the query; the header (and what MCP resources and prompts name) only
+    // here. A name no other hint could give would create a workspace that bodies, queries and tools then refuse.
+    if (hinted !== undefined && !isIdentifier(hinted))
+      throw invalid(
+        (hints.body ?? hints.query) ? '/workspace_id' : 'X-Workspace-ID',
+        'is not a workspace id: letters, digits and _ . : @ - only, 1 to 128 characters',
+      );
+    const named = hinted ?? session?.workspace_id;
     const workspaceId = named ?? defaultWorkspaceOf(principal) ?? DEFAULT_WORKSPACE;
     return { workspaceId, named: named !== undefined, session: session?.workspace_id === workspaceId ? session : null };
+  }
+
+  /**
+   * A live session the caller may see: one in a workspace it may not use is reported missing, as a record there is
+   * (`forObject`), rather than refused, which would name that workspace to a caller with no access to it.
+   */
+  private async visibleSession(principal: Principal, sessionId: string): Promise<Session> {
+    const session = await this.deps.session(sessionId);
+    if (!mayUse(principal, session.workspace_id)) throw notFound('session', sessionId);
+    return session;
   }
 
   private async createOnFirstUse(principal: Principal, workspaceId: string): Promise<void> {

@@ -1,4 +1,5 @@
 import { Type, type TString } from 'typebox';
+import { IDENTIFIER_MAX_LENGTH, IDENTIFIER_PATTERN } from '../../core/identifiers.js';
 import { ERROR_CODES } from '../../errors.js';
 import { StringEnum } from '../../schemas/primitives.js';
 
@@ -13,7 +14,7 @@ export const NonBlank = (options: { maxLength?: number; description?: string } =
   });
 
 export const Identifier = (description: string) =>
-  Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.:@-]+$', description });
+  Type.String({ minLength: 1, maxLength: IDENTIFIER_MAX_LENGTH, pattern: IDENTIFIER_PATTERN, description });
 
 /**
  * The largest position or count a query takes (offsets, message indexes): the largest 32-bit integer, which every

@@ -13,8 +13,12 @@ export const contradictionsList = defineTool({
     { additionalProperties: false },
   ),
   effect: 'reads',
-  async run({ limit, workspace_id }, { services, scope }) {
-    const contradictions = await services.contradictions.listUnresolved((await scope(workspace_id)).workspaceId, limit);
+  // As GET /v1/workspaces/{id}/contradictions: a workspace that does not exist is a 404, never created by reading it.
+  async run({ limit, workspace_id }, { services, existing }) {
+    const contradictions = await services.contradictions.listUnresolved(
+      (await existing(workspace_id)).workspaceId,
+      limit,
+    );
     return { contradictions, count: contradictions.length };
   },
 });

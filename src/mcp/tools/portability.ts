@@ -11,9 +11,10 @@ export const exportWorkspace = defineTool({
     'Large workspaces: page with offset and limit.',
   input: Type.Object({ ...ExportQuery.properties, workspace_id: WorkspaceArg }, { additionalProperties: false }),
   effect: 'reads',
-  async run(args, { services, scope }) {
+  // As GET /v1/workspaces/{id}/export: a workspace that does not exist is a 404, never created by reading it.
+  async run(args, { services, existing }) {
     const lines = await services.portability.export(
-      (await scope(args.workspace_id)).workspaceId,
+      (await existing(args.workspace_id)).workspaceId,
       toExportOptions(args),
     );
     let ndjson = '';
