@@ -3,7 +3,21 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { invalid } from '../errors.js';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+const addRfcFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+/**
+ * ajv-formats' formats, with `date-time` also held to what a JavaScript Date can hold: RFC 3339 allows a leap second
+ * (`2016-12-31T23:59:60Z`), which `Date.parse` reads as NaN, and a stored timestamp nothing can read broke every later
+ * answer that carried it (recall's freshness, a thread's expiry).
+ */
+function addFormats(ajv: Ajv): Ajv {
+  addRfcFormats(ajv);
+  const rfc = ajv.formats['date-time'] as { validate: (text: string) => boolean };
+  return ajv.addFormat('date-time', {
+    type: 'string',
+    validate: (text: string) => rfc.validate(text) && Number.isFinite(Date.parse(text)),
+  });
+}
 
 const shared: Options = { allErrors: true, useDefaults: true, removeAdditional: false, strict: false };
 

@@ -60,6 +60,16 @@ describe('POST /v1/memories/batch', () => {
     expect((await api.post('/v1/memories/batch', {})).status).toBe(422);
     expect((await api.post('/v1/memories/batch', { operations: [{ op: 'upsert', content: 'x' }] })).status).toBe(422);
     expect((await api.post('/v1/memories/batch', { operations: 'x' })).status).toBe(422);
+    // A valid `action` beside a bad `op`: that item fails alone, named, and the others are done.
+    const mixed = await api.post('/v1/memories/batch', {
+      operations: [
+        { action: 'create', op: 'bogus', content: 'never written' },
+        { action: 'create', content: 'written beside a bad item' },
+      ],
+    });
+    expect(mixed.status).toBe(200);
+    expect(mixed.body.results.map((r: { status: string }) => r.status)).toEqual(['error', 'success']);
+    expect(mixed.body.results[0].error).toContain('op: must be one of create, update, delete');
     const tooMany = Array.from({ length: 1001 }, (_, i) => ({ op: 'create' as const, content: `m${i}` }));
     expect(await failureOf(memd.memories.batch({ operations: tooMany }))).toBeInstanceOf(ValidationError);
   });

@@ -139,6 +139,8 @@ describe('import', () => {
           { id: 'old_2', content: 'Imported memory two', type: 'procedural' },
           { id: 'old_3', content: '' },
           { id: 'old_4', content: 'Bad importance', importance: 3 },
+          // RFC 3339 allows a leap second; no JavaScript date holds one, and every recall carrying it had failed.
+          { id: 'old_5', content: 'Written in a leap second', created_at: '2016-12-31T23:59:60Z' },
         ],
         associations: [
           { source_id: 'old_1', target_id: 'old_2', relationship_type: 'CAUSES', strength: 0.9 },
@@ -148,8 +150,9 @@ describe('import', () => {
       },
     });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ imported: 2, associations_imported: 1, errors: 4 });
-    expect(res.body.details).toHaveLength(4);
+    expect(res.body).toMatchObject({ imported: 2, associations_imported: 1, errors: 5 });
+    expect(res.body.details).toHaveLength(5);
+    expect((await api.post('/v1/memories/recall', { query: 'leap second', workspace_id: 'json-in' })).status).toBe(200);
     const listed = (await api.get('/v1/memories?workspace_id=json-in')).body.memories;
     expect(listed.find((m: { content: string }) => m.content === 'Imported memory one').created_at).toBe(
       '2020-01-01T00:00:00.000Z',

@@ -101,6 +101,17 @@ describe('chat threads', () => {
     expect(updated.updated_at > generated.updated_at).toBe(true);
   });
 
+  it('refuses an expiry no date can hold (a leap second) with a 422, creating nothing', async () => {
+    await memd.workspaces.create({ id: 'chat-leap', name: 'leap' });
+    const refused = await api.post('/v1/threads', {
+      workspace_id: 'chat-leap',
+      thread_id: 'thread-leap',
+      expires_at: '2016-12-31T23:59:60Z',
+    });
+    expect(refused.status).toBe(422);
+    expect((await api.get('/v1/threads/thread-leap?workspace_id=chat-leap')).status).toBe(404);
+  });
+
   it('appends messages with zero-based increasing indexes, content as text or blocks', async () => {
     const t = await thread('chat-a');
     const answer = await memd.threads.append.withResponse(

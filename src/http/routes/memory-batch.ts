@@ -1,5 +1,6 @@
 import type { Static, TSchema } from 'typebox';
 import type { BatchOperation } from '../../core/memories/batch.js';
+import { invalid } from '../../errors.js';
 import { toAppError } from '../errors.js';
 import {
   BatchCreateFlat,
@@ -19,6 +20,7 @@ const isUpdateNested = check(BatchUpdateNested);
 const isDelete = check(BatchDelete);
 
 type Op = 'create' | 'update' | 'delete';
+const OPS: readonly Op[] = ['create', 'update', 'delete'];
 
 /** The Ajv errors of the shape an item most likely meant, as a validation AppError. */
 function invalidItem(validate: { errors?: unknown }) {
@@ -33,6 +35,9 @@ function invalidItem(validate: { errors?: unknown }) {
 /** One batch item, in the REST shape or the client library's nested one (`action` naming the op), as a core operation. */
 function parseOperation(raw: BatchItem): BatchOperation {
   const { action, ...rest } = raw as BatchItem & Record<string, unknown>;
+  // The envelope lets an item through with one valid name of the two: an `action` does not excuse a bad `op`.
+  if (raw.op !== undefined && !OPS.includes(raw.op as Op))
+    return { op: action as Op, invalid: invalid('/operation/op', 'must be one of create, update, delete') };
   const op = (raw.op ?? action) as Op;
   const item = { ...rest, op };
   switch (op) {
