@@ -249,6 +249,19 @@ export interface MemoryStore {
     hashes: readonly string[],
     statuses?: MemoryStatus[],
   ): Promise<Map<string, Memory>>;
+  /**
+   * Inside a transaction: the memories of `ids` that exist, read again for a change that depends on them, and held
+   * until the transaction ends. On PostgreSQL each row is locked (`FOR UPDATE`, in id order), so a change of the same
+   * memory through another node waits and then reads what this one wrote; SQLite's write transactions run one at a
+   * time already. In the order of `ids`.
+   */
+  getForChange(workspaceId: string, ids: readonly string[]): Promise<Memory[]>;
+  /**
+   * Inside a transaction: holds the workspace's content hashes until it ends, so that two nodes writing the same
+   * text at once take turns, and the second finds the first's memory (PostgreSQL: transaction advisory locks, in
+   * hash order; SQLite's write transactions run one at a time already).
+   */
+  holdContentHashes(workspaceId: string, hashes: readonly string[]): Promise<void>;
   /** Applies the patch; a new embedding replaces the vector and the keyword entry follows the content. */
   update(workspaceId: string, id: string, patch: MemoryPatch, embedding?: Float32Array): Promise<Memory | null>;
   /** Replaces stored vectors (re-embedding with another model); the search index follows after commit. */
@@ -479,6 +492,11 @@ export interface NewTask {
   payload: JsonObject;
   /** A task with the same key already queued or running is not queued again. */
   dedupeKey?: string;
+  /**
+   * With `dedupeKey`: a task of that key already running read what this one is queued for before it changed (a
+   * memory's text), so it runs again after it instead of being dropped (the running claim completes nothing).
+   */
+  rerunIfRunning?: boolean;
   runAt: string;
 }
 
@@ -506,9 +524,9 @@ export interface TaskStore {
   release(ids: readonly number[]): Promise<void>;
   /** Every running task back to pending: its worker cannot be alive (the embedded engine has one process). */
   releaseAllLeases(): Promise<number>;
-  /** Finished tasks leave the queue. */
+  /** Finished tasks leave the queue (a task queued again while it ran stays, pending). */
   complete(ids: readonly number[]): Promise<void>;
-  /** Back to pending at `retryAt`, or `failed` for good when `retryAt` is null. */
+  /** Back to pending at `retryAt`, or `failed` for good when `retryAt` is null (a task queued again while it ran is pending already). */
   fail(id: number, error: string, retryAt: string | null): Promise<void>;
   /** Tasks by state at `now`: `pending` ones are due, `scheduled` ones wait for their time (recurring work, retries). */
   counts(now: string): Promise<TaskCounts>;

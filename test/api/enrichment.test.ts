@@ -52,6 +52,33 @@ describe('background enrichment (durable task queue)', () => {
     expect(await children(parent.id)).toHaveLength(3);
   });
 
+  it('keeps no facts of a text that changed while it was being enriched, and decomposes the new text', async () => {
+    const before = 'Mira bakes bread on Sundays. Mira sells it at the market. The stall opens at eight.';
+    const after = 'Mira repairs bicycles on Mondays. Mira rents a workshop downtown. The shop closes at six.';
+    const parent = (await api.post('/v1/memories', { content: before, workspace_id: 'enrich-race' })).body.memory;
+    const { services } = server.app;
+    // A run that read the memory, then another call changes its text before the run commits (as a node changing it
+    // while a worker elsewhere enriches it): the run's facts are of a text the memory no longer holds.
+    let changed = false;
+    const giveWay = async () => {
+      if (changed) return;
+      changed = true;
+      await services.memories.update('enrich-race', parent.id, { content: after });
+    };
+    const task = { payload: { memory_id: parent.id, auto_classified: true }, workspaceId: 'enrich-race' };
+    await services.enricher.handleMany([task as never], giveWay);
+    expect(changed).toBe(true);
+    await server.drainTasks();
+    const facts = (await api.get('/v1/memories?workspace_id=enrich-race&limit=100')).body.memories.filter(
+      (m: { source_memory_id: string | null }) => m.source_memory_id === parent.id,
+    );
+    expect(facts.map((f: { content: string }) => f.content).sort()).toEqual([
+      'Mira rents a workshop downtown.',
+      'Mira repairs bicycles on Mondays.',
+      'The shop closes at six.',
+    ]);
+  });
+
   it('does not decompose short or single-sentence memories', async () => {
     const short = (await api.post('/v1/memories', { content: 'Short one. Two.' })).body.memory;
     const single = (

@@ -662,6 +662,41 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
       await s.close();
     });
 
+    it('runs a task again that was queued anew while it ran, when asked to; otherwise drops the duplicate', async () => {
+      const s = await fresh();
+      const task = (n: number, rerunIfRunning: boolean) => ({
+        kind: 'memory.enrich',
+        workspaceId: 'ws_a',
+        payload: { n },
+        runAt: '2026-01-01T00:00:00.000Z',
+        dedupeKey: 'memory.enrich:mem_1',
+        rerunIfRunning,
+      });
+      const lease = { now: '2026-01-01T00:00:01.000Z', leaseUntil: '2026-01-01T00:01:00.000Z', limit: 10 };
+      await s.tasks.enqueue([task(1, false)]);
+      const [running] = await s.tasks.claim(lease);
+      // A plain duplicate of a running task is dropped, as of a pending one.
+      await s.tasks.enqueue([task(2, false)]);
+      expect(await s.tasks.claim(lease)).toEqual([]);
+      // Queued anew with what changed: pending again at once, and the run under way completes nothing.
+      await s.tasks.enqueue([task(3, true)]);
+      await s.tasks.complete([running!.id]);
+      await s.tasks.fail(running!.id, 'the old run failed after all', null);
+      const [again] = await s.tasks.claim(lease);
+      expect(again).toMatchObject({ id: running!.id, payload: { n: 3 }, status: 'running' });
+      await s.tasks.complete([again!.id]);
+      expect(await s.tasks.counts('2026-01-01T00:00:02.000Z')).toEqual({
+        pending: 0,
+        scheduled: 0,
+        running: 0,
+        failed: 0,
+      });
+      // Asking so of a pending task changes nothing: it has not read anything yet.
+      await s.tasks.enqueue([task(4, false), task(5, true)]);
+      expect((await s.tasks.claim(lease)).map((t) => t.payload.n)).toEqual([4]);
+      await s.close();
+    });
+
     it('claims expired leases and due tasks together, oldest first, up to the limit', async () => {
       const s = await fresh();
       const task = (n: number, runAt: string) => ({ kind: 'k', workspaceId: null, payload: { n }, runAt });

@@ -53,3 +53,24 @@ export function decideDuplicate(
   }
   return { action: 'create' };
 }
+
+/** A decision that rewrites an existing memory. */
+export type RewriteDecision = Extract<DedupDecision, { action: 'update' | 'merge' }>;
+
+/**
+ * A rewrite decided on a memory as read before the write's transaction, held against that memory as the transaction
+ * finds it: the same decision while its text is unchanged (on its current tags and metadata), else decided again on
+ * what it holds now (another node merged into it or changed it meanwhile), and a new memory when it is no longer
+ * active. So no acknowledged text is overwritten by one that never saw it.
+ */
+export function decidedAgain(
+  decision: RewriteDecision,
+  current: Memory | undefined,
+  content: string,
+  policy: DedupPolicy,
+): RewriteDecision | { action: 'create' } {
+  if (current?.status !== 'active') return { action: 'create' };
+  if (current.content === decision.existing.content) return { ...decision, existing: current };
+  const again = decideDuplicate(content, null, [{ memory: current, similarity: decision.similarity }], policy);
+  return again.action === 'skip' ? { action: 'create' } : again;
+}

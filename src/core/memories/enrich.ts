@@ -120,8 +120,9 @@ export class MemoryEnricher {
     // One commit for the facts (with their part_of edges) and the links of the whole batch.
     await step('write', () =>
       storage.transaction(async (tx) => {
-        if (facts.facts.length > 0) await tx.memories.insert(facts.facts);
-        await tx.associations.upsertMany([...facts.edges, ...links]);
+        const current = await factsOfCurrentText(tx, workspaceId, facts, memories);
+        if (current.facts.length > 0) await tx.memories.insert(current.facts);
+        await tx.associations.upsertMany([...current.edges, ...links]);
       }),
     );
     for (const extra of this.extraSteps) await step(extra.name, () => extra.step(targets));
@@ -214,4 +215,34 @@ export class MemoryEnricher {
       }),
     );
   }
+}
+
+/**
+ * The facts of a batch that still belong: their parent, read again and held until the commit, still holds the text
+ * they were taken from and has no facts yet. Between the batch's first read and its commit another node may have
+ * changed the text (its facts then come from the run queued with the change), or a run that took this batch over
+ * after its lease ran out may have decomposed it already (an audit of several nodes saw both: facts of an old text,
+ * and every fact twice).
+ */
+async function factsOfCurrentText(
+  tx: Storage,
+  workspaceId: string,
+  built: { facts: NewMemory[]; edges: Association[] },
+  read: readonly Memory[],
+): Promise<{ facts: NewMemory[]; edges: Association[] }> {
+  if (built.facts.length === 0) return built;
+  const parents = [...new Set(built.facts.map((f) => f.source_memory_id!))];
+  const [current, decomposed] = await Promise.all([
+    tx.memories.getForChange(workspaceId, parents),
+    tx.memories.sourcesOfDerived(workspaceId, parents, ['active', 'archived']),
+  ]);
+  const textRead = new Map(read.map((m) => [m.id, m.content]));
+  const keep = new Set(
+    current
+      .filter((m) => m.status !== 'deleted' && m.content === textRead.get(m.id) && !decomposed.has(m.id))
+      .map((m) => m.id),
+  );
+  const facts = built.facts.filter((f) => keep.has(f.source_memory_id!));
+  const kept = new Set(facts.map((f) => f.id));
+  return { facts, edges: built.edges.filter((e) => kept.has(e.source_id)) };
 }

@@ -1,13 +1,21 @@
 import { AppError, invalid, notFound } from '../../errors.js';
 import type { EmbeddingProvider } from '../../providers/embedding/types.js';
-import type { Memory, MemoryFilter, MemoryPatch, MemoryStatus, NewMemory, Storage } from '../../storage/types.js';
+import type {
+  Memory,
+  MemoryFilter,
+  MemoryPatch,
+  MemoryStatus,
+  NewMemory,
+  NewTask,
+  Storage,
+} from '../../storage/types.js';
 import type { Access } from '../access/access.js';
 import { isoNow, type Clock } from '../clock.js';
 import type { CoreEvents } from '../events.js';
 import { newId } from '../ids.js';
 import { noTelemetry, type Telemetry } from '../telemetry.js';
 import { contentHash, normaliseContent } from '../text/index.js';
-import { decideDuplicate, type DedupDecision, type DedupPolicy } from './dedup.js';
+import { decidedAgain, decideDuplicate, type DedupDecision, type DedupPolicy, type RewriteDecision } from './dedup.js';
 import { eventTimeFromMetadata } from './event-time.js';
 import { runBatch, type BatchOperation, type BatchOutcome } from './batch.js';
 import { buildMemory, dedupeTags, withSessionDefaults, type MemoryDraft, type WriteScope } from './records.js';
@@ -44,7 +52,7 @@ export const ENRICH_TASK = 'memory.enrich';
 /** What POST /decay subtracts from importance when the caller names no rate. */
 export const DEFAULT_DECAY_RATE = 0.1;
 
-type Rewrite = Extract<DedupDecision, { action: 'update' | 'merge' }>;
+type Rewrite = RewriteDecision;
 
 /** Payload of the background step that follows every content write. */
 export interface EnrichPayload {
@@ -184,25 +192,60 @@ export class MemoryService {
       else rewrites.push({ index, decision, embedding });
     }
 
+    const inserted: typeof inserts = [];
+    let rewritten = 0;
     await this.telemetry.span('memory.write.commit', () =>
       storage.transaction(async (tx) => {
-        if (inserts.length > 0) {
-          await tx.memories.insert(inserts.map((i) => i.memory));
+        // Another node may have written the same text, or changed a memory this write rewrites, since the decisions
+        // above were read: both are read again here, held until the commit so that such a write waits for this one
+        // and then finds what it wrote (two merges into one memory had kept one text of the two, and a text written
+        // through two nodes at once was stored twice). Rows first, then hashes, each in one order: no two writes
+        // wait for each other.
+        const current = await tx.memories.getForChange(
+          workspaceId,
+          rewrites.map((r) => r.decision.existing.id),
+        );
+        const written = [...inserts, ...rewrites].map(({ index }) => hashes[index]!);
+        await tx.memories.holdContentHashes(workspaceId, written);
+        const taken = await tx.memories.findByContentHashes(workspaceId, written);
+        const takenMeanwhile = (index: number): boolean => {
+          const existing = taken.get(hashes[index]!);
+          if (existing) outcomes[index] = { memory: existing, action: 'skipped' };
+          return existing !== undefined;
+        };
+        const still: typeof rewrites = [];
+        for (const rewrite of rewrites) {
+          if (takenMeanwhile(rewrite.index)) continue;
+          const draft = trimmed[rewrite.index]!;
+          const fresh = current.find((m) => m.id === rewrite.decision.existing.id);
+          const decision = decidedAgain(rewrite.decision, fresh, draft.content, scope.dedup);
+          if (decision.action === 'create')
+            inserts.push({
+              index: rewrite.index,
+              memory: buildMemory(scope, newId('mem'), draft, rewrite.embedding, now),
+            });
+          else still.push({ ...rewrite, decision });
+        }
+        for (const insert of inserts) if (!takenMeanwhile(insert.index)) inserted.push(insert);
+        if (inserted.length > 0) {
+          await tx.memories.insert(inserted.map((i) => i.memory));
           await tx.tasks.enqueue(
-            inserts.map(({ index, memory }) =>
+            inserted.map(({ index, memory }) =>
               enrichTask(memory.id, workspaceId, now, trimmed[index]!.type === undefined),
             ),
           );
-          for (const { index, memory } of inserts) await this.link(tx, memory, trimmed[index]!.associations ?? [], now);
+          for (const { index, memory } of inserted)
+            await this.link(tx, memory, trimmed[index]!.associations ?? [], now);
         }
-        for (const { index, decision, embedding } of rewrites) {
+        for (const { index, decision, embedding } of still) {
           const memory = await this.rewrite(tx, decision, trimmed[index]!, embedding, now);
           outcomes[index] = { memory, action: decision.action === 'update' ? 'updated' : 'merged' };
+          rewritten += 1;
         }
       }),
     );
 
-    for (const { index, memory } of inserts) {
+    for (const { index, memory } of inserted) {
       const { embedding: _vector, ...record } = memory;
       outcomes[index] = { memory: record, action: 'created' };
     }
@@ -212,7 +255,7 @@ export class MemoryService {
       const first = outcomes[firstOfHash.get(hashes[i]!)!]!;
       outcomes[i] = 'error' in first ? first : { memory: first.memory, action: 'skipped' };
     });
-    await this.changed(workspaceId, inserts.length + rewrites.length > 0);
+    await this.changed(workspaceId, inserted.length + rewritten > 0);
     return outcomes as WriteOutcome[];
   }
 
@@ -284,7 +327,11 @@ export class MemoryService {
       patch,
       content === existing.content ? undefined : reembed,
     );
-    if (content !== existing.content) await this.replaceDerived(tx, existing.workspace_id, existing.id, now, false);
+    if (content !== existing.content) {
+      // Its facts were of the text it held: they go, and the new text is decomposed and linked as a new memory is.
+      await this.replaceDerived(tx, existing.workspace_id, existing.id, now, false);
+      await tx.tasks.enqueue([enrichTask(existing.id, existing.workspace_id, now, false, true)]);
+    }
     return updated!;
   }
 
@@ -351,35 +398,28 @@ export class MemoryService {
 
   async update(workspaceId: string, id: string, change: MemoryUpdate): Promise<Memory> {
     const { storage, embedder, clock } = this.deps;
-    const existing = await this.get(workspaceId, id);
-    if (existing.status === 'deleted')
-      throw new AppError('conflict', `memory '${id}' is deleted; only a hard delete applies to it`);
-    const now = isoNow(clock);
-    const patch: MemoryPatch = { updated_at: now };
-    for (const key of ['type', 'subtype', 'importance', 'metadata', 'pinned'] as const) {
-      if (change[key] !== undefined) (patch as Record<string, unknown>)[key] = change[key];
-    }
-    if (change.tags !== undefined) patch.tags = dedupeTags(change.tags);
-    if (change.status !== undefined && change.status !== existing.status) {
-      patch.status = change.status;
-      patch.archived_at = change.status === 'archived' ? now : null;
-    }
+    const before = await this.get(workspaceId, id);
+    refuseDeleted(before);
     const content = change.content?.trim();
-    const contentChanged = content !== undefined && content !== existing.content;
-    let embedding: Float32Array | undefined;
-    if (contentChanged) {
-      patch.content = content;
-      patch.content_hash = contentHash(content);
-      Object.assign(patch, extractiveTiers(content));
-      embedding = (await embedder.embed([normaliseContent(content)]))[0]!;
-    }
-    if (change.metadata !== undefined)
-      patch.occurred_at = eventTimeFromMetadata(change.metadata, new Date(existing.created_at));
+    // Embedded before the transaction, which holds the row (inside it only if the text changed meanwhile).
+    let embedding =
+      content !== undefined && content !== before.content
+        ? (await embedder.embed([normaliseContent(content)]))[0]!
+        : undefined;
+    const now = isoNow(clock);
     const updated = await storage.transaction(async (tx) => {
-      const row = await tx.memories.update(workspaceId, id, patch, embedding);
+      // Read again and held: a delete or another update through another node waits, or has happened (an update
+      // read before a concurrent delete had brought the memory back as active).
+      const [current] = await tx.memories.getForChange(workspaceId, [id]);
+      if (!current) throw notFound('memory', id);
+      refuseDeleted(current);
+      const patch = patchFor(change, current, now);
+      const contentChanged = patch.content !== undefined;
+      if (contentChanged) embedding ??= (await embedder.embed([normaliseContent(patch.content!)]))[0]!;
+      const row = await tx.memories.update(workspaceId, id, patch, contentChanged ? embedding : undefined);
       if (contentChanged) {
         await this.replaceDerived(tx, workspaceId, id, now, false);
-        await tx.tasks.enqueue([enrichTask(id, workspaceId, now, false)]);
+        await tx.tasks.enqueue([enrichTask(id, workspaceId, now, false, true)]);
       }
       return row;
     });
@@ -389,14 +429,16 @@ export class MemoryService {
 
   /** Soft delete keeps the record with status `deleted`; hard delete removes it. Derived facts follow their parent. */
   async delete(workspaceId: string, id: string, hard: boolean): Promise<void> {
-    const existing = await this.get(workspaceId, id);
+    await this.get(workspaceId, id);
     if (hard) {
       await this.hardDeleteMany(workspaceId, [id]);
       return;
     }
     const now = isoNow(this.deps.clock);
     await this.deps.storage.transaction(async (tx) => {
-      if (existing.status !== 'deleted') {
+      const [current] = await tx.memories.getForChange(workspaceId, [id]);
+      if (!current) throw notFound('memory', id);
+      if (current.status !== 'deleted') {
         await tx.memories.update(workspaceId, id, { status: 'deleted', deleted_at: now, updated_at: now });
         await this.replaceDerived(tx, workspaceId, id, now, false);
       }
@@ -418,15 +460,22 @@ export class MemoryService {
 
   /** Lowers importance by `rate` (floor 0) and the decay factor by the same proportion; pinned memories are exempt. */
   async decay(workspaceId: string, id: string, rate = DEFAULT_DECAY_RATE): Promise<Memory> {
-    const existing = await this.get(workspaceId, id);
-    if (existing.pinned || existing.status === 'deleted') return existing;
-    const updated = await this.deps.storage.memories.update(workspaceId, id, {
-      importance: round(Math.max(0, existing.importance - rate)),
-      decay_factor: round(existing.decay_factor * (1 - rate)),
-      updated_at: isoNow(this.deps.clock),
+    await this.get(workspaceId, id);
+    const now = isoNow(this.deps.clock);
+    const { memory, changed } = await this.deps.storage.transaction(async (tx) => {
+      // Computed from the row as held: two decays at once through two nodes both apply (one had been lost).
+      const [current] = await tx.memories.getForChange(workspaceId, [id]);
+      if (!current) throw notFound('memory', id);
+      if (current.pinned || current.status === 'deleted') return { memory: current, changed: false };
+      const updated = await tx.memories.update(workspaceId, id, {
+        importance: round(Math.max(0, current.importance - rate)),
+        decay_factor: round(current.decay_factor * (1 - rate)),
+        updated_at: now,
+      });
+      return { memory: updated!, changed: true };
     });
-    await this.changed(workspaceId, true);
-    return updated!;
+    await this.changed(workspaceId, changed);
+    return memory;
   }
 
   /** Derived memories (facts) of a parent whose content changed or went away: removed, or soft-deleted. */
@@ -455,7 +504,46 @@ export class MemoryService {
   }
 }
 
-export function enrichTask(memoryId: string, workspaceId: string, now: string, autoClassified: boolean) {
+/** A soft-deleted memory takes no change but a hard delete. */
+function refuseDeleted(memory: Memory): void {
+  if (memory.status === 'deleted')
+    throw new AppError('conflict', `memory '${memory.id}' is deleted; only a hard delete applies to it`);
+}
+
+/** What an update changes of the memory as it is now: only what differs, with the time of the change. */
+function patchFor(change: MemoryUpdate, current: Memory, now: string): MemoryPatch {
+  const patch: MemoryPatch = { updated_at: now };
+  for (const key of ['type', 'subtype', 'importance', 'metadata', 'pinned'] as const) {
+    if (change[key] !== undefined) (patch as Record<string, unknown>)[key] = change[key];
+  }
+  if (change.tags !== undefined) patch.tags = dedupeTags(change.tags);
+  if (change.status !== undefined && change.status !== current.status) {
+    patch.status = change.status;
+    patch.archived_at = change.status === 'archived' ? now : null;
+  }
+  const content = change.content?.trim();
+  if (content !== undefined && content !== current.content) {
+    patch.content = content;
+    patch.content_hash = contentHash(content);
+    Object.assign(patch, extractiveTiers(content));
+  }
+  if (change.metadata !== undefined)
+    patch.occurred_at = eventTimeFromMetadata(change.metadata, new Date(current.created_at));
+  return patch;
+}
+
+/**
+ * The enrichment of a memory just written. `textChanged`: the memory had a text before, which a run already under way
+ * may have read: that run's facts are then not kept (MemoryEnricher writes only facts of the text it finds), and this
+ * task runs after it rather than being dropped as a duplicate of it.
+ */
+export function enrichTask(
+  memoryId: string,
+  workspaceId: string,
+  now: string,
+  autoClassified: boolean,
+  textChanged = false,
+): NewTask {
   const payload: EnrichPayload = { memory_id: memoryId, auto_classified: autoClassified };
   return {
     kind: ENRICH_TASK,
@@ -463,6 +551,7 @@ export function enrichTask(memoryId: string, workspaceId: string, now: string, a
     payload: { ...payload },
     runAt: now,
     dedupeKey: `${ENRICH_TASK}:${memoryId}`,
+    rerunIfRunning: textChanged,
   };
 }
 

@@ -223,6 +223,30 @@ export class SqlMemoryStore implements MemoryStore {
     return rows.map(toMemory).sort((a, b) => position.get(a.id)! - position.get(b.id)!);
   }
 
+  async getForChange(workspaceId: string, ids: readonly string[]): Promise<Memory[]> {
+    if (ids.length === 0) return [];
+    const sorted = [...new Set(ids)].sort();
+    let query = this.db
+      .selectFrom('memories')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where((eb) => this.ctx.engine.anyOf(eb.ref('id'), sorted))
+      .orderBy('id');
+    // One order for every transaction that locks several: two of them never wait for each other's rows.
+    if (this.ctx.engine.dialect === 'postgres') query = query.forUpdate();
+    const byId = new Map((await query.execute()).map((row) => [row.id, toMemory(row)]));
+    return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+  }
+
+  async holdContentHashes(workspaceId: string, hashes: readonly string[]): Promise<void> {
+    if (this.ctx.engine.dialect !== 'postgres' || hashes.length === 0) return;
+    // In one order, as getForChange locks rows: two writers of overlapping texts never wait for each other.
+    const keys = [...new Set(hashes)].sort().map((hash) => `memory-content:${workspaceId}:${hash}`);
+    // An aggregate takes the rows as unnest gives them, in the array's order.
+    await sql`SELECT count(pg_advisory_xact_lock(hashtextextended(key, 0)))
+      FROM unnest(${keys}::text[]) AS key`.execute(this.db);
+  }
+
   async candidates(
     workspaceId: string,
     ids: readonly string[],

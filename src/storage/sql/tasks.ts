@@ -23,6 +23,17 @@ export class SqlTaskStore implements TaskStore {
   constructor(private readonly ctx: SqlContext) {}
 
   async enqueue(tasks: NewTask[]): Promise<void> {
+    await this.insert(
+      tasks.filter((t) => !t.rerunIfRunning),
+      false,
+    );
+    await this.insert(
+      tasks.filter((t) => t.rerunIfRunning),
+      true,
+    );
+  }
+
+  private async insert(tasks: NewTask[], rerunIfRunning: boolean): Promise<void> {
     for (let start = 0; start < tasks.length; start += 500) {
       const rows = tasks.slice(start, start + 500).map((t) => ({
         kind: t.kind,
@@ -39,7 +50,20 @@ export class SqlTaskStore implements TaskStore {
       await this.ctx.db
         .insertInto('tasks')
         .values(rows)
-        .onConflict((oc) => oc.column('dedupe_key').doNothing())
+        .onConflict((oc) =>
+          rerunIfRunning
+            ? // Back to the queue, as new: the claim running it can no longer complete it (`complete`).
+              oc
+                .column('dedupe_key')
+                .doUpdateSet((eb) => ({
+                  status: 'pending',
+                  run_at: eb.ref('excluded.run_at'),
+                  lease_until: null,
+                  payload: eb.ref('excluded.payload'),
+                }))
+                .where('tasks.status', '=', 'running')
+            : oc.column('dedupe_key').doNothing(),
+        )
         .execute();
     }
   }
@@ -115,9 +139,11 @@ export class SqlTaskStore implements TaskStore {
 
   async complete(ids: readonly number[]): Promise<void> {
     if (ids.length === 0) return;
+    // A task queued again while it ran (`rerunIfRunning`) is pending again: it stays for its next run.
     await this.ctx.db
       .deleteFrom('tasks')
       .where('id', 'in', [...ids])
+      .where('status', '=', 'running')
       .execute();
   }
 
@@ -126,7 +152,7 @@ export class SqlTaskStore implements TaskStore {
       retryAt === null
         ? { status: 'failed', last_error: error, lease_until: null, dedupe_key: null }
         : { status: 'pending', last_error: error, lease_until: null, run_at: retryAt };
-    await this.ctx.db.updateTable('tasks').set(set).where('id', '=', id).execute();
+    await this.ctx.db.updateTable('tasks').set(set).where('id', '=', id).where('status', '=', 'running').execute();
   }
 
   async counts(now: string): Promise<TaskCounts> {
