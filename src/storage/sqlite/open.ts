@@ -1,12 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import * as sqliteVec from 'sqlite-vec';
 import type { Database as Schema } from '../database.js';
 import { migrateToLatest } from '../migrations/index.js';
 import { SqlStorage } from '../sql/storage.js';
 import { mergeKeywordIndex } from './fts-merge.js';
+import { ImmediateSqliteDialect } from './immediate-dialect.js';
 import { claimDatabase, type OwnerLock } from './owner-lock.js';
 import { SqliteReader } from './reader.js';
 import { SqliteSearchEngine } from './search-engine.js';
@@ -72,7 +73,7 @@ async function openDatabase(options: SqliteOptions, owner: OwnerLock | null): Pr
   database.pragma('cache_size = -65536');
   sqliteVec.load(database);
 
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const db = new Kysely<Schema>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(database) }) });
   // Taken before anything writes, migrations included: a later crash leaves no seal, so the next start checks.
   const sealed = takeSnapshotSeal(database);
   const migrated = await migrateToLatest(db, 'sqlite');
