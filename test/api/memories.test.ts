@@ -235,6 +235,11 @@ describe('GET /v1/memories', () => {
     const even = await memd.memories.list({ workspace_id: ws, tags: ['even'], user_id: 'u2' });
     expect(contentsOf(even)).toEqual(['list item number 4', 'list item number 2']);
     expect(await failureOf(memd.memories.list({ workspace_id: ws, limit: 0 }))).toBeInstanceOf(ValidationError);
+    // A cursor no page gave is refused, not read as the first page again (a client following cursors would loop).
+    for (const cursor of ['!!!not-base64', Buffer.from('{"a":1}').toString('base64url')])
+      expect(await failureOf(memd.memories.list({ workspace_id: ws, limit: 2, cursor }))).toBeInstanceOf(
+        ValidationError,
+      );
     expect(await failureOf(memd.memories.list({ workspace_id: ws, created_after: 'yesterday' }))).toBeInstanceOf(
       ValidationError,
     );

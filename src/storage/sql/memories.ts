@@ -1,4 +1,5 @@
 import { sql, type Selectable, type Updateable } from 'kysely';
+import { invalid } from '../../errors.js';
 import type { MemoriesTable } from '../database.js';
 import { bit, json, parseJson, parseJsonObject, toBool, toIso, toIsoOrNull } from '../rows.js';
 import {
@@ -399,6 +400,8 @@ export class SqlMemoryStore implements MemoryStore {
       .selectAll()
       .where(memoryFilter(this.ctx.engine, workspaceId, filter));
     const cursor = page.cursor ? decodeCursor(page.cursor) : null;
+    // Answered with the first page, a cursor no page gave would send a client that follows cursors round forever.
+    if (page.cursor && !cursor) throw invalid('/cursor', 'is not a next_cursor of this listing');
     if (cursor) {
       query = query.where((eb) =>
         eb.or([
