@@ -146,9 +146,16 @@ export async function exerciseEveryTool(
       { role: 'assistant', content: 'Noted.' },
     ],
   });
-  expect(appended.message_count).toBe(2);
+  // The thread routes' shapes: REST names beside the record's own.
+  expect(thread.thread_id).toBe(thread.id);
+  expect(appended).toMatchObject({ thread_id: thread.id, new_message_count: 2 });
+  expect(appended.messages.map((m: Json) => m.index)).toEqual([0, 1]);
   const read = await mcp.call('thread_get', { thread_id: thread.id });
-  expect(read.messages.map((m: Json) => m.content)).toEqual(['I prefer tea over coffee in the mornings.', 'Noted.']);
+  expect(read.thread.thread_id).toBe(thread.id);
+  expect(read.messages.map((m: Json) => [m.index, m.message_id === m.id, m.content])).toEqual([
+    [0, true, 'I prefer tea over coffee in the mornings.'],
+    [1, true, 'Noted.'],
+  ]);
   expect(read.total_messages).toBe(2);
   expect(await mcp.call('thread_decompose', { thread_id: thread.id })).toMatchObject({
     thread_id: thread.id,

@@ -1,6 +1,5 @@
 import { Type } from 'typebox';
 import type { FastifyRequest } from 'fastify';
-import type { ChatMessage, ChatThread } from '../../core/threads/service.js';
 import type { CoreServices } from '../../services.js';
 import { commonErrors, ErrorResponse } from '../schemas/common.js';
 import {
@@ -20,22 +19,9 @@ import {
 } from '../schemas/thread.js';
 import { objectAccess, scopedAccess } from '../request-context.js';
 import type { App } from '../server.js';
+import { appendedView, messageView, threadView } from '../thread-views.js';
 
 const tags = ['chat threads'];
-
-/** The REST shape (`thread_id`, `message_id`, `index`) beside the record's own names, which client libraries read. */
-const threadView = (thread: ChatThread) => ({ thread_id: thread.id, ...thread });
-const messageView = (m: ChatMessage) => ({
-  message_id: m.id,
-  id: m.id,
-  thread_id: m.thread_id,
-  index: m.message_index,
-  message_index: m.message_index,
-  role: m.role,
-  content: m.content,
-  metadata: m.metadata,
-  created_at: m.created_at,
-});
 
 /**
  * Chat threads under /v1/threads, and the same routes under /v1/chat/threads (the path the ecosystem's MCP server
@@ -194,16 +180,8 @@ export function threadRoutes(app: App, services: CoreServices): void {
       },
       async (request, reply) => {
         const workspaceId = await workspaceOf(request, request.params.thread_id);
-        const { messages, messageCount } = await threads.append(
-          workspaceId,
-          request.params.thread_id,
-          request.body.messages,
-        );
-        return reply.status(201).send({
-          messages: messages.map(messageView),
-          thread_id: request.params.thread_id,
-          new_message_count: messageCount,
-        });
+        const appended = await threads.append(workspaceId, request.params.thread_id, request.body.messages);
+        return reply.status(201).send(appendedView(request.params.thread_id, appended));
       },
     );
 

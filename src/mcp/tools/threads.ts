@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { AppendMessagesBody, CreateThreadBody, FullThreadQuery } from '../../http/schemas/thread.js';
+import { appendedView, messageView, threadView } from '../../http/thread-views.js';
 import { defineTool } from '../tool.js';
 import { ThreadId, WorkspaceArg } from './arguments.js';
 
@@ -13,7 +14,7 @@ export const threadCreate = defineTool({
   effect: 'writes',
   async run(args, { services, scope }) {
     const { workspaceId } = await scope(args.workspace_id);
-    return { thread: await services.threads.create({ ...args, workspace_id: workspaceId }) };
+    return { thread: threadView(await services.threads.create({ ...args, workspace_id: workspaceId })) };
   },
 });
 
@@ -28,8 +29,7 @@ export const threadAppend = defineTool({
   effect: 'writes',
   async run({ thread_id, messages, workspace_id }, { services, object }) {
     const { workspaceId } = await object('thread', thread_id, workspace_id);
-    const appended = await services.threads.append(workspaceId, thread_id, messages);
-    return { messages: appended.messages, message_count: appended.messageCount };
+    return appendedView(thread_id, await services.threads.append(workspaceId, thread_id, messages));
   },
 });
 
@@ -49,7 +49,7 @@ export const threadGet = defineTool({
       offset,
       order,
     });
-    return { thread, messages, total_messages: total };
+    return { thread: threadView(thread), messages: messages.map(messageView), total_messages: total };
   },
 });
 
