@@ -251,7 +251,7 @@ export interface MemoryStore {
   ): Promise<Map<string, Memory>>;
   /**
    * Inside a transaction: the memories of `ids` that exist, read again for a change that depends on them, and held
-   * until the transaction ends. On PostgreSQL each row is locked (`FOR UPDATE`, in id order), so a change of the same
+   * until the transaction ends. On PostgreSQL each row is locked (`FOR NO KEY UPDATE`, in id order), so a change of the same
    * memory through another node waits and then reads what this one wrote; SQLite's write transactions run one at a
    * time already. In the order of `ids`.
    */

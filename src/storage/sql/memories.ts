@@ -233,8 +233,11 @@ export class SqlMemoryStore implements MemoryStore {
       .where('workspace_id', '=', workspaceId)
       .where((eb) => this.ctx.engine.anyOf(eb.ref('id'), sorted))
       .orderBy('id');
-    // One order for every transaction that locks several: two of them never wait for each other's rows.
-    if (this.ctx.engine.dialect === 'postgres') query = query.forUpdate();
+    // One order for every transaction that locks several: two of them never wait for each other's rows. NO KEY
+    // UPDATE, as an UPDATE of these columns takes: FOR UPDATE would also block the key-share locks that inserting a
+    // fact or a link takes on the memories it references, and two enrichment batches linking each other's memories
+    // deadlocked on that (a batch failed and waited for its retry).
+    if (this.ctx.engine.dialect === 'postgres') query = query.forNoKeyUpdate();
     const byId = new Map((await query.execute()).map((row) => [row.id, toMemory(row)]));
     return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
   }
