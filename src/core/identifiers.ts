@@ -10,3 +10,6 @@ const IDENTIFIER = new RegExp(IDENTIFIER_PATTERN);
 
 export const isIdentifier = (value: string): boolean =>
   value.length >= 1 && value.length <= IDENTIFIER_MAX_LENGTH && IDENTIFIER.test(value);
+
+/** The rule in words, for the messages that refuse a name outside it. */
+export const IDENTIFIER_RULE = 'letters, digits and _ . : @ - only, 1 to 128 characters';

@@ -2,7 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import pino from 'pino';
 import { loadConfig } from '../config.js';
-import { isIdentifier } from '../core/identifiers.js';
+import { IDENTIFIER_RULE, isIdentifier } from '../core/identifiers.js';
 import type { Logger } from '../core/logger.js';
 import { contextualLogger, type ContextLogger } from '../observability/index.js';
 import { createServices } from '../services.js';
@@ -38,9 +38,7 @@ export async function runStdioServer(options: StdioOptions = {}): Promise<StdioS
   const env = options.env ?? process.env;
   // Refused at start rather than on every call the agent makes (the resolver holds every workspace hint to this).
   if (options.workspace !== undefined && !isIdentifier(options.workspace))
-    throw new Error(
-      `--workspace '${options.workspace}' is not a workspace id: letters, digits and _ . : @ - only, 1 to 128 characters`,
-    );
+    throw new Error(`--workspace '${options.workspace}' is not a workspace id: ${IDENTIFIER_RULE}`);
   const log = pino({ level: env.MEMD_LOG_LEVEL ?? 'info', base: { service: 'memd-mcp' } }, pino.destination(2));
   const { server, stopServing } = options.url ? await relayed(options, log) : await inProcess(options, env, log);
 

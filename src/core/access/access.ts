@@ -1,5 +1,5 @@
 import { AppError, invalid, notFound } from '../../errors.js';
-import { isIdentifier } from '../identifiers.js';
+import { IDENTIFIER_RULE, isIdentifier } from '../identifiers.js';
 import type { LocatableKind, ObjectLocator, Session } from '../../storage/types.js';
 import { DEFAULT_WORKSPACE } from '../workspaces/service.js';
 import { authorizeWorkspace, defaultWorkspaceOf, mayCreateWorkspaces, mayUse, type Principal } from './principal.js';
@@ -145,8 +145,8 @@ export class AccessResolver {
     // here. A name no other hint could give would create a workspace that bodies, queries and tools then refuse.
     if (hinted !== undefined && !isIdentifier(hinted))
       throw invalid(
-        (hints.body ?? hints.query) ? '/workspace_id' : 'X-Workspace-ID',
-        'is not a workspace id: letters, digits and _ . : @ - only, 1 to 128 characters',
+        (hints.body ?? hints.query) !== undefined ? '/workspace_id' : 'X-Workspace-ID',
+        `is not a workspace id: ${IDENTIFIER_RULE}`,
       );
     const named = hinted ?? session?.workspace_id;
     const workspaceId = named ?? defaultWorkspaceOf(principal) ?? DEFAULT_WORKSPACE;

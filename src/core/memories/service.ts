@@ -52,8 +52,6 @@ export const ENRICH_TASK = 'memory.enrich';
 /** What POST /decay subtracts from importance when the caller names no rate. */
 export const DEFAULT_DECAY_RATE = 0.1;
 
-type Rewrite = RewriteDecision;
-
 /** Payload of the background step that follows every content write. */
 export interface EnrichPayload {
   memory_id: string;
@@ -182,7 +180,7 @@ export class MemoryService {
     );
     const now = isoNow(clock);
     const inserts: Array<{ index: number; memory: NewMemory }> = [];
-    const rewrites: Array<{ index: number; decision: Rewrite; embedding: Float32Array }> = [];
+    const rewrites: Array<{ index: number; decision: RewriteDecision; embedding: Float32Array }> = [];
     for (const [position, index] of fresh.entries()) {
       const embedding = vectors[position]!;
       const decision = decisions[position]!;
@@ -290,7 +288,7 @@ export class MemoryService {
   /** UPDATE and MERGE: the existing memory absorbs the new one (text, tags, metadata, importance). */
   private async rewrite(
     tx: Storage,
-    decision: Rewrite,
+    decision: RewriteDecision,
     draft: MemoryDraft,
     embedding: Float32Array,
     now: string,
@@ -429,9 +427,8 @@ export class MemoryService {
 
   /** Soft delete keeps the record with status `deleted`; hard delete removes it. Derived facts follow their parent. */
   async delete(workspaceId: string, id: string, hard: boolean): Promise<void> {
-    await this.get(workspaceId, id);
     if (hard) {
-      await this.hardDeleteMany(workspaceId, [id]);
+      if ((await this.hardDeleteMany(workspaceId, [id])) === 0) throw notFound('memory', id);
       return;
     }
     const now = isoNow(this.deps.clock);
@@ -460,7 +457,8 @@ export class MemoryService {
 
   /** Lowers importance by `rate` (floor 0) and the decay factor by the same proportion; pinned memories are exempt. */
   async decay(workspaceId: string, id: string, rate = DEFAULT_DECAY_RATE): Promise<Memory> {
-    await this.get(workspaceId, id);
+    // The memory it answers with counts the accesses recall recorded a moment ago (see `get`).
+    await this.deps.settleAccess(workspaceId, id);
     const now = isoNow(this.deps.clock);
     const { memory, changed } = await this.deps.storage.transaction(async (tx) => {
       // Computed from the row as held: two decays at once through two nodes both apply (one had been lost).
