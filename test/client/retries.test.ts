@@ -177,7 +177,9 @@ describe('retries', () => {
 describe('timeouts and cancellation', () => {
   it('no answer within timeoutMs: TimeoutError, not retried', async () => {
     const { url, received } = await scripted(never);
-    const memd = new MemdClient({ baseUrl: url, timeoutMs: 100, retry: fast });
+    // Long enough for the request to reach the server on a loaded machine (at 100 ms CI once saw none arrive), so
+    // that a retried call would have been received twice before it failed.
+    const memd = new MemdClient({ baseUrl: url, timeoutMs: 1_000, retry: fast });
     const error = await memd.workspaces.list().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toMatchObject({ status: 0, code: 'timeout' });
