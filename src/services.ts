@@ -267,8 +267,10 @@ export async function createServices(
   const access = new AccessResolver({
     locator: storage.locator,
     session: (id) => sessions.get(id),
-    exists: (id) => workspaces.exists(id),
-    ensure: (id) => workspaces.ensure(id),
+    presence: (id) => workspaces.presence(id),
+    adopt: (id) => workspaces.adopt(id),
+    createOnFirstUse: (id) => workspaces.createOnFirstUse(id),
+    removeUnused: async (id, createdAt) => void (await workspaces.removeUnused(id, createdAt)),
     autoCreate: config.workspaces.autoCreate,
   });
   const reflect = new ReflectService({ recall, llm, clock });

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Access, LocatableKind, SessionAccess, WorkspaceHints } from '../core/access/access.js';
 import type { Principal } from '../core/access/principal.js';
 import { AppError } from '../errors.js';
@@ -7,6 +7,8 @@ import type { CoreServices } from '../services.js';
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal;
+    /** The Access of `scopedAccess` when resolving it created the workspace: abandoned if the request fails. */
+    creatingAccess?: Access;
   }
 }
 
@@ -37,8 +39,20 @@ function hintsOf(request: FastifyRequest, body?: string): WorkspaceHints {
 }
 
 /** The caller's Access for a call the workspace scopes (see AccessResolver.scope). */
-export function scopedAccess(services: CoreServices, request: FastifyRequest, body?: string): Promise<Access> {
-  return services.access.scope(request.principal, hintsOf(request, body));
+export async function scopedAccess(services: CoreServices, request: FastifyRequest, body?: string): Promise<Access> {
+  const access = await services.access.scope(request.principal, hintsOf(request, body));
+  if (access.createdAt !== undefined) request.creatingAccess = access;
+  return access;
+}
+
+/**
+ * A request that fails leaves no workspace its resolution created (AccessResolver.abandon): an onError hook, run
+ * before the error is answered, so that the client never sees the workspace.
+ */
+export function abandonCreatedWorkspaces(app: FastifyInstance, services: CoreServices): void {
+  app.addHook('onError', async (request) => {
+    if (request.creatingAccess) await services.access.abandon(request.creatingAccess);
+  });
 }
 
 /** The caller's Access for a call that removes what a workspace holds, which it never creates (see AccessResolver.existing). */

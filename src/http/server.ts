@@ -40,6 +40,7 @@ import { sessionRoutes } from './routes/sessions.js';
 import { skillRoutes } from './routes/skills.js';
 import { threadRoutes } from './routes/threads.js';
 import { workspaceRoutes } from './routes/workspaces.js';
+import { abandonCreatedWorkspaces } from './request-context.js';
 import { uiRoutes } from './ui.js';
 import { serializerCompiler } from './serialization.js';
 import { validatorCompiler } from './validation.js';
@@ -104,6 +105,7 @@ export async function buildHttpServer(services: CoreServices, logger: FastifyBas
   app.setSerializerCompiler(serializerCompiler);
   acceptJsonBodies(app, services.config.jsonMaxDepth);
   app.setErrorHandler(handleError);
+  abandonCreatedWorkspaces(app, services);
   app.setNotFoundHandler((request, reply) =>
     handleError(new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`), request, reply),
   );

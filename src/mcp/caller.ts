@@ -23,15 +23,25 @@ export interface ToolContext {
   object(kind: LocatableKind, id: string, workspaceId: string | undefined): Promise<Access>;
   /** For a call acting on a live session's own state (see AccessResolver.ofSession). */
   session(sessionId: string): Promise<SessionAccess>;
+  /** The call failed: the workspaces its `scope` created go again (see AccessResolver.abandon). */
+  abandon(): Promise<void>;
 }
 
-/** The caller's Access, resolved by the same AccessResolver as every HTTP route. */
+/** The caller's Access for one call, resolved by the same AccessResolver as every HTTP route. */
 export function toolContext(services: CoreServices, caller: McpCaller): ToolContext {
   const hints = (workspaceId: string | undefined) => ({ body: workspaceId, header: caller.workspace });
+  const creating: Access[] = [];
   return {
     services,
     caller,
-    scope: (workspaceId, sessionId) => services.access.scope(caller.principal, { ...hints(workspaceId), sessionId }),
+    scope: async (workspaceId, sessionId) => {
+      const access = await services.access.scope(caller.principal, { ...hints(workspaceId), sessionId });
+      if (access.createdAt !== undefined) creating.push(access);
+      return access;
+    },
+    abandon: async () => {
+      for (const access of creating.splice(0)) await services.access.abandon(access);
+    },
     existing: (workspaceId) => services.access.existing(caller.principal, hints(workspaceId)),
     object: (kind, id, workspaceId) => services.access.forObject(caller.principal, hints(workspaceId), { kind, id }),
     session: (sessionId) => services.access.ofSession(caller.principal, sessionId),

@@ -2,12 +2,13 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { SESSION_BRIEFING_LOOKBACK_HOURS } from '../core/sessions/briefing.js';
-import type { ToolContext } from './caller.js';
+import type { CoreServices } from '../services.js';
+import { toolContext, type McpCaller } from './caller.js';
 import { protocolError } from './errors.js';
 import { INSTRUCTIONS, PRACTICES } from './guidance.js';
 
 /** `use_memory`: primes an agent to use memory well, with what happened lately in its workspace (a session's briefing). */
-export function registerPrompts(server: McpServer, context: ToolContext): void {
+export function registerPrompts(server: McpServer, services: CoreServices, caller: McpCaller): void {
   server.registerPrompt(
     'use_memory',
     {
@@ -21,12 +22,13 @@ export function registerPrompts(server: McpServer, context: ToolContext): void {
     },
     async ({ task, workspace_id }): Promise<GetPromptResult> => {
       let summary: string;
+      const context = toolContext(services, caller);
       try {
         const access = await context.scope(workspace_id);
-        summary = (
-          await context.services.sessions.briefing(access, { lookbackMinutes: SESSION_BRIEFING_LOOKBACK_HOURS * 60 })
-        ).summary;
+        summary = (await services.sessions.briefing(access, { lookbackMinutes: SESSION_BRIEFING_LOOKBACK_HOURS * 60 }))
+          .summary;
       } catch (error) {
+        await context.abandon();
         throw protocolError(error);
       }
       const text = [

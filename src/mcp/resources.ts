@@ -2,7 +2,8 @@ import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/serv
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { isIdentifier } from '../core/identifiers.js';
 import { invalid } from '../errors.js';
-import type { ToolContext } from './caller.js';
+import type { CoreServices } from '../services.js';
+import { toolContext, type McpCaller, type ToolContext } from './caller.js';
 import { protocolError } from './errors.js';
 
 /** How many memories the recent-memories resource shows: a glance, not a listing (recall and export go further). */
@@ -25,8 +26,7 @@ function workspaceOf(variables: Record<string, string | string[]>): string {
 }
 
 /** Resources of every workspace the caller may use: its newest memories, and its schema (the vocabulary of memory types and links). */
-export function registerResources(server: McpServer, context: ToolContext): void {
-  const { services, caller } = context;
+export function registerResources(server: McpServer, services: CoreServices, caller: McpCaller): void {
   const listed = (suffix: string, label: string) => async () => ({
     // A workspace named before ids were checked everywhere cannot be read through a URI: not listed.
     resources: (await services.workspaces.list(caller.principal))
@@ -38,11 +38,13 @@ export function registerResources(server: McpServer, context: ToolContext): void
       })),
   });
   const reading =
-    (read: (workspaceId: string) => Promise<unknown>) =>
+    (read: (workspaceId: string, context: ToolContext) => Promise<unknown>) =>
     async (uri: URL, variables: Record<string, string | string[]>): Promise<ReadResourceResult> => {
+      const context = toolContext(services, caller);
       try {
-        return json(uri, await read(workspaceOf(variables)));
+        return json(uri, await read(workspaceOf(variables), context));
       } catch (error) {
+        await context.abandon();
         throw protocolError(error);
       }
     };
@@ -57,7 +59,7 @@ export function registerResources(server: McpServer, context: ToolContext): void
       description: `The ${RECENT_MEMORIES} newest active memories of a workspace, and how many it has`,
       mimeType: 'application/json',
     },
-    reading(async (workspaceId) => {
+    reading(async (workspaceId, context) => {
       // As GET /v1/memories?workspace_id=…: the workspace the caller names, resolved and authorized alike.
       const access = await context.scope(workspaceId);
       const listing = await services.memories.list(access.workspaceId, 'active', {}, { limit: RECENT_MEMORIES });
@@ -74,7 +76,7 @@ export function registerResources(server: McpServer, context: ToolContext): void
         'Memory types and subtypes, and the relationship types (by category) that associate and traverse take',
       mimeType: 'application/json',
     },
-    reading(async (workspaceId) => {
+    reading(async (workspaceId, context) => {
       // As GET /v1/workspaces/{id}/schema: read, never created.
       const access = await context.existing(workspaceId);
       return services.workspaces.schema(access.workspaceId);

@@ -33,12 +33,13 @@ export function createMcpServer(services: CoreServices, caller: McpCaller, log: 
     { name: 'memd', version: API_VERSION },
     { instructions: INSTRUCTIONS, capabilities: { tools: {} } },
   );
-  const context = toolContext(services, caller);
   server.server.setRequestHandler(ListToolsRequestSchema, () => LISTING);
   server.server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const tool = BY_NAME.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool named '${request.params.name}'`);
     const args = request.params.arguments ?? {};
+    // One per call, as a request over HTTP: a call that fails leaves no workspace it created.
+    const context = toolContext(services, caller);
     try {
       const refused = tool.check(args);
       if (refused) throw refused;
@@ -47,10 +48,11 @@ export function createMcpServer(services: CoreServices, caller: McpCaller, log: 
       if (tool.effect !== 'reads') await services.syncWrites();
       return toolResult(result);
     } catch (error) {
+      await context.abandon();
       return toolError(error, log, tool.name);
     }
   });
-  registerResources(server, context);
-  registerPrompts(server, context);
+  registerResources(server, services, caller);
+  registerPrompts(server, services, caller);
   return server;
 }

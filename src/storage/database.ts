@@ -57,7 +57,10 @@ export interface MetaTable {
   value: string;
 }
 
-export type WorkspacesTable = TableOf<Workspace>;
+export type WorkspacesTable = TableOf<Workspace> & {
+  /** Created on first use by a call that has not finished, and used by no other call yet (migration 0023). */
+  provisional: ColumnType<number | boolean, number | undefined, number>;
+};
 
 export interface MemoryVersionsTable {
   workspace_id: string;

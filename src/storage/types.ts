@@ -364,10 +364,25 @@ export interface MemoryStore {
   ): Promise<Array<{ seq: number; memory: Memory; embedding: Float32Array | null }>>;
 }
 
+/** A workspace's state for a call that names it: `provisional` until a call other than its creator's uses it. */
+export type WorkspacePresence = 'absent' | 'provisional' | 'present';
+
 export interface WorkspaceStore {
   create(workspace: Workspace): Promise<void>;
-  /** Inserts when absent; never changes an existing workspace. */
-  ensure(workspace: Workspace): Promise<void>;
+  /**
+   * Inserts when absent; never changes an existing workspace. Whether it inserted. `provisional`: created on first
+   * use, removable by its creator (`deleteUnused`) until another call adopts it.
+   */
+  ensure(workspace: Workspace, options?: { provisional?: boolean }): Promise<boolean>;
+  /** Whether the workspace exists, and whether it is provisional. */
+  presence(id: string): Promise<WorkspacePresence>;
+  /** Marks a workspace used by another call than its creator's: no longer provisional. Whether it exists. */
+  adopt(id: string): Promise<boolean>;
+  /**
+   * Removes the provisional workspace created at `createdAt` when it holds nothing (no row of its own in any table,
+   * but the context `keptContext` its creation added), in the caller's transaction. Whether it removed it.
+   */
+  deleteUnused(id: string, createdAt: string, keptContext: string): Promise<boolean>;
   get(id: string): Promise<Workspace | null>;
   /** Oldest first; only those of `ids` when given. */
   list(ids?: readonly string[]): Promise<Workspace[]>;

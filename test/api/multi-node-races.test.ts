@@ -40,6 +40,21 @@ describe('two nodes changing the same memory at once', () => {
     }
   });
 
+  it('keeps a new workspace that one node writes into while the other refuses a call that created it', async () => {
+    for (let round = 0; round < ROUNDS * 2; round++) {
+      const workspace = `race-first-use-${round}`;
+      const refusedBody = { workspace_id: workspace, content: 'Linked to nothing.', associations: ['mem_not_there'] };
+      const acceptedBody = { workspace_id: workspace, content: `Written on first use, round ${round}.` };
+      const [refused, accepted] = await Promise.all([
+        a.post('/v1/memories', refusedBody),
+        b.post('/v1/memories', acceptedBody),
+      ]);
+      expect([refused.status, accepted.status]).toEqual([422, 201]);
+      expect((await a.get(`/v1/workspaces/${workspace}`)).status).toBe(200);
+      expect((await memoriesOf(workspace)).map((m) => m.content)).toEqual([acceptedBody.content]);
+    }
+  });
+
   it('applies both of two decays sent at once', async () => {
     for (let round = 0; round < ROUNDS; round++) {
       const workspace = `race-decay-${round}`;

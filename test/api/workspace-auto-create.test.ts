@@ -57,6 +57,51 @@ describe('workspaces created on first use', () => {
     );
   });
 
+  it('a refused call leaves no workspace behind; one that existed before stays, with what it holds', async () => {
+    const refusedWrite = await api.post('/v1/memories', {
+      workspace_id: 'refused-write',
+      content: 'Linked to a memory that is not there.',
+      associations: ['mem_not_there'],
+    });
+    expect(refusedWrite.status).toBe(422);
+    expect((await api.get('/v1/workspaces/refused-write')).status).toBe(404);
+
+    const session = (await api.post('/v1/sessions', {})).body.session;
+    const taken = await api.post('/v1/sessions', { workspace_id: 'refused-session', session_id: session.id });
+    expect(taken.status).toBe(409);
+    expect((await api.get('/v1/workspaces/refused-session')).status).toBe(404);
+
+    expect((await api.get('/v1/memories?workspace_id=read-first')).status).toBe(200);
+    expect((await api.post('/v1/memories', { workspace_id: 'written-first', content: 'Kept.' })).status).toBe(201);
+    for (const workspace_id of ['read-first', 'written-first']) {
+      const refused = await api.post('/v1/memories', { workspace_id, content: 'x', associations: ['mem_not_there'] });
+      expect(refused.status).toBe(422);
+      expect((await api.get(`/v1/workspaces/${workspace_id}`)).status).toBe(200);
+    }
+    expect(
+      (await api.get('/v1/memories?workspace_id=written-first')).body.memories.map(
+        (m: { content: string }) => m.content,
+      ),
+    ).toEqual(['Kept.']);
+
+    const listed = (await api.get('/v1/workspaces')).body.workspaces.map((w: { id: string }) => w.id);
+    expect(listed).toEqual(expect.arrayContaining(['read-first', 'written-first']));
+    expect(listed).not.toContain('refused-write');
+    expect(listed).not.toContain('refused-session');
+  });
+
+  it('keeps a new workspace that a write fills while a refused call that created it fails', async () => {
+    for (let round = 0; round < 20; round++) {
+      const workspace_id = `first-use-race-${round}`;
+      const [refused, accepted] = await Promise.all([
+        api.post('/v1/memories', { workspace_id, content: 'Linked to nothing.', associations: ['mem_not_there'] }),
+        api.post('/v1/memories', { workspace_id, content: `Written on first use, round ${round}.` }),
+      ]);
+      expect([refused.status, accepted.status]).toEqual([422, 201]);
+      expect((await api.get(`/v1/memories/${accepted.body.memory.id}?workspace_id=${workspace_id}`)).status).toBe(200);
+    }
+  });
+
   it('does not create a workspace for a record looked up by id from it', async () => {
     const memory = (await api.post('/v1/memories', { content: 'In the default workspace.' })).body.memory;
     expect((await api.get(`/v1/memories/${memory.id}?workspace_id=looked-up-only`)).status).toBe(404);

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SqlStorage } from '../../src/storage/sql/storage.js';
-import { association, axisVector, memory, seededVector, workspace } from '../support/records.js';
+import { WORKSPACE_BOOKKEEPING, WORKSPACE_CONTENT } from '../../src/storage/sql/workspaces.js';
+import { association, axisVector, memory, NOW, seededVector, workspace } from '../support/records.js';
 import { storageBackends } from '../support/storage-backends.js';
 
 const DIMS = 8;
@@ -69,6 +70,65 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
       expect((await s.memories.keywordSearch('ws_b', ['apples'], { k: 10 })).map((r) => r.id)).toEqual([b1.id]);
       expect((await s.memories.vectorSearch('ws_b', axisVector(DIMS, 0), { k: 10 })).map((r) => r.id)).toEqual([b1.id]);
       expect(await s.workspaces.delete('ws_a')).toBe(false);
+      await s.close();
+    });
+
+    it('removes a provisional workspace a failed call created only while it holds nothing and has its creation stamp', async () => {
+      const s = await fresh();
+      const context = (workspaceId: string, id: string) => ({
+        id,
+        workspace_id: workspaceId,
+        name: id,
+        description: null,
+        settings: {},
+        created_at: NOW,
+        updated_at: NOW,
+      });
+      const created = async (id: string) => {
+        expect(await s.workspaces.ensure(workspace(id), { provisional: true })).toBe(true);
+        expect(await s.workspaces.presence(id)).toBe('provisional');
+        await s.contexts.ensure(context(id, '_default'));
+      };
+      const removeUnused = (id: string, at = NOW) =>
+        s.transaction((tx) => tx.workspaces.deleteUnused(id, at, '_default'));
+      expect(await s.workspaces.ensure(workspace('ws_a'), { provisional: true })).toBe(false);
+      expect(await s.workspaces.presence('ws_a')).toBe('present');
+      expect(await s.workspaces.presence('ws_none')).toBe('absent');
+      await s.contexts.ensure(context('ws_a', '_default'));
+      expect(await removeUnused('ws_a')).toBe(false);
+
+      await created('ws_empty');
+      expect(await removeUnused('ws_empty', '2026-01-01T00:00:00.001Z')).toBe(false);
+      expect(await removeUnused('ws_empty')).toBe(true);
+      expect(await s.workspaces.get('ws_empty')).toBeNull();
+      expect(await s.contexts.list('ws_empty')).toEqual([]);
+      expect(await removeUnused('ws_empty')).toBe(false);
+
+      await created('ws_written');
+      await s.memories.insert([memory('ws_written', 'written meanwhile', axisVector(DIMS, 0))]);
+      await created('ws_context');
+      await s.contexts.ensure(context('ws_context', 'c1'));
+      await created('ws_task');
+      await s.tasks.enqueue([{ kind: 'k', workspaceId: 'ws_task', payload: {}, runAt: NOW }]);
+      await created('ws_adopted');
+      expect(await s.workspaces.adopt('ws_adopted')).toBe(true);
+      expect(await s.workspaces.presence('ws_adopted')).toBe('present');
+      expect(await s.workspaces.adopt('ws_none')).toBe(false);
+      for (const id of ['ws_written', 'ws_context', 'ws_task', 'ws_adopted']) {
+        expect(await removeUnused(id)).toBe(false);
+        expect((await s.workspaces.get(id))?.id).toBe(id);
+      }
+      await s.close();
+    });
+
+    it("knows which tables hold a workspace's content: every table with a workspace_id column", async () => {
+      const s = await fresh();
+      const tables = await s.sqlContext.db.introspection.getTables();
+      const withWorkspace = new Set(
+        tables.filter((t) => t.columns.some((c) => c.name === 'workspace_id')).map((t) => t.name),
+      );
+      expect(withWorkspace.size).toBeGreaterThan(20);
+      expect([...withWorkspace].sort()).toEqual([...WORKSPACE_CONTENT, ...WORKSPACE_BOOKKEEPING].sort());
       await s.close();
     });
 

@@ -87,6 +87,23 @@ describe('MCP: the API’s keys and workspaces', () => {
     expect((await admin.get('/v1/memories?workspace_id=team-b')).body.total_count).toBe(1);
   });
 
+  it('a refused tool call leaves no workspace behind', async () => {
+    const asAdmin = await connectHttp(server.url, { authorization: `Bearer ${ADMIN_KEY}` });
+    try {
+      const refused = await asAdmin.fail('remember', {
+        workspace_id: 'mcp-refused',
+        content: 'Linked to a memory that is not there.',
+        associations: ['mem_not_there'],
+      });
+      expect(refused.message).toContain('mem_not_there');
+      expect((await admin.get('/v1/workspaces/mcp-refused')).status).toBe(404);
+      await asAdmin.call('remember', { workspace_id: 'mcp-accepted', content: 'Written.' });
+      expect((await admin.get('/v1/workspaces/mcp-accepted')).status).toBe(200);
+    } finally {
+      await asAdmin.close();
+    }
+  });
+
   it('lists and reads the resources of the key’s workspaces only', async () => {
     const uris = (await teamA.client.listResources()).resources.map((r) => r.uri);
     expect(uris).toEqual(['memd://workspaces/team-a/memories/recent', 'memd://workspaces/team-a/schema']);

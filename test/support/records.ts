@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Association, ChatThread, McpServerEntry, NewMemory, Workspace } from '../../src/storage/types.js';
 
-const NOW = '2026-01-01T00:00:00.000Z';
+export const NOW = '2026-01-01T00:00:00.000Z';
 
 export const id = (prefix: string): string => `${prefix}_${randomBytes(8).toString('hex')}`;
 

@@ -1,6 +1,6 @@
 import { AppError, invalid, notFound } from '../../errors.js';
 import { IDENTIFIER_RULE, isIdentifier } from '../identifiers.js';
-import type { LocatableKind, ObjectLocator, Session } from '../../storage/types.js';
+import type { LocatableKind, ObjectLocator, Session, WorkspacePresence } from '../../storage/types.js';
 import { DEFAULT_WORKSPACE } from '../workspaces/service.js';
 import { authorizeWorkspace, defaultWorkspaceOf, mayCreateWorkspaces, mayUse, type Principal } from './principal.js';
 
@@ -25,6 +25,11 @@ export interface Access {
   readonly workspaceId: string;
   /** The live session the request named, when it belongs to this workspace. */
   readonly session: Session | null;
+  /**
+   * The workspace's creation stamp when resolving this Access created it (on first use): a call that then fails
+   * hands the Access back to `AccessResolver.abandon`, so that a refused call leaves no workspace behind.
+   */
+  readonly createdAt?: string;
 }
 
 export type { LocatableKind };
@@ -59,10 +64,14 @@ export interface AccessResolverDeps {
   locator: ObjectLocator;
   /** A live session by id: 404 when unknown, 410 when expired. */
   session(id: string): Promise<Session>;
-  /** Whether the workspace exists. */
-  exists(workspaceId: string): Promise<boolean>;
-  /** Creates the workspace (with its default context) when absent. */
-  ensure(workspaceId: string): Promise<unknown>;
+  /** Whether the workspace exists, and whether it is provisional (created on first use by a call not finished). */
+  presence(workspaceId: string): Promise<WorkspacePresence>;
+  /** Marks a provisional workspace as used by another call than its creator's. Whether it exists. */
+  adopt(workspaceId: string): Promise<boolean>;
+  /** Creates the workspace, provisional, when absent: its creation stamp when this call created it. */
+  createOnFirstUse(workspaceId: string): Promise<string | null>;
+  /** Removes the provisional workspace created at `createdAt` if no other call used it (see `abandon`). */
+  removeUnused(workspaceId: string, createdAt: string): Promise<void>;
   /** MEMD_WORKSPACE_AUTO_CREATE: a workspace named for the first time is created (for callers who may create). */
   autoCreate: boolean;
 }
@@ -89,8 +98,18 @@ export class AccessResolver {
   async scope(principal: Principal, hints: WorkspaceHints): Promise<Access> {
     const choice = await this.choose(principal, hints);
     authorizeWorkspace(principal, choice.workspaceId);
-    await this.createOnFirstUse(principal, choice.workspaceId);
-    return { principal, workspaceId: choice.workspaceId, session: choice.session };
+    const createdAt = await this.createOnFirstUse(principal, choice.workspaceId);
+    const access = { principal, workspaceId: choice.workspaceId, session: choice.session };
+    return createdAt === null ? access : { ...access, createdAt };
+  }
+
+  /**
+   * The call made with `access` failed: the workspace its resolution created goes again, so that a refused call
+   * changes nothing (a write naming an unknown memory, a session id in use, …). It stays when anything was written
+   * into it meanwhile, by another call that found it there.
+   */
+  async abandon(access: Access): Promise<void> {
+    if (access.createdAt !== undefined) await this.deps.removeUnused(access.workspaceId, access.createdAt);
   }
 
   /**
@@ -163,9 +182,22 @@ export class AccessResolver {
     return session;
   }
 
-  private async createOnFirstUse(principal: Principal, workspaceId: string): Promise<void> {
+  /**
+   * The workspace's creation stamp when this call created it, else null. A provisional workspace found here is
+   * adopted first, so that its creator's failure cannot remove it under this call; one removed meanwhile is created
+   * again (a few rounds at most: each needs another call to create and abandon it in between).
+   */
+  private async createOnFirstUse(principal: Principal, workspaceId: string): Promise<string | null> {
     const creates = workspaceId === DEFAULT_WORKSPACE || (this.deps.autoCreate && mayCreateWorkspaces(principal));
-    if (creates && !(await this.deps.exists(workspaceId))) await this.deps.ensure(workspaceId);
+    for (let round = 0; round < 3; round++) {
+      const presence = await this.deps.presence(workspaceId);
+      if (presence === 'present') return null;
+      if (presence === 'provisional' && (await this.deps.adopt(workspaceId))) return null;
+      if (!creates) return null;
+      const createdAt = await this.deps.createOnFirstUse(workspaceId);
+      if (createdAt !== null) return createdAt;
+    }
+    return null;
   }
 }
 

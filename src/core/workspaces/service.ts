@@ -1,5 +1,5 @@
 import { AppError, conflict, notFound } from '../../errors.js';
-import type { Context, JsonObject, Storage, Workspace } from '../../storage/types.js';
+import type { Context, JsonObject, Storage, Workspace, WorkspacePresence } from '../../storage/types.js';
 import { authorizeWorkspace, requireAdmin, visibleWorkspaces, type Principal } from '../access/principal.js';
 import { isoNow, type Clock } from '../clock.js';
 import type { CoreEvents } from '../events.js';
@@ -83,19 +83,34 @@ export class WorkspaceService {
 
   /** Creates the workspace (and its default context) if absent: `_default` on first use, sessions' workspaces. */
   async ensure(id: string, name = id): Promise<Workspace> {
-    const now = isoNow(this.clock);
-    await this.storage.transaction(async (tx) => {
-      await tx.workspaces.ensure({
-        id,
-        tenant_id: DEFAULT_TENANT,
-        name,
-        settings: {},
-        created_at: now,
-        updated_at: now,
-      });
-      await tx.contexts.ensure(defaultContext(id, now));
-    });
+    await this.createIfAbsent(id, { name });
     return (await this.storage.workspaces.get(id))!;
+  }
+
+  /**
+   * Creates the workspace (and its default context) if absent, for a call that names it for the first time: its
+   * creation stamp when this call created it. The workspace is provisional until another call uses it (`adopt`).
+   */
+  createOnFirstUse(id: string): Promise<string | null> {
+    return this.createIfAbsent(id, { provisional: true });
+  }
+
+  /** Whether the workspace exists, and whether it is provisional (see `createOnFirstUse`). */
+  presence(id: string): Promise<WorkspacePresence> {
+    return this.storage.workspaces.presence(id);
+  }
+
+  /** A call other than its creator's uses a provisional workspace: it is no longer removable. Whether it exists. */
+  adopt(id: string): Promise<boolean> {
+    return this.storage.workspaces.adopt(id);
+  }
+
+  /**
+   * Removes the provisional workspace created at `createdAt` for a call that then failed (AccessResolver.abandon),
+   * unless another call has used it or anything was written into it. Whether it removed it.
+   */
+  async removeUnused(id: string, createdAt: string): Promise<boolean> {
+    return this.storage.transaction((tx) => tx.workspaces.deleteUnused(id, createdAt, DEFAULT_CONTEXT));
   }
 
   /** The workspaces the caller may use, oldest first. */
@@ -103,9 +118,17 @@ export class WorkspaceService {
     return this.storage.workspaces.list(visibleWorkspaces(principal));
   }
 
-  /** Whether the workspace exists (without creating `_default`). */
-  async exists(id: string): Promise<boolean> {
-    return (await this.storage.workspaces.get(id)) !== null;
+  private async createIfAbsent(id: string, options: { name?: string; provisional?: boolean }): Promise<string | null> {
+    const now = isoNow(this.clock);
+    const created = await this.storage.transaction(async (tx) => {
+      const inserted = await tx.workspaces.ensure(
+        { id, tenant_id: DEFAULT_TENANT, name: options.name ?? id, settings: {}, created_at: now, updated_at: now },
+        { provisional: options.provisional ?? false },
+      );
+      await tx.contexts.ensure(defaultContext(id, now));
+      return inserted;
+    });
+    return created ? now : null;
   }
 
   async update(

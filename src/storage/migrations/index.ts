@@ -18,6 +18,7 @@ import * as taskClaimOrder from './0019_task_claim_order.js';
 import * as taskBacklog from './0020_task_backlog.js';
 import * as keywordIndexWithoutPendingList from './0021_keyword_index_without_pending_list.js';
 import * as keywordPopulationIndex from './0022_keyword_population_index.js';
+import * as provisionalWorkspaces from './0023_provisional_workspaces.js';
 
 export interface VersionedMigration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
@@ -43,6 +44,7 @@ export const MIGRATIONS: Record<string, VersionedMigration> = {
   '0020_task_backlog': taskBacklog,
   '0021_keyword_index_without_pending_list': keywordIndexWithoutPendingList,
   '0022_keyword_population_index': keywordPopulationIndex,
+  '0023_provisional_workspaces': provisionalWorkspaces,
 };
 
 /** The schema versions this build knows, in order (what `memd doctor` compares a database against). */

@@ -1,7 +1,7 @@
-import type { Selectable } from 'kysely';
-import type { ContextsTable, WorkspacesTable } from '../database.js';
-import { json, parseJsonObject, toIso } from '../rows.js';
-import type { Context, ContextStore, Workspace, WorkspaceStore } from '../types.js';
+import { type Selectable, sql } from 'kysely';
+import type { ContextsTable, Database, WorkspacesTable } from '../database.js';
+import { bit, json, parseJsonObject, toBool, toIso } from '../rows.js';
+import type { Context, ContextStore, Workspace, WorkspacePresence, WorkspaceStore } from '../types.js';
 import type { SqlContext } from './context.js';
 
 const toWorkspace = (row: Selectable<WorkspacesTable>): Workspace => ({
@@ -15,6 +15,42 @@ const toWorkspace = (row: Selectable<WorkspacesTable>): Workspace => ({
 
 const workspaceRow = (w: Workspace) => ({ ...w, settings: json(w.settings) });
 
+/**
+ * The tables whose rows belong to one workspace: what a workspace must hold none of to be removed as unused
+ * (`deleteUnused`). memory_versions is not content: a workspace's count of changes outlives it. The storage
+ * conformance suite checks that this names every table with a workspace_id column.
+ */
+export const WORKSPACE_CONTENT = [
+  'contexts',
+  'memories',
+  'memory_vectors',
+  'associations',
+  'tasks',
+  'sessions',
+  'knowledgebases',
+  'kb_articles',
+  'kb_article_memories',
+  'kb_jobs',
+  'chat_threads',
+  'chat_messages',
+  'contradictions',
+  'entity_cards',
+  'sandbox_checkpoints',
+  'application_workspaces',
+  'skills',
+  'mcp_servers',
+  'data_providers',
+  'documents',
+  'document_originals',
+  'document_pages',
+  'document_passages',
+  'ingestion_jobs',
+  'document_memories',
+] as const satisfies ReadonlyArray<keyof Database>;
+
+/** Tables with a workspace_id column that hold no content of the workspace (see WORKSPACE_CONTENT). */
+export const WORKSPACE_BOOKKEEPING = ['memory_versions'] as const satisfies ReadonlyArray<keyof Database>;
+
 export class SqlWorkspaceStore implements WorkspaceStore {
   constructor(private readonly ctx: SqlContext) {}
 
@@ -22,12 +58,52 @@ export class SqlWorkspaceStore implements WorkspaceStore {
     await this.ctx.db.insertInto('workspaces').values(workspaceRow(workspace)).execute();
   }
 
-  async ensure(workspace: Workspace): Promise<void> {
-    await this.ctx.db
+  async ensure(workspace: Workspace, options: { provisional?: boolean } = {}): Promise<boolean> {
+    const result = await this.ctx.db
       .insertInto('workspaces')
-      .values(workspaceRow(workspace))
+      .values({ ...workspaceRow(workspace), provisional: bit(options.provisional ?? false) })
       .onConflict((oc) => oc.column('id').doNothing())
-      .execute();
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  async presence(id: string): Promise<WorkspacePresence> {
+    const row = await this.ctx.db
+      .selectFrom('workspaces')
+      .select('provisional')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row === undefined ? 'absent' : toBool(row.provisional) ? 'provisional' : 'present';
+  }
+
+  async adopt(id: string): Promise<boolean> {
+    const result = await this.ctx.db
+      .updateTable('workspaces')
+      .set({ provisional: bit(false) })
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async deleteUnused(id: string, createdAt: string, keptContext: string): Promise<boolean> {
+    const { db, engine } = this.ctx;
+    let row = db
+      .selectFrom('workspaces')
+      .select('id')
+      .where('id', '=', id)
+      .where('created_at', '=', createdAt)
+      .where('provisional', '=', bit(true));
+    // Held until the transaction ends, so that a call adopting the workspace meanwhile (`adopt`) either came first
+    // (and the row no longer matches) or waits, finds no workspace, and creates it again. SQLite's transactions
+    // already run one at a time (ImmediateSqliteDialect).
+    if (engine.dialect === 'postgres') row = row.forUpdate();
+    if (!(await row.executeTakeFirst())) return false;
+    for (const table of WORKSPACE_CONTENT) {
+      let held = db.selectFrom(table).select(sql<number>`1`.as('held')).where('workspace_id', '=', id);
+      if (table === 'contexts') held = held.where('id', '<>', keptContext);
+      if (await held.limit(1).executeTakeFirst()) return false;
+    }
+    return this.delete(id);
   }
 
   async get(id: string): Promise<Workspace | null> {
