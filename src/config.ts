@@ -42,6 +42,7 @@ export interface Config {
   bodyLimitBytes: number;
   importBodyLimitBytes: number;
   jsonMaxDepth: number;
+  requestTimeoutSeconds: number;
   shutdownTimeoutMs: number;
   storage: StorageConfig;
   auth: { adminKey: string | undefined };

@@ -13,6 +13,8 @@ export type ErrorCode =
   | 'gone'
   | 'payload_too_large'
   | 'uri_too_long'
+  | 'request_timeout'
+  | 'headers_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
   | 'not_implemented'
@@ -34,6 +36,8 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   gone: 410,
   payload_too_large: 413,
   uri_too_long: 414,
+  request_timeout: 408,
+  headers_too_large: 431,
   unsupported_media_type: 415,
   rate_limited: 429,
   not_implemented: 501,

@@ -1,3 +1,4 @@
+import type { ServerOptions } from 'node:http';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -12,6 +13,8 @@ import Fastify, {
 import { AppError } from '../errors.js';
 import type { CoreServices } from '../services.js';
 import { API_VERSION } from '../version.js';
+import { answerConnectionError } from './connection-errors.js';
+import { refuseEncodedBodies } from './content-encoding.js';
 import { handleError } from './errors.js';
 import { finishOpenApiDocument } from './openapi.js';
 import { observeRequests, requestId } from './observability.js';
@@ -80,6 +83,21 @@ const V1_ROUTES = [
   notOfferedRoutes,
 ];
 
+/**
+ * How long receiving a request may take (MEMD_REQUEST_TIMEOUT_SECONDS). Node's timer stops once the request is in,
+ * so a streamed export is not cut off. Node honours only the value the server was built with (set afterwards, as
+ * fastify's `requestTimeout` is, it was never applied); its headers keep Node's 60 s; and it looks for requests past
+ * their time every 30 s by default, which a timeout of seconds would wait for: a tenth of the timeout, at least 1 s.
+ */
+function receivingLimits(timeoutSeconds: number): ServerOptions {
+  const requestTimeout = timeoutSeconds * 1000;
+  return {
+    requestTimeout,
+    headersTimeout: requestTimeout === 0 ? 60_000 : Math.min(60_000, requestTimeout),
+    connectionsCheckingInterval: requestTimeout === 0 ? 30_000 : Math.min(30_000, Math.max(1_000, requestTimeout / 10)),
+  };
+}
+
 /** A client's call, authenticated and counted as foreground work: the API under /v1, and MCP at /mcp (src/mcp). */
 const isClientCall = (url: string): boolean => url.startsWith('/v1/') || /^\/mcp(\?|$)/.test(url);
 
@@ -87,8 +105,9 @@ export async function buildHttpServer(services: CoreServices, logger: FastifyBas
   const app = Fastify({
     loggerInstance: logger,
     bodyLimit: services.config.bodyLimitBytes,
-    // Large exports stream; the server must not cut them off.
-    requestTimeout: 0,
+    requestTimeout: services.config.requestTimeoutSeconds * 1000,
+    http: receivingLimits(services.config.requestTimeoutSeconds),
+    clientErrorHandler: answerConnectionError,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     ajv: { customOptions: { strict: false } },
@@ -103,6 +122,7 @@ export async function buildHttpServer(services: CoreServices, logger: FastifyBas
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  refuseEncodedBodies(app);
   acceptJsonBodies(app, services.config.jsonMaxDepth);
   app.setErrorHandler(handleError);
   abandonCreatedWorkspaces(app, services);
@@ -112,6 +132,9 @@ export async function buildHttpServer(services: CoreServices, logger: FastifyBas
 
   await app.register(cors, {
     origin: true,
+    // An OPTIONS request without the preflight's headers is answered as one (204) rather than with the plugin's
+    // text/plain 400: it asks nothing the server refuses.
+    strictPreflight: false,
     allowedHeaders: [
       'Authorization',
       'Content-Type',

@@ -25,6 +25,14 @@ export const SERVER = {
     max: 16 * 1024 ** 3,
     meaning: 'largest body of a workspace import (413 beyond)',
   }),
+  requestTimeoutSeconds: integer({
+    name: 'MEMD_REQUEST_TIMEOUT_SECONDS',
+    default: 600,
+    min: 0,
+    max: 86_400,
+    meaning:
+      'longest a client may take to send one request, body included (an upload, an import: the default takes 512 MiB at 0.9 MB/s); beyond it 408 and the connection is closed, so that a client that never sends the body it announced does not hold a connection. Answers are not limited (an export streams as long as it takes); 0: no limit',
+  }),
   // Far below where recursive walks of a value (validation, JSON.stringify, drivers) run out of stack.
   jsonMaxDepth: integer({
     name: 'MEMD_JSON_MAX_DEPTH',
