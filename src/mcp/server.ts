@@ -54,5 +54,12 @@ export function createMcpServer(services: CoreServices, caller: McpCaller, log: 
   });
   registerResources(server, services, caller);
   registerPrompts(server, services, caller);
+  // The SDK advertises list changes for what is registered; this server never sends them (over HTTP it is built per
+  // request and keeps no stream), so a client must not wait for one: it lists again when it needs to.
+  server.server.registerCapabilities({
+    tools: { listChanged: false },
+    resources: { listChanged: false },
+    prompts: { listChanged: false },
+  });
   return server;
 }

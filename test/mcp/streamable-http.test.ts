@@ -182,6 +182,13 @@ describe('MCP over streamable HTTP (/mcp)', () => {
     expect(text).toMatch(/1 new memory|1 memory/);
   });
 
+  it('advertises no list changes, which a server built per request could not send', async () => {
+    const capabilities = mcp.client.getServerCapabilities()!;
+    expect(Object.keys(capabilities).sort()).toEqual(['prompts', 'resources', 'tools']);
+    for (const kind of ['tools', 'resources', 'prompts'] as const)
+      expect(capabilities[kind]?.listChanged).not.toBe(true);
+  });
+
   it('answers GET and DELETE with 405: the server is stateless', async () => {
     const get = await fetch(`${server.url}/mcp`, { headers: { accept: 'text/event-stream' } });
     expect(get.status).toBe(405);
