@@ -51,7 +51,11 @@ export async function scopedAccess(services: CoreServices, request: FastifyReque
  */
 export function abandonCreatedWorkspaces(app: FastifyInstance, services: CoreServices): void {
   app.addHook('onError', async (request) => {
-    if (request.creatingAccess) await services.access.abandon(request.creatingAccess);
+    if (!request.creatingAccess) return;
+    // The error is what the client must hear: a workspace that cannot be removed stays, as it did before.
+    await services.access
+      .abandon(request.creatingAccess)
+      .catch((err: unknown) => request.log.warn({ err }, 'the workspace this failed request created was kept'));
   });
 }
 

@@ -23,7 +23,10 @@ export interface ToolContext {
   object(kind: LocatableKind, id: string, workspaceId: string | undefined): Promise<Access>;
   /** For a call acting on a live session's own state (see AccessResolver.ofSession). */
   session(sessionId: string): Promise<SessionAccess>;
-  /** The call failed: the workspaces its `scope` created go again (see AccessResolver.abandon). */
+  /**
+   * The call failed: the workspaces its `scope` created go again (see AccessResolver.abandon). Never throws: the
+   * call's own error is what the client must hear, and a workspace that cannot be removed stays.
+   */
   abandon(): Promise<void>;
 }
 
@@ -40,7 +43,7 @@ export function toolContext(services: CoreServices, caller: McpCaller): ToolCont
       return access;
     },
     abandon: async () => {
-      for (const access of creating.splice(0)) await services.access.abandon(access);
+      for (const access of creating.splice(0)) await services.access.abandon(access).catch(() => undefined);
     },
     existing: (workspaceId) => services.access.existing(caller.principal, hints(workspaceId)),
     object: (kind, id, workspaceId) => services.access.forObject(caller.principal, hints(workspaceId), { kind, id }),

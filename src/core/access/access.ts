@@ -105,8 +105,8 @@ export class AccessResolver {
 
   /**
    * The call made with `access` failed: the workspace its resolution created goes again, so that a refused call
-   * changes nothing (a write naming an unknown memory, a session id in use, …). It stays when anything was written
-   * into it meanwhile, by another call that found it there.
+   * changes nothing (a write naming an unknown memory, a session id in use, …). It stays when another call has used
+   * it meanwhile (adopted it) or anything was written into it.
    */
   async abandon(access: Access): Promise<void> {
     if (access.createdAt !== undefined) await this.deps.removeUnused(access.workspaceId, access.createdAt);
