@@ -21,11 +21,10 @@ import {
   SyncMcpServerBody,
   UpdateMcpServerBody,
 } from '../schemas/mcp-server.js';
-import { ENTRY_NAME_PATTERN } from '../schemas/registry.js';
+import { IDENTIFIER_RULE, isIdentifier } from '../../core/identifiers.js';
 import type { App } from '../server.js';
 
 const tags = ['mcp servers'];
-const NAME = new RegExp(ENTRY_NAME_PATTERN);
 
 /**
  * The MCP server registry: entries at local, project, user or global scope, resolved by precedence. env and header
@@ -109,7 +108,8 @@ export function mcpServerRoutes(app: App, services: CoreServices): void {
     async (request) => {
       const { mcpServers, scope, on_conflict } = request.body;
       for (const name of Object.keys(mcpServers))
-        if (!NAME.test(name)) throw invalid(`/mcpServers/${name}`, `the server name must match ${ENTRY_NAME_PATTERN}`);
+        if (!isIdentifier(name))
+          throw invalid(`/mcpServers/${name}`, `the server name must be an identifier: ${IDENTIFIER_RULE}`);
       const caller = await scopedCaller(request, request.body);
       const report = await registry.import(
         caller,

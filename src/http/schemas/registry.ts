@@ -9,7 +9,7 @@ import {
   type TUnion,
 } from 'typebox';
 import { SourceModeField } from '../../schemas/registry.js';
-import { Nullable, paging, StringEnum, WorkspaceIdField } from './common.js';
+import { Identifier, Nullable, paging, StringEnum, WorkspaceIdField } from './common.js';
 
 export { ScopedFields } from '../../schemas/registry.js';
 
@@ -87,5 +87,5 @@ export const SyncTimes = {
   ),
 };
 
-export const ENTRY_NAME_PATTERN = '^[A-Za-z0-9_.:@-]{1,128}$';
-export const EntryName = Type.String({ pattern: ENTRY_NAME_PATTERN, description: 'the entry name' });
+/** A registry entry's name is an identifier: it is a path segment of the entry's routes. */
+export const EntryName = Identifier('the entry name');
