@@ -368,7 +368,8 @@ export interface MemoryStore {
 export type WorkspacePresence = 'absent' | 'provisional' | 'present';
 
 export interface WorkspaceStore {
-  create(workspace: Workspace): Promise<void>;
+  /** Inserts unless the id is taken (two creates of one id at once: one inserts). Whether it inserted. */
+  create(workspace: Workspace): Promise<boolean>;
   /**
    * Inserts when absent; never changes an existing workspace. Whether it inserted. `provisional`: created on first
    * use, removable by its creator (`deleteUnused`) until another call adopts it.
@@ -399,7 +400,8 @@ export interface WorkspaceStore {
 }
 
 export interface ContextStore {
-  create(context: Context): Promise<void>;
+  /** Inserts unless the id is taken (two creates of one id at once: one inserts). Whether it inserted. */
+  create(context: Context): Promise<boolean>;
   ensure(context: Context): Promise<void>;
   get(workspaceId: string, id: string): Promise<Context | null>;
   list(workspaceId: string): Promise<Context[]>;
@@ -559,7 +561,8 @@ export interface ApiKeyStore {
 }
 
 export interface SessionStore {
-  create(session: Session): Promise<void>;
+  /** Inserts unless the id is taken (two creates of one id at once: one inserts). Whether it inserted. */
+  create(session: Session): Promise<boolean>;
   get(id: string): Promise<Session | null>;
   list(options: { workspaceId?: string; contextId?: string; activeAt?: string }): Promise<Session[]>;
   /** Sessions whose expiry is at or before `at`, oldest first. */
@@ -579,7 +582,8 @@ export interface SessionStore {
 export type NewChatMessage = Pick<ChatMessage, 'id' | 'role' | 'content' | 'metadata' | 'created_at'>;
 
 export interface ThreadStore {
-  create(thread: ChatThread): Promise<void>;
+  /** Inserts unless the id is taken (two creates of one id at once: one inserts). Whether it inserted. */
+  create(thread: ChatThread): Promise<boolean>;
   get(workspaceId: string, id: string): Promise<ChatThread | null>;
   /** Threads not expired at `activeAt`, most recently active first. */
   list(

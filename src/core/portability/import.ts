@@ -139,6 +139,9 @@ export async function importRecords(
   return report;
 }
 
+/** What a duplicate may be, by status: re-importing a backup must not resurrect what was deleted since. */
+const ANY_STATUS = ['active', 'archived', 'deleted'] as const;
+
 async function importMemoryBatch(
   deps: ImportDeps,
   scope: WriteScope,
@@ -149,12 +152,7 @@ async function importMemoryBatch(
 ): Promise<void> {
   const { storage, embedder, clock } = deps;
   const hashes = batch.map(({ data }) => contentHash(data.content));
-  // Any status counts: re-importing a backup must not resurrect what was deleted since.
-  const existing = await storage.memories.findByContentHashes(scope.workspaceId, hashes, [
-    'active',
-    'archived',
-    'deleted',
-  ]);
+  const existing = await storage.memories.findByContentHashes(scope.workspaceId, hashes, [...ANY_STATUS]);
   const fresh: Array<{ data: ImportedMemory; hash: string }> = [];
   batch.forEach(({ data }, i) => {
     const hash = hashes[i]!;
@@ -180,9 +178,26 @@ async function importMemoryBatch(
   const embedded = await embedder.embed(toEmbed.map(({ data }) => normaliseContent(data.content)));
   const vectors = new Map(toEmbed.map(({ hash }, i) => [hash, embedded[i]!]));
   const now = isoNow(clock);
-  for (const { data } of fresh) if (data.id) idMap.set(data.id, newId('mem'));
+  const { imported, skipped } = await storage.transaction(async (tx) => {
+    // Another import (or write) of the same texts at once, through any node: the hashes are held to the commit, as a
+    // write holds them (MemoryStore.holdContentHashes), and what was stored meanwhile is skipped like any duplicate.
+    const freshHashes = fresh.map(({ hash }) => hash);
+    await tx.memories.holdContentHashes(scope.workspaceId, freshHashes);
+    const takenMeanwhile = await tx.memories.findByContentHashes(scope.workspaceId, freshHashes, [...ANY_STATUS]);
+    const kept = fresh.filter(({ data, hash }) => {
+      const duplicate = takenMeanwhile.get(hash);
+      if (duplicate && data.id) idMap.set(data.id, duplicate.id);
+      return !duplicate;
+    });
+    for (const { data } of kept) if (data.id) idMap.set(data.id, newId('mem'));
+    const rows = kept.map(({ data, hash }) => importedRow(data, hash));
+    await tx.memories.insert(rows);
+    return { imported: rows.length, skipped: fresh.length - kept.length };
+  });
+  report.imported += imported;
+  report.skipped_duplicates += skipped;
 
-  const rows: NewMemory[] = fresh.map(({ data, hash }) => {
+  function importedRow(data: ImportedMemory, hash: string): NewMemory {
     const tiers = extractiveTiers(data.content);
     const createdAt = data.created_at ?? now;
     const metadata = data.metadata ?? {};
@@ -219,7 +234,5 @@ async function importMemoryBatch(
       updated_at: data.updated_at ?? createdAt,
       embedding: reusable(data.embedding) ? Float32Array.from(data.embedding!) : vectors.get(hash)!,
     };
-  });
-  await storage.transaction((tx) => tx.memories.insert(rows));
-  report.imported += rows.length;
+  }
 }

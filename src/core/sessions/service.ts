@@ -168,7 +168,8 @@ export class SessionService {
       updated_at: now,
     };
     await this.storage.transaction(async (tx) => {
-      await tx.sessions.create(session);
+      // Another create of this id may have come first since the check above.
+      if (!(await tx.sessions.create(session))) throw new AppError('conflict', `session '${id}' already exists`);
       for (const [key, value] of Object.entries(input.working_memory ?? {})) {
         await tx.sessions.putEntry(id, {
           key,

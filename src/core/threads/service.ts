@@ -86,7 +86,9 @@ export class ThreadService {
         created_at: now,
         updated_at: now,
       });
-      await tx.threads.create(thread);
+      // Another create of this id may have come first since the check above.
+      if (!(await tx.threads.create(thread)))
+        throw conflict(`thread '${id}' already exists in workspace '${workspace.id}'`);
     });
     return thread;
   }

@@ -67,7 +67,8 @@ export class WorkspaceService {
     };
     if (await this.storage.workspaces.get(workspace.id)) throw conflict(`workspace '${workspace.id}' already exists`);
     await this.storage.transaction(async (tx) => {
-      await tx.workspaces.create(workspace);
+      // Another create of this id may have come first since the check above.
+      if (!(await tx.workspaces.create(workspace))) throw conflict(`workspace '${workspace.id}' already exists`);
       await tx.contexts.ensure(defaultContext(workspace.id, now));
     });
     return workspace;
@@ -193,7 +194,9 @@ export class WorkspaceService {
     };
     if (await this.storage.contexts.get(workspaceId, context.id))
       throw conflict(`context '${context.id}' already exists in workspace '${workspaceId}'`);
-    await this.storage.contexts.create(context);
+    // Another create of this id may have come first since the check above.
+    if (!(await this.storage.contexts.create(context)))
+      throw conflict(`context '${context.id}' already exists in workspace '${workspaceId}'`);
     return context;
   }
 

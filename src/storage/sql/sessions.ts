@@ -29,11 +29,13 @@ const toEntry = (row: Selectable<WorkingMemoryTable>): WorkingMemoryEntry => ({
 export class SqlSessionStore implements SessionStore {
   constructor(private readonly ctx: SqlContext) {}
 
-  async create(session: Session): Promise<void> {
-    await this.ctx.db
+  async create(session: Session): Promise<boolean> {
+    const result = await this.ctx.db
       .insertInto('sessions')
       .values({ ...session, metadata: json(session.metadata) })
-      .execute();
+      .onConflict((oc) => oc.column('id').doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 
   async get(id: string): Promise<Session | null> {

@@ -36,12 +36,14 @@ const toMessage = (row: Selectable<ChatMessagesTable>): ChatMessage => ({
 export class SqlThreadStore implements ThreadStore {
   constructor(private readonly ctx: SqlContext) {}
 
-  async create(thread: ChatThread): Promise<void> {
+  async create(thread: ChatThread): Promise<boolean> {
     // The next index is derived, not part of the record: a new thread has no messages yet.
-    await this.ctx.db
+    const result = await this.ctx.db
       .insertInto('chat_threads')
       .values({ ...thread, metadata: json(thread.metadata), next_message_index: thread.message_count })
-      .execute();
+      .onConflict((oc) => oc.columns(['workspace_id', 'id']).doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 
   async get(workspaceId: string, id: string): Promise<ChatThread | null> {

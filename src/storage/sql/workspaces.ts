@@ -54,8 +54,8 @@ export const WORKSPACE_BOOKKEEPING = ['memory_versions'] as const satisfies Read
 export class SqlWorkspaceStore implements WorkspaceStore {
   constructor(private readonly ctx: SqlContext) {}
 
-  async create(workspace: Workspace): Promise<void> {
-    await this.ctx.db.insertInto('workspaces').values(workspaceRow(workspace)).execute();
+  async create(workspace: Workspace): Promise<boolean> {
+    return this.ensure(workspace);
   }
 
   async ensure(workspace: Workspace, options: { provisional?: boolean } = {}): Promise<boolean> {
@@ -181,16 +181,17 @@ const contextRow = (c: Context) => ({ ...c, settings: json(c.settings) });
 export class SqlContextStore implements ContextStore {
   constructor(private readonly ctx: SqlContext) {}
 
-  async create(context: Context): Promise<void> {
-    await this.ctx.db.insertInto('contexts').values(contextRow(context)).execute();
-  }
-
-  async ensure(context: Context): Promise<void> {
-    await this.ctx.db
+  async create(context: Context): Promise<boolean> {
+    const result = await this.ctx.db
       .insertInto('contexts')
       .values(contextRow(context))
       .onConflict((oc) => oc.columns(['workspace_id', 'id']).doNothing())
-      .execute();
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  async ensure(context: Context): Promise<void> {
+    await this.create(context);
   }
 
   async get(workspaceId: string, id: string): Promise<Context | null> {
