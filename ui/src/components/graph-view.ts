@@ -59,6 +59,9 @@ export function mountGraph(
       labelDensity: 0.6,
       minCameraRatio: 0.02,
       maxCameraRatio: 8,
+      // A frame due while the container has no size (a click on a node leaves the page before the view is destroyed)
+      // is drawn at 1 pixel rather than thrown: sigma's default threw an uncaught error into the page.
+      allowInvalidContainer: true,
     },
     styles: {
       nodes: [
