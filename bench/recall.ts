@@ -307,7 +307,7 @@ async function copyToPostgres(sqliteDir: string, url: string): Promise<void> {
   const target = await openPostgresStorage({ url, poolSize: 1, dimensions: 512 });
   const workspace = (await source.workspaces.get(WORKSPACE))!;
   await target.workspaces.create(workspace);
-  for (const context of await source.contexts.list(WORKSPACE)) await target.contexts.ensure(context);
+  for (const context of await source.contexts.list(WORKSPACE)) await target.contexts.create(context);
   await target.meta.set('embedder', (await source.meta.get('embedder'))!);
   let copied = 0;
   for (let after = 0; ; ) {

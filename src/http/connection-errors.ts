@@ -20,10 +20,10 @@ export function answerConnectionError(error: ConnectionError, socket: Socket): v
   // A reset connection has no one to answer.
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   if (socket.writable) {
-    const refused = refusal(error);
-    const body = JSON.stringify(errorBody(refused));
+    const refused = errorBody(refusal(error));
+    const body = JSON.stringify(refused);
     socket.write(
-      `HTTP/1.1 ${refused.statusCode} ${errorBody(refused).error}\r\nContent-Type: application/json\r\n` +
+      `HTTP/1.1 ${refused.statusCode} ${refused.error}\r\nContent-Type: application/json\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   }

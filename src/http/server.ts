@@ -102,11 +102,13 @@ function receivingLimits(timeoutSeconds: number): ServerOptions {
 const isClientCall = (url: string): boolean => url.startsWith('/v1/') || /^\/mcp(\?|$)/.test(url);
 
 export async function buildHttpServer(services: CoreServices, logger: FastifyBaseLogger): Promise<App> {
+  const receiving = receivingLimits(services.config.requestTimeoutSeconds);
   const app = Fastify({
     loggerInstance: logger,
     bodyLimit: services.config.bodyLimitBytes,
-    requestTimeout: services.config.requestTimeoutSeconds * 1000,
-    http: receivingLimits(services.config.requestTimeoutSeconds),
+    // The same value fastify sets on the server afterwards (see receivingLimits).
+    requestTimeout: receiving.requestTimeout,
+    http: receiving,
     clientErrorHandler: answerConnectionError,
     return503OnClosing: true,
     forceCloseConnections: 'idle',

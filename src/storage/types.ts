@@ -368,13 +368,12 @@ export interface MemoryStore {
 export type WorkspacePresence = 'absent' | 'provisional' | 'present';
 
 export interface WorkspaceStore {
-  /** Inserts unless the id is taken (two creates of one id at once: one inserts). Whether it inserted. */
-  create(workspace: Workspace): Promise<boolean>;
   /**
-   * Inserts when absent; never changes an existing workspace. Whether it inserted. `provisional`: created on first
-   * use, removable by its creator (`deleteUnused`) until another call adopts it.
+   * Inserts unless the id is taken (two creates of one id at once: one inserts); never changes an existing
+   * workspace. Whether it inserted. `provisional`: created on first use, removable by its creator (`deleteUnused`)
+   * until another call adopts it.
    */
-  ensure(workspace: Workspace, options?: { provisional?: boolean }): Promise<boolean>;
+  create(workspace: Workspace, options?: { provisional?: boolean }): Promise<boolean>;
   /** Whether the workspace exists, and whether it is provisional. */
   presence(id: string): Promise<WorkspacePresence>;
   /** Marks a workspace used by another call than its creator's: no longer provisional. Whether it exists. */
@@ -402,7 +401,6 @@ export interface WorkspaceStore {
 export interface ContextStore {
   /** Inserts unless the id is taken (two creates of one id at once: one inserts). Whether it inserted. */
   create(context: Context): Promise<boolean>;
-  ensure(context: Context): Promise<void>;
   get(workspaceId: string, id: string): Promise<Context | null>;
   list(workspaceId: string): Promise<Context[]>;
 }

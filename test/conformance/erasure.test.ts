@@ -115,7 +115,7 @@ function article(
  * of records, which must stay.
  */
 async function seedWorkspace(storage: SqlStorage, workspaceId: string): Promise<{ alice: Memory[]; bob: Memory }> {
-  await storage.workspaces.ensure(workspace(workspaceId));
+  await storage.workspaces.create(workspace(workspaceId));
   const alice = memory(workspaceId, `Alice says ${USER_WORD} tea is best`, axisVector(DIMENSIONS, 0), {
     user_id: USER,
     subject_id: 'dave',
@@ -392,7 +392,7 @@ for (const backend of storageBackends()) {
     });
 
     it('removes everything about a subject: their memories, threads and entity card', async () => {
-      await storage.workspaces.ensure(workspace('erase-subject'));
+      await storage.workspaces.create(workspace('erase-subject'));
       const about = memory('erase-subject', `Carol loves ${SUBJECT_WORD}`, axisVector(DIMENSIONS, 3), {
         user_id: 'bob',
         subject_id: SUBJECT,

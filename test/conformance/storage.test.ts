@@ -27,7 +27,7 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
   describe('workspaces', () => {
     it('creates, ensures without overwriting, updates and lists', async () => {
       const s = await fresh();
-      await s.workspaces.ensure({ ...workspace('ws_a'), name: 'changed?' });
+      expect(await s.workspaces.create({ ...workspace('ws_a'), name: 'changed?' })).toBe(false);
       expect((await s.workspaces.get('ws_a'))?.name).toBe('ws_a');
       const updated = await s.workspaces.update('ws_a', {
         name: 'Alpha',
@@ -85,16 +85,16 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
         updated_at: NOW,
       });
       const created = async (id: string) => {
-        expect(await s.workspaces.ensure(workspace(id), { provisional: true })).toBe(true);
+        expect(await s.workspaces.create(workspace(id), { provisional: true })).toBe(true);
         expect(await s.workspaces.presence(id)).toBe('provisional');
-        await s.contexts.ensure(context(id, '_default'));
+        await s.contexts.create(context(id, '_default'));
       };
       const removeUnused = (id: string, at = NOW) =>
         s.transaction((tx) => tx.workspaces.deleteUnused(id, at, '_default'));
-      expect(await s.workspaces.ensure(workspace('ws_a'), { provisional: true })).toBe(false);
+      expect(await s.workspaces.create(workspace('ws_a'), { provisional: true })).toBe(false);
       expect(await s.workspaces.presence('ws_a')).toBe('present');
       expect(await s.workspaces.presence('ws_none')).toBe('absent');
-      await s.contexts.ensure(context('ws_a', '_default'));
+      await s.contexts.create(context('ws_a', '_default'));
       expect(await removeUnused('ws_a')).toBe(false);
 
       await created('ws_empty');
@@ -107,7 +107,7 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
       await created('ws_written');
       await s.memories.insert([memory('ws_written', 'written meanwhile', axisVector(DIMS, 0))]);
       await created('ws_context');
-      await s.contexts.ensure(context('ws_context', 'c1'));
+      await s.contexts.create(context('ws_context', 'c1'));
       await created('ws_task');
       await s.tasks.enqueue([{ kind: 'k', workspaceId: 'ws_task', payload: {}, runAt: NOW }]);
       await created('ws_adopted');

@@ -139,21 +139,12 @@ export class SessionService {
 
   private async create(workspaceId: string, input: SessionInput): Promise<SessionView> {
     const id = input.session_id ?? newSessionId();
-    if (await this.storage.sessions.get(id)) throw new AppError('conflict', `session '${id}' already exists`);
+    const taken = () => new AppError('conflict', `session '${id}' already exists`);
+    // Checked before the workspace is ensured; the insert below decides between two creates of one id at once.
+    if (await this.storage.sessions.get(id)) throw taken();
     await this.workspaces.ensure(workspaceId);
     const contextId = input.context_id ?? DEFAULT_CONTEXT;
     const now = isoNow(this.clock);
-    if (contextId !== DEFAULT_CONTEXT) {
-      await this.storage.contexts.ensure({
-        id: contextId,
-        workspace_id: workspaceId,
-        name: contextId,
-        description: null,
-        settings: {},
-        created_at: now,
-        updated_at: now,
-      });
-    }
     const ttl = input.ttl_seconds ?? DEFAULT_SESSION_TTL_SECONDS;
     const session: Session = {
       id,
@@ -168,8 +159,17 @@ export class SessionService {
       updated_at: now,
     };
     await this.storage.transaction(async (tx) => {
-      // Another create of this id may have come first since the check above.
-      if (!(await tx.sessions.create(session))) throw new AppError('conflict', `session '${id}' already exists`);
+      if (contextId !== DEFAULT_CONTEXT)
+        await tx.contexts.create({
+          id: contextId,
+          workspace_id: workspaceId,
+          name: contextId,
+          description: null,
+          settings: {},
+          created_at: now,
+          updated_at: now,
+        });
+      if (!(await tx.sessions.create(session))) throw taken();
       for (const [key, value] of Object.entries(input.working_memory ?? {})) {
         await tx.sessions.putEntry(id, {
           key,

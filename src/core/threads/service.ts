@@ -56,8 +56,6 @@ export class ThreadService {
     if (expiresAt !== null && expiresAt <= now)
       throw invalid('/expires_at', 'must be in the future (or null for a permanent thread)');
     const id = input.thread_id ?? newId('thread');
-    if (await storage.threads.get(workspace.id, id))
-      throw conflict(`thread '${id}' already exists in workspace '${workspace.id}'`);
     const contextId = input.context_id ?? DEFAULT_CONTEXT;
     const thread: ChatThread = {
       id,
@@ -77,7 +75,7 @@ export class ThreadService {
       updated_at: now,
     };
     await storage.transaction(async (tx) => {
-      await tx.contexts.ensure({
+      await tx.contexts.create({
         id: contextId,
         workspace_id: workspace.id,
         name: contextId,
@@ -86,7 +84,7 @@ export class ThreadService {
         created_at: now,
         updated_at: now,
       });
-      // Another create of this id may have come first since the check above.
+      // The insert decides (its context with it), so that of two creates of one id at once the second is told it exists.
       if (!(await tx.threads.create(thread)))
         throw conflict(`thread '${id}' already exists in workspace '${workspace.id}'`);
     });

@@ -65,11 +65,10 @@ export class WorkspaceService {
       created_at: now,
       updated_at: now,
     };
-    if (await this.storage.workspaces.get(workspace.id)) throw conflict(`workspace '${workspace.id}' already exists`);
     await this.storage.transaction(async (tx) => {
-      // Another create of this id may have come first since the check above.
+      // The insert decides, so that of two creates of one id at once the second is told it exists.
       if (!(await tx.workspaces.create(workspace))) throw conflict(`workspace '${workspace.id}' already exists`);
-      await tx.contexts.ensure(defaultContext(workspace.id, now));
+      await tx.contexts.create(defaultContext(workspace.id, now));
     });
     return workspace;
   }
@@ -122,11 +121,11 @@ export class WorkspaceService {
   private async createIfAbsent(id: string, options: { name?: string; provisional?: boolean }): Promise<string | null> {
     const now = isoNow(this.clock);
     const created = await this.storage.transaction(async (tx) => {
-      const inserted = await tx.workspaces.ensure(
+      const inserted = await tx.workspaces.create(
         { id, tenant_id: DEFAULT_TENANT, name: options.name ?? id, settings: {}, created_at: now, updated_at: now },
         { provisional: options.provisional ?? false },
       );
-      await tx.contexts.ensure(defaultContext(id, now));
+      await tx.contexts.create(defaultContext(id, now));
       return inserted;
     });
     return created ? now : null;
@@ -192,9 +191,7 @@ export class WorkspaceService {
       created_at: now,
       updated_at: now,
     };
-    if (await this.storage.contexts.get(workspaceId, context.id))
-      throw conflict(`context '${context.id}' already exists in workspace '${workspaceId}'`);
-    // Another create of this id may have come first since the check above.
+    // The insert decides, so that of two creates of one id at once the second is told it exists.
     if (!(await this.storage.contexts.create(context)))
       throw conflict(`context '${context.id}' already exists in workspace '${workspaceId}'`);
     return context;

@@ -54,11 +54,7 @@ export const WORKSPACE_BOOKKEEPING = ['memory_versions'] as const satisfies Read
 export class SqlWorkspaceStore implements WorkspaceStore {
   constructor(private readonly ctx: SqlContext) {}
 
-  async create(workspace: Workspace): Promise<boolean> {
-    return this.ensure(workspace);
-  }
-
-  async ensure(workspace: Workspace, options: { provisional?: boolean } = {}): Promise<boolean> {
+  async create(workspace: Workspace, options: { provisional?: boolean } = {}): Promise<boolean> {
     const result = await this.ctx.db
       .insertInto('workspaces')
       .values({ ...workspaceRow(workspace), provisional: bit(options.provisional ?? false) })
@@ -188,10 +184,6 @@ export class SqlContextStore implements ContextStore {
       .onConflict((oc) => oc.columns(['workspace_id', 'id']).doNothing())
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
-  }
-
-  async ensure(context: Context): Promise<void> {
-    await this.create(context);
   }
 
   async get(workspaceId: string, id: string): Promise<Context | null> {
