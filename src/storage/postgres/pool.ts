@@ -1,6 +1,7 @@
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import { AppError } from '../../errors.js';
+import { missingReference } from '../sql/missing-reference.js';
 
 /** What a client is told to wait before retrying while the database cannot be reached. */
 const RETRY_AFTER_SECONDS = 2;
@@ -43,9 +44,12 @@ const unavailable = (cause: unknown): AppError =>
     cause,
   });
 
-/** Rethrows a lost database as `storage_unavailable` (503), anything else as it came. */
+/**
+ * Rethrows a lost database as `storage_unavailable` (503), a write naming a row deleted meanwhile as `not_found`
+ * (missing-reference.ts), anything else as it came.
+ */
 function translate(error: unknown): never {
-  throw isDatabaseUnavailable(error) ? unavailable(error) : error;
+  throw isDatabaseUnavailable(error) ? unavailable(error) : (missingReference(error) ?? error);
 }
 
 export interface PoolOptions {

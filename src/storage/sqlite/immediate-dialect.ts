@@ -1,4 +1,5 @@
 import { CompiledQuery, SqliteDialect, type DatabaseConnection, type Driver } from 'kysely';
+import { missingReference } from '../sql/missing-reference.js';
 
 /**
  * Kysely's SQLite dialect, with every transaction begun as `BEGIN IMMEDIATE`: it takes the write lock at once,
@@ -6,13 +7,34 @@ import { CompiledQuery, SqliteDialect, type DatabaseConnection, type Driver } fr
  * write follows a read (a write re-reads what it changes, MemoryStore.getForChange) while the checkpoint thread holds
  * the lock for a RESTART, SQLite refuses the upgrade with SQLITE_BUSY at once, without waiting: an ingest failed so.
  * This connection is the database's only writer, so taking the lock early holds up nobody else.
+ *
+ * A statement refused for naming a row deleted meanwhile is rethrown as `not_found`, as PostgreSQL's pool does
+ * (missing-reference.ts).
  */
 export class ImmediateSqliteDialect extends SqliteDialect {
   override createDriver(): Driver {
     const driver = super.createDriver();
+    const acquire = driver.acquireConnection.bind(driver);
+    const wrappers = new WeakMap<DatabaseConnection, DatabaseConnection>();
+    driver.acquireConnection = async () => {
+      const connection = await acquire();
+      const wrapper = wrappers.get(connection) ?? translatingErrors(connection);
+      wrappers.set(connection, wrapper);
+      return wrapper;
+    };
     driver.beginTransaction = async (connection: DatabaseConnection) => {
       await connection.executeQuery(CompiledQuery.raw('begin immediate'));
     };
     return driver;
   }
+}
+
+function translatingErrors(connection: DatabaseConnection): DatabaseConnection {
+  return {
+    executeQuery: <R>(query: CompiledQuery) =>
+      connection.executeQuery<R>(query).catch((error: unknown) => {
+        throw missingReference(error) ?? error;
+      }),
+    streamQuery: <R>(query: CompiledQuery, chunkSize?: number) => connection.streamQuery<R>(query, chunkSize),
+  };
 }
