@@ -847,8 +847,14 @@ export interface ApplicationStore {
   /** Removes the application and its links. */
   delete(id: string): Promise<boolean>;
   getLink(applicationId: string, workspaceId: string): Promise<ApplicationLink | null>;
-  /** Inserts the link or replaces its enabled flag, overrides and updated_at (created_at stays). */
-  putLink(link: ApplicationLink): Promise<ApplicationLink>;
+  /** Inserts the link unless the application is linked to the workspace already; says whether it did. */
+  createLink(link: ApplicationLink): Promise<boolean>;
+  /** Sets what the patch gives of an existing link; null if there is none. */
+  updateLink(
+    applicationId: string,
+    workspaceId: string,
+    patch: Partial<Pick<ApplicationLink, 'enabled' | 'config_overrides'>> & Pick<ApplicationLink, 'updated_at'>,
+  ): Promise<ApplicationLink | null>;
   deleteLink(applicationId: string, workspaceId: string): Promise<boolean>;
   /** The workspace's links with their applications, oldest application first. */
   listLinked(workspaceId: string): Promise<Array<{ application: Application; link: ApplicationLink }>>;
@@ -883,6 +889,8 @@ export interface SkillFile extends SkillFileInfo {
 /** What every scoped registry table (skills, MCP servers) answers alike; `P` is what a change of an entry may set. */
 export interface ScopedStore<E, P> {
   get(id: string): Promise<E | null>;
+  /** The entry, held until the transaction ends: another change of it waits (one in a transaction's storage). */
+  getForChange(id: string): Promise<E | null>;
   /** Entries the viewer can see, by name then scope. */
   listVisible(viewer: RegistryViewer, filter?: ScopedFilter): Promise<E[]>;
   update(id: string, patch: P): Promise<E | null>;

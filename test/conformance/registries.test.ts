@@ -110,15 +110,14 @@ describe.each(storageBackends())('registry storage conformance: $name', (backend
       created_at: at(3),
       updated_at: at(3),
     };
-    expect(await s.applications.putLink(link)).toEqual(link);
-    const replaced = await s.applications.putLink({
-      ...link,
-      enabled: false,
-      config_overrides: {},
-      created_at: at(9),
-      updated_at: at(4),
-    });
-    expect(replaced).toEqual({ ...link, enabled: false, config_overrides: {}, updated_at: at(4) });
+    expect(await s.applications.createLink(link)).toBe(true);
+    expect(await s.applications.createLink({ ...link, enabled: false, created_at: at(9) })).toBe(false);
+    expect(await s.applications.getLink(second.id, 'ws_a')).toEqual(link);
+    const disabled = await s.applications.updateLink(second.id, 'ws_a', { enabled: false, updated_at: at(4) });
+    expect(disabled).toEqual({ ...link, enabled: false, updated_at: at(4) });
+    const replaced = await s.applications.updateLink(second.id, 'ws_a', { config_overrides: {}, updated_at: at(5) });
+    expect(replaced).toEqual({ ...link, enabled: false, config_overrides: {}, updated_at: at(5) });
+    expect(await s.applications.updateLink(second.id, 'ws_b', { enabled: true, updated_at: at(6) })).toBeNull();
     expect(await s.applications.getLink(second.id, 'ws_a')).toEqual(replaced);
     expect(await s.applications.getLink(second.id, 'ws_b')).toBeNull();
 
@@ -130,7 +129,7 @@ describe.each(storageBackends())('registry storage conformance: $name', (backend
 
     expect(await s.applications.deleteLink(second.id, 'ws_a')).toBe(true);
     expect(await s.applications.deleteLink(second.id, 'ws_a')).toBe(false);
-    await s.applications.putLink(link);
+    await s.applications.createLink(link);
     expect(await s.applications.delete(second.id)).toBe(true);
     expect(await s.applications.listLinked('ws_a')).toEqual([]);
     expect(await s.applications.delete(second.id)).toBe(false);
@@ -330,7 +329,7 @@ describe.each(storageBackends())('registry storage conformance: $name', (backend
     const s = await fresh();
     const app = application();
     await s.applications.create(app);
-    await s.applications.putLink({
+    await s.applications.createLink({
       application_id: app.id,
       workspace_id: 'ws_b',
       enabled: true,

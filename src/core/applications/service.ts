@@ -89,18 +89,25 @@ export class ApplicationService {
     await this.get(id);
     await this.workspaces.get(workspaceId);
     const now = isoNow(this.clock);
-    return this.storage.transaction(async (tx) => {
-      const current = await tx.applications.getLink(id, workspaceId);
-      const link = await tx.applications.putLink({
-        application_id: id,
-        workspace_id: workspaceId,
-        enabled: input.enabled ?? current?.enabled ?? true,
-        config_overrides: input.config_overrides ?? current?.config_overrides ?? {},
-        created_at: current?.created_at ?? now,
-        updated_at: now,
-      });
-      return { link, created: current === null };
+    const fresh: ApplicationLink = {
+      application_id: id,
+      workspace_id: workspaceId,
+      enabled: input.enabled ?? true,
+      config_overrides: input.config_overrides ?? {},
+      created_at: now,
+      updated_at: now,
+    };
+    if (await this.storage.applications.createLink(fresh)) return { link: fresh, created: true };
+    // Linked already, perhaps by a call at the same moment whose insert this one waited for: only what this call
+    // gives changes. Reading the link and writing it back whole had undone such a call's change on PostgreSQL, and
+    // both had answered 201.
+    const link = await this.storage.applications.updateLink(id, workspaceId, {
+      enabled: input.enabled,
+      config_overrides: input.config_overrides,
+      updated_at: now,
     });
+    if (!link) throw notFound(`link of application '${id}' to workspace`, workspaceId);
+    return { link, created: false };
   }
 
   async unlink(id: string, workspaceId: string): Promise<void> {

@@ -103,14 +103,12 @@ export class McpServerService extends ScopedRegistry<McpScope, McpServerEntry, M
   }
 
   async update(caller: RegistryCaller, id: string, patch: UpdateMcpServerInput): Promise<McpServerEntry> {
-    const entry = await this.writable(caller, id);
-    // env and headers are sealed together: changing either needs the other's stored values.
-    const reseal = patch.env !== undefined || patch.headers !== undefined;
-    const connection = connectionOf(patch, this.sealed.connection(entry, reseal));
-    return this.save(entry.id, {
-      ...this.sealed.changed(entry.id, connection, reseal),
-      ...details(patch),
-      updated_at: isoNow(this.deps.clock),
+    return this.change(caller, id, (entry, tx) => {
+      // env and headers are sealed together: changing either needs the other's stored values.
+      const reseal = patch.env !== undefined || patch.headers !== undefined;
+      const connection = connectionOf(patch, this.sealed.connection(entry, reseal));
+      const changed = { ...this.sealed.changed(entry.id, connection, reseal), ...details(patch) };
+      return this.save(entry.id, { ...changed, updated_at: isoNow(this.deps.clock) }, tx);
     });
   }
 
@@ -189,30 +187,31 @@ export class McpServerService extends ScopedRegistry<McpScope, McpServerEntry, M
    * stored (`pushed`), or the server's is handed back revealed (`pulled`), or they are equal (`in_sync`).
    */
   async sync(caller: RegistryCaller, id: string, request: McpSyncRequest): Promise<McpSyncReport> {
-    const entry = await this.writable(caller, id);
     const now = isoNow(this.deps.clock);
-    const stored = this.sealed.connection(entry);
-    // The client's copy is whole: what it leaves out, it does not have (only masked secrets refer to the server's).
-    const offered = connectionOf(request.config, null, '/config', stored);
-    const decision = decideSync(
-      { sha256: connectionHash(offered), modifiedAt: request.modified_at },
-      { sha256: connectionHash(stored), modifiedAt: entry.updated_at },
-      request.since,
-      entry.source_mode,
-    );
-    const pushed = decision.action === 'upload';
-    const patch: McpServerPatch = pushed
-      ? { ...this.sealed.fields(id, offered), updated_at: now, last_synced_at: now }
-      : { last_synced_at: now };
-    const saved = await this.save(entry.id, patch);
-    const action = pushed ? 'pushed' : decision.action === 'download' ? 'pulled' : 'in_sync';
-    return {
-      action,
-      conflict: decision.conflict,
-      entry: saved,
-      config: action === 'pulled' ? stored : null,
-      synced_at: now,
-    };
+    return this.change(caller, id, async (entry, tx) => {
+      const stored = this.sealed.connection(entry);
+      // The client's copy is whole: what it leaves out, it does not have (only masked secrets refer to the server's).
+      const offered = connectionOf(request.config, null, '/config', stored);
+      const decision = decideSync(
+        { sha256: connectionHash(offered), modifiedAt: request.modified_at },
+        { sha256: connectionHash(stored), modifiedAt: entry.updated_at },
+        request.since,
+        entry.source_mode,
+      );
+      const pushed = decision.action === 'upload';
+      const patch: McpServerPatch = pushed
+        ? { ...this.sealed.fields(id, offered), updated_at: now, last_synced_at: now }
+        : { last_synced_at: now };
+      const saved = await this.save(entry.id, patch, tx);
+      const action = pushed ? 'pushed' : decision.action === 'download' ? 'pulled' : 'in_sync';
+      return {
+        action,
+        conflict: decision.conflict,
+        entry: saved,
+        config: action === 'pulled' ? stored : null,
+        synced_at: now,
+      };
+    });
   }
 
   /** The API view of an entry: secrets revealed (decrypted) only when asked. */

@@ -64,7 +64,10 @@ export class ScopedRegistry<S extends string, E extends Scoped<S>, P> {
    */
   async get(caller: RegistryCaller, id: string): Promise<E> {
     await this.deps.workspaces.get(caller.workspaceId);
-    const entry = await this.store().get(id);
+    return this.reachable(caller, id, await this.store().get(id));
+  }
+
+  private reachable(caller: RegistryCaller, id: string, entry: E | null): E {
     if (!entry || (entry.workspace_id !== null && entry.workspace_id !== caller.workspaceId))
       throw notFound(this.kind.noun, id);
     return entry;
@@ -80,6 +83,26 @@ export class ScopedRegistry<S extends string, E extends Scoped<S>, P> {
     const entry = await this.get(caller, id);
     assertWritable(entry, caller);
     return entry;
+  }
+
+  /**
+   * A change of an entry the caller may change, made in one transaction with the entry read there and held until
+   * the commit: two changes of one entry at once apply one after the other. A change rebuilds part of the entry
+   * from what it read (a skill's SKILL.md from its fields, an MCP server's sealed env and headers together); read
+   * before the other change committed, the later write undid the earlier one's (PostgreSQL, every round of a
+   * probe).
+   */
+  protected async change<T>(
+    caller: RegistryCaller,
+    id: string,
+    work: (entry: E, tx: Storage) => Promise<T>,
+  ): Promise<T> {
+    await this.deps.workspaces.get(caller.workspaceId);
+    return this.deps.storage.transaction(async (tx) => {
+      const entry = this.reachable(caller, id, await this.store(tx).getForChange(id));
+      assertWritable(entry, caller);
+      return work(entry, tx);
+    });
   }
 
   /** Stores a change of an entry (in a transaction's storage when given); it is gone if deleted meanwhile. */

@@ -9,6 +9,7 @@ import {
   type SkillPatch,
   type SkillScope,
   type SourceMode,
+  type Storage,
 } from '../../storage/types.js';
 import { isoNow, type Clock } from '../clock.js';
 import { newId } from '../ids.js';
@@ -97,18 +98,22 @@ export class SkillService extends ScopedRegistry<SkillScope, Skill, SkillPatch> 
   }
 
   async update(caller: RegistryCaller, id: string, patch: UpdateSkillInput): Promise<Skill> {
-    const skill = await this.writable(caller, id);
-    const manifest = withGivenFields(patch.manifest ?? skill.manifest, patch);
-    const { name: _name, ...fields } = manifestFields(
-      manifest,
-      { description: patch.description, version: patch.version },
-      skill,
-    );
-    const writes =
-      manifest === skill.manifest
-        ? []
-        : [skillFile(SKILL_MANIFEST_PATH, Buffer.from(manifest, 'utf8'), isoNow(this.deps.clock))];
-    await this.write(skill, { writes, patch: { ...fields, source_mode: patch.source_mode, metadata: patch.metadata } });
+    await this.change(caller, id, async (skill, tx) => {
+      const manifest = withGivenFields(patch.manifest ?? skill.manifest, patch);
+      const { name: _name, ...fields } = manifestFields(
+        manifest,
+        { description: patch.description, version: patch.version },
+        skill,
+      );
+      const writes =
+        manifest === skill.manifest
+          ? []
+          : [skillFile(SKILL_MANIFEST_PATH, Buffer.from(manifest, 'utf8'), isoNow(this.deps.clock))];
+      await this.write(tx, skill, {
+        writes,
+        patch: { ...fields, source_mode: patch.source_mode, metadata: patch.metadata },
+      });
+    });
     return this.get(caller, id);
   }
 
@@ -131,21 +136,23 @@ export class SkillService extends ScopedRegistry<SkillScope, Skill, SkillPatch> 
     path: string,
     content: Buffer,
   ): Promise<{ file: SkillFileInfo; created: boolean }> {
-    const skill = await this.writable(caller, id);
-    checkFilePath(path);
-    const existing = await this.deps.storage.skills.getFile(id, path);
-    const file = skillFile(path, content, isoNow(this.deps.clock));
-    if (existing?.sha256 === file.sha256) return { file: fileInfo(existing), created: false };
-    await this.write(skill, { writes: [file] });
-    return { file: fileInfo({ ...file, created_at: existing?.created_at ?? file.created_at }), created: !existing };
+    return this.change(caller, id, async (skill, tx) => {
+      checkFilePath(path);
+      const existing = await tx.skills.getFile(id, path);
+      const file = skillFile(path, content, isoNow(this.deps.clock));
+      if (existing?.sha256 === file.sha256) return { file: fileInfo(existing), created: false };
+      await this.write(tx, skill, { writes: [file] });
+      return { file: fileInfo({ ...file, created_at: existing?.created_at ?? file.created_at }), created: !existing };
+    });
   }
 
   async deleteFile(caller: RegistryCaller, id: string, path: string): Promise<void> {
-    const skill = await this.writable(caller, id);
-    if (checkFilePath(path) === SKILL_MANIFEST_PATH)
-      throw invalid('/path', `${SKILL_MANIFEST_PATH} is the manifest: replace it, or delete the skill`);
-    if (!(await this.deps.storage.skills.getFile(id, path))) throw notFound(`file of skill '${id}'`, path);
-    await this.write(skill, { deletes: [path] });
+    await this.change(caller, id, async (skill, tx) => {
+      if (checkFilePath(path) === SKILL_MANIFEST_PATH)
+        throw invalid('/path', `${SKILL_MANIFEST_PATH} is the manifest: replace it, or delete the skill`);
+      if (!(await tx.skills.getFile(id, path))) throw notFound(`file of skill '${id}'`, path);
+      await this.write(tx, skill, { deletes: [path] });
+    });
   }
 
   /** The skill and its files, read one at a time as they are consumed. */
@@ -164,10 +171,12 @@ export class SkillService extends ScopedRegistry<SkillScope, Skill, SkillPatch> 
   }
 
   async sync(caller: RegistryCaller, id: string, request: SkillSyncRequest): Promise<SkillSyncReport> {
-    const skill = await this.writable(caller, id);
     const now = isoNow(this.deps.clock);
-    const plan = syncSkillFiles(skill, await this.deps.storage.skills.listFiles(id), request, now);
-    await this.write(skill, { writes: plan.writes, deletes: plan.deletes });
+    const { plan, skill } = await this.change(caller, id, async (skill, tx) => {
+      const plan = syncSkillFiles(skill, await tx.skills.listFiles(id), request, now);
+      await this.write(tx, skill, { writes: plan.writes, deletes: plan.deletes });
+      return { plan, skill };
+    });
     return {
       ...plan.report,
       skill: plan.writes.length + plan.deletes.length > 0 ? await this.get(caller, id) : skill,
@@ -177,9 +186,10 @@ export class SkillService extends ScopedRegistry<SkillScope, Skill, SkillPatch> 
 
   /**
    * Writes files, deletes files and changes the record in one transaction; a new SKILL.md updates the fields its
-   * front matter states (checked before anything is written).
+   * front matter states (checked before anything is written). In the transaction of the change (`change`).
    */
   private async write(
+    tx: Storage,
     skill: Skill,
     change: { writes?: readonly SkillFile[]; deletes?: readonly string[]; patch?: Omit<SkillPatch, 'updated_at'> },
   ): Promise<void> {
@@ -187,11 +197,9 @@ export class SkillService extends ScopedRegistry<SkillScope, Skill, SkillPatch> 
     if (writes.length === 0 && deletes.length === 0 && Object.keys(patch).length === 0) return;
     const manifest = writes.find((f) => f.path === SKILL_MANIFEST_PATH);
     const { name: _name, ...stated } = manifest ? manifestFields(manifestText(manifest.content), {}, skill) : {};
-    await this.deps.storage.transaction(async (tx) => {
-      await tx.skills.putFiles(skill.id, writes);
-      await tx.skills.deleteFiles(skill.id, deletes);
-      await tx.skills.update(skill.id, { ...stated, ...patch, updated_at: isoNow(this.deps.clock) });
-    });
+    await tx.skills.putFiles(skill.id, writes);
+    await tx.skills.deleteFiles(skill.id, deletes);
+    await tx.skills.update(skill.id, { ...stated, ...patch, updated_at: isoNow(this.deps.clock) });
   }
 }
 

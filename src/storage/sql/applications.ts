@@ -109,21 +109,32 @@ export class SqlApplicationStore implements ApplicationStore {
     return row ? toLink(row) : null;
   }
 
-  async putLink(link: ApplicationLink): Promise<ApplicationLink> {
-    const values = { ...link, enabled: bit(link.enabled), config_overrides: json(link.config_overrides) };
-    const row = await this.ctx.db
+  async createLink(link: ApplicationLink): Promise<boolean> {
+    const result = await this.ctx.db
       .insertInto('application_workspaces')
-      .values(values)
-      .onConflict((oc) =>
-        oc.columns(['application_id', 'workspace_id']).doUpdateSet({
-          enabled: values.enabled,
-          config_overrides: values.config_overrides,
-          updated_at: values.updated_at,
-        }),
-      )
+      .values({ ...link, enabled: bit(link.enabled), config_overrides: json(link.config_overrides) })
+      .onConflict((oc) => oc.columns(['application_id', 'workspace_id']).doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  async updateLink(
+    applicationId: string,
+    workspaceId: string,
+    patch: Partial<Pick<ApplicationLink, 'enabled' | 'config_overrides'>> & Pick<ApplicationLink, 'updated_at'>,
+  ): Promise<ApplicationLink | null> {
+    const row = await this.ctx.db
+      .updateTable('application_workspaces')
+      .set({
+        updated_at: patch.updated_at,
+        ...(patch.enabled === undefined ? {} : { enabled: bit(patch.enabled) }),
+        ...(patch.config_overrides === undefined ? {} : { config_overrides: json(patch.config_overrides) }),
+      })
+      .where('application_id', '=', applicationId)
+      .where('workspace_id', '=', workspaceId)
       .returningAll()
-      .executeTakeFirstOrThrow();
-    return toLink(row);
+      .executeTakeFirst();
+    return row ? toLink(row) : null;
   }
 
   async deleteLink(applicationId: string, workspaceId: string): Promise<boolean> {

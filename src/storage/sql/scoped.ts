@@ -49,6 +49,14 @@ export abstract class SqlScopedStore<T extends ScopedTable, E> {
     return entry ?? null;
   }
 
+  async getForChange(id: string): Promise<E | null> {
+    // NO KEY UPDATE, as memories are held (MemoryStore.getForChange): it waits for another change of the entry and
+    // lets inserts that only reference it (a skill's files) through. SQLite runs one transaction at a time.
+    if (this.ctx.engine.dialect === 'postgres')
+      await this.ctx.db.selectFrom(this.typed).select('id').where('id', '=', id).forNoKeyUpdate().execute();
+    return this.get(id);
+  }
+
   /** Entries the viewer can see, by name then scope. */
   async listVisible(viewer: RegistryViewer, filter: ScopedFilter = {}): Promise<E[]> {
     if (filter.names?.length === 0) return [];
