@@ -2,7 +2,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
@@ -13,6 +12,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { API_VERSION } from '../version.js';
+import { CallToolRequest, toolArguments } from './call-tool-request.js';
 
 /**
  * How long a relayed tool call may take: longer than the SDK's default minute, as a context_rlm call runs a model
@@ -57,9 +57,10 @@ export async function connectRelay(target: RelayTarget): Promise<{ server: Serve
       ListToolsRequestSchema,
       relayed((request) => upstream.listTools(request.params)),
     );
-    server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    server.setRequestHandler(CallToolRequest, async (request): Promise<CallToolResult> => {
+      const params = { ...request.params, arguments: toolArguments(request) };
       try {
-        return (await upstream.callTool(request.params, undefined, {
+        return (await upstream.callTool(params, undefined, {
           timeout: TOOL_CALL_TIMEOUT_MS,
         })) as CallToolResult;
       } catch (error) {

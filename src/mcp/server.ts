@@ -1,14 +1,9 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type CallToolResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../core/logger.js';
 import type { CoreServices } from '../services.js';
 import { API_VERSION } from '../version.js';
+import { CallToolRequest, toolArguments } from './call-tool-request.js';
 import { toolContext, type McpCaller } from './caller.js';
 import { INSTRUCTIONS } from './guidance.js';
 import { registerPrompts } from './prompts.js';
@@ -34,10 +29,10 @@ export function createMcpServer(services: CoreServices, caller: McpCaller, log: 
     { instructions: INSTRUCTIONS, capabilities: { tools: {} } },
   );
   server.server.setRequestHandler(ListToolsRequestSchema, () => LISTING);
-  server.server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  server.server.setRequestHandler(CallToolRequest, async (request): Promise<CallToolResult> => {
     const tool = BY_NAME.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool named '${request.params.name}'`);
-    const args = request.params.arguments ?? {};
+    const args = toolArguments(request);
     // One per call, as a request over HTTP: a call that fails leaves no workspace it created.
     const context = toolContext(services, caller);
     try {

@@ -189,6 +189,28 @@ describe('MCP over streamable HTTP (/mcp)', () => {
       expect(capabilities[kind]?.listChanged).not.toBe(true);
   });
 
+  it('refuses a tool call whose arguments are not an object as invalid params (-32602), writing nothing', async () => {
+    const before = (await client(server.url).get('/v1/memories?workspace_id=_default&limit=100')).body.total_count;
+    for (const args of ['remember this', ['remember this'], null, 7]) {
+      const answer = await fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 9,
+          method: 'tools/call',
+          params: { name: 'remember', arguments: args },
+        }),
+      });
+      expect(answer.status).toBe(200);
+      const body = await answer.json();
+      expect(body, JSON.stringify(args)).toMatchObject({ id: 9, error: { code: -32602 } });
+    }
+    expect((await client(server.url).get('/v1/memories?workspace_id=_default&limit=100')).body.total_count).toBe(
+      before,
+    );
+  });
+
   it('answers GET and DELETE with 405: the server is stateless', async () => {
     const get = await fetch(`${server.url}/mcp`, { headers: { accept: 'text/event-stream' } });
     expect(get.status).toBe(405);
