@@ -1,6 +1,8 @@
 import Database from 'better-sqlite3';
+import { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { missingReference } from '../../src/storage/sql/missing-reference.js';
+import { ImmediateSqliteDialect } from '../../src/storage/sqlite/immediate-dialect.js';
 
 describe('missingReference', () => {
   it("names the row from PostgreSQL's detail of a one-column key", () => {
@@ -34,5 +36,25 @@ describe('missingReference', () => {
     expect(missingReference(Object.assign(new Error('duplicate key'), { code: '23505' }))).toBeNull();
     expect(missingReference(new Error('boom'))).toBeNull();
     expect(missingReference(undefined)).toBeNull();
+  });
+});
+
+describe('the SQLite dialect', () => {
+  it("answers a statement naming a row that is not there as not_found, and the transaction rolls back", async () => {
+    const database = new Database(':memory:');
+    database.pragma('foreign_keys = ON');
+    database.exec(
+      'CREATE TABLE parent (id TEXT PRIMARY KEY); CREATE TABLE child (parent_id TEXT REFERENCES parent(id))',
+    );
+    const db = new Kysely<{ parent: { id: string }; child: { parent_id: string } }>({
+      dialect: new ImmediateSqliteDialect({ database }),
+    });
+    const written = db.transaction().execute(async (tx) => {
+      await tx.insertInto('parent').values({ id: 'kept' }).execute();
+      await tx.insertInto('child').values({ parent_id: 'gone' }).execute();
+    });
+    await expect(written).rejects.toMatchObject({ code: 'not_found', statusCode: 404 });
+    expect(await db.selectFrom('parent').selectAll().execute()).toEqual([]);
+    await db.destroy();
   });
 });

@@ -31,10 +31,14 @@ export class ImmediateSqliteDialect extends SqliteDialect {
 
 function translatingErrors(connection: DatabaseConnection): DatabaseConnection {
   return {
-    executeQuery: <R>(query: CompiledQuery) =>
-      connection.executeQuery<R>(query).catch((error: unknown) => {
+    // better-sqlite3 runs a statement synchronously, and Kysely's connection throws its error rather than rejecting.
+    executeQuery: async <R>(query: CompiledQuery) => {
+      try {
+        return await connection.executeQuery<R>(query);
+      } catch (error) {
         throw missingReference(error) ?? error;
-      }),
+      }
+    },
     streamQuery: <R>(query: CompiledQuery, chunkSize?: number) => connection.streamQuery<R>(query, chunkSize),
   };
 }
