@@ -83,6 +83,9 @@ export class AppError extends Error {
 export const isStorageUnavailable = (error: unknown): error is AppError =>
   error instanceof AppError && error.code === 'storage_unavailable';
 
+export const isNotFound = (error: unknown): error is AppError =>
+  error instanceof AppError && error.code === 'not_found';
+
 export const notFound = (what: string, id: string): AppError =>
   new AppError('not_found', `${what} '${id}' was not found`);
 

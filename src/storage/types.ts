@@ -732,6 +732,11 @@ export interface DocumentStore {
   ): Promise<void>;
   /** Removes the document with its bytes, pages, jobs and memory links (not the memories). */
   delete(workspaceId: string, id: string): Promise<boolean>;
+  /**
+   * Deletes the document unless a memory is linked to it, checked with the document held (in a transaction: a link
+   * being written meanwhile either came first, and it is `linked`, or fails on the deleted document).
+   */
+  deleteUnlinked(workspaceId: string, id: string): Promise<'deleted' | 'linked' | 'absent'>;
   putOriginal(workspaceId: string, documentId: string, bytes: Uint8Array): Promise<void>;
   getOriginal(workspaceId: string, documentId: string): Promise<Uint8Array | null>;
   deleteOriginal(workspaceId: string, documentId: string): Promise<void>;

@@ -187,6 +187,32 @@ describe('delete', () => {
       expect((await api.get(`/v1/memories/${id}`)).status).toBe(404);
     expect((await api.delete(`/v1/documents/${drop.document.id}`)).status).toBe(404);
   });
+
+  it('with delete_memories while a step writes: the step’s memories go too, none is left citing nothing', async () => {
+    const { document } = (
+      await uploadDocument(
+        server.url,
+        { name: 'busy.txt', bytes: paragraphs(40, 'warehouse') },
+        { extraction_options: SMALL_CHUNKS },
+      )
+    ).body;
+    // As above: the second step of 16 chunks is held in its embedding, its first step's 16 memories linked.
+    const hold = embedder.holdCall(3);
+    const draining = server.drainTasks();
+    await hold.reached;
+    expect((await api.delete(`/v1/documents/${document.id}?delete_memories=true`)).status).toBe(204);
+    // The held step then writes its 16 memories, and finds the document gone when it links them.
+    hold.release();
+    await draining;
+    const left = (await api.get('/v1/memories?limit=500&status=all')).body.memories.filter((m: any) =>
+      [m.metadata.document_id, m.source_memory_id].includes(document.id),
+    );
+    expect(left).toEqual([]);
+    const cited = (await api.get('/v1/memories?limit=500&status=all')).body.memories.filter((m: any) =>
+      String(m.content).includes('warehouse ledger'),
+    );
+    expect(cited).toEqual([]);
+  });
 });
 
 describe('restart', () => {

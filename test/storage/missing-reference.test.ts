@@ -40,7 +40,7 @@ describe('missingReference', () => {
 });
 
 describe('the SQLite dialect', () => {
-  it("answers a statement naming a row that is not there as not_found, and the transaction rolls back", async () => {
+  it('answers a statement naming a row that is not there as not_found, and the transaction rolls back', async () => {
     const database = new Database(':memory:');
     database.pragma('foreign_keys = ON');
     database.exec(

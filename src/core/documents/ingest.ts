@@ -10,6 +10,7 @@ import type {
   Storage,
   Task,
 } from '../../storage/types.js';
+import { isNotFound } from '../../errors.js';
 import { isoNow, type Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import type { MemoryDraft } from '../memories/records.js';
@@ -71,6 +72,8 @@ export class DocumentIngestor {
     try {
       if (await this.run(document, job)) await this.settle(document, job, { status: 'completed' });
     } catch (error) {
+      // Deleted while it ran (its job with it): there is nothing left to fail.
+      if (isNotFound(error) && !(await storage.documents.get(workspaceId, document.id))) return;
       const problem =
         error instanceof IngestionProblem
           ? error
@@ -180,15 +183,25 @@ export class DocumentIngestor {
       }
     });
     // Progress is recorded whatever the status: a job cancelled meanwhile still says how far it got.
-    await storage.transaction(async (tx) => {
-      await tx.documents.linkMemories(links);
-      await tx.documents.updateJob(document.workspace_id, job.id, {
-        chunks_done: job.chunks_done + chunks.length,
-        memories_linked: job.memories_linked + links.length,
-        chunks_deduplicated: job.chunks_deduplicated + chunks.length - links.length,
-        updated_at: isoNow(clock),
+    try {
+      await storage.transaction(async (tx) => {
+        await tx.documents.linkMemories(links);
+        await tx.documents.updateJob(document.workspace_id, job.id, {
+          chunks_done: job.chunks_done + chunks.length,
+          memories_linked: job.memories_linked + links.length,
+          chunks_deduplicated: job.chunks_deduplicated + chunks.length - links.length,
+          updated_at: isoNow(clock),
+        });
       });
-    });
+    } catch (error) {
+      if (!isNotFound(error) || (await storage.documents.get(document.workspace_id, document.id))) throw error;
+      // The document was deleted while this step wrote: the memories it made belong to nothing (the run ends at its
+      // next look at the job, deleted with the document).
+      const made = outcomes.flatMap((outcome) =>
+        'memory' in outcome && outcome.action === 'created' ? [outcome.memory.id] : [],
+      );
+      await memories.hardDeleteMany(document.workspace_id, made);
+    }
   }
 
   /** Memories of the document that an earlier run made and this one did not (their text changed): removed. */

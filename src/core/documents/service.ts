@@ -38,6 +38,11 @@ export interface Upload {
 }
 
 const ACTIVE: IngestionStatus[] = ['queued', 'processing'];
+/**
+ * Rounds of removing a document's memories before it is deleted with them: one normally, two when a step of its
+ * cancelled job linked memories meanwhile; more only while a new job writes (see `delete`).
+ */
+const DELETE_ROUNDS = 5;
 
 interface DocumentServiceDeps {
   storage: Storage;
@@ -255,9 +260,19 @@ export class DocumentService {
       { status: 'cancelled', finished_at: now, updated_at: now },
       ACTIVE,
     );
-    if (deleteMemories)
+    if (!deleteMemories) {
+      await storage.documents.delete(workspaceId, id);
+      return;
+    }
+    // A step of the job, begun before the cancel, may still be writing memories: its links land before the document
+    // is held for deletion (then they are removed on the next round) or fail on the deleted document (and the step
+    // removes what it wrote, DocumentIngestor.writeChunks). Reading the links once and deleting after left such a
+    // step's memories behind on PostgreSQL.
+    for (let round = 0; round < DELETE_ROUNDS; round++) {
       await memories.hardDeleteMany(workspaceId, (await storage.documents.linkedMemoryIds(workspaceId, id, {})).ids);
-    await storage.documents.delete(workspaceId, id);
+      if ((await storage.transaction((tx) => tx.documents.deleteUnlinked(workspaceId, id))) !== 'linked') return;
+    }
+    throw conflict(`document '${id}' is still being written (a reprocess?); delete it again`);
   }
 
   private async document(workspaceId: string, id: string): Promise<StoredDocument> {

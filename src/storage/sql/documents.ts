@@ -208,6 +208,27 @@ export class SqlDocumentStore implements DocumentStore {
     return Number(result.numDeletedRows) > 0;
   }
 
+  async deleteUnlinked(workspaceId: string, id: string): Promise<'deleted' | 'linked' | 'absent'> {
+    let held = this.db
+      .selectFrom('documents')
+      .select('id')
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', id);
+    // FOR UPDATE conflicts with the key-share lock a link's insert takes on the document. SQLite's transactions
+    // already run one at a time.
+    if (this.ctx.engine.dialect === 'postgres') held = held.forUpdate();
+    if (!(await held.executeTakeFirst())) return 'absent';
+    const linked = await this.db
+      .selectFrom('document_memories')
+      .select('memory_id')
+      .where('workspace_id', '=', workspaceId)
+      .where('document_id', '=', id)
+      .limit(1)
+      .executeTakeFirst();
+    if (linked) return 'linked';
+    return (await this.delete(workspaceId, id)) ? 'deleted' : 'absent';
+  }
+
   async putOriginal(workspaceId: string, documentId: string, bytes: Uint8Array): Promise<void> {
     await this.db
       .insertInto('document_originals')
