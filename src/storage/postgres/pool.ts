@@ -44,12 +44,26 @@ const unavailable = (cause: unknown): AppError =>
     cause,
   });
 
+/** deadlock_detected and serialization_failure: the server rolled this transaction back for another's sake. */
+const GAVE_WAY_STATES = new Set(['40P01', '40001']);
+
+const gaveWay = (error: unknown): AppError | null =>
+  GAVE_WAY_STATES.has(String((error as { code?: unknown } | null)?.code))
+    ? new AppError(
+        'conflict',
+        'another call changed the same records at the same moment and this one gave way; nothing was changed: send it again',
+        { cause: error },
+      )
+    : null;
+
 /**
  * Rethrows a lost database as `storage_unavailable` (503), a write naming a row deleted meanwhile as `not_found`
- * (missing-reference.ts), anything else as it came.
+ * (missing-reference.ts), a transaction the server rolled back to break a deadlock as `conflict` (409: a workspace
+ * deleted while a document's ingestion wrote into it met one, and either side can be chosen), anything else as it
+ * came.
  */
 function translate(error: unknown): never {
-  throw isDatabaseUnavailable(error) ? unavailable(error) : (missingReference(error) ?? error);
+  throw isDatabaseUnavailable(error) ? unavailable(error) : (missingReference(error) ?? gaveWay(error) ?? error);
 }
 
 export interface PoolOptions {
