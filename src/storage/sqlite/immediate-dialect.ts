@@ -31,10 +31,12 @@ export class ImmediateSqliteDialect extends SqliteDialect {
 
 function translatingErrors(connection: DatabaseConnection): DatabaseConnection {
   return {
-    // better-sqlite3 runs a statement synchronously, and Kysely's connection throws its error rather than rejecting.
-    executeQuery: async <R>(query: CompiledQuery) => {
+    // better-sqlite3 runs a statement synchronously, and Kysely's connection throws its error rather than rejecting
+    // (test/storage/missing-reference.test.ts goes through this dialect). Caught as thrown: an async wrapper around
+    // every statement cost a SQLite ingest 3-9 % (BENCHMARKS.md, 2026-12-05).
+    executeQuery: <R>(query: CompiledQuery) => {
       try {
-        return await connection.executeQuery<R>(query);
+        return connection.executeQuery<R>(query);
       } catch (error) {
         throw missingReference(error) ?? error;
       }
