@@ -62,4 +62,23 @@ describe('a write while what it writes into is deleted', () => {
       expect((await api.get(`/v1/sessions/${session}/memory`)).status).toBe(404);
     }
   });
+  it('a session touched while it is deleted, directly or by a call naming it: 200 or 404, never 500', async () => {
+    // Rarer still (5 rounds of 40 on PostgreSQL before the change): more rounds.
+    for (let round = 0; round < ROUNDS * 5; round++) {
+      const session = `touched-while-deleted-${round}`;
+      await api.post('/v1/sessions', { session_id: session, workspace_id: 'sessions-touched' });
+      const [touched, deleted, recalled] = await Promise.all([
+        api.post(`/v1/sessions/${session}/touch`, {}),
+        api.delete(`/v1/sessions/${session}`),
+        api.raw('POST', '/v1/memories/recall', JSON.stringify({ workspace_id: 'sessions-touched', query: 'plan' }), {
+          'content-type': 'application/json',
+          'x-session-id': session,
+        }),
+      ]);
+      expect(deleted.status).toBe(204);
+      expect([200, 404], JSON.stringify(touched.body)).toContain(touched.status);
+      expect([200, 404], JSON.stringify(recalled.body)).toContain(recalled.status);
+      expect((await api.get(`/v1/sessions/${session}`)).status).toBe(404);
+    }
+  });
 });

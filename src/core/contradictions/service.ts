@@ -131,7 +131,12 @@ export class ContradictionService {
       });
     }
     await this.deps.events.memoriesChanged(workspaceId);
-    return (await storage.contradictions.update(workspaceId, contradiction.id, { merged_memory_id: memory.id }))!;
+    const resolved = await storage.contradictions.update(workspaceId, contradiction.id, {
+      merged_memory_id: memory.id,
+    });
+    // Deleted with its workspace meanwhile.
+    if (!resolved) throw notFound('contradiction', contradiction.id);
+    return resolved;
   }
 }
 

@@ -84,7 +84,10 @@ export class WorkspaceService {
   /** Creates the workspace (and its default context) if absent: `_default` on first use, sessions' workspaces. */
   async ensure(id: string, name = id): Promise<Workspace> {
     await this.createIfAbsent(id, { name });
-    return (await this.storage.workspaces.get(id))!;
+    const workspace = await this.storage.workspaces.get(id);
+    // Deleted between the two: as if the delete had come after.
+    if (!workspace) throw notFound('workspace', id);
+    return workspace;
   }
 
   /**
