@@ -83,6 +83,21 @@ export class AppError extends Error {
 export const isStorageUnavailable = (error: unknown): error is AppError =>
   error instanceof AppError && error.code === 'storage_unavailable';
 
+/**
+ * The database rolled the call's transaction back for another's sake (PostgreSQL breaking a deadlock, or a
+ * serialization failure): nothing was changed, and the same call can be made again (`againIfGaveWay`).
+ */
+export class GaveWayError extends AppError {
+  constructor(cause: unknown) {
+    super(
+      'conflict',
+      'another call changed the same records at the same moment and this one gave way; nothing was changed: send it again',
+      { cause },
+    );
+    this.name = 'GaveWayError';
+  }
+}
+
 export const isNotFound = (error: unknown): error is AppError =>
   error instanceof AppError && error.code === 'not_found';
 

@@ -1,6 +1,6 @@
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import pg from 'pg';
-import { AppError } from '../../errors.js';
+import { AppError, GaveWayError } from '../../errors.js';
 import { missingReference } from '../sql/missing-reference.js';
 
 /** What a client is told to wait before retrying while the database cannot be reached. */
@@ -47,14 +47,8 @@ const unavailable = (cause: unknown): AppError =>
 /** deadlock_detected and serialization_failure: the server rolled this transaction back for another's sake. */
 const GAVE_WAY_STATES = new Set(['40P01', '40001']);
 
-const gaveWay = (error: unknown): AppError | null =>
-  GAVE_WAY_STATES.has(String((error as { code?: unknown } | null)?.code))
-    ? new AppError(
-        'conflict',
-        'another call changed the same records at the same moment and this one gave way; nothing was changed: send it again',
-        { cause: error },
-      )
-    : null;
+const gaveWay = (error: unknown): GaveWayError | null =>
+  GAVE_WAY_STATES.has(String((error as { code?: unknown } | null)?.code)) ? new GaveWayError(error) : null;
 
 /**
  * Rethrows a lost database as `storage_unavailable` (503), a write naming a row deleted meanwhile as `not_found`
