@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   ConnectionError,
   MemdClient,
@@ -203,7 +204,11 @@ describe('timeouts and cancellation', () => {
     const limited = await scripted(json(429, errorBody(429, 'rate_limited'), { 'retry-after': '10' }));
     const waiting = new AbortController();
     const retrying = new MemdClient({ baseUrl: limited.url }).workspaces.list({ signal: waiting.signal });
-    setTimeout(() => waiting.abort(), 50);
+    // Aborted once the first attempt has reached the server and, a moment later, been answered: the client then
+    // waits the 10 s asked. A fixed 50 ms after the call came before the first attempt reached the server in CI.
+    await vi.waitFor(() => expect(limited.received).toHaveLength(1));
+    await sleep(100);
+    waiting.abort();
     await expect(retrying).rejects.toMatchObject({ name: 'AbortError' });
     expect(limited.received).toHaveLength(1);
   });
