@@ -11,7 +11,9 @@ type Answer = { status: number; body: any };
  * writer in about one of sixty on PostgreSQL (answered 500, then 409): it is made again, and answers 204 or 404.
  */
 describe('calls crossing each other', () => {
-  const CALLS = 3_000;
+  // Without the workspace delete's retry, 3,000 calls failed 2 runs of 2 on PostgreSQL and 2,000 failed 1 of 3; fewer
+  // for CI's sake: the burst of six callers with background tasks slows the tests that run beside it.
+  const CALLS = 2_000;
   const AT_ONCE = 6;
   let server: TestServer;
   let api: Client;

@@ -108,11 +108,13 @@ describe('openai-compatible provider', () => {
 
   it('counts retries against the same time budget, and names the error that preceded the timeout', async () => {
     fake.script({ status: 503, message: 'warming up' }, { hang: true });
-    const llm = providerFor({ baseUrl: fake.baseUrl, timeoutMs: 300 });
+    // A budget the first attempt's 503 surely comes back within: at 300 ms it did not in a loaded CI run, and the
+    // call timed out after one attempt.
+    const llm = providerFor({ baseUrl: fake.baseUrl, timeoutMs: 1_500 });
     const error = await appErrorFrom(llm.complete(ask), 'provider_error');
     expect(fake.requests).toHaveLength(2);
     expect(error.message).toMatch(
-      /timed out after 300 ms \(2 attempts; the attempt before failed with HTTP 503 .*warming up/,
+      /timed out after 1500 ms \(2 attempts; the attempt before failed with HTTP 503 .*warming up/,
     );
   });
 
