@@ -15,11 +15,11 @@ export class ImmediateSqliteDialect extends SqliteDialect {
   override createDriver(): Driver {
     const driver = super.createDriver();
     const acquire = driver.acquireConnection.bind(driver);
-    const wrappers = new WeakMap<DatabaseConnection, DatabaseConnection>();
+    // Kysely's SQLite driver hands out its one connection (acquiring waits for it): one wrapper serves.
+    let wrapper: DatabaseConnection | undefined;
     driver.acquireConnection = async () => {
       const connection = await acquire();
-      const wrapper = wrappers.get(connection) ?? translatingErrors(connection);
-      wrappers.set(connection, wrapper);
+      wrapper ??= translatingErrors(connection);
       return wrapper;
     };
     driver.beginTransaction = async (connection: DatabaseConnection) => {
