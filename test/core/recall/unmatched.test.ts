@@ -191,6 +191,27 @@ describe('withSynonymsForUnmatched', () => {
     expect(expanded.absent.has('water')).toBe(true);
   });
 
+  it('asks a word alone before a word the table does not hold ("pick postgres")', async () => {
+    // "pick" and "postgres" both match nothing; "postgres" is no word of the table, so "pick" is no modifier of a
+    // compound: its broader word "deciding" is what a memory holds ("decided", by the Porter stem).
+    const expanded = await expandedOver('Why did we pick postgres?', [
+      'We decided to use PostgreSQL for the billing service.',
+      'The deploy script fails when the VPN is down.',
+    ]);
+    expect(expanded.synonyms).toEqual(new Map([['pick', ['deciding']]]));
+    expect([...expanded.absent]).toEqual(['postgres']);
+  });
+
+  it('searches no function word in place of a word ("live" is a kind of "be")', async () => {
+    // "be" (with its forms: was, is) would match both memories, and make the one about a timeout hold "live".
+    const expanded = await expandedOver('Where do I live?', [
+      'The billing timeout was raised after the incident.',
+      'I moved to Lisbon in March.',
+    ]);
+    expect(expanded.synonyms.size).toBe(0);
+    expect([...expanded.absent]).toEqual(['live']);
+  });
+
   it('leaves absent the words that match nothing and get nothing in their place, not names or dates', async () => {
     const query = processQuery('Did Hamid Eriksen store the couch in the zorblax in May 2024?', NOW);
     const expanded = await withSynonymsForUnmatched(query, countsOf({ store: 5, sofa: 3 }), 'ws', 2);
