@@ -34,6 +34,17 @@ describe('keyword evidence (BM25 over a memory’s own words)', () => {
     expect(irregular).toBeGreaterThan(without!);
   });
 
+  it('counts a possessive as the word, as the keyword index does ("Priya\'s flight" holds Priya)', () => {
+    const [possessive, plain, other] = scores('When is Priya flying?', [
+      "Priya's flight to Toronto leaves on 12 June.",
+      'Priya flight to Toronto leaves on 12 June.',
+      "Sam's flight to Toronto leaves on 12 June.",
+    ]);
+    expect(possessive).toBeGreaterThan(0);
+    expect(possessive).toBe(plain);
+    expect(other).toBe(0);
+  });
+
   it('adjacent query words count again as a phrase when they are adjacent in the memory', () => {
     const [together, apart] = scores('support group', ['She joined a support group.', 'The group needs support.']);
     expect(together).toBeGreaterThan(apart!);
