@@ -1,4 +1,5 @@
 import type { KeywordTerm } from '../../storage/types.js';
+import { STOPWORDS } from '../text/stopwords.js';
 import {
   broaderOf,
   inThesaurus,
@@ -141,11 +142,21 @@ export async function withSynonymsForUnmatched(
       .filter((word, i) => unmatched.has(word) && unmatched.has(query.said[i + 1]!) && inThesaurus(query.said[i + 1]!)),
   );
   const alone = [...unmatched].filter((term) => !inPhrase.has(term) && !modifiers.has(term) && inThesaurus(term));
-  // Phrases and lone words are looked up side by side: which words go alone does not depend on what phrases find,
-  // and each lookup is a chain of counts (up to seven) that every arm waits for.
-  const [byPhrase, byTerm] = await Promise.all([
+  // A word written apart that the memories write as one ("log in" → login, "set up" → setup, "time zone" →
+  // timezone): two words side by side, one of them matching nothing, joined. The same word, not a related one, so
+  // where some memory holds it, it is what that word is searched as, before anything the table gives. Not after a
+  // function word: "a part" is not "apart", nor "a round" "around".
+  const joins = query.said.slice(0, -1).flatMap((word, i) => {
+    const joined = word + query.said[i + 1]!;
+    if (STOPWORDS.has(word) || !JOINABLE.test(joined)) return [];
+    return [word, query.said[i + 1]!].filter((term) => unmatched.has(term)).map((term) => ({ term, joined }));
+  });
+  // Phrases, lone words and joined words are looked up side by side: which words go alone does not depend on what
+  // the others find, and each lookup is a chain of counts (up to seven) that every arm waits for.
+  const [byPhrase, byTerm, joinedHeld] = await Promise.all([
     Promise.all(whole.map((phrase) => kept(phrase.phrase))),
     Promise.all(alone.map(kept)),
+    most > 0 ? usable([...new Set(joins.map(({ joined }) => joined))]) : Promise.resolve<string[]>([]),
   ]);
   whole.forEach((phrase, i) => {
     if (byPhrase[i]!.length > 0) for (const term of phrase.terms) searched.set(term, byPhrase[i]!);
@@ -153,6 +164,7 @@ export async function withSynonymsForUnmatched(
   alone.forEach((term, i) => {
     if (byTerm[i]!.length > 0) searched.set(term, byTerm[i]!);
   });
+  for (const { term, joined } of joins) if (joinedHeld.includes(joined)) searched.set(term, [joined]);
   // Words that match nothing and found nothing in their place: no memory holds them.
   const absent = new Set([...unmatched].filter((term) => !searched.has(term)));
   if (searched.size === 0) return { ...query, absent };
@@ -166,6 +178,9 @@ export async function withSynonymsForUnmatched(
   }
   return { ...query, termForms, synonyms, absent };
 }
+
+/** Two words joined as one word (letters only, as a word of the table is): "log" and "in" as login. */
+const JOINABLE = /^[a-z]{4,30}$/;
 
 /**
  * A word searched in place of another may be held by at most this share of the workspace's memories: BM25 weighs such

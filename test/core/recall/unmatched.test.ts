@@ -212,6 +212,25 @@ describe('withSynonymsForUnmatched', () => {
     expect([...expanded.absent]).toEqual(['live']);
   });
 
+  it('searches two words side by side as the one word the memories write ("log in" as login, "time zone")', async () => {
+    const loggedIn = await expandedOver("Why can't some users log in?", [
+      'Bug 482: login fails for emails with a plus sign.',
+      'Users prefer the dark theme.',
+    ]);
+    expect(loggedIn.synonyms).toEqual(new Map([['log', ['login']]]));
+    const zoned = await expandedOver('Which time zone is the user in?', [
+      'The user works from Berlin, timezone CET.',
+      'The deploy runs at a fixed time.',
+    ]);
+    expect(zoned.synonyms).toEqual(new Map([['zone', ['timezone']]]));
+    // Not after a function word: "a part" is not "apart".
+    const apart = await expandedOver('Who replaced a part of the fence?', [
+      'Ana lives apart from her brother.',
+      'Bo replaced the gate of the fence.',
+    ]);
+    expect(apart.synonyms.get('part') ?? []).not.toContain('apart');
+  });
+
   it('looks up no form of a function word ("done" is no word of the table, nor its base "do")', async () => {
     // "do" was an entry of the table (a party: bash, brawl; make): "done", matching nothing, was searched as make.
     const expanded = await expandedOver('How is billing done?', [
