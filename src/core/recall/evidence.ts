@@ -1,11 +1,14 @@
 import { keepRecentResults } from '../text/recent.js';
 
+/** A possessive's ending ("Priya's"): every index reads the word without it. */
+export const POSSESSIVE = /['’]s$/u;
+
 /**
  * A light English stemmer for comparing query words with memory words ("camping" ~ "camp", "researched" ~
  * "research"). It only strips common inflections; the keyword index itself uses the full Porter stemmer.
  */
 function stemWord(word: string): string {
-  let w = word.replace(/['’]s$/u, '');
+  let w = word.replace(POSSESSIVE, '');
   if (w.length > 4 && w.endsWith('ies')) return `${w.slice(0, -3)}y`;
   for (const suffix of ['ing', 'ed', 'es', 's', 'ly']) {
     if (w.length - suffix.length >= 3 && w.endsWith(suffix) && !(suffix === 's' && w.endsWith('ss'))) {

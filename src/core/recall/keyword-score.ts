@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { stemmer } from 'stemmer';
 import type { KeywordTerm } from '../../storage/types.js';
-import { cachedTextStems, tokens } from './evidence.js';
+import { cachedTextStems, POSSESSIVE, tokens } from './evidence.js';
 import type { ProcessedQuery } from './query.js';
 
 /**
@@ -20,12 +20,12 @@ const B = 0.75;
  * Words are compared by their Porter stems, as the SQLite keyword index compares them (FTS5's porter tokenizer;
  * Postgres's English stemmer is Porter's later version): a memory a search found by a word's stem ("researcher" for
  * "research") has that word here too. The lighter stemmer of evidence.ts, which only strips inflections, scored such
- * matches as absent. A possessive's "'s" goes first: both indexes read "Priya's" as the word "priya" (FTS5 splits
- * words at the apostrophe, PostgreSQL's parser drops the "s"), and Porter's stemmer left "priya'", so a memory saying
- * "Priya's flight" scored nothing for "Priya" while the keyword search had found it by that word.
+ * matches as absent. A possessive's "'s" goes first: both indexes read "Priya's" as the word "priya" (FTS5 and
+ * PostgreSQL's parser split at the apostrophe; PostgreSQL drops the "s" as a stopword), and Porter's stemmer left
+ * "priya'", so a memory saying "Priya's flight" scored nothing for "Priya" while the keyword search had found it by
+ * that word.
  */
 const WORD_STEMS = new LRUCache<string, string>({ max: 50_000 });
-const POSSESSIVE = /['’]s$/u;
 
 function porter(word: string): string {
   let stemmed = WORD_STEMS.get(word);

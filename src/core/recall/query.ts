@@ -1,7 +1,7 @@
 import { STOPWORDS } from '../text/stopwords.js';
 import { words } from '../text/index.js';
 import { otherVerbForms } from '../text/irregular-verbs.js';
-import { stem } from './evidence.js';
+import { POSSESSIVE, stem } from './evidence.js';
 import { findTimeWindows, type TimeWindow } from './temporal.js';
 
 /** What recall reads out of a query before searching. */
@@ -115,7 +115,6 @@ const CALENDAR = new Set(
 );
 /** Between two words of one name: a space, or an abbreviation's dot and a space ("Dr. Seuss"). */
 const NAME_GAP = /^\.?\s$/;
-const POSSESSIVE = /['’]s$/u;
 /**
  * Longer runs of capitalised words are not a name (a title-cased paragraph), and longer "words" are not words
  * ("a.b.c…" is one word to ICU): as a search they are phrases of thousands of tokens, each matched at every
