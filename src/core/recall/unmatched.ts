@@ -27,15 +27,16 @@ import { type ProcessedQuery, synonymForms } from './query.js';
  * holds beside the query's other words (`fitting`). A phrase the thesaurus holds as one whose words all match nothing
  * ("try out", "gave back") is looked up as a whole first, for each of its words, and where nothing is found for it its
  * words are not looked up alone; of words side by side that all match nothing and are no phrase ("water boiler"), only
- * the last is, where the table holds it. All as alternative forms: the keyword searches, BM25 and coverage then count
- * them as the word (as they count "drew" for "draw"), and the entity arm searches them beside a name where it searches
- * the word (query.ts `synonyms`). Words of the names and dates the query names are left as they are. Words that match anything are never
- * expanded: a thesaurus's other senses would only add noise to words the workspace already answers
- * (src/core/recall/README.md, "Words that match nothing"). "Matches" as the keyword arms count (storage's
- * `keywordMatchCounts`): on PostgreSQL the workspace's memories, on SQLite its shared full-text index, whose statistics
- * BM25 already reads database-wide; so there a word that only another workspace uses is not expanded (NOTES.md,
- * "Synonyms for words that match nothing"). A word that matches nothing and gets nothing in its place (none of those
- * match either, `most` is 0, or it is not in the thesaurus) is returned among `absent`.
+ * the last is, where the table holds it. Before any of that, a word matching nothing beside another is searched as the
+ * one word the two join into where a memory holds it ("log in" → login). All as alternative forms: the keyword
+ * searches, BM25 and coverage then count them as the word (as they count "drew" for "draw"), and the entity arm
+ * searches them beside a name where it searches the word (query.ts `synonyms`). Words of the names and dates the query
+ * names are left as they are. Words that match anything are never expanded: a thesaurus's other senses would only add
+ * noise to words the workspace already answers (src/core/recall/README.md, "Words that match nothing"). "Matches" as
+ * the keyword arms count (storage's `keywordMatchCounts`): on PostgreSQL the workspace's memories, on SQLite its shared
+ * full-text index, whose statistics BM25 already reads database-wide; so there a word that only another workspace uses
+ * is not expanded (NOTES.md, "Synonyms for words that match nothing"). A word that matches nothing and gets nothing in
+ * its place (none of those match either, `most` is 0, or it is not in the thesaurus) is returned among `absent`.
  */
 export async function withSynonymsForUnmatched(
   query: ProcessedQuery,
