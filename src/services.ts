@@ -222,7 +222,7 @@ export async function createServices(
     clock,
     events,
     writeScope: (workspaceId) => workspaces.writeScope(workspaceId),
-    touchSession: (sessionId): Promise<unknown> => sessions.touch(sessionId),
+    keepSessionAlive: (sessionId): Promise<void> => sessions.keepAlive(sessionId),
     settleAccess: (workspaceId, memoryId) => recall.settleAccess(workspaceId, memoryId),
     telemetry: observability,
   });
@@ -278,7 +278,7 @@ export async function createServices(
     recall,
     reflect,
     requireWorkspace: (id) => workspaces.get(id),
-    touchSession: (id) => sessions.touch(id),
+    keepSessionAlive: (id) => sessions.keepAlive(id),
   });
 
   let ready = false;

@@ -80,6 +80,34 @@ describe('sessions and working memory', () => {
     expect(await failureOf(memd.sessions.get(session.id))).toBeInstanceOf(GoneError);
   });
 
+  it('keeps its expiry when a call through it is refused or does nothing', async () => {
+    const session = (await memd.sessions.start({ workspace_id: 'sess-ws', ttl_seconds: 60 })).session;
+    const through = memd.withSession(session.id);
+    clock.advance(45_000);
+    const refused = through.memories.create({ content: 'Linked to nothing.', associations: ['mem_nowhere'] });
+    expect(await failureOf(refused)).toBeInstanceOf(ValidationError);
+    const batch = await through.memories.batch({
+      operations: [{ op: 'update', memory_id: 'mem_nowhere', importance: 1 }],
+    });
+    expect(batch).toMatchObject({ successful: 0, failed: 1 });
+    expect((await memd.sessions.get(session.id)).session.expires_at).toBe(session.expires_at);
+    clock.advance(16_000);
+    expect(await failureOf(memd.sessions.get(session.id))).toBeInstanceOf(GoneError);
+  });
+
+  it('slides its expiry when a batch or a recall through it succeeds', async () => {
+    const session = (await memd.sessions.start({ workspace_id: 'sess-ws', ttl_seconds: 60 })).session;
+    const through = memd.withSession(session.id);
+    clock.advance(45_000);
+    await through.memories.batch({ operations: [{ op: 'create', content: 'A batch keeps the session alive.' }] });
+    clock.advance(45_000);
+    await through.memories.recall({ query: 'what keeps the session alive?' });
+    clock.advance(45_000);
+    expect((await memd.sessions.get(session.id)).session.expires_at).toBe(
+      new Date(clock.now().getTime() + 15_000).toISOString(),
+    );
+  });
+
   it('deletes a session but keeps the memories written in it', async () => {
     const session = (await memd.sessions.start({ workspace_id: 'sess-ws' })).session;
     const memory = (await memd.withSession(session.id).memories.create({ content: 'Written during the session.' }))

@@ -87,7 +87,8 @@ interface MemoryServiceDeps {
   /** The write scope (tenant, duplicate policy) of a workspace that must exist. */
   writeScope(workspaceId: string): Promise<MemoryWriteScope>;
   /** Moves a session's sliding expiry: writing through a session is activity in it. */
-  touchSession(sessionId: string): Promise<unknown>;
+  /** Slides the expiry of the session a call worked through (SessionService.keepAlive). */
+  keepSessionAlive(sessionId: string): Promise<void>;
   /** Resolves once the recall accesses of a memory counted so far are written. */
   settleAccess(workspaceId: string, memoryId: string): Promise<void>;
   /** Traces the pipeline's steps; nothing by default. */
@@ -108,22 +109,24 @@ export class MemoryService {
 
   /** Remember, as a caller asks it: a write through a session belongs to the session, which it keeps alive. */
   async remember(access: Access, draft: MemoryDraft): Promise<WriteResult> {
-    const scope = await this.throughSession(access);
-    return this.create(scope, withSessionDefaults(draft, access.session));
+    const scope = await this.deps.writeScope(access.workspaceId);
+    const result = await this.create(scope, withSessionDefaults(draft, access.session));
+    if (access.session) await this.deps.keepSessionAlive(access.session.id);
+    return result;
   }
 
-  /** Many creates, updates and deletes in the caller's workspace; creates inherit the session's context and user. */
+  /**
+   * Many creates, updates and deletes in the caller's workspace; creates inherit the session's context and user. A
+   * batch of which nothing succeeded leaves the session as it was.
+   */
   async batch(access: Access, operations: readonly BatchOperation[]): Promise<BatchOutcome> {
-    const scope = await this.throughSession(access);
+    const scope = await this.deps.writeScope(access.workspaceId);
     const withDefaults = operations.map((o) =>
       'draft' in o ? { ...o, draft: withSessionDefaults(o.draft, access.session) } : o,
     );
-    return runBatch(this, scope, withDefaults);
-  }
-
-  private async throughSession(access: Access): Promise<MemoryWriteScope> {
-    if (access.session) await this.deps.touchSession(access.session.id);
-    return this.deps.writeScope(access.workspaceId);
+    const outcome = await runBatch(this, scope, withDefaults);
+    if (access.session && outcome.successful > 0) await this.deps.keepSessionAlive(access.session.id);
+    return outcome;
   }
 
   async create(scope: MemoryWriteScope, draft: MemoryDraft): Promise<WriteResult> {

@@ -8,7 +8,8 @@ interface CallerSearchDeps {
   reflect: ReflectService;
   /** Fails with 404 when the workspace does not exist (`_default` always does). */
   requireWorkspace(workspaceId: string): Promise<unknown>;
-  touchSession(sessionId: string): Promise<unknown>;
+  /** Slides the expiry of the session a call worked through (SessionService.keepAlive). */
+  keepSessionAlive(sessionId: string): Promise<void>;
 }
 
 type Scoped<R> = Omit<R, 'workspaceId' | 'scopeContextId'>;
@@ -24,16 +25,24 @@ export class CallerSearch {
   constructor(private readonly deps: CallerSearchDeps) {}
 
   async recall(access: Access, request: CallerRecallRequest): Promise<RecallResult> {
-    return this.deps.recall.recall({ ...request, ...(await this.enter(access)) });
+    const result = await this.deps.recall.recall({ ...request, ...(await this.enter(access)) });
+    await this.leave(access);
+    return result;
   }
 
   async reflect(access: Access, request: CallerReflectRequest): Promise<ReflectResult> {
-    return this.deps.reflect.reflect({ ...request, ...(await this.enter(access)) });
+    const result = await this.deps.reflect.reflect({ ...request, ...(await this.enter(access)) });
+    await this.leave(access);
+    return result;
   }
 
   private async enter(access: Access): Promise<{ workspaceId: string; scopeContextId: string | undefined }> {
     await this.deps.requireWorkspace(access.workspaceId);
-    if (access.session) await this.deps.touchSession(access.session.id);
     return { workspaceId: access.workspaceId, scopeContextId: access.session?.context_id };
+  }
+
+  /** Only a question answered keeps the session alive: a refused one changes nothing. */
+  private async leave(access: Access): Promise<void> {
+    if (access.session) await this.deps.keepSessionAlive(access.session.id);
   }
 }

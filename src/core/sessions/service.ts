@@ -228,6 +228,17 @@ export class SessionService {
     return updated;
   }
 
+  /**
+   * Slides the expiry of the session a call worked through, once the call has done its work: a call refused (a link
+   * to an unknown memory, a read-only workspace) changes nothing, the session's time to live included. A session
+   * that ended while the call ran stays ended; the call's work stands.
+   */
+  async keepAlive(id: string): Promise<void> {
+    await this.touch(id).catch((error: unknown) => {
+      if (!(error instanceof AppError && (error.code === 'not_found' || error.code === 'gone'))) throw error;
+    });
+  }
+
   private async putEntry(
     id: string,
     key: string,
