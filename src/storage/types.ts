@@ -535,7 +535,10 @@ export interface TaskStore {
   claim(options: { now: string; leaseUntil: string; limit: number }): Promise<Task[]>;
   /** Pushes the lease of running tasks forward (their worker is alive and busy). */
   extendLeases(ids: readonly number[], leaseUntil: string): Promise<void>;
-  /** Leased tasks back to pending, to be claimed again at once (a worker stopping gracefully). */
+  /**
+   * Leased tasks that never started back to pending, to be claimed again at once, without the attempt their claim
+   * counted (a worker stopping gracefully).
+   */
   release(ids: readonly number[]): Promise<void>;
   /** Every running task back to pending: its worker cannot be alive (the embedded engine has one process). */
   releaseAllLeases(): Promise<number>;

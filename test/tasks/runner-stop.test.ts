@@ -48,3 +48,36 @@ it('a stop that comes while the runner claims work returns at once, and hands th
   expect(ran).toEqual([]);
   expect(await storage.tasks.counts(isoNow(systemClock))).toMatchObject({ pending: 1, running: 0 });
 });
+
+it('a task handed back unstarted keeps its attempts: a stop does not bring it closer to being given up', async () => {
+  dir = mkdtempSync(join(tmpdir(), 'memd-runner-stop-'));
+  storage = await openSqliteStorage({ path: join(dir, 'tasks.sqlite'), dimensions: 8 });
+  const options = {
+    concurrency: 1,
+    batchSize: 1,
+    foregroundWaitMs: 0,
+    pollIntervalMs: POLL_INTERVAL_MS,
+    leaseMs: 60_000,
+    maxAttempts: 2,
+  };
+  const events = new CoreEvents(storage.workspaces);
+  await storage.tasks.enqueue([
+    { kind: 'test.single', workspaceId: null, payload: { n: 1 }, runAt: isoNow(systemClock) },
+  ]);
+  for (let stop = 0; stop < 3; stop++) {
+    const stopping = new TaskRunner(storage, systemClock, events, options, silentLogger);
+    const started: number[] = [];
+    stopping.register('test.single', async (task) => void started.push(task.id));
+    stopping.start();
+    await stopping.stop();
+    expect(started).toEqual([]);
+  }
+
+  const failing = new TaskRunner(storage, systemClock, events, options, silentLogger);
+  failing.register('test.single', async () => {
+    throw new Error('a first failure');
+  });
+  await failing.drain();
+  // One failure of two allowed: the task waits for its retry, not given up.
+  expect(await storage.tasks.counts(isoNow(systemClock))).toMatchObject({ failed: 0, scheduled: 1 });
+});

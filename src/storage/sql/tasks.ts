@@ -129,9 +129,11 @@ export class SqlTaskStore implements TaskStore {
 
   async release(ids: readonly number[]): Promise<void> {
     if (ids.length === 0) return;
+    // Handed back unstarted: the claim counted an attempt the task never had. Kept, it gave a task up for good on
+    // fewer failures than maxAttempts (and lengthened its backoff) for every stop that came while it waited.
     await this.ctx.db
       .updateTable('tasks')
-      .set({ status: 'pending', lease_until: null })
+      .set((eb) => ({ status: 'pending', lease_until: null, attempts: eb('attempts', '-', 1) }))
       .where('id', 'in', [...ids])
       .where('status', '=', 'running')
       .execute();
