@@ -85,14 +85,16 @@ export const isStorageUnavailable = (error: unknown): error is AppError =>
 
 /**
  * The database rolled the call's transaction back for another's sake (PostgreSQL breaking a deadlock, or a
- * serialization failure): nothing was changed, and the same call can be made again (`againIfGaveWay`).
+ * serialization failure): nothing was changed, and the same call can be made again (`againIfGaveWay`). A 409 like
+ * any conflict, but with `Retry-After: 0`: that is how a client tells it from a conflict that sending again cannot
+ * mend (a session id already taken), and packages/client retries it.
  */
 export class GaveWayError extends AppError {
   constructor(cause: unknown) {
     super(
       'conflict',
       'another call changed the same records at the same moment and this one gave way; nothing was changed: send it again',
-      { cause },
+      { cause, retryAfter: 0 },
     );
     this.name = 'GaveWayError';
   }

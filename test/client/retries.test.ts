@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
+  ConflictError,
   ConnectionError,
   MemdClient,
   RateLimitedError,
@@ -125,6 +126,24 @@ describe('retries', () => {
     expect(error).toBeInstanceOf(RateLimitedError);
     expect(error).toMatchObject({ status: 429, code: 'rate_limited', retryAfter: 0 });
     expect(received).toHaveLength(4);
+  });
+
+  it('a 409 with Retry-After (the database rolled the call back: nothing changed) is sent again; a plain 409 is not', async () => {
+    const created = json(201, { memory: { id: 'mem_1' }, action: 'created' });
+    const gaveWay = await scripted(
+      json(409, errorBody(409, 'conflict', { retry_after: 0 }), { 'retry-after': '0' }),
+      created,
+    );
+    const memd = new MemdClient({ baseUrl: gaveWay.url, retry: fast });
+    expect((await memd.memories.create({ content: 'hello' })).action).toBe('created');
+    expect(gaveWay.received.map((r) => r.body)).toEqual(['{"content":"hello"}', '{"content":"hello"}']);
+
+    const taken = await scripted(json(409, errorBody(409, 'conflict')), created);
+    const error = await new MemdClient({ baseUrl: taken.url, retry: fast }).sessions
+      .start({ session_id: 'sess_taken' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConflictError);
+    expect(taken.received).toHaveLength(1);
   });
 
   it('429 asking for a longer wait than the client accepts: surfaced at once', async () => {

@@ -1,4 +1,4 @@
-import { ConnectionError, type MemdError, RateLimitedError, ServiceUnavailableError } from './errors.js';
+import { ConflictError, ConnectionError, type MemdError, RateLimitedError, ServiceUnavailableError } from './errors.js';
 
 export interface RetryOptions {
   /** Retries after the first attempt (default 3; 0 turns retrying off). */
@@ -36,8 +36,10 @@ export interface FailedAttempt {
 
 /**
  * How long to wait before the next attempt, or undefined to surface the error. 429 and 503 are answered before the
- * request does anything, so they are retried for every method; a connection failure may come after the server acted,
- * so only idempotent requests are sent again. A timeout is the caller's budget spent, and is never retried.
+ * request does anything, so they are retried for every method; so is a 409 with a Retry-After, which the server sends
+ * when the database rolled the call back for another's sake and nothing changed (a deadlock broken). A connection
+ * failure may come after the server acted, so only idempotent requests are sent again. A timeout is the caller's
+ * budget spent, and is never retried.
  */
 export function retryDelay(
   policy: RetryPolicy,
@@ -49,7 +51,8 @@ export function retryDelay(
   const backoff = random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** failed.attempt);
   if (
     error instanceof RateLimitedError ||
-    (error instanceof ServiceUnavailableError && !LASTING_UNAVAILABILITY.has(error.code))
+    (error instanceof ServiceUnavailableError && !LASTING_UNAVAILABILITY.has(error.code)) ||
+    (error instanceof ConflictError && error.retryAfter !== undefined)
   ) {
     if (error.retryAfter === undefined) return backoff;
     const asked = error.retryAfter * 1000;
