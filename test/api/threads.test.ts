@@ -340,6 +340,23 @@ describe('thread decomposition', () => {
     expect((await memd.memories.list({ ...a, subject_id: 'ana', limit: 100 })).total_count).toBe(3);
   });
 
+  it('two decompositions at once: one processes the messages, the other finds nothing new', async () => {
+    // A workspace of its own: the conversation's memories are not already there from the test above.
+    const twice = { workspace_id: 'chat-twice' };
+    const t = await thread(twice.workspace_id, { subject_id: 'cy' });
+    await append(twice.workspace_id, t.thread_id, conversation);
+    const run = () => memd.threads.decompose(t.thread_id, twice);
+    const ranges = (await Promise.all([run(), run()])).map((r) => [
+      r.messages_processed,
+      r.memories_created,
+      r.from_index,
+      r.to_index,
+    ]);
+    expect(ranges).toContainEqual([5, 2, 0, 4]);
+    expect(ranges).toContainEqual([0, 0, null, null]);
+    expect((await memd.memories.list({ ...twice, subject_id: 'cy', limit: 100 })).total_count).toBe(2);
+  });
+
   it('decomposes in the background once ten messages wait', async () => {
     const t = await thread('chat-a', { subject_id: 'bo' });
     await append(

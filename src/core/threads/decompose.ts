@@ -1,6 +1,7 @@
 import type { LlmProvider } from '../../providers/llm/types.js';
 import type { ChatMessage, ChatThread, Task } from '../../storage/types.js';
 import { isoNow } from '../clock.js';
+import { OneAtATime } from '../one-at-a-time.js';
 import { filingOf } from '../extraction/categories.js';
 import { extractWithLlm } from '../extraction/llm.js';
 import { assessStatement } from '../extraction/salience.js';
@@ -56,9 +57,20 @@ type Extraction = Pick<MemoryDraft, 'content' | 'type' | 'subtype' | 'importance
  * (after a crash before the index advanced) finds its memories by content hash and creates nothing twice.
  */
 export class ThreadDecomposer {
+  /** Runs of one thread, one at a time: two at once read the same messages and both reported them processed. */
+  private readonly runs = new OneAtATime();
+
   constructor(private readonly deps: DerivationDeps) {}
 
-  async decompose(thread: ChatThread): Promise<DecomposeResult> {
+  decompose(thread: ChatThread): Promise<DecomposeResult> {
+    return this.runs.run(`${thread.workspace_id}\u0000${thread.id}`, async () => {
+      // Read again once the run before has finished: it may have advanced the index since `thread` was read.
+      const current = await this.deps.storage.threads.get(thread.workspace_id, thread.id);
+      return this.decomposeNew(current ?? thread);
+    });
+  }
+
+  private async decomposeNew(thread: ChatThread): Promise<DecomposeResult> {
     const { storage, memories, workspaces, clock } = this.deps;
     const page = await storage.threads.listMessages(thread.workspace_id, thread.id, {
       afterIndex: thread.last_decomposed_index,
@@ -87,19 +99,17 @@ export class ThreadDecomposer {
           )
         : [];
     const toIndex = pending[pending.length - 1]!.message_index;
-    await storage.threads.markDecomposed(
+    const advanced = await storage.threads.markDecomposed(
       thread.workspace_id,
       thread.id,
       thread.last_decomposed_index,
       toIndex,
       isoNow(clock),
     );
-    return {
-      ...result,
-      memories_created: outcomes.filter((o) => !('error' in o) && o.action === 'created').length,
-      from_index: pending[0]!.message_index,
-      to_index: toIndex,
-    };
+    const created = outcomes.filter((o) => !('error' in o) && o.action === 'created').length;
+    // A run on another node advanced the index first: it processed these messages, and reports them.
+    if (!advanced) return { ...result, messages_processed: 0, memories_created: created };
+    return { ...result, memories_created: created, from_index: pending[0]!.message_index, to_index: toIndex };
   }
 
   /** The background task queued by appends. */
