@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
@@ -581,6 +581,8 @@ describe('MCP servers: the secret key', () => {
       expect(resolved.body.message).toMatch(/MEMD_SECRET_KEY/);
     } finally {
       await second.stop();
+      // Taken over from the first server, whose stop would have removed it: this test's to remove.
+      rmSync(dataDir, { recursive: true, force: true });
     }
     expect(() => loadConfig({ MEMD_SECRET_KEY: 'too-short' })).toThrow(/MEMD_SECRET_KEY must be 32 bytes/);
   });
