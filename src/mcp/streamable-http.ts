@@ -41,7 +41,16 @@ export async function mountStreamableHttp(app: App, services: CoreServices): Pro
   });
 }
 
+/** JSON-RPC 2.0's answer to an empty batch: one Invalid Request error. */
+const EMPTY_BATCH = {
+  jsonrpc: '2.0',
+  error: { code: -32600, message: 'an empty batch ([]) holds no request' },
+  id: null,
+};
+
 async function serve(services: CoreServices, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  // The SDK reads `[]` as a batch of notifications only and answers 202, as if something had been accepted.
+  if (Array.isArray(request.body) && request.body.length === 0) return void reply.status(400).send(EMPTY_BATCH);
   mcp ??= loadMcp();
   const { StreamableHTTPServerTransport, createMcpServer } = await mcp;
   const server = createMcpServer(

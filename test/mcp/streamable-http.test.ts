@@ -211,6 +211,16 @@ describe('MCP over streamable HTTP (/mcp)', () => {
     );
   });
 
+  it('answers an empty batch as JSON-RPC says: one Invalid Request error (-32600)', async () => {
+    const answer = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '[]',
+    });
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 }, id: null });
+  });
+
   it('answers GET and DELETE with 405: the server is stateless', async () => {
     const get = await fetch(`${server.url}/mcp`, { headers: { accept: 'text/event-stream' } });
     expect(get.status).toBe(405);
