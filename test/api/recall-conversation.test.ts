@@ -147,10 +147,21 @@ describe('conversation adjacency without the client’s help (issue 20)', () => 
   it('a session: turns written one by one through X-Session-ID', async () => {
     const ws = await workspace();
     const sitting = memd.withSession((await memd.sessions.start({ workspace_id: ws })).session.id);
-    await write(ws, FILLER[0]!, {}, sitting);
-    await write(ws, QUESTION, {}, sitting);
-    const reply = await write(ws, REPLY, {}, sitting);
+    const [filler, question, answer] = turns([FILLER[0]!, QUESTION, REPLY]);
+    await write(ws, filler!, {}, sitting);
+    await write(ws, question!, {}, sitting);
+    const reply = await write(ws, answer!, {}, sitting);
     expect(await replyFound(ws, reply)).toEqual({ found: true, context: true });
+  });
+
+  it('statements written through a session (an agent noting facts as it works) are not a conversation', async () => {
+    const ws = await workspace();
+    const working = memd.withSession((await memd.sessions.start({ workspace_id: ws })).session.id);
+    await write(ws, FILLER[0]!, {}, working);
+    await write(ws, QUESTION, {}, working);
+    const reply = await write(ws, REPLY, {}, working);
+    await write(ws, FILLER[1]!, {}, working);
+    expect(await replyFound(ws, reply)).toEqual({ found: false, context: false });
   });
 });
 

@@ -6,7 +6,8 @@ import type { JsonObject, WrittenMemory } from '../../storage/types.js';
  * A client need not open sessions for it; what it does anyway is enough (NOTES.md, "Conversation adjacency"):
  *   - metadata naming the conversation (`CONVERSATION_KEYS`): the turns of one named conversation in one context,
  *     however far apart in time, ordered by their turn number (`TURN_KEYS`) when both have one, else by write order;
- *   - a session: the memories written in it, in write order, within `withinMs` of each other's event time;
+ *   - a session: the turns written in it (`isTurn`, below), in write order, within `withinMs` of each other's event
+ *     time;
  *   - neither: turns (`isTurn`: a speaker label opens each, or metadata names its speaker) written one after the
  *     other in one context for one user (`user_id`, or none), in write order, within `withinMs` of each other's
  *     event time, whether a batch (written in its order) or one call each, as a chat client writes messages as they
@@ -77,8 +78,11 @@ function threadOf(m: WrittenMemory): Thread {
       turn: typeof turn === 'number' ? turn : turn !== null && /^-?\d+$/.test(turn) ? Number(turn) : null,
     };
   }
+  // Statements are not a conversation in a session either: an agent's session is where it works (MCP's session_start
+  // gives its notes their context), and its notes lent each other their scores, as a batch of statements did.
+  if (!isTurn(m)) return { kind: 'alone' };
   if (m.session_id !== null) return { kind: 'session', context: m.context_id, session: m.session_id };
-  return isTurn(m) ? { kind: 'turns', context: m.context_id, user: m.user_id } : { kind: 'alone' };
+  return { kind: 'turns', context: m.context_id, user: m.user_id };
 }
 
 /** Whether `b` belongs to `a`'s conversation (order and distance aside); times are event times in ms. */

@@ -96,6 +96,13 @@ describe('conversation adjacency', () => {
     expect(around(loose, [a, loose, otherSession, b, late])).toEqual([]);
   });
 
+  it('a session: statements written in it are not turns, and neighbour nothing', () => {
+    const note = (id: string) => written(id, { session_id: 's1', content: `The deploy takes ${id} minutes.` });
+    const [a, b, c] = [note('a'), note('b'), written('c', { session_id: 's1' })];
+    expect(around(b, [a, b, c])).toEqual([]);
+    expect(around(c, [a, b, c])).toEqual([]);
+  });
+
   it('metadata naming a conversation: its turns only, however far apart in time, ordered by turn number when given', () => {
     const t2 = written('t2', { metadata: { conversation_id: 'c1', turn: 2 }, created_at: '2024-05-01T09:00:00.000Z' });
     const t1 = written('t1', {
