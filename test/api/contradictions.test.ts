@@ -143,10 +143,11 @@ describe('contradiction resolution and scan', () => {
       contradiction_type: 'exclusive_value',
       explanation: 'ana employer: google vs microsoft',
     });
-    // The pair's `contradicts` link is a backlink of the earlier memory: recall answers afresh, and counts it.
+    // The scan wrote the pair's `contradicts` link: recall answers afresh. The link disowns the earlier memory, so it
+    // is no backlink of it (recall.test.ts).
     const after = await ask();
     expect(after.cached).toBe(false);
-    expect(after.memories.find((m: { id: string }) => m.id === a!.id).match_signals).toContain('backlink');
+    expect(after.memories.find((m: { id: string }) => m.id === a!.id).match_signals).not.toContain('backlink');
     const again = await api.post('/v1/workspaces/scan-ws/contradictions/scan');
     expect(again.body).toEqual({ workspace_id: 'scan-ws', contradictions_found: 0, contradictions: [] });
     expect(await open(api, 'scan-ws')).toHaveLength(1);

@@ -272,6 +272,19 @@ describe('POST /v1/memories/recall', () => {
     expect(first!.boosted_score / second!.boosted_score).toBeCloseTo(1.1, 1);
   });
 
+  it('a link that disowns its target (contradicts, supersedes, replaces, preferred over) is no backlink', async () => {
+    for (const relationship of ['contradicts', 'supersedes', 'replaces', 'preferred_over']) {
+      const ws = await workspace();
+      const outdated = await remember(ws, 'The blue ledger is kept in room 4.');
+      const current = await remember(ws, 'The blue ledger is kept in room 5.');
+      await link(ws, current.id, outdated.id, 0.9, relationship);
+      const result = await recall(ws, 'Where is the blue ledger kept?', { include_associations: false });
+      const outdatedResult = result.memories.find((m) => m.id === outdated.id);
+      expect(outdatedResult?.match_signals, relationship).not.toContain('backlink');
+      expect(ids(result)[0], relationship).toBe(current.id);
+    }
+  });
+
   it('requires the words together, in any order, when every word and phrase is too common to score', async () => {
     const ws = await workspace({ deduplication: false });
     const common = MAX_SCORED_MATCHES + 10;

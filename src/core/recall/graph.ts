@@ -17,6 +17,15 @@ const DECOMPOSITION = 'part_of';
  */
 export const SIMILARITY_LINKS: readonly string[] = ['similar_to', 'variant_of'];
 export const NOT_KNOWLEDGE_LINKS: readonly string[] = [DECOMPOSITION, ...SIMILARITY_LINKS];
+/**
+ * Links by which their source disowns their target: it is wrong (contradicts), outdated (supersedes, replaces) or
+ * second best (preferred_over). A memory pointed at so is no more central for it, so the backlink boost leaves them
+ * out with the others: contradiction detection's link had put the stale "The user lives in Lisbon …" above the "The
+ * user now lives in Porto." that contradicts it. The graph arm and expansion still follow them.
+ */
+const DISOWNING_LINKS: readonly string[] = ['contradicts', 'supersedes', 'replaces', 'preferred_over'];
+/** What the backlink boost does not count. */
+export const NOT_BACKLINKS: readonly string[] = [...NOT_KNOWLEDGE_LINKS, ...DISOWNING_LINKS];
 /** Per-hop decay of the expansion formula (docs/specification.md §1: parent_score x strength x 0.8^depth). */
 export const EXPANSION_DECAY = 0.8;
 

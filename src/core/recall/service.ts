@@ -49,7 +49,7 @@ import { holdsEveryWord, keywordScoresOf, type KeywordEvidence } from './keyword
 import { topicalText } from './topical.js';
 import { heldSynonyms, withSynonymsForUnmatched } from './unmatched.js';
 import { CONTEXT_DISTANCE_DECAY, rankingScorer, type RankingFeatures, type RankingWeights } from './ranking.js';
-import { expand, graphArm, NOT_KNOWLEDGE_LINKS } from './graph.js';
+import { expand, graphArm, NOT_BACKLINKS } from './graph.js';
 import { classifyIntent } from './intent.js';
 import { MatchCountCache } from './match-counts.js';
 import { resolveOptions, type ResolvedOptions } from './options.js';
@@ -436,7 +436,7 @@ export class RecallService {
   private countBacklinks(workspaceId: string, ids: readonly string[]): Promise<Map<string, number>> {
     const counts =
       this.tuning.backlinks && ids.length > 0
-        ? this.deps.storage.associations.incomingCounts(workspaceId, ids, { excludeRelationships: NOT_KNOWLEDGE_LINKS })
+        ? this.deps.storage.associations.incomingCounts(workspaceId, ids, { excludeRelationships: NOT_BACKLINKS })
         : Promise.resolve(new Map<string, number>());
     counts.catch(() => undefined);
     return counts;
