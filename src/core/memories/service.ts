@@ -86,7 +86,6 @@ interface MemoryServiceDeps {
   events: CoreEvents;
   /** The write scope (tenant, duplicate policy) of a workspace that must exist. */
   writeScope(workspaceId: string): Promise<MemoryWriteScope>;
-  /** Moves a session's sliding expiry: writing through a session is activity in it. */
   /** Slides the expiry of the session a call worked through (SessionService.keepAlive). */
   keepSessionAlive(sessionId: string): Promise<void>;
   /** Resolves once the recall accesses of a memory counted so far are written. */
