@@ -70,10 +70,16 @@ describe('sessions and working memory', () => {
     expect(await listed(true)).toContain(session.id);
   });
 
-  it('slides its expiry when a memory is written through it', async () => {
+  /** A session of 60 s, 45 s into it, and a client working through it. */
+  const fortyFiveSecondsIn = async () => {
     const session = (await memd.sessions.start({ workspace_id: 'sess-ws', ttl_seconds: 60 })).session;
     clock.advance(45_000);
-    await memd.withSession(session.id).memories.create({ content: 'Activity keeps the session alive.' });
+    return { session, through: memd.withSession(session.id) };
+  };
+
+  it('slides its expiry when a memory is written through it', async () => {
+    const { session, through } = await fortyFiveSecondsIn();
+    await through.memories.create({ content: 'Activity keeps the session alive.' });
     clock.advance(45_000);
     expect((await memd.sessions.get(session.id)).session.id).toBe(session.id);
     clock.advance(16_000);
@@ -81,9 +87,7 @@ describe('sessions and working memory', () => {
   });
 
   it('keeps its expiry when a call through it is refused or does nothing', async () => {
-    const session = (await memd.sessions.start({ workspace_id: 'sess-ws', ttl_seconds: 60 })).session;
-    const through = memd.withSession(session.id);
-    clock.advance(45_000);
+    const { session, through } = await fortyFiveSecondsIn();
     const refused = through.memories.create({ content: 'Linked to nothing.', associations: ['mem_nowhere'] });
     expect(await failureOf(refused)).toBeInstanceOf(ValidationError);
     const batch = await through.memories.batch({
@@ -96,9 +100,7 @@ describe('sessions and working memory', () => {
   });
 
   it('slides its expiry when a batch or a recall through it succeeds', async () => {
-    const session = (await memd.sessions.start({ workspace_id: 'sess-ws', ttl_seconds: 60 })).session;
-    const through = memd.withSession(session.id);
-    clock.advance(45_000);
+    const { session, through } = await fortyFiveSecondsIn();
     await through.memories.batch({ operations: [{ op: 'create', content: 'A batch keeps the session alive.' }] });
     clock.advance(45_000);
     await through.memories.recall({ query: 'what keeps the session alive?' });
