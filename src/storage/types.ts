@@ -619,6 +619,12 @@ export interface ThreadStore {
   deleteExpired(at: string, limit: number): Promise<number>;
 }
 
+/** An unresolved contradiction's two memories: `later` (memory_b) says otherwise than `earlier` (memory_a). */
+export interface ContradictedPair {
+  earlier: string;
+  later: string;
+}
+
 export interface ContradictionStore {
   /** Records the pair unless it is already recorded, in either order; true when inserted. */
   insert(contradiction: Contradiction): Promise<boolean>;
@@ -628,6 +634,8 @@ export interface ContradictionStore {
   /** Unresolved ones, newest first. */
   listUnresolved(workspaceId: string, limit: number): Promise<Contradiction[]>;
   countUnresolved(workspaceId: string): Promise<number>;
+  /** The unresolved pairs whose earlier memory is one of `earlierIds`, each with the later memory that contradicts it. */
+  laterContradicting(workspaceId: string, earlierIds: readonly string[]): Promise<ContradictedPair[]>;
   /** Sets resolution and resolved_at if it is still unresolved; null otherwise (already resolved, or unknown). */
   claimResolution(
     workspaceId: string,

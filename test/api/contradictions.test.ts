@@ -193,6 +193,28 @@ describe('contradiction resolution and scan', () => {
     expect((await api.post('/v1/workspaces/resolve-both/contradictions/scan')).body.contradictions_found).toBe(0);
   });
 
+  it('recall puts the later statement before the one it contradicts until the pair is resolved', async () => {
+    const { a, b, ctr } = await contradiction(
+      'later-first',
+      'Ana works at Google in the office by the station',
+      'Ana joined Microsoft last spring',
+    );
+    const ask = async () =>
+      (await api.post('/v1/memories/recall', { workspace_id: 'later-first', query: 'Where does Ana work?' })).body
+        .memories as Json[];
+    const open = await ask();
+    expect(open.map((m) => m.id)).toEqual([b.id, a.id]);
+    expect(open.map((m) => m.match_signals.includes('contradicted'))).toEqual([false, true]);
+    // The answer stays in order of its ranking score.
+    expect(open[0]!.boosted_score).toBeGreaterThanOrEqual(open[1]!.boosted_score);
+    // Resolved with both kept, the pair places nothing: the earlier statement, holding more of the question's
+    // words, comes first again.
+    expect((await resolve('later-first', ctr.id, { resolution: 'keep_both' })).status).toBe(200);
+    const resolved = await ask();
+    expect(resolved.map((m) => m.id)).toEqual([a.id, b.id]);
+    expect(resolved.flatMap((m) => m.match_signals)).not.toContain('contradicted');
+  });
+
   it('merge needs merged_content, then replaces both with one memory', async () => {
     const { a, b, ctr } = await contradiction('resolve-merge', 'I live in Paris', 'I moved to Berlin');
     for (const body of [{ resolution: 'merge' }, { resolution: 'merge', merged_content: '   ' }]) {

@@ -92,6 +92,9 @@ export class ContradictionService {
       case 'merge':
         return this.merge(contradiction, mergedContent!);
       default:
+        // No memory changes, but recall places an unresolved pair's later memory first (recall/contradicted.ts):
+        // its cached answers no longer hold.
+        await this.deps.events.memoriesChanged(workspaceId);
         return contradiction;
     }
   }

@@ -26,6 +26,7 @@ import {
   type ArmInput,
 } from './arms.js';
 import { backlinkFactor, eventTime, recencyFactor, scopeFactor } from './boosts.js';
+import { laterFirst } from './contradicted.js';
 import { RecallCache } from './cache.js';
 import {
   conversationNeighbours,
@@ -81,6 +82,8 @@ export interface RecallTuning {
   /** …times these factors, by distance (1, 2, … turns away). */
   neighbourDecay: number[];
   backlinks: boolean;
+  /** A memory a later one contradicts (unresolved) gives it its place where both are ranked (contradicted.ts). */
+  laterFirst: boolean;
   /** Arms left out (the ablation of bench/locomo.ts measures what each adds); none by default. */
   disabledArms: readonly ArmName[];
   /** The vector arm's share of the fused sum from the candidates' rank in similarity among all of them (score()). */
@@ -113,6 +116,7 @@ export const DEFAULT_TUNING: RecallTuning = {
   neighbourSeeds: 8,
   neighbourDecay: [0.8, 0.8],
   backlinks: true,
+  laterFirst: true,
   disabledArms: [],
   vectorRankAmongCandidates: true,
   topicalScan: 500,
@@ -217,7 +221,8 @@ const WARM_UP_QUERY = 'What did Anna Lee say on 3 May 2021 about the trip last w
 
 /**
  * The recall pipeline (docs/specification.md §1): cache -> intent -> arms in parallel -> RRF fusion -> graph arm -> boosts
- * -> relevance floor -> association expansion -> rerank -> detail level -> annotation -> access counting.
+ * -> relevance floor -> association expansion -> rerank -> later first (contradicted.ts) -> detail level -> annotation
+ * -> access counting.
  */
 export class RecallService {
   private readonly cache: RecallCache<CachedRecall>;
@@ -305,7 +310,8 @@ export class RecallService {
       withNeighbours.slice(0, options.limit).map((s) => s.id),
     );
     const withExpansion = await this.expandAssociations(workspaceId, withNeighbours, options);
-    const { ordered, reranked } = await this.rerank(query.text, withExpansion, options);
+    const { ordered: rerankedOrder, reranked } = await this.rerank(query.text, withExpansion, options);
+    const ordered = await this.laterFirst(workspaceId, rerankedOrder, options.limit);
     const memories = await this.telemetry.recallPhase('present', () =>
       this.present(workspaceId, ordered.slice(0, options.limit), likelyRows, options, now),
     );
@@ -736,6 +742,16 @@ export class RecallService {
       });
     }
     return [...byId.values()].sort(byScore);
+  }
+
+  /** A memory a later one contradicts (unresolved) gives it its place, where both are ranked (contradicted.ts). */
+  private async laterFirst(workspaceId: string, ordered: Scored[], limit: number): Promise<Scored[]> {
+    if (!this.tuning.laterFirst || ordered.length === 0) return ordered;
+    const pairs = await this.deps.storage.contradictions.laterContradicting(
+      workspaceId,
+      ordered.slice(0, limit).map((s) => s.id),
+    );
+    return pairs.length === 0 ? ordered : laterFirst(ordered, pairs);
   }
 
   /** The rerank step: the configured reranker reorders the leading candidates when retrieval is unsure of itself. */

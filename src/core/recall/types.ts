@@ -7,17 +7,23 @@ export type DetailLevel = 'abstract' | 'overview' | 'full';
 /** `llm` and `hybrid` are deprecated: accepted, and answered by the current (rag) engine. */
 export type RecallMode = 'rag' | 'llm' | 'hybrid';
 
-/** What found or boosted a result. Sorted alphabetically in responses. */
-export type MatchSignal =
-  | 'vector'
-  | 'keyword'
-  | 'entity'
-  | 'fact'
-  | 'temporal'
-  | 'graph'
-  | 'backlink'
-  | 'context'
-  | 'rerank';
+/**
+ * What found, boosted or placed a result. Sorted alphabetically in responses. `contradicted`: a later memory
+ * contradicts it and the contradiction is unresolved (contradicted.ts).
+ */
+export const MATCH_SIGNALS = [
+  'vector',
+  'keyword',
+  'entity',
+  'fact',
+  'temporal',
+  'graph',
+  'backlink',
+  'context',
+  'rerank',
+  'contradicted',
+] as const;
+export type MatchSignal = (typeof MATCH_SIGNALS)[number];
 
 export type Staleness = 'none' | 'mild' | 'moderate' | 'severe';
 

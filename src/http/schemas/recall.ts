@@ -1,4 +1,5 @@
 import type { CallerRecallRequest, CallerReflectRequest } from '../../core/recall/caller.js';
+import { MATCH_SIGNALS } from '../../core/recall/types.js';
 import { DEFAULT_REFLECT_DEPTH } from '../../core/reflect/service.js';
 import { Type, type Static } from 'typebox';
 import { Memory, MemoryTypeField } from './memory.js';
@@ -92,17 +93,7 @@ export const RecallBody = Type.Object(
 );
 export type RecallBody = Static<typeof RecallBody>;
 
-const MatchSignal = StringEnum([
-  'vector',
-  'keyword',
-  'entity',
-  'fact',
-  'temporal',
-  'graph',
-  'backlink',
-  'context',
-  'rerank',
-] as const);
+const MatchSignal = StringEnum(MATCH_SIGNALS);
 const ArmRanks = Type.Record(Type.String(), Type.Integer({ minimum: 1 }), {
   description: 'arm (vector, fact, keyword, entity, temporal, graph) to the place, from 1, it gave the memory',
 });
@@ -169,7 +160,10 @@ export const RecalledMemory = Type.Object({
   trust_score: Type.Number(),
   freshness: Type.Number(),
   staleness: StringEnum(['none', 'mild', 'moderate', 'severe'] as const),
-  match_signals: Type.Array(MatchSignal, { description: 'what found or boosted the memory, sorted' }),
+  match_signals: Type.Array(MatchSignal, {
+    description:
+      'what found or boosted the memory, sorted; contradicted: a later memory contradicts it (unresolved), and comes before it when both are in the answer',
+  }),
   explanation: Type.Optional(ResultExplanation),
 });
 

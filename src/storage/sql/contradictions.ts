@@ -1,7 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { ContradictionsTable } from '../database.js';
 import { toIso, toIsoOrNull } from '../rows.js';
-import type { Contradiction, ContradictionResolution, ContradictionStore } from '../types.js';
+import type { ContradictedPair, Contradiction, ContradictionResolution, ContradictionStore } from '../types.js';
 import type { SqlContext } from './context.js';
 
 const toContradiction = (row: Selectable<ContradictionsTable>): Contradiction => ({
@@ -93,6 +93,19 @@ export class SqlContradictionStore implements ContradictionStore {
       .where('resolved_at', 'is', null)
       .executeTakeFirstOrThrow();
     return Number(row.n);
+  }
+
+  async laterContradicting(workspaceId: string, earlierIds: readonly string[]): Promise<ContradictedPair[]> {
+    if (earlierIds.length === 0) return [];
+    // The pair's unique index leads with memory_a_id: a lookup per id.
+    const rows = await this.ctx.db
+      .selectFrom('contradictions')
+      .select(['memory_a_id', 'memory_b_id'])
+      .where('workspace_id', '=', workspaceId)
+      .where('memory_a_id', 'in', earlierIds)
+      .where('resolved_at', 'is', null)
+      .execute();
+    return rows.map((row) => ({ earlier: row.memory_a_id, later: row.memory_b_id }));
   }
 
   async claimResolution(

@@ -4813,8 +4813,8 @@ export interface paths {
                                 freshness: number;
                                 /** @enum {string} */
                                 staleness: "none" | "mild" | "moderate" | "severe";
-                                /** @description what found or boosted the memory, sorted */
-                                match_signals: ("vector" | "keyword" | "entity" | "fact" | "temporal" | "graph" | "backlink" | "context" | "rerank")[];
+                                /** @description what found or boosted the memory, sorted; contradicted: a later memory contradicts it (unresolved), and comes before it when both are in the answer */
+                                match_signals: ("vector" | "keyword" | "entity" | "fact" | "temporal" | "graph" | "backlink" | "context" | "rerank" | "contradicted")[];
                                 explanation?: components["schemas"]["RecallResultExplanation"];
                             }[];
                             total_count: number;
