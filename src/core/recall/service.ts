@@ -1,7 +1,14 @@
 import type { Logger } from '../logger.js';
 import type { EmbeddingProvider } from '../../providers/embedding/types.js';
 import type { LlmProvider } from '../../providers/llm/types.js';
-import { FACT_SCOPE, type Memory, type MemoryCandidate, type MemoryFilter, type Storage } from '../../storage/types.js';
+import {
+  FACT_SCOPE,
+  type ContradictedPair,
+  type Memory,
+  type MemoryCandidate,
+  type MemoryFilter,
+  type Storage,
+} from '../../storage/types.js';
 import type { Clock } from '../clock.js';
 import { noTelemetry, type Telemetry } from '../telemetry.js';
 import { AccessRecorder } from './access.js';
@@ -303,15 +310,19 @@ export class RecallService {
       this.score(workspaceId, query, vectors, retrieved, options, now),
     );
     const withNeighbours = await this.spreadToNeighbours(workspaceId, ranked, turns, options);
-    // The full rows of the likely answer are read while expansion looks for more: expansion seldom changes the first
-    // places, and on PostgreSQL reading them after it was one more round trip on every recall.
-    const likelyRows = this.readRows(
-      workspaceId,
-      withNeighbours.slice(0, options.limit).map((s) => s.id),
-    );
+    // The full rows of the likely answer, and the contradictions that place its memories, are read while expansion
+    // looks for more: expansion seldom changes the first places, and on PostgreSQL reading them after it was one
+    // more round trip on every recall.
+    const likelyIds = withNeighbours.slice(0, options.limit).map((s) => s.id);
+    const likelyRows = this.readRows(workspaceId, likelyIds);
+    const likelyPairs = this.contradictedAmong(workspaceId, likelyIds);
+    likelyPairs.catch(() => undefined); // awaited in laterFirst()
     const withExpansion = await this.expandAssociations(workspaceId, withNeighbours, options);
     const { ordered: rerankedOrder, reranked } = await this.rerank(query.text, withExpansion, options);
-    const ordered = await this.laterFirst(workspaceId, rerankedOrder, options.limit);
+    const ordered = await this.laterFirst(workspaceId, rerankedOrder, options.limit, {
+      ids: likelyIds,
+      pairs: likelyPairs,
+    });
     const memories = await this.telemetry.recallPhase('present', () =>
       this.present(workspaceId, ordered.slice(0, options.limit), likelyRows, options, now),
     );
@@ -745,13 +756,24 @@ export class RecallService {
   }
 
   /** A memory a later one contradicts (unresolved) gives it its place, where both are ranked (contradicted.ts). */
-  private async laterFirst(workspaceId: string, ordered: Scored[], limit: number): Promise<Scored[]> {
-    if (!this.tuning.laterFirst || ordered.length === 0) return ordered;
-    const pairs = await this.deps.storage.contradictions.laterContradicting(
-      workspaceId,
-      ordered.slice(0, limit).map((s) => s.id),
-    );
-    return pairs.length === 0 ? ordered : laterFirst(ordered, pairs);
+  private async laterFirst(
+    workspaceId: string,
+    ordered: Scored[],
+    limit: number,
+    likely: { ids: readonly string[]; pairs: Promise<ContradictedPair[]> },
+  ): Promise<Scored[]> {
+    const read = new Set(likely.ids);
+    const unread = ordered.slice(0, limit).flatMap((s) => (read.has(s.id) ? [] : [s.id]));
+    const [pairs, more] = await Promise.all([likely.pairs, this.contradictedAmong(workspaceId, unread)]);
+    const all = [...pairs, ...more];
+    return all.length === 0 ? ordered : laterFirst(ordered, all);
+  }
+
+  /** The unresolved contradictions whose earlier memory is one of `ids` (none when the rule is off). */
+  private contradictedAmong(workspaceId: string, ids: readonly string[]): Promise<ContradictedPair[]> {
+    return this.tuning.laterFirst && ids.length > 0
+      ? this.deps.storage.contradictions.laterContradicting(workspaceId, ids)
+      : Promise.resolve([]);
   }
 
   /** The rerank step: the configured reranker reorders the leading candidates when retrieval is unsure of itself. */

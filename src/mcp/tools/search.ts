@@ -9,7 +9,8 @@ export const recall = defineTool({
   description:
     'Find memories relevant to a question or topic, by meaning and by words, expanded over their associations. Use it before answering anything that ' +
     'earlier work, the user or the project may have settled. Filters: types, subtypes, tags (all must match), context_id, created_after/before; ' +
-    'tolerance or min_relevance set how close a match must be; detail_level abstract/overview returns shorter text. Results come best first with relevance_score.',
+    'tolerance or min_relevance set how close a match must be; detail_level abstract/overview returns shorter text. Results come best first with relevance_score; one whose match_signals hold ' +
+    '"contradicted" has a later memory saying otherwise (an unresolved contradiction), placed before it when both are found.',
   input: Type.Object(
     { ...RecallBody.properties, session_id: ThroughSession, workspace_id: WorkspaceArg },
     { additionalProperties: false },
