@@ -634,7 +634,10 @@ export interface ContradictionStore {
   /** Unresolved ones, newest first. */
   listUnresolved(workspaceId: string, limit: number): Promise<Contradiction[]>;
   countUnresolved(workspaceId: string): Promise<number>;
-  /** The unresolved pairs whose earlier memory is one of `earlierIds`, each with the later memory that contradicts it. */
+  /**
+   * The unresolved pairs whose earlier memory is one of `earlierIds`, each with the later memory that contradicts it,
+   * while that one is active.
+   */
   laterContradicting(workspaceId: string, earlierIds: readonly string[]): Promise<ContradictedPair[]>;
   /** Sets resolution and resolved_at if it is still unresolved; null otherwise (already resolved, or unknown). */
   claimResolution(

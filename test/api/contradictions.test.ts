@@ -213,6 +213,14 @@ describe('contradiction resolution and scan', () => {
     const resolved = await ask();
     expect(resolved.map((m) => m.id)).toEqual([a.id, b.id]);
     expect(resolved.flatMap((m) => m.match_signals)).not.toContain('contradicted');
+
+    // A later statement deleted without resolving the pair says nothing any more.
+    const gone = await contradiction('later-gone', 'I live in Paris', 'I moved to Berlin');
+    const askHome = async () =>
+      (await api.post('/v1/memories/recall', { workspace_id: 'later-gone', query: 'Paris' })).body.memories as Json[];
+    expect((await askHome()).find((m) => m.id === gone.a.id)!.match_signals).toContain('contradicted');
+    expect((await api.delete(`/v1/memories/${gone.b.id}?workspace_id=later-gone`)).status).toBeLessThan(300);
+    expect((await askHome()).find((m) => m.id === gone.a.id)!.match_signals).not.toContain('contradicted');
   });
 
   it('merge needs merged_content, then replaces both with one memory', async () => {

@@ -97,13 +97,16 @@ export class SqlContradictionStore implements ContradictionStore {
 
   async laterContradicting(workspaceId: string, earlierIds: readonly string[]): Promise<ContradictedPair[]> {
     if (earlierIds.length === 0) return [];
-    // The pair's unique index leads with memory_a_id: a lookup per id.
+    // The pair's unique index leads with memory_a_id: a lookup per id. A later memory deleted (or archived) without
+    // resolving the pair no longer says otherwise.
     const rows = await this.ctx.db
-      .selectFrom('contradictions')
-      .select(['memory_a_id', 'memory_b_id'])
-      .where('workspace_id', '=', workspaceId)
-      .where('memory_a_id', 'in', earlierIds)
-      .where('resolved_at', 'is', null)
+      .selectFrom('contradictions as c')
+      .innerJoin('memories as later', 'later.id', 'c.memory_b_id')
+      .select(['c.memory_a_id', 'c.memory_b_id'])
+      .where('c.workspace_id', '=', workspaceId)
+      .where('c.memory_a_id', 'in', earlierIds)
+      .where('c.resolved_at', 'is', null)
+      .where('later.status', '=', 'active')
       .execute();
     return rows.map((row) => ({ earlier: row.memory_a_id, later: row.memory_b_id }));
   }
