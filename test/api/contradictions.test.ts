@@ -81,6 +81,30 @@ describe('contradiction detection on write (semantic embedder)', () => {
     expect(found!.explanation).toBe('the deadline: may 3 vs june 10');
   });
 
+  it('flags a correction the later statement states, and recall answers with the correction first', async () => {
+    const [tabs, spaces] = await remember(
+      server,
+      clock,
+      'ctr-correction',
+      'The user prefers tabs over spaces for indentation.',
+      'The user switched to spaces for indentation after the style guide changed.',
+    );
+    expect(await open(api, 'ctr-correction')).toMatchObject([
+      {
+        memory_a_id: tabs!.id,
+        memory_b_id: spaces!.id,
+        contradiction_type: 'stated_change',
+        detection_method: 'rules',
+        explanation: 'the later statement says it changed ("switched")',
+      },
+    ]);
+    const recalled = (
+      await api.post('/v1/memories/recall', { workspace_id: 'ctr-correction', query: 'tabs or spaces?' })
+    ).body.memories as Json[];
+    expect(recalled.map((m) => m.id)).toEqual([spaces!.id, tabs!.id]);
+    expect(recalled[1]!.match_signals).toContain('contradicted');
+  });
+
   it('raises no false alarm on paraphrases and related statements', async () => {
     await remember(
       server,
@@ -91,6 +115,10 @@ describe('contradiction detection on write (semantic embedder)', () => {
       'The weather in Paris is nice',
       'I lived in Lyon as a child',
       'My favourite food is pasta',
+      // "now" of a moment, and a change word said first.
+      'Right now I live in Paris with my sister',
+      'I moved to Paris for the food and the museums',
+      'I live in Paris for the food and the museums',
     );
     expect(await open(api, 'ctr-calm')).toEqual([]);
   });

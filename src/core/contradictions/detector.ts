@@ -19,7 +19,7 @@ const LLM_CALLS_PER_MEMORY = 3;
 /** Memories per attribute group compared pairwise by a scan. */
 const SLOT_GROUP_LIMIT = 50;
 /** The most specific kind names the contradiction when several signals agree. */
-const TYPE_PRIORITY: ConflictKind[] = ['date_change', 'number_change', 'exclusive_value', 'negation'];
+const TYPE_PRIORITY: ConflictKind[] = ['date_change', 'number_change', 'exclusive_value', 'negation', 'stated_change'];
 
 export interface Verdict {
   type: string;

@@ -4,7 +4,7 @@ import { keepRecentResults, RECENT_TEXTS } from '../text/recent.js';
 import { contentWords } from '../text/stopwords.js';
 import { extractSlots, slotConflicts } from './slots.js';
 
-export type ConflictKind = 'negation' | 'number_change' | 'date_change' | 'exclusive_value';
+export type ConflictKind = 'negation' | 'number_change' | 'date_change' | 'exclusive_value' | 'stated_change';
 
 export interface ConflictSignal {
   kind: ConflictKind;
@@ -37,17 +37,26 @@ const stem = (word: string): string => word.replace(/(?<=\w{3})(?:ing|ed)$/, '')
  */
 const REST_MIN_OVERLAP = 0.5;
 
+/** The statements' content-word stems both hold, and all they hold, leaving out the tokens `ignored` says. */
+function sharedStems(
+  tokensA: readonly string[],
+  tokensB: readonly string[],
+  ignored: (token: string) => boolean,
+): { shared: number; union: number; onlyA: number; onlyB: number } {
+  const rest = (tokens: readonly string[]) => new Set(contentWords(tokens.filter((t) => !ignored(t))).map(stem));
+  const restA = rest(tokensA);
+  const restB = rest(tokensB);
+  const shared = [...restA].filter((w) => restB.has(w)).length;
+  return { shared, union: restA.size + restB.size - shared, onlyA: restA.size - shared, onlyB: restB.size - shared };
+}
+
 /** Shared share (Jaccard) of the statements' content-word stems, leaving out the tokens `ignored` says. */
 function restOverlap(
   tokensA: readonly string[],
   tokensB: readonly string[],
   ignored: (token: string) => boolean,
 ): number {
-  const rest = (tokens: readonly string[]) => new Set(contentWords(tokens.filter((t) => !ignored(t))).map(stem));
-  const restA = rest(tokensA);
-  const restB = rest(tokensB);
-  const shared = [...restA].filter((w) => restB.has(w)).length;
-  const union = new Set([...restA, ...restB]).size;
+  const { shared, union } = sharedStems(tokensA, tokensB, ignored);
   return union === 0 ? 0 : shared / union;
 }
 
@@ -119,8 +128,51 @@ function slotSignals(a: string, b: string): ConflictSignal[] {
 }
 
 /**
+ * Words with which a statement says that something changed: "switched to spaces", "the deadline moved to April 10",
+ * "we replaced Jenkins", "no longer", "instead", "anymore". Past forms only: "changes", "moves" and "switches" are as
+ * often nouns ("handling the changes", "sweet moves"). Not "now": chat says it of every moment ("I'm off to spend
+ * some time with them now"). With both, LoCoMo's three conversations gave 8 stated changes, every one false, 6 of
+ * them by "now" (BENCHMARKS.md, "a stated change").
+ */
+const CHANGE_WORDS = /\b(?:switched|changed|moved|migrated|replaced|postponed|rescheduled|no longer|instead|anymore)\b/;
+const isChangeWord = (token: string): boolean => CHANGE_WORDS.test(token);
+/**
+ * A stated change counts where the statements share at least this many content-word stems (change words and numbers
+ * aside) and this share of all they hold: the same thing said of the same subject ("the user … indentation …
+ * spaces"), not one word in common ("the standup moved" / "the standup is now in room 4").
+ */
+const CHANGE_MIN_SHARED = 3;
+const CHANGE_MIN_OVERLAP = 0.3;
+
+/**
+ * The later statement says that what the earlier one states has changed: a change word in it, and mostly the same
+ * words otherwise. "The user prefers tabs over spaces for indentation." / "The user switched to spaces for
+ * indentation after the style guide changed." share no single-valued attribute the slots know, no negation, no date,
+ * and are the correction an agent most often writes. Only the later statement's words count: "I moved to a new desk"
+ * said first and "I sit at a new desk" after is no change of the first.
+ */
+function stateChangeSignal(earlier: string, later: string): ConflictSignal | null {
+  // A question asks; it states no change ("How're you handling the changes?").
+  if (earlier.includes('?') || later.includes('?')) return null;
+  const said = CHANGE_WORDS.exec(later.toLowerCase());
+  if (!said) return null;
+  const ignored = (token: string) => hasDigit(token) || isChangeWord(token);
+  // Dates' words stay: a month or "afternoon" is what a change of time replaces ("after noon" → "in the afternoon").
+  const { shared, union, onlyA, onlyB } = sharedStems(words(earlier), words(later), ignored);
+  // A change replaces something: each statement holds a word the other does not (the same statement again is none).
+  if (shared < CHANGE_MIN_SHARED || shared / union < CHANGE_MIN_OVERLAP || onlyA === 0 || onlyB === 0) return null;
+  return {
+    kind: 'stated_change',
+    detail: `the later statement says it changed ("${said[0]}")`,
+    strength: 0.75,
+    minSimilarity: SLOT_SIMILARITY,
+  };
+}
+
+/**
  * Cheap evidence that two statements disagree: one negates what the other asserts; they state different dates or
- * numbers; or they give one attribute of one subject different values ("lives in Paris" / "moved to Berlin").
+ * numbers; they give one attribute of one subject different values ("lives in Paris" / "moved to Berlin"); or the
+ * later one (`b`) says that what the earlier one states changed (`stateChangeSignal`).
  * Whole tokens only: "this" does not contain the negation "is". Each signal says how similar the statements must
  * be for it to count; callers that know the similarity apply `minSimilarity`, others take any signal as a warning.
  */
@@ -163,5 +215,10 @@ export function conflictSignals(a: string, b: string): ConflictSignal[] {
     });
   }
   signals.push(...slots);
+  // A change the other signals already name (a moved date, a new value of an attribute) is not said twice.
+  if (signals.length === 0) {
+    const change = stateChangeSignal(a, b);
+    if (change) signals.push(change);
+  }
   return signals;
 }

@@ -71,6 +71,63 @@ describe('conflict signals', () => {
     expect(kinds('The API does not use Postgres', 'The API never uses Postgres')).toEqual([]);
   });
 
+  it('sees a later statement say that what the earlier one states changed', () => {
+    expect(
+      conflictSignals(
+        'The user prefers tabs over spaces for indentation.',
+        'The user switched to spaces for indentation after the style guide changed.',
+      ),
+    ).toEqual([
+      {
+        kind: 'stated_change',
+        detail: 'the later statement says it changed ("switched")',
+        strength: 0.75,
+        minSimilarity: 0.5,
+      },
+    ]);
+    expect(
+      kinds(
+        'The migration to the new billing API is due on March 3, 2027.',
+        'The billing API migration deadline moved to April 10, 2027.',
+      ),
+    ).toEqual(['stated_change']);
+    expect(
+      kinds(
+        'Sam from the platform team owns the deploy pipeline.',
+        'Deploys are now owned by Lena, since Sam moved to the data team.',
+      ),
+    ).toEqual(['stated_change']);
+    expect(
+      kinds(
+        'We use Jenkins for the nightly builds of the app.',
+        'We replaced Jenkins with GitHub Actions for the nightly builds of the app.',
+      ),
+    ).toEqual(['stated_change']);
+  });
+
+  it('sees no stated change in "now", a question, one word in common, a change said first, or said again', () => {
+    // Chat says "now" of any moment (LoCoMo conversation 41); a question states nothing (conversation 30).
+    expect(
+      kinds(
+        'John: Thanks, Maria! I appreciate your support, it really means a lot.',
+        "John: Thanks, Maria! I'm off to spend some time with them now. Have a good day!",
+      ),
+    ).toEqual([]);
+    expect(
+      kinds(
+        'Gina: Hey Jon! Great to hear from you. Been having some tough times lately.',
+        "Gina: Oh no, Jon! Sorry to hear that. Tough decision for you? How're you handling the changes?",
+      ),
+    ).toEqual([]);
+    expect(kinds('The standup moved to 10am.', 'The standup is now in room 4.')).toEqual([]);
+    // The change word only in the earlier statement.
+    expect(
+      kinds('I moved to a new desk by the window in the office.', 'I sit at a new desk by the window in the office.'),
+    ).toEqual([]);
+    const same = 'The user switched to spaces for indentation after the style guide changed.';
+    expect(kinds(same, same)).toEqual([]);
+  });
+
   it('raises nothing for the same statement twice', () => {
     expect(kinds('The build takes 5 minutes on May 3', 'The build takes 5 minutes on May 3')).toEqual([]);
   });
