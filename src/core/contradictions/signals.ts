@@ -139,7 +139,7 @@ const isChangeWord = (token: string): boolean => CHANGE_WORDS.test(token);
 /**
  * A stated change counts where the statements share at least this many content-word stems (change words and numbers
  * aside) and this share of all they hold: the same thing said of the same subject ("the user … indentation …
- * spaces"), not one word in common ("the standup moved" / "the standup is now in room 4").
+ * spaces"), not one word in common ("the standup is in room 4" / "the standup moved to 10am").
  */
 const CHANGE_MIN_SHARED = 3;
 const CHANGE_MIN_OVERLAP = 0.3;

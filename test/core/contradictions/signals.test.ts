@@ -106,26 +106,23 @@ describe('conflict signals', () => {
   });
 
   it('sees no stated change in "now", a question, one word in common, a change said first, or said again', () => {
-    // Chat says "now" of any moment (LoCoMo conversation 41); a question states nothing (conversation 30).
-    expect(
-      kinds(
+    const same = 'The user switched to spaces for indentation after the style guide changed.';
+    const unchanged: Array<[string, string]> = [
+      // Chat says "now" of any moment (LoCoMo conversation 41); a question states nothing (conversation 30).
+      [
         'John: Thanks, Maria! I appreciate your support, it really means a lot.',
         "John: Thanks, Maria! I'm off to spend some time with them now. Have a good day!",
-      ),
-    ).toEqual([]);
-    expect(
-      kinds(
+      ],
+      [
         'Gina: Hey Jon! Great to hear from you. Been having some tough times lately.',
         "Gina: Oh no, Jon! Sorry to hear that. Tough decision for you? How're you handling the changes?",
-      ),
-    ).toEqual([]);
-    expect(kinds('The standup moved to 10am.', 'The standup is now in room 4.')).toEqual([]);
-    // The change word only in the earlier statement.
-    expect(
-      kinds('I moved to a new desk by the window in the office.', 'I sit at a new desk by the window in the office.'),
-    ).toEqual([]);
-    const same = 'The user switched to spaces for indentation after the style guide changed.';
-    expect(kinds(same, same)).toEqual([]);
+      ],
+      ['The standup is in room 4 on the second floor.', 'The standup moved to 10am.'],
+      // The change word only in the earlier statement.
+      ['I moved to a new desk by the window in the office.', 'I sit at a new desk by the window in the office.'],
+      [same, same],
+    ];
+    for (const [earlier, later] of unchanged) expect(kinds(earlier, later), later).toEqual([]);
   });
 
   it('raises nothing for the same statement twice', () => {
