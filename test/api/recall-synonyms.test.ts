@@ -125,6 +125,23 @@ describe('recall with a word the workspace never uses', () => {
     expect(answer.memories[0]!.content).toBe(found);
   });
 
+  it('answers an acronym with the memory that spells it out, and counts the spelled-out words as its own', async () => {
+    const ci = 'Continuous integration runs on GitHub Actions, with a nightly job for the slow tests.';
+    const ws = await workspaceWith([
+      'The project keeps its data in PostgreSQL 15.',
+      'Sessions are cached in Redis instead of Memcached.',
+      ci,
+    ]);
+    const answer = await memd.memories.recall({ workspace_id: ws, query: 'What do we use for CI?', explain: true });
+    expect(answer.explanation!.synonyms.ci).toEqual(['continuous integration']);
+    const [top] = answer.memories;
+    expect(top!.content).toBe(ci);
+    expect(top!.match_signals).toContain('keyword');
+    // "ci" held, "use" not: the ranking counts the spelled-out words as the acronym.
+    expect(top!.explanation!.features!.coverage).toBe(0.5);
+    expect(top!.explanation!.features!.keyword).toBeGreaterThan(0);
+  });
+
   // After the first test: SQLite counts a word across the database's workspaces, and this one writes "couch".
   it('leaves a word that matches a memory as it is', async () => {
     const couch = 'The old couch stands in the living room.';

@@ -45,6 +45,20 @@ describe('keyword evidence (BM25 over a memory’s own words)', () => {
     expect(other).toBe(0);
   });
 
+  it('counts a form of several words where the memory holds its words in a row ("CI" as continuous integration)', () => {
+    const query = processQuery('What runs CI?', NOW);
+    query.termForms.set('ci', ['continuous integration']);
+    const terms = scoredTerms(query);
+    const [spelled, apart, none] = bm25Scores(
+      terms,
+      terms.map(() => 1),
+      ['Continuous integration builds every branch.', 'Integration tests are continuous.', 'Nothing here.'],
+    );
+    expect(spelled).toBeGreaterThan(0);
+    expect(apart).toBe(0);
+    expect(none).toBe(0);
+  });
+
   it('adjacent query words count again as a phrase when they are adjacent in the memory', () => {
     const [together, apart] = scores('support group', ['She joined a support group.', 'The group needs support.']);
     expect(together).toBeGreaterThan(apart!);

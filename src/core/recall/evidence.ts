@@ -78,16 +78,28 @@ export function termCoverage(
     for (const s of new Set([term, ...(forms.get(term) ?? [])].map(stem)))
       termsOfStem.set(s, [...(termsOfStem.get(s) ?? []), i]);
   });
+  // Forms of several words ("continuous integration" for "CI") count where the text holds their words in a row.
+  const spelled = terms.flatMap((term, i) =>
+    (forms.get(term) ?? []).filter((form) => form.includes(' ')).map((form) => ({ i, words: tokens(form).map(stem) })),
+  );
   const wholeNames = names
     .map((name) => tokens(name).map((word) => terms.indexOf(word)))
     .filter((indexes) => indexes.length > 1)
     .map((indexes) => indexes.filter((i) => i >= 0));
   return (text) => {
     const found = new Set<number>();
-    for (const s of textStems(text)) for (const i of termsOfStem.get(s) ?? NONE) found.add(i);
+    const stems = textStems(text);
+    for (const s of stems) for (const i of termsOfStem.get(s) ?? NONE) found.add(i);
+    for (const { i, words } of spelled) if (!found.has(i) && holdsInARow(stems, words)) found.add(i);
     for (const name of wholeNames) if (!name.every((i) => found.has(i))) for (const i of name) found.delete(i);
     return found.size / terms.length;
   };
+}
+
+/** Whether `words` occur one after the other in `stems`. */
+function holdsInARow(stems: readonly string[], words: readonly string[]): boolean {
+  for (let at = 0; at + words.length <= stems.length; at++) if (words.every((w, j) => stems[at + j] === w)) return true;
+  return false;
 }
 
 /** Cosine similarity of two unit vectors. */

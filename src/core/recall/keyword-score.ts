@@ -45,13 +45,25 @@ export interface ScoredTerm {
   asked: KeywordTerm;
   /** Stems of its words in order (one for a word); each word may be any of its forms. */
   words: ReadonlyArray<ReadonlySet<string>>;
+  /**
+   * A word's forms of several words, each as its stems in order ("CI" searched as "continuous integration", a
+   * thesaurus phrase in place of a word matching nothing): the keyword index matches them as phrases, and so they
+   * count here.
+   */
+  spelled?: ReadonlyArray<readonly string[]>;
 }
 
 /** The query's content words (each with its other verb forms) and its adjacent-word phrases. */
 export function scoredTerms(query: ProcessedQuery): ScoredTerm[] {
   const words = query.terms.map((term): ScoredTerm => {
     const forms = [term, ...(query.termForms.get(term) ?? [])];
-    return { asked: forms.length === 1 ? term : forms, words: [new Set(forms.map(porter))] };
+    const single = forms.filter((form) => !form.includes(' '));
+    const spelled = forms.filter((form) => form.includes(' ')).map((form) => tokens(form).map(porter));
+    return {
+      asked: forms.length === 1 ? term : forms,
+      words: [new Set(single.map(porter))],
+      ...(spelled.length > 0 && { spelled }),
+    };
   });
   const phrases = query.phrases.map(
     (phrase): ScoredTerm => ({ asked: phrase, words: phrase.split(' ').map((w) => new Set([porter(w)])) }),
@@ -68,13 +80,19 @@ export function inverseDocumentFrequency(matches: number, documents: number): nu
   return Math.log(1 + (n - matches + 0.5) / (matches + 0.5));
 }
 
-/** Where the words of `term` occur in a row in `stems`. */
+/** Where the words of `term` occur in a row in `stems`, or one of its forms of several words. */
 function occurrences(stems: readonly string[], term: ScoredTerm): number {
-  const { words } = term;
+  let count = inARow(stems, term.words, (forms, stem) => forms.has(stem));
+  for (const phrase of term.spelled ?? []) count += inARow(stems, phrase, (word, stem) => word === stem);
+  return count;
+}
+
+/** How often the words occur one after the other in `stems`, each compared by `matches`. */
+function inARow<W>(stems: readonly string[], words: readonly W[], matches: (word: W, stem: string) => boolean): number {
   let count = 0;
   for (let at = 0; at + words.length <= stems.length; at++) {
     let all = true;
-    for (let j = 0; j < words.length && all; j++) all = words[j]!.has(stems[at + j]!);
+    for (let j = 0; j < words.length && all; j++) all = matches(words[j]!, stems[at + j]!);
     if (all) count++;
   }
   return count;
@@ -118,12 +136,11 @@ export const keywordScoresOf = (evidence: KeywordEvidence, texts: readonly strin
  */
 export function holdsEveryWord(query: ProcessedQuery): (text: string) => boolean {
   if (query.terms.length < 2) return () => false;
-  const words = scoredTerms(query)
-    .slice(0, query.terms.length)
-    .map((term) => term.words[0]!);
+  const words = scoredTerms(query).slice(0, query.terms.length);
   return (text) => {
-    const stems = new Set(textStems(text));
-    return words.every((forms) => [...forms].some((s) => stems.has(s)));
+    const stems = textStems(text);
+    const held = new Set(stems);
+    return words.every((term) => [...term.words[0]!].some((s) => held.has(s)) || occurrences(stems, term) > 0);
   };
 }
 

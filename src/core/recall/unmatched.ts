@@ -1,4 +1,5 @@
 import type { KeywordTerm } from '../../storage/types.js';
+import { expansionsOf } from '../text/acronyms.js';
 import { STOPWORDS } from '../text/stopwords.js';
 import {
   broaderOf,
@@ -28,7 +29,9 @@ import { type ProcessedQuery, synonymForms } from './query.js';
  * ("try out", "gave back") is looked up as a whole first, for each of its words, and where nothing is found for it its
  * words are not looked up alone; of words side by side that all match nothing and are no phrase ("water boiler"), only
  * the last is, where the table holds it. Before any of that, a word matching nothing beside another is searched as the
- * one word the two join into where a memory holds it ("log in" → login). All as alternative forms: the keyword
+ * one word the two join into where a memory holds it ("log in" → login). An acronym of text/acronyms.ts that the
+ * query writes in capitals ("CI") is no name here but such a word, searched as what it stands for where a memory spells
+ * that out ("continuous integration"), before the thesaurus. All as alternative forms: the keyword
  * searches, BM25 and coverage then count them as the word (as they count "drew" for "draw"), and the entity arm
  * searches them beside a name where it searches the word (query.ts `synonyms`). Words of the names and dates the query
  * names are left as they are. Words that match anything are never expanded: a thesaurus's other senses would only add
@@ -44,10 +47,13 @@ export async function withSynonymsForUnmatched(
   workspaceId: string,
   most: number,
 ): Promise<ProcessedQuery> {
+  // An acronym of the table written as one ("CI", "SSO", "K8s") is taken for a name, but is a word the memories may
+  // spell out ("continuous integration"): it is not held as it is.
+  const acronyms = new Set(query.entities.filter(isAcronym).map((entity) => entity.toLowerCase()));
   const fixed = new Set(
-    [...query.entities, ...query.windows.map((window) => window.text)].flatMap((text) =>
-      text.toLowerCase().split(/[^\p{L}\p{N}]+/u),
-    ),
+    [...query.entities, ...query.windows.map((window) => window.text)]
+      .filter((text) => !acronyms.has(text.toLowerCase()))
+      .flatMap((text) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u)),
   );
   const phrases = askedPhrases(query, fixed);
   // Every word but the names' and dates' is counted, in the thesaurus or not: one that matches nothing and has
@@ -142,7 +148,11 @@ export async function withSynonymsForUnmatched(
       .slice(0, -1)
       .filter((word, i) => unmatched.has(word) && unmatched.has(query.said[i + 1]!) && inThesaurus(query.said[i + 1]!)),
   );
-  const alone = [...unmatched].filter((term) => !inPhrase.has(term) && !modifiers.has(term) && inThesaurus(term));
+  // An acronym is asked as what it stands for, not as the thesaurus's word it spells ("CI" is no curie).
+  const spelledOut = [...unmatched].filter((term) => acronyms.has(term));
+  const alone = [...unmatched].filter(
+    (term) => !inPhrase.has(term) && !modifiers.has(term) && !acronyms.has(term) && inThesaurus(term),
+  );
   // A word written apart that the memories write as one ("log in" → login, "set up" → setup, "time zone" →
   // timezone): two words side by side, one of them matching nothing, joined. The same word, not a related one, so
   // where some memory holds it, it is what that word is searched as, before anything the table gives. Not after a
@@ -154,10 +164,11 @@ export async function withSynonymsForUnmatched(
   });
   // Phrases, lone words and joined words are looked up side by side: which words go alone does not depend on what
   // the others find, and each lookup is a chain of counts (up to seven) that every arm waits for.
-  const [byPhrase, byTerm, joinedHeld] = await Promise.all([
+  const [byPhrase, byTerm, joinedHeld, bySpelling] = await Promise.all([
     Promise.all(whole.map((phrase) => kept(phrase.phrase))),
     Promise.all(alone.map(kept)),
     most > 0 ? usable([...new Set(joins.map(({ joined }) => joined))]) : Promise.resolve<string[]>([]),
+    Promise.all(spelledOut.map(async (term) => (most > 0 ? (await usable(expansionsOf(term))).slice(0, most) : []))),
   ]);
   whole.forEach((phrase, i) => {
     if (byPhrase[i]!.length > 0) for (const term of phrase.terms) searched.set(term, byPhrase[i]!);
@@ -166,6 +177,9 @@ export async function withSynonymsForUnmatched(
     if (byTerm[i]!.length > 0) searched.set(term, byTerm[i]!);
   });
   for (const { term, joined } of joins) if (joinedHeld.includes(joined)) searched.set(term, [joined]);
+  spelledOut.forEach((term, i) => {
+    if (bySpelling[i]!.length > 0) searched.set(term, bySpelling[i]!);
+  });
   // Words that match nothing and found nothing in their place: no memory holds them.
   const absent = new Set([...unmatched].filter((term) => !searched.has(term)));
   if (searched.size === 0) return { ...query, absent };
@@ -179,6 +193,10 @@ export async function withSynonymsForUnmatched(
   }
   return { ...query, termForms, synonyms, absent };
 }
+
+/** A name that is an acronym of the table: one word in capitals, or with a digit ("CI", "SSO", "K8s", "2FA"). */
+const isAcronym = (entity: string): boolean =>
+  /^(?:[A-Z][A-Z0-9]{1,4}|[A-Za-z0-9]*\d[A-Za-z0-9]*)$/.test(entity) && expansionsOf(entity.toLowerCase()).length > 0;
 
 /** Two words joined as one word (letters only, as a word of the table is): "log" and "in" as login. */
 const JOINABLE = /^[a-z]{4,30}$/;

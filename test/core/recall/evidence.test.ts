@@ -69,6 +69,12 @@ describe('termCoverage', () => {
     expect(termCoverage(['four', 'seasons'], new Map(), ['The Four Seasons'])('four seasons pizza')).toBe(1);
   });
 
+  it('matches a term by a form of several words where the text holds them in a row ("CI" as continuous integration)', () => {
+    const coverage = termCoverage(['ci', 'nightly'], new Map([['ci', ['continuous integration']]]));
+    expect(coverage('Continuous integration runs a nightly job')).toBe(1);
+    expect(coverage('Integration tests run nightly, continuous ones hourly')).toBe(0.5);
+  });
+
   it('matches a term by the other forms it is given (an irregular verb)', () => {
     expect(termCoverage(['buy'])('She bought a bicycle')).toBe(0);
     expect(termCoverage(['buy'], new Map([['buy', ['bought']]]))('She bought a bicycle')).toBe(1);

@@ -241,6 +241,23 @@ describe('withSynonymsForUnmatched', () => {
     expect([...expanded.absent]).toEqual(['done']);
   });
 
+  it('searches an acronym written in capitals as what it stands for, where the memories spell it out', async () => {
+    const notes = [
+      'Continuous integration runs on GitHub Actions, with a nightly job for the slow tests.',
+      'Every pull request needs two approvals before merge.',
+    ];
+    expect((await expandedOver('What do we use for CI?', notes)).synonyms).toEqual(
+      new Map([['ci', ['continuous integration']]]),
+    );
+    expect((await expandedOver('How many approvals does a PR need?', notes)).synonyms).toEqual(
+      new Map([['pr', ['pull request']]]),
+    );
+    // Held as it is where a memory says it so; not an acronym in lower case (a word), nor a name that is no acronym.
+    expect((await expandedOver('What do we use for CI?', [...notes, 'CI is green again.'])).synonyms.size).toBe(0);
+    expect((await expandedOver('Is the pr ready?', notes)).synonyms.size).toBe(0);
+    expect((await expandedOver('What does ACME use for builds?', notes)).synonyms.size).toBe(0);
+  });
+
   it('leaves absent the words that match nothing and get nothing in their place, not names or dates', async () => {
     const query = processQuery('Did Hamid Eriksen store the couch in the zorblax in May 2024?', NOW);
     const expanded = await withSynonymsForUnmatched(query, countsOf({ store: 5, sofa: 3 }), 'ws', 2);

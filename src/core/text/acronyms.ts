@@ -1,0 +1,58 @@
+/**
+ * Acronyms of software and team work with what they stand for: an agent's notes say "Continuous integration runs on
+ * GitHub Actions" and its user asks "what do we use for CI?", or the other way round. WordNet, where the thesaurus
+ * comes from (synonyms.ts), holds none of these pairs. Only acronyms a team writes in capitals, and only their common
+ * sense at work ("PR" is a pull request here, not public relations); recall searches an expansion only where the
+ * acronym matches no memory of the workspace and the expansion does (unmatched.ts).
+ */
+const ACRONYMS: Readonly<Record<string, readonly string[]>> = {
+  ai: ['artificial intelligence'],
+  api: ['application programming interface'],
+  ci: ['continuous integration'],
+  cd: ['continuous delivery', 'continuous deployment'],
+  cdn: ['content delivery network'],
+  cli: ['command line interface', 'command line'],
+  crm: ['customer relationship management'],
+  db: ['database'],
+  dns: ['domain name system'],
+  eod: ['end of day'],
+  eta: ['estimated time of arrival'],
+  etl: ['extract transform load'],
+  faq: ['frequently asked questions'],
+  hr: ['human resources'],
+  iam: ['identity and access management'],
+  ide: ['integrated development environment'],
+  k8s: ['kubernetes'],
+  kpi: ['key performance indicator'],
+  llm: ['large language model', 'language model'],
+  mfa: ['multi-factor authentication', 'two-factor authentication'],
+  ml: ['machine learning'],
+  mvp: ['minimum viable product'],
+  nda: ['non-disclosure agreement'],
+  okr: ['objectives and key results'],
+  ooo: ['out of office'],
+  orm: ['object relational mapping', 'object relational mapper'],
+  os: ['operating system'],
+  pm: ['product manager', 'project manager'],
+  pr: ['pull request'],
+  pto: ['paid time off'],
+  qa: ['quality assurance'],
+  rbac: ['role based access control'],
+  roi: ['return on investment'],
+  saas: ['software as a service'],
+  sdk: ['software development kit'],
+  sla: ['service level agreement'],
+  slo: ['service level objective'],
+  sre: ['site reliability engineering', 'site reliability engineer'],
+  sso: ['single sign-on', 'single sign on'],
+  tls: ['transport layer security'],
+  ui: ['user interface'],
+  ux: ['user experience'],
+  vm: ['virtual machine'],
+  vpn: ['virtual private network'],
+  wip: ['work in progress'],
+  '2fa': ['two-factor authentication', 'two factor authentication'],
+};
+
+/** What an acronym (lower-cased) stands for; none when it is not in the table. */
+export const expansionsOf = (acronym: string): readonly string[] => ACRONYMS[acronym] ?? [];
