@@ -14,8 +14,9 @@ export interface Placed {
  * (the spec's contradictions); meanwhile the earlier statement, longer and holding more of a question's words, ranked
  * first for "where does the user live?". So where both are in the answer, the later comes right before the earlier,
  * with the earlier's ranking score if its own was lower (the answer stays in order of `boosted_score`); the earlier
- * stays in the answer, marked `contradicted`, since either may be the one that is right. A later memory that is not
- * among the ranked candidates is not brought in: a pair says which comes first, not that the other answers the query.
+ * stays in the answer, marked `contradicted`, since either may be the one that is right. The caller passes the
+ * answer's places only: a pair says which of two answers comes first, not that the other answers the query, so a later
+ * memory beyond them is not brought in (and a memory that many later ones contradict cannot be pushed out by them).
  *
  * `pairs` are those whose earlier memory is in `ordered` (the storage reads them for the answer's places); every
  * move puts a later memory before an earlier one, so chains (A, then B, then C) settle in a pass per pair at most.

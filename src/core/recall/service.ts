@@ -763,10 +763,13 @@ export class RecallService {
     likely: { ids: readonly string[]; pairs: Promise<ContradictedPair[]> },
   ): Promise<Scored[]> {
     const read = new Set(likely.ids);
-    const unread = ordered.slice(0, limit).flatMap((s) => (read.has(s.id) ? [] : [s.id]));
+    const page = ordered.slice(0, limit);
+    const unread = page.flatMap((s) => (read.has(s.id) ? [] : [s.id]));
     const [pairs, more] = await Promise.all([likely.pairs, this.contradictedAmong(workspaceId, unread)]);
     const all = [...pairs, ...more];
-    return all.length === 0 ? ordered : laterFirst(ordered, all);
+    // Within the answer only: a memory that many later ones contradict (rules flag "Delivery 3 reached warehouse 3"
+    // against every later delivery to it) would otherwise give its place to each of them and leave the answer.
+    return all.length === 0 ? ordered : [...laterFirst(page, all), ...ordered.slice(limit)];
   }
 
   /** The unresolved contradictions whose earlier memory is one of `ids` (none when the rule is off). */
