@@ -89,7 +89,7 @@ export interface RecallTuning {
   /** …times these factors, by distance (1, 2, … turns away). */
   neighbourDecay: number[];
   backlinks: boolean;
-  /** A memory a later one contradicts (unresolved) gives it its place where both are ranked (contradicted.ts). */
+  /** A memory a later one contradicts (unresolved) gives it its place where both are in the answer (contradicted.ts). */
   laterFirst: boolean;
   /** Arms left out (the ablation of bench/locomo.ts measures what each adds); none by default. */
   disabledArms: readonly ArmName[];
@@ -755,7 +755,7 @@ export class RecallService {
     return [...byId.values()].sort(byScore);
   }
 
-  /** A memory a later one contradicts (unresolved) gives it its place, where both are ranked (contradicted.ts). */
+  /** A memory a later one contradicts (unresolved) gives it its place, where both are in the answer (contradicted.ts). */
   private async laterFirst(
     workspaceId: string,
     ordered: Scored[],
