@@ -90,17 +90,32 @@ export function termCoverage(
     const found = new Set<number>();
     const stems = textStems(text);
     for (const s of stems) for (const i of termsOfStem.get(s) ?? NONE) found.add(i);
-    for (const { i, words } of spelled) if (!found.has(i) && holdsInARow(stems, words)) found.add(i);
+    for (const { i, words } of spelled) if (!found.has(i) && inARow(stems, words, same) > 0) found.add(i);
     for (const name of wholeNames) if (!name.every((i) => found.has(i))) for (const i of name) found.delete(i);
     return found.size / terms.length;
   };
 }
 
-/** Whether `words` occur one after the other in `stems`. */
-function holdsInARow(stems: readonly string[], words: readonly string[]): boolean {
-  for (let at = 0; at + words.length <= stems.length; at++) if (words.every((w, j) => stems[at + j] === w)) return true;
-  return false;
+/**
+ * How often `words` occur one after the other in `stems`, each compared with its stem by `matches`: a phrase of the
+ * query, or a word's form of several words ("continuous integration" for "CI").
+ */
+export function inARow<W>(
+  stems: readonly string[],
+  words: readonly W[],
+  matches: (word: W, stem: string) => boolean,
+): number {
+  let count = 0;
+  for (let at = 0; at + words.length <= stems.length; at++) {
+    let all = true;
+    for (let j = 0; j < words.length && all; j++) all = matches(words[j]!, stems[at + j]!);
+    if (all) count++;
+  }
+  return count;
 }
+
+/** A word compared with a stem: the same. */
+export const same = (word: string, stem: string): boolean => word === stem;
 
 /** Cosine similarity of two unit vectors. */
 export function cosine(a: Float32Array, b: Float32Array): number {

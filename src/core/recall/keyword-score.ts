@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { stemmer } from 'stemmer';
 import type { KeywordTerm } from '../../storage/types.js';
-import { cachedTextStems, POSSESSIVE, tokens } from './evidence.js';
+import { cachedTextStems, inARow, POSSESSIVE, same, tokens } from './evidence.js';
 import type { ProcessedQuery } from './query.js';
 
 /**
@@ -82,21 +82,14 @@ export function inverseDocumentFrequency(matches: number, documents: number): nu
 
 /** Where the words of `term` occur in a row in `stems`, or one of its forms of several words. */
 function occurrences(stems: readonly string[], term: ScoredTerm): number {
-  let count = inARow(stems, term.words, (forms, stem) => forms.has(stem));
-  for (const phrase of term.spelled ?? []) count += inARow(stems, phrase, (word, stem) => word === stem);
-  return count;
+  return inARow(stems, term.words, isAmong) + spelledOccurrences(stems, term);
 }
 
-/** How often the words occur one after the other in `stems`, each compared by `matches`. */
-function inARow<W>(stems: readonly string[], words: readonly W[], matches: (word: W, stem: string) => boolean): number {
-  let count = 0;
-  for (let at = 0; at + words.length <= stems.length; at++) {
-    let all = true;
-    for (let j = 0; j < words.length && all; j++) all = matches(words[j]!, stems[at + j]!);
-    if (all) count++;
-  }
-  return count;
-}
+/** Where one of the term's forms of several words occurs in `stems`. */
+const spelledOccurrences = (stems: readonly string[], term: ScoredTerm): number =>
+  (term.spelled ?? []).reduce((count, phrase) => count + inARow(stems, phrase, same), 0);
+
+const isAmong = (forms: ReadonlySet<string>, stem: string): boolean => forms.has(stem);
 
 /**
  * BM25 of each text for the terms, weighted by `idf` (one per term). Lengths are normalised by the mean length of
@@ -140,7 +133,7 @@ export function holdsEveryWord(query: ProcessedQuery): (text: string) => boolean
   return (text) => {
     const stems = textStems(text);
     const held = new Set(stems);
-    return words.every((term) => [...term.words[0]!].some((s) => held.has(s)) || occurrences(stems, term) > 0);
+    return words.every((term) => [...term.words[0]!].some((s) => held.has(s)) || spelledOccurrences(stems, term) > 0);
   };
 }
 
