@@ -192,9 +192,36 @@ async function ask(backend: Backend, question: ScaleQuestion, answer: string): P
   return { rank: top.indexOf(answer), engine: body.search_latency_ms - body.query_embedding_ms, client, top, why };
 }
 
+/** Each recall phase's total seconds and count so far, from the server's metrics. */
+async function phaseTotals(url: string): Promise<Map<string, { sum: number; count: number }>> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const totals = new Map<string, { sum: number; count: number }>();
+  for (const [, field, phase, value] of text.matchAll(
+    /^memd_recall_phase_duration_seconds_(sum|count)\{phase="(\w+)"\} (\S+)$/gm,
+  )) {
+    const total = totals.get(phase!) ?? { sum: 0, count: 0 };
+    total[field as 'sum' | 'count'] = Number(value);
+    totals.set(phase!, total);
+  }
+  return totals;
+}
+
+/** The mean milliseconds of each recall phase between two readings, and how often it ran (`rank` holds the arms). */
+function phaseMeans(before: Map<string, { sum: number; count: number }>, after: typeof before): string {
+  return [...after]
+    .map(([phase, { sum, count }]) => {
+      const was = before.get(phase) ?? { sum: 0, count: 0 };
+      const n = count - was.count;
+      return n === 0 ? '' : `${phase} ${(((sum - was.sum) * 1000) / n).toFixed(2)} (${n})`;
+    })
+    .filter(Boolean)
+    .join(', ');
+}
+
 /** Every question of every backend, alternating; quality per kind, latency, and agreement between backends. */
 async function questions(backends: Backend[], corpus: ScaleCorpus, label: string): Promise<void> {
   const results = new Map(backends.map((b) => [b.name, [] as Array<Asked & { kind: string }>]));
+  const phasesBefore = await Promise.all(backends.map((b) => phaseTotals(b.server!.url)));
   for (const [i, question] of corpus.questions.entries()) {
     const answer = corpus.memory(question.answer);
     // Alternate which backend goes first.
@@ -223,6 +250,8 @@ async function questions(backends: Backend[], corpus: ScaleCorpus, label: string
       (kind) => `${kind} ${percentiles(rows.filter((r) => r.kind === kind).map((r) => r.engine))}`,
     );
     log(`  ${b.name}: engine by kind: ${byKind.join('; ')}`);
+    const phases = phaseMeans(phasesBefore[backends.indexOf(b)]!, await phaseTotals(b.server!.url));
+    log(`  ${b.name}: mean ms by recall phase: ${phases}`);
   }
   // Agreement of the first backend with each other one (SCALE_SHOW_DIFF prints the first pair's differences).
   for (const [n, other] of backends.slice(1).entries()) {
