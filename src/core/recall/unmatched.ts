@@ -48,8 +48,11 @@ export async function withSynonymsForUnmatched(
   most: number,
 ): Promise<ProcessedQuery> {
   // An acronym of the table written as one ("CI", "SSO", "K8s") is taken for a name, but is a word the memories may
-  // spell out ("continuous integration"): it is not held as it is.
-  const acronyms = new Set(query.entities.filter(isAcronym).map((entity) => entity.toLowerCase()));
+  // spell out ("continuous integration"): it is not held as it is. Written in lower case ("k8s", "api") it is no name.
+  const acronyms = new Set([
+    ...query.entities.filter(isAcronym).map((entity) => entity.toLowerCase()),
+    ...query.terms.filter(isLowerCaseAcronym),
+  ]);
   const fixed = new Set(
     [...query.entities, ...query.windows.map((window) => window.text)]
       .filter((text) => !acronyms.has(text.toLowerCase()))
@@ -197,6 +200,14 @@ export async function withSynonymsForUnmatched(
 /** A name that is an acronym of the table: one word in capitals, or with a digit ("CI", "SSO", "K8s", "2FA"). */
 const isAcronym = (entity: string): boolean =>
   /^(?:[A-Z][A-Z0-9]{1,4}|[A-Za-z0-9]*\d[A-Za-z0-9]*)$/.test(entity) && expansionsOf(entity.toLowerCase()).length > 0;
+
+/**
+ * An acronym of the table in lower case that no word or unit spells: with a digit ("k8s", "2fa"), or of three letters
+ * or more ("api", "sso"). Two letters in lower case are as often a unit or a word ("200 ml", "1 hr", "3 pm", "is
+ * the pr ready": left as written).
+ */
+const isLowerCaseAcronym = (term: string): boolean =>
+  /^(?:[a-z0-9]*\d[a-z0-9]*|[a-z]{3,})$/.test(term) && expansionsOf(term).length > 0;
 
 /** Two words joined as one word (letters only, as a word of the table is): "log" and "in" as login. */
 const JOINABLE = /^[a-z]{4,30}$/;

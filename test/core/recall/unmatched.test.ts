@@ -258,6 +258,21 @@ describe('withSynonymsForUnmatched', () => {
     expect((await expandedOver('What does ACME use for builds?', notes)).synonyms.size).toBe(0);
   });
 
+  it('searches an acronym in lower case as what it stands for where no unit or word spells it ("k8s", "sso")', async () => {
+    const notes = [
+      'The main service is deployed on Kubernetes in eu-west-1.',
+      'Single sign-on goes through Okta for every internal tool.',
+      'Each product manager writes the release notes.',
+    ];
+    expect((await expandedOver('what k8s region?', notes)).synonyms.get('k8s')).toEqual(['kubernetes']);
+    expect((await expandedOver('how does sso work?', notes)).synonyms.get('sso')).toEqual([
+      'single sign-on',
+      'single sign on',
+    ]);
+    // Two letters in lower case are as often a unit or a word: "pm" here is the time of day.
+    expect((await expandedOver('who is free at 3 pm?', notes)).synonyms.get('pm')).toBeUndefined();
+  });
+
   it('leaves absent the words that match nothing and get nothing in their place, not names or dates', async () => {
     const query = processQuery('Did Hamid Eriksen store the couch in the zorblax in May 2024?', NOW);
     const expanded = await withSynonymsForUnmatched(query, countsOf({ store: 5, sofa: 3 }), 'ws', 2);
