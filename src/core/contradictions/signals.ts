@@ -135,7 +135,44 @@ function slotSignals(a: string, b: string): ConflictSignal[] {
  * them by "now" (BENCHMARKS.md, "a stated change").
  */
 const CHANGE_WORDS = /\b(?:switched|changed|moved|migrated|replaced|postponed|rescheduled|no longer|instead|anymore)\b/;
-const isChangeWord = (token: string): boolean => CHANGE_WORDS.test(token);
+const isChangeWord = (token: string): boolean => CHANGE_WORDS.test(token) || token === 'now';
+/**
+ * "now" between a subject and its verb in the present: "the ledger service now uses CockroachDB", "Ana now leads the
+ * team", "the office now is in Porto". Not chat's "now" of the moment, which comes before a pronoun or at a clause's
+ * end ("now you're helping others", "spend some time with them now"), nor "Now is the time" (no subject before it).
+ */
+const NOW_STATED = /\w+,? now (?:is|are|has|have|([a-z]{3,}s))\b/;
+/** Words in -s that follow "now" and are no verb. */
+const NOT_VERBS = new Set([
+  'this',
+  'thus',
+  'its',
+  'his',
+  'was',
+  'yours',
+  'ours',
+  'theirs',
+  'days',
+  'times',
+  'guys',
+  'thanks',
+  'less',
+]);
+/** The word with which the later statement says it changed; none when it says nothing of a change. */
+function changeSaid(later: string): string | null {
+  const lower = later.toLowerCase();
+  const past = CHANGE_WORDS.exec(lower);
+  if (past) return past[0];
+  const now = NOW_STATED.exec(lower);
+  return now && !(now[1] && NOT_VERBS.has(now[1])) ? now[0].slice(now[0].indexOf('now')) : null;
+}
+/**
+ * A clause giving the reason or the moment of a change, with a subject of its own ("after the multi-region
+ * requirement came in", "because the team grew"): what it names is not what changed, and its words dilute the share
+ * of words the statements have in common.
+ */
+const REASON_CLAUSE =
+  /,?\s+(?:after|because|since|once|when)\s+(?:the|a|an|we|it|they|he|she|i|you|our|my|his|her|their)\b.*$/i;
 /**
  * A stated change counts where the statements share at least this many content-word stems (change words and numbers
  * aside) and this share of all they hold: the same thing said of the same subject ("the user … indentation …
@@ -154,16 +191,21 @@ const CHANGE_MIN_OVERLAP = 0.3;
 function stateChangeSignal(earlier: string, later: string): ConflictSignal | null {
   // A question asks; it states no change ("How're you handling the changes?").
   if (earlier.includes('?') || later.includes('?')) return null;
-  const said = CHANGE_WORDS.exec(later.toLowerCase());
+  const said = changeSaid(later);
   if (!said) return null;
   const ignored = (token: string) => hasDigit(token) || isChangeWord(token);
   // Dates' words stay: a month or "afternoon" is what a change of time replaces ("after noon" → "in the afternoon").
-  const { shared, union, onlyA, onlyB } = sharedStems(words(earlier), words(later), ignored);
-  // A change replaces something: each statement holds a word the other does not (the same statement again is none).
-  if (shared < CHANGE_MIN_SHARED || shared / union < CHANGE_MIN_OVERLAP || onlyA === 0 || onlyB === 0) return null;
+  const overlapping = (laterText: string) => {
+    const { shared, union, onlyA, onlyB } = sharedStems(words(earlier), words(laterText), ignored);
+    // A change replaces something: each statement holds a word the other does not (the same statement again is none).
+    return shared >= CHANGE_MIN_SHARED && shared / union >= CHANGE_MIN_OVERLAP && onlyA > 0 && onlyB > 0;
+  };
+  // The reason's words may be what the two share ("…, since Sam moved to the data team"): with them or without.
+  const withoutReason = later.replace(REASON_CLAUSE, '');
+  if (!overlapping(later) && (withoutReason === later || !overlapping(withoutReason))) return null;
   return {
     kind: 'stated_change',
-    detail: `the later statement says it changed ("${said[0]}")`,
+    detail: `the later statement says it changed ("${said}")`,
     strength: 0.75,
     minSimilarity: SLOT_SIMILARITY,
   };

@@ -103,9 +103,19 @@ describe('conflict signals', () => {
         'We replaced Jenkins with GitHub Actions for the nightly builds of the app.',
       ),
     ).toEqual(['stated_change']);
+    // "now" between the subject and its verb; the reason's own words left out of the share of words in common.
+    expect(
+      conflictSignals(
+        'We decided to use PostgreSQL 16 instead of MySQL for the new ledger service.',
+        'The ledger service now uses CockroachDB after the multi-region requirement came in.',
+      ).map((signal) => signal.detail),
+    ).toEqual(['the later statement says it changed ("now uses")']);
+    expect(kinds('The team uses Jenkins for builds.', 'The team now uses GitHub Actions for builds.')).toEqual([
+      'stated_change',
+    ]);
   });
 
-  it('sees no stated change in "now", a question, one word in common, a change said first, or said again', () => {
+  it('sees no stated change in chat\'s "now", a question, one word in common, a change said first, or said again', () => {
     const same = 'The user switched to spaces for indentation after the style guide changed.';
     const unchanged: Array<[string, string]> = [
       // Chat says "now" of any moment (LoCoMo conversation 41); a question states nothing (conversation 30).
@@ -117,6 +127,11 @@ describe('conflict signals', () => {
         'Gina: Hey Jon! Great to hear from you. Been having some tough times lately.',
         "Gina: Oh no, Jon! Sorry to hear that. Tough decision for you? How're you handling the changes?",
       ],
+      [
+        'Melanie: That must have been tough for you, Caroline. Respect for finding acceptance and helping others.',
+        "Melanie: I'm so happy for you, Caroline. You found your true self and now you're helping others.",
+      ],
+      ['The best time to plant the roses is in early spring.', 'Now is the best time to plant the roses, in spring.'],
       ['The standup is in room 4 on the second floor.', 'The standup moved to 10am.'],
       // The change word only in the earlier statement.
       ['I moved to a new desk by the window in the office.', 'I sit at a new desk by the window in the office.'],
