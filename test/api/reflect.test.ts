@@ -39,6 +39,19 @@ const seed = async (c: MemdClient, workspace_id: string) => {
   return ids;
 };
 
+/** Two statements of where Ana works, the second later, recorded as a contradiction by the scan's attribute pass. */
+const contradicting = async (c: MemdClient, workspace_id: string) => {
+  await c.workspaces.create({ id: workspace_id, name: workspace_id });
+  const earlier = (
+    await c.memories.create({ workspace_id, content: 'Ana works at Google in the office by the station' })
+  ).memory;
+  await new Promise((resolve) => setTimeout(resolve, 20)); // the later one is later
+  const later = (await c.memories.create({ workspace_id, content: 'Ana joined Microsoft last spring' })).memory;
+  const scan = await c.contradictions.scan(workspace_id);
+  expect(scan.contradictions_found).toBe(1);
+  return { earlier, later };
+};
+
 /** Answers like a model that read the numbered memories: cites those mentioning the offsite. */
 function citingModel(request: RecordedRequest): string {
   const prompt = request.messages.at(-1)!.content;
@@ -71,6 +84,18 @@ describe('POST /v1/memories/reflect with a language model', () => {
     expect(prompt).toContain(MEMORIES[1]!.content);
     expect(prompt).toContain('When is the Lisbon offsite and what is its budget?');
     expect(request!.messages[0]!.role).toBe('system');
+  });
+
+  it('tells the model which memory a later one contradicts', async () => {
+    const { earlier, later } = await contradicting(memd, 'reflect-llm-ctr');
+    fake.script(() => JSON.stringify({ reflection: 'Ana works at Microsoft.', sources: [1], confidence: 0.8 }));
+    await memd.memories.reflect({ workspace_id: 'reflect-llm-ctr', query: 'Where does Ana work?' });
+    // Contradiction detection asked the model too (its judge): the reflection's request is the last.
+    const [system, user] = fake.requests.at(-1)!.messages.map((m) => m.content);
+    expect(system).toContain('said otherwise later');
+    const lines = user!.split('\n');
+    expect(lines.find((line) => line.includes(earlier.content))).toContain('said otherwise later');
+    expect(lines.find((line) => line.includes(later.content))).not.toContain('said otherwise later');
   });
 
   it('applies the filters to what the prompt carries, and leaves sources out when asked', async () => {
@@ -139,6 +164,14 @@ describe('POST /v1/memories/reflect with a language model', () => {
 });
 
 describe('POST /v1/memories/reflect without a language model', () => {
+  it('says of a quoted memory that a later one contradicts it', async () => {
+    const { earlier, later } = await contradicting(plain, 'reflect-plain-ctr');
+    const res = await plain.memories.reflect({ workspace_id: 'reflect-plain-ctr', query: 'Where does Ana work?' });
+    const lines = res.reflection.split('\n');
+    expect(lines.find((line) => line.includes(earlier.id))).toContain('said otherwise later');
+    expect(lines.find((line) => line.includes(later.id))).not.toContain('said otherwise later');
+  });
+
   it('returns an extractive synthesis that says so, with its sources', async () => {
     const ids = await seed(plain, 'reflect-plain');
     const res = await plain.memories.reflect({
