@@ -82,7 +82,7 @@ describe('POST /v1/memories', () => {
     expect(again.data).toMatchObject({ action: 'skipped', memory: { id: first.id } });
   });
 
-  it('merges a memory that extends an existing one, and keeps contradicting ones apart', async () => {
+  it('merges a memory that extends an existing one, and keeps contradicting and shorter ones apart', async () => {
     // The hash test embedder puts these pairs at 0.76-0.96: thresholds moved through workspace settings.
     const settings = { deduplication: { merge_threshold: 0.7, update_threshold: 0.95 } };
     const ws = (await memd.workspaces.create({ name: 'dedup', settings })).workspace.id;
@@ -96,12 +96,18 @@ describe('POST /v1/memories', () => {
       action: 'merged',
       memory: { id: base.id, content: 'Priya likes hiking in the Alps', tags: ['a', 'b'] },
     });
-    expect(merged.memory.metadata.merged_from).toHaveLength(1);
+    // What it merged in is the text it held.
+    expect(merged.memory.metadata.merged_from).toMatchObject([{ content_hash: base.content_hash }]);
     const reworded = await memd.memories.create({ workspace_id: ws, content: 'priya likes hiking in the alps!' });
     expect(reworded).toMatchObject({ action: 'updated', memory: { id: base.id } });
     const negated = await memd.memories.create({ workspace_id: ws, content: 'Priya does not like hiking in the Alps' });
     expect(negated.action).toBe('created');
-    expect((await memd.memories.list({ workspace_id: ws })).total_count).toBe(2);
+    // A text that says less is no duplicate: it may be the correction ("every Tuesday" after "every second Tuesday"),
+    // and merged into the longer text it would be found nowhere.
+    const shorter = await memd.memories.create({ workspace_id: ws, content: 'Priya likes hiking!' });
+    expect(shorter).toMatchObject({ action: 'created', memory: { content: 'Priya likes hiking!' } });
+    expect((await memd.memories.get(base.id)).memory.content).toBe('priya likes hiking in the alps!');
+    expect((await memd.memories.list({ workspace_id: ws })).total_count).toBe(3);
   });
 
   it('links the new memory to the memories named in associations', async () => {

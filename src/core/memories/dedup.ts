@@ -12,7 +12,7 @@ export interface DedupPolicy {
   enabled: boolean;
   /** Same content words, another wording/casing/punctuation: the existing memory takes the new text. */
   updateThreshold: number;
-  /** One text extends the other (its content words are a superset): they become one memory. */
+  /** The new text extends the existing one (its content words are a superset): they become one memory. */
   mergeThreshold: number;
 }
 
@@ -22,7 +22,7 @@ export type DedupDecision =
   | { action: 'create' }
   | { action: 'skip'; existing: Memory }
   | { action: 'update'; existing: Memory; similarity: number }
-  | { action: 'merge'; existing: Memory; similarity: number; mergedContent: string };
+  | { action: 'merge'; existing: Memory; similarity: number };
 
 const fingerprint = (text: string): Set<string> => new Set(contentWords(words(text)));
 
@@ -43,13 +43,14 @@ export function decideDuplicate(
     const existing = fingerprint(memory.content);
     const update =
       similarity >= policy.updateThreshold && incoming.size === existing.size && isSubset(incoming, existing);
-    const merge =
-      incoming.size > 0 && existing.size > 0 && (isSubset(existing, incoming) || isSubset(incoming, existing));
+    // Only where the new text holds every word of the existing one: a new text that says less ("ships every
+    // Tuesday" after "ships every second Tuesday") is as often a correction as a shorter restatement, and merged
+    // into the longer text it was nowhere to be found. Stored on its own, it is recalled beside the other.
+    const merge = incoming.size > 0 && existing.size > 0 && isSubset(existing, incoming);
     // Conflict detection (dates, numbers, slots) is the costly check: only for a pair the words would rewrite.
     if ((!update && !merge) || conflictSignals(content, memory.content).length > 0) continue;
     if (update) return { action: 'update', existing: memory, similarity };
-    const mergedContent = incoming.size >= existing.size ? content : memory.content;
-    return { action: 'merge', existing: memory, similarity, mergedContent };
+    return { action: 'merge', existing: memory, similarity };
   }
   return { action: 'create' };
 }

@@ -296,13 +296,15 @@ export class MemoryService {
     now: string,
   ): Promise<Memory> {
     const existing = decision.existing;
-    const content = decision.action === 'update' ? draft.content : decision.mergedContent;
+    // Both take the new text: an update words the same content anew, a merge's new text holds all the old one's words.
+    const content = draft.content;
     const metadata = { ...existing.metadata, ...draft.metadata };
     if (decision.action === 'merge') {
       const mergedFrom = Array.isArray(existing.metadata.merged_from) ? existing.metadata.merged_from : [];
       metadata.merged_from = [
         ...mergedFrom,
-        { content_hash: contentHash(draft.content), similarity: round(decision.similarity), merged_at: now },
+        // The text it held, which the new one extends.
+        { content_hash: existing.content_hash, similarity: round(decision.similarity), merged_at: now },
       ];
     }
     const importance = Math.min(
@@ -319,13 +321,11 @@ export class MemoryService {
       updated_at: now,
       ...extractiveTiers(content),
     };
-    const reembed =
-      content === draft.content ? embedding : (await this.deps.embedder.embed([normaliseContent(content)]))[0]!;
     const updated = await tx.memories.update(
       existing.workspace_id,
       existing.id,
       patch,
-      content === existing.content ? undefined : reembed,
+      content === existing.content ? undefined : embedding,
     );
     if (content !== existing.content) {
       // Its facts were of the text it held: they go, and the new text is decomposed and linked as a new memory is.
