@@ -105,6 +105,22 @@ describe('contradiction detection on write (semantic embedder)', () => {
     expect(recalled[1]!.match_signals).toContain('contradicted');
   });
 
+  it("flags a role's new holder, and recall answers with the new one first", async () => {
+    const [tomasz, ana] = await remember(
+      server,
+      clock,
+      'ctr-role',
+      'Tomasz is the on-call engineer this week and owns the alerting rules.',
+      'Ana is the on-call engineer this week.',
+    );
+    expect(await open(api, 'ctr-role')).toMatchObject([
+      { memory_a_id: tomasz!.id, memory_b_id: ana!.id, contradiction_type: 'exclusive_value' },
+    ]);
+    const recalled = (await api.post('/v1/memories/recall', { workspace_id: 'ctr-role', query: 'who is on call?' }))
+      .body.memories as Json[];
+    expect(recalled.map((m) => m.id)).toEqual([ana!.id, tomasz!.id]);
+  });
+
   it('raises no false alarm on paraphrases and related statements', async () => {
     await remember(
       server,

@@ -60,12 +60,29 @@ const SINGLE_VALUED = [
   'goal',
 ].join('|');
 
+/** Roles one person holds at a time, named after the person: "Tomasz is the on-call engineer this week". */
+const ROLES = [
+  'owner',
+  'manager',
+  'lead',
+  'boss',
+  'on-call engineer',
+  'on-call',
+  'on call',
+  'point of contact',
+  'maintainer',
+].join('|');
+/** Who a role's holder cannot be told apart from a person by: "He is the manager", "This is the owner's call". */
+const NOT_A_HOLDER = new Set(['he', 'she', 'it', 'this', 'that', 'they', 'there', 'here', 'who', 'which', 'what']);
+
 interface Pattern {
   attribute: string | ((groups: Record<string, string>) => string);
   strength: Slot['strength'];
   regex: RegExp;
   /** The value from the match (default: the `value` group). */
   value?: (groups: Record<string, string>) => string;
+  /** The subject from the match (default: the `subject` group). */
+  subject?: (groups: Record<string, string>) => string;
 }
 
 const POSITIVE = new Set(['love', 'loves', 'like', 'likes', 'enjoy', 'enjoys', 'adore', 'adores']);
@@ -137,6 +154,19 @@ const PATTERNS: Pattern[] = [
     ),
   },
   {
+    // The role is the subject, its holder the value: "Tomasz is the on-call engineer" / "Ana is the on-call
+    // engineer" cannot both hold now, "Ana is the lead of the mobile team" / "Bob is the lead of the web team" can.
+    attribute: 'holder',
+    strength: 'strong',
+    regex: new RegExp(
+      String.raw`(?<holder>${NAME})\s+is\s+(?:now\s+|currently\s+|still\s+)?(?:the|our)\s+(?<role>(?:[a-z-]+\s){0,2}(?:${ROLES}))(?:\s+(?:of|for)\s+(?<of>[^,.;!?]+))?`,
+      'g',
+    ),
+    // Of something said with "a" ("the owner of a small bakery") the role is not one: two people each own one.
+    value: (g) => (/^an?\s/i.test(g.of ?? '') ? '' : holderOf(g.holder!)),
+    subject: (g) => (g.of ? `${g.role} of ${clauseValue(g.of)}` : g.role!),
+  },
+  {
     attribute: (g) => `opinion of ${clauseValue(g.value!)}`,
     strength: 'strong',
     regex: new RegExp(
@@ -206,6 +236,14 @@ function subjectKey(raw: string): string {
   return lower;
 }
 
+/** The person named as a role's holder, without the word that opens the sentence ("Then Sam"); none for a pronoun. */
+function holderOf(raw: string): string {
+  const parts = raw.toLowerCase().split(/\s+/);
+  while (parts.length > 1 && SENTENCE_OPENERS.has(parts[0]!)) parts.shift();
+  const holder = parts.join(' ');
+  return NOT_A_HOLDER.has(holder) ? '' : holder;
+}
+
 /** The value words of a clause: up to the first word that starts another clause, without leading articles. */
 function clauseValue(raw: string): string {
   const kept: string[] = [];
@@ -233,7 +271,12 @@ function slotsOf(text: string): readonly Slot[] {
         const value = pattern.value ? pattern.value(groups) : clauseValue(groups.value!);
         const attribute = typeof pattern.attribute === 'string' ? pattern.attribute : pattern.attribute(groups);
         if (value && attribute)
-          slots.push({ subject: subjectKey(groups.subject!), attribute, value, strength: pattern.strength });
+          slots.push({
+            subject: subjectKey(pattern.subject ? pattern.subject(groups) : groups.subject!),
+            attribute,
+            value,
+            strength: pattern.strength,
+          });
       }
     }
   }

@@ -21,6 +21,21 @@ describe('conflict signals', () => {
     expect(kinds('The user prefers tabs', 'I prefer spaces')).toEqual(['exclusive_value']);
   });
 
+  it("sees a role's holder named anew, but not two roles, something said with 'a', or a pronoun", () => {
+    expect(
+      conflictSignals('Tomasz is the on-call engineer this week.', 'Ana is the on-call engineer this week.'),
+    ).toEqual([
+      { kind: 'exclusive_value', detail: 'on-call engineer holder: tomasz vs ana', strength: 0.9, minSimilarity: 0.5 },
+    ]);
+    expect(
+      kinds('Then Sam is the owner of the deploy pipeline.', 'Lena is now the owner of the deploy pipeline.'),
+    ).toEqual(['exclusive_value']);
+    expect(kinds('Sam is our tech lead.', 'Priya is our tech lead.')).toEqual(['exclusive_value']);
+    expect(kinds('Ana is the lead of the mobile team.', 'Bob is the lead of the web team.')).toEqual([]);
+    expect(kinds('Caroline is the owner of a small bakery.', 'Melanie is the owner of a small bakery.')).toEqual([]);
+    expect(kinds('He is the manager of billing.', 'Sam is the manager of billing.')).toEqual([]);
+  });
+
   it('sees changed dates and numbers, and does not count a date as a number', () => {
     expect(conflictSignals('the deadline is May 3', 'the deadline is June 10')).toEqual([
       { kind: 'date_change', detail: 'the deadline: may 3 vs june 10', strength: 0.9, minSimilarity: 0.5 },
