@@ -154,3 +154,18 @@ describe('recall with a word the workspace never uses', () => {
     expect(sofa?.match_signals ?? []).not.toContain('keyword');
   });
 });
+
+// Last: SQLite counts a word across the database's workspaces, and these write words of work in full.
+describe('recall with a word of work written short or in full', () => {
+  it('answers "cert" and "prod db" with the memories that write them in full, and the other way round', async () => {
+    const cert = 'Priya asked to be reminded to renew the TLS certificate before March 14.';
+    const backup = 'The production database is backed up every night at 02:00 UTC.';
+    const vpc = 'Staging and prod share one VPC but separate subnets.';
+    const ws = await workspaceWith([cert, backup, vpc, 'Performance tests run nightly against a copy of prod data.']);
+    const first = async (query: string) =>
+      (await memd.memories.recall({ workspace_id: ws, query })).memories[0]?.content;
+    expect(await first('when does the cert expire?')).toBe(cert);
+    expect(await first('how often is the prod db backed up?')).toBe(backup);
+    expect(await first('do staging and production share a network?')).toBe(vpc);
+  });
+});

@@ -1,5 +1,6 @@
 import { STOPWORDS } from '../text/stopwords.js';
 import { words } from '../text/index.js';
+import { clippingForms } from '../text/clippings.js';
 import { otherVerbForms } from '../text/irregular-verbs.js';
 import { POSSESSIVE, stem } from './evidence.js';
 import { findTimeWindows, type TimeWindow } from './temporal.js';
@@ -9,7 +10,10 @@ export interface ProcessedQuery {
   text: string;
   /** Content words (stopwords and question words dropped), de-duplicated, in query order: the keyword arm's terms. */
   terms: string[];
-  /** Other forms of irregular verbs among the terms ("drawing" -> draw, drew, drawn), per term. */
+  /**
+   * Other forms of a term, per term: of an irregular verb ("drawing" -> draw, drew, drawn), and a word of work written
+   * short or in full ("prod" -> production, "certificate" -> cert: text/clippings.ts).
+   */
   termForms: Map<string, string[]>;
   /**
    * Synonyms searched for terms that match no memory of the workspace ("couch" -> sofa), or where none matches, the
@@ -205,7 +209,7 @@ export function processQuery(text: string, now: Date): ProcessedQuery {
   ];
   const termForms = new Map<string, string[]>();
   for (const term of terms) {
-    const others = verbForms(term).filter((f) => !terms.includes(f));
+    const others = [...verbForms(term), ...clippingForms(term)].filter((f) => !terms.includes(f));
     if (others.length > 0) termForms.set(term, others);
   }
   return { text, terms, termForms, synonyms: new Map(), absent: new Set(), phrases, said, entities, windows };

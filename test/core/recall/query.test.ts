@@ -41,6 +41,16 @@ describe('processQuery', () => {
     expect(processed('What was Caroline painting').termForms.has('painting')).toBe(false);
   });
 
+  it('adds the word a clipping is short for, and the clipping of a word written in full, plurals too', () => {
+    const query = processed('When does the prod cert expire, and where are the repositories?');
+    expect(query.termForms.get('prod')).toEqual(['production']);
+    expect(query.termForms.get('cert')).toEqual(['certificate']);
+    expect(query.termForms.get('repositories')).toEqual(['repos']);
+    expect(processed('how does auth work').termForms.get('auth')).toEqual(['authentication', 'authorization']);
+    // A word that is no clipping of the table has no such form.
+    expect(processed('the doc said to rest').termForms.has('doc')).toBe(false);
+  });
+
   it('leaves the words of a relative time expression to its window, not to the terms', () => {
     const query = processed('What was Caroline drawing last week?');
     expect(query.terms).toEqual(['caroline', 'drawing']);
