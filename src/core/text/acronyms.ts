@@ -3,7 +3,8 @@
  * GitHub Actions" and its user asks "what do we use for CI?", or the other way round. WordNet, where the thesaurus
  * comes from (synonyms.ts), holds none of these pairs. Only acronyms a team writes in capitals, and only their common
  * sense at work ("PR" is a pull request here, not public relations); recall searches an expansion only where the
- * acronym matches no memory of the workspace and the expansion does (unmatched.ts).
+ * acronym matches no memory of the workspace and the expansion does (unmatched.ts). "DB" is a clipping, both ways
+ * (clippings.ts).
  */
 const ACRONYMS: Readonly<Record<string, readonly string[]>> = {
   ai: ['artificial intelligence'],
@@ -13,7 +14,6 @@ const ACRONYMS: Readonly<Record<string, readonly string[]>> = {
   cdn: ['content delivery network'],
   cli: ['command line interface', 'command line'],
   crm: ['customer relationship management'],
-  db: ['database'],
   dns: ['domain name system'],
   eod: ['end of day'],
   eta: ['estimated time of arrival'],
