@@ -158,13 +158,28 @@ const NOT_VERBS = new Set([
   'thanks',
   'less',
 ]);
-/** The word with which the later statement says it changed; none when it says nothing of a change. */
-function changeSaid(later: string): string | null {
+/**
+ * How the later statement says it changed ("switched", "now uses"), and its words to compare with the earlier one's:
+ * without what "instead of" names as replaced, which the earlier statement holds ("… run on GitHub Actions instead of
+ * Jenkins" / "… run on Jenkins"). None when it says nothing of a change.
+ */
+function changeSaid(earlier: string, later: string): { word: string; compared: string } | null {
   const lower = later.toLowerCase();
-  const past = CHANGE_WORDS.exec(lower);
-  if (past) return past[0];
+  const held = new Set(contentWords(words(earlier)).map(stem));
+  for (const said of lower.matchAll(new RegExp(CHANGE_WORDS.source, 'g'))) {
+    if (said[0] !== 'instead') return { word: said[0], compared: later };
+    // "instead of" names what was replaced: a change of the earlier statement only where that is what it says ("We
+    // will inject a fake clock into the tests instead of sleeping" changes nothing of "The tests share one clock").
+    const end = said.index + said[0].length;
+    const replaced = /^\s+of\s+[^,.;!?]+/.exec(lower.slice(end));
+    if (!replaced) return { word: said[0], compared: later };
+    if (!contentWords(words(replaced[0])).some((word) => held.has(stem(word)))) continue;
+    return { word: said[0], compared: later.slice(0, said.index) + later.slice(end + replaced[0].length) };
+  }
   const now = NOW_STATED.exec(lower);
-  return now && !(now[1] && NOT_VERBS.has(now[1])) ? now[0].slice(now[0].indexOf('now')) : null;
+  return now && !(now[1] && NOT_VERBS.has(now[1]))
+    ? { word: now[0].slice(now[0].indexOf('now')), compared: later }
+    : null;
 }
 /**
  * A clause giving the reason or the moment of a change, with a subject of its own ("after the multi-region
@@ -191,8 +206,9 @@ const CHANGE_MIN_OVERLAP = 0.3;
 function stateChangeSignal(earlier: string, later: string): ConflictSignal | null {
   // A question asks; it states no change ("How're you handling the changes?").
   if (earlier.includes('?') || later.includes('?')) return null;
-  const said = changeSaid(later);
+  const said = changeSaid(earlier, later);
   if (!said) return null;
+  const { compared } = said;
   const ignored = (token: string) => hasDigit(token) || isChangeWord(token);
   // Dates' words stay: a month or "afternoon" is what a change of time replaces ("after noon" → "in the afternoon").
   const overlapping = (laterText: string) => {
@@ -201,11 +217,11 @@ function stateChangeSignal(earlier: string, later: string): ConflictSignal | nul
     return shared >= CHANGE_MIN_SHARED && shared / union >= CHANGE_MIN_OVERLAP && onlyA > 0 && onlyB > 0;
   };
   // The reason's words may be what the two share ("…, since Sam moved to the data team"): with them or without.
-  const withoutReason = later.replace(REASON_CLAUSE, '');
-  if (!overlapping(later) && (withoutReason === later || !overlapping(withoutReason))) return null;
+  const withoutReason = compared.replace(REASON_CLAUSE, '');
+  if (!overlapping(compared) && (withoutReason === compared || !overlapping(withoutReason))) return null;
   return {
     kind: 'stated_change',
-    detail: `the later statement says it changed ("${said}")`,
+    detail: `the later statement says it changed ("${said.word}")`,
     strength: 0.75,
     minSimilarity: SLOT_SIMILARITY,
   };

@@ -118,6 +118,12 @@ describe('conflict signals', () => {
         'We replaced Jenkins with GitHub Actions for the nightly builds of the app.',
       ),
     ).toEqual(['stated_change']);
+    expect(
+      kinds(
+        'The nightly builds of the app run on Jenkins.',
+        'The nightly builds of the app run on GitHub Actions instead of Jenkins.',
+      ),
+    ).toEqual(['stated_change']);
     // "now" between the subject and its verb; the reason's own words left out of the share of words in common.
     expect(
       conflictSignals(
@@ -148,6 +154,11 @@ describe('conflict signals', () => {
       ],
       ['The best time to plant the roses is in early spring.', 'Now is the best time to plant the roses, in spring.'],
       ['The standup is in room 4 on the second floor.', 'The standup moved to 10am.'],
+      // "instead of" names what it replaces, and the earlier statement does not say it.
+      [
+        'The payments tests share one clock across goroutines.',
+        'We will inject a fake clock into the payments tests instead of sleeping.',
+      ],
       // The change word only in the earlier statement.
       ['I moved to a new desk by the window in the office.', 'I sit at a new desk by the window in the office.'],
       [same, same],
