@@ -36,6 +36,11 @@ function windowOf(
   const known = (unit: Component) => component.isCertain(unit);
   if (!known('day') && !known('month') && !known('year') && !known('weekday')) return null; // a time of day alone
   const date = component.date();
+  if (known('weekday') && !known('day') && !known('month') && !known('year')) {
+    // "on Monday": the latest Monday, today included (it had spanned a whole year, and the year before this one).
+    const day = dayStart(date) > now.getTime() ? dayStart(date) - 7 * DAY_MS : dayStart(date);
+    return { start: day, end: day + DAY_MS - 1, relative: false };
+  }
   const relative =
     known('day') &&
     known('month') &&
@@ -61,14 +66,65 @@ function windowOf(
   return { start: Date.UTC(year, 0, 1), end: Date.UTC(year + 1, 0, 1) - 1, relative };
 }
 
+const WEEKDAY_MS = (date: number): number => ((new Date(date).getUTCDay() + 6) % 7) * DAY_MS; // Monday: 0
+/** Monday 00:00 of the week `at` is in (weeks start on Monday, as ISO 8601's do). */
+const weekStart = (at: number): number => dayStart(new Date(at)) - WEEKDAY_MS(at);
+
+const COUNTS: Readonly<Record<string, number>> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6 };
+const UNIT_MS: Readonly<Record<string, number>> = { day: DAY_MS, week: 7 * DAY_MS, month: 31 * DAY_MS };
+/**
+ * A stretch of time up to now: "the past week", "past 7 days", "the last 3 days", "the last few weeks". chrono reads
+ * each as the one day that many units ago; the words ask for everything since. ("Last week", "last month" without a
+ * count stay the calendar's.) Few, a couple, several: three.
+ */
+const UP_TO_NOW =
+  /\b(?:(past)|last|previous)\s+(?:(\d+|a|an|one|two|three|four|five|six|few|couple(?: of)?|several)\s+)?(day|week|month)s?\b/i;
+function upToNow(text: string, now: number): { start: number; end: number } | null {
+  const match = UP_TO_NOW.exec(text);
+  if (!match) return null;
+  const [, past, count, unit] = match;
+  if (!past && !count) return null;
+  const n = count ? Number(count) || COUNTS[count.toLowerCase()] || 3 : 1;
+  return { start: dayStart(new Date(now - n * UNIT_MS[unit!.toLowerCase()]!)), end: now };
+}
+
+/** A weekend: "this weekend" the one of this week, "last weekend" the one before, "the weekend" the latest begun. */
+function weekendOf(text: string, now: number): { start: number; end: number } | null {
+  const match = /\b(this|last|past|previous)?\s*weekend\b/i.exec(text);
+  if (!match) return null;
+  const saturday = weekStart(now) + 5 * DAY_MS;
+  const which = match[1]?.toLowerCase();
+  const start = which === 'this' || (!which && now >= saturday) ? saturday : saturday - 7 * DAY_MS;
+  return { start, end: start + 2 * DAY_MS - 1 };
+}
+
+/** Phrases chrono names no window for: "this week", "earlier this week", "this morning", "tonight". */
+const THIS_WEEK = /\b(earlier\s+)?this\s+week\b/gi;
+const THIS_DAY = /\bthis\s+(?:morning|afternoon|evening)\b|\btonight\b/gi;
+
 /**
  * Time windows named in a query: dates, months, relative expressions (chrono-node), and bare years, which chrono
- * leaves alone ("what happened in 2023"). A time of day alone names no window.
+ * leaves alone ("what happened in 2023"). A time of day alone names no window. A weekday alone ("on Monday") is its
+ * latest day; a weekend its Saturday and Sunday; "the past week", "the last 3 days" run up to now; "this week" from its
+ * Monday.
  */
 export function findTimeWindows(text: string, now: Date): TimeWindow[] {
   const windows: TimeWindow[] = [];
   const covered: Array<[number, number]> = [];
+  const at = now.getTime();
   for (const result of chrono.parse(text, now, { forwardDate: false })) {
+    // Words of a weekday or a weekend stay terms (relative: false): memories say "on Monday", "the weekend" too.
+    const named = upToNow(result.text, at) ?? weekendOf(result.text, at);
+    if (named) {
+      windows.push({
+        text: result.text,
+        start: iso(named.start),
+        end: iso(named.end),
+        relative: !/weekend/i.test(result.text),
+      });
+      covered.push([result.index, result.index + result.text.length]);
+      continue;
+    }
     const from = windowOf(result.start, result.text, now);
     if (!from) continue;
     const to = result.end ? windowOf(result.end, result.text, now) : null;
@@ -80,6 +136,17 @@ export function findTimeWindows(text: string, now: Date): TimeWindow[] {
     if (/\b(before|until|till|prior to)\s*$/i.test(before)) [start, end] = [0, from.start - 1];
     windows.push({ text: result.text, start: iso(start), end: iso(end), relative: from.relative });
     covered.push([result.index, result.index + result.text.length]);
+  }
+  const uncovered = (index: number) => !covered.some(([a, b]) => index >= a && index < b);
+  for (const match of text.matchAll(THIS_WEEK)) {
+    if (!uncovered(match.index)) continue;
+    const monday = weekStart(at);
+    const end = match[1] ? dayStart(now) - 1 : at;
+    windows.push({ text: match[0], start: iso(monday), end: iso(Math.max(end, monday + DAY_MS - 1)), relative: true });
+  }
+  for (const match of text.matchAll(THIS_DAY)) {
+    if (!uncovered(match.index)) continue;
+    windows.push({ text: match[0], start: iso(dayStart(now)), end: iso(dayStart(now) + DAY_MS - 1), relative: true });
   }
   for (const match of text.matchAll(BARE_YEAR)) {
     if (covered.some(([a, b]) => match.index >= a && match.index < b)) continue;

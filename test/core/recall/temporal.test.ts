@@ -65,6 +65,42 @@ describe('findTimeWindows', () => {
     expect(windows('what tools does the team use')).toEqual([]);
   });
 
+  // NOW is a Friday.
+  it('reads a weekday alone as its latest day, today included, and "since Monday" from it', () => {
+    const day = (date: string) => ({ start: `${date}T00:00:00.000Z`, end: `${date}T23:59:59.999Z`, relative: false });
+    expect(windows('what did we ship on Monday')).toEqual([day('2024-03-11')]);
+    expect(windows('what happened on Friday')).toEqual([day('2024-03-15')]);
+    expect(windows('what happened on Saturday')).toEqual([day('2024-03-09')]);
+    expect(windows('what changed since Monday')).toEqual([
+      { start: '2024-03-11T00:00:00.000Z', end: NOW.toISOString(), relative: false },
+    ]);
+  });
+
+  it('reads a weekend as its Saturday and Sunday: this one, the last, or the latest begun', () => {
+    const weekend = (saturday: string, sunday: string) => ({
+      start: `${saturday}T00:00:00.000Z`,
+      end: `${sunday}T23:59:59.999Z`,
+      relative: false,
+    });
+    expect(windows('what did I do last weekend')).toEqual([weekend('2024-03-09', '2024-03-10')]);
+    expect(windows('anything break over the weekend')).toEqual([weekend('2024-03-09', '2024-03-10')]);
+    expect(windows('plans for this weekend')).toEqual([weekend('2024-03-16', '2024-03-17')]);
+  });
+
+  it('runs "this week", "the past week" and "the last 3 days" up to now, and "earlier this week" to yesterday', () => {
+    const upToNow = (start: string) => ({ start: `${start}T00:00:00.000Z`, end: NOW.toISOString(), relative: true });
+    expect(windows('decisions this week')).toEqual([upToNow('2024-03-11')]);
+    expect(windows('what did we do earlier this week')).toEqual([
+      { start: '2024-03-11T00:00:00.000Z', end: '2024-03-14T23:59:59.999Z', relative: true },
+    ]);
+    expect(windows('what happened in the past week')).toEqual([upToNow('2024-03-08')]);
+    expect(windows('errors in the last 3 days')).toEqual([upToNow('2024-03-12')]);
+    expect(windows('notes from the past few days')).toEqual([upToNow('2024-03-12')]);
+    expect(windows('what did I say this morning')).toEqual([
+      { start: '2024-03-15T00:00:00.000Z', end: '2024-03-15T23:59:59.999Z', relative: true },
+    ]);
+  });
+
   it('keeps the words that named each window', () => {
     expect(findTimeWindows('in May 2023 and in 2021', NOW).map((window) => window.text)).toEqual(['May 2023', '2021']);
   });
