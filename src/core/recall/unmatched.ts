@@ -1,5 +1,7 @@
+import { stemmer } from 'stemmer';
 import type { KeywordTerm } from '../../storage/types.js';
 import { expansionsOf } from '../text/acronyms.js';
+import { derivationsOf } from '../text/derivations.js';
 import { STOPWORDS } from '../text/stopwords.js';
 import {
   broaderOf,
@@ -120,7 +122,9 @@ export async function withSynonymsForUnmatched(
     return (await usable(candidates.filter((_, i) => together[i]! > 0))).slice(0, most);
   };
   /**
-   * What the workspace holds for a word or phrase matching nothing: its synonyms that match; where none does, its
+   * What the workspace holds for a word or phrase matching nothing: a word of its family by a regular suffix
+   * ("decisions" → decide, "deploy" → deployment: text/derivations.ts), the same meaning said as another part of
+   * speech; else its synonyms that match; where none does, its
    * broader words ("kayak" matching nothing is asked as canoe, a kind it is); where none of those does either, its
    * narrower words ("coat" as jacket, a kind of coat); then the words of its later senses that fit the query's other
    * words (`fitting`); last, the words used most like it that fit them ("pendant" → necklace, which WordNet does not
@@ -128,7 +132,7 @@ export async function withSynonymsForUnmatched(
    */
   const kept = async (word: string): Promise<string[]> => {
     if (most <= 0) return [];
-    for (const related of [synonymsOf, broaderOf, narrowerOf]) {
+    for (const related of [familyOf, synonymsOf, broaderOf, narrowerOf]) {
       const found = await matching(related(word));
       if (found.length > 0) return found;
     }
@@ -154,7 +158,11 @@ export async function withSynonymsForUnmatched(
   // An acronym is asked as what it stands for, not as the thesaurus's word it spells ("CI" is no curie).
   const spelledOut = [...unmatched].filter((term) => acronyms.has(term));
   const alone = [...unmatched].filter(
-    (term) => !inPhrase.has(term) && !modifiers.has(term) && !acronyms.has(term) && inThesaurus(term),
+    (term) =>
+      !inPhrase.has(term) &&
+      !modifiers.has(term) &&
+      !acronyms.has(term) &&
+      (inThesaurus(term) || derivationsOf(term).length > 0),
   );
   // A word written apart that the memories write as one ("log in" → login, "set up" → setup, "time zone" →
   // timezone): two words side by side, one of them matching nothing, joined. The same word, not a related one, so
@@ -195,6 +203,19 @@ export async function withSynonymsForUnmatched(
     synonyms.set(term, words);
   }
   return { ...query, termForms, synonyms, absent };
+}
+
+/**
+ * Words of a word's family (text/derivations.ts), one a Porter stem: "decide" and "decid" are one word to the keyword
+ * index, which stems as Porter does.
+ */
+function familyOf(word: string): string[] {
+  const stems = new Set<string>();
+  return derivationsOf(word).filter((form) => {
+    const seen = stems.has(stemmer(form));
+    stems.add(stemmer(form));
+    return !seen;
+  });
 }
 
 /** A name that is an acronym of the table: one word in capitals, or with a digit ("CI", "SSO", "K8s", "2FA"). */

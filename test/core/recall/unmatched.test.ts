@@ -273,6 +273,16 @@ describe('withSynonymsForUnmatched', () => {
     expect((await expandedOver('who is free at 3 pm?', notes)).synonyms.get('pm')).toBeUndefined();
   });
 
+  it('searches a word of its family that the workspace holds before any synonym ("decisions" as decide)', async () => {
+    const notes = ['We decided to hire a second SRE.', 'We agreed to move the standup to 9:30.'];
+    // WordNet's first sense of "decision" gave "move" (of chess), which the standup note holds.
+    expect((await expandedOver('Which decisions were made?', notes)).synonyms.get('decisions')).toEqual(['decide']);
+    const decision = ['The decision was to keep the ledger on PostgreSQL.'];
+    expect((await expandedOver('What did we decide about the ledger?', decision)).synonyms.get('decide')).toEqual([
+      'decision',
+    ]);
+  });
+
   it('leaves absent the words that match nothing and get nothing in their place, not names or dates', async () => {
     const query = processQuery('Did Hamid Eriksen store the couch in the zorblax in May 2024?', NOW);
     const expanded = await withSynonymsForUnmatched(query, countsOf({ store: 5, sofa: 3 }), 'ws', 2);
