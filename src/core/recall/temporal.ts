@@ -66,9 +66,8 @@ function windowOf(
   return { start: Date.UTC(year, 0, 1), end: Date.UTC(year + 1, 0, 1) - 1, relative };
 }
 
-const WEEKDAY_MS = (date: number): number => ((new Date(date).getUTCDay() + 6) % 7) * DAY_MS; // Monday: 0
 /** Monday 00:00 of the week `at` is in (weeks start on Monday, as ISO 8601's do). */
-const weekStart = (at: number): number => dayStart(new Date(at)) - WEEKDAY_MS(at);
+const weekStart = (at: number): number => dayStart(new Date(at)) - ((new Date(at).getUTCDay() + 6) % 7) * DAY_MS;
 
 const COUNTS: Readonly<Record<string, number>> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6 };
 const UNIT_MS: Readonly<Record<string, number>> = { day: DAY_MS, week: 7 * DAY_MS, month: 31 * DAY_MS };
@@ -113,21 +112,15 @@ export function findTimeWindows(text: string, now: Date): TimeWindow[] {
   const covered: Array<[number, number]> = [];
   const at = now.getTime();
   for (const result of chrono.parse(text, now, { forwardDate: false })) {
-    // Words of a weekday or a weekend stay terms (relative: false): memories say "on Monday", "the weekend" too.
-    const named = upToNow(result.text, at) ?? weekendOf(result.text, at);
-    if (named) {
-      windows.push({
-        text: result.text,
-        start: iso(named.start),
-        end: iso(named.end),
-        relative: !/weekend/i.test(result.text),
-      });
-      covered.push([result.index, result.index + result.text.length]);
-      continue;
-    }
-    const from = windowOf(result.start, result.text, now);
+    const stretch = upToNow(result.text, at);
+    const weekend = weekendOf(result.text, at);
+    // Words of a weekend stay terms (relative: false), as a weekday's do: memories say "the weekend" too.
+    const from =
+      (stretch && { ...stretch, relative: true }) ??
+      (weekend && { ...weekend, relative: false }) ??
+      windowOf(result.start, result.text, now);
     if (!from) continue;
-    const to = result.end ? windowOf(result.end, result.text, now) : null;
+    const to = result.end && !stretch && !weekend ? windowOf(result.end, result.text, now) : null;
     let start = from.start;
     let end = to ? Math.max(to.end, from.end) : from.end;
     // "since March" runs until now; "before March" from the beginning.
@@ -149,7 +142,7 @@ export function findTimeWindows(text: string, now: Date): TimeWindow[] {
     windows.push({ text: match[0], start: iso(dayStart(now)), end: iso(dayStart(now) + DAY_MS - 1), relative: true });
   }
   for (const match of text.matchAll(BARE_YEAR)) {
-    if (covered.some(([a, b]) => match.index >= a && match.index < b)) continue;
+    if (!uncovered(match.index)) continue;
     const year = Number(match[1]);
     windows.push({
       text: match[0],

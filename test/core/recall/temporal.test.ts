@@ -85,6 +85,9 @@ describe('findTimeWindows', () => {
     expect(windows('what did I do last weekend')).toEqual([weekend('2024-03-09', '2024-03-10')]);
     expect(windows('anything break over the weekend')).toEqual([weekend('2024-03-09', '2024-03-10')]);
     expect(windows('plans for this weekend')).toEqual([weekend('2024-03-16', '2024-03-17')]);
+    expect(windows('what broke since last weekend')).toEqual([
+      { start: '2024-03-09T00:00:00.000Z', end: NOW.toISOString(), relative: false },
+    ]);
   });
 
   it('runs "this week", "the past week" and "the last 3 days" up to now, and "earlier this week" to yesterday', () => {
