@@ -87,7 +87,10 @@ function upToNow(text: string, now: number): { start: number; end: number } | nu
   return { start: dayStart(new Date(now - n * UNIT_MS[unit!.toLowerCase()]!)), end: now };
 }
 
-/** A weekend: "this weekend" the one of this week, "last weekend" the one before, "the weekend" the latest begun. */
+/**
+ * A weekend, of the week of `now` (or of the date the query names): "this weekend" the one of that week, "last
+ * weekend" the one before, "the weekend" the latest begun.
+ */
 function weekendOf(text: string, now: number): { start: number; end: number } | null {
   const match = /\b(this|last|past|previous)?\s*weekend\b/i.exec(text);
   if (!match) return null;
@@ -111,9 +114,13 @@ export function findTimeWindows(text: string, now: Date): TimeWindow[] {
   const windows: TimeWindow[] = [];
   const covered: Array<[number, number]> = [];
   const at = now.getTime();
-  for (const result of chrono.parse(text, now, { forwardDate: false })) {
+  const results = chrono.parse(text, now, { forwardDate: false });
+  // A weekend is of the date the query names, if any: "the weekend of May 6, 2023", "last weekend before April 10".
+  const dated = results.find((result) => result.start.isCertain('day') && result.start.isCertain('month'));
+  const weekendAnchor = (dated && windowOf(dated.start, dated.text, now)?.start) ?? at;
+  for (const result of results) {
     const stretch = upToNow(result.text, at);
-    const weekend = weekendOf(result.text, at);
+    const weekend = weekendOf(result.text, weekendAnchor);
     // Words of a weekend stay terms (relative: false), as a weekday's do: memories say "the weekend" too.
     const from =
       (stretch && { ...stretch, relative: true }) ??

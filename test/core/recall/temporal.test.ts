@@ -85,6 +85,11 @@ describe('findTimeWindows', () => {
     expect(windows('what did I do last weekend')).toEqual([weekend('2024-03-09', '2024-03-10')]);
     expect(windows('anything break over the weekend')).toEqual([weekend('2024-03-09', '2024-03-10')]);
     expect(windows('plans for this weekend')).toEqual([weekend('2024-03-16', '2024-03-17')]);
+    // Of the date the query names, where it names one.
+    expect(windows('what did Maria do the weekend of May 6, 2023')[0]).toEqual(weekend('2023-05-06', '2023-05-07'));
+    expect(windows('what did Maria do last weekend before April 10, 2023')[0]).toEqual(
+      weekend('2023-04-08', '2023-04-09'),
+    );
     expect(windows('what broke since last weekend')).toEqual([
       { start: '2024-03-09T00:00:00.000Z', end: NOW.toISOString(), relative: false },
     ]);
