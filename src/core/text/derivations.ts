@@ -1,33 +1,38 @@
 /**
- * Words of one family, a noun made from a verb and the verb it is made from: "decisions" asked where the notes say
- * "we decided", "deploy" asked where they say "the deployment". The stemmer relates neither ("decis" / "decid",
- * "deploy" / "deploy" + "ment"), and WordNet's first sense of "decision" gave "move", a word of chess. By the regular
- * English suffixes only, so some candidates are no word ("installate"): a candidate is searched only where a memory
- * of the workspace holds it (unmatched.ts), and a word that is none holds nothing. Suffixes whose stripped words are
- * too often other words ("corner" → corn, "number" → numb: -er) are left out.
+ * Words of one family, a noun made from a verb and the verb it is made from, where the keyword index's Porter stemmer
+ * does not relate them: "decisions" asked where the notes say "we decided" (decis / decid), "deploy" asked where they
+ * say "the deployment" (deploi / deploy), "describe" and "the description". Pairs it does relate ("migrate" /
+ * "migration", "approve" / "approval", "install" / "installation") need nothing here. WordNet's first sense of
+ * "decision" gave "move", a word of chess. By regular English suffixes only, so some candidates are no word
+ * ("sendsion"): a candidate is searched only where a memory of the workspace holds it (unmatched.ts), and a word that
+ * is none holds nothing.
  */
 
-/** Noun suffix → the verb endings that may replace it ("decision" → decide, "extension" → extend). */
+/** Noun ending → the verb endings that may replace it ("decision" → decide, "extension" → extend). */
 const NOUN_TO_VERB: ReadonlyArray<[RegExp, readonly string[]]> = [
-  [/ation$/, ['', 'e', 'ate']], // installation → install, configuration → configure, automation → automate
-  [/sion$/, ['de', 'd']], // decision → decide, extension → extend
-  [/tion$/, ['te']], // completion → complete, deletion → delete
+  [/ssion$/, ['t']], // permission → permit, submission → submit
+  [/(?<!s)sion$/, ['de', 'd']], // decision → decide, extension → extend, expansion → expand
+  [/ption$/, ['be', 'e']], // description → describe, assumption → assume
+  [/ution$/, ['ve']], // solution → solve, resolution → resolve
+  [/anation$/, ['ain']], // explanation → explain
+  [/enance$/, ['ain']], // maintenance → maintain
   [/ment$/, ['']], // deployment → deploy, agreement → agree
-  [/(?<=[vws])al$/, ['', 'e']], // renewal → renew, approval → approve, proposal → propose
-  [/ance$/, ['']], // performance → perform, acceptance → accept
 ];
 
 /** Verb ending → the noun endings that may replace it ("decide" → decision, "deploy" → deployment). */
 const VERB_TO_NOUN: ReadonlyArray<[RegExp, readonly string[]]> = [
   [/de$/, ['sion']], // decide → decision
-  [/te$/, ['tion']], // migrate → migration
-  [/(?<=[^dt])e$/, ['ation', 'al']], // configure → configuration, approve → approval
-  [/(?<=[^e])$/, ['ment', 'ation', 'ance']], // deploy → deployment, install → installation, perform → performance
-  [/(?<=w)$/, ['al']], // renew → renewal
+  [/(?<=[nd])d$/, ['sion']], // extend → extension, expand → expansion
+  [/mit$/, ['mission']], // permit → permission
+  [/be$/, ['ption']], // describe → description
+  [/ume$/, ['umption']], // assume → assumption
+  [/lve$/, ['lution']], // solve → solution
+  [/ain$/, ['anation', 'enance']], // explain → explanation, maintain → maintenance
+  [/$/, ['ment']], // deploy → deployment, agree → agreement
 ];
 
-/** A noun made from a verb by one of NOUN_TO_VERB's suffixes: only the verb is looked for. */
-const NOUN = /(?:ion|ment|ance|[vws]al)$/;
+/** A noun made from a verb by one of NOUN_TO_VERB's endings: only the verb is looked for. */
+const NOUN = /(?:sion|tion|ment|ance)$/;
 
 /** A term's bases: itself, and without a plural's or a past or present participle's ending ("decisions", "migrated"). */
 function basesOf(term: string): string[] {
