@@ -135,6 +135,7 @@ function slotSignals(a: string, b: string): ConflictSignal[] {
  * them by "now" (BENCHMARKS.md, "a stated change").
  */
 const CHANGE_WORDS = /\b(?:switched|changed|moved|migrated|replaced|postponed|rescheduled|no longer|instead|anymore)\b/;
+const EVERY_CHANGE_WORD = new RegExp(CHANGE_WORDS.source, 'g');
 const isChangeWord = (token: string): boolean => CHANGE_WORDS.test(token) || token === 'now';
 /**
  * "now" between a subject and its verb in the present: "the ledger service now uses CockroachDB", "Ana now leads the
@@ -165,15 +166,16 @@ const NOT_VERBS = new Set([
  */
 function changeSaid(earlier: string, later: string): { word: string; compared: string } | null {
   const lower = later.toLowerCase();
-  const held = new Set(contentWords(words(earlier)).map(stem));
-  for (const said of lower.matchAll(new RegExp(CHANGE_WORDS.source, 'g'))) {
+  let held: Set<string> | undefined; // the earlier statement's stems, read only for "instead of"
+  for (const said of lower.matchAll(EVERY_CHANGE_WORD)) {
     if (said[0] !== 'instead') return { word: said[0], compared: later };
     // "instead of" names what was replaced: a change of the earlier statement only where that is what it says ("We
     // will inject a fake clock into the tests instead of sleeping" changes nothing of "The tests share one clock").
     const end = said.index + said[0].length;
     const replaced = /^\s+of\s+[^,.;!?]+/.exec(lower.slice(end));
     if (!replaced) return { word: said[0], compared: later };
-    if (!contentWords(words(replaced[0])).some((word) => held.has(stem(word)))) continue;
+    held ??= new Set(contentWords(words(earlier)).map(stem));
+    if (!contentWords(words(replaced[0])).some((word) => held!.has(stem(word)))) continue;
     return { word: said[0], compared: later.slice(0, said.index) + later.slice(end + replaced[0].length) };
   }
   const now = NOW_STATED.exec(lower);

@@ -228,9 +228,7 @@ const MAX_VALUE_WORDS = 5;
 
 /** "the user" and "I" are the same person in an agent's memory; "Ana's" is Ana. */
 function subjectKey(raw: string): string {
-  const parts = raw.toLowerCase().replace(/'s$/, '').split(/\s+/);
-  while (parts.length > 1 && SENTENCE_OPENERS.has(parts[0]!)) parts.shift();
-  const lower = parts.join(' ');
+  const lower = withoutOpener(raw.replace(/'s$/, ''));
   if (FIRST_PERSON.has(lower)) return 'self';
   if (lower === 'our') return 'we';
   return lower;
@@ -238,10 +236,15 @@ function subjectKey(raw: string): string {
 
 /** The person named as a role's holder, without the word that opens the sentence ("Then Sam"); none for a pronoun. */
 function holderOf(raw: string): string {
+  const holder = withoutOpener(raw);
+  return NOT_A_HOLDER.has(holder) ? '' : holder;
+}
+
+/** A name or description in lower case, without a word that only opens the sentence ("Then Ana" is Ana). */
+function withoutOpener(raw: string): string {
   const parts = raw.toLowerCase().split(/\s+/);
   while (parts.length > 1 && SENTENCE_OPENERS.has(parts[0]!)) parts.shift();
-  const holder = parts.join(' ');
-  return NOT_A_HOLDER.has(holder) ? '' : holder;
+  return parts.join(' ');
 }
 
 /** The value words of a clause: up to the first word that starts another clause, without leading articles. */

@@ -91,6 +91,12 @@ const spelledOccurrences = (stems: readonly string[], term: ScoredTerm): number 
 
 const isAmong = (forms: ReadonlySet<string>, stem: string): boolean => forms.has(stem);
 
+/** Whether the text's stems hold one of the forms (no array made for it: it runs for every candidate). */
+function holdsAnyOf(forms: ReadonlySet<string>, held: ReadonlySet<string>): boolean {
+  for (const form of forms) if (held.has(form)) return true;
+  return false;
+}
+
 /**
  * BM25 of each text for the terms, weighted by `idf` (one per term). Lengths are normalised by the mean length of
  * the texts scored together (the candidates of one recall), which both backends see alike.
@@ -133,7 +139,7 @@ export function holdsEveryWord(query: ProcessedQuery): (text: string) => boolean
   return (text) => {
     const stems = textStems(text);
     const held = new Set(stems);
-    return words.every((term) => [...term.words[0]!].some((s) => held.has(s)) || spelledOccurrences(stems, term) > 0);
+    return words.every((term) => holdsAnyOf(term.words[0]!, held) || spelledOccurrences(stems, term) > 0);
   };
 }
 

@@ -4,7 +4,7 @@
  * say "the deployment" (deploi / deploy), "describe" and "the description". Pairs it does relate ("migrate" /
  * "migration", "approve" / "approval", "install" / "installation") need nothing here. WordNet's first sense of
  * "decision" gave "move", a word of chess. By regular English suffixes only, so some candidates are no word
- * ("sendsion"): a candidate is searched only where a memory of the workspace holds it (unmatched.ts), and a word that
+ * ("signalment"): a candidate is searched only where a memory of the workspace holds it (unmatched.ts), and a word that
  * is none holds nothing.
  */
 
