@@ -368,6 +368,16 @@ describe('POST /v1/memories/recall', () => {
     expect(floored.memories[0]!.relevance_score).toBeGreaterThanOrEqual(0.99);
   });
 
+  it('counts a query word the memory holds in another inflection toward the floor ("live" in "lives")', async () => {
+    const ws = await workspace();
+    const home = await remember(ws, 'Maya lives in Lisbon and works in the WET time zone.');
+    await remember(ws, 'The garage door remote needs a new battery.');
+    // "customer" matches nothing; "live" is half the query, held as "lives": the default floor (0.3) keeps it.
+    const answer = await recall(ws, 'where does the customer live?');
+    expect(ids(answer)).toEqual([home.id]);
+    expect(answer.memories[0]!.relevance_score).toBe(0.5);
+  });
+
   it('accepts the deprecated modes and answers them with the rag engine', async () => {
     const ws = await workspace();
     await remember(ws, 'Backups run nightly at 02:00.');

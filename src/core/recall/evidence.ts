@@ -55,7 +55,15 @@ export function cachedTextStems(stemWord: (word: string) => string): (text: stri
   return keepRecentResults((text): readonly string[] => tokens(text).map(stemWord), { maxCharacters: 1_000_000 });
 }
 
-const textStems = cachedTextStems(stem);
+/** How a text's words are compared with the query's: a word's stem, and a text's stems in order. */
+export interface Stemming {
+  stem: (word: string) => string;
+  textStems: (text: string) => readonly string[];
+}
+
+/** The light stemmer above, which the ranking's coverage was tuned with. */
+const LIGHT_STEMMING: Stemming = { stem, textStems: cachedTextStems(stem) };
+const textStems = LIGHT_STEMMING.textStems;
 
 const NONE: readonly number[] = [];
 
@@ -70,7 +78,9 @@ export function termCoverage(
   terms: readonly string[],
   forms: ReadonlyMap<string, readonly string[]> = new Map(),
   names: readonly string[] = [],
+  stemming: Stemming = LIGHT_STEMMING,
 ): (text: string) => number {
+  const { stem, textStems } = stemming;
   // Each stem says which terms it stands for: a text is read once, with no set of its own words built.
   if (terms.length === 0) return () => 0;
   const termsOfStem = new Map<string, number[]>();

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { stemmer } from 'stemmer';
 import type { KeywordTerm } from '../../storage/types.js';
-import { cachedTextStems, inARow, POSSESSIVE, same, tokens } from './evidence.js';
+import { cachedTextStems, inARow, POSSESSIVE, type Stemming, same, tokens } from './evidence.js';
 import type { ProcessedQuery } from './query.js';
 
 /**
@@ -38,6 +38,9 @@ function porter(word: string): string {
 
 /** Porter stems of recently scored texts, in order. */
 const textStems = cachedTextStems(porter);
+
+/** Words compared as the keyword index compares them (`termCoverage` with it: the share the index would find held). */
+export const PORTER_STEMMING: Stemming = { stem: porter, textStems };
 
 /** A term of the query as it is scored: a word with its other forms, or a phrase of adjacent words. */
 export interface ScoredTerm {

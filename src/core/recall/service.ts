@@ -53,7 +53,7 @@ import {
   type ArmWeights,
   type FusedCandidate,
 } from './fusion.js';
-import { holdsEveryWord, keywordScoresOf, type KeywordEvidence } from './keyword-score.js';
+import { holdsEveryWord, keywordScoresOf, type KeywordEvidence, PORTER_STEMMING } from './keyword-score.js';
 import { topicalText } from './topical.js';
 import { heldSynonyms, withSynonymsForUnmatched } from './unmatched.js';
 import { CONTEXT_DISTANCE_DECAY, rankingScorer, type RankingFeatures, type RankingWeights } from './ranking.js';
@@ -537,6 +537,12 @@ export class RecallService {
     const ids = [...memories.keys()];
     const coverageOf = termCoverage(query.terms, query.termForms, query.entities);
     const coverage = new Map(ids.map((id) => [id, coverageOf(memories.get(id)!.content)]));
+    // The share of query words held, for the relevance floor and `relevance_score`, by the keyword index's own stems
+    // too: the light stemmer the ranking's coverage was tuned with keeps "lives" apart from "live", and so "where does
+    // the customer live?" answered nothing where a memory says "Maya lives in Lisbon" (the index had found it). The
+    // ranking keeps its coverage: Porter's there, or the light stemmer mended, cost LoCoMo a question in each mode
+    // (src/core/recall/README.md, "Porter stems for coverage").
+    const heldShareOf = termCoverage(query.terms, query.termForms, query.entities, PORTER_STEMMING);
     // What the query asks about the entities it names ranks only where no candidate holds every word of the query:
     // there words decide, and a nearer topical vector of a memory missing a word must not outrank one holding them
     // all (issue 24; test/conformance/recall-at-scale.test.ts). The entity arm skips its scan alike.
@@ -590,7 +596,10 @@ export class RecallService {
       else if (vectorRanks) candidate.signals.delete('vector');
       const similarity = similarities.get(id)!;
       const fact = candidate.armScores.get('fact') ?? 0;
-      const relevance = relevanceOf(Math.max(similarity, fact), coverage.get(id)!);
+      const relevance = relevanceOf(
+        Math.max(similarity, fact),
+        Math.max(coverage.get(id)!, heldShareOf(memory.content)),
+      );
       if (relevance < options.threshold) {
         if (options.explain)
           belowFloor.push({
