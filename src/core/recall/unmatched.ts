@@ -1,6 +1,6 @@
 import { stemmer } from 'stemmer';
 import type { KeywordTerm } from '../../storage/types.js';
-import { expansionsOf } from '../text/acronyms.js';
+import { acronymsSpelledIn, expansionsOf } from '../text/acronyms.js';
 import { derivationsOf } from '../text/derivations.js';
 import { STOPWORDS } from '../text/stopwords.js';
 import {
@@ -33,7 +33,8 @@ import { type ProcessedQuery, synonymForms } from './query.js';
  * the last is, where the table holds it. Before any of that, a word matching nothing beside another is searched as the
  * one word the two join into where a memory holds it ("log in" → login). An acronym of text/acronyms.ts that the
  * query writes in capitals ("CI") is no name here but such a word, searched as what it stands for where a memory spells
- * that out ("continuous integration"), before the thesaurus. All as alternative forms: the keyword
+ * that out ("continuous integration"), before the thesaurus; and the other way round, an expansion the query spells out
+ * whose words all match nothing ("single sign-on") is searched as its acronym where a memory holds it ("SSO"). All as alternative forms: the keyword
  * searches, BM25 and coverage then count them as the word (as they count "drew" for "draw"), and the entity arm
  * searches them beside a name where it searches the word (query.ts `synonyms`). Words of the names and dates the query
  * names are left as they are. Words that match anything are never expanded: a thesaurus's other senses would only add
@@ -173,13 +174,21 @@ export async function withSynonymsForUnmatched(
     if (STOPWORDS.has(word) || !JOINABLE.test(joined)) return [];
     return [word, query.said[i + 1]!].filter((term) => unmatched.has(term)).map((term) => ({ term, joined }));
   });
+  // An acronym's expansion the query spells out, every word of it matching nothing ("single sign-on"), is searched as
+  // the acronym where a memory holds it ("SSO through Okta"): the same thing, written short. Before anything the table
+  // gives its words, as a joined word is.
+  const spellings = acronymsSpelledIn(query.said).flatMap(({ acronym, start, length }) => {
+    const terms = query.terms.filter((term) => query.said.slice(start, start + length).includes(term));
+    return terms.length > 0 && terms.every((term) => unmatched.has(term)) ? [{ acronym, terms }] : [];
+  });
   // Phrases, lone words and joined words are looked up side by side: which words go alone does not depend on what
   // the others find, and each lookup is a chain of counts (up to seven) that every arm waits for.
-  const [byPhrase, byTerm, joinedHeld, bySpelling] = await Promise.all([
+  const [byPhrase, byTerm, joinedHeld, bySpelling, acronymsHeld] = await Promise.all([
     Promise.all(whole.map((phrase) => kept(phrase.phrase))),
     Promise.all(alone.map(kept)),
     most > 0 ? usable([...new Set(joins.map(({ joined }) => joined))]) : Promise.resolve<string[]>([]),
     Promise.all(spelledOut.map(async (term) => (most > 0 ? (await usable(expansionsOf(term))).slice(0, most) : []))),
+    most > 0 ? usable([...new Set(spellings.map(({ acronym }) => acronym))]) : Promise.resolve<string[]>([]),
   ]);
   whole.forEach((phrase, i) => {
     if (byPhrase[i]!.length > 0) for (const term of phrase.terms) searched.set(term, byPhrase[i]!);
@@ -188,6 +197,8 @@ export async function withSynonymsForUnmatched(
     if (byTerm[i]!.length > 0) searched.set(term, byTerm[i]!);
   });
   for (const { term, joined } of joins) if (joinedHeld.includes(joined)) searched.set(term, [joined]);
+  for (const { acronym, terms } of spellings)
+    if (acronymsHeld.includes(acronym)) for (const term of terms) searched.set(term, [acronym]);
   spelledOut.forEach((term, i) => {
     if (bySpelling[i]!.length > 0) searched.set(term, bySpelling[i]!);
   });

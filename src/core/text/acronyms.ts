@@ -56,3 +56,36 @@ const ACRONYMS: Readonly<Record<string, readonly string[]>> = {
 
 /** What an acronym (lower-cased) stands for; none when it is not in the table. */
 export const expansionsOf = (acronym: string): readonly string[] => ACRONYMS[acronym] ?? [];
+
+/** An acronym of the table whose expansion a text says, and where: `length` words from `start`. */
+export interface SpelledAcronym {
+  acronym: string;
+  start: number;
+  length: number;
+}
+
+/** Each expansion as its words, longest first, so that "single sign-on" is read before a shorter expansion. */
+const EXPANSION_WORDS: ReadonlyArray<{ acronym: string; words: readonly string[] }> = Object.entries(ACRONYMS)
+  .flatMap(([acronym, expansions]) =>
+    expansions.map((expansion) => ({ acronym, words: expansion.split(/[^\p{L}\p{N}]+/u) })),
+  )
+  .filter(({ words }) => words.length > 1)
+  .sort((a, b) => b.words.length - a.words.length);
+
+/**
+ * The expansions of the table that a text's words (lower-cased, in order) say, the other way round from `expansionsOf`:
+ * its user asks for "single sign-on" where the notes say "SSO". Expansions of one word ("kubernetes") are left out:
+ * a word alone is no sign that its acronym is meant.
+ */
+export function acronymsSpelledIn(words: readonly string[]): SpelledAcronym[] {
+  const found: SpelledAcronym[] = [];
+  for (let start = 0; start < words.length; start++) {
+    const match = EXPANSION_WORDS.find(({ words: expansion }) =>
+      expansion.every((word, i) => words[start + i] === word),
+    );
+    if (!match) continue;
+    found.push({ acronym: match.acronym, start, length: match.words.length });
+    start += match.words.length - 1;
+  }
+  return found;
+}

@@ -273,6 +273,19 @@ describe('withSynonymsForUnmatched', () => {
     expect((await expandedOver('who is free at 3 pm?', notes)).synonyms.get('pm')).toBeUndefined();
   });
 
+  it('searches an acronym\'s expansion the query spells out as the acronym the memories write ("single sign-on")', async () => {
+    const notes = ['Lena is on the Enterprise plan with SSO through Okta.', 'Lena renewed the contract in March.'];
+    const expanded = await expandedOver('What single sign-on provider does Lena use?', notes);
+    expect(expanded.synonyms.get('single')).toEqual(['sso']);
+    expect(expanded.synonyms.get('sign')).toEqual(['sso']);
+    // Not where a word of the expansion matches as it is ("sign" in a note), nor where no memory writes the acronym.
+    const signed = await expandedOver('What single sign-on provider does Lena use?', [...notes, 'Sign here.']);
+    expect(signed.synonyms.get('sign')).toBeUndefined();
+    expect(signed.synonyms.get('single')).not.toEqual(['sso']);
+    const spelled = await expandedOver('What single sign-on provider does Lena use?', ['Lena uses Okta for logins.']);
+    expect(spelled.synonyms.get('single') ?? []).not.toContain('sso');
+  });
+
   it('searches a word of its family that the workspace holds before any synonym ("decisions" as decide)', async () => {
     const notes = ['We decided to hire a second SRE.', 'We agreed to move the standup to 9:30.'];
     // WordNet's first sense of "decision" gave "move" (of chess), which the standup note holds.
