@@ -121,6 +121,22 @@ describe('contradiction detection on write (semantic embedder)', () => {
     expect(recalled.map((m) => m.id)).toEqual([ana!.id, tomasz!.id]);
   });
 
+  it('flags a failure a later statement says is over, and recall answers with the repair first', async () => {
+    const [cannot, works] = await remember(
+      server,
+      clock,
+      'ctr-repair',
+      'Omar cannot log in since the password reset email never arrived.',
+      'Omar received the password reset email after we whitelisted his domain; login works now.',
+    );
+    expect(await open(api, 'ctr-repair')).toMatchObject([
+      { memory_a_id: cannot!.id, memory_b_id: works!.id, contradiction_type: 'stated_change' },
+    ]);
+    const recalled = (await api.post('/v1/memories/recall', { workspace_id: 'ctr-repair', query: 'can Omar log in?' }))
+      .body.memories as Json[];
+    expect(recalled.map((m) => m.id)).toEqual([works!.id, cannot!.id]);
+  });
+
   it('raises no false alarm on paraphrases and related statements', async () => {
     await remember(
       server,

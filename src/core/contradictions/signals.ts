@@ -160,11 +160,38 @@ const NOT_VERBS = new Set([
   'less',
 ]);
 /**
- * How the later statement says it changed ("switched", "now uses"), and its words to compare with the earlier one's:
+ * A failure a statement reports ("Omar cannot log in", "CSV exports time out", "the build is broken"), and a later
+ * statement saying it is over ("login works now", "the export bug is fixed", "we fixed it"): a change of the failure,
+ * said without a change word. "fixed" only after a subject or an auxiliary: "a fixed price" repairs nothing.
+ */
+const FAILURE =
+  /\b(?:cannot|can't|couldn't|never|fails?|failed|failing|broken|broke|crash(?:es|ed)?|times? out|timed out|not working|doesn't work|won't work)\b/;
+const REPAIRED =
+  /\b(?:works now|now works|working again|works again|(?:is|are|was|were|got|been) (?:now )?(?:fixed|resolved|solved)|(?:we|they|i|he|she|you|it) (?:have |has |had )?(?:fixed|resolved|solved)|fixed now|resolved now)\b/;
+/** The words of a failure and of its repair: what changed, not what the statements are about. */
+const FAILURE_OR_REPAIR_WORDS = new Set([
+  'cannot',
+  'never',
+  'fail',
+  'fails',
+  'failed',
+  'failing',
+  'broken',
+  'broke',
+  'works',
+  'working',
+  'again',
+  'fixed',
+  'resolved',
+  'solved',
+]);
+
+/**
+ * How the later statement says it changed ("switched", "now uses", "works now" of an earlier failure), and its words to compare with the earlier one's:
  * without what "instead of" names as replaced, which the earlier statement holds ("… run on GitHub Actions instead of
  * Jenkins" / "… run on Jenkins"). None when it says nothing of a change.
  */
-function changeSaid(earlier: string, later: string): { word: string; compared: string } | null {
+function changeSaid(earlier: string, later: string): { word: string; compared: string; repair?: true } | null {
   const lower = later.toLowerCase();
   let held: Set<string> | undefined; // the earlier statement's stems, read only for "instead of"
   for (const said of lower.matchAll(EVERY_CHANGE_WORD)) {
@@ -178,6 +205,8 @@ function changeSaid(earlier: string, later: string): { word: string; compared: s
     if (!contentWords(words(replaced[0])).some((word) => held!.has(stem(word)))) continue;
     return { word: said[0], compared: later.slice(0, said.index) + later.slice(end + replaced[0].length) };
   }
+  const repaired = REPAIRED.exec(lower);
+  if (repaired && FAILURE.test(earlier.toLowerCase())) return { word: repaired[0], compared: later, repair: true };
   const now = NOW_STATED.exec(lower);
   return now && !(now[1] && NOT_VERBS.has(now[1]))
     ? { word: now[0].slice(now[0].indexOf('now')), compared: later }
@@ -210,13 +239,15 @@ function stateChangeSignal(earlier: string, later: string): ConflictSignal | nul
   if (earlier.includes('?') || later.includes('?')) return null;
   const said = changeSaid(earlier, later);
   if (!said) return null;
-  const { compared } = said;
-  const ignored = (token: string) => hasDigit(token) || isChangeWord(token);
+  const { compared, repair } = said;
+  const ignored = (token: string) => hasDigit(token) || isChangeWord(token) || FAILURE_OR_REPAIR_WORDS.has(token);
   // Dates' words stay: a month or "afternoon" is what a change of time replaces ("after noon" → "in the afternoon").
   const overlapping = (laterText: string) => {
     const { shared, union, onlyA, onlyB } = sharedStems(words(earlier), words(laterText), ignored);
     // A change replaces something: each statement holds a word the other does not (the same statement again is none).
-    return shared >= CHANGE_MIN_SHARED && shared / union >= CHANGE_MIN_OVERLAP && onlyA > 0 && onlyB > 0;
+    // A repair replaces the failure, whose words are left out: "The nightly build is broken on main." / "We fixed the
+    // nightly build on main." have nothing else apart.
+    return shared >= CHANGE_MIN_SHARED && shared / union >= CHANGE_MIN_OVERLAP && (repair || (onlyA > 0 && onlyB > 0));
   };
   // The reason's words may be what the two share ("…, since Sam moved to the data team"): with them or without.
   const withoutReason = compared.replace(REASON_CLAUSE, '');

@@ -136,6 +136,33 @@ describe('conflict signals', () => {
     ]);
   });
 
+  it('sees a later statement say that a failure the earlier one reports is over', () => {
+    const repairs: Array<[string, string, string]> = [
+      [
+        'Omar cannot log in since the password reset email never arrived.',
+        'Omar received the password reset email after we whitelisted his domain; login works now.',
+        'works now',
+      ],
+      [
+        'Maya reported that CSV exports time out for files over 50 MB.',
+        'The CSV export timeout for large files is fixed in 4.2.',
+        'is fixed',
+      ],
+      ['The nightly build is broken on main.', 'We fixed the nightly build on main.', 'we fixed'],
+      ['The nightly build is broken on main.', 'The nightly build on main works again.', 'works again'],
+    ];
+    for (const [earlier, later, said] of repairs)
+      expect(conflictSignals(earlier, later).map((signal) => signal.detail)).toEqual([
+        `the later statement says it changed ("${said}")`,
+      ]);
+    // No failure said first, another thing repaired, or a fixed thing that was never broken.
+    expect(kinds('The nightly build runs on main.', 'The nightly build on main works again.')).toEqual([]);
+    expect(kinds('Sam cannot come to the party on Friday.', 'Sam fixed his bike on Friday.')).toEqual([]);
+    expect(kinds('The nightly build is broken on main.', 'The nightly build on main has a fixed schedule.')).toEqual(
+      [],
+    );
+  });
+
   it('sees no stated change in chat\'s "now", a question, one word in common, a change said first, or said again', () => {
     const same = 'The user switched to spaces for indentation after the style guide changed.';
     const unchanged: Array<[string, string]> = [
