@@ -88,6 +88,22 @@ function upToNow(text: string, now: number): { start: number; end: number } | nu
 }
 
 /**
+ * "A few days ago", "a couple of weeks ago", "several months ago": no one day, which chrono reads them as (three days
+ * ago, two weeks ago), but a stretch around it. A couple: one to three units ago; a few or several: two to six.
+ */
+const VAGUELY_AGO = /\b(few|couple(?:\s+of)?|several)\s+(day|week|month)s?\s+ago\b/i;
+function vaguelyAgo(text: string, now: number): { start: number; end: number } | null {
+  const match = VAGUELY_AGO.exec(text);
+  if (!match) return null;
+  const unit = UNIT_MS[match[2]!.toLowerCase()]!;
+  const [nearest, farthest] = match[1]!.toLowerCase().startsWith('couple') ? [1, 3] : [2, 6];
+  return {
+    start: dayStart(new Date(now - farthest * unit)),
+    end: dayStart(new Date(now - nearest * unit)) + DAY_MS - 1,
+  };
+}
+
+/**
  * A weekend, of the week of `now` (or of the date the query names): "this weekend" the one of that week, "last
  * weekend" the one before, "the weekend" the latest begun.
  */
@@ -108,7 +124,7 @@ const THIS_DAY = /\bthis\s+(?:morning|afternoon|evening)\b|\btonight\b/gi;
  * Time windows named in a query: dates, months, relative expressions (chrono-node), and bare years, which chrono
  * leaves alone ("what happened in 2023"). A time of day alone names no window. A weekday alone ("on Monday") is its
  * latest day; a weekend its Saturday and Sunday; "the past week", "the last 3 days" run up to now; "this week" from its
- * Monday.
+ * Monday; "a few days ago" from six days ago to two.
  */
 export function findTimeWindows(text: string, now: Date): TimeWindow[] {
   const windows: TimeWindow[] = [];
@@ -119,7 +135,7 @@ export function findTimeWindows(text: string, now: Date): TimeWindow[] {
   const dated = results.find((result) => result.start.isCertain('day') && result.start.isCertain('month'));
   const weekendAnchor = (dated && windowOf(dated.start, dated.text, now)?.start) ?? at;
   for (const result of results) {
-    const stretch = upToNow(result.text, at);
+    const stretch = upToNow(result.text, at) ?? vaguelyAgo(result.text, at);
     const weekend = weekendOf(result.text, weekendAnchor);
     // Words of a weekend stay terms (relative: false), as a weekday's do: memories say "the weekend" too.
     const from =

@@ -109,6 +109,19 @@ describe('findTimeWindows', () => {
     ]);
   });
 
+  it('reads "a few days ago" as two to six days ago and "a couple of weeks ago" as one to three weeks, not one day', () => {
+    const between = (start: string, end: string) => ({
+      start: `${start}T00:00:00.000Z`,
+      end: `${end}T23:59:59.999Z`,
+      relative: true,
+    });
+    expect(windows('what did Omar say a few days ago?')).toEqual([between('2024-03-09', '2024-03-13')]);
+    expect(windows('a couple of days ago')).toEqual([between('2024-03-12', '2024-03-14')]);
+    expect(windows('the bug from a couple weeks ago')).toEqual([between('2024-02-23', '2024-03-08')]);
+    // A count said is the day it says.
+    expect(windows('what broke 3 days ago')).toEqual([between('2024-03-12', '2024-03-12')]);
+  });
+
   it('keeps the words that named each window', () => {
     expect(findTimeWindows('in May 2023 and in 2021', NOW).map((window) => window.text)).toEqual(['May 2023', '2021']);
   });
