@@ -171,7 +171,12 @@ const REPAIRED =
 /** The words of a failure and of its repair: what changed, not what the statements are about. */
 const FAILURE_OR_REPAIR_WORDS = new Set([
   'cannot',
+  "couldn't",
   'never',
+  'crash',
+  'crashes',
+  'crashed',
+  'work',
   'fail',
   'fails',
   'failed',
@@ -187,8 +192,8 @@ const FAILURE_OR_REPAIR_WORDS = new Set([
 ]);
 
 /**
- * How the later statement says it changed ("switched", "now uses", "works now" of an earlier failure), and its words to compare with the earlier one's:
- * without what "instead of" names as replaced, which the earlier statement holds ("… run on GitHub Actions instead of
+ * How the later statement says it changed ("switched", "now uses", "works now" of an earlier failure), and its words
+ * to compare with the earlier one's: without what "instead of" names as replaced, which the earlier statement holds ("… run on GitHub Actions instead of
  * Jenkins" / "… run on Jenkins"). None when it says nothing of a change.
  */
 function changeSaid(earlier: string, later: string): { word: string; compared: string; repair?: true } | null {
