@@ -49,6 +49,9 @@ import { serializerCompiler } from './serialization.js';
 import { validatorCompiler } from './validation.js';
 import { acceptWorkspaceQuery } from './workspace-query.js';
 
+/** The methods a 405's Allow header may name (OPTIONS is every path's, answered by CORS). */
+const ANSWERED_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
 export type App = FastifyInstance<
   RawServerDefault,
   RawRequestDefaultExpression,
@@ -128,9 +131,20 @@ export async function buildHttpServer(services: CoreServices, logger: FastifyBas
   acceptJsonBodies(app, services.config.jsonMaxDepth);
   app.setErrorHandler(handleError);
   abandonCreatedWorkspaces(app, services);
-  app.setNotFoundHandler((request, reply) =>
-    handleError(new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`), request, reply),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    // A path served with other methods is there: 405 with what it takes (RFC 9110), not a 404 that reads as "no
+    // such memory" to a client that sent PATCH where the API takes PUT.
+    const allowed = ANSWERED_METHODS.filter((method) => app.findRoute({ method, url: path }) !== null);
+    if (allowed.length === 0)
+      return handleError(new AppError('not_found', `no route ${request.method} ${path}`), request, reply);
+    reply.header('allow', allowed.join(', '));
+    return handleError(
+      new AppError('method_not_allowed', `${request.method} is not taken by ${path}; it takes ${allowed.join(', ')}`),
+      request,
+      reply,
+    );
+  });
 
   await app.register(cors, {
     origin: true,

@@ -118,4 +118,16 @@ describe('health, OpenAPI and docs', () => {
     expect(res.status).toBe(404);
     expect(res.body).toMatchObject({ statusCode: 404, error: 'Not Found', code: 'not_found' });
   });
+
+  it('answers a method a route does not take with 405 and the methods it takes, and changes nothing', async () => {
+    const created = await api.post('/v1/memories', { content: 'The office wifi password is tulip-42.' });
+    const id = created.body.memory.id;
+    const res = await api.raw('PATCH', `/v1/memories/${id}`, { content: 'The office wifi password is orchid-77.' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, HEAD, PUT, DELETE');
+    expect(res.body).toMatchObject({ statusCode: 405, error: 'Method Not Allowed', code: 'method_not_allowed' });
+    expect(res.body.message).toContain('PUT');
+    expect((await api.get(`/v1/memories/${id}`)).body.memory.content).toBe('The office wifi password is tulip-42.');
+    expect((await api.raw('PUT', '/v1/nowhere', {})).status).toBe(404);
+  });
 });

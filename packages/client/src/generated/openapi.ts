@@ -8698,7 +8698,7 @@ export interface components {
              * @description stable machine-readable code, e.g. validation_error, not_found
              * @enum {string}
              */
-            code: "bad_request" | "invalid_json" | "validation_error" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "gone" | "payload_too_large" | "uri_too_long" | "request_timeout" | "headers_too_large" | "unsupported_media_type" | "rate_limited" | "not_implemented" | "provider_error" | "provider_unavailable" | "not_ready" | "secrets_unavailable" | "storage_unavailable" | "internal_error";
+            code: "bad_request" | "invalid_json" | "validation_error" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "gone" | "payload_too_large" | "uri_too_long" | "request_timeout" | "headers_too_large" | "unsupported_media_type" | "rate_limited" | "not_implemented" | "provider_error" | "provider_unavailable" | "not_ready" | "secrets_unavailable" | "storage_unavailable" | "internal_error";
             details: {
                 path: string;
                 message: string;
