@@ -129,12 +129,15 @@ function slotSignals(a: string, b: string): ConflictSignal[] {
 
 /**
  * Words with which a statement says that something changed: "switched to spaces", "the deadline moved to April 10",
- * "we replaced Jenkins", "no longer", "instead", "anymore". Past forms only: "changes", "moves" and "switches" are as
+ * "we replaced Jenkins", "no longer", "instead", "anymore", and an amount's "raised", "reduced", "doubled" ("Acme
+ * reduced the deal to 30k EUR a year" of "The Acme deal is worth 40k EUR a year", whose other words differ too much
+ * for a bare changed number; 2026-12-05). Past forms only: "changes", "moves" and "switches" are as
  * often nouns ("handling the changes", "sweet moves"). Not "now": chat says it of every moment ("I'm off to spend
  * some time with them now"). With both, LoCoMo's three conversations gave 8 stated changes, every one false, 6 of
  * them by "now" (BENCHMARKS.md, "a stated change").
  */
-const CHANGE_WORDS = /\b(?:switched|changed|moved|migrated|replaced|postponed|rescheduled|no longer|instead|anymore)\b/;
+const CHANGE_WORDS =
+  /\b(?:switched|changed|moved|migrated|replaced|postponed|rescheduled|raised|increased|reduced|decreased|lowered|doubled|halved|no longer|instead|anymore)\b/;
 const EVERY_CHANGE_WORD = new RegExp(CHANGE_WORDS.source, 'g');
 const isChangeWord = (token: string): boolean => CHANGE_WORDS.test(token) || token === 'now';
 /**
@@ -165,9 +168,9 @@ const NOT_VERBS = new Set([
  * said without a change word. "fixed" only after a subject or an auxiliary: "a fixed price" repairs nothing.
  */
 const FAILURE =
-  /\b(?:cannot|can't|couldn't|never|fails?|failed|failing|broken|broke|crash(?:es|ed)?|times? out|timed out|not working|doesn't work|won't work)\b/;
+  /\b(?:cannot|can't|couldn't|never|fails?|failed|failing|broken|broke|crash(?:es|ed)?|times? out|timed out|not working|doesn't work|won't work|(?:is|are|was|were|went) down)\b/;
 const REPAIRED =
-  /\b(?:works now|now works|working again|works again|(?:is|are|was|were|got|been) (?:now )?(?:fixed|resolved|solved)|(?:we|they|i|he|she|you|it) (?:have |has |had )?(?:fixed|resolved|solved)|fixed now|resolved now)\b/;
+  /\b(?:works now|now works|working again|works again|(?:is|are) back(?: up| online)?|up again|(?:is|are|was|were|got|been) (?:now )?(?:fixed|resolved|solved)|(?:we|they|i|he|she|you|it) (?:have |has |had )?(?:fixed|resolved|solved)|fixed now|resolved now)\b/;
 /** The words of a failure and of its repair: what changed, not what the statements are about. */
 const FAILURE_OR_REPAIR_WORDS = new Set([
   'cannot',
@@ -176,6 +179,9 @@ const FAILURE_OR_REPAIR_WORDS = new Set([
   'crash',
   'crashes',
   'crashed',
+  'down',
+  'back',
+  'online',
   'work',
   'fail',
   'fails',

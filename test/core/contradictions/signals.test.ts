@@ -134,6 +134,14 @@ describe('conflict signals', () => {
     expect(kinds('The team uses Jenkins for builds.', 'The team now uses GitHub Actions for builds.')).toEqual([
       'stated_change',
     ]);
+    // An amount said changed, where the words around the numbers differ too much for a bare changed number.
+    expect(
+      conflictSignals(
+        'The Acme deal is worth 40k EUR a year.',
+        'Acme reduced the deal to 30k EUR a year after the budget review.',
+      ).map((signal) => signal.detail),
+    ).toEqual(['the later statement says it changed ("reduced")']);
+    expect(kinds('I raised two kids on my own.', 'My two kids are my whole world.')).toEqual([]);
   });
 
   it('sees a later statement say that a failure the earlier one reports is over', () => {
@@ -150,6 +158,7 @@ describe('conflict signals', () => {
       ],
       ['The nightly build is broken on main.', 'We fixed the nightly build on main.', 'we fixed'],
       ['The nightly build is broken on main.', 'The nightly build on main works again.', 'works again'],
+      ['Checkout is down in the EU region.', 'Checkout is back up in the EU region.', 'is back up'],
     ];
     for (const [earlier, later, said] of repairs)
       expect(conflictSignals(earlier, later).map((signal) => signal.detail)).toEqual([
