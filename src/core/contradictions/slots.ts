@@ -70,6 +70,7 @@ const ROLES = [
   'on-call',
   'on call',
   'point of contact',
+  'contact',
   'maintainer',
 ].join('|');
 /** Who a role's holder cannot be told apart from a person by: "He is the manager", "This is the owner's call". */
@@ -159,10 +160,22 @@ const PATTERNS: Pattern[] = [
     attribute: 'holder',
     strength: 'strong',
     regex: new RegExp(
-      String.raw`(?<holder>${NAME})\s+is\s+(?:now\s+|currently\s+|still\s+)?(?:the|our)\s+(?<role>(?:[a-z-]+\s){0,2}(?:${ROLES}))(?:\s+(?:of|for)\s+(?<of>[^,.;!?]+))?`,
+      String.raw`(?<holder>${NAME})\s+is\s+(?:now\s+|currently\s+|still\s+)?(?:the|our)\s+(?<role>(?:[a-z-]+\s){0,2}(?:${ROLES}))(?:\s+(?:of|for|at)\s+(?<of>[^,.;!?]+))?`,
       'g',
     ),
     // Of something said with "a" ("the owner of a small bakery") the role is not one: two people each own one.
+    value: (g) => (/^an?\s/i.test(g.of ?? '') ? '' : holderOf(g.holder!)),
+    subject: (g) => (g.of ? `${g.role} of ${clauseValue(g.of)}` : g.role!),
+  },
+  {
+    // The same said the other way round, the holder last: "Our contact at Acme is Jonas Berg." / "Our new contact at
+    // Acme is Pia Lund, since Jonas left." A "new" or "current" holder holds the same role.
+    attribute: 'holder',
+    strength: 'strong',
+    regex: new RegExp(
+      String.raw`\b(?:[Tt]he|[Oo]ur)\s+(?:new\s+|current\s+)?(?<role>${ROLES})(?:\s+(?:of|for|at)\s+(?<of>[^,.;!?]+?))?\s+is\s+(?:now\s+)?(?<holder>${NAME})`,
+      'g',
+    ),
     value: (g) => (/^an?\s/i.test(g.of ?? '') ? '' : holderOf(g.holder!)),
     subject: (g) => (g.of ? `${g.role} of ${clauseValue(g.of)}` : g.role!),
   },
@@ -236,7 +249,8 @@ function subjectKey(raw: string): string {
 
 /** The person named as a role's holder, without the word that opens the sentence ("Then Sam"); none for a pronoun. */
 function holderOf(raw: string): string {
-  const holder = withoutOpener(raw);
+  // A name may hold dots ("J. Berg"); one that ends the sentence is not its.
+  const holder = withoutOpener(raw.replace(/\.+$/, ''));
   return NOT_A_HOLDER.has(holder) ? '' : holder;
 }
 

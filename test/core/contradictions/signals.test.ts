@@ -34,6 +34,18 @@ describe('conflict signals', () => {
     expect(kinds('Ana is the lead of the mobile team.', 'Bob is the lead of the web team.')).toEqual([]);
     expect(kinds('Caroline is the owner of a small bakery.', 'Melanie is the owner of a small bakery.')).toEqual([]);
     expect(kinds('He is the manager of billing.', 'Sam is the manager of billing.')).toEqual([]);
+    // The holder named last, either way round, a "new" holder holding the same role.
+    expect(
+      conflictSignals(
+        'Our contact at Acme is Jonas Berg.',
+        'Our new contact at Acme is Pia Lund, since Jonas left.',
+      ).map((signal) => signal.detail),
+    ).toEqual(['contact of acme holder: jonas berg vs pia lund']);
+    expect(kinds('Jonas Berg is our contact at Acme.', 'Our new contact at Acme is Pia Lund.')).toEqual([
+      'exclusive_value',
+    ]);
+    expect(kinds('Our contact at Acme is Jonas Berg.', 'Our contact at Initech is Pia Lund.')).toEqual([]);
+    expect(kinds('Sam is the owner of the deploy pipeline.', 'The owner of the deploy pipeline is Sam.')).toEqual([]);
   });
 
   it('sees changed dates and numbers, and does not count a date as a number', () => {
