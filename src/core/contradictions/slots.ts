@@ -163,9 +163,8 @@ const PATTERNS: Pattern[] = [
       String.raw`(?<holder>${NAME})\s+is\s+(?:now\s+|currently\s+|still\s+)?(?:the|our)\s+(?<role>(?:[a-z-]+\s){0,2}(?:${ROLES}))(?:\s+(?:of|for|at)\s+(?<of>[^,.;!?]+))?`,
       'g',
     ),
-    // Of something said with "a" ("the owner of a small bakery") the role is not one: two people each own one.
-    value: (g) => (/^an?\s/i.test(g.of ?? '') ? '' : holderOf(g.holder!)),
-    subject: (g) => (g.of ? `${g.role} of ${clauseValue(g.of)}` : g.role!),
+    value: roleHolder,
+    subject: heldRole,
   },
   {
     // The same said the other way round, the holder last: "Our contact at Acme is Jonas Berg." / "Our new contact at
@@ -176,8 +175,8 @@ const PATTERNS: Pattern[] = [
       String.raw`\b(?:[Tt]he|[Oo]ur)\s+(?:new\s+|current\s+)?(?<role>${ROLES})(?:\s+(?:of|for|at)\s+(?<of>[^,.;!?]+?))?\s+is\s+(?:now\s+)?(?<holder>${NAME})`,
       'g',
     ),
-    value: (g) => (/^an?\s/i.test(g.of ?? '') ? '' : holderOf(g.holder!)),
-    subject: (g) => (g.of ? `${g.role} of ${clauseValue(g.of)}` : g.role!),
+    value: roleHolder,
+    subject: heldRole,
   },
   {
     attribute: (g) => `opinion of ${clauseValue(g.value!)}`,
@@ -245,6 +244,16 @@ function subjectKey(raw: string): string {
   if (FIRST_PERSON.has(lower)) return 'self';
   if (lower === 'our') return 'we';
   return lower;
+}
+
+/** Of something said with "a" ("the owner of a small bakery") the role is not one: two people each own one. */
+function roleHolder(g: Record<string, string>): string {
+  return /^an?\s/i.test(g.of ?? '') ? '' : holderOf(g.holder!);
+}
+
+/** A role with what it is of ("lead of mobile team"): two teams' leads are two roles. */
+function heldRole(g: Record<string, string>): string {
+  return g.of ? `${g.role} of ${clauseValue(g.of)}` : g.role!;
 }
 
 /** The person named as a role's holder, without the word that opens the sentence ("Then Sam"); none for a pronoun. */

@@ -598,7 +598,8 @@ export class RecallService {
       const fact = candidate.armScores.get('fact') ?? 0;
       const relevance = relevanceOf(
         Math.max(similarity, fact),
-        Math.max(coverage.get(id)!, heldShareOf(memory.content)),
+        // Every word held by the light stemmer is every word held: Porter's share is read only where it may add.
+        coverage.get(id)! === 1 ? 1 : Math.max(coverage.get(id)!, heldShareOf(memory.content)),
       );
       if (relevance < options.threshold) {
         if (options.explain)
