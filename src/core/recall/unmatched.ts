@@ -33,12 +33,13 @@ import { type ProcessedQuery, synonymForms } from './query.js';
  * the last is, where the table holds it. Before any of that, a word matching nothing beside another is searched as the
  * one word the two join into where a memory holds it ("log in" → login). An acronym of text/acronyms.ts that the
  * query writes in capitals ("CI") is no name here but such a word, searched as what it stands for where a memory spells
- * that out ("continuous integration"), before the thesaurus; and the other way round, an expansion the query spells out
- * whose words all match nothing ("single sign-on") is searched as its acronym where a memory holds it ("SSO"). All as alternative forms: the keyword
- * searches, BM25 and coverage then count them as the word (as they count "drew" for "draw"), and the entity arm
- * searches them beside a name where it searches the word (query.ts `synonyms`). Words of the names and dates the query
- * names are left as they are. Words that match anything are never expanded: a thesaurus's other senses would only add
- * noise to words the workspace already answers (src/core/recall/README.md, "Words that match nothing"). "Matches" as
+ * that out ("continuous integration"), before the thesaurus; and the other way round, an expansion the query spells
+ * out whose words all match nothing ("single sign-on") is searched as its acronym where a memory holds it ("SSO"). All
+ * as alternative forms: the keyword searches, BM25 and coverage then count them as the word (as they count "drew" for
+ * "draw"), and the entity arm searches them beside a name where it searches the word (query.ts `synonyms`). Words of
+ * the names and dates the query names are left as they are. Words that match anything are never expanded: a
+ * thesaurus's other senses would only add noise to words the workspace already answers (src/core/recall/README.md,
+ * "Words that match nothing"). "Matches" as
  * the keyword arms count (storage's `keywordMatchCounts`): on PostgreSQL the workspace's memories, on SQLite its shared
  * full-text index, whose statistics BM25 already reads database-wide; so there a word that only another workspace uses
  * is not expanded (NOTES.md, "Synonyms for words that match nothing"). A word that matches nothing and gets nothing in
