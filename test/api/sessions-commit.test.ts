@@ -121,6 +121,25 @@ describe('session commit', () => {
     });
   });
 
+  it('says a bare value or a list with its key, in words, and a sentence as it is', async () => {
+    const id = await session('commit-values', {
+      destination: 'Kyoto, 3-10 April',
+      next_steps: ['renew passport', 'buy JR pass'],
+      hotel: { name: 'Hotel Kanra', nights: 7, rooms: ['412', '413'] },
+      plan: 'Kim wants a ryokan for one night',
+    });
+    await memd.sessions.commit(id, { min_importance: 0 });
+    expect((await memoriesOf('commit-values')).map((m) => m.content).sort()).toEqual([
+      'Kim wants a ryokan for one night',
+      'destination: Kyoto, 3-10 April',
+      'hotel: name Hotel Kanra; nights 7; rooms 412, 413',
+      'next steps: renew passport, buy JR pass',
+    ]);
+    // Found by what the key says.
+    const answer = await memd.memories.recall({ workspace_id: 'commit-values', query: 'destination', limit: 1 });
+    expect(answer.memories[0]?.content).toBe('destination: Kyoto, 3-10 April');
+  });
+
   it('deduplicates against long-term memory unless told not to', async () => {
     const seed = async (workspace: string) => {
       await memd.workspaces.create({ id: workspace, name: workspace });
@@ -205,7 +224,7 @@ describe('session commit with a language model', () => {
       await sleep(100);
       modelMs = performance.now() - answering;
       expect(isCommitPrompt(req)).toBe(true);
-      expect(req.messages.at(-1)!.content).toContain('lang: lang: py');
+      expect(req.messages.at(-1)!.content).toContain('lang: py\nmood: tired');
       const memories = [
         {
           ref: 'lang',

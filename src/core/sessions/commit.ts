@@ -6,6 +6,7 @@ import { extractWithLlm } from '../extraction/llm.js';
 import { assessStatement, type Assessment } from '../extraction/salience.js';
 import type { MemoryDraft } from '../memories/records.js';
 import { contentHash, words } from '../text/index.js';
+import { STOPWORDS } from '../text/stopwords.js';
 import type { DerivationDeps } from '../extraction/deps.js';
 
 export interface CommitOptions {
@@ -52,18 +53,51 @@ const isEmpty = (value: unknown): boolean =>
 
 const label = (key: string): string => key.replace(/[_-]+/g, ' ').trim();
 
-const asText = (value: unknown): string => (typeof value === 'string' ? value.trim() : JSON.stringify(value));
+/** A record's fields that say how to keep it (`explicitChoices`), not what it holds. */
+const CHOICES = new Set(['importance', 'category']);
 
-/** An entry as a statement: a sentence stays as it is; a bare value is said with its key ("location: Lisbon"). */
+/**
+ * A value in words: a string as it is, a list's items one after another ("renew passport, buy JR pass"), a record's
+ * fields each after its name in their alphabetical order ("name Hotel Kanra; nights 7": PostgreSQL's jsonb keeps a
+ * record's keys shorter first, so the order they were written in is not the order read back on both backends). A list
+ * was written as JSON ('["renew passport", …]'), quotes and brackets in the memory's text.
+ */
+function spoken(value: unknown): string {
+  if (typeof value === 'string') return value.trim();
+  if (Array.isArray(value)) return value.map(spoken).join(', ');
+  if (typeof value === 'object' && value !== null)
+    return Object.entries(value)
+      .filter(([field]) => !CHOICES.has(field))
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([field, v]) => `${label(field)} ${spoken(v)}`)
+      .join('; ');
+  return String(value);
+}
+
+/**
+ * Whether a string says something without its key: three words or more, one of them a function word ("Kim wants a
+ * ryokan for one night", "The launch deadline is June 10"). A bare value has none ("Kyoto, 3-10 April" of
+ * `destination`, "renew passport, buy JR pass" of `next_steps`) and means nothing found without its key.
+ */
+function isStatement(text: string): boolean {
+  const said = words(text);
+  return said.length >= 3 && said.some((word) => STOPWORDS.has(word));
+}
+
+/** An entry as a statement: a sentence stays as it is; a bare value is said with its key ("destination: Kyoto"). */
 export function entryText(key: string, value: unknown): string {
-  if (typeof value === 'string') return words(value).length >= 3 ? value.trim() : `${label(key)}: ${value.trim()}`;
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    const record = value as Record<string, unknown>;
-    if (typeof record.content === 'string' && record.content.trim()) return record.content.trim();
-    const fields = Object.entries(record).filter(([k]) => k !== 'importance' && k !== 'category');
-    return `${label(key)}: ${fields.map(([k, v]) => `${label(k)} ${asText(v)}`).join('; ')}`;
-  }
-  return `${label(key)}: ${asText(value)}`;
+  if (typeof value === 'string' && isStatement(value)) return value.trim();
+  const record =
+    typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  if (typeof record.content === 'string' && record.content.trim()) return record.content.trim();
+  return `${label(key)}: ${spoken(value)}`;
+}
+
+/** An entry as the model reads it, "key: value", the key as written (the model names it back as `ref`). */
+function modelLine(entry: WorkingMemoryEntry): string {
+  const text = entryText(entry.key, entry.value);
+  const keyed = `${label(entry.key)}: `;
+  return `${entry.key}: ${text.startsWith(keyed) ? text.slice(keyed.length) : text}`;
 }
 
 /** An entry may say how it wants to be kept: `{content, importance, category}`. */
@@ -165,7 +199,7 @@ export class SessionCommitter {
     const { llm, log } = this.deps;
     if (!llm || entries.length === 0) return byRules();
     try {
-      const input = entries.map((e) => `${e.key}: ${entryText(e.key, e.value)}`).join('\n');
+      const input = entries.map(modelLine).join('\n');
       const byKey = new Map(entries.map((e) => [e.key, e]));
       const items = await extractWithLlm(llm, SYSTEM, input);
       return items.flatMap((item) => {
