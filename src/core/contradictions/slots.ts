@@ -168,11 +168,12 @@ const PATTERNS: Pattern[] = [
   },
   {
     // The same said the other way round, the holder last: "Our contact at Acme is Jonas Berg." / "Our new contact at
-    // Acme is Pia Lund, since Jonas left." A "new" or "current" holder holds the same role.
+    // Acme is Pia Lund, since Jonas left." A "new" or "current" holder holds the same role. The speaker's own ("My
+    // manager is Priya." / "My new manager is Tom.") is a role of its own, not the team's manager.
     attribute: 'holder',
     strength: 'strong',
     regex: new RegExp(
-      String.raw`\b(?:[Tt]he|[Oo]ur)\s+(?:new\s+|current\s+)?(?<role>${ROLES})(?:\s+(?:of|for|at)\s+(?<of>[^,.;!?]+?))?\s+is\s+(?:now\s+)?(?<holder>${NAME})`,
+      String.raw`\b(?:[Tt]he|[Oo]ur|(?<mine>[Mm]y))\s+(?:new\s+|current\s+)?(?<role>${ROLES})(?:\s+(?:of|for|at)\s+(?<of>[^,.;!?]+?))?\s+is\s+(?:now\s+)?(?<holder>${NAME})`,
       'g',
     ),
     value: roleHolder,
@@ -251,9 +252,10 @@ function roleHolder(g: Record<string, string>): string {
   return /^an?\s/i.test(g.of ?? '') ? '' : holderOf(g.holder!);
 }
 
-/** A role with what it is of ("lead of mobile team"): two teams' leads are two roles. */
+/** A role with what it is of ("lead of mobile team"): two teams' leads are two roles, and the speaker's ("my manager") one more. */
 function heldRole(g: Record<string, string>): string {
-  return g.of ? `${g.role} of ${clauseValue(g.of)}` : g.role!;
+  const role = g.mine ? `my ${g.role}` : g.role!;
+  return g.of ? `${role} of ${clauseValue(g.of)}` : role;
 }
 
 /** The person named as a role's holder, without the word that opens the sentence ("Then Sam"); none for a pronoun. */

@@ -46,6 +46,11 @@ describe('conflict signals', () => {
     ]);
     expect(kinds('Our contact at Acme is Jonas Berg.', 'Our contact at Initech is Pia Lund.')).toEqual([]);
     expect(kinds('Sam is the owner of the deploy pipeline.', 'The owner of the deploy pipeline is Sam.')).toEqual([]);
+    // The speaker's own: a personal assistant's user says who their manager is.
+    expect(
+      conflictSignals('My manager is Priya.', 'My new manager is Tom since Priya left.').map((signal) => signal.detail),
+    ).toEqual(['my manager holder: priya vs tom']);
+    expect(kinds('My manager is Priya.', 'The manager is Tom.')).toEqual([]);
   });
 
   it('sees changed dates and numbers, and does not count a date as a number', () => {
