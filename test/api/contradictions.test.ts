@@ -155,6 +155,33 @@ describe('contradiction detection on write (semantic embedder)', () => {
     expect(await open(api, 'ctr-calm')).toEqual([]);
   });
 
+  it('pairs no two users speaking of themselves, nor notes of two subjects, but two users on one thing', async () => {
+    const workspace = 'ctr-team';
+    await api.post('/v1/workspaces', { id: workspace, name: workspace });
+    const said: Array<[content: string, attribution: Json]> = [
+      ['I live in Utrecht.', { user_id: 'kim' }],
+      ['I live in Rotterdam.', { user_id: 'tom' }],
+      ['My manager is Priya.', { user_id: 'kim' }],
+      ['My manager is Lars.', { user_id: 'tom' }],
+      ['The customer lives in Lisbon.', { subject_id: 'cust-a' }],
+      ['The customer lives in Berlin.', { subject_id: 'cust-b' }],
+      ['The release is on May 3.', { user_id: 'kim' }],
+      ['The release is on June 10.', { user_id: 'tom' }],
+      // One user's own, said twice: still a change.
+      ['I moved to Delft.', { user_id: 'kim' }],
+    ];
+    for (const [content, attribution] of said) {
+      clock.advance(1_000);
+      expect((await api.post('/v1/memories', { workspace_id: workspace, content, ...attribution })).status).toBe(201);
+    }
+    await server.drainTasks();
+    const found = (await open(api, workspace)).map((c) => c.explanation).sort();
+    expect(found).toEqual(['May 3 vs June 10', 'residence: utrecht vs delft']);
+    // A scan compares what states one attribute of one subject whatever its similarity: the same holds there.
+    const scan = await api.post(`/v1/workspaces/${workspace}/contradictions/scan`, { batch_size: 50 });
+    expect(scan.body.contradictions_found).toBe(0);
+  });
+
   it('never pairs memories of different workspaces', async () => {
     await remember(server, clock, 'ctr-iso-1', 'I live in Rome');
     await remember(server, clock, 'ctr-iso-2', 'I moved to Oslo');

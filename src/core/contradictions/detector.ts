@@ -45,6 +45,23 @@ interface Finding {
 /** Stated memories only: derived ones (facts repeat their parent, insights aggregate others) are not checked. */
 const checkable = (m: Memory): boolean => m.status === 'active' && m.source_memory_id === null;
 
+/** The speaker speaks of themselves: "I live in Utrecht", "My manager is Priya", "I'm vegetarian". */
+const FIRST_PERSON = /(?<![\p{L}\p{N}])(?:I|[Mm]e|[Mm]y|[Mm]yself)(?![\p{L}\p{N}])/u;
+const inFirstPerson = (m: Memory): boolean => FIRST_PERSON.test(m.content);
+
+/** Two values both set and not the same: two customers, two users. */
+const twoOf = (a: string | null, b: string | null): boolean => a !== null && b !== null && a !== b;
+
+/**
+ * Whether two memories can say different things of one thing. Not when they are about two subjects (`subject_id`:
+ * "The customer lives in Lisbon" of one customer, "… in Berlin" of another), nor when two users each speak of
+ * themselves (`user_id`, either in the first person singular: Kim's "I live in Utrecht", Tom's "I live in
+ * Rotterdam"), both recorded as contradictions in a team's workspace before (2026-12-05). Two users still contradict
+ * each other about what they share ("The release is on May 3" / "The release is on June 10").
+ */
+const aboutOneThing = (a: Memory, b: Memory): boolean =>
+  !twoOf(a.subject_id, b.subject_id) && !(twoOf(a.user_id, b.user_id) && (inFirstPerson(a) || inFirstPerson(b)));
+
 const round2 = (x: number): number => Math.round(x * 100) / 100;
 
 /**
@@ -131,7 +148,12 @@ export class ContradictionDetector {
     let llmCalls = 0;
     for (const { id, score } of neighbours) {
       const other = others.get(id);
-      if (!other || !checkable(other) || (neighbourhood === 'written-before' && !writtenBefore(other, memory)))
+      if (
+        !other ||
+        !checkable(other) ||
+        !aboutOneThing(memory, other) ||
+        (neighbourhood === 'written-before' && !writtenBefore(other, memory))
+      )
         continue;
       const [earlier, later] = ordered(memory, other);
       const signals = conflictSignals(earlier.content, later.content).filter((s) => score >= s.minSimilarity);
@@ -169,6 +191,7 @@ export class ContradictionDetector {
         for (let j = i + 1; j < group.length; j++) {
           const [x, y] = [group[i]!, group[j]!];
           if (x.memory.id === y.memory.id || !valuesDisagree(x.value, y.value)) continue;
+          if (!aboutOneThing(x.memory, y.memory)) continue;
           const [ex, ey] = [embeddings.get(x.memory.id), embeddings.get(y.memory.id)];
           const similarity = ex && ey ? cosine(ex, ey) : 0;
           const [earlier, later] = ordered(x.memory, y.memory);
