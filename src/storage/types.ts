@@ -243,12 +243,15 @@ export interface MemoryStore {
     ids: readonly string[],
     options?: { filter?: MemoryFilter; similarTo?: Float32Array },
   ): Promise<CandidateRow[]>;
-  /** The oldest memory per content hash among the given statuses (default: active). */
+  /**
+   * The memories of each content hash among the given statuses (default: active), oldest first: one text may be held
+   * once for each customer, user, agent or context (core/memories/records.ts `attributionKey`).
+   */
   findByContentHashes(
     workspaceId: string,
     hashes: readonly string[],
     statuses?: MemoryStatus[],
-  ): Promise<Map<string, Memory>>;
+  ): Promise<Map<string, Memory[]>>;
   /**
    * Inside a transaction: the memories of `ids` that exist, read again for a change that depends on them, and held
    * until the transaction ends. On PostgreSQL each row is locked (`FOR NO KEY UPDATE`, in id order), so a change of the same

@@ -82,6 +82,38 @@ describe('POST /v1/memories', () => {
     expect(again.data).toMatchObject({ action: 'skipped', memory: { id: first.id } });
   });
 
+  it('keeps the same text of two customers or two users apart, and finds each by its own filter', async () => {
+    const settings = { deduplication: { merge_threshold: 0.7, update_threshold: 0.95 } };
+    const ws = (await memd.workspaces.create({ name: 'dedup-attributed', settings })).workspace.id;
+    const note = 'The customer is on the Pro plan.';
+    const a = await memd.memories.create({ workspace_id: ws, content: note, subject_id: 'cust-a' });
+    const b = await memd.memories.create({ workspace_id: ws, content: note, subject_id: 'cust-b' });
+    expect([a.action, b.action]).toEqual(['created', 'created']);
+    expect(b.memory).toMatchObject({ subject_id: 'cust-b', content: note });
+    // The same customer's again is the duplicate; so is one batch's text said twice for one customer.
+    const again = await memd.memories.create({ workspace_id: ws, content: note, subject_id: 'cust-a' });
+    expect(again).toMatchObject({ action: 'skipped', memory: { id: a.memory.id } });
+    const batch = await memd.memories.batch({
+      workspace_id: ws,
+      operations: [
+        { op: 'create', content: 'I am vegetarian.', user_id: 'kim' },
+        { op: 'create', content: 'I am vegetarian.', user_id: 'tom' },
+        { op: 'create', content: 'I am vegetarian.', user_id: 'tom' },
+      ],
+    });
+    expect(batch.results.map((r) => r.action)).toEqual(['created', 'created', 'skipped']);
+    // A text extending another customer's is not merged into theirs.
+    const extended = await memd.memories.create({
+      workspace_id: ws,
+      content: 'The customer is on the Pro plan, billed yearly.',
+      subject_id: 'cust-c',
+    });
+    expect(extended.action).toBe('created');
+    expect((await memd.memories.get(a.memory.id)).memory.content).toBe(note);
+    const forB = await memd.memories.recall({ workspace_id: ws, query: 'plan', subject_id: 'cust-b' });
+    expect(forB.memories.map((m) => m.id)).toEqual([b.memory.id]);
+  });
+
   it('merges a memory that extends an existing one, and keeps contradicting and shorter ones apart', async () => {
     // The hash test embedder puts these pairs at 0.76-0.96: thresholds moved through workspace settings.
     const settings = { deduplication: { merge_threshold: 0.7, update_threshold: 0.95 } };

@@ -129,6 +129,26 @@ describe('import', () => {
     expect(again.body).toMatchObject({ imported: 0, skipped_duplicates: sourceMemories.length });
   });
 
+  it('brings back the same text of two customers as two memories, and skips it again for each', async () => {
+    await api.post('/v1/workspaces', { id: 'two-src', name: 'two-src' });
+    for (const subject_id of ['cust-a', 'cust-b'])
+      await api.post('/v1/memories', {
+        workspace_id: 'two-src',
+        content: 'The customer is on the Pro plan.',
+        subject_id,
+      });
+    const exported = (await api.get('/v1/workspaces/two-src/export')).body as string;
+    await api.post('/v1/workspaces', { id: 'two-dst', name: 'two-dst' });
+    const ndjson = { 'content-type': 'application/x-ndjson' };
+    const first = await api.raw('POST', '/v1/workspaces/two-dst/import', exported, ndjson);
+    expect(first.body).toMatchObject({ imported: 2, skipped_duplicates: 0 });
+    const copy = lines((await api.get('/v1/workspaces/two-dst/export')).body as string);
+    const subjects = copy.filter((l) => l.type === 'memory').map((l) => l.data.subject_id);
+    expect(subjects.sort()).toEqual(['cust-a', 'cust-b']);
+    const again = await api.raw('POST', '/v1/workspaces/two-dst/import', exported, ndjson);
+    expect(again.body).toMatchObject({ imported: 0, skipped_duplicates: 2 });
+  });
+
   it('takes the JSON {data: …} form and reports bad records without stopping', async () => {
     await api.post('/v1/workspaces', { id: 'json-in', name: 'json' });
     const res = await api.post('/v1/workspaces/json-in/import', {

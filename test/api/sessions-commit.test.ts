@@ -141,10 +141,12 @@ describe('session commit', () => {
   });
 
   it('deduplicates against long-term memory unless told not to', async () => {
+    // The session's user's own memories: another user's (or no user's) same text is theirs, not a duplicate
+    // (memories.test.ts).
     const seed = async (workspace: string) => {
       await memd.workspaces.create({ id: workspace, name: workspace });
-      await memd.memories.create({ workspace_id: workspace, content: 'I always prefer dark mode in the editor' });
-      await memd.memories.create({ workspace_id: workspace, content: 'The launch deadline is June 10.' });
+      for (const content of ['I always prefer dark mode in the editor', 'The launch deadline is June 10.'])
+        await memd.memories.create({ workspace_id: workspace, content, user_id: 'u-1' });
     };
     await seed('commit-dedup');
     const deduped = await memd.sessions.commit(await session('commit-dedup'));

@@ -250,9 +250,15 @@ describe.each(storageBackends({ pglite: true }))('storage conformance: $name', (
       const s = await fresh();
       const plain = memory('ws_a', 'plain', axisVector(DIMS, 0), { importance: 0.95 });
       const pinned = memory('ws_a', 'pinned', axisVector(DIMS, 1), { importance: 0.5, pinned: true });
+      // The same text of another customer: both are found, the oldest first.
+      const theirs = memory('ws_a', 'plain', axisVector(DIMS, 0), { subject_id: 'cust-b' });
       await s.memories.insert([plain, pinned]);
+      await s.memories.insert([theirs]);
       const found = await s.memories.findByContentHashes('ws_a', ['hash:plain', 'hash:other', 'hash:plain']);
-      expect([...found.entries()].map(([hash, m]) => [hash, m.id])).toEqual([['hash:plain', plain.id]]);
+      expect([...found.entries()].map(([hash, ms]) => [hash, ms.map((m) => m.id)])).toEqual([
+        ['hash:plain', [plain.id, theirs.id]],
+      ]);
+      await s.memories.update('ws_a', theirs.id, { status: 'deleted' });
       expect((await s.memories.findByContentHashes('ws_b', ['hash:plain'])).size).toBe(0);
       await s.memories.update('ws_a', plain.id, { status: 'deleted' });
       expect((await s.memories.findByContentHashes('ws_a', ['hash:plain'])).size).toBe(0);

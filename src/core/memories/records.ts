@@ -1,4 +1,4 @@
-import type { JsonObject, MemoryType, NewMemory, Session } from '../../storage/types.js';
+import type { JsonObject, Memory, MemoryType, NewMemory, Session } from '../../storage/types.js';
 import { classifyByRules } from './classify.js';
 import { eventTimeFromMetadata } from './event-time.js';
 import { contentHash } from '../text/index.js';
@@ -93,3 +93,21 @@ export function buildMemory(
 }
 
 export const dedupeTags = (tags: readonly string[]): string[] => [...new Set(tags)];
+
+/** Whom and what a memory is of: the fields a recall filters by, as a stored memory holds them. */
+type Attributed = Partial<Record<'context_id' | 'user_id' | 'observer_id' | 'subject_id', string | null>>;
+
+/**
+ * A memory's attribution as one value, a draft's with the defaults `buildMemory` gives it. A duplicate shares it:
+ * the same text of another customer (`subject_id`), user, agent or context is no duplicate, since a recall filtered to
+ * that one would not find the memory it was folded into ("The customer is on the Pro plan." of two customers kept
+ * one, and the second customer's recall found nothing).
+ */
+export const attributionKey = (m: Attributed): string =>
+  JSON.stringify([m.context_id ?? DEFAULT_CONTEXT, m.user_id ?? null, m.observer_id ?? null, m.subject_id ?? null]);
+
+/** Of the memories holding one text (oldest first), the first attributed as `draft` is. */
+export const sameAttributed = (memories: readonly Memory[] | undefined, draft: Attributed): Memory | undefined => {
+  const key = attributionKey(draft);
+  return memories?.find((memory) => attributionKey(memory) === key);
+};

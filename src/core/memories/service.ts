@@ -18,7 +18,15 @@ import { contentHash, normaliseContent } from '../text/index.js';
 import { decidedAgain, decideDuplicate, type DedupDecision, type DedupPolicy, type RewriteDecision } from './dedup.js';
 import { eventTimeFromMetadata } from './event-time.js';
 import { runBatch, type BatchOperation, type BatchOutcome } from './batch.js';
-import { buildMemory, dedupeTags, withSessionDefaults, type MemoryDraft, type WriteScope } from './records.js';
+import {
+  attributionKey,
+  buildMemory,
+  dedupeTags,
+  sameAttributed,
+  withSessionDefaults,
+  type MemoryDraft,
+  type WriteScope,
+} from './records.js';
 import { extractiveTiers } from './tiers.js';
 
 export type WriteAction = 'created' | 'skipped' | 'updated' | 'merged';
@@ -157,17 +165,20 @@ export class MemoryService {
     const trimmed = drafts.map((d) => ({ ...d, content: d.content.trim() }));
     const hashes = trimmed.map((d) => contentHash(d.content));
 
+    // A duplicate is the same text attributed alike (records.ts `attributionKey`).
+    const keys = trimmed.map((d, i) => `${hashes[i]}\u0000${attributionKey(d)}`);
+
     const linkErrors = await this.unknownAssociations(workspaceId, trimmed);
     const exact = await storage.memories.findByContentHashes(workspaceId, hashes);
-    const firstOfHash = new Map<string, number>();
+    const firstOfText = new Map<string, number>();
     const fresh: number[] = [];
-    trimmed.forEach((_, i) => {
-      const hash = hashes[i]!;
+    trimmed.forEach((draft, i) => {
       const linkError = linkErrors.get(i);
+      const existing = sameAttributed(exact.get(hashes[i]!), draft);
       if (linkError) outcomes[i] = { error: linkError };
-      else if (exact.has(hash)) outcomes[i] = { memory: exact.get(hash)!, action: 'skipped' };
-      else if (!firstOfHash.has(hash)) {
-        firstOfHash.set(hash, i);
+      else if (existing) outcomes[i] = { memory: existing, action: 'skipped' };
+      else if (!firstOfText.has(keys[i]!)) {
+        firstOfText.set(keys[i]!, i);
         fresh.push(i);
       }
     });
@@ -209,7 +220,7 @@ export class MemoryService {
         await tx.memories.holdContentHashes(workspaceId, written);
         const taken = await tx.memories.findByContentHashes(workspaceId, written);
         const takenMeanwhile = (index: number): boolean => {
-          const existing = taken.get(hashes[index]!);
+          const existing = sameAttributed(taken.get(hashes[index]!), trimmed[index]!);
           if (existing) outcomes[index] = { memory: existing, action: 'skipped' };
           return existing !== undefined;
         };
@@ -252,7 +263,7 @@ export class MemoryService {
     // A text repeated within one call shares the outcome of its first occurrence.
     trimmed.forEach((_, i) => {
       if (outcomes[i] !== undefined) return;
-      const first = outcomes[firstOfHash.get(hashes[i]!)!]!;
+      const first = outcomes[firstOfText.get(keys[i]!)!]!;
       outcomes[i] = 'error' in first ? first : { memory: first.memory, action: 'skipped' };
     });
     await this.changed(workspaceId, inserted.length + rewritten > 0);
@@ -280,9 +291,12 @@ export class MemoryService {
     if (candidateIds.length === 0) return drafts.map(() => create);
     const byId = new Map((await memories.getMany(scope.workspaceId, candidateIds)).map((m) => [m.id, m]));
     return drafts.map((draft, i) => {
-      const similar = close[i]!.flatMap((n) =>
-        byId.has(n.id) ? [{ memory: byId.get(n.id)!, similarity: n.score }] : [],
-      );
+      // Only a memory attributed alike is rewritten: another customer's similar note stays theirs.
+      const key = attributionKey(draft);
+      const similar = close[i]!.flatMap((n) => {
+        const memory = byId.get(n.id);
+        return memory && attributionKey(memory) === key ? [{ memory, similarity: n.score }] : [];
+      });
       return similar.length === 0 ? create : decideDuplicate(draft.content, null, similar, scope.dedup);
     });
   }

@@ -5,7 +5,13 @@ import type { CoreEvents } from '../events.js';
 import { normaliseRelationship } from '../graph/taxonomy.js';
 import { newId } from '../ids.js';
 import { eventTimeFromMetadata } from '../memories/event-time.js';
-import { DEFAULT_CONTEXT, DEFAULT_IMPORTANCE, dedupeTags } from '../memories/records.js';
+import {
+  attributionKey,
+  DEFAULT_CONTEXT,
+  DEFAULT_IMPORTANCE,
+  dedupeTags,
+  sameAttributed,
+} from '../memories/records.js';
 import { extractiveTiers } from '../memories/tiers.js';
 import { contentHash, normaliseContent } from '../text/index.js';
 import type { WriteScope } from '../memories/records.js';
@@ -92,12 +98,12 @@ export async function importRecords(
   };
   /** Exported id → id in this workspace (a new memory, or the existing duplicate). */
   const idMap = new Map<string, string>();
-  const seenHashes = new Set<string>();
+  const seenTexts = new Set<string>();
   let memories: Array<{ line: number; data: ImportedMemory }> = [];
   const associations: Array<{ line: number; data: ImportedAssociation }> = [];
 
   const flush = async () => {
-    if (memories.length > 0) await importMemoryBatch(deps, scope, memories, idMap, seenHashes, report);
+    if (memories.length > 0) await importMemoryBatch(deps, scope, memories, idMap, seenTexts, report);
     memories = [];
   };
   for await (const record of records) {
@@ -147,7 +153,7 @@ async function importMemoryBatch(
   scope: WriteScope,
   batch: ReadonlyArray<{ line: number; data: ImportedMemory }>,
   idMap: Map<string, string>,
-  seenHashes: Set<string>,
+  seenTexts: Set<string>,
   report: ImportReport,
 ): Promise<void> {
   const { storage, embedder, clock } = deps;
@@ -156,13 +162,16 @@ async function importMemoryBatch(
   const fresh: Array<{ data: ImportedMemory; hash: string }> = [];
   batch.forEach(({ data }, i) => {
     const hash = hashes[i]!;
-    const duplicate: Memory | undefined = existing.get(hash);
-    if (duplicate || seenHashes.has(hash)) {
+    // The same text of another customer, user, agent or context is no duplicate (records.ts `attributionKey`): an
+    // export of a workspace holding both comes back with both.
+    const text = `${hash}\u0000${attributionKey(data)}`;
+    const duplicate: Memory | undefined = sameAttributed(existing.get(hash), data);
+    if (duplicate || seenTexts.has(text)) {
       report.skipped_duplicates++;
       if (data.id && duplicate) idMap.set(data.id, duplicate.id);
       return;
     }
-    seenHashes.add(hash);
+    seenTexts.add(text);
     fresh.push({ data, hash });
   });
   if (fresh.length === 0) return;
@@ -185,7 +194,7 @@ async function importMemoryBatch(
     await tx.memories.holdContentHashes(scope.workspaceId, freshHashes);
     const takenMeanwhile = await tx.memories.findByContentHashes(scope.workspaceId, freshHashes, [...ANY_STATUS]);
     const kept = fresh.filter(({ data, hash }) => {
-      const duplicate = takenMeanwhile.get(hash);
+      const duplicate = sameAttributed(takenMeanwhile.get(hash), data);
       if (duplicate && data.id) idMap.set(data.id, duplicate.id);
       return !duplicate;
     });

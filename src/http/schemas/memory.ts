@@ -80,7 +80,7 @@ export const WriteMemoryResponse = Type.Object({
   memory: Memory,
   action: StringEnum(['created', 'skipped', 'updated', 'merged'] as const, {
     description:
-      'what the duplicate check decided: a new memory, an exact duplicate returned as is, or an existing memory updated/merged',
+      'what the duplicate check decided: a new memory, an exact duplicate (the same text of the same context, user, observer and subject) returned as is, or an existing memory of the same updated/merged',
   }),
 });
 

@@ -297,8 +297,8 @@ export class SqlMemoryStore implements MemoryStore {
     workspaceId: string,
     hashes: readonly string[],
     statuses: MemoryStatus[] = ['active'],
-  ): Promise<Map<string, Memory>> {
-    const found = new Map<string, Memory>();
+  ): Promise<Map<string, Memory[]>> {
+    const found = new Map<string, Memory[]>();
     const unique = [...new Set(hashes)];
     for (let start = 0; start < unique.length; start += INSERT_CHUNK) {
       const rows = await this.db
@@ -309,7 +309,7 @@ export class SqlMemoryStore implements MemoryStore {
         .where('status', 'in', statuses)
         .orderBy('seq')
         .execute();
-      for (const row of rows) if (!found.has(row.content_hash)) found.set(row.content_hash, toMemory(row));
+      for (const row of rows) found.set(row.content_hash, [...(found.get(row.content_hash) ?? []), toMemory(row)]);
     }
     return found;
   }

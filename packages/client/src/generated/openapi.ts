@@ -4532,7 +4532,7 @@ export interface paths {
                         "application/json": {
                             memory: components["schemas"]["Memory"];
                             /**
-                             * @description what the duplicate check decided: a new memory, an exact duplicate returned as is, or an existing memory updated/merged
+                             * @description what the duplicate check decided: a new memory, an exact duplicate (the same text of the same context, user, observer and subject) returned as is, or an existing memory of the same updated/merged
                              * @enum {string}
                              */
                             action: "created" | "skipped" | "updated" | "merged";
