@@ -90,6 +90,15 @@ describe('recall with a word the workspace never uses', () => {
       query: 'When did Noor clean the pendant in the hallway?',
       searched: { pendant: ['necklace'] },
     },
+    {
+      // "fly" matches nothing; "move", a broader word of its first sense, is the broader word of hundreds of verbs and
+      // found the appointment that moved. "flight", a word of a later sense, is held beside "Noor".
+      why: 'no broader word that most words are a kind of, but a later sense’s word that fits',
+      found: "Noor's flight to Boston leaves at 7:45.",
+      others: ["Noor's dentist appointment moved to Wednesday.", 'Noor likes chess and origami.'],
+      query: 'When does Noor fly?',
+      searched: { fly: ['flight'] },
+    },
   ])('searches $why', async ({ found, others, query, searched }) => {
     const ws = await workspaceWith([...others, found]);
     const answer = await memd.memories.recall({ workspace_id: ws, query, explain: true });

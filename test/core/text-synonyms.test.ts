@@ -6,6 +6,7 @@ import {
   narrowerOf,
   phrasesIn,
   synonymsOf,
+  tooGeneral,
   usedAlikeAs,
 } from '../../src/core/text/synonyms.js';
 
@@ -39,6 +40,14 @@ describe('broaderOf', () => {
   it('finds an inflected word by its base form, and gives nothing for a word the table does not hold', () => {
     expect(broaderOf('kayaks')).toContain('canoe');
     expect(broaderOf('qwzx')).toEqual([]);
+  });
+
+  it('gives no word that more than a hundred entries are a kind of', () => {
+    // "fly" is a kind of dipteran (the insect, its first sense) and of travel, go, move and locomote (the verb).
+    expect(broaderOf('fly')).toEqual(['dipteran', 'dipteron']);
+    expect(tooGeneral('move')).toBe(true);
+    expect(tooGeneral('canoe')).toBe(false);
+    expect(broaderOf('coat')).toEqual(['overgarment']);
   });
 });
 

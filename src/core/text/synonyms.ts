@@ -97,10 +97,54 @@ export const inThesaurus = (word: string): boolean =>
 export const synonymsOf = (word: string): readonly string[] => lookup(word, 'synonyms');
 
 /**
- * Broader words for a lower-cased noun or verb: what its most frequent sense is a kind of (WordNet's hypernyms):
- * "kayak" → canoe, boat; "urn" → vase. Empty when the table holds none.
+ * A broader word that more of the table's entries have as theirs than this is too general to stand in for a word:
+ * searched in place of "fly", "move" (the broader word of 402 entries) found "my dentist appointment moved" for "when
+ * do I fly?", and in place of "trouble" a note that someone moved. How many entries a broader word has is a median 4
+ * and a 99th percentile 76 in the table of 2026-12-05; 106 words have more than 100 (move, change, go, travel, make,
+ * take, person, device, structure …), and no scale-corpus paraphrase or LoCoMo question is found through one.
  */
-export const broaderOf = (word: string): readonly string[] => lookup(word, 'broader');
+const MOST_ENTRIES_UNDER_BROADER = 100;
+
+/**
+ * How many entries have each broader word as theirs, counted on first use (about 60 ms over the whole table; a server
+ * counts at its start, `warmThesaurus`).
+ */
+let entriesUnder: ReadonlyMap<string, number> | undefined;
+
+function countEntriesUnder(): ReadonlyMap<string, number> {
+  const counts = new Map<string, number>();
+  for (const columns of loadThesaurus().values()) {
+    const start = columns.indexOf('\t') + 1;
+    const end = columns.indexOf('\t', start);
+    for (let from = start; start > 0 && from < end; ) {
+      const space = columns.indexOf(' ', from);
+      const to = space === -1 || space > end ? end : space;
+      const word = columns.slice(from, to);
+      counts.set(word, (counts.get(word) ?? 0) + 1);
+      from = to + 1;
+    }
+  }
+  return counts;
+}
+
+/** Whether a broader word is too general to stand in for another (MOST_ENTRIES_UNDER_BROADER). */
+export function tooGeneral(word: string): boolean {
+  entriesUnder ??= countEntriesUnder();
+  return (entriesUnder.get(word) ?? 0) > MOST_ENTRIES_UNDER_BROADER;
+}
+
+/** The table read and its broader words counted, so that no recall waits for either (`RecallService.warmUp`). */
+export function warmThesaurus(): void {
+  entriesUnder ??= countEntriesUnder();
+}
+
+/**
+ * Broader words for a lower-cased noun or verb: what its most frequent sense is a kind of (WordNet's hypernyms), none
+ * `tooGeneral`: "kayak" → canoe, boat; "urn" → vase; "fly" → dipteran, dipteron (not travel, go, move, locomote). Empty
+ * when the table holds none.
+ */
+export const broaderOf = (word: string): readonly string[] =>
+  lookup(word, 'broader').filter((broader) => !tooGeneral(broader));
 
 /**
  * Narrower words for a lower-cased noun or verb: kinds of its most frequent sense (WordNet's hyponyms), the most

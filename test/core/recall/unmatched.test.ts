@@ -116,15 +116,16 @@ const expandedOver = (question: string, memories: readonly string[]) =>
 describe('withSynonymsForUnmatched', () => {
   it('searches no word in its place that a tenth of a large workspace holds', async () => {
     const query = processQuery('Who coloured a fragile quilt at school?', NOW);
-    // "colour": no synonym matches; of its broader words "work" does, in a quarter of 20,000 memories ("works as");
-    // of its narrower words "paint" does, in few.
-    const held = { work: 5_000, paint: 50, fragile: 900, school: 800 };
+    // "colour": no synonym matches; of its broader words "influence" does, in a quarter of 20,000 memories; of its
+    // narrower words "paint" does, in few. ("work", its broader word that brought every memory saying "works as", is
+    // now too general to be searched at all: the broader word of 189 entries.)
+    const held = { influence: 5_000, work: 5_000, paint: 50, fragile: 900, school: 800 };
     const expanded = await withSynonymsForUnmatched(query, countsOf(held, 20_000), 'ws', 2);
     expect(expanded.synonyms.get('coloured')).toEqual(['paint']);
     // Where a quarter of the workspace is fewer memories than a keyword search scores, the common word is kept.
-    const small = { work: 250, paint: 5, fragile: 90, school: 80 };
+    const small = { influence: 250, work: 250, paint: 5, fragile: 90, school: 80 };
     const kept = await withSynonymsForUnmatched(query, countsOf(small, 1_000), 'ws', 2);
-    expect(kept.synonyms.get('coloured')).toEqual(['work']);
+    expect(kept.synonyms.get('coloured')).toEqual(['influence']);
   });
 
   it("searches a later sense's word only where a memory holds it beside the query's other words", async () => {
