@@ -107,6 +107,16 @@ const PATTERNS: Pattern[] = [
     ),
   },
   {
+    // Where a thing is, said of it by a definite description: "The office is in Berlin." / "The office moved to
+    // Munich." (the pattern above). Not of a person: "Ana is in Paris" is where she is this week, not where she lives.
+    attribute: 'residence',
+    strength: 'strong',
+    regex: new RegExp(
+      String.raw`(?<subject>(?:[Tt]he|[Oo]ur)\s+[a-z][\w-]*)\s+(?:is|are)\s+(?:now\s+|still\s+)?(?:located\s+)?in\s+(?<value>${NAME})`,
+      'g',
+    ),
+  },
+  {
     attribute: 'residence',
     strength: 'strong',
     regex: new RegExp(

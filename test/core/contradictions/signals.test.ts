@@ -19,6 +19,12 @@ describe('conflict signals', () => {
     expect(kinds('My favourite colour is blue', 'My favorite colour is green')).toEqual(['exclusive_value']);
     expect(kinds('I love tea', 'I hate tea')).toEqual(['exclusive_value']);
     expect(kinds('The user prefers tabs', 'I prefer spaces')).toEqual(['exclusive_value']);
+    // Where a thing is: "is in" of a definite description, not of a person (where she is this week).
+    expect(conflictSignals('The office is in Berlin.', 'The office moved to Munich.').map((s) => s.detail)).toEqual([
+      'the office residence: berlin vs munich',
+    ]);
+    expect(kinds('The office is in Berlin.', 'The warehouse is in Hamburg.')).toEqual([]);
+    expect(kinds('Ana is in Paris this week.', 'Ana moved to Lyon.')).toEqual([]);
   });
 
   it("sees a role's holder named anew, but not two roles, something said with 'a', or a pronoun", () => {
