@@ -637,6 +637,8 @@ export interface ContradictionStore {
   /** Unresolved ones, newest first. */
   listUnresolved(workspaceId: string, limit: number): Promise<Contradiction[]>;
   countUnresolved(workspaceId: string): Promise<number>;
+  /** The unresolved ones either of whose memories is one of `memoryIds`. */
+  unresolvedOf(workspaceId: string, memoryIds: readonly string[]): Promise<Contradiction[]>;
   /**
    * The unresolved pairs whose earlier memory is one of `earlierIds`, each with the later memory that contradicts it,
    * while that one is active.

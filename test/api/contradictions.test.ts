@@ -182,6 +182,40 @@ describe('contradiction detection on write (semantic embedder)', () => {
     expect(scan.body.contradictions_found).toBe(0);
   });
 
+  it('settles a pair when a memory of it is corrected so that it no longer contradicts, not before', async () => {
+    const [berlin] = await remember(
+      server,
+      clock,
+      'ctr-corrected',
+      'The office is in Berlin.',
+      'The office moved to Munich.',
+    );
+    const [pair] = await open(api, 'ctr-corrected');
+    expect(pair).toMatchObject({ memory_a_id: berlin!.id, explanation: 'the office residence: berlin vs munich' });
+    const correct = async (content: string) => {
+      clock.advance(1_000);
+      await api.put(`/v1/memories/${berlin!.id}`, { workspace_id: 'ctr-corrected', content });
+      await server.drainTasks();
+    };
+    // Still said to be in Berlin now: the pair stands.
+    await correct('The office is in Berlin, near the main station.');
+    expect((await open(api, 'ctr-corrected')).map((c) => c.id)).toEqual([pair!.id]);
+    await correct('The office was in Berlin until 2024.');
+    expect(await open(api, 'ctr-corrected')).toEqual([]);
+    // Settled as both kept: resolving it now is a conflict that says so.
+    const again = await api.post(`/v1/contradictions/${pair!.id}/resolve?workspace_id=ctr-corrected`, {
+      resolution: 'keep_a',
+    });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toContain('keep_both');
+    const answer = await api.post('/v1/memories/recall', {
+      workspace_id: 'ctr-corrected',
+      query: 'Where is the office?',
+    });
+    const corrected = answer.body.memories.find((m: Json) => m.id === berlin!.id);
+    expect(corrected.match_signals).not.toContain('contradicted');
+  });
+
   it('never pairs memories of different workspaces', async () => {
     await remember(server, clock, 'ctr-iso-1', 'I live in Rome');
     await remember(server, clock, 'ctr-iso-2', 'I moved to Oslo');

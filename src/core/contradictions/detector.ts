@@ -97,6 +97,11 @@ export class ContradictionDetector {
   readonly onWrite = async (
     targets: ReadonlyArray<{ memory: Memory; neighbours: readonly VectorHit[] }>,
   ): Promise<void> => {
+    if (targets.length > 0)
+      await this.settleCorrected(
+        targets[0]!.memory.workspace_id,
+        targets.map(({ memory }) => memory),
+      );
     const checked = targets.flatMap(({ memory, neighbours }) =>
       checkable(memory) ? [{ memory, neighbours: this.similarEnough(neighbours) }] : [],
     );
@@ -108,6 +113,30 @@ export class ContradictionDetector {
       found.push(...(await this.judge(memory, neighbours, others, 'written-before')));
     await this.record(found);
   };
+
+  /**
+   * The rules' unresolved contradictions of these memories, judged again on the texts as they are now: a memory the
+   * agent corrected ("The office was in Berlin until 2024." of "The office is in Berlin.", through `PUT` or
+   * update_memory) no longer contradicts the other, and the pair was left open: the briefing kept reporting it and
+   * recall kept answering the other first. Such a pair is settled as `keep_both` (both memories stay, as a user's
+   * keep_both leaves them). A language model's verdict is left to the user: the rules cannot say it no longer holds.
+   */
+  private async settleCorrected(workspaceId: string, memories: readonly Memory[]): Promise<void> {
+    const { storage, clock } = this.deps;
+    const open = (
+      await storage.contradictions.unresolvedOf(
+        workspaceId,
+        memories.map((m) => m.id),
+      )
+    ).filter((c) => c.detection_method === 'rules');
+    if (open.length === 0) return;
+    const texts = await this.read(workspaceId, [...new Set(open.flatMap((c) => [c.memory_a_id, c.memory_b_id]))]);
+    for (const contradiction of open) {
+      const [a, b] = [texts.get(contradiction.memory_a_id), texts.get(contradiction.memory_b_id)];
+      if (!a || !b || conflictSignals(a.content, b.content).length > 0) continue;
+      await storage.contradictions.claimResolution(workspaceId, contradiction.id, 'keep_both', isoNow(clock));
+    }
+  }
 
   /** Checks the memory against its nearest neighbours (all, or those written before it); returns the contradictions newly recorded. */
   async checkNeighbours(

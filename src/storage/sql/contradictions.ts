@@ -85,6 +85,20 @@ export class SqlContradictionStore implements ContradictionStore {
     return rows.map(toContradiction);
   }
 
+  async unresolvedOf(workspaceId: string, memoryIds: readonly string[]): Promise<Contradiction[]> {
+    if (memoryIds.length === 0) return [];
+    // The pair's unique index leads with memory_a_id, `contradictions_b` holds memory_b_id: a lookup per id either way.
+    const rows = await this.ctx.db
+      .selectFrom('contradictions')
+      .selectAll()
+      .where('workspace_id', '=', workspaceId)
+      .where((eb) => eb.or([eb('memory_a_id', 'in', memoryIds), eb('memory_b_id', 'in', memoryIds)]))
+      .where('resolved_at', 'is', null)
+      .orderBy('id')
+      .execute();
+    return rows.map(toContradiction);
+  }
+
   async countUnresolved(workspaceId: string): Promise<number> {
     const row = await this.ctx.db
       .selectFrom('contradictions')
