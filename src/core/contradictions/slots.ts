@@ -262,7 +262,10 @@ function roleHolder(g: Record<string, string>): string {
   return /^an?\s/i.test(g.of ?? '') ? '' : holderOf(g.holder!);
 }
 
-/** A role with what it is of ("lead of mobile team"): two teams' leads are two roles, and the speaker's ("my manager") one more. */
+/**
+ * A role with what it is of ("lead of mobile team"): two teams' leads are two roles, and the speaker's ("my manager")
+ * one more.
+ */
 function heldRole(g: Record<string, string>): string {
   const role = g.mine ? `my ${g.role}` : g.role!;
   return g.of ? `${role} of ${clauseValue(g.of)}` : role;
