@@ -1,7 +1,7 @@
 import { chrono } from '../text/dates.js';
 import { words } from '../text/index.js';
 import { keepRecentResults, RECENT_TEXTS } from '../text/recent.js';
-import { contentWords } from '../text/stopwords.js';
+import { contentWords, STOPWORDS } from '../text/stopwords.js';
 import { extractSlots, slotConflicts } from './slots.js';
 
 export type ConflictKind = 'negation' | 'number_change' | 'date_change' | 'exclusive_value' | 'stated_change';
@@ -62,10 +62,32 @@ function restOverlap(
 
 const hasDigit = (token: string): boolean => /\d/.test(token);
 
+/** A capitalised word, as written: a name, or a sentence's first word. */
+const CAPITALISED = /(?<![\p{L}\p{N}])\p{Lu}[\p{L}'’-]*/gu;
+
+/** The names a text writes: its capitalised words but function words ("The", "I", "Our"). */
+function namesIn(text: string): Set<string> {
+  return new Set(
+    (text.match(CAPITALISED) ?? []).map((word) => word.toLowerCase()).filter((word) => !STOPWORDS.has(word)),
+  );
+}
+
+/**
+ * Each statement names someone or something the other does not: "Lena scored 72% on the algebra quiz." and "Tom
+ * scored 90% on the algebra quiz." are two people's scores, "The Berlin office has 40 people" and "The Munich office
+ * has 55 people" two offices, not a number that changed (the first was recorded as one, 2026-12-05). The same holds
+ * for a negation and a date. A statement naming nobody ("The tests take 12 minutes") may be the other said anew.
+ */
+function namesApart(a: string, b: string): boolean {
+  const [namesA, namesB] = [namesIn(a), namesIn(b)];
+  return [...namesA].some((name) => !namesB.has(name)) && [...namesB].some((name) => !namesA.has(name));
+}
+
 function negationSignal(a: string, b: string): ConflictSignal | null {
   const tokensA = words(a);
   const tokensB = words(b);
   if (tokensA.some(isNegation) === tokensB.some(isNegation)) return null;
+  if (namesApart(a, b)) return null;
   if (restOverlap(tokensA, tokensB, isNegation) < REST_MIN_OVERLAP) return null;
   return {
     kind: 'negation',
@@ -289,7 +311,8 @@ export function conflictSignals(a: string, b: string): ConflictSignal[] {
   const undatedA = withoutDates(a, datesA);
   const undatedB = withoutDates(b, datesB);
   // Dates and numbers aside, do the statements say the same thing?
-  const sameStatement = restOverlap(words(undatedA), words(undatedB), hasDigit) >= REST_MIN_OVERLAP;
+  const sameStatement =
+    restOverlap(words(undatedA), words(undatedB), hasDigit) >= REST_MIN_OVERLAP && !namesApart(undatedA, undatedB);
   // A date of a single-valued attribute already says it better than the bare dates.
   const datedSlot = slots.some((s) => s.kind === 'date_change');
   if (

@@ -59,6 +59,20 @@ describe('conflict signals', () => {
     expect(kinds('My manager is Priya.', 'The manager is Tom.')).toEqual([]);
   });
 
+  it('sees no changed number, date or negation between statements naming two people or two things', () => {
+    expect(kinds('Lena scored 72% on the algebra quiz.', 'Tom scored 90% on the algebra quiz.')).toEqual([]);
+    expect(kinds('The Berlin office has 40 people.', 'The Munich office has 55 people.')).toEqual([]);
+    expect(kinds('Lena likes the algebra course.', 'Tom does not like the algebra course.')).toEqual([]);
+    expect(kinds("Lena's lesson is on May 3.", "Tom's lesson is on June 10.")).toEqual([]);
+    // One person, or a statement naming nobody: still a change.
+    expect(kinds('Lena scored 72% on the algebra quiz.', 'Lena scored 85% on the algebra quiz.')).toEqual([
+      'number_change',
+    ]);
+    expect(kinds('The tests take 10 minutes on CI.', 'The tests take 12 minutes on CI now.')).toEqual([
+      'number_change',
+    ]);
+  });
+
   it('sees changed dates and numbers, and does not count a date as a number', () => {
     expect(conflictSignals('the deadline is May 3', 'the deadline is June 10')).toEqual([
       { kind: 'date_change', detail: 'the deadline: may 3 vs june 10', strength: 0.9, minSimilarity: 0.5 },
