@@ -28,6 +28,37 @@ describe('MCP over streamable HTTP (/mcp)', () => {
     expect([...mcp.called].sort()).toEqual([...listed].sort());
   });
 
+  it('answers a recall with what a model needs of each memory, not the store’s bookkeeping', async () => {
+    const ws = { workspace_id: 'mcp-lean' };
+    const flight = (
+      await mcp.call('remember', { ...ws, content: 'My flight to Boston leaves at 7:45.', tags: ['trip'] })
+    ).memory;
+    await mcp.call('remember', { ...ws, content: 'Maya prefers email.', subject_id: 'cust-maya' });
+    const recalled = await mcp.call('recall', { ...ws, query: 'flight to Boston', limit: 5 });
+    const [first] = recalled.memories;
+    expect(first).toEqual({
+      id: flight.id,
+      content: 'My flight to Boston leaves at 7:45.',
+      type: flight.type,
+      importance: 0.5,
+      tags: ['trip'],
+      created_at: flight.created_at,
+      relevance_score: expect.any(Number),
+      match_signals: expect.arrayContaining(['keyword']),
+    });
+    expect(Object.keys(recalled)).toEqual(['memories', 'total_count']);
+    // A memory's own attribution stays.
+    const maya = await mcp.call('recall', { ...ws, query: 'email', subject_id: 'cust-maya' });
+    expect(maya.memories[0]).toMatchObject({ content: 'Maya prefers email.', subject_id: 'cust-maya' });
+    // The HTTP API still answers the whole record.
+    const http = await client(server.url).post('/v1/memories/recall', { ...ws, query: 'flight to Boston', limit: 5 });
+    expect(http.body.memories[0]).toMatchObject({
+      id: flight.id,
+      content_hash: flight.content_hash,
+      tenant_id: 'default',
+    });
+  });
+
   it('lists tools with their JSON schemas and effects', async () => {
     const { tools } = await mcp.client.listTools();
     const recall = tools.find((tool) => tool.name === 'recall')!;

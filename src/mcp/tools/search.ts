@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { RecallBody, ReflectBody, toRecallRequest, toReflectRequest } from '../../http/schemas/recall.js';
 import { defineTool } from '../tool.js';
+import { recallForModel } from './for-model.js';
 import { ThroughSession, WorkspaceArg } from './arguments.js';
 
 export const recall = defineTool({
@@ -17,7 +18,9 @@ export const recall = defineTool({
   ),
   effect: 'reads',
   async run(args, { services, scope }) {
-    return services.search.recall(await scope(args.workspace_id, args.session_id), toRecallRequest(args));
+    return recallForModel(
+      await services.search.recall(await scope(args.workspace_id, args.session_id), toRecallRequest(args)),
+    );
   },
 });
 
