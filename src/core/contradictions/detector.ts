@@ -97,11 +97,10 @@ export class ContradictionDetector {
   readonly onWrite = async (
     targets: ReadonlyArray<{ memory: Memory; neighbours: readonly VectorHit[] }>,
   ): Promise<void> => {
-    if (targets.length > 0)
-      await this.settleCorrected(
-        targets[0]!.memory.workspace_id,
-        targets.map(({ memory }) => memory),
-      );
+    // Only a memory changed since its first write can have a pair recorded against an older text of it: new memories
+    // (most of a batch) cost no lookup.
+    const changed = targets.map(({ memory }) => memory).filter((memory) => memory.updated_at > memory.created_at);
+    if (changed.length > 0) await this.settleCorrected(changed[0]!.workspace_id, changed);
     const checked = targets.flatMap(({ memory, neighbours }) =>
       checkable(memory) ? [{ memory, neighbours: this.similarEnough(neighbours) }] : [],
     );

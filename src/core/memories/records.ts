@@ -106,8 +106,6 @@ type Attributed = Partial<Record<'context_id' | 'user_id' | 'observer_id' | 'sub
 export const attributionKey = (m: Attributed): string =>
   JSON.stringify([m.context_id ?? DEFAULT_CONTEXT, m.user_id ?? null, m.observer_id ?? null, m.subject_id ?? null]);
 
-/** Of the memories holding one text (oldest first), the first attributed as `draft` is. */
-export const sameAttributed = (memories: readonly Memory[] | undefined, draft: Attributed): Memory | undefined => {
-  const key = attributionKey(draft);
-  return memories?.find((memory) => attributionKey(memory) === key);
-};
+/** Of the memories holding one text (oldest first), the first whose `attributionKey` is `attribution`. */
+export const sameAttributed = (memories: readonly Memory[] | undefined, attribution: string): Memory | undefined =>
+  memories?.find((memory) => attributionKey(memory) === attribution);

@@ -166,15 +166,16 @@ export class MemoryService {
     const hashes = trimmed.map((d) => contentHash(d.content));
 
     // A duplicate is the same text attributed alike (records.ts `attributionKey`).
-    const keys = trimmed.map((d, i) => `${hashes[i]}\u0000${attributionKey(d)}`);
+    const attributions = trimmed.map(attributionKey);
+    const keys = attributions.map((attribution, i) => `${hashes[i]}\u0000${attribution}`);
 
     const linkErrors = await this.unknownAssociations(workspaceId, trimmed);
     const exact = await storage.memories.findByContentHashes(workspaceId, hashes);
     const firstOfText = new Map<string, number>();
     const fresh: number[] = [];
-    trimmed.forEach((draft, i) => {
+    trimmed.forEach((_, i) => {
       const linkError = linkErrors.get(i);
-      const existing = sameAttributed(exact.get(hashes[i]!), draft);
+      const existing = sameAttributed(exact.get(hashes[i]!), attributions[i]!);
       if (linkError) outcomes[i] = { error: linkError };
       else if (existing) outcomes[i] = { memory: existing, action: 'skipped' };
       else if (!firstOfText.has(keys[i]!)) {
@@ -220,7 +221,7 @@ export class MemoryService {
         await tx.memories.holdContentHashes(workspaceId, written);
         const taken = await tx.memories.findByContentHashes(workspaceId, written);
         const takenMeanwhile = (index: number): boolean => {
-          const existing = sameAttributed(taken.get(hashes[index]!), trimmed[index]!);
+          const existing = sameAttributed(taken.get(hashes[index]!), attributions[index]!);
           if (existing) outcomes[index] = { memory: existing, action: 'skipped' };
           return existing !== undefined;
         };

@@ -164,8 +164,9 @@ async function importMemoryBatch(
     const hash = hashes[i]!;
     // The same text of another customer, user, agent or context is no duplicate (records.ts `attributionKey`): an
     // export of a workspace holding both comes back with both.
-    const text = `${hash}\u0000${attributionKey(data)}`;
-    const duplicate: Memory | undefined = sameAttributed(existing.get(hash), data);
+    const attribution = attributionKey(data);
+    const text = `${hash}\u0000${attribution}`;
+    const duplicate: Memory | undefined = sameAttributed(existing.get(hash), attribution);
     if (duplicate || seenTexts.has(text)) {
       report.skipped_duplicates++;
       if (data.id && duplicate) idMap.set(data.id, duplicate.id);
@@ -194,7 +195,7 @@ async function importMemoryBatch(
     await tx.memories.holdContentHashes(scope.workspaceId, freshHashes);
     const takenMeanwhile = await tx.memories.findByContentHashes(scope.workspaceId, freshHashes, [...ANY_STATUS]);
     const kept = fresh.filter(({ data, hash }) => {
-      const duplicate = sameAttributed(takenMeanwhile.get(hash), data);
+      const duplicate = sameAttributed(takenMeanwhile.get(hash), attributionKey(data));
       if (duplicate && data.id) idMap.set(data.id, duplicate.id);
       return !duplicate;
     });

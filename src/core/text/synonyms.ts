@@ -115,9 +115,11 @@ let entriesUnder: ReadonlyMap<string, number> | undefined;
 function countEntriesUnder(): ReadonlyMap<string, number> {
   const counts = new Map<string, number>();
   for (const columns of loadThesaurus().values()) {
+    // The broader column is the second: between the first tab and the next.
     const start = columns.indexOf('\t') + 1;
     const end = columns.indexOf('\t', start);
-    for (let from = start; start > 0 && from < end; ) {
+    if (start === 0 || end < start) continue;
+    for (let from = start; from < end; ) {
       const space = columns.indexOf(' ', from);
       const to = space === -1 || space > end ? end : space;
       const word = columns.slice(from, to);
@@ -130,13 +132,16 @@ function countEntriesUnder(): ReadonlyMap<string, number> {
 
 /** Whether a broader word is too general to stand in for another (MOST_ENTRIES_UNDER_BROADER). */
 export function tooGeneral(word: string): boolean {
-  entriesUnder ??= countEntriesUnder();
-  return (entriesUnder.get(word) ?? 0) > MOST_ENTRIES_UNDER_BROADER;
+  return (warmThesaurus().get(word) ?? 0) > MOST_ENTRIES_UNDER_BROADER;
 }
 
-/** The table read and its broader words counted, so that no recall waits for either (`RecallService.warmUp`). */
-export function warmThesaurus(): void {
+/**
+ * The table read and its broader words counted (their counts returned), so that no recall waits for either
+ * (`RecallService.warmUp`).
+ */
+export function warmThesaurus(): ReadonlyMap<string, number> {
   entriesUnder ??= countEntriesUnder();
+  return entriesUnder;
 }
 
 /**
