@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { conflictSignals } from '../../../src/core/contradictions/signals.js';
 import { extractSlots } from '../../../src/core/contradictions/slots.js';
 
+/** What each signal says of the pair, as a contradiction's explanation carries it. */
+const details = (a: string, b: string) => conflictSignals(a, b).map((s) => s.detail);
 const kinds = (a: string, b: string) =>
   conflictSignals(a, b)
     .map((s) => s.kind)
@@ -20,7 +22,7 @@ describe('conflict signals', () => {
     expect(kinds('I love tea', 'I hate tea')).toEqual(['exclusive_value']);
     expect(kinds('The user prefers tabs', 'I prefer spaces')).toEqual(['exclusive_value']);
     // Where a thing is: "is in" of a definite description, not of a person (where she is this week).
-    expect(conflictSignals('The office is in Berlin.', 'The office moved to Munich.').map((s) => s.detail)).toEqual([
+    expect(details('The office is in Berlin.', 'The office moved to Munich.')).toEqual([
       'the office residence: berlin vs munich',
     ]);
     expect(kinds('The office is in Berlin.', 'The warehouse is in Hamburg.')).toEqual([]);
@@ -42,10 +44,7 @@ describe('conflict signals', () => {
     expect(kinds('He is the manager of billing.', 'Sam is the manager of billing.')).toEqual([]);
     // The holder named last, either way round, a "new" holder holding the same role.
     expect(
-      conflictSignals(
-        'Our contact at Acme is Jonas Berg.',
-        'Our new contact at Acme is Pia Lund, since Jonas left.',
-      ).map((signal) => signal.detail),
+      details('Our contact at Acme is Jonas Berg.', 'Our new contact at Acme is Pia Lund, since Jonas left.'),
     ).toEqual(['contact of acme holder: jonas berg vs pia lund']);
     expect(kinds('Jonas Berg is our contact at Acme.', 'Our new contact at Acme is Pia Lund.')).toEqual([
       'exclusive_value',
@@ -53,9 +52,9 @@ describe('conflict signals', () => {
     expect(kinds('Our contact at Acme is Jonas Berg.', 'Our contact at Initech is Pia Lund.')).toEqual([]);
     expect(kinds('Sam is the owner of the deploy pipeline.', 'The owner of the deploy pipeline is Sam.')).toEqual([]);
     // The speaker's own: a personal assistant's user says who their manager is.
-    expect(
-      conflictSignals('My manager is Priya.', 'My new manager is Tom since Priya left.').map((signal) => signal.detail),
-    ).toEqual(['my manager holder: priya vs tom']);
+    expect(details('My manager is Priya.', 'My new manager is Tom since Priya left.')).toEqual([
+      'my manager holder: priya vs tom',
+    ]);
     expect(kinds('My manager is Priya.', 'The manager is Tom.')).toEqual([]);
   });
 
@@ -163,20 +162,20 @@ describe('conflict signals', () => {
     ).toEqual(['stated_change']);
     // "now" between the subject and its verb; the reason's own words left out of the share of words in common.
     expect(
-      conflictSignals(
+      details(
         'We decided to use PostgreSQL 16 instead of MySQL for the new ledger service.',
         'The ledger service now uses CockroachDB after the multi-region requirement came in.',
-      ).map((signal) => signal.detail),
+      ),
     ).toEqual(['the later statement says it changed ("now uses")']);
     expect(kinds('The team uses Jenkins for builds.', 'The team now uses GitHub Actions for builds.')).toEqual([
       'stated_change',
     ]);
     // An amount said changed, where the words around the numbers differ too much for a bare changed number.
     expect(
-      conflictSignals(
+      details(
         'The Acme deal is worth 40k EUR a year.',
         'Acme reduced the deal to 30k EUR a year after the budget review.',
-      ).map((signal) => signal.detail),
+      ),
     ).toEqual(['the later statement says it changed ("reduced")']);
     expect(kinds('I raised two kids on my own.', 'My two kids are my whole world.')).toEqual([]);
   });
@@ -198,9 +197,7 @@ describe('conflict signals', () => {
       ['Checkout is down in the EU region.', 'Checkout is back up in the EU region.', 'is back up'],
     ];
     for (const [earlier, later, said] of repairs)
-      expect(conflictSignals(earlier, later).map((signal) => signal.detail)).toEqual([
-        `the later statement says it changed ("${said}")`,
-      ]);
+      expect(details(earlier, later)).toEqual([`the later statement says it changed ("${said}")`]);
     // No failure said first, another thing repaired, or a fixed thing that was never broken.
     expect(kinds('The nightly build runs on main.', 'The nightly build on main works again.')).toEqual([]);
     expect(kinds('Sam cannot come to the party on Friday.', 'Sam fixed his bike on Friday.')).toEqual([]);
