@@ -34,6 +34,7 @@ import { sql } from 'kysely';
 import usearch from 'usearch';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { mentionsOf } from '../src/core/memories/mentioned-dates.js';
 import { DENSE_ASKED_PER_DEPTH, DENSE_KEPT_PER_DEPTH } from '../src/core/recall/arms.js';
 import { armDepth, DEFAULT_TUNING } from '../src/core/recall/service.js';
 import { LocalEmbeddingProvider } from '../src/providers/embedding/local.js';
@@ -313,7 +314,9 @@ async function copyToPostgres(sqliteDir: string, url: string): Promise<void> {
   for (let after = 0; ; ) {
     const page = await source.memories.scan(WORKSPACE, after, 1_000);
     if (page.length === 0) break;
-    await target.transaction((tx) => tx.memories.insert(page.map((r) => ({ ...r.memory, embedding: r.embedding! }))));
+    await target.transaction((tx) =>
+      tx.memories.insert(page.map((r) => ({ ...r.memory, embedding: r.embedding!, mentions: mentionsOf(r.memory) }))),
+    );
     copied += page.length;
     after = page.at(-1)!.seq;
     if (copied % 20_000 < 1_000) log(`  copy: ${copied} memories, ${seconds(performance.now() - started)}`);

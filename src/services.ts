@@ -14,6 +14,7 @@ import { GraphService } from './core/graph/service.js';
 import { KNOWLEDGEBASE_TASK, KnowledgebaseService } from './core/knowledgebase/service.js';
 import { MemoryEnricher } from './core/memories/enrich.js';
 import { ENRICH_TASK, MemoryService } from './core/memories/service.js';
+import { mentionsBackfill } from './core/memories/mentions-backfill.js';
 import {
   ContextService,
   DatabaseCheckpointStore,
@@ -243,7 +244,9 @@ export async function createServices(
   });
   tasks.register(SESSION_EXPIRE_TASK, expiry.expire);
   tasks.register(THREAD_DECOMPOSE_TASK, decomposer.handle);
-  const recurring = [expiry.sweep, threads.cleanup].map((work) => recurringTask(storage, clock, work));
+  const recurring = [expiry.sweep, threads.cleanup, mentionsBackfill(storage)].map((work) =>
+    recurringTask(storage, clock, work),
+  );
   for (const task of recurring) tasks.register(task.kind, task.handler);
   const sessions = new SessionService(storage, workspaces, clock, committer, briefings, sandboxCleanup);
   const analyzer = new GraphAnalyzer(config.graph.workerMinSize);

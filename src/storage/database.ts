@@ -71,7 +71,14 @@ export interface MemoryVersionsTable {
 export type ContextsTable = TableOf<Context>;
 
 /** `seq`: insertion order, the cursor of scans and the key of its vector. */
-export type MemoriesTable = TableOf<Memory> & { seq: Generated<number> };
+export type MemoriesTable = TableOf<Memory> & {
+  seq: Generated<number>;
+  /** The first and last instant of the days its text names (migration 0024; `NewMemory.mentions`). */
+  mentioned_from: NullableTimestamp;
+  mentioned_to: NullableTimestamp;
+  /** Whether they were read: false only for memories written before the columns existed, until the backfill. */
+  mentions_read: ColumnType<number | boolean, number | undefined, number>;
+};
 
 export interface MemoryVectorsTable {
   seq: number;

@@ -85,6 +85,14 @@ export type JsonObject = Record<string, unknown>;
 
 export interface NewMemory extends Memory {
   embedding: Float32Array;
+  /** The days its text names (core/memories/mentioned-dates.ts); not part of the API's record. */
+  mentions: DateSpan | null;
+}
+
+/** From the first instant of the first day named to the last of the last, ISO 8601 UTC. */
+export interface DateSpan {
+  start: string;
+  end: string;
 }
 
 /** Fields a write may change; absent keys stay as they are. */
@@ -108,7 +116,10 @@ export type MemoryPatch = Partial<
     | 'occurred_at'
     | 'updated_at'
   >
->;
+> & {
+  /** The days a changed text names, read again whenever the content or the event time changes. */
+  mentions?: DateSpan | null;
+};
 
 export interface KindCount {
   type: MemoryType;
@@ -139,10 +150,11 @@ export interface MemoryFilter {
   sourceScopes?: string[];
   /** Leaves out memories whose `source_scope` is one of these; memories without a scope stay. */
   excludeSourceScopes?: string[];
-  /** Event time (`occurred_at`, else `created_at`) at or after this instant. */
-  occurredAfter?: string;
-  /** Event time (`occurred_at`, else `created_at`) at or before this instant. */
-  occurredBefore?: string;
+  /**
+   * Memories of a time window: their event time (`occurred_at`, else `created_at`) falls in it, or a day their text
+   * names does (`NewMemory.mentions`).
+   */
+  during?: DateSpan;
 }
 
 /**
@@ -196,6 +208,8 @@ export type MemoryCandidate = Pick<
 > & {
   /** Write order (`WrittenMemory.seq`): where its conversation's turns are read from. */
   seq: number;
+  /** The days its text names (`NewMemory.mentions`). */
+  mentions: DateSpan | null;
 };
 
 /**
@@ -356,6 +370,24 @@ export interface MemoryStore {
    * match count, how rare the term is.
    */
   keywordDocumentCount(workspaceId: string): Promise<number>;
+  /**
+   * The memories matching the filter a day of whose text (`NewMemory.mentions`) falls in the span, at most `limit`, in
+   * no particular order. Spans are at most `MAX_MENTIONED_SPAN_MS` long, so the index reads a bounded range.
+   */
+  mentioning(
+    workspaceId: string,
+    span: DateSpan,
+    options: { limit: number; maxSpanMs: number; filter?: MemoryFilter },
+  ): Promise<string[]>;
+  /**
+   * Memories of any workspace whose named days were never read (written before the column existed), oldest first,
+   * with what reading them needs.
+   */
+  mentionsUnread(
+    limit: number,
+  ): Promise<Array<Pick<Memory, 'id' | 'workspace_id' | 'content' | 'occurred_at' | 'created_at'>>>;
+  /** Records the named days read for each memory not read since (null: none), and that they were read. */
+  setMentions(entries: ReadonlyArray<{ id: string; mentions: DateSpan | null }>): Promise<void>;
   /** Counts a recall hit: access_count + 1, last_accessed_at, importance x1.1 (cap 1) unless pinned. */
   recordAccess(workspaceId: string, ids: readonly string[], at: string): Promise<void>;
   /** Memories in storage order after `afterSeq`, with their embeddings (export, re-embed). */

@@ -125,6 +125,32 @@ describe('POST /v1/memories/recall', () => {
     expect(result.memories[0]!.match_signals).toContain('temporal');
   });
 
+  // The clock: Sunday 1 March 2026, noon. A personal assistant's notes name days in their text, not in metadata.
+  it('finds a note by the day its text names: next week, the 14th, tomorrow; and by its new day once changed', async () => {
+    const ws = await workspace();
+    const dentist = await remember(ws, 'Dentist appointment moved to Wednesday at 10.');
+    const flight = await remember(ws, 'Flight to Lisbon on 14 March at 7:40.');
+    const haircut = await remember(ws, 'Booked a haircut for tomorrow at 9.');
+    await remember(ws, 'I like Thai food.');
+    await remember(ws, 'The car goes in for its service on 20 April.');
+    await remember(ws, 'Yesterday I finished the quarterly report.');
+
+    const nextWeek = await recall(ws, 'What is planned for next week?', { limit: 3 });
+    expect(ids(nextWeek).slice(0, 2).sort()).toEqual([dentist.id, haircut.id].sort());
+    for (const m of nextWeek.memories.slice(0, 2)) expect(m.match_signals).toContain('temporal');
+
+    // The nearer 14th: 14 March, thirteen days on, rather than 14 February, fifteen days ago.
+    const fourteenth = await recall(ws, 'Anything on the 14th?');
+    expect(fourteenth.memories[0]!.id).toBe(flight.id);
+    expect(fourteenth.memories[0]!.relevance_score).toBe(1);
+    expect((await recall(ws, "What's happening tomorrow?")).memories[0]!.id).toBe(haircut.id);
+
+    await memd.memories.update(flight.id, { workspace_id: ws, content: 'Flight to Lisbon moved to 21 March at 7:40.' });
+    // "The 21st" alone would be the nearer, 21 February; a plan is ahead.
+    expect((await recall(ws, 'What is planned for the 21st?')).memories[0]!.id).toBe(flight.id);
+    expect(ids(await recall(ws, 'Anything on the 14th?', { limit: 1 }))).not.toContain(flight.id);
+  });
+
   it('applies every filter', async () => {
     const ws = await workspace();
     const q = 'quarterly revenue report';

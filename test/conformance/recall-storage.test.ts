@@ -6,6 +6,9 @@ import { bestEffortCandidates } from '../../src/storage/sql/search-engine.js';
 import { storageBackends } from '../support/storage-backends.js';
 
 const DIMS = 8;
+const EPOCH = '1970-01-01T00:00:00.000Z';
+const END_OF_TIME = '9999-12-31T23:59:59.999Z';
+const DAY = 86_400_000;
 
 /** Storage the recall engine relies on beyond the foundation's: every engine must agree. */
 describe.each(storageBackends())('recall storage: $name', (backend) => {
@@ -67,6 +70,7 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
       source_memory_id: null,
       occurred_at: '2024-04-01T07:00:00.000Z',
       created_at: close.created_at,
+      mentions: null,
     });
     // cos(query, close) = 1 / |(1, 0.5)|; far is orthogonal to the query.
     expect(hits[0]!.similarity).toBeCloseTo(1 / Math.hypot(1, 0.5), 5);
@@ -100,6 +104,7 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
           source_memory_id: null,
           occurred_at: '2024-05-02T09:00:00.000Z',
           created_at: fact.created_at,
+          mentions: null,
         },
         similarity: null,
       },
@@ -115,6 +120,7 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
           source_memory_id: null,
           occurred_at: null,
           created_at: '2024-03-10T10:00:00.000Z',
+          mentions: null,
         },
         similarity: null,
       },
@@ -141,7 +147,7 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
       memory('ws_a', `june ${i}`, axisVector(DIMS, 4, i / 10), { occurred_at: '2024-06-15T09:00:00.000Z' }),
     );
     await s.memories.insert([...near, ...far]);
-    const june = { occurredAfter: '2024-06-01T00:00:00.000Z', occurredBefore: '2024-06-30T23:59:59.999Z' };
+    const june = { during: { start: '2024-06-01T00:00:00.000Z', end: '2024-06-30T23:59:59.999Z' } };
     const search = async (bestEffort: boolean) =>
       (await s.memories.vectorSearch('ws_a', axisVector(DIMS, 0), { k: 3, filter: june, bestEffort }))
         .map((r) => r.id)
@@ -149,7 +155,7 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
     expect(await search(false)).toEqual(far.map((m) => m.id).sort());
     // June's memories are nowhere near the query: the nearest are all January's.
     expect(await search(true)).toEqual([]);
-    const january = { occurredBefore: '2024-01-31T23:59:59.999Z' };
+    const january = { during: { start: EPOCH, end: '2024-01-31T23:59:59.999Z' } };
     expect(
       await s.memories.vectorSearch('ws_a', axisVector(DIMS, 0), { k: 3, filter: january, bestEffort: true }),
     ).toHaveLength(3);
@@ -296,18 +302,60 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
     expect(await ids({ sourceScopes: ['fact'] })).toEqual([fact.id]);
     expect(await ids({ sourceScopes: [] })).toEqual([]);
     expect(await ids({ excludeSourceScopes: ['fact'] })).toEqual([plain.id, session.id].sort());
-    expect(
-      await ids({ occurredAfter: '2024-05-01T00:00:00.000Z', occurredBefore: '2024-05-31T23:59:59.999Z' }),
-    ).toEqual([fact.id, session.id].sort());
-    expect(await ids({ occurredBefore: '2024-04-01T00:00:00.000Z' })).toEqual([plain.id]);
+    expect(await ids({ during: { start: '2024-05-01T00:00:00.000Z', end: '2024-05-31T23:59:59.999Z' } })).toEqual(
+      [fact.id, session.id].sort(),
+    );
+    expect(await ids({ during: { start: EPOCH, end: '2024-04-01T00:00:00.000Z' } })).toEqual([plain.id]);
     expect(
       (
         await s.memories.keywordSearch('ws_a', ['plain', 'fact', 'session'], {
           k: 10,
-          filter: { excludeSourceScopes: ['fact'], occurredAfter: '2024-05-01T00:00:00.000Z' },
+          filter: { excludeSourceScopes: ['fact'], during: { start: '2024-05-01T00:00:00.000Z', end: END_OF_TIME } },
         })
       ).map((r) => r.id),
     ).toEqual([session.id]);
+    await s.close();
+  });
+
+  it('a window finds memories by the days their text names, and memories written before the column are read later', async () => {
+    const s = await fresh();
+    const december = (day: number) => ({
+      start: `2026-12-${String(day).padStart(2, '0')}T00:00:00.000Z`,
+      end: `2026-12-${String(day).padStart(2, '0')}T23:59:59.999Z`,
+    });
+    const flight = memory('ws_a', 'Flight to Lisbon on 14 December', axisVector(DIMS, 0), { mentions: december(14) });
+    const offsite = memory('ws_a', 'Offsite on Thursday and Friday', axisVector(DIMS, 1), {
+      mentions: { start: december(10).start, end: december(11).end },
+    });
+    const undated = memory('ws_a', 'I like Thai food', axisVector(DIMS, 2));
+    const elsewhere = memory('ws_b', 'Flight to Oslo on 14 December', axisVector(DIMS, 3), { mentions: december(14) });
+    await s.memories.insert([flight, offsite, undated, elsewhere]);
+    const mentioning = async (start: string, end: string, limit = 10) =>
+      (await s.memories.mentioning('ws_a', { start, end }, { limit, maxSpanMs: 400 * DAY })).sort();
+    expect(await mentioning(december(14).start, december(14).end)).toEqual([flight.id]);
+    // A window overlapping a span's last day finds it; one of the week finds both.
+    expect(await mentioning(december(11).start, december(11).end)).toEqual([offsite.id]);
+    expect(await mentioning(december(7).start, december(13).end)).toEqual([offsite.id]);
+    expect(await mentioning(december(7).start, december(20).end)).toEqual([flight.id, offsite.id].sort());
+    expect(await mentioning(december(7).start, december(20).end, 1)).toHaveLength(1);
+    expect(await mentioning(december(1).start, december(9).end)).toEqual([]);
+    // The filter: the event time (created now) or a named day in the window.
+    const during = async (start: string, end: string) =>
+      (await s.memories.list('ws_a', { during: { start, end } }, { limit: 10 })).items.map((m) => m.id).sort();
+    expect(await during(december(14).start, december(14).end)).toEqual([flight.id]);
+    expect(await during(EPOCH, END_OF_TIME)).toEqual([flight.id, offsite.id, undated.id].sort());
+    // Read as the recall reads them.
+    const [row] = await s.memories.candidates('ws_a', [flight.id]);
+    expect(row!.memory.mentions).toEqual(december(14));
+
+    // Every memory written here was read; one written before the columns existed is not, until it is.
+    expect(await s.memories.mentionsUnread(10)).toEqual([]);
+    await s.sqlContext.db.updateTable('memories').set({ mentions_read: 0 }).where('id', '=', undated.id).execute();
+    const unread = await s.memories.mentionsUnread(10);
+    expect(unread.map((m) => [m.id, m.workspace_id, m.content])).toEqual([[undated.id, 'ws_a', 'I like Thai food']]);
+    await s.transaction((tx) => tx.memories.setMentions([{ id: undated.id, mentions: december(3) }]));
+    expect(await s.memories.mentionsUnread(10)).toEqual([]);
+    expect(await mentioning(december(3).start, december(3).end)).toEqual([undated.id]);
     await s.close();
   });
 
@@ -345,6 +393,7 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
       metadata: { turn: 3 },
       occurred_at: '2024-05-02T09:00:00.000Z',
       created_at: turns[2]!.created_at,
+      mentions: null,
     });
     expect(around.every((m, i) => i === 0 || m.seq > around[i - 1]!.seq)).toBe(true);
     // Overlapping and separate ranges, with a filter.

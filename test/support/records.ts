@@ -66,6 +66,7 @@ export function memory(
     created_at: NOW,
     updated_at: NOW,
     embedding,
+    mentions: null,
     ...overrides,
   };
 }

@@ -1,5 +1,6 @@
 import type { JsonObject, Memory, MemoryType, NewMemory, Session } from '../../storage/types.js';
 import { classifyByRules } from './classify.js';
+import { mentionsOf } from './mentioned-dates.js';
 import { eventTimeFromMetadata } from './event-time.js';
 import { contentHash } from '../text/index.js';
 import { extractiveTiers } from './tiers.js';
@@ -58,6 +59,7 @@ export function buildMemory(
   const classified = draft.type ? { type: draft.type, subtype: draft.subtype ?? null } : classifyByRules(draft.content);
   const metadata = draft.metadata ?? {};
   const { abstract, overview } = extractiveTiers(draft.content);
+  const occurredAt = eventTimeFromMetadata(metadata, new Date(now));
   return {
     id,
     workspace_id: scope.workspaceId,
@@ -85,10 +87,11 @@ export function buildMemory(
     archived_at: null,
     observer_id: draft.observer_id ?? null,
     subject_id: draft.subject_id ?? null,
-    occurred_at: eventTimeFromMetadata(metadata, new Date(now)),
+    occurred_at: occurredAt,
     created_at: now,
     updated_at: now,
     embedding,
+    mentions: mentionsOf({ content: draft.content, occurred_at: occurredAt, created_at: now }),
   };
 }
 

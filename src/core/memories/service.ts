@@ -16,6 +16,7 @@ import { newId } from '../ids.js';
 import { noTelemetry, type Telemetry } from '../telemetry.js';
 import { contentHash, normaliseContent } from '../text/index.js';
 import { decidedAgain, decideDuplicate, type DedupDecision, type DedupPolicy, type RewriteDecision } from './dedup.js';
+import { mentionsOf } from './mentioned-dates.js';
 import { eventTimeFromMetadata } from './event-time.js';
 import { runBatch, type BatchOperation, type BatchOutcome } from './batch.js';
 import {
@@ -336,6 +337,7 @@ export class MemoryService {
       updated_at: now,
       ...extractiveTiers(content),
     };
+    patch.mentions = mentionsOf({ ...existing, ...patch });
     const updated = await tx.memories.update(
       existing.workspace_id,
       existing.id,
@@ -544,6 +546,8 @@ function patchFor(change: MemoryUpdate, current: Memory, now: string): MemoryPat
   }
   if (change.metadata !== undefined)
     patch.occurred_at = eventTimeFromMetadata(change.metadata, new Date(current.created_at));
+  if (patch.content !== undefined || patch.occurred_at !== undefined)
+    patch.mentions = mentionsOf({ ...current, ...patch });
   return patch;
 }
 

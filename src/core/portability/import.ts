@@ -5,6 +5,7 @@ import type { CoreEvents } from '../events.js';
 import { normaliseRelationship } from '../graph/taxonomy.js';
 import { newId } from '../ids.js';
 import { eventTimeFromMetadata } from '../memories/event-time.js';
+import { mentionsOf } from '../memories/mentioned-dates.js';
 import {
   attributionKey,
   DEFAULT_CONTEXT,
@@ -211,6 +212,7 @@ async function importMemoryBatch(
     const tiers = extractiveTiers(data.content);
     const createdAt = data.created_at ?? now;
     const metadata = data.metadata ?? {};
+    const occurredAt = eventTimeFromMetadata(metadata, new Date(createdAt));
     return {
       id: data.id ? idMap.get(data.id)! : newId('mem'),
       workspace_id: scope.workspaceId,
@@ -239,8 +241,9 @@ async function importMemoryBatch(
       archived_at: data.archived_at ?? null,
       observer_id: data.observer_id ?? null,
       subject_id: data.subject_id ?? null,
-      occurred_at: eventTimeFromMetadata(metadata, new Date(createdAt)),
+      occurred_at: occurredAt,
       created_at: createdAt,
+      mentions: mentionsOf({ content: data.content, occurred_at: occurredAt, created_at: createdAt }),
       updated_at: data.updated_at ?? createdAt,
       embedding: reusable(data.embedding) ? Float32Array.from(data.embedding!) : vectors.get(hash)!,
     };

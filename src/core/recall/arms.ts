@@ -18,6 +18,7 @@ import {
 import { type ProcessedQuery, synonymForms } from './query.js';
 import type { MatchCountCache } from './match-counts.js';
 import { words as textWords } from '../text/index.js';
+import { MAX_NAMED_SPAN_MS } from '../text/named-days.js';
 
 export interface ArmInput {
   storage: Storage;
@@ -418,14 +419,27 @@ async function nearestAbout(
 export async function temporalArm(input: ArmInput): Promise<ArmResult> {
   const { storage, workspaceId, query, vector, filter, depth, seen } = input;
   const window = query.windows[0]!;
-  const inWindow: MemoryFilter = { ...originals(filter), occurredAfter: window.start, occurredBefore: window.end };
-  const [byMeaning, byWords] = await Promise.all([
+  const during = { start: window.start, end: window.end };
+  const inWindow: MemoryFilter = { ...originals(filter), during };
+  const [byMeaning, byWords, naming] = await Promise.all([
     // Soft arm: the window's memories among the nearest, not an exact scan of the whole window.
     storage.memories.vectorSearch(workspaceId, vector, { k: depth, filter: inWindow, bestEffort: true }),
     boundedKeywordSearch(input, query.terms, [], wordsOf(query), inWindow).then((hits) =>
       byKeywordEvidence(input, hits),
     ),
+    storage.memories.mentioning(workspaceId, during, {
+      limit: depth + 1,
+      maxSpanMs: MAX_NAMED_SPAN_MS,
+      filter: originals(filter),
+    }),
   ]);
   for (const hit of byMeaning) if (!seen.similarity.has(hit.id)) seen.similarity.set(hit.id, hit.score);
-  return { arm: 'temporal', ids: interleave([byMeaning.map((h) => h.id), byWords.map((h) => h.id)]).slice(0, depth) };
+  // Every memory naming a day of the window, when no more than the arm's depth do: a window that specific ("on the
+  // 14th", "next week") is what the query asks about, and a note of it need share no word or much meaning with the
+  // question ("what is planned for next week?" and "Dentist appointment moved to Wednesday at 10.").
+  const named = naming.length <= depth ? naming : [];
+  return {
+    arm: 'temporal',
+    ids: interleave([byMeaning.map((h) => h.id), byWords.map((h) => h.id), named]).slice(0, depth),
+  };
 }

@@ -32,7 +32,8 @@ import {
   temporalArm,
   type ArmInput,
 } from './arms.js';
-import { backlinkFactor, eventTime, recencyFactor, scopeFactor } from './boosts.js';
+import { backlinkFactor, recencyFactor, scopeFactor } from './boosts.js';
+import { isOfWindow } from './temporal.js';
 import { laterFirst } from './contradicted.js';
 import { RecallCache } from './cache.js';
 import {
@@ -596,10 +597,14 @@ export class RecallService {
       else if (vectorRanks) candidate.signals.delete('vector');
       const similarity = similarities.get(id)!;
       const fact = candidate.armScores.get('fact') ?? 0;
+      const held = coverage.get(id)! === 1 ? 1 : Math.max(coverage.get(id)!, heldShareOf(memory.content));
+      const inWindow = query.windows.some((window) => isOfWindow(memory, window));
       const relevance = relevanceOf(
         Math.max(similarity, fact),
-        // Every word held by the light stemmer is every word held: Porter's share is read only where it may add.
-        coverage.get(id)! === 1 ? 1 : Math.max(coverage.get(id)!, heldShareOf(memory.content)),
+        // Every word held by the light stemmer is every word held: Porter's share is read only where it may add. A
+        // memory of the time the query names holds that too, as one more of its words: "anything on the 14th?" asks
+        // nothing else of "Flight to Lisbon on 14 December."
+        inWindow ? (held * query.terms.length + 1) / (query.terms.length + 1) : held,
       );
       if (relevance < options.threshold) {
         if (options.explain)
@@ -629,7 +634,7 @@ export class RecallService {
             ? (vectorRanks ? fusedWith(candidate, weights, 'vector', vectorRanks) : candidate.fused) / maxFused
             : 0,
         about: isAbout(memory) ? 1 : 0,
-        inWindow: query.windows.some((w) => eventTime(memory) >= w.start && eventTime(memory) <= w.end) ? 1 : 0,
+        inWindow: inWindow ? 1 : 0,
       };
       // The fused candidate is this recall's own: its signals are taken over, not copied.
       const boosts: Boosts = {

@@ -19,6 +19,7 @@ import * as taskBacklog from './0020_task_backlog.js';
 import * as keywordIndexWithoutPendingList from './0021_keyword_index_without_pending_list.js';
 import * as keywordPopulationIndex from './0022_keyword_population_index.js';
 import * as provisionalWorkspaces from './0023_provisional_workspaces.js';
+import * as mentionedDates from './0024_mentioned_dates.js';
 
 export interface VersionedMigration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
@@ -45,6 +46,7 @@ export const MIGRATIONS: Record<string, VersionedMigration> = {
   '0021_keyword_index_without_pending_list': keywordIndexWithoutPendingList,
   '0022_keyword_population_index': keywordPopulationIndex,
   '0023_provisional_workspaces': provisionalWorkspaces,
+  '0024_mentioned_dates': mentionedDates,
 };
 
 /** The schema versions this build knows, in order (what `memd doctor` compares a database against). */

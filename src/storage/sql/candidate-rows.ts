@@ -15,10 +15,14 @@ export const CANDIDATE_COLUMNS = [
   'source_memory_id',
   'occurred_at',
   'created_at',
+  'mentioned_from',
+  'mentioned_to',
 ] as const;
 
 export function toCandidateRow({
   similarity,
+  mentioned_from,
+  mentioned_to,
   ...row
 }: Pick<Selectable<MemoriesTable>, (typeof CANDIDATE_COLUMNS)[number]> & { similarity: number | null }): CandidateRow {
   return {
@@ -27,6 +31,7 @@ export function toCandidateRow({
       seq: Number(row.seq),
       occurred_at: toIsoOrNull(row.occurred_at),
       created_at: toIso(row.created_at),
+      mentions: mentioned_from && mentioned_to ? { start: toIso(mentioned_from), end: toIso(mentioned_to) } : null,
     },
     similarity: similarity === null ? null : Number(similarity),
   };

@@ -5,6 +5,7 @@ import { bit, json, parseJson, parseJsonObject, toBool, toIso, toIsoOrNull } fro
 import {
   FACT_SCOPE,
   factOf,
+  type DateSpan,
   type Memory,
   type CandidateRow,
   type KeywordHit,
@@ -85,7 +86,7 @@ function toWritten({
   return { ...toCandidateRow({ ...row, similarity: null }).memory, user_id, metadata: parseJsonObject(metadata) };
 }
 
-function toRow(m: Memory) {
+function toRow(m: NewMemory) {
   return {
     id: m.id,
     workspace_id: m.workspace_id,
@@ -116,14 +117,23 @@ function toRow(m: Memory) {
     occurred_at: m.occurred_at,
     created_at: m.created_at,
     updated_at: m.updated_at,
+    ...mentionColumns(m.mentions),
   };
 }
+
+/** A memory's named days as its three columns: whatever is written has been read. */
+const mentionColumns = (mentions: DateSpan | null) => ({
+  mentioned_from: mentions?.start ?? null,
+  mentioned_to: mentions?.end ?? null,
+  mentions_read: 1,
+});
 
 function toPatchRow(patch: MemoryPatch): Updateable<MemoriesTable> {
   const row: Updateable<MemoriesTable> = {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === undefined) continue;
-    if (key === 'tags' || key === 'metadata') (row as Record<string, unknown>)[key] = json(value);
+    if (key === 'mentions') Object.assign(row, mentionColumns(value as DateSpan | null));
+    else if (key === 'tags' || key === 'metadata') (row as Record<string, unknown>)[key] = json(value);
     else if (key === 'pinned') row.pinned = bit(value as boolean);
     else (row as Record<string, unknown>)[key] = value;
   }
@@ -632,6 +642,53 @@ export class SqlMemoryStore implements MemoryStore {
       .orderBy('memories.seq')
       .execute();
     return rows.map(toWritten);
+  }
+
+  async mentioning(
+    workspaceId: string,
+    span: DateSpan,
+    options: { limit: number; maxSpanMs: number; filter?: MemoryFilter },
+  ): Promise<string[]> {
+    const earliest = new Date(Date.parse(span.start) - options.maxSpanMs).toISOString();
+    const rows = await this.db
+      .selectFrom('memories')
+      .select('id')
+      .where(memoryFilter(this.ctx.engine, workspaceId, options.filter))
+      .where('mentioned_from', '>=', earliest)
+      .where('mentioned_from', '<=', span.end)
+      .where('mentioned_to', '>=', span.start)
+      .limit(options.limit)
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
+  async mentionsUnread(
+    limit: number,
+  ): Promise<Array<Pick<Memory, 'id' | 'workspace_id' | 'content' | 'occurred_at' | 'created_at'>>> {
+    const rows = await this.db
+      .selectFrom('memories')
+      .select(['id', 'workspace_id', 'content', 'occurred_at', 'created_at'])
+      .where('mentions_read', '=', 0)
+      .orderBy('seq')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({
+      ...row,
+      occurred_at: toIsoOrNull(row.occurred_at),
+      created_at: toIso(row.created_at),
+    }));
+  }
+
+  async setMentions(entries: ReadonlyArray<{ id: string; mentions: DateSpan | null }>): Promise<void> {
+    // A statement a memory: callers batch them in one transaction (Storage.transaction). One read since (a change of
+    // its text) is newer than this.
+    for (const { id, mentions } of entries)
+      await this.db
+        .updateTable('memories')
+        .set(mentionColumns(mentions))
+        .where('id', '=', id)
+        .where('mentions_read', '=', 0)
+        .execute();
   }
 
   async recordAccess(workspaceId: string, ids: readonly string[], at: string): Promise<void> {

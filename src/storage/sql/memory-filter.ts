@@ -50,9 +50,16 @@ export function memoryFilter(
         ]),
       );
     }
-    const eventTime = eb.fn.coalesce('memories.occurred_at', 'memories.created_at');
-    if (filter.occurredAfter !== undefined) conditions.push(eb(eventTime, '>=', filter.occurredAfter));
-    if (filter.occurredBefore !== undefined) conditions.push(eb(eventTime, '<=', filter.occurredBefore));
+    if (filter.during !== undefined) {
+      const { start, end } = filter.during;
+      const eventTime = eb.fn.coalesce('memories.occurred_at', 'memories.created_at');
+      conditions.push(
+        eb.or([
+          eb.and([eb(eventTime, '>=', start), eb(eventTime, '<=', end)]),
+          eb.and([eb('memories.mentioned_from', '<=', end), eb('memories.mentioned_to', '>=', start)]),
+        ]),
+      );
+    }
     return eb.and(conditions);
   };
 }

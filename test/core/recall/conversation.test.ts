@@ -17,6 +17,7 @@ const written = (id: string, overrides: Partial<WrittenMemory> = {}): WrittenMem
   metadata: {},
   occurred_at: null,
   created_at: '2024-05-02T09:00:00.000Z',
+  mentions: null,
   ...overrides,
 });
 

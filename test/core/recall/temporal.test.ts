@@ -39,9 +39,39 @@ describe('findTimeWindows', () => {
     ]);
   });
 
-  it('reads "last week" as a week around the day seven days ago, not that day alone', () => {
+  it('reads "last week" and "next week" as the calendar weeks before and after this one, not one day', () => {
     expect(windows('what did I do last week')).toEqual([
-      { start: '2024-03-05T00:00:00.000Z', end: '2024-03-12T00:00:00.000Z', relative: true },
+      { start: '2024-03-04T00:00:00.000Z', end: '2024-03-10T23:59:59.999Z', relative: true },
+    ]);
+    expect(windows('what is planned for next week')).toEqual([
+      { start: '2024-03-18T00:00:00.000Z', end: '2024-03-24T23:59:59.999Z', relative: true },
+    ]);
+  });
+
+  // NOW is Friday 15 March 2024.
+  it('reads a weekday, a date of no year and a day of the month the way the query points: back, ahead, or nearest', () => {
+    const day = (date: string, relative = false) => ({
+      start: `${date}T00:00:00.000Z`,
+      end: `${date}T23:59:59.999Z`,
+      relative,
+    });
+    expect(windows('what did I do on Wednesday')).toEqual([day('2024-03-13')]);
+    expect(windows('what is planned for Wednesday')).toEqual([day('2024-03-20')]);
+    expect(windows('what will happen on Wednesday')).toEqual([day('2024-03-20')]);
+    // Neither: the nearer Wednesday, two days ago rather than five days on; the nearer 14 April, next month's.
+    expect(windows('anything on Wednesday')).toEqual([day('2024-03-13')]);
+    expect(windows('anything on 14 April')).toEqual([day('2024-04-14')]);
+    expect(windows('what happened on 14 April')).toEqual([day('2023-04-14')]);
+    // "The 14th" alone, which chrono does not read: this month's (yesterday) or next month's.
+    expect(windows('anything on the 14th?')).toEqual([day('2024-03-14', true)]);
+    expect(windows('what is due on the 2nd?')).toEqual([day('2024-04-02', true)]);
+    // Words that fix it: "next Thursday" is a week on, not moved back to the latest Thursday.
+    expect(windows('what happens next Thursday')).toEqual([day('2024-03-21')]);
+  });
+
+  it('starts a future-facing window now: what is coming up this month is what it still holds', () => {
+    expect(windows('what is coming up this month')).toEqual([
+      { start: NOW.toISOString(), end: '2024-03-31T23:59:59.999Z', relative: false },
     ]);
   });
 
