@@ -371,8 +371,8 @@ export interface MemoryStore {
    */
   keywordDocumentCount(workspaceId: string): Promise<number>;
   /**
-   * The memories matching the filter a day of whose text (`NewMemory.mentions`) falls in the span, at most `limit`, in
-   * no particular order. Spans are at most `MAX_MENTIONED_SPAN_MS` long, so the index reads a bounded range.
+   * The memories matching the filter a day of whose text (`NewMemory.mentions`) falls in the span, at most `limit`,
+   * the earliest named first. Spans are at most `maxSpanMs` long, so the index reads a bounded range.
    */
   mentioning(
     workspaceId: string,

@@ -105,8 +105,8 @@ const THIS_DAY = /\bthis\s+(?:morning|afternoon|evening)\b|\btonight\b/gi;
 /**
  * Time windows named in a query: dates, months, relative expressions (chrono-node), and bare years and days of the
  * month ("on the 14th"), which chrono leaves alone. A time of day alone names no window. A weekday alone ("on
- * Monday") is the one the query's tense points to (`windowOf`); a weekend its Saturday and Sunday; "the past week", "the last 3 days" run up to now; "this week" from its
- * Monday; "a few days ago" from six days ago to two.
+ * Monday") is the one the query's tense points to (`windowOf`); a weekend its Saturday and Sunday; "the past week",
+ * "the last 3 days" run up to now; "this week" from its Monday; "a few days ago" from six days ago to two.
  */
 export function findTimeWindows(text: string, now: Date): TimeWindow[] {
   const windows: TimeWindow[] = [];

@@ -67,7 +67,7 @@ export function pick(spans: readonly Span[], reference: number, direction: Direc
   return closest();
 }
 
-/** The same day of the month in the months before and after `ms`'s (a day a month lacks is skipped). */
+/** The same day of the month in the month of `reference` and the months either side (a day a month lacks is skipped). */
 export function monthlyNeighbours(day: number, reference: number): Span[] {
   const at = new Date(reference);
   const spans: Span[] = [];

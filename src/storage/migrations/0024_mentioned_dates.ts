@@ -15,11 +15,12 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
     .alterTable('memories')
     .addColumn('mentions_read', t.bool, (c) => c.notNull().defaultTo(dialect === 'postgres' ? false : 0))
     .execute();
-  // A window's memories: a range of `mentioned_from` no wider than the window and the longest span kept.
+  // A window's memories: a range of `mentioned_from` no wider than the window and the longest span kept, whose
+  // `mentioned_to` is read from the index too (most spans are a day, so most of the range ends before the window).
   await db.schema
     .createIndex('memories_mentioned')
     .on('memories')
-    .columns(['workspace_id', 'mentioned_from'])
+    .columns(['workspace_id', 'mentioned_from', 'mentioned_to'])
     .where(sql.ref('mentioned_from'), 'is not', null)
     .execute();
   // Empty once the backfill has run: only memories written before this migration are in it.

@@ -657,6 +657,8 @@ export class SqlMemoryStore implements MemoryStore {
       .where('mentioned_from', '>=', earliest)
       .where('mentioned_from', '<=', span.end)
       .where('mentioned_to', '>=', span.start)
+      .orderBy('mentioned_from')
+      .orderBy('id')
       .limit(options.limit)
       .execute();
     return rows.map((row) => row.id);
