@@ -142,7 +142,8 @@ export function findTimeWindows(text: string, now: Date): TimeWindow[] {
   for (const match of text.matchAll(THIS_WEEK)) {
     if (!uncovered(match.index)) continue;
     const monday = weekStart(at);
-    const end = match[1] ? dayStart(at) - 1 : at;
+    // "Decisions this week" runs up to now; "what is planned this week" to its Sunday (and from now, below).
+    const end = match[1] ? dayStart(at) - 1 : direction === 'future' ? monday + 7 * DAY_MS - 1 : at;
     windows.push({ text: match[0], start: iso(monday), end: iso(Math.max(end, monday + DAY_MS - 1)), relative: true });
   }
   for (const match of text.matchAll(THIS_DAY)) {

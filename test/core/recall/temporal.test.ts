@@ -73,6 +73,10 @@ describe('findTimeWindows', () => {
     expect(windows('what is coming up this month')).toEqual([
       { start: NOW.toISOString(), end: '2024-03-31T23:59:59.999Z', relative: false },
     ]);
+    // "This week" asked ahead runs to its Sunday, not up to now (which had left it empty).
+    expect(windows('what is on my calendar this week')).toEqual([
+      { start: NOW.toISOString(), end: '2024-03-17T23:59:59.999Z', relative: true },
+    ]);
   });
 
   it('covers a range from its first to its last month', () => {
