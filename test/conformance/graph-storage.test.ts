@@ -143,6 +143,7 @@ describe.each(storageBackends())('graph and knowledgebase storage conformance: $
       'context_id',
       'created_at',
       'id',
+      'mentions',
       'occurred_at',
       'seq',
       'session_id',
