@@ -44,6 +44,12 @@ describe('mentionedDates', () => {
       expect(named(text), text).toBeNull();
   });
 
+  it('reads the opening of a long text only, so that a write never waits long on it', () => {
+    const filler = 'The sky is blue and the sea is calm. '.repeat(30);
+    expect(named(`Flight on 14 December. ${filler}`)).toBe('2026-12-14..2026-12-14');
+    expect(named(`${filler}Flight on 14 December.`)).toBeNull();
+  });
+
   it('keeps the first day alone where the days named lie more than about a year apart', () => {
     expect(named('We met on 3 May 2019 and married on 9 June 2024.')).toBe('2019-05-03..2019-05-03');
   });
