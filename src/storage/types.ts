@@ -385,7 +385,7 @@ export interface MemoryStore {
    */
   mentionsUnread(
     limit: number,
-  ): Promise<Array<Pick<Memory, 'id' | 'workspace_id' | 'content' | 'occurred_at' | 'created_at'>>>;
+  ): Promise<Array<Pick<Memory, 'id' | 'workspace_id' | 'content' | 'source_scope' | 'occurred_at' | 'created_at'>>>;
   /** Records the named days read for each memory not read since (null: none), and that they were read. */
   setMentions(entries: ReadonlyArray<{ id: string; mentions: DateSpan | null }>): Promise<void>;
   /** Counts a recall hit: access_count + 1, last_accessed_at, importance x1.1 (cap 1) unless pinned. */

@@ -1,4 +1,4 @@
-import type { DateSpan } from '../../storage/types.js';
+import { type DateSpan, FACT_SCOPE, type Memory } from '../../storage/types.js';
 import { chrono } from '../text/dates.js';
 import {
   directionOf,
@@ -60,8 +60,15 @@ export function mentionedDates(text: string, reference: Date): DateSpan | null {
     : null;
 }
 
-/** The days a memory names, read from its event time (`occurred_at`, else `created_at`). */
-export const mentionsOf = (memory: { content: string; occurred_at: string | null; created_at: string }) =>
-  mentionedDates(memory.content, new Date(memory.occurred_at ?? memory.created_at));
+/**
+ * The days a memory names, read from its event time (`occurred_at`, else `created_at`). None for an atomic fact: it
+ * stands for its parent in recall, and the temporal arm searches originals only, so its days would never be read.
+ */
+export const mentionsOf = (
+  memory: Pick<Memory, 'content' | 'occurred_at' | 'created_at'> & { source_scope?: string | null },
+): DateSpan | null =>
+  memory.source_scope === FACT_SCOPE
+    ? null
+    : mentionedDates(memory.content, new Date(memory.occurred_at ?? memory.created_at));
 
 const year = (ms: number) => new Date(ms).getUTCFullYear();

@@ -91,7 +91,12 @@ export function buildMemory(
     created_at: now,
     updated_at: now,
     embedding,
-    mentions: mentionsOf({ content: draft.content, occurred_at: occurredAt, created_at: now }),
+    mentions: mentionsOf({
+      content: draft.content,
+      occurred_at: occurredAt,
+      created_at: now,
+      source_scope: draft.source_scope ?? null,
+    }),
   };
 }
 

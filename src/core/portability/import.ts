@@ -243,7 +243,12 @@ async function importMemoryBatch(
       subject_id: data.subject_id ?? null,
       occurred_at: occurredAt,
       created_at: createdAt,
-      mentions: mentionsOf({ content: data.content, occurred_at: occurredAt, created_at: createdAt }),
+      mentions: mentionsOf({
+        content: data.content,
+        occurred_at: occurredAt,
+        created_at: createdAt,
+        source_scope: data.source_scope ?? null,
+      }),
       updated_at: data.updated_at ?? createdAt,
       embedding: reusable(data.embedding) ? Float32Array.from(data.embedding!) : vectors.get(hash)!,
     };

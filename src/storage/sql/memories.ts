@@ -666,10 +666,10 @@ export class SqlMemoryStore implements MemoryStore {
 
   async mentionsUnread(
     limit: number,
-  ): Promise<Array<Pick<Memory, 'id' | 'workspace_id' | 'content' | 'occurred_at' | 'created_at'>>> {
+  ): Promise<Array<Pick<Memory, 'id' | 'workspace_id' | 'content' | 'source_scope' | 'occurred_at' | 'created_at'>>> {
     const rows = await this.db
       .selectFrom('memories')
-      .select(['id', 'workspace_id', 'content', 'occurred_at', 'created_at'])
+      .select(['id', 'workspace_id', 'content', 'source_scope', 'occurred_at', 'created_at'])
       .where('mentions_read', '=', 0)
       .orderBy('seq')
       .limit(limit)

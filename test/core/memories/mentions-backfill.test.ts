@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readUnreadMentions } from '../../../src/core/memories/mentions-backfill.js';
 import { openSqliteStorage } from '../../../src/storage/sqlite/open.js';
+import { FACT_SCOPE } from '../../../src/storage/types.js';
 import { axisVector, memory, workspace } from '../../support/records.js';
 
 const DIMS = 8;
@@ -24,6 +25,11 @@ describe('the named days of memories written before they were read on write', ()
         occurred_at: '2023-05-08T10:00:00.000Z',
       }),
       memory('ws_a', 'I like Thai food.', axisVector(DIMS, 2), { created_at: created }),
+      // An atomic fact stands for its parent: its days are not read.
+      memory('ws_a', 'The flight is on 14 December.', axisVector(DIMS, 0), {
+        created_at: created,
+        source_scope: FACT_SCOPE,
+      }),
       ...Array.from({ length: 600 }, (_, i) =>
         memory('ws_a', `Note ${i}`, axisVector(DIMS, 3), { created_at: created }),
       ),
