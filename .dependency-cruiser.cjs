@@ -59,6 +59,14 @@ module.exports = {
       from: { path: '^src/schemas/' },
       to: { path: '^src/(?!schemas/)' },
     },
+    {
+      name: 'text-rules-are-leaves',
+      comment:
+        'src/text holds how text is read as words, shared by storage, core and providers; it reads none of them.',
+      severity: 'error',
+      from: { path: '^src/text/' },
+      to: { path: '^src/(?!text/)' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -78,6 +78,8 @@ export type MemoriesTable = TableOf<Memory> & {
   mentioned_to: NullableTimestamp;
   /** Whether they were read: false only for memories written before the columns existed, until the backfill. */
   mentions_read: ColumnType<number | boolean, number | undefined, number>;
+  /** What the keyword index reads instead of the content, null where it reads the content (keyword-text.ts, 0025). */
+  keyword_text: string | null;
 };
 
 export interface MemoryVectorsTable {

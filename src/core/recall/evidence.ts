@@ -1,3 +1,4 @@
+import { keywordText } from '../../text/keyword-text.js';
 import { keepRecentResults } from '../text/recent.js';
 
 /** A possessive's ending ("Priya's"): every index reads the word without it. */
@@ -38,10 +39,12 @@ export function stem(word: string): string {
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu;
 
 /**
- * Lower-cased words of a text by a regular expression: the recall hot path tokenises every candidate, and ICU word
- * segmentation (`words()`) costs several times more for the same result on the texts memories hold.
+ * Lower-cased words of a text as the keyword index reads it (storage/keyword-text.ts: Chinese, Japanese and Korean in
+ * pairs of characters, Latin letters without diacritics), by a regular expression: the recall hot path tokenises
+ * every candidate, and ICU word segmentation (`words()`) costs several times more for the same result on the texts
+ * memories hold.
  */
-export const tokens = (text: string): string[] => text.toLowerCase().match(WORD) ?? [];
+export const tokens = (text: string): string[] => keywordText(text).toLowerCase().match(WORD) ?? [];
 
 /** Stemmed words of a text, as a set. */
 export const stemSet = (text: string): Set<string> => new Set(tokens(text).map(stem));

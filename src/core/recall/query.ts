@@ -1,3 +1,4 @@
+import { isUnspaced, keywordWords, unspacedRuns } from '../../text/keyword-text.js';
 import { STOPWORDS } from '../text/stopwords.js';
 import { words } from '../text/index.js';
 import { clippingForms } from '../text/clippings.js';
@@ -184,6 +185,40 @@ export const synonymForms = (synonym: string): string[] => [
   ...(/[^aeiou]e$/.test(synonym) ? [`${synonym}d`] : []),
 ];
 
+/**
+ * The query's words as the keyword index reads them: "médecin" as medecin; a word of Chinese, Japanese or Korean as
+ * its pairs of characters (storage/keyword-text.ts). ICU's dictionary finds the words of such a run ("我女儿在哪里上学" as
+ * 我 女儿 在 哪里 上学), so its pairs across words ("我女", "在哪"), which no memory about a daughter need hold, are not
+ * asked; but it splits a word it does not know into characters ("咖喱", curry, into 咖 and 喱), and single characters
+ * match every memory holding them (咖 every memory about 咖啡): characters it leaves alone side by side are read as
+ * one word again.
+ */
+function queryWords(text: string): string[] {
+  if (!isUnspaced(text)) return words(text).flatMap(keywordWords);
+  return unspacedRuns(text).flatMap((piece) =>
+    isUnspaced(piece) ? unspacedWords(words(piece)) : words(piece).flatMap(keywordWords),
+  );
+}
+
+/** ICU's words of a run of an unspaced script as the index's words, characters left alone side by side joined. */
+function unspacedWords(segmented: readonly string[]): string[] {
+  const found: string[] = [];
+  let alone = '';
+  const flush = () => {
+    if (alone) found.push(...keywordWords(alone));
+    alone = '';
+  };
+  for (const word of segmented) {
+    if (Array.from(word).length === 1) alone += word;
+    else {
+      flush();
+      found.push(...keywordWords(word));
+    }
+  }
+  flush();
+  return found;
+}
+
 export function processQuery(text: string, now: Date): ProcessedQuery {
   const quotedPhrases = [...text.matchAll(QUOTED)].map((m) => (m[1] ?? m[2] ?? '').trim()).filter(Boolean);
   const names = properNouns(text.replace(QUOTED, ' '));
@@ -197,15 +232,19 @@ export function processQuery(text: string, now: Date): ProcessedQuery {
   const windows = findTimeWindows(text, now);
   // Words of relative time expressions ("last", "week", "ago") match any text; their window does the work.
   const relativeWords = new Set(windows.filter((w) => w.relative).flatMap((w) => words(w.text)));
-  const all = words(text);
+  const all = queryWords(text);
   const opening = REQUEST_VERBS.has(all[0] ?? '') ? 1 : 0;
   const isTerm = (w: string) =>
     w.length <= MAX_TERM_CHARS && !STOPWORDS.has(w) && !QUERY_FILLER.has(w) && !relativeWords.has(w);
+  // Pairs of characters are adjacent words already; between words they are no phrase the index holds in a row.
+  const inPhrase = (w: string) => isTerm(w) && !isUnspaced(w);
   const said = all.map((w) => w.replace(POSSESSIVE, ''));
   const cleaned = said.slice(opening);
   const terms = [...new Set(cleaned.filter(isTerm))];
   const phrases = [
-    ...new Set(cleaned.slice(1).flatMap((w, i) => (isTerm(w) && isTerm(cleaned[i]!) ? [`${cleaned[i]} ${w}`] : []))),
+    ...new Set(
+      cleaned.slice(1).flatMap((w, i) => (inPhrase(w) && inPhrase(cleaned[i]!) ? [`${cleaned[i]} ${w}`] : [])),
+    ),
   ];
   const termForms = new Map<string, string[]>();
   for (const term of terms) {

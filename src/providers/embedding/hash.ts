@@ -1,3 +1,4 @@
+import { isUnspaced, keywordWords, unspacedRuns } from '../../text/keyword-text.js';
 import type { EmbeddingProvider } from './types.js';
 import { blankVector, isBlank, l2Norm } from './vector.js';
 
@@ -24,27 +25,41 @@ export class HashEmbeddingProvider implements EmbeddingProvider {
   }
 
   private embedOne(text: string): Float32Array {
-    if (isBlank(text)) return blankVector(this.dimensions);
-    const vector = new Float32Array(this.dimensions);
-    for (const feature of features(text)) {
-      const hash = mix32(fnv1a(feature));
-      // Low bits pick the bucket, the top bit the sign, so colliding features tend to cancel instead of piling up.
-      vector[hash % this.dimensions]! += hash & 0x8000_0000 ? -1 : 1;
-    }
-    const norm = l2Norm(vector);
-    // Every feature cancelled out (possible for a one-character text): fall back to the blank vector, never NaN.
-    if (norm === 0) return blankVector(this.dimensions);
-    for (let i = 0; i < vector.length; i++) vector[i] = vector[i]! / norm;
-    return vector;
+    return featureHashVector(text, this.dimensions);
   }
 
   async close(): Promise<void> {}
 }
 
-/** Namespaced so that the word "the" and the trigram "the" land in different buckets. */
+/**
+ * A text's words and character trigrams hashed into `dimensions` signed buckets, as a unit vector: lexical similarity
+ * only. The hash provider's vectors, and the local model's for text it cannot read (use-lite.ts).
+ */
+export function featureHashVector(text: string, dimensions: number): Float32Array {
+  if (isBlank(text)) return blankVector(dimensions);
+  const vector = new Float32Array(dimensions);
+  for (const feature of features(text)) {
+    const hash = mix32(fnv1a(feature));
+    // Low bits pick the bucket, the top bit the sign, so colliding features tend to cancel instead of piling up.
+    vector[hash % dimensions]! += hash & 0x8000_0000 ? -1 : 1;
+  }
+  const norm = l2Norm(vector);
+  // Every feature cancelled out (possible for a one-character text): fall back to the blank vector, never NaN.
+  if (norm === 0) return blankVector(dimensions);
+  for (let i = 0; i < vector.length; i++) vector[i] = vector[i]! / norm;
+  return vector;
+}
+
+/**
+ * Namespaced so that the word "the" and the trigram "the" land in different buckets. A run of Chinese, Japanese or
+ * Korean is one "word" to the pattern, so its pairs of characters, the words the keyword index holds of it
+ * (text/keyword-text.ts), are features too: "咖啡" and "我喜欢喝咖啡" share none of their words or trigrams otherwise.
+ */
 function* features(text: string): Generator<string> {
   const lower = text.toLowerCase();
   for (const word of lower.match(/[\p{L}\p{N}]+/gu) ?? []) yield `w:${word}`;
+  if (isUnspaced(lower))
+    for (const run of unspacedRuns(lower)) if (isUnspaced(run)) for (const pair of keywordWords(run)) yield `p:${pair}`;
   // Trigrams over code points of the whitespace-collapsed text, padded so word edges count.
   const chars = Array.from(` ${lower.trim().replace(/\s+/g, ' ')} `);
   for (let i = 0; i + 3 <= chars.length; i++) yield `t:${chars[i]}${chars[i + 1]}${chars[i + 2]}`;

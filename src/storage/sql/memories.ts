@@ -1,6 +1,7 @@
 import { sql, type Selectable, type Updateable } from 'kysely';
 import { invalid } from '../../errors.js';
 import type { MemoriesTable } from '../database.js';
+import { keywordTextIfOther } from '../../text/keyword-text.js';
 import { bit, json, parseJson, parseJsonObject, toBool, toIso, toIsoOrNull } from '../rows.js';
 import {
   FACT_SCOPE,
@@ -118,6 +119,7 @@ function toRow(m: NewMemory) {
     created_at: m.created_at,
     updated_at: m.updated_at,
     ...mentionColumns(m.mentions),
+    keyword_text: keywordTextIfOther(m.content),
   };
 }
 
@@ -135,6 +137,8 @@ function toPatchRow(patch: MemoryPatch): Updateable<MemoriesTable> {
     if (key === 'mentions') Object.assign(row, mentionColumns(value as DateSpan | null));
     else if (key === 'tags' || key === 'metadata') (row as Record<string, unknown>)[key] = json(value);
     else if (key === 'pinned') row.pinned = bit(value as boolean);
+    else if (key === 'content')
+      Object.assign(row, { content: value, keyword_text: keywordTextIfOther(value as string) });
     else (row as Record<string, unknown>)[key] = value;
   }
   return row;

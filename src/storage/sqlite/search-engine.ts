@@ -9,6 +9,7 @@ import {
   type SqlBool,
 } from 'kysely';
 import type { Database } from '../database.js';
+import { keywordPhrase, keywordText } from '../../text/keyword-text.js';
 import { memoryFilter, type FilterBuilder } from '../sql/memory-filter.js';
 import {
   bestEffortCandidates,
@@ -28,7 +29,7 @@ import { removeSnapshot } from './vector-snapshot.js';
 const FTS_CHUNK = 500;
 const WARM_UP_PAGE = 2_000;
 
-const ftsString = (term: string): string => `"${term.replaceAll('"', '""')}"`;
+const ftsString = (term: string): string => `"${keywordPhrase(term).replaceAll('"', '""')}"`;
 
 const ftsAnyOf = (terms: readonly string[]): string =>
   terms.length === 1 ? ftsString(terms[0]!) : `(${terms.map(ftsString).join(' OR ')})`;
@@ -158,7 +159,7 @@ export class SqliteSearchEngine implements SearchEngine {
 
   async addKeywordEntries(db: Kysely<Database>, entries: readonly KeywordEntry[]): Promise<void> {
     for (let start = 0; start < entries.length; start += FTS_CHUNK) {
-      const rows = entries.slice(start, start + FTS_CHUNK).map((e) => sql`(${e.seq}, ${e.content})`);
+      const rows = entries.slice(start, start + FTS_CHUNK).map((e) => sql`(${e.seq}, ${keywordText(e.content)})`);
       await sql`INSERT INTO memory_fts (rowid, content) VALUES ${sql.join(rows)}`.execute(db);
     }
   }

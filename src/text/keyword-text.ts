@@ -1,0 +1,93 @@
+/**
+ * The text as the keyword index reads it, on both backends and in recall's own word counts (core/recall/evidence.ts,
+ * query.ts), so that what a query asks and what a memory holds are split into the same words:
+ *
+ * - **Scripts written without spaces** (Chinese, Japanese; Korean, whose particles are written onto the word): a run
+ *   of their characters is one "word" to SQLite's unicode61 tokenizer and to PostgreSQL's parser, so "咖啡" found
+ *   nothing in "我喜欢喝咖啡". A run is read as its overlapping pairs of characters, then its single characters (the
+ *   CJK bigrams of search engines without a dictionary: no segmentation dictionary to keep in step between the index
+ *   and the query, and none that changes with the ICU data of a Node release). Pairs come first and in order, so a
+ *   phrase of a longer word's pairs ("北京 京大 大学") matches where the word is written.
+ * - **Latin letters with diacritics** are read without them ("médecin" and "medecin" are one word). SQLite's tokenizer
+ *   folded them already (`remove_diacritics 2`), PostgreSQL's `english` configuration did not, and recall's counts of
+ *   held words did not either, so an accent a query left out cost the memory its keyword evidence.
+ *
+ * Text of ASCII only is returned as it is.
+ */
+
+/** Characters of the scripts read in pairs: Han, Hiragana, Katakana (with the prolonged sound mark), Hangul. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc]+/gu;
+const HAS_UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc]/u;
+/** A Latin letter followed by combining marks, once decomposed. */
+const MARKED_LATIN = /([A-Za-z])[\u0300-\u036f]+/g;
+/** Anything but printable ASCII and line breaks: only such text can read otherwise. */
+const NOT_ASCII = /[^\t\n\r\u0020-\u007e]/;
+const COMBINING = /[\u0300-\u036f]/;
+
+/** Latin letters without their diacritics; other scripts' marks (Devanagari's vowel signs, say) are kept. */
+function withoutDiacritics(text: string): string {
+  const decomposed = text.normalize('NFD');
+  if (!COMBINING.test(decomposed)) return text;
+  return decomposed.replace(MARKED_LATIN, '$1').normalize('NFC');
+}
+
+/** A run of an unspaced script as the index reads it: its pairs in order, then its characters. */
+function pairsThenCharacters(run: string): string {
+  const characters = Array.from(run);
+  if (characters.length === 1) return run;
+  const pairs = characters.slice(1).map((c, i) => `${characters[i]}${c}`);
+  return [...pairs, ...characters].join(' ');
+}
+
+/** The text the keyword index holds for `text`. */
+export function keywordText(text: string): string {
+  if (!NOT_ASCII.test(text)) return text;
+  const folded = withoutDiacritics(text);
+  return HAS_UNSPACED.test(folded) ? folded.replace(UNSPACED, (run) => ` ${pairsThenCharacters(run)} `) : folded;
+}
+
+/**
+ * What the keyword index holds for `text` when it differs from the text as written, else null: the column
+ * PostgreSQL's index reads instead of the content (migration 0025), empty for most memories.
+ */
+export const keywordTextIfOther = (text: string): string | null => {
+  const read = keywordText(text);
+  return read === text ? null : read;
+};
+
+/**
+ * One word of a query as the index's words: without diacritics; a word of an unspaced script as its pairs of
+ * characters in order (one character alone as itself). "咖啡" → ["咖啡"], "北京大学" → ["北京", "京大", "大学"].
+ */
+export function keywordWords(word: string): string[] {
+  if (!NOT_ASCII.test(word)) return [word];
+  const folded = withoutDiacritics(word);
+  if (!HAS_UNSPACED.test(folded)) return [folded];
+  const words: string[] = [];
+  for (const part of folded.split(UNSPACED_SPLIT)) {
+    if (!part) continue;
+    if (!HAS_UNSPACED.test(part)) words.push(part);
+    else {
+      const characters = Array.from(part);
+      if (characters.length === 1) words.push(part);
+      else for (let i = 1; i < characters.length; i++) words.push(`${characters[i - 1]}${characters[i]}`);
+    }
+  }
+  return words;
+}
+
+/** Splits a text at the edges of its unspaced runs, keeping the runs. */
+const UNSPACED_SPLIT = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc]+)/u;
+
+/** A text in pieces: its runs of unspaced scripts, and what lies between them. */
+export const unspacedRuns = (text: string): string[] => text.split(UNSPACED_SPLIT).filter(Boolean);
+
+/**
+ * A searched term or phrase as a phrase of the index's words: "José García" → "Jose Garcia", "北京大学" → "北京 京大 大学"
+ * (adjacent in the index wherever the word is written), "咖啡" → "咖啡".
+ */
+export const keywordPhrase = (phrase: string): string =>
+  NOT_ASCII.test(phrase) ? phrase.split(/\s+/).filter(Boolean).flatMap(keywordWords).join(' ') : phrase;
+
+/** Whether a word is of an unspaced script: its pairs are already adjacent words, so it joins no phrase of the query. */
+export const isUnspaced = (word: string): boolean => HAS_UNSPACED.test(word);

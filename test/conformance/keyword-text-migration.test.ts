@@ -1,0 +1,65 @@
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { migrateToLatest } from '../../src/storage/migrations/index.js';
+import { axisVector, memory, workspace } from '../support/records.js';
+import { storageBackends } from '../support/storage-backends.js';
+
+const COFFEE = '我喜欢喝咖啡，每天早上一杯。';
+const DOCTOR = "J'ai rendez-vous chez le médecin jeudi.";
+const TEA = 'Anna drinks green tea.';
+
+describe.each(storageBackends())('migration 0025 (the keyword index reads keyword_text): $name', (backend) => {
+  afterAll(() => backend.teardown());
+
+  it('reads the memories written before it as memories written after it are read', async () => {
+    const storage = await backend.open(4);
+    const db = storage.sqlContext.db;
+    const postgres = backend.name !== 'sqlite';
+    try {
+      await storage.workspaces.create(workspace('ws'));
+      const written = [COFFEE, DOCTOR, TEA].map((text, i) => memory('ws', text, axisVector(4, i)));
+      await storage.memories.insert(written);
+      const found = async (term: string) =>
+        (await storage.memories.keywordSearch('ws', [term], { k: 10 })).map((hit) => hit.memory.content);
+      expect(await found('咖啡')).toEqual([COFFEE]);
+      expect(await found('medecin')).toEqual([DOCTOR]);
+
+      // The database as the build before wrote it: no keyword_text, the index reading the content as written.
+      if (postgres) {
+        await sql`ALTER TABLE memories DROP COLUMN search_tsv`.execute(db);
+        await sql`ALTER TABLE memories DROP COLUMN keyword_text`.execute(db);
+        await sql`ALTER TABLE memories ADD COLUMN search_tsv tsvector GENERATED ALWAYS AS (to_tsvector('english', content)) STORED`.execute(
+          db,
+        );
+        await sql`CREATE INDEX memories_search_tsv ON memories USING gin (search_tsv) WITH (fastupdate = off)`.execute(
+          db,
+        );
+      } else {
+        await sql`ALTER TABLE memories DROP COLUMN keyword_text`.execute(db);
+        await sql`DELETE FROM memory_fts`.execute(db);
+        await sql`INSERT INTO memory_fts (rowid, content) SELECT seq, content FROM memories`.execute(db);
+      }
+      await sql`DELETE FROM kysely_migration WHERE name = '0025_keyword_text'`.execute(db);
+      // SQLite's index folded diacritics itself; PostgreSQL's did not.
+      expect(await found('咖啡')).toEqual([]);
+      expect(await found('medecin')).toEqual(postgres ? [] : [DOCTOR]);
+
+      await migrateToLatest(db, postgres ? 'postgres' : 'sqlite', postgres ? await currentSchema(db) : undefined);
+      expect(await found('咖啡')).toEqual([COFFEE]);
+      expect(await found('medecin')).toEqual([DOCTOR]);
+      expect(await found('tea')).toEqual([TEA]);
+      const { rows } = await sql<{ content: string; keyword_text: string | null }>`
+        SELECT content, keyword_text FROM memories ORDER BY seq`.execute(db);
+      expect(rows.map((row) => row.keyword_text)).toEqual([
+        ' 我喜 喜欢 欢喝 喝咖 咖啡 我 喜 欢 喝 咖 啡 ， 每天 天早 早上 上一 一杯 每 天 早 上 一 杯 。',
+        "J'ai rendez-vous chez le medecin jeudi.",
+        null,
+      ]);
+    } finally {
+      await storage.close();
+    }
+  });
+});
+
+const currentSchema = async (db: Parameters<typeof migrateToLatest>[0]): Promise<string> =>
+  (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db)).rows[0]!.schema;

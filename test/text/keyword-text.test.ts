@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import {
+  isUnspaced,
+  keywordPhrase,
+  keywordText,
+  keywordTextIfOther,
+  keywordWords,
+} from '../../src/text/keyword-text.js';
+
+describe('the text as the keyword index reads it', () => {
+  it('reads a run of Chinese, Japanese or Korean as its pairs of characters in order, then its characters', () => {
+    expect(keywordText('我喝咖啡。')).toBe(' 我喝 喝咖 咖啡 我 喝 咖 啡 。');
+    expect(keywordText('달리기를 합니다')).toBe(' 달리 리기 기를 달 리 기 를   합니 니다 합 니 다 ');
+    // Katakana's prolonged sound mark is part of the word.
+    expect(keywordText('カード')).toBe(' カー ード カ ー ド ');
+    // A character alone is itself.
+    expect(keywordText('猫 and dog')).toBe(' 猫  and dog');
+  });
+
+  it('reads Latin letters without their diacritics, and keeps other scripts as written', () => {
+    expect(keywordText('Zoë met the médecin in Málaga')).toBe('Zoe met the medecin in Malaga');
+    expect(keywordText('Я люблю книги')).toBe('Я люблю книги');
+    // Devanagari's vowel signs are combining marks, and not diacritics to drop.
+    expect(keywordText('नमस्ते')).toBe('नमस्ते');
+  });
+
+  it('leaves text of ASCII only as it is, and says so', () => {
+    expect(keywordText('Anna likes tea.')).toBe('Anna likes tea.');
+    expect(keywordTextIfOther('Anna likes tea.')).toBeNull();
+    expect(keywordTextIfOther('Em dash — only')).toBeNull();
+    expect(keywordTextIfOther('café')).toBe('cafe');
+  });
+
+  it("splits a query's word into the index's words", () => {
+    expect(keywordWords('咖啡')).toEqual(['咖啡']);
+    expect(keywordWords('北京大学')).toEqual(['北京', '京大', '大学']);
+    expect(keywordWords('猫')).toEqual(['猫']);
+    expect(keywordWords('iphone手机')).toEqual(['iphone', '手机']);
+    expect(keywordWords('médecin')).toEqual(['medecin']);
+    expect(keywordWords('tea')).toEqual(['tea']);
+    expect(isUnspaced('大学')).toBe(true);
+    expect(isUnspaced('tea')).toBe(false);
+  });
+
+  it('searches a phrase as the words the index holds in a row', () => {
+    expect(keywordPhrase('José García')).toBe('Jose Garcia');
+    expect(keywordPhrase('北京大学')).toBe('北京 京大 大学');
+    expect(keywordPhrase('support group')).toBe('support group');
+    // The pairs of a longer word stand one after the other wherever the word is written.
+    const held = keywordText('我在北京大学读书').trim().split(/\s+/);
+    const asked = keywordPhrase('北京大学').split(' ');
+    const at = held.indexOf(asked[0]!);
+    expect(held.slice(at, at + asked.length)).toEqual(asked);
+  });
+});
