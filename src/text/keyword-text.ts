@@ -16,8 +16,11 @@
  */
 
 /** Characters of the scripts read in pairs: Han, Hiragana, Katakana (with the prolonged sound mark), Hangul. */
-const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc]+/gu;
-const HAS_UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc]/u;
+const UNSPACED_CHARACTER = '[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\\u30fc]';
+const UNSPACED = new RegExp(`${UNSPACED_CHARACTER}+`, 'gu');
+const HAS_UNSPACED = new RegExp(UNSPACED_CHARACTER, 'u');
+/** Splits a text at the edges of its unspaced runs, keeping the runs. */
+const UNSPACED_SPLIT = new RegExp(`(${UNSPACED_CHARACTER}+)`, 'u');
 /** A Latin letter followed by combining marks, once decomposed. */
 const MARKED_LATIN = /([A-Za-z])[\u0300-\u036f]+/g;
 /** Anything but printable ASCII and line breaks: only such text can read otherwise. */
@@ -75,9 +78,6 @@ export function keywordWords(word: string): string[] {
   }
   return words;
 }
-
-/** Splits a text at the edges of its unspaced runs, keeping the runs. */
-const UNSPACED_SPLIT = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30fc]+)/u;
 
 /** A text in pieces: its runs of unspaced scripts, and what lies between them. */
 export const unspacedRuns = (text: string): string[] => text.split(UNSPACED_SPLIT).filter(Boolean);
