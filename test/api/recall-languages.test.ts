@@ -57,4 +57,25 @@ describe('recall in languages written without spaces, and with or without accent
     expect(coffee).toBeDefined();
     expect(coffee!.match_signals).not.toContain('keyword');
   });
+
+  it('reads a name with an accent as its words, and not as another word asked about it', async () => {
+    const ws = (await memd.workspaces.create({ id: 'languages-name', name: 'name' })).workspace.id;
+    const sled = 'On 1 December 2023, Valter Ekström tested an antique sled at school in Izmir.';
+    const others = [
+      'Valter Ekström likes beekeeping and chess.',
+      'Valter Ekström works as a potter in Riga.',
+      'Valter Ekström works as a chemist in Fukuoka.',
+    ];
+    await memd.memories.batch({
+      workspace_id: ws,
+      operations: [sled, ...others].map((content) => ({ op: 'create' as const, content })),
+    });
+    const answer = await memd.memories.recall({ workspace_id: ws, query: 'Valter Ekström sled Izmir', limit: 4 });
+    expect(answer.memories[0]!.content).toBe(sled);
+    expect(answer.memories[0]!.match_signals).toContain('entity');
+    // The entity arm finds the person's memories that hold another word of the query: "ekstrom" is the name's own.
+    const alsoByEntity = answer.memories.slice(1).filter((m) => m.match_signals.includes('entity'));
+    expect(answer.memories.length).toBeGreaterThan(1);
+    expect(alsoByEntity).toEqual([]);
+  });
 });

@@ -15,9 +15,8 @@ import {
   scoredTerms,
   type KeywordEvidence,
 } from './keyword-score.js';
-import { type ProcessedQuery, synonymForms } from './query.js';
+import { type ProcessedQuery, queryWords, synonymForms } from './query.js';
 import type { MatchCountCache } from './match-counts.js';
-import { words as textWords } from '../text/index.js';
 import { MAX_NAMED_SPAN_MS } from '../text/named-days.js';
 
 export interface ArmInput {
@@ -340,7 +339,7 @@ export async function keywordArm(input: ArmInput): Promise<ArmResult> {
 function phrasesWithinNames(query: ProcessedQuery): string[] {
   if (query.entities.length === 0) return query.phrases;
   // Split as the phrases were (query.ts), so that a name's words are the phrases' words.
-  const names = query.entities.map((entity) => new Set(textWords(entity)));
+  const names = query.entities.map((entity) => new Set(queryWords(entity)));
   const nameOf = (word: string) => names.findIndex((name) => name.has(word));
   return query.phrases.filter((phrase) => {
     const [first, second] = phrase.split(' ') as [string, string];
@@ -356,7 +355,8 @@ function phrasesWithinNames(query: ProcessedQuery): string[] {
  * nothing"), and a synonym is searched only for a word that found nothing.
  */
 function otherTerms(query: ProcessedQuery, entity: string): string[] {
-  const own = new Set(entity.toLowerCase().split(/[^\p{L}\p{N}]+/u));
+  // Read as the terms were: "Ekström" is the term "ekstrom", and no other word of the query.
+  const own = new Set(queryWords(entity));
   return query.terms
     .filter((t) => !own.has(t))
     .flatMap((t) => [t, ...(query.synonyms.get(t) ?? []).flatMap(synonymForms)]);

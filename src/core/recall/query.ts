@@ -193,7 +193,7 @@ export const synonymForms = (synonym: string): string[] => [
  * match every memory holding them (咖 every memory about 咖啡): characters it leaves alone side by side are read as
  * one word again.
  */
-function queryWords(text: string): string[] {
+export function queryWords(text: string): string[] {
   if (!isUnspaced(text)) return words(text).flatMap(keywordWords);
   return unspacedRuns(text).flatMap((piece) =>
     isUnspaced(piece) ? unspacedWords(words(piece)) : words(piece).flatMap(keywordWords),
