@@ -39,7 +39,7 @@ export function stem(word: string): string {
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu;
 
 /**
- * Lower-cased words of a text as the keyword index reads it (storage/keyword-text.ts: Chinese, Japanese and Korean in
+ * Lower-cased words of a text as the keyword index reads it (src/text/keyword-text.ts: Chinese, Japanese and Korean in
  * pairs of characters, Latin letters without diacritics), by a regular expression: the recall hot path tokenises
  * every candidate, and ICU word segmentation (`words()`) costs several times more for the same result on the texts
  * memories hold.

@@ -2,7 +2,6 @@ import { endianness } from 'node:os';
 import { sql, type Compilable, type Expression, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import { isStorageUnavailable } from '../../errors.js';
 import type { Database } from '../database.js';
-import { keywordPhrase } from '../../text/keyword-text.js';
 import { memoryFilter, type FilterBuilder } from '../sql/memory-filter.js';
 import {
   bestEffortCandidates,
@@ -15,7 +14,7 @@ import { FACT_SCOPE, factOf, type KeywordTerm, type MemoryFilter, type VectorHit
 import type { VectorIndexKind } from '../../config/settings/storage.js';
 import { countKeywordMatches } from './match-counts.js';
 import type { PlannerStatistics } from './planner-statistics.js';
-import { tsQuery } from './tsquery.js';
+import { phraseQuery, tsQuery } from './tsquery.js';
 import {
   createVectorIndex,
   INDEXED_VECTOR_TYPE,
@@ -67,8 +66,7 @@ function relevance(query: KeywordQuery, tsquery: RawBuilder<unknown>): RawBuilde
   const { weights } = query;
   if (!weights || query.terms.length === 0) return sql<number>`ts_rank_cd(memories.search_tsv, (${tsquery}))`;
   const parts = query.terms.map(
-    (term, i) =>
-      sql`${weights[i] ?? 1}::float8 * ts_rank(memories.search_tsv, phraseto_tsquery('english', ${keywordPhrase(term)}), 1)`,
+    (term, i) => sql`${weights[i] ?? 1}::float8 * ts_rank(memories.search_tsv, ${phraseQuery(term)}, 1)`,
   );
   return sql<number>`(${sql.join(parts, sql` + `)})`;
 }
