@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   isUnspaced,
+  PAIRED_CHARACTERS,
   keywordPhrase,
   keywordText,
   keywordTextIfOther,
@@ -51,5 +52,16 @@ describe('the text as the keyword index reads it', () => {
     const asked = keywordPhrase('北京大学').split(' ');
     const at = held.indexOf(asked[0]!);
     expect(held.slice(at, at + asked.length)).toEqual(asked);
+  });
+
+  it('reads pairs within the first PAIRED_CHARACTERS characters of unspaced text, the rest as written', () => {
+    const long = '咖啡'.repeat(PAIRED_CHARACTERS);
+    const read = keywordText(`${long}。`).trim().split(/\s+/);
+    // Pairs and characters of the first PAIRED_CHARACTERS characters, then the rest of the run as one word.
+    expect(read).toHaveLength(2 * PAIRED_CHARACTERS - 1 + 1);
+    expect(read.at(-1)).toBe(`${'咖啡'.repeat(PAIRED_CHARACTERS / 2)}。`);
+    // A surrogate pair (a character of CJK Extension B) is never split at the cut.
+    const wide = `${'咖'.repeat(PAIRED_CHARACTERS - 1)}𠀋𠀋`;
+    expect(keywordText(wide)).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
   });
 });

@@ -1,4 +1,4 @@
-import { isUnspaced, keywordWords, unspacedRuns } from '../../text/keyword-text.js';
+import { isUnspaced, keywordWords, PAIRED_CHARACTERS, unspacedRuns } from '../../text/keyword-text.js';
 import type { EmbeddingProvider } from './types.js';
 import { blankVector, isBlank, l2Norm } from './vector.js';
 
@@ -59,7 +59,8 @@ function* features(text: string): Generator<string> {
   const lower = text.toLowerCase();
   for (const word of lower.match(/[\p{L}\p{N}]+/gu) ?? []) yield `w:${word}`;
   if (isUnspaced(lower))
-    for (const run of unspacedRuns(lower)) if (isUnspaced(run)) for (const pair of keywordWords(run)) yield `p:${pair}`;
+    for (const run of unspacedRuns(lower.slice(0, PAIRED_CHARACTERS)))
+      if (isUnspaced(run)) for (const pair of keywordWords(run)) yield `p:${pair}`;
   // Trigrams over code points of the whitespace-collapsed text, padded so word edges count.
   const chars = Array.from(` ${lower.trim().replace(/\s+/g, ' ')} `);
   for (let i = 0; i + 3 <= chars.length; i++) yield `t:${chars[i]}${chars[i + 1]}${chars[i + 2]}`;
