@@ -193,9 +193,13 @@ export class SqlMemoryStore implements MemoryStore {
     const { db, engine } = this.ctx;
     for (let start = 0; start < memories.length; start += INSERT_CHUNK) {
       const chunk = memories.slice(start, start + INSERT_CHUNK);
-      const inserted = await db.insertInto('memories').values(chunk.map(toRow)).returning(['seq', 'id']).execute();
+      const rows = chunk.map(toRow);
+      const inserted = await db.insertInto('memories').values(rows).returning(['seq', 'id']).execute();
       const seqById = new Map(inserted.map((r) => [r.id, Number(r.seq)]));
-      const entries = chunk.map((m) => ({ ...vectorEntry(m, seqById.get(m.id)!, m.embedding), content: m.content }));
+      const entries = chunk.map((m, i) => ({
+        ...vectorEntry(m, seqById.get(m.id)!, m.embedding),
+        text: rows[i]!.keyword_text ?? m.content,
+      }));
       await db
         .insertInto('memory_vectors')
         .values(
@@ -354,7 +358,8 @@ export class SqlMemoryStore implements MemoryStore {
     }
     if (patch.content !== undefined) {
       await engine.removeKeywordEntries(db, [seq]);
-      if (memory.source_scope !== FACT_SCOPE) await engine.addKeywordEntries(db, [{ seq, content: memory.content }]);
+      if (memory.source_scope !== FACT_SCOPE)
+        await engine.addKeywordEntries(db, [{ seq, text: row.keyword_text ?? memory.content }]);
     }
     const wasActive = before.status === 'active';
     const isActive = memory.status === 'active';

@@ -6,7 +6,8 @@ import type { KeywordTerm, MemoryFilter, VectorHit } from '../types.js';
 /** What a memory contributes to the keyword index. */
 export interface KeywordEntry {
   seq: number;
-  content: string;
+  /** The text the keyword index reads: the memory's `keyword_text`, else its content (text/keyword-text.ts). */
+  text: string;
 }
 
 /** What an active memory contributes to an in-memory vector index. */

@@ -9,7 +9,7 @@ import {
   type SqlBool,
 } from 'kysely';
 import type { Database } from '../database.js';
-import { keywordPhrase, keywordText } from '../../text/keyword-text.js';
+import { keywordPhrase } from '../../text/keyword-text.js';
 import { memoryFilter, type FilterBuilder } from '../sql/memory-filter.js';
 import {
   bestEffortCandidates,
@@ -159,7 +159,7 @@ export class SqliteSearchEngine implements SearchEngine {
 
   async addKeywordEntries(db: Kysely<Database>, entries: readonly KeywordEntry[]): Promise<void> {
     for (let start = 0; start < entries.length; start += FTS_CHUNK) {
-      const rows = entries.slice(start, start + FTS_CHUNK).map((e) => sql`(${e.seq}, ${keywordText(e.content)})`);
+      const rows = entries.slice(start, start + FTS_CHUNK).map((e) => sql`(${e.seq}, ${e.text})`);
       await sql`INSERT INTO memory_fts (rowid, content) VALUES ${sql.join(rows)}`.execute(db);
     }
   }
