@@ -354,10 +354,10 @@ export interface MemoryStore {
   ): Promise<WrittenMemory[]>;
   /**
    * How many keyword-index entries match each query (a term or phrase, or with `all` every one of the terms at
-   * once), counted up to `cap` (more is reported as `cap + 1`): what a keyword search would have to score. Never
-   * fewer than the workspace's matching active memories; an engine whose index is shared by all workspaces
-   * (SQLite) counts across them, since that is the work a search does. Cheap, so that a search can leave out
-   * terms too common to score quickly.
+   * once), counted up to `cap` (more is reported as `cap + 1`): what a keyword search would have to score. The
+   * workspace's own entries, on every engine: another workspace's words never change a count (they had on SQLite,
+   * whose index all workspaces share, and so what a recall searched). Cheap, so that a search can leave out terms
+   * too common to score quickly.
    */
   keywordMatchCounts(
     workspaceId: string,
@@ -365,9 +365,9 @@ export interface MemoryStore {
     options: { cap: number },
   ): Promise<number[]>;
   /**
-   * How many memories the keyword index holds, in the population `keywordMatchCounts` counts in (SQLite: the whole
-   * index, read from FTS5's own statistics; Postgres: the workspace's active originals, counted): with a term's
-   * match count, how rare the term is.
+   * How many memories the keyword index holds, in the population `keywordMatchCounts` counts in (SQLite: the
+   * workspace's entries, read from FTS5's own statistics where the workspace is alone in the index; Postgres: the
+   * workspace's active originals, counted): with a term's match count, how rare the term is.
    */
   keywordDocumentCount(workspaceId: string): Promise<number>;
   /**

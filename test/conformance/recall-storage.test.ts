@@ -186,6 +186,29 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
     await s.close();
   });
 
+  it('counts keyword matches and entries among the workspace\u2019s own memories, whatever another holds', async () => {
+    const s = await fresh();
+    await inserted(s, ['red apples in the basket', 'green pears', 'red apples and a red kite']);
+    const counts = async () => ({
+      matches: await s.memories.keywordMatchCounts('ws_a', [['red'], ['kite'], ['red', 'apples'], ['sky']], { cap: 1 }),
+      entries: await s.memories.keywordDocumentCount('ws_a'),
+    });
+    const aloneInIndex = await counts();
+    expect(aloneInIndex).toEqual({ matches: [2, 1, 2, 0], entries: 3 });
+    // A few memories of another workspace (their matches taken from the index's), then many (counted by a join).
+    const theirs = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => memory('ws_b', `red kite number ${from + i}`, axisVector(DIMS, i % DIMS)));
+    await s.memories.insert(theirs(0, 4));
+    expect(await counts()).toEqual(aloneInIndex);
+    expect(await s.memories.keywordMatchCounts('ws_b', [['red'], ['kite'], ['pears']], { cap: 10 })).toEqual([4, 4, 0]);
+    expect(await s.memories.keywordDocumentCount('ws_b')).toBe(4);
+    await s.memories.insert(theirs(4, 296));
+    expect(await counts()).toEqual(aloneInIndex);
+    expect(await s.memories.keywordMatchCounts('ws_b', [['red'], ['apples']], { cap: 1_000 })).toEqual([300, 0]);
+    expect(await s.memories.keywordDocumentCount('ws_b')).toBe(300);
+    await s.close();
+  });
+
   it('match counts that share terms: as counted one at a time, capped alike, stop words and all', async () => {
     const s = await fresh();
     const texts = [

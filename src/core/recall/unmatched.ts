@@ -39,11 +39,10 @@ import { type ProcessedQuery, synonymForms } from './query.js';
  * "draw"), and the entity arm searches them beside a name where it searches the word (query.ts `synonyms`). Words of
  * the names and dates the query names are left as they are. Words that match anything are never expanded: a
  * thesaurus's other senses would only add noise to words the workspace already answers (src/core/recall/README.md,
- * "Words that match nothing"). "Matches" as
- * the keyword arms count (storage's `keywordMatchCounts`): on PostgreSQL the workspace's memories, on SQLite its shared
- * full-text index, whose statistics BM25 already reads database-wide; so there a word that only another workspace uses
- * is not expanded (NOTES.md, "Synonyms for words that match nothing"). A word that matches nothing and gets nothing in
- * its place (none of those match either, `most` is 0, or it is not in the thesaurus) is returned among `absent`.
+ * "Words that match nothing"). "Matches" as the keyword arms count (storage's `keywordMatchCounts`): among the
+ * workspace's own memories, on either backend, so that a word only another workspace uses is expanded all the same
+ * (NOTES.md, "Keyword counts per workspace"). A word that matches nothing and gets nothing in its place (none of
+ * those match either, `most` is 0, or it is not in the thesaurus) is returned among `absent`.
  */
 export async function withSynonymsForUnmatched(
   query: ProcessedQuery,
