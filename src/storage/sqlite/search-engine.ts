@@ -34,12 +34,17 @@ const othersMemories = (workspaceId: string): RawBuilder<{ seq: number }> =>
     UNION ALL SELECT seq FROM memories WHERE workspace_id > ${workspaceId}`;
 
 /**
- * Up to this many memories of other workspaces, a workspace's keyword matches are counted as the whole index's
- * less theirs, each of theirs checked by rowid (7-17 µs each on the kept million); past it, by a join from every
- * match to its row (about 2.7 µs a match: a word in 12,000 memories took 33 ms, against 0.9 ms for the index's own
- * count). The common case of one workspace alone, or one large workspace beside a few small ones, is the first.
+ * A workspace's keyword matches are counted either as the whole index's less the other workspaces', each of theirs
+ * checked by rowid (7-17 µs a memory on the kept million), or through a join from every match to its row (about
+ * 2.7 µs a match, and it stops once the workspace's count passes the cap). The first where the index's count, up to
+ * the cap, is at least this many times the others' memories: a workspace alone is the index's count as it stands,
+ * and "necklace" (12,015 matches) beside 301 memories of another workspace 2.7–18.5 ms against 78–303 ms by the join
+ * (BENCHMARKS.md, "keyword counts per workspace"); the join where the word is rarer.
  */
-const OTHERS_SUBTRACTED = 256;
+const SUBTRACTED_PER_OTHER = 5;
+
+/** Past this many memories of other workspaces, the join alone (counting them is part of every count statement). */
+const MOST_SUBTRACTED = 2_000;
 
 const WARM_UP_PAGE = 2_000;
 
@@ -308,17 +313,20 @@ export class SqliteSearchEngine implements SearchEngine {
     // The FTS index is shared by every workspace; a count is of the workspace's own entries, as on PostgreSQL: a
     // word only another workspace holds had not been expanded to its synonyms here, which told a workspace that some
     // other one holds it (NOTES.md, "Keyword counts per workspace").
-    const others = sql<number>`(SELECT count(*) FROM (${othersMemories(workspaceId)} LIMIT ${OTHERS_SUBTRACTED + 1}))`;
+    const others = sql<number>`(SELECT count(*) FROM (${othersMemories(workspaceId)} LIMIT ${MOST_SUBTRACTED + 1}))`;
     const counts = queries.map((terms) => {
       const match = ftsMatchExpression({ terms: [], required: terms });
-      // Counted up to `cap + 1` past the others' memories, the whole index's count less theirs is the workspace's
-      // where it stopped short, and more than `cap` where it did not.
-      const count = sql<{ n: number }>`SELECT CASE WHEN ${others} <= ${OTHERS_SUBTRACTED} THEN min(${cap + 1},
-          (SELECT count(*) FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ${match} LIMIT ${cap + 1} + ${others}))
-          - (SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ${match} AND rowid IN (${othersMemories(workspaceId)})))
-        ELSE (SELECT count(*) FROM (
-          SELECT 1 FROM memory_fts JOIN memories INDEXED BY memories_seq_scope ON memories.seq = memory_fts.rowid
-          WHERE memory_fts MATCH ${match} AND memories.workspace_id = ${workspaceId} LIMIT ${cap + 1})) END AS n`;
+      // The index's count, up to `cap + 1` past the others' memories: less their matches, the workspace's where it
+      // stopped short, and more than `cap` where it did not.
+      const count = sql<{ n: number }>`SELECT CASE
+          WHEN s <= ${MOST_SUBTRACTED} AND min(c, ${cap + 1}) >= ${SUBTRACTED_PER_OTHER} * s THEN min(${cap + 1},
+            c - (SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ${match} AND rowid IN (${othersMemories(workspaceId)})))
+          ELSE (SELECT count(*) FROM (
+            SELECT 1 FROM memory_fts JOIN memories INDEXED BY memories_seq_scope ON memories.seq = memory_fts.rowid
+            WHERE memory_fts MATCH ${match} AND memories.workspace_id = ${workspaceId} LIMIT ${cap + 1})) END AS n
+        FROM (SELECT s, (SELECT count(*) FROM (
+          SELECT 1 FROM memory_fts WHERE memory_fts MATCH ${match} LIMIT ${cap + 1} + ${others})) AS c
+          FROM (SELECT ${others} AS s))`;
       return { compile: () => count.compile(db) };
     });
     return (await this.read(db, counts)).map((rows) => Number(rows[0]?.n ?? 0));
