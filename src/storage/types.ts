@@ -366,8 +366,8 @@ export interface MemoryStore {
   ): Promise<number[]>;
   /**
    * How many memories the keyword index holds, in the population `keywordMatchCounts` counts in (SQLite: the
-   * workspace's entries, read from FTS5's own statistics where the workspace is alone in the index; Postgres: the
-   * workspace's active originals, counted): with a term's match count, how rare the term is.
+   * workspace's entries, FTS5's own row count less the other workspaces' where they hold fewer memories, else
+   * counted; Postgres: the workspace's active originals, counted): with a term's match count, how rare the term is.
    */
   keywordDocumentCount(workspaceId: string): Promise<number>;
   /**
