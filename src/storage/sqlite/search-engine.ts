@@ -33,12 +33,17 @@ const othersMemories = (workspaceId: string): RawBuilder<{ seq: number }> =>
   sql`SELECT seq FROM memories WHERE workspace_id < ${workspaceId}
     UNION ALL SELECT seq FROM memories WHERE workspace_id > ${workspaceId}`;
 
+/** True where no other workspace has a memory: every entry of the shared keyword index is the workspace's. */
+const aloneInIndex = (workspaceId: string): RawBuilder<SqlBool> =>
+  sql<SqlBool>`NOT EXISTS (SELECT 1 FROM memories WHERE workspace_id < ${workspaceId})
+    AND NOT EXISTS (SELECT 1 FROM memories WHERE workspace_id > ${workspaceId})`;
+
 /**
  * A workspace's keyword matches are counted either as the whole index's less the other workspaces', each of theirs
  * checked by rowid (7-17 µs a memory on the kept million), or through a join from every match to its row (about
  * 2.7 µs a match, and it stops once the workspace's count passes the cap). The first where the index's count, up to
  * the cap, is at least this many times the others' memories: a workspace alone is the index's count as it stands,
- * and "necklace" (12,015 matches) beside 301 memories of another workspace 2.7–18.5 ms against 78–303 ms by the join
+ * and "necklace" (12,015 matches) beside 301 memories of another workspace 2.7–22.4 ms against 40–303 ms by the join
  * (BENCHMARKS.md, "keyword counts per workspace"); the join where the word is rarer.
  */
 const SUBTRACTED_PER_OTHER = 5;
@@ -314,8 +319,6 @@ export class SqliteSearchEngine implements SearchEngine {
     // word only another workspace holds had not been expanded to its synonyms here, which told a workspace that some
     // other one holds it (NOTES.md, "Keyword counts per workspace").
     const others = sql<number>`(SELECT count(*) FROM (${othersMemories(workspaceId)} LIMIT ${MOST_SUBTRACTED + 1}))`;
-    const alone = sql<SqlBool>`NOT EXISTS (SELECT 1 FROM memories WHERE workspace_id < ${workspaceId})
-      AND NOT EXISTS (SELECT 1 FROM memories WHERE workspace_id > ${workspaceId})`;
     const counts = queries.map((terms) => {
       const match = ftsMatchExpression({ terms: [], required: terms });
       // The index's count, up to `cap + 1` past the others' memories: less their matches, the workspace's where it
@@ -331,7 +334,7 @@ export class SqliteSearchEngine implements SearchEngine {
           FROM (SELECT ${others} AS s)))`;
       // A workspace alone is counted as the index counts, with nothing else to set up: the statements above cost a
       // count 45 µs against 27 (a count of the bench:recall corpus, better-sqlite3, warm).
-      const count = sql<{ n: number }>`SELECT CASE WHEN ${alone}
+      const count = sql<{ n: number }>`SELECT CASE WHEN ${aloneInIndex(workspaceId)}
         THEN (SELECT count(*) FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ${match} LIMIT ${cap + 1}))
         ELSE ${byCost} END AS n`;
       return { compile: () => count.compile(db) };
@@ -345,12 +348,14 @@ export class SqliteSearchEngine implements SearchEngine {
     // side: a million of one workspace's rows took 450 ms), else counted.
     const entries = (where: RawBuilder<SqlBool>) =>
       sql<number>`(SELECT count(*) FROM memories WHERE ${where} AND source_scope IS NOT ${FACT_SCOPE})`;
+    // The others hold fewer memories where none of theirs comes past as many as the workspace holds (its count read
+    // once, and not at all where it is alone).
     const own = sql<number>`(SELECT count(*) FROM memories WHERE workspace_id = ${workspaceId})`;
     const counted = sql<{ subtract: number; n: number }>`SELECT subtract, CASE WHEN subtract
         THEN ${entries(sql`workspace_id < ${workspaceId}`)} + ${entries(sql`workspace_id > ${workspaceId}`)}
         ELSE ${entries(sql`workspace_id = ${workspaceId}`)} END AS n
-      FROM (SELECT CASE WHEN NOT EXISTS (${othersMemories(workspaceId)}) THEN 1
-        ELSE (SELECT count(*) FROM (${othersMemories(workspaceId)} LIMIT ${own} + 1)) <= ${own} END AS subtract)`;
+      FROM (SELECT CASE WHEN ${aloneInIndex(workspaceId)} THEN 1
+        ELSE NOT EXISTS (SELECT 1 FROM (${othersMemories(workspaceId)}) LIMIT 1 OFFSET ${own}) END AS subtract)`;
     // FTS5 keeps the number of rows it indexes in its "averages" record (id 1 of its data table), a varint first:
     // reading it costs one lookup, where counting the rows would read the whole index.
     const averages = sql<{ block: Uint8Array }>`SELECT block FROM memory_fts_data WHERE id = 1`;
