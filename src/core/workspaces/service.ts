@@ -129,7 +129,10 @@ export class WorkspaceService {
         { id, tenant_id: DEFAULT_TENANT, name: options.name ?? id, settings: {}, created_at: now, updated_at: now },
         { provisional: options.provisional ?? false },
       );
-      await tx.contexts.create(defaultContext(id, now));
+      // Only with a workspace this call inserted: one that was there came with its context from the call that made
+      // it, and may be gone by now (its creator's failed call abandons it, AccessResolver.abandon), where inserting a
+      // context into it fails as a missing reference (404) instead of letting createOnFirstUse find it absent.
+      if (inserted) await tx.contexts.create(defaultContext(id, now));
       return inserted;
     });
     return created ? now : null;
