@@ -48,13 +48,15 @@ export interface ArmInput {
 }
 
 /**
- * The query's terms and how rare each is in the workspace (counted as the keyword arm counts them, up to its cap).
- * Rejections are left to whoever awaits it.
+ * The query's terms and how rare each is in the workspace (counted as the keyword arm counts them, up to its cap),
+ * a word that matches nothing and is searched through stand-ins (`query.synonyms`) weighed at `standInWeight` of
+ * that. Rejections are left to whoever awaits it.
  */
 export async function keywordEvidence(
   matchCounts: MatchCountCache,
   workspaceId: string,
   query: ProcessedQuery,
+  standInWeight: number,
 ): Promise<KeywordEvidence> {
   const terms = scoredTerms(query);
   if (terms.length === 0) return { terms, idf: [], matches: [] };
@@ -66,7 +68,9 @@ export async function keywordEvidence(
       MAX_SCORED_MATCHES,
     ),
   ]);
-  return { terms, idf: matches.map((m) => inverseDocumentFrequency(m, documents)), matches };
+  // The query's words come first among the scored terms, then its phrases (scoredTerms).
+  const weight = (i: number) => (query.synonyms.has(query.terms[i] ?? '') ? standInWeight : 1);
+  return { terms, idf: matches.map((m, i) => weight(i) * inverseDocumentFrequency(m, documents)), matches };
 }
 
 /**

@@ -100,6 +100,13 @@ export interface RecallTuning {
   topicalScan: number;
   /** A query word that matches no memory gets up to this many synonyms that do (unmatched.ts; 0: none). */
   unmatchedSynonyms: number;
+  /**
+   * What a query word that matches nothing weighs in keyword evidence (BM25, and the names' share of it) when it is
+   * searched through stand-ins (unmatched.ts: a synonym, a broader word…): this share of the rarity its stand-ins give
+   * it. A stand-in is evidence of the word the asker chose, weaker than the word itself (src/core/recall/README.md,
+   * "A stand-in weighs half the word").
+   */
+  standInWeight: number;
 }
 
 export const DEFAULT_TUNING: RecallTuning = {
@@ -129,6 +136,7 @@ export const DEFAULT_TUNING: RecallTuning = {
   vectorRankAmongCandidates: true,
   topicalScan: 500,
   unmatchedSynonyms: 2,
+  standInWeight: 0.5,
 };
 
 /** Changes to the default tuning; arm and ranking weights not named keep their default. */
@@ -381,7 +389,7 @@ export class RecallService {
     const { weights } = this.tuning;
     const depth = armDepth(this.tuning, options.limit);
     const seen = seenMemories();
-    const evidence = keywordEvidence(this.matchCounts, workspaceId, query);
+    const evidence = keywordEvidence(this.matchCounts, workspaceId, query, this.tuning.standInWeight);
     evidence.catch(() => undefined); // awaited by the keyword arms and in score()
     const input: ArmInput = {
       storage,

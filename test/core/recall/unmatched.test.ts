@@ -1,6 +1,12 @@
 import { stemmer } from 'stemmer';
 import { describe, expect, it } from 'vitest';
-import { inverseDocumentFrequency, namesShare, scoredTerms } from '../../../src/core/recall/keyword-score.js';
+import { keywordEvidence } from '../../../src/core/recall/arms.js';
+import {
+  bm25Scores,
+  inverseDocumentFrequency,
+  namesShare,
+  scoredTerms,
+} from '../../../src/core/recall/keyword-score.js';
 import { type ProcessedQuery, processQuery, synonymForms } from '../../../src/core/recall/query.js';
 import type { MatchCountCache } from '../../../src/core/recall/match-counts.js';
 import { heldSynonyms, withSynonymsForUnmatched } from '../../../src/core/recall/unmatched.js';
@@ -112,6 +118,21 @@ function countsIn(memories: readonly string[]): MatchCountCache {
 /** The query of `question` with what is searched for its unmatched words, over these memories, two a word. */
 const expandedOver = (question: string, memories: readonly string[]) =>
   withSynonymsForUnmatched(processQuery(question, NOW), countsIn(memories), 'ws', 2);
+
+describe('keywordEvidence', () => {
+  it('weighs a word searched through a stand-in below a word the query says, where both are as rare', async () => {
+    // "couch" matches nothing and is searched as "sofa"; "sofa" and "paint" are each in ten memories.
+    const query = couchAsked('Which couch did Hamid paint?');
+    const evidence = await keywordEvidence(countsOf({ hamid: 100, sofa: 10, paint: 10 }), 'ws', query, 0.5);
+    const idfOf = (word: string) => evidence.idf[query.terms.indexOf(word)]!;
+    expect(idfOf('couch')).toBeCloseTo(idfOf('paint') / 2);
+    const [saysPaint, holdsSofa] = bm25Scores(evidence.terms, evidence.idf, [
+      'Hamid painted the garden fence.',
+      'Hamid bought a sofa for the hall.',
+    ]);
+    expect(saysPaint).toBeGreaterThan(holdsSofa!);
+  });
+});
 
 describe('withSynonymsForUnmatched', () => {
   it('searches no word in its place that a tenth of a large workspace holds', async () => {
