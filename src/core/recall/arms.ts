@@ -68,8 +68,8 @@ export async function keywordEvidence(
       MAX_SCORED_MATCHES,
     ),
   ]);
-  // The query's words come first among the scored terms, then its phrases (scoredTerms).
-  const weight = (i: number) => (query.synonyms.has(query.terms[i] ?? '') ? standInWeight : 1);
+  // The query's words come first among the scored terms, in order, then its phrases (scoredTerms).
+  const weight = (i: number) => (i < query.terms.length && query.synonyms.has(query.terms[i]!) ? standInWeight : 1);
   return { terms, idf: matches.map((m, i) => weight(i) * inverseDocumentFrequency(m, documents)), matches };
 }
 
