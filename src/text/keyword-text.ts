@@ -2,9 +2,9 @@
  * The text as the keyword index reads it, on both backends and in recall's own word counts (core/recall/evidence.ts,
  * query.ts), so that what a query asks and what a memory holds are split into the same words:
  *
- * - **Scripts written without spaces** (Chinese, Japanese; Korean, whose particles are written onto the word): a run
- *   of their characters is one "word" to SQLite's unicode61 tokenizer and to PostgreSQL's parser, so "咖啡" found
- *   nothing in "我喜欢喝咖啡". A run is read as its overlapping pairs of characters, then its single characters (the
+ * - **Scripts written without spaces** (Chinese, Japanese; Korean, whose particles are written onto the word; Thai,
+ *   Lao, Khmer and Burmese, since migration 0026): a run of their characters is one "word" to SQLite's unicode61
+ *   tokenizer and to PostgreSQL's parser, so "咖啡" found nothing in "我喜欢喝咖啡", nor "ข้าว" (rice) in "ฉันชอบกินข้าวผัด". A run is read as its overlapping pairs of characters, then its single characters (the
  *   CJK bigrams of search engines without a dictionary: no segmentation dictionary to keep in step between the index
  *   and the query, and none that changes with the ICU data of a Node release). Pairs come first and in order, so a
  *   phrase of a longer word's pairs ("北京 京大 大学") matches where the word is written.
@@ -15,8 +15,13 @@
  * Text of ASCII only is returned as it is.
  */
 
-/** Characters of the scripts read in pairs: Han, Hiragana, Katakana (with the prolonged sound mark), Hangul. */
-const UNSPACED_CHARACTER = '[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\\u30fc]';
+/**
+ * Characters of the scripts read in pairs: Han, Hiragana, Katakana (with the prolonged sound mark), Hangul, Thai, Lao,
+ * Khmer, Myanmar. The last four write vowels and tones as combining marks, which pair as characters of their own:
+ * the index and the query split alike, and a word is still the run of its pairs.
+ */
+const UNSPACED_CHARACTER =
+  '[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}\\u30fc]';
 const UNSPACED = new RegExp(`${UNSPACED_CHARACTER}+`, 'gu');
 const HAS_UNSPACED = new RegExp(UNSPACED_CHARACTER, 'u');
 /** Splits a text at the edges of its unspaced runs, keeping the runs. */

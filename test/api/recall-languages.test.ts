@@ -17,6 +17,10 @@ const NOTES = [
   'Я люблю читать книги по вечерам.',
   'The user prefers résumé templates with a café theme.',
   'Anna waters the garden on Sundays.',
+  'ฉันชอบกินข้าวผัดกับเพื่อนที่กรุงเทพ',
+  'ຂ້ອຍມັກກິນເຂົ້າໜຽວທຸກມື້',
+  'ខ្ញុំចូលចិត្តអានសៀវភៅនៅពេលល្ងាច',
+  'ကျွန်တော် မနက်တိုင်း လက်ဖက်ရည်သောက်တယ်',
 ];
 
 beforeAll(async () => {
@@ -43,6 +47,11 @@ describe('recall in languages written without spaces, and with or without accent
     { query: 'enfermero Malaga', found: NOTES[6] },
     { query: 'книги', found: NOTES[7] },
     { query: 'resume templates', found: NOTES[8] },
+    { query: 'ข้าวผัด', found: NOTES[10] },
+    { query: 'กรุงเทพ', found: NOTES[10] },
+    { query: 'ເຂົ້າໜຽວ', found: NOTES[11] },
+    { query: 'សៀវភៅ', found: NOTES[12] },
+    { query: 'လက်ဖက်ရည်', found: NOTES[13] },
   ])('finds "$found" first by its words for "$query"', async ({ query, found }) => {
     const answer = await memd.memories.recall({ workspace_id: workspace, query, limit: 3 });
     const [top] = answer.memories;
@@ -52,7 +61,12 @@ describe('recall in languages written without spaces, and with or without accent
 
   it('does not take a word for another that shares one of its characters', async () => {
     // 咖喱 (curry) and 咖啡 (coffee) share 咖: the index holds single characters too, but a word is asked by its pairs.
-    const answer = await memd.memories.recall({ workspace_id: workspace, query: '咖喱', limit: 10, min_relevance: 0 });
+    const answer = await memd.memories.recall({
+      workspace_id: workspace,
+      query: '咖喱',
+      limit: NOTES.length,
+      min_relevance: 0,
+    });
     const coffee = answer.memories.find((m) => m.content === NOTES[0]);
     expect(coffee).toBeDefined();
     expect(coffee!.match_signals).not.toContain('keyword');

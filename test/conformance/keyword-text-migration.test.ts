@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../src/storage/migrations/index.js';
+import { keywordPhrase } from '../../src/text/keyword-text.js';
 import { axisVector, memory, workspace } from '../support/records.js';
 import { storageBackends } from '../support/storage-backends.js';
 
@@ -60,6 +61,50 @@ describe.each(storageBackends())('migration 0025 (the keyword index reads keywor
     }
   });
 });
+
+const RICE = 'ฉันชอบกินข้าวผัดกับเพื่อนที่กรุงเทพ';
+
+describe.each(storageBackends())('migration 0026 (Thai, Lao, Khmer and Burmese in pairs): $name', (backend) => {
+  afterAll(() => backend.teardown());
+
+  it('reads the memories of those scripts written before it in pairs, and leaves the others', async () => {
+    const storage = await backend.open(4);
+    const db = storage.sqlContext.db;
+    const postgres = backend.name !== 'sqlite';
+    try {
+      await storage.workspaces.create(workspace('ws'));
+      await storage.memories.insert([RICE, COFFEE, DOCTOR].map((text, i) => memory('ws', text, axisVector(4, i))));
+      const found = async (term: string) =>
+        (await storage.memories.keywordSearch('ws', [term], { k: 10 })).map((hit) => hit.memory.content);
+      const rice = keywordPhrase('ข้าวผัด');
+      expect(await found(rice)).toEqual([RICE]);
+      const before = await keywordTexts(db);
+
+      // As the build before read it: the Thai run as written, one word.
+      await sql`UPDATE memories SET keyword_text = NULL WHERE content = ${RICE}`.execute(db);
+      if (!postgres)
+        await sql`UPDATE memory_fts SET content = ${RICE} WHERE rowid = (SELECT seq FROM memories WHERE content = ${RICE})`.execute(
+          db,
+        );
+      await sql`DELETE FROM kysely_migration WHERE name = '0026_keyword_text_southeast_asian'`.execute(db);
+      expect(await found(rice)).toEqual([]);
+
+      await migrateToLatest(db, postgres ? 'postgres' : 'sqlite', postgres ? await currentSchema(db) : undefined);
+      expect(await found(rice)).toEqual([RICE]);
+      expect(await found('咖啡')).toEqual([COFFEE]);
+      expect(await found('medecin')).toEqual([DOCTOR]);
+      expect(await keywordTexts(db)).toEqual(before);
+      expect(before[0]).toContain(' ข้ ้า าว ');
+    } finally {
+      await storage.close();
+    }
+  });
+});
+
+const keywordTexts = async (db: Parameters<typeof migrateToLatest>[0]): Promise<Array<string | null>> =>
+  (await sql<{ keyword_text: string | null }>`SELECT keyword_text FROM memories ORDER BY seq`.execute(db)).rows.map(
+    (row) => row.keyword_text,
+  );
 
 const currentSchema = async (db: Parameters<typeof migrateToLatest>[0]): Promise<string> =>
   (await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db)).rows[0]!.schema;

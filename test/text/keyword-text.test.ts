@@ -14,6 +14,12 @@ describe('the text as the keyword index reads it', () => {
     expect(keywordText('달리기를 합니다')).toBe(' 달리 리기 기를 달 리 기 를   합니 니다 합 니 다 ');
     // Katakana's prolonged sound mark is part of the word.
     expect(keywordText('カード')).toBe(' カー ード カ ー ド ');
+    // Thai, Lao, Khmer and Burmese too; their vowel and tone marks pair as characters.
+    expect(keywordText('กินข้าว')).toBe(' กิ ิน นข ข้ ้า าว ก ิ น ข ้ า ว ');
+    expect(keywordWords('ข้าว')).toEqual(['ข้', '้า', 'าว']);
+    expect(isUnspaced('ເຂົ້າ')).toBe(true);
+    expect(isUnspaced('សៀវភៅ')).toBe(true);
+    expect(isUnspaced('လက်ဖက်')).toBe(true);
     // A character alone is itself.
     expect(keywordText('猫 and dog')).toBe(' 猫  and dog');
   });

@@ -36,7 +36,13 @@ export function stem(word: string): string {
   return stemmed;
 }
 
-const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}\p{N}]+)*/gu;
+/**
+ * A word: letters and digits with the combining marks written onto them (Thai's and Devanagari's vowel signs, Khmer's
+ * subscript consonants), as the keyword index's tokenizers keep them; without the marks "नमस्ते" was four words here
+ * and one in the index, and a pair of Thai characters with its tone mark ("ข้") matched no pair of a memory. Marks
+ * may open a word (a pair's second half, "้า"), but are no word alone: an emoji's variation selector is a mark too.
+ */
+const WORD = /\p{M}*[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:['’][\p{L}\p{M}\p{N}]+)*/gu;
 
 /**
  * Lower-cased words of a text as the keyword index reads it (src/text/keyword-text.ts: Chinese, Japanese and Korean in

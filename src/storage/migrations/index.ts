@@ -21,6 +21,7 @@ import * as keywordPopulationIndex from './0022_keyword_population_index.js';
 import * as provisionalWorkspaces from './0023_provisional_workspaces.js';
 import * as mentionedDates from './0024_mentioned_dates.js';
 import * as keywordText from './0025_keyword_text.js';
+import * as keywordTextSoutheastAsian from './0026_keyword_text_southeast_asian.js';
 
 export interface VersionedMigration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
@@ -49,6 +50,7 @@ export const MIGRATIONS: Record<string, VersionedMigration> = {
   '0023_provisional_workspaces': provisionalWorkspaces,
   '0024_mentioned_dates': mentionedDates,
   '0025_keyword_text': keywordText,
+  '0026_keyword_text_southeast_asian': keywordTextSoutheastAsian,
 };
 
 /** The schema versions this build knows, in order (what `memd doctor` compares a database against). */
