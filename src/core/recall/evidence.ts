@@ -41,8 +41,11 @@ export function stem(word: string): string {
  * subscript consonants), as the keyword index's tokenizers keep them; without the marks "नमस्ते" was four words here
  * and one in the index, and a pair of Thai characters with its tone mark ("ข้") matched no pair of a memory. Marks
  * may open a word (a pair's second half, "้า"), but are no word alone: an emoji's variation selector is a mark too.
+ * The branch that opens with a letter comes first: 3.4 µs for a chat turn of 20 words against 3.2 without marks at
+ * all, and 3.7 with optional marks tried before every word (node, 40,000 turns).
  */
-const WORD = /\p{M}*[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:['’][\p{L}\p{M}\p{N}]+)*/gu;
+const WORD =
+  /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:['’][\p{L}\p{M}\p{N}]+)*|\p{M}+[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:['’][\p{L}\p{M}\p{N}]+)*/gu;
 
 /**
  * Lower-cased words of a text as the keyword index reads it (src/text/keyword-text.ts: Chinese, Japanese and Korean in
