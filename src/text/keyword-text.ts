@@ -4,10 +4,11 @@
  *
  * - **Scripts written without spaces** (Chinese, Japanese; Korean, whose particles are written onto the word; Thai,
  *   Lao, Khmer and Burmese, since migration 0026): a run of their characters is one "word" to SQLite's unicode61
- *   tokenizer and to PostgreSQL's parser, so "咖啡" found nothing in "我喜欢喝咖啡", nor "ข้าว" (rice) in "ฉันชอบกินข้าวผัด". A run is read as its overlapping pairs of characters, then its single characters (the
- *   CJK bigrams of search engines without a dictionary: no segmentation dictionary to keep in step between the index
- *   and the query, and none that changes with the ICU data of a Node release). Pairs come first and in order, so a
- *   phrase of a longer word's pairs ("北京 京大 大学") matches where the word is written.
+ *   tokenizer and to PostgreSQL's parser, so "咖啡" found nothing in "我喜欢喝咖啡", nor "ข้าว" (rice) in "ฉันชอบกินข้าวผัด".
+ *   A run is read as its overlapping pairs of characters, then its single characters (the CJK bigrams of search
+ *   engines without a dictionary: no segmentation dictionary to keep in step between the index and the query, and
+ *   none that changes with the ICU data of a Node release). Pairs come first and in order, so a phrase of a longer
+ *   word's pairs ("北京 京大 大学") matches where the word is written.
  * - **Latin letters with diacritics** are read without them ("médecin" and "medecin" are one word). SQLite's tokenizer
  *   folded them already (`remove_diacritics 2`), PostgreSQL's `english` configuration did not, and recall's counts of
  *   held words did not either, so an accent a query left out cost the memory its keyword evidence.

@@ -48,8 +48,8 @@ const WORD =
   /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:['’][\p{L}\p{M}\p{N}]+)*|\p{M}+[\p{L}\p{N}][\p{L}\p{M}\p{N}]*(?:['’][\p{L}\p{M}\p{N}]+)*/gu;
 
 /**
- * Lower-cased words of a text as the keyword index reads it (src/text/keyword-text.ts: scripts without spaces, Chinese or Thai, in
- * pairs of characters, Latin letters without diacritics), by a regular expression: the recall hot path tokenises
+ * Lower-cased words of a text as the keyword index reads it (src/text/keyword-text.ts: scripts without spaces, Chinese
+ * or Thai, in pairs of characters, Latin letters without diacritics), by a regular expression: the recall hot path tokenises
  * every candidate, and ICU word segmentation (`words()`) costs several times more for the same result on the texts
  * memories hold.
  */

@@ -186,8 +186,8 @@ export const synonymForms = (synonym: string): string[] => [
 ];
 
 /**
- * The query's words as the keyword index reads them: "médecin" as medecin; a word of an unspaced script (Chinese, Thai…) as
- * its pairs of characters (src/text/keyword-text.ts). ICU's dictionary finds the words of such a run ("我女儿在哪里上学" as
+ * The query's words as the keyword index reads them: "médecin" as medecin; a word of an unspaced script (Chinese,
+ * Thai…) as its pairs of characters (src/text/keyword-text.ts). ICU's dictionary finds the words of such a run ("我女儿在哪里上学" as
  * 我 女儿 在 哪里 上学), so its pairs across words ("我女", "在哪"), which no memory about a daughter need hold, are not
  * asked; but it splits a word it does not know into characters ("咖喱", curry, into 咖 and 喱), and single characters
  * match every memory holding them (咖 every memory about 咖啡): characters it leaves alone side by side are read as
