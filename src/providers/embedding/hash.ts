@@ -51,8 +51,8 @@ export function featureHashVector(text: string, dimensions: number): Float32Arra
 }
 
 /**
- * Namespaced so that the word "the" and the trigram "the" land in different buckets. A run of Chinese, Japanese or
- * Korean is one "word" to the pattern, so its pairs of characters, the words the keyword index holds of it
+ * Namespaced so that the word "the" and the trigram "the" land in different buckets. A run of an unspaced script
+ * (Chinese, Japanese, Korean, Thai, Lao, Khmer, Burmese) is one "word" to the pattern, so its pairs of characters, the words the keyword index holds of it
  * (text/keyword-text.ts), are features too: "咖啡" and "我喜欢喝咖啡" share none of their words or trigrams otherwise.
  */
 function* features(text: string): Generator<string> {
