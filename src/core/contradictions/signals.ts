@@ -2,7 +2,7 @@ import { chrono } from '../text/dates.js';
 import { words } from '../text/index.js';
 import { keepRecentResults, RECENT_TEXTS } from '../text/recent.js';
 import { contentWords, STOPWORDS } from '../text/stopwords.js';
-import { extractSlots, slotConflicts } from './slots.js';
+import { extractSlots, OPINION_OF, slotConflicts } from './slots.js';
 
 export type ConflictKind = 'negation' | 'number_change' | 'date_change' | 'exclusive_value' | 'stated_change';
 
@@ -140,6 +140,17 @@ const numbersIn = (undated: string): string[] =>
   (undated.match(/(?<![#\d])\d+(?:[.,]\d+)?/g) ?? []).map((n) => n.replace(',', '.'));
 
 /** Exclusive values; one that is a date is reported as the date change it is ("the deadline: may 3 vs june 10"). */
+/**
+ * Both statements give one subject's opinion of one thing: whether they agree is the opinion slot's to say, not a
+ * negation's. "Maya hates jazz." and "Maya doesn't like jazz." hold one negation between them and say the same; a
+ * negation signal had recorded them as a contradiction.
+ */
+function opinionsOfOneThing(a: string, b: string): boolean {
+  const opinions = (text: string) => extractSlots(text).filter((slot) => slot.attribute.startsWith(OPINION_OF));
+  const ofB = opinions(b);
+  return opinions(a).some((x) => ofB.some((y) => x.subject === y.subject && x.attribute === y.attribute));
+}
+
 function slotSignals(a: string, b: string): ConflictSignal[] {
   return slotConflicts(extractSlots(a), extractSlots(b)).map(([x, y]) => ({
     kind: datesIn(x.value).length > 0 && datesIn(y.value).length > 0 ? 'date_change' : 'exclusive_value',
@@ -302,7 +313,7 @@ function stateChangeSignal(earlier: string, later: string): ConflictSignal | nul
  */
 export function conflictSignals(a: string, b: string): ConflictSignal[] {
   const signals: ConflictSignal[] = [];
-  const negation = negationSignal(a, b);
+  const negation = opinionsOfOneThing(a, b) ? null : negationSignal(a, b);
   if (negation) signals.push(negation);
 
   const slots = slotSignals(a, b);

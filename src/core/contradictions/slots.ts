@@ -86,6 +86,8 @@ interface Pattern {
   subject?: (groups: Record<string, string>) => string;
 }
 
+/** The attribute an opinion sets opens with this, the thing it is of after it. */
+export const OPINION_OF = 'opinion of ';
 const POSITIVE = new Set(['love', 'loves', 'like', 'likes', 'enjoy', 'enjoys', 'adore', 'adores']);
 
 /** Current-tense forms only: "I lived in Paris" is history and does not conflict with "I live in Berlin". */
@@ -190,13 +192,14 @@ const PATTERNS: Pattern[] = [
     subject: heldRole,
   },
   {
-    attribute: (g) => `opinion of ${clauseValue(g.value!)}`,
+    attribute: (g) => `${OPINION_OF}${clauseValue(g.value!)}`,
     strength: 'strong',
     regex: new RegExp(
-      String.raw`(?<subject>${SUBJECT})\s+(?:really\s+|truly\s+)?(?<verb>loves?|likes?|enjoys?|adores?|hates?|dislikes?|detests?|can't stand|cannot stand)\s+(?<value>${FREE})`,
+      String.raw`(?<subject>${SUBJECT})\s+(?:really\s+|truly\s+)?(?<verb>loves?|likes?|enjoys?|adores?|hates?|dislikes?|detests?|can't stand|cannot stand|(?<not>(?:does|do|did)(?:\s+not|n['’]t)|never)\s+(?:really\s+)?(?:loves?|likes?|enjoys?|adores?))\s+(?<value>${FREE})`,
       'g',
     ),
-    value: (g) => (POSITIVE.has(g.verb!) ? 'positive' : 'negative'),
+    // "doesn't like" is an opinion as "dislikes" is: "Maya hates jazz." and "Maya doesn't like jazz." agree.
+    value: (g) => (g.not === undefined && POSITIVE.has(g.verb!) ? 'positive' : 'negative'),
   },
   {
     attribute: 'preference',

@@ -122,6 +122,20 @@ describe('conflict signals', () => {
     expect(kinds('The API does not use Postgres', 'The API never uses Postgres')).toEqual([]);
   });
 
+  it('reads a negated liking as an opinion: "doesn\'t like" agrees with "hates" and disagrees with "likes"', () => {
+    // One negation between them, and the same opinion: the negation alone had called these a contradiction.
+    expect(kinds('Maya hates jazz.', "Maya doesn't like jazz.")).toEqual([]);
+    expect(kinds('I dislike mornings.', 'I do not enjoy mornings.')).toEqual([]);
+    expect(kinds("I can't stand running.", 'I never really liked running.')).toEqual([]);
+    // The opinion turned: one signal, the opinion slot's (the negation's would say it twice).
+    expect(details('Tom likes the new office.', 'Tom doesn’t like the new office.')).toEqual([
+      'tom opinion of new office: positive vs negative',
+    ]);
+    expect(kinds("I don't like mornings.", 'I like mornings.')).toEqual(['exclusive_value']);
+    // Not an opinion: the negation still decides.
+    expect(kinds('We do not use Jenkins.', 'We use Jenkins.')).toEqual(['negation']);
+  });
+
   it('sees a later statement say that what the earlier one states changed', () => {
     expect(
       conflictSignals(
