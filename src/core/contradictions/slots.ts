@@ -195,7 +195,7 @@ const PATTERNS: Pattern[] = [
     attribute: (g) => `${OPINION_OF}${clauseValue(g.value!)}`,
     strength: 'strong',
     regex: new RegExp(
-      String.raw`(?<subject>${SUBJECT})\s+(?:really\s+|truly\s+)?(?<verb>loves?|likes?|enjoys?|adores?|hates?|dislikes?|detests?|can't stand|cannot stand|(?<not>(?:does|do|did)(?:\s+not|n['’]t)|never)\s+(?:really\s+)?(?:loves?|likes?|enjoys?|adores?))\s+(?<value>${FREE})`,
+      String.raw`(?<subject>${SUBJECT})\s+(?:really\s+|truly\s+)?(?<verb>loves?|likes?|enjoys?|adores?|hates?|dislikes?|detests?|can't stand|cannot stand|(?<not>(?:does|do|did)(?:\s+not|n['’]t)|never)\s+(?:really\s+)?(?:loved?|loves|liked?|likes|enjoy(?:s|ed)?|adored?|adores))\s+(?<value>${FREE})`,
       'g',
     ),
     // "doesn't like" is an opinion as "dislikes" is: "Maya hates jazz." and "Maya doesn't like jazz." agree.

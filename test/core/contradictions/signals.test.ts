@@ -132,6 +132,7 @@ describe('conflict signals', () => {
       'tom opinion of new office: positive vs negative',
     ]);
     expect(kinds("I don't like mornings.", 'I like mornings.')).toEqual(['exclusive_value']);
+    expect(details('I love hiking.', 'I never liked hiking.')).toEqual(['opinion of hiking: positive vs negative']);
     // Not an opinion: the negation still decides.
     expect(kinds('We do not use Jenkins.', 'We use Jenkins.')).toEqual(['negation']);
   });
