@@ -83,15 +83,68 @@ function namesApart(a: string, b: string): boolean {
   return [...namesA].some((name) => !namesB.has(name)) && [...namesB].some((name) => !namesA.has(name));
 }
 
+/**
+ * One statement negates what the other asserts: the rest of their words mostly the same, and what one says beyond
+ * the other on one side only ("Kim is coming to the party tomorrow."). Where each says something the other does not,
+ * they are about two things: "Sam is allergic to peanuts." and "Sam is not allergic to shellfish." had been recorded
+ * as a negation (2026-12-06).
+ */
 function negationSignal(a: string, b: string): ConflictSignal | null {
   const tokensA = words(a);
   const tokensB = words(b);
   if (tokensA.some(isNegation) === tokensB.some(isNegation)) return null;
   if (namesApart(a, b)) return null;
-  if (restOverlap(tokensA, tokensB, isNegation) < REST_MIN_OVERLAP) return null;
+  const { shared, union, onlyA, onlyB } = sharedStems(tokensA, tokensB, isNegation);
+  if (union === 0 || shared / union < REST_MIN_OVERLAP || (onlyA > 0 && onlyB > 0)) return null;
   return {
     kind: 'negation',
     detail: 'one statement negates the other',
+    strength: 0.75,
+    minSimilarity: TOPIC_SIMILARITY,
+  };
+}
+
+/**
+ * States of which a thing is in one at a time, each pair's words as the crude `stem` leaves them: "The office is
+ * closed on Sunday." and "The office is open on Sunday." say what a negation would, with no negation word.
+ */
+const OPPOSITE_STATES: ReadonlyArray<readonly [string, string]> = [
+  ['open', 'closed'],
+  ['enabled', 'disabled'],
+  ['active', 'inactive'],
+  ['available', 'unavailable'],
+  ['online', 'offline'],
+  ['public', 'private'],
+  ['locked', 'unlocked'],
+  ['paid', 'unpaid'],
+  ['valid', 'invalid'],
+  ['visible', 'hidden'],
+  ['married', 'single'],
+  ['alive', 'dead'],
+  ['present', 'absent'],
+  ['approved', 'rejected'],
+  ['passed', 'failed'],
+  ['complete', 'incomplete'],
+  ['full', 'empty'],
+];
+const OPPOSITE = new Map(OPPOSITE_STATES.flatMap(([x, y]) => [[x, y] as const, [y, x] as const]));
+
+/** The two statements say the same of one thing but for one state and its opposite, and nothing else apart. */
+function oppositeStateSignal(a: string, b: string): ConflictSignal | null {
+  const tokensA = words(a);
+  const tokensB = words(b);
+  const statesB = new Set(tokensB.filter((t) => OPPOSITE.has(t)));
+  const pair = tokensA.find((t) => statesB.has(OPPOSITE.get(t)!) && !statesB.has(t));
+  if (pair === undefined || tokensA.includes(OPPOSITE.get(pair)!)) return null;
+  // "not open" and "closed" agree; "not open" and "not closed" do not.
+  if (tokensA.some(isNegation) !== tokensB.some(isNegation)) return null;
+  if (namesApart(a, b)) return null;
+  const isState = (token: string) => token === pair || token === OPPOSITE.get(pair);
+  const { shared, union, onlyA, onlyB } = sharedStems(tokensA, tokensB, isState);
+  if (shared === 0 || shared / union < REST_MIN_OVERLAP || (onlyA > 0 && onlyB > 0)) return null;
+  return {
+    kind: 'negation',
+    detail: `${pair} vs ${OPPOSITE.get(pair)}`,
     strength: 0.75,
     minSimilarity: TOPIC_SIMILARITY,
   };
@@ -313,7 +366,7 @@ function stateChangeSignal(earlier: string, later: string): ConflictSignal | nul
  */
 export function conflictSignals(a: string, b: string): ConflictSignal[] {
   const signals: ConflictSignal[] = [];
-  const negation = opinionsOfOneThing(a, b) ? null : negationSignal(a, b);
+  const negation = opinionsOfOneThing(a, b) ? null : (negationSignal(a, b) ?? oppositeStateSignal(a, b));
   if (negation) signals.push(negation);
 
   const slots = slotSignals(a, b);

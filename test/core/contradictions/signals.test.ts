@@ -114,6 +114,23 @@ describe('conflict signals', () => {
     expect(kinds('Is this the main branch', 'This is the main branch')).toEqual([]);
   });
 
+  it('sees no negation between statements that each say something the other does not', () => {
+    expect(kinds('Sam is allergic to peanuts.', 'Sam is not allergic to shellfish.')).toEqual([]);
+    expect(kinds('The printer in the kitchen works.', 'The printer in the hallway does not work.')).toEqual([]);
+    // What one says beyond the other on one side only is still the same thing negated.
+    expect(kinds('Kim is not coming to the party.', 'Kim is coming to the party tomorrow.')).toEqual(['negation']);
+  });
+
+  it('sees a state and its opposite as a negation, with or without negation words on both sides', () => {
+    expect(details('The office is closed on Sunday.', 'The office is open on Sunday.')).toEqual(['closed vs open']);
+    expect(kinds('The feature flag is enabled.', 'The feature flag is disabled.')).toEqual(['negation']);
+    expect(kinds('The office is not open.', 'The office is not closed.')).toEqual(['negation']);
+    // "not open" says "closed"; two things in opposite states are two things.
+    expect(kinds('The office is not open on Sunday.', 'The office is closed on Sunday.')).toEqual([]);
+    expect(kinds('The Berlin office is open.', 'The Munich office is closed.')).toEqual([]);
+    expect(kinds('The front door is open.', 'The back gate is closed.')).toEqual([]);
+  });
+
   it('flips with the negation: one negated statement conflicts, two negated ones agree', () => {
     expect(conflictSignals('The API uses Postgres', 'The API does not use Postgres')).toEqual([
       { kind: 'negation', detail: 'one statement negates the other', strength: 0.75, minSimilarity: 0.7 },
