@@ -155,6 +155,34 @@ describe('contradiction detection on write (semantic embedder)', () => {
     expect(await open(api, 'ctr-calm')).toEqual([]);
   });
 
+  it('flags a state turned to its opposite, and not one opinion said twice nor a negation of another thing', async () => {
+    const [open_, closed] = await remember(
+      server,
+      clock,
+      'ctr-states',
+      'The office is open on Sunday.',
+      'The office is closed on Sunday.',
+    );
+    expect(await open(api, 'ctr-states')).toMatchObject([
+      {
+        memory_a_id: open_!.id,
+        memory_b_id: closed!.id,
+        contradiction_type: 'negation',
+        explanation: 'open vs closed',
+      },
+    ]);
+    await remember(
+      server,
+      clock,
+      'ctr-agree',
+      'Maya hates jazz.',
+      "Maya doesn't like jazz.",
+      'Sam is allergic to peanuts.',
+      'Sam is not allergic to shellfish.',
+    );
+    expect(await open(api, 'ctr-agree')).toEqual([]);
+  });
+
   it('pairs no two users speaking of themselves, nor notes of two subjects, but two users on one thing', async () => {
     const workspace = 'ctr-team';
     await api.post('/v1/workspaces', { id: workspace, name: workspace });
