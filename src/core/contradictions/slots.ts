@@ -24,9 +24,13 @@ const NAME = String.raw`[A-Z][\w'.-]*(?:\s+(?:(?:de|da|del|of|upon)\s+)?[A-Z][\w
  * pronouns are left out: "his" in one memory and "his" in another are rarely the same person.
  */
 const SUBJECT = String.raw`I|[Ww]e|(?:[Tt]he|[Mm]y|[Oo]ur)\s+[a-z][\w-]*|${NAME}`;
-const POSSESSOR = `[Mm]y|[Oo]ur|[Tt]he|(?:${NAME})'s`;
-/** A free value runs to the end of its clause; `clauseValue` trims it further. */
-const FREE = '[^,.;!?]+';
+/** Whose attribute: mine, ours, the thing's, a name's, or a described one's ("the user's", "my sister's"). */
+const POSSESSOR = `(?:[Tt]he|[Mm]y|[Oo]ur)\\s+[a-z][\\w-]*['’]s|[Mm]y|[Oo]ur|[Tt]he|(?:${NAME})['’]s`;
+/**
+ * A free value runs to the end of its clause; `clauseValue` trims it further. A full stop within a word does not end
+ * it: "ana.berg@example.org", "version 2.3.1".
+ */
+const FREE = String.raw`(?:[^,.;!?]|\.(?=[\w@]))+`;
 const SINGLE_VALUED = [
   'deadline',
   'due date',
@@ -254,7 +258,7 @@ const MAX_VALUE_WORDS = 5;
 
 /** "the user" and "I" are the same person in an agent's memory; "Ana's" is Ana. */
 function subjectKey(raw: string): string {
-  const lower = withoutOpener(raw.replace(/'s$/, ''));
+  const lower = withoutOpener(raw.replace(/['’]s$/, ''));
   if (FIRST_PERSON.has(lower)) return 'self';
   if (lower === 'our') return 'we';
   return lower;

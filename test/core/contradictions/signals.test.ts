@@ -114,6 +114,18 @@ describe('conflict signals', () => {
     expect(kinds('Is this the main branch', 'This is the main branch')).toEqual([]);
   });
 
+  it("reads a described one's attribute, and a value with full stops inside it", () => {
+    expect(details("The user's email is ana@example.com.", 'The user’s email is ana.berg@example.org.')).toEqual([
+      'email: ana example.com vs ana.berg example.org',
+    ]);
+    expect(details("My sister's birthday is May 3.", "My sister's birthday is June 10.")).toEqual([
+      'my sister birthday: may 3 vs june 10',
+    ]);
+    expect(extractSlots('The app version is 2.3.1.')).toMatchObject([{ attribute: 'app version', value: '2.3.1' }]);
+    // Two people's, not one's anew.
+    expect(kinds("The user's email is ana@example.com.", "The manager's email is tom@example.com.")).toEqual([]);
+  });
+
   it('sees no negation between statements that each say something the other does not', () => {
     expect(kinds('Sam is allergic to peanuts.', 'Sam is not allergic to shellfish.')).toEqual([]);
     expect(kinds('The printer in the kitchen works.', 'The printer in the hallway does not work.')).toEqual([]);
