@@ -105,8 +105,8 @@ function negationSignal(a: string, b: string): ConflictSignal | null {
 }
 
 /**
- * States of which a thing is in one at a time, each pair's words as the crude `stem` leaves them: "The office is
- * closed on Sunday." and "The office is open on Sunday." say what a negation would, with no negation word.
+ * States of which a thing is in one at a time, as written (lower-cased): "The office is closed on Sunday." and "The
+ * office is open on Sunday." say what a negation would, with no negation word.
  */
 const OPPOSITE_STATES: ReadonlyArray<readonly [string, string]> = [
   ['open', 'closed'],
@@ -192,7 +192,6 @@ const withoutDates = (text: string, dates: readonly StatedDate[]): string =>
 const numbersIn = (undated: string): string[] =>
   (undated.match(/(?<![#\d])\d+(?:[.,]\d+)?/g) ?? []).map((n) => n.replace(',', '.'));
 
-/** Exclusive values; one that is a date is reported as the date change it is ("the deadline: may 3 vs june 10"). */
 /**
  * Both statements give one subject's opinion of one thing: whether they agree is the opinion slot's to say, not a
  * negation's. "Maya hates jazz." and "Maya doesn't like jazz." hold one negation between them and say the same; a
@@ -204,6 +203,7 @@ function opinionsOfOneThing(a: string, b: string): boolean {
   return opinions(a).some((x) => ofB.some((y) => x.subject === y.subject && x.attribute === y.attribute));
 }
 
+/** Exclusive values; one that is a date is reported as the date change it is ("the deadline: may 3 vs june 10"). */
 function slotSignals(a: string, b: string): ConflictSignal[] {
   return slotConflicts(extractSlots(a), extractSlots(b)).map(([x, y]) => ({
     kind: datesIn(x.value).length > 0 && datesIn(y.value).length > 0 ? 'date_change' : 'exclusive_value',
