@@ -60,6 +60,21 @@ function restOverlap(
   return union === 0 ? 0 : shared / union;
 }
 
+/**
+ * The rest of the two statements (but the tokens `ignored` says) mostly the same, and what one says beyond the other
+ * on one side only: one statement negates what the other asserts ("Kim is coming to the party tomorrow." of "Kim is
+ * not coming to the party."). Where each says something the other does not, they are about two things: "Sam is
+ * allergic to peanuts." and "Sam is not allergic to shellfish." had been recorded as a negation (2026-12-06).
+ */
+function oneSaidOtherwise(
+  tokensA: readonly string[],
+  tokensB: readonly string[],
+  ignored: (token: string) => boolean,
+): boolean {
+  const { shared, union, onlyA, onlyB } = sharedStems(tokensA, tokensB, ignored);
+  return union > 0 && shared / union >= REST_MIN_OVERLAP && (onlyA === 0 || onlyB === 0);
+}
+
 const hasDigit = (token: string): boolean => /\d/.test(token);
 
 /** A capitalised word, as written: a name, or a sentence's first word. */
@@ -83,26 +98,24 @@ function namesApart(a: string, b: string): boolean {
   return [...namesA].some((name) => !namesB.has(name)) && [...namesB].some((name) => !namesA.has(name));
 }
 
-/**
- * One statement negates what the other asserts: the rest of their words mostly the same, and what one says beyond
- * the other on one side only ("Kim is coming to the party tomorrow."). Where each says something the other does not,
- * they are about two things: "Sam is allergic to peanuts." and "Sam is not allergic to shellfish." had been recorded
- * as a negation (2026-12-06).
- */
-function negationSignal(a: string, b: string): ConflictSignal | null {
-  const tokensA = words(a);
-  const tokensB = words(b);
+/** One statement negates the other: a negation word in one of them only, the rest said alike. */
+function negationSignal(
+  a: string,
+  b: string,
+  tokensA: readonly string[],
+  tokensB: readonly string[],
+): ConflictSignal | null {
   if (tokensA.some(isNegation) === tokensB.some(isNegation)) return null;
-  if (namesApart(a, b)) return null;
-  const { shared, union, onlyA, onlyB } = sharedStems(tokensA, tokensB, isNegation);
-  if (union === 0 || shared / union < REST_MIN_OVERLAP || (onlyA > 0 && onlyB > 0)) return null;
-  return {
-    kind: 'negation',
-    detail: 'one statement negates the other',
-    strength: 0.75,
-    minSimilarity: TOPIC_SIMILARITY,
-  };
+  if (namesApart(a, b) || !oneSaidOtherwise(tokensA, tokensB, isNegation)) return null;
+  return negation('one statement negates the other');
 }
+
+const negation = (detail: string): ConflictSignal => ({
+  kind: 'negation',
+  detail,
+  strength: 0.75,
+  minSimilarity: TOPIC_SIMILARITY,
+});
 
 /**
  * States of which a thing is in one at a time, as written (lower-cased): "The office is closed on Sunday." and "The
@@ -130,24 +143,22 @@ const OPPOSITE_STATES: ReadonlyArray<readonly [string, string]> = [
 const OPPOSITE = new Map(OPPOSITE_STATES.flatMap(([x, y]) => [[x, y] as const, [y, x] as const]));
 
 /** The two statements say the same of one thing but for one state and its opposite, and nothing else apart. */
-function oppositeStateSignal(a: string, b: string): ConflictSignal | null {
-  const tokensA = words(a);
-  const tokensB = words(b);
+function oppositeStateSignal(
+  a: string,
+  b: string,
+  tokensA: readonly string[],
+  tokensB: readonly string[],
+): ConflictSignal | null {
   const statesB = new Set(tokensB.filter((t) => OPPOSITE.has(t)));
-  const pair = tokensA.find((t) => statesB.has(OPPOSITE.get(t)!) && !statesB.has(t));
-  if (pair === undefined || tokensA.includes(OPPOSITE.get(pair)!)) return null;
+  const state = tokensA.find((t) => statesB.has(OPPOSITE.get(t)!) && !statesB.has(t));
+  if (state === undefined) return null;
+  const opposite = OPPOSITE.get(state)!;
+  if (tokensA.includes(opposite)) return null;
   // "not open" and "closed" agree; "not open" and "not closed" do not.
   if (tokensA.some(isNegation) !== tokensB.some(isNegation)) return null;
-  if (namesApart(a, b)) return null;
-  const isState = (token: string) => token === pair || token === OPPOSITE.get(pair);
-  const { shared, union, onlyA, onlyB } = sharedStems(tokensA, tokensB, isState);
-  if (shared === 0 || shared / union < REST_MIN_OVERLAP || (onlyA > 0 && onlyB > 0)) return null;
-  return {
-    kind: 'negation',
-    detail: `${pair} vs ${OPPOSITE.get(pair)}`,
-    strength: 0.75,
-    minSimilarity: TOPIC_SIMILARITY,
-  };
+  const isState = (token: string) => token === state || token === opposite;
+  if (namesApart(a, b) || !oneSaidOtherwise(tokensA, tokensB, isState)) return null;
+  return negation(`${state} vs ${opposite}`);
 }
 
 const DATE_PARTS = ['year', 'month', 'day', 'weekday', 'hour', 'minute'] as const;
@@ -366,8 +377,11 @@ function stateChangeSignal(earlier: string, later: string): ConflictSignal | nul
  */
 export function conflictSignals(a: string, b: string): ConflictSignal[] {
   const signals: ConflictSignal[] = [];
-  const negation = opinionsOfOneThing(a, b) ? null : (negationSignal(a, b) ?? oppositeStateSignal(a, b));
-  if (negation) signals.push(negation);
+  if (!opinionsOfOneThing(a, b)) {
+    const [tokensA, tokensB] = [words(a), words(b)];
+    const negated = negationSignal(a, b, tokensA, tokensB) ?? oppositeStateSignal(a, b, tokensA, tokensB);
+    if (negated) signals.push(negated);
+  }
 
   const slots = slotSignals(a, b);
   const datesA = datesIn(a);
