@@ -101,6 +101,62 @@ describe.each(storageBackends())('migration 0026 (Thai, Lao, Khmer and Burmese i
   });
 });
 
+const SERVICE = 'getUserById in src/services/userService.ts returns null for a soft-deleted account.';
+const CACHE = 'The payments worker reads REDIS_URL, set to redis://cache:6379.';
+const TICKET = 'Ticket ABC-123 was closed on 2024-03-15 after an edit of /etc/hosts.';
+
+describe.each(storageBackends())('migration 0027 (joined words apart, camel case in parts): $name', (backend) => {
+  afterAll(() => backend.teardown());
+
+  it('reads the memories with such words written before it as memories written after it are read', async () => {
+    const storage = await backend.open(4);
+    const db = storage.sqlContext.db;
+    const postgres = backend.name !== 'sqlite';
+    try {
+      await storage.workspaces.create(workspace('ws'));
+      await storage.memories.insert(
+        [SERVICE, CACHE, TEA, TICKET].map((text, i) => memory('ws', text, axisVector(4, i % 4))),
+      );
+      const found = async (term: string) =>
+        (await storage.memories.keywordSearch('ws', [term], { k: 10 })).map((hit) => hit.memory.content);
+      expect(await found('userservice')).toEqual([SERVICE]);
+      expect(await found('user service')).toEqual([SERVICE]);
+      const before = await keywordTexts(db);
+      expect(before).toEqual([
+        'getUserById get User By Id in src services userService user Service ts returns null for a soft-deleted account.',
+        'The payments worker reads REDIS_URL, set to redis cache 6379.',
+        null,
+        'Ticket ABC 123 was closed on 2024 03 15 after an edit of  etc hosts.',
+      ]);
+
+      // As the build before read them: ASCII text as written.
+      await sql`UPDATE memories SET keyword_text = NULL`.execute(db);
+      if (!postgres) {
+        await sql`DELETE FROM memory_fts`.execute(db);
+        await sql`INSERT INTO memory_fts (rowid, content) SELECT seq, content FROM memories`.execute(db);
+      }
+      await sql`DELETE FROM kysely_migration WHERE name = '0027_keyword_text_code'`.execute(db);
+      // PostgreSQL's parser read a path as one word, and "-123" as a negative number; neither engine split the camel
+      // case.
+      expect(await found('userservice')).toEqual(postgres ? [] : [SERVICE]);
+      expect(await found('abc 123')).toEqual(postgres ? [] : [TICKET]);
+      expect(await found('etc hosts')).toEqual(postgres ? [] : [TICKET]);
+      expect(await found('user service')).toEqual([]);
+
+      await migrateToLatest(db, postgres ? 'postgres' : 'sqlite', postgres ? await currentSchema(db) : undefined);
+      expect(await found('userservice')).toEqual([SERVICE]);
+      expect(await found('user service')).toEqual([SERVICE]);
+      expect(await found('cache')).toEqual([CACHE]);
+      expect(await found('abc 123')).toEqual([TICKET]);
+      expect(await found('etc hosts')).toEqual([TICKET]);
+      expect(await found('tea')).toEqual([TEA]);
+      expect(await keywordTexts(db)).toEqual(before);
+    } finally {
+      await storage.close();
+    }
+  });
+});
+
 const keywordTexts = async (db: Parameters<typeof migrateToLatest>[0]): Promise<Array<string | null>> =>
   (await sql<{ keyword_text: string | null }>`SELECT keyword_text FROM memories ORDER BY seq`.execute(db)).rows.map(
     (row) => row.keyword_text,

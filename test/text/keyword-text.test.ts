@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   isUnspaced,
+  joinedParts,
   PAIRED_CHARACTERS,
   keywordPhrase,
   keywordText,
@@ -38,6 +39,33 @@ describe('the text as the keyword index reads it', () => {
     expect(keywordTextIfOther('café')).toBe('cafe');
   });
 
+  it('reads words joined by a dot, slash, at sign or colon apart', () => {
+    expect(keywordText('see src/services/userService.ts')).toBe('see src services userService user Service ts');
+    expect(keywordText('mail ana@example.com or https://example.org/help')).toBe(
+      'mail ana example com or https example org help',
+    );
+    // Punctuation that ends a sentence or a word is no joint.
+    expect(keywordText('Done. Next: tea.')).toBe('Done. Next: tea.');
+    expect(keywordTextIfOther('Done. Next: tea.')).toBeNull();
+    // A path's opening slash, dot or tilde; a sign before a digit ("-15" of a date, "-123" of a ticket, "+1").
+    expect(keywordText('edit /etc/hosts and ~/.bashrc')).toBe('edit  etc hosts and  bashrc');
+    expect(keywordText('on 2024-03-15, ticket ABC-123, call +1 555')).toBe(
+      'on 2024 03 15, ticket ABC 123, call  1 555',
+    );
+    // Other hyphens and an underscore stay: both engines split there already.
+    expect(keywordText('react-router and REDIS_URL')).toBe('react-router and REDIS_URL');
+  });
+
+  it('reads a camel-case word whole, then in its parts', () => {
+    expect(keywordText('call getUserById')).toBe('call getUserById get User By Id');
+    expect(keywordText('XMLHttpRequest and HTTPServer')).toBe(
+      'XMLHttpRequest XML Http Request and HTTPServer HTTP Server',
+    );
+    // A capital before one lower-case letter is a plural's: "IDs", "APIs" stay one word.
+    expect(keywordTextIfOther('The APIs take IDs and URLs.')).toBeNull();
+    expect(keywordText('ÉcoleNormale')).toBe('EcoleNormale Ecole Normale');
+  });
+
   it("splits a query's word into the index's words", () => {
     expect(keywordWords('咖啡')).toEqual(['咖啡']);
     expect(keywordWords('北京大学')).toEqual(['北京', '京大', '大学']);
@@ -47,12 +75,17 @@ describe('the text as the keyword index reads it', () => {
     expect(keywordWords('tea')).toEqual(['tea']);
     expect(isUnspaced('大学')).toBe(true);
     expect(isUnspaced('tea')).toBe(false);
+    // ICU keeps "userservice.ts" and "redis_url" one word each; the index holds their parts.
+    expect(joinedParts('userservice.ts')).toEqual(['userservice', 'ts']);
+    expect(joinedParts('redis_url')).toEqual(['redis', 'url']);
+    expect(joinedParts('tea')).toEqual(['tea']);
   });
 
   it('searches a phrase as the words the index holds in a row', () => {
     expect(keywordPhrase('José García')).toBe('Jose Garcia');
     expect(keywordPhrase('北京大学')).toBe('北京 京大 大学');
     expect(keywordPhrase('support group')).toBe('support group');
+    expect(keywordPhrase('Node.js guide')).toBe('Node js guide');
     // The pairs of a longer word stand one after the other wherever the word is written.
     const held = keywordText('我在北京大学读书').trim().split(/\s+/);
     const asked = keywordPhrase('北京大学').split(' ');

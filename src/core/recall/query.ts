@@ -1,4 +1,4 @@
-import { isUnspaced, keywordWords, unspacedRuns } from '../../text/keyword-text.js';
+import { isUnspaced, joinedParts, keywordWords, unspacedRuns } from '../../text/keyword-text.js';
 import { STOPWORDS } from '../text/stopwords.js';
 import { words } from '../text/index.js';
 import { clippingForms } from '../text/clippings.js';
@@ -194,11 +194,12 @@ export const synonymForms = (synonym: string): string[] => [
  * one word again.
  */
 export function queryWords(text: string): string[] {
-  if (!isUnspaced(text)) return words(text).flatMap(keywordWords);
-  return unspacedRuns(text).flatMap((piece) =>
-    isUnspaced(piece) ? unspacedWords(words(piece)) : words(piece).flatMap(keywordWords),
-  );
+  if (!isUnspaced(text)) return spacedWords(text);
+  return unspacedRuns(text).flatMap((piece) => (isUnspaced(piece) ? unspacedWords(words(piece)) : spacedWords(piece)));
 }
+
+/** Words of spaced text as the index's words: joined words apart ("userservice.ts" as userservice, ts). */
+const spacedWords = (text: string): string[] => words(text).flatMap(joinedParts).flatMap(keywordWords);
 
 /** ICU's words of a run of an unspaced script as the index's words, characters left alone side by side joined. */
 function unspacedWords(segmented: readonly string[]): string[] {

@@ -11,7 +11,7 @@ import { readKeywordTextAgain } from './keyword-reading.js';
  */
 export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
   await db.schema.alterTable('memories').addColumn('keyword_text', 'text').execute();
-  await readKeywordTextAgain(db, dialect);
+  await readKeywordTextAgain(db, dialect, 'beyond ASCII');
   if (dialect !== 'postgres') return;
   await sql`ALTER TABLE memories DROP COLUMN search_tsv`.execute(db);
   await sql`ALTER TABLE memories ADD COLUMN search_tsv tsvector

@@ -8,5 +8,5 @@ import { readKeywordTextAgain } from './keyword-reading.js';
  * Korean are since 0025. The memories that read otherwise get their `keyword_text` again.
  */
 export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
-  await readKeywordTextAgain(db, dialect);
+  await readKeywordTextAgain(db, dialect, 'beyond ASCII');
 }

@@ -22,6 +22,7 @@ import * as provisionalWorkspaces from './0023_provisional_workspaces.js';
 import * as mentionedDates from './0024_mentioned_dates.js';
 import * as keywordText from './0025_keyword_text.js';
 import * as keywordTextSoutheastAsian from './0026_keyword_text_southeast_asian.js';
+import * as keywordTextCode from './0027_keyword_text_code.js';
 
 export interface VersionedMigration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
@@ -51,6 +52,7 @@ export const MIGRATIONS: Record<string, VersionedMigration> = {
   '0024_mentioned_dates': mentionedDates,
   '0025_keyword_text': keywordText,
   '0026_keyword_text_southeast_asian': keywordTextSoutheastAsian,
+  '0027_keyword_text_code': keywordTextCode,
 };
 
 /** The schema versions this build knows, in order (what `memd doctor` compares a database against). */
