@@ -37,6 +37,8 @@
  *   LOCOMO_MISSES    print the questions whose evidence is not in the top 10
  *   LOCOMO_VARIANTS  JSON list of {name, tuning?, request?} compared with the default as --ablation's table is,
  *                    with the leave-one-out over them as --loo prints it
+ *   LOCOMO_CASE      `lower`: every question asked in lower case, as many people type into a chat box; `upper`:
+ *                    in capitals (the conversations are written as they were)
  */
 import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -195,8 +197,13 @@ const allWithin = (wanted: Set<string>, ids: readonly string[], k: number): bool
 };
 
 /** The questions the recall metrics count: categories 1-4, with evidence. */
+const questionCase = process.env.LOCOMO_CASE;
+const typed = (question: string): string =>
+  questionCase === 'lower' ? question.toLowerCase() : questionCase === 'upper' ? question.toUpperCase() : question;
 const askable = (conversation: Conversation): Question[] =>
-  conversation.qa.filter((qa) => CATEGORIES[qa.category] && qa.evidence.length > 0);
+  conversation.qa
+    .filter((qa) => CATEGORIES[qa.category] && qa.evidence.length > 0)
+    .map((qa) => ({ ...qa, question: typed(qa.question) }));
 const wantedOf = (qa: Question, ids: ReadonlyMap<string, string>): Set<string> =>
   new Set(qa.evidence.map((d) => ids.get(d)).filter((id): id is string => id !== undefined));
 
