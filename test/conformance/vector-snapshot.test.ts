@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { cpSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -143,6 +144,32 @@ describe('HNSW snapshot (SQLite)', () => {
     expect(lastWarmUp).toEqual({ vectors: 41, fromSnapshot: 40, sealed: false });
     expect((await nearest(restarted, seeded(500))).index[0]).toBe(written.id);
     await restarted.close();
+  });
+
+  it('a migration that changes no vector keeps the seal; one that may does not', async () => {
+    const { path, storage: first } = await seededDatabase('migrated', 30);
+    await first.close();
+    // As the build before migration 0027 left the database: closed cleanly, the snapshot sealed.
+    const forget = (name: string) => {
+      const raw = new Database(path);
+      raw.prepare('DELETE FROM kysely_migration WHERE name = ?').run(name);
+      raw.close();
+    };
+    forget('0027_keyword_text_code');
+    const second = await start(path);
+    expect(lastWarmUp).toEqual({ vectors: 30, fromSnapshot: 30, sealed: true });
+    await second.close();
+
+    // 0024 adds columns and indexes of memories' mentioned days, and says nothing of vectors: the snapshot is checked.
+    const raw = new Database(path);
+    for (const index of ['memories_mentioned', 'memories_mentions_unread']) raw.exec(`DROP INDEX ${index}`);
+    for (const column of ['mentioned_from', 'mentioned_to', 'mentions_read'])
+      raw.exec(`ALTER TABLE memories DROP COLUMN ${column}`);
+    raw.close();
+    forget('0024_mentioned_dates');
+    const third = await start(path);
+    expect(lastWarmUp).toEqual({ vectors: 30, fromSnapshot: 30, sealed: false });
+    await third.close();
   });
 
   it('a damaged snapshot is ignored and the graphs are built from the database', async () => {

@@ -19,3 +19,6 @@ export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
   // As migration 0021 left it: entries straight into the index, no pending list.
   await sql`CREATE INDEX memories_search_tsv ON memories USING gin (search_tsv) WITH (fastupdate = off)`.execute(db);
 }
+
+/** It rewrites the keyword text and the keyword index only. */
+export const leavesVectors = true;

@@ -10,3 +10,6 @@ import { readKeywordTextAgain } from './keyword-reading.js';
 export async function up(db: Kysely<any>, dialect: SqlDialect): Promise<void> {
   await readKeywordTextAgain(db, dialect, 'beyond ASCII');
 }
+
+/** It rewrites the keyword text and the keyword index only. */
+export const leavesVectors = true;

@@ -26,6 +26,12 @@ import * as keywordTextCode from './0027_keyword_text_code.js';
 
 export interface VersionedMigration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
+  /**
+   * True where the migration changes no memory's vector, status or derivation (what SQLite's HNSW graphs hold): the
+   * snapshot sealed at the last clean close then still holds what the database holds, and is loaded as it is rather
+   * than checked row by row (about 15 s at a million memories).
+   */
+  leavesVectors?: boolean;
 }
 
 /** Every schema version in order. Names sort lexically; never edit one that has shipped, add the next. */
@@ -61,8 +67,14 @@ export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
 /** The schema memd's tables live in on PostgreSQL when no MEMD_DATABASE_SCHEMA names one. */
 export const DEFAULT_POSTGRES_SCHEMA = 'public';
 
-/** Brings the database to the latest schema; answers how many migrations ran, throws with the failing one's name. */
-export async function migrateToLatest(db: Kysely<any>, dialect: SqlDialect, schema?: string): Promise<number> {
+/** What a migration run did: how many migrations ran, and whether all of them left the vectors as they were. */
+export interface MigrationRun {
+  ran: number;
+  leftVectors: boolean;
+}
+
+/** Brings the database to the latest schema; throws with the failing migration's name. */
+export async function migrateToLatest(db: Kysely<any>, dialect: SqlDialect, schema?: string): Promise<MigrationRun> {
   const migrations: Record<string, Migration> = {};
   for (const [name, migration] of Object.entries(MIGRATIONS)) {
     migrations[name] = { up: (kysely) => migration.up(kysely, dialect) };
@@ -83,5 +95,6 @@ export async function migrateToLatest(db: Kysely<any>, dialect: SqlDialect, sche
       cause: error,
     });
   }
-  return results?.filter((r) => r.status === 'Success').length ?? 0;
+  const ran = (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  return { ran: ran.length, leftVectors: ran.every((name) => MIGRATIONS[name]?.leavesVectors === true) };
 }

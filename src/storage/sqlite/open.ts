@@ -92,7 +92,7 @@ async function openDatabase(options: SqliteOptions, owner: OwnerLock | null): Pr
     options.annMinSize ?? 0,
     reader,
     snapshotDir,
-    migrated === 0 ? sealed : null,
+    migrated.leftVectors ? sealed : null,
   );
   const wal = new WalSync(options.path === ':memory:' ? null : `${options.path}-wal`);
   const checkpoints =
