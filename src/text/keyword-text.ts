@@ -19,6 +19,9 @@
  * - **Words written in camel case** ("getUserById", "XMLHttpRequest") are read whole and then in their parts ("get
  *   User By Id", "XML Http Request"), since migration 0027: a coding agent's note names a function as it is written
  *   and is asked about in words ("what does get user by id return?"); both engines read such a word as one.
+ * - **Punctuation, symbols and spaces beyond ASCII** ("—", “”, "…", "°", a no-break space) are read as spaces and
+ *   apostrophes beyond ASCII as ASCII's ("Maya’s" as Maya's), since migration 0028: PostgreSQL's parser read them as
+ *   letters where the database's LC_CTYPE is C, so "everywhere—even" was one word there.
  *
  * Other text is returned as it is.
  */
@@ -39,6 +42,18 @@ const MARKED_LATIN = /([A-Za-z])[\u0300-\u036f]+/g;
 /** Anything but printable ASCII and line breaks: only such text can read otherwise. */
 const NOT_ASCII = /[^\t\n\r\u0020-\u007e]/;
 const COMBINING = /[\u0300-\u036f]/;
+/** Apostrophes beyond ASCII's ("Maya’s", "O’Neil"), read as ASCII's. */
+const APOSTROPHES = /[\u2018\u2019\u02bc]/g;
+/**
+ * Punctuation, symbols and spaces beyond ASCII (dashes, quotation marks, "…", "°", "€", a no-break space, emoji, a
+ * full-width comma), read as spaces. SQLite's tokenizer separates words at them; PostgreSQL's parser reads them as
+ * letters where the database's LC_CTYPE is C (initdb's default without a locale, and the project's own clusters), so
+ * "everywhere—even Paris" held neither "everywhere" nor "even" there, nor “quoted” "quoted", nor "Maya’s" "maya".
+ */
+const SEPARATORS_BEYOND_ASCII = /(?!\p{ASCII})[\p{P}\p{S}\p{Z}]/gu;
+
+/** Text beyond ASCII with its separators read as ASCII's (above). */
+const asciiSeparators = (text: string): string => text.replace(APOSTROPHES, "'").replace(SEPARATORS_BEYOND_ASCII, ' ');
 
 /** Latin letters without their diacritics; other scripts' marks (Devanagari's vowel signs, say) are kept. */
 function withoutDiacritics(text: string): string {
@@ -73,7 +88,7 @@ const cutBefore = (text: string, at: number): number => (/[\ud800-\udbff]/.test(
 
 /** The text the keyword index holds for `text`. */
 export function keywordText(text: string): string {
-  if (NOT_ASCII.test(text)) return readAsWords(withoutDiacritics(text));
+  if (NOT_ASCII.test(text)) return readAsWords(asciiSeparators(withoutDiacritics(text)));
   // Recall reads every candidate's words through here: for most text two passes of ASCII classes, 0.2 µs a chat turn.
   return JOINED_IN_ASCII.test(text) || CAMEL_IN_ASCII.test(text) ? readAsWords(text) : text;
 }
@@ -148,7 +163,7 @@ export const keywordTextIfOther = (text: string): string | null => {
  */
 export function keywordWords(word: string): string[] {
   if (!NOT_ASCII.test(word)) return [word];
-  const folded = withoutDiacritics(word);
+  const folded = withoutDiacritics(word).replace(APOSTROPHES, "'");
   if (!HAS_UNSPACED.test(folded)) return [folded];
   const words: string[] = [];
   for (const part of folded.split(UNSPACED_SPLIT)) {

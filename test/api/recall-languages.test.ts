@@ -21,6 +21,7 @@ const NOTES = [
   'ຂ້ອຍມັກກິນເຂົ້າໜຽວທຸກມື້',
   'ខ្ញុំចូលចិត្តអានសៀវភៅនៅពេលល្ងាច',
   'ကျွန်တော် မနက်တိုင်း လက်ဖက်ရည်သောက်တယ်',
+  'Maya’s trip went everywhere—even to “Porto” in the rain.',
 ];
 
 beforeAll(async () => {
@@ -52,6 +53,9 @@ describe('recall in languages written without spaces, and with or without accent
     { query: 'ເຂົ້າໜຽວ', found: NOTES[11] },
     { query: 'សៀវភៅ', found: NOTES[12] },
     { query: 'လက်ဖက်ရည်', found: NOTES[13] },
+    // A dash, quotation marks and an apostrophe beyond ASCII: letters to PostgreSQL's parser under LC_CTYPE C.
+    { query: 'Porto', found: NOTES[14] },
+    { query: 'everywhere', found: NOTES[14] },
   ])('finds "$found" first by its words for "$query"', async ({ query, found }) => {
     const answer = await memd.memories.recall({ workspace_id: workspace, query, limit: 3 });
     const [top] = answer.memories;

@@ -52,7 +52,7 @@ describe.each(storageBackends())('migration 0025 (the keyword index reads keywor
       const { rows } = await sql<{ content: string; keyword_text: string | null }>`
         SELECT content, keyword_text FROM memories ORDER BY seq`.execute(db);
       expect(rows.map((row) => row.keyword_text)).toEqual([
-        ' 我喜 喜欢 欢喝 喝咖 咖啡 我 喜 欢 喝 咖 啡 ， 每天 天早 早上 上一 一杯 每 天 早 上 一 杯 。',
+        ' 我喜 喜欢 欢喝 喝咖 咖啡 我 喜 欢 喝 咖 啡   每天 天早 早上 上一 一杯 每 天 早 上 一 杯  ',
         "J'ai rendez-vous chez le medecin jeudi.",
         null,
       ]);
@@ -150,6 +150,47 @@ describe.each(storageBackends())('migration 0027 (joined words apart, camel case
       expect(await found('abc 123')).toEqual([TICKET]);
       expect(await found('etc hosts')).toEqual([TICKET]);
       expect(await found('tea')).toEqual([TEA]);
+      expect(await keywordTexts(db)).toEqual(before);
+    } finally {
+      await storage.close();
+    }
+  });
+});
+
+const TRIP = 'Maya’s trip went everywhere—even to “Porto”.';
+
+describe.each(storageBackends())('migration 0028 (separators beyond ASCII as spaces): $name', (backend) => {
+  afterAll(() => backend.teardown());
+
+  it('reads dashes, quotation marks and apostrophes beyond ASCII as ASCII separators, as SQLite did', async () => {
+    const storage = await backend.open(4);
+    const db = storage.sqlContext.db;
+    const postgres = backend.name !== 'sqlite';
+    try {
+      await storage.workspaces.create(workspace('ws'));
+      await storage.memories.insert([TRIP, TEA].map((text, i) => memory('ws', text, axisVector(4, i))));
+      const found = async (term: string) =>
+        (await storage.memories.keywordSearch('ws', [term], { k: 10 })).map((hit) => hit.memory.content);
+      const words = ['maya', 'everywhere', 'even', 'porto'];
+      for (const word of words) expect(await found(word)).toEqual([TRIP]);
+      const before = await keywordTexts(db);
+      expect(before).toEqual(["Maya's trip went everywhere even to  Porto .", null]);
+
+      // As the build before read it: the text as written.
+      await sql`UPDATE memories SET keyword_text = NULL`.execute(db);
+      if (!postgres) {
+        await sql`DELETE FROM memory_fts`.execute(db);
+        await sql`INSERT INTO memory_fts (rowid, content) SELECT seq, content FROM memories`.execute(db);
+      }
+      await sql`DELETE FROM kysely_migration WHERE name = '0028_keyword_text_separators'`.execute(db);
+      // PostgreSQL under LC_CTYPE C read "Maya’s", "everywhere—even" and “Porto” as words of their own.
+      const ctype = postgres
+        ? (await sql<{ lc: string }>`SELECT current_setting('lc_ctype') AS lc`.execute(db)).rows[0]!.lc
+        : '';
+      for (const word of words) expect(await found(word)).toEqual(ctype === 'C' ? [] : [TRIP]);
+
+      await migrateToLatest(db, postgres ? 'postgres' : 'sqlite', postgres ? await currentSchema(db) : undefined);
+      for (const word of words) expect(await found(word)).toEqual([TRIP]);
       expect(await keywordTexts(db)).toEqual(before);
     } finally {
       await storage.close();

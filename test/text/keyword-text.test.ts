@@ -11,7 +11,7 @@ import {
 
 describe('the text as the keyword index reads it', () => {
   it('reads a run of Chinese, Japanese or Korean as its pairs of characters in order, then its characters', () => {
-    expect(keywordText('我喝咖啡。')).toBe(' 我喝 喝咖 咖啡 我 喝 咖 啡 。');
+    expect(keywordText('我喝咖啡。')).toBe(' 我喝 喝咖 咖啡 我 喝 咖 啡  ');
     expect(keywordText('달리기를 합니다')).toBe(' 달리 리기 기를 달 리 기 를   합니 니다 합 니 다 ');
     // Katakana's prolonged sound mark is part of the word.
     expect(keywordText('カード')).toBe(' カー ード カ ー ド ');
@@ -35,7 +35,14 @@ describe('the text as the keyword index reads it', () => {
   it('leaves text of ASCII only as it is, and says so', () => {
     expect(keywordText('Anna likes tea.')).toBe('Anna likes tea.');
     expect(keywordTextIfOther('Anna likes tea.')).toBeNull();
-    expect(keywordTextIfOther('Em dash — only')).toBeNull();
+  });
+
+  it("reads punctuation, symbols and spaces beyond ASCII as spaces, and its apostrophes as ASCII's", () => {
+    // Separators to SQLite's tokenizer, letters to PostgreSQL's parser under LC_CTYPE C.
+    expect(keywordText('everywhere—even Paris')).toBe('everywhere even Paris');
+    expect(keywordText('“quoted” …and 5°C, €5')).toBe(' quoted   and 5 C,  5');
+    expect(keywordText('Maya’s O’Neil\u00a0Street')).toBe("Maya's O'Neil Street");
+    expect(keywordWords('o’neil')).toEqual(["o'neil"]);
     expect(keywordTextIfOther('café')).toBe('cafe');
   });
 
@@ -98,7 +105,7 @@ describe('the text as the keyword index reads it', () => {
     const read = keywordText(`${long}。`).trim().split(/\s+/);
     // Pairs and characters of the first PAIRED_CHARACTERS characters, then the rest of the run as one word.
     expect(read).toHaveLength(2 * PAIRED_CHARACTERS - 1 + 1);
-    expect(read.at(-1)).toBe(`${'咖啡'.repeat(PAIRED_CHARACTERS / 2)}。`);
+    expect(read.at(-1)).toBe('咖啡'.repeat(PAIRED_CHARACTERS / 2));
     // A surrogate pair (a character of CJK Extension B) is never split at the cut.
     const wide = `${'咖'.repeat(PAIRED_CHARACTERS - 1)}𠀋𠀋`;
     expect(keywordText(wide)).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);

@@ -23,6 +23,7 @@ import * as mentionedDates from './0024_mentioned_dates.js';
 import * as keywordText from './0025_keyword_text.js';
 import * as keywordTextSoutheastAsian from './0026_keyword_text_southeast_asian.js';
 import * as keywordTextCode from './0027_keyword_text_code.js';
+import * as keywordTextSeparators from './0028_keyword_text_separators.js';
 
 export interface VersionedMigration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
@@ -59,6 +60,7 @@ export const MIGRATIONS: Record<string, VersionedMigration> = {
   '0025_keyword_text': keywordText,
   '0026_keyword_text_southeast_asian': keywordTextSoutheastAsian,
   '0027_keyword_text_code': keywordTextCode,
+  '0028_keyword_text_separators': keywordTextSeparators,
 };
 
 /** The schema versions this build knows, in order (what `memd doctor` compares a database against). */
