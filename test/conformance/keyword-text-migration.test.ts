@@ -130,12 +130,7 @@ describe.each(storageBackends())('migration 0027 (joined words apart, camel case
       ]);
 
       // As the build before read them: ASCII text as written.
-      await sql`UPDATE memories SET keyword_text = NULL`.execute(db);
-      if (!postgres) {
-        await sql`DELETE FROM memory_fts`.execute(db);
-        await sql`INSERT INTO memory_fts (rowid, content) SELECT seq, content FROM memories`.execute(db);
-      }
-      await sql`DELETE FROM kysely_migration WHERE name = '0027_keyword_text_code'`.execute(db);
+      await asWrittenBefore(db, postgres, '0027_keyword_text_code');
       // PostgreSQL's parser read a path as one word, and "-123" as a negative number; neither engine split the camel
       // case.
       expect(await found('userservice')).toEqual(postgres ? [] : [SERVICE]);
@@ -177,12 +172,7 @@ describe.each(storageBackends())('migration 0028 (separators beyond ASCII as spa
       expect(before).toEqual(["Maya's trip went everywhere even to  Porto .", null]);
 
       // As the build before read it: the text as written.
-      await sql`UPDATE memories SET keyword_text = NULL`.execute(db);
-      if (!postgres) {
-        await sql`DELETE FROM memory_fts`.execute(db);
-        await sql`INSERT INTO memory_fts (rowid, content) SELECT seq, content FROM memories`.execute(db);
-      }
-      await sql`DELETE FROM kysely_migration WHERE name = '0028_keyword_text_separators'`.execute(db);
+      await asWrittenBefore(db, postgres, '0028_keyword_text_separators');
       // PostgreSQL under LC_CTYPE C read "Maya’s", "everywhere—even" and “Porto” as words of their own.
       const ctype = postgres
         ? (await sql<{ lc: string }>`SELECT current_setting('lc_ctype') AS lc`.execute(db)).rows[0]!.lc
@@ -197,6 +187,16 @@ describe.each(storageBackends())('migration 0028 (separators beyond ASCII as spa
     }
   });
 });
+
+/** The database as the build before `migration` left it: every keyword text as the content, the migration not run. */
+async function asWrittenBefore(db: Parameters<typeof migrateToLatest>[0], postgres: boolean, migration: string) {
+  await sql`UPDATE memories SET keyword_text = NULL`.execute(db);
+  if (!postgres) {
+    await sql`DELETE FROM memory_fts`.execute(db);
+    await sql`INSERT INTO memory_fts (rowid, content) SELECT seq, content FROM memories`.execute(db);
+  }
+  await sql`DELETE FROM kysely_migration WHERE name = ${migration}`.execute(db);
+}
 
 const keywordTexts = async (db: Parameters<typeof migrateToLatest>[0]): Promise<Array<string | null>> =>
   (await sql<{ keyword_text: string | null }>`SELECT keyword_text FROM memories ORDER BY seq`.execute(db)).rows.map(

@@ -69,9 +69,8 @@ export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
 /** The schema memd's tables live in on PostgreSQL when no MEMD_DATABASE_SCHEMA names one. */
 export const DEFAULT_POSTGRES_SCHEMA = 'public';
 
-/** What a migration run did: how many migrations ran, and whether all of them left the vectors as they were. */
+/** What a migration run did: whether every migration it ran left the vectors as they were (none ran: true). */
 export interface MigrationRun {
-  ran: number;
   leftVectors: boolean;
 }
 
@@ -98,5 +97,5 @@ export async function migrateToLatest(db: Kysely<any>, dialect: SqlDialect, sche
     });
   }
   const ran = (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-  return { ran: ran.length, leftVectors: ran.every((name) => MIGRATIONS[name]?.leavesVectors === true) };
+  return { leftVectors: ran.every((name) => MIGRATIONS[name]?.leavesVectors === true) };
 }

@@ -10,9 +10,10 @@ const PAGE = 500;
  * pattern over every character in JavaScript cost SQLite 8 s at a million memories, a byte count 0.5 s):
  * - `beyond ASCII`: text with a character beyond ASCII (more bytes than characters);
  * - `code`: that, or text with a dot, slash, at sign, colon or tilde right before a character other than a space (a
- *   file name, a path, an address, a version), a sign before a digit (a date, a ticket), a lower-case letter before a capital, or
- *   two capitals before two lower-case letters (camel case); an ASCII pattern, so text beyond ASCII is read whatever
- *   it holds. At a million memories of the scale corpus SQLite counted the pattern's rows (none) in 3.1 s.
+ *   file name, a path, an address, a version), a sign before a digit (a date, a ticket), a lower-case letter before
+ *   a capital, or two capitals before two lower-case letters (camel case); an ASCII pattern, so text beyond ASCII is
+ *   read whatever it holds. At a million memories of the scale corpus SQLite counted the pattern's rows (none) in
+ *   3.1 s.
  */
 export type ReadAgain = 'beyond ASCII' | 'code';
 
