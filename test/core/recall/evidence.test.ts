@@ -36,7 +36,8 @@ describe('stem (the light stemmer recall compares words with)', () => {
 
 describe('tokens and stemSet', () => {
   it('reads lower-cased words and numbers as the keyword index does, keeping an apostrophe inside a word', () => {
-    expect(tokens('Caroline’s café, 2023 — it’s HERE!')).toEqual(['caroline’s', 'cafe', '2023', 'it’s', 'here']);
+    // An apostrophe beyond ASCII is read as ASCII's, as the keyword index reads it (text/keyword-text.ts).
+    expect(tokens('Caroline’s café, 2023 — it’s HERE!')).toEqual(["caroline's", 'cafe', '2023', "it's", 'here']);
     expect(tokens('我喝咖啡')).toEqual(['我喝', '喝咖', '咖啡', '我', '喝', '咖', '啡']);
     expect(tokens(' … ')).toEqual([]);
   });
