@@ -62,7 +62,7 @@ import { expand, graphArm, NOT_BACKLINKS } from './graph.js';
 import { classifyIntent } from './intent.js';
 import { MatchCountCache } from './match-counts.js';
 import { resolveOptions, type ResolvedOptions } from './options.js';
-import { processQuery, type ProcessedQuery } from './query.js';
+import { processQuery, type ProcessedQuery, withoutShouting } from './query.js';
 import type { Reranker } from './rerank.js';
 import { rewriteQuery } from './rewrite.js';
 import type { MatchSignal, RecalledMemory, RecallRequest, RecallResult } from './types.js';
@@ -295,7 +295,7 @@ export class RecallService {
       return { ...hit, search_latency_ms: round(performance.now() - started, 3), query_embedding_ms: 0, cached: true };
     }
 
-    const queryText = await this.standaloneQuery(request);
+    const queryText = withoutShouting(await this.standaloneQuery(request));
     const now = this.deps.clock.now();
     const asked = processQuery(queryText, now);
     const intents = classifyIntent(asked);

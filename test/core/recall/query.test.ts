@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { processQuery } from '../../../src/core/recall/query.js';
+import { processQuery, withoutShouting } from '../../../src/core/recall/query.js';
 
 const NOW = new Date('2024-03-15T12:00:00Z');
 const processed = (text: string) => processQuery(text, NOW);
@@ -72,5 +72,21 @@ describe('processQuery', () => {
   it('asks a word without the diacritics of its Latin letters, as the index holds it', () => {
     expect(processed('rendez-vous chez le médecin à Málaga').terms).toContain('medecin');
     expect(processed('rendez-vous chez le médecin à Málaga').terms).toContain('malaga');
+  });
+});
+
+describe('withoutShouting', () => {
+  it('reads a question in capitals throughout in lower case, and leaves any other as written', () => {
+    expect(withoutShouting('WHERE DOES MAYA LIVE?')).toBe('where does maya live?');
+    expect(withoutShouting('WHAT IS THE API KEY FOR STAGING')).toBe('what is the api key for staging');
+    // One lower-case letter says the capitals are meant; a word alone is an acronym.
+    expect(withoutShouting('Where does NASA launch from?')).toBe('Where does NASA launch from?');
+    expect(withoutShouting('NASA')).toBe('NASA');
+    expect(withoutShouting('GPT-4')).toBe('GPT-4');
+  });
+
+  it('gives a question in capitals the entities it names in lower case: none', () => {
+    expect(processQuery('WHEN DID MAYA MOVE TO LISBON?', new Date('2024-01-01')).entities).not.toEqual([]);
+    expect(processQuery(withoutShouting('WHEN DID MAYA MOVE TO LISBON?'), new Date('2024-01-01')).entities).toEqual([]);
   });
 });
