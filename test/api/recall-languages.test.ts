@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemdClient } from '../../packages/client/src/index.js';
-import { memdClient, startServer, type TestServer } from '../support/server.js';
+import { memdClient, startServer, type TestServer, workspaceOfNotes } from '../support/server.js';
 
 let server: TestServer;
 let memd: MemdClient;
@@ -27,11 +27,7 @@ const NOTES = [
 beforeAll(async () => {
   server = await startServer();
   memd = memdClient(server.url);
-  workspace = (await memd.workspaces.create({ id: 'languages', name: 'languages' })).workspace.id;
-  await memd.memories.batch({
-    workspace_id: workspace,
-    operations: NOTES.map((content) => ({ op: 'create' as const, content })),
-  });
+  workspace = await workspaceOfNotes(memd, 'languages', NOTES);
 });
 afterAll(() => server.stop());
 

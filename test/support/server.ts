@@ -149,6 +149,16 @@ export function memdClient(baseUrl: string, options: Omit<ClientOptions, 'baseUr
   });
 }
 
+/** A new workspace `id` holding `notes`, written in one batch in their order; its id. */
+export async function workspaceOfNotes(memd: MemdClient, id: string, notes: readonly string[]): Promise<string> {
+  const workspace = (await memd.workspaces.create({ id, name: id })).workspace.id;
+  await memd.memories.batch({
+    workspace_id: workspace,
+    operations: notes.map((content) => ({ op: 'create' as const, content })),
+  });
+  return workspace;
+}
+
 /** The error a typed call failed with; a call that succeeds fails the test. */
 export async function failureOf(call: Promise<unknown>): Promise<MemdError> {
   try {
