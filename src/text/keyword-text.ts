@@ -47,7 +47,7 @@ const APOSTROPHES = /[\u2018\u2019\u02bc]/g;
 /**
  * Punctuation, symbols and spaces beyond ASCII (dashes, quotation marks, "…", "°", "€", a no-break space, emoji, a
  * full-width comma), read as spaces. SQLite's tokenizer separates words at them; PostgreSQL's parser reads them as
- * letters where the database's LC_CTYPE is C (initdb's default without a locale, and the project's own clusters), so
+ * letters where the database's LC_CTYPE is C (`initdb --no-locale`, as the tests' and the benches' clusters run), so
  * "everywhere—even Paris" held neither "everywhere" nor "even" there, nor “quoted” "quoted", nor "Maya’s" "maya".
  */
 const SEPARATORS_BEYOND_ASCII = /(?!\p{ASCII})[\p{P}\p{S}\p{Z}]/gu;
