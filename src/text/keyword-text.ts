@@ -96,7 +96,7 @@ export function keywordText(text: string): string {
 /** The unspaced runs of a text in pairs (above), its joined words apart and its camel-case words in parts (below). */
 function readAsWords(text: string): string {
   const paired = HAS_UNSPACED.test(text) ? inPairs(text) : text;
-  const apart = JOINED.test(paired) ? paired.replace(JOINERS, ' ') : paired;
+  const apart = paired.replace(JOINERS, ' ');
   return CAMEL.test(apart) ? apart.replace(LETTERS_AND_DIGITS, withParts) : apart;
 }
 
@@ -119,7 +119,6 @@ function inPairs(text: string): string {
  * (PostgreSQL as the whole too). An underscore is not either: both engines split at it; only a query's words (ICU's)
  * keep it, and `joinedParts` splits them there.
  */
-const JOINED = /[\p{L}\p{N}][./@:]+[\p{L}\p{N}]|(?:^|[^\p{L}\p{N}])[./~]+[\p{L}\p{N}]|[+-]\p{N}/u;
 const JOINERS = /(?<=[\p{L}\p{N}])[./@:]+(?=[\p{L}\p{N}])|(?<![\p{L}\p{N}])[./~]+(?=[\p{L}\p{N}])|[+-](?=\p{N})/gu;
 /** The parts of a query's word as the index reads it: split where JOINERS or an underscore join its words. */
 const QUERY_JOINERS = /[./@:_]+/;
@@ -129,7 +128,7 @@ const QUERY_JOINERS = /[./@:_]+/;
  * letters ("HTTPServer"). Not a capital before one lower-case letter: "IDs", "APIs" are plurals, not two words.
  */
 const CAMEL = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}\p{Ll}/u;
-/** Where JOINED or CAMEL may match text of ASCII only (two patterns: one with four branches cost twice as much). */
+/** Where JOINERS or CAMEL may match text of ASCII only (two patterns: one with four branches cost twice as much). */
 const JOINED_IN_ASCII = /[./@:~][0-9A-Za-z]|[+-][0-9]/;
 const CAMEL_IN_ASCII = /[a-z][A-Z]|[A-Z][A-Z][a-z][a-z]/;
 const HUMP = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll}{2})/u;

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../src/storage/migrations/index.js';
+import type { SqlStorage } from '../../src/storage/sql/storage.js';
 import { keywordPhrase } from '../../src/text/keyword-text.js';
 import { axisVector, memory, workspace } from '../support/records.js';
 import { storageBackends } from '../support/storage-backends.js';
@@ -20,8 +21,7 @@ describe.each(storageBackends())('migration 0025 (the keyword index reads keywor
       await storage.workspaces.create(workspace('ws'));
       const written = [COFFEE, DOCTOR, TEA].map((text, i) => memory('ws', text, axisVector(4, i)));
       await storage.memories.insert(written);
-      const found = async (term: string) =>
-        (await storage.memories.keywordSearch('ws', [term], { k: 10 })).map((hit) => hit.memory.content);
+      const found = contentsFound(storage);
       expect(await found('咖啡')).toEqual([COFFEE]);
       expect(await found('medecin')).toEqual([DOCTOR]);
 
@@ -74,8 +74,7 @@ describe.each(storageBackends())('migration 0026 (Thai, Lao, Khmer and Burmese i
     try {
       await storage.workspaces.create(workspace('ws'));
       await storage.memories.insert([RICE, COFFEE, DOCTOR].map((text, i) => memory('ws', text, axisVector(4, i))));
-      const found = async (term: string) =>
-        (await storage.memories.keywordSearch('ws', [term], { k: 10 })).map((hit) => hit.memory.content);
+      const found = contentsFound(storage);
       const rice = keywordPhrase('ข้าวผัด');
       expect(await found(rice)).toEqual([RICE]);
       const before = await keywordTexts(db);
@@ -117,8 +116,7 @@ describe.each(storageBackends())('migration 0027 (joined words apart, camel case
       await storage.memories.insert(
         [SERVICE, CACHE, TEA, TICKET].map((text, i) => memory('ws', text, axisVector(4, i % 4))),
       );
-      const found = async (term: string) =>
-        (await storage.memories.keywordSearch('ws', [term], { k: 10 })).map((hit) => hit.memory.content);
+      const found = contentsFound(storage);
       expect(await found('userservice')).toEqual([SERVICE]);
       expect(await found('user service')).toEqual([SERVICE]);
       const before = await keywordTexts(db);
@@ -164,8 +162,7 @@ describe.each(storageBackends())('migration 0028 (separators beyond ASCII as spa
     try {
       await storage.workspaces.create(workspace('ws'));
       await storage.memories.insert([TRIP, TEA].map((text, i) => memory('ws', text, axisVector(4, i))));
-      const found = async (term: string) =>
-        (await storage.memories.keywordSearch('ws', [term], { k: 10 })).map((hit) => hit.memory.content);
+      const found = contentsFound(storage);
       const words = ['maya', 'everywhere', 'even', 'porto'];
       for (const word of words) expect(await found(word)).toEqual([TRIP]);
       const before = await keywordTexts(db);
@@ -187,6 +184,12 @@ describe.each(storageBackends())('migration 0028 (separators beyond ASCII as spa
     }
   });
 });
+
+/** The contents of the memories of workspace `ws` a keyword search for a term finds. */
+const contentsFound =
+  (storage: SqlStorage) =>
+  async (term: string): Promise<string[]> =>
+    (await storage.memories.keywordSearch('ws', [term], { k: 10 })).map((hit) => hit.memory.content);
 
 /** The database as the build before `migration` left it: every keyword text as the content, the migration not run. */
 async function asWrittenBefore(db: Parameters<typeof migrateToLatest>[0], postgres: boolean, migration: string) {

@@ -30,7 +30,7 @@ export interface VersionedMigration {
   /**
    * True where the migration changes no memory's vector, status or derivation (what SQLite's HNSW graphs hold): the
    * snapshot sealed at the last clean close then still holds what the database holds, and is loaded as it is rather
-   * than checked row by row (about 15 s at a million memories).
+   * than checked row by row (10–19 s of a first start at a million memories, BENCHMARKS.md).
    */
   leavesVectors?: boolean;
 }
