@@ -53,7 +53,7 @@ export interface RecallExplanation {
   candidates: number;
   /**
    * Words of the query that match no memory, and the synonyms (or broader, narrower, later senses' or alike used
-   * words) searched in their place (unmatched.ts).
+   * words, or for a misspelt word the one it was likely meant as) searched in their place (unmatched.ts).
    */
   synonyms: Record<string, string[]>;
   /** The best left-out candidates of each reason, at most LEFT_OUT_PER_REASON of each. */

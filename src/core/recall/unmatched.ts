@@ -2,6 +2,7 @@ import { stemmer } from 'stemmer';
 import type { KeywordTerm } from '../../storage/types.js';
 import { acronymsSpelledIn, expansionsOf } from '../text/acronyms.js';
 import { derivationsOf } from '../text/derivations.js';
+import { spellingsNear } from '../text/spelling.js';
 import { STOPWORDS } from '../text/stopwords.js';
 import {
   broaderOf,
@@ -89,7 +90,7 @@ export async function withSynonymsForUnmatched(
    * order. Each is counted alone up to `commonCap`, so that one count says both, and the keyword arms' counts of the
    * same words (up to a lower cap) are answered from it (match-counts.ts `countUpTo`).
    */
-  const usable = async (words: readonly string[]): Promise<string[]> => {
+  const heldCounts = async (words: readonly string[]): Promise<Array<[word: string, memories: number]>> => {
     if (words.length === 0) return [];
     commonCap ??= matchCounts
       .documentCount(workspaceId)
@@ -100,8 +101,17 @@ export async function withSynonymsForUnmatched(
       words.map((word) => [synonymForms(word)]),
       cap,
     );
-    return words.filter((_, i) => counts[i]! > 0 && counts[i]! <= cap);
+    return words.flatMap((word, i) =>
+      counts[i]! > 0 && counts[i]! <= cap ? [[word, counts[i]!] as [string, number]] : [],
+    );
   };
+  const usable = async (words: readonly string[]): Promise<string[]> => (await heldCounts(words)).map(([word]) => word);
+  /** Of these words, the one the most memories hold (`usable`), alone; none if none is. */
+  const mostHeld = async (words: readonly string[]): Promise<string[]> =>
+    (await heldCounts(words))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 1)
+      .map(([word]) => word);
   /** Up to `most` of these words that are `usable`, in their order. */
   const matching = async (words: readonly string[]): Promise<string[]> =>
     (await usable(words.filter((word) => !query.terms.includes(word)))).slice(0, most);
@@ -181,11 +191,15 @@ export async function withSynonymsForUnmatched(
     const terms = query.terms.filter((term) => query.said.slice(start, start + length).includes(term));
     return terms.length > 0 && terms.every((term) => unmatched.has(term)) ? [{ acronym, terms }] : [];
   });
+  // A word that neither the workspace nor the thesaurus holds is as often misspelt ("educaton", "funraiser"): it is
+  // searched as the word one slip away that the most memories hold (text/spelling.ts), where nothing else is found.
+  const misspelt = [...unmatched].filter((term) => !acronyms.has(term) && !inThesaurus(term));
   // Phrases, lone words and joined words are looked up side by side: which words go alone does not depend on what
   // the others find, and each lookup is a chain of counts (up to seven) that every arm waits for.
-  const [byPhrase, byTerm, joinedHeld, bySpelling, acronymsHeld] = await Promise.all([
+  const [byPhrase, byTerm, bySlip, joinedHeld, bySpelling, acronymsHeld] = await Promise.all([
     Promise.all(whole.map((phrase) => kept(phrase.phrase))),
     Promise.all(alone.map(kept)),
+    Promise.all(misspelt.map((term) => (most > 0 ? mostHeld(spellingsNear(term)) : Promise.resolve<string[]>([])))),
     most > 0 ? usable([...new Set(joins.map(({ joined }) => joined))]) : Promise.resolve<string[]>([]),
     Promise.all(spelledOut.map(async (term) => (most > 0 ? (await usable(expansionsOf(term))).slice(0, most) : []))),
     most > 0 ? usable([...new Set(spellings.map(({ acronym }) => acronym))]) : Promise.resolve<string[]>([]),
@@ -201,6 +215,10 @@ export async function withSynonymsForUnmatched(
     if (acronymsHeld.includes(acronym)) for (const term of terms) searched.set(term, [acronym]);
   spelledOut.forEach((term, i) => {
     if (bySpelling[i]!.length > 0) searched.set(term, bySpelling[i]!);
+  });
+  // Last, where nothing else was found for it: a word of its family or a joined word is what was written.
+  misspelt.forEach((term, i) => {
+    if (!searched.has(term) && bySlip[i]!.length > 0) searched.set(term, bySlip[i]!);
   });
   // Words that match nothing and found nothing in their place: no memory holds them.
   const absent = new Set([...unmatched].filter((term) => !searched.has(term)));

@@ -8997,7 +8997,7 @@ export interface components {
             recency_weight: number;
             /** @description distinct candidates the arms proposed, before filters and the floor */
             candidates: number;
-            /** @description words of the query that match no memory of the workspace, each with what is searched in its place: synonyms of its most frequent sense, or where none matches, the broader words it is a kind of, or where none of those matches either, narrower words that are kinds of it, or then, words of its later senses, or last, words used most like it (by GloVe word vectors), either only where a memory holds them beside the other words of the query; the words of a phrase that matches nothing ("try out") each with what the phrase is searched as */
+            /** @description words of the query that match no memory of the workspace, each with what is searched in its place: synonyms of its most frequent sense, or where none matches, the broader words it is a kind of, or where none of those matches either, narrower words that are kinds of it, or then, words of its later senses, or last, words used most like it (by GloVe word vectors), either only where a memory holds them beside the other words of the query; the words of a phrase that matches nothing ("try out") each with what the phrase is searched as; a word neither the workspace nor the thesaurus holds, with the word one slip away (a letter left out, added, changed or two swapped) that the most memories hold ("vacaton": ["vacation"]) */
             synonyms: {
                 [key: string]: string[];
             };
