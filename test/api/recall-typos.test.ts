@@ -42,6 +42,21 @@ describe('a misspelt word', () => {
     expect(without?.relevance_score ?? 0).toBeLessThan(1);
   });
 
+  it('is guessed for the first three of a query only', async () => {
+    // Five slips, each one from a word the notes hold: a query of many words nothing holds is no typed question.
+    const answer = await memd.memories.recall({
+      workspace_id: workspace,
+      query: 'vacaton funraiser anniversery dinnner shelterr',
+      limit: 3,
+      explain: true,
+    });
+    expect(answer.explanation!.synonyms).toEqual({
+      vacaton: ['vacation'],
+      funraiser: ['fundraiser'],
+      anniversery: ['anniversary'],
+    });
+  });
+
   it('is not what a word the workspace holds is searched as', async () => {
     // "chipboard" is one slip from "clipboard", and the workspace holds both: each is searched as written.
     const [top, ...rest] = (await ask('the chipboard in the garage')).memories;
