@@ -3,6 +3,7 @@ import { STOPWORDS } from '../text/stopwords.js';
 import { words } from '../text/index.js';
 import { clippingForms } from '../text/clippings.js';
 import { otherVerbForms } from '../text/irregular-verbs.js';
+import { numberForms } from '../text/number-words.js';
 import { POSSESSIVE, stem } from './evidence.js';
 import { findTimeWindows, type TimeWindow } from './temporal.js';
 
@@ -12,8 +13,9 @@ export interface ProcessedQuery {
   /** Content words (stopwords and question words dropped), de-duplicated, in query order: the keyword arm's terms. */
   terms: string[];
   /**
-   * Other forms of a term, per term: of an irregular verb ("drawing" -> draw, drew, drawn), and a word of work written
-   * short or in full ("prod" -> production, "certificate" -> cert: text/clippings.ts).
+   * Other forms of a term, per term: of an irregular verb ("drawing" -> draw, drew, drawn), a word of work written
+   * short or in full ("prod" -> production, "certificate" -> cert: text/clippings.ts), and a number in words or digits
+   * ("three" -> 3, "2nd" -> second: text/number-words.ts).
    */
   termForms: Map<string, string[]>;
   /**
@@ -261,9 +263,12 @@ export function processQuery(text: string, now: Date): ProcessedQuery {
       cleaned.slice(1).flatMap((w, i) => (inPhrase(w) && inPhrase(cleaned[i]!) ? [`${cleaned[i]} ${w}`] : [])),
     ),
   ];
+  // A date's day is no count: "on 3 June" asks nothing of "three".
+  const dateWords = new Set(windows.flatMap((w) => words(w.text)));
   const termForms = new Map<string, string[]>();
   for (const term of terms) {
-    const others = [...verbForms(term), ...clippingForms(term)].filter((f) => !terms.includes(f));
+    const numbers = dateWords.has(term) ? [] : numberForms(term);
+    const others = [...verbForms(term), ...clippingForms(term), ...numbers].filter((f) => !terms.includes(f));
     if (others.length > 0) termForms.set(term, others);
   }
   return { text, terms, termForms, synonyms: new Map(), absent: new Set(), phrases, said, entities, windows };

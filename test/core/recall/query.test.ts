@@ -51,6 +51,14 @@ describe('processQuery', () => {
     expect(processed('the doc said to rest').termForms.has('doc')).toBe(false);
   });
 
+  it('adds a number in digits or words, but not to the day of a date', () => {
+    expect(processed('who has 3 kids?').termForms.get('3')).toEqual(['three']);
+    expect(processed('what is on the second floor?').termForms.get('second')).toEqual(['2nd']);
+    const dated = processed('What did Maria adopt on 3 June, 2023?');
+    expect(dated.terms).toContain('3');
+    expect(dated.termForms.has('3')).toBe(false);
+  });
+
   it('leaves the words of a relative time expression to its window, not to the terms', () => {
     const query = processed('What was Caroline drawing last week?');
     expect(query.terms).toEqual(['caroline', 'drawing']);
