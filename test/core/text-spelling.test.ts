@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { spellingsNear } from '../../src/core/text/spelling.js';
+import { otherSpellings, spellingsNear } from '../../src/core/text/spelling.js';
 
 describe('spellingsNear', () => {
   it.each([
@@ -28,5 +28,28 @@ describe('spellingsNear', () => {
     expect(spellingsNear('bayak')).not.toContain('kayak');
     // The first two letters swapped is a slip like any other pair.
     expect(spellingsNear('ohtel')).toContain('hotel');
+  });
+});
+
+describe('otherSpellings', () => {
+  it.each([
+    ['colour', 'color'],
+    ['colors', 'colours'],
+    ['behaviour', 'behavior'],
+    ['organised', 'organized'],
+    ['organization', 'organisation'],
+    ['analyse', 'analyze'],
+    ['centre', 'center'],
+    ['catalog', 'catalogue'],
+    ['licence', 'license'],
+    ['grey', 'gray'],
+    ['travelled', 'traveled'],
+  ])('spells "%s" as "%s"', (word, other) => {
+    expect(otherSpellings(word)).toEqual([other]);
+  });
+
+  it('leaves words whose ending only looks British or American', () => {
+    for (const word of ['floor', 'flour', 'prize', 'water', 'letter', 'error', 'doctor', 'sense', 'promise', 'blog'])
+      expect(otherSpellings(word)).toEqual([]);
   });
 });

