@@ -2,6 +2,7 @@ import { isUnspaced, joinedParts, keywordWords, unspacedRuns } from '../../text/
 import { STOPWORDS } from '../text/stopwords.js';
 import { words } from '../text/index.js';
 import { clippingForms } from '../text/clippings.js';
+import { otherNounForms } from '../text/irregular-nouns.js';
 import { otherVerbForms } from '../text/irregular-verbs.js';
 import { numberForms } from '../text/number-words.js';
 import { otherSpellings } from '../text/spelling.js';
@@ -14,10 +15,10 @@ export interface ProcessedQuery {
   /** Content words (stopwords and question words dropped), de-duplicated, in query order: the keyword arm's terms. */
   terms: string[];
   /**
-   * Other forms of a term, per term: of an irregular verb ("drawing" -> draw, drew, drawn), a word of work written
-   * short or in full ("prod" -> production, "certificate" -> cert: text/clippings.ts), a number in words or digits
-   * ("three" -> 3, "2nd" -> second: text/number-words.ts), and a word's British or American spelling ("colour" ->
-   * color: text/spelling.ts).
+   * Other forms of a term, per term: of an irregular verb ("drawing" -> draw, drew, drawn) or noun ("children" ->
+   * child: text/irregular-nouns.ts), a word of work written short or in full ("prod" -> production, "certificate" ->
+   * cert: text/clippings.ts), a number in words or digits ("three" -> 3, "2nd" -> second: text/number-words.ts), and
+   * a word's British or American spelling ("colour" -> color: text/spelling.ts).
    */
   termForms: Map<string, string[]>;
   /**
@@ -270,9 +271,13 @@ export function processQuery(text: string, now: Date): ProcessedQuery {
   const termForms = new Map<string, string[]>();
   for (const term of terms) {
     const numbers = dateWords.has(term) ? [] : numberForms(term);
-    const others = [...verbForms(term), ...clippingForms(term), ...numbers, ...otherSpellings(term)].filter(
-      (f) => !terms.includes(f),
-    );
+    const others = [
+      ...verbForms(term),
+      ...otherNounForms(term),
+      ...clippingForms(term),
+      ...numbers,
+      ...otherSpellings(term),
+    ].filter((f) => !terms.includes(f));
     if (others.length > 0) termForms.set(term, others);
   }
   return { text, terms, termForms, synonyms: new Map(), absent: new Set(), phrases, said, entities, windows };
