@@ -39,6 +39,8 @@
  *                    with the leave-one-out over them as --loo prints it
  *   LOCOMO_CASE      `lower`: every question asked in lower case, as many people type into a chat box; `upper`:
  *                    in capitals (the conversations are written as they were)
+ *   LOCOMO_SLIPS     one typing slip in each question's longest lower-case word (a letter left out, doubled or
+ *                    swapped)
  */
 import Database from 'better-sqlite3';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -200,10 +202,28 @@ const allWithin = (wanted: Set<string>, ids: readonly string[], k: number): bool
 const questionCase = process.env.LOCOMO_CASE;
 const typed = (question: string): string =>
   questionCase === 'lower' ? question.toLowerCase() : questionCase === 'upper' ? question.toUpperCase() : question;
+/**
+ * LOCOMO_SLIPS: one typing slip in each question, in its longest word of five letters or more written in lower case
+ * (not a name): the middle letter left out, doubled, or swapped with the next, by turns. The conversations' own
+ * questions hold three slips in 383 ("educaton"); people typing to an agent make more.
+ */
+const slips = Boolean(process.env.LOCOMO_SLIPS);
+function slipped(question: string, n: number): string {
+  const word = [...question.matchAll(/\b[a-z]{5,}\b/g)].sort((a, b) => b[0].length - a[0].length)[0];
+  if (!word) return question;
+  const w = word[0];
+  const at = Math.floor(w.length / 2);
+  const typo = [
+    w.slice(0, at) + w.slice(at + 1),
+    w.slice(0, at + 1) + w.slice(at),
+    w.slice(0, at) + w[at + 1]! + w[at]! + w.slice(at + 2),
+  ][n % 3]!;
+  return question.slice(0, word.index) + typo + question.slice(word.index! + w.length);
+}
 const askable = (conversation: Conversation): Question[] =>
   conversation.qa
     .filter((qa) => CATEGORIES[qa.category] && qa.evidence.length > 0)
-    .map((qa) => ({ ...qa, question: typed(qa.question) }));
+    .map((qa, n) => ({ ...qa, question: slips ? slipped(typed(qa.question), n) : typed(qa.question) }));
 const wantedOf = (qa: Question, ids: ReadonlyMap<string, string>): Set<string> =>
   new Set(qa.evidence.map((d) => ids.get(d)).filter((id): id is string => id !== undefined));
 
