@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { otherSpellings, spellingsNear } from '../../src/core/text/spelling.js';
+import { otherSpellings, spelledAsKnown, spellingsNear } from '../../src/core/text/spelling.js';
 
 describe('spellingsNear', () => {
   it.each([
@@ -9,6 +9,9 @@ describe('spellingsNear', () => {
     ['birthdya', 'birthday'],
     ['anniversery', 'anniversary'], // one changed
     ['recieve', 'receive'],
+    // Adjectives and adverbs are no entry of the thesaurus, but words of its columns.
+    ['beatiful', 'beautiful'],
+    ['recenlty', 'recently'],
   ])('offers "%s" as "%s"', (typed, meant) => {
     expect(spellingsNear(typed)).toContain(meant);
   });
@@ -28,6 +31,14 @@ describe('spellingsNear', () => {
     expect(spellingsNear('bayak')).not.toContain('kayak');
     // The first two letters swapped is a slip like any other pair.
     expect(spellingsNear('ohtel')).toContain('hotel');
+  });
+});
+
+describe('spelledAsKnown', () => {
+  it("knows the thesaurus's entries, their inflections and the words of their columns", () => {
+    for (const word of ['festival', 'festivals', 'likely', 'grateful', 'recently'])
+      expect(spelledAsKnown(word)).toBe(true);
+    for (const word of ['fesetival', 'educaton', 'recenlty']) expect(spelledAsKnown(word)).toBe(false);
   });
 });
 

@@ -2,7 +2,7 @@ import { stemmer } from 'stemmer';
 import type { KeywordTerm } from '../../storage/types.js';
 import { acronymsSpelledIn, expansionsOf } from '../text/acronyms.js';
 import { derivationsOf } from '../text/derivations.js';
-import { spellingsNear } from '../text/spelling.js';
+import { spelledAsKnown, spellingsNear } from '../text/spelling.js';
 import { STOPWORDS } from '../text/stopwords.js';
 import {
   broaderOf,
@@ -193,7 +193,9 @@ export async function withSynonymsForUnmatched(
   });
   // A word that neither the workspace nor the thesaurus holds is as often misspelt ("educaton", "funraiser"): it is
   // searched as the word one slip away that the most memories hold (text/spelling.ts), where nothing else is found.
-  const misspelt = [...unmatched].filter((term) => !acronyms.has(term) && !inThesaurus(term)).slice(0, MOST_MISSPELT);
+  const misspelt = [...unmatched]
+    .filter((term) => !acronyms.has(term) && !spelledAsKnown(term))
+    .slice(0, MOST_MISSPELT);
   // Phrases, lone words and joined words are looked up side by side: which words go alone does not depend on what
   // the others find, and each lookup is a chain of counts (up to seven) that every arm waits for.
   const [byPhrase, byTerm, bySlip, joinedHeld, bySpelling, acronymsHeld] = await Promise.all([

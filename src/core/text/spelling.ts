@@ -13,11 +13,11 @@ import { inThesaurus, loadThesaurus } from './synonyms.js';
  */
 export function spellingsNear(word: string): string[] {
   if (word.length < SHORTEST || !/^[a-z]+$/.test(word)) return [];
-  const table = loadThesaurus();
+  const known = knownWords();
   const near = new Set<string>();
-  // Entries as the table holds them, not their inflections: about 450 candidates a word, each one lookup.
+  // Words as the table holds them, not their inflections: about 450 candidates a word, each one lookup.
   const consider = (candidate: string) => {
-    if (candidate !== word && table.has(candidate)) near.add(candidate);
+    if (candidate !== word && known.has(candidate)) near.add(candidate);
   };
   for (let i = 0; i <= word.length; i++) {
     const before = word.slice(0, i);
@@ -30,6 +30,29 @@ export function spellingsNear(word: string): string[] {
     if (i + 1 < word.length) consider(before + after[1]! + after[0]! + after.slice(2));
   }
   return [...near];
+}
+
+/**
+ * Whether the word is spelt as some word the thesaurus holds: an entry (a noun or a verb, or a base form of one) or a
+ * word of an entry's columns, where the adjectives and adverbs are ("likely", "recently", "grateful": no entry).
+ */
+export const spelledAsKnown = (word: string): boolean => knownWords().has(word) || inThesaurus(word);
+
+let known: ReadonlySet<string> | undefined;
+
+/**
+ * The thesaurus's single words, entries and the words of their columns (95,000; about 270 ms and 12 MB, the first
+ * time: `RecallService.warmUp` asks for them at start, as for the thesaurus).
+ */
+export function knownWords(): ReadonlySet<string> {
+  if (known) return known;
+  const words = new Set<string>();
+  for (const [entry, columns] of loadThesaurus()) {
+    if (!entry.includes(' ')) words.add(entry);
+    for (const word of columns.split(/[\t ]/)) if (word) words.add(word);
+  }
+  known = words;
+  return known;
 }
 
 /** Shorter words are one slip from too many others to guess which was meant. */
