@@ -259,9 +259,9 @@ export class RecallService {
   /**
    * Does at start what the first recalls after it would otherwise pay for: reading the thesaurus and counting its
    * broader words (about 250 and 60 ms, text/synonyms.ts), gathering its words for spelling (about 270 ms,
-   * text/spelling.ts) and compiling the date parser's patterns, which V8
-   * interprets the first time they run and compiles to machine code the second (about 110 ms in a process's second
-   * query, whatever it asks; chrono-node's `executeParser` in a CPU profile). Without it the first question to a fresh
+   * text/spelling.ts) and compiling the date parser's patterns, which V8 interprets the first time they run and
+   * compiles to machine code the second (about 110 ms in a process's second query, whatever it asks; chrono-node's
+   * `executeParser` in a CPU profile). Without it the first question to a fresh
    * server took 320-395 ms of engine time and the second 136-301 ms on either backend; with it 68-158 and 24-132
    * (BENCHMARKS.md, "the first recalls after a start").
    */

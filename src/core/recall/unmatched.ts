@@ -35,7 +35,9 @@ import { type ProcessedQuery, synonymForms } from './query.js';
  * one word the two join into where a memory holds it ("log in" → login). An acronym of text/acronyms.ts that the
  * query writes in capitals ("CI") is no name here but such a word, searched as what it stands for where a memory spells
  * that out ("continuous integration"), before the thesaurus; and the other way round, an expansion the query spells
- * out whose words all match nothing ("single sign-on") is searched as its acronym where a memory holds it ("SSO"). All
+ * out whose words all match nothing ("single sign-on") is searched as its acronym where a memory holds it ("SSO"). A
+ * word that is no word of the thesaurus and for which nothing else is found is taken for a slip and searched as the
+ * word one slip away that the most memories hold ("educaton" → education: text/spelling.ts). All
  * as alternative forms: the keyword searches, BM25 and coverage then count them as the word (as they count "drew" for
  * "draw"), and the entity arm searches them beside a name where it searches the word (query.ts `synonyms`). Words of
  * the names and dates the query names are left as they are. Words that match anything are never expanded: a
@@ -191,8 +193,9 @@ export async function withSynonymsForUnmatched(
     const terms = query.terms.filter((term) => query.said.slice(start, start + length).includes(term));
     return terms.length > 0 && terms.every((term) => unmatched.has(term)) ? [{ acronym, terms }] : [];
   });
-  // A word that neither the workspace nor the thesaurus holds is as often misspelt ("educaton", "funraiser"): it is
-  // searched as the word one slip away that the most memories hold (text/spelling.ts), where nothing else is found.
+  // A word that the workspace does not hold and that is no word of the thesaurus is as often misspelt ("educaton",
+  // "funraiser"): it is searched as the word one slip away that the most memories hold (text/spelling.ts), where
+  // nothing else is found.
   const misspelt = [...unmatched]
     .filter((term) => !acronyms.has(term) && !spelledAsKnown(term))
     .slice(0, MOST_MISSPELT);
