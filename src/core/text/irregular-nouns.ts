@@ -1,3 +1,5 @@
+import { bothWays, otherOfPair } from './word-pairs.js';
+
 /**
  * English nouns whose plural the stemmers do not relate to the singular: "children" and "child", "people" and
  * "person", "teeth" and "tooth", "crises" and "crisis" (Porter: children / child, crise / crisi). A keyword query for
@@ -11,15 +13,7 @@ cactus cacti|fungus fungi|nucleus nuclei|criterion criteria|phenomenon phenomena
 diagnosis diagnoses|hypothesis hypotheses|thesis theses|appendix appendices|matrix matrices|vertex vertices|
 index indices`;
 
-const OTHER = new Map<string, string>();
-for (const pair of NOUNS.split('|')) {
-  const [singular, plural] = pair.trim().split(' ') as [string, string];
-  OTHER.set(singular, plural);
-  OTHER.set(plural, singular);
-}
+const OTHER = bothWays(NOUNS.split('|').map((pair) => pair.trim().split(' ') as [string, string]));
 
 /** The other number of an irregular noun ("children" → child, "tooth" → teeth), or none. */
-export function otherNounForms(word: string): readonly string[] {
-  const other = OTHER.get(word);
-  return other === undefined ? [] : [other];
-}
+export const otherNounForms = (word: string): readonly string[] => otherOfPair(OTHER, word);

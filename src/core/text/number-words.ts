@@ -1,3 +1,5 @@
+import { bothWays, otherOfPair } from './word-pairs.js';
+
 /**
  * Numbers written in words and in digits, each the other's form: a memory says "Maya has three kids" and its user
  * asks "who has 3 kids?", or "the 2nd floor" of "the second floor". Neither the stemmer nor the thesaurus relates
@@ -23,16 +25,11 @@ const ORDINALS = [
 const ordinalDigits = (n: number): string =>
   `${n}${n % 10 === 1 && n !== 11 ? 'st' : n % 10 === 2 && n !== 12 ? 'nd' : n % 10 === 3 && n !== 13 ? 'rd' : 'th'}`;
 
-const FORMS: ReadonlyMap<string, string> = new Map(
-  [
-    ...CARDINALS.map((word, i) => [word, String(i + 2)] as const),
-    ...TENS.map((word, i) => [word, String(30 + 10 * i)] as const),
-    ...ORDINALS.map((word, i) => [word, ordinalDigits(i + 1)] as const),
-  ].flatMap(([word, digits]) => [[word, digits] as const, [digits, word] as const]),
-);
+const FORMS = bothWays([
+  ...CARDINALS.map((word, i) => [word, String(i + 2)] as const),
+  ...TENS.map((word, i) => [word, String(30 + 10 * i)] as const),
+  ...ORDINALS.map((word, i) => [word, ordinalDigits(i + 1)] as const),
+]);
 
 /** A number's other form: "three" → 3, "3" → three, "2nd" → second; none for any other word. */
-export function numberForms(word: string): readonly string[] {
-  const other = FORMS.get(word);
-  return other === undefined ? [] : [other];
-}
+export const numberForms = (word: string): readonly string[] => otherOfPair(FORMS, word);

@@ -1,4 +1,5 @@
 import { inThesaurus, loadThesaurus } from './synonyms.js';
+import { bothWays, otherOfPair } from './word-pairs.js';
 
 /**
  * Words a misspelt word may have been meant as: the thesaurus's words one slip away from it ("educaton" → education,
@@ -55,7 +56,10 @@ export function knownWords(): ReadonlySet<string> {
   return known;
 }
 
-/** Shorter words are one slip from too many others to guess which was meant. */
+/**
+ * Shorter words are one slip from too many others to guess which was meant, and what looks like their ending is
+ * none ("tour" is no "tor").
+ */
 const SHORTEST = 5;
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
@@ -70,9 +74,9 @@ const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
  * synonyms or listed together there.
  */
 export function otherSpellings(word: string): string[] {
-  const apart = WORDS_SPELT_APART.get(word);
-  if (apart) return [...apart];
-  if (word.length < 5 || !/^[a-z]+$/.test(word)) return [];
+  const apart = otherOfPair(WORDS_SPELT_APART, word);
+  if (apart.length > 0) return [...apart];
+  if (word.length < SHORTEST || !/^[a-z]+$/.test(word)) return [];
   const found = new Set<string>();
   for (const [ending, other] of SPELLING_ENDINGS) {
     if (!ending.test(word)) continue;
@@ -104,35 +108,27 @@ const SPELLING_ENDINGS: ReadonlyArray<readonly [RegExp, string]> = [
  * Words spelt apart by more than an ending, both ways; only those whose American form has no other common sense
  * ("cheque" is a "check", but "check the logs" asks for no cheque).
  */
-const WORDS_SPELT_APART: ReadonlyMap<string, readonly string[]> = (() => {
-  const pairs = [
-    ['grey', 'gray'],
-    ['jewellery', 'jewelry'],
-    ['aluminium', 'aluminum'],
-    ['pyjamas', 'pajamas'],
-    ['moustache', 'mustache'],
-    ['sceptical', 'skeptical'],
-    ['ageing', 'aging'],
-    ['manoeuvre', 'maneuver'],
-    ['paediatric', 'pediatric'],
-    ['anaemia', 'anemia'],
-    ['oestrogen', 'estrogen'],
-    ['aeroplane', 'airplane'],
-    ['programme', 'program'],
-    ['programmes', 'programs'],
-    ['mould', 'mold'],
-    ['plough', 'plow'],
-    ['travelled', 'traveled'],
-    ['travelling', 'traveling'],
-    ['cancelled', 'canceled'],
-    ['cancelling', 'canceling'],
-    ['labelled', 'labeled'],
-    ['modelling', 'modeling'],
-  ];
-  const map = new Map<string, string[]>();
-  for (const [british, american] of pairs) {
-    map.set(british!, [american!]);
-    map.set(american!, [british!]);
-  }
-  return map;
-})();
+const WORDS_SPELT_APART = bothWays([
+  ['grey', 'gray'],
+  ['jewellery', 'jewelry'],
+  ['aluminium', 'aluminum'],
+  ['pyjamas', 'pajamas'],
+  ['moustache', 'mustache'],
+  ['sceptical', 'skeptical'],
+  ['ageing', 'aging'],
+  ['manoeuvre', 'maneuver'],
+  ['paediatric', 'pediatric'],
+  ['anaemia', 'anemia'],
+  ['oestrogen', 'estrogen'],
+  ['aeroplane', 'airplane'],
+  ['programme', 'program'],
+  ['programmes', 'programs'],
+  ['mould', 'mold'],
+  ['plough', 'plow'],
+  ['travelled', 'traveled'],
+  ['travelling', 'traveling'],
+  ['cancelled', 'canceled'],
+  ['cancelling', 'canceling'],
+  ['labelled', 'labeled'],
+  ['modelling', 'modeling'],
+]);
