@@ -22,6 +22,11 @@
  * - **Punctuation, symbols and spaces beyond ASCII** ("—", “”, "…", "°", a no-break space) are read as spaces and
  *   apostrophes beyond ASCII as ASCII's ("Maya’s" as Maya's), since migration 0028: PostgreSQL's parser read them as
  *   letters where the database's LC_CTYPE is C, so "everywhere—even" was one word there.
+ * - **Words joined by hyphens** ("follow-up", "e-mail", "check-in", "co-worker") are read in their parts, as both
+ *   engines read them, and then, after the text, as one word ("followup", "email", "checkin", "coworker"), since
+ *   migration 0029: a memory or a question that writes the compound as one word shared none of its words with one
+ *   that writes the hyphen. After the text, not beside the compound, so that the words around it stay side by side
+ *   for phrases. A question's compound asks for that word beside its parts (core/recall/query.ts).
  *
  * Other text is returned as it is.
  */
@@ -88,9 +93,43 @@ const cutBefore = (text: string, at: number): number => (/[\ud800-\udbff]/.test(
 
 /** The text the keyword index holds for `text`. */
 export function keywordText(text: string): string {
-  if (NOT_ASCII.test(text)) return readAsWords(asciiSeparators(withoutDiacritics(text)));
-  // Recall reads every candidate's words through here: for most text two passes of ASCII classes, 0.2 µs a chat turn.
-  return JOINED_IN_ASCII.test(text) || CAMEL_IN_ASCII.test(text) ? readAsWords(text) : text;
+  if (NOT_ASCII.test(text)) return withCompoundsAsOne(readAsWords(asciiSeparators(withoutDiacritics(text))));
+  // Recall reads every candidate's words through here: for most text three passes of ASCII classes, 0.3 µs a chat
+  // turn.
+  const read = JOINED_IN_ASCII.test(text) || CAMEL_IN_ASCII.test(text) ? readAsWords(text) : text;
+  return HYPHENATED_IN_ASCII.test(text) ? withCompoundsAsOne(read) : read;
+}
+
+/**
+ * Letters joined by hyphens into one compound ("follow-up", "state-of-the-art"), a word of its own at both ends: not a
+ * number's sign ("covid-19", "ABC-123": JOINERS) nor a dash between words (" - ", "--").
+ */
+const HYPHENATED = /(?<![\p{L}\p{N}-])\p{L}+(?:-\p{L}+)+(?![\p{L}\p{N}-])/gu;
+const HYPHENATED_IN_ASCII = /[A-Za-z]-[A-Za-z]/;
+/** Fewer letters joined are no word of their own ("x-y"). */
+const SHORTEST_JOINED = 4;
+
+/** A compound written with hyphens: its parts, and the parts written as one word. */
+export interface HyphenatedCompound {
+  parts: string[];
+  joined: string;
+}
+
+/** The hyphenated compounds of a text, each once, in order: "a follow-up e-mail" → followup, email (with their parts). */
+export function hyphenatedCompounds(text: string): HyphenatedCompound[] {
+  const found = new Map<string, HyphenatedCompound>();
+  for (const [compound] of text.matchAll(HYPHENATED)) {
+    const parts = compound.split('-');
+    const joined = parts.join('');
+    if (joined.length >= SHORTEST_JOINED && !found.has(joined)) found.set(joined, { parts, joined });
+  }
+  return [...found.values()];
+}
+
+/** The text, and after it its hyphenated compounds as one word each (above). */
+function withCompoundsAsOne(text: string): string {
+  const compounds = hyphenatedCompounds(text);
+  return compounds.length > 0 ? `${text} ${compounds.map(({ joined }) => joined).join(' ')}` : text;
 }
 
 /** The unspaced runs of a text in pairs (above), its joined words apart and its camel-case words in parts (below). */

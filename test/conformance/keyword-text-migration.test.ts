@@ -53,7 +53,7 @@ describe.each(storageBackends())('migration 0025 (the keyword index reads keywor
         SELECT content, keyword_text FROM memories ORDER BY seq`.execute(db);
       expect(rows.map((row) => row.keyword_text)).toEqual([
         ' 我喜 喜欢 欢喝 喝咖 咖啡 我 喜 欢 喝 咖 啡   每天 天早 早上 上一 一杯 每 天 早 上 一 杯  ',
-        "J'ai rendez-vous chez le medecin jeudi.",
+        "J'ai rendez-vous chez le medecin jeudi. rendezvous",
         null,
       ]);
     } finally {
@@ -121,7 +121,7 @@ describe.each(storageBackends())('migration 0027 (joined words apart, camel case
       expect(await found('user service')).toEqual([SERVICE]);
       const before = await keywordTexts(db);
       expect(before).toEqual([
-        'getUserById get User By Id in src services userService user Service ts returns null for a soft-deleted account.',
+        'getUserById get User By Id in src services userService user Service ts returns null for a soft-deleted account. softdeleted',
         'The payments worker reads REDIS_URL, set to redis cache 6379.',
         null,
         'Ticket ABC 123 was closed on 2024 03 15 after an edit of  etc hosts.',
@@ -178,6 +178,44 @@ describe.each(storageBackends())('migration 0028 (separators beyond ASCII as spa
 
       await migrateToLatest(db, postgres ? 'postgres' : 'sqlite', postgres ? await currentSchema(db) : undefined);
       for (const word of words) expect(await found(word)).toEqual([TRIP]);
+      expect(await keywordTexts(db)).toEqual(before);
+    } finally {
+      await storage.close();
+    }
+  });
+});
+
+const FOLLOW_UP = 'Send the follow-up e-mail to Dana.';
+const CHECKIN = 'Hotel checkin opens at 3 pm.';
+
+describe.each(storageBackends())('migration 0029 (hyphenated compounds also as one word): $name', (backend) => {
+  afterAll(() => backend.teardown());
+
+  it('reads the compounds of memories written before it as one word too, and leaves the others', async () => {
+    const storage = await backend.open(4);
+    const db = storage.sqlContext.db;
+    const postgres = backend.name !== 'sqlite';
+    try {
+      await storage.workspaces.create(workspace('ws'));
+      await storage.memories.insert([FOLLOW_UP, CHECKIN, TEA].map((text, i) => memory('ws', text, axisVector(4, i))));
+      const found = contentsFound(storage);
+      expect(await found('followup')).toEqual([FOLLOW_UP]);
+      expect(await found('email')).toEqual([FOLLOW_UP]);
+      const before = await keywordTexts(db);
+      expect(before).toEqual(['Send the follow-up e-mail to Dana. followup email', null, null]);
+
+      // As the build before read them: the text as written, the compound in its parts only.
+      await asWrittenBefore(db, postgres, '0029_keyword_text_compounds');
+      expect(await found('followup')).toEqual([]);
+      expect(await found('email')).toEqual([]);
+      expect(await found('follow up')).toEqual([FOLLOW_UP]);
+
+      await migrateToLatest(db, postgres ? 'postgres' : 'sqlite', postgres ? await currentSchema(db) : undefined);
+      expect(await found('followup')).toEqual([FOLLOW_UP]);
+      expect(await found('email')).toEqual([FOLLOW_UP]);
+      expect(await found('follow up')).toEqual([FOLLOW_UP]);
+      expect(await found('checkin')).toEqual([CHECKIN]);
+      expect(await found('tea')).toEqual([TEA]);
       expect(await keywordTexts(db)).toEqual(before);
     } finally {
       await storage.close();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  hyphenatedCompounds,
   isUnspaced,
   joinedParts,
   PAIRED_CHARACTERS,
@@ -59,8 +60,24 @@ describe('the text as the keyword index reads it', () => {
     expect(keywordText('on 2024-03-15, ticket ABC-123, call +1 555')).toBe(
       'on 2024 03 15, ticket ABC 123, call  1 555',
     );
-    // Other hyphens and an underscore stay: both engines split there already.
-    expect(keywordText('react-router and REDIS_URL')).toBe('react-router and REDIS_URL');
+    // Other hyphens and an underscore stay: both engines split there already (a compound is also read as one word,
+    // below).
+    expect(keywordText('react-router and REDIS_URL')).toBe('react-router and REDIS_URL reactrouter');
+  });
+
+  it('reads a hyphenated compound in its parts, then once as one word after the text', () => {
+    expect(keywordText('Send the follow-up e-mail; the follow-up is due.')).toBe(
+      'Send the follow-up e-mail; the follow-up is due. followup email',
+    );
+    expect(keywordText('a state-of-the-art check-in')).toBe('a state-of-the-art check-in stateoftheart checkin');
+    expect(keywordText('Jean-Loïc’s rendez-vous')).toBe("Jean-Loic's rendez-vous JeanLoic rendezvous");
+    // Not a number's sign, a dash between words, or letters too few to be a word.
+    expect(keywordTextIfOther('covid and - dashes -- here, x-y')).toBeNull();
+    expect(keywordText('covid-19')).toBe('covid 19');
+    expect(hyphenatedCompounds('a follow-up to the follow-up, an e-mail')).toEqual([
+      { parts: ['follow', 'up'], joined: 'followup' },
+      { parts: ['e', 'mail'], joined: 'email' },
+    ]);
   });
 
   it('reads a camel-case word whole, then in its parts', () => {

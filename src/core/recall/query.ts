@@ -1,4 +1,4 @@
-import { isUnspaced, joinedParts, keywordWords, unspacedRuns } from '../../text/keyword-text.js';
+import { hyphenatedCompounds, isUnspaced, joinedParts, keywordWords, unspacedRuns } from '../../text/keyword-text.js';
 import { STOPWORDS } from '../text/stopwords.js';
 import { words } from '../text/index.js';
 import { clippingForms } from '../text/clippings.js';
@@ -239,6 +239,21 @@ export function withoutShouting(text: string): string {
   return text.toLowerCase();
 }
 
+/**
+ * The query's hyphenated compounds as one word, per part: "follow-up" → follow: [followup]. Each part that is a term
+ * asks for the compound written as one word ("followup", which a memory writing "follow-up" holds too:
+ * text/keyword-text.ts) beside itself, so that "check in", "check-in" and "checkin" all answer "check-in", and "Jean
+ * Luc" still answers "Jean-Luc".
+ */
+function compoundsOfParts(text: string): Map<string, string[]> {
+  const forms = new Map<string, string[]>();
+  for (const { parts, joined } of hyphenatedCompounds(text.toLowerCase())) {
+    const [word] = keywordWords(joined);
+    for (const part of parts.flatMap(keywordWords)) forms.set(part, [...(forms.get(part) ?? []), word!]);
+  }
+  return forms;
+}
+
 export function processQuery(text: string, now: Date): ProcessedQuery {
   const quotedPhrases = [...text.matchAll(QUOTED)].map((m) => (m[1] ?? m[2] ?? '').trim()).filter(Boolean);
   const names = properNouns(text.replace(QUOTED, ' '));
@@ -268,6 +283,7 @@ export function processQuery(text: string, now: Date): ProcessedQuery {
   ];
   // A date's day is no count: "on 3 June" asks nothing of "three".
   const dateWords = new Set(windows.flatMap((w) => words(w.text)));
+  const compounds = compoundsOfParts(text);
   const termForms = new Map<string, string[]>();
   for (const term of terms) {
     const numbers = dateWords.has(term) ? [] : numberForms(term);
@@ -277,6 +293,7 @@ export function processQuery(text: string, now: Date): ProcessedQuery {
       ...clippingForms(term),
       ...numbers,
       ...otherSpellings(term),
+      ...(compounds.get(term) ?? []),
     ].filter((f) => !terms.includes(f));
     if (others.length > 0) termForms.set(term, others);
   }

@@ -24,6 +24,7 @@ import * as keywordText from './0025_keyword_text.js';
 import * as keywordTextSoutheastAsian from './0026_keyword_text_southeast_asian.js';
 import * as keywordTextCode from './0027_keyword_text_code.js';
 import * as keywordTextSeparators from './0028_keyword_text_separators.js';
+import * as keywordTextCompounds from './0029_keyword_text_compounds.js';
 
 export interface VersionedMigration {
   up(db: Kysely<any>, dialect: SqlDialect): Promise<void>;
@@ -61,6 +62,7 @@ export const MIGRATIONS: Record<string, VersionedMigration> = {
   '0026_keyword_text_southeast_asian': keywordTextSoutheastAsian,
   '0027_keyword_text_code': keywordTextCode,
   '0028_keyword_text_separators': keywordTextSeparators,
+  '0029_keyword_text_compounds': keywordTextCompounds,
 };
 
 /** The schema versions this build knows, in order (what `memd doctor` compares a database against). */

@@ -59,6 +59,18 @@ describe('processQuery', () => {
     expect(dated.termForms.has('3')).toBe(false);
   });
 
+  it('asks each part of a hyphenated compound also as the compound written as one word', () => {
+    const query = processed('Who sent the follow-up e-mail to the co-worker?');
+    expect(query.terms).toEqual(['sent', 'follow', 'e', 'mail', 'co', 'worker']);
+    expect(query.termForms.get('follow')).toEqual(['followup']);
+    expect(query.termForms.get('e')).toEqual(['email']);
+    expect(query.termForms.get('mail')).toEqual(['email']);
+    expect(query.termForms.get('worker')).toEqual(['coworker']);
+    // A compound as one word is a word as any other; a dash between words, or a number's sign, is no compound.
+    expect(processed('the followup - sent').termForms.has('followup')).toBe(false);
+    expect(processed('covid-19 cases').termForms.has('covid')).toBe(false);
+  });
+
   it('leaves the words of a relative time expression to its window, not to the terms', () => {
     const query = processed('What was Caroline drawing last week?');
     expect(query.terms).toEqual(['caroline', 'drawing']);
