@@ -187,6 +187,7 @@ describe.each(storageBackends())('migration 0028 (separators beyond ASCII as spa
 
 const FOLLOW_UP = 'Send the follow-up e-mail to Dana.';
 const CHECKIN = 'Hotel checkin opens at 3 pm.';
+const GUEST = 'Anna met Zoë-Élise in Porto.';
 
 describe.each(storageBackends())('migration 0029 (hyphenated compounds also as one word): $name', (backend) => {
   afterAll(() => backend.teardown());
@@ -197,17 +198,25 @@ describe.each(storageBackends())('migration 0029 (hyphenated compounds also as o
     const postgres = backend.name !== 'sqlite';
     try {
       await storage.workspaces.create(workspace('ws'));
-      await storage.memories.insert([FOLLOW_UP, CHECKIN, TEA].map((text, i) => memory('ws', text, axisVector(4, i))));
+      await storage.memories.insert(
+        [FOLLOW_UP, CHECKIN, TEA, GUEST].map((text, i) => memory('ws', text, axisVector(4, i))),
+      );
       const found = contentsFound(storage);
       expect(await found('followup')).toEqual([FOLLOW_UP]);
       expect(await found('email')).toEqual([FOLLOW_UP]);
       const before = await keywordTexts(db);
-      expect(before).toEqual(['Send the follow-up e-mail to Dana. followup email', null, null]);
+      expect(before).toEqual([
+        'Send the follow-up e-mail to Dana. followup email',
+        null,
+        null,
+        'Anna met Zoe-Elise in Porto. ZoeElise',
+      ]);
 
       // As the build before read them: the text as written, the compound in its parts only.
       await asWrittenBefore(db, postgres, '0029_keyword_text_compounds');
       expect(await found('followup')).toEqual([]);
       expect(await found('email')).toEqual([]);
+      expect(await found('zoeelise')).toEqual([]);
       expect(await found('follow up')).toEqual([FOLLOW_UP]);
 
       await migrateToLatest(db, postgres ? 'postgres' : 'sqlite', postgres ? await currentSchema(db) : undefined);
@@ -215,6 +224,7 @@ describe.each(storageBackends())('migration 0029 (hyphenated compounds also as o
       expect(await found('email')).toEqual([FOLLOW_UP]);
       expect(await found('follow up')).toEqual([FOLLOW_UP]);
       expect(await found('checkin')).toEqual([CHECKIN]);
+      expect(await found('zoeelise')).toEqual([GUEST]);
       expect(await found('tea')).toEqual([TEA]);
       expect(await keywordTexts(db)).toEqual(before);
     } finally {
