@@ -16,6 +16,10 @@ const NOTES = [
   'The email from the landlord mentions the deposit.',
   'Lisbon hotel checkin needs a passport.',
   'The coworker parking pass is in the drawer.',
+  'Nightly backup of the orders database runs at 2 am.',
+  'Ana is back from Lisbon on Monday.',
+  'The rollout of the new billing plan starts in May.',
+  'We roll the dice on pricing every quarter.',
 ];
 
 beforeAll(async () => {
@@ -49,9 +53,27 @@ describe('a compound written with a hyphen or as one word', () => {
     }
   });
 
-  it('still finds the compound from its parts written apart', async () => {
-    const [top] = (await ask('check in at the hotel')).memories;
-    expect(top!.content).toBe(NOTES[2]);
+  it('finds it from its parts written apart, written with a hyphen or as one word', async () => {
+    const found = (await ask('check in at the hotel')).memories.filter((memory) => memory.relevance_score === 1);
+    expect(found.map((memory) => memory.content).sort()).toEqual([NOTES[2], NOTES[6]].sort());
+  });
+});
+
+describe('words written apart that a note writes as one', () => {
+  it.each([
+    { query: 'how do we back up the orders database?', found: NOTES[8], other: NOTES[9] },
+    { query: 'when do we roll out the billing plan?', found: NOTES[10], other: NOTES[11] },
+    { query: 'follow up call', found: NOTES[4], other: NOTES[0] },
+  ])('"$query" finds "$found" first, holding every word', async ({ query, found, other }) => {
+    const [top, ...rest] = (await ask(query)).memories;
+    expect(top!.content).toBe(found);
     expect(top!.relevance_score).toBe(1);
+    // The note holding one of the words apart ("back", "roll") holds fewer of them.
+    expect(rest.find((memory) => memory.content === other)?.relevance_score ?? 0).toBeLessThan(1);
+  });
+
+  it('joins no word after a function word: "a part" is not "apart"', async () => {
+    const { memories } = await ask('a part of the plan');
+    expect(memories.every((memory) => memory.relevance_score < 1)).toBe(true);
   });
 });

@@ -32,7 +32,8 @@ import { type ProcessedQuery, synonymForms } from './query.js';
  * ("try out", "gave back") is looked up as a whole first, for each of its words, and where nothing is found for it its
  * words are not looked up alone; of words side by side that all match nothing and are no phrase ("water boiler"), only
  * the last is, where the table holds it. Before any of that, a word matching nothing beside another is searched as the
- * one word the two join into where a memory holds it ("log in" → login). An acronym of text/acronyms.ts that the
+ * one word the two join into where a memory holds it ("log in" → login); words that match are asked as that word too,
+ * beside themselves ("check in" → check or checkin). An acronym of text/acronyms.ts that the
  * query writes in capitals ("CI") is no name here but such a word, searched as what it stands for where a memory spells
  * that out ("continuous integration"), before the thesaurus; and the other way round, an expansion the query spells
  * out whose words all match nothing ("single sign-on") is searched as its acronym where a memory holds it ("SSO"). A
@@ -80,7 +81,18 @@ export async function withSynonymsForUnmatched(
     MAX_SCORED_MATCHES,
   );
   const unmatched = new Set(open.filter((_, i) => counts[i] === 0));
-  if (unmatched.size === 0) return query;
+  // Words side by side that the memories may write as one ("log in" → login, "set up" → setup, "check in" → checkin,
+  // "time zone" → timezone). Not after a function word: "a part" is not "apart", nor "a round" "around".
+  const pairs = query.said.slice(0, -1).flatMap((word, i) => {
+    const joined = word + query.said[i + 1]!;
+    if (STOPWORDS.has(word) || !JOINABLE.test(joined) || query.terms.includes(joined)) return [];
+    return [{ words: [word, query.said[i + 1]!], joined }];
+  });
+  // Of a pair whose words match memories, each of those words is also asked as the joined word where a memory holds
+  // it: "check in at the hotel" finds "Lisbon hotel checkin needs a passport." as it finds "The check-in for the
+  // hotel" (text/keyword-text.ts reads a compound as one word too). Another form of the word, as "drew" is of "draw".
+  const matchedPairs = pairs.filter(({ words }) => words.some((word) => open.includes(word) && !unmatched.has(word)));
+  if (unmatched.size === 0 && (matchedPairs.length === 0 || most <= 0)) return query;
   /**
    * A word more than a tenth of the workspace's memories hold (and more than MAX_SCORED_MATCHES) is too common to be
    * searched in place of another: it tells no memory from the others and brings in those it is common in ("colour"
@@ -177,15 +189,11 @@ export async function withSynonymsForUnmatched(
       !acronyms.has(term) &&
       (inThesaurus(term) || derivationsOf(term).length > 0),
   );
-  // A word written apart that the memories write as one ("log in" → login, "set up" → setup, "time zone" →
-  // timezone): two words side by side, one of them matching nothing, joined. The same word, not a related one, so
-  // where some memory holds it, it is what that word is searched as, before anything the table gives. Not after a
-  // function word: "a part" is not "apart", nor "a round" "around".
-  const joins = query.said.slice(0, -1).flatMap((word, i) => {
-    const joined = word + query.said[i + 1]!;
-    if (STOPWORDS.has(word) || !JOINABLE.test(joined)) return [];
-    return [word, query.said[i + 1]!].filter((term) => unmatched.has(term)).map((term) => ({ term, joined }));
-  });
+  // A word matching nothing beside another (`pairs`) is the joined word where some memory holds it: the same word, not
+  // a related one, so it is what that word is searched as, before anything the table gives.
+  const joins = pairs.flatMap(({ words, joined }) =>
+    words.filter((term) => unmatched.has(term)).map((term) => ({ term, joined })),
+  );
   // An acronym's expansion the query spells out, every word of it matching nothing ("single sign-on"), is searched as
   // the acronym where a memory holds it ("SSO through Okta"): the same thing, written short. Before anything the table
   // gives its words, as a joined word is.
@@ -205,7 +213,9 @@ export async function withSynonymsForUnmatched(
     Promise.all(whole.map((phrase) => kept(phrase.phrase))),
     Promise.all(alone.map(kept)),
     Promise.all(misspelt.map((term) => (most > 0 ? mostHeld(spellingsNear(term)) : Promise.resolve<string[]>([])))),
-    most > 0 ? usable([...new Set(joins.map(({ joined }) => joined))]) : Promise.resolve<string[]>([]),
+    most > 0
+      ? usable([...new Set([...joins, ...matchedPairs].map(({ joined }) => joined))])
+      : Promise.resolve<string[]>([]),
     Promise.all(spelledOut.map(async (term) => (most > 0 ? (await usable(expansionsOf(term))).slice(0, most) : []))),
     most > 0 ? usable([...new Set(spellings.map(({ acronym }) => acronym))]) : Promise.resolve<string[]>([]),
   ]);
@@ -227,14 +237,23 @@ export async function withSynonymsForUnmatched(
   });
   // Words that match nothing and found nothing in their place: no memory holds them.
   const absent = new Set([...unmatched].filter((term) => !searched.has(term)));
-  if (searched.size === 0) return { ...query, absent };
+  const joinedForms = new Map<string, string[]>();
+  for (const { words, joined } of matchedPairs)
+    if (joinedHeld.includes(joined))
+      for (const word of words)
+        if (open.includes(word) && !unmatched.has(word))
+          joinedForms.set(word, [...(joinedForms.get(word) ?? []), joined]);
+  if (searched.size === 0 && joinedForms.size === 0) return { ...query, absent };
   const termForms = new Map(query.termForms);
   const synonyms = new Map<string, string[]>();
   for (const term of query.terms) {
     const words = searched.get(term);
-    if (!words) continue;
-    termForms.set(term, [...new Set([...(termForms.get(term) ?? []), ...words.flatMap(synonymForms)])]);
-    synonyms.set(term, words);
+    const joined = joinedForms.get(term) ?? [];
+    if (!words && joined.length === 0) continue;
+    termForms.set(term, [
+      ...new Set([...(termForms.get(term) ?? []), ...(words ?? []).flatMap(synonymForms), ...joined]),
+    ]);
+    if (words) synonyms.set(term, words);
   }
   return { ...query, termForms, synonyms, absent };
 }
