@@ -75,24 +75,33 @@ export async function withSynonymsForUnmatched(
     const forms = query.termForms.get(term);
     return forms ? [term, ...forms] : term;
   };
-  const counts = await matchCounts.matchCounts(
-    workspaceId,
-    open.map((term) => [asked(term)]),
-    MAX_SCORED_MATCHES,
-  );
-  const unmatched = new Set(open.filter((_, i) => counts[i] === 0));
   // Words side by side that the memories may write as one ("log in" → login, "set up" → setup, "check in" → checkin,
-  // "time zone" → timezone). Not after a function word: "a part" is not "apart", nor "a round" "around".
+  // "time zone" → timezone). Not after a function word: "a part" is not "apart", nor "a round" "around". Counted with
+  // the query's words, in the same trip.
   const pairs = query.said.slice(0, -1).flatMap((word, i) => {
     const joined = word + query.said[i + 1]!;
     if (STOPWORDS.has(word) || !JOINABLE.test(joined) || query.terms.includes(joined)) return [];
     return [{ words: [word, query.said[i + 1]!], joined }];
   });
+  const pairWords = most > 0 ? [...new Set(pairs.map(({ joined }) => joined))] : [];
+  const counts = await matchCounts.matchCounts(
+    workspaceId,
+    [...open.map((term) => [asked(term)]), ...pairWords.map((word) => [word])],
+    MAX_SCORED_MATCHES,
+  );
+  const unmatched = new Set(open.filter((_, i) => counts[i] === 0));
+  const heldJoined = new Set(pairWords.filter((_, i) => counts[open.length + i]! > 0));
   // Of a pair whose words match memories, each of those words is also asked as the joined word where a memory holds
   // it: "check in at the hotel" finds "Lisbon hotel checkin needs a passport." as it finds "The check-in for the
-  // hotel" (text/keyword-text.ts reads a compound as one word too). Another form of the word, as "drew" is of "draw".
-  const matchedPairs = pairs.filter(({ words }) => words.some((word) => open.includes(word) && !unmatched.has(word)));
-  if (unmatched.size === 0 && (matchedPairs.length === 0 || most <= 0)) return query;
+  // hotel" (text/keyword-text.ts reads a compound as one word too). Another form of the word, as "drew" is of "draw";
+  // the same word, so however many memories hold it.
+  const joinedForms = new Map<string, string[]>();
+  for (const { words, joined } of pairs)
+    if (heldJoined.has(joined))
+      for (const word of words)
+        if (open.includes(word) && !unmatched.has(word))
+          joinedForms.set(word, [...(joinedForms.get(word) ?? []), joined]);
+  if (unmatched.size === 0 && joinedForms.size === 0) return query;
   /**
    * A word more than a tenth of the workspace's memories hold (and more than MAX_SCORED_MATCHES) is too common to be
    * searched in place of another: it tells no memory from the others and brings in those it is common in ("colour"
@@ -213,9 +222,7 @@ export async function withSynonymsForUnmatched(
     Promise.all(whole.map((phrase) => kept(phrase.phrase))),
     Promise.all(alone.map(kept)),
     Promise.all(misspelt.map((term) => (most > 0 ? mostHeld(spellingsNear(term)) : Promise.resolve<string[]>([])))),
-    most > 0
-      ? usable([...new Set([...joins, ...matchedPairs].map(({ joined }) => joined))])
-      : Promise.resolve<string[]>([]),
+    most > 0 ? usable([...new Set(joins.map(({ joined }) => joined))]) : Promise.resolve<string[]>([]),
     Promise.all(spelledOut.map(async (term) => (most > 0 ? (await usable(expansionsOf(term))).slice(0, most) : []))),
     most > 0 ? usable([...new Set(spellings.map(({ acronym }) => acronym))]) : Promise.resolve<string[]>([]),
   ]);
@@ -237,12 +244,6 @@ export async function withSynonymsForUnmatched(
   });
   // Words that match nothing and found nothing in their place: no memory holds them.
   const absent = new Set([...unmatched].filter((term) => !searched.has(term)));
-  const joinedForms = new Map<string, string[]>();
-  for (const { words, joined } of matchedPairs)
-    if (joinedHeld.includes(joined))
-      for (const word of words)
-        if (open.includes(word) && !unmatched.has(word))
-          joinedForms.set(word, [...(joinedForms.get(word) ?? []), joined]);
   if (searched.size === 0 && joinedForms.size === 0) return { ...query, absent };
   const termForms = new Map(query.termForms);
   const synonyms = new Map<string, string[]>();
