@@ -117,6 +117,8 @@ export interface HyphenatedCompound {
 
 /** The hyphenated compounds of a text, each once, in order: "a follow-up e-mail" → followup, email (with their parts). */
 export function hyphenatedCompounds(text: string): HyphenatedCompound[] {
+  // Without a hyphen, no pass of the pattern: a memory of 192,000 Chinese characters, read in pairs, took 60 ms more.
+  if (!text.includes('-')) return [];
   const found = new Map<string, HyphenatedCompound>();
   for (const [compound] of text.matchAll(HYPHENATED)) {
     const parts = compound.split('-');
