@@ -4,7 +4,7 @@ import { migrateToLatest } from '../../src/storage/migrations/index.js';
 import type { SqlStorage } from '../../src/storage/sql/storage.js';
 import { keywordPhrase } from '../../src/text/keyword-text.js';
 import { axisVector, memory, workspace } from '../support/records.js';
-import { storageBackends } from '../support/storage-backends.js';
+import { type StorageBackend, storageBackends } from '../support/storage-backends.js';
 
 const COFFEE = '我喜欢喝咖啡，每天早上一杯。';
 const DOCTOR = "J'ai rendez-vous chez le médecin jeudi.";
@@ -14,14 +14,8 @@ describe.each(storageBackends())('migration 0025 (the keyword index reads keywor
   afterAll(() => backend.teardown());
 
   it('reads the memories written before it as memories written after it are read', async () => {
-    const storage = await backend.open(4);
-    const db = storage.sqlContext.db;
-    const postgres = backend.name !== 'sqlite';
+    const { storage, db, postgres, found } = await storeHolding(backend, [COFFEE, DOCTOR, TEA]);
     try {
-      await storage.workspaces.create(workspace('ws'));
-      const written = [COFFEE, DOCTOR, TEA].map((text, i) => memory('ws', text, axisVector(4, i)));
-      await storage.memories.insert(written);
-      const found = contentsFound(storage);
       expect(await found('咖啡')).toEqual([COFFEE]);
       expect(await found('medecin')).toEqual([DOCTOR]);
 
@@ -68,13 +62,8 @@ describe.each(storageBackends())('migration 0026 (Thai, Lao, Khmer and Burmese i
   afterAll(() => backend.teardown());
 
   it('reads the memories of those scripts written before it in pairs, and leaves the others', async () => {
-    const storage = await backend.open(4);
-    const db = storage.sqlContext.db;
-    const postgres = backend.name !== 'sqlite';
+    const { storage, db, postgres, found } = await storeHolding(backend, [RICE, COFFEE, DOCTOR]);
     try {
-      await storage.workspaces.create(workspace('ws'));
-      await storage.memories.insert([RICE, COFFEE, DOCTOR].map((text, i) => memory('ws', text, axisVector(4, i))));
-      const found = contentsFound(storage);
       const rice = keywordPhrase('ข้าวผัด');
       expect(await found(rice)).toEqual([RICE]);
       const before = await keywordTexts(db);
@@ -108,15 +97,8 @@ describe.each(storageBackends())('migration 0027 (joined words apart, camel case
   afterAll(() => backend.teardown());
 
   it('reads the memories with such words written before it as memories written after it are read', async () => {
-    const storage = await backend.open(4);
-    const db = storage.sqlContext.db;
-    const postgres = backend.name !== 'sqlite';
+    const { storage, db, postgres, found } = await storeHolding(backend, [SERVICE, CACHE, TEA, TICKET]);
     try {
-      await storage.workspaces.create(workspace('ws'));
-      await storage.memories.insert(
-        [SERVICE, CACHE, TEA, TICKET].map((text, i) => memory('ws', text, axisVector(4, i % 4))),
-      );
-      const found = contentsFound(storage);
       expect(await found('userservice')).toEqual([SERVICE]);
       expect(await found('user service')).toEqual([SERVICE]);
       const before = await keywordTexts(db);
@@ -156,13 +138,8 @@ describe.each(storageBackends())('migration 0028 (separators beyond ASCII as spa
   afterAll(() => backend.teardown());
 
   it('reads dashes, quotation marks and apostrophes beyond ASCII as ASCII separators, as SQLite did', async () => {
-    const storage = await backend.open(4);
-    const db = storage.sqlContext.db;
-    const postgres = backend.name !== 'sqlite';
+    const { storage, db, postgres, found } = await storeHolding(backend, [TRIP, TEA]);
     try {
-      await storage.workspaces.create(workspace('ws'));
-      await storage.memories.insert([TRIP, TEA].map((text, i) => memory('ws', text, axisVector(4, i))));
-      const found = contentsFound(storage);
       const words = ['maya', 'everywhere', 'even', 'porto'];
       for (const word of words) expect(await found(word)).toEqual([TRIP]);
       const before = await keywordTexts(db);
@@ -193,15 +170,8 @@ describe.each(storageBackends())('migration 0029 (hyphenated compounds also as o
   afterAll(() => backend.teardown());
 
   it('reads the compounds of memories written before it as one word too, and leaves the others', async () => {
-    const storage = await backend.open(4);
-    const db = storage.sqlContext.db;
-    const postgres = backend.name !== 'sqlite';
+    const { storage, db, postgres, found } = await storeHolding(backend, [FOLLOW_UP, CHECKIN, TEA, GUEST]);
     try {
-      await storage.workspaces.create(workspace('ws'));
-      await storage.memories.insert(
-        [FOLLOW_UP, CHECKIN, TEA, GUEST].map((text, i) => memory('ws', text, axisVector(4, i))),
-      );
-      const found = contentsFound(storage);
       expect(await found('followup')).toEqual([FOLLOW_UP]);
       expect(await found('email')).toEqual([FOLLOW_UP]);
       const before = await keywordTexts(db);
@@ -232,6 +202,19 @@ describe.each(storageBackends())('migration 0029 (hyphenated compounds also as o
     }
   });
 });
+
+/** A fresh store of `backend` whose workspace `ws` holds `texts`, and what a migration's test reads of it. */
+async function storeHolding(backend: StorageBackend, texts: readonly string[]) {
+  const storage = await backend.open(4);
+  try {
+    await storage.workspaces.create(workspace('ws'));
+    await storage.memories.insert(texts.map((text, i) => memory('ws', text, axisVector(4, i % 4))));
+  } catch (error) {
+    await storage.close();
+    throw error;
+  }
+  return { storage, db: storage.sqlContext.db, postgres: backend.name !== 'sqlite', found: contentsFound(storage) };
+}
 
 /** The contents of the memories of workspace `ws` a keyword search for a term finds. */
 const contentsFound =
