@@ -25,7 +25,7 @@ const SQLITE_ONLY = [
 ];
 
 /** Several memd nodes on one database: only Postgres can be shared so (SQLite is one process per file). */
-const POSTGRES_ONLY = ['test/api/multi-node*.test.ts'];
+const POSTGRES_ONLY = ['test/api/multi-node*.test.ts', 'test/api/database-away-at-start.test.ts'];
 
 export default defineConfig({
   test: {
