@@ -76,12 +76,14 @@ export async function withSynonymsForUnmatched(
     return forms ? [term, ...forms] : term;
   };
   // Words side by side that the memories may write as one ("log in" → login, "set up" → setup, "check in" → checkin,
-  // "time zone" → timezone). Not after a function word: "a part" is not "apart", nor "a round" "around". Counted with
-  // the query's words, in the same trip.
+  // "time zone" → timezone). Not after a function word: "a part" is not "apart", nor "a round" "around"; only where one
+  // of the two is a word asked here (not a name's: "Dario Zamora" joins into nothing asked). Counted with the query's
+  // words, in the same trip.
   const pairs = query.said.slice(0, -1).flatMap((word, i) => {
-    const joined = word + query.said[i + 1]!;
+    const next = query.said[i + 1]!;
+    const joined = word + next;
     if (STOPWORDS.has(word) || !JOINABLE.test(joined) || query.terms.includes(joined)) return [];
-    return [{ words: [word, query.said[i + 1]!], joined }];
+    return open.includes(word) || open.includes(next) ? [{ words: [word, next], joined }] : [];
   });
   const pairWords = most > 0 ? [...new Set(pairs.map(({ joined }) => joined))] : [];
   const counts = await matchCounts.matchCounts(
