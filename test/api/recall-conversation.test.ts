@@ -165,6 +165,22 @@ describe('conversation adjacency without the client’s help (issue 20)', () => 
   });
 });
 
+describe('a question turn lends its score to the reply more than to the turns before it', () => {
+  it('the turns before a matching question do not push out a memory found by its own words', async () => {
+    const ws = await workspace();
+    // One sitting: two turns of small talk, the question, its reply. Another, hours later: a turn saying some of the
+    // words asked, and small talk.
+    const [, , question, reply] = await batch(
+      ws,
+      turns(['The trail was muddy after all that rain.', 'We should have packed the boots.', QUESTION, REPLY]),
+    );
+    clock.advance(5 * HOUR);
+    const [said] = await batch(ws, turns(['Restoring a vintage motorcycle takes patience.', FILLER[0]!]));
+    const found = (await recall(ws, ASKED, { limit: 3 })).map((m) => m.id);
+    expect(found).toEqual([question, reply, said]);
+  });
+});
+
 describe('a shorter answer is the head of a longer one', () => {
   it('the top 10 of a limit-25 answer is the limit-10 answer, and so for 5 and 20', async () => {
     const ws = await workspace();

@@ -52,6 +52,15 @@ const SPEAKER_LABEL = /^\s*[\p{L}\p{N}][\p{L}\p{N}'’._-]*(?: [\p{L}\p{N}'’._
 export const isTurn = (m: Pick<WrittenMemory, 'content' | 'metadata'>): boolean =>
   firstOf(m.metadata, SPEAKER_KEYS) !== null || SPEAKER_LABEL.test(m.content);
 
+/** A question mark closing a text, quotes, brackets and spaces after it aside. */
+const CLOSING_QUESTION = /\?["'”’)\]\s]*$/u;
+
+/**
+ * Whether a turn asks something: it ends with a question ("Which one has been your favourite guide?"). Recall's
+ * conversation spread lends such a turn's score less to the turns before it than to the reply after it.
+ */
+export const asksQuestion = (content: string): boolean => CLOSING_QUESTION.test(content);
+
 type Thread =
   | { kind: 'named'; context: string; name: string; turn: number | null }
   | { kind: 'session'; context: string; session: string }

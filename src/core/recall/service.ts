@@ -37,6 +37,7 @@ import { isOfWindow } from './temporal.js';
 import { laterFirst } from './contradicted.js';
 import { RecallCache } from './cache.js';
 import {
+  asksQuestion,
   conversationNeighbours,
   writtenNear,
   WRITTEN_AROUND_PER_SPAN,
@@ -90,6 +91,11 @@ export interface RecallTuning {
   neighbourSeeds: number;
   /** …times these factors, by distance (1, 2, … turns away). */
   neighbourDecay: number[];
+  /**
+   * …and the turns before a turn that asks a question (`asksQuestion`) this share more: what answers a question comes
+   * after it (src/core/recall/README.md, "The turns before a question").
+   */
+  beforeQuestion: number;
   backlinks: boolean;
   /** A memory a later one contradicts (unresolved) gives it its place where both are in the answer (contradicted.ts). */
   laterFirst: boolean;
@@ -131,6 +137,7 @@ export const DEFAULT_TUNING: RecallTuning = {
   graphSeeds: 5,
   neighbourSeeds: 8,
   neighbourDecay: [0.8, 0.8],
+  beforeQuestion: 0.5,
   backlinks: true,
   laterFirst: true,
   disabledArms: [],
@@ -694,7 +701,8 @@ export class RecallService {
 
   /**
    * Conversation context: the turns written just before and after the best results (same context, session and
-   * sitting) inherit their score, decayed by distance. A reply ("5 years already!") answers the turn before it.
+   * sitting) inherit their score, decayed by distance. A reply ("5 years already!") answers the turn before it; the
+   * turns before a question lend it its context but rarely what it asks, and inherit less (`beforeQuestion`).
    */
   private async spreadToNeighbours(
     workspaceId: string,
@@ -702,7 +710,7 @@ export class RecallService {
     turns: TurnsRead,
     options: ResolvedOptions,
   ): Promise<Scored[]> {
-    const { neighbourSeeds, neighbourDecay } = this.tuning;
+    const { neighbourSeeds, neighbourDecay, beforeQuestion } = this.tuning;
     if (neighbourSeeds === 0 || ranked.length === 0) return ranked;
     const seeds = new Map(ranked.slice(0, neighbourSeeds).map((s) => [s.id, s]));
     const byId = new Map(ranked.map((s) => [s.id, s]));
@@ -713,8 +721,10 @@ export class RecallService {
     const inherited = new Map<string, { memory: MemoryCandidate; relevance: number; boosted: number }>();
     for (const { anchorId, offset, id, memory } of around) {
       const anchor = seeds.get(anchorId);
-      const decay = neighbourDecay[Math.abs(offset) - 1];
-      if (!anchor || decay === undefined || anchor.relevance * decay < options.threshold) continue;
+      const byDistance = neighbourDecay[Math.abs(offset) - 1];
+      if (!anchor || byDistance === undefined) continue;
+      const decay = offset < 0 && asksQuestion(anchor.memory.content) ? byDistance * beforeQuestion : byDistance;
+      if (anchor.relevance * decay < options.threshold) continue;
       const best = inherited.get(id);
       if (!best || anchor.boosted * decay > best.boosted)
         inherited.set(id, { memory, relevance: anchor.relevance * decay, boosted: anchor.boosted * decay });

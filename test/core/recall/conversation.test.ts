@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conversationNeighbours } from '../../../src/core/recall/conversation.js';
+import { asksQuestion, conversationNeighbours } from '../../../src/core/recall/conversation.js';
 import type { WrittenMemory } from '../../../src/storage/types.js';
 
 const HOUR = 3_600_000;
@@ -139,5 +139,19 @@ describe('conversation adjacency', () => {
     // span 1 reads 2 places each side: the batch's next memory, 3 places on, is out of reach; span 2 reads 4.
     expect(around(anchor, [anchor, ...others, next], 1)).toEqual([]);
     expect(around(anchor, [anchor, ...others, next], 2)).toEqual([[1, 'next']]);
+  });
+});
+
+describe('asksQuestion', () => {
+  it('a turn ending with a question asks one, closing quotes and brackets aside', () => {
+    expect(asksQuestion('Caroline: Books have such power! Which one has been your favorite guide?')).toBe(true);
+    expect(asksQuestion('Ben: Did she really say “see you in June?”  ')).toBe(true);
+    expect(asksQuestion('Ana: (you know which one?)')).toBe(true);
+  });
+
+  it('a question in the middle of a turn, or none, is no question the turn ends on', () => {
+    expect(asksQuestion('Ana: Why not? I loved "Becoming Nicole" by Amy Ellis Nutt.')).toBe(false);
+    expect(asksQuestion('Ben: Eleven years now.')).toBe(false);
+    expect(asksQuestion('')).toBe(false);
   });
 });
