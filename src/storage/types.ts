@@ -352,6 +352,8 @@ export interface MemoryStore {
     seqs: readonly number[],
     options: { reach: number; filter?: MemoryFilter },
   ): Promise<WrittenMemory[]>;
+  /** The metadata of the workspace's memories at these write positions (`seq`), by position; absent ones are left out. */
+  metadataAt(workspaceId: string, seqs: readonly number[]): Promise<Map<number, JsonObject>>;
   /**
    * How many keyword-index entries match each query (a term or phrase, or with `all` every one of the terms at
    * once), counted up to `cap` (more is reported as `cap + 1`): what a keyword search would have to score. The

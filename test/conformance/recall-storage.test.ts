@@ -427,6 +427,14 @@ describe.each(storageBackends())('recall storage: $name', (backend) => {
     expect(farther.map((m) => m.metadata.turn)).toEqual([2, 3, 4, 6, 7, 8, 9]);
     expect(await s.memories.writtenAround('ws_b', [third], { reach: 2 })).toEqual([]);
     expect(await s.memories.writtenAround('ws_a', [], { reach: 2 })).toEqual([]);
+    // Metadata by write position, of the workspace's memories only.
+    const foreignSeq = (await s.memories.candidates('ws_b', [foreign.id]))[0]!.memory.seq;
+    const metadata = await s.memories.metadataAt('ws_a', [third, last, foreignSeq, last + 1000]);
+    expect([...metadata].sort(([a], [b]) => a - b)).toEqual([
+      [third, { turn: 3 }],
+      [last, { turn: 9 }],
+    ]);
+    expect(await s.memories.metadataAt('ws_a', [])).toEqual(new Map());
     await s.close();
   });
 

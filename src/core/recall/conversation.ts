@@ -50,7 +50,17 @@ const SPEAKER_LABEL = /^\s*[\p{L}\p{N}][\p{L}\p{N}'’._-]*(?: [\p{L}\p{N}'’._
 
 /** Whether a memory written without a session or a conversation's name reads as a turn of a conversation. */
 export const isTurn = (m: Pick<WrittenMemory, 'content' | 'metadata'>): boolean =>
-  firstOf(m.metadata, SPEAKER_KEYS) !== null || SPEAKER_LABEL.test(m.content);
+  firstOf(m.metadata, SPEAKER_KEYS) !== null || opensWithSpeaker(m.content);
+
+/** Whether a text opens with a speaker's label: a turn by its text alone, whatever its metadata. */
+export const opensWithSpeaker = (content: string): boolean => SPEAKER_LABEL.test(content);
+
+/**
+ * Whether a memory has a conversation at all: a named one, or it is a turn. A statement has none, so it has no
+ * neighbours whatever is written around it.
+ */
+export const hasConversation = (m: Pick<WrittenMemory, 'content' | 'metadata'>): boolean =>
+  firstOf(m.metadata, CONVERSATION_KEYS) !== null || isTurn(m);
 
 /** A question mark closing a text, quotes, brackets and spaces after it aside. */
 const CLOSING_QUESTION = /\?["'”’)\]\s]*$/u;
@@ -89,7 +99,7 @@ function threadOf(m: WrittenMemory): Thread {
   }
   // Statements are not a conversation in a session either: an agent's session is where it works (MCP's session_start
   // gives its notes their context), and its notes lent each other their scores, as a batch of statements did.
-  if (!isTurn(m)) return { kind: 'alone' };
+  if (!hasConversation(m)) return { kind: 'alone' };
   if (m.session_id !== null) return { kind: 'session', context: m.context_id, session: m.session_id };
   return { kind: 'turns', context: m.context_id, user: m.user_id };
 }

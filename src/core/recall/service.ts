@@ -39,6 +39,8 @@ import { RecallCache } from './cache.js';
 import {
   asksQuestion,
   conversationNeighbours,
+  hasConversation,
+  opensWithSpeaker,
   writtenNear,
   WRITTEN_AROUND_PER_SPAN,
   type ConversationNeighbour,
@@ -516,19 +518,39 @@ export class RecallService {
     options: ResolvedOptions,
   ): Promise<ConversationNeighbour[]> {
     if (anchors.length === 0 || this.tuning.neighbourDecay.length === 0) return [];
+    const inConversation = await this.inConversation(workspaceId, anchors);
+    if (inConversation.length === 0) return [];
     const span = this.conversationSpan();
     const written = await this.deps.storage.memories.writtenAround(
       workspaceId,
-      anchors.map((m) => m.seq),
+      inConversation.map((m) => m.seq),
       {
         reach: span * WRITTEN_AROUND_PER_SPAN,
         filter: { ...options.filter, excludeSourceScopes: [FACT_SCOPE] },
       },
     );
     return conversationNeighbours(
-      anchors.map((m) => m.id),
+      inConversation.map((m) => m.id),
       written,
       { span, withinMs: SAME_SITTING_MS },
+    );
+  }
+
+  /**
+   * The anchors that have a conversation (conversation.ts `hasConversation`): turns by their text, the others by their
+   * metadata, read for those only. A statement has no neighbours, and reading the memories written around each was
+   * most of what conversation context cost a recall among statements (BENCHMARKS.md, "statements read around").
+   */
+  private async inConversation(workspaceId: string, anchors: readonly MemoryCandidate[]): Promise<MemoryCandidate[]> {
+    const unlabelled = anchors.filter((m) => !opensWithSpeaker(m.content));
+    if (unlabelled.length === 0) return [...anchors];
+    const metadata = await this.deps.storage.memories.metadataAt(
+      workspaceId,
+      unlabelled.map((m) => m.seq),
+    );
+    return anchors.filter(
+      (m) =>
+        opensWithSpeaker(m.content) || hasConversation({ content: m.content, metadata: metadata.get(m.seq) ?? {} }),
     );
   }
 

@@ -7,6 +7,7 @@ import {
   FACT_SCOPE,
   factOf,
   type DateSpan,
+  type JsonObject,
   type Memory,
   type CandidateRow,
   type KeywordHit,
@@ -651,6 +652,17 @@ export class SqlMemoryStore implements MemoryStore {
       .orderBy('memories.seq')
       .execute();
     return rows.map(toWritten);
+  }
+
+  async metadataAt(workspaceId: string, seqs: readonly number[]): Promise<Map<number, JsonObject>> {
+    if (seqs.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('memories')
+      .select(['seq', 'metadata'])
+      .where('workspace_id', '=', workspaceId)
+      .where('seq', 'in', seqs)
+      .execute();
+    return new Map(rows.map((row) => [Number(row.seq), parseJsonObject(row.metadata)]));
   }
 
   async mentioning(

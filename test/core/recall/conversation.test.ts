@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { asksQuestion, conversationNeighbours } from '../../../src/core/recall/conversation.js';
+import {
+  asksQuestion,
+  conversationNeighbours,
+  hasConversation,
+  opensWithSpeaker,
+} from '../../../src/core/recall/conversation.js';
 import type { WrittenMemory } from '../../../src/storage/types.js';
 
 const HOUR = 3_600_000;
@@ -153,5 +158,24 @@ describe('asksQuestion', () => {
     expect(asksQuestion('Ana: Why not? I loved "Becoming Nicole" by Amy Ellis Nutt.')).toBe(false);
     expect(asksQuestion('Ben: Eleven years now.')).toBe(false);
     expect(asksQuestion('')).toBe(false);
+  });
+});
+
+describe('hasConversation', () => {
+  it('a turn by its speaker label or metadata, or a memory of a named conversation, has one', () => {
+    expect(opensWithSpeaker('Caroline: I went to the support group yesterday.')).toBe(true);
+    expect(hasConversation({ content: 'Caroline: I went to the support group.', metadata: {} })).toBe(true);
+    expect(hasConversation({ content: 'I went to the support group.', metadata: { speaker: 'Caroline' } })).toBe(true);
+    expect(hasConversation({ content: 'Deploys freeze on Fridays.', metadata: { thread_id: 'ops-42' } })).toBe(true);
+  });
+
+  it('a statement has none, whatever is written around it', () => {
+    const statement = 'On 8 September 2019, Anouk Holm tested a tiny necklace in Montreal.';
+    expect(opensWithSpeaker(statement)).toBe(false);
+    expect(hasConversation({ content: statement, metadata: {} })).toBe(false);
+    expect(hasConversation({ content: statement, metadata: { speaker: '', merged_from: [] } })).toBe(false);
+    // Alone among turns of one batch: the turns around it are not its neighbours.
+    const note = written('note', { content: statement });
+    expect(around(note, [written('before'), note, written('after')])).toEqual([]);
   });
 });
