@@ -548,10 +548,8 @@ export class RecallService {
       workspaceId,
       unlabelled.map((m) => m.seq),
     );
-    return anchors.filter(
-      (m) =>
-        opensWithSpeaker(m.content) || hasConversation({ content: m.content, metadata: metadata.get(m.seq) ?? {} }),
-    );
+    // A labelled anchor's metadata was not read: its label alone makes it a turn.
+    return anchors.filter((m) => hasConversation({ content: m.content, metadata: metadata.get(m.seq) ?? {} }));
   }
 
   /** How many turns each side conversation context looks at. */
