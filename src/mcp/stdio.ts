@@ -5,7 +5,8 @@ import { loadConfig } from '../config.js';
 import { IDENTIFIER_RULE, isIdentifier } from '../core/identifiers.js';
 import type { Logger } from '../core/logger.js';
 import { contextualLogger, type ContextLogger } from '../observability/index.js';
-import { createServices } from '../services.js';
+import { createServices, type CoreServices } from '../services.js';
+import { ForegroundTransport } from './foreground-transport.js';
 import { connectRelay } from './relay.js';
 import { createMcpServer } from './server.js';
 
@@ -40,7 +41,9 @@ export async function runStdioServer(options: StdioOptions = {}): Promise<StdioS
   if (options.workspace !== undefined && !isIdentifier(options.workspace))
     throw new Error(`--workspace '${options.workspace}' is not a workspace id: ${IDENTIFIER_RULE}`);
   const log = pino({ level: env.MEMD_LOG_LEVEL ?? 'info', base: { service: 'memd-mcp' } }, pino.destination(2));
-  const { server, stopServing } = options.url ? await relayed(options, log) : await inProcess(options, env, log);
+  const { server, stopServing, foreground } = options.url
+    ? await relayed(options, log)
+    : await inProcess(options, env, log);
 
   let settle!: { resolve: () => void; reject: (error: unknown) => void };
   const closed = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
@@ -62,7 +65,9 @@ export async function runStdioServer(options: StdioOptions = {}): Promise<StdioS
   // The client going away (stdin ends) or a signal stops the server; close() lets the work in flight finish.
   process.stdin.once('end', stop);
   for (const signal of SIGNALS) process.once(signal, stop);
-  await server.connect(new StdioServerTransport());
+  const stdio = new StdioServerTransport();
+  // In process, the agent's calls are this memd's only clients: background tasks give way to them as to HTTP requests.
+  await server.connect(foreground ? new ForegroundTransport(stdio, foreground) : stdio);
   return { closed, close };
 }
 
@@ -72,6 +77,8 @@ const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 interface Served {
   server: Pick<Server, 'connect' | 'close'>;
   stopServing(): Promise<void>;
+  /** In process: the client activity background tasks give way to (a relay's remote memd counts its own). */
+  foreground?: CoreServices['foreground'];
 }
 
 async function relayed(options: StdioOptions, log: Logger): Promise<Served> {
@@ -91,5 +98,5 @@ async function inProcess(options: StdioOptions, env: NodeJS.ProcessEnv, log: Con
   }
   log.info({ dataDir: config.dataDir, storage: config.storage.kind }, 'memd MCP server on stdio');
   const server = createMcpServer(services, { principal: { kind: 'local' }, workspace: options.workspace }, log);
-  return { server: server.server, stopServing: () => services.close() };
+  return { server: server.server, stopServing: () => services.close(), foreground: services.foreground };
 }
