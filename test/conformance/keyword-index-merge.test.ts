@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { mergeKeywordIndex } from '../../src/storage/sqlite/fts-merge.js';
 import { openSqliteStorage } from '../../src/storage/sqlite/open.js';
 import { axisVector, memory, workspace } from '../support/records.js';
@@ -30,6 +31,31 @@ describe('SQLite keyword index maintenance', () => {
     expect(before).toHaveLength(30);
     expect(await mergeKeywordIndex(storage.sqlContext.db)).toBe(1);
     expect(await search()).toEqual(before);
+    expect(await storage.memories.keywordMatchCounts('ws_a', [['harbour']], { cap: 100 })).toEqual([60]);
+    await storage.close();
+  });
+
+  it('merges by itself once a burst of writes pauses', async () => {
+    const path = join(dir, 'pause.sqlite');
+    const storage = await openSqliteStorage({
+      path,
+      dimensions: DIMS,
+      keywordMerges: { quietMs: 200, minChanges: 50 },
+    });
+    await storage.workspaces.create(workspace('ws_a'));
+    for (let i = 0; i < 60; i++) {
+      await storage.memories.insert([memory('ws_a', `note ${i} about the harbour`, axisVector(DIMS, i % DIMS))]);
+    }
+    const segments = () =>
+      (
+        new Database(path, { readonly: true })
+          .prepare('SELECT count(DISTINCT segid) AS n FROM memory_fts_idx')
+          .get() as {
+          n: number;
+        }
+      ).n;
+    expect(segments()).toBeGreaterThan(1);
+    await vi.waitFor(() => expect(segments()).toBe(1), { timeout: 5_000, interval: 50 });
     expect(await storage.memories.keywordMatchCounts('ws_a', [['harbour']], { cap: 100 })).toEqual([60]);
     await storage.close();
   });

@@ -6,7 +6,7 @@ import * as sqliteVec from 'sqlite-vec';
 import type { Database as Schema } from '../database.js';
 import { migrateToLatest } from '../migrations/index.js';
 import { SqlStorage } from '../sql/storage.js';
-import { mergeKeywordIndex } from './fts-merge.js';
+import { DEFAULT_MERGE_SCHEDULE, KeywordIndexMerges, mergeKeywordIndex, type MergeSchedule } from './fts-merge.js';
 import { ImmediateSqliteDialect } from './immediate-dialect.js';
 import { claimDatabase, type OwnerLock } from './owner-lock.js';
 import { SqliteReader } from './reader.js';
@@ -26,6 +26,8 @@ export interface SqliteOptions {
   vectorIndex?: Partial<Omit<VectorIndexOptions, 'dimensions'>>;
   /** How often the write-ahead log is checkpointed (WalCheckpoints); tests move it. */
   checkpointIntervalMs?: number;
+  /** When the keyword index is merged (fts-merge.ts); tests move it. */
+  keywordMerges?: Partial<MergeSchedule>;
 }
 
 export async function openSqliteStorage(options: SqliteOptions): Promise<SqlStorage> {
@@ -87,12 +89,18 @@ async function openDatabase(options: SqliteOptions, owner: OwnerLock | null): Pr
   const reader = options.path === ':memory:' ? null : new SqliteReader(options.path);
   // The HNSW graphs are saved beside the database file at close and loaded at start (vector-snapshot.ts).
   const snapshotDir = options.path === ':memory:' ? null : `${options.path}.hnsw`;
+  // The keyword index is merged now, when writes pause and every ten minutes (fts-merge.ts).
+  const merges = new KeywordIndexMerges((interrupted) => mergeKeywordIndex(db, interrupted), {
+    ...DEFAULT_MERGE_SCHEDULE,
+    ...options.keywordMerges,
+  });
   const engine = new SqliteSearchEngine(
     vectors,
     options.annMinSize ?? 0,
     reader,
     snapshotDir,
     migrated.leftVectors ? sealed : null,
+    (count) => merges.changed(count),
   );
   const wal = new WalSync(options.path === ':memory:' ? null : `${options.path}-wal`);
   const checkpoints =
@@ -100,16 +108,9 @@ async function openDatabase(options: SqliteOptions, owner: OwnerLock | null): Pr
   checkpoints?.start();
   const optimize = setInterval(() => database.pragma('optimize'), 60 * 60_000);
   optimize.unref();
-  // The keyword index is merged now and every ten minutes; a failed run (a busy database) is retried at the next.
-  let merging: Promise<unknown> = Promise.resolve();
-  const merge = () => (merging = merging.then(() => mergeKeywordIndex(db)).catch(() => undefined));
-  merge();
-  const merges = setInterval(merge, 10 * 60_000);
-  merges.unref();
   const close = async () => {
     clearInterval(optimize);
-    clearInterval(merges);
-    await merging;
+    await merges.close();
     // Measured statistics for the next start (cheap: only tables that changed enough are analysed).
     database.pragma('optimize');
     // engine.close saved the snapshot: the database names it as what it holds, until it is next opened.

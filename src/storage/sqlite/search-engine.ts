@@ -136,6 +136,8 @@ export class SqliteSearchEngine implements SearchEngine {
      * anything can write, and trusted as it is.
      */
     sealed: string | null = null,
+    /** Told how many entries each write added to or removed from the keyword index (open.ts merges it after bursts). */
+    private readonly keywordIndexChanged: (count: number) => void = () => {},
   ) {
     if (snapshotDir !== null && sealed !== null) this.preloaded = vectors.load(snapshotDir, sealed);
   }
@@ -186,12 +188,14 @@ export class SqliteSearchEngine implements SearchEngine {
       const rows = entries.slice(start, start + FTS_CHUNK).map((e) => sql`(${e.seq}, ${e.text})`);
       await sql`INSERT INTO memory_fts (rowid, content) VALUES ${sql.join(rows)}`.execute(db);
     }
+    this.keywordIndexChanged(entries.length);
   }
 
   async removeKeywordEntries(db: Kysely<Database>, seqs: readonly number[]): Promise<void> {
     for (let start = 0; start < seqs.length; start += FTS_CHUNK) {
       await sql`DELETE FROM memory_fts WHERE rowid IN (${sql.join(seqs.slice(start, start + FTS_CHUNK))})`.execute(db);
     }
+    this.keywordIndexChanged(seqs.length);
   }
 
   async purgeRemovedKeywordEntries(db: Kysely<Database>): Promise<void> {
