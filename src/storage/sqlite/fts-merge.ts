@@ -11,10 +11,10 @@ const segments = async (db: Kysely<Database>): Promise<number> =>
   Number((await sql<{ n: number }>`SELECT count(DISTINCT segid) AS n FROM memory_fts_idx`.execute(db)).rows[0]?.n ?? 0);
 
 /**
- * Merges the keyword index into one segment, in small steps, until `interrupted()` says to stop. FTS5 adds a segment per write and merges them only
- * in groups, so an index built by many small writes holds dozens (25 at 164k memories): each term of a search is
- * then looked up in every one. Merged, the same searches took 18 % less time (bench database, BENCHMARKS.md). Resolves with the
- * segments left.
+ * Merges the keyword index into one segment, in small steps, until `interrupted()` says to stop. FTS5 adds a segment
+ * per write and merges them only in groups, so an index built by many small writes holds dozens (25 at 164k
+ * memories): each term of a search is then looked up in every one. Merged, the same searches took 18 % less time
+ * (bench database, BENCHMARKS.md). Resolves with the segments left.
  */
 export async function mergeKeywordIndex(
   db: Kysely<Database>,
