@@ -46,14 +46,14 @@ describe('SQLite keyword index maintenance', () => {
     for (let i = 0; i < 60; i++) {
       await storage.memories.insert([memory('ws_a', `note ${i} about the harbour`, axisVector(DIMS, i % DIMS))]);
     }
-    const segments = () =>
-      (
-        new Database(path, { readonly: true })
-          .prepare('SELECT count(DISTINCT segid) AS n FROM memory_fts_idx')
-          .get() as {
-          n: number;
-        }
-      ).n;
+    const segments = () => {
+      const reader = new Database(path, { readonly: true });
+      try {
+        return (reader.prepare('SELECT count(DISTINCT segid) AS n FROM memory_fts_idx').get() as { n: number }).n;
+      } finally {
+        reader.close();
+      }
+    };
     expect(segments()).toBeGreaterThan(1);
     await vi.waitFor(() => expect(segments()).toBe(1), { timeout: 5_000, interval: 50 });
     expect(await storage.memories.keywordMatchCounts('ws_a', [['harbour']], { cap: 100 })).toEqual([60]);

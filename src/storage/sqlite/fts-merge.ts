@@ -71,9 +71,9 @@ export const DEFAULT_MERGE_SCHEDULE: MergeSchedule = {
  * failed run (a busy database) is left for the next.
  */
 export class KeywordIndexMerges {
-  private changes = 0;
-  /** Every change counted, for a run to see that writes resumed. */
+  /** Every change counted, and how many there had been when the latest run was asked for. */
   private written = 0;
+  private writtenAtRun = 0;
   /** A run stopped because writes resumed: the next pause continues it, however few they were. */
   private owed = false;
   private running: Promise<unknown> = Promise.resolve();
@@ -96,9 +96,8 @@ export class KeywordIndexMerges {
 
   /** Entries added to or removed from the index (counted as written, whether or not their transaction commits). */
   changed(count: number): void {
-    this.changes += count;
     this.written += count;
-    if (this.changes < this.schedule.minChanges && !this.owed) return;
+    if (this.written - this.writtenAtRun < this.schedule.minChanges && !this.owed) return;
     if (this.quiet) this.quiet.refresh();
     else this.runIn(this.schedule.quietMs);
   }
@@ -124,7 +123,7 @@ export class KeywordIndexMerges {
       this.runIn(wait);
       return;
     }
-    this.changes = 0;
+    this.writtenAtRun = this.written;
     this.queued = true;
     this.running = this.running
       .then(() => {
@@ -136,8 +135,7 @@ export class KeywordIndexMerges {
 
   private async timed(): Promise<void> {
     const started = Date.now();
-    const writtenBefore = this.written;
-    const interrupted = () => this.closed || this.written !== writtenBefore;
+    const interrupted = () => this.closed || this.written !== this.writtenAtRun;
     try {
       const left = await this.merge(interrupted);
       this.owed = left > 1 && interrupted();
