@@ -1,5 +1,6 @@
-import { CompiledQuery, SqliteDialect, type DatabaseConnection, type Driver } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, type Driver, type QueryCompiler, SqliteDialect } from 'kysely';
 import { missingReference } from '../sql/missing-reference.js';
+import { LimitExpressionCompiler } from './limit-expression.js';
 
 /**
  * Kysely's SQLite dialect, with every transaction begun as `BEGIN IMMEDIATE`: it takes the write lock at once,
@@ -9,9 +10,13 @@ import { missingReference } from '../sql/missing-reference.js';
  * This connection is the database's only writer, so taking the lock early holds up nobody else.
  *
  * A statement refused for naming a row deleted meanwhile is rethrown as `not_found`, as PostgreSQL's pool does
- * (missing-reference.ts).
+ * (missing-reference.ts). Its LIMITs are written as expressions (`limitExpression`).
  */
 export class ImmediateSqliteDialect extends SqliteDialect {
+  override createQueryCompiler(): QueryCompiler {
+    return new LimitExpressionCompiler();
+  }
+
   override createDriver(): Driver {
     const driver = super.createDriver();
     const acquire = driver.acquireConnection.bind(driver);

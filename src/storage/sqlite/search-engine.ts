@@ -10,6 +10,7 @@ import {
 } from 'kysely';
 import type { Database } from '../database.js';
 import { keywordPhrase } from '../../text/keyword-text.js';
+import { limitExpression } from './limit-expression.js';
 import { memoryFilter, type FilterBuilder } from '../sql/memory-filter.js';
 import {
   bestEffortCandidates,
@@ -303,14 +304,14 @@ export class SqliteSearchEngine implements SearchEngine {
       return sql<KeywordRank>`(SELECT memories.seq AS seq, 0 AS score
         FROM memory_fts JOIN ${memories} ON memories.seq = memory_fts.rowid
         WHERE memory_fts MATCH ${ftsMatchExpression(query)} AND ${where}
-        ORDER BY memory_fts.rowid DESC LIMIT ${k})`;
+        ORDER BY memory_fts.rowid DESC LIMIT ${limitExpression(k)})`;
     }
     // Equal scores newest first, as on Postgres: a synthetic or templated corpus has many memories of one length
     // holding one matching word, and which of them make the k best must not depend on the backend.
     return sql<KeywordRank>`(SELECT memories.seq AS seq, -bm25(memory_fts) AS score
       FROM memory_fts JOIN ${memories} ON memories.seq = memory_fts.rowid
       WHERE memory_fts MATCH ${ftsMatchExpression(query)} AND ${where}
-      ORDER BY score DESC, memories.seq DESC LIMIT ${k})`;
+      ORDER BY score DESC, memories.seq DESC LIMIT ${limitExpression(k)})`;
   }
 
   async keywordMatchCounts(
@@ -322,7 +323,7 @@ export class SqliteSearchEngine implements SearchEngine {
     // The FTS index is shared by every workspace; a count is of the workspace's own entries, as on PostgreSQL: a
     // word only another workspace holds had not been expanded to its synonyms here, which told a workspace that some
     // other one holds it (NOTES.md, "Keyword counts per workspace").
-    const others = sql<number>`(SELECT count(*) FROM (${othersMemories(workspaceId)} LIMIT ${MOST_SUBTRACTED + 1}))`;
+    const others = sql<number>`(SELECT count(*) FROM (${othersMemories(workspaceId)} LIMIT ${limitExpression(MOST_SUBTRACTED + 1)}))`;
     const counts = queries.map((terms) => {
       const match = ftsMatchExpression({ terms: [], required: terms });
       // The index's count, up to `cap + 1` past the others' memories: less their matches, the workspace's where it
@@ -332,14 +333,14 @@ export class SqliteSearchEngine implements SearchEngine {
             c - (SELECT count(*) FROM memory_fts WHERE memory_fts MATCH ${match} AND rowid IN (${othersMemories(workspaceId)})))
           ELSE (SELECT count(*) FROM (
             SELECT 1 FROM memory_fts JOIN memories INDEXED BY memories_seq_scope ON memories.seq = memory_fts.rowid
-            WHERE memory_fts MATCH ${match} AND memories.workspace_id = ${workspaceId} LIMIT ${cap + 1})) END
+            WHERE memory_fts MATCH ${match} AND memories.workspace_id = ${workspaceId} LIMIT ${limitExpression(cap + 1)})) END
         FROM (SELECT s, (SELECT count(*) FROM (
           SELECT 1 FROM memory_fts WHERE memory_fts MATCH ${match} LIMIT ${cap + 1} + ${others})) AS c
           FROM (SELECT ${others} AS s)))`;
       // A workspace alone is counted as the index counts, with nothing else to set up: the statements above cost a
       // count 45 µs against 27 (a count of the bench:recall corpus, better-sqlite3, warm).
       const count = sql<{ n: number }>`SELECT CASE WHEN ${aloneInIndex(workspaceId)}
-        THEN (SELECT count(*) FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ${match} LIMIT ${cap + 1}))
+        THEN (SELECT count(*) FROM (SELECT 1 FROM memory_fts WHERE memory_fts MATCH ${match} LIMIT ${limitExpression(cap + 1)}))
         ELSE ${byCost} END AS n`;
       return { compile: () => count.compile(db) };
     });
