@@ -10,7 +10,6 @@ import {
 } from 'kysely';
 import type { Database } from '../database.js';
 import { keywordPhrase } from '../../text/keyword-text.js';
-import { limitExpression } from './limit-expression.js';
 import { memoryFilter, type FilterBuilder } from '../sql/memory-filter.js';
 import {
   bestEffortCandidates,
@@ -23,6 +22,7 @@ import {
   type WarmUpReport,
 } from '../sql/search-engine.js';
 import { FACT_SCOPE, factOf, type KeywordTerm, type MemoryFilter, type VectorHit } from '../types.js';
+import { limitExpression } from './limit-expression.js';
 import type { SqliteReader } from './reader.js';
 import type { IndexedMemory, WorkspaceVectorIndexes } from './vector-index.js';
 import { removeSnapshot } from './vector-snapshot.js';
