@@ -84,11 +84,31 @@ describe('when the SQLite keyword index is merged', () => {
     const { merges, runs } = scheduled({ steps: 10 });
     await vi.advanceTimersByTimeAsync(1_100);
     expect(runs()).toBe(1);
-    // It ended at 1,000 ms: the next may start at 3,000, though the pause after this write ends at 2,100.
+    // It ended at 1,000 ms: the next may not start before 3,000, though the pause after this write ends at 2,100.
     merges.changed(SCHEDULE.minChanges);
     await vi.advanceTimersByTimeAsync(1_100);
     expect(runs()).toBe(1);
     await vi.advanceTimersByTimeAsync(900);
+    expect(runs()).toBe(2);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await merges.close();
+  });
+
+  it('waits out the spacing without shortening the quiet period that writes restart', async () => {
+    vi.useFakeTimers();
+    const { merges, runs } = scheduled({ steps: 10 });
+    await vi.advanceTimersByTimeAsync(1_100);
+    merges.changed(SCHEDULE.minChanges);
+    // At 2,100 the pause is over, the spacing not (until 3,000): the run waits.
+    await vi.advanceTimersByTimeAsync(1_100);
+    expect(runs()).toBe(1);
+    // Writes 950 ms apart, each a pause shorter than quietMs: none lets a run start, past the spacing too.
+    for (let i = 0; i < 5; i++) {
+      merges.changed(1);
+      await vi.advanceTimersByTimeAsync(950);
+      expect(runs()).toBe(1);
+    }
+    await vi.advanceTimersByTimeAsync(SCHEDULE.quietMs);
     expect(runs()).toBe(2);
     await vi.advanceTimersByTimeAsync(1_000);
     await merges.close();

@@ -118,9 +118,10 @@ export class KeywordIndexMerges {
     this.stopQuietTimer();
     if (this.closed || this.queued) return;
     const wait = this.last.endedAt + this.schedule.spacing * this.last.tookMs - Date.now();
-    // Too soon after the last: the changes wait for their turn.
+    // Too soon after the last: the changes wait for their turn. Never for less than the quiet period, as `changed`
+    // restarts this timer at each write: shorter, it would let a merge start in a pause of less than `quietMs`.
     if (wait > 0) {
-      this.runIn(wait);
+      this.runIn(Math.max(wait, this.schedule.quietMs));
       return;
     }
     this.writtenAtRun = this.written;
@@ -140,7 +141,8 @@ export class KeywordIndexMerges {
       const left = await this.merge(interrupted);
       this.owed = left > 1 && interrupted();
     } finally {
-      this.last = { endedAt: Date.now(), tookMs: Date.now() - started };
+      const endedAt = Date.now();
+      this.last = { endedAt, tookMs: endedAt - started };
     }
   }
 
