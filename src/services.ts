@@ -166,10 +166,14 @@ export async function createServices(
   const model = options.llm !== undefined ? options.llm : createLlmProvider(config.llm);
   const llm = model && instrumentedLlm(model, metrics, tracing);
 
+  const foreground = new ForegroundActivity();
   let storage: SqlStorage | undefined;
   let secrets: SecretBox;
   try {
-    storage = await openStorage(config.storage, embedder.dimensions);
+    // Background work gives way to client requests: enrichment's steps (the task runner) and the storage's own.
+    storage = await openStorage(config.storage, embedder.dimensions, () =>
+      foreground.giveWay(config.tasks.foregroundWaitMs),
+    );
     await checkEmbedderIdentity(storage, embedder);
     secrets = openSecretBox(config.secrets, storage.dialect);
   } catch (error) {
@@ -228,7 +232,6 @@ export async function createServices(
     telemetry: observability,
   });
   const enricher = new MemoryEnricher({ storage, embedder, llm, clock, events, log, telemetry: observability });
-  const foreground = new ForegroundActivity();
   const tasks = new TaskRunner(storage, clock, events, config.tasks, log, foreground, observability);
   tasks.registerBatch(ENRICH_TASK, enricher.handleMany);
 

@@ -5,8 +5,16 @@ import type { SqlStorage } from './sql/storage.js';
 
 export type { Storage } from './types.js';
 
-/** Opens the configured engine at the latest schema. Search indexes warm up separately (`warmUp`). */
-export function openStorage(config: StorageConfig, dimensions: number): Promise<SqlStorage> {
+/**
+ * Opens the configured engine at the latest schema. Search indexes warm up separately (`warmUp`). `giveWay` is what
+ * the engine's own background work in this process waits for before each step (SQLite's keyword index merge, on the
+ * main connection); PostgreSQL does its maintenance in the server.
+ */
+export function openStorage(
+  config: StorageConfig,
+  dimensions: number,
+  giveWay?: () => Promise<unknown>,
+): Promise<SqlStorage> {
   return config.kind === 'postgres'
     ? openPostgresStorage({
         url: config.url,
@@ -17,5 +25,5 @@ export function openStorage(config: StorageConfig, dimensions: number): Promise<
         ivfflatProbes: config.ivfflatProbes,
         dimensions,
       })
-    : openSqliteStorage({ path: config.path, dimensions });
+    : openSqliteStorage({ path: config.path, dimensions, ...(giveWay && { giveWay }) });
 }

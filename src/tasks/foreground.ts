@@ -1,3 +1,12 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+
+/**
+ * The longest background work waits at one of its steps for client requests to finish. A recall at a million
+ * memories takes 10-20 ms, so a serial client's call is waited out; requests that overlap without a gap (a bulk
+ * ingest) slow each step of the background by at most this, not by the foreground wait.
+ */
+const GIVE_WAY_MAX_MS = 50;
+
 /**
  * Client requests in flight, so that background work gives way to them: a write is acknowledged sooner when the
  * enrichment of earlier writes waits for a gap between requests. Waiting is bounded, so the background is delayed
@@ -40,6 +49,20 @@ export class ForegroundActivity {
       }
       waiters.push(resume);
     });
+  }
+
+  /**
+   * What background work awaits before each of its steps (enrichment's, the keyword index merge's): resolves at once
+   * when no request is in flight, else when none is, or after min(`foregroundWaitMs`, GIVE_WAY_MAX_MS); with a
+   * foreground wait of 0 it never waits. A step runs to its end without reading the socket, so without this a request
+   * that arrives meanwhile waits for every step that follows too.
+   */
+  async giveWay(foregroundWaitMs: number): Promise<void> {
+    const wait = Math.min(GIVE_WAY_MAX_MS, foregroundWaitMs);
+    if (wait === 0) return;
+    // Lets the event loop read a request that arrived while the last step ran, so that it counts as in flight.
+    await yieldToEventLoop();
+    await this.quiet(wait);
   }
 
   /** Whether a request is in flight or ended less than `ms` ago: the gap found is one between a client's calls. */

@@ -36,12 +36,6 @@ export interface TaskRunnerOptions {
 const MAX_BACKOFF_MS = 5 * 60_000;
 /** Tasks leased per claim, per unit of concurrency: every claim and every completion is a commit. */
 const CLAIM_BATCH_FACTOR = 8;
-/**
- * The longest a task waits at one of its steps for client requests to finish. A recall at a million memories takes
- * 10-20 ms, so a serial client's call is waited out; requests that overlap without a gap (a bulk ingest) slow a
- * batch of enrichment by at most this per step, not by the foreground wait.
- */
-const GIVE_WAY_MAX_MS = 50;
 
 /**
  * Runs queued tasks from the database: leases a batch at a time, runs up to `concurrency` at once, records
@@ -81,13 +75,7 @@ export class TaskRunner {
   }
 
   /** Handed to batch handlers (see GiveWay); with a foreground wait of 0 background work never waits. */
-  private readonly giveWay: GiveWay = async () => {
-    const wait = Math.min(GIVE_WAY_MAX_MS, this.options.foregroundWaitMs);
-    if (wait === 0) return;
-    // Lets the event loop read a request that arrived while the task ran, so that it counts as in flight.
-    await yieldToEventLoop();
-    await this.foreground.quiet(wait);
-  };
+  private readonly giveWay: GiveWay = () => this.foreground.giveWay(this.options.foregroundWaitMs);
 
   register(kind: string, handler: TaskHandler): void {
     this.add(kind, { run: (tasks) => handler(tasks[0]!), batches: false });

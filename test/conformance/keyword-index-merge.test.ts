@@ -59,4 +59,40 @@ describe('SQLite keyword index maintenance', () => {
     expect(await storage.memories.keywordMatchCounts('ws_a', [['harbour']], { cap: 100 })).toEqual([60]);
     await storage.close();
   });
+
+  it('takes no step of a merge while what it gives way to holds it back', async () => {
+    const path = join(dir, 'give-way.sqlite');
+    // A server's client requests in flight (ForegroundActivity.giveWay): here a gate the test opens.
+    let open = false;
+    const waiting: Array<() => void> = [];
+    let asked = 0;
+    const giveWay = () => {
+      asked++;
+      return open ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve));
+    };
+    const storage = await openSqliteStorage({
+      path,
+      dimensions: DIMS,
+      keywordMerges: { quietMs: 100, minChanges: 50 },
+      giveWay,
+    });
+    await storage.workspaces.create(workspace('ws_a'));
+    for (let i = 0; i < 60; i++) {
+      await storage.memories.insert([memory('ws_a', `note ${i} about the harbour`, axisVector(DIMS, i % DIMS))]);
+    }
+    const reader = new Database(path, { readonly: true });
+    const segments = () =>
+      (reader.prepare('SELECT count(DISTINCT segid) AS n FROM memory_fts_idx').get() as { n: number }).n;
+    const left = segments();
+    expect(left).toBeGreaterThan(1);
+    // The pause has started a merge, which waits at its first step.
+    await vi.waitFor(() => expect(asked).toBeGreaterThan(0), { timeout: 5_000, interval: 20 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(segments()).toBe(left);
+    open = true;
+    for (const resume of waiting.splice(0)) resume();
+    await vi.waitFor(() => expect(segments()).toBe(1), { timeout: 5_000, interval: 50 });
+    reader.close();
+    await storage.close();
+  });
 });

@@ -41,6 +41,38 @@ describe('background work gives way to client requests', () => {
     await expect(foreground.quiet(1_000)).resolves.toBe(true);
   });
 
+  it('holds a background step while a request is in flight, for at most 50 ms or the foreground wait if shorter', async () => {
+    vi.useFakeTimers();
+    const foreground = new ForegroundActivity();
+    foreground.begin();
+    const steps: string[] = [];
+    void foreground.giveWay(1_000).then(() => steps.push('bounded'));
+    void foreground.giveWay(20).then(() => steps.push('shorter'));
+    await vi.advanceTimersByTimeAsync(19);
+    expect(steps).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(steps).toEqual(['shorter']);
+    await vi.advanceTimersByTimeAsync(29);
+    expect(steps).toEqual(['shorter']);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(steps).toEqual(['shorter', 'bounded']);
+    // The request's end lets a waiting step go at once.
+    void foreground.giveWay(1_000).then(() => steps.push('after the request'));
+    await vi.advanceTimersByTimeAsync(0);
+    foreground.end();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(steps).toEqual(['shorter', 'bounded', 'after the request']);
+  });
+
+  it('never holds a background step with a foreground wait of 0', async () => {
+    const foreground = new ForegroundActivity();
+    foreground.begin();
+    let ran = false;
+    const step = foreground.giveWay(0).then(() => (ran = true));
+    await step;
+    expect(ran).toBe(true);
+  });
+
   it('tells a gap between calls from an idle server', () => {
     vi.useFakeTimers();
     const foreground = new ForegroundActivity();

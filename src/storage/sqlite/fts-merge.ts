@@ -11,24 +11,36 @@ const segments = async (db: Kysely<Database>): Promise<number> =>
   Number((await sql<{ n: number }>`SELECT count(DISTINCT segid) AS n FROM memory_fts_idx`.execute(db)).rows[0]?.n ?? 0);
 
 /**
+ * Awaited before each step of a merge: by default a turn of the event loop, so that requests interleave; a server
+ * hands in its client requests' gate (ForegroundActivity.giveWay), so that a step waits while a request is in flight.
+ */
+export type GiveWay = () => Promise<unknown>;
+
+/**
  * Merges the keyword index into one segment, in small steps, until `interrupted()` says to stop. FTS5 adds a segment
  * per write and merges them only in groups, so an index built by many small writes holds dozens (25 at 164k
  * memories): each term of a search is then looked up in every one. Merged, the same searches took 18 % less time
- * (bench database, BENCHMARKS.md). Resolves with the segments left.
+ * (bench database, BENCHMARKS.md). Each step runs on the main connection and holds the event loop while it runs, so
+ * each waits for `giveWay` first. Resolves with the segments left.
  */
 export async function mergeKeywordIndex(
   db: Kysely<Database>,
   interrupted: () => boolean = () => false,
+  giveWay: GiveWay = yieldToEventLoop,
 ): Promise<number> {
   let left = await segments(db);
   if (left <= 1 || interrupted()) return left;
+  await giveWay();
+  if (interrupted()) return segments(db);
   // A negative budget starts an incremental 'optimize' (every segment into one); positive ones continue it.
   await sql`INSERT INTO memory_fts(memory_fts, rank) VALUES ('merge', ${-PAGES_PER_STEP})`.execute(db);
   for (let step = 0; step < MAX_STEPS; step++) {
     left = await segments(db);
     // FTS5 keeps a merge in progress in the index: the next run continues it.
     if (left <= 1 || interrupted()) break;
-    await yieldToEventLoop();
+    await giveWay();
+    // Writes may have come while it waited: the next pause continues.
+    if (interrupted()) break;
     await sql`INSERT INTO memory_fts(memory_fts, rank) VALUES ('merge', ${PAGES_PER_STEP})`.execute(db);
   }
   return segments(db);

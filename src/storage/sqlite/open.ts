@@ -6,7 +6,13 @@ import * as sqliteVec from 'sqlite-vec';
 import type { Database as Schema } from '../database.js';
 import { migrateToLatest } from '../migrations/index.js';
 import { SqlStorage } from '../sql/storage.js';
-import { DEFAULT_MERGE_SCHEDULE, KeywordIndexMerges, mergeKeywordIndex, type MergeSchedule } from './fts-merge.js';
+import {
+  DEFAULT_MERGE_SCHEDULE,
+  type GiveWay,
+  KeywordIndexMerges,
+  mergeKeywordIndex,
+  type MergeSchedule,
+} from './fts-merge.js';
 import { ImmediateSqliteDialect } from './immediate-dialect.js';
 import { claimDatabase, type OwnerLock } from './owner-lock.js';
 import { SqliteReader } from './reader.js';
@@ -28,6 +34,8 @@ export interface SqliteOptions {
   checkpointIntervalMs?: number;
   /** When the keyword index is merged (fts-merge.ts); tests move it. */
   keywordMerges?: Partial<MergeSchedule>;
+  /** What each step of the keyword index merge waits for first (fts-merge.ts `GiveWay`). */
+  giveWay?: GiveWay;
 }
 
 export async function openSqliteStorage(options: SqliteOptions): Promise<SqlStorage> {
@@ -90,7 +98,7 @@ async function openDatabase(options: SqliteOptions, owner: OwnerLock | null): Pr
   // The HNSW graphs are saved beside the database file at close and loaded at start (vector-snapshot.ts).
   const snapshotDir = options.path === ':memory:' ? null : `${options.path}.hnsw`;
   // The keyword index is merged now, when writes pause and every ten minutes (fts-merge.ts).
-  const merges = new KeywordIndexMerges((interrupted) => mergeKeywordIndex(db, interrupted), {
+  const merges = new KeywordIndexMerges((interrupted) => mergeKeywordIndex(db, interrupted, options.giveWay), {
     ...DEFAULT_MERGE_SCHEDULE,
     ...options.keywordMerges,
   });
