@@ -52,17 +52,17 @@ export class ForegroundActivity {
   }
 
   /**
-   * What background work awaits before each of its steps (enrichment's, the keyword index merge's): resolves at once
-   * when no request is in flight, else when none is, or after min(`foregroundWaitMs`, GIVE_WAY_MAX_MS); with a
-   * foreground wait of 0 it never waits. A step runs to its end without reading the socket, so without this a request
-   * that arrives meanwhile waits for every step that follows too.
+   * What background work awaits before each of its steps (enrichment's, the keyword index merge's): a turn of the
+   * event loop, then at once when no request is in flight, else when none is, or after min(`foregroundWaitMs`,
+   * GIVE_WAY_MAX_MS); with a foreground wait of 0 only the turn. A step runs to its end without reading the socket, so
+   * without this a request that arrives meanwhile waits for every step that follows too.
    */
   async giveWay(foregroundWaitMs: number): Promise<void> {
-    const wait = Math.min(GIVE_WAY_MAX_MS, foregroundWaitMs);
-    if (wait === 0) return;
-    // Lets the event loop read a request that arrived while the last step ran, so that it counts as in flight.
+    // Lets the event loop read a request that arrived while the last step ran, so that it counts as in flight (and
+    // serves it at all: a merge's steps are synchronous statements, which yield no turn between them).
     await yieldToEventLoop();
-    await this.quiet(wait);
+    const wait = Math.min(GIVE_WAY_MAX_MS, foregroundWaitMs);
+    if (wait > 0) await this.quiet(wait);
   }
 
   /** Whether a request is in flight or ended less than `ms` ago: the gap found is one between a client's calls. */

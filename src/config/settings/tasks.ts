@@ -24,7 +24,7 @@ export const TASKS = {
     min: 0,
     max: 60_000,
     meaning:
-      'how long background work waits for a gap between client requests before it starts anyway (then as a batch); a gap within this long of a call gets one task: shorter lets enrichment keep closer pace with sustained writes, at some cost to their latency; a running task also waits, up to 50 ms at each of its steps, while a request is in flight; 0 never waits, and always runs batches',
+      'how long background work waits for a gap between client requests before it starts anyway (then as a batch); a gap within this long of a call gets one task: shorter lets enrichment keep closer pace with sustained writes, at some cost to their latency; a running task also waits, up to 50 ms at each of its steps, while a request is in flight, as does each step of the keyword index merge on SQLite; 0 never waits, and always runs batches',
   }),
   pollIntervalMs: integer({
     name: 'MEMD_TASK_POLL_MS',
