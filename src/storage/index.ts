@@ -1,5 +1,6 @@
 import type { StorageConfig } from '../config.js';
 import { openPostgresStorage } from './postgres/open.js';
+import type { GiveWay } from './sqlite/fts-merge.js';
 import { openSqliteStorage } from './sqlite/open.js';
 import type { SqlStorage } from './sql/storage.js';
 
@@ -10,11 +11,7 @@ export type { Storage } from './types.js';
  * the engine's own background work in this process waits for before each step (SQLite's keyword index merge, on the
  * main connection); PostgreSQL does its maintenance in the server.
  */
-export function openStorage(
-  config: StorageConfig,
-  dimensions: number,
-  giveWay?: () => Promise<unknown>,
-): Promise<SqlStorage> {
+export function openStorage(config: StorageConfig, dimensions: number, giveWay?: GiveWay): Promise<SqlStorage> {
   return config.kind === 'postgres'
     ? openPostgresStorage({
         url: config.url,
@@ -25,5 +22,5 @@ export function openStorage(
         ivfflatProbes: config.ivfflatProbes,
         dimensions,
       })
-    : openSqliteStorage({ path: config.path, dimensions, ...(giveWay && { giveWay }) });
+    : openSqliteStorage({ path: config.path, dimensions, giveWay });
 }
