@@ -46,6 +46,7 @@ import { workspaceRoutes } from './routes/workspaces.js';
 import { abandonCreatedWorkspaces } from './request-context.js';
 import { uiRoutes } from './ui.js';
 import { serializerCompiler } from './serialization.js';
+import { endConnectionsOnClose } from './end-connections-on-close.js';
 import { validatorCompiler } from './validation.js';
 import { acceptWorkspaceQuery } from './workspace-query.js';
 
@@ -124,6 +125,7 @@ export async function buildHttpServer(services: CoreServices, logger: FastifyBas
   }).withTypeProvider<TypeBoxTypeProvider>();
   // First, so that everything after runs in the request's context (its id in every log line, its span).
   observeRequests(app, services.observability);
+  endConnectionsOnClose(app);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
