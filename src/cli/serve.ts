@@ -15,6 +15,8 @@ export async function runServer(env: Record<string, string | undefined>): Promis
   const config = loadConfig(env);
   // Loaded here, not above: `memd --help` and the commands that only talk to a server need none of it.
   const { createApp } = await import('../app.js');
+  const { compileWhatIsLeft, keepForLater } = await import('../http/compiled-on-first-use.js');
+  keepForLater();
   const app = await createApp(config);
   const url = await app.listen();
   app.http.log.info(
@@ -22,6 +24,11 @@ export async function runServer(env: Record<string, string | undefined>): Promis
     'memd listening',
   );
   stopOnSignals(() => app.close(), app.http.log, config.shutdownTimeoutMs);
+  // Once ready, the route schemas no request has needed yet, so that no first call after a start compiles its own.
+  await app.ready();
+  const compiling = performance.now();
+  const schemas = await compileWhatIsLeft();
+  app.http.log.debug({ schemas, ms: Math.round(performance.now() - compiling) }, 'route schemas compiled');
 }
 
 export function serveCommand(program: Command): void {

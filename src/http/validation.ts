@@ -2,6 +2,7 @@ import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { invalid } from '../errors.js';
+import { onFirstUse } from './compiled-on-first-use.js';
 
 const addRfcFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -44,9 +45,9 @@ type Check = ((data: unknown) => boolean | { value: unknown } | { error: Error }
  * process share it. Fastify reads a failed check's reasons from the validator's `errors`.
  */
 function compiledOnFirstUse(compile: () => Check): RouteValidator {
-  let check: Check | undefined;
+  const compiled = onFirstUse(compile);
   const validator = (data: unknown) => {
-    check ??= compile();
+    const check = compiled();
     const outcome = check(data);
     validator.errors = check.errors ?? null;
     return outcome;
