@@ -44,16 +44,18 @@ describe('a stop with connections open', () => {
     let answer = '';
     socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
     const ended = new Promise((resolve) => socket.once('close', resolve));
+    // `Expect: 100-continue`: the server says when it has read the headers, so the request is in flight when the
+    // stop comes.
+    const continued = new Promise<void>((resolve) => socket.on('data', () => answer.includes(' 100 ') && resolve()));
     socket.write(
-      `POST /v1/memories HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 20)}`,
+      `POST /v1/memories HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 20)}`,
     );
-    // The headers are read: the request is in flight when the stop comes.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await continued;
     server.child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 300));
     socket.write(body.slice(20));
     await ended;
-    expect(answer).toMatch(/^HTTP\/1\.1 201 /);
+    expect(answer).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 201 /);
     expect(await server.exited).toBe(0);
   });
 });
