@@ -1,6 +1,6 @@
 import type { StorageConfig } from '../config.js';
 import { openPostgresStorage } from './postgres/open.js';
-import type { GiveWay } from './sqlite/fts-merge.js';
+import type { GiveWay } from '../tasks/foreground.js';
 import { openSqliteStorage } from './sqlite/open.js';
 import type { SqlStorage } from './sql/storage.js';
 

@@ -8,6 +8,14 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 const GIVE_WAY_MAX_MS = 50;
 
 /**
+ * Awaited by background work between its steps (enrichment's, SQLite's keyword index merge): resolves at once when no
+ * client request is in flight, else when none is (or after a bound). A step runs to its end without reading the
+ * socket, so without this a request that arrives while the work runs waits for all of it. A server hands in
+ * `ForegroundActivity.giveWay`.
+ */
+export type GiveWay = () => Promise<void>;
+
+/**
  * Client requests in flight, so that background work gives way to them: a write is acknowledged sooner when the
  * enrichment of earlier writes waits for a gap between requests. Waiting is bounded, so the background is delayed
  * under sustained load, never starved.

@@ -5,7 +5,7 @@ import { addMs, isoNow, type Clock } from '../core/clock.js';
 import type { CoreEvents } from '../core/events.js';
 import { noTelemetry, type Telemetry } from '../core/telemetry.js';
 import type { Storage, Task } from '../storage/types.js';
-import { ForegroundActivity } from './foreground.js';
+import { ForegroundActivity, type GiveWay } from './foreground.js';
 
 /** Does one task's work. Must be idempotent: a task whose worker died mid-way runs again after its lease. */
 export type TaskHandler = (task: Task) => Promise<void>;
@@ -15,12 +15,6 @@ export type TaskHandler = (task: Task) => Promise<void>;
  * task, and one whose worker died runs again after its leases.
  */
 export type TaskBatchHandler = (tasks: readonly Task[], giveWay: GiveWay) => Promise<void>;
-/**
- * Called by a long task between its steps: resolves at once when no client request is in flight, else when none is
- * (or after a bound). A task runs from one step to the next without reading the socket, so without this a request
- * that arrives while it runs waits for all of it.
- */
-export type GiveWay = () => Promise<void>;
 
 export interface TaskRunnerOptions {
   concurrency: number;

@@ -23,6 +23,8 @@ describe('a stop with connections open', () => {
     // A forced stop (past MEMD_SHUTDOWN_TIMEOUT_MS) exits 1; Node alone waits 60 s for a connection that sent nothing.
     const server = await spawnServer({ MEMD_DATA_DIR: join(dataDir, 'data'), MEMD_SHUTDOWN_TIMEOUT_MS: '5000' });
     const silent = await silentConnection(server.url);
+    let received = '';
+    silent.on('data', (chunk: Buffer) => (received += chunk.toString()));
     const closed = new Promise((resolve) => silent.once('close', resolve));
     try {
       // Calls that leave keep-alive connections open behind them.
@@ -33,8 +35,9 @@ describe('a stop with connections open', () => {
       server.child.kill('SIGTERM');
     }
     expect(await server.exited).toBe(0);
+    // Ended by the server without an answer: it had asked for nothing.
     await closed;
-    expect(silent.destroyed).toBe(true);
+    expect(received).toBe('');
   });
 
   it('answers a request in flight when the stop comes, then exits 0', async () => {

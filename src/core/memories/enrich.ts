@@ -2,6 +2,7 @@ import type { Logger } from '../logger.js';
 import type { EmbeddingProvider } from '../../providers/embedding/types.js';
 import type { LlmProvider } from '../../providers/llm/types.js';
 import type { Association, Memory, NewMemory, Storage, Task, VectorHit } from '../../storage/types.js';
+import type { GiveWay } from '../../tasks/foreground.js';
 import { isoNow, type Clock } from '../clock.js';
 import type { CoreEvents } from '../events.js';
 import { AUTO_ASSOCIATE_LIMIT, AUTO_ASSOCIATE_MIN_SIMILARITY, chooseRelationship } from '../graph/auto-associate.js';
@@ -40,9 +41,6 @@ interface EnrichDeps {
   /** Traces each step; nothing by default. */
   telemetry?: Telemetry;
 }
-
-/** The caller's chance, between steps, to let client requests go first (the task runner's `GiveWay`). */
-type GiveWay = () => Promise<void>;
 
 /**
  * The background half of the write pipeline: LLM classification and tiers (when configured), atomic facts,

@@ -1,5 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { sql, type Kysely } from 'kysely';
+import type { GiveWay } from '../../tasks/foreground.js';
 import type { Database } from '../database.js';
 
 /** Pages of index one merge step writes: about 10 ms of work at 100k memories, so requests interleave. */
@@ -9,12 +10,6 @@ const MAX_STEPS = 500;
 
 const segments = async (db: Kysely<Database>): Promise<number> =>
   Number((await sql<{ n: number }>`SELECT count(DISTINCT segid) AS n FROM memory_fts_idx`.execute(db)).rows[0]?.n ?? 0);
-
-/**
- * Awaited before each step of a merge: by default a turn of the event loop, so that requests interleave; a server
- * hands in its client requests' gate (ForegroundActivity.giveWay), so that a step waits while a request is in flight.
- */
-export type GiveWay = () => Promise<unknown>;
 
 /**
  * Merges the keyword index into one segment, in small steps, until `interrupted()` says to stop. FTS5 adds a segment
@@ -28,20 +23,16 @@ export async function mergeKeywordIndex(
   interrupted: () => boolean = () => false,
   giveWay: GiveWay = yieldToEventLoop,
 ): Promise<number> {
-  let left = await segments(db);
-  if (left <= 1 || interrupted()) return left;
-  await giveWay();
-  if (interrupted()) return segments(db);
-  // A negative budget starts an incremental 'optimize' (every segment into one); positive ones continue it.
-  await sql`INSERT INTO memory_fts(memory_fts, rank) VALUES ('merge', ${-PAGES_PER_STEP})`.execute(db);
-  for (let step = 0; step < MAX_STEPS; step++) {
-    left = await segments(db);
-    // FTS5 keeps a merge in progress in the index: the next run continues it.
-    if (left <= 1 || interrupted()) break;
+  // FTS5 keeps a merge in progress in the index: a run that stops here is continued by the next.
+  for (let step = 0; step <= MAX_STEPS; step++) {
+    const left = await segments(db);
+    if (left <= 1 || interrupted()) return left;
     await giveWay();
     // Writes may have come while it waited: the next pause continues.
     if (interrupted()) break;
-    await sql`INSERT INTO memory_fts(memory_fts, rank) VALUES ('merge', ${PAGES_PER_STEP})`.execute(db);
+    // A negative budget starts an incremental 'optimize' (every segment into one); positive ones continue it.
+    const budget = step === 0 ? -PAGES_PER_STEP : PAGES_PER_STEP;
+    await sql`INSERT INTO memory_fts(memory_fts, rank) VALUES ('merge', ${budget})`.execute(db);
   }
   return segments(db);
 }

@@ -6,13 +6,8 @@ import * as sqliteVec from 'sqlite-vec';
 import type { Database as Schema } from '../database.js';
 import { migrateToLatest } from '../migrations/index.js';
 import { SqlStorage } from '../sql/storage.js';
-import {
-  DEFAULT_MERGE_SCHEDULE,
-  type GiveWay,
-  KeywordIndexMerges,
-  mergeKeywordIndex,
-  type MergeSchedule,
-} from './fts-merge.js';
+import type { GiveWay } from '../../tasks/foreground.js';
+import { DEFAULT_MERGE_SCHEDULE, KeywordIndexMerges, mergeKeywordIndex, type MergeSchedule } from './fts-merge.js';
 import { ImmediateSqliteDialect } from './immediate-dialect.js';
 import { claimDatabase, type OwnerLock } from './owner-lock.js';
 import { SqliteReader } from './reader.js';
@@ -34,7 +29,7 @@ export interface SqliteOptions {
   checkpointIntervalMs?: number;
   /** When the keyword index is merged (fts-merge.ts); tests move it. */
   keywordMerges?: Partial<MergeSchedule>;
-  /** What each step of the keyword index merge waits for first (fts-merge.ts `GiveWay`). */
+  /** What each step of the keyword index merge waits for first (a server's `ForegroundActivity.giveWay`). */
   giveWay?: GiveWay;
 }
 
