@@ -44,10 +44,10 @@ import { benchPostgres, type BenchPostgres } from './postgres.js';
 import { openSqliteStorage } from '../src/storage/sqlite/open.js';
 import {
   DEFAULT_VECTOR_INDEX,
-  vectorDigest,
   WorkspaceVectorIndexes,
   type VectorIndexOptions,
 } from '../src/storage/sqlite/vector-index.js';
+import { vectorDigest } from '../src/storage/sqlite/workspace-index.js';
 import { machineLine, peakRssMiB, percentile } from './machine.js';
 import { DiskCachedEmbedder } from './recall/cached-embedder.js';
 import { startBenchServer, waitReady } from './server-process.js';

@@ -24,7 +24,8 @@ import {
 import { FACT_SCOPE, factOf, type KeywordTerm, type MemoryFilter, type VectorHit } from '../types.js';
 import { limitExpression } from './limit-expression.js';
 import type { SqliteReader } from './reader.js';
-import type { IndexedMemory, WorkspaceVectorIndexes } from './vector-index.js';
+import type { WorkspaceVectorIndexes } from './vector-index.js';
+import type { IndexedMemory } from './workspace-index.js';
 import { removeSnapshot } from './vector-snapshot.js';
 
 const FTS_CHUNK = 500;

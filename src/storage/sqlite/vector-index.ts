@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
-import usearch, { type Index, type ScalarKind } from 'usearch';
+import usearch, { type ScalarKind } from 'usearch';
 import { readSnapshot, writeSnapshot } from './vector-snapshot.js';
+import { type IndexedMemory, vectorDigest, WorkspaceIndex } from './workspace-index.js';
 
 export interface VectorIndexOptions {
   dimensions: number;
@@ -24,15 +24,6 @@ export const DEFAULT_VECTOR_INDEX: Omit<VectorIndexOptions, 'dimensions'> = {
   expansionAdd: 128,
   expansionSearch: 96,
 };
-
-/** What the index knows of a memory besides its vector: enough to answer the common filters without SQL. */
-export interface IndexedMemory {
-  id: string;
-  /** Derived from another memory (a fact, an insight). */
-  derived: boolean;
-  /** An atomic fact's parent. */
-  factOf: string | null;
-}
 
 export interface IndexEntry extends IndexedMemory {
   seq: number;
@@ -62,167 +53,6 @@ function keysAsNumbers(keys: BigUint64Array): Float64Array {
   // Little-endian on every platform Node runs on.
   for (let i = 0; i < keys.length; i++) numbers[i] = halves[2 * i]! + halves[2 * i + 1]! * 2 ** 32;
   return numbers;
-}
-
-/** Memories whose vectors are identical: one node of the graph, under `key`. */
-interface VectorGroup {
-  key: number;
-  digest: string;
-  /** In insertion order. */
-  members: Member[];
-}
-
-/**
- * A workspace's groups as a snapshot stores them: in columns, because JSON of an array per member made loading 164k
- * members cost 80 MB of heap more than building. Members are listed group by group, in the groups' order.
- */
-export interface SnapshotGroups {
-  keys: number[];
-  /** Members per group. */
-  sizes: number[];
-  /** The groups' digests, 16 bytes each, concatenated, in base64. */
-  digests: string;
-  seqs: number[];
-  ids: string[];
-  /** One character per member: '1' derived, '0' not. */
-  derived: string;
-  factOf: Array<string | null>;
-}
-
-/** A memory of the index, with the group of its vector. */
-interface Member extends IndexedMemory {
-  seq: number;
-  group: VectorGroup;
-}
-
-/**
- * The first 128 bits of the SHA-256 of the vector's bytes, as a 16-character string: identical vectors, and only
- * they, share it. Short, because a workspace holds one per distinct vector.
- */
-export function vectorDigest(embedding: Float32Array | Uint8Array): string {
-  return createHash('sha256')
-    .update(new Uint8Array(embedding.buffer, embedding.byteOffset, embedding.byteLength))
-    .digest()
-    .toString('latin1', 0, 16);
-}
-
-class WorkspaceIndex {
-  readonly memories = new Map<number, Member>();
-  /**
-   * Groups by key, in an array: a search looks up about 200 keys, and an array is read faster than a Map. Keys of
-   * emptied groups are given to new ones, so the array stays as long as the most groups held at once.
-   */
-  readonly groups: Array<VectorGroup | undefined> = [];
-  private readonly freeKeys: number[] = [];
-  private readonly groupOfDigest = new Map<string, VectorGroup>();
-
-  constructor(readonly graph: Index) {}
-
-  /** Nodes of the graph: one per group. */
-  get nodes(): number {
-    return this.groups.length - this.freeKeys.length;
-  }
-
-  /**
-   * Adds the memory, or moves it to its new vector's group. Answers the key of a group it opened, which the graph
-   * must then be given.
-   */
-  set(seq: number, memory: IndexedMemory, embedding: Float32Array): number | null {
-    this.delete(seq);
-    const digest = vectorDigest(embedding);
-    const existing = this.groupOfDigest.get(digest);
-    // A literal, not a spread: a spread object keeps the added property out of line, 40 bytes more a memory. Its
-    // group is set below when this memory opens one.
-    const member: Member = { seq, id: memory.id, derived: memory.derived, factOf: memory.factOf, group: existing! };
-    this.memories.set(seq, member);
-    if (existing) {
-      existing.members.push(member);
-      return null;
-    }
-    member.group = this.open(digest, member);
-    return member.group.key;
-  }
-
-  private open(digest: string, first: Member): VectorGroup {
-    // A literal array: most groups keep their single member, and `[]` with a push reserves 17 slots.
-    const group: VectorGroup = { key: this.freeKeys.pop() ?? this.groups.length, digest, members: [first] };
-    this.groups[group.key] = group;
-    this.groupOfDigest.set(digest, group);
-    return group;
-  }
-
-  /** Whether the memory is held with exactly this vector and description (a restored snapshot is checked so). */
-  holds(seq: number, memory: IndexedMemory, digest: string): boolean {
-    const member = this.memories.get(seq);
-    return (
-      member !== undefined &&
-      member.group.digest === digest &&
-      member.id === memory.id &&
-      member.derived === memory.derived &&
-      member.factOf === memory.factOf
-    );
-  }
-
-  /** The groups as a snapshot stores them, beside the graph's own file. */
-  toSnapshot(): SnapshotGroups {
-    const columns: SnapshotGroups = { keys: [], sizes: [], digests: '', seqs: [], ids: [], derived: '', factOf: [] };
-    const digests: string[] = [];
-    const derived: string[] = [];
-    for (const group of this.groups) {
-      if (!group) continue;
-      columns.keys.push(group.key);
-      columns.sizes.push(group.members.length);
-      digests.push(group.digest);
-      for (const m of group.members) {
-        columns.seqs.push(m.seq);
-        columns.ids.push(m.id);
-        derived.push(m.derived ? '1' : '0');
-        columns.factOf.push(m.factOf);
-      }
-    }
-    columns.digests = Buffer.from(digests.join(''), 'latin1').toString('base64');
-    columns.derived = derived.join('');
-    return columns;
-  }
-
-  /** Takes back the groups of a snapshot whose graph was loaded into `graph`. */
-  restore({ keys, sizes, digests, seqs, ids, derived, factOf }: SnapshotGroups): void {
-    const digestBytes = Buffer.from(digests, 'base64').toString('latin1');
-    let at = 0;
-    keys.forEach((key, g) => {
-      const group: VectorGroup = { key, digest: digestBytes.slice(16 * g, 16 * (g + 1)), members: [] };
-      for (const end = at + sizes[g]!; at < end; at++) {
-        const member: Member = {
-          seq: seqs[at]!,
-          id: ids[at]!,
-          derived: derived[at] === '1',
-          factOf: factOf[at]!,
-          group,
-        };
-        // A literal for the first member, as `open` does: a push onto `[]` reserves 17 slots.
-        if (group.members.length === 0) group.members = [member];
-        else group.members.push(member);
-        this.memories.set(member.seq, member);
-      }
-      this.groups[key] = group;
-      this.groupOfDigest.set(group.digest, group);
-    });
-    for (let key = 0; key < this.groups.length; key++) if (!this.groups[key]) this.freeKeys.push(key);
-  }
-
-  /** Removes the memory; the last member out of a group takes its node out of the graph. */
-  delete(seq: number): void {
-    const member = this.memories.get(seq);
-    if (!member) return;
-    const { group } = member;
-    this.memories.delete(seq);
-    group.members.splice(group.members.indexOf(member), 1);
-    if (group.members.length > 0) return;
-    this.groups[group.key] = undefined;
-    this.freeKeys.push(group.key);
-    this.groupOfDigest.delete(group.digest);
-    this.graph.remove(BigInt(group.key));
-  }
 }
 
 /**
@@ -332,7 +162,7 @@ export class WorkspaceVectorIndexes {
         index.restore(groups);
         if (index.graph.size() !== index.nodes)
           throw new Error(`the graph of ${workspaceId} has ${index.graph.size()} nodes, its groups ${index.nodes}`);
-        if (!trusted) this.unverified.set(workspaceId, new Set(index.memories.keys()));
+        if (!trusted) this.unverified.set(workspaceId, new Set(index.seqs()));
       }
       return trusted ? 'sealed' : 'unverified';
     } catch {
@@ -345,7 +175,7 @@ export class WorkspaceVectorIndexes {
   /** How many memories the graphs of every workspace hold. */
   totalSize(): number {
     let n = 0;
-    for (const index of this.workspaces.values()) n += index.memories.size;
+    for (const index of this.workspaces.values()) n += index.size;
     return n;
   }
 
@@ -373,7 +203,7 @@ export class WorkspaceVectorIndexes {
   }
 
   size(workspaceId: string): number {
-    return this.workspaces.get(workspaceId)?.memories.size ?? 0;
+    return this.workspaces.get(workspaceId)?.size ?? 0;
   }
 
   /**
@@ -406,11 +236,10 @@ export class WorkspaceVectorIndexes {
         const { distances } = matches;
         const keys = keysAsNumbers(matches.keys);
         for (let i = 0; i < Math.min(keys.length, wanted) && found.length < k; i++) {
-          const group = index.groups[keys[i]!];
-          if (!group) continue;
           const similarity = 1 - distances[i]!;
-          for (const member of group.members) {
-            if (accept(member)) found.push({ seq: member.seq, memory: member, similarity });
+          for (let slot = index.firstMember(keys[i]!); slot !== -1; slot = index.nextMember(slot)) {
+            const memory = index.describe(slot);
+            if (accept(memory)) found.push({ seq: index.seqAt(slot), memory, similarity });
             if (found.length === k) break;
           }
         }

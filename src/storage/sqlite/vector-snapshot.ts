@@ -13,7 +13,8 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import type { Index } from 'usearch';
-import type { SnapshotGroups, VectorIndexOptions } from './vector-index.js';
+import type { VectorIndexOptions } from './vector-index.js';
+import type { SnapshotGroups } from './workspace-index.js';
 
 /**
  * The in-memory HNSW graphs on disk, so that a restart loads them instead of building them again (about a minute
