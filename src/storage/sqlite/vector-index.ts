@@ -210,6 +210,7 @@ export class WorkspaceVectorIndexes {
    * The k nearest memories that `accept` lets through. Asks the graph for more when the filter rejects too many,
    * up to the whole workspace, so the answer has k hits whenever k exist. `beam`: how many candidates the graph is
    * walked for at least (recall's `expansionSearch` unless a near-duplicate check asks for a narrower one).
+   * `accept` reads each member through a view that the next member reuses (`MemberView`): it must not keep it.
    */
   search(
     workspaceId: string,
@@ -229,6 +230,7 @@ export class WorkspaceVectorIndexes {
     // call, which usearch spreads over every core: the write path's searches held the main thread for a third of
     // an ingest (BENCHMARKS.md, "Ingest and the HNSW work").
     const together = vectors.length > 1 ? index.graph.search([...vectors], walked(first), 0) : null;
+    const view = index.view();
     return vectors.map((vector, v) => {
       for (let wanted = first; ; wanted = Math.min(nodes, wanted * 4)) {
         const matches = together && wanted === first ? together.get(v) : index.graph.search(vector, walked(wanted), 1);
@@ -238,8 +240,7 @@ export class WorkspaceVectorIndexes {
         for (let i = 0; i < Math.min(keys.length, wanted) && found.length < k; i++) {
           const similarity = 1 - distances[i]!;
           for (let slot = index.firstMember(keys[i]!); slot !== -1; slot = index.nextMember(slot)) {
-            const memory = index.describe(slot);
-            if (accept(memory)) found.push({ seq: index.seqAt(slot), memory, similarity });
+            if (accept(view.at(slot))) found.push({ seq: index.seqAt(slot), memory: index.describe(slot), similarity });
             if (found.length === k) break;
           }
         }

@@ -111,8 +111,25 @@ export class WorkspaceIndex {
     return this.seqOf[slot]!;
   }
 
+  idAt(slot: number): string {
+    return this.ids.get(slot)!;
+  }
+
+  derivedAt(slot: number): boolean {
+    return this.derivedOf[slot] === 1;
+  }
+
+  factOfAt(slot: number): string | null {
+    return this.factOf.get(slot);
+  }
+
   describe(slot: number): IndexedMemory {
-    return { id: this.ids.get(slot)!, derived: this.derivedOf[slot] === 1, factOf: this.factOf.get(slot) };
+    return { id: this.idAt(slot), derived: this.derivedAt(slot), factOf: this.factOfAt(slot) };
+  }
+
+  /** One view for a filter to read member after member (`MemberView`). */
+  view(): MemberView {
+    return new MemberView(this);
   }
 
   /**
@@ -254,5 +271,33 @@ export class WorkspaceIndex {
   private reserveKeys(count: number): void {
     this.firstOf = grown(this.firstOf, count, NONE);
     this.lastOf = grown(this.lastOf, count, NONE);
+  }
+}
+
+/**
+ * A member as a filter reads it, each field decoded only when read: a filter for originals passes over a group of
+ * thousands of identical facts (enrichment's neighbours, the write path's duplicate check) without decoding their
+ * ids. One view is moved from member to member (`at`), so a filter must not keep it.
+ */
+export class MemberView implements IndexedMemory {
+  private slot = NONE;
+
+  constructor(private readonly index: WorkspaceIndex) {}
+
+  at(slot: number): this {
+    this.slot = slot;
+    return this;
+  }
+
+  get id(): string {
+    return this.index.idAt(this.slot);
+  }
+
+  get derived(): boolean {
+    return this.index.derivedAt(this.slot);
+  }
+
+  get factOf(): string | null {
+    return this.index.factOfAt(this.slot);
   }
 }
