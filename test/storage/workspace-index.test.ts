@@ -1,6 +1,6 @@
 import usearch from 'usearch';
 import { describe, expect, it } from 'vitest';
-import { type IndexedMemory, vectorDigest, WorkspaceIndex } from '../../src/storage/sqlite/workspace-index.js';
+import { type IndexedMemory, NONE, vectorDigest, WorkspaceIndex } from '../../src/storage/sqlite/workspace-index.js';
 import { seededVector } from '../support/records.js';
 
 const DIMS = 4;
@@ -30,7 +30,7 @@ function set(index: WorkspaceIndex, seq: number, memory: IndexedMemory, vector: 
 function groupsOf(index: WorkspaceIndex, keys: number[]): Array<Array<{ seq: number } & IndexedMemory>> {
   return keys.map((key) => {
     const members = [];
-    for (let slot = index.firstMember(key); slot !== -1; slot = index.nextMember(slot))
+    for (let slot = index.firstMember(key); slot !== NONE; slot = index.nextMember(slot))
       members.push({ seq: index.seqAt(slot), ...index.describe(slot) });
     return members;
   });
@@ -69,7 +69,7 @@ describe('a workspace index', () => {
     expect(groupsOf(index, [keyA, keyB]).map((g) => g.map((m) => m.id))).toEqual([['m3'], ['m2', 'm1']]);
     // The last member out of a's group takes its node out of the graph; the next new vector is given its key.
     index.delete(3);
-    expect([index.nodes, index.graph.size(), index.firstMember(keyA)]).toEqual([1, 1, -1]);
+    expect([index.nodes, index.graph.size(), index.firstMember(keyA)]).toEqual([1, 1, NONE]);
     expect(set(index, 4, memory('m4'), c!)).toBe(keyA);
     expect(index.holds(4, memory('m4'), vectorDigest(c!))).toBe(true);
     expect(index.holds(3, memory('m3'), vectorDigest(a!))).toBe(false);

@@ -1,6 +1,6 @@
 import usearch, { type ScalarKind } from 'usearch';
 import { readSnapshot, writeSnapshot } from './vector-snapshot.js';
-import { type IndexedMemory, vectorDigest, WorkspaceIndex } from './workspace-index.js';
+import { type IndexedMemory, NONE, vectorDigest, WorkspaceIndex } from './workspace-index.js';
 
 export interface VectorIndexOptions {
   dimensions: number;
@@ -239,7 +239,7 @@ export class WorkspaceVectorIndexes {
         const keys = keysAsNumbers(matches.keys);
         for (let i = 0; i < Math.min(keys.length, wanted) && found.length < k; i++) {
           const similarity = 1 - distances[i]!;
-          for (let slot = index.firstMember(keys[i]!); slot !== -1; slot = index.nextMember(slot)) {
+          for (let slot = index.firstMember(keys[i]!); slot !== NONE; slot = index.nextMember(slot)) {
             if (accept(view.at(slot))) found.push({ seq: index.seqAt(slot), memory: index.describe(slot), similarity });
             if (found.length === k) break;
           }

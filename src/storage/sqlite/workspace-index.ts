@@ -41,7 +41,7 @@ export function vectorDigest(embedding: Float32Array | Uint8Array): string {
 }
 
 /** No slot, no member: the end of a group's list, a free key's first member. */
-const NONE = -1;
+export const NONE = -1;
 
 /** A typed array of at least `length` elements holding `array`'s, the rest `fill`. */
 function grown<T extends Int32Array | Float64Array | Uint8Array>(array: T, length: number, fill = 0): T {
