@@ -1,11 +1,13 @@
+import { grown } from './grown.js';
+
 /** A digest's length in bytes (`vectorDigest`): the first 128 bits of a SHA-256. */
 export const DIGEST_BYTES = 16;
 
 /**
  * Small whole numbers (the vector index's group keys) by a 16-byte digest, and each key's digest, in typed arrays:
- * a Map of a million digest strings was two million objects for every major garbage collection to trace
- * (BENCHMARKS.md, "The vector index's memory as typed arrays"). Open addressing with linear probing; a digest is
- * already uniform, so its first four bytes are its hash.
+ * a Map keyed by digest strings held a million strings at a million memories, for every major garbage collection to
+ * trace (BENCHMARKS.md, "The vector index's memory as typed arrays"). Open addressing with linear probing; a digest
+ * is already uniform, so its first four bytes are its hash.
  */
 export class DigestTable {
   /** Key k's digest at 16 k. */
@@ -38,11 +40,7 @@ export class DigestTable {
   /** Files `key` under `digest`; neither may be filed already. */
   add(key: number, digest: string): void {
     if (2 * (this.count + 1) > this.cells.length) this.rehash(2 * this.cells.length);
-    if (DIGEST_BYTES * (key + 1) > this.digests.length) {
-      const digests = new Uint8Array(Math.max(DIGEST_BYTES * (key + 1), 2 * this.digests.length));
-      digests.set(this.digests);
-      this.digests = digests;
-    }
+    this.digests = grown(this.digests, DIGEST_BYTES * (key + 1));
     for (let i = 0; i < DIGEST_BYTES; i++) this.digests[DIGEST_BYTES * key + i] = digest.charCodeAt(i);
     this.place(key);
     this.count++;

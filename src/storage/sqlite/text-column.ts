@@ -1,3 +1,5 @@
+import { grown } from './grown.js';
+
 /**
  * Strings by slot, their UTF-8 bytes in one buffer: a million ids held so are one object for the garbage collector
  * to trace instead of a million (BENCHMARKS.md, "The vector index's memory as typed arrays"). A slot's bytes are
@@ -41,14 +43,8 @@ export class TextColumn {
 
   /** Room for slots below `count` without growing. */
   reserveSlots(count: number): void {
-    if (count <= this.lengths.length) return;
-    const capacity = Math.max(count, 2 * this.lengths.length);
-    const starts = new Uint32Array(capacity);
-    starts.set(this.starts);
-    const lengths = new Int32Array(capacity).fill(-1);
-    lengths.set(this.lengths);
-    this.starts = starts;
-    this.lengths = lengths;
+    this.starts = grown(this.starts, count);
+    this.lengths = grown(this.lengths, count, -1);
   }
 
   private reserveBytes(length: number): void {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Index } from 'usearch';
 import { DIGEST_BYTES, DigestTable } from './digest-table.js';
+import { grown } from './grown.js';
 import { TextColumn } from './text-column.js';
 
 /** What the index knows of a memory besides its vector: enough to answer the common filters without SQL. */
@@ -42,15 +43,6 @@ export function vectorDigest(embedding: Float32Array | Uint8Array): string {
 
 /** No slot, no member: the end of a group's list, a free key's first member. */
 export const NONE = -1;
-
-/** A typed array of at least `length` elements holding `array`'s, the rest `fill`. */
-function grown<T extends Int32Array | Float64Array | Uint8Array>(array: T, length: number, fill = 0): T {
-  if (length <= array.length) return array;
-  const larger = new (array.constructor as new (n: number) => T)(Math.max(length, 2 * array.length));
-  if (fill !== 0) larger.fill(fill, array.length);
-  larger.set(array);
-  return larger;
-}
 
 /**
  * One workspace's graph and what it holds. Memories whose vectors are identical are one group, one node of the
