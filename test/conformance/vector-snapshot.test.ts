@@ -172,6 +172,25 @@ describe('HNSW snapshot (SQLite)', () => {
     await third.close();
   });
 
+  it('a snapshot serves an index with other beams, not one with another connectivity', async () => {
+    const { path, storage: first, memories } = await seededDatabase('beams', 60);
+    await first.close();
+    const startWith = async (vectorIndex: Partial<typeof DEFAULT_VECTOR_INDEX>) => {
+      const storage = await openSqliteStorage({ path, dimensions: DIMS, annMinSize: 0, vectorIndex });
+      const report = await storage.engine.warmUp(storage.sqlContext.db);
+      expect((await nearest(storage, seeded(7))).index[0]).toBe(memories[7]!.id);
+      await storage.close();
+      return report;
+    };
+    const otherBeams = { expansionAdd: DEFAULT_VECTOR_INDEX.expansionAdd * 2, expansionSearch: 40 };
+    expect(await startWith(otherBeams)).toEqual({ vectors: 60, fromSnapshot: 60, sealed: true });
+    expect(await startWith({ connectivity: DEFAULT_VECTOR_INDEX.connectivity / 2 })).toEqual({
+      vectors: 60,
+      fromSnapshot: 0,
+      sealed: false,
+    });
+  });
+
   it('a damaged snapshot is ignored and the graphs are built from the database', async () => {
     const { path, storage: first, memories } = await seededDatabase('damaged', 50);
     await first.close();

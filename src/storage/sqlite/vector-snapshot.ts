@@ -96,12 +96,14 @@ export function writeSnapshot(
   return seal;
 }
 
-const sameOptions = (a: VectorIndexOptions, b: VectorIndexOptions): boolean =>
-  a.dimensions === b.dimensions &&
-  a.quantization === b.quantization &&
-  a.connectivity === b.connectivity &&
-  a.expansionAdd === b.expansionAdd &&
-  a.expansionSearch === b.expansionSearch;
+/**
+ * Whether a graph saved under `a` serves an index made with `b`: what the graph file holds (its vectors' dimensions
+ * and precision, its connectivity). The beams are not: the one used to insert only shapes the nodes added later, and
+ * the search beam each search; a change of either had discarded the snapshot and rebuilt a million-memory graph at
+ * start.
+ */
+const sameGraph = (a: VectorIndexOptions, b: VectorIndexOptions): boolean =>
+  a.dimensions === b.dimensions && a.quantization === b.quantization && a.connectivity === b.connectivity;
 
 /** A snapshot read back: its graphs (files as full paths), and its seal (null: written before seals). */
 export interface Snapshot {
@@ -116,7 +118,7 @@ export interface Snapshot {
 export function readSnapshot(dir: string, options: VectorIndexOptions): Snapshot | null {
   try {
     const manifest = JSON.parse(readFileSync(join(dir, MANIFEST), 'utf8')) as Manifest;
-    if (manifest.format !== FORMAT || !sameOptions(manifest.options, options)) return null;
+    if (manifest.format !== FORMAT || !sameGraph(manifest.options, options)) return null;
     const workspaces = manifest.workspaces.map((w) => ({ ...w, graph: join(dir, w.graph) }));
     return workspaces.every((w) => fileDigest(w.graph) === w.sha256)
       ? { seal: manifest.seal ?? null, workspaces }
