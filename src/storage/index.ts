@@ -22,5 +22,5 @@ export function openStorage(config: StorageConfig, dimensions: number, giveWay?:
         ivfflatProbes: config.ivfflatProbes,
         dimensions,
       })
-    : openSqliteStorage({ path: config.path, dimensions, giveWay });
+    : openSqliteStorage({ path: config.path, dimensions, giveWay, vectorIndex: { expansionAdd: config.insertBeam } });
 }

@@ -32,7 +32,7 @@ describe('loadConfig', () => {
       jsonMaxDepth: 64,
       requestTimeoutSeconds: 600,
       shutdownTimeoutMs: 10_000,
-      storage: { kind: 'sqlite', path: resolve('./data/memd.sqlite') },
+      storage: { kind: 'sqlite', path: resolve('./data/memd.sqlite'), insertBeam: 128 },
       auth: { adminKey: undefined },
       workspaces: { autoCreate: true },
       embedding: {
@@ -276,6 +276,10 @@ describe('loadConfig', () => {
     ).toBe("MEMD_DATABASE_EF_SEARCH must be an integer between 10 and 1000, got '5'");
     // On SQLite the pool size is never read, so a wrong one does no harm.
     expect(loadConfig({ MEMD_DATABASE_POOL_SIZE: 'lots' }).storage.kind).toBe('sqlite');
+    expect(loadConfig({ MEMD_SQLITE_INSERT_BEAM: '64' }).storage).toMatchObject({ kind: 'sqlite', insertBeam: 64 });
+    expect(refusal({ MEMD_SQLITE_INSERT_BEAM: '8' })).toBe(
+      "MEMD_SQLITE_INSERT_BEAM must be an integer between 16 and 1000, got '8'",
+    );
   });
 
   it('checkpoints sandboxes in sync on Postgres and delayed on SQLite unless told', () => {

@@ -1,11 +1,12 @@
 import Database from 'better-sqlite3';
-import { cpSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { WarmUpReport } from '../../src/storage/sql/search-engine.js';
 import type { SqlStorage } from '../../src/storage/sql/storage.js';
 import type { NewMemory } from '../../src/storage/types.js';
+import { openStorage } from '../../src/storage/index.js';
 import { openSqliteStorage } from '../../src/storage/sqlite/open.js';
 import { DEFAULT_VECTOR_INDEX, WorkspaceVectorIndexes } from '../../src/storage/sqlite/vector-index.js';
 import { memory, seededVector, workspace } from '../support/records.js';
@@ -182,6 +183,12 @@ describe('HNSW snapshot (SQLite)', () => {
       await storage.close();
       return report;
     };
+    // MEMD_SQLITE_INSERT_BEAM reaches the graph: the snapshot a start with it saves says so.
+    const configured = await openStorage({ kind: 'sqlite', path, insertBeam: 40 }, DIMS);
+    await configured.engine.warmUp(configured.sqlContext.db);
+    await configured.close();
+    const manifest = JSON.parse(readFileSync(join(`${path}.hnsw`, 'manifest.json'), 'utf8'));
+    expect(manifest.options.expansionAdd).toBe(40);
     const otherBeams = { expansionAdd: DEFAULT_VECTOR_INDEX.expansionAdd * 2, expansionSearch: 40 };
     expect(await startWith(otherBeams)).toEqual({ vectors: 60, fromSnapshot: 60, sealed: true });
     expect(await startWith({ connectivity: DEFAULT_VECTOR_INDEX.connectivity / 2 })).toEqual({

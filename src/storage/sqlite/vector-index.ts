@@ -1,4 +1,5 @@
 import usearch, { type ScalarKind } from 'usearch';
+import { STORAGE } from '../../config/settings/storage.js';
 import { readSnapshot, writeSnapshot } from './vector-snapshot.js';
 import { type IndexedMemory, NONE, vectorDigest, WorkspaceIndex } from './workspace-index.js';
 
@@ -19,9 +20,10 @@ export interface VectorIndexOptions {
 export const DEFAULT_VECTOR_INDEX: Omit<VectorIndexOptions, 'dimensions'> = {
   quantization: 'f16',
   connectivity: 16,
-  // 128 rather than 64: a better-connected graph (f16 recall@10 0.973 and 0.982 from recall's candidates, against
-  // 0.946 at 64, before identical vectors were merged).
-  expansionAdd: 128,
+  // MEMD_SQLITE_INSERT_BEAM's default, 128 rather than 64: a better-connected graph (recall's 40 kept of 80 asked hold
+  // 0.993 of the exact 10 nearest at 49,000 default-model vectors, 0.982 at 64), where 64 ingests a million memories
+  // 1.3–1.4× as fast on two cores (BENCHMARKS.md, "three ways to a faster first recall or ingest at size").
+  expansionAdd: STORAGE.insertBeam.read({}),
   expansionSearch: 96,
 };
 
