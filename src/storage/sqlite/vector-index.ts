@@ -20,9 +20,7 @@ export interface VectorIndexOptions {
 export const DEFAULT_VECTOR_INDEX: Omit<VectorIndexOptions, 'dimensions'> = {
   quantization: 'f16',
   connectivity: 16,
-  // MEMD_SQLITE_INSERT_BEAM's default, 128 rather than 64: a better-connected graph (recall's 40 kept of 80 asked hold
-  // 0.993 of the exact 10 nearest at 49,000 default-model vectors, 0.982 at 64), where 64 ingests a million memories
-  // 1.3–1.4× as fast on two cores (BENCHMARKS.md, "three ways to a faster first recall or ingest at size").
+  // The setting's default (why 128: its declaration); a server passes the configured value (storage/index.ts).
   expansionAdd: STORAGE.insertBeam.read({}),
   expansionSearch: 96,
 };
