@@ -37,14 +37,14 @@ export const STORAGE = {
   insertBeam: integer({
     name: 'MEMD_SQLITE_INSERT_BEAM',
     // 128 rather than 64: a better-connected graph (recall's 40 kept of 80 asked hold 0.993 of the exact 10 nearest at
-    // 49,000 default-model vectors, 0.982 at 64), where 64 ingests a million memories 1.3–1.4× as fast on two cores
+    // 49,000 default-model vectors, 0.982 at 64), where 64 ingests a million memories 1.26–1.40× as fast on two cores
     // (BENCHMARKS.md, "three ways to a faster first recall or ingest at size"): with a real embedder writes are bound
     // by embedding long before the insert.
     default: 128,
     min: 16,
     max: 1000,
     meaning:
-      'the embedded backend\'s HNSW insert beam (usearch `expansion_add`): 64 ingests a million memories 1.3–1.4× as fast on two cores and the graph holds a little less of the exact nearest (README, "Ingesting a million memories fast"); a saved graph loads whatever beam built it',
+      'the embedded backend\'s HNSW insert beam (usearch `expansion_add`): 64 ingests a million memories 1.26–1.40× as fast on two cores and the graph holds a little less of the exact nearest (README, "Ingesting a million memories fast"); a saved graph loads whatever beam built it',
   }),
   url: text({
     name: 'MEMD_DATABASE_URL',
