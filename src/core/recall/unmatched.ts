@@ -137,9 +137,9 @@ export async function withSynonymsForUnmatched(
       .sort((a, b) => b[1] - a[1])
       .slice(0, 1)
       .map(([word]) => word);
-  /** Up to `most` of these words that are `usable`, in their order. */
+  /** Up to `most` of these words that are `usable`, in their order, one of each stem (`oneOfEachStem`). */
   const matching = async (words: readonly string[]): Promise<string[]> =>
-    (await usable(words.filter((word) => !query.terms.includes(word)))).slice(0, most);
+    oneOfEachStem(await usable(words.filter((word) => !query.terms.includes(word)))).slice(0, most);
   // The query's words some memory holds, names' too, each with its verb forms.
   const held = query.terms.filter((term) => !unmatched.has(term)).map(asked);
   /**
@@ -155,7 +155,7 @@ export async function withSynonymsForUnmatched(
       candidates.map((word) => [synonymForms(word), ...held]),
       MAX_SCORED_MATCHES,
     );
-    return (await usable(candidates.filter((_, i) => together[i]! > 0))).slice(0, most);
+    return oneOfEachStem(await usable(candidates.filter((_, i) => together[i]! > 0))).slice(0, most);
   };
   /**
    * What the workspace holds for a word or phrase matching nothing: a word of its family by a regular suffix
@@ -266,11 +266,21 @@ export async function withSynonymsForUnmatched(
  * index, which stems as Porter does.
  */
 function familyOf(word: string): string[] {
+  return oneOfEachStem(derivationsOf(word));
+}
+
+/**
+ * The first of these words of each Porter stem. The keyword index stems as Porter does, so "bake" and "baking", or
+ * "run" and "running", are one word to it: taken as two of the `most` stand-ins for a word they left no place for a
+ * third that says something else ("oven" → bake, baking, where the next word used like it is stove).
+ */
+function oneOfEachStem(words: readonly string[]): string[] {
   const stems = new Set<string>();
-  return derivationsOf(word).filter((form) => {
-    const seen = stems.has(stemmer(form));
-    stems.add(stemmer(form));
-    return !seen;
+  return words.filter((word) => {
+    const stem = stemmer(word);
+    if (stems.has(stem)) return false;
+    stems.add(stem);
+    return true;
   });
 }
 

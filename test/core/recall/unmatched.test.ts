@@ -183,6 +183,16 @@ describe('withSynonymsForUnmatched', () => {
     expect(expanded.synonyms.get('washed')).toEqual(['clean']);
   });
 
+  it('takes one word of each stem in its place ("oven" as bake and stove, not bake and baking)', async () => {
+    // GloVe uses bake, rack, preheat, roasting, skillet, baking, stove most like "oven"; "bake" and "baking" are one
+    // word to the keyword index, so the second place goes to the next word that fits.
+    const expanded = await expandedOver('When did Bruno Holm clean the oven?', [
+      'Bruno Holm cleaned up after baking bread.',
+      'Bruno Holm cleaned a vintage stove in the kitchen.',
+    ]);
+    expect(expanded.synonyms.get('oven')).toEqual(['bake', 'stove']);
+  });
+
   it('looks an irregular verb up by its base form ("kept" as keep)', async () => {
     const expanded = await expandedOver('Who kept an antique sofa at school?', [
       'Ana stored an antique sofa at school.',
