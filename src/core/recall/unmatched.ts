@@ -2,6 +2,7 @@ import { stemmer } from 'stemmer';
 import type { KeywordTerm } from '../../storage/types.js';
 import { acronymsSpelledIn, expansionsOf } from '../text/acronyms.js';
 import { derivationsOf } from '../text/derivations.js';
+import { lightVerbsBeforeNouns } from '../text/light-verbs.js';
 import { spelledAsKnown, spellingsNear } from '../text/spelling.js';
 import { STOPWORDS } from '../text/stopwords.js';
 import {
@@ -41,7 +42,8 @@ import { type ProcessedQuery, synonymForms } from './query.js';
  * word one slip away that the most memories hold ("educaton" → education: text/spelling.ts). All
  * as alternative forms: the keyword searches, BM25 and coverage then count them as the word (as they count "drew" for
  * "draw"), and the entity arm searches them beside a name where it searches the word (query.ts `synonyms`). Words of
- * the names and dates the query names are left as they are. Words that match anything are never expanded: a
+ * the names and dates the query names are left as they are, and so is a light verb before a noun ("took a picture
+ * of": text/light-verbs.ts), whose relations ("take" → return) stand for nothing the query asks. Words that match anything are never expanded: a
  * thesaurus's other senses would only add noise to words the workspace already answers (src/core/recall/README.md,
  * "Words that match nothing"). "Matches" as the keyword arms count (storage's `keywordMatchCounts`): among the
  * workspace's own memories, on either backend, so that a word only another workspace uses is expanded all the same
@@ -193,8 +195,11 @@ export async function withSynonymsForUnmatched(
   );
   // An acronym is asked as what it stands for, not as the thesaurus's word it spells ("CI" is no curie).
   const spelledOut = [...unmatched].filter((term) => acronyms.has(term));
+  // A light verb before a noun ("took a picture of") is searched as nothing: the noun says what was done.
+  const light = lightVerbsBeforeNouns(query.said);
   const alone = [...unmatched].filter(
     (term) =>
+      !light.has(term) &&
       !inPhrase.has(term) &&
       !modifiers.has(term) &&
       !acronyms.has(term) &&
@@ -270,9 +275,10 @@ function familyOf(word: string): string[] {
 }
 
 /**
- * The first of these words of each Porter stem. The keyword index stems as Porter does, so "bake" and "baking", or
- * "run" and "running", are one word to it: taken as two of the `most` stand-ins for a word they left no place for a
- * third that says something else ("oven" → bake, baking, where the next word used like it is stove).
+ * The first of these words of each Porter stem. The keyword index stems (FTS5's Porter on SQLite, Snowball's English,
+ * Porter's successor, on PostgreSQL), so "bake" and "baking", or "run" and "running", are one word to it: taken as
+ * two of the `most` stand-ins for a word, they left no place for another that says something else ("oven" → bake,
+ * baking, where the next word used like it that fits is stove).
  */
 function oneOfEachStem(words: readonly string[]): string[] {
   const stems = new Set<string>();

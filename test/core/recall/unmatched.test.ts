@@ -193,6 +193,19 @@ describe('withSynonymsForUnmatched', () => {
     expect(expanded.synonyms.get('oven')).toEqual(['bake', 'stove']);
   });
 
+  it('searches nothing in place of a light verb before a noun ("took a picture of")', async () => {
+    // "took" matches nothing; looked up, "take" gave return (its noun's first sense: takings), which the memory that
+    // returned a kettle holds. The noun after it says what was done.
+    const memories = ['Ana returned a kettle at the park.', 'Bo photographed a kettle at the park.'];
+    const expanded = await expandedOver('Who took a picture of a kettle at the park?', memories);
+    expect(expanded.synonyms.has('took')).toBe(false);
+    expect(expanded.absent.has('took')).toBe(true);
+    expect(expanded.synonyms.get('picture')).toContain('photograph');
+    // Without an article after it, "took" is no light verb here and is looked up as before.
+    const plain = await expandedOver('Who took kettles to the park?', memories);
+    expect(plain.synonyms.get('took')).toEqual(['return']);
+  });
+
   it('looks an irregular verb up by its base form ("kept" as keep)', async () => {
     const expanded = await expandedOver('Who kept an antique sofa at school?', [
       'Ana stored an antique sofa at school.',
