@@ -43,9 +43,9 @@ import { type ProcessedQuery, synonymForms } from './query.js';
  * as alternative forms: the keyword searches, BM25 and coverage then count them as the word (as they count "drew" for
  * "draw"), and the entity arm searches them beside a name where it searches the word (query.ts `synonyms`). Words of
  * the names and dates the query names are left as they are, and so is a light verb before a noun ("took a picture
- * of": text/light-verbs.ts), whose relations ("take" → return) stand for nothing the query asks. Words that match anything are never expanded: a
- * thesaurus's other senses would only add noise to words the workspace already answers (src/core/recall/README.md,
- * "Words that match nothing"). "Matches" as the keyword arms count (storage's `keywordMatchCounts`): among the
+ * of": text/light-verbs.ts), whose relations ("take" → return) stand for nothing the query asks. Words that match
+ * anything are never expanded: a thesaurus's other senses would only add noise to words the workspace already
+ * answers (src/core/recall/README.md, "Words that match nothing"). "Matches" as the keyword arms count (storage's `keywordMatchCounts`): among the
  * workspace's own memories, on either backend, so that a word only another workspace uses is expanded all the same
  * (NOTES.md, "Keyword counts per workspace"). A word that matches nothing and gets nothing in its place (none of
  * those match either, `most` is 0, or it is not in the thesaurus) is returned among `absent`.
