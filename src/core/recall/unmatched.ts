@@ -239,9 +239,13 @@ export async function withSynonymsForUnmatched(
   alone.forEach((term, i) => {
     if (byTerm[i]!.length > 0) searched.set(term, byTerm[i]!);
   });
-  for (const { term, joined } of joins) if (joinedHeld.includes(joined)) searched.set(term, [joined]);
-  for (const { acronym, terms } of spellings)
-    if (acronymsHeld.includes(acronym)) for (const term of terms) searched.set(term, [acronym]);
+  // Words found together share one list (`standingForOneWordEach`): both words of a pair its joined word.
+  const joinedAs = new Map(joinedHeld.map((joined) => [joined, [joined]]));
+  for (const { term, joined } of joins) if (joinedHeld.includes(joined)) searched.set(term, joinedAs.get(joined)!);
+  for (const { acronym, terms } of spellings) {
+    const asAcronym = [acronym];
+    if (acronymsHeld.includes(acronym)) for (const term of terms) searched.set(term, asAcronym);
+  }
   spelledOut.forEach((term, i) => {
     if (bySpelling[i]!.length > 0) searched.set(term, bySpelling[i]!);
   });
@@ -249,6 +253,7 @@ export async function withSynonymsForUnmatched(
   misspelt.forEach((term, i) => {
     if (!searched.has(term) && bySlip[i]!.length > 0) searched.set(term, bySlip[i]!);
   });
+  standingForOneWordEach(searched, query.terms);
   // Words that match nothing and found nothing in their place: no memory holds them.
   const absent = new Set([...unmatched].filter((term) => !searched.has(term)));
   if (searched.size === 0 && joinedForms.size === 0) return { ...query, absent };
@@ -288,6 +293,26 @@ function oneOfEachStem(words: readonly string[]): string[] {
     stems.add(stem);
     return true;
   });
+}
+
+/**
+ * Leaves each word searched in place of another to the first of the query's words it was found for (`terms` in the
+ * query's order; by Porter stem): two words of the query searched as one ("Who coloured a fragile coat?": colour →
+ * paint, a kind of colouring, and coat → jacket, paint, a coat of paint) made every memory that painted something as
+ * good an answer as the one that painted a jacket. Words found together share one list and keep it: a phrase's words
+ * what was found for the phrase, two words side by side the word they join into, an acronym's expansion the acronym.
+ * A word left with nothing in its place is dropped from `searched`.
+ */
+function standingForOneWordEach(searched: Map<string, string[]>, terms: readonly string[]): void {
+  const foundFor = new Map<string, readonly string[]>();
+  for (const term of terms) {
+    const words = searched.get(term);
+    if (!words) continue;
+    const kept = words.filter((word) => (foundFor.get(stemmer(word)) ?? words) === words);
+    for (const word of kept) foundFor.set(stemmer(word), words);
+    if (kept.length === 0) searched.delete(term);
+    else if (kept.length < words.length) searched.set(term, kept);
+  }
 }
 
 /** A name that is an acronym of the table: one word in capitals, or with a digit ("CI", "SSO", "K8s", "2FA"). */

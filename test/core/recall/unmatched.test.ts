@@ -193,6 +193,17 @@ describe('withSynonymsForUnmatched', () => {
     expect(expanded.synonyms.get('oven')).toEqual(['bake', 'stove']);
   });
 
+  it('searches a word in place of one word of the query only, the first it was found for', async () => {
+    // "coloured" → paint (a kind of colouring); "coat" → jacket and paint (to coat: to paint is one way). Searched for
+    // both, paint made every memory that painted something hold both words.
+    const expanded = await expandedOver('Who coloured a fragile coat at the station?', [
+      'Ana painted a fragile jacket at the station.',
+      'Bo painted a fragile mug at the station.',
+    ]);
+    expect(expanded.synonyms.get('coloured')).toEqual(['paint']);
+    expect(expanded.synonyms.get('coat')).toEqual(['jacket']);
+  });
+
   it('searches nothing in place of a light verb before a noun ("took a picture of")', async () => {
     // "took" matches nothing; looked up, "take" gave return (its noun's first sense: takings), which the memory that
     // returned a kettle holds. The noun after it says what was done.
