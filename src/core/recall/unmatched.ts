@@ -241,10 +241,14 @@ export async function withSynonymsForUnmatched(
   });
   // Words found together share one list (`standingForOneWordEach`): both words of a pair its joined word.
   const joinedAs = new Map(joinedHeld.map((joined) => [joined, [joined]]));
-  for (const { term, joined } of joins) if (joinedHeld.includes(joined)) searched.set(term, joinedAs.get(joined)!);
+  for (const { term, joined } of joins) {
+    const shared = joinedAs.get(joined);
+    if (shared) searched.set(term, shared);
+  }
   for (const { acronym, terms } of spellings) {
+    if (!acronymsHeld.includes(acronym)) continue;
     const asAcronym = [acronym];
-    if (acronymsHeld.includes(acronym)) for (const term of terms) searched.set(term, asAcronym);
+    for (const term of terms) searched.set(term, asAcronym);
   }
   spelledOut.forEach((term, i) => {
     if (bySpelling[i]!.length > 0) searched.set(term, bySpelling[i]!);
@@ -308,8 +312,12 @@ function standingForOneWordEach(searched: Map<string, string[]>, terms: readonly
   for (const term of terms) {
     const words = searched.get(term);
     if (!words) continue;
-    const kept = words.filter((word) => (foundFor.get(stemmer(word)) ?? words) === words);
-    for (const word of kept) foundFor.set(stemmer(word), words);
+    const kept = words.filter((word) => {
+      const stem = stemmer(word);
+      if ((foundFor.get(stem) ?? words) !== words) return false;
+      foundFor.set(stem, words);
+      return true;
+    });
     if (kept.length === 0) searched.delete(term);
     else if (kept.length < words.length) searched.set(term, kept);
   }
