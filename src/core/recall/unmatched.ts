@@ -150,17 +150,22 @@ export async function withSynonymsForUnmatched(
   /**
    * Up to `most` of these words that some memory holds beside every word of the query that matches (`held`), in
    * their order: a later sense's word must fit what else the query says ("washed" → clean where an old lantern at the
-   * park was cleaned, not work, its noun senses' word, which memories of jobs hold).
+   * park was cleaned, not work, its noun senses' word, which memories of jobs hold). The words the workspace holds at
+   * all (`usable`) are found first, and only those counted beside the others: of a list of 24 narrower words a
+   * workspace holds a few, and counting each of the 24 beside the query's words had cost a million's first questions
+   * 1.2 ms at p50 (src/core/recall/README.md, "A thesaurus of associations").
    */
   const fitting = async (words: readonly string[]): Promise<string[]> => {
     const candidates = words.filter((word) => !query.terms.includes(word));
     if (candidates.length === 0 || held.length === 0) return [];
+    const present = await usable(candidates);
+    if (present.length === 0) return [];
     const together = await matchCounts.matchCounts(
       workspaceId,
-      candidates.map((word) => [synonymForms(word), ...held]),
+      present.map((word) => [synonymForms(word), ...held]),
       MAX_SCORED_MATCHES,
     );
-    return oneOfEachStem(await usable(candidates.filter((_, i) => together[i]! > 0))).slice(0, most);
+    return oneOfEachStem(present.filter((_, i) => together[i]! > 0)).slice(0, most);
   };
   /**
    * What the workspace holds for a word or phrase matching nothing: a word of its family by a regular suffix
