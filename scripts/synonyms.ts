@@ -167,8 +167,9 @@ const text = keys.map((key) => {
   const laterOnly = [...later].filter((word) => !earlier.has(word)).slice(0, MOST_LATER);
   const listed = new Set([...earlier, ...laterOnly]);
   const near = vectors.nearest(key).filter((word) => !listed.has(word));
-  // Not for a phrase: Moby's lists for one mix every sense of its words, and its words' mean vector orders them by
-  // the words ("set up" → back, time, break …; "part with" → cast, drop, lose …).
+  // Not for a phrase: Moby's lists for one mix every sense of its words ("part with" → cast, drop, lose …;
+  // "set up" → back, time, break … by its words' mean vector, in a throwaway), and "parted with" searched as lose
+  // cost five of the scale corpus's questions at 100,000 (src/core/recall/README.md, "A thesaurus of associations").
   const related = WORD.test(key)
     ? vectors
         .byCosine(

@@ -29,11 +29,10 @@ import { type ProcessedQuery, synonymForms } from './query.js';
  * synonym found only in its past tense is still found), or, where none does, up to `most` of the broader words that
  * sense is a kind of ("kayak" → canoe: a kayak is one), or, where none of those does either, of the narrower words that
  * are kinds of it ("coat" → jacket), both only where they fit the query's other words that match, if any; where none
- * of those does, up to `most` of the words of its later senses, where
- * none of those either, of the words a thesaurus of associations relates to it ("torch" → lantern), and last of the
- * words used most like it ("pendant" → necklace), in each case only those some memory holds beside the query's other
- * words (`fitting`). A phrase the thesaurus holds as one whose words all match nothing
- * ("try out", "gave back") is looked up as a whole first, for each of its words, and where nothing is found for it its
+ * of those does, up to `most` of the words of its later senses, where none of those either, of the words a thesaurus
+ * of associations relates to it ("torch" → lantern), and last of the words used most like it ("pendant" → necklace),
+ * in each case only those some memory holds beside the query's other words (`fitting`). A phrase the thesaurus holds
+ * as one whose words all match nothing ("try out", "gave back") is looked up as a whole first, for each of its words, and where nothing is found for it its
  * words are not looked up alone; of words side by side that all match nothing and are no phrase ("water boiler"), only
  * the last is, where the table holds it. Before any of that, a word matching nothing beside another is searched as the
  * one word the two join into where a memory holds it ("log in" → login); words that match are asked as that word too,
@@ -173,9 +172,10 @@ export async function withSynonymsForUnmatched(
    * speech; else its synonyms that match; where none does, its broader words ("kayak" matching nothing is asked as
    * canoe, a kind it is); where none of those does either, its narrower words ("coat" as jacket, a kind of coat),
    * both only where they fit the query's other words (`fitting`), if it has any that match; then the words of its
-   * later senses that fit them; then the words a thesaurus of associations relates to it that fit them ("torch" → lantern,
-   * "quilt" → blanket, which WordNet does not relate); last, the words used most like it that fit them ("pendant" →
-   * necklace). A thesaurus's relation before a word merely used alike: those are as often of a kind beside it.
+   * later senses that fit them; then the words a thesaurus of associations relates to it that fit them ("torch" →
+   * lantern, "quilt" → blanket, which WordNet does not relate); last, the words used most like it that fit them
+   * ("pendant" → necklace). A thesaurus's relation before a word merely used alike: those are as often of a kind
+   * beside it.
    */
   const kept = async (word: string): Promise<string[]> => {
     if (most <= 0) return [];
@@ -243,7 +243,7 @@ export async function withSynonymsForUnmatched(
     .filter((term) => !acronyms.has(term) && !spelledAsKnown(term))
     .slice(0, MOST_MISSPELT);
   // Phrases, lone words and joined words are looked up side by side: which words go alone does not depend on what
-  // the others find, and each lookup is a chain of counts (up to ten) that every arm waits for.
+  // the others find, and each lookup is a chain of counts (up to twelve) that every arm waits for.
   const [byPhrase, byTerm, bySlip, joinedHeld, bySpelling, acronymsHeld] = await Promise.all([
     Promise.all(whole.map((phrase) => kept(phrase.phrase))),
     Promise.all(alone.map(kept)),

@@ -83,8 +83,8 @@ function lookup(word: string, column: Column): readonly string[] {
 
 /**
  * Whether the table holds the lower-cased word or one of its base forms: whether any of `synonymsOf`, `broaderOf`,
- * `narrowerOf`, `laterSensesOf`, `usedAlikeAs` and `relatedTo` can give it something (every entry has a word in at least one
- * column).
+ * `narrowerOf`, `laterSensesOf`, `usedAlikeAs` and `relatedTo` can give it something (every entry has a word in at
+ * least one column).
  */
 export const inThesaurus = (word: string): boolean =>
   entry(word) !== undefined || otherForms(word).some((base) => entry(base) !== undefined);
