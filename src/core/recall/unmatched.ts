@@ -152,7 +152,7 @@ export async function withSynonymsForUnmatched(
    * park was cleaned, not work, its noun senses' word, which memories of jobs hold). The words the workspace holds at
    * all (`usable`) are found first, and only those counted beside the others: of a list of 24 narrower words a
    * workspace holds a few, and counting each of the 24 beside the query's words had cost a million's first questions
-   * 1.2 ms at p50 (src/core/recall/README.md, "A thesaurus of associations").
+   * 0.3–2.5 ms at p50 (src/core/recall/README.md, "A thesaurus of associations").
    */
   const fitting = async (words: readonly string[]): Promise<string[]> => {
     const candidates = words.filter((word) => !query.terms.includes(word));
