@@ -177,21 +177,26 @@ export async function withSynonymsForUnmatched(
    * ("pendant" → necklace). A thesaurus's relation before a word merely used alike: those are as often of a kind
    * beside it.
    */
+  // A broader or narrower word names another thing than the word (its kind, or a kind of it), and where the query
+  // says something else it must fit that too: "packaged" → collection, the broader word of a package, is a word of
+  // every memory of stamp collecting, none of them of a yellow lantern at the market.
+  const fittingIfAnyHeld = held.length > 0 ? fitting : matching;
+  /** Each place to look, in its order, with how what it gives is checked. */
+  const lookups: ReadonlyArray<
+    readonly [related: (word: string) => readonly string[], check: (words: readonly string[]) => Promise<string[]>]
+  > = [
+    [familyOf, matching],
+    [synonymsOf, matching],
+    [broaderOf, fittingIfAnyHeld],
+    [narrowerOf, fittingIfAnyHeld],
+    [laterSensesOf, fitting],
+    [relatedTo, fitting],
+    [usedAlikeAs, fitting],
+  ];
   const kept = async (word: string): Promise<string[]> => {
     if (most <= 0) return [];
-    for (const related of [familyOf, synonymsOf]) {
-      const found = await matching(related(word));
-      if (found.length > 0) return found;
-    }
-    // A broader or narrower word names another thing than the word (its kind, or a kind of it), and where the query
-    // says something else it must fit that too: "packaged" → collection, the broader word of a package, is a word
-    // of every memory of stamp collecting, none of them of a yellow lantern at the market.
-    for (const related of [broaderOf, narrowerOf]) {
-      const found = held.length > 0 ? await fitting(related(word)) : await matching(related(word));
-      if (found.length > 0) return found;
-    }
-    for (const related of [laterSensesOf, relatedTo, usedAlikeAs]) {
-      const found = await fitting(related(word));
+    for (const [related, check] of lookups) {
+      const found = await check(related(word));
       if (found.length > 0) return found;
     }
     return [];
